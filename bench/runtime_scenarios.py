@@ -1,0 +1,375 @@
+"""Re-runnable scenarios for resilint.runtime against real servers on 127.0.0.1.
+
+    python bench/runtime_scenarios.py            # full size, prints the figures
+    python bench/runtime_scenarios.py --quick    # the sizes the test-suite uses
+
+Each ``scenario_*`` function returns a dict of figures; tests/runtime/test_runtime_scenarios.py
+runs them at small sizes and asserts on the same figures. No network mocks: every call is real
+HTTP over loopback, to stdlib servers started in threads on ports chosen by binding to 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import socket
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler
+from typing import Any, Dict, List
+
+import requests
+
+from resilint.runtime import (
+    Bulkhead,
+    BulkheadFull,
+    CircuitBreaker,
+    CircuitOpenError,
+    DeadlineExceeded,
+    HttpPolicy,
+    ResilientSession,
+    RetryBudget,
+    WSGIDeadlineMiddleware,
+    check_deadline,
+    deadline,
+    get_metrics,
+    idempotency_key,
+    retrying,
+)
+from resilint.runtime.propagation import REFUSED_HEADER
+from resilint.runtime.testing import reset_registries, serve_handler, serve_wsgi
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Retry amplification: a dependency failing a share of requests, N concurrent clients.
+# --------------------------------------------------------------------------------------------
+def _failing_app(share: float, counter: Dict[str, int], lock: threading.Lock) -> Any:
+    def app(environ: Any, start_response: Any) -> List[bytes]:
+        with lock:
+            counter["calls"] += 1
+            n = counter["calls"]
+        # deterministic: fail `share` of requests, spread evenly
+        fail = int(n * share) != int((n - 1) * share)
+        if fail:
+            start_response("503 Service Unavailable", [("Content-Length", "0")])
+        else:
+            start_response("200 OK", [("Content-Length", "2")])
+            return [b"ok"]
+        return [b""]
+
+    return app
+
+
+def scenario_amplification(clients: int = 8, requests_per_client: int = 25, share: float = 1.0,
+                           ratio: float = 0.1, floor: float = 1.0, window: float = 10.0) -> Dict[str, Any]:
+    """Server calls per first attempt, budgeted runtime vs naive 3-attempt retry."""
+    out: Dict[str, Any] = {"clients": clients, "first_attempts": clients * requests_per_client,
+                           "failure_share": share, "ratio": ratio, "floor_per_s": floor, "window_s": window}
+    for mode in ("runtime", "naive"):
+        reset_registries()
+        counter = {"calls": 0}
+        lock = threading.Lock()
+        budget = RetryBudget(ratio=ratio, min_per_second=floor, window=window, name=f"amp-{mode}")
+        exhausted = [0]
+        with serve_wsgi(_failing_app(share, counter, lock)) as url:
+            def client(_: int) -> None:
+                if mode == "runtime":
+                    session = ResilientSession(dependency="amp", budget=budget, base=0.005, cap=0.05, read=2.0)
+                else:
+                    session = ResilientSession(dependency="amp", budget=False, base=0.005, cap=0.05, read=2.0)
+                with session:
+                    for _ in range(requests_per_client):
+                        try:
+                            session.get(url + "/work")
+                        except Exception:
+                            exhausted[0] += 1
+
+            started = time.monotonic()
+            with ThreadPoolExecutor(clients) as pool:
+                list(pool.map(client, range(clients)))
+            elapsed = time.monotonic() - started
+        out[f"{mode}_server_calls"] = counter["calls"]
+        out[f"{mode}_amplification"] = round(counter["calls"] / out["first_attempts"], 3)
+        out[f"{mode}_failed_fast"] = exhausted[0]
+        out[f"{mode}_seconds"] = round(elapsed, 3)
+    out["bound"] = out["first_attempts"] * (1 + ratio) + floor * window
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# 2. Deadline propagation through A -> B -> C.
+# --------------------------------------------------------------------------------------------
+def scenario_deadline_chain(caller_deadline: float = 0.3, hop_work: float = 0.05, leaf_work: float = 0.25,
+                            propagate: bool = True) -> Dict[str, Any]:
+    """Caller -> A -> B -> C. A and B work ``hop_work`` then call the next hop; C needs
+    ``leaf_work``. With propagation, C refuses when its remaining budget cannot cover the work.
+    Without (``propagate=False``: plain requests with each hop's own 1 s timeout), C works on
+    after the caller gave up."""
+    reset_registries()
+    events: List[Any] = []
+    lock = threading.Lock()
+
+    def note(service: str, what: str) -> None:
+        with lock:
+            events.append((service, what, time.monotonic()))
+
+    def make_hop(name: str, next_url: List[str]) -> Any:
+        session = ResilientSession(dependency=f"chain-{name}") if propagate else requests.Session()
+
+        def app(environ: Any, start_response: Any) -> List[bytes]:
+            note(name, "start")
+            time.sleep(hop_work)
+            note(name, "end")
+            try:
+                if propagate:
+                    r = session.get(next_url[0])
+                else:
+                    r = session.get(next_url[0], timeout=1.0)
+            except requests.RequestException:
+                start_response("502 Bad Gateway", [("Content-Length", "0")])
+                return [b""]
+            if r.headers.get(REFUSED_HEADER):
+                raise DeadlineExceeded(f"{name}: downstream refused, deadline spent")
+            start_response(f"{r.status_code} X", [("Content-Length", str(len(r.content)))])
+            return [r.content]
+
+        return WSGIDeadlineMiddleware(app, ceiling=5.0) if propagate else app
+
+    def leaf(environ: Any, start_response: Any) -> List[bytes]:
+        if propagate:
+            check_deadline(leaf_work, "C work")  # refuse what cannot finish in time
+        note("C", "start")
+        time.sleep(leaf_work)
+        note("C", "end")
+        start_response("200 OK", [("Content-Length", "4")])
+        return [b"done"]
+
+    c_app = WSGIDeadlineMiddleware(leaf, ceiling=5.0) if propagate else leaf
+    b_next: List[str] = []
+    a_next: List[str] = []
+    with serve_wsgi(c_app) as c_url, serve_wsgi(make_hop("B", b_next)) as b_url, serve_wsgi(make_hop("A", a_next)) as a_url:
+        b_next.append(c_url + "/c")
+        a_next.append(b_url + "/b")
+        started = time.monotonic()
+        gave_up_at = started + caller_deadline
+        outcome = ""
+        try:
+            if propagate:
+                with deadline(caller_deadline):
+                    r = ResilientSession(dependency="chain-caller").get(a_url + "/a")
+                outcome = f"HTTP {r.status_code}"
+            else:
+                r = requests.get(a_url + "/a", timeout=caller_deadline)
+                outcome = f"HTTP {r.status_code}"
+        except (DeadlineExceeded, requests.Timeout) as exc:
+            outcome = type(exc).__name__
+        answered_after = time.monotonic() - started
+        time.sleep(leaf_work + 2 * hop_work + 0.1)  # let any orphaned work finish before counting
+    after = [(s, w, round(t - gave_up_at, 3)) for s, w, t in events if t > gave_up_at + 0.005]
+    return {
+        "propagate": propagate,
+        "caller_deadline_s": caller_deadline,
+        "outcome": outcome,
+        "answered_after_s": round(answered_after, 3),
+        "leaf_started": any(s == "C" and w == "start" for s, w, _ in events),
+        "work_events_after_caller_gave_up": len(after),
+        "events_after": after,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# 3. Idempotency: the server commits the charge, then drops the connection (first attempt).
+# --------------------------------------------------------------------------------------------
+def _payments_handler(charges: List[str], seen: Dict[str, Any], lock: threading.Lock) -> Any:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:  # noqa: N802
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length)
+            key = self.headers.get("Idempotency-Key")
+            with lock:
+                if key is not None and key in seen:
+                    status, payload = seen[key]
+                    drop = False
+                else:
+                    charges.append(body.decode())
+                    status, payload = 201, json.dumps({"charge": len(charges)}).encode()
+                    if key is not None:
+                        seen[key] = (status, payload)
+                    drop = len(charges) == 1  # commit, then lose the reply (first charge only)
+            if drop:
+                self.connection.shutdown(socket.SHUT_RDWR)
+                self.close_connection = True
+                return
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+    return Handler
+
+
+def scenario_idempotency() -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for mode in ("runtime_with_key", "runtime_loop_with_key", "runtime_without_key", "naive_retry"):
+        reset_registries()
+        charges: List[str] = []
+        with serve_handler(_payments_handler(charges, {}, threading.Lock())) as url:
+            result = ""
+            try:
+                if mode == "runtime_with_key":
+                    s = ResilientSession(dependency="payments", auto_idempotency_key=True, base=0.01)
+                    result = f"HTTP {s.post(url + '/charges', data=b'order-1').status_code}"
+                elif mode == "runtime_loop_with_key":
+                    s = ResilientSession(dependency="payments", attempts=1)  # one layer owns retries
+                    for attempt in retrying(attempts=3, dependency="payments", method="POST", base=0.01):
+                        with attempt:
+                            r = s.post(url + "/charges", data=b"order-1",
+                                       headers={"Idempotency-Key": idempotency_key()})
+                    result = f"HTTP {r.status_code}"
+                elif mode == "runtime_without_key":
+                    s = ResilientSession(dependency="payments", base=0.01)
+                    result = f"HTTP {s.post(url + '/charges', data=b'order-1').status_code}"
+                else:
+                    for _ in range(3):  # the hand-written loop resilint flags (RES2xx)
+                        try:
+                            r = requests.post(url + "/charges", data=b"order-1", timeout=2)
+                            result = f"HTTP {r.status_code}"
+                            break
+                        except requests.ConnectionError:
+                            continue
+            except requests.ConnectionError as exc:
+                result = f"ConnectionError (not retried: {type(exc).__name__})"
+        out[mode] = {"charges": len(charges), "result": result}
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# 4. Slow dependency: 200s that take too long; breaker on slow-call rate; bulkhead isolation.
+# --------------------------------------------------------------------------------------------
+def scenario_slow_dependency(slow_s: float = 0.3, concurrent: int = 12, workers: int = 6,
+                             bulkhead_size: int = 4, use_bulkhead: bool = True) -> Dict[str, Any]:
+    """A front service with a fixed pool of ``workers`` threads serves /search (calls a
+    dependency answering 200 after ``slow_s``) and /profile (local). ``concurrent`` clients hit
+    /search while we time /profile."""
+    reset_registries()
+    dep_calls = {"n": 0, "errors": 0}
+    lock = threading.Lock()
+
+    def dependency(environ: Any, start_response: Any) -> List[bytes]:
+        with lock:
+            dep_calls["n"] += 1
+        time.sleep(slow_s)
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+
+    breaker = CircuitBreaker("search-dep", slow_call_duration=slow_s / 3, min_calls=4, window=10.0,
+                             open_duration=30.0, slow_call_rate=0.5)
+    bulkhead = Bulkhead("search-dep", max_concurrent=bulkhead_size) if use_bulkhead else None
+    statuses: Dict[str, int] = {}
+
+    with serve_wsgi(dependency) as dep_url:
+        session = ResilientSession(HttpPolicy("search-dep", breaker=breaker, bulkhead=bulkhead, read=5.0))
+
+        def front(environ: Any, start_response: Any) -> List[bytes]:
+            if environ["PATH_INFO"] == "/profile":
+                start_response("200 OK", [("Content-Length", "7")])
+                return [b"profile"]
+            try:
+                r = session.get(dep_url + "/s")
+                status = "200 OK" if r.status_code == 200 else "502 Bad Gateway"
+                key = "dependency_ok"
+            except BulkheadFull:
+                status, key = "503 Service Unavailable", "bulkhead_full"
+            except CircuitOpenError:
+                status, key = "503 Service Unavailable", "circuit_open"
+            with lock:
+                statuses[key] = statuses.get(key, 0) + 1
+            start_response(status, [("Content-Length", "0")])
+            return [b""]
+
+        with serve_wsgi(front, workers=workers) as front_url:
+            profile_latencies: List[float] = []
+
+            def hit_search(_: int) -> int:
+                return requests.get(front_url + "/search", timeout=10).status_code
+
+            with ThreadPoolExecutor(concurrent) as pool:
+                futures = [pool.submit(hit_search, i) for i in range(concurrent)]
+                time.sleep(0.05)  # the slow route is now saturated
+                for _ in range(5):
+                    t0 = time.monotonic()
+                    requests.get(front_url + "/profile", timeout=10)
+                    profile_latencies.append(time.monotonic() - t0)
+                search_statuses = [f.result() for f in futures]
+            # a second wave: the breaker should now refuse instantly
+            t0 = time.monotonic()
+            second = [hit_search(i) for i in range(4)]
+            second_wave_s = time.monotonic() - t0
+
+    return {
+        "use_bulkhead": use_bulkhead,
+        "dependency_calls": dep_calls["n"],
+        "dependency_errors": dep_calls["errors"],
+        "breaker_state": breaker.state,
+        "breaker_transitions": [f"{a}->{b}: {why}" for a, b, why in breaker.history],
+        "front_outcomes": statuses,
+        "search_statuses": {s: search_statuses.count(s) for s in sorted(set(search_statuses))},
+        "profile_max_ms": round(max(profile_latencies) * 1000, 1),
+        "second_wave_statuses": second,
+        "second_wave_ms": round(second_wave_s * 1000, 1),
+    }
+
+
+def main(argv: Any = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="test-suite sizes")
+    args = parser.parse_args(argv)
+    size = (4, 10) if args.quick else (16, 50)
+    get_metrics().reset()
+    transitions: List[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: transitions.append(record.getMessage())  # type: ignore[assignment]
+    logging.getLogger("resilint.runtime").addHandler(handler)
+    logging.getLogger("resilint.runtime").setLevel(logging.WARNING)
+    print(f"python {sys.version.split()[0]}, requests {requests.__version__}")
+    print("\n== 1. retry amplification (server calls per first attempt) ==")
+    for share in (1.0, 0.5, 0.1):
+        r = scenario_amplification(clients=size[0], requests_per_client=size[1], share=share)
+        print(f"failure share {share:>4.0%}: first attempts {r['first_attempts']}, "
+              f"runtime {r['runtime_server_calls']} calls ({r['runtime_amplification']}x, bound "
+              f"{r['bound']:.0f}), naive 3-attempt {r['naive_server_calls']} calls ({r['naive_amplification']}x)")
+    print("\n== 2. deadline propagation A -> B -> C (A, B work 50 ms each; C needs 250 ms) ==")
+    for d, prop in ((1.0, True), (0.3, True), (0.3, False)):
+        r = scenario_deadline_chain(caller_deadline=d, propagate=prop)
+        label = "propagated" if prop else "local timeouts only"
+        print(f"deadline {d:.1f}s, {label:>20}: caller got {r['outcome']} after {r['answered_after_s']*1000:.0f} ms; "
+              f"C started: {r['leaf_started']}; work events after caller gave up: {r['work_events_after_caller_gave_up']}")
+    print("\n== 3. idempotency (server commits, then drops the connection once) ==")
+    for mode, r in scenario_idempotency().items():
+        print(f"{mode:>22}: charges recorded {r['charges']}, caller saw {r['result']}")
+    print("\n== 4. slow dependency (200 after 300 ms), front service with 6 worker threads ==")
+    for use in (True, False):
+        r = scenario_slow_dependency(use_bulkhead=use)
+        print(f"bulkhead {'on ' if use else 'off'}: /profile max {r['profile_max_ms']} ms while /search saturated; "
+              f"dependency calls {r['dependency_calls']}, errors {r['dependency_errors']}; "
+              f"front outcomes {r['front_outcomes']}; breaker {r['breaker_state']}; "
+              f"4 more /search in {r['second_wave_ms']} ms -> {r['second_wave_statuses']}")
+        for t in r["breaker_transitions"]:
+            print(f"    transition {t}")
+    m = get_metrics()
+    print(f"\nmetrics (all scenarios, naive clients included): retry ratio {m.retry_ratio():.3f}, budget exhausted {m.count('budget_exhausted')}, "
+          f"breaker transitions {m.count('breaker_transition')}, deadline refusals {m.count('deadline_refused')}")
+    print(f"warnings logged on 'resilint.runtime': {len(transitions)} (e.g. {transitions[-1] if transitions else '-'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

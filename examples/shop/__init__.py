@@ -1,0 +1,1 @@
+"""A small order service: payments, inventory, notifications."""

@@ -1,0 +1,5 @@
+import os
+
+PAYMENTS_URL = os.environ.get("PAYMENTS_URL", "https://payments.internal")
+INVENTORY_URL = os.environ.get("INVENTORY_URL", "https://inventory.internal")
+DATABASE_DSN = "dbname=shop user=shop"

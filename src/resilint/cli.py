@@ -1,0 +1,233 @@
+"""The ``resilint`` command: check, rules, rule, version."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from contextlib import contextmanager
+from typing import Callable, Iterator, List, Optional, Sequence, TextIO, Tuple
+
+import click
+
+from resilint import __version__
+from resilint.lint.cache import ResultCache
+from resilint.lint.config import ConfigError, Settings, enabled_codes, load_settings, validate_selectors
+from resilint.lint.registry import all_rules
+from resilint.lint.report import ReportOptions, reporters
+from resilint.lint.runner import default_jobs, run
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+PROGRESS_MIN_FILES = 200
+
+
+def _selectors(values: Sequence[str]) -> Tuple[str, ...]:
+    """``--select RES1,RES2 --select RES301`` → (RES1, RES2, RES301)."""
+    return tuple(part.strip().upper() for value in values for part in value.split(",") if part.strip())
+
+
+def _fail(message: str) -> "click.exceptions.Exit":
+    click.echo(f"resilint: error: {message}", err=True)
+    return click.exceptions.Exit(EXIT_ERROR)
+
+
+def _use_color(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="resilint", message="%(prog)s %(version)s")
+def main() -> None:
+    """Find the outbound-call mistakes that turn a slow dependency into an outage."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the default set); ALL for every rule.")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable on top of the selection.")
+@click.option("--format", "output_format", default="text", show_default=True, help="Output format: " + ", ".join(reporters()) + ".")
+@click.option("--output-file", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to this file instead of stdout.")
+@click.option("--statistics", is_flag=True, help="Show the number of findings per rule instead of each finding.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Use this pyproject.toml instead of the nearest one.")
+@click.option("--max-timeout", type=click.FloatRange(min=0, min_open=True), default=None, help="Largest acceptable timeout in seconds (RES105).")
+@click.option("--no-show-source", is_flag=True, help="Text format: no code frames.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RESILINT_CACHE_DIR", default=None, help="Where to keep the result cache (default: .resilint_cache beside the configuration).")
+def check(
+    paths: Tuple[str, ...],
+    select: Tuple[str, ...],
+    ignore: Tuple[str, ...],
+    extend_select: Tuple[str, ...],
+    output_format: str,
+    output_file: Optional[str],
+    statistics: bool,
+    exit_zero: bool,
+    jobs: Optional[int],
+    config_path: Optional[str],
+    max_timeout: Optional[float],
+    no_show_source: bool,
+    no_cache: bool,
+    cache_dir: Optional[str],
+) -> None:
+    """Check PATHS (files or directories; default: the current directory)."""
+    paths = paths or (".",)
+    formats = reporters()
+    if output_format not in formats:
+        raise click.BadParameter(f"unknown format {output_format!r}; choose from {', '.join(formats)}", param_hint="--format")
+    try:
+        settings = _settings(paths, config_path, select, ignore, extend_select, max_timeout)
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+    codes = enabled_codes(settings, all_rules())
+
+    with _output(output_file) as (out, is_file):
+        color = not is_file and _use_color(sys.stdout)
+        with _progress_bar() as report_progress:
+            cache = None if no_cache else ResultCache(settings, codes, cache_dir)
+            result = run(paths, settings, codes, jobs=jobs, progress=report_progress, cache=cache)
+        options = ReportOptions(color=color, statistics=statistics, show_source=not no_show_source)
+        formats[output_format](result, all_rules(), out, options)
+
+    if result.errors:
+        raise click.exceptions.Exit(EXIT_ERROR)
+    if result.findings and not exit_zero:
+        raise click.exceptions.Exit(EXIT_FINDINGS)
+    raise click.exceptions.Exit(EXIT_CLEAN)
+
+
+def _settings(
+    paths: Sequence[str],
+    config_path: Optional[str],
+    select: Sequence[str],
+    ignore: Sequence[str],
+    extend_select: Sequence[str],
+    max_timeout: Optional[float],
+) -> Settings:
+    settings = load_settings(paths, config_path)
+    known = list(all_rules())
+    where = settings.config_path or "configuration"
+    for selectors in ((settings.select or ()), settings.ignore, settings.extend_select):
+        validate_selectors(selectors, known, where)
+    for option, values in (("--select", select), ("--ignore", ignore), ("--extend-select", extend_select)):
+        validate_selectors(_selectors(values), known, option)
+    return settings.with_overrides(
+        select=_selectors(select) or None,
+        ignore=settings.ignore + _selectors(ignore),
+        extend_select=settings.extend_select + _selectors(extend_select),
+        max_timeout=max_timeout,
+    )
+
+
+@contextmanager
+def _output(path: Optional[str]) -> Iterator[Tuple[TextIO, bool]]:
+    if path is None:
+        yield click.get_text_stream("stdout"), False
+        return
+    buffer = io.StringIO()
+    yield buffer, True
+    # Written only once the report is complete, so a failed run leaves no half file behind.
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(buffer.getvalue())
+    except OSError as exc:
+        raise _fail(f"{path}: cannot write the report: {exc.strerror or exc}") from None
+
+
+class _NoProgress:
+    def __enter__(self) -> Optional[Callable[[int, int], None]]:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _progress_bar():  # type: ignore[no-untyped-def]
+    """A progress bar on stderr for long runs, only on a terminal."""
+    if not sys.stderr.isatty() or os.environ.get("CI"):
+        return _NoProgress()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    class _Bar:
+        def __enter__(self) -> Callable[[int, int], None]:
+            self.progress: Optional[Progress] = None
+            self.task = None
+
+            def update(done: int, total: int) -> None:
+                if total < PROGRESS_MIN_FILES:
+                    return
+                if self.progress is None:
+                    from rich.console import Console
+
+                    self.progress = Progress(
+                        TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=Console(stderr=True), transient=True,
+                    )
+                    self.progress.start()
+                    self.task = self.progress.add_task("check", total=total)
+                self.progress.update(self.task, completed=done)
+
+            return update
+
+        def __exit__(self, *exc: object) -> None:
+            if self.progress is not None:
+                self.progress.stop()
+
+    return _Bar()
+
+
+@main.command("rules")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_command(output_format: str) -> None:
+    """List every rule: code, name, default or opt-in, fixable."""
+    registry = all_rules()
+    if output_format == "json":
+        import json
+
+        click.echo(json.dumps([rule.metadata() for rule in registry.values()], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold")
+    for column in ("code", "name", "default", "fixable", "summary"):
+        table.add_column(column)
+    for code, rule in registry.items():
+        table.add_row(code, rule.name, "on" if rule.default else "opt-in", rule.fixable or "-", rule.summary())
+    Console(no_color=not _use_color(sys.stdout), soft_wrap=True).print(table)
+
+
+@main.command("rule")
+@click.argument("code")
+def rule_command(code: str) -> None:
+    """Show the documentation of rule CODE (e.g. RES101)."""
+    registry = all_rules()
+    rule = registry.get(code.upper())
+    if rule is None:
+        by_name = {r.name: r for r in registry.values()}
+        rule = by_name.get(code.lower())
+    if rule is None:
+        raise _fail(f"unknown rule {code!r}; `resilint rules` lists them")
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from resilint.lint.rule_docs import render_markdown
+
+    console = Console(no_color=not _use_color(sys.stdout), soft_wrap=False)
+    console.print(Markdown(render_markdown(rule)))
+
+
+@main.command("version")
+def version_command() -> None:
+    """Print resilint's version."""
+    click.echo(f"resilint {__version__}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1 @@
+"""LibCST transformers: the fixes behind rules, and migrations to resilint.runtime."""

@@ -1,0 +1,1 @@
+"""The lint engine: discovery, configuration, semantic model, rules, suppressions, runner."""

@@ -1,0 +1,70 @@
+"""Canonical qualified names: one spelling for each library object that has several.
+
+``requests.api.get`` and ``requests.get`` are the same function; ``requests.session()``
+returns a ``requests.Session``. Rules match canonical names only, so they list each object once.
+"""
+
+from __future__ import annotations
+
+from typing import Dict
+
+# Module paths (or objects) that are re-exported under a shorter public name.
+_ALIASES: Dict[str, str] = {
+    "requests.api": "requests",
+    "requests.sessions.Session": "requests.Session",
+    "requests.sessions.session": "requests.session",
+    "requests.adapters.HTTPAdapter": "requests.adapters.HTTPAdapter",
+    "httpx._client.Client": "httpx.Client",
+    "httpx._client.AsyncClient": "httpx.AsyncClient",
+    "httpx._api": "httpx",
+    "httpx._config.Timeout": "httpx.Timeout",
+    "aiohttp.client.ClientSession": "aiohttp.ClientSession",
+    "aiohttp.client.ClientTimeout": "aiohttp.ClientTimeout",
+    "urllib3.poolmanager.PoolManager": "urllib3.PoolManager",
+    "urllib3.poolmanager.ProxyManager": "urllib3.ProxyManager",
+    "urllib3.connectionpool.HTTPConnectionPool": "urllib3.HTTPConnectionPool",
+    "urllib3.connectionpool.HTTPSConnectionPool": "urllib3.HTTPSConnectionPool",
+    "urllib3.util.retry.Retry": "urllib3.Retry",
+    "urllib3.util.Retry": "urllib3.Retry",
+    "requests.packages.urllib3": "urllib3",
+    "redis.client.Redis": "redis.Redis",
+    "redis.client.StrictRedis": "redis.Redis",
+    "redis.StrictRedis": "redis.Redis",
+    "redis.client.from_url": "redis.from_url",
+    "redis.utils.from_url": "redis.from_url",
+    "psycopg2._psycopg.connect": "psycopg2.connect",
+    "socket.socket.settimeout": "socket.socket.settimeout",
+    "asyncio.tasks.wait_for": "asyncio.wait_for",
+    "asyncio.timeouts.timeout": "asyncio.timeout",
+}
+
+# Factories: calling the key returns an instance of the value.
+_RETURNS: Dict[str, str] = {
+    "requests.session": "requests.Session",
+    "redis.from_url": "redis.Redis",
+    "redis.Redis.from_url": "redis.Redis",
+    "socket.create_connection": "socket.socket",
+    "urllib3.connection_from_url": "urllib3.HTTPConnectionPool",
+    "boto3.client": "botocore.client.BaseClient",
+    "boto3.session.Session.client": "botocore.client.BaseClient",
+    "boto3.Session.client": "botocore.client.BaseClient",
+}
+
+
+def canonical_name(name: str) -> str:
+    """Rewrite the longest aliased prefix of a dotted name to its canonical spelling."""
+    if name in _ALIASES:
+        return _ALIASES[name]
+    end = name.rfind(".")
+    while end > 0:
+        prefix = name[:end]
+        replacement = _ALIASES.get(prefix)
+        if replacement is not None:
+            return replacement + name[end:]
+        end = name.rfind(".", 0, end)
+    return name
+
+
+def returned_type(callee: str) -> str:
+    """The class of what calling ``callee`` returns: itself for a class, else a known factory's."""
+    return _RETURNS.get(callee, callee)

@@ -1,0 +1,147 @@
+"""Which files to check: directories recursively, ``.py``/``.pyi``, excludes and ``.gitignore``.
+
+A file named explicitly is always checked, whatever its name or the excludes say (as in ruff
+with ``--force-exclude`` off); a path that does not exist is an error for that path only.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+import pathspec
+
+from resilint.lint.config import Settings
+from resilint.lint.finding import AnalysisError
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+@dataclass
+class Discovered:
+    files: List[str] = field(default_factory=list)  # as given / joined, not resolved
+    errors: List[AnalysisError] = field(default_factory=list)
+
+
+def _matches_exclude(name: str, relative: str, patterns: Sequence[str]) -> bool:
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(relative, pattern):
+            return True
+        if "/" in pattern and (relative == pattern or relative.startswith(pattern + "/")):
+            return True
+    return False
+
+
+class _GitIgnores:
+    """``.gitignore`` files met on the way down, each applying below its own directory."""
+
+    def __init__(self) -> None:
+        self._specs: Dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
+
+    def _spec(self, directory: str) -> Optional[pathspec.GitIgnoreSpec]:
+        if directory not in self._specs:
+            spec = None
+            gitignore = os.path.join(directory, ".gitignore")
+            try:
+                with open(gitignore, encoding="utf-8", errors="replace") as handle:
+                    spec = pathspec.GitIgnoreSpec.from_lines(handle)
+            except OSError:
+                pass
+            self._specs[directory] = spec
+        return self._specs[directory]
+
+    def ignored(self, path: str, is_dir: bool, ancestors: Sequence[str]) -> bool:
+        verdict = False
+        for directory in ancestors:  # outermost first; a deeper .gitignore decides last
+            spec = self._spec(directory)
+            if spec is None:
+                continue
+            relative = os.path.relpath(path, directory).replace(os.sep, "/")
+            if is_dir:
+                relative += "/"
+            include = spec.check_file(relative).include
+            if include is not None:
+                verdict = include
+        return verdict
+
+
+def _repository_root(start: str) -> Optional[str]:
+    directory = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(directory, ".git")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def _ancestors(root: Optional[str], directory: str) -> List[str]:
+    """Directories from the repository root down to ``directory`` (inclusive)."""
+    directory = os.path.abspath(directory)
+    chain = [directory]
+    while root is not None and directory != root:
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+        chain.append(directory)
+    return list(reversed(chain))
+
+
+def discover(paths: Sequence[str], settings: Settings) -> Discovered:
+    result = Discovered()
+    excludes = tuple(settings.exclude) + tuple(settings.extend_exclude)
+    gitignores = _GitIgnores()
+    seen = set()
+
+    def add(path: str) -> None:
+        key = os.path.realpath(path)
+        if key not in seen:
+            seen.add(key)
+            result.files.append(path)
+
+    for given in paths:
+        if os.path.islink(given) and not os.path.exists(given):
+            result.errors.append(AnalysisError(given, "broken symbolic link"))
+            continue
+        if not os.path.exists(given):
+            result.errors.append(AnalysisError(given, "no such file or directory"))
+            continue
+        if not os.path.isdir(given):
+            add(given)  # named explicitly: always checked
+            continue
+        repo_root = _repository_root(given) if settings.respect_gitignore else None
+        for path in _walk(given, settings, excludes, gitignores, repo_root, result):
+            add(path)
+    return result
+
+
+def _walk(
+    top: str,
+    settings: Settings,
+    excludes: Tuple[str, ...],
+    gitignores: _GitIgnores,
+    repo_root: Optional[str],
+    result: Discovered,
+) -> Iterator[str]:
+    def on_error(exc: OSError) -> None:
+        result.errors.append(AnalysisError(exc.filename or top, f"cannot list directory: {exc.strerror}"))
+
+    for directory, dirnames, filenames in os.walk(top, onerror=on_error):
+        ancestors = _ancestors(repo_root, directory) if repo_root else []
+
+        def skip(name: str, is_dir: bool) -> bool:
+            full = os.path.join(directory, name)
+            relative = os.path.relpath(os.path.abspath(full), settings.root).replace(os.sep, "/")
+            if _matches_exclude(name, relative, excludes):
+                return True
+            return bool(repo_root) and gitignores.ignored(os.path.abspath(full), is_dir, ancestors)
+
+        dirnames[:] = sorted(d for d in dirnames if not skip(d, True))
+        for name in sorted(filenames):
+            if name.endswith(PYTHON_SUFFIXES) and not skip(name, False):
+                yield os.path.join(directory, name)

@@ -1,0 +1,109 @@
+"""The one Finding model that every reporter renders."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two 1-based (line, column) positions with ``content``."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: str  # "safe" or "unsafe"
+    description: str
+    edits: Tuple[Edit, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.applicability not in ("safe", "unsafe"):
+            raise ValueError(f"fix applicability must be 'safe' or 'unsafe', not {self.applicability!r}")
+
+
+@dataclass(frozen=True)
+class Related:
+    path: str
+    line: int
+    column: int
+    message: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem at one place. Lines and columns are 1-based; ``end_column`` is exclusive."""
+
+    code: str
+    name: str
+    message: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    severity: str = "warning"  # "error" | "warning" | "note"
+    fix: Optional[Fix] = None
+    related: Tuple[Related, ...] = ()
+    # The stripped source text of the first reported line: fingerprints use it so that a
+    # finding keeps its identity when unrelated lines above it move.
+    line_text: str = field(default="", compare=False)
+
+    @property
+    def sort_key(self) -> Tuple[str, int, int, str, str]:
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def fingerprint(self) -> str:
+        """A location-independent identity: code, path and the text of the flagged line."""
+        digest = hashlib.sha256()
+        for part in (self.code, self.path.replace("\\", "/"), " ".join(self.line_text.split())):
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\0")
+        return digest.hexdigest()[:32]
+
+    def to_json(self) -> Dict[str, Any]:
+        data = {
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "severity": self.severity,
+            "fix": None,
+            "related": [asdict(r) for r in self.related],
+        }
+        if self.fix is not None:
+            data["fix"] = {
+                "applicability": self.fix.applicability,
+                "description": self.fix.description,
+                "edits": [asdict(e) for e in self.fix.edits],
+            }
+        return data
+
+
+@dataclass(frozen=True)
+class AnalysisError:
+    """A problem that stopped a path from being checked at all (missing path, unreadable dir)."""
+
+    path: str
+    message: str
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"path": self.path, "message": self.message}
+
+
+@dataclass
+class RunResult:
+    findings: List[Finding] = field(default_factory=list)
+    errors: List[AnalysisError] = field(default_factory=list)
+    files_checked: int = 0

@@ -1,0 +1,96 @@
+"""GitLab Code Quality report (the Code Climate subset GitLab reads): a JSON array of issues.
+
+Each issue has ``description``, ``check_name``, ``fingerprint``, ``severity`` and
+``location: {path, lines: {begin, end}}``. GitLab keys issues on ``fingerprint`` (it shows one
+issue per fingerprint and compares them between the base and head of a merge request), so every
+fingerprint in a report is unique: the first finding with a given ``Finding.fingerprint()``
+keeps it unchanged, and the n-th further finding with the same one (the same rule on an
+identical line of the same file) gets a hash of that fingerprint and n. Since the fingerprint is
+built from the rule, the path and the text of the line, not the line number, an issue keeps its
+identity when lines above it are added or removed.
+
+Analysis errors (a path that could not be checked) are reported as issues too, with
+``check_name`` ``analysis-error`` and severity ``critical``, so they are not lost in CI.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Dict, List, Mapping, Set, TextIO, Type
+
+from resilint.lint.finding import RunResult
+from resilint.lint.report import ReportOptions
+from resilint.lint.rule import Rule
+
+FORMAT = "gitlab"
+
+SEVERITIES = {"error": "critical", "warning": "major", "note": "info"}
+ERROR_CHECK_NAME = "analysis-error"
+
+
+def _posix(path: str) -> str:
+    path = path.replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def _derived(fingerprint: str, occurrence: int) -> str:
+    return hashlib.sha256(f"{fingerprint}:{occurrence}".encode("utf-8")).hexdigest()[:32]
+
+
+class _Unique:
+    """Hands out fingerprints, making each one unique within the report, deterministically."""
+
+    def __init__(self) -> None:
+        self.seen: Set[str] = set()
+
+    def __call__(self, fingerprint: str) -> str:
+        candidate, occurrence = fingerprint, 0
+        while candidate in self.seen:
+            occurrence += 1
+            candidate = _derived(fingerprint, occurrence)
+        self.seen.add(candidate)
+        return candidate
+
+
+def _error_fingerprint(path: str, message: str) -> str:
+    digest = hashlib.sha256()
+    for part in (ERROR_CHECK_NAME, path, message):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
+
+
+def render(
+    result: RunResult, rules: Mapping[str, Type[Rule]], out: TextIO, options: ReportOptions
+) -> None:
+    unique = _Unique()
+    issues: List[Dict[str, Any]] = []
+    for f in sorted(result.findings, key=lambda f: f.sort_key):
+        issues.append(
+            {
+                "description": f"{f.code} {f.message}",
+                "check_name": f.code,
+                "fingerprint": unique(f.fingerprint()),
+                "severity": SEVERITIES.get(f.severity, "major"),
+                "location": {
+                    "path": _posix(f.path),
+                    "lines": {"begin": max(f.line, 1), "end": max(f.end_line, f.line, 1)},
+                },
+            }
+        )
+    for error in result.errors:
+        path = _posix(error.path)
+        issues.append(
+            {
+                "description": f"resilint could not check this path: {error.message}",
+                "check_name": ERROR_CHECK_NAME,
+                "fingerprint": unique(_error_fingerprint(path, error.message)),
+                "severity": "critical",
+                "location": {"path": path, "lines": {"begin": 1, "end": 1}},
+            }
+        )
+    out.write(json.dumps(issues, indent=2, ensure_ascii=True))
+    out.write("\n")

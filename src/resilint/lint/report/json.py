@@ -1,0 +1,31 @@
+"""Machine-readable output: ``{"version": 1, "findings": [...], "errors": [...]}``.
+
+The shape of each finding is ``Finding.to_json()`` (DESIGN.md §4); ``version`` changes only when
+that shape changes incompatibly.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Mapping, TextIO, Type
+
+from resilint.lint.finding import RunResult
+from resilint.lint.report import ReportOptions
+from resilint.lint.rule import Rule
+
+FORMAT = "json"
+VERSION = 1
+
+
+def render(
+    result: RunResult, rules: Mapping[str, Type[Rule]], out: TextIO, options: ReportOptions
+) -> None:
+    document: Dict[str, Any] = {
+        "version": VERSION,
+        "findings": [f.to_json() for f in sorted(result.findings, key=lambda f: f.sort_key)],
+        "errors": [e.to_json() for e in result.errors],
+    }
+    # ensure_ascii keeps the output writable to any stream encoding (a Windows console, a
+    # file opened with the locale's encoding) and represents undecodable file names losslessly.
+    out.write(json.dumps(document, indent=2, ensure_ascii=True))
+    out.write("\n")

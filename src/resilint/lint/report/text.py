@@ -1,0 +1,279 @@
+"""Human output (the default): findings with code frames, errors, and a summary.
+
+::
+
+    app/client.py:12:12: RES101 `requests.get` called without a timeout
+       |
+    10 | def fetch(url):
+    11 |     # the upstream is usually fast
+    12 |     return requests.get(url)
+       |            ^^^^^^^^^^^^^^^^^ RES101
+       |
+       = help: Add `timeout=` (safe fix)
+
+    Found 1 finding (1 fixable with `resilint fix`).
+
+With ``--statistics`` the findings are replaced by one line per rule: count, code, a ``[*]``
+marker when some of them have a safe fix, and the rule's name. Colour is used only when
+``options.color`` is set (the CLI decides: a TTY and ``NO_COLOR`` unset); source text is always
+printed literally, never interpreted as markup or terminal control sequences.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tokenize
+from collections import Counter
+from typing import Dict, List, Mapping, Optional, TextIO, Tuple, Type
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from resilint.lint.finding import Finding, RunResult
+from resilint.lint.report import ReportOptions
+from resilint.lint.rule import Rule
+
+FORMAT = "text"
+
+CONTEXT_BEFORE = 3  # lines of source shown above the flagged line
+MAX_SPAN_LINES = 5  # lines of a multi-line span shown before eliding the rest
+TAB_SIZE = 4
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # Python's own line breaks (not str.splitlines()'s)
+# C0 controls except TAB, DEL and C1 controls: shown as U+FFFD so a source file can't emit
+# terminal escape sequences. One character in, one out, so columns still line up.
+_CONTROLS = {c: "\ufffd" for c in list(range(0x00, 0x09)) + list(range(0x0A, 0x20)) + list(range(0x7F, 0xA0))}
+
+STYLE_PATH = "bold"
+STYLE_PUNCT = "cyan"
+STYLE_GUTTER = "bold blue"
+STYLE_HELP = "bold cyan"
+STYLE_ERROR = "bold red"
+STYLE_CODE = {"error": "bold red", "warning": "bold red", "note": "bold cyan"}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # from undecodable file names; unencodable on output
+
+
+def _clean(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text.translate(_CONTROLS))
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _console(out: TextIO, options: ReportOptions) -> Console:
+    return Console(
+        file=out,
+        force_terminal=options.color,
+        no_color=not options.color,
+        color_system="auto" if options.color else None,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+    )
+
+
+# --- source ----------------------------------------------------------------------------------
+
+
+class _Sources:
+    """Reads each file once; ``None`` when it can't be read (deleted, a directory, no access)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.cache: Dict[str, Optional[List[str]]] = {}
+
+    def lines(self, path: str) -> Optional[List[str]]:
+        if path not in self.cache:
+            self.cache[path] = self._read(os.path.join(self.root, path))
+        return self.cache[path]
+
+    @staticmethod
+    def _read(path: str) -> Optional[List[str]]:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except (OSError, ValueError):
+            return None
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except (SyntaxError, LookupError):
+            encoding = "utf-8"
+        try:
+            text = data.decode(encoding, errors="replace")
+        except LookupError:
+            text = data.decode("utf-8", errors="replace")
+        return _LINE_BREAK.split(text)
+
+
+def _caret_span(text: str, column: int, end_column: Optional[int]) -> Tuple[int, int]:
+    """Display offset and width of the underline, for 1-based ``column``..``end_column``
+    (exclusive; ``None`` means to the end of the line) on ``text`` before tab expansion."""
+    start = min(max(column, 1) - 1, len(text))
+    end = len(text) if end_column is None else min(max(end_column - 1, start), len(text))
+    offset = cell_len(text[:start].expandtabs(TAB_SIZE))
+    width = cell_len(text[:end].expandtabs(TAB_SIZE)) - offset
+    return offset, max(width, 1)
+
+
+def _frame(finding: Finding, lines: List[str]) -> List[Text]:
+    if not 1 <= finding.line <= len(lines):
+        return []  # the file changed since it was checked
+    first = finding.line
+    span_end = min(max(finding.end_line, first), len(lines))
+    shown_end = min(span_end, first + MAX_SPAN_LINES - 1)
+    start = max(1, first - CONTEXT_BEFORE)
+    while start < first and not lines[start - 1].strip():
+        start += 1  # no leading blank context
+    width = len(str(shown_end))
+    code_style = STYLE_CODE.get(finding.severity, "bold red")
+
+    def gutter(number: str = "") -> Text:
+        text = Text()
+        text.append(f"{number:>{width}} |", style=STYLE_GUTTER)
+        return text
+
+    frame = [gutter()]
+    for number in range(start, shown_end + 1):
+        source = _clean(lines[number - 1])
+        row = gutter(str(number))
+        if source:
+            row.append(" " + source.expandtabs(TAB_SIZE))
+        frame.append(row)
+        if number == first:
+            end_column = finding.end_column if span_end == first else None
+            offset, carets = _caret_span(source, finding.column, end_column)
+            underline = gutter()
+            underline.append(" " + " " * offset)
+            underline.append("^" * carets + " " + finding.code, style=code_style)
+            frame.append(underline)
+    if span_end > shown_end:
+        elided = Text()
+        elided.append(f"{'':>{width}} :", style=STYLE_GUTTER)
+        elided.append(" ...")
+        frame.append(elided)
+    frame.append(gutter())
+    return frame
+
+
+# --- pieces ----------------------------------------------------------------------------------
+
+
+def _header(finding: Finding) -> Text:
+    text = Text()
+    text.append(_clean(finding.path), style=STYLE_PATH)
+    text.append(":", style=STYLE_PUNCT)
+    text.append(str(finding.line))
+    text.append(":", style=STYLE_PUNCT)
+    text.append(str(finding.column))
+    text.append(":", style=STYLE_PUNCT)
+    text.append(" ")
+    text.append(finding.code, style=STYLE_CODE.get(finding.severity, "bold red"))
+    text.append(" " + _clean(finding.message))
+    return text
+
+
+def _help(finding: Finding, indent: str) -> Optional[Text]:
+    if finding.fix is None:
+        return None
+    text = Text(indent)
+    text.append("= help", style=STYLE_HELP)
+    text.append(f": {_clean(finding.fix.description)} ({finding.fix.applicability} fix)")
+    return text
+
+
+def _fix_counts(findings: List[Finding]) -> Tuple[int, int]:
+    safe = sum(1 for f in findings if f.fix is not None and f.fix.applicability == "safe")
+    unsafe = sum(1 for f in findings if f.fix is not None and f.fix.applicability == "unsafe")
+    return safe, unsafe
+
+
+def _summary(result: RunResult, findings: List[Finding]) -> Text:
+    if not findings and not result.errors:
+        return Text(f"All checks passed! ({_plural(result.files_checked, 'file')} checked)")
+    text = f"Found {_plural(len(findings), 'finding')}"
+    if result.errors:
+        text += f" and {_plural(len(result.errors), 'error')}"
+    safe, unsafe = _fix_counts(findings)
+    details = []
+    if safe:
+        details.append(f"{safe} fixable with `resilint fix`")
+    if unsafe:
+        more = "more " if safe else ""
+        details.append(f"{unsafe} {more}with `resilint fix --unsafe-fixes`")
+    if details:
+        text += " (" + "; ".join(details) + ")"
+    return Text(text + ".")
+
+
+def _statistics(findings: List[Finding], rules: Mapping[str, Type[Rule]]) -> List[Text]:
+    counts = Counter(f.code for f in findings)
+    fixable = Counter(
+        f.code for f in findings if f.fix is not None and f.fix.applicability == "safe"
+    )
+    names = {f.code: f.name for f in findings}
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if not rows:
+        return []
+    count_width = max(len(str(n)) for _, n in rows)
+    code_width = max(len(code) for code, _ in rows)
+    severities = {f.code: f.severity for f in findings}
+    lines = []
+    for code, count in rows:
+        name = rules[code].name if code in rules else names[code]
+        line = Text(f"{count:>{count_width}}  ")
+        line.append(f"{code:<{code_width}}", style=STYLE_CODE.get(severities[code], "bold red"))
+        line.append("  ")
+        line.append("[*]" if fixable[code] else "[ ]", style=STYLE_HELP if fixable[code] else "")
+        line.append(" " + name)
+        lines.append(line)
+    return lines
+
+
+def render(
+    result: RunResult, rules: Mapping[str, Type[Rule]], out: TextIO, options: ReportOptions
+) -> None:
+    console = _console(out, options)
+    findings = sorted(result.findings, key=lambda f: f.sort_key)
+    sources = _Sources(options.root)
+
+    pending_blank = False  # a blank line separates the body from the summary
+    if options.statistics:
+        for line in _statistics(findings, rules):
+            console.print(line)
+            pending_blank = True
+    else:
+        for finding in findings:
+            console.print(_header(finding))
+            pending_blank = True
+            indent = "  "
+            if options.show_source:
+                lines = sources.lines(finding.path)
+                frame = _frame(finding, lines) if lines is not None else []
+                for row in frame:
+                    console.print(row)
+                if frame:
+                    indent = " " * (len(frame[0].plain) - 1)
+            help_line = _help(finding, indent)
+            if help_line is not None:
+                console.print(help_line)
+            if options.show_source:
+                console.print()
+                pending_blank = False
+
+    for error in result.errors:
+        line = Text()
+        line.append("error", style=STYLE_ERROR)
+        line.append(f": {_clean(error.path)}: {_clean(error.message)}")
+        console.print(line)
+        pending_blank = True
+
+    if pending_blank:
+        console.print()
+    console.print(_summary(result, findings))

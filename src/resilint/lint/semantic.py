@@ -1,0 +1,578 @@
+"""The semantic model: what a rule needs to know about one file, built in ONE LibCST pass.
+
+LibCST's QualifiedNameProvider/ScopeProvider cost about ten times the parse itself, so the
+model is our own. The pass only *records* facts (scopes, bindings, call sites, the structural
+stack around each call); names are resolved afterwards, lazily and memoised, so a use that
+comes before its definition in the file (a method using ``self.session`` set in a later
+``__init__``, a function using a module global assigned below it) still resolves.
+
+Resolution yields one of:
+
+* ``QName("requests.get")``: an importable object, by its canonical qualified name;
+* ``Instance("requests.Session")``: a value produced by calling that object;
+* ``LocalFunction`` / ``LocalClass``: a def or class of this file;
+* ``Instance(LocalClass)``: an instance of a class of this file;
+* ``None``: unknown (a parameter, a subscript, anything we do not model).
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Tuple, Union
+
+import libcst as cst
+
+from resilint.lint.canonical import canonical_name, returned_type
+
+_BUILTINS = frozenset(dir(builtins))
+_PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
+_UNRESOLVED = object()
+_IN_PROGRESS = object()
+
+
+@dataclass(frozen=True)
+class QName:
+    name: str
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    node: Union[cst.FunctionDef, cst.Lambda]
+    name: str
+    qualname: str
+    scope: "Scope"  # the function's own scope
+    owner: Optional["ClassInfo"]  # the class whose body defines it (a method)
+    decorators: Tuple[cst.Decorator, ...] = ()
+    returns: List[cst.BaseExpression] = field(default_factory=list)
+    is_async: bool = False
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: cst.ClassDef
+    name: str
+    qualname: str
+    scope: "Scope"  # the class body's scope
+    bases: Tuple[cst.BaseExpression, ...] = ()
+    # ``self.x = ...`` in any method: attribute name → bindings
+    instance_attributes: Dict[str, List["Binding"]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Instance:
+    of: Union[str, ClassInfo]
+
+
+Value = Union[QName, Instance, FunctionInfo, ClassInfo, None]
+
+
+@dataclass(eq=False)
+class Binding:
+    """``name`` gets a value at ``order``. Exactly one of the value sources is set."""
+
+    name: str
+    order: int
+    scope: "Scope"
+    expr: Optional[cst.BaseExpression] = None  # name = expr
+    entered: Optional[cst.BaseExpression] = None  # with expr as name
+    imported: Optional[str] = None  # import / from-import, the qualified name
+    defined: Union[FunctionInfo, ClassInfo, None] = None
+    self_of: Optional[ClassInfo] = None  # the first parameter of a method
+    class_of: Optional[ClassInfo] = None  # the first parameter of a classmethod
+    # none of the above: a parameter, a loop target, an unpacked element → unknown
+
+
+@dataclass(eq=False)
+class Scope:
+    kind: str  # "module" | "class" | "function" | "lambda" | "comprehension"
+    name: str
+    parent: Optional["Scope"]
+    node: cst.CSTNode
+    bindings: Dict[str, List[Binding]] = field(default_factory=dict)
+    global_names: set = field(default_factory=set)
+    function: Optional[FunctionInfo] = None
+    cls: Optional[ClassInfo] = None
+
+    def bind(self, binding: Binding) -> None:
+        target = self
+        if binding.name in self.global_names:
+            while target.parent is not None:
+                target = target.parent
+        target.bindings.setdefault(binding.name, []).append(binding)
+
+    @property
+    def enclosing_function(self) -> Optional[FunctionInfo]:
+        scope: Optional[Scope] = self
+        while scope is not None:
+            if scope.function is not None:
+                return scope.function
+            scope = scope.parent
+        return None
+
+
+# The structural context of a call: the nodes that enclose it, innermost last.
+StackEntry = Union[
+    cst.For, cst.While, cst.With, cst.Try, cst.ExceptHandler, cst.FunctionDef, cst.ClassDef,
+    cst.Lambda, cst.If,
+]
+
+
+@dataclass(eq=False)
+class CallSite:
+    node: cst.Call
+    scope: Scope
+    order: int
+    stack: Tuple[cst.CSTNode, ...]
+
+
+class SemanticModel:
+    """Facts about one module, with lazy name resolution."""
+
+    def __init__(self, module: cst.Module, *, module_name: str = "", path: str = "") -> None:
+        self.module = module
+        self.module_name = module_name
+        self.path = path
+        self.calls: List[CallSite] = []
+        self.functions: List[FunctionInfo] = []
+        self.classes: List[ClassInfo] = []
+        self.scope_of: Dict[cst.CSTNode, Scope] = {}
+        self._cache: Dict[Tuple[int, int], object] = {}
+        builder = _ModelBuilder(self)
+        module.visit(builder)
+        self.module_scope: Scope = builder.module_scope
+
+    # --- resolution ----------------------------------------------------------------------
+
+    def resolve(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
+        key = (id(expr), order)
+        cached = self._cache.get(key, _UNRESOLVED)
+        if cached is _IN_PROGRESS:
+            return None  # a cycle (x = x.y): unknown
+        if cached is not _UNRESOLVED:
+            return cached  # type: ignore[return-value]
+        self._cache[key] = _IN_PROGRESS
+        try:
+            value = self._resolve(expr, scope, order)
+        except RecursionError:
+            value = None
+        self._cache[key] = value
+        return value
+
+    def qualified_name(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
+        """The canonical dotted name of what ``expr`` refers to, if it is known."""
+        return self.name_of(self.resolve(expr, scope, order))
+
+    def call_name(self, call: CallSite) -> Optional[str]:
+        """``requests.get``, ``requests.Session.get`` (a method), ``mymodule.helper`` …"""
+        return self.qualified_name(call.node.func, call.scope, call.order)
+
+    def name_of(self, value: Value) -> Optional[str]:
+        if isinstance(value, QName):
+            return value.name
+        if isinstance(value, (FunctionInfo, ClassInfo)):
+            return self._local_name(value.qualname)
+        return None
+
+    def type_name(self, value: Value) -> Optional[str]:
+        """For an instance, the qualified name of its class."""
+        if isinstance(value, Instance):
+            return value.of if isinstance(value.of, str) else self._local_name(value.of.qualname)
+        return None
+
+    def lookup(self, name: str, scope: Scope, order: int) -> Optional[Binding]:
+        """The binding of ``name`` visible at ``order`` in ``scope`` (Python's LEGB, simplified)."""
+        current: Optional[Scope] = scope
+        first = True
+        while current is not None:
+            if current.kind == "class" and not first:
+                current = current.parent  # class bodies are not visible from their methods
+                continue
+            bindings = current.bindings.get(name)
+            if bindings:
+                if first:
+                    earlier = [b for b in bindings if b.order < order]
+                    return earlier[-1] if earlier else bindings[-1]
+                # An enclosing scope is read when the inner code runs, after it is complete.
+                return bindings[-1]
+            first = False
+            current = current.parent
+        return None
+
+    def assigned_expression(
+        self, expr: cst.BaseExpression, scope: Scope, order: int
+    ) -> Optional[cst.BaseExpression]:
+        """Follow ``NAME`` to the expression last assigned to it (for constants), else None."""
+        seen = 0
+        while isinstance(expr, cst.Name) and expr.value not in ("None", "True", "False") and seen < 20:
+            binding = self.lookup(expr.value, scope, order)
+            if binding is None or binding.expr is None:
+                return None
+            expr, scope, order = binding.expr, binding.scope, binding.order
+            seen += 1
+        return expr
+
+    def _local_name(self, qualname: str) -> str:
+        return f"{self.module_name}.{qualname}" if self.module_name else qualname
+
+    def _resolve(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
+        if isinstance(expr, cst.Name):
+            binding = self.lookup(expr.value, scope, order)
+            if binding is None:
+                return QName(f"builtins.{expr.value}") if expr.value in _BUILTINS else None
+            return self.binding_value(binding)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(self.resolve(expr.value, scope, order), expr.attr.value)
+        if isinstance(expr, cst.Call):
+            return self._call_result(self.resolve(expr.func, scope, order))
+        if isinstance(expr, cst.Await):
+            return self.resolve(expr.expression, scope, order)
+        return None
+
+    def binding_value(self, binding: Binding) -> Value:
+        if binding.imported is not None:
+            return QName(canonical_name(binding.imported))
+        if binding.defined is not None:
+            return binding.defined
+        if binding.self_of is not None:
+            return Instance(binding.self_of)
+        if binding.class_of is not None:
+            return binding.class_of
+        source = binding.expr if binding.expr is not None else binding.entered
+        if source is None:
+            return None
+        # ``with X() as s``: for the clients we model, ``__enter__`` returns the object itself.
+        return self.resolve(source, binding.scope, binding.order)
+
+    def _attribute(self, base: Value, attr: str) -> Value:
+        if isinstance(base, QName):
+            return QName(canonical_name(f"{base.name}.{attr}"))
+        if isinstance(base, Instance):
+            if isinstance(base.of, ClassInfo):
+                return self._class_attribute(base.of, attr, instance=True)
+            return QName(canonical_name(f"{base.of}.{attr}"))
+        if isinstance(base, ClassInfo):
+            return self._class_attribute(base, attr, instance=False)
+        return None
+
+    def _class_attribute(self, cls: ClassInfo, attr: str, *, instance: bool) -> Value:
+        own = cls.scope.bindings.get(attr)
+        if own:
+            binding = own[-1]
+            if isinstance(binding.defined, FunctionInfo) and instance and self.is_property(binding.defined):
+                return self.returned_value(binding.defined)
+            return self.binding_value(binding)
+        if instance and attr in cls.instance_attributes:
+            for binding in reversed(cls.instance_attributes[attr]):
+                value = self.binding_value(binding)
+                if value is not None:
+                    return value
+            return None
+        for base_expr in cls.bases:
+            base = self.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
+            if isinstance(base, ClassInfo) and base is not cls:
+                found = self._class_attribute(base, attr, instance=instance)
+                if found is not None:
+                    return found
+            elif isinstance(base, QName) and base.name != "builtins.object":
+                return QName(canonical_name(f"{base.name}.{attr}"))
+        return None
+
+    def _call_result(self, callee: Value) -> Value:
+        if isinstance(callee, QName):
+            return Instance(returned_type(callee.name))
+        if isinstance(callee, ClassInfo):
+            return Instance(callee)
+        if isinstance(callee, FunctionInfo):
+            return self.returned_value(callee)
+        return None
+
+    def returned_value(self, function: FunctionInfo) -> Value:
+        """What a project function returns, when every resolvable return agrees."""
+        for expr in function.returns:
+            value = self.resolve(expr, function.scope, 1 << 62)
+            if value is not None:
+                return value
+        return None
+
+    def is_property(self, function: FunctionInfo) -> bool:
+        for decorator in function.decorators:
+            target = decorator.decorator
+            name = self.qualified_name(target, function.scope.parent or function.scope, 1 << 62)
+            if name in _PROPERTY_DECORATORS:
+                return True
+        return False
+
+    # --- convenience for rules -----------------------------------------------------------
+
+    def iter_calls(self) -> Iterator[Tuple[CallSite, Optional[str]]]:
+        for call in self.calls:
+            yield call, self.call_name(call)
+
+
+class _ModelBuilder(cst.CSTVisitor):
+    """The single pass. Records; resolves nothing."""
+
+    def __init__(self, model: SemanticModel) -> None:
+        super().__init__()
+        self.model = model
+        self.module_scope = Scope("module", "", None, model.module)
+        self.scope = self.module_scope
+        self.stack: List[cst.CSTNode] = []
+        self.order = 0
+        self.qualnames: List[str] = []
+        model.scope_of[model.module] = self.module_scope
+
+    def _next(self) -> int:
+        self.order += 1
+        return self.order
+
+    def _push_scope(self, kind: str, name: str, node: cst.CSTNode) -> Scope:
+        scope = Scope(kind, name, self.scope, node)
+        self.scope = scope
+        self.model.scope_of[node] = scope
+        return scope
+
+    def _pop_scope(self) -> None:
+        assert self.scope.parent is not None
+        self.scope = self.scope.parent
+
+    def _qualname(self, name: str) -> str:
+        return ".".join(self.qualnames + [name])
+
+    # --- imports -------------------------------------------------------------------------
+
+    def visit_Import(self, node: cst.Import) -> None:
+        order = self._next()
+        for alias in node.names:
+            dotted = _dotted(alias.name)
+            if dotted is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self._bind(alias.asname.name.value, order, imported=dotted)
+            else:
+                top = dotted.split(".", 1)[0]
+                self._bind(top, order, imported=top)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if isinstance(node.names, cst.ImportStar):
+            return
+        order = self._next()
+        module = _dotted(node.module) if node.module is not None else ""
+        if node.relative:
+            module = self._relative_base(len(node.relative), module or "")
+        for alias in node.names:
+            name = _dotted(alias.name)
+            if name is None:
+                continue
+            qualified = f"{module}.{name}" if module else name
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            self._bind(local, order, imported=qualified)
+
+    def _relative_base(self, dots: int, module: str) -> str:
+        package = self.model.module_name.split(".")
+        if not self.model.module_name:
+            return "." * dots + module
+        base = package[: max(len(package) - dots, 0)]
+        return ".".join(base + ([module] if module else []))
+
+    # --- definitions ---------------------------------------------------------------------
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        order = self._next()
+        qualname = self._qualname(node.name.value)
+        outer = self.scope
+        scope = Scope("class", node.name.value, outer, node)
+        info = ClassInfo(node, node.name.value, qualname, scope, tuple(a.value for a in node.bases))
+        scope.cls = info
+        self._bind(node.name.value, order, defined=info)
+        self.model.classes.append(info)
+        self.scope = scope
+        self.model.scope_of[node] = scope
+        self.qualnames.append(node.name.value)
+        self.stack.append(node)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.stack.pop()
+        self.qualnames.pop()
+        self._pop_scope()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        order = self._next()
+        owner = self.scope.cls if self.scope.kind == "class" else None
+        qualname = self._qualname(node.name.value)
+        scope = Scope("function", node.name.value, self.scope, node)
+        info = FunctionInfo(
+            node, node.name.value, qualname, scope, owner, tuple(node.decorators),
+            is_async=node.asynchronous is not None,
+        )
+        scope.function = info
+        self._bind(node.name.value, order, defined=info)
+        self.model.functions.append(info)
+        self.scope = scope
+        self.model.scope_of[node] = scope
+        self.qualnames.extend([node.name.value, "<locals>"])
+        self.stack.append(node)
+        self._bind_parameters(node.params, owner, node.decorators)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+        del self.qualnames[-2:]
+        self._pop_scope()
+
+    def _bind_parameters(
+        self,
+        params: cst.Parameters,
+        owner: Optional[ClassInfo],
+        decorators: Tuple[cst.Decorator, ...] = (),
+    ) -> None:
+        order = self._next()
+        positional = list(params.posonly_params) + list(params.params)
+        decorator_names = {
+            d.decorator.value for d in decorators if isinstance(d.decorator, cst.Name)
+        }
+        for index, param in enumerate(positional):
+            if index == 0 and owner is not None and "staticmethod" not in decorator_names:
+                if "classmethod" in decorator_names:
+                    self._bind(param.name.value, order, class_of=owner)
+                else:
+                    self._bind(param.name.value, order, self_of=owner)
+            else:
+                self._bind(param.name.value, order)
+        for param in params.kwonly_params:
+            self._bind(param.name.value, order)
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                self._bind(star.name.value, order)
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._push_scope("lambda", "<lambda>", node)
+        self.stack.append(node)
+        self._bind_parameters(node.params, None)
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self.stack.pop()
+        self._pop_scope()
+
+    def _visit_comprehension(self, node: cst.CSTNode) -> None:
+        self._push_scope("comprehension", "<comprehension>", node)
+
+    def _leave_comprehension(self, node: cst.CSTNode) -> None:
+        self._pop_scope()
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comprehension
+    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_comprehension
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._bind_target(node.target, self._next())
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for item in node.names:
+            self.scope.global_names.add(item.name.value)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        function = self.scope.function
+        if function is not None and node.value is not None:
+            function.returns.append(node.value)
+
+    # --- bindings ------------------------------------------------------------------------
+
+    def _bind(self, name: str, order: int, **source: object) -> Binding:
+        binding = Binding(name, order, self.scope, **source)  # type: ignore[arg-type]
+        self.scope.bind(binding)
+        return binding
+
+    def _bind_target(
+        self, target: cst.BaseExpression, order: int, expr: Optional[cst.BaseExpression] = None,
+        entered: Optional[cst.BaseExpression] = None,
+    ) -> None:
+        if isinstance(target, cst.Name):
+            self._bind(target.value, order, expr=expr, entered=entered)
+        elif isinstance(target, cst.Attribute):
+            self._bind_attribute(target, order, expr, entered)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind_target(element.value, order)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_target(target.value, order)
+
+    def _bind_attribute(
+        self, target: cst.Attribute, order: int, expr: Optional[cst.BaseExpression],
+        entered: Optional[cst.BaseExpression],
+    ) -> None:
+        # ``self.x = value`` in a method: an instance attribute of the enclosing class.
+        function = self.scope.function
+        if function is None or function.owner is None or not isinstance(target.value, cst.Name):
+            return
+        bindings = function.scope.bindings.get(target.value.value)
+        if not bindings or bindings[0].self_of is not function.owner:
+            return
+        binding = Binding(target.attr.value, order, self.scope, expr=expr, entered=entered)
+        function.owner.instance_attributes.setdefault(target.attr.value, []).append(binding)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        order = self._next()
+        for target in node.targets:
+            self._bind_target(target.target, order, expr=node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._bind_target(node.target, self._next(), expr=node.value)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind_target(node.target, self._next(), expr=node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind_target(node.target, self._next())
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind_target(node.target, self._next())
+        self.stack.append(node)
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.stack.pop()
+
+    def visit_With(self, node: cst.With) -> None:
+        order = self._next()
+        for item in node.items:
+            if item.asname is not None:
+                self._bind_target(item.asname.name, order, entered=item.item)
+        self.stack.append(node)
+
+    def leave_With(self, original_node: cst.With) -> None:
+        self.stack.pop()
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        if node.name is not None:
+            self._bind_target(node.name.name, self._next())
+        self.stack.append(node)
+
+    def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
+        self.stack.pop()
+
+    def _push(self, node: cst.CSTNode) -> None:
+        self.stack.append(node)
+
+    def _pop(self, node: cst.CSTNode) -> None:
+        self.stack.pop()
+
+    visit_While = visit_Try = visit_If = visit_TryStar = _push
+    leave_While = leave_Try = leave_If = leave_TryStar = _pop
+
+    # --- calls ---------------------------------------------------------------------------
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.model.calls.append(CallSite(node, self.scope, self._next(), tuple(self.stack)))
+
+
+def _dotted(node: Union[cst.Attribute, cst.Name, cst.BaseExpression, None]) -> Optional[str]:
+    parts: List[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))

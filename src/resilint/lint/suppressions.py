@@ -1,0 +1,73 @@
+"""Inline suppressions: ``# noqa``, ``# noqa: RES101,RES102``, ``# resilint: ignore[RES101]``."""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, List, Optional, Set
+
+_CODE = r"[A-Z]+[0-9]+"
+_CODES = rf"{_CODE}(?:\s*[,\s]\s*{_CODE})*"
+_NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODES}))?", re.IGNORECASE)
+_RESILINT = re.compile(rf"#\s*resilint:\s*ignore(?:\[(?P<codes>{_CODES})\])?", re.IGNORECASE)
+_SPLIT = re.compile(r"[,\s]+")
+
+
+@dataclass
+class Suppression:
+    line: int
+    column: int  # 1-based column of the comment's ``#``
+    end_column: int
+    codes: Optional[FrozenSet[str]]  # None: every code
+    ours: bool  # ``# resilint: ignore`` (blanket ones of ours are checked for use, noqa's are not)
+    used: Set[str] = field(default_factory=set)
+
+    def covers(self, code: str) -> bool:
+        return self.codes is None or code in self.codes
+
+
+def _comment_start(line: str) -> Optional[int]:
+    """Where the comment starts on this line, ignoring ``#`` inside strings."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line).readline):
+            if token.type == tokenize.COMMENT:
+                return token.start[1]
+        return -1
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        # A line of a multi-line string or bracket does not tokenize alone: trust the `#`.
+        return line.find("#")
+
+
+def parse_suppressions(text: str) -> Dict[int, List[Suppression]]:
+    found: Dict[int, List[Suppression]] = {}
+    if "noqa" not in text.lower() and "resilint:" not in text:
+        return found
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "#" not in line:
+            continue
+        start = _comment_start(line)
+        if start < 0:
+            continue
+        comment = line[start:]
+        for pattern, ours in ((_NOQA, False), (_RESILINT, True)):
+            for match in pattern.finditer(comment):
+                raw = match.group("codes")
+                codes = frozenset(c.upper() for c in _SPLIT.split(raw.strip()) if c) if raw else None
+                found.setdefault(number, []).append(
+                    Suppression(number, start + match.start() + 1, start + match.end() + 1, codes, ours)
+                )
+    return found
+
+
+def suppressing(
+    suppressions: Dict[int, List[Suppression]], code: str, first_line: int, last_line: int
+) -> Optional[Suppression]:
+    """The suppression on any line of the span that covers ``code``, marking it used."""
+    for line in range(first_line, last_line + 1):
+        for suppression in suppressions.get(line, ()):
+            if suppression.covers(code):
+                suppression.used.add(code)
+                return suppression
+    return None

@@ -1,0 +1,1 @@
+"""RES0xx: problems with the analysis itself (files that cannot be read, stale suppressions)."""

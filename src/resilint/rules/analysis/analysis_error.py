@@ -1,0 +1,47 @@
+"""RES000 analysis-error."""
+
+from __future__ import annotations
+
+from resilint.lint.rule import Invalid, Rule, RuleContext
+
+
+class AnalysisErrorRule(Rule):
+    """A file could not be read, decoded or parsed, so none of its calls were checked.
+
+    ## What it does
+    Reports, once per file, why resilint could not analyse it: the file cannot be read
+    (permissions, a broken symlink), its bytes are not valid in its declared encoding, it
+    contains a NUL byte, it is not valid Python, or it is nested too deeply to analyse.
+
+    ## Why is this bad?
+    A file that is silently skipped is a file whose missing timeouts and unsafe retries nobody
+    sees. resilint never drops a file quietly: the run goes on with the other files and this
+    finding says which file was not checked and why.
+
+    ## Example
+    ```python
+    def charge(:
+        ...
+    ```
+
+    ## Use instead
+    Fix the syntax (or encoding) error; the file is then checked like any other.
+    ```python
+    def charge(order):
+        ...
+    ```
+    """
+
+    code = "RES000"
+    name = "analysis-error"
+    message = "this file could not be analysed"
+    severity = "error"
+    engine = True
+    VALID = ["x = 1\n"]
+    INVALID = [
+        Invalid("def charge(:\n    pass\n", line=1, message="syntax error"),
+        Invalid("x = " + "(" * 300 + "1" + ")" * 300 + "\n", message="nested"),
+    ]
+
+    def check(self, ctx: RuleContext) -> None:
+        """Reported by the checker, which is where reading and parsing fail."""

@@ -1,0 +1,1 @@
+"""RES3xx: resources held across outbound calls."""

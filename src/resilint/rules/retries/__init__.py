@@ -1,0 +1,1 @@
+"""RES2xx: retries, backoff and jitter."""

@@ -1,0 +1,1 @@
+"""RES1xx: timeouts on outbound calls."""

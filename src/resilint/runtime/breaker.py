@@ -1,0 +1,251 @@
+"""Circuit breaker that counts slow calls as well as errors.
+
+A dependency that answers ``200`` in 8 s instead of 80 ms never trips an error-only breaker, yet
+it holds every pooled connection and worker for 100× longer. This breaker opens when, over a
+sliding time window holding at least ``min_calls`` results, either the failure rate or the
+slow-call rate (calls that took ``slow_call_duration`` or more, whatever their status) reaches
+its threshold.
+
+Open lasts ``open_duration`` ± ``open_jitter`` (a random share, so a fleet of clients does not
+probe in lock-step). Then the breaker is half-open: up to ``half_open_probes`` calls go through
+and are judged by the same bar — an error *or a slow success* reopens it; that many good probes
+close it. Every transition is reported (metrics event ``breaker_transition`` and a WARNING log)
+with its reason. Results of calls admitted under an earlier state (e.g. still in flight when the
+breaker opened) are ignored: they describe the past and must not close or re-open anything.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from typing import Any, Awaitable, Callable, Deque, Dict, List, Optional, Tuple, TypeVar
+
+from . import metrics as _metrics
+from ._clock import Clock, get_clock
+from .classify import classify
+from .errors import CircuitOpenError
+
+__all__ = ["CircuitBreaker", "CircuitOpenError", "Permit", "CLOSED", "OPEN", "HALF_OPEN"]
+
+CLOSED = "closed"
+OPEN = "open"
+HALF_OPEN = "half_open"
+
+T = TypeVar("T")
+
+
+class Permit:
+    """Admission to make one call; record its result exactly once."""
+
+    __slots__ = ("breaker", "generation", "started", "probe", "done")
+
+    def __init__(self, breaker: "CircuitBreaker", generation: int, started: float, probe: bool) -> None:
+        self.breaker = breaker
+        self.generation = generation
+        self.started = started
+        self.probe = probe
+        self.done = False
+
+    def record(self, failed: bool, duration: Optional[float] = None, reason: str = "") -> None:
+        if self.done:
+            return
+        self.done = True
+        self.breaker._record(self, failed, duration, reason)
+
+    def record_success(self, duration: Optional[float] = None) -> None:
+        self.record(False, duration)
+
+    def record_failure(self, duration: Optional[float] = None, reason: str = "error") -> None:
+        self.record(True, duration, reason)
+
+    def record_outcome(self, outcome: Any, duration: Optional[float] = None) -> None:
+        """Classify a response or exception: only health failures count as failures."""
+        verdict = classify(outcome)
+        self.record(verdict.health_failure, duration, verdict.reason)
+
+    def release(self) -> None:
+        """Give the permit back without a result (e.g. the call was never made)."""
+        if self.done:
+            return
+        self.done = True
+        self.breaker._release(self)
+
+
+class CircuitBreaker:
+    _registry: Dict[str, "CircuitBreaker"] = {}
+    _registry_lock = threading.Lock()
+
+    def __init__(
+        self,
+        name: str = "default",
+        *,
+        failure_rate: float = 0.5,
+        slow_call_rate: float = 0.5,
+        slow_call_duration: Optional[float] = None,
+        window: float = 10.0,
+        min_calls: int = 10,
+        open_duration: float = 5.0,
+        open_jitter: float = 0.2,
+        half_open_probes: int = 3,
+        clock: Optional[Clock] = None,
+    ) -> None:
+        if not (0 < failure_rate <= 1 and 0 < slow_call_rate <= 1):
+            raise ValueError("rates are fractions in (0, 1]")
+        if min_calls < 1 or half_open_probes < 1 or window <= 0 or open_duration < 0:
+            raise ValueError("min_calls, half_open_probes >= 1; window > 0; open_duration >= 0")
+        self.name = name
+        self.failure_rate = failure_rate
+        self.slow_call_rate = slow_call_rate
+        self.slow_call_duration = slow_call_duration
+        self.window = window
+        self.min_calls = min_calls
+        self.open_duration = open_duration
+        self.open_jitter = open_jitter
+        self.half_open_probes = half_open_probes
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._state = CLOSED
+        self._generation = 0
+        self._calls: Deque[Tuple[float, bool, bool]] = deque()
+        self._open_until = 0.0
+        self._probes_in_flight = 0
+        self._probe_successes = 0
+        self.ignored_results = 0
+        self.history: List[Tuple[str, str, str]] = []
+
+    @classmethod
+    def for_dependency(cls, name: str, **kwargs: Any) -> "CircuitBreaker":
+        with cls._registry_lock:
+            breaker = cls._registry.get(name)
+            if breaker is None:
+                breaker = cls._registry[name] = cls(name, **kwargs)
+            return breaker
+
+    @classmethod
+    def reset_registry(cls) -> None:
+        with cls._registry_lock:
+            cls._registry.clear()
+
+    # -- state ----------------------------------------------------------------------------
+    @property
+    def clock(self) -> Clock:
+        return get_clock(self._clock)
+
+    @property
+    def state(self) -> str:
+        with self._lock:
+            self._maybe_half_open(self.clock.now())
+            return self._state
+
+    def _transition(self, new: str, reason: str) -> None:
+        old = self._state
+        self._state = new
+        self._generation += 1
+        self._calls.clear()
+        self._probes_in_flight = 0
+        self._probe_successes = 0
+        if new == OPEN:
+            jitter = self.clock.uniform(-self.open_jitter, self.open_jitter) if self.open_jitter else 0.0
+            self._open_until = self.clock.now() + self.open_duration * (1.0 + jitter)
+        self.history.append((old, new, reason))
+        del self.history[:-100]
+        _metrics.emit("breaker_transition", self.name, old=old, new=new, reason=reason)
+
+    def _maybe_half_open(self, now: float) -> None:
+        if self._state == OPEN and now >= self._open_until:
+            self._transition(HALF_OPEN, f"open for {self.open_duration:g}s±{self.open_jitter:.0%}; probing")
+
+    # -- admission ------------------------------------------------------------------------
+    def allow(self) -> Permit:
+        """Admit one call or raise :class:`CircuitOpenError`."""
+        now = self.clock.now()
+        with self._lock:
+            self._maybe_half_open(now)
+            if self._state == OPEN:
+                raise CircuitOpenError(self.name, OPEN, max(0.0, self._open_until - now))
+            probe = self._state == HALF_OPEN
+            if probe:
+                if self._probes_in_flight + self._probe_successes >= self.half_open_probes:
+                    raise CircuitOpenError(self.name, HALF_OPEN)
+                self._probes_in_flight += 1
+            return Permit(self, self._generation, now, probe)
+
+    def _release(self, permit: Permit) -> None:
+        with self._lock:
+            if permit.generation == self._generation and permit.probe:
+                self._probes_in_flight -= 1
+
+    def _record(self, permit: Permit, failed: bool, duration: Optional[float], reason: str) -> None:
+        now = self.clock.now()
+        if duration is None:
+            duration = now - permit.started
+        slow = self.slow_call_duration is not None and duration >= self.slow_call_duration
+        with self._lock:
+            if permit.generation != self._generation:
+                self.ignored_results += 1  # admitted under an earlier state: stale
+                return
+            if self._state == HALF_OPEN:
+                self._probes_in_flight -= 1
+                if failed or slow:
+                    why = f"probe failed ({reason})" if failed else (
+                        f"probe slow ({duration * 1000:.0f} ms >= {self.slow_call_duration * 1000:.0f} ms)"  # type: ignore[operator]
+                    )
+                    self._transition(OPEN, why)
+                else:
+                    self._probe_successes += 1
+                    if self._probe_successes >= self.half_open_probes:
+                        self._transition(CLOSED, f"{self._probe_successes} probes healthy")
+                return
+            if self._state != CLOSED:
+                self.ignored_results += 1
+                return
+            self._calls.append((now, failed, slow))
+            while self._calls and now - self._calls[0][0] > self.window:
+                self._calls.popleft()
+            n = len(self._calls)
+            if n < self.min_calls:
+                return
+            failures = sum(1 for _, f, _ in self._calls if f)
+            slows = sum(1 for _, _, s in self._calls if s)
+            if failures / n >= self.failure_rate:
+                self._transition(
+                    OPEN,
+                    f"failure rate {failures / n:.0%} >= {self.failure_rate:.0%} over {n} calls in {self.window:g}s",
+                )
+            elif self.slow_call_duration is not None and slows / n >= self.slow_call_rate:
+                self._transition(
+                    OPEN,
+                    f"slow-call rate {slows / n:.0%} >= {self.slow_call_rate:.0%} "
+                    f"(>= {self.slow_call_duration * 1000:.0f} ms) over {n} calls in {self.window:g}s",
+                )
+
+    # -- conveniences ---------------------------------------------------------------------
+    def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn`` through the breaker; exceptions and responses are classified."""
+        permit = self.allow()
+        try:
+            result = fn(*args, **kwargs)
+        except Exception as exc:
+            permit.record_outcome(exc)
+            raise
+        except BaseException:  # cancellation / interpreter exit says nothing about health
+            permit.release()
+            raise
+        permit.record_outcome(result)
+        return result
+
+    async def acall(self, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
+        permit = self.allow()
+        try:
+            result = await fn(*args, **kwargs)
+        except Exception as exc:
+            permit.record_outcome(exc)
+            raise
+        except BaseException:  # cancellation / interpreter exit says nothing about health
+            permit.release()
+            raise
+        permit.record_outcome(result)
+        return result
+
+    def __repr__(self) -> str:
+        return f"CircuitBreaker({self.name!r}, state={self._state})"

@@ -1,0 +1,99 @@
+"""Idempotency: which requests may be repeated, and one key per logical operation.
+
+A transport failure is ambiguous: the server may have done the work and lost only the reply.
+Repeating a GET is harmless; repeating a POST that charges a card is not, unless every attempt
+carries the *same* ``Idempotency-Key`` and the server deduplicates on it.
+
+:func:`idempotency_key` returns the key of the current operation scope. A retry scope
+(``retry``/``retrying``/the HTTP adapters) opens one when none is open, so every attempt inside
+it sees the same key; outside any scope each call is its own operation and gets a fresh key.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import uuid
+from typing import Any, Iterator, Mapping, Optional
+from contextlib import contextmanager
+
+__all__ = [
+    "IDEMPOTENCY_HEADER",
+    "IDEMPOTENT_METHODS",
+    "idempotency_key",
+    "idempotency_scope",
+    "is_idempotent",
+    "OperationScope",
+]
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+#: RFC 9110 §9.2.2: safe methods plus PUT and DELETE.
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
+
+
+class OperationScope:
+    """One logical operation. Its key is created on first use and then never changes."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key: Optional[str] = None) -> None:
+        self._key = key
+
+    @property
+    def key(self) -> str:
+        if self._key is None:
+            self._key = uuid.uuid4().hex
+        return self._key
+
+    @property
+    def key_issued(self) -> bool:
+        """True once somebody asked for the key (so it was presumably sent)."""
+        return self._key is not None
+
+
+_scope: contextvars.ContextVar[Optional[OperationScope]] = contextvars.ContextVar(
+    "resilint_operation", default=None
+)
+
+
+def current_scope() -> Optional[OperationScope]:
+    return _scope.get()
+
+
+def idempotency_key() -> str:
+    """The key of the current logical operation (the same on every attempt of a retry scope).
+
+    Outside any scope, a new key is returned on each call.
+    """
+    scope = _scope.get()
+    if scope is None:
+        return uuid.uuid4().hex
+    return scope.key
+
+
+@contextmanager
+def idempotency_scope(key: Optional[str] = None, *, new: bool = True) -> Iterator[OperationScope]:
+    """Open an operation scope explicitly (e.g. around several retried calls that must share a
+    key, or to give a loop's iterations distinct keys). ``new=False`` reuses an open scope."""
+    existing = _scope.get()
+    if existing is not None and not new and key is None:
+        yield existing
+        return
+    scope = OperationScope(key)
+    token = _scope.set(scope)
+    try:
+        yield scope
+    finally:
+        _scope.reset(token)
+
+
+def is_idempotent(method: Optional[str], headers: Optional[Mapping[str, Any]] = None) -> bool:
+    """True if repeating the request is safe: an idempotent method, or a key in ``headers``."""
+    if method is None or method.upper() in IDEMPOTENT_METHODS:
+        return True
+    if headers:
+        lowered = IDEMPOTENCY_HEADER.lower()
+        try:
+            return any(str(k).lower() == lowered for k in headers.keys())
+        except AttributeError:
+            return False
+    return False

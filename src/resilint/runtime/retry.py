@@ -1,0 +1,414 @@
+"""Bounded, jittered, budgeted, deadline-aware retries: ``retry`` and ``retrying``.
+
+Policy, per logical operation:
+
+* at most ``attempts`` attempts (default 3, i.e. two retries);
+* only retryable outcomes are retried (see :mod:`.classify`): transport errors and timeouts,
+  statuses 408/429/500/502/503/504 — never another 4xx, never a programming error;
+* before retry ``n`` (0-based) sleep ``uniform(0, min(cap, base * 2**n))`` (full jitter),
+  or exactly the server's ``Retry-After`` when it sent one no larger than ``retry_after_cap``
+  (a larger one ends the loop: the server will not be ready in time);
+* never sleep past the deadline: if the pause would end at or after it, stop with
+  :class:`DeadlineExceeded` instead;
+* a retry after a health failure spends one token of the dependency's :class:`RetryBudget`;
+  when none is left, stop with :class:`RetryBudgetExhausted` (no sleep, no extra call);
+* non-idempotent operations (``method="POST"``/``"PATCH"``) are retried only when an
+  idempotency key exists for the operation (:func:`idempotency_key` was called in the scope) or
+  the caller declares ``idempotent=True``.
+
+When the attempts run out, the last outcome is returned (a response) or re-raised (an
+exception). When a policy stops the loop early, the policy's exception is raised, chained to the
+last error (``__cause__``) and carrying the last response in ``.response``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
+
+from . import metrics as _metrics
+from ._clock import Clock, get_clock
+from .budget import RetryBudget
+from .classify import Verdict, classify as _default_classify
+from .deadline import current_deadline
+from .errors import DeadlineExceeded, RetryBudgetExhausted
+from .idempotency import IDEMPOTENT_METHODS, OperationScope, _scope
+
+__all__ = ["RetryPolicy", "retry", "retrying", "Attempt", "backoff_delay"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+BudgetArg = Union[RetryBudget, str, None, bool]
+
+
+def backoff_delay(retry_index: int, base: float = 0.1, cap: float = 5.0, clock: Optional[Clock] = None) -> float:
+    """Full-jitter backoff: ``uniform(0, min(cap, base * 2**retry_index))``."""
+    ceiling = min(cap, base * (2 ** min(retry_index, 62)))
+    return get_clock(clock).uniform(0.0, ceiling)
+
+
+class RetryPolicy:
+    """Configuration shared by :func:`retry`, :func:`retrying` and the HTTP adapters.
+
+    ``budget``: a :class:`RetryBudget`, a dependency name, ``None`` (use the shared budget of
+    ``dependency``, or of ``"default"``), or ``False`` (no budget — not recommended).
+    ``retry_on``: extra exception types to treat as transient (they spend the budget too).
+    ``classify``: replace the outcome classifier entirely (``outcome -> Verdict``).
+    """
+
+    def __init__(
+        self,
+        attempts: int = 3,
+        *,
+        base: float = 0.1,
+        cap: float = 5.0,
+        retry_after_cap: float = 10.0,
+        budget: BudgetArg = None,
+        dependency: Optional[str] = None,
+        method: Optional[str] = None,
+        idempotent: Optional[bool] = None,
+        retry_on: Tuple[Type[BaseException], ...] = (),
+        classify: Optional[Callable[[Any], Verdict]] = None,
+        clock: Optional[Clock] = None,
+    ) -> None:
+        if attempts < 1:
+            raise ValueError("attempts must be >= 1")
+        if base < 0 or cap < 0 or retry_after_cap < 0:
+            raise ValueError("base, cap and retry_after_cap must be >= 0")
+        self.attempts = attempts
+        self.base = base
+        self.cap = cap
+        self.retry_after_cap = retry_after_cap
+        self.dependency = dependency
+        self.method = method.upper() if method else None
+        self.idempotent = idempotent
+        self.retry_on = tuple(retry_on)
+        self.classify = classify
+        self._clock = clock
+        if budget is False:
+            self.budget: Optional[RetryBudget] = None
+        elif isinstance(budget, RetryBudget):
+            self.budget = budget
+        else:
+            name = budget if isinstance(budget, str) else (dependency or "default")
+            self.budget = RetryBudget.for_dependency(name)
+        if self.budget is not None:
+            if self.dependency is None:
+                self.dependency = self.budget.name
+            elif self.budget.name is None:
+                self.budget.name = self.dependency
+
+    @property
+    def clock(self) -> Clock:
+        return get_clock(self._clock)
+
+    def verdict(self, outcome: Any) -> Verdict:
+        if self.classify is not None:
+            return self.classify(outcome)
+        if self.retry_on and isinstance(outcome, self.retry_on):
+            return Verdict(False, True, True, f"retry_on: {type(outcome).__name__}")
+        return _default_classify(outcome, self.clock.time())
+
+
+class _Run:
+    """State of one logical operation under a policy."""
+
+    def __init__(self, policy: RetryPolicy, method: Optional[str] = None, keyed: bool = False) -> None:
+        self.p = policy
+        self.attempt = 0
+        self.method = (method or policy.method or "").upper() or None
+        self.keyed = keyed
+        self.last_verdict: Optional[Verdict] = None
+
+    def start_attempt(self) -> None:
+        d = current_deadline()
+        if d is not None and d.expired:
+            _metrics.emit("deadline_refused", self.p.dependency, what=f"attempt {self.attempt + 1}")
+            raise DeadlineExceeded("deadline exceeded before attempt %d" % (self.attempt + 1))
+        self.attempt += 1
+        if self.attempt == 1:
+            if self.p.budget is not None:
+                self.p.budget.deposit()
+            _metrics.emit("first_attempt", self.p.dependency)
+        else:
+            _metrics.emit("retry", self.p.dependency, attempt=self.attempt, reason=self.last_verdict.reason if self.last_verdict else "")
+
+    def may_repeat(self) -> bool:
+        if self.p.idempotent is not None:
+            return self.p.idempotent
+        if self.method is None or self.method in IDEMPOTENT_METHODS or self.keyed:
+            return True
+        scope = _scope.get()
+        return scope is not None and scope.key_issued
+
+    def decide(self, outcome: Any) -> Optional[float]:
+        """Seconds to wait before the next attempt, or ``None`` to stop with ``outcome``.
+        Raises DeadlineExceeded / RetryBudgetExhausted when a policy ends the loop early."""
+        verdict = self.p.verdict(outcome)
+        self.last_verdict = verdict
+        if verdict.ok or not verdict.retryable:
+            return None
+        if self.attempt >= self.p.attempts or not self.may_repeat():
+            return None
+        response = None if isinstance(outcome, BaseException) else outcome
+        if verdict.retry_after is not None:
+            if verdict.retry_after > self.p.retry_after_cap:
+                return None
+            delay = verdict.retry_after
+        else:
+            delay = backoff_delay(self.attempt - 1, self.p.base, self.p.cap, self.p._clock)
+        d = current_deadline()
+        if d is not None and delay >= d.remaining():
+            _metrics.emit("deadline_refused", self.p.dependency, what="retry after backoff")
+            err: BaseException = DeadlineExceeded(
+                f"not retrying: a {delay * 1000:.0f} ms pause would end past the deadline "
+                f"({d.remaining() * 1000:.0f} ms left) after {verdict.reason}",
+                response=response,
+            )
+            if isinstance(outcome, BaseException):
+                err.__cause__ = outcome
+            raise err
+        if verdict.health_failure and self.p.budget is not None:
+            if not self.p.budget.try_spend("retry"):
+                err = RetryBudgetExhausted(self.p.dependency, response=response)
+                if isinstance(outcome, BaseException):
+                    err.__cause__ = outcome
+                raise err
+        return delay
+
+
+def _close(response: Any) -> None:
+    close = getattr(response, "close", None)
+    if callable(close) and not inspect.iscoroutinefunction(close):
+        try:
+            close()
+        except Exception:
+            pass
+
+
+class _ScopeHolder:
+    """Opens an operation scope unless one is already open; resets it exactly once."""
+
+    def __init__(self) -> None:
+        self.token: Any = None
+
+    def enter(self) -> None:
+        if _scope.get() is None:
+            self.token = _scope.set(OperationScope())
+
+    def exit(self) -> None:
+        if self.token is not None:
+            try:
+                _scope.reset(self.token)
+            except ValueError:  # reset from another context; harmless
+                pass
+            self.token = None
+
+
+def _policy_from(kwargs: dict) -> RetryPolicy:
+    policy = kwargs.pop("policy", None)
+    if policy is not None:
+        if kwargs:
+            raise TypeError("pass either policy= or policy keyword arguments, not both")
+        return policy
+    return RetryPolicy(**kwargs)
+
+
+def retry(fn: Optional[F] = None, **kwargs: Any) -> Any:
+    """Decorator (sync or ``async def``): ``@retry`` or ``@retry(attempts=3, dependency="x")``.
+
+    Accepts the :class:`RetryPolicy` keyword arguments (or ``policy=``). Without ``dependency``
+    or ``budget`` the function gets its own budget named after it.
+    """
+    if fn is None:
+        return lambda f: retry(f, **kwargs)
+    if "policy" not in kwargs and kwargs.get("budget") is None and kwargs.get("dependency") is None:
+        kwargs["budget"] = RetryBudget.for_dependency(f"{fn.__module__}.{fn.__qualname__}")
+    policy = _policy_from(dict(kwargs))
+
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def async_wrapper(*args: Any, **kw: Any) -> Any:
+            holder = _ScopeHolder()
+            holder.enter()
+            try:
+                run = _Run(policy)
+                while True:
+                    run.start_attempt()
+                    try:
+                        result = await fn(*args, **kw)
+                    except Exception as exc:
+                        delay = run.decide(exc)
+                        if delay is None:
+                            raise
+                    else:
+                        delay = run.decide(result)
+                        if delay is None:
+                            return result
+                        aclose = getattr(result, "aclose", None)
+                        if callable(aclose):
+                            await aclose()
+                        else:
+                            _close(result)
+                    await policy.clock.asleep(delay)
+            finally:
+                holder.exit()
+
+        async_wrapper.retry_policy = policy  # type: ignore[attr-defined]
+        return async_wrapper
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        holder = _ScopeHolder()
+        holder.enter()
+        try:
+            run = _Run(policy)
+            while True:
+                run.start_attempt()
+                try:
+                    result = fn(*args, **kw)
+                except Exception as exc:
+                    delay = run.decide(exc)
+                    if delay is None:
+                        raise
+                else:
+                    delay = run.decide(result)
+                    if delay is None:
+                        return result
+                    _close(result)
+                policy.clock.sleep(delay)
+        finally:
+            holder.exit()
+
+    wrapper.retry_policy = policy  # type: ignore[attr-defined]
+    return wrapper
+
+
+class Attempt:
+    """One attempt of a :class:`retrying` loop; use it as ``with attempt:``.
+
+    Exceptions worth retrying are swallowed by the ``with`` (the loop goes on); the final one
+    propagates. Call :meth:`check` with a response so its status is judged too.
+    """
+
+    def __init__(self, loop: "retrying", number: int) -> None:
+        self._loop = loop
+        self.number = number
+        self.result: Any = None
+        self._has_result = False
+
+    def check(self, response: Any) -> Any:
+        """Record a response (its status decides whether to retry) and return it."""
+        self.result = response
+        self._has_result = True
+        return response
+
+    @property
+    def idempotency_key(self) -> str:
+        from .idempotency import idempotency_key
+
+        return idempotency_key()
+
+    def __enter__(self) -> "Attempt":
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Optional[BaseException], tb: Any) -> bool:
+        return self._loop._after(self, exc)
+
+    async def __aenter__(self) -> "Attempt":
+        return self
+
+    async def __aexit__(self, exc_type: Any, exc: Optional[BaseException], tb: Any) -> bool:
+        return self._loop._after(self, exc)
+
+
+class retrying:  # noqa: N801 - reads like a function in ``for attempt in retrying():``
+    """Loop form of :func:`retry`, sync and async::
+
+        for attempt in retrying(attempts=3, dependency="search"):
+            with attempt:
+                resp = attempt.check(session.get(url, timeout=timeout(read=2)))
+
+        async for attempt in retrying(dependency="search"):
+            with attempt:
+                resp = attempt.check(await client.get(url))
+    """
+
+    def __init__(self, attempts: int = 3, **kwargs: Any) -> None:
+        if "policy" not in kwargs:
+            kwargs["attempts"] = attempts
+        self.policy = _policy_from(kwargs)
+        self._run: Optional[_Run] = None
+        self._holder = _ScopeHolder()
+        self._delay: Optional[float] = None
+        self._current: Optional[Attempt] = None
+        self._done = False
+
+    # shared ------------------------------------------------------------------------------
+    def _after(self, attempt: Attempt, exc: Optional[BaseException]) -> bool:
+        if exc is not None and not isinstance(exc, Exception):
+            self._finish()
+            return False
+        outcome: Any = exc if exc is not None else (attempt.result if attempt._has_result else None)
+        try:
+            delay = self._run.decide(outcome) if self._run else None  # type: ignore[union-attr]
+        except BaseException:
+            self._finish()
+            raise
+        if delay is None:
+            self._finish()
+            return False  # success: nothing to swallow; final failure: let it propagate
+        if outcome is not None and not isinstance(outcome, BaseException):
+            _close(outcome)
+        self._delay = delay
+        return exc is not None
+
+    def _finish(self) -> None:
+        self._done = True
+        self._holder.exit()
+
+    def _next_attempt(self) -> Attempt:
+        if self._run is None:
+            self._holder.enter()
+            self._run = _Run(self.policy)
+        try:
+            self._run.start_attempt()
+        except BaseException:
+            self._finish()
+            raise
+        self._current = Attempt(self, self._run.attempt)
+        return self._current
+
+    def _should_stop(self) -> bool:
+        if self._done:
+            return True
+        if self._current is not None and self._delay is None:
+            # the body did not use ``with attempt:``; treat the attempt as final
+            self._finish()
+            return True
+        return False
+
+    # sync --------------------------------------------------------------------------------
+    def __iter__(self) -> "retrying":
+        return self
+
+    def __next__(self) -> Attempt:
+        if self._should_stop():
+            raise StopIteration
+        if self._delay is not None:
+            delay, self._delay = self._delay, None
+            self.policy.clock.sleep(delay)
+        return self._next_attempt()
+
+    # async -------------------------------------------------------------------------------
+    def __aiter__(self) -> "retrying":
+        return self
+
+    async def __anext__(self) -> Attempt:
+        if self._should_stop():
+            raise StopAsyncIteration
+        if self._delay is not None:
+            delay, self._delay = self._delay, None
+            await self.policy.clock.asleep(delay)
+        return self._next_attempt()

@@ -1,0 +1,43 @@
+"""Shared helpers: real files on disk, the CLI through click's runner."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Dict, Sequence
+
+import pytest
+from click.testing import CliRunner
+
+from resilint.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SARIF_SCHEMA = REPO.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+
+
+def write_tree(root: Path, files: Dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+def _runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        return CliRunner()  # click >= 8.2 keeps stderr apart by default
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    """Run ``resilint ARGS`` in-process from a given working directory."""
+
+    def invoke(args: Sequence[str], cwd: Path):
+        monkeypatch.chdir(cwd)
+        monkeypatch.delenv("NO_COLOR", raising=False)
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
+        return _runner().invoke(main, list(args), catch_exceptions=False)
+
+    return invoke

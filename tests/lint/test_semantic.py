@@ -1,0 +1,117 @@
+"""Name resolution in the single-pass semantic model."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from resilint.lint.semantic import SemanticModel
+
+
+def call_names(source: str, module_name: str = "app"):
+    model = SemanticModel(cst.parse_module(textwrap.dedent(source)), module_name=module_name)
+    return {cst.Module([]).code_for_node(call.node.func): name for call, name in model.iter_calls()}
+
+
+@pytest.mark.parametrize(
+    ("source", "callee", "expected"),
+    [
+        ("import requests as rq\nrq.get(u)\n", "rq.get", "requests.get"),
+        ("from requests import post as p\np(u)\n", "p", "requests.post"),
+        ("import requests\nrequests.api.get(u)\n", "requests.api.get", "requests.get"),
+        ("import urllib.request\nurllib.request.urlopen(u)\n", "urllib.request.urlopen", "urllib.request.urlopen"),
+        ("import urllib.request as ur\nur.urlopen(u)\n", "ur.urlopen", "urllib.request.urlopen"),
+        ("import requests\ns = requests.session()\ns.get(u)\n", "s.get", "requests.Session.get"),
+        ("from requests.sessions import Session\nSession().get(u)\n", "Session().get", "requests.Session.get"),
+        ("import httpx\nwith httpx.Client() as c:\n    c.get(u)\n", "c.get", "httpx.Client.get"),
+        ("x = {}\nx.get(u)\n", "x.get", None),
+        ("def f(requests):\n    requests.get(u)\n", "requests.get", None),
+        ("float('inf')\n", "float", "builtins.float"),
+    ],
+)
+def test_resolution(source, callee, expected):
+    assert call_names(source)[callee] == expected
+
+
+def test_use_before_definition_resolves_instance_attributes_and_globals():
+    names = call_names(
+        """
+        import requests
+
+        def fetch():
+            return SESSION.get(u)
+
+        class Client:
+            def run(self):
+                return self.http.post(u)
+            def __init__(self):
+                self.http = requests.Session()
+
+        SESSION = requests.Session()
+        """
+    )
+    assert names["SESSION.get"] == "requests.Session.get"
+    assert names["self.http.post"] == "requests.Session.post"
+
+
+def test_assignment_in_a_function_shadows_the_import_there_only():
+    model = SemanticModel(cst.parse_module(textwrap.dedent("""
+        import requests
+        def f():
+            requests.get(u)
+        def g():
+            requests = FakeClient()
+            requests.get(u)
+    """)))
+    resolved = [name for call, name in model.iter_calls() if call.scope.name in ("f", "g")]
+    assert resolved == ["requests.get", None, None]  # f's call; g's FakeClient() and its .get
+
+
+def test_properties_subclasses_and_factories():
+    names = call_names(
+        """
+        import functools
+        import requests
+
+        class Base(requests.Session):
+            pass
+
+        class Api:
+            @property
+            def client(self):
+                return make()
+            @functools.cached_property
+            def cached(self):
+                return Base()
+
+        def make():
+            return requests.Session()
+
+        Api().client.get(u)
+        Api().cached.get(u)
+        Base().put(u)
+        """
+    )
+    assert names["Api().client.get"] == "requests.Session.get"
+    assert names["Api().cached.get"] == "requests.Session.get"
+    assert names["Base().put"] == "requests.Session.put"
+
+
+def test_relative_import_uses_module_name():
+    names = call_names("from .http import fetch\nfetch(u)\n", module_name="shop.orders")
+    assert names["fetch"] == "shop.http.fetch"
+
+
+def test_cycles_do_not_recurse_forever():
+    names = call_names("a = b\nb = a\na.get(u)\nx = x.y\nx.z()\n")
+    assert names["a.get"] is None
+    assert names["x.z"] is None
+
+
+def test_call_stack_records_enclosing_statements():
+    model = SemanticModel(cst.parse_module("for i in r:\n    try:\n        f()\n    except E:\n        g()\n"))
+    kinds = {cst.Module([]).code_for_node(c.node.func): [type(n).__name__ for n in c.stack] for c in model.calls}
+    assert kinds["f"] == ["For", "Try"]
+    assert kinds["g"] == ["For", "Try", "ExceptHandler"]

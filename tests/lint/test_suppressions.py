@@ -1,0 +1,67 @@
+"""Inline suppressions and the opt-in report of stale ones (RES001)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from resilint.lint.checker import check_source
+
+
+def codes(source, select=("RES101", "RES102")):
+    return [(f.line, f.code) for f in check_source(textwrap.dedent(source).lstrip(), list(select))]
+
+
+@pytest.mark.parametrize(
+    "comment",
+    ["# noqa", "# noqa: RES101", "# NOQA:RES101", "# noqa: E501, RES101", "# resilint: ignore[RES101]",
+     "# resilint: ignore[RES102, RES101]", "# resilint: ignore", "# some words  # noqa: RES101"],
+)
+def test_suppression_forms(comment):
+    assert codes(f"import requests\nrequests.get(u)  {comment}\n") == []
+
+
+@pytest.mark.parametrize("comment", ["# noqa: RES102", "# resilint: ignore[RES102]", "# noqa: RES10"])
+def test_other_codes_do_not_suppress(comment):
+    assert codes(f"import requests\nrequests.get(u)  {comment}\n") == [(2, "RES101")]
+
+
+def test_noqa_inside_a_string_is_not_a_suppression():
+    assert codes('import requests\nrequests.get("# noqa")\n') == [(2, "RES101")]
+
+
+def test_any_line_of_a_multi_line_call():
+    source = """
+        import requests
+        requests.get(
+            "https://a.example",
+            timeout=None,  # noqa: RES102
+        )
+        requests.post(
+            "https://a.example",
+        )  # noqa: RES101
+        requests.put("https://a.example")
+    """
+    assert codes(source) == [(9, "RES101")]
+
+
+def test_unused_and_unknown_suppressions_are_reported_when_selected():
+    source = """
+        import requests
+        requests.get(u, timeout=5)  # noqa: RES101
+        requests.get(u)  # noqa: RES101, RES999, E501
+        x = 1  # resilint: ignore
+        y = 2  # noqa
+    """
+    findings = check_source(textwrap.dedent(source).lstrip(), ["RES101", "RES001"])
+    assert [(f.line, f.code, f.message.split(":")[0]) for f in findings] == [
+        (2, "RES001", "unused suppression of RES101 (missing-timeout)"),
+        (3, "RES001", "unknown rule code RES999 in suppression"),
+        (4, "RES001", "`# resilint"),
+    ]
+    assert findings[0].column == 29  # the comment's `#`
+
+
+def test_unused_suppressions_are_silent_unless_selected():
+    assert codes("x = 1  # noqa: RES101\n") == []
