@@ -8,7 +8,7 @@ import pytest
 
 from resilint.lint.registry import all_rules
 from resilint.lint.rule import FIX_SECTION, REQUIRED_SECTIONS
-from resilint.lint.rule_docs import render_all
+from resilint.lint.rule_docs import render_all, with_rules_table
 
 from tests.conftest import REPO
 
@@ -59,3 +59,8 @@ def test_rule_docs_are_fresh():
     assert not stale and not extra, (
         f"docs/rules is stale ({stale or extra}); run `python -m resilint.lint.rule_docs docs/rules`"
     )
+
+
+def test_readme_rules_table_is_fresh():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert with_rules_table(readme) == readme, "run `python -m resilint.lint.rule_docs docs/rules`"
