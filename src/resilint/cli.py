@@ -6,13 +6,16 @@ import io
 import os
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import Callable, Iterator, NoReturn, Optional, Sequence, TextIO, Tuple
 
 import click
 
 from resilint import __version__
+from resilint.lint.add_noqa import add_noqa as add_noqa_comments
+from resilint.lint.baseline import new_findings, read_baseline, write_baseline
 from resilint.lint.cache import ResultCache
 from resilint.lint.config import ConfigError, Settings, enabled_codes, load_settings, validate_selectors
+from resilint.lint.finding import RunResult
 from resilint.lint.registry import all_rules
 from resilint.lint.report import ReportOptions, reporters
 from resilint.lint.runner import default_jobs, run
@@ -60,6 +63,9 @@ def main() -> None:
 @click.option("--no-show-source", is_flag=True, help="Text format: no code frames.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RESILINT_CACHE_DIR", default=None, help="Where to keep the result cache (default: .resilint_cache beside the configuration).")
+@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), default=None, help="Report only findings not recorded in this baseline file.")
+@click.option("--write-baseline", is_flag=True, help="Record the current findings in the --baseline file and exit 0.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` comments to the lines of the current findings.")
 def check(
     paths: Tuple[str, ...],
     select: Tuple[str, ...],
@@ -75,6 +81,9 @@ def check(
     no_show_source: bool,
     no_cache: bool,
     cache_dir: Optional[str],
+    baseline_path: Optional[str],
+    write_baseline: bool,
+    add_noqa: bool,
 ) -> None:
     """Check PATHS (files or directories; default: the current directory)."""
     paths = paths or (".",)
@@ -86,12 +95,26 @@ def check(
     except ConfigError as exc:
         raise _fail(str(exc)) from None
     codes = enabled_codes(settings, all_rules())
+    if write_baseline and baseline_path is None:
+        raise click.UsageError("--write-baseline needs --baseline FILE")
+    try:
+        recorded = read_baseline(baseline_path) if baseline_path and not write_baseline else None
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+
+    with _progress_bar() as report_progress:
+        cache = None if no_cache else ResultCache(settings, codes, cache_dir)
+        result = run(paths, settings, codes, jobs=jobs, progress=report_progress, cache=cache)
+    if write_baseline:
+        assert baseline_path is not None
+        _write_baseline(baseline_path, result)
+    if recorded is not None:
+        result.findings = new_findings(result.findings, recorded)
+    if add_noqa:
+        _add_noqa(result)
 
     with _output(output_file) as (out, is_file):
         color = not is_file and _use_color(sys.stdout)
-        with _progress_bar() as report_progress:
-            cache = None if no_cache else ResultCache(settings, codes, cache_dir)
-            result = run(paths, settings, codes, jobs=jobs, progress=report_progress, cache=cache)
         options = ReportOptions(color=color, statistics=statistics, show_source=not no_show_source)
         formats[output_format](result, all_rules(), out, options)
 
@@ -100,6 +123,23 @@ def check(
     if result.findings and not exit_zero:
         raise click.exceptions.Exit(EXIT_FINDINGS)
     raise click.exceptions.Exit(EXIT_CLEAN)
+
+
+def _write_baseline(path: str, result: RunResult) -> "NoReturn":
+    try:
+        write_baseline(path, result.findings)
+    except OSError as exc:
+        raise _fail(f"{path}: cannot write the baseline: {exc.strerror or exc}") from None
+    click.echo(f"Recorded {len(result.findings)} findings in {path}.", err=True)
+    raise click.exceptions.Exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
+
+
+def _add_noqa(result: RunResult) -> "NoReturn":
+    outcome = add_noqa_comments(result.findings)
+    for problem in outcome.skipped:
+        click.echo(f"resilint: not changed: {problem}", err=True)
+    click.echo(f"Added {outcome.added} noqa directives to {outcome.files} files.", err=True)
+    raise click.exceptions.Exit(EXIT_ERROR if result.errors or outcome.skipped else EXIT_CLEAN)
 
 
 def _settings(

@@ -36,6 +36,24 @@ _ALIASES: Dict[str, str] = {
     "socket.socket.settimeout": "socket.socket.settimeout",
     "asyncio.tasks.wait_for": "asyncio.wait_for",
     "asyncio.timeouts.timeout": "asyncio.timeout",
+    "asyncio.timeouts.timeout_at": "asyncio.timeout_at",
+    "aiohttp.client.request": "aiohttp.request",
+    "urllib3.util.timeout.Timeout": "urllib3.Timeout",
+    "urllib3.util.Timeout": "urllib3.Timeout",
+    "redis.asyncio.client.Redis": "redis.asyncio.Redis",
+    "redis.asyncio.client.StrictRedis": "redis.asyncio.Redis",
+    "redis.asyncio.StrictRedis": "redis.asyncio.Redis",
+    "redis.asyncio.utils.from_url": "redis.asyncio.from_url",
+    "redis.connection.ConnectionPool": "redis.ConnectionPool",
+    "redis.connection.BlockingConnectionPool": "redis.BlockingConnectionPool",
+    "psycopg.connection.Connection": "psycopg.Connection",
+    "psycopg.connection_async.AsyncConnection": "psycopg.AsyncConnection",
+    "psycopg.Connection.connect": "psycopg.connect",
+    "psycopg.connection.Connection.connect": "psycopg.connect",
+    "socket.SocketType": "socket.socket",
+    "boto3.session.Session": "boto3.Session",
+    "botocore.client.Config": "botocore.config.Config",
+    "boto3.session.Config": "botocore.config.Config",
 }
 
 # Factories: calling the key returns an instance of the value.
@@ -48,6 +66,13 @@ _RETURNS: Dict[str, str] = {
     "boto3.client": "botocore.client.BaseClient",
     "boto3.session.Session.client": "botocore.client.BaseClient",
     "boto3.Session.client": "botocore.client.BaseClient",
+    "botocore.session.get_session": "botocore.session.Session",
+    "botocore.session.Session.create_client": "botocore.client.BaseClient",
+    "redis.asyncio.from_url": "redis.asyncio.Redis",
+    "redis.asyncio.Redis.from_url": "redis.asyncio.Redis",
+    "psycopg.connect": "psycopg.Connection",
+    "psycopg.AsyncConnection.connect": "psycopg.AsyncConnection",
+    "urllib.request.build_opener": "urllib.request.OpenerDirector",
 }
 
 

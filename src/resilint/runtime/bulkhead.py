@@ -18,7 +18,6 @@ from collections import deque
 from typing import Any, Deque, Dict, Optional
 
 from . import metrics as _metrics
-from ._clock import Clock
 from .deadline import current_deadline
 from .errors import BulkheadFull, DeadlineExceeded
 
@@ -62,7 +61,6 @@ class Bulkhead:
         max_queue: int = 0,
         *,
         queue_timeout: Optional[float] = None,
-        clock: Optional[Clock] = None,
     ) -> None:
         if max_concurrent < 1 or max_queue < 0:
             raise ValueError("max_concurrent >= 1 and max_queue >= 0")
@@ -70,7 +68,6 @@ class Bulkhead:
         self.max_concurrent = max_concurrent
         self.max_queue = max_queue
         self.queue_timeout = queue_timeout
-        self._clock = clock
         self._lock = threading.Lock()
         self._in_flight = 0
         self._queue: Deque[_Waiter] = deque()

@@ -1,65 +1,252 @@
 """Which calls take a timeout, where it goes, and what the library does without one.
 
 Shared by the RES1xx rules. Names are canonical qualified names (lint/canonical.py); methods of
-clients are ``<class>.<method>`` (``requests.Session.get``).
+clients are ``<class>.<method>`` (``requests.Session.get``). Positional indexes were checked
+against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' current releases.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
-from typing import Dict, Iterable, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 import libcst as cst
+
+from resilint.lint.semantic import ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
+
+ALL_CHECKS: FrozenSet[str] = frozenset({"RES101", "RES102", "RES103", "RES104", "RES105"})
+# Generic waits (asyncio.wait_for …) only get RES102: their length is the caller's business.
+GENERIC_WAIT: FrozenSet[str] = frozenset({"RES102"})
 
 
 @dataclass(frozen=True)
 class TimeoutSpec:
     library: str
-    keyword: str = "timeout"
+    keyword: Optional[str] = "timeout"
     position: Optional[int] = None  # 0-based index among positional arguments, if it has one
     # What happens when no timeout is passed; None: a bounded default (no RES101).
     unbounded_default: Optional[str] = None
+    # A bounded library default in seconds, reported by RES105 *here* (at the client's
+    # construction or a standalone function), never at each method call that inherits it.
+    default_seconds: Optional[float] = None
+    default_message: Optional[str] = None
+    none_means_default: bool = False  # ``timeout=None`` selects the default (aiohttp's session)
+    zero_unbounded: bool = False  # libpq: connect_timeout=0 waits forever
+    zero_means_default: bool = False  # psycopg 3: connect_timeout=0 falls back to 130 s
+    # How to split one value into connect and read (RES104); None: the client cannot.
+    split_hint: Optional[str] = None
+    checks: FrozenSet[str] = ALL_CHECKS
+    # A connection string that may carry the timeout: (position, keyword).
+    dsn: Optional[Tuple[int, str]] = None
+    # Keywords whose presence means the timeout is configured elsewhere (a pool, old aliases).
+    elsewhere: Tuple[str, ...] = ()
+    # The value is a botocore ``Config`` (connect_timeout/read_timeout), not seconds.
+    botocore_config: bool = False
 
 
-_REQUESTS_DEFAULT = "requests waits forever by default"
-_REQUESTS_METHODS = ("get", "options", "head", "post", "put", "patch", "delete")
-_HTTPX_METHODS = _REQUESTS_METHODS + ("request", "stream", "send")
 _SOCKET_DEFAULT = (
     "it uses the global socket default, which is no timeout unless socket.setdefaulttimeout() was called"
 )
+_REQUESTS_DEFAULT = "requests waits forever by default"
+_REQUESTS_SPLIT = "pass `timeout=(connect, read)`"
+_HTTPX_SPLIT = "pass `httpx.Timeout(read, connect=...)`"
+_AIOHTTP_SPLIT = "pass `aiohttp.ClientTimeout(total=..., sock_connect=..., sock_read=...)`"
+_REQUESTS_METHODS = ("get", "options", "head", "post", "put", "patch", "delete")
 
 
 def _requests() -> Dict[str, TimeoutSpec]:
-    spec = TimeoutSpec("requests", unbounded_default=_REQUESTS_DEFAULT)
+    spec = TimeoutSpec("requests", unbounded_default=_REQUESTS_DEFAULT, split_hint=_REQUESTS_SPLIT)
     table = {f"requests.{m}": spec for m in _REQUESTS_METHODS + ("request",)}
     table.update({f"requests.Session.{m}": spec for m in _REQUESTS_METHODS + ("send",)})
     # Session.request(method, url, params, data, headers, cookies, files, auth, timeout, ...)
     table["requests.Session.request"] = TimeoutSpec(
-        "requests", position=8, unbounded_default=_REQUESTS_DEFAULT
+        "requests", position=8, unbounded_default=_REQUESTS_DEFAULT, split_hint=_REQUESTS_SPLIT
     )
     return table
 
 
 def _httpx() -> Dict[str, TimeoutSpec]:
-    spec = TimeoutSpec("httpx")  # httpx defaults to 5 s: only an explicit None is a problem
-    table = {f"httpx.{m}": spec for m in _HTTPX_METHODS}
+    # httpx defaults to 5 s: only an explicit None is a problem (or a max-timeout below 5 s).
+    default = TimeoutSpec(
+        "httpx", default_seconds=5.0, default_message="httpx's default timeout is 5 s",
+        split_hint=_HTTPX_SPLIT,
+    )
+    inherits = TimeoutSpec("httpx", split_hint=_HTTPX_SPLIT)  # a client's method: the client's timeout
+    functions = _REQUESTS_METHODS + ("request", "stream")
+    table = {f"httpx.{m}": default for m in functions}
     for client in ("httpx.Client", "httpx.AsyncClient"):
-        table[client] = spec
-        table.update({f"{client}.{m}": spec for m in _HTTPX_METHODS})
+        table[client] = default
+        table.update({f"{client}.{m}": inherits for m in functions + ("build_request",)})
     return table
 
 
-def _urllib() -> Dict[str, TimeoutSpec]:
-    # urlopen(url, data=None, timeout=socket._GLOBAL_DEFAULT_TIMEOUT, ...)
+def _aiohttp() -> Dict[str, TimeoutSpec]:
+    message = "aiohttp's default total timeout is 300 s"
+    construction = TimeoutSpec(
+        "aiohttp", default_seconds=300.0, default_message=message, none_means_default=True,
+        split_hint=_AIOHTTP_SPLIT, elsewhere=("read_timeout", "conn_timeout"),
+    )
+    # A method's timeout=None becomes ClientTimeout(total=None): no limit at all.
+    method = TimeoutSpec("aiohttp", split_hint=_AIOHTTP_SPLIT)
+    table = {"aiohttp.ClientSession": construction, "aiohttp.request": construction}
+    table.update(
+        {f"aiohttp.ClientSession.{m}": method for m in _REQUESTS_METHODS + ("request",)}
+    )
+    return table
+
+
+def _stdlib() -> Dict[str, TimeoutSpec]:
+    def socket_client(library: str, position: Optional[int]) -> TimeoutSpec:
+        return TimeoutSpec(library, position=position, unbounded_default=_SOCKET_DEFAULT)
+
+    # Positions before 3.12 (3.12 made the timeout of the *_SSL/HTTPS variants keyword-only).
     return {
-        "urllib.request.urlopen": TimeoutSpec("urllib", position=2, unbounded_default=_SOCKET_DEFAULT),
+        # urlopen(url, data=None, timeout=...); OpenerDirector.open(fullurl, data=None, timeout=...)
+        "urllib.request.urlopen": socket_client("urllib", 2),
+        "urllib.request.OpenerDirector.open": socket_client("urllib", 2),
+        # HTTPConnection(host, port=None, timeout=...)
+        "http.client.HTTPConnection": socket_client("http.client", 2),
+        # HTTPSConnection(host, port=None, key_file=None, cert_file=None, timeout=...)
+        "http.client.HTTPSConnection": socket_client("http.client", 4),
+        # create_connection(address, timeout=..., source_address=None)
+        "socket.create_connection": socket_client("socket", 1),
+        # SMTP(host='', port=0, local_hostname=None, timeout=...)
+        "smtplib.SMTP": socket_client("smtplib", 3),
+        # SMTP_SSL(host='', port=0, local_hostname=None, keyfile=None, certfile=None, timeout=...)
+        "smtplib.SMTP_SSL": socket_client("smtplib", 5),
+        # LMTP(host='', port=2003, local_hostname=None, source_address=None, timeout=...)
+        "smtplib.LMTP": socket_client("smtplib", 4),
+        # FTP(host='', user='', passwd='', acct='', timeout=...)
+        "ftplib.FTP": socket_client("ftplib", 4),
+        # FTP_TLS(host='', user='', passwd='', acct='', keyfile=None, certfile=None, context=None, timeout=...)
+        "ftplib.FTP_TLS": socket_client("ftplib", 7),
+        # POP3(host, port=110, timeout=...)
+        "poplib.POP3": socket_client("poplib", 2),
+        # POP3_SSL(host, port=995, keyfile=None, certfile=None, timeout=...)
+        "poplib.POP3_SSL": socket_client("poplib", 4),
+        # IMAP4(host='', port=143, timeout=None) — the timeout parameter exists since 3.9
+        "imaplib.IMAP4": socket_client("imaplib", 2),
+        # IMAP4_SSL(host='', port=993, keyfile=None, certfile=None, ssl_context=None, timeout=None)
+        "imaplib.IMAP4_SSL": socket_client("imaplib", 5),
+        # sock.settimeout(value): the argument is required, so only its value is judged.
+        "socket.socket.settimeout": TimeoutSpec("socket", keyword=None, position=0),
+        # A process-wide default: unbounded or excessive values matter, a literal is configuration.
+        "socket.setdefaulttimeout": TimeoutSpec(
+            "socket", keyword=None, position=0, checks=frozenset({"RES102", "RES105"})
+        ),
+        # Generic waits: only an explicit None is flagged.
+        "asyncio.wait_for": TimeoutSpec("asyncio", position=1, checks=GENERIC_WAIT),
+        "asyncio.timeout": TimeoutSpec("asyncio", keyword="delay", position=0, checks=GENERIC_WAIT),
+        "asyncio.timeout_at": TimeoutSpec("asyncio", keyword="when", position=0, checks=GENERIC_WAIT),
     }
 
 
-CLIENT_CALLS: Dict[str, TimeoutSpec] = {**_requests(), **_httpx(), **_urllib()}
+def _other_waits() -> Dict[str, TimeoutSpec]:
+    return {
+        "async_timeout.timeout": TimeoutSpec("async_timeout", keyword="delay", position=0, checks=GENERIC_WAIT),
+        "anyio.fail_after": TimeoutSpec("anyio", keyword="delay", position=0, checks=GENERIC_WAIT),
+        "anyio.move_on_after": TimeoutSpec("anyio", keyword="delay", position=0, checks=GENERIC_WAIT),
+    }
+
+
+def _urllib3() -> Dict[str, TimeoutSpec]:
+    pool = TimeoutSpec("urllib3", unbounded_default=_SOCKET_DEFAULT)
+    # HTTP(S)ConnectionPool(host, port=None, timeout=...) in urllib3 2 (1.x had ``strict`` there).
+    positional_pool = TimeoutSpec("urllib3", position=2, unbounded_default=_SOCKET_DEFAULT)
+    method = TimeoutSpec("urllib3")  # a pool's request: the pool's timeout applies when absent
+    table = {
+        "urllib3.PoolManager": pool,
+        "urllib3.ProxyManager": pool,
+        "urllib3.connection_from_url": pool,
+        "urllib3.HTTPConnectionPool": positional_pool,
+        "urllib3.HTTPSConnectionPool": positional_pool,
+        # urllib3.request(method, url, *, ..., timeout=3): a bounded 3 s default.
+        "urllib3.request": TimeoutSpec(
+            "urllib3", default_seconds=3.0, default_message="urllib3.request's default timeout is 3 s"
+        ),
+    }
+    for cls in ("urllib3.PoolManager", "urllib3.ProxyManager", "urllib3.HTTPConnectionPool",
+                "urllib3.HTTPSConnectionPool"):
+        for m in ("request", "urlopen", "request_encode_body", "request_encode_url"):
+            table[f"{cls}.{m}"] = method
+    return table
+
+
+def _databases() -> Dict[str, TimeoutSpec]:
+    redis_default = (
+        "redis-py waits forever on a socket read by default (socket_timeout=None), so one stalled "
+        "server blocks the caller indefinitely"
+    )
+    redis = TimeoutSpec(
+        "redis", keyword="socket_timeout", position=4, unbounded_default=redis_default,
+        elsewhere=("connection_pool",),
+    )
+    redis_url = TimeoutSpec(
+        "redis", keyword="socket_timeout", unbounded_default=redis_default, dsn=(0, "url"),
+        elsewhere=("connection_pool",),
+    )
+    redis_pool = TimeoutSpec("redis", keyword="socket_timeout", unbounded_default=redis_default)
+    libpq = (
+        "libpq waits forever to connect by default (connect_timeout unset, unless PGCONNECT_TIMEOUT "
+        "is set in the environment)"
+    )
+    psycopg2 = TimeoutSpec(
+        "psycopg2", keyword="connect_timeout", unbounded_default=libpq, dsn=(0, "dsn"),
+        zero_unbounded=True,
+    )
+    psycopg2_pool = TimeoutSpec(
+        "psycopg2", keyword="connect_timeout", unbounded_default=libpq, dsn=(2, "dsn"),
+        zero_unbounded=True,
+    )
+    psycopg = TimeoutSpec(
+        "psycopg", keyword="connect_timeout", dsn=(0, "conninfo"), default_seconds=130.0,
+        default_message="psycopg 3 waits up to 130 s to connect by default",
+        none_means_default=True, zero_means_default=True,
+    )
+    return {
+        "redis.Redis": redis,
+        "redis.asyncio.Redis": redis,
+        "redis.from_url": redis_url,
+        "redis.Redis.from_url": redis_url,
+        "redis.asyncio.from_url": redis_url,
+        "redis.asyncio.Redis.from_url": redis_url,
+        "redis.ConnectionPool": redis_pool,
+        "redis.BlockingConnectionPool": redis_pool,
+        "redis.ConnectionPool.from_url": redis_url,
+        "psycopg2.connect": psycopg2,
+        "psycopg2.pool.SimpleConnectionPool": psycopg2_pool,
+        "psycopg2.pool.ThreadedConnectionPool": psycopg2_pool,
+        "psycopg.connect": psycopg,
+        "psycopg.AsyncConnection.connect": psycopg,
+    }
+
+
+def _aws() -> Dict[str, TimeoutSpec]:
+    # boto3.client(service_name, region_name, api_version, use_ssl, verify, endpoint_url,
+    #              aws_access_key_id, aws_secret_access_key, aws_session_token, config)
+    spec = TimeoutSpec(
+        "botocore", keyword="config", position=9, default_seconds=60.0,
+        default_message="botocore's default connect and read timeouts are 60 s each",
+        botocore_config=True,
+    )
+    names = (
+        "boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",
+        "botocore.session.Session.create_client",
+    )
+    return {name: spec for name in names}
+
+
+CLIENT_CALLS: Dict[str, TimeoutSpec] = {
+    **_requests(), **_httpx(), **_aiohttp(), **_stdlib(), **_other_waits(), **_urllib3(),
+    **_databases(), **_aws(),
+}
 
 # Names a file must mention for any of these calls to be in it (the prefilter).
-TRIGGERS: Tuple[str, ...] = ("requests", "httpx", "urlopen", "urllib")
+TRIGGERS: Tuple[str, ...] = (
+    "requests", "httpx", "aiohttp", "urllib", "http", "socket", "smtplib", "ftplib", "poplib",
+    "imaplib", "redis", "psycopg", "boto", "asyncio", "async_timeout", "anyio",
+)
 
 
 def spec_for(name: Optional[str], extend_clients: Iterable[str] = ()) -> Optional[TimeoutSpec]:
@@ -68,37 +255,49 @@ def spec_for(name: Optional[str], extend_clients: Iterable[str] = ()) -> Optiona
     spec = CLIENT_CALLS.get(name)
     if spec is None and name in extend_clients:
         library = name.split(".", 1)[0]
-        spec = TimeoutSpec(library, unbounded_default=f"{name} is configured in extend-clients as a call that needs a timeout")
+        spec = TimeoutSpec(
+            library,
+            unbounded_default=f"{name} is configured in extend-clients as a call that needs a timeout",
+        )
     return spec
+
+
+# --- where the timeout is in a call ---------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class TimeoutArgument:
     """Where a call's timeout is: ``value`` is the expression, or None when it is not passed.
 
-    ``unknown`` is true when ``*args``/``**kwargs`` of unknown content may carry it.
+    ``unknown`` is true when ``*args``/``**kwargs`` of unknown content may carry it, or the
+    spec says the timeout is configured elsewhere (``connection_pool=``).
     """
 
     value: Optional[cst.BaseExpression]
     unknown: bool = False
 
 
-def find_timeout(call: cst.Call, spec: TimeoutSpec) -> TimeoutArgument:
+def find_timeout(
+    call: cst.Call,
+    spec: TimeoutSpec,
+    model: Optional[SemanticModel] = None,
+    scope: Optional[Scope] = None,
+    order: int = 0,
+) -> TimeoutArgument:
     positional = []
     unknown = False
     for arg in call.args:
         if arg.keyword is not None:
-            if arg.keyword.value == spec.keyword:
+            if spec.keyword is not None and arg.keyword.value == spec.keyword:
                 return TimeoutArgument(arg.value)
-        elif arg.star == "**":
-            if isinstance(arg.value, cst.Dict):
-                for element in arg.value.elements:
-                    if isinstance(element, cst.StarredDictElement):
-                        unknown = True
-                    elif _string_value(element.key) == spec.keyword:
-                        return TimeoutArgument(element.value)
-            else:
+            if arg.keyword.value in spec.elsewhere:
                 unknown = True
+        elif arg.star == "**":
+            found = _from_unpacked(arg.value, spec, model, scope, order)
+            if found is _UNKNOWN:
+                unknown = True
+            elif found is not None:
+                return TimeoutArgument(found)  # type: ignore[arg-type]
         elif arg.star == "*":
             if spec.position is not None:
                 unknown = True
@@ -109,8 +308,157 @@ def find_timeout(call: cst.Call, spec: TimeoutSpec) -> TimeoutArgument:
     return TimeoutArgument(None, unknown)
 
 
-def _string_value(node: cst.BaseExpression) -> Optional[str]:
-    if isinstance(node, cst.SimpleString):
+_UNKNOWN = object()
+
+
+def _from_unpacked(
+    value: cst.BaseExpression, spec: TimeoutSpec, model: Optional[SemanticModel],
+    scope: Optional[Scope], order: int,
+) -> object:
+    """``**{...}``: the timeout in a literal dict, None if it has none, else _UNKNOWN.
+
+    A name is followed to a literal dict only to *find* the key: a dict without it may still
+    get one later (``params["timeout"] = 5``), so that stays unknown.
+    """
+    followed = False
+    if isinstance(value, cst.Name) and model is not None and scope is not None:
+        assigned = model.assigned_expression(value, scope, order)
+        if assigned is not None and assigned is not value:
+            value, followed = assigned, True
+    if not isinstance(value, cst.Dict):
+        return _UNKNOWN
+    result: object = None
+    for element in value.elements:
+        if isinstance(element, cst.StarredDictElement):
+            result = _UNKNOWN
+        elif spec.keyword is not None and string_value(element.key) == spec.keyword:
+            return element.value
+        elif string_value(element.key) in spec.elsewhere:
+            result = _UNKNOWN
+    return _UNKNOWN if followed else result
+
+
+def find_dsn(call: cst.Call, spec: TimeoutSpec) -> Optional[cst.BaseExpression]:
+    """The connection string argument of a database client, if the spec has one."""
+    if spec.dsn is None:
+        return None
+    position, keyword = spec.dsn
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    return positional[position] if len(positional) > position else None
+
+
+def string_value(node: Optional[cst.BaseExpression]) -> Optional[str]:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
         value = node.evaluated_value
         return value if isinstance(value, str) else None
     return None
+
+
+# --- sessions that set a timeout themselves ----------------------------------------------------
+
+_HTTP_ADAPTERS_WITHOUT_TIMEOUT = frozenset({"requests.adapters.HTTPAdapter"})
+_SESSION_HOOKS = ("request", "send")
+_MODEL_FACTS: "weakref.WeakKeyDictionary[SemanticModel, Dict[object, List[cst.BaseExpression]]]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def session_sets_timeout(call: cst.Call, model: SemanticModel, scope: Scope, order: int) -> bool:
+    """True when the session a requests method is called on supplies a timeout itself.
+
+    Two project patterns do: an adapter whose ``send`` sets the timeout, mounted on the same
+    session (``s.mount("https://", TimeoutAdapter())``), and a ``requests.Session`` subclass whose
+    ``request``/``send`` sets it. A mounted adapter of a class we cannot see (imported from
+    another module) may do so too, so it also counts.
+    """
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    receiver = func.value
+    value = model.resolve(receiver, scope, order)
+    if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
+        if _class_sets_timeout(value.of, model, _SESSION_HOOKS + (func.attr.value,)):
+            return True
+    key = receiver_key(receiver, model, scope, order)
+    if key is None:
+        return False
+    for adapter in _mounted_adapters(model).get(key, ()):
+        adapter_value = model.resolve(adapter, scope, order)
+        if isinstance(adapter_value, Instance) and isinstance(adapter_value.of, ClassInfo):
+            if _class_sets_timeout(adapter_value.of, model, ("send",)):
+                return True
+        elif model.type_name(adapter_value) not in _HTTP_ADAPTERS_WITHOUT_TIMEOUT:
+            return True  # an adapter we cannot see into
+    return False
+
+
+def receiver_key(
+    expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int
+) -> Optional[Tuple[object, ...]]:
+    """An identity for the variable an expression reads: a binding, or ``self.attr`` of a class."""
+    if isinstance(expr, cst.Name):
+        binding = model.lookup(expr.value, scope, order)
+        return ("binding", id(binding)) if binding is not None else None
+    if isinstance(expr, cst.Attribute):
+        base = model.resolve(expr.value, scope, order)
+        if isinstance(base, Instance) and isinstance(base.of, ClassInfo):
+            return ("attribute", id(base.of), expr.attr.value)
+    return None
+
+
+def _mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
+    facts = _MODEL_FACTS.get(model)
+    if facts is None:
+        facts = {}
+        for site, name in model.iter_calls():
+            if name != "requests.Session.mount" or not isinstance(site.node.func, cst.Attribute):
+                continue
+            args = [a for a in site.node.args if not a.star]
+            adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
+            positional = [a.value for a in args if a.keyword is None]
+            if adapter is None and len(positional) > 1:
+                adapter = positional[1]
+            key = receiver_key(site.node.func.value, model, site.scope, site.order)
+            if key is not None and adapter is not None:
+                facts.setdefault(key, []).append(adapter)
+        _MODEL_FACTS[model] = facts
+    return facts
+
+
+def _class_sets_timeout(cls: ClassInfo, model: SemanticModel, methods: Tuple[str, ...], depth: int = 0) -> bool:
+    if depth > 5:
+        return False
+    for method in methods:
+        for binding in cls.scope.bindings.get(method, ()):
+            if isinstance(binding.defined, FunctionInfo) and _mentions_timeout(binding.defined.node):
+                return True
+    for base_expr in cls.bases:
+        base = model.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
+        if isinstance(base, ClassInfo) and base is not cls:
+            if _class_sets_timeout(base, model, methods, depth + 1):
+                return True
+    return False
+
+
+class _TimeoutMention(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found = False
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        if string_value(node) == "timeout":
+            self.found = True
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None and node.keyword.value == "timeout":
+            self.found = True
+
+
+def _mentions_timeout(node: cst.CSTNode) -> bool:
+    """``kwargs.setdefault("timeout", …)``, ``kwargs["timeout"] = …``, ``super().send(…, timeout=…)``."""
+    visitor = _TimeoutMention()
+    node.visit(visitor)
+    return visitor.found

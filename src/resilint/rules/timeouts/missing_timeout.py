@@ -3,22 +3,42 @@
 from __future__ import annotations
 
 from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.timeouts.clients import TRIGGERS, find_timeout, spec_for
+from resilint.rules.timeouts.clients import TRIGGERS
+from resilint.rules.timeouts.values import report_verdicts
 
 
 class MissingTimeout(Rule):
     """An outbound call passes no timeout, and the library's default is to wait forever.
 
     ## What it does
-    Flags calls to clients whose default wait is unbounded when no timeout is given:
-    `requests` functions and `Session` methods (however the session is bound: a local, a
-    `with` block, `self.session` set in `__init__`, a property, a module global, or a project
-    function that returns one), `urllib.request.urlopen` (the timeout is its third positional
-    argument), and the qualified names listed in `extend-clients`.
+    Flags calls to clients whose default wait is unbounded when no timeout is given, at the
+    call (the timeout belongs there):
 
-    A call that passes `**kwargs` of unknown content is not flagged (the timeout may be in
-    there), nor is a name that only looks like the library (`def f(requests): requests.get(u)`).
-    httpx calls are not flagged: httpx applies a 5 s default.
+    - `requests` functions and `Session` methods (`get/options/head/post/put/patch/delete/
+      request/send`), however the session is bound: `requests.Session().get`, a local, a
+      `with` block, `self.session` set in `__init__`, a property, a module global, or a project
+      function that returns one;
+    - `urllib.request.urlopen` and `OpenerDirector.open` (the timeout is the third positional
+      argument), `http.client.HTTPConnection` (third) and `HTTPSConnection`;
+    - `urllib3.PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `HTTPSConnectionPool` built
+      without a timeout (requests made on them then use the socket default);
+    - `socket.create_connection` (timeout is the second argument), `smtplib.SMTP/SMTP_SSL/LMTP`,
+      `ftplib.FTP/FTP_TLS`, `poplib.POP3/POP3_SSL`, `imaplib.IMAP4/IMAP4_SSL` (its timeout
+      parameter exists since Python 3.9);
+    - `redis.Redis`/`StrictRedis`/`from_url`/`ConnectionPool` without `socket_timeout` (unless a
+      `connection_pool=` carries it);
+    - `psycopg2.connect` without `connect_timeout`, as a keyword or inside a literal DSN string
+      (`"host=db connect_timeout=5"`, `"postgresql://db/app?connect_timeout=5"`);
+    - the qualified names listed in `extend-clients`.
+
+    Not flagged: a call that passes `**kwargs` of unknown content (the timeout may be in there;
+    a literal dict unpacked with a `timeout` key counts as a timeout); a name that only looks like
+    the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
+    (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
+    `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`
+    subclass whose `request`/`send` sets it. Clients with a bounded default are not RES101:
+    httpx (5 s), `urllib3.request` (3 s), aiohttp (300 s total), botocore (60 s) and psycopg 3
+    (130 s) are judged by RES105 against `max-timeout` instead.
 
     ## Why is this bad?
     A call that can wait forever holds a connection, a thread and a worker slot for as long as
@@ -59,6 +79,34 @@ class MissingTimeout(Rule):
         """
         import requests
         requests.get("https://a.example", timeout=(3.05, 27))
+        """,
+        """
+        import requests
+        from requests.adapters import HTTPAdapter
+
+        class TimeoutAdapter(HTTPAdapter):
+            def send(self, request, **kwargs):
+                kwargs.setdefault("timeout", 5)
+                return super().send(request, **kwargs)
+
+        session = requests.Session()
+        session.mount("https://", TimeoutAdapter())
+        session.get("https://a.example")
+        """,
+        """
+        import smtplib
+        import psycopg2
+        import redis
+        smtplib.SMTP("mail.example", 25, timeout=10)
+        psycopg2.connect("host=db dbname=app connect_timeout=5")
+        redis.Redis(host="cache", socket_timeout=2)
+        """,
+        """
+        import aiohttp
+
+        async def fetch(url):
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as s:
+                return await s.get(url)
         """,
         """
         import requests
@@ -189,18 +237,51 @@ class MissingTimeout(Rule):
                 return requests.get(url, **{"json": kwargs})
             """,
         ),
+        Invalid(
+            """
+            import http.client
+            conn = http.client.HTTPSConnection("api.example")
+            """,
+            message="global socket default",
+        ),
+        Invalid(
+            """
+            import socket
+            sock = socket.create_connection(("db", 5432))
+            """,
+        ),
+        Invalid(
+            """
+            import psycopg2
+            conn = psycopg2.connect("host=db dbname=app")
+            """,
+            message="libpq waits forever",
+        ),
+        Invalid(
+            """
+            from redis import StrictRedis
+            cache = StrictRedis.from_url("redis://cache:6379/0")
+            """,
+            message="socket_timeout",
+        ),
+        Invalid(
+            """
+            import urllib3
+            http = urllib3.PoolManager(num_pools=4)
+            """,
+        ),
+        Invalid(
+            """
+            import imaplib
+            import poplib
+            import ftplib
+            imaplib.IMAP4_SSL("imap.example")
+            poplib.POP3("pop.example", 110)
+            ftplib.FTP("ftp.example", "user", "pw")
+            """,
+            count=3,
+        ),
     ]
 
     def check(self, ctx: RuleContext) -> None:
-        extend = ctx.settings.extend_clients
-        for call, name in ctx.model.iter_calls():
-            spec = spec_for(name, extend)
-            if spec is None or spec.unbounded_default is None:
-                continue
-            argument = find_timeout(call.node, spec)
-            if argument.value is None and not argument.unknown:
-                ctx.report(
-                    call.node.func,
-                    f"`{name}` is called without a timeout: {spec.unbounded_default}",
-                    anchor=call.node,
-                )
+        report_verdicts(ctx, self.code)

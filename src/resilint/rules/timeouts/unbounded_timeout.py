@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.timeouts.clients import TRIGGERS, find_timeout, spec_for
-from resilint.rules.timeouts.values import unbounded_reason
+from resilint.rules.timeouts.clients import TRIGGERS
+from resilint.rules.timeouts.values import report_verdicts
 
 
 class UnboundedTimeout(Rule):
@@ -136,18 +136,4 @@ class UnboundedTimeout(Rule):
     ]
 
     def check(self, ctx: RuleContext) -> None:
-        extend = ctx.settings.extend_clients
-        for call, name in ctx.model.iter_calls():
-            spec = spec_for(name, extend)
-            if spec is None:
-                continue
-            value = find_timeout(call.node, spec).value
-            if value is None:
-                continue
-            reason = unbounded_reason(value, ctx.model, call.scope, call.order)
-            if reason is not None:
-                ctx.report(
-                    value,
-                    f"`{name}` is given an unbounded timeout: {reason}; it may wait forever",
-                    anchor=call.node,
-                )
+        report_verdicts(ctx, self.code)

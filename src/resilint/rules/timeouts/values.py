@@ -1,77 +1,524 @@
-"""What a timeout expression means: unbounded (None, inf), a literal number, or unknown."""
+"""What a timeout argument means, and the ONE verdict the RES1xx rules share about it.
+
+``evaluate`` reads a timeout expression: a number (a literal, a module constant followed by
+value, arithmetic of those, ``timedelta(...)``, ``.total_seconds()``), ``None``, infinity, a
+``(connect, read)`` tuple, or a split-timeout object (``httpx.Timeout``,
+``aiohttp.ClientTimeout``, ``urllib3.Timeout``, botocore ``Config``). Anything else (a
+parameter, an attribute, a call we do not model) is unknown and never flagged.
+
+``judge`` turns a client call into at most one finding, so the rules cannot disagree: the most
+severe problem wins (RES101 for a missing timeout; for a given one RES102 > RES105 > RES103 >
+RES104). Each rule reports only the verdicts that carry its own code.
+"""
 
 from __future__ import annotations
 
-from typing import Optional
+import math
+import re
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.lint.semantic import Scope, SemanticModel
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
+from resilint.rules.timeouts.clients import (
+    TimeoutSpec,
+    find_dsn,
+    find_timeout,
+    session_sets_timeout,
+    spec_for,
+    string_value,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from resilint.lint.config import Settings
+    from resilint.lint.rule import RuleContext
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
-_SPLIT_TIMEOUTS = frozenset({"httpx.Timeout"})
 _HTTPX_PHASES = ("connect", "read", "write", "pool")
+_TIMEDELTA_UNITS = (
+    ("days", 86400.0), ("seconds", 1.0), ("microseconds", 1e-6), ("milliseconds", 1e-3),
+    ("minutes", 60.0), ("hours", 3600.0), ("weeks", 604800.0),
+)
+_BOTOCORE_DEFAULT = 60.0
+_EMPTY = cst.Module([])
 
 
-def unbounded_reason(
-    expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int, depth: int = 0
-) -> Optional[str]:
-    """Why this timeout value waits forever, or None if it does not (or we cannot tell)."""
-    if depth > 5:
+@dataclass(frozen=True)
+class Phase:
+    name: str  # "" for one value covering everything; "connect", "read", "total" …
+    seconds: Optional[float]  # None: unknown
+    unbounded: Optional[str] = None  # why this phase waits forever
+    note: str = ""  # where the value came from when not written ("botocore's default")
+
+
+@dataclass(frozen=True)
+class TimeoutValue:
+    phases: Tuple[Phase, ...]
+    literal: bool  # a number written at the call site (a magic number)
+    scalar: bool  # one known value for every phase: not split into connect and read
+    via: Optional[str] = None  # the module constant it was read from
+
+    @property
+    def unbounded(self) -> Optional[str]:
+        for phase in self.phases:
+            if phase.unbounded:
+                return phase.unbounded
         return None
-    if isinstance(expr, cst.Name) and expr.value not in ("None",):
-        assigned = model.assigned_expression(expr, scope, order)
-        if assigned is None or assigned is expr:
+
+    def largest(self) -> Optional[Phase]:
+        known = [p for p in self.phases if p.seconds is not None and not p.unbounded]
+        return max(known, key=lambda p: p.seconds) if known else None  # type: ignore[arg-type,return-value]
+
+
+class _Evaluator:
+    def __init__(self, model: SemanticModel, scope: Scope, order: int) -> None:
+        self.model = model
+        self.scope = scope
+        self.order = order
+
+    def qualified(self, expr: cst.BaseExpression) -> Optional[str]:
+        return self.model.qualified_name(expr, self.scope, self.order)
+
+    def follow(self, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """A name's assigned expression (a module constant), or None when it is not known."""
+        assigned = self.model.assigned_expression(expr, self.scope, self.order)
+        return None if assigned is None or assigned is expr else assigned
+
+    # --- numbers ---------------------------------------------------------------------------
+
+    def number(self, expr: cst.BaseExpression, at_site: bool, depth: int = 0) -> Optional[Tuple[float, bool]]:
+        """(seconds, written as a literal at the call site), or None when it is not a known number."""
+        if depth > 10:
             return None
-        reason = unbounded_reason(assigned, model, scope, order, depth + 1)
-        return f"{expr.value} is {reason}" if reason else None
-    if _is_none(expr):
-        return "None (no timeout at all)"
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        phases = ("connect", "read")
-        for index, element in enumerate(expr.elements):
-            if _is_none(element.value):
-                phase = phases[index] if index < len(phases) else f"element {index}"
-                return f"a tuple whose {phase} timeout is None"
-        return None
-    if isinstance(expr, cst.Call):
-        name = model.qualified_name(expr.func, scope, order)
-        if name == "builtins.float" and expr.args and _is_infinity_string(expr.args[0].value):
-            return "float('inf')"
-        if name in _SPLIT_TIMEOUTS:
-            return _httpx_timeout_reason(expr)
-        return None
-    if isinstance(expr, (cst.Attribute, cst.Name)):
-        if model.qualified_name(expr, scope, order) in _INFINITY_NAMES:
-            return "infinite"
-    return None
-
-
-def _httpx_timeout_reason(call: cst.Call) -> Optional[str]:
-    default_none = False
-    given = {}
-    for arg in call.args:
-        if arg.star:
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return float(expr.evaluated_value), at_site
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+            inner = self.number(expr.expression, at_site, depth + 1)
+            if inner is None:
+                return None
+            sign = -1.0 if isinstance(expr.operator, cst.Minus) else 1.0
+            return sign * inner[0], inner[1]
+        if isinstance(expr, cst.BinaryOperation):
+            return self._arithmetic(expr, at_site, depth)
+        if isinstance(expr, cst.Name) and expr.value not in ("None", "True", "False"):
+            assigned = self.follow(expr)
+            if assigned is None:
+                return None
+            found = self.number(assigned, False, depth + 1)
+            return (found[0], False) if found else None
+        if isinstance(expr, cst.Attribute):
+            if self.qualified(expr) in _INFINITY_NAMES:
+                return math.inf, False
             return None
-        if arg.keyword is None or arg.keyword.value == "timeout":
-            default_none = _is_none(arg.value)
-        else:
-            given[arg.keyword.value] = arg.value
-    for phase in _HTTPX_PHASES:
-        if phase in given and _is_none(given[phase]):
-            return f"httpx.Timeout with {phase}=None"
-    if default_none and not all(phase in given for phase in _HTTPX_PHASES):
+        if isinstance(expr, cst.Call):
+            return self._number_call(expr, at_site, depth)
+        return None
+
+    def _arithmetic(self, expr: cst.BinaryOperation, at_site: bool, depth: int) -> Optional[Tuple[float, bool]]:
+        left = self.number(expr.left, at_site, depth + 1)
+        right = self.number(expr.right, at_site, depth + 1)
+        if left is None or right is None:
+            return None
+        a, b = left[0], right[0]
+        op = expr.operator
+        try:
+            if isinstance(op, cst.Add):
+                value = a + b
+            elif isinstance(op, cst.Subtract):
+                value = a - b
+            elif isinstance(op, cst.Multiply):
+                value = a * b
+            elif isinstance(op, cst.Divide):
+                value = a / b
+            elif isinstance(op, cst.FloorDivide):
+                value = a // b
+            else:
+                return None
+        except (ZeroDivisionError, OverflowError):
+            return None
+        return value, left[1] and right[1]
+
+    def _number_call(self, call: cst.Call, at_site: bool, depth: int) -> Optional[Tuple[float, bool]]:
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "total_seconds" and not call.args:
+            return self.number(func.value, at_site, depth + 1)
+        name = self.qualified(func)
+        args = call.args
+        if any(a.star for a in args):
+            return None
+        if name in ("builtins.float", "builtins.int") and len(args) == 1:
+            text = string_value(args[0].value)
+            if text is not None:
+                if text.strip().lower().lstrip("+") in ("inf", "infinity"):
+                    return math.inf, False
+                try:
+                    return float(text), at_site
+                except ValueError:
+                    return None
+            return self.number(args[0].value, at_site, depth + 1)
+        if name == "datetime.timedelta":
+            total, literal = 0.0, at_site
+            for index, arg in enumerate(args):
+                if arg.keyword is None:
+                    if index >= len(_TIMEDELTA_UNITS):
+                        return None
+                    unit = _TIMEDELTA_UNITS[index][1]
+                else:
+                    units = dict(_TIMEDELTA_UNITS)
+                    if arg.keyword.value not in units:
+                        return None
+                    unit = units[arg.keyword.value]
+                found = self.number(arg.value, at_site, depth + 1)
+                if found is None:
+                    return None
+                total += found[0] * unit
+                literal = literal and found[1]
+            return total, literal
+        return None
+
+    # --- timeout values --------------------------------------------------------------------
+
+    def phase(self, name: str, expr: cst.BaseExpression, at_site: bool) -> Tuple[Phase, bool]:
+        """One phase of a split timeout, and whether it is a literal at the call site."""
+        if _is_none(expr):
+            return Phase(name, None, f"{name}=None" if name else "None"), False
+        found = self.number(expr, at_site)
+        if found is None:
+            if isinstance(expr, cst.Name) and at_site:
+                assigned = self.follow(expr)
+                if assigned is not None and _is_none(assigned):
+                    return Phase(name, None, f"{name}={expr.value}, which is None"), False
+            return Phase(name, None), False
+        if math.isinf(found[0]):
+            return Phase(name, None, f"{name} is infinite"), False
+        return Phase(name, found[0]), found[1]
+
+    def evaluate(self, expr: cst.BaseExpression, at_site: bool = True, depth: int = 0) -> Optional[TimeoutValue]:
+        if depth > 10:
+            return None
+        if _is_none(expr):
+            return TimeoutValue((Phase("", None, "None (no timeout at all)"),), literal=False, scalar=False)
+        if isinstance(expr, cst.Name) and expr.value not in ("True", "False"):
+            assigned = self.follow(expr)
+            if assigned is None:
+                return None
+            value = self.evaluate(assigned, False, depth + 1)
+            if value is None:
+                return None
+            phases = tuple(
+                Phase(p.name, p.seconds, f"{expr.value} is {p.unbounded}", p.note) if p.unbounded else p
+                for p in value.phases
+            )
+            shown = _code(assigned)
+            via = f"{expr.value} = {shown}" if len(shown) <= 40 else expr.value
+            return TimeoutValue(phases, literal=False, scalar=value.scalar, via=via)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            return self._tuple(expr, at_site)
+        if isinstance(expr, cst.Call):
+            name = self.qualified(expr.func)
+            if name == "httpx.Timeout":
+                return self._httpx(expr, at_site)
+            if name == "aiohttp.ClientTimeout":
+                return self._aiohttp(expr, at_site)
+            if name == "urllib3.Timeout":
+                return self._urllib3(expr, at_site)
+            if name == "botocore.config.Config":
+                return self._botocore(expr, at_site)
+        found = self.number(expr, at_site)
+        if found is None:
+            return None
+        if math.isinf(found[0]):
+            reason = "float('inf')" if isinstance(expr, cst.Call) else "infinite"
+            return TimeoutValue((Phase("", None, reason),), literal=False, scalar=False)
+        return TimeoutValue((Phase("", found[0]),), literal=found[1], scalar=True)
+
+    def _tuple(self, expr: cst.BaseExpression, at_site: bool) -> Optional[TimeoutValue]:
+        elements = expr.elements  # type: ignore[attr-defined]
+        if any(isinstance(e, cst.StarredElement) for e in elements):
+            return None
+        names = {2: ("connect", "read"), 4: _HTTPX_PHASES}.get(len(elements))
+        phases, literal = [], False
+        for index, element in enumerate(elements):
+            name = names[index] if names else f"element {index}"
+            phase, lit = self.phase(name, element.value, at_site)
+            if phase.unbounded:
+                phase = Phase(name, None, f"a tuple whose {name} timeout is None")
+            phases.append(phase)
+            literal = literal or lit
+        return TimeoutValue(tuple(phases), literal=literal, scalar=False)
+
+    def _arguments(
+        self, call: cst.Call, positional_names: Tuple[str, ...]
+    ) -> Optional[Dict[str, cst.BaseExpression]]:
+        given: Dict[str, cst.BaseExpression] = {}
+        index = 0
+        for arg in call.args:
+            if arg.star:
+                return None
+            if arg.keyword is None:
+                if index >= len(positional_names):
+                    return None
+                given[positional_names[index]] = arg.value
+                index += 1
+            else:
+                given[arg.keyword.value] = arg.value
+        return given
+
+    def _phases(self, given: Dict[str, cst.BaseExpression], names: Tuple[str, ...], at_site: bool) -> Tuple[List[Phase], bool]:
+        phases, literal = [], False
+        for name in names:
+            if name in given:
+                phase, lit = self.phase(name, given[name], at_site)
+                phases.append(phase)
+                literal = literal or lit
+        return phases, literal
+
+    def _httpx(self, call: cst.Call, at_site: bool) -> Optional[TimeoutValue]:
+        # Timeout(timeout=DEFAULT, *, connect=UNSET, read=UNSET, write=UNSET, pool=UNSET)
+        given = self._arguments(call, ("timeout",))
+        if given is None:
+            return None
+        explicit, literal = self._phases(given, _HTTPX_PHASES, at_site)
+        for phase in explicit:
+            if phase.unbounded:
+                return TimeoutValue((Phase(phase.name, None, f"httpx.Timeout with {phase.name}=None"),), False, False)
+        if "timeout" not in given:
+            return TimeoutValue(tuple(explicit), literal=literal, scalar=False)
+        default, lit = self.phase("", given["timeout"], at_site)
+        literal = literal or lit
         missing = [p for p in _HTTPX_PHASES if p not in given]
-        return f"httpx.Timeout(None), leaving {'/'.join(missing)} unbounded"
+        if default.unbounded and missing:
+            reason = f"httpx.Timeout(None), leaving {'/'.join(missing)} unbounded"
+            return TimeoutValue((Phase("", None, reason),), False, False)
+        phases = explicit + [Phase(p, default.seconds) for p in missing]
+        scalar = not explicit and default.seconds is not None
+        return TimeoutValue(tuple(phases), literal=literal, scalar=scalar)
+
+    def _aiohttp(self, call: cst.Call, at_site: bool) -> Optional[TimeoutValue]:
+        # ClientTimeout(total=None, connect=None, sock_read=None, sock_connect=None, ceil_threshold=5)
+        names = ("total", "connect", "sock_read", "sock_connect")
+        given = self._arguments(call, names + ("ceil_threshold",))
+        if given is None:
+            return None
+        phases, literal = self._phases(given, names, at_site)
+        by_name = {p.name: p for p in phases}
+        total, sock_read = by_name.get("total"), by_name.get("sock_read")
+        unset = lambda p: p is None or (p.unbounded is not None and p.seconds is None)  # noqa: E731
+        if unset(total) and unset(sock_read):
+            if (total is None or total.unbounded) and (sock_read is None or sock_read.unbounded):
+                reason = "aiohttp.ClientTimeout with no total and no sock_read"
+                if total is not None:
+                    reason = "aiohttp.ClientTimeout(total=None) with no sock_read"
+                return TimeoutValue((Phase("total", None, reason),), False, False)
+        bounded = [p for p in phases if not p.unbounded]
+        scalar = set(by_name) == {"total"} and bounded and bounded[0].seconds is not None
+        return TimeoutValue(tuple(bounded), literal=literal, scalar=bool(scalar))
+
+    def _urllib3(self, call: cst.Call, at_site: bool) -> Optional[TimeoutValue]:
+        # Timeout(total=None, connect=DEFAULT, read=DEFAULT): DEFAULT is the socket default.
+        names = ("total", "connect", "read")
+        given = self._arguments(call, names)
+        if given is None:
+            return None
+        phases, literal = self._phases(given, names, at_site)
+        by_name = {p.name: p for p in phases}
+        total, read = by_name.get("total"), by_name.get("read")
+        if (total is None or total.unbounded) and (read is None or read.unbounded):
+            why = "read=None" if read is not None else "no read timeout (the socket default: none)"
+            return TimeoutValue((Phase("read", None, f"urllib3.Timeout with no total and {why}"),), False, False)
+        bounded = [p for p in phases if not p.unbounded]
+        scalar = set(by_name) == {"total"} and bounded[0].seconds is not None
+        return TimeoutValue(tuple(bounded), literal=literal, scalar=scalar)
+
+    def _botocore(self, call: cst.Call, at_site: bool) -> Optional[TimeoutValue]:
+        given = self._arguments(call, ())
+        if given is None:
+            return None
+        names = ("connect_timeout", "read_timeout")
+        phases, literal = self._phases(given, names, at_site)
+        for name in names:
+            if name not in given:
+                note = f"{name} is not set, so botocore's default of 60 s applies"
+                phases.append(Phase(name, _BOTOCORE_DEFAULT, note=note))
+        for phase in phases:
+            if phase.unbounded:
+                return TimeoutValue((Phase(phase.name, None, f"botocore Config with {phase.name}=None"),), False, False)
+        return TimeoutValue(tuple(phases), literal=literal, scalar=False)
+
+
+# --- connection strings --------------------------------------------------------------------
+
+
+def _dsn_value(
+    dsn: cst.BaseExpression, keyword: str, evaluator: _Evaluator
+) -> Tuple[str, Optional[float]]:
+    """("absent", None) | ("found", seconds or None if not a number)."""
+    text: Optional[str] = None
+    expr: Optional[cst.BaseExpression] = dsn
+    if isinstance(expr, cst.Name):
+        expr = evaluator.follow(expr)
+    if expr is not None:
+        text = string_value(expr)
+        if text is None and isinstance(expr, cst.FormattedString):
+            text = "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText))
+    if text is None or keyword not in text:
+        return "absent", None
+    match = re.search(rf"\b{re.escape(keyword)}\s*=\s*'?\s*(-?\d+(?:\.\d+)?)", text)
+    return "found", (float(match.group(1)) if match else None)
+
+
+# --- the verdict ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    code: str
+    node: cst.CSTNode
+    message: str
+    anchor: cst.CSTNode
+
+
+def judge(
+    site: CallSite, name: str, spec: TimeoutSpec, model: SemanticModel, max_timeout: float
+) -> Optional[Verdict]:
+    """The one timeout finding for this client call, if any."""
+    call = site.node
+    evaluator = _Evaluator(model, site.scope, site.order)
+    argument = find_timeout(call, spec, model, site.scope, site.order)
+    node = argument.value
+    if node is not None and spec.none_means_default and _is_none(node):
+        node = None
+    if node is None:
+        if argument.unknown:
+            return None
+        dsn = find_dsn(call, spec)
+        if dsn is not None and spec.keyword is not None:
+            state, seconds = _dsn_value(dsn, spec.keyword, evaluator)
+            if state == "found":
+                if seconds is None:
+                    return None
+                value = TimeoutValue((Phase("", seconds),), literal=False, scalar=True)
+                return _judge_value(value, dsn, call, name, spec, max_timeout)
+        return _missing(call, name, spec, model, site, max_timeout)
+    value = evaluator.evaluate(node)
+    if value is None:
+        return None
+    return _judge_value(value, node, call, name, spec, max_timeout)
+
+
+def _missing(
+    call: cst.Call, name: str, spec: TimeoutSpec, model: SemanticModel, site: CallSite, max_timeout: float
+) -> Optional[Verdict]:
+    if spec.unbounded_default is not None and "RES101" in spec.checks:
+        if spec.library == "requests" and session_sets_timeout(call, model, site.scope, site.order):
+            return None
+        return Verdict(
+            "RES101", call.func, f"`{name}` is called without a timeout: {spec.unbounded_default}", call
+        )
+    if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in spec.checks:
+        return Verdict(
+            "RES105", call.func,
+            f"`{name}` is called without a timeout: {spec.default_message}, above "
+            f"max-timeout ({_seconds(max_timeout)} s)",
+            call,
+        )
     return None
+
+
+def _judge_value(
+    value: TimeoutValue, node: cst.CSTNode, call: cst.Call, name: str, spec: TimeoutSpec, max_timeout: float
+) -> Optional[Verdict]:
+    checks = spec.checks
+    shown = f" ({value.via})" if value.via else ""
+    if spec.zero_unbounded and value.scalar and value.phases[0].seconds is not None and value.phases[0].seconds <= 0:
+        value = TimeoutValue(
+            (Phase("", None, f"{spec.keyword}={_seconds(value.phases[0].seconds)}, which libpq reads as no timeout"),),
+            literal=False, scalar=False, via=value.via,
+        )
+    if spec.zero_means_default and value.scalar and (value.phases[0].seconds or 0) <= 0:
+        if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in checks:
+            return Verdict(
+                "RES105", node,
+                f"`{name}` is given {spec.keyword}={_seconds(value.phases[0].seconds or 0)}{shown}, which "
+                f"falls back to the default: {spec.default_message}, above max-timeout ({_seconds(max_timeout)} s)",
+                call,
+            )
+        return None
+    reason = value.unbounded
+    if reason is not None:
+        if "RES102" in checks:
+            return Verdict("RES102", node, f"`{name}` is given an unbounded timeout: {reason}; it may wait forever", call)
+        return None
+    largest = value.largest()
+    if largest is not None and largest.seconds is not None and largest.seconds > max_timeout and "RES105" in checks:
+        phase = f" in the {largest.name} phase" if largest.name else ""
+        note = f": {largest.note}" if largest.note else ""
+        return Verdict(
+            "RES105", node,
+            f"`{name}` may wait {_seconds(largest.seconds)} s{phase}{shown}{note}, above max-timeout "
+            f"({_seconds(max_timeout)} s)",
+            call,
+        )
+    if value.literal and "RES103" in checks:
+        return Verdict(
+            "RES103", node,
+            f"`{name}` has a hard-coded timeout `{_code(node)}`: take it from configuration, or use the "
+            "deadline-aware `resilint.runtime.timeout(connect=..., read=...)`, which also caps it by the "
+            "caller's remaining deadline",
+            call,
+        )
+    if value.scalar and spec.split_hint is not None and "RES104" in checks:
+        seconds = value.phases[0].seconds
+        return Verdict(
+            "RES104", node,
+            f"`{name}` is given one timeout of {_seconds(seconds or 0)} s{shown} for both connecting and "
+            f"reading: a refused connect should fail within a second while a read may need longer; "
+            f"{spec.split_hint}",
+            call,
+        )
+    return None
+
+
+_VERDICTS: "weakref.WeakKeyDictionary[SemanticModel, Tuple[Tuple[object, ...], List[Verdict]]]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def timeout_verdicts(ctx: "RuleContext") -> List[Verdict]:
+    """Every timeout verdict of the file, computed once for all RES1xx rules."""
+    settings: "Settings" = ctx.settings
+    key = (settings.max_timeout, tuple(settings.extend_clients))
+    cached = _VERDICTS.get(ctx.model)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    verdicts = []
+    for site, name in ctx.model.iter_calls():
+        spec = spec_for(name, settings.extend_clients)
+        if spec is None or name is None:
+            continue
+        verdict = judge(site, name, spec, ctx.model, settings.max_timeout)
+        if verdict is not None:
+            verdicts.append(verdict)
+    _VERDICTS[ctx.model] = (key, verdicts)
+    return verdicts
+
+
+def report_verdicts(ctx: "RuleContext", code: str) -> None:
+    for verdict in timeout_verdicts(ctx):
+        if verdict.code == code:
+            ctx.report(verdict.node, verdict.message, anchor=verdict.anchor)
 
 
 def _is_none(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Name) and expr.value == "None"
 
 
-def _is_infinity_string(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.SimpleString):
-        value = expr.evaluated_value
-        return isinstance(value, str) and value.strip().lower() in ("inf", "infinity", "+inf")
-    return False
+def _code(node: cst.CSTNode) -> str:
+    text = _EMPTY.code_for_node(node)
+    return " ".join(text.split())
+
+
+def _seconds(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
