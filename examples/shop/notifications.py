@@ -3,6 +3,10 @@
 import smtplib
 import urllib.request
 
+import requests
+
+WEBHOOK_TIMEOUT = 5  # one number for both connecting and reading
+
 
 def send_receipt(address, body):
     with smtplib.SMTP("mail.internal") as smtp:
@@ -12,3 +16,7 @@ def send_receipt(address, body):
 def ping_status_page():
     with urllib.request.urlopen("https://status.internal/ping") as response:
         return response.status
+
+
+def post_webhook(url, payload):
+    return requests.post(url, json=payload, timeout=WEBHOOK_TIMEOUT)

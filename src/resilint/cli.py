@@ -190,7 +190,7 @@ class _NoProgress:
 
 def _progress_bar():  # type: ignore[no-untyped-def]
     """A progress bar on stderr for long runs, only on a terminal."""
-    if not sys.stderr.isatty() or os.environ.get("CI"):
+    if not sys.stderr.isatty():
         return _NoProgress()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

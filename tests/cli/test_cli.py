@@ -22,7 +22,7 @@ APP = {
         def stream(u):
             return httpx.get(u, timeout=None)
     """,
-    "app/clean.py": "import requests\nrequests.get('u', timeout=(3.05, 27))\n",
+    "app/clean.py": "import requests\nfrom app.config import TIMEOUTS\nrequests.get('u', timeout=TIMEOUTS.rates)\n",
 }
 
 
@@ -138,3 +138,11 @@ def test_examples_directory_yields_timeout_findings(cli):
     codes = {code for _, _, code in findings(result)}
     assert {"RES101", "RES102"} <= codes
     assert result.exit_code == 1
+
+
+def test_examples_exercise_every_rule(cli):
+    from resilint.lint.registry import all_rules
+
+    result = cli(["check", "examples", "--select", "ALL", "--format", "json", "--no-cache"], REPO)
+    fired = {code for _, _, code in findings(result)}
+    assert set(all_rules()) - fired == set(), "examples/ should show every rule at least once"

@@ -50,7 +50,7 @@ def test_hook_fails_on_the_finding_and_passes_once_fixed(project, tmp_path):
     assert "requests waits forever by default" in failing.stdout
 
     (project / "client.py").write_text(
-        "import requests\n\n\ndef fetch(url):\n    return requests.get(url, timeout=(3.05, 10))\n"
+        "import requests\n\n\ndef fetch(url, timeout):\n    return requests.get(url, timeout=timeout)\n"
     )
     git("add", "client.py", cwd=project)
     passing = pre_commit(project, home)

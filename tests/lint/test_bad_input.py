@@ -35,11 +35,13 @@ def analysis_errors(report):
         (("x = " + "(" * 10000 + "1" + ")" * 10000 + "\n").encode(), "nested"),
         (("x = " + "[" * 10000 + "1" + "]" * 10000 + "\n").encode(), "nested"),
         (("x = " + "[1, " * 10000 + "1" + "]" * 10000 + "\n").encode(), "nested"),
-        (("x = a" + ".b" * 10000 + "\n").encode(), "nested"),
+        (("import requests\nx = a" + ".b" * 10000 + "\n").encode(), "nested"),
+        (("import requests\nx = f" + "()" * 10000 + "\n").encode(), "nested"),
+        (("import requests\nx = a" + "[0]" * 10000 + "\n").encode(), "nested"),
         (("import requests\nx = 1" + " + 1" * 1500 + "\n").encode(), "nested"),
     ],
     ids=["syntax", "undecodable", "latin-1-ok", "unknown-encoding", "nul", "parens", "lists",
-         "list-items", "attributes", "long-binop"],
+         "list-items", "attributes", "calls", "subscripts", "long-binop"],
 )
 def test_each_bad_file_is_one_finding_and_the_rest_is_checked(cli, tmp_path, content, reason):
     (tmp_path / "bad.py").write_bytes(content)

@@ -21,6 +21,7 @@ from resilint.lint.suppressions import Suppression, parse_suppressions, suppress
 
 ANALYSIS_ERROR = "RES000"
 UNUSED_SUPPRESSION = "RES001"
+MAX_DEPTH = 400
 _NESTING_MESSAGES = ("too many nested parentheses", "too complex", "too many levels of indentation")
 
 
@@ -74,11 +75,13 @@ class Checker:
     def _run_rules(
         self, text: str, data: bytes, path: str, codes: Sequence[str]
     ) -> Tuple[List[Report], Optional[cst.Module]]:
-        deferred = _check_syntax(text, path)
+        tree, deferred = _check_syntax(text, path)
         rules = [r for r in self.rules if r.code in codes]
         wanted = bool(rules) and (self.triggers is None or any(t in data for t in self.triggers))
         if not wanted and deferred is None:
             return [], None
+        if tree is not None:
+            _check_depth(tree)
         module = _parse(text, deferred)
         if not wanted:
             return [], None
@@ -182,7 +185,7 @@ def _triggers(rules: Iterable[Rule], settings: Settings) -> Optional[Tuple[bytes
     return tuple(sorted(found))
 
 
-def _check_syntax(text: str, path: str) -> Optional[SourceError]:
+def _check_syntax(text: str, path: str) -> Tuple[Optional[ast.Module], Optional[SourceError]]:
     """CPython's own parser first: ten times faster than LibCST, better messages, and it
     refuses pathological nesting that would crash LibCST's native parser.
 
@@ -190,15 +193,29 @@ def _check_syntax(text: str, path: str) -> Optional[SourceError]:
     interpreter (``match`` on 3.9) is refused by ``ast`` but parsed by LibCST.
     """
     try:
-        ast.parse(text, filename=path)
+        return ast.parse(text, filename=path), None
     except SyntaxError as exc:
         error = SourceError(f"syntax error: {exc.msg or 'invalid syntax'}", exc.lineno, exc.offset)
         if any(m in error.reason for m in _NESTING_MESSAGES):
             raise error from None
-        return error
+        return None, error
     except (RecursionError, MemoryError):
         raise SourceError("too deeply nested to parse") from None
-    return None
+
+
+def _check_depth(tree: ast.Module) -> None:
+    """Refuse what LibCST cannot take: its native parser overflows the C stack (a crash, not
+    an exception) on chains a few thousand levels deep that older CPythons accept, and is slow
+    long before. Real code stays far below this limit."""
+    stack = [(tree, 0)]
+    pop, push, children = stack.pop, stack.append, ast.iter_child_nodes
+    while stack:
+        node, depth = pop()
+        if depth > MAX_DEPTH:
+            line = getattr(node, "lineno", None)
+            raise SourceError(f"too deeply nested to analyse (over {MAX_DEPTH} levels)", line)
+        for child in children(node):
+            push((child, depth + 1))
 
 
 def _parse(text: str, deferred: Optional[SourceError]) -> cst.Module:

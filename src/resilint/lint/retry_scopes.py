@@ -70,7 +70,8 @@ class Policy:
     time_limit: Limit = UNKNOWN  # seconds, None = no time limit, "unknown"
     wait: Setting = field(default_factory=lambda: Setting(UNKNOWN))
     retry_on: Setting = field(default_factory=lambda: Setting(UNKNOWN))
-    # Handlers of a hand-written loop that go round again (RES205 reports on them).
+    # Catch-all handlers (bare ``except:``, ``except Exception``) that go round again in a
+    # hand-written loop or around celery's ``self.retry()`` (RES205 reports on them).
     handlers: Tuple[cst.ExceptHandler, ...] = ()
     # Non-idempotent methods this policy retries (urllib3 ``allowed_methods``), if any.
     unsafe_methods: Optional[Setting] = None
@@ -162,6 +163,7 @@ _CLOCKS = frozenset({
     "datetime.datetime.now", "datetime.datetime.utcnow", "asyncio.get_event_loop", "asyncio.get_running_loop",
 })
 _RANDOM_MODULES = ("random.", "secrets.", "numpy.random.", "os.urandom", "uuid.uuid1", "uuid.uuid4")
+_JITTERED_HELPERS = frozenset({"resilint.runtime.backoff_delay", "resilint.runtime.retry.backoff_delay"})
 _PURE_FUNCTIONS = frozenset({
     "builtins.min", "builtins.max", "builtins.float", "builtins.int", "builtins.round", "builtins.abs",
     "builtins.pow", "math.pow", "math.exp", "math.ceil", "math.floor", "math.log", "math.sqrt",
@@ -420,10 +422,6 @@ def _counters(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
     return names
 
 
-def _enclosing_if_tests(node: cst.CSTNode, stmts: Sequence[cst.BaseStatement]) -> None:  # pragma: no cover
-    return None
-
-
 # --- the recogniser ------------------------------------------------------------------------
 
 
@@ -433,8 +431,10 @@ class _Recogniser:
         self.policies: List[Policy] = []
         self.scopes: List[RetryScope] = []
         self.by_node: Dict[int, Policy] = {}
-        self.calls_by_node: Dict[int, CallSite] = {c.node and id(c.node): c for c in model.calls}
         self.names: Dict[int, Optional[str]] = {}
+        self.decorated: Dict[int, List[RetryScope]] = {}
+        self.growing: Set[str] = set()
+        self._visiting: Set[str] = set()
 
     def name(self, call: CallSite) -> Optional[str]:
         key = id(call.node)
@@ -449,7 +449,9 @@ class _Recogniser:
 
     def run(self) -> RetryScopes:
         for call in self.model.calls:
-            self._library_policy(call)
+            self._library_policy(call, transports=False)
+        for call in self.model.calls:  # after the Retry objects they may be given
+            self._library_policy(call, transports=True)
         for function in self.model.functions:
             self._decorated(function)
         self._applications()
@@ -466,14 +468,19 @@ class _Recogniser:
 
     # --- library policies found among the calls ------------------------------------------------
 
-    def _library_policy(self, call: CallSite) -> None:
+    def _library_policy(self, call: CallSite, transports: bool) -> None:
         name = self.name(call)
         if name is None:
-            func = call.node.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "retry_with":
-                self._retry_with(call)
             return
         node = call.node
+        if transports:
+            if name in _HTTP_ADAPTER:
+                self._transport(call, "urllib3", "adapter", "max_retries", 2)
+            elif name in _URLLIB3_POOLS:
+                self._transport(call, "urllib3", "pool", "retries", None)
+            elif name in _HTTPX_TRANSPORTS:
+                self._transport(call, "httpx", "transport", "retries", None)
+            return
         if name == _TENACITY_DECORATOR or name in _TENACITY_OBJECTS:
             self._add(self._tenacity(node, call.scope, call.order, "decorator" if name == _TENACITY_DECORATOR else "iterator"))
         elif name in _BACKOFF:
@@ -484,21 +491,8 @@ class _Recogniser:
             self._add(self._retrying(node, call.scope, call.order))
         elif name in _RESILINT_DECORATOR or name in _RESILINT_LOOP:
             self._add(self._resilint(node, call.scope, call.order, "decorator" if name in _RESILINT_DECORATOR else "iterator"))
-        elif name in _URLLIB3_RETRY or (name.endswith(".new") and self._is_urllib3_retry_instance(node, call)):
+        elif name in _URLLIB3_RETRY:
             self._add(self._urllib3_retry(node, call.scope, call.order))
-        elif name in _HTTP_ADAPTER:
-            self._transport(call, "urllib3", "adapter", "max_retries", 2)
-        elif name in _URLLIB3_POOLS:
-            self._transport(call, "urllib3", "pool", "retries", None)
-        elif name in _HTTPX_TRANSPORTS:
-            self._transport(call, "httpx", "transport", "retries", None)
-
-    def _is_urllib3_retry_instance(self, node: cst.Call, call: CallSite) -> bool:
-        func = node.func
-        if not isinstance(func, cst.Attribute):
-            return False
-        value = self.model.resolve(func.value, call.scope, call.order)
-        return isinstance(value, Instance) and normalise(self.model.type_name(value)) == "urllib3.Retry"
 
     # tenacity ---------------------------------------------------------------------------
 
@@ -522,7 +516,7 @@ class _Recogniser:
             attempts, seconds = self._tenacity_stop(stop.value, scope, order)
             policy.max_attempts, policy.time_limit = attempts, seconds
             bounded = _bounded_kind(attempts, seconds)
-            detail = "`stop=` never stops" if bounded == "unbounded" else ""
+            detail = f"`stop={code_of(stop.value)}` never stops" if bounded == "unbounded" else ""
             policy.attempts = Setting(bounded, stop.value, detail)
         # wait
         wait = keywords.get("wait")
@@ -546,10 +540,17 @@ class _Recogniser:
         return policy
 
     def _follow(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
+        """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself."""
         if isinstance(expr, cst.Name):
             assigned = self.model.assigned_expression(expr, scope, order)
             if assigned is not None:
                 return assigned
+        elif isinstance(expr, cst.Attribute):
+            owner = self.model.resolve(expr.value, scope, order)
+            if isinstance(owner, Instance) and not isinstance(owner.of, str):
+                bindings = owner.of.instance_attributes.get(expr.attr.value) or owner.of.scope.bindings.get(expr.attr.value)
+                if bindings and bindings[-1].expr is not None:
+                    return bindings[-1].expr
         return expr
 
     def _int(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Limit:
@@ -864,7 +865,7 @@ class _Recogniser:
                 if policy.max_attempts is None:
                     policy.max_attempts = UNKNOWN  # other counters (connect=, read=) may bound it
         else:
-            policy.max_attempts = UNKNOWN if star or node.func is None else 10
+            policy.max_attempts = UNKNOWN if star else 10  # Retry()'s default total
         policy.time_limit = UNKNOWN
         policy.attempts = Setting(UNKNOWN if policy.max_attempts == UNKNOWN else "bounded")
         factor = keywords.get("backoff_factor")
@@ -965,20 +966,17 @@ class _Recogniser:
         return None
 
     def _decorator_scopes(self, function: FunctionInfo) -> List[RetryScope]:
-        cached = getattr(function, "_retry_scopes", None)
+        cached = self.decorated.get(id(function))
         if cached is not None:
             return cached
         found: List[RetryScope] = []
         outer = function.scope.parent or function.scope
-        order = function.scope.bindings and min(
-            (b.order for bs in function.scope.bindings.values() for b in bs), default=0
-        ) or 0
-        order = max(order - 1, 0)
+        order = 1 << 62
         for decorator in function.decorators:
             policy = self._decorator(decorator, function, outer, order)
             if policy is not None:
                 found.append(RetryScope(policy, "task" if policy.library == "celery" else "decorator", decorator, function.node, function))
-        function._retry_scopes = found  # type: ignore[attr-defined]
+        self.decorated[id(function)] = found
         return found
 
     def _decorated(self, function: FunctionInfo) -> None:
@@ -1069,7 +1067,7 @@ class _Recogniser:
             expr = decorator.decorator
             if isinstance(expr, cst.Call):
                 scope = function.scope.parent or function.scope
-                if self._is_task_decorator(expr, scope, 0):
+                if self._is_task_decorator(expr, scope, 1 << 62):
                     keywords, _ = _keywords(expr)
                     bind = keywords.get("bind")
                     if bind is not None and _is_true(bind.value):
@@ -1123,6 +1121,9 @@ class _Recogniser:
         for call in self.model.calls:
             node = call.node
             func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "retry_with":
+                self._retry_with(call)
+                continue
             # retry(...)(fn) / Retrying(...)(fn, ...)
             if isinstance(func, cst.Call) and id(func) in self.by_node:
                 self._apply(self.by_node[id(func)], call)
@@ -1133,10 +1134,11 @@ class _Recogniser:
                 target = func.value
             if isinstance(target, (cst.Name, cst.Attribute)):
                 assigned = self._follow(target, call.scope, call.order)
-                if isinstance(assigned, cst.Call) and id(assigned) in self.by_node:
+                if isinstance(assigned, cst.Call) and assigned is not node and id(assigned) in self.by_node:
                     policy = self.by_node[id(assigned)]
-                    if policy.library in ("tenacity", "retrying", "stamina") and policy.kind in ("iterator", "decorator") \
-                            and (target is not func or policy.kind == "iterator"):
+                    if policy.library in ("tenacity", "retrying", "backoff", "stamina", "resilint") and (
+                        target is func or policy.kind == "iterator"
+                    ):
                         self._apply(policy, call)
             # tenacity.retry(fn) without arguments: ``retry(fn)``
             name = self.names.get(id(node))
@@ -1211,7 +1213,8 @@ class _Recogniser:
             success = (
                 _has_exit(try_body)
                 or (node.orelse is not None and _has_exit(_block(node.orelse.body)))
-                or (any(_has_continue(_block(h.body)) for h in going_round) and _has_exit(body))
+                # ``except X: sleep(); continue`` then an unconditional ``break``/``return``
+                or (any(_has_continue(_block(h.body)) for h in going_round) and _leaves(body))
                 or bool(flags & _assigned_names(try_body))
             )
             if not success or not self._calls_out(node, calls):
@@ -1221,12 +1224,11 @@ class _Recogniser:
         if not handlers and not status_ifs:
             return None
         policy = Policy("loop", "loop", loop, scope=scope, order=order)
-        policy.handlers = tuple(handlers)
         if handlers:
             kinds = [self._handler_kind(h, scope, order) for h in handlers]
-            any_handler = next((h for h, k in zip(handlers, kinds) if k == ON_ANY), None)
-            if any_handler is not None:
-                policy.retry_on = Setting(ON_ANY, any_handler, "")
+            policy.handlers = tuple(h for h, k in zip(handlers, kinds) if k == ON_ANY)
+            if policy.handlers:
+                policy.retry_on = Setting(ON_ANY, policy.handlers[0], "")
             else:
                 policy.retry_on = Setting(UNKNOWN if UNKNOWN in kinds else ON_SPECIFIC)
         else:
@@ -1272,15 +1274,38 @@ class _Recogniser:
         return not all(n in _NOT_FAILURES for n in names)
 
     def _handler_kind(self, handler: cst.ExceptHandler, scope: Scope, order: int) -> str:
-        if handler.type is None:
-            return ON_ANY
-        return self._exception_kind(handler.type, scope, order)
+        kind = ON_ANY if handler.type is None else self._exception_kind(handler.type, scope, order)
+        if kind == ON_ANY and self._classifies(handler):
+            return UNKNOWN
+        return kind
+
+    def _classifies(self, handler: cst.ExceptHandler) -> bool:
+        """A catch-all handler that decides what to retry itself: it hands the exception to a
+        predicate (``if not should_retry(exc): raise``, ``helper(exc, ...)``) or leaves on a
+        condition that is not an attempt counter."""
+        name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
+        body = _block(handler.body)
+        counters = _counters(body)
+        for node in _walk_statements(body):
+            if isinstance(node, cst.If) and _conditional_exit(node):
+                if not self._mentions_bound(node.test, counters, None, 0, names_only=True):
+                    return True
+            if name is None:
+                continue
+            for part in _expressions(node) if isinstance(node, (cst.Expr, cst.Assign, cst.If, cst.Return, cst.Raise)) else ():
+                if isinstance(part, cst.Call) and not _is_logging(part):
+                    for arg in part.args:
+                        if isinstance(arg.value, cst.Name) and arg.value.value == name:
+                            return True
+            if isinstance(node, cst.For) and any(isinstance(p, cst.Name) and p.value == name for p in _expressions(node)):
+                return True
+        return False
 
     def _calls_out(self, node: cst.CSTNode, calls: List[CallSite]) -> bool:
         """The try body calls something that is not a builtin (input(), int() …)."""
         handler_ids = {id(h) for h in getattr(node, "handlers", ())}
         for call in calls:
-            if node not in call.stack:
+            if not any(n is node for n in call.stack):
                 continue
             if any(id(n) in handler_ids for n in call.stack):
                 continue
@@ -1301,12 +1326,7 @@ class _Recogniser:
             if polarity is None:
                 continue
             good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
-            bad_stmts = _block(bad.body) if isinstance(bad, (cst.IndentedBlock, cst.SimpleStatementSuite)) else (
-                _block(bad.body) if isinstance(bad, cst.Else) else ([bad] if isinstance(bad, cst.If) else [])
-            )
-            good_stmts = _block(good.body) if isinstance(good, cst.Else) else (
-                _block(good) if isinstance(good, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ([good] if isinstance(good, cst.If) else [])
-            )
+            good_stmts, bad_stmts = _branch(good), _branch(bad)
             bad_goes_round = _has_continue(bad_stmts) or not _leaves(bad_stmts)
             if not bad_goes_round:
                 continue
@@ -1394,9 +1414,10 @@ class _Recogniser:
                     verdict = UNKNOWN
         if verdict == "unbounded":
             policy.max_attempts, policy.time_limit = None, None
+            header = f"while {code_of(loop.test)}" if isinstance(loop, cst.While) else f"for ... in {code_of(loop.iter)}"
             policy.attempts = Setting(
                 "unbounded", None,
-                "this retry loop has no attempt counter or deadline: it retries forever",
+                f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever",
             )
         else:
             policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
@@ -1409,7 +1430,8 @@ class _Recogniser:
                     return True
         return False
 
-    def _mentions_bound(self, test: cst.BaseExpression, counters: Set[str], scope: Scope, order: int) -> bool:
+    def _mentions_bound(self, test: cst.BaseExpression, counters: Set[str], scope: Optional[Scope], order: int,
+                        names_only: bool = False) -> bool:
         for node in _expressions(test):
             if isinstance(node, (cst.Name, cst.Attribute)):
                 text = _dotted(node)
@@ -1417,13 +1439,15 @@ class _Recogniser:
                     continue
                 if text in counters or _BOUND_WORDS.search(text.rsplit(".", 1)[-1]):
                     return True
-            if isinstance(node, cst.Call):
+            if isinstance(node, cst.Call) and scope is not None:
                 name = self.expr_name(node.func, scope, order)
                 if name in _CLOCKS or (name or "").endswith(".time"):
                     return True
         return False
 
     def _loop_wait(self, policy: Policy, sleeps: List[CallSite], calls: List[CallSite], scope: Scope) -> None:
+        loop = policy.node
+        self.growing = _growing(_block(loop.body)) if isinstance(loop, (cst.For, cst.While)) else set()
         if not sleeps:
             hidden = any(
                 re.search(r"sleep|wait|backoff|delay|pause|throttle", (self.name(c) or _dotted(c.node.func) or ""), re.I)
@@ -1462,7 +1486,7 @@ class _Recogniser:
     ) -> Tuple[str, str]:
         """(kind, source text) of a sleep argument: fixed / exponential / jittered / unknown."""
         kind = self._delay(expr, scope, order, loop, depth)
-        return kind, _code(expr)
+        return kind, code_of(expr)
 
     def _delay(self, expr: cst.BaseExpression, scope: Scope, order: int, loop: Optional[cst.CSTNode], depth: int) -> str:
         if depth > 6:
@@ -1483,86 +1507,116 @@ class _Recogniser:
         if isinstance(expr, cst.Name):
             if _JITTER_WORD.search(expr.value):
                 return WAIT_JITTERED
-            binding = self.model.lookup(expr.value, scope, order)
-            if binding is None:
-                return UNKNOWN
-            source = self._all_assignments(expr.value, scope)
-            if not source:
-                if binding.imported is not None or binding.defined is not None or binding.entered is not None:
-                    return UNKNOWN
-                # a parameter or loop target: a value chosen by the caller, constant per call
-                return WAIT_FIXED if binding.order <= order else UNKNOWN
-            kinds = [self._delay(e, s, o, loop, depth + 1) for e, s, o in source]
-            if WAIT_JITTERED in kinds:
-                return WAIT_JITTERED
-            if UNKNOWN in kinds:
-                return UNKNOWN
-            if len(source) > 1 or WAIT_EXPONENTIAL in kinds or self._grows(expr.value, scope):
+            if expr.value in self.growing:
                 return WAIT_EXPONENTIAL
-            return WAIT_FIXED
+            if expr.value in self._visiting:
+                return WAIT_FIXED  # ``delay = delay + 1``: judged by the other terms
+            bindings = self._bindings(expr.value, scope)
+            if not bindings:
+                return UNKNOWN
+            if any(b.imported or b.defined or b.entered is not None for b in bindings):
+                return UNKNOWN
+            sources = [b for b in bindings if b.expr is not None]
+            if not sources:
+                if isinstance(loop, cst.For) and expr.value in _target_names(loop.target) and not self._is_counting(loop, scope, order):
+                    return UNKNOWN  # ``for delay in delays_generator()``: drawn from elsewhere
+                return WAIT_FIXED  # a parameter or counter: chosen by the caller, no random term
+            self._visiting.add(expr.value)
+            try:
+                kinds = [self._delay(b.expr, b.scope, b.order, loop, depth + 1) for b in sources]  # type: ignore[arg-type]
+            finally:
+                self._visiting.discard(expr.value)
+            return _strongest(kinds)
         if isinstance(expr, cst.Attribute):
-            if _JITTER_WORD.search(expr.attr.value):
+            attr = expr.attr.value
+            if _JITTER_WORD.search(attr):
                 return WAIT_JITTERED
-            name = self.expr_name(expr, scope, order)
-            if name is not None and not name.startswith(self.model.module_name or "\0"):
-                return UNKNOWN if name.count(".") > 1 and "." in name else WAIT_FIXED
-            return WAIT_FIXED  # a configuration attribute (self.retry_delay, settings.DELAY)
+            if "after" in attr.lower():
+                return UNKNOWN  # a server's Retry-After
+            return WAIT_FIXED  # a configuration value: self.retry_delay, settings.RETRY_DELAY
+        if isinstance(expr, cst.Subscript):
+            value = self._follow(expr.value, scope, order)
+            if isinstance(value, (cst.List, cst.Tuple)) and all(_number(e.value) is not None for e in value.elements):
+                return WAIT_FIXED
+            return UNKNOWN
         if isinstance(expr, cst.Call):
             name = self.expr_name(expr.func, scope, order)
-            if name is not None and (name.startswith(_RANDOM_MODULES) or _JITTER_WORD.search(name.rsplit(".", 1)[-1])):
+            if name is not None and (name.startswith(_RANDOM_MODULES) or name in _JITTERED_HELPERS
+                                     or _JITTER_WORD.search(name.rsplit(".", 1)[-1])):
                 return WAIT_JITTERED
             func_text = _dotted(expr.func) or ""
             if _JITTER_WORD.search(func_text.rsplit(".", 1)[-1]):
                 return WAIT_JITTERED
             if name in _PURE_FUNCTIONS:
                 parts = [self._delay(a.value, scope, order, loop, depth + 1) for a in expr.args if not a.star]
-                if not parts:
-                    return UNKNOWN
-                if WAIT_JITTERED in parts:
-                    return WAIT_JITTERED
-                if UNKNOWN in parts:
-                    return UNKNOWN
-                return WAIT_EXPONENTIAL if WAIT_EXPONENTIAL in parts else WAIT_FIXED
+                return _strongest(parts) if parts else UNKNOWN
             target = self.model.resolve(expr.func, scope, order)
             if isinstance(target, FunctionInfo) and target.returns and depth < 3:
-                kinds = [self._delay(r, target.scope, 1 << 62, None, depth + 1) for r in target.returns]
-                if WAIT_JITTERED in kinds:
-                    return WAIT_JITTERED
-                if UNKNOWN in kinds:
-                    return UNKNOWN
-                return WAIT_EXPONENTIAL if WAIT_EXPONENTIAL in kinds else WAIT_FIXED
+                saved, self.growing = self.growing, set()
+                try:
+                    kinds = [self._delay(r, target.scope, 1 << 62, None, depth + 1) for r in target.returns]
+                finally:
+                    self.growing = saved
+                return _strongest(kinds)
             return UNKNOWN
         return UNKNOWN
 
-    def _all_assignments(self, name: str, scope: Scope) -> List[Tuple[cst.BaseExpression, Scope, int]]:
-        """Every value assigned to a local name in its scope (None if any is unknown)."""
-        bindings: List[Binding] = []
+    def _bindings(self, name: str, scope: Scope) -> List[Binding]:
         current: Optional[Scope] = scope
         while current is not None:
+            if current.kind == "class" and current is not scope:
+                current = current.parent
+                continue
             if name in current.bindings:
-                bindings = current.bindings[name]
-                break
+                return current.bindings[name]
             current = current.parent
-        out = []
-        for binding in bindings:
-            if binding.expr is None:
-                if binding.imported or binding.defined or binding.entered:
-                    return []
-                if any(b.expr is not None for b in bindings):
-                    # an augmented assignment (``delay *= 2``) has no expr: growth, judged elsewhere
-                    continue
-                return []
-            out.append((binding.expr, binding.scope, binding.order))
-        return out
+        return []
 
-    def _grows(self, name: str, scope: Scope) -> bool:
-        """``delay *= 2`` (an augmented binding without expr) marks exponential growth."""
-        current: Optional[Scope] = scope
-        while current is not None:
-            if name in current.bindings:
-                return any(b.expr is None and not (b.imported or b.defined or b.entered) for b in current.bindings[name][1:])
-            current = current.parent
-        return False
+
+def _target_names(target: cst.BaseExpression) -> Set[str]:
+    return {n.value for n in _expressions(target) if isinstance(n, cst.Name)}
+
+
+def _branch(node: Optional[cst.CSTNode]) -> Sequence[cst.BaseStatement]:
+    if node is None:
+        return []
+    if isinstance(node, cst.Else):
+        return _block(node.body)
+    if isinstance(node, cst.If):
+        return [node]
+    return _block(node)  # type: ignore[arg-type]
+
+
+def _growing(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """Names multiplied in the loop (``delay *= 2``, ``delay = min(delay * 2, cap)``)."""
+    names: Set[str] = set()
+    for node in _walk_statements(stmts):
+        if isinstance(node, cst.AugAssign) and isinstance(node.operator, (cst.MultiplyAssign, cst.PowerAssign, cst.LeftShiftAssign)):
+            text = _dotted(node.target)
+            if text:
+                names.add(text)
+        elif isinstance(node, cst.Assign) and len(node.targets) == 1:
+            text = _dotted(node.targets[0].target)
+            if text is None:
+                continue
+            for part in _expressions(node.value):
+                if isinstance(part, cst.BinaryOperation) and isinstance(part.operator, (cst.Multiply, cst.Power, cst.LeftShift)):
+                    if _dotted(part.left) == text or _dotted(part.right) == text:
+                        names.add(text)
+    return names
+
+
+_LOGGING_METHODS = frozenset({
+    "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "append",
+    "add", "extend", "format", "str", "repr", "type", "isinstance", "print_exc", "format_exc",
+    "retry",  # celery's self.retry(exc=exc) re-raises for a retry: it decides nothing
+})
+
+
+def _is_logging(call: cst.Call) -> bool:
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return name in _LOGGING_METHODS
 
 
 def _conditional_exit(node: cst.If) -> bool:
@@ -1573,6 +1627,17 @@ def _conditional_exit(node: cst.If) -> bool:
     if isinstance(orelse, cst.Else):
         return _leaves(_block(orelse.body))
     return False
+
+
+def _strongest(kinds: Sequence[str]) -> str:
+    """Combine the kinds of the terms of one delay: any random term makes it jittered."""
+    if WAIT_JITTERED in kinds:
+        return WAIT_JITTERED
+    if UNKNOWN in kinds or not kinds:
+        return UNKNOWN
+    if WAIT_EXPONENTIAL in kinds:
+        return WAIT_EXPONENTIAL
+    return WAIT_FIXED
 
 
 def _status_codes(node: cst.BaseExpression) -> List[int]:
@@ -1636,7 +1701,7 @@ def _join_waits(parts: List[Tuple[str, str]]) -> Tuple[str, str]:
 _EMPTY_MODULE = cst.Module([])
 
 
-def _code(node: cst.CSTNode, limit: int = 60) -> str:
+def code_of(node: cst.CSTNode, limit: int = 60) -> str:
     try:
         text = _EMPTY_MODULE.code_for_node(node)
     except Exception:  # pragma: no cover - defensive
@@ -1656,7 +1721,7 @@ def calls_within(model: SemanticModel, scope: RetryScope) -> Iterator[CallSite]:
             node = stack[index]
             if node is covers:
                 # for a loop scope, the iterator expression is evaluated once, not per attempt
-                if isinstance(covers, cst.For) and not _inside(call.node, covers.body):
+                if isinstance(covers, cst.For) and _inside(call.node, covers.iter):
                     break
                 yield call
                 break
@@ -1673,3 +1738,15 @@ def _inside(node: cst.CSTNode, container: cst.CSTNode) -> bool:
             return True
         stack.extend(current.children)
     return False
+
+
+def describe(scope_or_policy: Union[RetryScope, Policy]) -> str:
+    """A short human name for a scope's policy: "a tenacity retry", "a hand-written retry loop"."""
+    policy = scope_or_policy.policy if isinstance(scope_or_policy, RetryScope) else scope_or_policy
+    if policy.library == "loop":
+        return "a hand-written retry loop"
+    if policy.library == "celery":
+        return "celery's task retry"
+    if policy.library == "resilint":
+        return "resilint's retry"
+    return f"a {policy.library} retry"

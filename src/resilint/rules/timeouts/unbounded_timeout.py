@@ -11,17 +11,35 @@ class UnboundedTimeout(Rule):
     """A timeout is given explicitly, but its value waits forever.
 
     ## What it does
-    Flags a timeout argument whose value is unbounded: `timeout=None`, a `(connect, read)`
-    tuple with `None` in it, `float("inf")`, `math.inf`, `httpx.Timeout(None)` or an
-    `httpx.Timeout` with any phase set to `None` (`httpx.Timeout(5, read=None)`). It applies to
-    every client that takes a timeout, including httpx, whose 5 s default an explicit `None`
-    switches off, and to module constants that hold such a value (`TIMEOUT = None`).
+    Flags a timeout argument whose value is unbounded, for every client RES101 knows, httpx
+    and aiohttp, and generic waits:
+
+    - `timeout=None` on a client function, session or client method (httpx's 5 s default and
+      aiohttp's per-request limit are switched off by an explicit `None`), a `(connect, read)`
+      tuple with `None` in it, `float("inf")`, `math.inf`;
+    - `httpx.Timeout(None)` and an `httpx.Timeout` with any phase `None`
+      (`httpx.Timeout(5, read=None)`); `aiohttp.ClientTimeout(total=None)` (or no total) with no
+      `sock_read`; `urllib3.Timeout` with neither `total` nor `read`; botocore
+      `Config(read_timeout=None)`;
+    - `sock.settimeout(None)` on a `socket.socket` (including one from
+      `socket.create_connection`), `socket.setdefaulttimeout(None)`;
+    - `redis.Redis(socket_timeout=None)`, `psycopg2.connect(connect_timeout=0)` (libpq reads 0
+      as "wait forever");
+    - generic waits: `asyncio.wait_for(x, None)`, `asyncio.timeout(None)`,
+      `asyncio.timeout_at(None)`, `async_timeout.timeout(None)`, `anyio.fail_after(None)`.
+
+    Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`). Where
+    `None` selects the library default rather than no limit (`aiohttp.ClientSession(timeout=None)`,
+    `psycopg.connect(connect_timeout=None)`), RES105 judges the default instead.
 
     ## Why is this bad?
     `None` reads like "use the default", but for these libraries it means "no limit at all". A
     read phase without a limit lets a server that accepted the connection and then stalled
     hold the caller's connection and worker indefinitely, which is how one slow dependency
-    drains a shared pool (see RES101 for the Little's law arithmetic).
+    drains a shared pool. Nothing ever gives such a connection back: a pool of 10 connections
+    that meets one stalled response per minute is exhausted after 10 minutes and stays
+    exhausted until the process restarts, while a 10 s read timeout would have returned each
+    connection within 10 s.
 
     ## Example
     ```python
@@ -64,6 +82,17 @@ class UnboundedTimeout(Rule):
         def get(url, timeout=None):
             return url
         get("x", timeout=None)
+        """,
+        """
+        import aiohttp
+        aiohttp.ClientTimeout(total=None, sock_connect=5, sock_read=10)
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None, sock_read=10))
+        """,
+        """
+        import asyncio
+
+        async def main(job, budget):
+            return await asyncio.wait_for(job, budget)
         """,
     ]
     INVALID = [
@@ -132,6 +161,60 @@ class UnboundedTimeout(Rule):
             import requests
             requests.get("https://a.example", **{"timeout": None})
             """,
+        ),
+        Invalid(
+            """
+            import aiohttp
+
+            async def fetch(url):
+                timeout = aiohttp.ClientTimeout(total=None)
+                async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as s:
+                    return await s.get(url)
+            """,
+            line=5,
+            message="no sock_read",
+        ),
+        Invalid(
+            """
+            import socket
+            sock = socket.create_connection(("db", 5432), timeout=3)
+            sock.settimeout(None)
+            """,
+            line=3,
+        ),
+        Invalid(
+            """
+            import socket
+            socket.setdefaulttimeout(None)
+            """,
+        ),
+        Invalid(
+            """
+            import asyncio
+
+            async def main(job):
+                await asyncio.wait_for(job, None)
+                async with asyncio.timeout(None):
+                    await job
+            """,
+            count=2,
+        ),
+        Invalid(
+            """
+            import aiohttp
+
+            async def fetch(session: aiohttp.ClientSession, url):
+                async with aiohttp.ClientSession() as s:
+                    return await s.post(url, timeout=None)
+            """,
+            line=5,
+        ),
+        Invalid(
+            """
+            import psycopg2
+            psycopg2.connect(host="db", connect_timeout=0)
+            """,
+            message="libpq",
         ),
     ]
 

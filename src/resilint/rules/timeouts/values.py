@@ -43,6 +43,21 @@ _TIMEDELTA_UNITS = (
 )
 _BOTOCORE_DEFAULT = 60.0
 _EMPTY = cst.Module([])
+_DEADLINE = "which caps it by the caller's remaining deadline"
+_RUNTIME_HINTS = {
+    "requests": f"pass the deadline-aware `resilint.runtime.timeout(connect=..., read=...)`, {_DEADLINE}",
+    "httpx": f"pass the deadline-aware `resilint.runtime.timeout(connect=..., read=...).as_httpx()`, {_DEADLINE}",
+    "aiohttp": (
+        "build the `aiohttp.ClientTimeout` from the deadline-aware `resilint.runtime.timeout(connect=..., "
+        f"read=...)`, {_DEADLINE}"
+    ),
+    # Connection settings of databases and SDK clients: configuration, not a per-call deadline.
+    "redis": None,
+    "psycopg2": None,
+    "psycopg": None,
+    "botocore": None,
+}
+_RUNTIME_SCALAR_HINT = f"pass `resilint.runtime.timeout(...).read`, {_DEADLINE}"
 
 
 @dataclass(frozen=True)
@@ -82,9 +97,21 @@ class _Evaluator:
         return self.model.qualified_name(expr, self.scope, self.order)
 
     def follow(self, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-        """A name's assigned expression (a module constant), or None when it is not known."""
-        assigned = self.model.assigned_expression(expr, self.scope, self.order)
-        return None if assigned is None or assigned is expr else assigned
+        """A constant's value: the expression assigned to a name bound exactly once in its scope.
+
+        A name assigned more than once (``timeout = None`` under an ``if``, a parameter that is
+        reassigned) has no single value without flow analysis, so it is unknown.
+        """
+        scope, order, hops = self.scope, self.order, 0
+        while isinstance(expr, cst.Name) and expr.value not in ("None", "True", "False"):
+            binding = self.model.lookup(expr.value, scope, order)
+            if binding is None or binding.expr is None or hops > 20:
+                return None
+            if len(binding.scope.bindings.get(expr.value, ())) != 1:
+                return None
+            expr, scope, order = binding.expr, binding.scope, binding.order
+            hops += 1
+        return expr if hops else None
 
     # --- numbers ---------------------------------------------------------------------------
 
@@ -93,7 +120,10 @@ class _Evaluator:
         if depth > 10:
             return None
         if isinstance(expr, (cst.Integer, cst.Float)):
-            return float(expr.evaluated_value), at_site
+            try:
+                return float(expr.evaluated_value), at_site
+            except (OverflowError, ValueError):
+                return None
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
             inner = self.number(expr.expression, at_site, depth + 1)
             if inner is None:
@@ -389,7 +419,7 @@ def judge(
     argument = find_timeout(call, spec, model, site.scope, site.order)
     node = argument.value
     if node is not None and spec.none_means_default and _is_none(node):
-        node = None
+        return _missing(call, name, spec, model, site, max_timeout, given_none=node)
     if node is None:
         if argument.unknown:
             return None
@@ -409,7 +439,8 @@ def judge(
 
 
 def _missing(
-    call: cst.Call, name: str, spec: TimeoutSpec, model: SemanticModel, site: CallSite, max_timeout: float
+    call: cst.Call, name: str, spec: TimeoutSpec, model: SemanticModel, site: CallSite, max_timeout: float,
+    given_none: Optional[cst.BaseExpression] = None,
 ) -> Optional[Verdict]:
     if spec.unbounded_default is not None and "RES101" in spec.checks:
         if spec.library == "requests" and session_sets_timeout(call, model, site.scope, site.order):
@@ -418,10 +449,13 @@ def _missing(
             "RES101", call.func, f"`{name}` is called without a timeout: {spec.unbounded_default}", call
         )
     if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in spec.checks:
+        how = (
+            f"is given {spec.keyword}=None, which selects the default" if given_none is not None
+            else "is called without a timeout"
+        )
         return Verdict(
-            "RES105", call.func,
-            f"`{name}` is called without a timeout: {spec.default_message}, above "
-            f"max-timeout ({_seconds(max_timeout)} s)",
+            "RES105", given_none if given_none is not None else call.func,
+            f"`{name}` {how}: {spec.default_message}, above max-timeout ({_seconds(max_timeout)} s)",
             call,
         )
     return None
@@ -462,12 +496,10 @@ def _judge_value(
             call,
         )
     if value.literal and "RES103" in checks:
+        hint = _RUNTIME_HINTS.get(spec.library, _RUNTIME_SCALAR_HINT)
+        remedy = f"take it from configuration, or {hint}" if hint else "take it from configuration"
         return Verdict(
-            "RES103", node,
-            f"`{name}` has a hard-coded timeout `{_code(node)}`: take it from configuration, or use the "
-            "deadline-aware `resilint.runtime.timeout(connect=..., read=...)`, which also caps it by the "
-            "caller's remaining deadline",
-            call,
+            "RES103", node, f"`{name}` has a hard-coded timeout `{_code(node)}`: {remedy}", call
         )
     if value.scalar and spec.split_hint is not None and "RES104" in checks:
         seconds = value.phases[0].seconds

@@ -1,0 +1,804 @@
+"""Time resilint against ruff S113, pylint W3101 and bandit B113 on the pinned corpus.
+
+    python bench/run.py                        # full run (~20 min on 2 cores), writes results/latest.md
+    python bench/run.py --quick                # 1x, one run each, no pylint: a cheap re-check
+    python bench/run.py --tools resilint,ruff --scales 1,2 --repeat 5
+    python bench/run.py --profile              # also cProfile resilint on a ~50k-line subset
+
+What is measured (see bench/README.md for the method):
+
+* resilint cold (``--no-cache``), with ``--jobs 1`` and ``--jobs <all cores>``;
+* resilint filling its cache (one run), then warm (cache full), ``--jobs 1`` and all cores;
+* ruff ``check --select S113 --no-cache``, pylint ``--disable=all --enable=W3101``,
+  bandit ``-t B113 -r -q``, each from a separate venv built from bench/peers-requirements.txt;
+
+each ``--repeat`` times (median reported), with CPU seconds, peak memory of the whole process
+tree (sampled from /proc every 20 ms), lines per second and findings. The corpus is repeated
+1x/2x/4x (hard links) to show how cost grows with size.
+
+If the installed resilint has no ``--no-cache`` flag, every run is cold and warm is n/a.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import math
+import os
+import platform
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import corpus as corpus_mod  # noqa: E402
+from _procmem import RunResult, run_measured  # noqa: E402
+
+REPO = HERE.parent
+RESULTS_MD = HERE / "results" / "latest.md"
+PEERS_REQUIREMENTS = HERE / "peers-requirements.txt"
+ALL_TOOLS = ("resilint", "ruff", "pylint", "bandit")
+# Packages for --profile: real HTTP/retry client code, ~52k lines.
+PROFILE_PACKAGES = ("requests", "urllib3", "docker", "google-api-core")
+
+# Targets from issue 6.
+TARGET_PEAK_MB = 500.0
+TARGET_PYLINT_RATIO = 5.0
+TARGET_WARM_VS_RUFF = 10.0
+LINEAR_TOLERANCE = 1.15  # s/100k lines at the largest scale at most 15 % above 1x
+
+
+# --------------------------------------------------------------------------- pure helpers
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def per_100k(seconds: float, lines: int) -> float:
+    return seconds / lines * 100_000 if lines else float("nan")
+
+
+def growth_exponent(s1: float, l1: int, s2: float, l2: int) -> float:
+    """k in time ~ lines**k between two sizes (1.0 = linear)."""
+    if s1 <= 0 or s2 <= 0 or l1 <= 0 or l2 <= 0 or l1 == l2:
+        return float("nan")
+    return math.log(s2 / s1) / math.log(l2 / l1)
+
+
+def is_linear(per100k_by_scale: Dict[int, float], tolerance: float = LINEAR_TOLERANCE) -> Optional[bool]:
+    """True if the cost per line at every larger scale stays within tolerance of the smallest."""
+    if len(per100k_by_scale) < 2:
+        return None
+    scales = sorted(per100k_by_scale)
+    base = per100k_by_scale[scales[0]]
+    return all(per100k_by_scale[s] <= base * tolerance for s in scales[1:])
+
+
+def fmt_s(x: Optional[float]) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.2f}" if x < 100 else f"{x:.0f}"
+
+
+def fmt_int(x: Optional[float]) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{int(round(x)):,}"
+
+
+def fmt_ratio(x: Optional[float]) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.2f}×" if x < 10 else f"{x:.1f}×"
+
+
+def count_resilint(report_path: Path) -> Tuple[int, Dict[str, int], int]:
+    data = json.loads(report_path.read_text())
+    counts: Dict[str, int] = {}
+    for f in data.get("findings", []):
+        counts[f["code"]] = counts.get(f["code"], 0) + 1
+    return sum(counts.values()), dict(sorted(counts.items())), len(data.get("errors", []))
+
+
+def count_ruff(report_path: Path, code: str = "S113") -> int:
+    data = json.loads(report_path.read_text() or "[]")
+    return sum(1 for f in data if f.get("code") == code)
+
+
+def count_pylint(report_path: Path, code: str = "W3101") -> int:
+    text = report_path.read_text().strip()
+    data = json.loads(text) if text else []
+    return sum(1 for f in data if f.get("message-id") == code)
+
+
+def count_bandit(report_path: Path, code: str = "B113") -> int:
+    data = json.loads(report_path.read_text())
+    return sum(1 for f in data.get("results", []) if f.get("test_id") == code)
+
+
+# --------------------------------------------------------------------------- measurement model
+
+
+@dataclass
+class Measurement:
+    key: str  # e.g. "resilint-cold-j2"
+    label: str  # human label for tables
+    tool: str
+    scale: int
+    lines: int
+    runs: List[RunResult] = field(default_factory=list)
+    findings: Optional[int] = None
+    per_rule: Dict[str, int] = field(default_factory=dict)
+    errors: Optional[int] = None
+    note: str = ""
+    na: str = ""  # reason when not measured
+
+    @property
+    def median_wall(self) -> float:
+        return median([r.wall for r in self.runs])
+
+    @property
+    def median_cpu(self) -> float:
+        return median([r.cpu for r in self.runs])
+
+    @property
+    def peak_rss(self) -> float:
+        return max((r.peak_rss_mb for r in self.runs), default=float("nan"))
+
+    @property
+    def peak_pss(self) -> float:
+        return max((r.peak_pss_mb for r in self.runs), default=float("nan"))
+
+    @property
+    def lines_per_s(self) -> float:
+        return self.lines / self.median_wall if self.runs else float("nan")
+
+    def as_dict(self) -> dict:
+        return {
+            "key": self.key, "label": self.label, "tool": self.tool, "scale": self.scale,
+            "lines": self.lines, "walls": [r.wall for r in self.runs],
+            "cpus": [r.cpu for r in self.runs], "peak_rss_mb": [r.peak_rss_mb for r in self.runs],
+            "peak_pss_mb": [r.peak_pss_mb for r in self.runs],
+            "max_single_rss_mb": [r.max_single_rss_mb for r in self.runs],
+            "returncodes": [r.returncode for r in self.runs], "findings": self.findings,
+            "per_rule": self.per_rule, "errors": self.errors, "note": self.note, "na": self.na,
+        }
+
+
+@dataclass
+class _Job:
+    m: Measurement
+    argv: List[str]
+    repeat: int
+    out_file: Optional[Path]
+    counter: Optional[Callable[[Measurement, Path], None]]
+    stdout_to_file: bool
+    ok_codes: Tuple[int, ...]
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, log: Callable[[str], None]) -> None:
+        self.args = args
+        self.log = log
+        self.cache_dir: Path = args.cache_dir
+        self.work = self.cache_dir / "work"
+        self.work.mkdir(parents=True, exist_ok=True)
+        self.jobs_all = args.jobs or os.cpu_count() or 1
+        self.resilint = [sys.executable, "-m", "resilint"]
+        self.peers_bin = self.cache_dir / "peers-venv" / "bin"
+        self.measurements: List[Measurement] = []
+        self._plan: List[_Job] = []
+        self.env = dict(os.environ)
+        self.snapshot_digest = ""
+        if args.snapshot:
+            self.snapshot_digest = self._snapshot_resilint()
+        help_text = self._capture(self.resilint + ["check", "--help"])
+        self.has_no_cache = "--no-cache" in help_text
+        self.has_cache_dir = "--cache-dir" in help_text
+        help_text = self._capture(self.resilint + ["check", "--help"])
+        self.has_no_cache = "--no-cache" in help_text
+        self.has_cache_dir = "--cache-dir" in help_text
+
+    # ----------------------------------------------------------------- environment
+
+    def _snapshot_resilint(self) -> str:
+        """Copy the installed resilint package into <cache>/snapshot and run that copy.
+
+        Others edit src/ while the bench runs; a frozen copy keeps every run on the same code
+        and keeps resilint's cache key (which includes its modules' mtimes) stable between the
+        run that fills the cache and the warm runs."""
+        import hashlib
+        import importlib.util
+
+        spec = importlib.util.find_spec("resilint")
+        if spec is None or not spec.submodule_search_locations:
+            return ""
+        src = Path(list(spec.submodule_search_locations)[0])
+        dest_root = self.cache_dir / "snapshot"
+        shutil.rmtree(dest_root, ignore_errors=True)
+        shutil.copytree(src, dest_root / "resilint",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        digest = hashlib.sha256()
+        for path in sorted((dest_root / "resilint").rglob("*.py")):
+            digest.update(str(path.relative_to(dest_root)).encode() + b"\0" + path.read_bytes())
+        old = self.env.get("PYTHONPATH")
+        self.env["PYTHONPATH"] = str(dest_root) + (os.pathsep + old if old else "")
+        self.log(f"resilint snapshot: {src} -> {dest_root} (sha256 {digest.hexdigest()[:12]})")
+        return digest.hexdigest()[:12]
+
+    def _capture(self, argv: Sequence[str]) -> str:
+        try:
+            out = subprocess.run(list(argv), capture_output=True, text=True, timeout=120,
+                                 env=self.env)
+            return (out.stdout + out.stderr).strip()
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"unavailable ({exc})"
+
+    def ensure_peers(self, tools: Sequence[str]) -> Dict[str, str]:
+        """Create <cache>/peers-venv from peers-requirements.txt if a peer is missing."""
+        wanted = [t for t in tools if t != "resilint"]
+        if not wanted:
+            return {}
+        missing = [t for t in wanted if not (self.peers_bin / t).exists()]
+        stamp = self.cache_dir / "peers-venv" / ".requirements"
+        req = PEERS_REQUIREMENTS.read_text()
+        if missing or not stamp.exists() or stamp.read_text() != req:
+            venv = self.cache_dir / "peers-venv"
+            self.log(f"setting up peers venv in {venv}")
+            if not (venv / "bin" / "python").exists():
+                subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                            "-r", str(PEERS_REQUIREMENTS)], check=True)
+            stamp.write_text(req)
+        versions = {}
+        for t in wanted:
+            versions[t] = self._capture([str(self.peers_bin / t), "--version"]).splitlines()[0]
+        return versions
+
+    def machine_facts(self, peer_versions: Dict[str, str]) -> List[Tuple[str, str]]:
+        cpu = "unknown"
+        try:
+            for line in Path("/proc/cpuinfo").read_text().splitlines():
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+        except OSError:
+            pass
+        mem = "unknown"
+        try:
+            for line in Path("/proc/meminfo").read_text().splitlines():
+                if line.startswith("MemTotal"):
+                    mem = f"{int(line.split()[1]) / 2**20:.1f} GiB"
+        except OSError:
+            pass
+        try:
+            import libcst  # noqa: F401
+            from importlib.metadata import version as _v
+
+            libcst_v = _v("libcst")
+        except Exception:
+            libcst_v = "unknown"
+        resilint_v = self._capture(self.resilint + ["version"]).splitlines()[0]
+        facts = [
+            ("date (UTC)", _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M")),
+            ("cores", f"{os.cpu_count()} ({cpu})"),
+            ("memory", mem),
+            ("OS", platform.platform()),
+            ("Python", f"{platform.python_version()} ({sys.executable})"),
+            ("load average (1/5/15 min) at start", " / ".join(f"{x:.2f}" for x in os.getloadavg())),
+            ("resilint", f"{resilint_v}"
+                         + (f" (snapshot of the working tree, sources sha256 {self.snapshot_digest})"
+                            if self.snapshot_digest else "")
+                         + f"; libcst {libcst_v}; result cache: "
+                         + ("yes (`--no-cache` for cold)" if self.has_no_cache
+                            else "no (`--no-cache` unsupported: every run is cold)")),
+        ]
+        for tool, v in peer_versions.items():
+            facts.append((tool, v))
+        return facts
+
+    # ----------------------------------------------------------------- running
+
+    def _run(self, m: Measurement, argv: List[str], out_file: Optional[Path],
+             stdout_to_file: bool = False) -> RunResult:
+        stdout = subprocess.DEVNULL
+        fh = None
+        if stdout_to_file and out_file is not None:
+            fh = open(out_file, "wb")
+            stdout = fh
+        err_path = self.work / f"{m.key}-x{m.scale}.stderr"
+        with open(err_path, "wb") as err:
+            try:
+                r = run_measured(argv, cwd=self.work, stdout=stdout, stderr=err,
+                                 timeout=self.args.timeout, env=self.env)
+            finally:
+                if fh is not None:
+                    fh.close()
+        self.log(f"    {m.label:<34} x{m.scale}: {r.wall:7.2f} s  cpu {r.cpu:7.2f} s  "
+                 f"peak {r.peak_rss_mb:6.0f} MB rss / {r.peak_pss_mb:6.0f} MB pss  rc={r.returncode}")
+        return r
+
+    def measure(self, key: str, label: str, tool: str, scale: int, lines: int, argv: List[str],
+                repeat: int, out_file: Optional[Path], counter: Optional[Callable[[Measurement, Path], None]],
+                stdout_to_file: bool = False, ok_codes: Tuple[int, ...] = (0, 1)) -> Measurement:
+        """Plan a measurement; execute() runs the plan round-robin."""
+        m = Measurement(key=key, label=label, tool=tool, scale=scale, lines=lines)
+        m.note = " ".join(_short(a) for a in argv)
+        self._plan.append(_Job(m, argv, repeat, out_file, counter, stdout_to_file, ok_codes))
+        self.measurements.append(m)
+        return m
+
+    def execute(self) -> None:
+        """Run every planned job: round 1 runs each job once in plan order, round 2 again, ...
+
+        Interleaving makes a change in machine load (other work on the box) hit every tool
+        alike instead of one tool's whole series."""
+        plan, self._plan = self._plan, []
+        rounds = max((j.repeat for j in plan), default=0)
+        for rnd in range(rounds):
+            for job in plan:
+                if rnd >= job.repeat:
+                    continue
+                m = job.m
+                r = self._run(m, job.argv, job.out_file, job.stdout_to_file)
+                m.runs.append(r)
+                if r.returncode not in job.ok_codes:
+                    err = (self.work / f"{m.key}-x{m.scale}.stderr").read_text(errors="replace")[-800:]
+                    self.log(f"    !! {m.label}: exit {r.returncode}: {err.strip()}")
+                if rnd == 0 and job.counter is not None and job.out_file is not None \
+                        and job.out_file.exists():
+                    try:
+                        job.counter(m, job.out_file)
+                    except (ValueError, KeyError, OSError) as exc:
+                        self.log(f"    !! could not count findings of {m.label}: {exc}")
+
+    def run_scale(self, scale: int, target: Path, lines: int, repeat: int, tools: Sequence[str],
+                  full: bool) -> None:
+        self.log(f"== {scale}x: {target} ({lines:,} lines), {repeat} run(s) each")
+        path = str(target)
+        jn = self.jobs_all
+        out = self.work
+
+        def res_counter(m: Measurement, p: Path) -> None:
+            m.findings, m.per_rule, m.errors = count_resilint(p)
+
+        if "resilint" in tools:
+            base = self.resilint + ["check", path, "--format", "json", "--exit-zero"]
+            jobs_list = [1, jn] if (full or scale == 1) and not self.args.quick else [jn]
+            if jn == 1:
+                jobs_list = [1]
+            cold_flag = ["--no-cache"] if self.has_no_cache else []
+            for j in jobs_list:
+                rep = out / f"resilint-x{scale}-j{j}.json"
+                self.measure(f"resilint-cold-j{j}", f"resilint cold --jobs {j}", "resilint", scale,
+                             lines, base + cold_flag + ["--jobs", str(j), "-o", str(rep)], repeat,
+                             rep, res_counter)
+            if self.has_no_cache and (scale == 1 or full):
+                cache = self.cache_dir / "resilint-cache" / f"x{scale}"
+                shutil.rmtree(cache, ignore_errors=True)
+                cache_args = ["--cache-dir", str(cache)] if self.has_cache_dir else []
+                rep = out / f"resilint-x{scale}-fill.json"
+                self.measure(f"resilint-fill-j{jn}", f"resilint filling cache --jobs {jn}", "resilint",
+                             scale, lines, base + cache_args + ["--jobs", str(jn), "-o", str(rep)], 1,
+                             rep, res_counter)
+                for j in jobs_list:
+                    rep = out / f"resilint-x{scale}-warm-j{j}.json"
+                    self.measure(f"resilint-warm-j{j}", f"resilint warm --jobs {j}", "resilint", scale,
+                                 lines, base + cache_args + ["--jobs", str(j), "-o", str(rep)], repeat,
+                                 rep, res_counter)
+            elif not self.has_no_cache:
+                for j in jobs_list:
+                    m = Measurement(f"resilint-warm-j{j}", f"resilint warm --jobs {j}", "resilint",
+                                    scale, lines, na="n/a (no cache yet)")
+                    self.measurements.append(m)
+
+        if "ruff" in tools:
+            rep = out / f"ruff-x{scale}.json"
+            self.measure("ruff", "ruff S113", "ruff", scale, lines,
+                         [str(self.peers_bin / "ruff"), "check", "--select", "S113", "--no-cache",
+                          "--isolated", "--exit-zero", "--output-format", "json", "-o", str(rep), path],
+                         repeat, rep, lambda m, p: setattr(m, "findings", count_ruff(p)))
+        if "bandit" in tools and (full or scale == 1 or "bandit" in self.args.scale_tools):
+            rep = out / f"bandit-x{scale}.json"
+            self.measure("bandit", "bandit B113", "bandit", scale, lines,
+                         [str(self.peers_bin / "bandit"), "-t", "B113", "-r", "-q", "-f", "json",
+                          "-o", str(rep), path],
+                         repeat, rep, lambda m, p: setattr(m, "findings", count_bandit(p)))
+        if "pylint" in tools and (full or scale == 1 or "pylint" in self.args.scale_tools):
+            rep = out / f"pylint-x{scale}.json"
+            # --recursive=y: the corpus root is a directory of packages, not a package.
+            self.measure("pylint", "pylint W3101", "pylint", scale, lines,
+                         [str(self.peers_bin / "pylint"), "--disable=all", "--enable=W3101",
+                          "--recursive=y", "--persistent=n", "--score=n", "--output-format=json",
+                          path],
+                         min(repeat, self.args.pylint_repeat or repeat), rep,
+                         lambda m, p: setattr(m, "findings", count_pylint(p)),
+                         stdout_to_file=True, ok_codes=tuple(range(0, 32)))
+        self.execute()
+
+    # ----------------------------------------------------------------- profile
+
+    def profile(self, info: corpus_mod.CorpusInfo) -> Tuple[str, str, int]:
+        dirs, lines = [], 0
+        for stats in info.packages:
+            if stats.name in PROFILE_PACKAGES:
+                dirs.append(str(info.root / f"{stats.name}-{stats.version}"))
+                lines += stats.lines
+        prof = self.work / "resilint.prof"
+        argv = [sys.executable, "-m", "cProfile", "-o", str(prof), "-m", "resilint", "check", *dirs,
+                "--jobs", "1", "--format", "json", "-o", os.devnull, "--exit-zero"]
+        if self.has_no_cache:
+            argv.append("--no-cache")
+        self.log(f"== profile: {lines:,} lines, --jobs 1")
+        subprocess.run(argv, cwd=self.work, stdout=subprocess.DEVNULL, check=False, env=self.env)
+        tables = []
+        # Cumulative: only resilint's and libcst's own frames (the click/runpy wrappers above
+        # runner.run all show the whole run and say nothing). Own time: everything.
+        for order, restrict in (("cumulative", r"(resilint|libcst)/"), ("tottime", None)):
+            buf = _StrIO()
+            st = pstats.Stats(str(prof), stream=buf).sort_stats(order)
+            if restrict:
+                st.print_stats(restrict, self.args.profile_top)
+            else:
+                st.print_stats(self.args.profile_top)
+            tables.append(_shorten_paths(_trim_pstats(buf.getvalue())))
+        return tables[0], tables[1], lines
+
+
+class _StrIO:
+    def __init__(self) -> None:
+        self.parts: List[str] = []
+
+    def write(self, s: str) -> int:
+        self.parts.append(s)
+        return len(s)
+
+    def getvalue(self) -> str:
+        return "".join(self.parts)
+
+
+def _trim_pstats(text: str) -> str:
+    """pstats output from the column header on, without blank lines."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.strip().startswith("ncalls")), 0)
+    return "\n".join(l.rstrip() for l in lines[start:] if l.strip())
+
+
+def _shorten_paths(text: str) -> str:
+    """…/site-packages/libcst/_x.py and /work/.../src/resilint/lint/y.py -> libcst/_x.py, resilint/..."""
+    import re
+
+    text = re.sub(r"(?<![\w.])/\S*?/((?:resilint|libcst|click)/\S+)", r"\1", text)
+    return re.sub(r"(?<![\w.])/\S*/([^/\s]+\.py:)", r"\1", text)
+
+
+def _short(arg: str) -> str:
+    if arg == sys.executable:
+        return "python"
+    p = Path(arg)
+    if p.is_absolute() and len(p.parts) > 2:
+        return p.name if p.suffix else f"…/{p.name}"
+    return arg
+
+
+# --------------------------------------------------------------------------- report
+
+
+def render(bench: Bench, info: corpus_mod.CorpusInfo, facts: List[Tuple[str, str]],
+           scales: Dict[int, Tuple[Path, int, int]], profile: Optional[Tuple[str, str, int]],
+           command: str, elapsed: float) -> str:
+    ms = bench.measurements
+    jn = bench.jobs_all
+    out: List[str] = ["# resilint benchmark: latest results", ""]
+    out.append(f"Produced by `{command}` in {elapsed / 60:.1f} min. Method: bench/README.md.")
+    out.append("")
+    out.append("## Machine")
+    out.append("")
+    out.append("| fact | value |")
+    out.append("|---|---|")
+    for k, v in facts:
+        out.append(f"| {k} | {v} |")
+    out.append("")
+    out.append("## Corpus")
+    out.append("")
+    out.append(f"{len(info.packages)} pinned packages (bench/corpus.py), {info.files:,} files, "
+               f"{info.lines:,} lines of Python at 1×.")
+    out.append("")
+    out.append("| package | version | files | lines |")
+    out.append("|---|---|---:|---:|")
+    for p in info.packages:
+        out.append(f"| {p.name} | {p.version} | {p.files:,} | {p.lines:,} |")
+    out.append(f"| **total** | | **{info.files:,}** | **{info.lines:,}** |")
+    out.append("")
+    for scale in sorted(scales):
+        _path, files, lines = scales[scale]
+        rows = [m for m in ms if m.scale == scale]
+        if not rows:
+            continue
+        ref = next((m for m in rows if m.key == f"resilint-cold-j{jn}" and m.runs), None)
+        nrep = max((len(m.runs) for m in rows), default=0)
+        out.append(f"## {scale}× corpus ({files:,} files, {lines:,} lines)")
+        out.append("")
+        out.append(f"Median of {nrep} run(s) (fill: 1 run). Ratio = median ÷ resilint cold "
+                   f"`--jobs {jn}` (above 1× = slower than resilint). Peak MB = peak summed RSS of "
+                   f"the process tree (PSS in brackets).")
+        out.append("")
+        out.append("| measurement | median s | min–max s | CPU s | ratio | lines/s | s / 100k lines "
+                   "| peak MB | findings |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for m in rows:
+            if m.na or not m.runs:
+                out.append(f"| {m.label} | {m.na or 'n/a'} | | | | | | | |")
+                continue
+            walls = [r.wall for r in m.runs]
+            ratio = m.median_wall / ref.median_wall if ref else float("nan")
+            rc_bad = [r.returncode for r in m.runs if r.returncode not in (0, 1)]
+            fnd = fmt_int(m.findings) if m.findings is not None else "n/a"
+            if m.tool == "resilint" and m.findings is not None:
+                fnd = f"{m.findings:,} (RES101 {m.per_rule.get('RES101', 0):,})"
+            if rc_bad:
+                fnd += f" exit {sorted(set(rc_bad))}"
+            out.append(
+                f"| {m.label} | {fmt_s(m.median_wall)} | {fmt_s(min(walls))}–{fmt_s(max(walls))} "
+                f"| {fmt_s(m.median_cpu)} | {fmt_ratio(ratio)} | {fmt_int(m.lines_per_s)} "
+                f"| {fmt_s(per_100k(m.median_wall, m.lines))} "
+                f"| {m.peak_rss:.0f} ({m.peak_pss:.0f}) | {fnd} |")
+        out.append("")
+
+    # missing-timeout comparison and per-rule counts (1x, or the smallest scale measured)
+    base_scale = min(scales) if scales else 1
+    base = [m for m in ms if m.scale == base_scale and m.runs and m.findings is not None]
+    res = next((m for m in base if m.tool == "resilint"), None)
+    out.append(f"## Findings ({base_scale}× corpus)")
+    out.append("")
+    out.append("Missing timeout: ruff S113, pylint W3101 and bandit B113 look only at `requests` "
+               "(and, for some, `httpx`) calls; resilint RES101 covers more clients (DESIGN §3) "
+               "and resolves sessions.")
+    out.append("")
+    out.append("| tool | rule | findings |")
+    out.append("|---|---|---:|")
+    if res:
+        out.append(f"| resilint | RES101 missing-timeout | {res.per_rule.get('RES101', 0):,} |")
+    for tool, rule in (("ruff", "S113"), ("pylint", "W3101"), ("bandit", "B113")):
+        m = next((m for m in base if m.tool == tool), None)
+        out.append(f"| {tool} | {rule} | {fmt_int(m.findings) if m else 'not run'} |")
+    out.append("")
+    if res:
+        out.append("resilint findings per rule (all default rules):")
+        out.append("")
+        out.append("| rule | findings |")
+        out.append("|---|---:|")
+        for code, n in res.per_rule.items():
+            out.append(f"| {code} | {n:,} |")
+        out.append(f"| analysis errors (`errors` in JSON) | {res.errors or 0:,} |")
+        out.append("")
+
+    # scaling
+    scaling_keys = sorted({m.key for m in ms if m.runs and m.tool == "resilint"}
+                          | {m.key for m in ms if m.runs and m.tool != "resilint"})
+    multi = [k for k in scaling_keys
+             if len({m.scale for m in ms if m.key == k and m.runs}) > 1]
+    linear_verdict: Optional[bool] = None
+    if multi:
+        ss = sorted(scales)
+        out.append("## Scaling")
+        out.append("")
+        out.append("Seconds per 100k lines at each size; exponent k in time ∝ lines^k between the "
+                   f"smallest and largest size (1.0 = linear). Linear = cost per line at every larger "
+                   f"size within {round((LINEAR_TOLERANCE - 1) * 100)} % of {ss[0]}×.")
+        out.append("")
+        out.append("| measurement | " + " | ".join(f"{s}× s/100k" for s in ss) + " | k | linear? |")
+        out.append("|---|" + "---:|" * len(ss) + "---:|---|")
+        for k in multi:
+            by = {m.scale: m for m in ms if m.key == k and m.runs}
+            p100 = {s: per_100k(by[s].median_wall, by[s].lines) for s in by}
+            lo, hi = min(by), max(by)
+            kexp = growth_exponent(by[lo].median_wall, by[lo].lines, by[hi].median_wall, by[hi].lines)
+            lin = is_linear(p100)
+            if k == f"resilint-cold-j{jn}":
+                linear_verdict = lin
+            cells = " | ".join(fmt_s(p100.get(s)) if s in p100 else "–" for s in ss)
+            out.append(f"| {by[lo].label} | {cells} | {kexp:.2f} | "
+                       f"{'yes' if lin else 'no' if lin is not None else 'n/a'} |")
+        out.append("")
+
+    # targets
+    out.append("## Targets (issue 6)")
+    out.append("")
+    out.append("| target | figure | met? |")
+    out.append("|---|---|---|")
+    out.extend(targets(bench, base_scale, linear_verdict))
+    out.append("")
+    if profile:
+        cum, tot, plines = profile
+        out.append(f"## Profile: resilint `--jobs 1`, cold, {plines:,} lines "
+                   f"({', '.join(PROFILE_PACKAGES)})")
+        out.append("")
+        out.append("Sorted by cumulative time:")
+        out.append("")
+        out.append("```")
+        out.append(cum)
+        out.append("```")
+        out.append("")
+        out.append("Sorted by own time:")
+        out.append("")
+        out.append("```")
+        out.append(tot)
+        out.append("```")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def targets(bench: Bench, scale: int, linear: Optional[bool]) -> List[str]:
+    ms = [m for m in bench.measurements if m.scale == scale and m.runs]
+    jn = bench.jobs_all
+
+    def get(key: str) -> Optional[Measurement]:
+        return next((m for m in ms if m.key == key), None)
+
+    rows = []
+    cold = get(f"resilint-cold-j{jn}")
+    bandit, pylint, ruff = get("bandit"), get("pylint"), get("ruff")
+    warm = get(f"resilint-warm-j{jn}")
+
+    def yes(ok: Optional[bool]) -> str:
+        return "n/a" if ok is None else ("**met**" if ok else "**missed**")
+
+    if cold and bandit:
+        ok = cold.median_wall < bandit.median_wall
+        rows.append(f"| resilint cold (all rules, --jobs {jn}) faster than bandit B113 | "
+                    f"{fmt_s(cold.median_wall)} s vs {fmt_s(bandit.median_wall)} s "
+                    f"({fmt_ratio(bandit.median_wall / cold.median_wall)}) | {yes(ok)} |")
+    else:
+        rows.append("| resilint cold faster than bandit B113 | not measured | n/a |")
+    if cold and pylint:
+        r = pylint.median_wall / cold.median_wall
+        rows.append(f"| resilint cold ≥ {TARGET_PYLINT_RATIO:.0f}× faster than pylint W3101 | "
+                    f"pylint {fmt_s(pylint.median_wall)} s ÷ resilint {fmt_s(cold.median_wall)} s = "
+                    f"{fmt_ratio(r)} | {yes(r >= TARGET_PYLINT_RATIO)} |")
+    else:
+        rows.append(f"| resilint cold ≥ {TARGET_PYLINT_RATIO:.0f}× faster than pylint W3101 | not measured | n/a |")
+    if warm and ruff:
+        r = warm.median_wall / ruff.median_wall
+        rows.append(f"| resilint warm within {TARGET_WARM_VS_RUFF:.0f}× of ruff S113 | "
+                    f"{fmt_s(warm.median_wall)} s vs {fmt_s(ruff.median_wall)} s = {fmt_ratio(r)} | "
+                    f"{yes(r <= TARGET_WARM_VS_RUFF)} |")
+    else:
+        why = "n/a (no cache yet)" if not bench.has_no_cache else "not measured"
+        rows.append(f"| resilint warm within {TARGET_WARM_VS_RUFF:.0f}× of ruff S113 | {why} | n/a |")
+    res_all = [m for m in bench.measurements if m.tool == "resilint" and m.runs]
+    if res_all:
+        worst = max(res_all, key=lambda m: m.peak_rss)
+        rows.append(f"| resilint peak memory < {TARGET_PEAK_MB:.0f} MB (any run, any size) | "
+                    f"{worst.peak_rss:.0f} MB RSS / {worst.peak_pss:.0f} MB PSS "
+                    f"({worst.label}, {worst.scale}×) | {yes(worst.peak_rss < TARGET_PEAK_MB)} |")
+    rows.append(f"| resilint cost linear in corpus size (cold, --jobs {jn}) | see Scaling | "
+                f"{yes(linear)} |")
+    return rows
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parse_csv_ints(text: str) -> List[int]:
+    return sorted({int(x) for x in text.split(",") if x.strip()})
+
+
+def parse_tools(text: str) -> List[str]:
+    tools = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [t for t in tools if t not in ALL_TOOLS]
+    if bad:
+        raise argparse.ArgumentTypeError(f"unknown tool(s): {', '.join(bad)} (choose from {', '.join(ALL_TOOLS)})")
+    return tools
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cache-dir", type=Path, default=None,
+                    help="corpus, peers venv and scratch (default: $RESILINT_BENCH_CACHE or "
+                         "~/.cache/resilint-bench)")
+    ap.add_argument("--tools", type=parse_tools, default=None,
+                    help=f"comma-separated subset of {','.join(ALL_TOOLS)} (default: all; --quick: no pylint)")
+    ap.add_argument("--scales", type=parse_csv_ints, default=None,
+                    help="corpus copies to measure (default 1,2,4; --quick: 1)")
+    ap.add_argument("--repeat", type=int, default=None, help="runs per measurement at 1× (default 3; --quick: 1)")
+    ap.add_argument("--pylint-repeat", type=int, default=None,
+                    help="runs of pylint (the slowest by far; default: --repeat)")
+    ap.add_argument("--no-snapshot", dest="snapshot", action="store_false",
+                    help="run the installed resilint in place instead of a frozen copy of it")
+    ap.add_argument("--scale-repeat", type=int, default=1,
+                    help="runs per measurement at the larger scales (default 1)")
+    ap.add_argument("--scale-tools", type=parse_tools, default=["resilint", "ruff", "bandit"],
+                    help="tools also run at scales above 1× (default resilint,ruff,bandit; pylint "
+                         "only at 1× unless listed). resilint --jobs 1 runs only at 1× unless --full")
+    ap.add_argument("--full", action="store_true",
+                    help="every measurement at every scale (slow)")
+    ap.add_argument("--jobs", type=int, default=None, help="'all cores' value (default os.cpu_count())")
+    ap.add_argument("--quick", action="store_true",
+                    help="1×, one run each, no pylint, resilint only with all cores; writes to "
+                         "<cache>/results/quick.md unless --output is given")
+    ap.add_argument("--profile", action="store_true",
+                    help="also cProfile resilint --jobs 1 on ~50k lines and add the tables")
+    ap.add_argument("--profile-top", type=int, default=15)
+    ap.add_argument("--timeout", type=float, default=1800.0, help="kill a single run after this many seconds")
+    ap.add_argument("--output", type=Path, default=None,
+                    help=f"Markdown report (default {RESULTS_MD.relative_to(REPO)})")
+    args = ap.parse_args(argv)
+
+    args.cache_dir = (args.cache_dir or corpus_mod.default_cache_dir()).expanduser().resolve()
+    if args.quick:
+        args.tools = args.tools or ["resilint", "ruff", "bandit"]
+        args.scales = args.scales or [1]
+        args.repeat = args.repeat or 1
+        args.output = args.output or (args.cache_dir / "results" / "quick.md")
+    args.tools = args.tools or list(ALL_TOOLS)
+    args.scales = args.scales or [1, 2, 4]
+    args.repeat = args.repeat or 3
+    args.output = args.output or RESULTS_MD
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    t_start = time.perf_counter()
+    info = corpus_mod.ensure_corpus(args.cache_dir, log=log)
+    log(f"corpus: {len(info.packages)} packages, {info.files:,} files, {info.lines:,} lines")
+    bench = Bench(args, log)
+    peer_versions = bench.ensure_peers(args.tools)
+    facts = bench.machine_facts(peer_versions)
+    facts.append(("resilint `--jobs` for 'all cores'", str(bench.jobs_all)))
+
+    scales: Dict[int, Tuple[Path, int, int]] = {}
+    for s in args.scales:
+        target = corpus_mod.ensure_scaled(args.cache_dir, s, info)
+        scales[s] = (target, info.files * s, info.lines * s)
+        # Read every file once so the first timed tool does not pay for a cold page cache.
+        for dirpath, _d, files in os.walk(target):
+            for fn in files:
+                with open(os.path.join(dirpath, fn), "rb") as fh:
+                    fh.read()
+
+    command = "python bench/run.py" + ("" if argv is None and len(sys.argv) == 1 else " " + " ".join(
+        (argv if argv is not None else sys.argv[1:])))
+    raw = args.cache_dir / "results" / "latest.json"
+    raw.parent.mkdir(parents=True, exist_ok=True)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+
+    def write(profile: Optional[Tuple[str, str, int]] = None, final: bool = False) -> str:
+        elapsed = time.perf_counter() - t_start
+        end_facts = facts + [("load average (1/5/15 min) at end" if final else "load average now",
+                              " / ".join(f"{x:.2f}" for x in os.getloadavg()))]
+        md = render(bench, info, end_facts, scales, profile, command, elapsed)
+        if not final:
+            md = md.replace("# resilint benchmark: latest results",
+                            "# resilint benchmark: latest results (PARTIAL: run in progress)", 1)
+        args.output.write_text(md)
+        raw.write_text(json.dumps({"measurements": [m.as_dict() for m in bench.measurements],
+                                   "facts": end_facts, "corpus_lines": info.lines}, indent=1))
+        return md
+
+    for s in sorted(scales):
+        target, _files, lines = scales[s]
+        tools = [t for t in args.tools if s == 1 or args.full or t in args.scale_tools]
+        bench.run_scale(s, target, lines, args.repeat if s == 1 else args.scale_repeat, tools, args.full)
+        write()
+
+    profile = bench.profile(info) if args.profile else None
+    md = write(profile, final=True)
+    print(md)
+    log(f"wrote {args.output} (raw runs: {raw})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,325 @@
+"""RES202 backoff-without-jitter."""
+
+from __future__ import annotations
+
+from typing import Set
+
+from resilint.lint.retry_scopes import (
+    TRIGGERS, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_NONE, retry_scopes,
+)
+from resilint.lint.rule import Invalid, Rule, RuleContext
+
+_HERD = "clients that failed together retry together"
+
+
+class BackoffWithoutJitter(Rule):
+    """A retry waits the same computed interval in every client, so failures come back in waves.
+
+    ## What it does
+    Flags retry scopes whose wait between attempts has no random component:
+
+    - tenacity without `wait=` (it waits nothing), or with `wait_fixed`, `wait_exponential`,
+      `wait_incrementing` or `wait_chain` and no `wait_random*`/`wait_*_jitter` term;
+    - backoff with `jitter=None`;
+    - urllib3 `Retry(backoff_factor=...)` (a positive factor) without `backoff_jitter`;
+    - celery tasks with `autoretry_for` but no `retry_backoff` (a fixed `default_retry_delay`,
+      180 s unless changed), with `retry_jitter=False`, and `self.retry()` with a constant
+      `countdown` or none at all;
+    - stamina with `wait_jitter=0`;
+    - retrying with `wait_fixed`/`wait_exponential_multiplier` and no `wait_jitter_max`, or no
+      wait at all;
+    - hand-written retry loops whose `time.sleep`/`asyncio.sleep` argument is a constant or a
+      pure exponential (`2 ** attempt`, `delay *= 2`). A sleep whose argument involves
+      `random`, `secrets` or a jitter helper counts as jittered; one computed by code we cannot
+      see (a server's `Retry-After`, a helper in another module) is not flagged.
+
+    A policy stored in a variable (`api_retry = tenacity.retry(...)`) is reported once, where it
+    is defined. Polling loops that handle no failure are not retry loops and are not checked.
+
+    ## Why is this bad?
+    When a dependency fails, every client sees the failure at about the same moment. If each
+    then waits exactly 1 s, or exactly 0.1·2ⁿ s, they all return at the same moment too: the
+    burst that tipped the dependency over is rescheduled rather than spread. With 1 000 clients
+    and `wait_exponential`, the dependency gets 1 000 requests at t+0.1 s, 1 000 at t+0.3 s and so
+    on — each wave the same size as the one that failed. Full jitter, a uniform draw in
+    `[0, min(cap, base·2ⁿ)]`, turns each wave into a trickle of about 1 000/window requests per
+    second and, in published simulations, roughly halves the total number of calls needed.
+
+    ## Example
+    ```python
+    from tenacity import retry, stop_after_attempt, wait_exponential
+
+    @retry(stop=stop_after_attempt(3), wait=wait_exponential(multiplier=0.1, max=5))
+    def fetch_quote(symbol):
+        ...
+    ```
+
+    ## Use instead
+    ```python
+    from tenacity import retry, stop_after_attempt, wait_random_exponential
+
+    @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(multiplier=0.1, max=5))
+    def fetch_quote(symbol):
+        ...
+    ```
+    or `resilint.runtime.retry`, which always uses full jitter.
+    """
+
+    code = "RES202"
+    name = "backoff-without-jitter"
+    message = "retry backoff without jitter"
+    triggers = TRIGGERS
+    VALID = [
+        # jittered tenacity waits
+        """
+        from tenacity import retry, stop_after_attempt, wait_random_exponential
+        @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5))
+        def f(): ...
+        """,
+        """
+        import tenacity
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3),
+                        wait=tenacity.wait_exponential(max=5) + tenacity.wait_random(0, 1))
+        def f(): ...
+        """,
+        # the wait is passed in **kwargs: unknown
+        """
+        import tenacity
+        def make(**kw):
+            return tenacity.retry(stop=tenacity.stop_after_attempt(3), **kw)
+        """,
+        # backoff jitters by default
+        """
+        import backoff, requests
+        @backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=4)
+        def f(): ...
+        """,
+        # sleep with a random term
+        """
+        import random, time, requests
+        def f():
+            for attempt in range(3):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(random.uniform(0, 0.1 * 2 ** attempt))
+        """,
+        # the delay comes from the server (Retry-After): unknown
+        """
+        import time, requests
+        def f():
+            for attempt in range(3):
+                r = requests.get("https://a.example", timeout=3)
+                if r.status_code != 429:
+                    return r
+                time.sleep(int(r.headers.get("Retry-After", "1")))
+        """,
+        # a polling loop that handles no failure
+        """
+        import time, requests
+        def wait_for_job(url):
+            while True:
+                job = requests.get(url, timeout=3).json()
+                if job["state"] == "done":
+                    return job
+                time.sleep(5)
+        """,
+        # a failover loop with no sleep is not a retry loop; no sleep is not RES202 anyway
+        """
+        import requests
+        def f(hosts):
+            for host in hosts:
+                try:
+                    return requests.get(host, timeout=3)
+                except requests.ConnectionError:
+                    continue
+        """,
+        # urllib3 Retry with backoff_jitter
+        """
+        from urllib3.util import Retry
+        r = Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5)
+        """,
+        # celery with retry_backoff (jittered by default)
+        """
+        from celery import shared_task
+        @shared_task(autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=5)
+        def f(): ...
+        """,
+        # a jitter helper of this module
+        """
+        import random, time, requests
+        def _jittered(n):
+            return random.random() * min(5, 0.1 * 2 ** n)
+        def f():
+            for n in range(3):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.Timeout:
+                    time.sleep(_jittered(n))
+        """,
+        # stamina jitters by default
+        """
+        import stamina, httpx
+        @stamina.retry(on=httpx.HTTPError, attempts=3)
+        def f(): ...
+        """,
+    ]
+    INVALID = [
+        Invalid(
+            """
+            from tenacity import retry, stop_after_attempt, wait_exponential
+            @retry(stop=stop_after_attempt(3), wait=wait_exponential(multiplier=0.1))
+            def f(): ...
+            """,
+            line=2,
+            message="`wait_exponential` without a random term",
+        ),
+        Invalid(
+            """
+            import tenacity
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+            def f(): ...
+            """,
+            message="tenacity waits nothing between attempts by default",
+        ),
+        Invalid(
+            """
+            import tenacity
+            api_retry = tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_fixed(2))
+
+            @api_retry
+            def a(): ...
+
+            @api_retry
+            def b(): ...
+            """,
+            line=2,
+            count=1,
+            message="`wait_fixed`",
+        ),
+        Invalid(
+            """
+            import backoff
+            @backoff.on_exception(backoff.expo, OSError, max_tries=3, jitter=None)
+            def f(): ...
+            """,
+            message="`jitter=None`",
+        ),
+        Invalid(
+            """
+            import time, requests
+            def f():
+                for attempt in range(5):
+                    try:
+                        return requests.get("https://a.example", timeout=3)
+                    except requests.ConnectionError:
+                        time.sleep(2 ** attempt)
+            """,
+            line=7,
+            message="no random term",
+        ),
+        Invalid(
+            """
+            import asyncio, aiohttp
+            async def f(session):
+                delay = 0.5
+                for _ in range(4):
+                    try:
+                        async with session.get("https://a.example") as r:
+                            return await r.json()
+                    except aiohttp.ClientError:
+                        await asyncio.sleep(delay)
+                        delay *= 2
+            """,
+            line=9,
+        ),
+        Invalid(
+            """
+            from requests.adapters import HTTPAdapter
+            from urllib3.util.retry import Retry
+            adapter = HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.3))
+            """,
+            message="backoff_jitter",
+        ),
+        Invalid(
+            """
+            from celery import Celery
+            app = Celery("jobs")
+            @app.task(autoretry_for=(ConnectionError,), max_retries=5)
+            def sync(): ...
+            """,
+            message="default_retry_delay",
+        ),
+        Invalid(
+            """
+            from myproject.celery import app
+            @app.task(bind=True, max_retries=3)
+            def sync(self):
+                try:
+                    push()
+                except ConnectionError as exc:
+                    raise self.retry(exc=exc, countdown=60)
+            """,
+            line=7,
+            message="countdown=60",
+        ),
+        Invalid(
+            """
+            import stamina
+            @stamina.retry(on=ConnectionError, wait_jitter=0)
+            def f(): ...
+            """,
+        ),
+        Invalid(
+            """
+            from retrying import retry
+            @retry(stop_max_attempt_number=3, wait_exponential_multiplier=100)
+            def f(): ...
+            """,
+            message="wait_jitter_max",
+        ),
+        Invalid(
+            """
+            import time, requests
+            RETRY_DELAY = 2
+            def f():
+                while True:
+                    r = requests.get("https://a.example", timeout=3)
+                    if r.status_code == 200:
+                        return r
+                    time.sleep(RETRY_DELAY)
+            """,
+            line=8,
+        ),
+    ]
+
+    def check(self, ctx: RuleContext) -> None:
+        reported: Set[int] = set()
+        for policy in retry_scopes(ctx.model).policies:
+            wait = policy.wait
+            if wait.inherited or wait.kind not in (WAIT_NONE, WAIT_FIXED, WAIT_EXPONENTIAL):
+                continue
+            if wait.kind == WAIT_NONE and policy.library not in ("tenacity", "retrying"):
+                # urllib3/httpx without backoff retry mostly failed connects; a hand-written
+                # loop without any sleep is outside what this rule can judge reliably.
+                continue
+            node = wait.node if wait.node is not None else policy.node
+            if id(node) in reported:
+                continue
+            reported.add(id(node))
+            ctx.report(node, _message(policy.library, wait.kind, wait.detail), anchor=node)
+
+
+def _message(library: str, kind: str, detail: str) -> str:
+    if kind == WAIT_NONE:
+        base = detail or f"{library} waits nothing between attempts"
+        return f"{base}: {_HERD}, immediately; add a jittered wait (e.g. `wait_random_exponential`)"
+    if library == "loop":
+        return f"{detail}: {_HERD}; sleep a random share of the backoff (full jitter)"
+    if library == "celery" and detail.startswith("`countdown="):
+        return f"{detail} is the same for every task that failed together: {_HERD}; add a random term"
+    if detail:
+        what = "without a random term" if "without" not in detail and "jitter" not in detail else ""
+        return f"{detail} {what}: {_HERD}".replace("  ", " ").replace(" :", ":")
+    return f"{library} backoff has no random term: {_HERD}"
+

@@ -1,0 +1,191 @@
+"""RES205 retry-on-any-error (opt-in)."""
+
+from __future__ import annotations
+
+from typing import Set
+
+from resilint.lint.retry_scopes import ON_ANY, TRIGGERS, code_of, retry_scopes
+from resilint.lint.rule import Invalid, Rule, RuleContext
+
+_WHY = "4xx responses, validation errors and bugs are retried too"
+
+
+class RetryOnAnyError(Rule):
+    """A retry that repeats every exception, not just the ones a second attempt can fix.
+
+    ## What it does
+    Flags retry scopes that retry every exception: tenacity without `retry=` (its default
+    retries any exception), `retry_if_exception_type()` with no argument or with `Exception`/
+    `BaseException`, `retry_always`, backoff `on_exception(..., Exception)`, stamina
+    `on=Exception`, retrying without `retry_on_exception`, celery `autoretry_for=(Exception,)`,
+    and `except Exception:` or a bare `except:` in a hand-written retry loop or around a celery
+    `self.retry()` (reported on the `except` line).
+
+    This rule is opt-in: a catch-all retry is sometimes a deliberate choice for a small,
+    well-understood call.
+
+    ## Why is this bad?
+    Only transient failures get better with time: a refused connection, a timeout, a 503 or a
+    429. A 400, a 401, a `KeyError` in the response parsing or a `TypeError` in our own code
+    fails the same way on every attempt, so a catch-all retry turns each of them into N calls,
+    N times the latency before the error surfaces, and N log entries that hide the first one.
+    With 4 attempts and an exponential wait of 1, 2 and 4 s, a typo in a payload takes 7 s to
+    report and sends the dependency four bad requests instead of one.
+
+    ## Example
+    ```python
+    import backoff
+
+    @backoff.on_exception(backoff.expo, Exception, max_tries=4)
+    def create_invoice(payload):
+        ...
+    ```
+
+    ## Use instead
+    ```python
+    import backoff
+    import requests
+
+    @backoff.on_exception(
+        backoff.expo, (requests.ConnectionError, requests.Timeout), max_tries=4
+    )
+    def create_invoice(payload):
+        ...
+    ```
+    """
+
+    code = "RES205"
+    name = "retry-on-any-error"
+    message = "retry on every exception"
+    default = False
+    triggers = TRIGGERS
+    VALID = [
+        """
+        import tenacity, requests
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3),
+                        retry=tenacity.retry_if_exception_type(requests.ConnectionError))
+        def f(): ...
+        """,
+        """
+        import backoff, requests
+        @backoff.on_exception(backoff.expo, (requests.Timeout, requests.ConnectionError), max_tries=3)
+        def f(): ...
+        """,
+        # a worker loop, not a retry loop
+        """
+        def serve(queue):
+            while True:
+                try:
+                    handle(queue.get())
+                except Exception:
+                    pass
+        """,
+        # the handler leaves the loop: nothing is retried on Exception
+        """
+        import time, requests
+        def f():
+            for attempt in range(3):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(1)
+                except Exception:
+                    raise
+        """,
+        """
+        import backoff
+        @backoff.on_predicate(backoff.fibo, lambda r: r is None, max_tries=5)
+        def f(): ...
+        """,
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import tenacity
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+            def f(): ...
+            """,
+            message="tenacity retries every exception by default",
+        ),
+        Invalid(
+            """
+            from tenacity import retry, retry_if_exception_type, stop_after_attempt
+            @retry(stop=stop_after_attempt(3), retry=retry_if_exception_type())
+            def f(): ...
+            """,
+            message="without a type",
+        ),
+        Invalid(
+            """
+            import backoff
+            @backoff.on_exception(backoff.expo, Exception, max_tries=3)
+            def f(): ...
+            """,
+        ),
+        Invalid(
+            """
+            import stamina
+            @stamina.retry(on=Exception)
+            def f(): ...
+            """,
+        ),
+        Invalid(
+            """
+            import time, requests
+            def f():
+                for attempt in range(3):
+                    try:
+                        return requests.get("https://a.example", timeout=3)
+                    except Exception:
+                        time.sleep(1)
+            """,
+            line=6,
+            message="`except Exception`",
+        ),
+        Invalid(
+            """
+            import time, requests
+            def f():
+                for attempt in range(3):
+                    try:
+                        return requests.get("https://a.example", timeout=3)
+                    except:
+                        time.sleep(1)
+            """,
+            line=6,
+            message="bare `except:`",
+        ),
+        Invalid(
+            """
+            from celery import shared_task
+            @shared_task(autoretry_for=(Exception,), retry_backoff=True)
+            def f(): ...
+            """,
+        ),
+    ]
+
+    def check(self, ctx: RuleContext) -> None:
+        reported: Set[int] = set()
+        for policy in retry_scopes(ctx.model).policies:
+            on = policy.retry_on
+            if on.inherited or on.kind != ON_ANY:
+                continue
+            if policy.handlers:
+                for handler in policy.handlers:
+                    if id(handler) in reported:
+                        continue
+                    reported.add(id(handler))
+                    what = "a bare `except:`" if handler.type is None else f"`except {code_of(handler.type)}`"
+                    where = "celery's `self.retry()`" if policy.library == "celery" else "this retry loop"
+                    ctx.report(
+                        handler.type if handler.type is not None else handler,
+                        f"{what} makes {where} retry every exception: {_WHY}",
+                        anchor=handler,
+                    )
+                continue
+            node = on.node if on.node is not None else policy.node
+            if id(node) in reported:
+                continue
+            reported.add(id(node))
+            detail = on.detail or f"{policy.library} retries every exception"
+            ctx.report(node, f"{detail}: {_WHY}; list the transient errors", anchor=node)

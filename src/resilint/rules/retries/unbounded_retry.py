@@ -1,0 +1,263 @@
+"""RES203 unbounded-retry."""
+
+from __future__ import annotations
+
+from typing import Set
+
+import libcst as cst
+
+from resilint.lint.retry_scopes import TRIGGERS, retry_scopes
+from resilint.lint.rule import Invalid, Rule, RuleContext
+
+
+class UnboundedRetry(Rule):
+    """A retry with no attempt limit and no deadline keeps going for as long as the failure lasts.
+
+    ## What it does
+    Flags retry scopes with neither an attempt limit nor a time limit: tenacity without `stop=`
+    (or with `stop=stop_never`), backoff without `max_tries`/`max_time`, retrying without
+    `stop_max_attempt_number`/`stop_max_delay`, stamina with `attempts=None, timeout=None`,
+    celery with `max_retries=None`, and hand-written `while True` (or `while not done`,
+    `for _ in itertools.count()`) retry loops that leave only on success. A loop is bounded when
+    it leaves on an attempt counter (`if attempt >= 5: raise`) or a deadline/elapsed-time check
+    (`if time.monotonic() > deadline: raise`). A limit we cannot read (a `stop=` passed in
+    `**kwargs`, a `giveup` predicate in a handler) is not flagged.
+
+    ## Why is this bad?
+    Retries are extra traffic sent exactly when the dependency has least capacity. With a
+    limit, a failure costs a bounded amount: 3 retries turn one request into at most 4. Without
+    one, every caller that hits the outage stays in the loop until it ends, holding its thread,
+    worker or connection, and the dependency has to recover under the full original load plus
+    every retry still in flight. Callers upstream have long given up, so the work is wasted, and
+    a worker pool stuck in such loops stops serving anything else.
+
+    ## Example
+    ```python
+    import tenacity
+
+    @tenacity.retry(wait=tenacity.wait_random_exponential(max=10))
+    def publish(event):
+        ...
+    ```
+
+    ## Use instead
+    ```python
+    import tenacity
+
+    @tenacity.retry(
+        wait=tenacity.wait_random_exponential(max=10),
+        stop=tenacity.stop_after_attempt(4) | tenacity.stop_after_delay(30),
+    )
+    def publish(event):
+        ...
+    ```
+    """
+
+    code = "RES203"
+    name = "unbounded-retry"
+    message = "retry without an attempt or time limit"
+    triggers = TRIGGERS
+    VALID = [
+        """
+        import tenacity
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+        def f(): ...
+        """,
+        """
+        from tenacity import retry, stop_after_delay, stop_never
+        @retry(stop=stop_never | stop_after_delay(30))
+        def f(): ...
+        """,
+        """
+        import tenacity
+        def make(**options):
+            return tenacity.retry(**options)
+        """,
+        """
+        import backoff
+        @backoff.on_exception(backoff.expo, OSError, max_time=60)
+        def f(): ...
+        """,
+        """
+        import stamina
+        @stamina.retry(on=OSError)
+        def f(): ...
+        """,
+        # while True bounded by a counter
+        """
+        import time, requests
+        def f():
+            attempt = 0
+            while True:
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    attempt += 1
+                    if attempt >= 5:
+                        raise
+                    time.sleep(1)
+        """,
+        # while True bounded by a deadline
+        """
+        import time, requests
+        def f():
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(1)
+        """,
+        # a while condition on a counter
+        """
+        import requests
+        def f():
+            tries = 0
+            while tries < 3:
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    tries += 1
+        """,
+        # a worker loop: success does not leave, so it is not a retry loop
+        """
+        import logging
+        def serve(queue):
+            while True:
+                try:
+                    handle(queue.get())
+                except Exception:
+                    logging.exception("failed")
+        """,
+        # input validation: only builtins in the try
+        """
+        def ask():
+            while True:
+                try:
+                    return int(input("n? "))
+                except ValueError:
+                    print("again")
+        """,
+        # celery: the default max_retries is 3
+        """
+        from celery import shared_task
+        @shared_task(autoretry_for=(OSError,), retry_backoff=True)
+        def f(): ...
+        """,
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import tenacity
+            @tenacity.retry(wait=tenacity.wait_random(0, 2))
+            def f(): ...
+            """,
+            line=2,
+            message="tenacity never stops retrying unless given `stop=`",
+        ),
+        Invalid(
+            """
+            from tenacity import Retrying, stop_never, wait_random
+            def f():
+                for attempt in Retrying(stop=stop_never, wait=wait_random(0, 1)):
+                    with attempt:
+                        call()
+            """,
+            line=3,
+            message="never stops",
+        ),
+        Invalid(
+            """
+            import backoff
+            @backoff.on_exception(backoff.expo, OSError)
+            def f(): ...
+            """,
+            message="`max_tries` or `max_time`",
+        ),
+        Invalid(
+            """
+            import time, requests
+            def f():
+                while True:
+                    try:
+                        return requests.get("https://a.example", timeout=3)
+                    except requests.ConnectionError:
+                        time.sleep(1)
+            """,
+            line=3,
+            message="no attempt counter or deadline",
+        ),
+        Invalid(
+            """
+            import random, time, requests
+            def f():
+                done = False
+                while not done:
+                    try:
+                        requests.post("https://a.example", timeout=3)
+                        done = True
+                    except requests.RequestException:
+                        time.sleep(random.random())
+            """,
+            line=4,
+        ),
+        Invalid(
+            """
+            import time, requests
+            def f():
+                while True:
+                    r = requests.get("https://a.example", timeout=3)
+                    if r.ok:
+                        return r
+                    time.sleep(1)
+            """,
+            line=3,
+        ),
+        Invalid(
+            """
+            from celery import shared_task
+            @shared_task(bind=True, max_retries=None)
+            def f(self):
+                try:
+                    push()
+                except OSError as exc:
+                    raise self.retry(exc=exc)
+            """,
+            line=2,
+            message="`max_retries=None`",
+        ),
+        Invalid(
+            """
+            import stamina
+            @stamina.retry(on=OSError, attempts=None, timeout=None)
+            def f(): ...
+            """,
+        ),
+        Invalid(
+            """
+            import retrying
+            @retrying.retry(wait_random_min=100, wait_random_max=2000)
+            def f(): ...
+            """,
+            message="stop_max_attempt_number",
+        ),
+    ]
+
+    def check(self, ctx: RuleContext) -> None:
+        reported: Set[int] = set()
+        for policy in retry_scopes(ctx.model).policies:
+            limit = policy.attempts
+            if limit.inherited or limit.kind != "unbounded":
+                continue
+            node = limit.node if limit.node is not None else policy.node
+            if isinstance(node, cst.While):
+                node = node.test
+            elif isinstance(node, cst.For):
+                node = node.iter
+            if id(node) in reported:
+                continue
+            reported.add(id(node))
+            detail = limit.detail or f"{policy.library} retries without an attempt or time limit"
+            ctx.report(node, f"{detail}: a dependency that stays down keeps every caller retrying, and adding load, until it recovers", anchor=node)

@@ -1,0 +1,183 @@
+"""RES105 excessive-timeout."""
+
+from __future__ import annotations
+
+from resilint.lint.rule import Invalid, Rule, RuleContext
+from resilint.rules.timeouts.clients import TRIGGERS
+from resilint.rules.timeouts.values import report_verdicts
+
+
+class ExcessiveTimeout(Rule):
+    """An outbound call may wait longer than `max-timeout` (30 s by default).
+
+    ## What it does
+    Flags an effective timeout above `max-timeout`, comparing the largest phase:
+
+    - a literal or arithmetic of literals (`timeout=120`, `timeout=5 * 60`), a module constant
+      resolved by value (`TIMEOUT = 300` … `timeout=TIMEOUT`), `timedelta(minutes=5)` and its
+      `.total_seconds()`;
+    - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
+      `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
+      unset counts at botocore's 60 s default);
+    - library defaults, reported once where the client is built, not at each request:
+      `aiohttp.ClientSession()` (and `aiohttp.request`) without a timeout waits 300 s in total;
+      `boto3.client(...)`, `boto3.resource(...)`, `boto3.Session().client(...)`,
+      `session.client(...)` and botocore's `create_client(...)` without
+      `config=Config(connect_timeout=..., read_timeout=...)` wait 60 s to connect and 60 s per
+      read; `psycopg.connect(...)` (psycopg 3) without `connect_timeout` (or with 0 or `None`)
+      waits 130 s to connect.
+
+    Generic waits (`asyncio.wait_for`) are not judged: a long wait for your own work is a design
+    choice, not a dependency's latency. An unbounded value is RES102, not RES105.
+
+    ## Why is this bad?
+    By Little's law (in-flight = arrival rate × time in system), a worker pool of 50 serving
+    100 requests/s has room for 0.5 s per call. With a 300 s timeout, a dependency that stops
+    answering lets every call it receives hold a worker for up to 300 s: the whole pool is
+    occupied in half a second, and pages that never touch that dependency fail with it. Few
+    callers still want an answer after 30 s; past the caller's own deadline the work is wasted.
+
+    ## Example
+    ```python
+    import aiohttp
+    import requests
+
+    TIMEOUT = 300
+
+    def export():
+        return requests.post("https://reports.example.com/export", timeout=TIMEOUT)
+
+    async def crawl(urls):
+        async with aiohttp.ClientSession() as session:  # 300 s total by default
+            ...
+    ```
+
+    ## Use instead
+    ```python
+    import aiohttp
+    import requests
+
+    TIMEOUT = (1.0, 20)
+
+    def export():
+        return requests.post("https://reports.example.com/export", timeout=TIMEOUT)
+
+    async def crawl(urls):
+        timeout = aiohttp.ClientTimeout(total=20, sock_connect=1, sock_read=10)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            ...
+    ```
+    Long-running work (an export) belongs in a background job that the caller polls, not in a
+    request that holds a connection for minutes.
+
+    ## Options
+    - `max-timeout` (seconds, default 30; `--max-timeout` on the command line): the largest
+      timeout that is not reported.
+    """
+
+    code = "RES105"
+    name = "excessive-timeout"
+    message = "timeout above max-timeout"
+    triggers = TRIGGERS
+    VALID = [
+        """
+        import requests
+        requests.get("https://a.example", timeout=(3.05, 27))
+        """,
+        """
+        import aiohttp
+
+        async def fetch(url):
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20)) as s:
+                return await s.get(url)
+        """,
+        """
+        import boto3
+        from botocore.config import Config
+        CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"max_attempts": 3})
+        s3 = boto3.client("s3", config=CONFIG)
+        """,
+        """
+        import httpx
+        httpx.get("https://a.example")
+        """,
+        """
+        import asyncio
+
+        async def main(job):
+            return await asyncio.wait_for(job, 600)
+        """,
+        """
+        import boto3
+
+        def make(config):
+            return boto3.client("s3", config=config)
+        """,
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import requests
+            TIMEOUT = 300
+
+            def export():
+                return requests.post("https://a.example", timeout=TIMEOUT)
+            """,
+            line=5,
+            message="300 s",
+        ),
+        Invalid(
+            """
+            import aiohttp
+
+            async def crawl(url):
+                async with aiohttp.ClientSession() as session:
+                    return await session.get(url)
+            """,
+            line=4,
+            message="aiohttp's default total timeout is 300 s",
+        ),
+        Invalid(
+            """
+            import boto3
+            session = boto3.Session()
+            s3 = session.client("s3")
+            """,
+            line=3,
+            message="botocore's default connect and read timeouts are 60 s",
+        ),
+        Invalid(
+            """
+            import boto3
+            from botocore.config import Config
+            s3 = boto3.Session().client("s3", config=Config(connect_timeout=5))
+            """,
+            message="read_timeout is not set",
+        ),
+        Invalid(
+            """
+            import psycopg
+            conn = psycopg.connect("dbname=app")
+            """,
+            message="130 s",
+        ),
+        Invalid(
+            """
+            from datetime import timedelta
+            import requests
+            LIMIT = timedelta(minutes=5)
+            requests.get("https://a.example", timeout=LIMIT.total_seconds())
+            """,
+            line=4,
+        ),
+        Invalid(
+            """
+            import httpx
+            httpx.Client(timeout=httpx.Timeout(10, read=60))
+            """,
+            message="read phase",
+        ),
+    ]
+
+    def check(self, ctx: RuleContext) -> None:
+        report_verdicts(ctx, self.code)

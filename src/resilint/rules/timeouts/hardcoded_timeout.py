@@ -1,0 +1,141 @@
+"""RES103 hardcoded-timeout."""
+
+from __future__ import annotations
+
+from resilint.lint.rule import Invalid, Rule, RuleContext
+from resilint.rules.timeouts.clients import TRIGGERS
+from resilint.rules.timeouts.values import report_verdicts
+
+
+class HardcodedTimeout(Rule):
+    """A timeout is a number written at the call site, instead of a value that can be tuned.
+
+    ## What it does
+    Flags a numeric literal passed as the timeout of a client RES101 knows, of httpx or aiohttp,
+    or of `socket.settimeout`: `timeout=30`, `timeout=(3, 27)`, `timeout=5 * 60`,
+    `httpx.Timeout(10)`, `aiohttp.ClientTimeout(total=10)`, botocore
+    `Config(connect_timeout=2, read_timeout=5)` written inline. A name, an attribute or a call
+    (`timeout=TIMEOUT`, `timeout=settings.http_timeout`, `timeout=cfg.timeout()`) is not flagged.
+
+    Generic waits (`asyncio.wait_for`, `asyncio.timeout`) are not flagged: how long to wait for
+    your own work is the caller's business. A literal that is also too large is reported as
+    RES105 and one that is unbounded as RES102, never twice.
+
+    ## Why is this bad?
+    A timeout is a business answer ("after how long is the answer worthless to the caller?")
+    that should follow the dependency's healthy p99 latency (× ~1.3–1.5) and the caller's
+    remaining deadline. A magic number copied to every call site cannot follow either: when the
+    dependency's p99 moves from 200 ms to 2 s, a `timeout=1` at 40 call sites turns every call
+    into an error, and a `timeout=30` inside a request that must answer within 5 s lets one slow
+    call hold a worker 25 s after its caller has given up.
+
+    ## Example
+    ```python
+    import requests
+
+    def fetch_rates():
+        return requests.get("https://rates.example.com/latest", timeout=30)
+    ```
+
+    ## Use instead
+    Derive the timeout from configuration, and clamp it to the remaining deadline with the
+    runtime's deadline-aware, split timeout:
+    ```python
+    import requests
+    from resilint.runtime import timeout
+
+    from myapp.settings import RATES_P99
+
+    def fetch_rates():
+        return requests.get(
+            "https://rates.example.com/latest",
+            timeout=timeout(connect=0.5, read=RATES_P99 * 1.4),
+        )
+    ```
+    """
+
+    code = "RES103"
+    name = "hardcoded-timeout"
+    message = "hard-coded timeout"
+    triggers = TRIGGERS
+    VALID = [
+        """
+        import requests
+        from myapp import settings
+        requests.get("https://a.example", timeout=settings.HTTP_TIMEOUT)
+        """,
+        """
+        import requests
+        from resilint.runtime import timeout
+        requests.get("https://a.example", timeout=timeout(connect=0.5, read=2.0))
+        """,
+        """
+        import requests
+        TIMEOUT = (3.05, 10)
+
+        def fetch():
+            return requests.get("https://a.example", timeout=TIMEOUT)
+        """,
+        """
+        import asyncio
+
+        async def main(job):
+            return await asyncio.wait_for(job, 10)
+        """,
+        """
+        import requests
+        requests.get("https://a.example", timeout=300)
+        """,
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import requests
+            requests.get("https://a.example", timeout=10)
+            """,
+            line=2,
+            message="resilint.runtime.timeout",
+        ),
+        Invalid(
+            """
+            import requests
+            s = requests.Session()
+            s.post("https://a.example", timeout=(3, 27))
+            """,
+            line=3,
+        ),
+        Invalid(
+            """
+            import httpx
+            client = httpx.Client(timeout=httpx.Timeout(10))
+            """,
+        ),
+        Invalid(
+            """
+            import socket
+            sock = socket.socket()
+            sock.settimeout(5)
+            """,
+            line=3,
+        ),
+        Invalid(
+            """
+            import boto3
+            from botocore.config import Config
+            s3 = boto3.client("s3", config=Config(connect_timeout=2, read_timeout=5))
+            """,
+        ),
+        Invalid(
+            """
+            import aiohttp
+
+            async def fetch(url):
+                async with aiohttp.ClientSession() as s:
+                    return await s.get(url, timeout=aiohttp.ClientTimeout(total=10, sock_connect=2))
+            """,
+            line=5,
+        ),
+    ]
+
+    def check(self, ctx: RuleContext) -> None:
+        report_verdicts(ctx, self.code)

@@ -1,0 +1,117 @@
+"""RES104 unsplit-timeout."""
+
+from __future__ import annotations
+
+from resilint.lint.rule import Invalid, Rule, RuleContext
+from resilint.rules.timeouts.clients import TRIGGERS
+from resilint.rules.timeouts.values import report_verdicts
+
+
+class UnsplitTimeout(Rule):
+    """One timeout value covers both connecting and reading, where the client can split them.
+
+    ## What it does
+    Flags a single scalar timeout passed to requests, httpx or aiohttp, which all accept
+    separate connect and read limits: a number, a module constant resolved by value
+    (`TIMEOUT = 10` … `timeout=TIMEOUT`), `httpx.Timeout(TIMEOUT)` with no phase set, or
+    `aiohttp.ClientTimeout(total=TIMEOUT)` alone. A value of unknown shape (a parameter, an
+    attribute, a call) is not flagged, since it may already be a split timeout.
+
+    A literal at the call site is reported as RES103 instead (whose fix, the runtime's
+    `timeout(connect=..., read=...)`, splits it too), and a value above `max-timeout` as
+    RES105: one argument gets at most one timeout finding.
+
+    ## Why is this bad?
+    Connecting and reading fail for different reasons and deserve different limits. A connect
+    that does not complete within ~1 s (a few round trips) almost always means a dead or
+    overloaded instance, and the right move is to try another one quickly. A read waits for work
+    the server has accepted, and may legitimately take the dependency's p99. With one value of
+    10 s for both, a dead instance costs 10 s per attempt instead of 1 s: with 3 attempts, 30 s
+    of a worker for a call that could have failed over within 3 s.
+
+    ## Example
+    ```python
+    import requests
+
+    TIMEOUT = 10
+
+    def fetch_rates():
+        return requests.get("https://rates.example.com/latest", timeout=TIMEOUT)
+    ```
+
+    ## Use instead
+    ```python
+    import requests
+
+    CONNECT_TIMEOUT, READ_TIMEOUT = 1.0, 10
+
+    def fetch_rates():
+        return requests.get("https://rates.example.com/latest", timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+    ```
+    """
+
+    code = "RES104"
+    name = "unsplit-timeout"
+    message = "one timeout for connect and read"
+    default = False
+    triggers = TRIGGERS
+    VALID = [
+        """
+        import requests
+        TIMEOUT = (1.0, 10)
+
+        def fetch():
+            return requests.get("https://a.example", timeout=TIMEOUT)
+        """,
+        """
+        import requests
+
+        def fetch(timeout):
+            return requests.get("https://a.example", timeout=timeout)
+        """,
+        """
+        import httpx
+        READ = 10
+        httpx.Client(timeout=httpx.Timeout(READ, connect=1.0))
+        """,
+        """
+        import socket
+        TIMEOUT = 10
+        socket.create_connection(("db", 5432), TIMEOUT)
+        """,
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import requests
+            TIMEOUT = 10
+
+            def fetch():
+                return requests.get("https://a.example", timeout=TIMEOUT)
+            """,
+            line=5,
+            message="timeout=(connect, read)",
+        ),
+        Invalid(
+            """
+            import httpx
+            TIMEOUT = 10
+            client = httpx.AsyncClient(timeout=httpx.Timeout(TIMEOUT))
+            """,
+            message="httpx.Timeout(read, connect=...)",
+        ),
+        Invalid(
+            """
+            import aiohttp
+            TOTAL = 20
+
+            async def fetch(url):
+                async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=TOTAL)) as s:
+                    return await s.get(url)
+            """,
+            line=5,
+        ),
+    ]
+
+    def check(self, ctx: RuleContext) -> None:
+        report_verdicts(ctx, self.code)
