@@ -34,6 +34,7 @@ class TimeoutSpec:
     none_means_default: bool = False  # ``timeout=None`` selects the default (aiohttp's session)
     zero_unbounded: bool = False  # libpq: connect_timeout=0 waits forever
     zero_means_default: bool = False  # psycopg 3: connect_timeout=0 falls back to 130 s
+    zero_is_mode: bool = False  # sock.settimeout(0) selects non-blocking mode, not a timeout
     # How to split one value into connect and read (RES104); None: the client cannot.
     split_hint: Optional[str] = None
     checks: FrozenSet[str] = ALL_CHECKS
@@ -130,7 +131,7 @@ def _stdlib() -> Dict[str, TimeoutSpec]:
         # IMAP4_SSL(host='', port=993, keyfile=None, certfile=None, ssl_context=None, timeout=None)
         "imaplib.IMAP4_SSL": socket_client("imaplib", 5),
         # sock.settimeout(value): the argument is required, so only its value is judged.
-        "socket.socket.settimeout": TimeoutSpec("socket", keyword=None, position=0),
+        "socket.socket.settimeout": TimeoutSpec("socket", keyword=None, position=0, zero_is_mode=True),
         # A process-wide default: unbounded or excessive values matter, a literal is configuration.
         "socket.setdefaulttimeout": TimeoutSpec(
             "socket", keyword=None, position=0, checks=frozenset({"RES102", "RES105"})
@@ -243,9 +244,12 @@ CLIENT_CALLS: Dict[str, TimeoutSpec] = {
 }
 
 # Names a file must mention for any of these calls to be in it (the prefilter).
+# ``http.client`` is reached as ``http.client.X``, ``from http.client import X`` or
+# ``from http import client`` … ``client.X``: every spelling names one of its two classes.
 TRIGGERS: Tuple[str, ...] = (
-    "requests", "httpx", "aiohttp", "urllib", "http", "socket", "smtplib", "ftplib", "poplib",
-    "imaplib", "redis", "psycopg", "boto", "asyncio", "async_timeout", "anyio",
+    "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
+    "smtplib", "ftplib", "poplib", "imaplib", "redis", "psycopg", "boto", "asyncio",
+    "async_timeout", "anyio",
 )
 
 

@@ -466,6 +466,8 @@ def _judge_value(
 ) -> Optional[Verdict]:
     checks = spec.checks
     shown = f" ({value.via})" if value.via else ""
+    if spec.zero_is_mode and value.scalar and value.phases[0].seconds == 0:
+        return None
     if spec.zero_unbounded and value.scalar and value.phases[0].seconds is not None and value.phases[0].seconds <= 0:
         value = TimeoutValue(
             (Phase("", None, f"{spec.keyword}={_seconds(value.phases[0].seconds)}, which libpq reads as no timeout"),),
