@@ -206,14 +206,21 @@ def _check_syntax(text: str, path: str) -> Tuple[Optional[ast.Module], Optional[
 def _check_depth(tree: ast.Module) -> None:
     """Refuse what LibCST cannot take: its native parser overflows the C stack (a crash, not
     an exception) on chains a few thousand levels deep that older CPythons accept, and is slow
-    long before. Real code stays far below this limit."""
-    stack = [(tree, 0)]
+    long before. Real code stays far below this limit.
+
+    Every level of nesting takes at least one character, so a node written on one line in
+    fewer characters than the depth still allowed cannot break the limit and is not entered.
+    """
+    stack: List[Tuple[ast.AST, int]] = [(tree, 0)]
     pop, push, children = stack.pop, stack.append, ast.iter_child_nodes
     while stack:
         node, depth = pop()
         if depth > MAX_DEPTH:
-            line = getattr(node, "lineno", None)
-            raise SourceError(f"too deeply nested to analyse (over {MAX_DEPTH} levels)", line)
+            raise SourceError(f"too deeply nested to analyse (over {MAX_DEPTH} levels)", getattr(node, "lineno", None))
+        end_line = getattr(node, "end_lineno", None)
+        if end_line is not None and end_line == node.lineno:  # type: ignore[attr-defined]
+            if depth + (node.end_col_offset - node.col_offset) <= MAX_DEPTH:  # type: ignore[attr-defined]
+                continue
         for child in children(node):
             push((child, depth + 1))
 

@@ -43,9 +43,11 @@ ON_SPECIFIC = "specific"
 ON_STATUS = "status"
 ON_RESULT = "result"
 
-# Prefilter: a file that mentions none of these cannot contain a retry scope. Hand-written
-# loops need an ``except`` or a status test (``.status``, ``status_code``, ``.ok``).
-TRIGGERS: Tuple[str, ...] = ("retry", "Retry", "retries", "backoff", "stamina", "except", "status", ".ok")
+# Prefilter: a file that mentions none of these holds no library retry scope (tenacity,
+# backoff, stamina, retrying, celery, urllib3, httpx, resilint.runtime). Hand-written loops are
+# too common a shape to filter on; each rule adds what its own finding in one cannot lack
+# (a POST, a sleep, a ``while``, an ``except``).
+LIBRARY_TRIGGERS: Tuple[str, ...] = ("retry", "Retry", "retries", "backoff", "stamina")
 
 
 @dataclass(eq=False)

@@ -24,6 +24,7 @@ from typing import Dict, Iterator, List, Optional, Tuple, Union
 import libcst as cst
 
 from resilint.lint.canonical import canonical_name, returned_type
+from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
 _PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
@@ -139,7 +140,7 @@ class SemanticModel:
         self.scope_of: Dict[cst.CSTNode, Scope] = {}
         self._cache: Dict[Tuple[int, int], object] = {}
         builder = _ModelBuilder(self)
-        module.visit(builder)
+        walk(module, builder)
         self.module_scope: Scope = builder.module_scope
 
     # --- resolution ----------------------------------------------------------------------
@@ -310,11 +311,10 @@ class SemanticModel:
             yield call, self.call_name(call)
 
 
-class _ModelBuilder(cst.CSTVisitor):
-    """The single pass. Records; resolves nothing."""
+class _ModelBuilder:
+    """The single pass (driven by lint/traversal.walk). Records; resolves nothing."""
 
     def __init__(self, model: SemanticModel) -> None:
-        super().__init__()
         self.model = model
         self.module_scope = Scope("module", "", None, model.module)
         self.scope = self.module_scope

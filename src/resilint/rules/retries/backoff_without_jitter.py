@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Set
 
 from resilint.lint.retry_scopes import (
-    TRIGGERS, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_NONE, retry_scopes,
+    LIBRARY_TRIGGERS, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_NONE, retry_scopes,
 )
 from resilint.lint.rule import Invalid, Rule, RuleContext
 
@@ -68,7 +68,7 @@ class BackoffWithoutJitter(Rule):
     code = "RES202"
     name = "backoff-without-jitter"
     message = "retry backoff without jitter"
-    triggers = TRIGGERS
+    triggers = LIBRARY_TRIGGERS + ("sleep",)
     VALID = [
         # jittered tenacity waits
         """

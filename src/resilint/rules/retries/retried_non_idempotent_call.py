@@ -8,7 +8,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from resilint.lint.retry_scopes import (
-    TRIGGERS, RetryScope, calls_within, code_of, describe, normalise, retry_scopes,
+    LIBRARY_TRIGGERS, RetryScope, calls_within, code_of, describe, normalise, retry_scopes,
 )
 from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
@@ -98,7 +98,7 @@ class RetriedNonIdempotentCall(Rule):
     code = "RES201"
     name = "retried-non-idempotent-call"
     message = "non-idempotent request retried without an idempotency key"
-    triggers = TRIGGERS
+    triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
     VALID = [
         # key from a parameter: the same on every attempt
         """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Set
 
-from resilint.lint.retry_scopes import ON_ANY, TRIGGERS, code_of, retry_scopes
+from resilint.lint.retry_scopes import LIBRARY_TRIGGERS, ON_ANY, code_of, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
 
 _WHY = "4xx responses, validation errors and bugs are retried too"
@@ -58,7 +58,7 @@ class RetryOnAnyError(Rule):
     name = "retry-on-any-error"
     message = "retry on every exception"
     default = False
-    triggers = TRIGGERS
+    triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
         """
         import tenacity, requests

@@ -6,7 +6,7 @@ from typing import Set
 
 import libcst as cst
 
-from resilint.lint.retry_scopes import TRIGGERS, retry_scopes
+from resilint.lint.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
 
 
@@ -56,7 +56,7 @@ class UnboundedRetry(Rule):
     code = "RES203"
     name = "unbounded-retry"
     message = "retry without an attempt or time limit"
-    triggers = TRIGGERS
+    triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
         """
         import tenacity

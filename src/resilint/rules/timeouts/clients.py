@@ -14,6 +14,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 import libcst as cst
 
 from resilint.lint.semantic import ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 ALL_CHECKS: FrozenSet[str] = frozenset({"RES101", "RES102", "RES103", "RES104", "RES105"})
 # Generic waits (asyncio.wait_for …) only get RES102: their length is the caller's business.
@@ -447,22 +448,11 @@ def _class_sets_timeout(cls: ClassInfo, model: SemanticModel, methods: Tuple[str
     return False
 
 
-class _TimeoutMention(cst.CSTVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.found = False
-
-    def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        if string_value(node) == "timeout":
-            self.found = True
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None and node.keyword.value == "timeout":
-            self.found = True
-
-
 def _mentions_timeout(node: cst.CSTNode) -> bool:
     """``kwargs.setdefault("timeout", …)``, ``kwargs["timeout"] = …``, ``super().send(…, timeout=…)``."""
-    visitor = _TimeoutMention()
-    node.visit(visitor)
-    return visitor.found
+    for inner in iter_nodes(node):
+        if isinstance(inner, cst.SimpleString) and string_value(inner) == "timeout":
+            return True
+        if isinstance(inner, cst.Arg) and inner.keyword is not None and inner.keyword.value == "timeout":
+            return True
+    return False

@@ -1,0 +1,106 @@
+"""A read-only walk over a LibCST tree, several times faster than ``node.visit(visitor)``.
+
+LibCST's visitor rebuilds every node it passes (``_visit_and_replace_children`` runs the node
+constructors and their validation even for a read-only ``CSTVisitor``), which profiling showed
+to be two thirds of a cold run. Reading the dataclass fields directly builds nothing. Fields
+that hold only punctuation and whitespace are not entered.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Callable, Dict, Iterator, List, Optional, Tuple, Type
+
+import libcst as cst
+
+_SKIPPED_FIELD = re.compile(
+    r"whitespace|^lpar$|^rpar$|comma|semicolon|leading_lines|lines_after_decorators|^header$"
+    r"|^footer$|newline|colon$|^equal$|^dot$|bracket|brace|^operator$|^asynchronous$|^arrow$"
+    r"|^star$|^walrus$|^annotation_indicator$|^first_line$|^prefix$|^quote$|^semicolon$"
+)
+# Where the dataclass field order differs from the order in the source.
+_SOURCE_ORDER: Dict[type, Tuple[str, ...]] = {
+    cst.Arg: ("keyword", "value"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.ImportFrom: ("relative", "module", "names"),
+    cst.MatchCase: ("pattern", "guard", "body"),
+    cst.Parameters: ("posonly_params", "posonly_ind", "params", "star_arg", "kwonly_params", "star_kwarg"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
+}
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> Tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        present = [f.name for f in dataclasses.fields(cls) if not _SKIPPED_FIELD.search(f.name)]
+        preferred = [n for n in _SOURCE_ORDER.get(cls, ()) if n in present]
+        names = tuple(preferred + [n for n in present if n not in preferred])
+        _FIELDS[cls] = names
+    return names
+
+
+def children(node: cst.CSTNode) -> List[cst.CSTNode]:
+    """The child nodes that can hold code, in source order."""
+    found: List[cst.CSTNode] = []
+    for name in _child_fields(node.__class__):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            found.append(value)
+        elif value.__class__ is tuple or value.__class__ is list:
+            found.extend(item for item in value if isinstance(item, cst.CSTNode))
+    return found
+
+
+def iter_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``root`` and every node below it, depth first, in source order."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+class _Leave:
+    __slots__ = ("handler", "node")
+
+    def __init__(self, handler: Callable[[cst.CSTNode], object], node: cst.CSTNode) -> None:
+        self.handler = handler
+        self.node = node
+
+
+def _handlers(visitor: object, prefix: str) -> Dict[Type[cst.CSTNode], Callable]:
+    found = {}
+    for attribute in dir(visitor):
+        if attribute.startswith(prefix):
+            node_type = getattr(cst, attribute[len(prefix):], None)
+            if isinstance(node_type, type):
+                found[node_type] = getattr(visitor, attribute)
+    return found
+
+
+def walk(root: cst.CSTNode, visitor: object) -> None:
+    """Call ``visitor.visit_<Type>(node)`` before and ``leave_<Type>(node)`` after each node's
+    children, as LibCST's visitors do, without rebuilding anything. A ``visit_`` method that
+    returns False skips the node's children (and its ``leave_``)."""
+    visits = _handlers(visitor, "visit_")
+    leaves = _handlers(visitor, "leave_")
+    stack: List[object] = [root]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        if item.__class__ is _Leave:
+            item.handler(item.node)  # type: ignore[attr-defined]
+            continue
+        node_type = item.__class__
+        visit: Optional[Callable] = visits.get(node_type)
+        if visit is not None and visit(item) is False:
+            continue
+        leave = leaves.get(node_type)
+        if leave is not None:
+            push(_Leave(leave, item))  # type: ignore[arg-type]
+        stack.extend(reversed(children(item)))  # type: ignore[arg-type]
