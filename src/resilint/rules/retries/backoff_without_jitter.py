@@ -31,7 +31,10 @@ class BackoffWithoutJitter(Rule):
     - hand-written retry loops whose `time.sleep`/`asyncio.sleep` argument is a constant or a
       pure exponential (`2 ** attempt`, `delay *= 2`). A sleep whose argument involves
       `random`, `secrets` or a jitter helper counts as jittered; one computed by code we cannot
-      see (a server's `Retry-After`, a helper in another module) is not flagged.
+      see (a server's `Retry-After`, a helper in another module) is not flagged. A hand-written
+      loop that retries at once, with no sleep at all, is not flagged either: that shape is
+      mostly local conflict handling (an optimistic-lock or serialization retry), where a wait
+      would only add latency.
 
     A policy stored in a variable (`api_retry = tenacity.retry(...)`) is reported once, where it
     is defined. Polling loops that handle no failure are not retry loops and are not checked.
