@@ -26,3 +26,22 @@ def test_pool_and_single_process_agree(tmp_path):
     assert single.findings == pooled.findings
     assert {f.code for f in single.findings} == {"RES000", "RES101"}
     assert len(single.findings) == 48
+
+
+def test_a_crash_in_a_rule_is_an_error_naming_the_file_and_the_rest_is_checked(tmp_path, monkeypatch, cli):
+    from resilint.rules.timeouts.unbounded_timeout import UnboundedTimeout
+
+    write_tree(tmp_path, {"boom.py": "import requests\nrequests.get(u, timeout=None)\n", "ok.py": "import requests\nrequests.get(u)\n"})
+
+    def explode(self, ctx):
+        if ctx.model.path.endswith("boom.py"):
+            raise ValueError("rule bug")
+
+    monkeypatch.setattr(UnboundedTimeout, "check", explode)
+    result = cli(["check", "--no-cache", "--jobs", "1", "--format", "json", "."], tmp_path)
+    assert result.exit_code == 2
+    import json
+
+    report = json.loads(result.stdout)
+    assert report["errors"] == [{"path": "boom.py", "message": "internal error while checking this file: ValueError: rule bug"}]
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [("ok.py", "RES101")]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import fnmatch
 import os
-import traceback
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Type
 
 import libcst as cst
@@ -54,13 +53,10 @@ class Checker:
         lines = text.splitlines()
         try:
             reports, module = self._run_rules(text, data, path, codes)
+            located = self._locate(reports, module, path, lines)
         except SourceError as exc:
             return [self._analysis_error(path, exc, lines)]
-        except Exception as exc:  # a bug in a rule must not take the run down
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            return [self._analysis_error(path, SourceError(f"internal error: {detail}"), lines)]
-        findings = self._locate(reports, module, path, lines)
-        return self._apply_suppressions(findings, text, path, lines, codes)
+        return self._apply_suppressions(located, text, path, lines, codes)
 
     # --- steps ---------------------------------------------------------------------------
 
@@ -96,7 +92,7 @@ class Checker:
 
     def _locate(
         self, reports: List[Report], module: Optional[cst.Module], path: str, lines: List[str]
-    ) -> List[Finding]:
+    ) -> List["_WithAnchor"]:
         if not reports or module is None:
             return []
         try:
@@ -121,7 +117,7 @@ class Checker:
                     max(anchor.end.line, where.end.line),
                 )
             )
-        return findings  # type: ignore[return-value]
+        return findings
 
     def _apply_suppressions(
         self, located: List["_WithAnchor"], text: str, path: str, lines: List[str], codes: Sequence[str]

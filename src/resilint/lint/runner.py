@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
@@ -24,17 +25,24 @@ def _init_worker(settings: Settings, codes: Sequence[str]) -> None:
     _worker_checker = Checker(settings, codes)
 
 
-def _check_in_worker(task: "Task") -> List[Finding]:
+Task = Tuple[str, Optional[bytes]]  # a path, and its bytes when the main process read them
+Outcome = Tuple[List[Finding], Optional[AnalysisError]]
+
+
+def _check_in_worker(task: Task) -> Outcome:
     assert _worker_checker is not None
     return _check(_worker_checker, task)
 
 
-Task = Tuple[str, Optional[bytes]]  # a path, and its bytes when the main process read them
-
-
-def _check(checker: Checker, task: Task) -> List[Finding]:
+def _check(checker: Checker, task: Task) -> Outcome:
+    """One file's findings; a bug in resilint on this file is an error of the run (exit 2),
+    reported with the file's path, and the other files are still checked."""
     path, data = task
-    return checker.check_path(path) if data is None else checker.check_bytes(data, path)
+    try:
+        return (checker.check_path(path) if data is None else checker.check_bytes(data, path)), None
+    except Exception as exc:  # noqa: BLE001 - any bug, reported rather than fatal
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return [], AnalysisError(path, f"internal error while checking this file: {detail}")
 
 
 def default_jobs() -> int:
@@ -68,7 +76,7 @@ def run(
     tasks, keys, cached = _consult_cache(files, cache)
     result.findings = [f for batch in cached for f in batch]
     jobs = jobs or default_jobs()
-    per_file: Iterable[List[Finding]]
+    per_file: Iterable[Outcome]
     if jobs <= 1 or len(tasks) < _POOL_THRESHOLD:
         checker = Checker(settings, codes)
         per_file = (_check(checker, task) for task in tasks)
@@ -83,11 +91,12 @@ def run(
             result.errors.append(AnalysisError(".", f"a worker process died: {exc}"))
             fresh = []
     if cache is not None:
-        for key, batch in zip(keys, fresh):
-            if key is not None:
+        for key, (batch, error) in zip(keys, fresh):
+            if key is not None and error is None:
                 cache.put(key, batch)
         cache.save()
-    result.findings.extend(f for batch in fresh for f in batch)
+    result.findings.extend(f for batch, _ in fresh for f in batch)
+    result.errors.extend(error for _, error in fresh if error is not None)
     result.findings.sort(key=lambda f: f.sort_key)
     return result
 
@@ -119,9 +128,9 @@ def _consult_cache(
 
 
 def _collect(
-    per_file: Iterable[List[Finding]], total: int, done: int, progress: Optional[Callable[[int, int], None]]
-) -> List[List[Finding]]:
-    batches: List[List[Finding]] = []
+    per_file: Iterable[Outcome], total: int, done: int, progress: Optional[Callable[[int, int], None]]
+) -> List[Outcome]:
+    batches: List[Outcome] = []
     for batch in per_file:
         batches.append(batch)
         if progress is not None:
