@@ -1,4 +1,4 @@
-"""The retry-scope recogniser shared by the RES2xx rules (lint/retry_scopes.py)."""
+"""The retry-scope recogniser shared by the RES2xx rules (lint/retry_scopes/)."""
 
 from __future__ import annotations
 

@@ -60,10 +60,15 @@ def make(**kw):
     return CircuitBreaker("dep", **kw)
 
 
+def fail(br, n):
+    """Admit ``n`` calls and record each as a failure."""
+    for _ in range(n):
+        br.allow().record_failure()
+
+
 def test_opens_on_error_rate_only_after_min_calls(clock):
     br = make()
-    for _ in range(3):
-        br.allow().record_failure()
+    fail(br, 3)
     assert br.state == CLOSED  # three calls < min_calls
     br.allow().record_failure()
     assert br.state == OPEN
@@ -93,8 +98,7 @@ def test_opens_on_slow_calls_with_zero_errors(clock):
 
 def test_window_forgets_old_results(clock):
     br = make(window=5.0)
-    for _ in range(3):
-        br.allow().record_failure()
+    fail(br, 3)
     clock.advance(6)
     br.allow().record_failure()
     assert br.state == CLOSED
@@ -102,8 +106,7 @@ def test_window_forgets_old_results(clock):
 
 def test_half_open_probes_judged_by_slowness(clock):
     br = make(slow_call_duration=1.0, half_open_probes=2)
-    for _ in range(4):
-        br.allow().record_failure()
+    fail(br, 4)
     clock.advance(10.0)
     assert br.state == HALF_OPEN
     p1, p2 = br.allow(), br.allow()
@@ -122,8 +125,7 @@ def test_half_open_probes_judged_by_slowness(clock):
 
 def test_half_open_probe_error_reopens(clock):
     br = make(half_open_probes=1)
-    for _ in range(4):
-        br.allow().record_failure()
+    fail(br, 4)
     clock.advance(11)
     br.allow().record_outcome(ConnectionError())
     assert br.state == OPEN
@@ -132,8 +134,7 @@ def test_half_open_probe_error_reopens(clock):
 def test_in_flight_results_while_open_are_ignored(clock):
     br = make(half_open_probes=1)
     stale = [br.allow() for _ in range(3)]
-    for _ in range(4):
-        br.allow().record_failure()
+    fail(br, 4)
     assert br.state == OPEN
     for p in stale:
         p.record_success()  # arrive while open: must not close or count
@@ -164,8 +165,7 @@ def test_transitions_logged_with_reason(clock, caplog):
     try:
         br = make()
         with caplog.at_level(logging.WARNING, logger="resilint.runtime"):
-            for _ in range(4):
-                br.allow().record_failure()
+            fail(br, 4)
     finally:
         get_metrics().remove_listener(events.append)
     transitions = [e for e in events if e.kind == "breaker_transition"]
@@ -174,23 +174,23 @@ def test_transitions_logged_with_reason(clock, caplog):
     assert any("breaker_transition" in r.getMessage() and "failure rate" in r.getMessage() for r in caplog.records)
 
 
-def test_call_helpers_classify(clock):
-    br = make()
+def call_answering(br, status, n):
+    """Make ``n`` calls through ``br.call`` that each return a response with ``status``."""
 
     class R:
-        status_code = 503
+        status_code = status
 
-    for _ in range(4):
+    for _ in range(n):
         br.call(lambda: R())
+
+
+def test_call_helpers_classify(clock):
+    br = make()
+    call_answering(br, 503, 4)
     assert br.state == OPEN
 
 
 def test_4xx_counts_as_success(clock):
     br = make()
-
-    class R:
-        status_code = 404
-
-    for _ in range(10):
-        br.call(lambda: R())
+    call_answering(br, 404, 10)
     assert br.state == CLOSED

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Any, Awaitable, Callable, Deque, Dict, List, Optional, Tuple, TypeVar
+from typing import Any, Awaitable, Callable, Deque, List, Optional, Tuple, TypeVar
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
+from ._registry import PerDependency
 from .classify import classify
 from .errors import CircuitOpenError
 
-__all__ = ["CircuitBreaker", "CircuitOpenError", "Permit", "CLOSED", "OPEN", "HALF_OPEN"]
+__all__ = ["CircuitBreaker", "CircuitOpenError", "Permit", "PermitGuard", "CLOSED", "OPEN", "HALF_OPEN"]
 
 CLOSED = "closed"
 OPEN = "open"
@@ -71,10 +72,49 @@ class Permit:
         self.breaker._release(self)
 
 
-class CircuitBreaker:
-    _registry: Dict[str, "CircuitBreaker"] = {}
-    _registry_lock = threading.Lock()
+class PermitGuard:
+    """Settle a permit around one call (shared by the sync and async call paths)::
 
+        with PermitGuard(permit) as guard:
+            result = fn()            # or: await fn()
+        return guard.record(result)
+
+    An ``Exception`` leaving the block is classified and recorded; any other ``BaseException``
+    (cancellation, interpreter exit) says nothing about health and gives the permit back. A
+    returned value is classified by :meth:`record`. ``permit`` may be ``None`` (no breaker).
+    With a ``clock`` the duration is measured on it from the guard's creation; without one the
+    breaker measures from admission.
+    """
+
+    __slots__ = ("permit", "clock", "started")
+
+    def __init__(self, permit: Optional[Permit], clock: Optional[Clock] = None) -> None:
+        self.permit = permit
+        self.clock = clock
+        self.started = clock.now() if clock is not None else 0.0
+
+    def _duration(self) -> Optional[float]:
+        return None if self.clock is None else self.clock.now() - self.started
+
+    def __enter__(self) -> "PermitGuard":
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Optional[BaseException], tb: Any) -> bool:
+        if exc is not None and self.permit is not None:
+            if isinstance(exc, Exception):
+                self.permit.record_outcome(exc, self._duration())
+            else:
+                self.permit.release()
+        return False
+
+    def record(self, result: T) -> T:
+        """Classify and record a returned value; returns it."""
+        if self.permit is not None:
+            self.permit.record_outcome(result, self._duration())
+        return result
+
+
+class CircuitBreaker(PerDependency):
     def __init__(
         self,
         name: str = "default",
@@ -112,19 +152,6 @@ class CircuitBreaker:
         self._probe_successes = 0
         self.ignored_results = 0
         self.history: List[Tuple[str, str, str]] = []
-
-    @classmethod
-    def for_dependency(cls, name: str, **kwargs: Any) -> "CircuitBreaker":
-        with cls._registry_lock:
-            breaker = cls._registry.get(name)
-            if breaker is None:
-                breaker = cls._registry[name] = cls(name, **kwargs)
-            return breaker
-
-    @classmethod
-    def reset_registry(cls) -> None:
-        with cls._registry_lock:
-            cls._registry.clear()
 
     # -- state ----------------------------------------------------------------------------
     @property
@@ -222,30 +249,14 @@ class CircuitBreaker:
     # -- conveniences ---------------------------------------------------------------------
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn`` through the breaker; exceptions and responses are classified."""
-        permit = self.allow()
-        try:
+        with PermitGuard(self.allow()) as guard:
             result = fn(*args, **kwargs)
-        except Exception as exc:
-            permit.record_outcome(exc)
-            raise
-        except BaseException:  # cancellation / interpreter exit says nothing about health
-            permit.release()
-            raise
-        permit.record_outcome(result)
-        return result
+        return guard.record(result)
 
     async def acall(self, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
-        permit = self.allow()
-        try:
+        with PermitGuard(self.allow()) as guard:
             result = await fn(*args, **kwargs)
-        except Exception as exc:
-            permit.record_outcome(exc)
-            raise
-        except BaseException:  # cancellation / interpreter exit says nothing about health
-            permit.release()
-            raise
-        permit.record_outcome(result)
-        return result
+        return guard.record(result)
 
     def __repr__(self) -> str:
         return f"CircuitBreaker({self.name!r}, state={self._state})"

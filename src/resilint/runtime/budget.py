@@ -20,16 +20,18 @@ from typing import Dict, List, Optional
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
+from ._registry import PerDependency
 from .errors import RetryBudgetExhausted
 
 __all__ = ["RetryBudget", "RetryBudgetExhausted"]
 
 
-class RetryBudget:
-    """Sliding-window token budget, thread-safe. Buckets are ``window / buckets`` wide."""
+class RetryBudget(PerDependency):
+    """Sliding-window token budget, thread-safe. Buckets are ``window / buckets`` wide.
 
-    _registry: Dict[str, "RetryBudget"] = {}
-    _registry_lock = threading.Lock()
+    ``RetryBudget.for_dependency(name, **kwargs)`` / ``reset_registry()`` come from
+    :class:`~._registry.PerDependency`.
+    """
 
     def __init__(
         self,
@@ -54,23 +56,6 @@ class RetryBudget:
         self._spent: List[int] = [0] * buckets
         self._epoch: List[int] = [-1] * buckets
         self._lock = threading.Lock()
-
-    # -- registry -------------------------------------------------------------------------
-    @classmethod
-    def for_dependency(cls, name: str, **kwargs: object) -> "RetryBudget":
-        """The process-wide budget of dependency ``name`` (created with ``kwargs`` on first use;
-        later ``kwargs`` are ignored)."""
-        with cls._registry_lock:
-            budget = cls._registry.get(name)
-            if budget is None:
-                budget = cls(name=name, **kwargs)  # type: ignore[arg-type]
-                cls._registry[name] = budget
-            return budget
-
-    @classmethod
-    def reset_registry(cls) -> None:
-        with cls._registry_lock:
-            cls._registry.clear()
 
     # -- accounting -----------------------------------------------------------------------
     def _slot(self) -> int:

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Any, Deque, Dict, Optional
+from typing import Any, Deque, Optional
 
 from . import metrics as _metrics
+from ._registry import PerDependency
 from .deadline import current_deadline
 from .errors import BulkheadFull, DeadlineExceeded
 
@@ -50,10 +51,7 @@ class _Waiter:
                 pass
 
 
-class Bulkhead:
-    _registry: Dict[str, "Bulkhead"] = {}
-    _registry_lock = threading.Lock()
-
+class Bulkhead(PerDependency):
     def __init__(
         self,
         name: str = "default",
@@ -73,19 +71,6 @@ class Bulkhead:
         self._queue: Deque[_Waiter] = deque()
         self.rejected = 0
         self.refused_expired = 0
-
-    @classmethod
-    def for_dependency(cls, name: str, **kwargs: Any) -> "Bulkhead":
-        with cls._registry_lock:
-            b = cls._registry.get(name)
-            if b is None:
-                b = cls._registry[name] = cls(name, **kwargs)
-            return b
-
-    @classmethod
-    def reset_registry(cls) -> None:
-        with cls._registry_lock:
-            cls._registry.clear()
 
     @property
     def in_flight(self) -> int:

@@ -20,6 +20,7 @@ from typing import Any, Awaitable, Callable, Deque, Dict, Optional, TypeVar
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
+from ._registry import PerDependency
 from .budget import RetryBudget
 from .deadline import remaining
 
@@ -28,11 +29,8 @@ __all__ = ["LatencyTracker", "hedged_call", "ahedged_call"]
 T = TypeVar("T")
 
 
-class LatencyTracker:
+class LatencyTracker(PerDependency):
     """Recent successful latencies of one dependency; ``p95()`` once ``min_samples`` exist."""
-
-    _registry: Dict[str, "LatencyTracker"] = {}
-    _registry_lock = threading.Lock()
 
     def __init__(self, size: int = 200, min_samples: int = 20) -> None:
         self._samples: Deque[float] = deque(maxlen=size)
@@ -40,17 +38,8 @@ class LatencyTracker:
         self.min_samples = min_samples
 
     @classmethod
-    def for_dependency(cls, name: str, **kwargs: Any) -> "LatencyTracker":
-        with cls._registry_lock:
-            t = cls._registry.get(name)
-            if t is None:
-                t = cls._registry[name] = cls(**kwargs)
-            return t
-
-    @classmethod
-    def reset_registry(cls) -> None:
-        with cls._registry_lock:
-            cls._registry.clear()
+    def _create_for_dependency(cls, name: str, kwargs: Dict[str, Any]) -> "LatencyTracker":
+        return cls(**kwargs)  # a tracker has no name
 
     def record(self, seconds: float) -> None:
         with self._lock:
@@ -79,6 +68,43 @@ def _hedge_delay(delay: Optional[float], tracker: Optional[LatencyTracker]) -> O
     return delay
 
 
+class _HedgePlan:
+    """The I/O-free part of one hedged call, shared by :func:`hedged_call` and :func:`ahedged_call`:
+    how long to wait before hedging (``wait``: ``None`` = no hedge), whether the budget pays for
+    the hedge, and recording the winner's latency."""
+
+    __slots__ = ("wait", "budget", "tracker", "dependency", "clock", "started")
+
+    def __init__(
+        self,
+        idempotent: bool,
+        budget: Optional[RetryBudget],
+        delay: Optional[float],
+        tracker: Optional[LatencyTracker],
+        dependency: Optional[str],
+        clock: Optional[Clock],
+    ) -> None:
+        self.wait = _hedge_delay(delay, tracker) if idempotent else None
+        self.budget = budget
+        self.tracker = tracker
+        self.dependency = dependency
+        self.clock = get_clock(clock)
+        self.started = self.clock.now()
+
+    def may_hedge(self) -> bool:
+        """The first attempt is still running after ``wait``: spend a token for a hedge?"""
+        if self.budget is None or self.budget.try_spend("hedge"):
+            _metrics.emit("hedge", self.dependency, after=self.wait)
+            return True
+        return False
+
+    def won(self, result: T) -> T:
+        """Record the winning attempt's latency; returns ``result``."""
+        if self.tracker is not None:
+            self.tracker.record(self.clock.now() - self.started)
+        return result
+
+
 def hedged_call(
     fn: Callable[[], T],
     *,
@@ -91,21 +117,15 @@ def hedged_call(
     clock: Optional[Clock] = None,
 ) -> T:
     """Call ``fn()``; after ``delay`` (default: tracker p95) without an answer, start one hedge."""
-    wait_s = _hedge_delay(delay, tracker) if idempotent else None
-    clk = get_clock(clock)
-    started = clk.now()
-    if wait_s is None:
-        result = fn()
-        if tracker is not None:
-            tracker.record(clk.now() - started)
-        return result
+    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock)
+    if plan.wait is None:
+        return plan.won(fn())
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="resilint-hedge")
     try:
         first = pool.submit(contextvars.copy_context().run, fn)
-        done, _ = wait([first], timeout=wait_s)
+        done, _ = wait([first], timeout=plan.wait)
         futures = [first]
-        if not done and (budget is None or budget.try_spend("hedge")):
-            _metrics.emit("hedge", dependency, after=wait_s)
+        if not done and plan.may_hedge():
             futures.append(pool.submit(contextvars.copy_context().run, fn))
         pending = set(futures)
         error: Optional[BaseException] = None
@@ -120,9 +140,7 @@ def hedged_call(
                     for other in done:
                         if other is not fut and other.exception() is None and discard is not None:
                             discard(other.result())
-                    if tracker is not None:
-                        tracker.record(clk.now() - started)
-                    return fut.result()
+                    return plan.won(fut.result())
                 error = error or exc
         assert error is not None
         raise error
@@ -154,19 +172,13 @@ async def ahedged_call(
     """Async form: the losing task is cancelled."""
     import asyncio
 
-    wait_s = _hedge_delay(delay, tracker) if idempotent else None
-    clk = get_clock(clock)
-    started = clk.now()
-    if wait_s is None:
-        result = await fn()
-        if tracker is not None:
-            tracker.record(clk.now() - started)
-        return result
+    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock)
+    if plan.wait is None:
+        return plan.won(await fn())
     tasks = [asyncio.ensure_future(fn())]
     try:
-        done, _ = await asyncio.wait(tasks, timeout=wait_s)
-        if not done and (budget is None or budget.try_spend("hedge")):
-            _metrics.emit("hedge", dependency, after=wait_s)
+        done, _ = await asyncio.wait(tasks, timeout=plan.wait)
+        if not done and plan.may_hedge():
             tasks.append(asyncio.ensure_future(fn()))
         pending = set(tasks)
         error: Optional[BaseException] = None
@@ -174,9 +186,7 @@ async def ahedged_call(
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 if task.exception() is None:
-                    if tracker is not None:
-                        tracker.record(clk.now() - started)
-                    return task.result()
+                    return plan.won(task.result())
                 error = error or task.exception()
         assert error is not None
         raise error

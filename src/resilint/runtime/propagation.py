@@ -125,12 +125,13 @@ def _refuse(where: str) -> None:
     _metrics.emit("deadline_refused", None, what=where)
 
 
-class WSGIDeadlineMiddleware:
-    """WSGI middleware: run each request under the propagated deadline (see module doc)."""
+class _DeadlineMiddleware:
+    """What both middlewares are configured with: the wrapped ``app``, the local ``ceiling`` on
+    an inbound deadline, the ``default`` when the caller sent none, and an optional ``clock``."""
 
     def __init__(
         self,
-        app: Callable[..., Iterable[bytes]],
+        app: Callable[..., Any],
         ceiling: Optional[float] = 30.0,
         default: Optional[float] = None,
         *,
@@ -140,6 +141,12 @@ class WSGIDeadlineMiddleware:
         self.ceiling = ceiling
         self.default = default
         self._clock = clock
+
+
+class WSGIDeadlineMiddleware(_DeadlineMiddleware):
+    """WSGI middleware: run each request under the propagated deadline (see module doc)."""
+
+    app: Callable[..., Iterable[bytes]]
 
     def _budget(self, environ: Mapping[str, Any]) -> Optional[float]:
         headers = {}
@@ -214,21 +221,8 @@ def _gateway_timeout(start_response: Callable[..., Any], why: str) -> List[bytes
     return [body]
 
 
-class ASGIDeadlineMiddleware:
+class ASGIDeadlineMiddleware(_DeadlineMiddleware):
     """ASGI middleware (HTTP scopes only; others pass through)."""
-
-    def __init__(
-        self,
-        app: Callable[..., Any],
-        ceiling: Optional[float] = 30.0,
-        default: Optional[float] = None,
-        *,
-        clock: Optional[Clock] = None,
-    ) -> None:
-        self.app = app
-        self.ceiling = ceiling
-        self.default = default
-        self._clock = clock
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         if scope.get("type") != "http":

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar, Union
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
@@ -38,6 +38,7 @@ from .idempotency import IDEMPOTENT_METHODS, OperationScope, _scope
 __all__ = ["RetryPolicy", "retry", "retrying", "Attempt", "backoff_delay"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+A = TypeVar("A")
 BudgetArg = Union[RetryBudget, str, None, bool]
 
 
@@ -186,6 +187,65 @@ def _close(response: Any) -> None:
             pass
 
 
+async def _aclose(response: Any) -> None:
+    aclose = getattr(response, "aclose", None)
+    if callable(aclose):
+        await aclose()
+    else:
+        _close(response)
+
+
+# The attempt loop, once for threads and once for asyncio. Everything that decides (deadline
+# checks, classification, budget, backoff) lives in ``_Run``; these two only do the I/O, and they
+# cannot be one function because the async one must ``await`` the call, the close and the sleep.
+# ``start()`` begins an attempt (its errors end the loop unclassified) and returns what ``call``
+# takes; a retried response is closed before the pause.
+def _attempt_loop(
+    run: _Run,
+    start: Callable[[], A],
+    call: Callable[[A], Any],
+    close: Callable[[Any], None],
+    sleep: Callable[[float], None],
+) -> Any:
+    while True:
+        arg = start()
+        try:
+            result = call(arg)
+        except Exception as exc:
+            delay = run.decide(exc)
+            if delay is None:
+                raise
+        else:
+            delay = run.decide(result)
+            if delay is None:
+                return result
+            close(result)
+        sleep(delay)
+
+
+async def _aattempt_loop(
+    run: _Run,
+    start: Callable[[], A],
+    call: Callable[[A], Awaitable[Any]],
+    aclose: Callable[[Any], Awaitable[None]],
+    asleep: Callable[[float], Awaitable[None]],
+) -> Any:
+    while True:
+        arg = start()
+        try:
+            result = await call(arg)
+        except Exception as exc:
+            delay = run.decide(exc)
+            if delay is None:
+                raise
+        else:
+            delay = run.decide(result)
+            if delay is None:
+                return result
+            await aclose(result)
+        await asleep(delay)
+
+
 class _ScopeHolder:
     """Opens an operation scope unless one is already open; resets it exactly once."""
 
@@ -234,24 +294,9 @@ def retry(fn: Optional[F] = None, **kwargs: Any) -> Any:
             holder.enter()
             try:
                 run = _Run(policy)
-                while True:
-                    run.start_attempt()
-                    try:
-                        result = await fn(*args, **kw)
-                    except Exception as exc:
-                        delay = run.decide(exc)
-                        if delay is None:
-                            raise
-                    else:
-                        delay = run.decide(result)
-                        if delay is None:
-                            return result
-                        aclose = getattr(result, "aclose", None)
-                        if callable(aclose):
-                            await aclose()
-                        else:
-                            _close(result)
-                    await policy.clock.asleep(delay)
+                return await _aattempt_loop(
+                    run, run.start_attempt, lambda _: fn(*args, **kw), _aclose, lambda d: policy.clock.asleep(d)
+                )
             finally:
                 holder.exit()
 
@@ -264,20 +309,7 @@ def retry(fn: Optional[F] = None, **kwargs: Any) -> Any:
         holder.enter()
         try:
             run = _Run(policy)
-            while True:
-                run.start_attempt()
-                try:
-                    result = fn(*args, **kw)
-                except Exception as exc:
-                    delay = run.decide(exc)
-                    if delay is None:
-                        raise
-                else:
-                    delay = run.decide(result)
-                    if delay is None:
-                        return result
-                    _close(result)
-                policy.clock.sleep(delay)
+            return _attempt_loop(run, run.start_attempt, lambda _: fn(*args, **kw), _close, lambda d: policy.clock.sleep(d))
         finally:
             holder.exit()
 

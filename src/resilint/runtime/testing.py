@@ -160,16 +160,8 @@ class _PoolWSGIServer(WSGIServer):
 
 
 @contextmanager
-def serve_wsgi(app: Callable[..., Any], workers: Optional[int] = None) -> Iterator[str]:
-    """Serve a WSGI app on 127.0.0.1 (random port) in a thread; yields the base URL.
-
-    ``workers=None``: one thread per request; ``workers=N``: a fixed pool of N threads.
-    """
-    if workers is None:
-        server_cls: Type[WSGIServer] = _ThreadingWSGIServer
-    else:
-        server_cls = type("PoolWSGIServer", (_PoolWSGIServer,), {"workers": workers})
-    server = make_server("127.0.0.1", 0, app, server_class=server_cls, handler_class=_QuietWSGIHandler)
+def _serving(server: HTTPServer) -> Iterator[str]:
+    """Run ``server`` in a daemon thread; yield its base URL; shut it down and close it after."""
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     try:
@@ -181,6 +173,21 @@ def serve_wsgi(app: Callable[..., Any], workers: Optional[int] = None) -> Iterat
 
 
 @contextmanager
+def serve_wsgi(app: Callable[..., Any], workers: Optional[int] = None) -> Iterator[str]:
+    """Serve a WSGI app on 127.0.0.1 (random port) in a thread; yields the base URL.
+
+    ``workers=None``: one thread per request; ``workers=N``: a fixed pool of N threads.
+    """
+    if workers is None:
+        server_cls: Type[WSGIServer] = _ThreadingWSGIServer
+    else:
+        server_cls = type("PoolWSGIServer", (_PoolWSGIServer,), {"workers": workers})
+    server = make_server("127.0.0.1", 0, app, server_class=server_cls, handler_class=_QuietWSGIHandler)
+    with _serving(server) as url:
+        yield url
+
+
+@contextmanager
 def serve_handler(handler: Type[BaseHTTPRequestHandler]) -> Iterator[str]:
     """Serve a ``BaseHTTPRequestHandler`` subclass (for raw socket tricks) on 127.0.0.1."""
 
@@ -189,11 +196,5 @@ def serve_handler(handler: Type[BaseHTTPRequestHandler]) -> Iterator[str]:
         allow_reuse_address = True
 
     server: HTTPServer = Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with _serving(server) as url:
+        yield url

@@ -13,16 +13,16 @@ For each logical request::
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, MutableMapping, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, MutableMapping, Optional, Union
 
 from .._clock import Clock, get_clock
-from ..breaker import CircuitBreaker
+from ..breaker import CircuitBreaker, PermitGuard
 from ..budget import RetryBudget
 from ..bulkhead import Bulkhead
 from ..hedging import LatencyTracker, ahedged_call, hedged_call
 from ..idempotency import IDEMPOTENCY_HEADER, IDEMPOTENT_METHODS, idempotency_key
 from ..propagation import DEADLINE_HEADER, DEFAULT_MARGIN_MS, outbound_deadline_ms
-from ..retry import RetryPolicy, _Run, _ScopeHolder
+from ..retry import RetryPolicy, _aattempt_loop, _attempt_loop, _Run, _ScopeHolder
 from ..timeouts import DEFAULT_CONNECT, DEFAULT_READ, SplitTimeout, timeout
 
 __all__ = ["HttpPolicy"]
@@ -152,38 +152,33 @@ class _Bound:
         return t
 
     # -- one attempt: bulkhead outside, breaker inside --------------------------------------
+    # The sync and async forms differ only in their I/O (taking a bulkhead slot, sending, hedging
+    # in threads vs tasks); the breaker bookkeeping is PermitGuard and the hedge settings are
+    # _hedge_kwargs, shared by both.
+    def _permit_guard(self) -> PermitGuard:
+        permit = self.breaker.allow() if self.breaker is not None else None
+        return PermitGuard(permit, self.policy.clock)
+
+    def _hedge_kwargs(self) -> Dict[str, Any]:
+        return dict(
+            idempotent=self.idempotent,
+            budget=self.retry.budget,
+            delay=self.policy.hedge_delay,
+            tracker=self.tracker,
+            dependency=self.dep,
+            clock=self.policy._clock,
+        )
+
     def attempt_sync(self, send: Callable[[], Any], discard: Callable[[Any], None]) -> Any:
         if self.bulkhead is not None:
             self.bulkhead.acquire()
         try:
-            permit = self.breaker.allow() if self.breaker is not None else None
-            clock = self.policy.clock
-            started = clock.now()
-            try:
+            with self._permit_guard() as guard:
                 if self.policy.hedge:
-                    resp = hedged_call(
-                        send,
-                        idempotent=self.idempotent,
-                        budget=self.retry.budget,
-                        delay=self.policy.hedge_delay,
-                        tracker=self.tracker,
-                        dependency=self.dep,
-                        discard=discard,
-                        clock=self.policy._clock,
-                    )
+                    resp = hedged_call(send, discard=discard, **self._hedge_kwargs())
                 else:
                     resp = send()
-            except Exception as exc:
-                if permit is not None:
-                    permit.record_outcome(exc, clock.now() - started)
-                raise
-            except BaseException:
-                if permit is not None:
-                    permit.release()
-                raise
-            if permit is not None:
-                permit.record_outcome(resp, clock.now() - started)
-            return resp
+            return guard.record(resp)
         finally:
             if self.bulkhead is not None:
                 self.bulkhead.release()
@@ -192,33 +187,12 @@ class _Bound:
         if self.bulkhead is not None:
             await self.bulkhead.aacquire()
         try:
-            permit = self.breaker.allow() if self.breaker is not None else None
-            clock = self.policy.clock
-            started = clock.now()
-            try:
+            with self._permit_guard() as guard:
                 if self.policy.hedge:
-                    resp = await ahedged_call(
-                        send,
-                        idempotent=self.idempotent,
-                        budget=self.retry.budget,
-                        delay=self.policy.hedge_delay,
-                        tracker=self.tracker,
-                        dependency=self.dep,
-                        clock=self.policy._clock,
-                    )
+                    resp = await ahedged_call(send, **self._hedge_kwargs())
                 else:
                     resp = await send()
-            except Exception as exc:
-                if permit is not None:
-                    permit.record_outcome(exc, clock.now() - started)
-                raise
-            except BaseException:
-                if permit is not None:
-                    permit.release()
-                raise
-            if permit is not None:
-                permit.record_outcome(resp, clock.now() - started)
-            return resp
+            return guard.record(resp)
         finally:
             if self.bulkhead is not None:
                 self.bulkhead.release()
@@ -232,20 +206,13 @@ def run_sync(
 ) -> Any:
     bound.begin()
     try:
-        while True:
-            t = bound.prepare_attempt(cap)
-            try:
-                resp = bound.attempt_sync(lambda: send(t), close)
-            except Exception as exc:
-                delay = bound.run.decide(exc)  # type: ignore[union-attr]
-                if delay is None:
-                    raise
-            else:
-                delay = bound.run.decide(resp)  # type: ignore[union-attr]
-                if delay is None:
-                    return resp
-                close(resp)
-            bound.policy.clock.sleep(delay)
+        return _attempt_loop(
+            bound.run,  # type: ignore[arg-type]
+            lambda: bound.prepare_attempt(cap),
+            lambda t: bound.attempt_sync(lambda: send(t), close),
+            close,
+            lambda delay: bound.policy.clock.sleep(delay),
+        )
     finally:
         bound.end()
 
@@ -258,19 +225,12 @@ async def run_async(
 ) -> Any:
     bound.begin()
     try:
-        while True:
-            t = bound.prepare_attempt(cap)
-            try:
-                resp = await bound.attempt_async(lambda: send(t))
-            except Exception as exc:
-                delay = bound.run.decide(exc)  # type: ignore[union-attr]
-                if delay is None:
-                    raise
-            else:
-                delay = bound.run.decide(resp)  # type: ignore[union-attr]
-                if delay is None:
-                    return resp
-                await aclose(resp)
-            await bound.policy.clock.asleep(delay)
+        return await _aattempt_loop(
+            bound.run,  # type: ignore[arg-type]
+            lambda: bound.prepare_attempt(cap),
+            lambda t: bound.attempt_async(lambda: send(t)),
+            aclose,
+            lambda delay: bound.policy.clock.asleep(delay),
+        )
     finally:
         bound.end()

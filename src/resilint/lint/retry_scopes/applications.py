@@ -1,0 +1,61 @@
+"""Policies applied by a call: ``retry(...)(fn)``, ``r = Retrying(...); r(fn)``, ``r.call(fn)``,
+``retry(fn)`` and tenacity's ``fn.retry_with(...)``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from resilint.lint.retry_scopes.expressions import positional_args
+from resilint.lint.retry_scopes.model import Policy, RetryScope
+from resilint.lint.retry_scopes.registry import libraries
+from resilint.lint.retry_scopes.tenacity import retry_with
+from resilint.lint.semantic import CallSite, FunctionInfo
+
+if TYPE_CHECKING:
+    from resilint.lint.retry_scopes.recogniser import Recogniser
+
+
+def apply_all(rec: Recogniser) -> None:
+    for call in rec.model.calls:
+        node = call.node
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "retry_with":
+            retry_with(rec, call)
+            continue
+        # retry(...)(fn) / Retrying(...)(fn, ...)
+        if isinstance(func, cst.Call) and id(func) in rec.by_node:
+            _apply(rec, rec.by_node[id(func)], call)
+            continue
+        # r = Retrying(...); r(fn, ...) / r.call(fn) / r.wraps(fn)
+        target = func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("call", "wraps", "__call__"):
+            target = func.value
+        if isinstance(target, (cst.Name, cst.Attribute)):
+            assigned = rec.follow(target, call.scope, call.order)
+            if isinstance(assigned, cst.Call) and assigned is not node and id(assigned) in rec.by_node:
+                policy = rec.by_node[id(assigned)]
+                if policy.library in ("tenacity", "retrying", "backoff", "stamina", "resilint") and (
+                    target is func or policy.kind == "iterator"
+                ):
+                    _apply(rec, policy, call)
+        # tenacity.retry(fn) without arguments: ``retry(fn)``
+        name = rec.names.get(id(node))
+        if name in libraries().wraps_function and len(node.args) == 1 and node.args[0].keyword is None:
+            value = rec.model.resolve(node.args[0].value, call.scope, call.order)
+            if isinstance(value, FunctionInfo):
+                policy = rec.by_node.get(id(node))
+                if policy is not None:
+                    rec.scopes.append(RetryScope(policy, "call", node, value.node, value))
+
+
+def _apply(rec: Recogniser, policy: Policy, call: CallSite) -> None:
+    positional = positional_args(call.node)
+    if not positional:
+        return
+    value = rec.model.resolve(positional[0].value, call.scope, call.order)
+    if isinstance(value, FunctionInfo):
+        rec.scopes.append(RetryScope(policy, "call", call.node, value.node, value))
+    else:
+        rec.scopes.append(RetryScope(policy, "call", call.node))

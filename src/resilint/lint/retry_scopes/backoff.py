@@ -1,0 +1,62 @@
+"""backoff: ``@on_exception(...)`` and ``@on_predicate(...)``."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from resilint.lint.retry_scopes.expressions import call_argument, is_none, keyword_args
+from resilint.lint.retry_scopes.model import (
+    ON_ANY, ON_RESULT, UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_JITTERED, Policy, Setting, bounded_kind,
+)
+from resilint.lint.semantic import Scope
+
+if TYPE_CHECKING:
+    from resilint.lint.retry_scopes.recogniser import Recogniser
+
+
+def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, predicate: bool) -> Policy:
+    keywords, star = keyword_args(node)
+    policy = Policy("backoff", "decorator", node, scope=scope, order=order)
+    tries = keywords.get("max_tries")
+    seconds = keywords.get("max_time")
+    policy.max_attempts = rec.limit(tries, scope, order, star)
+    policy.time_limit = rec.limit(seconds, scope, order, star)
+    kind = bounded_kind(policy.max_attempts, policy.time_limit)
+    detail = "backoff retries forever without `max_tries` or `max_time`" if kind == "unbounded" else ""
+    policy.attempts = Setting(kind, (tries or seconds).value if (tries or seconds) else None, detail)
+    # wait: the generator, jittered by full_jitter unless jitter=None
+    wait_gen = call_argument(node, "wait_gen", 0)
+    generator = rec.expr_name(wait_gen.value, scope, order) if wait_gen else None
+    jitter = keywords.get("jitter")
+    if jitter is None:
+        policy.wait = Setting(UNKNOWN if star else WAIT_JITTERED)
+    elif is_none(jitter.value):
+        if generator in ("backoff.expo", "backoff.fibo"):
+            policy.wait = Setting(WAIT_EXPONENTIAL, jitter.value, f"`jitter=None` turns off the jitter of `{generator}`")
+        elif generator == "backoff.constant":
+            policy.wait = Setting(WAIT_FIXED, jitter.value, "`jitter=None` with `backoff.constant` waits the same interval every time")
+        else:
+            policy.wait = Setting(UNKNOWN, jitter.value)
+    else:
+        policy.wait = Setting(WAIT_JITTERED, jitter.value)
+    if predicate:
+        policy.retry_on = Setting(ON_RESULT)
+    else:
+        exception = call_argument(node, "exception", 1)
+        if exception is None:
+            policy.retry_on = Setting(UNKNOWN)
+        else:
+            kind = rec.exception_kind(exception.value, scope, order)
+            detail = "`on_exception` of `Exception` retries every error" if kind == ON_ANY else ""
+            policy.retry_on = Setting(kind, exception.value, detail)
+    return policy
+
+
+# declarations collected by the registry
+POLICIES = {
+    "backoff.on_exception": partial(build_policy, predicate=False),
+    "backoff.on_predicate": partial(build_policy, predicate=True),
+}

@@ -1,0 +1,61 @@
+"""Retry scopes made by decorators: a policy call (``@retry(...)``), a bare policy name
+(``@retry``), a policy stored in a variable, a celery task."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, List, Optional
+
+import libcst as cst
+
+from resilint.lint.retry_scopes.celery import self_retry, task_policy
+from resilint.lint.retry_scopes.model import Policy, RetryScope
+from resilint.lint.retry_scopes.registry import libraries
+from resilint.lint.semantic import FunctionInfo, Scope
+
+if TYPE_CHECKING:
+    from resilint.lint.retry_scopes.recogniser import Recogniser
+
+
+def decorator_policy(rec: Recogniser, function: FunctionInfo) -> Optional[Policy]:
+    for scope in decorator_scopes(rec, function):
+        return scope.policy
+    return None
+
+
+def decorator_scopes(rec: Recogniser, function: FunctionInfo) -> List[RetryScope]:
+    cached = rec.decorated.get(id(function))
+    if cached is not None:
+        return cached
+    found: List[RetryScope] = []
+    outer = function.scope.parent or function.scope
+    order = 1 << 62
+    for decorator in function.decorators:
+        policy = _decorator(rec, decorator, function, outer, order)
+        if policy is not None:
+            found.append(RetryScope(policy, "task" if policy.library == "celery" else "decorator", decorator, function.node, function))
+    rec.decorated[id(function)] = found
+    return found
+
+
+def decorated(rec: Recogniser, function: FunctionInfo) -> None:
+    scopes = decorator_scopes(rec, function)
+    rec.scopes.extend(scopes)
+    self_retry(rec, function)
+
+
+def _decorator(rec: Recogniser, decorator: cst.Decorator, function: FunctionInfo, scope: Scope, order: int) -> Optional[Policy]:
+    expr = decorator.decorator
+    if isinstance(expr, cst.Call):
+        policy = rec.by_node.get(id(expr))
+        if policy is not None:
+            return policy
+        return task_policy(rec, expr, function, scope, order)
+    name = rec.expr_name(expr, scope, order)
+    found = libraries()
+    if name is not None and name in found.bare_decorators:
+        return rec.add(found.policies[name](rec, decorator, scope, order))
+    # a policy stored in a variable: ``api_retry = tenacity.retry(...)``; ``@api_retry``
+    assigned = rec.model.assigned_expression(expr, scope, order) if isinstance(expr, cst.Name) else None
+    if isinstance(assigned, cst.Call):
+        return rec.by_node.get(id(assigned))
+    return None

@@ -1,0 +1,168 @@
+"""How long a retry waits: the kind of a sleep argument or countdown (fixed, exponential,
+jittered), and the wait of a hand-written retry loop."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from resilint.lint.retry_scopes.expressions import call_argument, code_of, dotted_name, expression_nodes, number_of
+from resilint.lint.retry_scopes.model import (
+    UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_JITTERED, WAIT_NONE, Policy, Setting,
+)
+from resilint.lint.retry_scopes.names import JITTERED_HELPERS, PURE_FUNCTIONS, RANDOM_MODULES
+from resilint.lint.retry_scopes.statements import block, growing_names, is_counting
+from resilint.lint.semantic import Binding, CallSite, FunctionInfo, Scope
+
+if TYPE_CHECKING:
+    from resilint.lint.retry_scopes.recogniser import Recogniser
+
+_JITTER_WORD = re.compile(r"jitter|random|rand_|uniform", re.I)
+
+
+def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: List[CallSite], scope: Scope) -> None:
+    loop = policy.node
+    rec.growing = growing_names(block(loop.body)) if isinstance(loop, (cst.For, cst.While)) else set()
+    if not sleeps:
+        hidden = any(
+            re.search(r"sleep|wait|backoff|delay|pause|throttle", (rec.name(c) or dotted_name(c.node.func) or ""), re.I)
+            for c in calls
+        )
+        policy.wait = Setting(UNKNOWN if hidden else WAIT_NONE, None, "" if hidden else "retries immediately, with no pause")
+        return
+    results = []
+    for call in sleeps:
+        argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
+        if argument is None:
+            results.append((WAIT_NONE, "", call))
+            continue
+        kind, detail = delay_kind(rec, argument.value, call.scope, call.order, policy.node)
+        results.append((kind, detail, call))
+    kinds = [r[0] for r in results]
+    if WAIT_JITTERED in kinds:
+        chosen = results[kinds.index(WAIT_JITTERED)]
+    elif UNKNOWN in kinds:
+        chosen = results[kinds.index(UNKNOWN)]
+    elif WAIT_EXPONENTIAL in kinds:
+        chosen = results[kinds.index(WAIT_EXPONENTIAL)]
+    else:
+        chosen = results[0]
+    kind, detail, call = chosen
+    name = (rec.name(call) or "sleep")
+    text = f"`{name}({detail})`" if detail else f"`{name}`"
+    if kind == WAIT_EXPONENTIAL:
+        text += " grows exponentially but has no random term"
+    elif kind == WAIT_FIXED:
+        text += " waits a constant interval with no random term"
+    policy.wait = Setting(kind, call.node, text)
+
+
+def delay_kind(
+    rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, loop: Optional[cst.CSTNode], depth: int = 0
+) -> Tuple[str, str]:
+    """(kind, source text) of a sleep argument: fixed / exponential / jittered / unknown."""
+    kind = _delay(rec, expr, scope, order, loop, depth)
+    return kind, code_of(expr)
+
+
+def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, loop: Optional[cst.CSTNode], depth: int) -> str:
+    if depth > 6:
+        return UNKNOWN
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return WAIT_FIXED
+    if isinstance(expr, cst.UnaryOperation):
+        return _delay(rec, expr.expression, scope, order, loop, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        parts = [_delay(rec, expr.left, scope, order, loop, depth + 1), _delay(rec, expr.right, scope, order, loop, depth + 1)]
+        if WAIT_JITTERED in parts:
+            return WAIT_JITTERED
+        if UNKNOWN in parts:
+            return UNKNOWN
+        if isinstance(expr.operator, (cst.Power, cst.LeftShift)) or WAIT_EXPONENTIAL in parts:
+            return WAIT_EXPONENTIAL
+        return WAIT_FIXED
+    if isinstance(expr, cst.Name):
+        if _JITTER_WORD.search(expr.value):
+            return WAIT_JITTERED
+        if expr.value in rec.growing:
+            return WAIT_EXPONENTIAL
+        if expr.value in rec.visiting:
+            return WAIT_FIXED  # ``delay = delay + 1``: judged by the other terms
+        bindings = _bindings(expr.value, scope)
+        if not bindings:
+            return UNKNOWN
+        if any(b.imported or b.defined or b.entered is not None for b in bindings):
+            return UNKNOWN
+        sources = [b for b in bindings if b.expr is not None]
+        if not sources:
+            if isinstance(loop, cst.For) and expr.value in _target_names(loop.target) and not is_counting(rec, loop, scope, order):
+                return UNKNOWN  # ``for delay in delays_generator()``: drawn from elsewhere
+            return WAIT_FIXED  # a parameter or counter: chosen by the caller, no random term
+        rec.visiting.add(expr.value)
+        try:
+            kinds = [_delay(rec, b.expr, b.scope, b.order, loop, depth + 1) for b in sources]  # type: ignore[arg-type]
+        finally:
+            rec.visiting.discard(expr.value)
+        return _strongest(kinds)
+    if isinstance(expr, cst.Attribute):
+        attr = expr.attr.value
+        if _JITTER_WORD.search(attr):
+            return WAIT_JITTERED
+        if "after" in attr.lower():
+            return UNKNOWN  # a server's Retry-After
+        return WAIT_FIXED  # a configuration value: self.retry_delay, settings.RETRY_DELAY
+    if isinstance(expr, cst.Subscript):
+        value = rec.follow(expr.value, scope, order)
+        if isinstance(value, (cst.List, cst.Tuple)) and all(number_of(e.value) is not None for e in value.elements):
+            return WAIT_FIXED
+        return UNKNOWN
+    if isinstance(expr, cst.Call):
+        name = rec.expr_name(expr.func, scope, order)
+        if name is not None and (name.startswith(RANDOM_MODULES) or name in JITTERED_HELPERS
+                                 or _JITTER_WORD.search(name.rsplit(".", 1)[-1])):
+            return WAIT_JITTERED
+        func_text = dotted_name(expr.func) or ""
+        if _JITTER_WORD.search(func_text.rsplit(".", 1)[-1]):
+            return WAIT_JITTERED
+        if name in PURE_FUNCTIONS:
+            parts = [_delay(rec, a.value, scope, order, loop, depth + 1) for a in expr.args if not a.star]
+            return _strongest(parts) if parts else UNKNOWN
+        target = rec.model.resolve(expr.func, scope, order)
+        if isinstance(target, FunctionInfo) and target.returns and depth < 3:
+            saved, rec.growing = rec.growing, set()
+            try:
+                kinds = [_delay(rec, r, target.scope, 1 << 62, None, depth + 1) for r in target.returns]
+            finally:
+                rec.growing = saved
+            return _strongest(kinds)
+        return UNKNOWN
+    return UNKNOWN
+
+
+def _bindings(name: str, scope: Scope) -> List[Binding]:
+    current: Optional[Scope] = scope
+    while current is not None:
+        if current.kind == "class" and current is not scope:
+            current = current.parent
+            continue
+        if name in current.bindings:
+            return current.bindings[name]
+        current = current.parent
+    return []
+
+
+def _target_names(target: cst.BaseExpression) -> Set[str]:
+    return {n.value for n in expression_nodes(target) if isinstance(n, cst.Name)}
+
+
+def _strongest(kinds: Sequence[str]) -> str:
+    """Combine the kinds of the terms of one delay: any random term makes it jittered."""
+    if WAIT_JITTERED in kinds:
+        return WAIT_JITTERED
+    if UNKNOWN in kinds or not kinds:
+        return UNKNOWN
+    if WAIT_EXPONENTIAL in kinds:
+        return WAIT_EXPONENTIAL
+    return WAIT_FIXED

@@ -1,0 +1,122 @@
+"""Small readers of LibCST expressions: call arguments, literal values, dotted names, source text."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Tuple, Union
+
+import libcst as cst
+
+
+def keyword_args(call: cst.Call) -> Tuple[Dict[str, cst.Arg], bool]:
+    """keyword → Arg, and whether ``**kwargs`` may add more."""
+    found: Dict[str, cst.Arg] = {}
+    star = False
+    for arg in call.args:
+        if arg.star == "**":
+            star = True
+        elif arg.keyword is not None:
+            found[arg.keyword.value] = arg
+    return found, star
+
+
+def positional_args(call: cst.Call) -> List[cst.Arg]:
+    out = []
+    for arg in call.args:
+        if arg.keyword is not None or arg.star == "**":
+            break
+        if arg.star == "*":
+            break
+        out.append(arg)
+    return out
+
+
+def call_argument(call: cst.Call, keyword: str, position: Optional[int] = None) -> Optional[cst.Arg]:
+    keywords, _ = keyword_args(call)
+    if keyword in keywords:
+        return keywords[keyword]
+    if position is not None:
+        positional = positional_args(call)
+        if position < len(positional):
+            return positional[position]
+    return None
+
+
+def is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def is_false(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.Name):
+        return node.value == "False"
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return number_of(node) == 0
+    return False
+
+
+def is_true(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.Name):
+        return node.value == "True"
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return number_of(node) not in (0, None)
+    return False
+
+
+def number_of(node: cst.BaseExpression) -> Optional[Union[int, float]]:
+    try:
+        if isinstance(node, cst.Integer):
+            return int(node.value.replace("_", ""), 0)
+        if isinstance(node, cst.Float):
+            return float(node.value.replace("_", ""))
+    except ValueError:
+        return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        value = number_of(node.expression)
+        return -value if value is not None else None
+    return None
+
+
+def string_of(node: cst.BaseExpression) -> Optional[str]:
+    if isinstance(node, cst.SimpleString):
+        try:
+            value = node.evaluated_value
+        except Exception:  # pragma: no cover - defensive
+            return None
+        return value if isinstance(value, str) else None
+    if isinstance(node, cst.ConcatenatedString):
+        left, right = string_of(node.left), string_of(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def dotted_name(node: cst.CSTNode) -> Optional[str]:
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def expression_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node of an expression, not entering lambdas."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, cst.Lambda):
+            continue
+        stack.extend(current.children)
+
+
+_EMPTY_MODULE = cst.Module([])
+
+
+def code_of(node: cst.CSTNode, limit: int = 60) -> str:
+    try:
+        text = _EMPTY_MODULE.code_for_node(node)
+    except Exception:  # pragma: no cover - defensive
+        return ""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,113 @@
+"""What a retry scope is: the policy (how to retry), the scope (what is retried), their settings,
+and the constants the RES2xx rules compare them with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple, Union
+
+import libcst as cst
+
+from resilint.lint.semantic import FunctionInfo, Scope
+
+UNKNOWN = "unknown"
+Limit = Union[int, float, None, str]  # a number, None (unbounded) or "unknown"
+
+# wait kinds
+WAIT_NONE = "none"
+WAIT_FIXED = "fixed"
+WAIT_EXPONENTIAL = "exponential"
+WAIT_JITTERED = "jittered"
+# retry_on kinds
+ON_ANY = "any"
+ON_SPECIFIC = "specific"
+ON_STATUS = "status"
+ON_RESULT = "result"
+
+# Prefilter: a file that mentions none of these holds no library retry scope (tenacity,
+# backoff, stamina, retrying, celery, urllib3, httpx, resilint.runtime). Hand-written loops are
+# too common a shape to filter on; each rule adds what its own finding in one cannot lack
+# (a POST, a sleep, a ``while``, an ``except``).
+LIBRARY_TRIGGERS: Tuple[str, ...] = ("retry", "Retry", "retries", "backoff", "stamina")
+
+
+@dataclass(eq=False)
+class Setting:
+    """One aspect of a policy: its kind, the node that sets it (None: the library default),
+    a human description, and whether it was inherited from another policy (``retry_with``)."""
+
+    kind: str
+    node: Optional[cst.CSTNode] = None
+    detail: str = ""
+    inherited: bool = False
+
+
+@dataclass(eq=False)
+class Policy:
+    library: str  # tenacity | backoff | stamina | retrying | resilint | celery | urllib3 | httpx | loop
+    kind: str  # decorator | iterator | call | task | task-retry | urllib3-retry | adapter | pool | transport | loop
+    node: cst.CSTNode  # the definition: where findings about the policy are reported
+    attempts: Setting = field(default_factory=lambda: Setting(UNKNOWN))
+    # attempts.kind: "bounded" | "unbounded" | "unknown"; ``max_attempts`` the number if known
+    max_attempts: Limit = UNKNOWN
+    time_limit: Limit = UNKNOWN  # seconds, None = no time limit, "unknown"
+    wait: Setting = field(default_factory=lambda: Setting(UNKNOWN))
+    retry_on: Setting = field(default_factory=lambda: Setting(UNKNOWN))
+    # Catch-all handlers (bare ``except:``, ``except Exception``) that go round again in a
+    # hand-written loop or around celery's ``self.retry()`` (RES205 reports on them).
+    handlers: Tuple[cst.ExceptHandler, ...] = ()
+    # Non-idempotent methods this policy retries (urllib3 ``allowed_methods``), if any.
+    unsafe_methods: Optional[Setting] = None
+    # True when the library itself refuses to repeat non-idempotent requests
+    # (resilint's runtime with ``method=``/``idempotent=False``, httpx connect retries).
+    guards_non_idempotent: bool = False
+    scope: Optional[Scope] = None  # the scope the definition is written in
+    order: int = 0
+
+    @property
+    def unbounded(self) -> bool:
+        return self.max_attempts is None and self.time_limit is None
+
+
+@dataclass(eq=False)
+class RetryScope:
+    """A policy applied to code: ``covers`` is the FunctionDef or the loop that is re-run."""
+
+    policy: Policy
+    kind: str  # decorator | iterator | call | task | loop | adapter | pool | transport
+    node: cst.CSTNode  # where the policy meets the code (decorator, for loop, call)
+    covers: Optional[cst.CSTNode] = None
+    function: Optional[FunctionInfo] = None
+
+    @property
+    def library(self) -> str:
+        return self.policy.library
+
+
+@dataclass
+class RetryScopes:
+    policies: List[Policy]
+    scopes: List[RetryScope]
+
+    def covering(self) -> List[RetryScope]:
+        return [s for s in self.scopes if s.covers is not None]
+
+
+def bounded_kind(attempts: Limit, seconds: Limit) -> str:
+    if isinstance(attempts, (int, float)) or isinstance(seconds, (int, float)):
+        return "bounded"
+    if attempts is None and seconds is None:
+        return "unbounded"
+    return UNKNOWN
+
+
+def describe(scope_or_policy: Union[RetryScope, Policy]) -> str:
+    """A short human name for a scope's policy: "a tenacity retry", "a hand-written retry loop"."""
+    policy = scope_or_policy.policy if isinstance(scope_or_policy, RetryScope) else scope_or_policy
+    if policy.library == "loop":
+        return "a hand-written retry loop"
+    if policy.library == "celery":
+        return "celery's task retry"
+    if policy.library == "resilint":
+        return "resilint's retry"
+    return f"a {policy.library} retry"

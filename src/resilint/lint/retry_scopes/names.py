@@ -1,0 +1,54 @@
+"""Qualified names: ``normalise`` folds library-internal module paths onto the public package,
+and the sets of names that the recognisers of several libraries and loops share. The names
+one library handles are declared in that library's module."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from resilint.lint.canonical import canonical_name
+
+_TENACITY_SUBMODULES = frozenset(
+    {"wait", "stop", "retry", "asyncio", "_asyncio", "before", "after", "before_sleep", "nap", "tornadoweb", "_utils"}
+)
+_FLATTEN = ("backoff.", "stamina.", "httpx.", "tenacity.", "celery.")
+
+
+def normalise(name: Optional[str]) -> Optional[str]:
+    """Canonical name, with library-internal module paths folded onto the public package."""
+    if name is None:
+        return None
+    previous = None
+    while previous != name:
+        previous, name = name, canonical_name(name)
+    parts = name.split(".")
+    if name.startswith("tenacity.") and len(parts) >= 3 and parts[1] in _TENACITY_SUBMODULES:
+        return "tenacity." + ".".join(parts[2:])
+    if name.startswith(_FLATTEN) and len(parts) >= 3:
+        private = [i for i, p in enumerate(parts[1:-1], 1) if p.startswith("_")]
+        if private:
+            return parts[0] + "." + ".".join(parts[max(private) + 1 :]).lstrip(".")
+    return name
+
+
+SLEEPS = frozenset({
+    "time.sleep", "asyncio.sleep", "trio.sleep", "anyio.sleep", "gevent.sleep", "eventlet.sleep",
+    "eventlet.greenthread.sleep", "tornado.gen.sleep", "curio.sleep",
+})
+CLOCKS = frozenset({
+    "time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns",
+    "datetime.datetime.now", "datetime.datetime.utcnow", "asyncio.get_event_loop", "asyncio.get_running_loop",
+})
+RANDOM_MODULES = ("random.", "secrets.", "numpy.random.", "os.urandom", "uuid.uuid1", "uuid.uuid4")
+JITTERED_HELPERS = frozenset({"resilint.runtime.backoff_delay", "resilint.runtime.retry.backoff_delay"})
+PURE_FUNCTIONS = frozenset({
+    "builtins.min", "builtins.max", "builtins.float", "builtins.int", "builtins.round", "builtins.abs",
+    "builtins.pow", "math.pow", "math.exp", "math.ceil", "math.floor", "math.log", "math.sqrt",
+})
+NOT_FAILURES = frozenset({
+    "builtins.StopIteration", "builtins.StopAsyncIteration", "builtins.KeyboardInterrupt",
+    "builtins.GeneratorExit", "builtins.SystemExit", "queue.Empty", "queue.Full",
+    "asyncio.CancelledError", "asyncio.QueueEmpty", "asyncio.QueueFull", "builtins.EOFError",
+    "concurrent.futures.CancelledError", "multiprocessing.queues.Empty",
+})
+ANY_EXCEPTION = frozenset({"builtins.Exception", "builtins.BaseException"})

@@ -1,0 +1,113 @@
+"""The state shared while one file's retry scopes are recognised, and the name and value
+resolution that every library recogniser needs. The library modules are functions over it."""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Set
+
+import libcst as cst
+
+from resilint.lint.retry_scopes.applications import apply_all
+from resilint.lint.retry_scopes.decorators import decorated
+from resilint.lint.retry_scopes.expressions import is_none, number_of
+from resilint.lint.retry_scopes.loops import find_loops
+from resilint.lint.retry_scopes.model import ON_ANY, ON_SPECIFIC, UNKNOWN, Limit, Policy, RetryScope, RetryScopes
+from resilint.lint.retry_scopes.names import ANY_EXCEPTION, normalise
+from resilint.lint.retry_scopes.registry import libraries
+from resilint.lint.semantic import CallSite, Instance, Scope, SemanticModel
+
+
+class Recogniser:
+    def __init__(self, model: SemanticModel) -> None:
+        self.model = model
+        self.policies: List[Policy] = []
+        self.scopes: List[RetryScope] = []
+        self.by_node: Dict[int, Policy] = {}  # id(definition node) → its policy
+        self.names: Dict[int, Optional[str]] = {}  # id(call node) → normalised qualified name
+        self.decorated: Dict[int, List[RetryScope]] = {}  # id(FunctionInfo) → its decorator scopes
+        self.growing: Set[str] = set()  # names multiplied in the loop being judged
+        self.visiting: Set[str] = set()  # names whose delay kind is being computed
+
+    # --- driver ----------------------------------------------------------------------------
+
+    def run(self) -> RetryScopes:
+        found = libraries()
+        for call in self.model.calls:
+            name = self.name(call)
+            factory = found.policies.get(name) if name is not None else None
+            if factory is not None:
+                self.add(factory(self, call.node, call.scope, call.order))
+        for call in self.model.calls:  # after the Retry objects they may be given
+            name = self.name(call)
+            client = found.clients.get(name) if name is not None else None
+            if client is not None:
+                client(self, call)
+        for function in self.model.functions:
+            decorated(self, function)
+        apply_all(self)
+        find_loops(self)
+        return RetryScopes(self.policies, self.scopes)
+
+    def add(self, policy: Policy) -> Policy:
+        """Record a policy once per definition node; the first one recorded wins."""
+        existing = self.by_node.get(id(policy.node))
+        if existing is not None:
+            return existing
+        self.by_node[id(policy.node)] = policy
+        self.policies.append(policy)
+        return policy
+
+    # --- names and values ------------------------------------------------------------------
+
+    def name(self, call: CallSite) -> Optional[str]:
+        key = id(call.node)
+        if key not in self.names:
+            self.names[key] = normalise(self.model.call_name(call))
+        return self.names[key]
+
+    def expr_name(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
+        return normalise(self.model.qualified_name(expr, scope, order))
+
+    def follow(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
+        """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself."""
+        if isinstance(expr, cst.Name):
+            assigned = self.model.assigned_expression(expr, scope, order)
+            if assigned is not None:
+                return assigned
+        elif isinstance(expr, cst.Attribute):
+            owner = self.model.resolve(expr.value, scope, order)
+            if isinstance(owner, Instance) and not isinstance(owner.of, str):
+                bindings = owner.of.instance_attributes.get(expr.attr.value) or owner.of.scope.bindings.get(expr.attr.value)
+                if bindings and bindings[-1].expr is not None:
+                    return bindings[-1].expr
+        return expr
+
+    def int_value(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Limit:
+        value = number_of(self.follow(expr, scope, order))
+        return value if value is not None else UNKNOWN
+
+    def limit(self, arg: Optional[cst.Arg], scope: Scope, order: int, star: bool) -> Limit:
+        if arg is None:
+            return UNKNOWN if star else None
+        value = self.follow(arg.value, scope, order)
+        if is_none(value):
+            return None
+        number = number_of(value)
+        return number if number is not None else UNKNOWN
+
+    def exception_kind(self, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> str:
+        """ON_ANY for Exception/BaseException (or a tuple containing one), else specific."""
+        if depth > 5:
+            return UNKNOWN
+        expr = self.follow(expr, scope, order)
+        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+            kinds = [self.exception_kind(e.value, scope, order, depth + 1) for e in expr.elements]
+            if ON_ANY in kinds:
+                return ON_ANY
+            return UNKNOWN if UNKNOWN in kinds else ON_SPECIFIC
+        name = self.expr_name(expr, scope, order)
+        if name in ANY_EXCEPTION:
+            return ON_ANY
+        if name is None:
+            return UNKNOWN if not isinstance(expr, (cst.Name, cst.Attribute)) else ON_SPECIFIC
+        return ON_SPECIFIC

@@ -1,0 +1,188 @@
+"""The statement-level structure of loop bodies: which blocks leave the loop, which names they
+count or grow, and whether a ``for`` loop counts attempts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set
+
+import libcst as cst
+
+from resilint.lint.retry_scopes.expressions import dotted_name, expression_nodes
+from resilint.lint.semantic import Scope
+
+if TYPE_CHECKING:
+    from resilint.lint.retry_scopes.recogniser import Recogniser
+
+
+def block(node: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
+    if isinstance(node, cst.IndentedBlock):
+        return node.body
+    return [node]  # type: ignore[list-item]  # SimpleStatementSuite: treat like one line
+
+
+def small_statements(stmt: cst.CSTNode) -> Sequence[cst.BaseSmallStatement]:
+    if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return stmt.body
+    return ()
+
+
+def leaves(stmts: Sequence[cst.BaseStatement]) -> bool:
+    """Whether running this block always leaves the loop (raise / return / break)."""
+    for stmt in reversed(stmts):
+        smalls = small_statements(stmt)
+        if smalls:
+            for small in smalls:
+                if isinstance(small, (cst.Raise, cst.Return, cst.Break)):
+                    return True
+                if isinstance(small, cst.Continue):
+                    return False
+            if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                # Keep looking upwards only if this line has no effect on leaving.
+                continue
+        if isinstance(stmt, cst.If):
+            return _if_leaves(stmt)
+        if isinstance(stmt, (cst.With,)):
+            return leaves(block(stmt.body))
+        if isinstance(stmt, cst.Try):
+            return leaves(block(stmt.body)) and all(leaves(block(h.body)) for h in stmt.handlers)
+        return False
+    return False
+
+
+def _if_leaves(node: cst.If) -> bool:
+    if not leaves(block(node.body)):
+        return False
+    orelse = node.orelse
+    if orelse is None:
+        return False
+    if isinstance(orelse, cst.If):
+        return _if_leaves(orelse)
+    return leaves(block(orelse.body))
+
+
+def walk_statements(stmts: Sequence[cst.BaseStatement]) -> Iterator[cst.CSTNode]:
+    """Statements and small statements in a loop body, not entering nested loops or defs."""
+    for stmt in stmts:
+        yield stmt
+        for small in small_statements(stmt):
+            yield small
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef, cst.For, cst.While)):
+            continue
+        if isinstance(stmt, cst.If):
+            yield from walk_statements(block(stmt.body))
+            orelse = stmt.orelse
+            while orelse is not None:
+                if isinstance(orelse, cst.If):
+                    yield orelse
+                    yield from walk_statements(block(orelse.body))
+                    orelse = orelse.orelse
+                else:
+                    yield from walk_statements(block(orelse.body))
+                    orelse = None
+        elif isinstance(stmt, cst.With):
+            yield from walk_statements(block(stmt.body))
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            yield from walk_statements(block(stmt.body))
+            for handler in stmt.handlers:
+                yield handler
+                yield from walk_statements(block(handler.body))
+            if stmt.orelse is not None:
+                yield from walk_statements(block(stmt.orelse.body))
+            if stmt.finalbody is not None:
+                yield from walk_statements(block(stmt.finalbody.body))
+
+
+def has_exit(stmts: Sequence[cst.BaseStatement]) -> bool:
+    """A return or break somewhere in the block (the loop can be left on success)."""
+    return any(isinstance(n, (cst.Return, cst.Break)) for n in walk_statements(stmts))
+
+
+def has_continue(stmts: Sequence[cst.BaseStatement]) -> bool:
+    return any(isinstance(n, cst.Continue) for n in walk_statements(stmts))
+
+
+def assigned_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    names: Set[str] = set()
+    for node in walk_statements(stmts):
+        targets: List[cst.BaseExpression] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            targets = [node.target]
+        for target in targets:
+            text = dotted_name(target)
+            if text:
+                names.add(text)
+    return names
+
+
+def counter_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """Names changed by ``+=``/``-=`` or ``x = x + 1`` in the loop: attempt counters."""
+    names: Set[str] = set()
+    for node in walk_statements(stmts):
+        if isinstance(node, cst.AugAssign) and isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)):
+            text = dotted_name(node.target)
+            if text:
+                names.add(text)
+        elif isinstance(node, cst.Assign) and len(node.targets) == 1:
+            text = dotted_name(node.targets[0].target)
+            value = node.value
+            if text and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
+                if dotted_name(value.left) == text or dotted_name(value.right) == text:
+                    names.add(text)
+    return names
+
+
+def growing_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """Names multiplied in the loop (``delay *= 2``, ``delay = min(delay * 2, cap)``)."""
+    names: Set[str] = set()
+    for node in walk_statements(stmts):
+        if isinstance(node, cst.AugAssign) and isinstance(node.operator, (cst.MultiplyAssign, cst.PowerAssign, cst.LeftShiftAssign)):
+            text = dotted_name(node.target)
+            if text:
+                names.add(text)
+        elif isinstance(node, cst.Assign) and len(node.targets) == 1:
+            text = dotted_name(node.targets[0].target)
+            if text is None:
+                continue
+            for part in expression_nodes(node.value):
+                if isinstance(part, cst.BinaryOperation) and isinstance(part.operator, (cst.Multiply, cst.Power, cst.LeftShift)):
+                    if dotted_name(part.left) == text or dotted_name(part.right) == text:
+                        names.add(text)
+    return names
+
+
+def branch(node: Optional[cst.CSTNode]) -> Sequence[cst.BaseStatement]:
+    if node is None:
+        return []
+    if isinstance(node, cst.Else):
+        return block(node.body)
+    if isinstance(node, cst.If):
+        return [node]
+    return block(node)  # type: ignore[arg-type]
+
+
+def conditional_exit(node: cst.If) -> bool:
+    """An ``if`` one of whose branches leaves the loop."""
+    if leaves(block(node.body)) or any(isinstance(n, (cst.Raise, cst.Return, cst.Break)) for n in walk_statements(block(node.body))):
+        return True
+    orelse = node.orelse
+    if isinstance(orelse, cst.Else):
+        return leaves(block(orelse.body))
+    return False
+
+
+def is_counting(rec: Recogniser, loop: cst.For, scope: Scope, order: int) -> bool:
+    iterator = loop.iter
+    if isinstance(iterator, cst.Call):
+        name = rec.expr_name(iterator.func, scope, order)
+        return name in ("builtins.range", "itertools.count", "itertools.repeat", "builtins.enumerate") and (
+            name != "builtins.enumerate" or _is_counting_iter(rec, iterator, scope, order)
+        )
+    return False
+
+
+def _is_counting_iter(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> bool:
+    if not call.args or not isinstance(call.args[0].value, cst.Call):
+        return False
+    return rec.expr_name(call.args[0].value.func, scope, order) in ("builtins.range", "itertools.count", "itertools.repeat")

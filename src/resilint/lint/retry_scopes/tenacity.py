@@ -1,0 +1,250 @@
+"""tenacity: ``@retry(...)``, ``Retrying``/``AsyncRetrying`` loops and calls, ``fn.retry_with(...)``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from resilint.lint.retry_scopes.decorators import decorator_policy
+from resilint.lint.retry_scopes.expressions import call_argument, code_of, keyword_args
+from resilint.lint.retry_scopes.model import (
+    ON_ANY, ON_SPECIFIC, UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_JITTERED, WAIT_NONE, Limit, Policy, RetryScope,
+    Setting, bounded_kind,
+)
+from resilint.lint.semantic import CallSite, FunctionInfo, Scope
+
+if TYPE_CHECKING:
+    from resilint.lint.retry_scopes.recogniser import Recogniser
+
+DECORATOR = "tenacity.retry"
+OBJECTS = frozenset({"tenacity.Retrying", "tenacity.AsyncRetrying", "tenacity.TornadoRetrying"})
+
+
+def build_policy(
+    rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int, kind: str,
+    keywords: Optional[Dict[str, cst.Arg]] = None, star: bool = False,
+) -> Policy:
+    if keywords is None:
+        keywords, star = keyword_args(node) if isinstance(node, cst.Call) else ({}, False)
+    policy = Policy("tenacity", kind, node, scope=scope, order=order)
+    # stop
+    stop = keywords.get("stop")
+    if stop is None:
+        if star:
+            policy.attempts = Setting(UNKNOWN)
+        else:
+            policy.attempts = Setting("unbounded", None, "tenacity never stops retrying unless given `stop=`")
+            policy.max_attempts = policy.time_limit = None
+    else:
+        attempts, seconds = _stop(rec, stop.value, scope, order)
+        policy.max_attempts, policy.time_limit = attempts, seconds
+        bounded = bounded_kind(attempts, seconds)
+        detail = f"`stop={code_of(stop.value)}` never stops" if bounded == "unbounded" else ""
+        policy.attempts = Setting(bounded, stop.value, detail)
+    # wait
+    wait = keywords.get("wait")
+    if wait is None:
+        policy.wait = Setting(UNKNOWN) if star else Setting(
+            WAIT_NONE, None, "tenacity waits nothing between attempts by default"
+        )
+    else:
+        kind_, culprit = _wait(rec, wait.value, scope, order)
+        policy.wait = Setting(kind_, wait.value, culprit)
+    # retry on
+    retry = keywords.get("retry")
+    if retry is None:
+        policy.retry_on = Setting(UNKNOWN) if star else Setting(
+            ON_ANY, None, "tenacity retries every exception by default (no `retry=`)"
+        )
+    else:
+        kind_, detail = _retry_on(rec, retry.value, scope, order)
+        policy.retry_on = Setting(kind_, retry.value, detail)
+    return policy
+
+
+def _stop(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Tuple[Limit, Limit]:
+    """(attempts, seconds) of a tenacity stop expression."""
+    if depth > 8:
+        return UNKNOWN, UNKNOWN
+    expr = rec.follow(expr, scope, order)
+    if isinstance(expr, cst.BinaryOperation):
+        left = _stop(rec, expr.left, scope, order, depth + 1)
+        right = _stop(rec, expr.right, scope, order, depth + 1)
+        if isinstance(expr.operator, cst.BitOr):
+            return _combine_any(left[0], right[0]), _combine_any(left[1], right[1])
+        if isinstance(expr.operator, cst.BitAnd):
+            return _combine_all(left[0], right[0]), _combine_all(left[1], right[1])
+        return UNKNOWN, UNKNOWN
+    name = rec.expr_name(expr.func if isinstance(expr, cst.Call) else expr, scope, order)
+    if name == "tenacity.stop_never":
+        return None, None
+    if isinstance(expr, cst.Call):
+        if name == "tenacity.stop_after_attempt" and expr.args:
+            return rec.int_value(expr.args[0].value, scope, order), None
+        if name in ("tenacity.stop_after_delay", "tenacity.stop_before_delay") and expr.args:
+            return None, rec.int_value(expr.args[0].value, scope, order)
+        if name in ("tenacity.stop_any", "tenacity.stop_all"):
+            parts = [_stop(rec, a.value, scope, order, depth + 1) for a in expr.args if not a.star]
+            if not parts:
+                return UNKNOWN, UNKNOWN
+            attempts, seconds = parts[0]
+            join = _combine_any if name == "tenacity.stop_any" else _combine_all
+            for a, s in parts[1:]:
+                attempts, seconds = join(attempts, a), join(seconds, s)
+            return attempts, seconds
+    return UNKNOWN, UNKNOWN
+
+
+_JITTER = frozenset({
+    "tenacity.wait_random", "tenacity.wait_random_exponential", "tenacity.wait_full_jitter",
+    "tenacity.wait_exponential_jitter",
+})
+_EXPONENTIAL = frozenset({"tenacity.wait_exponential"})
+_FIXED = frozenset({"tenacity.wait_fixed", "tenacity.wait_incrementing"})
+_COMBINE = frozenset({"tenacity.wait_chain", "tenacity.wait_combine"})
+
+
+def _wait(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Tuple[str, str]:
+    """(kind, the function that decides it) of a tenacity wait expression."""
+    if depth > 8:
+        return UNKNOWN, ""
+    expr = rec.follow(expr, scope, order)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _join_waits([
+            _wait(rec, expr.left, scope, order, depth + 1),
+            _wait(rec, expr.right, scope, order, depth + 1),
+        ])
+    if not isinstance(expr, cst.Call):
+        name = rec.expr_name(expr, scope, order)
+        if name == "tenacity.wait_none":
+            return WAIT_NONE, "`wait_none`"
+        return UNKNOWN, ""
+    name = rec.expr_name(expr.func, scope, order)
+    if name in _JITTER:
+        return WAIT_JITTERED, f"`{name.rsplit('.', 1)[1]}`"
+    if name in _EXPONENTIAL:
+        return WAIT_EXPONENTIAL, "`wait_exponential`"
+    if name in _FIXED:
+        return WAIT_FIXED, f"`{name.rsplit('.', 1)[1]}`"
+    if name == "tenacity.wait_none":
+        return WAIT_NONE, "`wait_none()`"
+    if name in _COMBINE:
+        parts = [_wait(rec, a.value, scope, order, depth + 1) for a in expr.args if not a.star]
+        if any(a.star for a in expr.args) or not parts:
+            return UNKNOWN, ""
+        kind, detail = _join_waits(parts)
+        return kind, f"`{name.rsplit('.', 1)[1]}` of {detail}" if kind != UNKNOWN else ""
+    return UNKNOWN, ""
+
+
+_SPECIFIC = frozenset({
+    "tenacity.retry_if_result", "tenacity.retry_if_not_result", "tenacity.retry_if_exception",
+    "tenacity.retry_if_exception_message", "tenacity.retry_if_not_exception_message",
+    "tenacity.retry_if_not_exception_type", "tenacity.retry_unless_exception_type",
+    "tenacity.retry_if_exception_cause_type", "tenacity.retry_never",
+})
+
+
+def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Tuple[str, str]:
+    if depth > 8:
+        return UNKNOWN, ""
+    expr = rec.follow(expr, scope, order)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitOr, cst.BitAnd)):
+        left = _retry_on(rec, expr.left, scope, order, depth + 1)
+        right = _retry_on(rec, expr.right, scope, order, depth + 1)
+        either = isinstance(expr.operator, cst.BitOr)
+        if (left[0] == ON_ANY or right[0] == ON_ANY) if either else (left[0] == ON_ANY and right[0] == ON_ANY):
+            return ON_ANY, left[1] if left[0] == ON_ANY else right[1]
+        if UNKNOWN in (left[0], right[0]):
+            return UNKNOWN, ""
+        return ON_SPECIFIC, ""
+    if not isinstance(expr, cst.Call):
+        name = rec.expr_name(expr, scope, order)
+        if name == "tenacity.retry_always":
+            return ON_ANY, "`retry_always` retries every outcome"
+        if name in _SPECIFIC:
+            return ON_SPECIFIC, ""
+        return UNKNOWN, ""
+    name = rec.expr_name(expr.func, scope, order)
+    if name == "tenacity.retry_if_exception_type":
+        argument = call_argument(expr, "exception_types", 0)
+        if argument is None:
+            return ON_ANY, "`retry_if_exception_type()` without a type retries every exception"
+        caught = rec.exception_kind(argument.value, scope, order)
+        if caught == ON_ANY:
+            return ON_ANY, "`retry_if_exception_type` of `Exception` retries every exception"
+        return caught, ""
+    if name in ("tenacity.retry_any", "tenacity.retry_all"):
+        parts = [_retry_on(rec, a.value, scope, order, depth + 1) for a in expr.args if not a.star]
+        if not parts:
+            return UNKNOWN, ""
+        kinds = [p[0] for p in parts]
+        if (ON_ANY in kinds) if name == "tenacity.retry_any" else all(k == ON_ANY for k in kinds):
+            return ON_ANY, next(p[1] for p in parts if p[0] == ON_ANY)
+        return (UNKNOWN, "") if UNKNOWN in kinds else (ON_SPECIFIC, "")
+    if name in _SPECIFIC:
+        return ON_SPECIFIC, ""
+    return UNKNOWN, ""
+
+
+def retry_with(rec: Recogniser, call: CallSite) -> None:
+    """``fn.retry_with(...)``: a copy of fn's tenacity policy with some settings replaced."""
+    func = call.node.func
+    assert isinstance(func, cst.Attribute)
+    target = rec.model.resolve(func.value, call.scope, call.order)
+    if not isinstance(target, FunctionInfo):
+        return
+    base = decorator_policy(rec, target)
+    if base is None or base.library != "tenacity" or not isinstance(base.node, (cst.Call, cst.Decorator, cst.Name, cst.Attribute)):
+        return
+    keywords, star = keyword_args(base.node) if isinstance(base.node, cst.Call) else ({}, False)
+    override, override_star = keyword_args(call.node)
+    merged = build_policy(rec, call.node, call.scope, call.order, "call", {**keywords, **override}, star or override_star)
+    for attr, key in (("attempts", "stop"), ("wait", "wait"), ("retry_on", "retry")):
+        if key not in override:
+            setattr(merged, attr, replace(getattr(merged, attr), inherited=True))
+    policy = rec.add(merged)
+    rec.scopes.append(RetryScope(policy, "call", call.node, target.node, target))
+
+
+def _combine_any(a: Limit, b: Limit) -> Limit:
+    """Stop when either stops: the smaller limit."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a == UNKNOWN or b == UNKNOWN:
+        return a if isinstance(a, (int, float)) else (b if isinstance(b, (int, float)) else UNKNOWN)
+    return min(a, b)  # type: ignore[type-var]
+
+
+def _combine_all(a: Limit, b: Limit) -> Limit:
+    """Stop only when both say so: unbounded if either is."""
+    if a is None or b is None:
+        return None
+    if a == UNKNOWN or b == UNKNOWN:
+        return UNKNOWN
+    return max(a, b)  # type: ignore[type-var]
+
+
+def _join_waits(parts: List[Tuple[str, str]]) -> Tuple[str, str]:
+    kinds = [p[0] for p in parts]
+    if WAIT_JITTERED in kinds:
+        return WAIT_JITTERED, next(p[1] for p in parts if p[0] == WAIT_JITTERED)
+    if UNKNOWN in kinds:
+        return UNKNOWN, ""
+    details = " + ".join(p[1] for p in parts if p[1])
+    if WAIT_EXPONENTIAL in kinds:
+        return WAIT_EXPONENTIAL, details
+    if WAIT_FIXED in kinds:
+        return WAIT_FIXED, details
+    return WAIT_NONE, details
+
+
+# declarations collected by the registry
+POLICIES = {DECORATOR: partial(build_policy, kind="decorator"), **dict.fromkeys(OBJECTS, partial(build_policy, kind="iterator"))}
+BARE_DECORATORS = frozenset({DECORATOR})
+WRAPS_FUNCTION = frozenset({DECORATOR})

@@ -1,0 +1,114 @@
+"""urllib3: ``Retry(...)`` objects, and the requests adapters and urllib3 pools that retry."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Dict, Optional, Set
+
+import libcst as cst
+
+from resilint.lint.retry_scopes.expressions import call_argument, is_false, is_none, keyword_args, number_of, string_of
+from resilint.lint.retry_scopes.model import (
+    ON_SPECIFIC, ON_STATUS, UNKNOWN, WAIT_EXPONENTIAL, WAIT_JITTERED, WAIT_NONE, Policy, Setting,
+)
+from resilint.lint.retry_scopes.transports import client_policy
+from resilint.lint.semantic import Scope
+
+if TYPE_CHECKING:
+    from resilint.lint.retry_scopes.recogniser import Recogniser
+
+RETRY = frozenset({"urllib3.Retry", "urllib3.Retry.new", "urllib3.Retry.DEFAULT.new"})
+ADAPTERS = frozenset({"requests.adapters.HTTPAdapter"})
+POOLS = frozenset({
+    "urllib3.PoolManager", "urllib3.ProxyManager", "urllib3.HTTPConnectionPool",
+    "urllib3.HTTPSConnectionPool", "urllib3.connection_from_url",
+})
+
+
+def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int) -> Policy:
+    keywords, star = keyword_args(node)
+    policy = Policy("urllib3", "urllib3-retry", node, scope=scope, order=order)
+    total = call_argument(node, "total", 0)
+    if total is not None:
+        value = rec.follow(total.value, scope, order)
+        if is_false(value) and isinstance(value, cst.Name):
+            policy.max_attempts = 0
+        else:
+            policy.max_attempts = rec.limit(total, scope, order, star)
+            if policy.max_attempts is None:
+                policy.max_attempts = UNKNOWN  # other counters (connect=, read=) may bound it
+    else:
+        policy.max_attempts = UNKNOWN if star else 10  # Retry()'s default total
+    policy.time_limit = UNKNOWN
+    policy.attempts = Setting(UNKNOWN if policy.max_attempts == UNKNOWN else "bounded")
+    factor = keywords.get("backoff_factor")
+    jitter = keywords.get("backoff_jitter")
+    factor_value = number_of(rec.follow(factor.value, scope, order)) if factor else None
+    jitter_value = number_of(rec.follow(jitter.value, scope, order)) if jitter else None
+    if factor is None:
+        policy.wait = Setting(UNKNOWN if star else WAIT_NONE)
+    elif jitter is not None and jitter_value != 0:
+        policy.wait = Setting(WAIT_JITTERED, jitter.value)
+    elif factor_value is not None and factor_value <= 0:
+        policy.wait = Setting(WAIT_NONE, factor.value)
+    elif star and jitter is None:
+        policy.wait = Setting(UNKNOWN, factor.value)
+    else:
+        policy.wait = Setting(
+            WAIT_EXPONENTIAL, factor.value,
+            "urllib3 `Retry(backoff_factor=...)` without `backoff_jitter` sleeps exactly factor·2^n",
+        )
+    statuses = keywords.get("status_forcelist")
+    policy.retry_on = Setting(ON_STATUS if statuses else ON_SPECIFIC, statuses.value if statuses else None)
+    policy.unsafe_methods = _unsafe_methods(rec, keywords, scope, order)
+    policy.guards_non_idempotent = policy.unsafe_methods is None
+    return policy
+
+
+def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope, order: int) -> Optional[Setting]:
+    for key in ("allowed_methods", "method_whitelist"):
+        arg = keywords.get(key)
+        if arg is None:
+            continue
+        value = rec.follow(arg.value, scope, order)
+        if is_none(value) or (key == "method_whitelist" and isinstance(value, cst.Name) and value.value == "False"):
+            return Setting(
+                "all", arg.value,
+                f"`{key}={value.value}` makes urllib3 retry every method, POST and PATCH included",  # type: ignore[attr-defined]
+            )
+        methods = _method_strings(rec, value, scope, order)
+        unsafe = sorted(m for m in methods if m in ("POST", "PATCH"))
+        if unsafe:
+            return Setting(
+                "some", arg.value,
+                f"`{key}` includes {' and '.join(unsafe)}, so urllib3 retries non-idempotent requests",
+            )
+    return None
+
+
+def _method_strings(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Set[str]:
+    if depth > 5:
+        return set()
+    expr = rec.follow(expr, scope, order)
+    found: Set[str] = set()
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+        for element in expr.elements:
+            found |= _method_strings(rec, element.value, scope, order, depth + 1)
+    elif isinstance(expr, cst.BinaryOperation):
+        found |= _method_strings(rec, expr.left, scope, order, depth + 1)
+        found |= _method_strings(rec, expr.right, scope, order, depth + 1)
+    elif isinstance(expr, cst.Call) and expr.args:
+        found |= _method_strings(rec, expr.args[0].value, scope, order, depth + 1)
+    else:
+        text = string_of(expr)
+        if text:
+            found.add(text.upper())
+    return found
+
+
+# declarations collected by the registry
+POLICIES = dict.fromkeys(RETRY, build_policy)
+CLIENTS = {
+    **dict.fromkeys(ADAPTERS, partial(client_policy, library="urllib3", kind="adapter", keyword="max_retries", position=2)),
+    **dict.fromkeys(POOLS, partial(client_policy, library="urllib3", kind="pool", keyword="retries", position=None)),
+}
