@@ -39,6 +39,7 @@ from resilint.lint.retry_scopes.model import (
 from resilint.lint.retry_scopes.names import normalise
 from resilint.lint.retry_scopes.recogniser import Recogniser
 from resilint.lint.semantic import CallSite, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 __all__ = [
     "LIBRARY_TRIGGERS", "ON_ANY", "ON_RESULT", "ON_SPECIFIC", "ON_STATUS", "UNKNOWN", "WAIT_EXPONENTIAL",
@@ -78,11 +79,4 @@ def calls_within(model: SemanticModel, scope: RetryScope) -> Iterator[CallSite]:
 
 
 def _inside(node: cst.CSTNode, container: cst.CSTNode) -> bool:
-    # Cheap containment: positions are not known, so compare by walking the container lazily.
-    stack = [container]
-    while stack:
-        current = stack.pop()
-        if current is node:
-            return True
-        stack.extend(current.children)
-    return False
+    return any(inner is node for inner in iter_nodes(container))

@@ -6,6 +6,8 @@ from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import libcst as cst
 
+from resilint.lint.traversal import children
+
 
 def keyword_args(call: cst.Call) -> Tuple[Dict[str, cst.Arg], bool]:
     """keyword → Arg, and whether ``**kwargs`` may add more."""
@@ -107,7 +109,7 @@ def expression_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         yield current
         if isinstance(current, cst.Lambda):
             continue
-        stack.extend(current.children)
+        stack.extend(children(current))
 
 
 _EMPTY_MODULE = cst.Module([])

@@ -12,6 +12,7 @@ from resilint.lint.retry_scopes import (
 )
 from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
+from resilint.lint.traversal import children
 
 _UNSAFE = ("POST", "PATCH")
 _KEY_HEADER = "idempotency-key"
@@ -557,7 +558,7 @@ class _Finder:
                     return f"`{code_of(node, 40)}`"
             if isinstance(node, cst.Lambda):
                 continue
-            stack.extend(node.children)
+            stack.extend(children(node))
         return None
 
 
