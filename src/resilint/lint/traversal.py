@@ -56,13 +56,15 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     return found
 
 
-def iter_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """``root`` and every node below it, depth first, in source order."""
+def iter_nodes(root: cst.CSTNode, stop_at: Tuple[type, ...] = ()) -> Iterator[cst.CSTNode]:
+    """``root`` and every node below it, depth first, in source order; nodes of the types in
+    ``stop_at`` are yielded but not entered."""
     stack = [root]
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(children(node)))
+        if not isinstance(node, stop_at):
+            stack.extend(reversed(children(node)))
 
 
 class _Leave:

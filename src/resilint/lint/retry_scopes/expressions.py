@@ -6,7 +6,7 @@ from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import libcst as cst
 
-from resilint.lint.traversal import children
+from resilint.lint.traversal import iter_nodes
 
 
 def keyword_args(call: cst.Call) -> Tuple[Dict[str, cst.Arg], bool]:
@@ -102,14 +102,8 @@ def dotted_name(node: cst.CSTNode) -> Optional[str]:
 
 
 def expression_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every node of an expression, not entering lambdas."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if isinstance(current, cst.Lambda):
-            continue
-        stack.extend(children(current))
+    """Every node of an expression, not entering lambdas (their body runs later, if ever)."""
+    return iter_nodes(node, stop_at=(cst.Lambda,))
 
 
 _EMPTY_MODULE = cst.Module([])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -44,25 +44,27 @@ def build_policy(
         bounded = bounded_kind(attempts, seconds)
         detail = f"`stop={code_of(stop.value)}` never stops" if bounded == "unbounded" else ""
         policy.attempts = Setting(bounded, stop.value, detail)
-    # wait
-    wait = keywords.get("wait")
-    if wait is None:
-        policy.wait = Setting(UNKNOWN) if star else Setting(
-            WAIT_NONE, None, "tenacity waits nothing between attempts by default"
-        )
-    else:
-        kind_, culprit = _wait(rec, wait.value, scope, order)
-        policy.wait = Setting(kind_, wait.value, culprit)
-    # retry on
-    retry = keywords.get("retry")
-    if retry is None:
-        policy.retry_on = Setting(UNKNOWN) if star else Setting(
-            ON_ANY, None, "tenacity retries every exception by default (no `retry=`)"
-        )
-    else:
-        kind_, detail = _retry_on(rec, retry.value, scope, order)
-        policy.retry_on = Setting(kind_, retry.value, detail)
+    policy.wait = _keyword_setting(
+        rec, keywords.get("wait"), star, _wait, scope, order,
+        Setting(WAIT_NONE, None, "tenacity waits nothing between attempts by default"),
+    )
+    policy.retry_on = _keyword_setting(
+        rec, keywords.get("retry"), star, _retry_on, scope, order,
+        Setting(ON_ANY, None, "tenacity retries every exception by default (no `retry=`)"),
+    )
     return policy
+
+
+def _keyword_setting(
+    rec: Recogniser, arg: Optional[cst.Arg], star: bool, classify: Callable[..., Tuple[str, str]],
+    scope: Scope, order: int, default: Setting,
+) -> Setting:
+    """The setting a keyword gives (``wait=``, ``retry=``), or the library default when absent
+    (unknown when ``**kwargs`` may carry it)."""
+    if arg is None:
+        return Setting(UNKNOWN) if star else default
+    kind, detail = classify(rec, arg.value, scope, order)
+    return Setting(kind, arg.value, detail)
 
 
 def _stop(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Tuple[Limit, Limit]:
