@@ -5,11 +5,11 @@ import requests
 
 from shop.inventory import reserve
 from shop.payments import PaymentsClient
-from shop.settings import DATABASE_DSN
+from shop.settings import DATABASE_HOST
 
 
 def place_order(order_id, sku, amount_cents, api_key):
-    conn = psycopg2.connect(DATABASE_DSN)
+    conn = psycopg2.connect(dbname="shop", user="shop", host=DATABASE_HOST)
     with conn:
         with conn.cursor() as cur:
             cur.execute("INSERT INTO orders (id, sku) VALUES (%s, %s)", (order_id, sku))

@@ -109,7 +109,8 @@ def check(
         assert baseline_path is not None
         _write_baseline(baseline_path, result)
     if recorded is not None:
-        result.findings = new_findings(result.findings, recorded)
+        assert baseline_path is not None
+        result.findings = new_findings(result.findings, recorded, baseline_path)
     if add_noqa:
         _add_noqa(result)
 
@@ -125,12 +126,16 @@ def check(
     raise click.exceptions.Exit(EXIT_CLEAN)
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _write_baseline(path: str, result: RunResult) -> "NoReturn":
     try:
         write_baseline(path, result.findings)
     except OSError as exc:
         raise _fail(f"{path}: cannot write the baseline: {exc.strerror or exc}") from None
-    click.echo(f"Recorded {len(result.findings)} findings in {path}.", err=True)
+    click.echo(f"Recorded {_count(len(result.findings), 'finding')} in {path}.", err=True)
     raise click.exceptions.Exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
 
 
@@ -138,7 +143,7 @@ def _add_noqa(result: RunResult) -> "NoReturn":
     outcome = add_noqa_comments(result.findings)
     for problem in outcome.skipped:
         click.echo(f"resilint: not changed: {problem}", err=True)
-    click.echo(f"Added {outcome.added} noqa directives to {outcome.files} files.", err=True)
+    click.echo(f"Added {_count(outcome.added, 'noqa directive')} to {_count(outcome.files, 'file')}.", err=True)
     raise click.exceptions.Exit(EXIT_ERROR if result.errors or outcome.skipped else EXIT_CLEAN)
 
 

@@ -44,10 +44,11 @@ def test_keeps_encoding_bom_and_line_endings(cli, tmp_path):
     assert latin.read_bytes().endswith(b"x = '\xe9'; requests.get(u)  # noqa: RES101\n")
 
 
-def test_a_line_ending_inside_a_string_is_left_alone(cli, tmp_path):
+def test_a_line_ending_inside_a_string_is_left_alone_and_the_others_are_done(cli, tmp_path):
     path = tmp_path / "app.py"
-    text = 'import requests\nrequests.get(u, data="""\nbody""")\n'
+    text = 'import requests\nrequests.get(u, data="""\nbody""")\nrequests.get(u)\n'
     path.write_text(text)
     result = cli(["check", "app.py", "--add-noqa"], tmp_path)
-    assert path.read_text() == text
-    assert result.exit_code == 2 and "ends inside a string" in result.stderr
+    assert path.read_text() == text.replace("requests.get(u)\n", "requests.get(u)  # noqa: RES101\n")
+    assert result.exit_code == 2 and "app.py:2: the line ends inside a string" in result.stderr
+    assert "Added 1 noqa directive to 1 file." in result.stderr

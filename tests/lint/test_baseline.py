@@ -33,3 +33,13 @@ def test_bad_baseline_is_a_clear_error(cli, tmp_path):
     assert bad.exit_code == 2 and "not a resilint baseline" in bad.stderr
     usage = cli(["check", "app.py", "--write-baseline"], tmp_path)
     assert usage.exit_code == 2 and "--write-baseline needs --baseline" in usage.stderr
+
+
+def test_baseline_matches_from_another_working_directory(cli, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "app.py").write_text("import requests\nrequests.get(u)\n")
+    written = cli(["check", "app.py", "--baseline", "baseline.json", "--write-baseline"], project)
+    assert "Recorded 1 finding in baseline.json." in written.stderr
+    result = cli(["check", "project/app.py", "--baseline", "project/baseline.json"], tmp_path)
+    assert result.exit_code == 0, result.stdout

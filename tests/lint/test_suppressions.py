@@ -65,3 +65,10 @@ def test_unused_and_unknown_suppressions_are_reported_when_selected():
 
 def test_unused_suppressions_are_silent_unless_selected():
     assert codes("x = 1  # noqa: RES101\n") == []
+
+
+def test_noqa_text_inside_multi_line_strings_is_not_a_suppression():
+    source = 'import requests\nrequests.get(f"""\n{1} # noqa: RES101\n""")\n'
+    assert codes(source) == [(2, "RES101")]
+    docstring = '"""Helpers.\n\nSilence with `# noqa: RES101` when a proxy sets the timeout.\n"""\n'
+    assert check_source(docstring, ["RES001"]) == []

@@ -12,7 +12,7 @@ import re
 import tokenize
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Dict, List, Sequence, Set
+from typing import Dict, List, Optional, Sequence, Set
 
 from resilint.lint.files import ChangedOnDisk, replace_file
 from resilint.lint.finding import Finding
@@ -44,18 +44,17 @@ def _with_codes(line: str, codes: Set[str]) -> str:
     return f"{line[:match.start()]}# noqa: {merged}{line[match.end():]}"
 
 
-def _comments_landed(text: str, lines: Set[int]) -> bool:
-    """Whether every edited line now carries a real noqa comment and the file still parses."""
+def _landed(text: str) -> Optional[Set[int]]:
+    """The lines that carry a real noqa comment, or None if the text no longer parses."""
     try:
         ast.parse(text)
-        comments = {
+        return {
             token.start[0]
             for token in tokenize.generate_tokens(io.StringIO(text).readline)
             if token.type == tokenize.COMMENT and _NOQA.search(token.string)
         }
     except (SyntaxError, tokenize.TokenError):
-        return False
-    return lines <= comments
+        return None
 
 
 def add_noqa(findings: Sequence[Finding]) -> NoqaOutcome:
@@ -72,7 +71,8 @@ def add_noqa(findings: Sequence[Finding]) -> NoqaOutcome:
             outcome.skipped.append(f"{path}: {exc.reason}")
             continue
         had_bom = original.startswith(b"\xef\xbb\xbf")
-        text_lines = source.text.splitlines(keepends=True)
+        original_lines = source.text.splitlines(keepends=True)
+        text_lines = list(original_lines)
         changed = 0
         edited: Set[int] = set()
         for number, codes in lines.items():
@@ -87,10 +87,16 @@ def add_noqa(findings: Sequence[Finding]) -> NoqaOutcome:
                 edited.add(number)
         if not changed:
             continue
+        landed = _landed("".join(text_lines))
+        stranded = sorted(edited - landed) if landed is not None else sorted(edited)
+        for number in stranded:
+            # The line ends inside a multi-line string (or a continuation): the comment would
+            # become part of the string. Leave that line as it was, and say so.
+            text_lines[number - 1] = original_lines[number - 1]
+            outcome.skipped.append(f"{path}:{number}: the line ends inside a string; add the comment by hand")
+            changed -= 1
         new_text = "".join(text_lines)
-        if not _comments_landed(new_text, edited):
-            # A line that ends inside a multi-line string: the comment would become string text.
-            outcome.skipped.append(f"{path}: a finding's line ends inside a string; add the comment by hand")
+        if not changed or _landed(new_text) is None:
             continue
         data = new_text.encode(source.encoding)
         if had_bom and not data.startswith(b"\xef\xbb\xbf"):

@@ -1,7 +1,9 @@
 """Baselines: record today's findings once, then report only new ones.
 
 Findings are matched by fingerprint (rule, path and the text of the flagged line, not its
-number), so code that moves within a file does not bring old findings back. Each recorded
+number), so code that moves within a file does not bring old findings back. Paths are taken
+relative to the baseline file's directory, so a run from another working directory matches
+the same entries. Each recorded
 fingerprint absorbs as many findings as it was recorded for: a second identical problem added
 next to a baselined one is still reported.
 """
@@ -12,6 +14,7 @@ import json
 import os
 import tempfile
 from collections import Counter
+from dataclasses import replace
 from typing import List, Sequence
 
 from resilint import __version__
@@ -21,13 +24,20 @@ from resilint.lint.finding import Finding
 BASELINE_VERSION = 1
 
 
+def _anchored(finding: Finding, baseline_path: str) -> Finding:
+    base = os.path.dirname(os.path.abspath(baseline_path))
+    relative = os.path.relpath(os.path.abspath(finding.path), base).replace(os.sep, "/")
+    return replace(finding, path=relative)
+
+
 def write_baseline(path: str, findings: Sequence[Finding]) -> None:
+    anchored = [_anchored(f, path) for f in sorted(findings, key=lambda f: f.sort_key)]
     document = {
         "version": BASELINE_VERSION,
         "tool": f"resilint {__version__}",
         "findings": [
             {"fingerprint": f.fingerprint(), "code": f.code, "path": f.path, "line": f.line, "message": f.message}
-            for f in sorted(findings, key=lambda f: f.sort_key)
+            for f in anchored
         ],
     }
     directory = os.path.dirname(os.path.abspath(path))
@@ -54,11 +64,11 @@ def read_baseline(path: str) -> Counter:
         raise ConfigError(f"{path}: a baseline entry has no fingerprint") from None
 
 
-def new_findings(findings: Sequence[Finding], baseline: Counter) -> List[Finding]:
+def new_findings(findings: Sequence[Finding], baseline: Counter, baseline_path: str) -> List[Finding]:
     remaining = Counter(baseline)
     kept = []
     for finding in findings:
-        fingerprint = finding.fingerprint()
+        fingerprint = _anchored(finding, baseline_path).fingerprint()
         if remaining[fingerprint] > 0:
             remaining[fingerprint] -= 1
         else:

@@ -6,7 +6,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Set
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 _CODE = r"[A-Z]+[0-9]+"
 _CODES = rf"{_CODE}(?:\s*[,\s]\s*{_CODE})*"
@@ -28,29 +28,21 @@ class Suppression:
         return self.codes is None or code in self.codes
 
 
-def _comment_start(line: str) -> Optional[int]:
-    """Where the comment starts on this line, ignoring ``#`` inside strings."""
+def _comments(text: str) -> Iterator[Tuple[int, int, str]]:
+    """(line, column, text) of every comment: real comments only, never text inside strings."""
     try:
-        for token in tokenize.generate_tokens(io.StringIO(line).readline):
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
-                return token.start[1]
-        return -1
+                yield token.start[0], token.start[1], token.string
     except (tokenize.TokenError, IndentationError, SyntaxError):
-        # A line of a multi-line string or bracket does not tokenize alone: trust the `#`.
-        return line.find("#")
+        return  # only reached for files that do not parse, which get no findings to suppress
 
 
 def parse_suppressions(text: str) -> Dict[int, List[Suppression]]:
     found: Dict[int, List[Suppression]] = {}
     if "noqa" not in text.lower() and "resilint:" not in text:
         return found
-    for number, line in enumerate(text.splitlines(), start=1):
-        if "#" not in line:
-            continue
-        start = _comment_start(line)
-        if start < 0:
-            continue
-        comment = line[start:]
+    for number, start, comment in _comments(text):
         for pattern, ours in ((_NOQA, False), (_RESILINT, True)):
             for match in pattern.finditer(comment):
                 raw = match.group("codes")

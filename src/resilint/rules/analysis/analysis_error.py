@@ -11,7 +11,11 @@ class AnalysisErrorRule(Rule):
     ## What it does
     Reports, once per file, why resilint could not analyse it: the file cannot be read
     (permissions, a broken symlink), its bytes are not valid in its declared encoding, it
-    contains a NUL byte, it is not valid Python, or it is nested too deeply to analyse.
+    contains a NUL byte, it is not valid Python, or it is nested too deeply to analyse: more
+    than 400 levels, which also counts chains that read as flat, such as an `if`/`elif` chain of
+    hundreds of branches or a sum of hundreds of terms (each `elif` and each `+` nests one level
+    in the syntax tree). LibCST, which resilint parses with, is slow on such chains and
+    crashes on deeper ones.
 
     ## Why is this bad?
     A file that is silently skipped is a file whose missing timeouts and unsafe retries nobody

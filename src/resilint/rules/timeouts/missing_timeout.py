@@ -31,8 +31,9 @@ class MissingTimeout(Rule):
       (`"host=db connect_timeout=5"`, `"postgresql://db/app?connect_timeout=5"`);
     - the qualified names listed in `extend-clients`.
 
-    Not flagged: a call that passes `**kwargs` of unknown content (the timeout may be in there;
-    a literal dict unpacked with a `timeout` key counts as a timeout); a name that only looks like
+    Not flagged: a connection string or URL that is not a literal (`os.environ["DATABASE_URL"]`),
+    which may carry `connect_timeout`/`socket_timeout`; a call that passes `**kwargs` of unknown
+    content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`

@@ -384,7 +384,9 @@ class _Evaluator:
 def _dsn_value(
     dsn: cst.BaseExpression, keyword: str, evaluator: _Evaluator
 ) -> Tuple[str, Optional[float]]:
-    """("absent", None) | ("found", seconds or None if not a number)."""
+    """("absent", None) | ("found", seconds or None if not a number) | ("unknown", None) for a
+    string we cannot read (an environment variable, a setting): like ``**kwargs`` of unknown
+    content, it may carry the timeout (``postgresql://…?connect_timeout=5``)."""
     text: Optional[str] = None
     expr: Optional[cst.BaseExpression] = dsn
     if isinstance(expr, cst.Name):
@@ -393,7 +395,9 @@ def _dsn_value(
         text = string_value(expr)
         if text is None and isinstance(expr, cst.FormattedString):
             text = "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText))
-    if text is None or keyword not in text:
+    if text is None:
+        return "unknown", None
+    if keyword not in text:
         return "absent", None
     match = re.search(rf"\b{re.escape(keyword)}\s*=\s*'?\s*(-?\d+(?:\.\d+)?)", text)
     return "found", (float(match.group(1)) if match else None)
@@ -426,6 +430,8 @@ def judge(
         dsn = find_dsn(call, spec)
         if dsn is not None and spec.keyword is not None:
             state, seconds = _dsn_value(dsn, spec.keyword, evaluator)
+            if state == "unknown":
+                return None
             if state == "found":
                 if seconds is None:
                     return None
