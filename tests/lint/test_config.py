@@ -38,6 +38,7 @@ def test_no_configuration_gives_defaults(tmp_path):
         ("per-file-ignores = ['x']", "`per-file-ignores` must be a table"),
         ("respect-gitignore = 1", "`respect-gitignore` must be true or false"),
         ("select = [", "invalid TOML"),
+        ("extend-clients = ['get']", "`extend-clients` takes qualified names such as \"myapp.http.get\", got 'get'"),
     ],
 )
 def test_bad_configuration_names_the_key_and_the_file(tmp_path, toml, expected):

@@ -55,6 +55,16 @@ def _string_list(value: Any, key: str, where: str) -> Tuple[str, ...]:
     return tuple(value)
 
 
+def _qualified_names(value: Any, key: str, where: str) -> Tuple[str, ...]:
+    names = _string_list(value, key, where)
+    for name in names:
+        if not all(part.isidentifier() for part in name.split(".")) or "." not in name:
+            raise ConfigError(
+                f"{where}: `{key}` takes qualified names such as \"myapp.http.get\", got {name!r}"
+            )
+    return names
+
+
 def _number(value: Any, key: str, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         raise ConfigError(f"{where}: `{key}` must be a positive number of seconds, got {_describe(value)}")
@@ -85,7 +95,7 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any, str, str], Any]]] = {
     "exclude": ("exclude", _string_list),
     "extend-exclude": ("extend_exclude", _string_list),
     "max-timeout": ("max_timeout", _number),
-    "extend-clients": ("extend_clients", _string_list),
+    "extend-clients": ("extend_clients", _qualified_names),
     "respect-gitignore": ("respect_gitignore", _boolean),
 }
 
