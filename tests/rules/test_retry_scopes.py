@@ -200,6 +200,53 @@ def test_urllib3_and_httpx_transports():
             """,
             (5, WAIT_FIXED, ON_ANY),
         ),
+        (  # the attempt number only counts, waits and logs: still the same call
+            """
+            for attempt in range(4):
+                try:
+                    result = call(url, timeout=2 * (attempt + 1))
+                    break
+                except OSError:
+                    log.warning("attempt %d failed", attempt)
+                    delay = 2 ** attempt
+                    time.sleep(random.uniform(0, delay))
+            """,
+            (4, WAIT_JITTERED, ON_SPECIFIC),
+        ),
+        (  # failover by index with a pause counts like ``for host in hosts`` with a pause
+            """
+            for i in range(len(hosts)):
+                try:
+                    result = call(hosts[i])
+                    break
+                except OSError:
+                    time.sleep(1)
+            """,
+            (UNKNOWN, WAIT_FIXED, ON_SPECIFIC),
+        ),
+        (  # ``while url``: a bad status goes round on the same url, the condition is the way out
+            """
+            while url:
+                r = call(url)
+                if r.status_code != 200:
+                    time.sleep(1)
+                    continue
+                url = r.json().get("next")
+            """,
+            (UNKNOWN, WAIT_FIXED, ON_STATUS),
+        ),
+        (  # a fresh connection per attempt: the same request again
+            """
+            while True:
+                conn = pool.get()
+                try:
+                    result = conn.send(request)
+                    break
+                except OSError:
+                    time.sleep(random.random())
+            """,
+            (None, WAIT_JITTERED, ON_SPECIFIC),
+        ),
     ],
 )
 def test_hand_written_loops(code, expected):
@@ -222,10 +269,42 @@ def test_hand_written_loops(code, expected):
         "while True:\n    try:\n        n = int(input())\n        break\n    except ValueError:\n        print('again')\n",
         # a queue consumer with a conditional exit after the try
         "while True:\n    try:\n        v = get(0.5)\n    except TimeoutError:\n        continue\n    if v is None:\n        break\n    use(v)\n",
+        # a queue worker whose sentinel break is inside the try: each pass takes new work
+        """
+        while True:
+            try:
+                job = q.get()
+                if job is None:
+                    break
+                post(url, json=job)
+            except Exception:
+                time.sleep(1)
+        """,
+        # pagination: the loop number feeds the call (through a local), a failed page is skipped
+        """
+        for page in range(1, 50):
+            try:
+                body = {"page": page}
+                items = post(url, json=body).json()
+                if not items:
+                    break
+            except OSError:
+                log.warning("page %s failed", page)
+            time.sleep(0.5)
+        """,
+        # failover by index, no pause: like ``for host in hosts``
+        """
+        for i in range(len(hosts)):
+            try:
+                result = post(hosts[i], json=payload)
+                break
+            except OSError:
+                continue
+        """,
     ],
 )
 def test_not_retry_loops(code):
-    _, found = scopes_of("import time\n" + code)
+    _, found = scopes_of("import time\n" + textwrap.dedent(code))
     assert not found.policies
 
 

@@ -11,10 +11,10 @@ import libcst as cst
 from resilint.lint.retry_scopes.delays import loop_wait
 from resilint.lint.retry_scopes.expressions import code_of, dotted_name, expression_nodes, is_none, is_true, number_of
 from resilint.lint.retry_scopes.model import ON_ANY, ON_SPECIFIC, ON_STATUS, UNKNOWN, Policy, RetryScope, Setting
-from resilint.lint.retry_scopes.names import CLOCKS, NOT_FAILURES, SLEEPS
+from resilint.lint.retry_scopes.names import CLOCKS, NOT_FAILURES, PURE_FUNCTIONS, RANDOM_MODULES, SLEEPS
 from resilint.lint.retry_scopes.statements import (
     assigned_names, block, branch, conditional_exit, counter_names, has_continue, has_exit, is_counting, leaves,
-    walk_statements,
+    small_statements, walk_statements,
 )
 from resilint.lint.semantic import CallSite, Scope
 
@@ -63,9 +63,18 @@ def _handwritten(rec: Recogniser, loop: cst.CSTNode, sample: CallSite, calls: Li
     body = block(loop.body)
     scope, order = sample.scope, sample.order
     counted = isinstance(loop, cst.While) or is_counting(rec, loop, scope, order)
+    if isinstance(loop, cst.For) and counted:
+        # ``for page in range(...)`` fetching page after page repeats nothing; ``for i in
+        # range(len(hosts))`` using ``hosts[i]`` walks a collection like ``for host in hosts``.
+        feeds = _target_feeds(rec, loop, body, calls)
+        if feeds == "value":
+            return None
+        counted = feeds is None
     sleeps = [c for c in calls if rec.name(c) in SLEEPS]
     if not counted and not sleeps:
         return None  # a failover loop: next host, no pause
+    if _takes_new_work(rec, body, calls):
+        return None  # a worker: each pass fetches new work, the failed one is not repeated
     flags = _while_flags(loop)
     handlers: List[cst.ExceptHandler] = []
     for node in walk_statements(body):
@@ -85,7 +94,7 @@ def _handwritten(rec: Recogniser, loop: cst.CSTNode, sample: CallSite, calls: Li
         if not success or not _calls_out(rec, node, calls):
             continue
         handlers.extend(going_round)
-    status_ifs = [] if handlers else _status_ifs(rec, body, flags, scope, order)
+    status_ifs = [] if handlers else _status_ifs(rec, body, flags | _condition_names(loop, body), scope, order)
     if not handlers and not status_ifs:
         return None
     policy = Policy("loop", "loop", loop, scope=scope, order=order)
@@ -103,6 +112,180 @@ def _handwritten(rec: Recogniser, loop: cst.CSTNode, sample: CallSite, calls: Li
     return policy
 
 
+def _target_names(target: cst.BaseExpression) -> Set[str]:
+    if isinstance(target, cst.Name):
+        return set() if target.value == "_" else {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names: Set[str] = set()
+        for element in target.elements:
+            names |= _target_names(element.value)
+        return names
+    return set()
+
+
+def _tainted(body: Sequence[cst.BaseStatement], seeds: Set[str]) -> Set[str]:
+    """``seeds`` and the plain names assigned, in the loop body, from an expression using them."""
+    tainted = set(seeds)
+    changed = True
+    while changed:
+        changed = False
+        for node in walk_statements(body):
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+                targets = [node.target]
+            else:
+                continue
+            if node.value is None or not _uses(node.value, tainted):
+                continue
+            for target in targets:
+                for name in _target_names(target) - tainted:
+                    tainted.add(name)
+                    changed = True
+    return tainted
+
+
+def _uses(expr: cst.CSTNode, names: Set[str]) -> bool:
+    return any(isinstance(n, cst.Name) and n.value in names for n in expression_nodes(expr))
+
+
+def _operation_calls(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> List[CallSite]:
+    """Calls in the loop that may be the operation being retried: not a sleep, log line, builtin or
+    random draw, nor inside one of those or an ``except`` handler."""
+    handlers = {id(n) for n in walk_statements(body) if isinstance(n, cst.ExceptHandler)}
+    helpers = set()
+    for call in calls:
+        name = rec.name(call) or ""
+        if (name in SLEEPS or name in PURE_FUNCTIONS or name.startswith("builtins.") or name.startswith(RANDOM_MODULES)
+                or _is_logging(call.node)):
+            helpers.add(id(call.node))
+    found = []
+    for call in calls:
+        if id(call.node) in helpers:
+            continue
+        if any(id(n) in handlers or id(n) in helpers for n in call.stack):
+            continue
+        found.append(call)
+    return found
+
+
+def _call_inputs(call: cst.Call) -> List[cst.BaseExpression]:
+    """What a call works on: its arguments (a ``timeout=`` aside) and its receiver."""
+    inputs: List[cst.BaseExpression] = [
+        a.value for a in call.args if not (a.keyword is not None and a.keyword.value in ("timeout", "delay"))
+    ]
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        inputs.append(func.value)
+    return inputs
+
+
+def _target_feeds(
+    rec: Recogniser, loop: cst.For, body: Sequence[cst.BaseStatement], calls: List[CallSite]
+) -> Optional[str]:
+    """How the target of a counting ``for`` reaches the operation: None when it does not (an
+    attempt counter, used to count, wait or log), "index" when only as ``items[i]``, else "value"."""
+    tainted = _tainted(body, _target_names(loop.target))
+    if not tainted:
+        return None
+    verdict = None
+    for call in _operation_calls(rec, body, calls):
+        for expr in _call_inputs(call.node):
+            use = _use_of(expr, tainted)
+            if use == "value":
+                return "value"
+            verdict = use or verdict
+    return verdict
+
+
+def _use_of(expr: cst.CSTNode, names: Set[str], in_index: bool = False) -> Optional[str]:
+    if isinstance(expr, cst.Lambda):
+        return None
+    if isinstance(expr, cst.Name):
+        return ("index" if in_index else "value") if expr.value in names else None
+    verdict = None
+    if isinstance(expr, cst.Subscript):
+        verdict = _use_of(expr.value, names, in_index)
+        if verdict == "value":
+            return verdict
+        for element in expr.slice:
+            verdict = _use_of(element, names, True) or verdict
+        return verdict
+    for child in expr.children:
+        use = _use_of(child, names, in_index)
+        if use == "value":
+            return use
+        verdict = use or verdict
+    return verdict
+
+
+def _takes_new_work(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
+    """A loop that takes new work each pass and stops on a sentinel: ``job = q.get()``, ``if job
+    is None: break``, then ``post(json=job)``. The break is the end of the work, not a success,
+    and a failed job is never tried again."""
+    operations = _operation_calls(rec, body, calls)
+    operation_ids = {id(c.node) for c in operations}
+    sources: Set[str] = set()
+    for node in walk_statements(body):
+        if isinstance(node, cst.Assign) and any(
+            isinstance(n, cst.Call) and id(n) in operation_ids for n in expression_nodes(node.value)
+        ):
+            for target in node.targets:
+                sources |= _target_names(target.target)
+    if not sources:
+        return False
+    position = _call_positions(body)
+    for index, node in enumerate(walk_statements(body)):
+        if not isinstance(node, cst.If) or not _ends_pass(block(node.body)):
+            continue
+        sentinels = _no_work_test(node.test) & sources
+        if not sentinels:
+            continue
+        fed = _tainted(body, sentinels)
+        for call in operations:
+            if position.get(id(call.node), -1) > index and any(_uses(a.value, fed) for a in call.node.args):
+                return True
+    return False
+
+
+def _call_positions(body: Sequence[cst.BaseStatement]) -> Dict[int, int]:
+    """Each call's place in the loop body, in the order of ``walk_statements``."""
+    position: Dict[int, int] = {}
+    for index, node in enumerate(walk_statements(body)):
+        if isinstance(node, cst.BaseSmallStatement):
+            parts: Iterable[cst.CSTNode] = [node]
+        elif isinstance(node, (cst.If, cst.While)):
+            parts = [node.test]
+        elif isinstance(node, cst.With):
+            parts = [item.item for item in node.items]
+        else:
+            continue
+        for part in parts:
+            for sub in expression_nodes(part):
+                if isinstance(sub, cst.Call):
+                    position.setdefault(id(sub), index)
+    return position
+
+
+def _no_work_test(test: cst.BaseExpression) -> Set[str]:
+    """The name a test finds empty or at its end: ``not job``, ``job is None``, ``job == STOP``."""
+    if (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+            and isinstance(test.expression, cst.Name)):
+        return {test.expression.value}
+    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
+            and isinstance(test.comparisons[0].operator, (cst.Is, cst.Equal))):
+        return {test.left.value}
+    return set()
+
+
+def _ends_pass(stmts: Sequence[cst.BaseStatement]) -> bool:
+    """A block that leaves the loop or skips the pass without failing (no ``raise``)."""
+    smalls = [s for stmt in stmts for s in small_statements(stmt)]
+    return bool(smalls) and any(isinstance(s, (cst.Break, cst.Return, cst.Continue)) for s in smalls) and not any(
+        isinstance(s, cst.Raise) for s in smalls
+    )
+
+
 def _while_flags(loop: cst.CSTNode) -> Set[str]:
     """Names a ``while`` condition waits for (``while not done``, ``while result is None``)."""
     if not isinstance(loop, cst.While):
@@ -116,6 +299,15 @@ def _while_flags(loop: cst.CSTNode) -> Set[str]:
         return set()
     text = dotted_name(test)
     return {text} if text else set()
+
+
+def _condition_names(loop: cst.CSTNode, body: Sequence[cst.BaseStatement]) -> Set[str]:
+    """Names in a ``while`` condition that the body assigns (``while url: ... url = page["next"]``):
+    the loop is left through its condition."""
+    if not isinstance(loop, cst.While):
+        return set()
+    names = {dotted_name(n) for n in expression_nodes(loop.test) if isinstance(n, (cst.Name, cst.Attribute))}
+    return {n for n in names if n} & assigned_names(body)
 
 
 def _is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order: int) -> bool:
@@ -173,7 +365,7 @@ def _calls_out(rec: Recogniser, node: cst.CSTNode, calls: List[CallSite]) -> boo
 
 def _status_ifs(rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[str], scope: Scope, order: int) -> List[cst.If]:
     found = []
-    loop_exits = has_exit(body)
+    loop_exits = has_exit(body) or bool(flags & assigned_names(body))
     for node in walk_statements(body):
         if not isinstance(node, cst.If):
             continue

@@ -37,7 +37,10 @@ class BackoffWithoutJitter(Rule):
       would only add latency.
 
     A policy stored in a variable (`api_retry = tenacity.retry(...)`) is reported once, where it
-    is defined. Polling loops that handle no failure are not retry loops and are not checked.
+    is defined. Polling loops that handle no failure are not retry loops and are not checked,
+    and neither are loops whose passes do different work: a worker that takes a new job each
+    time, a loop over pages whose number goes into the request, a failover over hosts that does
+    not wait.
 
     ## Why is this bad?
     When a dependency fails, every client sees the failure at about the same moment. If each
@@ -166,8 +169,55 @@ class BackoffWithoutJitter(Rule):
         @stamina.retry(on=httpx.HTTPError, attempts=3)
         def f(): ...
         """,
+        # a queue worker: each pass takes new work and stops on a sentinel; a failed job is
+        # not tried again, so this is not a retry loop
+        """
+        import logging, time, requests
+        log = logging.getLogger(__name__)
+        def worker(q, url):
+            while True:
+                try:
+                    job = q.get()
+                    if job is None:
+                        break
+                    requests.post(url, json=job, timeout=5)
+                except Exception:
+                    log.exception("job failed")
+                    time.sleep(1)
+        """,
+        # pagination: the page number feeds the request, so a failed page is skipped, not retried
+        """
+        import time, requests
+        def fetch_pages(url):
+            out = []
+            for page in range(1, 50):
+                try:
+                    r = requests.post(url, json={"page": page}, timeout=5)
+                    items = r.json()["items"]
+                    if not items:
+                        break
+                    out.extend(items)
+                except requests.RequestException:
+                    print("page failed", page)
+                time.sleep(0.5)
+            return out
+        """,
     ]
     INVALID = [
+        Invalid(
+            """
+            import time, requests
+            def pages(url):
+                while url:
+                    r = requests.get(url, timeout=3)
+                    if r.status_code != 200:
+                        time.sleep(1)
+                        continue
+                    url = r.json().get("next")
+            """,
+            line=6,
+            message="waits a constant interval",
+        ),
         Invalid(
             """
             from tenacity import retry, stop_after_attempt, wait_exponential

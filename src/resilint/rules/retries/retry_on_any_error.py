@@ -97,6 +97,22 @@ class RetryOnAnyError(Rule):
         @backoff.on_predicate(backoff.fibo, lambda r: r is None, max_tries=5)
         def f(): ...
         """,
+        # a queue worker: each pass takes new work and stops on a sentinel; a failed job is
+        # not tried again, so this is not a retry loop
+        """
+        import logging, time, requests
+        log = logging.getLogger(__name__)
+        def worker(q, url):
+            while True:
+                try:
+                    job = q.get()
+                    if job is None:
+                        break
+                    requests.post(url, json=job, timeout=5)
+                except Exception:
+                    log.exception("job failed")
+                    time.sleep(1)
+        """,
     ]
     INVALID = [
         Invalid(
