@@ -8,7 +8,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from resilint.lint.retry_scopes import (
-    LIBRARY_TRIGGERS, RetryScope, calls_within, code_of, describe, normalise, retry_scopes,
+    LIBRARY_TRIGGERS, RetryScope, RetryScopes, calls_within, code_of, describe, normalise, retry_scopes,
 )
 from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
@@ -224,6 +224,14 @@ class RetriedNonIdempotentCall(Rule):
                     continue
             raise RuntimeError("all hosts down")
         """,
+        """
+        import requests
+        from tenacity import Retrying, stop_after_attempt, wait_random_exponential
+        r = Retrying(stop=stop_after_attempt(3), wait=wait_random_exponential())
+        def charge(url, timeouts, key):
+            r(requests.post, url, json={}, timeout=timeouts.payments, headers={"Idempotency-Key": key})
+            return r(requests.get, url, timeout=timeouts.payments)
+        """,
     ]
     INVALID = [
         Invalid(
@@ -329,6 +337,16 @@ class RetriedNonIdempotentCall(Rule):
             """,
             line=5,
         ),
+        Invalid(
+            """
+            import requests
+            from tenacity import Retrying, stop_after_attempt, wait_random_exponential
+            r = Retrying(stop=stop_after_attempt(3), wait=wait_random_exponential())
+            def charge(url, timeouts):
+                return r(requests.post, url, json={}, timeout=timeouts.payments)
+            """,
+            line=5,
+        ),
     ]
 
     def check(self, ctx: RuleContext) -> None:
@@ -358,6 +376,32 @@ class RetriedNonIdempotentCall(Rule):
                     continue
                 reported.add(id(call.node))
                 ctx.report(call.node.func, problem, anchor=call.node)
+        self._passed_callables(ctx, found, finder)
+
+    @staticmethod
+    def _passed_callables(ctx: RuleContext, found: "RetryScopes", finder: "_Finder") -> None:
+        """``Retrying(...)(requests.post, url, …)``: the library function is what is retried,
+        and its arguments, headers included, are the application call's own."""
+        sites = {id(call.node): call for call in ctx.model.calls}
+        for scope in found.scopes:
+            site = sites.get(id(scope.node))
+            if scope.kind != "call" or scope.covers is not None or site is None:
+                continue
+            if scope.policy.guards_non_idempotent or not site.node.args or site.node.args[0].keyword:
+                continue
+            passed = site.node.args[0].value
+            name = normalise(ctx.model.qualified_name(passed, site.scope, site.order))
+            verb = _METHOD_CALLS.get(name or "")
+            if verb is None or finder.key_status(site, None, None)[0] != "missing":
+                continue
+            ctx.report(passed, _missing_key(name, verb, describe(scope)), anchor=site.node)
+
+
+def _missing_key(name: str, verb: str, what: str) -> str:
+    return (
+        f"`{name}` ({verb}) is retried by {what} without an `Idempotency-Key` header: if an "
+        "attempt reached the server and only the response was lost, the retry repeats the effect"
+    )
 
 
 class _Finder:
@@ -406,10 +450,7 @@ class _Finder:
             verb, name, position = sent
             status, detail = self.key_status(call, scope, position)
             if status == "missing":
-                return (
-                    f"`{name}` ({verb}) is retried by {what} without an `Idempotency-Key` header: if an "
-                    "attempt reached the server and only the response was lost, the retry repeats the effect"
-                )
+                return _missing_key(name, verb, what)
             if status == "unstable":
                 return (
                     f"`{name}` ({verb}) is retried by {what}, but its `Idempotency-Key` ({detail}) is created "
