@@ -22,6 +22,7 @@ from resilint.lint.runner import default_jobs, run
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 200
+STATISTICS_FORMATS = ("text", "json")
 
 
 def _selectors(values: Sequence[str]) -> Tuple[str, ...]:
@@ -90,6 +91,8 @@ def check(
     formats = reporters()
     if output_format not in formats:
         raise click.BadParameter(f"unknown format {output_format!r}; choose from {', '.join(formats)}", param_hint="--format")
+    if statistics and output_format not in STATISTICS_FORMATS:
+        raise click.UsageError(f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, not {output_format}")
     try:
         settings = _settings(paths, config_path, select, ignore, extend_select, max_timeout)
     except ConfigError as exc:

@@ -117,6 +117,14 @@ def test_statistics(cli, app):
     lines = result.stdout.splitlines()
     assert any("RES101" in line and "1" in line for line in lines)
     assert not any("return requests.get" in line for line in lines)
+    document = json.loads(cli(["check", "app", "--statistics", "--format", "json"], app).stdout)
+    assert document["statistics"] == [
+        {"code": "RES101", "name": "missing-timeout", "count": 1, "fixable": 0},
+        {"code": "RES102", "name": "unbounded-timeout", "count": 1, "fixable": 0},
+    ]
+    assert "findings" not in document
+    refused = cli(["check", "app", "--statistics", "--format", "sarif"], app)
+    assert refused.exit_code == 2 and "--statistics works with --format text or json" in refused.stderr
 
 
 def test_version_rules_and_rule_docs(cli, app):
