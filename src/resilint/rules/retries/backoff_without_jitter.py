@@ -8,6 +8,7 @@ from resilint.lint.retry_scopes import (
     LIBRARY_TRIGGERS, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_NONE, retry_scopes,
 )
 from resilint.lint.rule import Invalid, Rule, RuleContext
+from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
 _HERD = "clients that failed together retry together"
 
@@ -169,39 +170,8 @@ class BackoffWithoutJitter(Rule):
         @stamina.retry(on=httpx.HTTPError, attempts=3)
         def f(): ...
         """,
-        # a queue worker: each pass takes new work and stops on a sentinel; a failed job is
-        # not tried again, so this is not a retry loop
-        """
-        import logging, time, requests
-        log = logging.getLogger(__name__)
-        def worker(q, url):
-            while True:
-                try:
-                    job = q.get()
-                    if job is None:
-                        break
-                    requests.post(url, json=job, timeout=5)
-                except Exception:
-                    log.exception("job failed")
-                    time.sleep(1)
-        """,
-        # pagination: the page number feeds the request, so a failed page is skipped, not retried
-        """
-        import time, requests
-        def fetch_pages(url):
-            out = []
-            for page in range(1, 50):
-                try:
-                    r = requests.post(url, json={"page": page}, timeout=5)
-                    items = r.json()["items"]
-                    if not items:
-                        break
-                    out.extend(items)
-                except requests.RequestException:
-                    print("page failed", page)
-                time.sleep(0.5)
-            return out
-        """,
+        QUEUE_WORKER,
+        PAGINATION,
     ]
     INVALID = [
         Invalid(

@@ -6,6 +6,7 @@ from typing import Set
 
 from resilint.lint.retry_scopes import LIBRARY_TRIGGERS, ON_ANY, code_of, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
+from resilint.rules.retries.near_misses import QUEUE_WORKER
 
 _WHY = "4xx responses, validation errors and bugs are retried too"
 
@@ -97,22 +98,7 @@ class RetryOnAnyError(Rule):
         @backoff.on_predicate(backoff.fibo, lambda r: r is None, max_tries=5)
         def f(): ...
         """,
-        # a queue worker: each pass takes new work and stops on a sentinel; a failed job is
-        # not tried again, so this is not a retry loop
-        """
-        import logging, time, requests
-        log = logging.getLogger(__name__)
-        def worker(q, url):
-            while True:
-                try:
-                    job = q.get()
-                    if job is None:
-                        break
-                    requests.post(url, json=job, timeout=5)
-                except Exception:
-                    log.exception("job failed")
-                    time.sleep(1)
-        """,
+        QUEUE_WORKER,
     ]
     INVALID = [
         Invalid(

@@ -8,6 +8,7 @@ import libcst as cst
 
 from resilint.lint.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
+from resilint.rules.retries.near_misses import QUEUE_WORKER
 
 
 class UnboundedRetry(Rule):
@@ -146,22 +147,7 @@ class UnboundedRetry(Rule):
         @shared_task(autoretry_for=(OSError,), retry_backoff=True)
         def f(): ...
         """,
-        # a queue worker: each pass takes new work and stops on a sentinel; a failed job is
-        # not tried again, so this is not a retry loop
-        """
-        import logging, time, requests
-        log = logging.getLogger(__name__)
-        def worker(q, url):
-            while True:
-                try:
-                    job = q.get()
-                    if job is None:
-                        break
-                    requests.post(url, json=job, timeout=5)
-                except Exception:
-                    log.exception("job failed")
-                    time.sleep(1)
-        """,
+        QUEUE_WORKER,
     ]
     INVALID = [
         Invalid(

@@ -1,0 +1,36 @@
+"""Loops that look like retries but are not, shared as VALID examples by the RES2xx rules."""
+
+# A queue worker: each pass takes new work and stops on a sentinel; a failed job is not tried
+# again, so nothing is retried.
+QUEUE_WORKER = """
+        import logging, time, requests
+        log = logging.getLogger(__name__)
+        def worker(q, url):
+            while True:
+                try:
+                    job = q.get()
+                    if job is None:
+                        break
+                    requests.post(url, json=job, timeout=5)
+                except Exception:
+                    log.exception("job failed")
+                    time.sleep(1)
+        """
+
+# Pagination: the page number feeds the request, so a failed page is skipped, not retried.
+PAGINATION = """
+        import time, requests
+        def fetch_pages(url):
+            out = []
+            for page in range(1, 50):
+                try:
+                    r = requests.post(url, json={"page": page}, timeout=5)
+                    items = r.json()["items"]
+                    if not items:
+                        break
+                    out.extend(items)
+                except requests.RequestException:
+                    print("page failed", page)
+                time.sleep(0.5)
+            return out
+        """
