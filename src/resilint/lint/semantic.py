@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
 
 import libcst as cst
 
@@ -28,6 +28,7 @@ from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
 _PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
+T = TypeVar("T")
 _UNRESOLVED = object()
 _IN_PROGRESS = object()
 
@@ -139,6 +140,7 @@ class SemanticModel:
         self.classes: List[ClassInfo] = []
         self.scope_of: Dict[cst.CSTNode, Scope] = {}
         self._cache: Dict[Tuple[int, int], object] = {}
+        self._derived: Dict[object, object] = {}
         builder = _ModelBuilder(self)
         walk(module, builder)
         self.module_scope: Scope = builder.module_scope
@@ -305,6 +307,13 @@ class SemanticModel:
         return False
 
     # --- convenience for rules -----------------------------------------------------------
+
+    def derived(self, key: object, compute: Callable[[], T]) -> T:
+        """A fact several rules derive from this file (its retry scopes, its timeout verdicts),
+        computed once per file: ``compute()`` on first use of ``key``, the stored value after."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]  # type: ignore[return-value]
 
     def iter_calls(self) -> Iterator[Tuple[CallSite, Optional[str]]]:
         for call in self.calls:

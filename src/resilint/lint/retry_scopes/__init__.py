@@ -26,7 +26,6 @@ Layout: ``model`` (policies, scopes, constants), ``names`` (qualified names), ``
 
 from __future__ import annotations
 
-import weakref
 from typing import Iterator
 
 import libcst as cst
@@ -47,16 +46,9 @@ __all__ = [
     "calls_within", "code_of", "describe", "normalise", "retry_scopes",
 ]
 
-_CACHE: "weakref.WeakKeyDictionary[SemanticModel, RetryScopes]" = weakref.WeakKeyDictionary()
-
-
 def retry_scopes(model: SemanticModel) -> RetryScopes:
-    """All retry policies and scopes of the file (memoised per model)."""
-    found = _CACHE.get(model)
-    if found is None:
-        found = Recogniser(model).run()
-        _CACHE[model] = found
-    return found
+    """All retry policies and scopes of the file (computed once per model)."""
+    return model.derived(retry_scopes, lambda: Recogniser(model).run())
 
 
 def calls_within(model: SemanticModel, scope: RetryScope) -> Iterator[CallSite]:

@@ -7,7 +7,6 @@ against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' curre
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
@@ -366,9 +365,6 @@ def string_value(node: Optional[cst.BaseExpression]) -> Optional[str]:
 
 _HTTP_ADAPTERS_WITHOUT_TIMEOUT = frozenset({"requests.adapters.HTTPAdapter"})
 _SESSION_HOOKS = ("request", "send")
-_MODEL_FACTS: "weakref.WeakKeyDictionary[SemanticModel, Dict[object, List[cst.BaseExpression]]]" = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def session_sets_timeout(call: cst.Call, model: SemanticModel, scope: Scope, order: int) -> bool:
@@ -415,21 +411,23 @@ def receiver_key(
 
 
 def _mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
-    facts = _MODEL_FACTS.get(model)
-    if facts is None:
-        facts = {}
-        for site, name in model.iter_calls():
-            if name != "requests.Session.mount" or not isinstance(site.node.func, cst.Attribute):
-                continue
-            args = [a for a in site.node.args if not a.star]
-            adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
-            positional = [a.value for a in args if a.keyword is None]
-            if adapter is None and len(positional) > 1:
-                adapter = positional[1]
-            key = receiver_key(site.node.func.value, model, site.scope, site.order)
-            if key is not None and adapter is not None:
-                facts.setdefault(key, []).append(adapter)
-        _MODEL_FACTS[model] = facts
+    """Adapters mounted on each session of the file (``s.mount(prefix, adapter)``)."""
+    return model.derived(_mounted_adapters, lambda: _find_mounted_adapters(model))
+
+
+def _find_mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
+    facts: Dict[object, List[cst.BaseExpression]] = {}
+    for site, name in model.iter_calls():
+        if name != "requests.Session.mount" or not isinstance(site.node.func, cst.Attribute):
+            continue
+        args = [a for a in site.node.args if not a.star]
+        adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
+        positional = [a.value for a in args if a.keyword is None]
+        if adapter is None and len(positional) > 1:
+            adapter = positional[1]
+        key = receiver_key(site.node.func.value, model, site.scope, site.order)
+        if key is not None and adapter is not None:
+            facts.setdefault(key, []).append(adapter)
     return facts
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
@@ -521,27 +520,22 @@ def _judge_value(
     return None
 
 
-_VERDICTS: "weakref.WeakKeyDictionary[SemanticModel, Tuple[Tuple[object, ...], List[Verdict]]]" = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def timeout_verdicts(ctx: "RuleContext") -> List[Verdict]:
     """Every timeout verdict of the file, computed once for all RES1xx rules."""
     settings: "Settings" = ctx.settings
-    key = (settings.max_timeout, tuple(settings.extend_clients))
-    cached = _VERDICTS.get(ctx.model)
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients))
+    return ctx.model.derived(key, lambda: _judge_all(ctx.model, settings))
+
+
+def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
     verdicts = []
-    for site, name in ctx.model.iter_calls():
+    for site, name in model.iter_calls():
         spec = spec_for(name, settings.extend_clients)
         if spec is None or name is None:
             continue
-        verdict = judge(site, name, spec, ctx.model, settings.max_timeout)
+        verdict = judge(site, name, spec, model, settings.max_timeout)
         if verdict is not None:
             verdicts.append(verdict)
-    _VERDICTS[ctx.model] = (key, verdicts)
     return verdicts
 
 
