@@ -7,7 +7,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from resilint.lint.retry_scopes import (
+from resilint.libraries.retry_scopes import (
     ON_ANY, ON_SPECIFIC, ON_STATUS, UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_JITTERED, WAIT_NONE,
     calls_within, normalise, retry_scopes,
 )

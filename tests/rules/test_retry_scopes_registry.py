@@ -1,6 +1,6 @@
 """The retry-scope library registry (lint/retry_scopes/registry.py) is built by discovery."""
 
-from resilint.lint.retry_scopes.registry import libraries
+from resilint.libraries.retry_scopes.registry import libraries
 
 
 def test_every_library_family_declares_its_names():

@@ -24,6 +24,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple, TypeVar, Uni
 import libcst as cst
 
 from resilint.lint.canonical import canonical_name, returned_type
+from resilint.lint.nodes import dotted_name
 from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
@@ -354,7 +355,7 @@ class _ModelBuilder:
     def visit_Import(self, node: cst.Import) -> None:
         order = self._next()
         for alias in node.names:
-            dotted = _dotted(alias.name)
+            dotted = dotted_name(alias.name)
             if dotted is None:
                 continue
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
@@ -367,11 +368,11 @@ class _ModelBuilder:
         if isinstance(node.names, cst.ImportStar):
             return
         order = self._next()
-        module = _dotted(node.module) if node.module is not None else ""
+        module = dotted_name(node.module) if node.module is not None else ""
         if node.relative:
             module = self._relative_base(len(node.relative), module or "")
         for alias in node.names:
-            name = _dotted(alias.name)
+            name = dotted_name(alias.name)
             if name is None:
                 continue
             qualified = f"{module}.{name}" if module else name
@@ -575,13 +576,3 @@ class _ModelBuilder:
     def visit_Call(self, node: cst.Call) -> None:
         self.model.calls.append(CallSite(node, self.scope, self._next(), tuple(self.stack)))
 
-
-def _dotted(node: Union[cst.Attribute, cst.Name, cst.BaseExpression, None]) -> Optional[str]:
-    parts: List[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if not isinstance(node, cst.Name):
-        return None
-    parts.append(node.value)
-    return ".".join(reversed(parts))

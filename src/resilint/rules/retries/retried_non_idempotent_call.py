@@ -2,44 +2,36 @@
 
 from __future__ import annotations
 
-import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from resilint.lint.retry_scopes import (
-    LIBRARY_TRIGGERS, RetryScope, RetryScopes, calls_within, code_of, describe, normalise, retry_scopes,
+from resilint.libraries.http_requests import (
+    CLIENT_WORD,
+    IDEMPOTENCY_HEADER_NAMES,
+    KEY_HEADER,
+    METHOD_CALLS,
+    RANDOM_KEYS,
+    REQUEST_CALLS,
+    RESILINT_KEYS,
+    UNSAFE,
+    literal_method,
 )
+from resilint.libraries.retry_scopes import (
+    LIBRARY_TRIGGERS,
+    RetryScope,
+    RetryScopes,
+    calls_within,
+    code_of,
+    describe,
+    normalise,
+    retry_scopes,
+)
+from resilint.lint.nodes import is_none, last_name, statements_in, string_of
 from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import children
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
-
-_UNSAFE = ("POST", "PATCH")
-_KEY_HEADER = "idempotency-key"
-_CLIENTS = (
-    "requests", "requests.Session", "httpx", "httpx.Client", "httpx.AsyncClient", "aiohttp.ClientSession",
-)
-# method call → its HTTP method
-_METHOD_CALLS: Dict[str, str] = {
-    f"{client}.{verb}": verb.upper() for client in _CLIENTS for verb in ("post", "patch")
-}
-# calls whose first argument (or ``method=``) is the HTTP method → where ``headers`` is positional
-_REQUEST_CALLS: Dict[str, Optional[int]] = {
-    **{f"{client}.request": None for client in _CLIENTS},
-    "urllib3.request": 4,
-    **{f"urllib3.{pool}.{m}": (4 if m == "request" else 3)
-       for pool in ("PoolManager", "ProxyManager", "HTTPConnectionPool", "HTTPSConnectionPool")
-       for m in ("request", "urlopen")},
-    "http.client.HTTPConnection.request": 3,
-    "http.client.HTTPSConnection.request": 3,
-}
-_CLIENT_WORD = re.compile(r"session|client|http", re.I)
-_RANDOM_KEYS = ("uuid.uuid1", "uuid.uuid4", "secrets.", "random.", "os.urandom", "time.time", "time.monotonic",
-                "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "ulid.", "nanoid.",
-                "shortuuid.uuid", "shortuuid.ShortUUID.uuid")
-_RESILINT_KEYS = ("resilint.runtime.idempotency_key", "resilint.runtime.idempotency.idempotency_key")
-_IDEMPOTENCY_HEADER_NAMES = ("resilint.runtime.IDEMPOTENCY_HEADER", "resilint.runtime.idempotency.IDEMPOTENCY_HEADER")
 
 
 class RetriedNonIdempotentCall(Rule):
@@ -361,7 +353,7 @@ class RetriedNonIdempotentCall(Rule):
                 continue
             passed = site.node.args[0].value
             name = normalise(ctx.model.qualified_name(passed, site.scope, site.order))
-            verb = _METHOD_CALLS.get(name or "")
+            verb = METHOD_CALLS.get(name or "")
             if verb is None or finder.key_status(site, None, None)[0] != "missing":
                 continue
             ctx.report(passed, _missing_key(name, verb, describe(scope)), anchor=site.node)
@@ -386,31 +378,31 @@ class _Finder:
         node = call.node
         name = normalise(self.model.call_name(call))
         func = node.func
-        if name in _METHOD_CALLS:
-            return _METHOD_CALLS[name], name, None
-        if name in _REQUEST_CALLS:
-            verb = _literal_method(node)
-            return (verb, name, _REQUEST_CALLS[name]) if verb in _UNSAFE else None
+        if name in METHOD_CALLS:
+            return METHOD_CALLS[name], name, None
+        if name in REQUEST_CALLS:
+            verb = literal_method(node)
+            return (verb, name, REQUEST_CALLS[name]) if verb in UNSAFE else None
         if not isinstance(func, cst.Attribute):
             return None
         attr = func.attr.value
         receiver = func.value
-        receiver_text = _last_name(receiver)
+        receiver_text = last_name(receiver)
         resolved = self.model.resolve(receiver, call.scope, call.order)
         if resolved is not None and name is not None and not name.startswith(self.model.module_name or "\0"):
             # a known object of another library: only the tables above count, unless the name
             # itself looks like an HTTP client of a project (myapp.http.client.post)
-            if not _CLIENT_WORD.search(name.rsplit(".", 2)[-2] if name.count(".") else ""):
+            if not CLIENT_WORD.search(name.rsplit(".", 2)[-2] if name.count(".") else ""):
                 return None
         elif resolved is not None:
             return None
-        if not receiver_text or not _CLIENT_WORD.search(receiver_text):
+        if not receiver_text or not CLIENT_WORD.search(receiver_text):
             return None
         if attr in ("post", "patch"):
             return attr.upper(), f"{code_of(func, 40)}", None
         if attr == "request":
-            verb = _literal_method(node)
-            return (verb, code_of(func, 40), None) if verb in _UNSAFE else None
+            verb = literal_method(node)
+            return (verb, code_of(func, 40), None) if verb in UNSAFE else None
         return None
 
     def problem(self, call: CallSite, scope: RetryScope, depth: int = 0) -> Optional[str]:
@@ -504,7 +496,7 @@ class _Finder:
         """The key's value expression, False when the headers surely lack it, None if unknown."""
         if depth > 5:
             return None
-        if _is_none(expr):
+        if is_none(expr):
             return False
         if isinstance(expr, cst.Dict):
             unknown = False
@@ -519,7 +511,7 @@ class _Finder:
                 header = self.header_name(element.key, scope, order)
                 if header is None:
                     unknown = True
-                elif header.lower() == _KEY_HEADER:
+                elif header.lower() == KEY_HEADER:
                     return element.value
             return None if unknown else False
         if isinstance(expr, cst.Call):
@@ -543,14 +535,14 @@ class _Finder:
         return None
 
     def header_name(self, key: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
-        text = _string(key)
+        text = string_of(key)
         if text is not None:
             return text
         name = self.model.qualified_name(key, scope, order)
-        if name in _IDEMPOTENCY_HEADER_NAMES:
+        if name in IDEMPOTENCY_HEADER_NAMES:
             return "Idempotency-Key"
         assigned = self.model.assigned_expression(key, scope, order) if isinstance(key, cst.Name) else None
-        return _string(assigned) if assigned is not None else None
+        return string_of(assigned) if assigned is not None else None
 
     def mutations(self, name: str, call: CallSite):
         """A key written into the dict after it was built: subscript assignment, update, setdefault."""
@@ -567,14 +559,14 @@ class _Finder:
                         return None
                 if func.attr.value == "setdefault" and len(other.node.args) >= 2:
                     header = self.header_name(other.node.args[0].value, other.scope, other.order)
-                    if header is not None and header.lower() == _KEY_HEADER:
+                    if header is not None and header.lower() == KEY_HEADER:
                         return other.node.args[1].value
         body = call.scope.node
         for target, value in _subscript_assignments(body, name):
             header = self.header_name(target, call.scope, call.order)
             if header is None:
                 return None
-            if header.lower() == _KEY_HEADER:
+            if header.lower() == KEY_HEADER:
                 return value
         return None
 
@@ -609,7 +601,7 @@ class _Finder:
             node = stack.pop()
             if isinstance(node, cst.Call):
                 name = normalise(self.model.qualified_name(node.func, scope, order)) or ""
-                if name.startswith(_RANDOM_KEYS) or (name in _RESILINT_KEYS and not resilint_scope):
+                if name.startswith(RANDOM_KEYS) or (name in RESILINT_KEYS and not resilint_scope):
                     return f"`{code_of(node, 40)}`"
             if isinstance(node, cst.Lambda):
                 continue
@@ -617,70 +609,8 @@ class _Finder:
         return None
 
 
-def _literal_method(call: cst.Call) -> Optional[str]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == "method":
-            text = _string(arg.value)
-            return text.upper() if text else None
-    if call.args and call.args[0].keyword is None and not call.args[0].star:
-        text = _string(call.args[0].value)
-        return text.upper() if text else None
-    return None
-
-
-def _string(node: Optional[cst.CSTNode]) -> Optional[str]:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    if isinstance(node, cst.ConcatenatedString):
-        left, right = _string(node.left), _string(node.right)
-        return left + right if left is not None and right is not None else None
-    return None
-
-
-def _is_none(node: cst.CSTNode) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
-
-
-def _last_name(node: cst.CSTNode) -> str:
-    if isinstance(node, cst.Attribute):
-        return node.attr.value
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Call):
-        return _last_name(node.func)
-    return ""
-
-
-def _statements(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every statement and small statement under ``node``, not entering nested defs/classes."""
-    stack: List[cst.CSTNode] = list(getattr(getattr(node, "body", None), "body", ()) or ())
-    if isinstance(node, cst.Module):
-        stack = list(node.body)
-    while stack:
-        current = stack.pop()
-        yield current
-        if isinstance(current, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        if isinstance(current, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            stack.extend(current.body)
-            continue
-        for attr in ("body", "orelse", "finalbody", "handlers"):
-            child = getattr(current, attr, None)
-            if child is None:
-                continue
-            if isinstance(child, (list, tuple)):
-                stack.extend(child)
-            elif isinstance(child, (cst.IndentedBlock,)):
-                stack.extend(child.body)
-            elif isinstance(child, cst.SimpleStatementSuite):
-                stack.extend(child.body)
-            elif isinstance(child, (cst.Else, cst.Finally, cst.If)):
-                stack.append(child)
-
-
 def _subscript_assignments(body: cst.CSTNode, name: str) -> Iterator[Tuple[cst.BaseExpression, cst.BaseExpression]]:
-    for node in _statements(body):
+    for node in statements_in(body):
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 t = target.target
@@ -691,7 +621,7 @@ def _subscript_assignments(body: cst.CSTNode, name: str) -> Iterator[Tuple[cst.B
 
 def _names_assigned_in(loop: cst.CSTNode) -> Set[str]:
     names: Set[str] = set()
-    for node in _statements(loop):
+    for node in statements_in(loop):
         if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             for target in targets:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Set
 
-from resilint.lint.retry_scopes import LIBRARY_TRIGGERS, ON_ANY, code_of, retry_scopes
+from resilint.libraries.retry_scopes import (
+    LIBRARY_TRIGGERS,
+    ON_ANY,
+    code_of,
+    retry_scopes,
+)
 from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.rules.retries.near_misses import QUEUE_WORKER
 

@@ -6,7 +6,7 @@ from typing import Set
 
 import libcst as cst
 
-from resilint.lint.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
+from resilint.libraries.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.rules.retries.near_misses import QUEUE_WORKER
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from resilint.libraries.clients import TRIGGERS
 from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.timeouts.clients import TRIGGERS
-from resilint.rules.timeouts.values import report_verdicts
+from resilint.rules.timeouts.verdicts import report_verdicts
 
 
 class UnsplitTimeout(Rule):

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, List, Optional
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.celery import self_retry, task_policy
-from resilint.lint.retry_scopes.model import Policy, RetryScope
-from resilint.lint.retry_scopes.registry import libraries
+from resilint.libraries.retry_scopes.celery import self_retry, task_policy
+from resilint.libraries.retry_scopes.model import Policy, RetryScope
+from resilint.libraries.retry_scopes.registry import libraries
 from resilint.lint.semantic import FunctionInfo, Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 
 def decorator_policy(rec: Recogniser, function: FunctionInfo) -> Optional[Policy]:

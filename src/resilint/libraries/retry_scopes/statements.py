@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import dotted_name, expression_nodes
+from resilint.lint.nodes import dotted_name, expression_nodes
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 
 def block(node: cst.BaseSuite) -> Sequence[cst.BaseStatement]:

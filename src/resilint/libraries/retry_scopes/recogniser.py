@@ -7,13 +7,21 @@ from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.applications import apply_all
-from resilint.lint.retry_scopes.decorators import decorated
-from resilint.lint.retry_scopes.expressions import is_none, number_of
-from resilint.lint.retry_scopes.loops import find_loops
-from resilint.lint.retry_scopes.model import ON_ANY, ON_SPECIFIC, UNKNOWN, Limit, Policy, RetryScope, RetryScopes
-from resilint.lint.retry_scopes.names import ANY_EXCEPTION, normalise
-from resilint.lint.retry_scopes.registry import libraries
+from resilint.libraries.retry_scopes.applications import apply_all
+from resilint.libraries.retry_scopes.decorators import decorated
+from resilint.libraries.retry_scopes.loops import find_loops
+from resilint.libraries.retry_scopes.model import (
+    ON_ANY,
+    ON_SPECIFIC,
+    UNKNOWN,
+    Limit,
+    Policy,
+    RetryScope,
+    RetryScopes,
+)
+from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, normalise
+from resilint.libraries.retry_scopes.registry import libraries
+from resilint.lint.nodes import is_none, number_of
 from resilint.lint.semantic import CallSite, Instance, Scope, SemanticModel
 
 

@@ -7,15 +7,29 @@ from typing import TYPE_CHECKING, Dict, Optional, Set
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import call_argument, is_false, is_none, keyword_args, number_of, string_of
-from resilint.lint.retry_scopes.model import (
-    ON_SPECIFIC, ON_STATUS, UNKNOWN, WAIT_EXPONENTIAL, WAIT_JITTERED, WAIT_NONE, Policy, Setting,
+from resilint.libraries.retry_scopes.model import (
+    ON_SPECIFIC,
+    ON_STATUS,
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_JITTERED,
+    WAIT_NONE,
+    Policy,
+    Setting,
 )
-from resilint.lint.retry_scopes.transports import client_policy
+from resilint.libraries.retry_scopes.transports import client_policy
+from resilint.lint.nodes import (
+    call_argument,
+    is_false,
+    is_none,
+    keyword_args,
+    number_of,
+    string_of,
+)
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 RETRY = frozenset({"urllib3.Retry", "urllib3.Retry.new", "urllib3.Retry.DEFAULT.new"})
 ADAPTERS = frozenset({"requests.adapters.HTTPAdapter"})

@@ -8,16 +8,26 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.decorators import decorator_policy
-from resilint.lint.retry_scopes.expressions import call_argument, code_of, keyword_args
-from resilint.lint.retry_scopes.model import (
-    ON_ANY, ON_SPECIFIC, UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_JITTERED, WAIT_NONE, Limit, Policy, RetryScope,
-    Setting, bounded_kind,
+from resilint.libraries.retry_scopes.decorators import decorator_policy
+from resilint.libraries.retry_scopes.model import (
+    ON_ANY,
+    ON_SPECIFIC,
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_FIXED,
+    WAIT_JITTERED,
+    WAIT_NONE,
+    Limit,
+    Policy,
+    RetryScope,
+    Setting,
+    bounded_kind,
 )
+from resilint.lint.nodes import call_argument, code_of, keyword_args
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 DECORATOR = "tenacity.retry"
 OBJECTS = frozenset({"tenacity.Retrying", "tenacity.AsyncRetrying", "tenacity.TornadoRetrying"})

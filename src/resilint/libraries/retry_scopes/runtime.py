@@ -7,12 +7,18 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import call_argument, is_false, keyword_args
-from resilint.lint.retry_scopes.model import ON_SPECIFIC, UNKNOWN, WAIT_JITTERED, Policy, Setting
+from resilint.libraries.retry_scopes.model import (
+    ON_SPECIFIC,
+    UNKNOWN,
+    WAIT_JITTERED,
+    Policy,
+    Setting,
+)
+from resilint.lint.nodes import call_argument, is_false, keyword_args
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 DECORATORS = frozenset({"resilint.runtime.retry", "resilint.runtime.retry.retry"})
 LOOPS = frozenset({"resilint.runtime.retrying", "resilint.runtime.retry.retrying"})

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import positional_args
-from resilint.lint.retry_scopes.model import Policy, RetryScope
-from resilint.lint.retry_scopes.registry import libraries
-from resilint.lint.retry_scopes.tenacity import retry_with
+from resilint.libraries.retry_scopes.model import Policy, RetryScope
+from resilint.libraries.retry_scopes.registry import libraries
+from resilint.libraries.retry_scopes.tenacity import retry_with
+from resilint.lint.nodes import positional_args
 from resilint.lint.semantic import CallSite, FunctionInfo
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 
 def apply_all(rec: Recogniser) -> None:

@@ -7,14 +7,20 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import is_false, keyword_args
-from resilint.lint.retry_scopes.model import (
-    ON_ANY, UNKNOWN, WAIT_EXPONENTIAL, WAIT_JITTERED, Policy, Setting, bounded_kind,
+from resilint.libraries.retry_scopes.model import (
+    ON_ANY,
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_JITTERED,
+    Policy,
+    Setting,
+    bounded_kind,
 )
+from resilint.lint.nodes import is_false, keyword_args
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 
 def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, kind: str) -> Policy:

@@ -7,12 +7,19 @@ from typing import TYPE_CHECKING, Optional
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import call_argument, is_false, number_of
-from resilint.lint.retry_scopes.model import ON_SPECIFIC, UNKNOWN, WAIT_NONE, Policy, RetryScope, Setting
+from resilint.libraries.retry_scopes.model import (
+    ON_SPECIFIC,
+    UNKNOWN,
+    WAIT_NONE,
+    Policy,
+    RetryScope,
+    Setting,
+)
+from resilint.lint.nodes import call_argument, is_false, number_of
 from resilint.lint.semantic import CallSite
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 
 def client_policy(rec: Recogniser, call: CallSite, library: str, kind: str, keyword: str, position: Optional[int]) -> None:

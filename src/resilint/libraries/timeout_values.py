@@ -1,14 +1,8 @@
-"""What a timeout argument means, and the ONE verdict the RES1xx rules share about it.
-
-``evaluate`` reads a timeout expression: a number (a literal, a module constant followed by
+"""What a timeout argument means: ``TimeoutEvaluator.evaluate`` reads a timeout expression: a number (a literal, a module constant followed by
 value, arithmetic of those, ``timedelta(...)``, ``.total_seconds()``), ``None``, infinity, a
 ``(connect, read)`` tuple, or a split-timeout object (``httpx.Timeout``,
 ``aiohttp.ClientTimeout``, ``urllib3.Timeout``, botocore ``Config``). Anything else (a
 parameter, an attribute, a call we do not model) is unknown and never flagged.
-
-``judge`` turns a client call into at most one finding, so the rules cannot disagree: the most
-severe problem wins (RES101 for a missing timeout; for a given one RES102 > RES105 > RES103 >
-RES104). Each rule reports only the verdicts that carry its own code.
 """
 
 from __future__ import annotations
@@ -16,23 +10,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.lint.semantic import CallSite, Scope, SemanticModel
-from resilint.rules.timeouts.clients import (
-    TimeoutSpec,
-    find_dsn,
-    find_timeout,
-    session_sets_timeout,
-    spec_for,
-    string_value,
-)
-
-if TYPE_CHECKING:  # pragma: no cover
-    from resilint.lint.config import Settings
-    from resilint.lint.rule import RuleContext
+from resilint.lint.nodes import code_of, is_none, string_of
+from resilint.lint.semantic import Scope, SemanticModel
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
 _HTTPX_PHASES = ("connect", "read", "write", "pool")
@@ -41,22 +24,6 @@ _TIMEDELTA_UNITS = (
     ("minutes", 60.0), ("hours", 3600.0), ("weeks", 604800.0),
 )
 _BOTOCORE_DEFAULT = 60.0
-_EMPTY = cst.Module([])
-_DEADLINE = "which caps it by the caller's remaining deadline"
-_RUNTIME_HINTS = {
-    "requests": f"pass the deadline-aware `resilint.runtime.timeout(connect=..., read=...)`, {_DEADLINE}",
-    "httpx": f"pass the deadline-aware `resilint.runtime.timeout(connect=..., read=...).as_httpx()`, {_DEADLINE}",
-    "aiohttp": (
-        "build the `aiohttp.ClientTimeout` from the deadline-aware `resilint.runtime.timeout(connect=..., "
-        f"read=...)`, {_DEADLINE}"
-    ),
-    # Connection settings of databases and SDK clients: configuration, not a per-call deadline.
-    "redis": None,
-    "psycopg2": None,
-    "psycopg": None,
-    "botocore": None,
-}
-_RUNTIME_SCALAR_HINT = f"pass `resilint.runtime.timeout(...).read`, {_DEADLINE}"
 
 
 @dataclass(frozen=True)
@@ -86,7 +53,7 @@ class TimeoutValue:
         return max(known, key=lambda p: p.seconds) if known else None  # type: ignore[arg-type,return-value]
 
 
-class _Evaluator:
+class TimeoutEvaluator:
     def __init__(self, model: SemanticModel, scope: Scope, order: int) -> None:
         self.model = model
         self.scope = scope
@@ -178,7 +145,7 @@ class _Evaluator:
         if any(a.star for a in args):
             return None
         if name in ("builtins.float", "builtins.int") and len(args) == 1:
-            text = string_value(args[0].value)
+            text = string_of(args[0].value)
             if text is not None:
                 if text.strip().lower().lstrip("+") in ("inf", "infinity"):
                     return math.inf, False
@@ -211,13 +178,13 @@ class _Evaluator:
 
     def phase(self, name: str, expr: cst.BaseExpression, at_site: bool) -> Tuple[Phase, bool]:
         """One phase of a split timeout, and whether it is a literal at the call site."""
-        if _is_none(expr):
+        if is_none(expr):
             return Phase(name, None, f"{name}=None" if name else "None"), False
         found = self.number(expr, at_site)
         if found is None:
             if isinstance(expr, cst.Name) and at_site:
                 assigned = self.follow(expr)
-                if assigned is not None and _is_none(assigned):
+                if assigned is not None and is_none(assigned):
                     return Phase(name, None, f"{name}={expr.value}, which is None"), False
             return Phase(name, None), False
         if math.isinf(found[0]):
@@ -227,7 +194,7 @@ class _Evaluator:
     def evaluate(self, expr: cst.BaseExpression, at_site: bool = True, depth: int = 0) -> Optional[TimeoutValue]:
         if depth > 10:
             return None
-        if _is_none(expr):
+        if is_none(expr):
             return TimeoutValue((Phase("", None, "None (no timeout at all)"),), literal=False, scalar=False)
         if isinstance(expr, cst.Name) and expr.value not in ("True", "False"):
             assigned = self.follow(expr)
@@ -240,7 +207,7 @@ class _Evaluator:
                 Phase(p.name, p.seconds, f"{expr.value} is {p.unbounded}", p.note) if p.unbounded else p
                 for p in value.phases
             )
-            shown = _code(assigned)
+            shown = code_of(assigned, limit=None)
             via = f"{expr.value} = {shown}" if len(shown) <= 40 else expr.value
             return TimeoutValue(phases, literal=False, scalar=value.scalar, via=via)
         if isinstance(expr, (cst.Tuple, cst.List)):
@@ -380,8 +347,8 @@ class _Evaluator:
 # --- connection strings --------------------------------------------------------------------
 
 
-def _dsn_value(
-    dsn: cst.BaseExpression, keyword: str, evaluator: _Evaluator
+def dsn_value(
+    dsn: cst.BaseExpression, keyword: str, evaluator: TimeoutEvaluator
 ) -> Tuple[str, Optional[float]]:
     """("absent", None) | ("found", seconds or None if not a number) | ("unknown", None) for a
     string we cannot read (an environment variable, a setting): like ``**kwargs`` of unknown
@@ -391,7 +358,7 @@ def _dsn_value(
     if isinstance(expr, cst.Name):
         expr = evaluator.follow(expr)
     if expr is not None:
-        text = string_value(expr)
+        text = string_of(expr)
         if text is None and isinstance(expr, cst.FormattedString):
             text = "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText))
     if text is None:
@@ -400,159 +367,3 @@ def _dsn_value(
         return "absent", None
     match = re.search(rf"\b{re.escape(keyword)}\s*=\s*'?\s*(-?\d+(?:\.\d+)?)", text)
     return "found", (float(match.group(1)) if match else None)
-
-
-# --- the verdict ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Verdict:
-    code: str
-    node: cst.CSTNode
-    message: str
-    anchor: cst.CSTNode
-
-
-def judge(
-    site: CallSite, name: str, spec: TimeoutSpec, model: SemanticModel, max_timeout: float
-) -> Optional[Verdict]:
-    """The one timeout finding for this client call, if any."""
-    call = site.node
-    evaluator = _Evaluator(model, site.scope, site.order)
-    argument = find_timeout(call, spec, model, site.scope, site.order)
-    node = argument.value
-    if node is not None and spec.none_means_default and _is_none(node):
-        return _missing(call, name, spec, model, site, max_timeout, given_none=node)
-    if node is None:
-        if argument.unknown:
-            return None
-        dsn = find_dsn(call, spec)
-        if dsn is not None and spec.keyword is not None:
-            state, seconds = _dsn_value(dsn, spec.keyword, evaluator)
-            if state == "unknown":
-                return None
-            if state == "found":
-                if seconds is None:
-                    return None
-                value = TimeoutValue((Phase("", seconds),), literal=False, scalar=True)
-                return _judge_value(value, dsn, call, name, spec, max_timeout)
-        return _missing(call, name, spec, model, site, max_timeout)
-    value = evaluator.evaluate(node)
-    if value is None:
-        return None
-    return _judge_value(value, node, call, name, spec, max_timeout)
-
-
-def _missing(
-    call: cst.Call, name: str, spec: TimeoutSpec, model: SemanticModel, site: CallSite, max_timeout: float,
-    given_none: Optional[cst.BaseExpression] = None,
-) -> Optional[Verdict]:
-    if spec.unbounded_default is not None and "RES101" in spec.checks:
-        if spec.library == "requests" and session_sets_timeout(call, model, site.scope, site.order):
-            return None
-        return Verdict(
-            "RES101", call.func, f"`{name}` is called without a timeout: {spec.unbounded_default}", call
-        )
-    if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in spec.checks:
-        how = (
-            f"is given {spec.keyword}=None, which selects the default" if given_none is not None
-            else "is called without a timeout"
-        )
-        return Verdict(
-            "RES105", given_none if given_none is not None else call.func,
-            f"`{name}` {how}: {spec.default_message}, above max-timeout ({_seconds(max_timeout)} s)",
-            call,
-        )
-    return None
-
-
-def _judge_value(
-    value: TimeoutValue, node: cst.CSTNode, call: cst.Call, name: str, spec: TimeoutSpec, max_timeout: float
-) -> Optional[Verdict]:
-    checks = spec.checks
-    shown = f" ({value.via})" if value.via else ""
-    if spec.zero_is_mode and value.scalar and value.phases[0].seconds == 0:
-        return None
-    if spec.zero_unbounded and value.scalar and value.phases[0].seconds is not None and value.phases[0].seconds <= 0:
-        value = TimeoutValue(
-            (Phase("", None, f"{spec.keyword}={_seconds(value.phases[0].seconds)}, which libpq reads as no timeout"),),
-            literal=False, scalar=False, via=value.via,
-        )
-    if spec.zero_means_default and value.scalar and (value.phases[0].seconds or 0) <= 0:
-        if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in checks:
-            return Verdict(
-                "RES105", node,
-                f"`{name}` is given {spec.keyword}={_seconds(value.phases[0].seconds or 0)}{shown}, which "
-                f"falls back to the default: {spec.default_message}, above max-timeout ({_seconds(max_timeout)} s)",
-                call,
-            )
-        return None
-    reason = value.unbounded
-    if reason is not None:
-        if "RES102" in checks:
-            return Verdict("RES102", node, f"`{name}` is given an unbounded timeout: {reason}; it may wait forever", call)
-        return None
-    largest = value.largest()
-    if largest is not None and largest.seconds is not None and largest.seconds > max_timeout and "RES105" in checks:
-        phase = f" in the {largest.name} phase" if largest.name else ""
-        note = f": {largest.note}" if largest.note else ""
-        return Verdict(
-            "RES105", node,
-            f"`{name}` may wait {_seconds(largest.seconds)} s{phase}{shown}{note}, above max-timeout "
-            f"({_seconds(max_timeout)} s)",
-            call,
-        )
-    if value.literal and "RES103" in checks:
-        hint = _RUNTIME_HINTS.get(spec.library, _RUNTIME_SCALAR_HINT)
-        remedy = f"take it from configuration, or {hint}" if hint else "take it from configuration"
-        return Verdict(
-            "RES103", node, f"`{name}` has a hard-coded timeout `{_code(node)}`: {remedy}", call
-        )
-    if value.scalar and spec.split_hint is not None and "RES104" in checks:
-        seconds = value.phases[0].seconds
-        return Verdict(
-            "RES104", node,
-            f"`{name}` is given one timeout of {_seconds(seconds or 0)} s{shown} for both connecting and "
-            f"reading: a refused connect should fail within a second while a read may need longer; "
-            f"{spec.split_hint}",
-            call,
-        )
-    return None
-
-
-def timeout_verdicts(ctx: "RuleContext") -> List[Verdict]:
-    """Every timeout verdict of the file, computed once for all RES1xx rules."""
-    settings: "Settings" = ctx.settings
-    key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients))
-    return ctx.model.derived(key, lambda: _judge_all(ctx.model, settings))
-
-
-def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
-    verdicts = []
-    for site, name in model.iter_calls():
-        spec = spec_for(name, settings.extend_clients)
-        if spec is None or name is None:
-            continue
-        verdict = judge(site, name, spec, model, settings.max_timeout)
-        if verdict is not None:
-            verdicts.append(verdict)
-    return verdicts
-
-
-def report_verdicts(ctx: "RuleContext", code: str) -> None:
-    for verdict in timeout_verdicts(ctx):
-        if verdict.code == code:
-            ctx.report(verdict.node, verdict.message, anchor=verdict.anchor)
-
-
-def _is_none(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
-
-
-def _code(node: cst.CSTNode) -> str:
-    text = _EMPTY.code_for_node(node)
-    return " ".join(text.split())
-
-
-def _seconds(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Mapping
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.model import Policy
+from resilint.libraries.retry_scopes.model import Policy
 from resilint.lint.semantic import CallSite, Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 PolicyFactory = Callable[["Recogniser", cst.CSTNode, Scope, int], Policy]
 ClientHandler = Callable[["Recogniser", CallSite], None]

@@ -6,16 +6,24 @@ from typing import TYPE_CHECKING, Dict, Optional
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.delays import delay_kind
-from resilint.lint.retry_scopes.expressions import is_false, is_true, keyword_args, number_of
-from resilint.lint.retry_scopes.loops import handler_kind
-from resilint.lint.retry_scopes.model import (
-    ON_ANY, UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_JITTERED, Policy, RetryScope, Setting, bounded_kind,
+from resilint.libraries.retry_scopes.delays import delay_kind
+from resilint.libraries.retry_scopes.loops import handler_kind
+from resilint.libraries.retry_scopes.model import (
+    ON_ANY,
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_FIXED,
+    WAIT_JITTERED,
+    Policy,
+    RetryScope,
+    Setting,
+    bounded_kind,
 )
+from resilint.lint.nodes import is_false, is_true, keyword_args, number_of
 from resilint.lint.semantic import FunctionInfo, Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 _TASK_DECORATORS = frozenset({"celery.shared_task", "celery.Celery.task", "celery.current_app.task"})
 _OPTIONS = frozenset({"autoretry_for", "retry_backoff", "retry_jitter", "retry_backoff_max", "max_retries", "default_retry_delay"})

@@ -1,6 +1,7 @@
-"""Which calls take a timeout, where it goes, and what the library does without one.
+"""The client catalog: which calls take a timeout, where it goes, and what the library does
+without one.
 
-Shared by the RES1xx rules. Names are canonical qualified names (lint/canonical.py); methods of
+Shared by the RES1xx rules, the codemods and the project pass. Names are canonical qualified names (lint/canonical.py); methods of
 clients are ``<class>.<method>`` (``requests.Session.get``). Positional indexes were checked
 against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' current releases.
 """
@@ -8,12 +9,12 @@ against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' curre
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, Optional, Tuple
 
 import libcst as cst
 
-from resilint.lint.semantic import ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
-from resilint.lint.traversal import iter_nodes
+from resilint.lint.nodes import string_of
+from resilint.lint.semantic import Scope, SemanticModel
 
 ALL_CHECKS: FrozenSet[str] = frozenset({"RES101", "RES102", "RES103", "RES104", "RES105"})
 # Generic waits (asyncio.wait_for …) only get RES102: their length is the caller's business.
@@ -335,9 +336,9 @@ def _from_unpacked(
     for element in value.elements:
         if isinstance(element, cst.StarredDictElement):
             result = _UNKNOWN
-        elif spec.keyword is not None and string_value(element.key) == spec.keyword:
+        elif spec.keyword is not None and string_of(element.key) == spec.keyword:
             return element.value
-        elif string_value(element.key) in spec.elsewhere:
+        elif string_of(element.key) in spec.elsewhere:
             result = _UNKNOWN
     return _UNKNOWN if followed else result
 
@@ -352,105 +353,3 @@ def find_dsn(call: cst.Call, spec: TimeoutSpec) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value == keyword:
             return arg.value
     return positional[position] if len(positional) > position else None
-
-
-def string_value(node: Optional[cst.BaseExpression]) -> Optional[str]:
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
-
-
-# --- sessions that set a timeout themselves ----------------------------------------------------
-
-_HTTP_ADAPTERS_WITHOUT_TIMEOUT = frozenset({"requests.adapters.HTTPAdapter"})
-_SESSION_HOOKS = ("request", "send")
-
-
-def session_sets_timeout(call: cst.Call, model: SemanticModel, scope: Scope, order: int) -> bool:
-    """True when the session a requests method is called on supplies a timeout itself.
-
-    Two project patterns do: an adapter whose ``send`` sets the timeout, mounted on the same
-    session (``s.mount("https://", TimeoutAdapter())``), and a ``requests.Session`` subclass whose
-    ``request``/``send`` sets it. A mounted adapter of a class we cannot see (imported from
-    another module) may do so too, so it also counts.
-    """
-    func = call.func
-    if not isinstance(func, cst.Attribute):
-        return False
-    receiver = func.value
-    value = model.resolve(receiver, scope, order)
-    if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
-        if _class_sets_timeout(value.of, model, _SESSION_HOOKS + (func.attr.value,)):
-            return True
-    key = receiver_key(receiver, model, scope, order)
-    if key is None:
-        return False
-    for adapter in _mounted_adapters(model).get(key, ()):
-        adapter_value = model.resolve(adapter, scope, order)
-        if isinstance(adapter_value, Instance) and isinstance(adapter_value.of, ClassInfo):
-            if _class_sets_timeout(adapter_value.of, model, ("send",)):
-                return True
-        elif model.type_name(adapter_value) not in _HTTP_ADAPTERS_WITHOUT_TIMEOUT:
-            return True  # an adapter we cannot see into
-    return False
-
-
-def receiver_key(
-    expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int
-) -> Optional[Tuple[object, ...]]:
-    """An identity for the variable an expression reads: a binding, or ``self.attr`` of a class."""
-    if isinstance(expr, cst.Name):
-        binding = model.lookup(expr.value, scope, order)
-        return ("binding", id(binding)) if binding is not None else None
-    if isinstance(expr, cst.Attribute):
-        base = model.resolve(expr.value, scope, order)
-        if isinstance(base, Instance) and isinstance(base.of, ClassInfo):
-            return ("attribute", id(base.of), expr.attr.value)
-    return None
-
-
-def _mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
-    """Adapters mounted on each session of the file (``s.mount(prefix, adapter)``)."""
-    return model.derived(_mounted_adapters, lambda: _find_mounted_adapters(model))
-
-
-def _find_mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
-    facts: Dict[object, List[cst.BaseExpression]] = {}
-    for site, name in model.iter_calls():
-        if name != "requests.Session.mount" or not isinstance(site.node.func, cst.Attribute):
-            continue
-        args = [a for a in site.node.args if not a.star]
-        adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
-        positional = [a.value for a in args if a.keyword is None]
-        if adapter is None and len(positional) > 1:
-            adapter = positional[1]
-        key = receiver_key(site.node.func.value, model, site.scope, site.order)
-        if key is not None and adapter is not None:
-            facts.setdefault(key, []).append(adapter)
-    return facts
-
-
-def _class_sets_timeout(cls: ClassInfo, model: SemanticModel, methods: Tuple[str, ...], depth: int = 0) -> bool:
-    if depth > 5:
-        return False
-    for method in methods:
-        for binding in cls.scope.bindings.get(method, ()):
-            if isinstance(binding.defined, FunctionInfo) and _mentions_timeout(binding.defined.node):
-                return True
-    for base_expr in cls.bases:
-        base = model.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
-        if isinstance(base, ClassInfo) and base is not cls:
-            if _class_sets_timeout(base, model, methods, depth + 1):
-                return True
-    return False
-
-
-def _mentions_timeout(node: cst.CSTNode) -> bool:
-    """``kwargs.setdefault("timeout", …)``, ``kwargs["timeout"] = …``, ``super().send(…, timeout=…)``."""
-    for inner in iter_nodes(node):
-        if isinstance(inner, cst.SimpleString) and string_value(inner) == "timeout":
-            return True
-        if isinstance(inner, cst.Arg) and inner.keyword is not None and inner.keyword.value == "timeout":
-            return True
-    return False

@@ -8,16 +8,32 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import call_argument, code_of, dotted_name, expression_nodes, number_of
-from resilint.lint.retry_scopes.model import (
-    UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_JITTERED, WAIT_NONE, Policy, Setting,
+from resilint.libraries.retry_scopes.model import (
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_FIXED,
+    WAIT_JITTERED,
+    WAIT_NONE,
+    Policy,
+    Setting,
 )
-from resilint.lint.retry_scopes.names import JITTERED_HELPERS, PURE_FUNCTIONS, RANDOM_MODULES
-from resilint.lint.retry_scopes.statements import block, growing_names, is_counting
+from resilint.libraries.retry_scopes.names import (
+    JITTERED_HELPERS,
+    PURE_FUNCTIONS,
+    RANDOM_MODULES,
+)
+from resilint.libraries.retry_scopes.statements import block, growing_names, is_counting
+from resilint.lint.nodes import (
+    call_argument,
+    code_of,
+    dotted_name,
+    expression_nodes,
+    number_of,
+)
 from resilint.lint.semantic import Binding, CallSite, FunctionInfo, Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 _JITTER_WORD = re.compile(r"jitter|random|rand_|uniform", re.I)
 

@@ -6,14 +6,23 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import keyword_args, positional_args
-from resilint.lint.retry_scopes.model import (
-    ON_ANY, ON_SPECIFIC, UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_JITTERED, WAIT_NONE, Policy, Setting, bounded_kind,
+from resilint.libraries.retry_scopes.model import (
+    ON_ANY,
+    ON_SPECIFIC,
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_FIXED,
+    WAIT_JITTERED,
+    WAIT_NONE,
+    Policy,
+    Setting,
+    bounded_kind,
 )
+from resilint.lint.nodes import keyword_args, positional_args
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 
 def build_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -> Policy:

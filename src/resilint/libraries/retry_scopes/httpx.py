@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from resilint.lint.retry_scopes.transports import client_policy
+from resilint.libraries.retry_scopes.transports import client_policy
 
 TRANSPORTS = frozenset({"httpx.HTTPTransport", "httpx.AsyncHTTPTransport"})
 

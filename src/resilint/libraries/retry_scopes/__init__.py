@@ -16,8 +16,8 @@ Two levels:
 
 ``retry_scopes(model)`` is memoised per model, so every rule shares one computation.
 
-Layout: ``model`` (policies, scopes, constants), ``names`` (qualified names), ``expressions`` and
-``statements`` (LibCST helpers), ``recogniser`` (the shared state and the driver), ``registry``
+Layout: ``model`` (policies, scopes, constants), ``names`` (qualified names), ``statements``
+(loop-body readers), ``recogniser`` (the shared state and the driver), ``registry``
 (which module handles which qualified name, by discovery), one module per library
 (``tenacity``, ``backoff``, ``stamina``, ``retrying``, ``runtime``, ``urllib3``, ``httpx``,
 ``celery``, with ``transports`` shared by the clients that retry), and ``decorators``,
@@ -30,13 +30,27 @@ from typing import Iterator
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.expressions import code_of
-from resilint.lint.retry_scopes.model import (
-    LIBRARY_TRIGGERS, ON_ANY, ON_RESULT, ON_SPECIFIC, ON_STATUS, UNKNOWN, WAIT_EXPONENTIAL, WAIT_FIXED,
-    WAIT_JITTERED, WAIT_NONE, Limit, Policy, RetryScope, RetryScopes, Setting, describe,
+from resilint.libraries.retry_scopes.model import (
+    LIBRARY_TRIGGERS,
+    ON_ANY,
+    ON_RESULT,
+    ON_SPECIFIC,
+    ON_STATUS,
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_FIXED,
+    WAIT_JITTERED,
+    WAIT_NONE,
+    Limit,
+    Policy,
+    RetryScope,
+    RetryScopes,
+    Setting,
+    describe,
 )
-from resilint.lint.retry_scopes.names import normalise
-from resilint.lint.retry_scopes.recogniser import Recogniser
+from resilint.libraries.retry_scopes.names import normalise
+from resilint.libraries.retry_scopes.recogniser import Recogniser
+from resilint.lint.nodes import code_of
 from resilint.lint.semantic import CallSite, SemanticModel
 from resilint.lint.traversal import iter_nodes
 

@@ -8,18 +8,48 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set,
 
 import libcst as cst
 
-from resilint.lint.retry_scopes.delays import loop_wait
-from resilint.lint.retry_scopes.expressions import code_of, dotted_name, expression_nodes, is_none, is_true, number_of
-from resilint.lint.retry_scopes.model import ON_ANY, ON_SPECIFIC, ON_STATUS, UNKNOWN, Policy, RetryScope, Setting
-from resilint.lint.retry_scopes.names import CLOCKS, NOT_FAILURES, PURE_FUNCTIONS, RANDOM_MODULES, SLEEPS
-from resilint.lint.retry_scopes.statements import (
-    assigned_names, block, branch, conditional_exit, counter_names, has_continue, has_exit, is_counting, leaves,
-    small_statements, walk_statements,
+from resilint.libraries.retry_scopes.delays import loop_wait
+from resilint.libraries.retry_scopes.model import (
+    ON_ANY,
+    ON_SPECIFIC,
+    ON_STATUS,
+    UNKNOWN,
+    Policy,
+    RetryScope,
+    Setting,
+)
+from resilint.libraries.retry_scopes.names import (
+    CLOCKS,
+    NOT_FAILURES,
+    PURE_FUNCTIONS,
+    RANDOM_MODULES,
+    SLEEPS,
+)
+from resilint.libraries.retry_scopes.statements import (
+    assigned_names,
+    block,
+    branch,
+    conditional_exit,
+    counter_names,
+    has_continue,
+    has_exit,
+    is_counting,
+    leaves,
+    small_statements,
+    walk_statements,
+)
+from resilint.lint.nodes import (
+    code_of,
+    dotted_name,
+    expression_nodes,
+    is_none,
+    is_true,
+    number_of,
 )
 from resilint.lint.semantic import CallSite, Scope
 
 if TYPE_CHECKING:
-    from resilint.lint.retry_scopes.recogniser import Recogniser
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 _BOUND_WORDS = re.compile(r"deadline|timeout|elapsed|expir|until|start|attempt|retr|tries|tried|count|budget|max_|limit|remaining|time|_left|^n$|^i$", re.I)
 

@@ -1,4 +1,5 @@
-"""Small readers of LibCST expressions: call arguments, literal values, dotted names, source text."""
+"""Small readers of LibCST nodes that know nothing about any library: call arguments, literal
+values, dotted names, source text, statement walks. Rules and the library layer share them."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def call_argument(call: cst.Call, keyword: str, position: Optional[int] = None) 
     return None
 
 
-def is_none(node: cst.BaseExpression) -> bool:
+def is_none(node: Optional[cst.CSTNode]) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
@@ -77,7 +78,8 @@ def number_of(node: cst.BaseExpression) -> Optional[Union[int, float]]:
     return None
 
 
-def string_of(node: cst.BaseExpression) -> Optional[str]:
+def string_of(node: Optional[cst.CSTNode]) -> Optional[str]:
+    """The value of a string literal (implicit concatenations included), else None."""
     if isinstance(node, cst.SimpleString):
         try:
             value = node.evaluated_value
@@ -90,7 +92,8 @@ def string_of(node: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def dotted_name(node: cst.CSTNode) -> Optional[str]:
+def dotted_name(node: Optional[cst.CSTNode]) -> Optional[str]:
+    """``a.b.c`` for a chain of names and attributes, else None."""
     parts = []
     while isinstance(node, cst.Attribute):
         parts.append(node.attr.value)
@@ -109,10 +112,47 @@ def expression_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 _EMPTY_MODULE = cst.Module([])
 
 
-def code_of(node: cst.CSTNode, limit: int = 60) -> str:
+def code_of(node: cst.CSTNode, limit: Optional[int] = 60) -> str:
+    """The node's source on one line, shortened to ``limit`` characters (None: whole)."""
     try:
         text = _EMPTY_MODULE.code_for_node(node)
     except Exception:  # pragma: no cover - defensive
         return ""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
+
+
+def last_name(node: cst.CSTNode) -> str:
+    """The rightmost name of a receiver: ``self.http_client`` → ``http_client``, ``make()`` → ``make``."""
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Call):
+        return last_name(node.func)
+    return ""
+
+
+def statements_in(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every statement and small statement under ``node``, not entering nested defs/classes."""
+    stack: List[cst.CSTNode] = list(getattr(getattr(node, "body", None), "body", ()) or ())
+    if isinstance(node, cst.Module):
+        stack = list(node.body)
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(current, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            stack.extend(current.body)
+            continue
+        for attr in ("body", "orelse", "finalbody", "handlers"):
+            child = getattr(current, attr, None)
+            if child is None:
+                continue
+            if isinstance(child, (list, tuple)):
+                stack.extend(child)
+            elif isinstance(child, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+                stack.extend(child.body)
+            elif isinstance(child, (cst.Else, cst.Finally, cst.If)):
+                stack.append(child)
