@@ -40,7 +40,7 @@ def session_sets_timeout(call: cst.Call, model: SemanticModel, scope: Scope, ord
     key = receiver_key(receiver, model, scope, order)
     if key is None:
         return False
-    for adapter in _mounted_adapters(model).get(key, ()):
+    for adapter in mounted_adapters(model).get(key, ()):
         adapter_value = model.resolve(adapter, scope, order)
         if isinstance(adapter_value, Instance) and isinstance(adapter_value.of, ClassInfo):
             if _class_sets_timeout(adapter_value.of, model, ("send",)):
@@ -64,9 +64,9 @@ def receiver_key(
     return None
 
 
-def _mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
+def mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
     """Adapters mounted on each session of the file (``s.mount(prefix, adapter)``)."""
-    return model.derived(_mounted_adapters, lambda: _find_mounted_adapters(model))
+    return model.derived(mounted_adapters, lambda: _find_mounted_adapters(model))
 
 
 def _find_mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:

@@ -1,4 +1,4 @@
-"""The result cache: findings per file, keyed by the file's path and bytes, resilint's version
+"""The result cache: findings and the project summary per file, keyed by the file's path and bytes, resilint's version
 and the effective configuration, so a warm run reads and hashes files but parses none.
 
 Stored as JSON (never pickle: a cache directory may come with an untrusted checkout) in
@@ -12,11 +12,12 @@ import json
 import os
 import tempfile
 from dataclasses import asdict
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from resilint import __version__
 from resilint.lint.config import Settings
 from resilint.lint.finding import Edit, Finding, Fix, Related
+from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
 _MAX_ENTRIES = 200_000
@@ -83,19 +84,28 @@ class ResultCache:
         except (OSError, ValueError):
             pass  # no cache yet, or an unreadable one: start empty
 
-    def get(self, key: str) -> Optional[List[Finding]]:
+    def get(self, key: str) -> Optional[Tuple[List[Finding], Optional[ModuleSummary]]]:
+        """The findings and project summary stored for ``key``, or None (absent or damaged)."""
         stored = self._fresh.get(key) or self._entries.get(key)
-        if stored is None:
+        if not isinstance(stored, dict):
             return None
         try:
-            findings = [_finding_from_cache(item) for item in stored]
-        except (KeyError, TypeError, ValueError):
+            findings = [_finding_from_cache(item) for item in stored["findings"]]
+            summary = stored["summary"]
+            if summary is not None:
+                summary = ModuleSummary.from_json(summary)
+                if summary is None:
+                    return None
+        except (AttributeError, KeyError, TypeError, ValueError):
             return None
         self._fresh[key] = stored
-        return findings
+        return findings, summary
 
-    def put(self, key: str, findings: List[Finding]) -> None:
-        self._fresh[key] = [_finding_to_cache(f) for f in findings]
+    def put(self, key: str, findings: List[Finding], summary: Optional[ModuleSummary] = None) -> None:
+        self._fresh[key] = {
+            "findings": [_finding_to_cache(f) for f in findings],
+            "summary": summary.to_json() if summary is not None else None,
+        }
 
     def save(self) -> None:
         merged = dict(self._entries)

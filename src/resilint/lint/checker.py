@@ -5,17 +5,20 @@ from __future__ import annotations
 import ast
 import fnmatch
 import os
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Type
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from resilint.lint.config import Settings
 from resilint.lint.finding import Finding
+from resilint.lint.project import run_project_rules
 from resilint.lint.registry import all_rules
 from resilint.lint.rule import Report, Rule, RuleContext
 from resilint.lint.semantic import SemanticModel
 from resilint.lint.source import SourceError, decode, read_bytes
+from resilint.lint.summary import ModuleSummary, Place
 from resilint.lint.suppressions import Suppression, parse_suppressions, suppressing
 
 ANALYSIS_ERROR = "RES000"
@@ -31,7 +34,10 @@ class Checker:
         self.settings = settings
         self.registry: Mapping[str, Type[Rule]] = all_rules()
         self.codes = [c for c in codes if c in self.registry]
-        self.rules = [self.registry[c]() for c in self.codes if not self.registry[c].engine]
+        enabled = [self.registry[c]() for c in self.codes if not self.registry[c].engine]
+        self.rules = [r for r in enabled if not r.project]
+        self.project_rules = [r for r in enabled if r.project]
+        self.summarise = next((r.summarise for r in self.project_rules if r.summarise is not None), None)
         self.triggers = _triggers(self.rules, settings)
 
     # --- entry points --------------------------------------------------------------------
@@ -44,19 +50,35 @@ class Checker:
         return self.check_bytes(data, path)
 
     def check_bytes(self, data: bytes, path: str) -> List[Finding]:
+        return self.check_file(data, path).findings
+
+    def check_file(self, data: Optional[bytes], path: str) -> "FileResult":
+        """The file's findings and, when project rules are enabled, its summary."""
+        if data is None:
+            try:
+                data = read_bytes(path)
+            except SourceError as exc:
+                return FileResult([self._analysis_error(path, exc)])
         try:
             source = decode(data)
         except SourceError as exc:
-            return [self._analysis_error(path, exc)]
+            return FileResult([self._analysis_error(path, exc)])
         codes = self._codes_for(path)
         text = source.text
         lines = text.splitlines()
         try:
-            reports, module = self._run_rules(text, data, path, codes)
-            located = self._locate(reports, module, path, lines)
+            reports, module, model = self._run_rules(text, data, path, codes)
+            positions = _Positions(module)
+            located = self._locate(reports, positions, path, lines)
+            summary = self._summarise(model, positions, path, lines, text)
         except SourceError as exc:
-            return [self._analysis_error(path, exc, lines)]
-        return self._apply_suppressions(located, text, path, lines, codes)
+            return FileResult([self._analysis_error(path, exc, lines)])
+        return FileResult(self._apply_suppressions(located, text, path, lines, codes), summary)
+
+    def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
+        """The project rules' findings over these summaries (per-file ignores applied)."""
+        findings = run_project_rules(self.project_rules, summaries, self.settings, reported_paths)
+        return [f for f in findings if f.code in self._codes_for(f.path)]
 
     # --- steps ---------------------------------------------------------------------------
 
@@ -70,35 +92,57 @@ class Checker:
 
     def _run_rules(
         self, text: str, data: bytes, path: str, codes: Sequence[str]
-    ) -> Tuple[List[Report], Optional[cst.Module]]:
+    ) -> Tuple[List[Report], Optional[cst.Module], Optional[SemanticModel]]:
         tree, deferred = _check_syntax(text, path)
         rules = [r for r in self.rules if r.code in codes]
         wanted = bool(rules) and (self.triggers is None or any(t in data for t in self.triggers))
-        if not wanted and deferred is None:
-            return [], None
+        # Files without triggers can still sit on a call path, so project rules see every file.
+        summarise = self.summarise is not None
+        if not wanted and not summarise and deferred is None:
+            return [], None, None
         if tree is not None:
             _check_depth(tree)
         module = _parse(text, deferred)
-        if not wanted:
-            return [], None
+        if not wanted and not summarise:
+            return [], None, None
         try:
             model = SemanticModel(module, module_name=module_name(path), path=path)
             ctx = RuleContext(model, self.settings)
-            for rule in rules:
+            for rule in rules if wanted else ():
                 ctx.run(rule)
         except RecursionError:
             raise SourceError("too deeply nested to analyse (recursion limit)") from None
-        return ctx.reports, module
+        return ctx.reports, module, model
 
-    def _locate(
-        self, reports: List[Report], module: Optional[cst.Module], path: str, lines: List[str]
-    ) -> List["_WithAnchor"]:
-        if not reports or module is None:
-            return []
+    def _summarise(
+        self, model: Optional[SemanticModel], positions: "_Positions", path: str, lines: List[str], text: str
+    ) -> Optional[ModuleSummary]:
+        if self.summarise is None or model is None:
+            return None
+
+        def locate(node: cst.CSTNode) -> Place:
+            where = positions[node]
+            return Place(
+                path, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
+                _line(lines, where.start.line),
+            )
+
         try:
-            positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+            summary: ModuleSummary = self.summarise(model, locate)
         except RecursionError:
             raise SourceError("too deeply nested to analyse (recursion limit)") from None
+        summary.suppressions = {
+            line: (None if entry.codes is None else sorted(entry.codes))
+            for line, entries in parse_suppressions(text).items()
+            for entry in entries
+        }
+        return summary
+
+    def _locate(
+        self, reports: List[Report], positions: "_Positions", path: str, lines: List[str]
+    ) -> List["_WithAnchor"]:
+        if not reports:
+            return []
         findings = []
         for report in reports:
             where = positions[report.node]
@@ -135,8 +179,11 @@ class Checker:
     def _unused(self, suppressions: Dict[int, List[Suppression]], path: str, lines: List[str]) -> List[Finding]:
         rule = self.registry[UNUSED_SUPPRESSION]
         findings = []
+        # Project rules report after this file's pass, so their codes are not judged unused here.
+        project_codes = {r.code for r in self.project_rules}
         for entries in suppressions.values():
             for entry in entries:
+                entry.used.update(project_codes & (entry.codes or set()))
                 for message in rule.problems(entry, self.registry, self.codes):  # type: ignore[attr-defined]
                     findings.append(
                         Finding(
@@ -153,6 +200,29 @@ class Checker:
             ANALYSIS_ERROR, self.registry[ANALYSIS_ERROR].name, exc.reason, path, line, column,
             line, column + 1, "error", line_text=_line(lines, line),
         )
+
+
+@dataclass
+class FileResult:
+    findings: List[Finding]
+    summary: Optional[ModuleSummary] = None
+
+
+class _Positions:
+    """Positions of a module's nodes, resolved on first use (it costs a pass over the tree)."""
+
+    def __init__(self, module: Optional[cst.Module]) -> None:
+        self.module = module
+        self._resolved: Optional[Mapping[cst.CSTNode, CodeRange]] = None
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        if self._resolved is None:
+            assert self.module is not None
+            try:
+                self._resolved = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            except RecursionError:
+                raise SourceError("too deeply nested to analyse (recursion limit)") from None
+        return self._resolved[node]
 
 
 class _WithAnchor:
@@ -249,5 +319,11 @@ def module_name(path: str) -> str:
 def check_source(
     code: str, codes: Sequence[str], settings: Optional[Settings] = None, path: str = "example.py"
 ) -> List[Finding]:
-    """Check a piece of source text as if it were the file ``path`` (rule examples, tests)."""
-    return Checker(settings or Settings(), codes).check_bytes(code.encode("utf-8"), path)
+    """Check a piece of source text as if it were the file ``path`` (rule examples, tests),
+    project rules included, as a project of that one file."""
+    settings = settings or Settings()
+    checker = Checker(settings, codes)
+    result = checker.check_file(code.encode("utf-8"), path)
+    summaries = [result.summary] if result.summary is not None else []
+    findings = result.findings + checker.project_findings(summaries)
+    return sorted(findings, key=lambda f: f.sort_key)

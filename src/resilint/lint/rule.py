@@ -11,13 +11,14 @@ import inspect
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     import libcst as cst
 
     from resilint.lint.config import Settings
     from resilint.lint.finding import Fix, Related
+    from resilint.lint.project import ProjectContext
     from resilint.lint.semantic import SemanticModel
 
 REQUIRED_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
@@ -113,10 +114,19 @@ class Rule:
     triggers: ClassVar[Tuple[str, ...]] = ()
     # Reported by the engine itself (unreadable files, unused suppressions), not by ``check``.
     engine: ClassVar[bool] = False
+    # A project rule reads the summaries of every file (lint/project.py) in ``check_project``,
+    # after the per-file pass; ``summarise(model, locate)`` makes a file's summary.
+    project: ClassVar[bool] = False
+    summarise: ClassVar[Optional[Callable[..., Any]]] = None
     VALID: ClassVar[List[Union[str, Valid]]] = []
     INVALID: ClassVar[List[Union[str, Invalid]]] = []
 
-    def check(self, ctx: RuleContext) -> None:  # pragma: no cover - abstract
+    def check(self, ctx: RuleContext) -> None:
+        """Per-file findings; project rules may have none."""
+        if not self.project:  # pragma: no cover - abstract
+            raise NotImplementedError
+
+    def check_project(self, ctx: "ProjectContext") -> None:  # pragma: no cover - only project rules
         raise NotImplementedError
 
     # --- documentation -------------------------------------------------------------------

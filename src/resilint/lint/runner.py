@@ -6,14 +6,15 @@ import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
-from resilint.lint.checker import Checker
+from resilint.lint.checker import Checker, module_name
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.finding import AnalysisError, Finding, RunResult
 from resilint.lint.source import SourceError, read_bytes
+from resilint.lint.summary import ModuleSummary
 
 # Below this many files a pool costs more to start than it saves.
 _POOL_THRESHOLD = 16
@@ -26,7 +27,7 @@ def _init_worker(settings: Settings, codes: Sequence[str]) -> None:
 
 
 Task = Tuple[str, Optional[bytes]]  # a path, and its bytes when the main process read them
-Outcome = Tuple[List[Finding], Optional[AnalysisError]]
+Outcome = Tuple[List[Finding], Optional[AnalysisError], Optional[ModuleSummary]]
 
 
 def _check_in_worker(task: Task) -> Outcome:
@@ -39,10 +40,11 @@ def _check(checker: Checker, task: Task) -> Outcome:
     reported with the file's path, and the other files are still checked."""
     path, data = task
     try:
-        return (checker.check_path(path) if data is None else checker.check_bytes(data, path)), None
+        result = checker.check_file(data, path)
+        return result.findings, None, result.summary
     except Exception as exc:  # noqa: BLE001 - any bug, reported rather than fatal
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        return [], AnalysisError(path, f"internal error while checking this file: {detail}")
+        return [], AnalysisError(path, f"internal error while checking this file: {detail}"), None
 
 
 def default_jobs() -> int:
@@ -74,11 +76,12 @@ def run(
     files = [display_path(p) for p in discovered.files]
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
     tasks, keys, cached = _consult_cache(files, cache)
-    result.findings = [f for batch in cached for f in batch]
+    result.findings = [f for batch, _ in cached for f in batch]
+    summaries = [summary for _, summary in cached if summary is not None]
     jobs = jobs or default_jobs()
     per_file: Iterable[Outcome]
+    checker = Checker(settings, codes)
     if jobs <= 1 or len(tasks) < _POOL_THRESHOLD:
-        checker = Checker(settings, codes)
         per_file = (_check(checker, task) for task in tasks)
         fresh = _collect(per_file, len(files), len(cached), progress)
     else:
@@ -91,25 +94,79 @@ def run(
             result.errors.append(AnalysisError(".", f"a worker process died: {exc}"))
             fresh = []
     if cache is not None:
-        for key, (batch, error) in zip(keys, fresh):
+        for key, (batch, error, summary) in zip(keys, fresh):
             if key is not None and error is None:
-                cache.put(key, batch)
+                cache.put(key, batch, summary)
+    result.findings.extend(f for batch, _, _ in fresh for f in batch)
+    result.errors.extend(error for _, error, _ in fresh if error is not None)
+    summaries.extend(summary for _, _, summary in fresh if summary is not None)
+    if checker.project_rules:
+        summaries.extend(_imported_summaries(summaries, settings, checker, cache))
+        result.findings.extend(checker.project_findings(summaries, set(files)))
+    if cache is not None:
         cache.save()
-    result.findings.extend(f for batch, _ in fresh for f in batch)
-    result.errors.extend(error for _, error in fresh if error is not None)
     result.findings.sort(key=lambda f: f.sort_key)
     return result
 
 
+def _imported_summaries(
+    summaries: List[ModuleSummary], settings: Settings, checker: Checker, cache: Optional[ResultCache]
+) -> List[ModuleSummary]:
+    """Summaries of the project modules that the checked files reach but that were not checked
+    (pre-commit passes only the staged files), so that names resolve as in a full run. Their
+    own findings are not reported."""
+    known = {summary.module for summary in summaries}
+    index: Optional[Dict[str, str]] = None
+    extra: List[ModuleSummary] = []
+    frontier = list(summaries)
+    while frontier:
+        wanted = {module for summary in frontier for module in _referenced_modules(summary)} - known
+        if not wanted:
+            break
+        if index is None:
+            index = _module_index(settings)
+        paths = sorted(index[module] for module in wanted if module in index)
+        known.update(wanted)
+        tasks, keys, cached = _consult_cache(paths, cache)
+        frontier = [summary for _, summary in cached if summary is not None]
+        for task, key in zip(tasks, keys):
+            batch, error, summary = _check(checker, task)
+            if cache is not None and key is not None and error is None:
+                cache.put(key, batch, summary)
+            if summary is not None:
+                frontier.append(summary)
+        known.update(summary.module for summary in frontier)
+        extra.extend(frontier)
+    return extra
+
+
+def _referenced_modules(summary: ModuleSummary) -> Iterator[str]:
+    """Every dotted prefix of the names a module calls or imports: the modules they may live in."""
+    names = set(summary.imports.values())
+    names.update(call.target for function in summary.functions.values() for call in function.calls)
+    for name in names:
+        parts = name.split(".")
+        for cut in range(1, len(parts) + 1):
+            yield ".".join(parts[:cut])
+
+
+def _module_index(settings: Settings) -> Dict[str, str]:
+    """Module name → file, for every Python file of the project (no file is read)."""
+    index: Dict[str, str] = {}
+    for path in discover([settings.root], settings).files:
+        index.setdefault(module_name(path), display_path(path))
+    return index
+
+
 def _consult_cache(
     files: Sequence[str], cache: Optional[ResultCache]
-) -> Tuple[List[Task], List[Optional[str]], List[List[Finding]]]:
-    """Split files into cache hits (their findings) and tasks still to check."""
+) -> Tuple[List[Task], List[Optional[str]], List[Tuple[List[Finding], Optional[ModuleSummary]]]]:
+    """Split files into cache hits (their findings and summary) and tasks still to check."""
     if cache is None:
         return [(path, None) for path in files], [None] * len(files), []
     tasks: List[Task] = []
     keys: List[Optional[str]] = []
-    hits: List[List[Finding]] = []
+    hits: List[Tuple[List[Finding], Optional[ModuleSummary]]] = []
     for path in files:
         try:
             data = read_bytes(path)

@@ -216,6 +216,20 @@ class SemanticModel:
             seen += 1
         return expr
 
+    def followed(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
+        """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself."""
+        if isinstance(expr, cst.Name):
+            assigned = self.assigned_expression(expr, scope, order)
+            if assigned is not None:
+                return assigned
+        elif isinstance(expr, cst.Attribute):
+            owner = self.resolve(expr.value, scope, order)
+            if isinstance(owner, Instance) and not isinstance(owner.of, str):
+                bindings = owner.of.instance_attributes.get(expr.attr.value) or owner.of.scope.bindings.get(expr.attr.value)
+                if bindings and bindings[-1].expr is not None:
+                    return bindings[-1].expr
+        return expr
+
     def _local_name(self, qualname: str) -> str:
         return f"{self.module_name}.{qualname}" if self.module_name else qualname
 

@@ -78,17 +78,7 @@ class Recogniser:
 
     def follow(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
         """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself."""
-        if isinstance(expr, cst.Name):
-            assigned = self.model.assigned_expression(expr, scope, order)
-            if assigned is not None:
-                return assigned
-        elif isinstance(expr, cst.Attribute):
-            owner = self.model.resolve(expr.value, scope, order)
-            if isinstance(owner, Instance) and not isinstance(owner.of, str):
-                bindings = owner.of.instance_attributes.get(expr.attr.value) or owner.of.scope.bindings.get(expr.attr.value)
-                if bindings and bindings[-1].expr is not None:
-                    return bindings[-1].expr
-        return expr
+        return self.model.followed(expr, scope, order)
 
     def int_value(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Limit:
         value = number_of(self.follow(expr, scope, order))

@@ -1,0 +1,215 @@
+"""RES204 nested-retry."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Set, Tuple
+
+from resilint.libraries.summaries import summarise
+from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
+from resilint.lint.rule import Invalid, Rule
+from resilint.lint.summary import Place
+
+
+class NestedRetry(Rule):
+    """A retry layer reaches another retry layer, so the attempts multiply.
+
+    ## What it does
+    Flags a retry layer — a tenacity/backoff/stamina/retrying/resilint decorator or loop, a
+    celery task that retries, a hand-written retry loop — whose retried code reaches another
+    layer: a function that retries by itself, a retry loop below it, or a client that retries
+    every request (a requests session with a retrying `HTTPAdapter` mounted, an httpx client on
+    a transport built with `retries=`, a botocore/boto3 client, an OpenAI client). The other
+    layer may be any number of calls away, in any module of the project.
+
+    The finding is reported at the call in the outer layer that leads inward, once per pair of
+    layers; the message states the layers and the product of their attempts
+    (`tenacity 3 attempts (api/client.py:12) x urllib3 Retry total=3 (api/session.py:8) = up to
+    12 calls per operation`), and every layer and call on the way is a related location. A
+    count that cannot be read from the code (an SDK client configured elsewhere) is stated as
+    unknown, never guessed. Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
+    not layers.
+
+    ## Why is this bad?
+    Retries are extra traffic, sent exactly when the dependency has the least capacity. Each
+    layer multiplies the attempts of the layers below it: 3 attempts at each of three layers is
+    3 x 3 x 3 = 27 calls for one user action, and the caller waits for all of them. One layer
+    should own retries (usually the outermost one, which knows the caller's deadline), with a
+    retry budget that caps the extra load.
+
+    ## Example
+    ```python
+    # app/session.py
+    import requests
+    from requests.adapters import HTTPAdapter
+    from urllib3 import Retry
+
+    session = requests.Session()
+    session.mount("https://", HTTPAdapter(max_retries=Retry(total=3)))
+
+    def fetch(url):
+        return session.get(url, timeout=5)
+
+    # app/sync.py
+    from tenacity import retry, stop_after_attempt, wait_random_exponential
+    from app.session import fetch
+
+    @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=2))
+    def sync(url):
+        return fetch(url)  # RES204: tenacity 3 attempts x urllib3 Retry total=3 = up to 12 calls
+    ```
+
+    ## Use instead
+    Keep one layer. Either drop the outer retry and let the session retry, or turn the
+    transport's retries off and retry once, at the top, with a budget:
+    ```python
+    session.mount("https://", HTTPAdapter(max_retries=0))
+    ```
+
+    ## Options
+    None. Checking a subset of files (pre-commit passes only the staged ones) still follows
+    calls into the project's other modules.
+    """
+
+    code = "RES204"
+    name = "nested-retry"
+    message = "a retry layer reaches another retry layer"
+    project = True
+    summarise = staticmethod(summarise)
+    VALID = [
+        # one layer only: the decorated function calls a session without retrying adapters
+        """
+        import requests, tenacity
+        session = requests.Session()
+        def fetch(url):
+            return session.get(url, timeout=5)
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+        def sync(url):
+            return fetch(url)
+        """,
+        # retries switched off in the inner layer
+        """
+        import requests, tenacity
+        from requests.adapters import HTTPAdapter
+        session = requests.Session()
+        session.mount("https://", HTTPAdapter(max_retries=0))
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+        def sync(url):
+            return session.get(url, timeout=5)
+        """,
+        # the retried function only enqueues work: nothing below retries
+        """
+        import tenacity
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+        def notify(queue, item):
+            queue.put(item)
+        """,
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import requests, tenacity
+            from requests.adapters import HTTPAdapter
+            from urllib3 import Retry
+            session = requests.Session()
+            session.mount("https://", HTTPAdapter(max_retries=Retry(total=3)))
+            def fetch(url):
+                return session.get(url, timeout=5)
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+            def sync(url):
+                return fetch(url)
+            """,
+            line=10,
+            message="tenacity 3 attempts (example.py:8) x urllib3 Retry total=3 (example.py:5) = up to 12 calls per operation",
+        ),
+        Invalid(
+            """
+            import time, random, boto3, tenacity
+            s3 = boto3.client("s3")
+            @tenacity.retry(stop=tenacity.stop_after_attempt(4), wait=tenacity.wait_random(0, 1))
+            def upload(key, body):
+                s3.put_object(Bucket="b", Key=key, Body=body)
+            """,
+            line=5,
+            message="an unknown number of calls",
+        ),
+        Invalid(
+            """
+            import random, time, tenacity
+            @tenacity.retry(stop=tenacity.stop_after_attempt(2), wait=tenacity.wait_random(0, 1))
+            def inner(client):
+                return client.fetch()
+            def outer(client):
+                for attempt in range(3):
+                    try:
+                        return inner(client)
+                    except ConnectionError:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+                raise RuntimeError("gave up")
+            """,
+            line=8,
+            message="a hand-written retry loop 3 attempts (example.py:6) x tenacity 2 attempts (example.py:2) = up to 6 calls",
+        ),
+    ]
+
+    def check_project(self, ctx: ProjectContext) -> None:
+        graph = ctx.graph
+        chains: dict = {}
+        for outer in graph.all_layers():
+            after = None if outer.layer.whole_function else outer.index
+            for reached in graph.layers_reached(outer.function, graph.covered_calls(outer), after):
+                below = _chain(graph, reached.layer, chains, {outer.key})
+                _report(ctx, outer, reached, below)
+
+
+Chain = List[LayerRef]
+
+
+def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, int]]) -> Chain:
+    """The layer and the deepest stack of layers below it (the largest product wins)."""
+    if ref.key in memo:
+        return memo[ref.key]
+    if ref.key in seen or ref.layer.client:
+        return [ref]
+    seen = seen | {ref.key}
+    after = None if ref.layer.whole_function else ref.index
+    best: Chain = [ref]
+    for reached in graph.layers_reached(ref.function, graph.covered_calls(ref), after):
+        candidate = [ref] + _chain(graph, reached.layer, memo, seen)
+        if _weight(candidate) > _weight(best):
+            best = candidate
+    memo[ref.key] = best
+    return best
+
+
+def _weight(chain: Chain) -> Tuple[int, int]:
+    product = 1
+    for ref in chain:
+        product *= ref.layer.calls or 1
+    return len(chain), product
+
+
+def _report(ctx: ProjectContext, outer: LayerRef, reached: Reached, below: Chain) -> None:
+    layers = [outer] + below
+    described = " x ".join(f"{ref.layer.description} ({ref.layer.place.short()})" for ref in layers)
+    counts = [ref.layer.calls for ref in layers]
+    if all(count is not None for count in counts):
+        product = 1
+        for count in counts:
+            product *= count  # type: ignore[operator]
+        total = f"up to {product} calls per operation"
+    else:
+        unknown = ", ".join(ref.layer.description for ref in layers if ref.layer.calls is None)
+        total = f"an unknown number of calls per operation ({unknown}: the count is not in the code)"
+    path = [call for _, call in reached.path]
+    route = ""
+    if len(path) > 1 or reached.layer.function is not outer.function:
+        names = [call.target.rsplit(".", 1)[-1] for call in path]
+        route = " through " + " -> ".join(f"`{name}`" for name in names)
+    message = (
+        f"nested retries{route}: {described} = {total}; let one layer own the retries"
+    )
+    related: List[Tuple[Place, str]] = [(ref.layer.place, f"retry layer: {ref.layer.description}") for ref in layers]
+    related.extend((call.place, f"calls `{call.target}`") for call in path[1:] if call.retrying is None)
+    first = path[0] if path else None
+    place: Optional[Place] = first.place if first is not None else reached.layer.layer.place
+    ctx.report(place, message, related)

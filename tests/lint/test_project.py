@@ -1,0 +1,176 @@
+"""The project pass over real multi-module trees on disk, through the CLI: calls followed
+across functions and modules (aliases, re-exports, methods), recursion and import cycles,
+subsets of files, and the cache of summaries."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import write_tree
+
+THREE_LAYERS = {
+    "app/__init__.py": "",
+    "app/transport.py": """
+        import requests
+        from requests.adapters import HTTPAdapter
+        from urllib3 import Retry
+
+        session = requests.Session()
+        session.mount("https://", HTTPAdapter(max_retries=Retry(total=2)))
+
+        def send(url):
+            return session.get(url, timeout=5)
+    """,
+    "app/client.py": """
+        import random
+        import time
+        from app import transport as t
+
+        def fetch(url):
+            for attempt in range(3):
+                try:
+                    return t.send(url)
+                except ConnectionError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+            raise RuntimeError("gave up")
+    """,
+    "app/jobs.py": """
+        import tenacity
+        from app.client import fetch as get_it
+
+        @tenacity.retry(stop=tenacity.stop_after_attempt(4), wait=tenacity.wait_random(0, 1))
+        def sync(url):
+            return get_it(url)
+    """,
+}
+
+
+def _findings(cli, root, *args):
+    result = cli(["check", "--select", "RES204", "--format", "json", *args], root)
+    assert result.exit_code in (0, 1), result.output + result.stderr
+    return json.loads(result.output)["findings"]
+
+
+def test_three_layers_across_three_modules(cli, tmp_path):
+    write_tree(tmp_path, THREE_LAYERS)
+    findings = _findings(cli, tmp_path, "--no-cache", "app")
+    by_path = {f["path"]: f for f in findings}
+    assert sorted(by_path) == ["app/client.py", "app/jobs.py"]
+    outer = by_path["app/jobs.py"]
+    assert outer["line"] == 6  # the call in the outer layer that leads inward
+    assert (
+        "tenacity 4 attempts (app/jobs.py:4) x a hand-written retry loop 3 attempts (app/client.py:6)"
+        " x urllib3 Retry total=2 (app/transport.py:6) = up to 36 calls per operation"
+    ) in outer["message"]
+    assert "`fetch`" in outer["message"]
+    related = {(r["path"], r["line"]) for r in outer["related"]}
+    assert {("app/jobs.py", 4), ("app/client.py", 6), ("app/transport.py", 6)} <= related
+    inner = by_path["app/client.py"]
+    assert inner["line"] == 8
+    assert "a hand-written retry loop 3 attempts (app/client.py:6) x urllib3 Retry total=2 (app/transport.py:6) = up to 9" in inner["message"]
+
+
+def test_one_file_alone_resolves_through_the_rest_of_the_project(cli, tmp_path):
+    write_tree(tmp_path, THREE_LAYERS)
+    whole = [f for f in _findings(cli, tmp_path, "--no-cache", "app") if f["path"] == "app/jobs.py"]
+    alone = _findings(cli, tmp_path, "--no-cache", "app/jobs.py")
+    assert alone == whole
+    cached_alone = _findings(cli, tmp_path, "app/jobs.py")  # fills the cache
+    assert _findings(cli, tmp_path, "app/jobs.py") == cached_alone == whole
+
+
+def test_same_function_name_in_two_modules_is_not_confused(cli, tmp_path):
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": """
+            import tenacity
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+            def load(x):
+                return x.read()
+        """,
+        "pkg/b.py": """
+            def load(x):
+                return x.read()
+        """,
+        "pkg/use.py": """
+            import tenacity
+            from pkg.b import load
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+            def run(x):
+                return load(x)
+        """,
+    })
+    assert _findings(cli, tmp_path, "--no-cache", "pkg") == []
+    (tmp_path / "pkg/use.py").write_text((tmp_path / "pkg/use.py").read_text().replace("pkg.b", "pkg.a"))
+    findings = _findings(cli, tmp_path, "--no-cache", "pkg")
+    assert [(f["path"], f["line"]) for f in findings] == [("pkg/use.py", 5)]
+
+
+def test_recursion_and_import_cycles_end(cli, tmp_path):
+    write_tree(tmp_path, {
+        "cyc/__init__.py": "from cyc.one import ping\n",
+        "cyc/one.py": """
+            import tenacity
+            from cyc import two
+            @tenacity.retry(stop=tenacity.stop_after_attempt(2), wait=tenacity.wait_random(0, 1))
+            def ping(n):
+                return two.pong(n - 1) if n else ping(n)
+        """,
+        "cyc/two.py": """
+            from cyc import one
+            def pong(n):
+                return one.ping(n) if n else pong(n + 1)
+        """,
+    })
+    findings = _findings(cli, tmp_path, "--no-cache", "cyc")
+    # ping reaches itself again through pong: the same layer, not a second one
+    assert findings == []
+
+
+def test_re_export_through_package_init(cli, tmp_path):
+    write_tree(tmp_path, {
+        "lib/__init__.py": "from lib._impl import call_api\n",
+        "lib/_impl.py": """
+            import stamina
+            @stamina.retry(on=ConnectionError, attempts=5)
+            def call_api(client):
+                return client.get("/x")
+        """,
+        "main.py": """
+            import backoff
+            import lib
+            @backoff.on_exception(backoff.expo, ConnectionError, max_tries=3)
+            def handler(client):
+                return lib.call_api(client)
+        """,
+    })
+    findings = _findings(cli, tmp_path, "--no-cache", ".")
+    assert len(findings) == 1
+    assert findings[0]["path"] == "main.py"
+    assert "backoff 3 attempts (main.py:3) x stamina 5 attempts (lib/_impl.py:2) = up to 15 calls" in findings[0]["message"]
+
+
+def test_noqa_on_the_reported_line_suppresses(cli, tmp_path):
+    write_tree(tmp_path, THREE_LAYERS)
+    jobs = tmp_path / "app/jobs.py"
+    jobs.write_text(jobs.read_text().replace("return get_it(url)", "return get_it(url)  # noqa: RES204"))
+    assert [f["path"] for f in _findings(cli, tmp_path, "--no-cache", "app")] == ["app/client.py"]
+
+
+def test_summaries_come_from_the_cache_and_an_edit_reanalyses_one_file(cli, tmp_path, monkeypatch):
+    write_tree(tmp_path, THREE_LAYERS)
+    first = _findings(cli, tmp_path, "app")
+    import resilint.lint.checker as checker_module
+
+    parsed = []
+    real_parse = checker_module._parse
+    monkeypatch.setattr(checker_module, "_parse", lambda text, deferred: parsed.append(text) or real_parse(text, deferred))
+    assert _findings(cli, tmp_path, "app") == first
+    assert parsed == []
+    transport = tmp_path / "app/transport.py"
+    transport.write_text(transport.read_text().replace("Retry(total=2)", "Retry(total=0)"))
+    after = _findings(cli, tmp_path, "app")
+    assert len(parsed) == 1
+    # the session no longer retries: only tenacity x the loop remains, and the loop is alone
+    assert [f["path"] for f in after] == ["app/jobs.py"]
+    assert "= up to 12 calls per operation" in after[0]["message"]
