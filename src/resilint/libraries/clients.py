@@ -254,6 +254,13 @@ TRIGGERS: Tuple[str, ...] = (
 )
 
 
+# The keywords that carry a timeout in some client: what a summary records of every call, so
+# that a call resolved to a client in another module can still be judged.
+TIMEOUT_KEYWORDS: FrozenSet[str] = frozenset(
+    spec.keyword for spec in CLIENT_CALLS.values() if spec.keyword is not None
+)
+
+
 def spec_for(name: Optional[str], extend_clients: Iterable[str] = ()) -> Optional[TimeoutSpec]:
     if name is None:
         return None

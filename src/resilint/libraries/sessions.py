@@ -32,10 +32,16 @@ def session_sets_timeout(call: cst.Call, model: SemanticModel, scope: Scope, ord
     func = call.func
     if not isinstance(func, cst.Attribute):
         return False
-    receiver = func.value
+    return receiver_sets_timeout(func.value, func.attr.value, model, scope, order)
+
+
+def receiver_sets_timeout(
+    receiver: cst.BaseExpression, method: str, model: SemanticModel, scope: Scope, order: int
+) -> bool:
+    """True when the session ``receiver`` reads supplies a timeout to ``receiver.method(...)``."""
     value = model.resolve(receiver, scope, order)
     if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
-        if _class_sets_timeout(value.of, model, _SESSION_HOOKS + (func.attr.value,)):
+        if _class_sets_timeout(value.of, model, _SESSION_HOOKS + (method,)):
             return True
     key = receiver_key(receiver, model, scope, order)
     if key is None:
@@ -48,6 +54,16 @@ def session_sets_timeout(call: cst.Call, model: SemanticModel, scope: Scope, ord
         elif model.type_name(adapter_value) not in _HTTP_ADAPTERS_WITHOUT_TIMEOUT:
             return True  # an adapter we cannot see into
     return False
+
+
+def class_supplies_timeout(cls: ClassInfo, model: SemanticModel) -> bool:
+    """A session subclass whose ``request``/``send`` (or a verb method) fills in a timeout."""
+    return _class_sets_timeout(cls, model, _SESSION_HOOKS + ("get", "options", "head", "post", "put", "patch", "delete"))
+
+
+def writes_timeout_key(node: cst.CSTNode) -> bool:
+    """``kwargs.setdefault("timeout", …)`` or ``kwargs["timeout"] = …`` somewhere in ``node``."""
+    return any(isinstance(inner, cst.SimpleString) and string_of(inner) == "timeout" for inner in iter_nodes(node))
 
 
 def receiver_key(

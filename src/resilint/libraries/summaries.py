@@ -1,5 +1,6 @@
 """One file's summary for the project pass (``resilint.lint.summary``), made from its semantic
-model: every function's calls, resolved as far as the file can tell, and its retry layers
+model: every function's calls, resolved as far as the file can tell, with the timeout
+arguments they pass; what its functions return and what its objects are; and its retry layers
 (library decorators and loops, hand-written loops, clients that retry by themselves)."""
 
 from __future__ import annotations
@@ -8,10 +9,35 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.retry_scopes import RetryScope, calls_within, retry_scopes
 from resilint.libraries.self_retrying import client_layer, layer_of
-from resilint.lint.semantic import CallSite, FunctionInfo, SemanticModel
-from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Place
+from resilint.libraries.sessions import (
+    class_supplies_timeout,
+    receiver_sets_timeout,
+    writes_timeout_key,
+)
+from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
+from resilint.lint.nodes import code_of
+from resilint.lint.semantic import (
+    Binding,
+    CallSite,
+    ClassInfo,
+    FunctionInfo,
+    Instance,
+    QName,
+    SemanticModel,
+    Value,
+)
+from resilint.lint.summary import (
+    Argument,
+    Arguments,
+    Call,
+    FunctionSummary,
+    Layer,
+    ModuleSummary,
+    Place,
+)
 
 Locate = Callable[[cst.CSTNode], Place]
 MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level code
@@ -30,6 +56,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             else:
                 name, place = _qualified(model, info.qualname), locate(info.node.name)  # type: ignore[union-attr]
             functions[key] = FunctionSummary(name, place)
+            if info is not None:
+                functions[key].returns = _returned_type(model, info)
+                functions[key].sets_timeout = writes_timeout_key(info.node)
             summary.functions[name] = functions[key]
         return functions[key]
 
@@ -62,13 +91,142 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             owner.layers.append(Layer(client[0], client[1], locate(client[2]), client=True))
             retrying = len(owner.layers) - 1
         covering = tuple(index for _, index in sorted(loops.get(id(site.node), ())))
-        owner.calls.append(Call(name, locate(site.node), covering, retrying))
+        owner.calls.append(Call(name, locate(site.node), covering, retrying, _arguments(model, site, locate)))
 
-    for site_name, binding_list in model.module_scope.bindings.items():
-        for binding in binding_list:
+    for info in model.functions:
+        function_of(info)  # functions that call nothing still return something
+    for name, bindings in model.module_scope.bindings.items():
+        for binding in bindings:
             if binding.imported is not None:
-                summary.imports[site_name] = binding.imported
+                summary.imports[name] = binding.imported
+        known = _object_type(model, bindings[-1])
+        if known is not None:
+            summary.types[_qualified(model, name)] = known
+    for cls in model.classes:
+        base = _library_base(model, cls)
+        if base is not None:
+            summary.types[_qualified(model, cls.qualname)] = base
+        for attribute, bindings in cls.instance_attributes.items():
+            known = _attribute_type(model, cls, attribute, bindings)
+            if known is not None:
+                summary.types[_qualified(model, f"{cls.qualname}.{attribute}")] = known
     return summary
+
+
+def _class_of(model: SemanticModel, value: Value) -> Optional[str]:
+    """The qualified class of an object (``requests.Session``, ``app.api.Client``), if known."""
+    if isinstance(value, Instance) and isinstance(value.of, str):
+        return value.of
+    if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
+        return model.type_name(value)
+    return None
+
+
+def _library_base(model: SemanticModel, cls: ClassInfo) -> Optional[str]:
+    """The library class a project class extends (``class Api(requests.Session)``), so that its
+    instances are that client in other modules, unless it fills in the timeout itself."""
+    for base in cls.bases:
+        value = model.resolve(base, cls.scope.parent or cls.scope, 1 << 62)
+        if isinstance(value, QName) and not value.name.startswith("builtins."):
+            return None if class_supplies_timeout(cls, model) else value.name
+    return None
+
+
+def _returned_type(model: SemanticModel, info: FunctionInfo) -> Optional[str]:
+    known = _class_of(model, model.returned_value(info))
+    if known is None:
+        return None
+    for expr in info.returns:
+        if receiver_sets_timeout(expr, "request", model, info.scope, 1 << 62):
+            return None
+    return known
+
+
+def _object_type(model: SemanticModel, binding: Binding) -> Optional[str]:
+    if binding.expr is None and binding.entered is None:
+        return None
+    known = _class_of(model, model.binding_value(binding))
+    if known is None or receiver_sets_timeout(cst.Name(binding.name), "request", model, model.module_scope, 1 << 62):
+        return None
+    return known
+
+
+def _attribute_type(model: SemanticModel, cls: ClassInfo, attribute: str, bindings: List[Binding]) -> Optional[str]:
+    for binding in reversed(bindings):
+        known = _class_of(model, model.binding_value(binding))
+        if known is not None:
+            receiver = cst.Attribute(cst.Name("self"), cst.Name(attribute))
+            method = next((f for f in model.functions if f.owner is cls), None)
+            if method is not None and receiver_sets_timeout(receiver, "request", model, method.scope, 1 << 62):
+                return None
+            return known
+    return None
+
+
+def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Arguments:
+    """The shape of the call's arguments, with the values of timeout-like keywords."""
+    function = site.scope.enclosing_function
+    kwargs_param = _star_kwarg(function)
+    keywords: List[str] = []
+    values: List[Argument] = []
+    positional, star, double_star, forwards = 0, False, False, False
+    evaluator: Optional[TimeoutEvaluator] = None
+    for arg in site.node.args:
+        if arg.star == "**":
+            double_star = True
+            forwards = forwards or (isinstance(arg.value, cst.Name) and arg.value.value == kwargs_param)
+        elif arg.star == "*":
+            star = True
+        elif arg.keyword is None:
+            positional += 1
+        else:
+            keyword = arg.keyword.value
+            keywords.append(keyword)
+            if keyword in TIMEOUT_KEYWORDS:
+                evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                values.append(_argument(model, evaluator, function, keyword, arg.value, locate))
+    return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values))
+
+
+def _argument(
+    model: SemanticModel, evaluator: TimeoutEvaluator, function: Optional[FunctionInfo], keyword: str,
+    expr: cst.BaseExpression, locate: Locate,
+) -> Argument:
+    value = evaluator.evaluate(expr)
+    data = value_to_data(value) if value is not None else None
+    text = code_of(expr, limit=None)
+    parameter = _parameter(function, expr)
+    if parameter is None:
+        return Argument(keyword, data, text, locate(expr))
+    default = None
+    if parameter.default is not None and function is not None:
+        outer = TimeoutEvaluator(model, function.scope.parent or function.scope, 1 << 62)
+        evaluated = outer.evaluate(parameter.default)
+        default = value_to_data(evaluated) if evaluated is not None else None
+    default_text = code_of(parameter.default, limit=None) if parameter.default is not None else None
+    params = function.node.params  # type: ignore[union-attr]
+    positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+    position = positional.index(parameter.name.value) if parameter.name.value in positional else None
+    return Argument(keyword, data, text, locate(expr), parameter.name.value, position, default, default_text)
+
+
+def _parameter(function: Optional[FunctionInfo], expr: cst.BaseExpression) -> Optional[cst.Param]:
+    """The parameter of ``function`` that ``expr`` reads, if it reads one directly."""
+    if function is None or not isinstance(expr, cst.Name) or not isinstance(function.node, cst.FunctionDef):
+        return None
+    params = function.node.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.name.value == expr.value:
+            assigned = function.scope.bindings.get(expr.value, [])
+            return param if len(assigned) == 1 else None  # reassigned in the body: not the parameter
+    return None
+
+
+def _star_kwarg(function: Optional[FunctionInfo]) -> Optional[str]:
+    if function is None or not isinstance(function.node, cst.FunctionDef):
+        return None
+    star = function.node.params.star_kwarg
+    return star.name.value if isinstance(star, cst.Param) else None
 
 
 def _qualified(model: SemanticModel, qualname: str) -> str:

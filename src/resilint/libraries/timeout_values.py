@@ -367,3 +367,21 @@ def dsn_value(
         return "absent", None
     match = re.search(rf"\b{re.escape(keyword)}\s*=\s*'?\s*(-?\d+(?:\.\d+)?)", text)
     return "found", (float(match.group(1)) if match else None)
+
+
+# --- as plain data (the project pass carries values between files) --------------------------
+
+
+def value_to_data(value: TimeoutValue) -> Dict[str, object]:
+    return {
+        "phases": [[p.name, p.seconds, p.unbounded, p.note] for p in value.phases],
+        "literal": value.literal, "scalar": value.scalar, "via": value.via,
+    }
+
+
+def value_from_data(data: Dict[str, object]) -> Optional[TimeoutValue]:
+    try:
+        phases = tuple(Phase(str(n), s, u, str(note)) for n, s, u, note in data["phases"])  # type: ignore[union-attr,misc]
+        return TimeoutValue(phases, bool(data["literal"]), bool(data["scalar"]), data["via"])  # type: ignore[arg-type]
+    except (KeyError, TypeError, ValueError):
+        return None

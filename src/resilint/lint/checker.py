@@ -6,7 +6,18 @@ import ast
 import fnmatch
 import os
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type
+from typing import (
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+    Type,
+)
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -35,7 +46,7 @@ class Checker:
         self.registry: Mapping[str, Type[Rule]] = all_rules()
         self.codes = [c for c in codes if c in self.registry]
         enabled = [self.registry[c]() for c in self.codes if not self.registry[c].engine]
-        self.rules = [r for r in enabled if not r.project]
+        self.rules = [r for r in enabled if type(r).check is not Rule.check]
         self.project_rules = [r for r in enabled if r.project]
         self.summarise = next((r.summarise for r in self.project_rules if r.summarise is not None), None)
         self.triggers = _triggers(self.rules, settings)
@@ -73,12 +84,14 @@ class Checker:
             summary = self._summarise(model, positions, path, lines, text)
         except SourceError as exc:
             return FileResult([self._analysis_error(path, exc, lines)])
-        return FileResult(self._apply_suppressions(located, text, path, lines, codes), summary)
+        return FileResult(self._apply_suppressions(located, text, path, lines, codes, summary), summary)
 
     def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
-        """The project rules' findings over these summaries (per-file ignores applied)."""
-        findings = run_project_rules(self.project_rules, summaries, self.settings, reported_paths)
-        return [f for f in findings if f.code in self._codes_for(f.path)]
+        """The project rules' findings over these summaries (per-file ignores applied), and the
+        suppressions left unused once they are known (RES001)."""
+        findings, used = run_project_rules(self.project_rules, summaries, self.settings, reported_paths)
+        findings = [f for f in findings if f.code in self._codes_for(f.path)]
+        return findings + self.unused_after_project(summaries, used, reported_paths)
 
     # --- steps ---------------------------------------------------------------------------
 
@@ -164,7 +177,8 @@ class Checker:
         return findings
 
     def _apply_suppressions(
-        self, located: List["_WithAnchor"], text: str, path: str, lines: List[str], codes: Sequence[str]
+        self, located: List["_WithAnchor"], text: str, path: str, lines: List[str], codes: Sequence[str],
+        summary: Optional[ModuleSummary] = None,
     ) -> List[Finding]:
         suppressions = parse_suppressions(text)
         kept = [
@@ -173,24 +187,49 @@ class Checker:
             if suppressing(suppressions, item.finding.code, item.first_line, item.last_line) is None
         ]
         if UNUSED_SUPPRESSION in codes and suppressions:
-            kept.extend(self._unused(suppressions, path, lines))
+            entries = [entry for line in suppressions.values() for entry in line]
+            if summary is not None:
+                # A suppression that may serve a project rule is judged after the project pass.
+                project_codes = {r.code for r in self.project_rules}
+                deferred = [e for e in entries if e.codes is None or e.codes & project_codes]
+                summary.pending_suppressions = [_pending(e, lines) for e in deferred]
+                entries = [e for e in entries if e not in deferred]
+            kept.extend(self._unused(entries, path, lambda number: _line(lines, number)))
         return sorted(kept, key=lambda f: f.sort_key)
 
-    def _unused(self, suppressions: Dict[int, List[Suppression]], path: str, lines: List[str]) -> List[Finding]:
+    def _unused(self, entries: Iterable[Suppression], path: str, line_text: Callable[[int], str]) -> List[Finding]:
         rule = self.registry[UNUSED_SUPPRESSION]
         findings = []
-        # Project rules report after this file's pass, so their codes are not judged unused here.
-        project_codes = {r.code for r in self.project_rules}
-        for entries in suppressions.values():
-            for entry in entries:
-                entry.used.update(project_codes & (entry.codes or set()))
-                for message in rule.problems(entry, self.registry, self.codes):  # type: ignore[attr-defined]
-                    findings.append(
-                        Finding(
-                            UNUSED_SUPPRESSION, rule.name, message, path, entry.line, entry.column,
-                            entry.line, entry.end_column, rule.severity, line_text=_line(lines, entry.line),
-                        )
+        for entry in entries:
+            for message in rule.problems(entry, self.registry, self.codes):  # type: ignore[attr-defined]
+                findings.append(
+                    Finding(
+                        UNUSED_SUPPRESSION, rule.name, message, path, entry.line, entry.column,
+                        entry.line, entry.end_column, rule.severity, line_text=line_text(entry.line),
                     )
+                )
+        return findings
+
+    def unused_after_project(
+        self, summaries: Sequence[ModuleSummary], used: Set[Tuple[str, int, str]], reported_paths: Optional[Set[str]]
+    ) -> List[Finding]:
+        """RES001 for the suppressions deferred to the project pass, once its findings are known."""
+        if UNUSED_SUPPRESSION not in self.codes:
+            return []
+        findings = []
+        for summary in summaries:
+            if reported_paths is not None and summary.path not in reported_paths:
+                continue
+            if UNUSED_SUPPRESSION not in self._codes_for(summary.path):
+                continue
+            for pending in summary.pending_suppressions:
+                entry = Suppression(
+                    pending["line"], pending["column"], pending["end_column"],
+                    None if pending["codes"] is None else frozenset(pending["codes"]), pending["ours"],
+                    set(pending["used"]) | {code for path, line, code in used if path == summary.path and line == pending["line"]},
+                )
+                text = str(pending["line_text"])
+                findings.extend(self._unused([entry], summary.path, lambda _: text))
         return findings
 
     def _analysis_error(self, path: str, exc: SourceError, lines: Sequence[str] = ()) -> Finding:
@@ -206,6 +245,14 @@ class Checker:
 class FileResult:
     findings: List[Finding]
     summary: Optional[ModuleSummary] = None
+
+
+def _pending(entry: Suppression, lines: Sequence[str]) -> Dict[str, object]:
+    return {
+        "line": entry.line, "column": entry.column, "end_column": entry.end_column,
+        "codes": None if entry.codes is None else sorted(entry.codes), "ours": entry.ours,
+        "used": sorted(entry.used), "line_text": _line(lines, entry.line),
+    }
 
 
 class _Positions:

@@ -10,8 +10,22 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import (
+    TYPE_CHECKING,
+    Callable,
+    Deque,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+    TypeVar,
+)
 
+from resilint.lint.canonical import canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Place
 
@@ -20,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.rule import Rule
 
 _MAX_ALIAS_HOPS = 10
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -91,6 +106,48 @@ class ProjectGraph:
             return ".".join([imported] + parts[cut + 1:])
         return None
 
+    # --- objects ---------------------------------------------------------------------------
+
+    def type_of(self, name: str, depth: int = 0) -> Optional[str]:
+        """The class of the object ``name`` stands for: a module object, what ``self.attr`` of
+        a class holds, what a factory or property returns (``pkg.get_session`` called)."""
+        if depth > _MAX_ALIAS_HOPS:
+            return None
+        for candidate in (name, self._through_imports(name)):
+            if candidate is None:
+                continue
+            for module in self._modules_of(candidate):
+                found = module.types.get(candidate)
+                if found is not None:
+                    return found
+        function = self.resolve(name)
+        if function is not None:
+            return function.returns
+        base, _, attribute = name.rpartition(".")
+        if base and base not in self.modules:
+            owner = self.type_of(base, depth + 1)
+            if owner is not None and owner != base:
+                return self.type_of(f"{owner}.{attribute}", depth + 1)
+        return None
+
+    def object_call(self, target: str) -> Optional[str]:
+        """``pkg.http.get_session.get`` → ``requests.Session.get`` when the object is known."""
+        if self.resolve(target) is not None:
+            return None
+        base, _, attribute = target.rpartition(".")
+        if not base or base in self.modules:
+            return None
+        owner = self.type_of(base)
+        return canonical_name(f"{owner}.{attribute}") if owner is not None else None
+
+    def _modules_of(self, name: str) -> Iterator[ModuleSummary]:
+        parts = name.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self.modules.get(".".join(parts[:cut]))
+            if module is not None:
+                yield module
+                return
+
     # --- retry layers ------------------------------------------------------------------------
 
     def layers_reached(self, function: FunctionSummary, calls: Iterable[Call], after: Optional[int] = None) -> List[Reached]:
@@ -160,6 +217,14 @@ class ProjectContext:
         self._reported_paths = reported_paths
         self._rule: Optional["Rule"] = None
         self._by_path = {summary.path: summary for summary in graph.modules.values()}
+        self._derived: Dict[object, object] = {}
+        self.suppressed: Set[Tuple[str, int, str]] = set()  # (path, comment line, code) that served
+
+    def derived(self, key: object, compute: "Callable[[], T]") -> "T":
+        """A fact several project rules derive from the graph, computed once."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]  # type: ignore[return-value]
 
     def report(self, place: Place, message: str, related: Sequence[Tuple[Place, str]] = ()) -> None:
         rule = self._rule
@@ -167,7 +232,9 @@ class ProjectContext:
         if self._reported_paths is not None and place.path not in self._reported_paths:
             return
         summary = self._by_path.get(place.path)
-        if summary is not None and summary.suppressed(rule.code, place):
+        line = summary.suppressing_line(rule.code, place) if summary is not None else None
+        if line is not None:
+            self.suppressed.add((place.path, line, rule.code))
             return
         self.findings.append(
             Finding(
@@ -189,12 +256,12 @@ class ProjectContext:
 def run_project_rules(
     rules: Sequence["Rule"], summaries: Iterable[ModuleSummary], settings: "Settings",
     reported_paths: Optional[Set[str]] = None,
-) -> List[Finding]:
+) -> Tuple[List[Finding], Set[Tuple[str, int, str]]]:
     """The findings of the project rules over these summaries, for the files in
-    ``reported_paths`` (None: every file)."""
+    ``reported_paths`` (None: every file), and the suppressions that served."""
     if not rules:
-        return []
+        return [], set()
     ctx = ProjectContext(ProjectGraph(summaries), settings, reported_paths)
     for rule in rules:
         ctx.run(rule)
-    return ctx.findings
+    return ctx.findings, ctx.suppressed

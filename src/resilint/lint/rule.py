@@ -11,7 +11,18 @@ import inspect
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    ClassVar,
+    Dict,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import libcst as cst
@@ -122,7 +133,8 @@ class Rule:
     INVALID: ClassVar[List[Union[str, Invalid]]] = []
 
     def check(self, ctx: RuleContext) -> None:
-        """Per-file findings; project rules may have none."""
+        """Per-file findings. A project rule that has none does not override it, and is then
+        not run file by file (nor does it disable the byte prefilter)."""
         if not self.project:  # pragma: no cover - abstract
             raise NotImplementedError
 

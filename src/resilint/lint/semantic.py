@@ -83,7 +83,9 @@ class Binding:
     defined: Union[FunctionInfo, ClassInfo, None] = None
     self_of: Optional[ClassInfo] = None  # the first parameter of a method
     class_of: Optional[ClassInfo] = None  # the first parameter of a classmethod
-    # none of the above: a parameter, a loop target, an unpacked element → unknown
+    # none of the above: a parameter, a loop target, an unpacked element → unknown, unless
+    # annotated (``session: requests.Session``): then an instance of the annotated class
+    annotation: Optional[cst.BaseExpression] = None
 
 
 @dataclass(eq=False)
@@ -258,9 +260,31 @@ class SemanticModel:
             return binding.class_of
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
-            return None
+            return self._annotated(binding)
         # ``with X() as s``: for the clients we model, ``__enter__`` returns the object itself.
-        return self.resolve(source, binding.scope, binding.order)
+        value = self.resolve(source, binding.scope, binding.order)
+        return value if value is not None else self._annotated(binding)
+
+    def _annotated(self, binding: Binding) -> Value:
+        """An instance of the class a binding is annotated with: ``requests.Session``,
+        ``Optional[requests.Session]`` or ``requests.Session | None``."""
+        annotation = binding.annotation
+        while annotation is not None:
+            if isinstance(annotation, cst.Subscript) and annotation.slice:
+                element = annotation.slice[0].slice
+                annotation = element.value if isinstance(element, cst.Index) else None
+            elif isinstance(annotation, cst.BinaryOperation):
+                annotation = annotation.left
+            else:
+                break
+        if annotation is None:
+            return None
+        cls = self.resolve(annotation, binding.scope, binding.order)
+        if isinstance(cls, QName) and not cls.name.startswith("builtins."):
+            return Instance(cls.name)
+        if isinstance(cls, ClassInfo):
+            return Instance(cls)
+        return None
 
     def _attribute(self, base: Value, attr: str) -> Value:
         if isinstance(base, QName):
@@ -464,9 +488,9 @@ class _ModelBuilder:
                 else:
                     self._bind(param.name.value, order, self_of=owner)
             else:
-                self._bind(param.name.value, order)
+                self._bind(param.name.value, order, annotation=_annotation(param))
         for param in params.kwonly_params:
-            self._bind(param.name.value, order)
+            self._bind(param.name.value, order, annotation=_annotation(param))
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 self._bind(star.name.value, order)
@@ -524,7 +548,7 @@ class _ModelBuilder:
 
     def _bind_attribute(
         self, target: cst.Attribute, order: int, expr: Optional[cst.BaseExpression],
-        entered: Optional[cst.BaseExpression],
+        entered: Optional[cst.BaseExpression], annotation: Optional[cst.BaseExpression] = None,
     ) -> None:
         # ``self.x = value`` in a method: an instance attribute of the enclosing class.
         function = self.scope.function
@@ -533,7 +557,7 @@ class _ModelBuilder:
         bindings = function.scope.bindings.get(target.value.value)
         if not bindings or bindings[0].self_of is not function.owner:
             return
-        binding = Binding(target.attr.value, order, self.scope, expr=expr, entered=entered)
+        binding = Binding(target.attr.value, order, self.scope, expr=expr, entered=entered, annotation=annotation)
         function.owner.instance_attributes.setdefault(target.attr.value, []).append(binding)
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -542,8 +566,14 @@ class _ModelBuilder:
             self._bind_target(target.target, order, expr=node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
-            self._bind_target(node.target, self._next(), expr=node.value)
+        order = self._next()
+        annotation = node.annotation.annotation
+        if isinstance(node.target, cst.Name):
+            self._bind(node.target.value, order, expr=node.value, annotation=annotation)
+        elif isinstance(node.target, cst.Attribute):
+            self._bind_attribute(node.target, order, node.value, None, annotation)
+        elif node.value is not None:
+            self._bind_target(node.target, order, expr=node.value)
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         self._bind_target(node.target, self._next(), expr=node.value)
@@ -590,3 +620,6 @@ class _ModelBuilder:
     def visit_Call(self, node: cst.Call) -> None:
         self.model.calls.append(CallSite(node, self.scope, self._next(), tuple(self.stack)))
 
+
+def _annotation(param: cst.Param) -> Optional[cst.BaseExpression]:
+    return param.annotation.annotation if param.annotation is not None else None

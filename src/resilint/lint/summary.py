@@ -48,6 +48,39 @@ class Layer:
 
 
 @dataclass(frozen=True)
+class Argument:
+    """A keyword argument the timeout rules may judge once the callee is known.
+
+    ``value`` is what the library layer made of the expression (plain data, None: unknown);
+    when the expression is a parameter of the calling function, ``parameter`` names it and
+    ``default``/``default_text`` describe its default (a wrapper's ``timeout=None``)."""
+
+    keyword: str
+    value: Optional[Dict[str, Any]]
+    text: str
+    place: Place
+    parameter: Optional[str] = None
+    position: Optional[int] = None  # the parameter's index among positional parameters
+    default: Optional[Dict[str, Any]] = None
+    default_text: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Arguments:
+    """The shape of a call's arguments: enough to tell whether a timeout was passed."""
+
+    keywords: Tuple[str, ...] = ()
+    positional: int = 0
+    star: bool = False  # ``*args``
+    double_star: bool = False  # ``**something`` of unknown content
+    forwards_kwargs: bool = False  # the ``**`` is the calling function's own ``**kwargs``
+    values: Tuple[Argument, ...] = ()
+
+    def value(self, keyword: str) -> Optional[Argument]:
+        return next((a for a in self.values if a.keyword == keyword), None)
+
+
+@dataclass(frozen=True)
 class Call:
     """A call made by a function: ``target`` is the callee's qualified name as far as the file
     can tell (a project function, a method ``pkg.mod.Class.method``, or a library object).
@@ -59,6 +92,7 @@ class Call:
     place: Place
     layers: Tuple[int, ...] = ()
     retrying: Optional[int] = None
+    arguments: Optional[Arguments] = None
 
 
 @dataclass
@@ -67,6 +101,8 @@ class FunctionSummary:
     place: Place
     layers: List[Layer] = field(default_factory=list)
     calls: List[Call] = field(default_factory=list)
+    returns: Optional[str] = None  # the class of what it returns, when the file can tell
+    sets_timeout: bool = False  # it writes a "timeout" key (``kwargs.setdefault("timeout", …)``)
 
 
 @dataclass
@@ -76,16 +112,23 @@ class ModuleSummary:
     functions: Dict[str, FunctionSummary] = field(default_factory=dict)
     # Names bound by imports at module level: local name → qualified name (re-exports).
     imports: Dict[str, str] = field(default_factory=dict)
+    # Objects of the module whose class is known: qualified name → class (module globals,
+    # ``Class.attr`` for what ``self.attr = …`` stores). Only objects that leave their timeout
+    # to the caller are listed (a session with a timeout-setting adapter mounted is not).
+    types: Dict[str, str] = field(default_factory=dict)
     # Suppression comments: line → the codes they name (None: every code).
     suppressions: Dict[int, Optional[List[str]]] = field(default_factory=dict)
+    # With RES001 enabled: suppressions that may serve a project rule, judged after the pass.
+    pending_suppressions: List[Dict[str, Any]] = field(default_factory=list)
 
-    def suppressed(self, code: str, place: Place) -> bool:
+    def suppressing_line(self, code: str, place: Place) -> Optional[int]:
+        """The line of the comment that suppresses ``code`` at ``place``, if any."""
         for line in range(place.line, place.end_line + 1):
             if line in self.suppressions:
                 codes = self.suppressions[line]
                 if codes is None or code in codes:
-                    return True
-        return False
+                    return line
+        return None
 
     def to_json(self) -> Dict[str, Any]:
         data = asdict(self)
@@ -103,7 +146,9 @@ class ModuleSummary:
                     f["name"], Place(**f["place"]),
                     [Layer(l["description"], l["calls"], Place(**l["place"]), l["whole_function"], l["client"])
                      for l in f["layers"]],
-                    [Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"]) for c in f["calls"]],
+                    [Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"],
+                          _arguments(c["arguments"])) for c in f["calls"]],
+                    f["returns"], bool(f["sets_timeout"]),
                 )
                 for name, f in data["functions"].items()
             }
@@ -111,6 +156,23 @@ class ModuleSummary:
                 int(line): (None if codes is None else [str(c) for c in codes])
                 for line, codes in data["suppressions"].items()
             }
-            return cls(str(data["module"]), str(data["path"]), functions, dict(data["imports"]), suppressions)
+            return cls(
+                str(data["module"]), str(data["path"]), functions, dict(data["imports"]), dict(data["types"]),
+                suppressions, [dict(entry) for entry in data["pending_suppressions"]],
+            )
         except (AttributeError, KeyError, TypeError, ValueError):
             return None
+
+
+def _arguments(data: Optional[Dict[str, Any]]) -> Optional[Arguments]:
+    if data is None:
+        return None
+    values = tuple(
+        Argument(v["keyword"], v["value"], v["text"], Place(**v["place"]), v["parameter"], v["position"], v["default"],
+                 v["default_text"])
+        for v in data["values"]
+    )
+    return Arguments(
+        tuple(data["keywords"]), int(data["positional"]), bool(data["star"]), bool(data["double_star"]),
+        bool(data["forwards_kwargs"]), values,
+    )

@@ -22,7 +22,7 @@ from resilint.libraries.retry_scopes.model import (
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, normalise
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.lint.nodes import is_none, number_of
-from resilint.lint.semantic import CallSite, Instance, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
 
 
 class Recogniser:

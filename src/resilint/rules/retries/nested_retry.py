@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import List, Optional, Set, Tuple
 
-from resilint.libraries.summaries import summarise
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
-from resilint.lint.rule import Invalid, Rule
+from resilint.lint.rule import Invalid
 from resilint.lint.summary import Place
+from resilint.rules.project_rule import ProjectRule
 
 
-class NestedRetry(Rule):
+class NestedRetry(ProjectRule):
     """A retry layer reaches another retry layer, so the attempts multiply.
 
     ## What it does
@@ -73,8 +73,6 @@ class NestedRetry(Rule):
     code = "RES204"
     name = "nested-retry"
     message = "a retry layer reaches another retry layer"
-    project = True
-    summarise = staticmethod(summarise)
     VALID = [
         # one layer only: the decorated function calls a session without retrying adapters
         """

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
-from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.timeouts.verdicts import report_verdicts
+from resilint.lint.project import ProjectContext
+from resilint.lint.rule import Invalid, RuleContext
+from resilint.rules.project_rule import ProjectRule
+from resilint.rules.timeouts.verdicts import report_project_verdicts, report_verdicts
 
 
-class ExcessiveTimeout(Rule):
+class ExcessiveTimeout(ProjectRule):
     """An outbound call may wait longer than `max-timeout` (30 s by default).
 
     ## What it does
@@ -181,3 +183,6 @@ class ExcessiveTimeout(Rule):
 
     def check(self, ctx: RuleContext) -> None:
         report_verdicts(ctx, self.code)
+
+    def check_project(self, ctx: ProjectContext) -> None:
+        report_project_verdicts(ctx, self.code)

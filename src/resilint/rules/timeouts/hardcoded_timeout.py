@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
-from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.timeouts.verdicts import report_verdicts
+from resilint.lint.project import ProjectContext
+from resilint.lint.rule import Invalid, RuleContext
+from resilint.rules.project_rule import ProjectRule
+from resilint.rules.timeouts.verdicts import report_project_verdicts, report_verdicts
 
 
-class HardcodedTimeout(Rule):
+class HardcodedTimeout(ProjectRule):
     """A timeout is a number written at the call site, instead of a value that can be tuned.
 
     ## What it does
@@ -139,3 +141,6 @@ class HardcodedTimeout(Rule):
 
     def check(self, ctx: RuleContext) -> None:
         report_verdicts(ctx, self.code)
+
+    def check_project(self, ctx: ProjectContext) -> None:
+        report_project_verdicts(ctx, self.code)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
-from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.timeouts.verdicts import report_verdicts
+from resilint.lint.project import ProjectContext
+from resilint.lint.rule import Invalid, RuleContext
+from resilint.rules.project_rule import ProjectRule
+from resilint.rules.timeouts.verdicts import report_project_verdicts, report_verdicts
 
 
-class MissingTimeout(Rule):
+class MissingTimeout(ProjectRule):
     """An outbound call passes no timeout, and the library's default is to wait forever.
 
     ## What it does
@@ -286,3 +288,6 @@ class MissingTimeout(Rule):
 
     def check(self, ctx: RuleContext) -> None:
         report_verdicts(ctx, self.code)
+
+    def check_project(self, ctx: ProjectContext) -> None:
+        report_project_verdicts(ctx, self.code)

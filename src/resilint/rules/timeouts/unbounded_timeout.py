@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
-from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.timeouts.verdicts import report_verdicts
+from resilint.lint.project import ProjectContext
+from resilint.lint.rule import Invalid, RuleContext
+from resilint.rules.project_rule import ProjectRule
+from resilint.rules.timeouts.verdicts import report_project_verdicts, report_verdicts
 
 
-class UnboundedTimeout(Rule):
+class UnboundedTimeout(ProjectRule):
     """A timeout is given explicitly, but its value waits forever.
 
     ## What it does
@@ -220,3 +222,6 @@ class UnboundedTimeout(Rule):
 
     def check(self, ctx: RuleContext) -> None:
         report_verdicts(ctx, self.code)
+
+    def check_project(self, ctx: ProjectContext) -> None:
+        report_project_verdicts(ctx, self.code)

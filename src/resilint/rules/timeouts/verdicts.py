@@ -9,7 +9,7 @@ RES104). Each rule reports only the verdicts that carry its own code. What the c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
@@ -20,12 +20,15 @@ from resilint.libraries.timeout_values import (
     TimeoutEvaluator,
     TimeoutValue,
     dsn_value,
+    value_from_data,
 )
 from resilint.lint.nodes import code_of, is_none
 from resilint.lint.semantic import CallSite, SemanticModel
+from resilint.lint.summary import Arguments, Call, FunctionSummary, Place
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
+    from resilint.lint.project import ProjectContext, ProjectGraph
     from resilint.lint.rule import RuleContext
 
 _DEADLINE = "which caps it by the caller's remaining deadline"
@@ -86,29 +89,58 @@ def _missing(
     call: cst.Call, name: str, spec: TimeoutSpec, model: SemanticModel, site: CallSite, max_timeout: float,
     given_none: Optional[cst.BaseExpression] = None,
 ) -> Optional[Verdict]:
-    if spec.unbounded_default is not None and "RES101" in spec.checks:
-        if spec.library == "requests" and session_sets_timeout(call, model, site.scope, site.order):
-            return None
-        return Verdict(
-            "RES101", call.func, f"`{name}` is called without a timeout: {spec.unbounded_default}", call
-        )
-    if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in spec.checks:
-        how = (
-            f"is given {spec.keyword}=None, which selects the default" if given_none is not None
-            else "is called without a timeout"
-        )
-        return Verdict(
-            "RES105", given_none if given_none is not None else call.func,
-            f"`{name}` {how}: {spec.default_message}, above max-timeout ({_seconds(max_timeout)} s)",
-            call,
-        )
-    return None
+    if spec.library == "requests" and session_sets_timeout(call, model, site.scope, site.order):
+        return None
+    judgement = judge_missing(name, spec, max_timeout, given_none=given_none is not None)
+    if judgement is None:
+        return None
+    node = given_none if given_none is not None and judgement.at_value else call.func
+    return Verdict(judgement.code, node, judgement.message, call)
 
 
 def _judge_value(
     value: TimeoutValue, node: cst.CSTNode, call: cst.Call, name: str, spec: TimeoutSpec, max_timeout: float
 ) -> Optional[Verdict]:
-    checks = spec.checks
+    judgement = judge_given(value, code_of(node, limit=None), name, spec, max_timeout)
+    return Verdict(judgement.code, node, judgement.message, call) if judgement is not None else None
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A verdict before it has a place: reported at the timeout value, or else at the call."""
+
+    code: str
+    message: str
+    at_value: bool
+
+
+def judge_missing(
+    name: str, spec: TimeoutSpec, max_timeout: float, given_none: bool = False, how: Optional[str] = None
+) -> Optional[Judgement]:
+    """No timeout reaches the client ``name`` (or ``None`` selects its default)."""
+    if spec.unbounded_default is not None and "RES101" in spec.checks:
+        return Judgement(
+            "RES101", f"`{name}` {how or 'is called without a timeout'}: {spec.unbounded_default}", False
+        )
+    if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in spec.checks:
+        if how is None:
+            how = (
+                f"is given {spec.keyword}=None, which selects the default" if given_none
+                else "is called without a timeout"
+            )
+        return Judgement(
+            "RES105", f"`{name}` {how}: {spec.default_message}, above max-timeout ({_seconds(max_timeout)} s)",
+            given_none,
+        )
+    return None
+
+
+def judge_given(
+    value: TimeoutValue, text: str, name: str, spec: TimeoutSpec, max_timeout: float,
+    checks: Optional[FrozenSet[str]] = None,
+) -> Optional[Judgement]:
+    """The timeout ``value`` (written ``text``) reaches the client ``name``."""
+    checks = spec.checks if checks is None else spec.checks & checks
     shown = f" ({value.via})" if value.via else ""
     if spec.zero_is_mode and value.scalar and value.phases[0].seconds == 0:
         return None
@@ -119,42 +151,40 @@ def _judge_value(
         )
     if spec.zero_means_default and value.scalar and (value.phases[0].seconds or 0) <= 0:
         if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in checks:
-            return Verdict(
-                "RES105", node,
+            return Judgement(
+                "RES105",
                 f"`{name}` is given {spec.keyword}={_seconds(value.phases[0].seconds or 0)}{shown}, which "
                 f"falls back to the default: {spec.default_message}, above max-timeout ({_seconds(max_timeout)} s)",
-                call,
+                True,
             )
         return None
     reason = value.unbounded
     if reason is not None:
         if "RES102" in checks:
-            return Verdict("RES102", node, f"`{name}` is given an unbounded timeout: {reason}; it may wait forever", call)
+            return Judgement("RES102", f"`{name}` is given an unbounded timeout: {reason}; it may wait forever", True)
         return None
     largest = value.largest()
     if largest is not None and largest.seconds is not None and largest.seconds > max_timeout and "RES105" in checks:
         phase = f" in the {largest.name} phase" if largest.name else ""
         note = f": {largest.note}" if largest.note else ""
-        return Verdict(
-            "RES105", node,
+        return Judgement(
+            "RES105",
             f"`{name}` may wait {_seconds(largest.seconds)} s{phase}{shown}{note}, above max-timeout "
             f"({_seconds(max_timeout)} s)",
-            call,
+            True,
         )
     if value.literal and "RES103" in checks:
         hint = _RUNTIME_HINTS.get(spec.library, _RUNTIME_SCALAR_HINT)
         remedy = f"take it from configuration, or {hint}" if hint else "take it from configuration"
-        return Verdict(
-            "RES103", node, f"`{name}` has a hard-coded timeout `{code_of(node, limit=None)}`: {remedy}", call
-        )
+        return Judgement("RES103", f"`{name}` has a hard-coded timeout `{text}`: {remedy}", True)
     if value.scalar and spec.split_hint is not None and "RES104" in checks:
         seconds = value.phases[0].seconds
-        return Verdict(
-            "RES104", node,
+        return Judgement(
+            "RES104",
             f"`{name}` is given one timeout of {_seconds(seconds or 0)} s{shown} for both connecting and "
             f"reading: a refused connect should fail within a second while a read may need longer; "
             f"{spec.split_hint}",
-            call,
+            True,
         )
     return None
 
@@ -186,3 +216,203 @@ def report_verdicts(ctx: "RuleContext", code: str) -> None:
 
 def _seconds(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# --- across functions and modules (the project pass) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class ProjectVerdict:
+    code: str
+    place: Place
+    message: str
+    related: Tuple[Tuple[Place, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Forward:
+    """A project function passes what its caller gives (``**kwargs``, or its own ``timeout``
+    parameter) on to a client: its callers decide the client's timeout."""
+
+    client: str
+    spec: TimeoutSpec
+    parameter: Optional[str]  # None: through ``**kwargs``
+    position: Optional[int]
+    default: Optional[TimeoutValue]
+    default_text: Optional[str]
+    path: Tuple[Tuple[FunctionSummary, Call], ...]
+
+    @property
+    def keyword(self) -> str:
+        return self.parameter or self.spec.keyword or ""
+
+
+def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
+    """Every timeout verdict that needs another function or module, once for all RES1xx rules."""
+    settings: "Settings" = ctx.settings
+    key = (project_verdicts, settings.max_timeout, tuple(settings.extend_clients))
+    return ctx.derived(key, lambda: _ProjectJudge(ctx.graph, settings).all())
+
+
+def report_project_verdicts(ctx: "ProjectContext", code: str) -> None:
+    for verdict in project_verdicts(ctx):
+        if verdict.code == code:
+            ctx.report(verdict.place, verdict.message, verdict.related)
+
+
+class _ProjectJudge:
+    def __init__(self, graph: "ProjectGraph", settings: "Settings") -> None:
+        self.graph = graph
+        self.settings = settings
+        self._forwards: Dict[str, Optional[List[Forward]]] = {}
+
+    def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
+        return spec_for(name, self.settings.extend_clients)
+
+    def all(self) -> List[ProjectVerdict]:
+        verdicts: List[ProjectVerdict] = []
+        for function in self.graph.functions.values():
+            for call in function.calls:
+                if call.arguments is None or self.spec(call.target) is not None:
+                    continue  # a client call of the file itself: judged with the file
+                verdicts.extend(self.judge_call(call))
+        return verdicts
+
+    def judge_call(self, call: Call) -> List[ProjectVerdict]:
+        args = call.arguments
+        assert args is not None
+        client = self.graph.object_call(call.target)
+        spec = self.spec(client)
+        if client is not None and spec is not None:
+            base = call.target.rpartition(".")[0]
+            judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
+            if judgement is None:
+                return []
+            factory = self.graph.resolve(base)
+            related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
+            given = args.value(spec.keyword or "")
+            place = given.place if judgement.at_value and given is not None else call.place
+            return [ProjectVerdict(judgement.code, place, f"{judgement.message} (the client comes from `{_short(base)}`)", related)]
+        callee = self.graph.resolve(call.target)
+        if callee is None:
+            return []
+        found = []
+        for forward in self.forwards(callee) or ():
+            verdict = self.judge_forwarded(call, callee, forward)
+            if verdict is not None:
+                found.append(verdict)
+        return found
+
+    def judge_forwarded(self, call: Call, callee: FunctionSummary, forward: Forward) -> Optional[ProjectVerdict]:
+        args = call.arguments
+        assert args is not None
+        related = tuple(
+            (step.place, f"`{_short(owner.name)}` passes {'`**kwargs`' if forward.parameter is None else f'`{forward.parameter}`'} "
+                         f"on to `{_short(step.target)}`")
+            for owner, step in forward.path
+        )
+        wrapper = _short(callee.name)
+        if forward.keyword in args.keywords:
+            given = args.value(forward.keyword)
+            value = value_from_data(given.value) if given is not None and given.value is not None else None
+            if given is None or value is None:
+                return None
+            judgement = judge_given(value, given.text, forward.client, forward.spec, self.settings.max_timeout)
+            if judgement is None:
+                return None
+            return ProjectVerdict(
+                judgement.code, given.place if judgement.at_value else call.place,
+                f"{judgement.message} (passed through `{wrapper}`)", related,
+            )
+        if args.double_star or args.star:
+            return None  # what the caller's own arguments carry is unknown
+        if forward.parameter is None:
+            judgement = judge_missing(
+                forward.client, forward.spec, self.settings.max_timeout,
+                how=f"is called through `{wrapper}` without a timeout",
+            )
+            return ProjectVerdict(judgement.code, call.place, judgement.message, related) if judgement else None
+        if forward.position is not None and args.positional > forward.position:
+            return None  # passed by position: its value is not recorded
+        if forward.default is None:
+            return None
+        judgement = judge_given(
+            forward.default, forward.default_text or "", forward.client, forward.spec, self.settings.max_timeout,
+            checks=_DEFAULT_CHECKS,
+        )
+        if judgement is None:
+            return None
+        return ProjectVerdict(
+            judgement.code, call.place,
+            f"{judgement.message} (the default `{forward.parameter}={forward.default_text}` of `{wrapper}`, "
+            "which this call does not override)",
+            related,
+        )
+
+    def forwards(self, function: FunctionSummary) -> Optional[List[Forward]]:
+        """What ``function`` passes on from its callers to clients, at any depth."""
+        if function.name in self._forwards:
+            return self._forwards[function.name]  # None while in progress: a cycle
+        self._forwards[function.name] = None
+        found: List[Forward] = []
+        for call in function.calls:
+            args = call.arguments
+            if args is None:
+                continue
+            client = call.target if self.spec(call.target) is not None else self.graph.object_call(call.target)
+            spec = self.spec(client)
+            step = ((function, call),)
+            if client is not None and spec is not None and spec.keyword is not None:
+                given = args.value(spec.keyword)
+                if given is not None and given.parameter is not None:
+                    found.append(Forward(
+                        client, spec, given.parameter, given.position,
+                        value_from_data(given.default) if given.default is not None else None, given.default_text, step,
+                    ))
+                elif (args.forwards_kwargs and not function.sets_timeout and spec.keyword not in args.keywords
+                        and not args.star and not (spec.position is not None and args.positional > spec.position)):
+                    found.append(Forward(client, spec, None, None, None, None, step))
+                continue
+            if not args.forwards_kwargs or function.sets_timeout:
+                continue
+            callee = self.graph.resolve(call.target)
+            if callee is None or callee is function:
+                continue
+            for inner in self.forwards(callee) or ():
+                if inner.keyword not in args.keywords:
+                    found.append(Forward(
+                        inner.client, inner.spec, inner.parameter, None, inner.default, inner.default_text,
+                        step + inner.path,
+                    ))
+        self._forwards[function.name] = found
+        return found
+
+
+# A default filled in by a wrapper bounds its callers: only an unbounded or excessive one matters.
+_DEFAULT_CHECKS = frozenset({"RES102", "RES105"})
+
+
+def _judge_arguments(args: Arguments, spec: TimeoutSpec, name: str, max_timeout: float) -> Optional[Judgement]:
+    """The verdict for a client call known only by its recorded arguments."""
+    keyword = spec.keyword
+    if keyword is not None and keyword in args.keywords:
+        given = args.value(keyword)
+        value = value_from_data(given.value) if given is not None and given.value is not None else None
+        if given is None or value is None:
+            return None
+        if spec.none_means_default and given.text == "None":
+            return judge_missing(name, spec, max_timeout, given_none=True)
+        return judge_given(value, given.text, name, spec, max_timeout)
+    if args.double_star or (args.star and spec.position is not None):
+        return None
+    if spec.position is not None and args.positional > spec.position:
+        return None
+    if set(spec.elsewhere) & set(args.keywords) or spec.dsn is not None:
+        return None
+    return judge_missing(name, spec, max_timeout)
+
+
+def _short(name: str) -> str:
+    """``app.http.fetch`` → ``fetch``; methods keep their class (``Client.get``)."""
+    parts = name.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 2 and parts[-2][:1].isupper() else parts[-1]

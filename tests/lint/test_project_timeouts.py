@@ -1,0 +1,189 @@
+"""RES101/102/103/105 across modules: factories, module objects, attributes, properties,
+subclasses, annotations and wrappers, on real trees through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import write_tree
+
+HTTP = {
+    "app/__init__.py": "",
+    "app/utils/__init__.py": "",
+    "app/utils/http.py": """
+        import requests
+        from requests.adapters import HTTPAdapter
+
+        requests_session = requests.Session()
+
+        class TimeoutAdapter(HTTPAdapter):
+            def send(self, request, **kwargs):
+                kwargs.setdefault("timeout", 5)
+                return super().send(request, **kwargs)
+
+        def get_session():
+            return requests.Session()
+
+        def get_bounded_session():
+            s = requests.Session()
+            s.mount("https://", TimeoutAdapter())
+            return s
+
+        def fetch(url, **kwargs):
+            return requests_session.get(url, **kwargs)
+
+        def fetch_with_default(url, **kwargs):
+            kwargs.setdefault("timeout", 10)
+            return requests_session.get(url, **kwargs)
+
+        def post_json(url, data, timeout=None):
+            return requests.post(url, json=data, timeout=timeout)
+
+        def fetch_again(url, **kwargs):
+            return fetch(url, **kwargs)
+
+        class Api(requests.Session):
+            pass
+
+        class Client:
+            def __init__(self):
+                self.session = requests.Session()
+    """,
+}
+
+
+def _check(cli, root, *paths, select="RES1"):
+    result = cli(["check", "--select", select, "--format", "json", "--no-cache", *paths], root)
+    assert result.exit_code in (0, 1), result.output + result.stderr
+    return [(f["path"], f["line"], f["code"], f["message"], f["related"]) for f in json.loads(result.output)["findings"]]
+
+
+def _lines(findings, path):
+    return [(line, code) for p, line, code, _, _ in findings if p == path]
+
+
+def test_clients_made_in_another_module(cli, tmp_path):
+    write_tree(tmp_path, {**HTTP, "app/views.py": """
+        from app.utils import http
+        from app.utils.http import requests_session as session, Api, Client
+
+        def a(url):
+            return http.get_session().get(url)
+
+        def b(url):
+            s = http.get_session()
+            return s.post(url, json={})
+
+        def c(url):
+            return session.get(url)
+
+        def d(url):
+            return Api().get(url)
+
+        def e(url):
+            return Client().session.get(url)
+
+        def bounded(url):
+            return http.get_bounded_session().get(url)
+
+        def given(url):
+            return session.get(url, timeout=None)
+    """})
+    findings = _check(cli, tmp_path, "app")
+    assert _lines(findings, "app/views.py") == [(5, "RES101"), (9, "RES101"), (12, "RES101"), (15, "RES101"), (18, "RES101"), (24, "RES102")]
+    message = next(m for p, line, _, m, _ in findings if p == "app/views.py" and line == 5)
+    assert "`requests.Session.get` is called without a timeout" in message and "get_session" in message
+
+
+def test_a_wrapper_module_used_from_two_packages(cli, tmp_path):
+    write_tree(tmp_path, {
+        **HTTP,
+        "app/billing/__init__.py": "",
+        "app/billing/sync.py": """
+            from app.utils.http import fetch, fetch_with_default, fetch_again
+
+            def pull(url):
+                return fetch(url)
+
+            def pull_bounded(url):
+                return fetch(url, timeout=(1, 5))
+
+            def pull_forever(url):
+                return fetch(url, timeout=None)
+
+            def pull_default(url):
+                return fetch_with_default(url)
+
+            def pull_twice_wrapped(url):
+                return fetch_again(url)
+
+            def pull_kwargs(url, **options):
+                return fetch(url, **options)
+        """,
+        "app/shipping/__init__.py": "",
+        "app/shipping/track.py": """
+            from app.utils import http as h
+
+            def track(url):
+                return h.fetch(url, params={"q": 1})
+
+            def notify(url):
+                return h.post_json(url, {"x": 1})
+
+            def notify_bounded(url):
+                return h.post_json(url, {"x": 1}, timeout=(1, 4))
+        """,
+    })
+    findings = _check(cli, tmp_path, "app")
+    # a literal passed through the wrapper is still a literal at this call (RES103)
+    assert _lines(findings, "app/billing/sync.py") == [(4, "RES101"), (7, "RES103"), (10, "RES102"), (16, "RES101")]
+    assert _lines(findings, "app/shipping/track.py") == [(4, "RES101"), (7, "RES102"), (10, "RES103")]
+    assert _lines(findings, "app/utils/http.py") == []  # the wrappers themselves are not the problem
+    _, _, _, message, related = next(f for f in findings if f[0] == "app/billing/sync.py" and f[1] == 4)
+    assert message.startswith("`requests.Session.get` is called through `fetch` without a timeout")
+    assert [(r["path"], r["line"]) for r in related] == [("app/utils/http.py", 20)]
+    _, _, _, message, related = next(f for f in findings if f[0] == "app/billing/sync.py" and f[1] == 16)
+    assert [(r["path"], r["line"]) for r in related] == [("app/utils/http.py", 30), ("app/utils/http.py", 20)]
+    _, _, _, message, _ = next(f for f in findings if f[0] == "app/shipping/track.py" and f[1] == 7)
+    assert "the default `timeout=None` of `post_json`" in message
+
+
+def test_annotated_parameters_and_attributes(cli, tmp_path):
+    write_tree(tmp_path, {"svc.py": """
+        from typing import Optional
+        import httpx
+        import redis
+        import requests
+
+        def a(session: requests.Session, url):
+            return session.get(url)
+
+        def b(client: Optional[httpx.Client], url):
+            return client.get(url, timeout=None)
+
+        class Cache:
+            conn: redis.Redis
+
+            def read(self, key):
+                return self.conn.get(key)
+
+        def c(r: "redis.Redis"):
+            return r.get("k")
+    """})
+    findings = _check(cli, tmp_path, "svc.py")
+    assert _lines(findings, "svc.py") == [(7, "RES101"), (10, "RES102")]
+
+
+def test_one_file_alone_gives_the_same_findings(cli, tmp_path):
+    write_tree(tmp_path, {**HTTP, "app/views.py": """
+        from app.utils.http import fetch, get_session
+
+        def a(url):
+            return fetch(url)
+
+        def b(url):
+            return get_session().get(url)
+    """})
+    whole = [f for f in _check(cli, tmp_path, "app") if f[0] == "app/views.py"]
+    assert [(f[1], f[2]) for f in whole] == [(4, "RES101"), (7, "RES101")]
+    assert _check(cli, tmp_path, "app/views.py") == whole
