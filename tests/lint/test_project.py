@@ -174,3 +174,64 @@ def test_summaries_come_from_the_cache_and_an_edit_reanalyses_one_file(cli, tmp_
     # the session no longer retries: only tenacity x the loop remains, and the loop is alone
     assert [f["path"] for f in after] == ["app/jobs.py"]
     assert "= up to 12 calls per operation" in after[0]["message"]
+
+
+POST_BELOW = {
+    "shop/__init__.py": "",
+    "shop/gateway.py": """
+        import requests
+
+        def _post(url, body):
+            return requests.post(url, json=body, timeout=5)
+
+        def charge(order):
+            return _post("https://pay.example/charges", order)
+
+        def charge_with_key(order, key):
+            return requests.post("https://pay.example/charges", json=order, timeout=5,
+                                 headers={"Idempotency-Key": key})
+    """,
+    "shop/service.py": """
+        from shop import gateway
+
+        def checkout(order):
+            return gateway.charge(order)
+
+        def checkout_safely(order, key):
+            return gateway.charge_with_key(order, key)
+    """,
+    "shop/tasks.py": """
+        import requests
+        from celery import shared_task
+        from tenacity import retry, stop_after_attempt, wait_random_exponential
+        from shop.service import checkout, checkout_safely
+
+        @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=2))
+        def deliver(order):
+            return checkout(order)
+
+        @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=2))
+        def deliver_safely(order, key):
+            return checkout_safely(order, key)
+
+        @shared_task(autoretry_for=(requests.ConnectionError,), retry_backoff=True, max_retries=3)
+        def settle(order):
+            checkout(order)
+    """,
+}
+
+
+def test_a_post_modules_below_the_retry_that_repeats_it(cli, tmp_path):
+    write_tree(tmp_path, POST_BELOW)
+    result = cli(["check", "--select", "RES201", "--format", "json", "--no-cache", "shop"], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [("shop/tasks.py", 8), ("shop/tasks.py", 16)]
+    first = findings[0]
+    assert first["message"].startswith(
+        "`checkout` sends a POST (`requests.post`) through `charge` -> `_post` without an `Idempotency-Key` "
+        "header and is retried here by a tenacity retry"
+    )
+    assert ("shop/gateway.py", 4) in {(r["path"], r["line"]) for r in first["related"]}
+    assert "celery" in findings[1]["message"]
+    alone = cli(["check", "--select", "RES201", "--format", "json", "--no-cache", "shop/tasks.py"], tmp_path)
+    assert json.loads(alone.output)["findings"] == findings

@@ -10,7 +10,13 @@ from typing import Callable, Dict, List, Optional, Tuple
 import libcst as cst
 
 from resilint.libraries.clients import TIMEOUT_KEYWORDS
-from resilint.libraries.retry_scopes import RetryScope, calls_within, retry_scopes
+from resilint.libraries.http_requests import RequestFinder
+from resilint.libraries.retry_scopes import (
+    RetryScope,
+    calls_within,
+    describe,
+    retry_scopes,
+)
 from resilint.libraries.self_retrying import client_layer, layer_of
 from resilint.libraries.sessions import (
     class_supplies_timeout,
@@ -37,6 +43,7 @@ from resilint.lint.summary import (
     Layer,
     ModuleSummary,
     Place,
+    Request,
 )
 
 Locate = Callable[[cst.CSTNode], Place]
@@ -68,15 +75,16 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if layer is None:
             continue
         description, calls = layer
+        retrier, guards = describe(scope), scope.policy.guards_non_idempotent
         if scope.function is not None and isinstance(scope.covers, cst.FunctionDef):
             owner = function_of(scope.function)
-            owner.layers.append(Layer(description, calls, locate(scope.node), whole_function=True))
+            owner.layers.append(Layer(description, calls, locate(scope.node), True, False, retrier, guards))
             continue
         covered = list(calls_within(model, scope))
         if not covered:
             continue
         owner = function_of(covered[0].scope.enclosing_function)
-        owner.layers.append(Layer(description, calls, locate(scope.node)))
+        owner.layers.append(Layer(description, calls, locate(scope.node), False, False, retrier, guards))
         index = len(owner.layers) - 1
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
@@ -88,13 +96,16 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         retrying: Optional[int] = None
         client = client_layer(model, site, name)
         if client is not None:
-            owner.layers.append(Layer(client[0], client[1], locate(client[2]), client=True))
+            owner.layers.append(Layer(client[0], client[1], locate(client[2]), client=True, retrier=client[0]))
             retrying = len(owner.layers) - 1
         covering = tuple(index for _, index in sorted(loops.get(id(site.node), ())))
         owner.calls.append(Call(name, locate(site.node), covering, retrying, _arguments(model, site, locate)))
 
+    finder = RequestFinder(model)
     for info in model.functions:
-        function_of(info)  # functions that call nothing still return something
+        owner = function_of(info)  # functions that call nothing still return something
+        for site, method, name, status, detail in finder.unsafe_requests(info):
+            owner.requests.append(Request(method, name, status, detail, locate(site.node)))
     for name, bindings in model.module_scope.bindings.items():
         for binding in bindings:
             if binding.imported is not None:

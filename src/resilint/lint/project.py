@@ -180,6 +180,20 @@ class ProjectGraph:
             queue.extend((callee, inner_call, path, None) for inner_call in callee.calls)
         return list(found.values())
 
+    def reachable(self, function: FunctionSummary) -> Iterator[Tuple[FunctionSummary, Tuple[Call, ...]]]:
+        """``function`` and every project function it calls at any depth, each once, nearest
+        first, with the calls that lead from ``function`` to it."""
+        queue: Deque[Tuple[FunctionSummary, Tuple[Call, ...]]] = deque([(function, ())])
+        visited: Set[str] = {function.name}
+        while queue:
+            current, path = queue.popleft()
+            yield current, path
+            for call in current.calls:
+                callee = self.resolve(call.target)
+                if callee is not None and callee.name not in visited:
+                    visited.add(callee.name)
+                    queue.append((callee, path + (call,)))
+
     def covered_calls(self, ref: LayerRef) -> Iterator[Call]:
         """The calls of the layer's function that one attempt of the layer makes."""
         for call in ref.function.calls:

@@ -45,6 +45,20 @@ class Layer:
     place: Place
     whole_function: bool = False
     client: bool = False  # a client that retries by itself (a mounted adapter, an SDK client)
+    retrier: str = ""  # what retries, for messages ("a tenacity retry")
+    guards_non_idempotent: bool = False  # it never repeats a POST/PATCH by itself
+
+
+@dataclass(frozen=True)
+class Request:
+    """A POST/PATCH a function sends that a retry around it would repeat unsafely:
+    ``status`` "missing" (no idempotency key) or "unstable" (a new key on every call)."""
+
+    method: str
+    name: str
+    status: str
+    detail: str
+    place: Place
 
 
 @dataclass(frozen=True)
@@ -101,6 +115,7 @@ class FunctionSummary:
     place: Place
     layers: List[Layer] = field(default_factory=list)
     calls: List[Call] = field(default_factory=list)
+    requests: List[Request] = field(default_factory=list)
     returns: Optional[str] = None  # the class of what it returns, when the file can tell
     sets_timeout: bool = False  # it writes a "timeout" key (``kwargs.setdefault("timeout", …)``)
 
@@ -144,10 +159,12 @@ class ModuleSummary:
             functions = {
                 name: FunctionSummary(
                     f["name"], Place(**f["place"]),
-                    [Layer(l["description"], l["calls"], Place(**l["place"]), l["whole_function"], l["client"])
+                    [Layer(l["description"], l["calls"], Place(**l["place"]), l["whole_function"], l["client"],
+                           l["retrier"], l["guards_non_idempotent"])
                      for l in f["layers"]],
                     [Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"],
                           _arguments(c["arguments"])) for c in f["calls"]],
+                    [Request(r["method"], r["name"], r["status"], r["detail"], Place(**r["place"])) for r in f["requests"]],
                     f["returns"], bool(f["sets_timeout"]),
                 )
                 for name, f in data["functions"].items()
