@@ -235,3 +235,80 @@ def test_a_post_modules_below_the_retry_that_repeats_it(cli, tmp_path):
     assert "celery" in findings[1]["message"]
     alone = cli(["check", "--select", "RES201", "--format", "json", "--no-cache", "shop/tasks.py"], tmp_path)
     assert json.loads(alone.output)["findings"] == findings
+
+
+def test_a_retry_policy_defined_in_another_module(cli, tmp_path):
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/policies.py": """
+            import tenacity
+            api_retry = tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random_exponential(max=2))
+        """,
+        "app/jobs.py": """
+            import requests
+            from app.policies import api_retry
+
+            def _post(body):
+                return requests.post("https://x.example", json=body, timeout=5)
+
+            @api_retry
+            def deliver(body):
+                return _post(body)
+        """,
+        "app/reads.py": """
+            import boto3
+            from app import policies
+
+            s3 = boto3.client("s3", config=None)
+
+            @policies.api_retry
+            def read(key):
+                return s3.get_object(Bucket="b", Key=key)
+        """,
+    })
+    result = cli(["check", "--select", "RES201,RES204", "--format", "json", "--no-cache", "app"], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"], f["code"]) for f in findings] == [("app/jobs.py", 9, "RES201"), ("app/reads.py", 8, "RES204")]
+    assert "tenacity 3 attempts (app/policies.py:2) x botocore client retries" in findings[1]["message"]
+
+
+def test_a_delay_computed_by_a_helper_of_another_module(cli, tmp_path):
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/backoff.py": """
+            import random
+
+            BASE = 0.5
+
+            def exponential(attempt):
+                return BASE * 2 ** attempt
+
+            def jittered(attempt):
+                return random.uniform(0, BASE * 2 ** attempt)
+        """,
+        "app/sync.py": """
+            import time
+            import requests
+            from app import backoff
+
+            def pull(url):
+                for attempt in range(5):
+                    try:
+                        return requests.get(url, timeout=(1, 5))
+                    except requests.ConnectionError:
+                        time.sleep(backoff.exponential(attempt))
+                raise RuntimeError("gave up")
+
+            def pull_jittered(url):
+                for attempt in range(5):
+                    try:
+                        return requests.get(url, timeout=(1, 5))
+                    except requests.ConnectionError:
+                        time.sleep(backoff.jittered(attempt))
+                raise RuntimeError("gave up")
+        """,
+    })
+    result = cli(["check", "--select", "RES202", "--format", "json", "--no-cache", "app"], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [("app/sync.py", 10)]
+    assert "waits what `exponential` (app/backoff.py:5) returns, which grows exponentially" in findings[0]["message"]

@@ -5,7 +5,7 @@ arguments they pass; what its functions return and what its objects are; and its
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -17,6 +17,9 @@ from resilint.libraries.retry_scopes import (
     describe,
     retry_scopes,
 )
+from resilint.libraries.retry_scopes.delays import returned_delay
+from resilint.libraries.retry_scopes.model import UNKNOWN
+from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.self_retrying import client_layer, layer_of
 from resilint.libraries.sessions import (
     class_supplies_timeout,
@@ -44,6 +47,7 @@ from resilint.lint.summary import (
     ModuleSummary,
     Place,
     Request,
+    Wait,
 )
 
 Locate = Callable[[cst.CSTNode], Place]
@@ -69,8 +73,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             summary.functions[name] = functions[key]
         return functions[key]
 
+    found = retry_scopes(model)
     loops: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(stack depth, layer index)]
-    for scope in retry_scopes(model).covering():
+    for scope in found.covering():
         layer = layer_of(scope.policy)
         if layer is None:
             continue
@@ -102,14 +107,30 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         owner.calls.append(Call(name, locate(site.node), covering, retrying, _arguments(model, site, locate)))
 
     finder = RequestFinder(model)
+    applied = {id(scope.node) for scope in found.scopes}
+    delays = Recogniser(model)
     for info in model.functions:
         owner = function_of(info)  # functions that call nothing still return something
+        owner.decorators = _unknown_decorators(model, info, applied, locate)
+        delay = returned_delay(delays, info)
+        owner.delay = delay if delay != UNKNOWN else None
         for site, method, name, status, detail in finder.unsafe_requests(info):
             owner.requests.append(Request(method, name, status, detail, locate(site.node)))
+    for policy in found.policies:
+        wait = policy.wait
+        if wait.via is not None and wait.node is not None:
+            summary.waits.append(Wait(wait.via, wait.detail, policy.library, locate(wait.node)))
+    policies = {id(policy.node): policy for policy in found.policies}
     for name, bindings in model.module_scope.bindings.items():
         for binding in bindings:
             if binding.imported is not None:
                 summary.imports[name] = binding.imported
+        policy = policies.get(id(bindings[-1].expr)) if bindings[-1].expr is not None else None
+        layer = layer_of(policy) if policy is not None else None
+        if policy is not None and layer is not None:
+            summary.policies[_qualified(model, name)] = Layer(
+                layer[0], layer[1], locate(policy.node), True, False, describe(policy), policy.guards_non_idempotent,
+            )
         known = _object_type(model, bindings[-1])
         if known is not None:
             summary.types[_qualified(model, name)] = known
@@ -122,6 +143,22 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             if known is not None:
                 summary.types[_qualified(model, f"{cls.qualname}.{attribute}")] = known
     return summary
+
+
+def _unknown_decorators(
+    model: SemanticModel, info: FunctionInfo, applied: Set[int], locate: Locate
+) -> List[Tuple[str, Place]]:
+    """The decorators of ``info`` that are no retry the file recognised, by qualified name."""
+    found = []
+    outer = info.scope.parent or info.scope
+    for decorator in info.decorators:
+        if id(decorator) in applied:
+            continue
+        expr = decorator.decorator
+        name = model.qualified_name(expr.func if isinstance(expr, cst.Call) else expr, outer, 1 << 62)
+        if name is not None and not name.startswith(_SKIPPED_TARGETS):
+            found.append((name, locate(decorator)))
+    return found
 
 
 def _class_of(model: SemanticModel, value: Value) -> Optional[str]:

@@ -70,6 +70,27 @@ class ProjectGraph:
             for name, function in summary.functions.items():
                 self.functions.setdefault(name, function)
         self._resolved: Dict[str, Optional[FunctionSummary]] = {}
+        self._apply_imported_policies()
+
+    def _apply_imported_policies(self) -> None:
+        """``@api_retry`` where ``api_retry = tenacity.retry(...)`` lives in another module: the
+        decorated function gets that policy as a layer of its own."""
+        for function in self.functions.values():
+            for name, _ in function.decorators:
+                layer = self._policy(name)
+                if layer is not None and layer not in function.layers:
+                    function.layers.append(layer)
+
+    def _policy(self, name: str) -> Optional[Layer]:
+        for _ in range(_MAX_ALIAS_HOPS):
+            for module in self._modules_of(name):
+                if name in module.policies:
+                    return module.policies[name]
+            rewritten = self._through_imports(name)
+            if rewritten is None or rewritten == name:
+                return None
+            name = rewritten
+        return None
 
     # --- names -----------------------------------------------------------------------------
 

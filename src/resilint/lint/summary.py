@@ -62,6 +62,17 @@ class Request:
 
 
 @dataclass(frozen=True)
+class Wait:
+    """A retry policy's wait that is whatever the function ``via`` returns, for a project rule
+    to judge once it knows that function (``time.sleep(backoff.delay_for(attempt))``)."""
+
+    via: str
+    text: str  # how the wait is written
+    library: str
+    place: Place
+
+
+@dataclass(frozen=True)
 class Argument:
     """A keyword argument the timeout rules may judge once the callee is known.
 
@@ -116,7 +127,11 @@ class FunctionSummary:
     layers: List[Layer] = field(default_factory=list)
     calls: List[Call] = field(default_factory=list)
     requests: List[Request] = field(default_factory=list)
+    # Decorators the file could not tell anything about: (qualified name, place). A retry policy
+    # defined in another module (``@api_retry``) becomes a layer in the project pass.
+    decorators: List[Tuple[str, Place]] = field(default_factory=list)
     returns: Optional[str] = None  # the class of what it returns, when the file can tell
+    delay: Optional[str] = None  # what kind of delay it returns: "fixed" | "exponential" | "jittered"
     sets_timeout: bool = False  # it writes a "timeout" key (``kwargs.setdefault("timeout", …)``)
 
 
@@ -131,6 +146,10 @@ class ModuleSummary:
     # ``Class.attr`` for what ``self.attr = …`` stores). Only objects that leave their timeout
     # to the caller are listed (a session with a timeout-setting adapter mounted is not).
     types: Dict[str, str] = field(default_factory=dict)
+    # Retry policies kept in module variables (``api_retry = tenacity.retry(...)``), for the
+    # functions of other modules that they decorate.
+    policies: Dict[str, Layer] = field(default_factory=dict)
+    waits: List[Wait] = field(default_factory=list)
     # Suppression comments: line → the codes they name (None: every code).
     suppressions: Dict[int, Optional[List[str]]] = field(default_factory=dict)
     # With RES001 enabled: suppressions that may serve a project rule, judged after the pass.
@@ -159,13 +178,12 @@ class ModuleSummary:
             functions = {
                 name: FunctionSummary(
                     f["name"], Place(**f["place"]),
-                    [Layer(l["description"], l["calls"], Place(**l["place"]), l["whole_function"], l["client"],
-                           l["retrier"], l["guards_non_idempotent"])
-                     for l in f["layers"]],
+                    [_layer(layer) for layer in f["layers"]],
                     [Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"],
                           _arguments(c["arguments"])) for c in f["calls"]],
                     [Request(r["method"], r["name"], r["status"], r["detail"], Place(**r["place"])) for r in f["requests"]],
-                    f["returns"], bool(f["sets_timeout"]),
+                    [(str(name), Place(**place)) for name, place in f["decorators"]],
+                    f["returns"], f["delay"], bool(f["sets_timeout"]),
                 )
                 for name, f in data["functions"].items()
             }
@@ -175,6 +193,8 @@ class ModuleSummary:
             }
             return cls(
                 str(data["module"]), str(data["path"]), functions, dict(data["imports"]), dict(data["types"]),
+                {name: _layer(layer) for name, layer in data["policies"].items()},
+                [Wait(w["via"], w["text"], w["library"], Place(**w["place"])) for w in data["waits"]],
                 suppressions, [dict(entry) for entry in data["pending_suppressions"]],
             )
         except (AttributeError, KeyError, TypeError, ValueError):
@@ -192,4 +212,11 @@ def _arguments(data: Optional[Dict[str, Any]]) -> Optional[Arguments]:
     return Arguments(
         tuple(data["keywords"]), int(data["positional"]), bool(data["star"]), bool(data["double_star"]),
         bool(data["forwards_kwargs"]), values,
+    )
+
+
+def _layer(data: Dict[str, Any]) -> Layer:
+    return Layer(
+        data["description"], data["calls"], Place(**data["place"]), data["whole_function"], data["client"],
+        data["retrier"], data["guards_non_idempotent"],
     )

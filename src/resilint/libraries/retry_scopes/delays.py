@@ -30,7 +30,7 @@ from resilint.lint.nodes import (
     expression_nodes,
     number_of,
 )
-from resilint.lint.semantic import Binding, CallSite, FunctionInfo, Scope
+from resilint.lint.semantic import Binding, CallSite, FunctionInfo, QName, Scope
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -52,10 +52,11 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
     for call in sleeps:
         argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
         if argument is None:
-            results.append((WAIT_NONE, "", call))
+            results.append((WAIT_NONE, "", call, None))
             continue
+        rec.delay_via = None
         kind, detail = delay_kind(rec, argument.value, call.scope, call.order, policy.node)
-        results.append((kind, detail, call))
+        results.append((kind, detail, call, rec.delay_via))
     kinds = [r[0] for r in results]
     if WAIT_JITTERED in kinds:
         chosen = results[kinds.index(WAIT_JITTERED)]
@@ -65,14 +66,14 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
         chosen = results[kinds.index(WAIT_EXPONENTIAL)]
     else:
         chosen = results[0]
-    kind, detail, call = chosen
+    kind, detail, call, via = chosen
     name = (rec.name(call) or "sleep")
     text = f"`{name}({detail})`" if detail else f"`{name}`"
     if kind == WAIT_EXPONENTIAL:
         text += " grows exponentially but has no random term"
     elif kind == WAIT_FIXED:
         text += " waits a constant interval with no random term"
-    policy.wait = Setting(kind, call.node, text)
+    policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
 
 
 def delay_kind(
@@ -153,8 +154,21 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             finally:
                 rec.growing = saved
             return _strongest(kinds)
+        if name is not None and (target is None or isinstance(target, QName)):
+            rec.delay_via = name  # a function of another module: the project pass knows what it returns
         return UNKNOWN
     return UNKNOWN
+
+
+def returned_delay(rec: Recogniser, function: FunctionInfo) -> str:
+    """What kind of delay a function returns (fixed / exponential / jittered / unknown)."""
+    if not function.returns:
+        return UNKNOWN
+    saved, rec.growing = rec.growing, set()
+    try:
+        return _strongest([_delay(rec, r, function.scope, 1 << 62, None, 1) for r in function.returns])
+    finally:
+        rec.growing = saved
 
 
 def _bindings(name: str, scope: Scope) -> List[Binding]:

@@ -40,6 +40,9 @@ class Setting:
     node: Optional[cst.CSTNode] = None
     detail: str = ""
     inherited: bool = False
+    # An unknown wait that is whatever this function returns (a helper of another module):
+    # the project pass judges it from that function's summary.
+    via: Optional[str] = None
 
 
 @dataclass(eq=False)

@@ -35,6 +35,7 @@ class Recogniser:
         self.decorated: Dict[int, List[RetryScope]] = {}  # id(FunctionInfo) → its decorator scopes
         self.growing: Set[str] = set()  # names multiplied in the loop being judged
         self.visiting: Set[str] = set()  # names whose delay kind is being computed
+        self.delay_via: Optional[str] = None  # the other module's function a delay depends on
 
     # --- driver ----------------------------------------------------------------------------
 

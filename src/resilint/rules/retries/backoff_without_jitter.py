@@ -11,13 +11,15 @@ from resilint.libraries.retry_scopes import (
     WAIT_NONE,
     retry_scopes,
 )
-from resilint.lint.rule import Invalid, Rule, RuleContext
+from resilint.lint.project import ProjectContext
+from resilint.lint.rule import Invalid, RuleContext
+from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
 _HERD = "clients that failed together retry together"
 
 
-class BackoffWithoutJitter(Rule):
+class BackoffWithoutJitter(ProjectRule):
     """A retry waits the same computed interval in every client, so failures come back in waves.
 
     ## What it does
@@ -335,6 +337,20 @@ class BackoffWithoutJitter(Rule):
                 continue
             reported.add(id(node))
             ctx.report(node, _message(policy.library, wait.kind, wait.detail), anchor=node)
+
+    def check_project(self, ctx: ProjectContext) -> None:
+        """Waits computed by a function of another module, judged from what it returns."""
+        for module in ctx.graph.modules.values():
+            for wait in module.waits:
+                helper = ctx.graph.resolve(wait.via)
+                if helper is None or helper.delay not in (WAIT_FIXED, WAIT_EXPONENTIAL):
+                    continue
+                short = wait.via.rsplit(".", 1)[-1]
+                grows = "grows exponentially but has no random term" if helper.delay == WAIT_EXPONENTIAL else (
+                    "is a constant interval with no random term"
+                )
+                detail = f"{wait.text} waits what `{short}` ({helper.place.short()}) returns, which {grows}"
+                ctx.report(wait.place, _message(wait.library, helper.delay, detail), [(helper.place, f"`{short}` computes the delay")])
 
 
 def _message(library: str, kind: str, detail: str) -> str:
