@@ -312,3 +312,24 @@ def test_a_delay_computed_by_a_helper_of_another_module(cli, tmp_path):
     findings = json.loads(result.output)["findings"]
     assert [(f["path"], f["line"]) for f in findings] == [("app/sync.py", 10)]
     assert "waits what `exponential` (app/backoff.py:5) returns, which grows exponentially" in findings[0]["message"]
+
+
+def test_module_names_from_project_roots_src_layout_and_namespace_packages(cli, tmp_path):
+    http = """
+        import requests
+        def fetch(url, **kwargs):
+            return requests.get(url, **kwargs)
+    """
+    write_tree(tmp_path, {
+        "pyproject.toml": "[tool.resilint]\n",
+        # src layout with a regular package
+        "src/app/__init__.py": "",
+        "src/app/http.py": http,
+        "src/app/views.py": "from app.http import fetch\n\ndef show(url):\n    return fetch(url)\n",
+        # a namespace package (no __init__.py), imported from the project root
+        "services/billing/http.py": http,
+        "services/billing/sync.py": "from services.billing import http\n\ndef pull(url):\n    return http.fetch(url)\n",
+    })
+    result = cli(["check", "--select", "RES101", "--format", "json", "--no-cache", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [("services/billing/sync.py", 4), ("src/app/views.py", 4)]

@@ -50,6 +50,7 @@ class Checker:
         self.project_rules = [r for r in enabled if r.project]
         self.summarise = next((r.summarise for r in self.project_rules if r.summarise is not None), None)
         self.triggers = _triggers(self.rules, settings)
+        self.roots = project_roots(settings)
 
     # --- entry points --------------------------------------------------------------------
 
@@ -119,7 +120,7 @@ class Checker:
         if not wanted and not summarise:
             return [], None, None
         try:
-            model = SemanticModel(module, module_name=module_name(path), path=path)
+            model = SemanticModel(module, module_name=module_name(path, self.roots), path=path)
             ctx = RuleContext(model, self.settings)
             for rule in rules if wanted else ():
                 ctx.run(rule)
@@ -144,6 +145,7 @@ class Checker:
             summary: ModuleSummary = self.summarise(model, locate)
         except RecursionError:
             raise SourceError("too deeply nested to analyse (recursion limit)") from None
+        summary.aliases = [name for name in module_names(path, self.roots) if name != summary.module]
         summary.suppressions = {
             line: (None if entry.codes is None else sorted(entry.codes))
             for line, entries in parse_suppressions(text).items()
@@ -349,8 +351,18 @@ def _parse(text: str, deferred: Optional[SourceError]) -> cst.Module:
         raise SourceError("too deeply nested to parse") from None
 
 
-def module_name(path: str) -> str:
-    """The dotted module name of a file, from the packages (``__init__.py``) around it."""
+def module_name(path: str, roots: Sequence[str] = ()) -> str:
+    """The dotted module name of a file: from the packages (``__init__.py``) around it, or, for
+    a file in no package (namespace packages, scripts), from the project root it lies under."""
+    return module_names(path, roots)[0]
+
+
+def module_names(path: str, roots: Sequence[str] = ()) -> List[str]:
+    """Every name the file may be imported by, the one its own code resolves with first.
+
+    A package without ``__init__.py`` (PEP 420) may be imported from the project root
+    (``app.services.x``) or from a directory on ``sys.path`` below it (``services.x``): both
+    are names of the same module."""
     absolute = os.path.abspath(path)
     directory, filename = os.path.split(absolute)
     stem = filename.rsplit(".", 1)[0]
@@ -360,7 +372,29 @@ def module_name(path: str) -> str:
         parts.append(package)
         if not package:
             break
-    return ".".join(reversed(parts))
+    packaged = ".".join(reversed(parts))
+    names = [packaged] if packaged else []
+    for root in roots:
+        relative = os.path.relpath(absolute, root)
+        if relative.startswith(".."):
+            continue
+        pieces = relative.split(os.sep)
+        pieces[-1] = pieces[-1].rsplit(".", 1)[0]
+        if pieces[-1] == "__init__":
+            pieces.pop()
+        if pieces and all(piece.isidentifier() for piece in pieces):
+            name = ".".join(pieces)
+            if name not in names:
+                names.append(name)
+    if len(parts) == 1 and len(names) > 1:
+        names.append(names.pop(0))  # in no package: the root-relative name is the module's own
+    return names or [stem]
+
+
+def project_roots(settings: Settings) -> List[str]:
+    """Where the project's imports start: ``src/`` in a src layout, and the project root."""
+    source = os.path.join(settings.root, "src")
+    return [source, settings.root] if os.path.isdir(source) else [settings.root]
 
 
 def check_source(

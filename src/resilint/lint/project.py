@@ -65,8 +65,11 @@ class ProjectGraph:
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
         self.modules: Dict[str, ModuleSummary] = {}
         self.functions: Dict[str, FunctionSummary] = {}
+        self._aliases: Dict[str, str] = {}  # another name of a module → the name it uses
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
+            for alias in summary.aliases:
+                self._aliases.setdefault(alias, summary.module)
             for name, function in summary.functions.items():
                 self.functions.setdefault(name, function)
         self._resolved: Dict[str, Optional[FunctionSummary]] = {}
@@ -115,8 +118,13 @@ class ProjectGraph:
         return None
 
     def _through_imports(self, target: str) -> Optional[str]:
-        """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``."""
+        """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``;
+        ``examples.shop.orders.f`` → ``shop.orders.f`` when both name one module."""
         parts = target.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            primary = self._aliases.get(".".join(parts[:cut]))
+            if primary is not None:
+                return ".".join([primary] + parts[cut:])
         for cut in range(len(parts) - 1, 0, -1):
             module = self.modules.get(".".join(parts[:cut]))
             if module is None:

@@ -9,7 +9,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
-from resilint.lint.checker import Checker, module_name
+from resilint.lint.checker import Checker, module_names, project_roots
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.finding import AnalysisError, Finding, RunResult
@@ -153,8 +153,10 @@ def _referenced_modules(summary: ModuleSummary) -> Iterator[str]:
 def _module_index(settings: Settings) -> Dict[str, str]:
     """Module name → file, for every Python file of the project (no file is read)."""
     index: Dict[str, str] = {}
+    roots = project_roots(settings)
     for path in discover([settings.root], settings).files:
-        index.setdefault(module_name(path), display_path(path))
+        for name in module_names(path, roots):
+            index.setdefault(name, display_path(path))
     return index
 
 

@@ -140,6 +140,8 @@ class ModuleSummary:
     module: str
     path: str
     functions: Dict[str, FunctionSummary] = field(default_factory=dict)
+    # Other names the module may be imported by (a namespace package seen from two roots).
+    aliases: List[str] = field(default_factory=list)
     # Names bound by imports at module level: local name → qualified name (re-exports).
     imports: Dict[str, str] = field(default_factory=dict)
     # Objects of the module whose class is known: qualified name → class (module globals,
@@ -192,7 +194,8 @@ class ModuleSummary:
                 for line, codes in data["suppressions"].items()
             }
             return cls(
-                str(data["module"]), str(data["path"]), functions, dict(data["imports"]), dict(data["types"]),
+                str(data["module"]), str(data["path"]), functions, [str(a) for a in data["aliases"]],
+                dict(data["imports"]), dict(data["types"]),
                 {name: _layer(layer) for name, layer in data["policies"].items()},
                 [Wait(w["via"], w["text"], w["library"], Place(**w["place"])) for w in data["waits"]],
                 suppressions, [dict(entry) for entry in data["pending_suppressions"]],
