@@ -8,14 +8,21 @@ is None when the file cannot see it (an SDK client configured elsewhere).
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import List, Optional, Protocol, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes import Policy, retry_scopes
+from resilint.libraries.retry_scopes import (
+    ON_RESULT,
+    ON_SPECIFIC,
+    ON_STATUS,
+    Policy,
+    retry_scopes,
+)
 from resilint.libraries.sessions import mounted_adapters, receiver_key
-from resilint.lint.nodes import keyword_args
-from resilint.lint.semantic import CallSite, SemanticModel
+from resilint.lint.nodes import is_false, keyword_args
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 # method-name prefixes of SDK clients that retry every request → what the library does
 # (botocore: 5 attempts in legacy mode, 3 in standard mode, unless the client's Config says
@@ -29,7 +36,7 @@ _SDK_CLIENTS = {
 _HTTPX_CLIENTS = frozenset({"httpx.Client", "httpx.AsyncClient"})
 
 Layer = Tuple[str, Optional[int]]
-ClientLayer = Tuple[str, Optional[int], cst.CSTNode]
+ClientLayer = Tuple[str, Optional[int], cst.CSTNode, Optional[Policy]]  # …, where, and the policy
 
 
 def layer_of(policy: Policy) -> Optional[Layer]:
@@ -58,7 +65,7 @@ def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> O
         return None
     for prefix, description in _SDK_CLIENTS.items():
         if name.startswith(prefix):
-            return description, None, site.node
+            return description, None, site.node, None
     func = site.node.func
     if not isinstance(func, cst.Attribute):
         return None
@@ -74,7 +81,7 @@ def _layer_at(model: SemanticModel, node: cst.CSTNode) -> Optional[ClientLayer]:
     for scope in retry_scopes(model).scopes:
         if scope.node is node:
             layer = layer_of(scope.policy)
-            return None if layer is None else (layer[0], layer[1], node)
+            return None if layer is None else (layer[0], layer[1], node, scope.policy)
     return None
 
 
@@ -95,3 +102,71 @@ def _transport_retries(model: SemanticModel, site: CallSite, receiver: cst.BaseE
     if transport is None:
         return None
     return _layer_at(model, model.followed(transport.value, site.scope, site.order))
+
+
+# --- what a layer retries on, and what it raises when it gives up ----------------------------
+
+_GENERIC_EXCEPTIONS = frozenset({"builtins.Exception", "builtins.BaseException"})
+
+
+def retried_exceptions(model: SemanticModel, policy: Policy) -> Tuple[str, ...]:
+    """The exception classes a policy retries, when the code names them; () when unknown."""
+    if policy.retry_on.kind != ON_SPECIFIC:
+        return ()
+    scope, order = policy.scope or model.module_scope, policy.order
+    if policy.library == "loop":
+        names = []
+        for node in iter_nodes(policy.node, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if isinstance(node, cst.ExceptHandler) and node.type is not None and not _reraises(node):
+                names.extend(_exception_names(model, node.type, scope, order))
+        return tuple(names)
+    node = policy.retry_on.node
+    return tuple(_exception_names(model, node, scope, order)) if node is not None else ()
+
+
+def gives_up_with(policy: Policy) -> Optional[str]:
+    """The exception a layer raises once its attempts are spent, when it is not the last error."""
+    if policy.library == "tenacity" and isinstance(policy.node, cst.Call):
+        reraise = keyword_args(policy.node)[0].get("reraise")
+        if reraise is None or is_false(reraise.value):
+            return "tenacity.RetryError"
+    return None
+
+
+def separate_failures(outer: "LayerFacts", inner: "LayerFacts") -> bool:
+    """True when two layers retry different kinds of failure, so they do not multiply: the outer
+    one retries a business condition (a result) and the inner one errors; the inner one retries
+    statuses only and the outer one exceptions; or the outer one never retries what the inner
+    one raises when it gives up."""
+    if outer.retries_on == ON_RESULT and inner.retries_on != ON_RESULT:
+        return True
+    if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
+        return True
+    raised = inner.gives_up_with
+    caught = set(outer.exceptions)
+    return bool(raised and caught and not caught & _GENERIC_EXCEPTIONS and raised not in caught)
+
+
+class LayerFacts(Protocol):
+    library: str
+    retries_on: str
+    exceptions: Tuple[str, ...]
+    gives_up_with: Optional[str]
+
+
+def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, order: int) -> List[str]:
+    names = []
+    for inner in iter_nodes(node):
+        if isinstance(inner, (cst.Name, cst.Attribute)):
+            name = model.qualified_name(inner, scope, order)
+            if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
+                names.append(name)
+    return names
+
+
+def _reraises(handler: cst.ExceptHandler) -> bool:
+    body = handler.body.body if isinstance(handler.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        return isinstance(last.body[-1], cst.Raise)
+    return False

@@ -12,6 +12,7 @@ import libcst as cst
 from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.http_requests import RequestFinder
 from resilint.libraries.retry_scopes import (
+    Policy,
     RetryScope,
     calls_within,
     describe,
@@ -20,7 +21,12 @@ from resilint.libraries.retry_scopes import (
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
 from resilint.libraries.retry_scopes.recogniser import Recogniser
-from resilint.libraries.self_retrying import client_layer, layer_of
+from resilint.libraries.self_retrying import (
+    client_layer,
+    gives_up_with,
+    layer_of,
+    retried_exceptions,
+)
 from resilint.libraries.sessions import (
     class_supplies_timeout,
     receiver_sets_timeout,
@@ -79,17 +85,15 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         layer = layer_of(scope.policy)
         if layer is None:
             continue
-        description, calls = layer
-        retrier, guards = describe(scope), scope.policy.guards_non_idempotent
         if scope.function is not None and isinstance(scope.covers, cst.FunctionDef):
             owner = function_of(scope.function)
-            owner.layers.append(Layer(description, calls, locate(scope.node), True, False, retrier, guards))
+            owner.layers.append(_layer(model, scope.policy, layer, locate(scope.node), whole_function=True))
             continue
         covered = list(calls_within(model, scope))
         if not covered:
             continue
         owner = function_of(covered[0].scope.enclosing_function)
-        owner.layers.append(Layer(description, calls, locate(scope.node), False, False, retrier, guards))
+        owner.layers.append(_layer(model, scope.policy, layer, locate(scope.node)))
         index = len(owner.layers) - 1
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
@@ -101,7 +105,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         retrying: Optional[int] = None
         client = client_layer(model, site, name)
         if client is not None:
-            owner.layers.append(Layer(client[0], client[1], locate(client[2]), client=True, retrier=client[0]))
+            description, calls, where, policy = client
+            if policy is not None:
+                owner.layers.append(_layer(model, policy, (description, calls), locate(where), client=True))
+            else:
+                owner.layers.append(Layer(description, calls, locate(where), client=True, retrier=description))
             retrying = len(owner.layers) - 1
         covering = tuple(index for _, index in sorted(loops.get(id(site.node), ())))
         owner.calls.append(Call(name, locate(site.node), covering, retrying, _arguments(model, site, locate)))
@@ -128,9 +136,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         policy = policies.get(id(bindings[-1].expr)) if bindings[-1].expr is not None else None
         layer = layer_of(policy) if policy is not None else None
         if policy is not None and layer is not None:
-            summary.policies[_qualified(model, name)] = Layer(
-                layer[0], layer[1], locate(policy.node), True, False, describe(policy), policy.guards_non_idempotent,
-            )
+            summary.policies[_qualified(model, name)] = _layer(model, policy, layer, locate(policy.node), whole_function=True)
         known = _object_type(model, bindings[-1])
         if known is not None:
             summary.types[_qualified(model, name)] = known
@@ -143,6 +149,16 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             if known is not None:
                 summary.types[_qualified(model, f"{cls.qualname}.{attribute}")] = known
     return summary
+
+
+def _layer(
+    model: SemanticModel, policy: Policy, layer: Tuple[str, Optional[int]], place: Place,
+    whole_function: bool = False, client: bool = False,
+) -> Layer:
+    return Layer(
+        layer[0], layer[1], place, whole_function, client, describe(policy), policy.guards_non_idempotent,
+        policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
+    )
 
 
 def _unknown_decorators(

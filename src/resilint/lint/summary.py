@@ -47,6 +47,12 @@ class Layer:
     client: bool = False  # a client that retries by itself (a mounted adapter, an SDK client)
     retrier: str = ""  # what retries, for messages ("a tenacity retry")
     guards_non_idempotent: bool = False  # it never repeats a POST/PATCH by itself
+    library: str = ""
+    # What it retries on: "any" | "specific" (exceptions) | "status" | "result" | "unknown",
+    # the exception classes when known, and the one it raises when it gives up, if known.
+    retries_on: str = "unknown"
+    exceptions: Tuple[str, ...] = ()
+    gives_up_with: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -221,5 +227,6 @@ def _arguments(data: Optional[Dict[str, Any]]) -> Optional[Arguments]:
 def _layer(data: Dict[str, Any]) -> Layer:
     return Layer(
         data["description"], data["calls"], Place(**data["place"]), data["whole_function"], data["client"],
-        data["retrier"], data["guards_non_idempotent"],
+        data["retrier"], data["guards_non_idempotent"], data["library"], data["retries_on"],
+        tuple(data["exceptions"]), data["gives_up_with"],
     )

@@ -10,6 +10,7 @@ from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.loops import handler_kind
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
+    ON_RESULT,
     UNKNOWN,
     WAIT_EXPONENTIAL,
     WAIT_FIXED,
@@ -137,6 +138,8 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
             if kind == ON_ANY:
                 policy.handlers = (handler,)
         else:
-            policy.retry_on = Setting(UNKNOWN)
+            # ``self.retry()`` outside any ``except``: the task retries on a condition of its own
+            # (an order not ready yet), not because something failed.
+            policy.retry_on = Setting(ON_RESULT)
         policy = rec.add(policy)
         rec.scopes.append(RetryScope(policy, "task", call.node, function.node, function))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Set, Tuple
 
+from resilint.libraries.self_retrying import separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Place
@@ -28,6 +29,14 @@ class NestedRetry(ProjectRule):
     count that cannot be read from the code (an SDK client configured elsewhere) is stated as
     unknown, never guessed. Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
     not layers.
+
+    Layers that retry different failures do not multiply and are not reported: an outer layer
+    that retries on a condition of its own (a celery task calling `self.retry()` outside any
+    `except`, a retry on the result) around transport retries; an inner hand-written loop that
+    retries statuses only (429) inside an outer layer that retries exceptions; an outer layer
+    that does not retry what the inner one raises when it gives up (tenacity's `RetryError`
+    unless `reraise=True`). A loop that moves on to the next mirror, remote or replica is
+    failover, not a retry.
 
     ## Why is this bad?
     Retries are extra traffic, sent exactly when the dependency has the least capacity. Each
@@ -101,6 +110,63 @@ class NestedRetry(ProjectRule):
         def notify(queue, item):
             queue.put(item)
         """,
+        # the outer loop does not retry what the inner layer raises when it gives up (RetryError)
+        """
+        import random, time, tenacity
+        @tenacity.retry(stop=tenacity.stop_after_attempt(2), wait=tenacity.wait_random(0, 1))
+        def inner(client):
+            return client.fetch()
+        def outer(client):
+            for attempt in range(3):
+                try:
+                    return inner(client)
+                except ConnectionError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+            raise RuntimeError("gave up")
+        """,
+        # split by failure class: the inner loop retries 429s only, the outer layer transport errors
+        """
+        import random, time, requests, tenacity
+        def get(session, url):
+            for attempt in range(3):
+                response = session.get(url, timeout=(1, 5))
+                if response.status_code != 429:
+                    return response
+                time.sleep(random.uniform(0, 2 ** attempt))
+            return response
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1),
+                        retry=tenacity.retry_if_exception_type(requests.ConnectionError))
+        def download(session, url):
+            return get(session, url)
+        """,
+        # a task retried on a business condition; transport errors are retried below
+        """
+        import tenacity
+        from celery import shared_task
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+        def fetch_order(client, order_id):
+            return client.get(order_id)
+        @shared_task(bind=True, max_retries=5)
+        def settle(self, client, order_id):
+            order = fetch_order(client, order_id)
+            if order["state"] == "pending":
+                raise self.retry(countdown=60)
+            return order
+        """,
+        # failover to the next mirror around a retrying download
+        """
+        import tenacity
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+        def download(client, url):
+            return client.get(url)
+        def fetch_from_mirrors(client, mirrors):
+            for mirror in mirrors:
+                try:
+                    return download(client, mirror)
+                except Exception:
+                    continue
+            raise RuntimeError("no mirror answered")
+        """,
     ]
     INVALID = [
         Invalid(
@@ -133,7 +199,7 @@ class NestedRetry(ProjectRule):
         Invalid(
             """
             import random, time, tenacity
-            @tenacity.retry(stop=tenacity.stop_after_attempt(2), wait=tenacity.wait_random(0, 1))
+            @tenacity.retry(stop=tenacity.stop_after_attempt(2), wait=tenacity.wait_random(0, 1), reraise=True)
             def inner(client):
                 return client.fetch()
             def outer(client):
@@ -155,6 +221,8 @@ class NestedRetry(ProjectRule):
         for outer in graph.all_layers():
             after = None if outer.layer.whole_function else outer.index
             for reached in graph.layers_reached(outer.function, graph.covered_calls(outer), after):
+                if separate_failures(outer.layer, reached.layer.layer):
+                    continue
                 below = _chain(graph, reached.layer, chains, {outer.key})
                 _report(ctx, outer, reached, below)
 
@@ -172,6 +240,8 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
     after = None if ref.layer.whole_function else ref.index
     best: Chain = [ref]
     for reached in graph.layers_reached(ref.function, graph.covered_calls(ref), after):
+        if separate_failures(ref.layer, reached.layer.layer):
+            continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen)
         if _weight(candidate) > _weight(best):
             best = candidate
