@@ -119,7 +119,8 @@ def test_tracker_p95():
     assert t.p95() == pytest.approx(0.94, abs=0.02)
 
 
-def test_hedge_wins_when_first_is_slow():
+def slow_then_fast(first: float = 0.5, later: float = 0.01):
+    """``fn`` whose first call takes ``first`` seconds and later calls ``later``."""
     calls = []
     lock = threading.Lock()
 
@@ -127,9 +128,14 @@ def test_hedge_wins_when_first_is_slow():
         with lock:
             calls.append(1)
             n = len(calls)
-        time.sleep(0.5 if n == 1 else 0.01)
+        time.sleep(first if n == 1 else later)
         return n
 
+    return fn, calls
+
+
+def test_hedge_wins_when_first_is_slow():
+    fn, calls = slow_then_fast()
     budget = RetryBudget(ratio=0, min_per_second=1, window=10)
     t0 = time.monotonic()
     assert hedged_call(fn, idempotent=True, budget=budget, delay=0.02) == 2
@@ -176,21 +182,6 @@ def test_async_hedge_cancels_loser():
 
     assert asyncio.run(main()) == 2
     assert cancelled == [1]
-
-
-def slow_then_fast(first: float = 0.5, later: float = 0.01):
-    """``fn`` whose first call takes ``first`` seconds and later calls ``later``."""
-    calls = []
-    lock = threading.Lock()
-
-    def fn():
-        with lock:
-            calls.append(1)
-            n = len(calls)
-        time.sleep(first if n == 1 else later)
-        return n
-
-    return fn, calls
 
 
 def test_hedge_budget_none_is_the_dependencys_shared_budget():

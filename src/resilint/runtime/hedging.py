@@ -6,9 +6,10 @@ idempotency key), and each hedge spends one token of the same :class:`RetryBudge
 so hedging can never add more than the budget's share of extra load (``budget=None`` is the
 shared budget of ``dependency``, as everywhere in the runtime; ``False`` hedges unbudgeted).
 The delay is the p95 of recent successful latencies (:class:`LatencyTracker`), or an explicit
-``delay``; with too few samples there is no hedge. Sync hedges run in threads (the loser cannot be interrupted; its
-result is passed to ``discard`` — e.g. to close a response); async hedges run as tasks and the
-loser is cancelled. The caller never waits past its deadline for the copies.
+``delay``; with too few samples there is no hedge. Sync hedges run in threads (the loser cannot
+be interrupted; its result is passed to ``discard`` — e.g. to close a response); async hedges
+run as tasks and the loser is cancelled. The caller never waits past its deadline for the
+copies.
 """
 
 from __future__ import annotations
@@ -103,10 +104,9 @@ class _HedgePlan:
     def may_hedge(self) -> bool:
         """The first attempt is still running after ``wait``: spend a token for a hedge?"""
         if self.budget is None or self.budget.try_spend("hedge"):
-            assert self.wait is not None
+            after = self.wait or 0.0
             _metrics.emit(
-                "hedge", self.dependency, attempt=self.attempt,
-                reason=f"no answer after {self.wait * 1000:.0f} ms", after=self.wait,
+                "hedge", self.dependency, attempt=self.attempt, reason=f"no answer after {after * 1000:.0f} ms", after=after
             )
             return True
         return False

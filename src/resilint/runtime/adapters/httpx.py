@@ -50,23 +50,6 @@ def _copy_for(request: httpx.Request, spec: AttemptSpec) -> httpx.Request:
     return httpx.Request(request.method, request.url, headers=headers, stream=request.stream, extensions=extensions)
 
 
-def _make_policy(policy: Optional[HttpPolicy], kwargs: dict) -> HttpPolicy:
-    if policy is not None and kwargs:
-        raise TypeError("pass either policy= or policy keyword arguments, not both")
-    return policy if policy is not None else HttpPolicy(**kwargs)
-
-
-def _inner_transport(transport: Any, limits: Optional[httpx.Limits], factory: Any) -> Any:
-    """The wrapped transport: yours, or ``factory(retries=0)`` with the pool ``limits``.
-    httpx ignores ``httpx.Client(limits=...)`` as soon as a transport is given, so the limits
-    go to the transport that owns the pool."""
-    if transport is not None:
-        if limits is not None:
-            raise TypeError("give limits= to your own transport=, not to ResilientTransport as well")
-        return transport
-    return factory(retries=0) if limits is None else factory(retries=0, limits=limits)
-
-
 def _read_and_close(response: httpx.Response) -> None:
     """Release a response the caller will not get (or gets inside an exception): read its body
     (so ``.content`` still works and the connection can be reused), then close it."""
@@ -87,17 +70,33 @@ async def _aread_and_close(response: httpx.Response) -> None:
         await response.aclose()
 
 
-class ResilientTransport(httpx.BaseTransport):
+class _Wrapping:
+    """What both transports are built from: the policy, and the wrapped transport — yours, or
+    ``_factory(retries=0)`` with the pool ``limits`` (httpx ignores ``httpx.Client(limits=...)``
+    as soon as a transport is given, so the limits go to the transport that owns the pool)."""
+
+    _factory: Any
+
     def __init__(
         self,
         policy: Optional[HttpPolicy] = None,
         *,
-        transport: Optional[httpx.BaseTransport] = None,
+        transport: Optional[Any] = None,
         limits: Optional[httpx.Limits] = None,
         **policy_kwargs: Any,
     ) -> None:
-        self.policy = _make_policy(policy, policy_kwargs)
-        self._inner = _inner_transport(transport, limits, httpx.HTTPTransport)
+        if policy is not None and policy_kwargs:
+            raise TypeError("pass either policy= or policy keyword arguments, not both")
+        if transport is not None and limits is not None:
+            raise TypeError("give limits= to your own transport=, not to the resilient transport as well")
+        self.policy = policy if policy is not None else HttpPolicy(**policy_kwargs)
+        if transport is None:
+            transport = self._factory(retries=0) if limits is None else self._factory(retries=0, limits=limits)
+        self._inner = transport
+
+
+class ResilientTransport(_Wrapping, httpx.BaseTransport):
+    _factory = httpx.HTTPTransport
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         bound = self.policy.bind(_host(request), request.method, request.headers, _repeatable(request), _cap(request))
@@ -111,17 +110,8 @@ class ResilientTransport(httpx.BaseTransport):
         self._inner.close()
 
 
-class AsyncResilientTransport(httpx.AsyncBaseTransport):
-    def __init__(
-        self,
-        policy: Optional[HttpPolicy] = None,
-        *,
-        transport: Optional[httpx.AsyncBaseTransport] = None,
-        limits: Optional[httpx.Limits] = None,
-        **policy_kwargs: Any,
-    ) -> None:
-        self.policy = _make_policy(policy, policy_kwargs)
-        self._inner = _inner_transport(transport, limits, httpx.AsyncHTTPTransport)
+class AsyncResilientTransport(_Wrapping, httpx.AsyncBaseTransport):
+    _factory = httpx.AsyncHTTPTransport
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         bound = self.policy.bind(_host(request), request.method, request.headers, _repeatable(request), _cap(request))

@@ -80,7 +80,7 @@ def _read_and_close(response: Any) -> None:
     as ``Session.send`` would have (so ``.content`` still works and the connection goes back to
     the pool for reuse), then close it. With ``stream=True`` it is only closed."""
     try:
-        response.content
+        response.content  # reading is the point: it caches the body and frees the connection
     except Exception:
         pass
     _close(response)
