@@ -137,9 +137,11 @@ class _Bound:
         self.method = method
         self.headers = headers
         self.repeatable = repeatable
-        self.limit = SplitTimeout(connect=policy.connect, read=policy.read)
-        if cap is not None:
-            self.limit = SplitTimeout(connect=min(policy.connect, cap.connect), read=min(policy.read, cap.read))
+        # the per-attempt ceiling: the policy's timeouts, lowered by the request's own timeout=
+        self.limit = SplitTimeout(
+            connect=policy.connect if cap is None else min(policy.connect, cap.connect),
+            read=policy.read if cap is None else min(policy.read, cap.read),
+        )
         self.breaker: Optional[CircuitBreaker] = policy._component(policy.breaker, CircuitBreaker, dep)
         self.bulkhead: Optional[Bulkhead] = policy._component(policy.bulkhead, Bulkhead, dep)
         self.retry = RetryPolicy(
