@@ -328,6 +328,136 @@ def scenario_slow_dependency(slow_s: float = 0.3, concurrent: int = 12, workers:
     }
 
 
+# --------------------------------------------------------------------------------------------
+# 5. Deadlines through a bulkhead wait and a hedge (the setups of issue 15, items 1 and 2).
+# --------------------------------------------------------------------------------------------
+def _recording_app(delays: Dict[str, float], seen: List[Dict[str, Any]], lock: threading.Lock) -> Any:
+    """Answers 200 after ``delays[path]``; records each arrival (time, path, deadline header)."""
+
+    def app(environ: Any, start_response: Any) -> List[bytes]:
+        with lock:
+            seen.append({"at": time.monotonic(), "path": environ["PATH_INFO"],
+                         "header_ms": environ.get("HTTP_X_RESILINT_DEADLINE_MS")})
+        time.sleep(delays.get(environ["PATH_INFO"], 0.0))
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+
+    return app
+
+
+def _late_request(seen: List[Dict[str, Any]], index: int, started: float, deadline_s: float) -> Dict[str, Any]:
+    """What request ``index`` said the callee had left, against what was really left."""
+    arrival = seen[index]
+    return {"sent_after_ms": round((arrival["at"] - started) * 1000),
+            "header_ms": int(arrival["header_ms"]) if arrival["header_ms"] else None,
+            "left_at_arrival_ms": round((started + deadline_s - arrival["at"]) * 1000)}
+
+
+def scenario_deadline_overrun(deadline_s: float = 0.5, hold_s: float = 0.3, hedge_delay: float = 0.2,
+                              hedge_deadline_s: float = 0.4, slow_s: float = 2.0) -> Dict[str, Any]:
+    """``Bulkhead(max_concurrent=1, max_queue=1)`` held by one slow call, then a call under
+    ``deadline(deadline_s)``; and a hedged call (``hedge_delay``, ``attempts=1``) under
+    ``deadline(hedge_deadline_s)`` against a ``slow_s`` endpoint, with requests and with the
+    async httpx transport. Reports when the caller heard back and what the header said."""
+    import asyncio
+
+    import httpx
+
+    from resilint.runtime import AsyncResilientTransport
+
+    reset_registries()
+    seen: List[Dict[str, Any]] = []
+    out: Dict[str, Any] = {}
+    with serve_wsgi(_recording_app({"/hold": hold_s, "/slow": slow_s}, seen, threading.Lock())) as url:
+        with ResilientSession(dependency="overrun-bulkhead", bulkhead=Bulkhead("overrun", 1, 1)) as s:
+            holder = threading.Thread(target=s.get, args=(url + "/hold",))
+            holder.start()
+            while not seen:
+                time.sleep(0.002)
+            started = time.monotonic()
+            try:
+                with deadline(deadline_s):
+                    s.get(url + "/slow")
+                outcome = "HTTP 200"
+            except Exception as exc:
+                outcome = type(exc).__name__
+            out["bulkhead"] = {"outcome": outcome, "answered_after_ms": round((time.monotonic() - started) * 1000),
+                               **_late_request(seen, 1, started, deadline_s)}
+            holder.join()
+
+        hedge = dict(hedge=True, hedge_delay=hedge_delay, attempts=1)
+        for client in ("requests", "httpx-async"):
+            seen.clear()
+            started = time.monotonic()
+            try:
+                if client == "requests":
+                    with ResilientSession(dependency="overrun-hedge-sync", **hedge) as s, deadline(hedge_deadline_s):
+                        s.get(url + "/slow")
+                else:
+                    async def call() -> None:
+                        transport = AsyncResilientTransport(dependency="overrun-hedge-async", **hedge)
+                        async with httpx.AsyncClient(transport=transport) as c:
+                            nonlocal started
+                            started = time.monotonic()
+                            async with deadline(hedge_deadline_s):
+                                await c.get(url + "/slow")
+
+                    asyncio.run(call())
+                outcome = "HTTP 200"
+            except Exception as exc:
+                outcome = type(exc).__name__
+            out[f"hedge_{client}"] = {"outcome": outcome, "answered_after_ms": round((time.monotonic() - started) * 1000),
+                                      **(_late_request(seen, 1, started, hedge_deadline_s) if len(seen) > 1 else {})}
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Failed calls and the connection pool (issue 15, item 3).
+# --------------------------------------------------------------------------------------------
+def scenario_pool_release(tasks: int = 50, calls_per_task: int = 4, max_connections: int = 4,
+                          pool_wait: float = 1.0) -> Dict[str, Any]:
+    """``tasks`` asyncio tasks make ``calls_per_task`` calls each through one
+    ``AsyncResilientTransport`` whose pool has ``max_connections`` connections, against a
+    dependency that always answers 503, with no retry tokens left: every call fails fast with
+    ``RetryBudgetExhausted``. The exceptions are kept (as an error report would keep them).
+    Counts the calls that reached the dependency and those that failed waiting ``pool_wait`` s
+    for a local connection."""
+    import asyncio
+
+    import httpx
+
+    from resilint.runtime import AsyncResilientTransport
+
+    reset_registries()
+    counter = {"calls": 0}
+    kept: List[BaseException] = []
+
+    async def run(url: str) -> None:
+        inner = httpx.AsyncHTTPTransport(retries=0, limits=httpx.Limits(max_connections=max_connections))
+        transport = AsyncResilientTransport(dependency="pool", transport=inner, connect=pool_wait,
+                                            budget=RetryBudget(ratio=0.0, min_per_second=0.0, window=10))
+        async with httpx.AsyncClient(transport=transport) as client:
+            async def task() -> None:
+                for _ in range(calls_per_task):
+                    try:
+                        await client.get(url)
+                    except Exception as exc:
+                        kept.append(exc)
+
+            await asyncio.gather(*(task() for _ in range(tasks)))
+
+    with serve_wsgi(_failing_app(1.0, counter, threading.Lock())) as url:
+        started = time.monotonic()
+        asyncio.run(run(url))
+        elapsed = time.monotonic() - started
+
+    def waited_for_pool(exc: BaseException) -> bool:
+        return isinstance(exc, httpx.PoolTimeout) or isinstance(exc.__cause__, httpx.PoolTimeout)
+
+    return {"calls": tasks * calls_per_task, "reached_dependency": counter["calls"],
+            "failed_waiting_for_pool": sum(map(waited_for_pool, kept)), "seconds": round(elapsed, 2)}
+
+
 def main(argv: Any = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="test-suite sizes")
@@ -364,6 +494,12 @@ def main(argv: Any = None) -> int:
               f"4 more /search in {r['second_wave_ms']} ms -> {r['second_wave_statuses']}")
         for t in r["breaker_transitions"]:
             print(f"    transition {t}")
+    print("\n== 5. deadlines through a bulkhead wait and a hedge ==")
+    r = scenario_deadline_overrun()
+    for case, figures in r.items():
+        print(f"{case:>18}: {figures}")
+    print("\n== 6. failed calls and the connection pool (50 tasks x 4 calls, 4 connections, always 503) ==")
+    print(scenario_pool_release())
     m = get_metrics()
     print(f"\nmetrics (all scenarios, naive clients included): retry ratio {m.retry_ratio():.3f}, budget exhausted {m.count('budget_exhausted')}, "
           f"breaker transitions {m.count('breaker_transition')}, deadline refusals {m.count('deadline_refused')}")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from resilint.runtime import (
     DEADLINE_HEADER,
+    OPEN,
     CircuitBreaker,
     CircuitOpenError,
     DeadlineExceeded,
@@ -17,6 +18,9 @@ from resilint.runtime import (
     RetryBudgetExhausted,
     deadline,
     get_metrics,
+    idempotency_key,
+    idempotency_scope,
+    retrying,
 )
 from resilint.runtime.testing import serve_wsgi
 
@@ -26,44 +30,9 @@ httpx = pytest.importorskip("httpx")
 from resilint.runtime.adapters.httpx import AsyncResilientTransport, ResilientTransport  # noqa: E402
 from resilint.runtime.adapters.requests import ResilientAdapter, ResilientSession  # noqa: E402
 
+from .support import FAST, Script, assert_gives_up_by_deadline  # noqa: E402
+
 pytestmark = pytest.mark.slow
-
-
-class Script:
-    """WSGI app answering from a script of (status, delay) per request; records headers."""
-
-    def __init__(self, *steps, default=(200, 0.0), headers=None):
-        self.steps = list(steps)
-        self.default = default
-        self.extra = headers or []
-        self.seen = []
-        self.lock = threading.Lock()
-
-    def __call__(self, environ, start_response):
-        with self.lock:
-            n = len(self.seen)
-            self.seen.append({k: v for k, v in environ.items() if k.startswith("HTTP_")} | {"method": environ["REQUEST_METHOD"]})
-            status, delay = self.steps[n] if n < len(self.steps) else self.default
-        if delay:
-            time.sleep(delay)
-        start_response(f"{status} X", [("Content-Length", "2")] + self.extra)
-        return [b"ok"]
-
-    @property
-    def calls(self):
-        return len(self.seen)
-
-
-FAST = dict(base=0.001, cap=0.01)
-
-
-def assert_gives_up_by_deadline(get, errors):
-    """Under a 0.2 s deadline, ``get()`` against a 1 s server fails with ``errors`` within 0.45 s."""
-    t0 = time.monotonic()
-    with deadline(0.2):
-        with pytest.raises(errors):
-            get()
-    assert time.monotonic() - t0 < 0.45
 
 
 def test_requests_session_retries_and_propagates():
@@ -99,6 +68,53 @@ def test_requests_auto_key_is_stable_across_attempts():
         assert len(keys) == 1 and app.calls == 3
         s.post(url, data=b"y")
         assert app.seen[-1]["HTTP_IDEMPOTENCY_KEY"] not in keys  # next operation, next key
+
+
+def test_adapter_repeats_only_a_request_that_carries_a_key():
+    app = Script(default=(503, 0))
+    with serve_wsgi(app) as url, ResilientSession(dependency="keys", **FAST) as s:
+        with idempotency_scope():
+            idempotency_key()  # issued for something else in the same scope
+            assert s.post(url, data=b"unkeyed").status_code == 503
+        assert app.calls == 1  # was 3
+        for attempt in retrying(attempts=1, method="POST"):
+            with attempt:
+                s.post(url, data=b"a", headers={"Idempotency-Key": idempotency_key()})
+                s.post(url, data=b"b")  # the same loop body, no key of its own
+    assert [h["method"] for h in app.seen[1:]] == ["POST"] * 4  # a: 3 attempts, b: 1 (was 3)
+
+
+def test_auto_keys_are_one_per_request_unless_a_scope_asks_to_share():
+    app = Script()
+    with serve_wsgi(app) as url, ResilientSession(dependency="auto", auto_idempotency_key=True, attempts=1) as s:
+        for attempt in retrying(attempts=1):  # an implicit operation scope
+            with attempt:
+                s.post(url, data=b"charge")
+                s.post(url, data=b"refund")
+        with idempotency_scope("order-7"):
+            s.post(url, data=b"charge")
+            s.post(url, data=b"charge again")
+    keys = [h["HTTP_IDEMPOTENCY_KEY"] for h in app.seen]
+    assert keys[0] != keys[1]  # was one key: a deduplicating server would drop the refund
+    assert keys[2:] == ["order-7", "order-7"]
+
+
+def test_retry_after_that_is_not_ascii_digits_is_ignored():
+    app = Script((503, 0), headers=[("Retry-After", "\xb2")])  # "\xb2".isdigit() is True
+    with serve_wsgi(app) as url, ResilientSession(dependency="ra", **FAST) as s:
+        assert s.get(url).status_code == 200  # was ValueError from float("\xb2")
+    assert app.calls == 2
+
+
+def test_default_breaker_counts_slow_calls():
+    app = Script(default=(200, 0.52))  # healthy answers, but slower than read / 1.4 = 500 ms
+    transport = ResilientTransport(dependency="slow", breaker=True, read=0.7)
+    with serve_wsgi(app) as url, httpx.Client(transport=transport) as client:
+        with ThreadPoolExecutor(10) as pool:
+            statuses = list(pool.map(lambda _: client.get(url).status_code, range(10)))
+    breaker = CircuitBreaker.for_dependency("slow")
+    assert statuses == [200] * 10
+    assert breaker.state == OPEN and "slow-call rate 100%" in breaker.history[-1][2]  # was closed
 
 
 def test_requests_timeout_clamped_to_deadline():

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+import math
 
 import pytest
 
@@ -10,7 +11,9 @@ from resilint.runtime import (
     OPEN,
     CircuitBreaker,
     CircuitOpenError,
+    DeadlineExceeded,
     RetryBudget,
+    RetryBudgetExhausted,
     get_metrics,
 )
 
@@ -194,3 +197,33 @@ def test_4xx_counts_as_success(clock):
     br = make()
     call_answering(br, 404, 10)
     assert br.state == CLOSED
+
+
+def test_slow_bar_comes_from_the_permit_when_the_breaker_has_none(clock):
+    br = make()
+    for _ in range(4):
+        p = br.allow(slow_after=0.5)  # what an adapter passes: read timeout / 1.4
+        clock.advance(0.6)
+        p.record_success()
+    assert br.state == OPEN and "(>= 500 ms)" in br.history[-1][2]
+    never = make(slow_call_duration=math.inf)  # opt out of slow-call counting
+    for _ in range(4):
+        p = never.allow(slow_after=0.5)
+        clock.advance(0.6)
+        p.record_success()
+    assert never.state == CLOSED
+
+
+def test_runtime_refusals_are_not_counted(clock):
+    br = make(min_calls=2)
+    br.allow().record_failure()
+    for refusal in (DeadlineExceeded("no time left"), RetryBudgetExhausted("dep")):
+
+        def refused():
+            raise refusal
+
+        with pytest.raises(type(refusal)):
+            br.call(refused)
+    assert br.state == CLOSED  # was open: a refusal counted as a healthy call, 1 failure of 2
+    br.allow().record_success()
+    assert br.state == OPEN  # two real calls, one failed

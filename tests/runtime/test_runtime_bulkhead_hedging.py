@@ -18,6 +18,8 @@ from resilint.runtime import (
     hedged_call,
 )
 
+from .support import wait_until
+
 
 def test_max_in_flight_fails_fast():
     b = Bulkhead("x", max_concurrent=2)
@@ -117,7 +119,8 @@ def test_tracker_p95():
     assert t.p95() == pytest.approx(0.94, abs=0.02)
 
 
-def test_hedge_wins_when_first_is_slow():
+def slow_then_fast(first: float = 0.5, later: float = 0.01):
+    """``fn`` whose first call takes ``first`` seconds and later calls ``later``."""
     calls = []
     lock = threading.Lock()
 
@@ -125,9 +128,14 @@ def test_hedge_wins_when_first_is_slow():
         with lock:
             calls.append(1)
             n = len(calls)
-        time.sleep(0.5 if n == 1 else 0.01)
+        time.sleep(first if n == 1 else later)
         return n
 
+    return fn, calls
+
+
+def test_hedge_wins_when_first_is_slow():
+    fn, calls = slow_then_fast()
     budget = RetryBudget(ratio=0, min_per_second=1, window=10)
     t0 = time.monotonic()
     assert hedged_call(fn, idempotent=True, budget=budget, delay=0.02) == 2
@@ -174,3 +182,51 @@ def test_async_hedge_cancels_loser():
 
     assert asyncio.run(main()) == 2
     assert cancelled == [1]
+
+
+def test_hedge_budget_none_is_the_dependencys_shared_budget():
+    fn, _ = slow_then_fast()
+    hedged_call(fn, idempotent=True, dependency="hb", delay=0.02)
+    assert RetryBudget.for_dependency("hb").stats()["spent"] == 1  # was: unbudgeted
+    fn, calls = slow_then_fast()
+    assert hedged_call(fn, idempotent=True, budget=False, dependency="free", delay=0.02) == 2
+    assert RetryBudget.for_dependency("free").stats()["spent"] == 0
+
+
+def test_hedge_event_carries_attempt_and_reason():
+    events = []
+    get_metrics().add_listener(events.append)
+    try:
+        fn, _ = slow_then_fast()
+        hedged_call(fn, idempotent=True, dependency="he", delay=0.02, attempt=2)
+    finally:
+        get_metrics().remove_listener(events.append)
+    (hedge,) = [e for e in events if e.kind == "hedge"]
+    assert hedge.fields == {"attempt": 2, "reason": "no answer after 20 ms", "after": 0.02}  # was only "after"
+
+
+def test_sync_hedged_call_never_waits_past_the_deadline():
+    fn, calls = slow_then_fast(first=0.45, later=0.45)
+    discarded = []
+    t0 = time.monotonic()
+    with deadline(0.15), pytest.raises(TimeoutError, match="before the deadline") as info:
+        hedged_call(fn, idempotent=True, budget=False, delay=0.05, discard=discarded.append)
+    assert time.monotonic() - t0 < 0.15 + 0.15  # was 0.45 s: the caller waited for every copy
+    assert not isinstance(info.value, DeadlineExceeded)  # a dependency that did not answer in time
+    assert len(calls) == 2
+    wait_until(lambda: sorted(discarded) == [1, 2])  # the late answers are still released
+
+
+def test_async_hedged_call_never_waits_past_the_deadline():
+    async def main():
+        async def fn():
+            await asyncio.sleep(0.6)
+            return "late"
+
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutError, match="before the deadline"):
+            async with deadline(0.25):
+                await ahedged_call(fn, idempotent=True, budget=False, delay=0.05)
+        return time.monotonic() - t0
+
+    assert asyncio.run(main()) < 0.25 + 0.15

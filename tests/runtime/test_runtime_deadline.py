@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import asyncio
+import math
 
 import pytest
 
 from resilint.runtime import (
+    MAX_DEADLINE,
     DeadlineExceeded,
     SplitTimeout,
     calibrate,
@@ -133,3 +135,19 @@ def test_calibrate_budget_below_healthy_latency():
 
 def test_calibrate_connect_from_its_own_p99():
     assert calibrate(p99=1.0, budget=10, connect_p99=0.05).connect == pytest.approx(0.07)
+
+
+@pytest.mark.parametrize("seconds", [math.inf, 1e300, MAX_DEADLINE + 1])
+def test_absurd_deadline_is_no_deadline(clock, seconds):
+    with deadline(seconds) as d:
+        assert d is None and remaining() is None  # was an infinite expiry: OverflowError downstream
+    with deadline(1.0):
+        with deadline(seconds):
+            assert remaining() == pytest.approx(1.0)
+    with deadline(MAX_DEADLINE):
+        assert remaining() == pytest.approx(MAX_DEADLINE)
+
+
+def test_calibrate_connect_is_its_own_p99_times_factor_even_above_read():
+    assert calibrate(p99=0.1, budget=5, connect_p99=0.2).connect == pytest.approx(0.28)  # was 0.14
+    assert calibrate(p99=0.5, budget=0.6, attempts=2, connect_p99=0.5).connect == pytest.approx(0.7)

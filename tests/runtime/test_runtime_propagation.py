@@ -120,7 +120,7 @@ def run_asgi(app, headers):
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": "GET", "path": "/", "headers": [(k.encode(), v.encode()) for k, v in headers.items()]}
+    scope = {"type": "http", "method": "GET", "path": "/", "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]}
     asyncio.run(app(scope, receive, send))
     return sent
 
@@ -156,3 +156,33 @@ def test_asgi_passes_other_scopes():
 
     asyncio.run(ASGIDeadlineMiddleware(app)({"type": "lifespan"}, None, None))
     assert got == ["lifespan"]
+
+
+@pytest.mark.parametrize("value", ["\xb2", "1e400", "inf", "nan", "1_000", "\u0661\u0662", "100000000", "+5", ""])
+def test_deadline_header_is_plain_ascii_milliseconds_within_bounds(value):
+    h = DEADLINE_HEADER.lower()
+    assert deadline_from_headers({h: value}, ceiling=None) is None  # ignored, as if absent
+    assert deadline_from_headers({h: value}, ceiling=3, default=1) == 1
+    assert deadline_from_headers({h: "99999999"}, ceiling=None) == pytest.approx(99999.999)
+    assert deadline_from_headers({h: "12.5"}, ceiling=None) == pytest.approx(0.0125)
+
+
+@pytest.mark.parametrize("value", ["\xb2m", "\xb2S", "1\xb2m", "99999999H"])
+def test_malformed_or_absurd_grpc_timeout_is_ignored_by_both_middlewares(value):
+    seen = []
+
+    def wsgi_app(environ, start_response):
+        seen.append(remaining())
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    async def asgi_app(scope, receive, send):
+        seen.append(remaining())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    status, _, _ = call_wsgi(WSGIDeadlineMiddleware(wsgi_app, ceiling=None), {"grpc-timeout": value})
+    assert status.startswith("200")  # was a 500 (ValueError from int("\xb2"))
+    sent = run_asgi(ASGIDeadlineMiddleware(asgi_app, ceiling=None), {"grpc-timeout": value})
+    assert sent[0]["status"] == 200  # was an exception out of the middleware
+    assert seen == [None, None]

@@ -301,3 +301,82 @@ def test_classify_exceptions_from_clients():
     assert classify(httpx.ReadTimeout("x")).retryable
     assert not classify(httpx.UnsupportedProtocol("x")).retryable
     assert not classify(DeadlineExceeded()).retryable
+
+
+def test_retry_after_in_other_scripts_digits_is_unparsable():
+    assert parse_retry_after("\xb2", now=0) is None  # "\xb2".isdigit() is True; float() refuses it
+    assert parse_retry_after("\u0663", now=0) is None
+
+
+def test_unnamed_retry_sites_each_have_their_own_budget(clock):
+    def loop_a():
+        for attempt in retrying(attempts=2):
+            with attempt:
+                raise ConnectionError("a is down")
+
+    def loop_b():
+        for attempt in retrying(attempts=2):
+            with attempt:
+                raise ConnectionError("b is down")
+
+    exhausted = 0
+    for _ in range(15):  # the floor is 10 tokens per 10 s window; a spends them all
+        try:
+            loop_a()
+        except RetryBudgetExhausted:
+            exhausted += 1
+        except ConnectionError:
+            pass
+    assert exhausted > 0
+    with pytest.raises(ConnectionError, match="b is down"):
+        loop_b()  # was RetryBudgetExhausted: every unnamed loop shared one "default" budget
+    sites = {d for d in get_metrics().snapshot() if d and d.startswith(__name__ + ":")}
+    assert len(sites) == 2  # named after where each loop is written
+
+
+def test_runtime_refusals_are_never_retried_even_as_oserror(clock):
+    # DeadlineExceeded is a TimeoutError, hence an OSError: a broad retry_on must not repeat it
+    fn, calls = flaky([DeadlineExceeded("refused downstream"), "ok"])
+    with pytest.raises(DeadlineExceeded):
+        retry(fn, retry_on=(OSError,))()
+    assert len(calls) == 1  # was 2
+    assert isinstance(DeadlineExceeded(), TimeoutError) and isinstance(DeadlineExceeded(), OSError)
+
+
+def test_a_refusal_inside_a_later_attempt_carries_the_earlier_response(clock):
+    first = Resp(503)
+    fn, calls = flaky([first, DeadlineExceeded("no slot before the deadline")])
+    with pytest.raises(DeadlineExceeded) as info:
+        retry(fn)()
+    assert info.value.response is first and first.closed  # was None
+    assert len(calls) == 2
+
+
+def test_stopping_early_closes_the_response_it_hands_over(clock):
+    budget = RetryBudget(ratio=0.0, min_per_second=0.0, window=10)
+    last = Resp(503)
+    fn, _ = flaky([last])
+    with pytest.raises(RetryBudgetExhausted) as info:
+        retry(fn, budget=budget)()
+    assert info.value.response is last and last.closed  # was left open, holding its connection
+    last2 = Resp(503)
+    with pytest.raises(RetryBudgetExhausted):
+        for attempt in retrying(budget=budget):
+            with attempt:
+                attempt.check(last2)
+    assert last2.closed
+
+
+def test_first_attempt_and_retry_events_carry_attempt_and_reason(clock):
+    events = []
+    get_metrics().add_listener(events.append)
+    try:
+        fn, _ = flaky([Resp(503), Resp(200)])
+        retry(fn, dependency="ev")()
+    finally:
+        get_metrics().remove_listener(events.append)
+    fields = [(e.kind, e.fields) for e in events if e.kind in ("first_attempt", "retry")]
+    assert fields == [
+        ("first_attempt", {"attempt": 1, "reason": "first attempt"}),  # was {}
+        ("retry", {"attempt": 2, "reason": "status 503"}),
+    ]

@@ -74,3 +74,18 @@ def test_slow_dependency_breaker_and_bulkhead(scenarios):
     assert r["front_outcomes"].get("bulkhead_full", 0) > 0
     assert r["profile_max_ms"] < 150  # the unrelated route kept answering
     assert r["second_wave_statuses"] == [503] * 4 and r["second_wave_ms"] < 250
+
+
+def test_deadline_overrun_bulkhead_and_hedges(scenarios):
+    r = scenarios.scenario_deadline_overrun(deadline_s=0.3, hold_s=0.15, hedge_delay=0.1, hedge_deadline_s=0.2, slow_s=0.6)
+    for case in ("bulkhead", "hedge_requests", "hedge_httpx-async"):
+        figures = r[case]
+        assert figures["outcome"] != "HTTP 200"
+        assert figures["header_ms"] <= figures["left_at_arrival_ms"] + 60, r
+        budget_ms = 300 if case == "bulkhead" else 200
+        assert figures["answered_after_ms"] < budget_ms + 150, r
+
+
+def test_pool_release_every_call_reaches_the_dependency(scenarios):
+    r = scenarios.scenario_pool_release(tasks=10, calls_per_task=2, max_connections=2)
+    assert r["reached_dependency"] == r["calls"] == 20 and r["failed_waiting_for_pool"] == 0

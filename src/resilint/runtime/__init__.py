@@ -14,7 +14,7 @@ from .breaker import CLOSED, HALF_OPEN, OPEN, CircuitBreaker, Permit
 from .budget import RetryBudget
 from .bulkhead import Bulkhead
 from .classify import RETRYABLE_STATUSES, Verdict, classify, is_transport_error, parse_retry_after
-from .deadline import Deadline, check_deadline, current_deadline, deadline, remaining
+from .deadline import MAX_DEADLINE, Deadline, check_deadline, current_deadline, deadline, remaining
 from .errors import (
     BulkheadFull,
     CircuitOpenError,
@@ -66,7 +66,7 @@ def __getattr__(name: str) -> Any:  # PEP 562: import adapters (and their client
 
 __all__ = [
     # deadlines & timeouts
-    "deadline", "Deadline", "remaining", "current_deadline", "check_deadline", "DeadlineExceeded",
+    "deadline", "Deadline", "MAX_DEADLINE", "remaining", "current_deadline", "check_deadline", "DeadlineExceeded",
     "timeout", "SplitTimeout", "calibrate", "Calibration",
     # retries
     "retry", "retrying", "Attempt", "RetryPolicy", "backoff_delay",

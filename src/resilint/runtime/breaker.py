@@ -4,7 +4,10 @@ A dependency that answers ``200`` in 8 s instead of 80 ms never trips an error-o
 it holds every pooled connection and worker for 100× longer. This breaker opens when, over a
 sliding time window holding at least ``min_calls`` results, either the failure rate or the
 slow-call rate (calls that took ``slow_call_duration`` or more, whatever their status) reaches
-its threshold.
+its threshold. A breaker without ``slow_call_duration`` judges each call against the bar the
+caller gives with its permit (``allow(slow_after=...)``: the HTTP adapters pass the request's
+read timeout ÷ 1.4, the healthy p99 that timeout stands for); ``slow_call_duration=math.inf``
+never counts a call as slow.
 
 Open lasts ``open_duration`` ± ``open_jitter`` (a random share, so a fleet of clients does not
 probe in lock-step). Then the breaker is half-open: up to ``half_open_probes`` calls go through
@@ -38,14 +41,17 @@ T = TypeVar("T")
 class Permit:
     """Admission to make one call; record its result exactly once."""
 
-    __slots__ = ("breaker", "generation", "started", "probe", "done")
+    __slots__ = ("breaker", "generation", "started", "probe", "done", "slow_after")
 
-    def __init__(self, breaker: "CircuitBreaker", generation: int, started: float, probe: bool) -> None:
+    def __init__(
+        self, breaker: "CircuitBreaker", generation: int, started: float, probe: bool, slow_after: Optional[float] = None
+    ) -> None:
         self.breaker = breaker
         self.generation = generation
         self.started = started
         self.probe = probe
         self.done = False
+        self.slow_after = slow_after
 
     def record(self, failed: bool, duration: Optional[float] = None, reason: str = "") -> None:
         if self.done:
@@ -60,9 +66,14 @@ class Permit:
         self.record(True, duration, reason)
 
     def record_outcome(self, outcome: Any, duration: Optional[float] = None) -> None:
-        """Classify a response or exception: only health failures count as failures."""
+        """Classify a response or exception: only health failures count as failures, and an
+        outcome that never reached the dependency (a runtime refusal, an exhausted local
+        connection pool) is not counted at all."""
         verdict = classify(outcome)
-        self.record(verdict.health_failure, duration, verdict.reason)
+        if verdict.local:
+            self.release()
+        else:
+            self.record(verdict.health_failure, duration, verdict.reason)
 
     def release(self) -> None:
         """Give the permit back without a result (e.g. the call was never made)."""
@@ -79,7 +90,8 @@ class PermitGuard:
             result = fn()            # or: await fn()
         return guard.record(result)
 
-    An ``Exception`` leaving the block is classified and recorded; any other ``BaseException``
+    An ``Exception`` leaving the block is classified and recorded (see
+    :meth:`Permit.record_outcome`); any other ``BaseException``
     (cancellation, interpreter exit) says nothing about health and gives the permit back. A
     returned value is classified by :meth:`record`. ``permit`` may be ``None`` (no breaker).
     With a ``clock`` the duration is measured on it from the guard's creation; without one the
@@ -183,8 +195,14 @@ class CircuitBreaker(PerDependency):
             self._transition(HALF_OPEN, f"open for {self.open_duration:g}s±{self.open_jitter:.0%}; probing")
 
     # -- admission ------------------------------------------------------------------------
-    def allow(self) -> Permit:
-        """Admit one call or raise :class:`CircuitOpenError`."""
+    def _slow_bar(self, permit: Permit) -> Optional[float]:
+        """Seconds from which ``permit``'s call counts as slow: ``slow_call_duration``, else
+        the permit's own ``slow_after``; ``None``: slowness is not judged."""
+        return self.slow_call_duration if self.slow_call_duration is not None else permit.slow_after
+
+    def allow(self, slow_after: Optional[float] = None) -> Permit:
+        """Admit one call or raise :class:`CircuitOpenError`. ``slow_after`` is this call's
+        slow-call bar when the breaker has no ``slow_call_duration`` of its own."""
         now = self.clock.now()
         with self._lock:
             self._maybe_half_open(now)
@@ -195,7 +213,7 @@ class CircuitBreaker(PerDependency):
                 if self._probes_in_flight + self._probe_successes >= self.half_open_probes:
                     raise CircuitOpenError(self.name, HALF_OPEN)
                 self._probes_in_flight += 1
-            return Permit(self, self._generation, now, probe)
+            return Permit(self, self._generation, now, probe, slow_after)
 
     def _release(self, permit: Permit) -> None:
         with self._lock:
@@ -206,7 +224,8 @@ class CircuitBreaker(PerDependency):
         now = self.clock.now()
         if duration is None:
             duration = now - permit.started
-        slow = self.slow_call_duration is not None and duration >= self.slow_call_duration
+        bar = self._slow_bar(permit)
+        slow = bar is not None and duration >= bar
         with self._lock:
             if permit.generation != self._generation:
                 self.ignored_results += 1  # admitted under an earlier state: stale
@@ -215,7 +234,7 @@ class CircuitBreaker(PerDependency):
                 self._probes_in_flight -= 1
                 if failed or slow:
                     why = f"probe failed ({reason})" if failed else (
-                        f"probe slow ({duration * 1000:.0f} ms >= {self.slow_call_duration * 1000:.0f} ms)"  # type: ignore[operator]
+                        f"probe slow ({duration * 1000:.0f} ms >= {bar * 1000:.0f} ms)"  # type: ignore[operator]
                     )
                     self._transition(OPEN, why)
                 else:
@@ -239,11 +258,11 @@ class CircuitBreaker(PerDependency):
                     OPEN,
                     f"failure rate {failures / n:.0%} >= {self.failure_rate:.0%} over {n} calls in {self.window:g}s",
                 )
-            elif self.slow_call_duration is not None and slows / n >= self.slow_call_rate:
+            elif slows / n >= self.slow_call_rate:
+                bar_text = f" (>= {bar * 1000:.0f} ms)" if bar is not None else ""
                 self._transition(
                     OPEN,
-                    f"slow-call rate {slows / n:.0%} >= {self.slow_call_rate:.0%} "
-                    f"(>= {self.slow_call_duration * 1000:.0f} ms) over {n} calls in {self.window:g}s",
+                    f"slow-call rate {slows / n:.0%} >= {self.slow_call_rate:.0%}{bar_text} over {n} calls in {self.window:g}s",
                 )
 
     # -- conveniences ---------------------------------------------------------------------

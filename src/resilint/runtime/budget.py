@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Union
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
 from ._registry import PerDependency
 from .errors import RetryBudgetExhausted
 
-__all__ = ["RetryBudget", "RetryBudgetExhausted"]
+__all__ = ["BudgetArg", "RetryBudget", "RetryBudgetExhausted", "resolve_budget"]
 
 
 class RetryBudget(PerDependency):
@@ -114,3 +114,18 @@ class RetryBudget(PerDependency):
 
     def __repr__(self) -> str:
         return f"RetryBudget(name={self.name!r}, ratio={self.ratio}, min_per_second={self.min_per_second}, window={self.window})"
+
+
+BudgetArg = Union[RetryBudget, str, None, bool]
+
+
+def resolve_budget(budget: BudgetArg, dependency: Optional[str]) -> Optional[RetryBudget]:
+    """What every ``budget=`` argument of the runtime means (policies, adapters, hedging):
+    a :class:`RetryBudget` is used as is; a name selects that shared budget; ``None`` (or
+    ``True``) the shared budget of ``dependency``, or of ``"default"``; ``False`` none at all."""
+    if budget is False:
+        return None
+    if isinstance(budget, RetryBudget):
+        return budget
+    name = budget if isinstance(budget, str) else (dependency or "default")
+    return RetryBudget.for_dependency(name)

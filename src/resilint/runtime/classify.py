@@ -23,6 +23,7 @@ __all__ = [
     "classify_exception",
     "classify_response",
     "is_transport_error",
+    "is_local_exhaustion",
     "parse_retry_after",
     "status_of",
 ]
@@ -36,13 +37,16 @@ class Verdict:
     """``retryable``: another attempt may succeed. ``health_failure``: the failure says the
     dependency is unhealthy (5xx, 408, 429, connect error, timeout) — it counts against the
     breaker and a retry after it spends the retry budget. ``retry_after``: seconds the server
-    asked us to wait, if any."""
+    asked us to wait, if any. ``local``: the call never reached the dependency (the runtime
+    refused it, or the local connection pool had no free connection), so the outcome says
+    nothing about the dependency and a breaker must not count it at all."""
 
     ok: bool
     retryable: bool
     health_failure: bool
     reason: str
     retry_after: Optional[float] = None
+    local: bool = False
 
 
 OK = Verdict(ok=True, retryable=False, health_failure=False, reason="ok")
@@ -56,6 +60,12 @@ def status_of(response: Any) -> Optional[int]:
     return None
 
 
+def ascii_digits(value: str) -> bool:
+    """``str.isdigit`` accepts superscripts and other scripts' digits that ``int()`` rejects
+    (``"\\xb2".isdigit()`` is True): header values come from the other side, so only ASCII counts."""
+    return value.isascii() and value.isdigit()
+
+
 def parse_retry_after(value: Optional[str], now: float) -> Optional[float]:
     """Seconds to wait from a ``Retry-After`` value (delta-seconds or HTTP-date); ``now`` is
     wall-clock epoch seconds. Returns ``None`` when absent or unparsable; never negative."""
@@ -64,7 +74,7 @@ def parse_retry_after(value: Optional[str], now: float) -> Optional[float]:
     value = str(value).strip()
     if not value:
         return None
-    if value.isdigit():
+    if ascii_digits(value):
         return float(value)
     try:
         when = parsedate_to_datetime(value)
@@ -105,7 +115,20 @@ def is_transport_error(exc: BaseException) -> bool:
     return bool(types) and isinstance(exc, types)
 
 
+def is_local_exhaustion(exc: BaseException) -> bool:
+    """No free connection in the *local* pool (httpx ``PoolTimeout``, urllib3
+    ``EmptyPoolError``/``ClosedPoolError``): our own congestion, not the dependency's health."""
+    types = _module_types("httpx", "", ("PoolTimeout",)) + _module_types(
+        "urllib3", "exceptions", ("EmptyPoolError", "ClosedPoolError")
+    )
+    return bool(types) and isinstance(exc, types)
+
+
 def classify_exception(exc: BaseException) -> Verdict:
+    if isinstance(exc, ResilienceError):
+        return Verdict(False, False, False, f"refused by the runtime: {type(exc).__name__}", local=True)
+    if is_local_exhaustion(exc):
+        return Verdict(False, False, False, f"local connection pool exhausted: {type(exc).__name__}", local=True)
     if is_transport_error(exc):
         return Verdict(False, True, True, f"transport error: {type(exc).__name__}")
     return Verdict(False, False, False, f"not retryable: {type(exc).__name__}")

@@ -14,6 +14,7 @@ from ._clock import Clock, get_clock
 from .errors import DeadlineExceeded
 
 __all__ = [
+    "MAX_DEADLINE",
     "Deadline",
     "DeadlineExceeded",
     "deadline",
@@ -21,6 +22,13 @@ __all__ = [
     "current_deadline",
     "check_deadline",
 ]
+
+
+#: The longest deadline, in seconds, the runtime keeps: 99,999,999 ms (about 27.8 hours), the
+#: most an 8-digit header can carry (gRPC caps its timeouts at 8 digits too). A longer or
+#: infinite one is no deadline at all: for an outbound call it means "never" either way, and
+#: keeping it would put absurd numbers on the wire.
+MAX_DEADLINE = 99_999.999
 
 
 class Deadline:
@@ -57,8 +65,9 @@ class deadline:  # noqa: N801 - used like a function: ``with deadline(2.0):``
     """Context manager (sync and async) bounding everything inside to ``seconds`` from now.
 
     If an enclosing deadline expires earlier, it is kept. ``seconds=None`` leaves the current
-    deadline (if any) unchanged, which lets callers write ``with deadline(config.timeout)``.
-    The value bound by ``as`` is the effective :class:`Deadline` (or ``None``).
+    deadline (if any) unchanged, which lets callers write ``with deadline(config.timeout)``;
+    so does a value above :data:`MAX_DEADLINE` (``math.inf`` included). The value bound by
+    ``as`` is the effective :class:`Deadline` (or ``None``).
     """
 
     def __init__(self, seconds: Optional[float], *, clock: Optional[Clock] = None) -> None:
@@ -70,7 +79,7 @@ class deadline:  # noqa: N801 - used like a function: ``with deadline(2.0):``
 
     def __enter__(self) -> Optional[Deadline]:
         outer = _current.get()
-        if self.seconds is None:
+        if self.seconds is None or self.seconds > MAX_DEADLINE:
             effective = outer
         else:
             clock = get_clock(self._clock)

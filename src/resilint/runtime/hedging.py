@@ -3,11 +3,13 @@ more copy and take whichever answers first.
 
 Off by default. Only for operations that are safe to run twice (idempotent, or carrying an
 idempotency key), and each hedge spends one token of the same :class:`RetryBudget` as retries,
-so hedging can never add more than the budget's share of extra load. The delay is the p95 of
-recent successful latencies (:class:`LatencyTracker`), or an explicit ``delay``; with too few
-samples there is no hedge. Sync hedges run in threads (the loser cannot be interrupted; its
-result is passed to ``discard`` — e.g. to close a response); async hedges run as tasks and the
-loser is cancelled.
+so hedging can never add more than the budget's share of extra load (``budget=None`` is the
+shared budget of ``dependency``, as everywhere in the runtime; ``False`` hedges unbudgeted).
+The delay is the p95 of recent successful latencies (:class:`LatencyTracker`), or an explicit
+``delay``; with too few samples there is no hedge. Sync hedges run in threads (the loser cannot
+be interrupted; its result is passed to ``discard`` — e.g. to close a response); async hedges
+run as tasks and the loser is cancelled. The caller never waits past its deadline for the
+copies.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ import contextvars
 import threading
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Awaitable, Callable, Deque, Dict, Optional, TypeVar
+from typing import Any, Awaitable, Callable, Deque, Dict, List, Optional, TypeVar
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
 from ._registry import PerDependency
-from .budget import RetryBudget
+from .budget import BudgetArg, resolve_budget
 from .deadline import remaining
 
 __all__ = ["LatencyTracker", "hedged_call", "ahedged_call"]
@@ -68,33 +70,44 @@ def _hedge_delay(delay: Optional[float], tracker: Optional[LatencyTracker]) -> O
     return delay
 
 
+def _no_answer(copies: int) -> TimeoutError:
+    # A plain TimeoutError, like a client's own read timeout: the dependency did not answer in
+    # the time left, which says something about its health (unlike DeadlineExceeded, a refusal).
+    return TimeoutError(f"no answer from {copies} hedged cop{'y' if copies == 1 else 'ies'} before the deadline")
+
+
 class _HedgePlan:
     """The I/O-free part of one hedged call, shared by :func:`hedged_call` and :func:`ahedged_call`:
     how long to wait before hedging (``wait``: ``None`` = no hedge), whether the budget pays for
     the hedge, and recording the winner's latency."""
 
-    __slots__ = ("wait", "budget", "tracker", "dependency", "clock", "started")
+    __slots__ = ("wait", "budget", "tracker", "dependency", "clock", "started", "attempt")
 
     def __init__(
         self,
         idempotent: bool,
-        budget: Optional[RetryBudget],
+        budget: BudgetArg,
         delay: Optional[float],
         tracker: Optional[LatencyTracker],
         dependency: Optional[str],
         clock: Optional[Clock],
+        attempt: int,
     ) -> None:
         self.wait = _hedge_delay(delay, tracker) if idempotent else None
-        self.budget = budget
+        self.budget = resolve_budget(budget, dependency) if self.wait is not None else None
         self.tracker = tracker
         self.dependency = dependency
         self.clock = get_clock(clock)
         self.started = self.clock.now()
+        self.attempt = attempt
 
     def may_hedge(self) -> bool:
         """The first attempt is still running after ``wait``: spend a token for a hedge?"""
         if self.budget is None or self.budget.try_spend("hedge"):
-            _metrics.emit("hedge", self.dependency, after=self.wait)
+            after = self.wait or 0.0
+            _metrics.emit(
+                "hedge", self.dependency, attempt=self.attempt, reason=f"no answer after {after * 1000:.0f} ms", after=after
+            )
             return True
         return False
 
@@ -109,42 +122,47 @@ def hedged_call(
     fn: Callable[[], T],
     *,
     idempotent: bool,
-    budget: Optional[RetryBudget],
+    budget: BudgetArg = None,
     delay: Optional[float] = None,
     tracker: Optional[LatencyTracker] = None,
     dependency: Optional[str] = None,
     discard: Optional[Callable[[Any], None]] = None,
     clock: Optional[Clock] = None,
+    attempt: int = 1,
 ) -> T:
-    """Call ``fn()``; after ``delay`` (default: tracker p95) without an answer, start one hedge."""
-    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock)
+    """Call ``fn()``; after ``delay`` (default: tracker p95) without an answer, start one hedge.
+
+    ``budget`` as everywhere in the runtime (:func:`~.budget.resolve_budget`): ``None`` is the
+    shared budget of ``dependency``, ``False`` none. Never waits past the current deadline:
+    then ``TimeoutError`` is raised and the copies still running are left to finish, their
+    results passed to ``discard``. When every copy fails, the first copy's error is raised.
+    ``attempt`` is the number of the attempt being hedged (for the ``hedge`` metric).
+    """
+    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock, attempt)
     if plan.wait is None:
         return plan.won(fn())
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="resilint-hedge")
+    futures: List[Future] = []
+    winner: Optional[Future] = None
     try:
-        first = pool.submit(contextvars.copy_context().run, fn)
-        done, _ = wait([first], timeout=plan.wait)
-        futures = [first]
-        if not done and plan.may_hedge():
+        futures.append(pool.submit(contextvars.copy_context().run, fn))
+        wait(futures, timeout=plan.wait)
+        if not futures[0].done() and plan.may_hedge():
             futures.append(pool.submit(contextvars.copy_context().run, fn))
         pending = set(futures)
-        error: Optional[BaseException] = None
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                exc = fut.exception()
-                if exc is None:
-                    for other in pending:
-                        if discard is not None:
-                            other.add_done_callback(_discarder(discard))
-                    for other in done:
-                        if other is not fut and other.exception() is None and discard is not None:
-                            discard(other.result())
-                    return plan.won(fut.result())
-                error = error or exc
-        assert error is not None
-        raise error
+        while pending and winner is None:
+            done, pending = wait(pending, timeout=remaining(), return_when=FIRST_COMPLETED)
+            if not done:
+                raise _no_answer(len(futures))
+            winner = next((f for f in futures if f in done and f.exception() is None), None)
+        if winner is None:
+            raise futures[0].exception()  # type: ignore[misc]
+        return plan.won(winner.result())
     finally:
+        if discard is not None:
+            for fut in futures:
+                if fut is not winner:
+                    fut.add_done_callback(_discarder(discard))
         pool.shutdown(wait=False)
 
 
@@ -163,34 +181,41 @@ async def ahedged_call(
     fn: Callable[[], Awaitable[T]],
     *,
     idempotent: bool,
-    budget: Optional[RetryBudget],
+    budget: BudgetArg = None,
     delay: Optional[float] = None,
     tracker: Optional[LatencyTracker] = None,
     dependency: Optional[str] = None,
+    discard: Optional[Callable[[Any], Awaitable[None]]] = None,
     clock: Optional[Clock] = None,
+    attempt: int = 1,
 ) -> T:
-    """Async form: the losing task is cancelled."""
+    """Async form of :func:`hedged_call`: the losing task is cancelled (a loser that finished
+    with a result anyway is passed to the awaitable ``discard``)."""
     import asyncio
 
-    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock)
+    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock, attempt)
     if plan.wait is None:
         return plan.won(await fn())
     tasks = [asyncio.ensure_future(fn())]
+    winner: Optional["asyncio.Future[T]"] = None
     try:
-        done, _ = await asyncio.wait(tasks, timeout=plan.wait)
-        if not done and plan.may_hedge():
+        await asyncio.wait(tasks, timeout=plan.wait)
+        if not tasks[0].done() and plan.may_hedge():
             tasks.append(asyncio.ensure_future(fn()))
         pending = set(tasks)
-        error: Optional[BaseException] = None
-        while pending:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                if task.exception() is None:
-                    return plan.won(task.result())
-                error = error or task.exception()
-        assert error is not None
-        raise error
+        while pending and winner is None:
+            done, pending = await asyncio.wait(pending, timeout=remaining(), return_when=asyncio.FIRST_COMPLETED)
+            if not done:
+                raise _no_answer(len(tasks))
+            winner = next((t for t in tasks if t in done and not t.cancelled() and t.exception() is None), None)
+        if winner is None:
+            raise tasks[0].exception()  # type: ignore[misc]
+        return plan.won(winner.result())
     finally:
         for task in tasks:
+            if task is winner:
+                continue
             if not task.done():
                 task.cancel()
+            elif discard is not None and not task.cancelled() and task.exception() is None:
+                await discard(task.result())

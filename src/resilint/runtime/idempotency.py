@@ -5,8 +5,13 @@ Repeating a GET is harmless; repeating a POST that charges a card is not, unless
 carries the *same* ``Idempotency-Key`` and the server deduplicates on it.
 
 :func:`idempotency_key` returns the key of the current operation scope. A retry scope
-(``retry``/``retrying``/the HTTP adapters) opens one when none is open, so every attempt inside
-it sees the same key; outside any scope each call is its own operation and gets a fresh key.
+(``retry``/``retrying``) opens one when none is open, so every attempt inside it sees the same
+key; outside any scope each call is its own operation and gets a fresh key.
+
+The HTTP adapters' ``auto_idempotency_key`` is per *request*: each request gets its own key
+(:func:`request_key`), the same on all of its attempts, because two different POSTs sharing a
+key would make a deduplicating server drop the second. Only a scope the user opened with
+:func:`idempotency_scope` makes requests share its key: that is asking for it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ __all__ = [
     "idempotency_key",
     "idempotency_scope",
     "is_idempotent",
+    "request_key",
     "OperationScope",
 ]
 
@@ -31,12 +37,14 @@ IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELET
 
 
 class OperationScope:
-    """One logical operation. Its key is created on first use and then never changes."""
+    """One logical operation. Its key is created on first use and then never changes.
+    ``explicit``: opened by :func:`idempotency_scope` (not implicitly by a retry scope)."""
 
-    __slots__ = ("_key",)
+    __slots__ = ("_key", "explicit")
 
-    def __init__(self, key: Optional[str] = None) -> None:
+    def __init__(self, key: Optional[str] = None, *, explicit: bool = False) -> None:
         self._key = key
+        self.explicit = explicit
 
     @property
     def key(self) -> str:
@@ -70,15 +78,25 @@ def idempotency_key() -> str:
     return scope.key
 
 
+def request_key() -> str:
+    """The key for one request that asked for an automatic key: the key of an enclosing
+    :func:`idempotency_scope`, else a new one (never the implicit key of a retry scope)."""
+    scope = _scope.get()
+    if scope is not None and scope.explicit:
+        return scope.key
+    return uuid.uuid4().hex
+
+
 @contextmanager
 def idempotency_scope(key: Optional[str] = None, *, new: bool = True) -> Iterator[OperationScope]:
     """Open an operation scope explicitly (e.g. around several retried calls that must share a
-    key, or to give a loop's iterations distinct keys). ``new=False`` reuses an open scope."""
+    key, or to give a loop's iterations distinct keys). ``new=False`` reuses an open scope.
+    Requests sent with the adapters' ``auto_idempotency_key`` inside it all carry its key."""
     existing = _scope.get()
     if existing is not None and not new and key is None:
         yield existing
         return
-    scope = OperationScope(key)
+    scope = OperationScope(key, explicit=True)
     token = _scope.set(scope)
     try:
         yield scope

@@ -14,11 +14,13 @@ whose budget is already spent is answered ``504`` without running the applicatio
 from __future__ import annotations
 
 import contextvars
+import re
 from typing import Any, Callable, Iterable, Iterator, List, Mapping, MutableMapping, Optional, Tuple
 
 from . import metrics as _metrics
 from ._clock import Clock
-from .deadline import current_deadline, deadline
+from .classify import ascii_digits
+from .deadline import MAX_DEADLINE, deadline, remaining
 from .errors import DeadlineExceeded
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "GRPC_TIMEOUT_HEADER",
     "DEFAULT_MARGIN_MS",
     "REFUSED_HEADER",
+    "deadline_ms",
     "outbound_deadline_ms",
     "outbound_headers",
     "inject_deadline",
@@ -46,16 +49,21 @@ REFUSED_HEADER = "X-Resilint-Deadline-Exceeded"
 _GRPC_UNITS = {"H": 3600.0, "M": 60.0, "S": 1.0, "m": 1e-3, "u": 1e-6, "n": 1e-9}
 
 
+def deadline_ms(left: Optional[float], margin_ms: int = DEFAULT_MARGIN_MS) -> Optional[int]:
+    """The header value for ``left`` seconds remaining: whole milliseconds minus ``margin_ms``
+    (``None`` without a deadline); <= 0 means nothing is left for the callee."""
+    return None if left is None else int(left * 1000) - int(margin_ms)
+
+
 def outbound_deadline_ms(margin_ms: int = DEFAULT_MARGIN_MS) -> Optional[int]:
     """Remaining milliseconds minus ``margin_ms`` (``None`` without a deadline).
 
-    Raises :class:`DeadlineExceeded` when nothing would be left for the callee.
+    Raises :class:`DeadlineExceeded` when nothing would be left for the callee. The value never
+    has more than 8 digits: :func:`~.deadline.deadline` keeps no deadline longer than
+    :data:`~.deadline.MAX_DEADLINE`.
     """
-    d = current_deadline()
-    if d is None:
-        return None
-    ms = int(d.remaining() * 1000) - int(margin_ms)
-    if ms <= 0:
+    ms = deadline_ms(remaining(), margin_ms)
+    if ms is not None and ms <= 0:
         _metrics.emit("deadline_refused", None, what="outbound propagation")
         raise DeadlineExceeded("deadline too close to send the request (nothing left for the callee)")
     return ms
@@ -73,28 +81,38 @@ def inject_deadline(headers: MutableMapping[str, str], margin_ms: int = DEFAULT_
     return headers
 
 
+def _bounded(seconds: float) -> Optional[float]:
+    """An inbound budget longer than :data:`~.deadline.MAX_DEADLINE` is absurd: ignore it."""
+    return None if seconds > MAX_DEADLINE else seconds
+
+
 def parse_grpc_timeout(value: Optional[str]) -> Optional[float]:
-    """``"100m"`` -> 0.1, ``"2S"`` -> 2.0; at most 8 digits and one unit, else ``None``."""
+    """``"100m"`` -> 0.1, ``"2S"`` -> 2.0; at most 8 ASCII digits and one unit, else ``None``
+    (as is a value above :data:`~.deadline.MAX_DEADLINE`)."""
     if not value:
         return None
     value = value.strip()
     digits, unit = value[:-1], value[-1:]
-    if unit not in _GRPC_UNITS or not digits.isdigit() or len(digits) > 8:
+    if unit not in _GRPC_UNITS or not ascii_digits(digits) or len(digits) > 8:
         return None
-    return int(digits) * _GRPC_UNITS[unit]
+    return _bounded(int(digits) * _GRPC_UNITS[unit])
+
+
+_DEADLINE_MS = re.compile(r"(-?)([0-9]+(?:\.[0-9]+)?)")
 
 
 def parse_deadline_ms(value: Optional[str]) -> Optional[float]:
-    """Our header's value in seconds (``None`` if absent/malformed; negative values -> 0)."""
+    """Our header's value in seconds: plain ASCII decimal milliseconds (negative -> 0).
+    ``None`` if absent, malformed (``1e3``, ``inf``, other scripts' digits) or absurd (above
+    :data:`~.deadline.MAX_DEADLINE`)."""
     if value is None:
         return None
-    try:
-        ms = float(str(value).strip())
-    except ValueError:
+    match = _DEADLINE_MS.fullmatch(str(value).strip())
+    if match is None:
         return None
-    if ms != ms:
-        return None
-    return max(0.0, ms / 1000.0)
+    if match.group(1):
+        return 0.0
+    return _bounded(float(match.group(2)) / 1000.0)
 
 
 def deadline_from_headers(

@@ -8,8 +8,8 @@ Policy, per logical operation:
 * before retry ``n`` (0-based) sleep ``uniform(0, min(cap, base * 2**n))`` (full jitter),
   or exactly the server's ``Retry-After`` when it sent one no larger than ``retry_after_cap``
   (a larger one ends the loop: the server will not be ready in time);
-* never sleep past the deadline: if the pause would end at or after it, stop with
-  :class:`DeadlineExceeded` instead;
+* never sleep past the deadline: if the pause would end at or after it (or leave less than the
+  HTTP adapters' propagation margin), stop with :class:`DeadlineExceeded` instead;
 * a retry after a health failure spends one token of the dependency's :class:`RetryBudget`;
   when none is left, stop with :class:`RetryBudgetExhausted` (no sleep, no extra call);
 * non-idempotent operations (``method="POST"``/``"PATCH"``) are retried only when an
@@ -18,28 +18,29 @@ Policy, per logical operation:
 
 When the attempts run out, the last outcome is returned (a response) or re-raised (an
 exception). When a policy stops the loop early, the policy's exception is raised, chained to the
-last error (``__cause__``) and carrying the last response in ``.response``.
+last error (``__cause__``) and carrying the last response in ``.response``. That response has
+been closed (its connection is back in the pool): read what you need from it, nothing to close.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar, Union
+import sys
+from typing import Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
-from .budget import RetryBudget
+from .budget import BudgetArg, RetryBudget, resolve_budget
 from .classify import Verdict, classify as _default_classify
 from .deadline import current_deadline
-from .errors import DeadlineExceeded, RetryBudgetExhausted
+from .errors import DeadlineExceeded, ResilienceError, RetryBudgetExhausted
 from .idempotency import IDEMPOTENT_METHODS, OperationScope, _scope
 
 __all__ = ["RetryPolicy", "retry", "retrying", "Attempt", "backoff_delay"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 A = TypeVar("A")
-BudgetArg = Union[RetryBudget, str, None, bool]
 
 
 def backoff_delay(retry_index: int, base: float = 0.1, cap: float = 5.0, clock: Optional[Clock] = None) -> float:
@@ -53,7 +54,8 @@ class RetryPolicy:
 
     ``budget``: a :class:`RetryBudget`, a dependency name, ``None`` (use the shared budget of
     ``dependency``, or of ``"default"``), or ``False`` (no budget — not recommended).
-    ``retry_on``: extra exception types to treat as transient (they spend the budget too).
+    ``retry_on``: extra exception types to treat as transient (they spend the budget too); the
+    runtime's own refusals (:class:`ResilienceError`) are never retried, even when listed.
     ``classify``: replace the outcome classifier entirely (``outcome -> Verdict``).
     """
 
@@ -86,13 +88,7 @@ class RetryPolicy:
         self.retry_on = tuple(retry_on)
         self.classify = classify
         self._clock = clock
-        if budget is False:
-            self.budget: Optional[RetryBudget] = None
-        elif isinstance(budget, RetryBudget):
-            self.budget = budget
-        else:
-            name = budget if isinstance(budget, str) else (dependency or "default")
-            self.budget = RetryBudget.for_dependency(name)
+        self.budget = resolve_budget(budget, dependency)
         if self.budget is not None:
             if self.dependency is None:
                 self.dependency = self.budget.name
@@ -106,52 +102,83 @@ class RetryPolicy:
     def verdict(self, outcome: Any) -> Verdict:
         if self.classify is not None:
             return self.classify(outcome)
-        if self.retry_on and isinstance(outcome, self.retry_on):
+        # DeadlineExceeded is a TimeoutError, hence an OSError: ``retry_on=(OSError,)`` must
+        # still never repeat the runtime's own refusals
+        if self.retry_on and isinstance(outcome, self.retry_on) and not isinstance(outcome, ResilienceError):
             return Verdict(False, True, True, f"retry_on: {type(outcome).__name__}")
         return _default_classify(outcome, self.clock.time())
 
 
 class _Run:
-    """State of one logical operation under a policy."""
+    """State of one logical operation under a policy.
 
-    def __init__(self, policy: RetryPolicy, method: Optional[str] = None, keyed: bool = False) -> None:
+    ``keyed``: whether the request carries an idempotency key. ``None`` (``retry``/``retrying``)
+    means "if :func:`idempotency_key` was called in the operation scope"; the adapters pass what
+    the request's own headers say, so another request's key never makes this one repeatable.
+    ``reserve``: seconds an attempt needs beyond its pause to be worth starting (the adapters'
+    propagation margin: a request that would tell the callee "0 ms left" is not sent).
+    """
+
+    def __init__(
+        self, policy: RetryPolicy, method: Optional[str] = None, keyed: Optional[bool] = None, reserve: float = 0.0
+    ) -> None:
         self.p = policy
         self.attempt = 0
         self.method = (method or policy.method or "").upper() or None
         self.keyed = keyed
+        self.reserve = reserve
         self.last_verdict: Optional[Verdict] = None
+        self.last_response: Any = None
+        self.last_error: Optional[BaseException] = None
+
+    def refuse(self, message: str, what: str) -> DeadlineExceeded:
+        """The :class:`DeadlineExceeded` that ends the loop, carrying the last response (in
+        ``.response``) and the last error (as ``__cause__``) of the attempts made so far."""
+        _metrics.emit("deadline_refused", self.p.dependency, what=what)
+        err = DeadlineExceeded(message, response=self.last_response)
+        err.__cause__ = self.last_error
+        return err
 
     def start_attempt(self) -> None:
         d = current_deadline()
         if d is not None and d.expired:
-            _metrics.emit("deadline_refused", self.p.dependency, what=f"attempt {self.attempt + 1}")
-            raise DeadlineExceeded("deadline exceeded before attempt %d" % (self.attempt + 1))
+            after = f" after {self.last_verdict.reason}" if self.last_verdict else ""
+            raise self.refuse(f"deadline exceeded before attempt {self.attempt + 1}{after}", f"attempt {self.attempt + 1}")
         self.attempt += 1
         if self.attempt == 1:
             if self.p.budget is not None:
                 self.p.budget.deposit()
-            _metrics.emit("first_attempt", self.p.dependency)
+            _metrics.emit("first_attempt", self.p.dependency, attempt=1, reason="first attempt")
         else:
             _metrics.emit("retry", self.p.dependency, attempt=self.attempt, reason=self.last_verdict.reason if self.last_verdict else "")
 
     def may_repeat(self) -> bool:
         if self.p.idempotent is not None:
             return self.p.idempotent
-        if self.method is None or self.method in IDEMPOTENT_METHODS or self.keyed:
+        if self.method is None or self.method in IDEMPOTENT_METHODS:
             return True
+        if self.keyed is not None:
+            return self.keyed
         scope = _scope.get()
         return scope is not None and scope.key_issued
 
     def decide(self, outcome: Any) -> Optional[float]:
         """Seconds to wait before the next attempt, or ``None`` to stop with ``outcome``.
         Raises DeadlineExceeded / RetryBudgetExhausted when a policy ends the loop early."""
+        if isinstance(outcome, DeadlineExceeded) and outcome.response is None and outcome.__cause__ is None:
+            # refused inside the attempt (a bulkhead queue, a nested call): it ends the loop like
+            # every other deadline stop, with what the earlier attempts got
+            outcome.response, outcome.__cause__ = self.last_response, self.last_error
         verdict = self.p.verdict(outcome)
         self.last_verdict = verdict
+        if isinstance(outcome, BaseException):
+            self.last_response, self.last_error = None, outcome
+        else:
+            self.last_response, self.last_error = outcome, None
         if verdict.ok or not verdict.retryable:
             return None
         if self.attempt >= self.p.attempts or not self.may_repeat():
             return None
-        response = None if isinstance(outcome, BaseException) else outcome
         if verdict.retry_after is not None:
             if verdict.retry_after > self.p.retry_after_cap:
                 return None
@@ -159,21 +186,16 @@ class _Run:
         else:
             delay = backoff_delay(self.attempt - 1, self.p.base, self.p.cap, self.p._clock)
         d = current_deadline()
-        if d is not None and delay >= d.remaining():
-            _metrics.emit("deadline_refused", self.p.dependency, what="retry after backoff")
-            err: BaseException = DeadlineExceeded(
+        if d is not None and delay + self.reserve >= d.remaining():
+            raise self.refuse(
                 f"not retrying: a {delay * 1000:.0f} ms pause would end past the deadline "
                 f"({d.remaining() * 1000:.0f} ms left) after {verdict.reason}",
-                response=response,
+                "retry after backoff",
             )
-            if isinstance(outcome, BaseException):
-                err.__cause__ = outcome
-            raise err
         if verdict.health_failure and self.p.budget is not None:
             if not self.p.budget.try_spend("retry"):
-                err = RetryBudgetExhausted(self.p.dependency, response=response)
-                if isinstance(outcome, BaseException):
-                    err.__cause__ = outcome
+                err = RetryBudgetExhausted(self.p.dependency, response=self.last_response)
+                err.__cause__ = self.last_error
                 raise err
         return delay
 
@@ -199,7 +221,8 @@ async def _aclose(response: Any) -> None:
 # checks, classification, budget, backoff) lives in ``_Run``; these two only do the I/O, and they
 # cannot be one function because the async one must ``await`` the call, the close and the sleep.
 # ``start()`` begins an attempt (its errors end the loop unclassified) and returns what ``call``
-# takes; a retried response is closed before the pause.
+# takes. A response that is not returned is closed: before the pause when it is retried, and
+# before the exception when a policy ends the loop (the exception only carries it, closed).
 def _attempt_loop(
     run: _Run,
     start: Callable[[], A],
@@ -216,7 +239,11 @@ def _attempt_loop(
             if delay is None:
                 raise
         else:
-            delay = run.decide(result)
+            try:
+                delay = run.decide(result)
+            except ResilienceError:
+                close(result)
+                raise
             if delay is None:
                 return result
             close(result)
@@ -239,7 +266,11 @@ async def _aattempt_loop(
             if delay is None:
                 raise
         else:
-            delay = run.decide(result)
+            try:
+                delay = run.decide(result)
+            except ResilienceError:
+                await aclose(result)
+                raise
             if delay is None:
                 return result
             await aclose(result)
@@ -265,6 +296,15 @@ class _ScopeHolder:
             self.token = None
 
 
+def _own_budget(kwargs: dict, site: str) -> dict:
+    """Without ``dependency``/``budget``/``policy``, a retry scope gets the budget of the place
+    it is written (``site``), like a dependency of its own: unrelated retry sites never drain
+    each other's budget, and the same site shares one across calls."""
+    if "policy" not in kwargs and kwargs.get("budget") is None and kwargs.get("dependency") is None:
+        kwargs["budget"] = RetryBudget.for_dependency(site)
+    return kwargs
+
+
 def _policy_from(kwargs: dict) -> RetryPolicy:
     policy = kwargs.pop("policy", None)
     if policy is not None:
@@ -278,13 +318,11 @@ def retry(fn: Optional[F] = None, **kwargs: Any) -> Any:
     """Decorator (sync or ``async def``): ``@retry`` or ``@retry(attempts=3, dependency="x")``.
 
     Accepts the :class:`RetryPolicy` keyword arguments (or ``policy=``). Without ``dependency``
-    or ``budget`` the function gets its own budget named after it.
+    or ``budget`` the function gets its own budget named after it (``module.qualname``).
     """
     if fn is None:
         return lambda f: retry(f, **kwargs)
-    if "policy" not in kwargs and kwargs.get("budget") is None and kwargs.get("dependency") is None:
-        kwargs["budget"] = RetryBudget.for_dependency(f"{fn.__module__}.{fn.__qualname__}")
-    policy = _policy_from(dict(kwargs))
+    policy = _policy_from(_own_budget(dict(kwargs), f"{fn.__module__}.{fn.__qualname__}"))
 
     if inspect.iscoroutinefunction(fn):
 
@@ -365,12 +403,16 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
         async for attempt in retrying(dependency="search"):
             with attempt:
                 resp = attempt.check(await client.get(url))
+
+    Without ``dependency``/``budget`` the loop gets its own budget, named after where it is
+    written (``"module:line"``), as :func:`retry` names one after the decorated function.
     """
 
     def __init__(self, attempts: int = 3, **kwargs: Any) -> None:
         if "policy" not in kwargs:
             kwargs["attempts"] = attempts
-        self.policy = _policy_from(kwargs)
+        caller = sys._getframe(1)
+        self.policy = _policy_from(_own_budget(kwargs, f"{caller.f_globals.get('__name__')}:{caller.f_lineno}"))
         self._run: Optional[_Run] = None
         self._holder = _ScopeHolder()
         self._delay: Optional[float] = None
@@ -387,6 +429,8 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
             delay = self._run.decide(outcome) if self._run else None  # type: ignore[union-attr]
         except BaseException:
             self._finish()
+            if outcome is not None and not isinstance(outcome, BaseException):
+                _close(outcome)
             raise
         if delay is None:
             self._finish()

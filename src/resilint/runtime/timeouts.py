@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional
 
@@ -10,11 +9,16 @@ from ._clock import Clock
 from .deadline import current_deadline
 from .errors import DeadlineExceeded
 
-__all__ = ["SplitTimeout", "timeout", "Calibration", "calibrate", "DEFAULT_CONNECT", "DEFAULT_READ"]
+__all__ = [
+    "SplitTimeout", "timeout", "Calibration", "calibrate", "DEFAULT_CONNECT", "DEFAULT_READ", "DEFAULT_FACTOR",
+]
 
 #: Defaults used when ``timeout()`` is called without arguments (codemods emit that form).
 DEFAULT_CONNECT = 3.05  # just above a multiple of the 3 s TCP SYN retransmission interval
 DEFAULT_READ = 10.0
+#: ``calibrate``'s timeout = healthy p99 × factor; read the other way, a timeout ÷ this factor is
+#: the healthy p99 it stands for (what the adapters call slow for a breaker without its own bar).
+DEFAULT_FACTOR = 1.4
 
 
 class SplitTimeout(NamedTuple):
@@ -58,16 +62,20 @@ def timeout(
     if read_s <= 0 or connect_s <= 0:
         raise ValueError("timeouts must be positive")
     d = current_deadline()
-    if d is not None:
-        left = d.remaining()
-        if left <= 0:
-            from . import metrics
+    left = None if d is None else d.remaining()
+    if left is not None and left <= 0:
+        from . import metrics
 
-            metrics.emit("deadline_refused", None, what="outbound call")
-            raise DeadlineExceeded("deadline exceeded before the call was sent")
-        read_s = min(read_s, left)
-        connect_s = min(connect_s, left)
-    return SplitTimeout(connect=connect_s, read=read_s)
+        metrics.emit("deadline_refused", None, what="outbound call")
+        raise DeadlineExceeded("deadline exceeded before the call was sent")
+    return clamped(SplitTimeout(connect=connect_s, read=read_s), left)
+
+
+def clamped(limit: SplitTimeout, left: Optional[float]) -> SplitTimeout:
+    """``limit`` with each value lowered to ``left`` seconds (``None``: no deadline)."""
+    if left is None:
+        return limit
+    return SplitTimeout(connect=min(limit.connect, left), read=min(limit.read, left))
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,7 @@ def calibrate(
     budget: float,
     attempts: int = 3,
     *,
-    factor: float = 1.4,
+    factor: float = DEFAULT_FACTOR,
     connect_p99: Optional[float] = None,
     base: float = 0.1,
     cap: float = 5.0,
@@ -96,8 +104,8 @@ def calibrate(
     """Derive per-attempt timeouts from the dependency's *healthy* p99 latency.
 
     ``read = p99 × factor`` (factor 1.3–1.5 keeps healthy calls from timing out while cutting
-    pathological ones). ``connect`` is ``connect_p99 × factor`` when known, else
-    ``min(read, 1.0)``. The attempts that fit are those whose worst case (``read`` per attempt
+    pathological ones). ``connect`` is ``connect_p99 × factor`` when known (a slow handshake is
+    not capped by the read timeout), else ``min(read, 1.0)``. The attempts that fit are those whose worst case (``read`` per attempt
     plus the mean full-jitter backoff between attempts) fits in ``budget``. When fewer fit than
     asked, ``attempts`` is lowered and ``warning`` says so. The read timeout is never set below
     the healthy p99: if even one attempt cannot fit, ``attempts`` is 0 and the warning says the
@@ -108,7 +116,6 @@ def calibrate(
     if not 1.0 <= factor <= 3.0:
         raise ValueError("factor should be a small multiple of p99 (typically 1.3-1.5)")
     read = p99 * factor
-    connect = min(read, connect_p99 * factor if connect_p99 else 1.0)
 
     def cost(n: int) -> float:
         sleeps = sum(min(cap, base * 2 ** k) / 2.0 for k in range(n - 1))
@@ -122,7 +129,6 @@ def calibrate(
         if budget >= p99:
             # one attempt fits if we accept a read timeout between p99 and p99 × factor
             read = budget
-            connect = min(connect, read)
             fit = 1
             warning = (
                 f"budget {budget:.3f}s holds a single attempt only with a read timeout of "
@@ -138,6 +144,7 @@ def calibrate(
             f"only {fit} of {attempts} attempts fit in {budget:.3f}s at {read:.3f}s each; "
             "attempts lowered (timeouts are never cut below healthy latency)"
         )
+    connect = connect_p99 * factor if connect_p99 else min(read, 1.0)
     return Calibration(
         connect=round(connect, 6),
         read=round(read, 6),

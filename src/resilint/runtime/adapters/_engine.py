@@ -2,32 +2,47 @@
 
 For each logical request::
 
-    open an operation scope (one idempotency key for all attempts)
+    add an Idempotency-Key once if asked (auto_idempotency_key): the same on every attempt
     repeat (bounded by RetryPolicy):
         refuse if the deadline has passed
-        timeout = min(configured, remaining deadline)       -> DeadlineExceeded before I/O
-        set X-Resilint-Deadline-Ms = remaining - margin
-        bulkhead slot  ->  breaker permit  ->  [hedged] send  ->  record result
-        classify; maybe sleep (jittered, budgeted, never past the deadline)
+        bulkhead slot (waiting at most until the deadline)  ->  breaker permit
+        [hedged] for each copy, at the moment it is sent (never before the slot wait):
+            timeout = min(configured, remaining deadline)
+            X-Resilint-Deadline-Ms = remaining - margin     -> refused when nothing is left
+            send (asyncio: the whole attempt is bounded by the remaining deadline)
+        record result; classify; maybe sleep (jittered, budgeted, never past the deadline)
+
+A response the caller does not get (a retried one, a hedge loser, the one an exception carries)
+is read and closed by the adapter's ``release``, so its pooled connection is free again.
 """
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Dict, MutableMapping, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, MutableMapping, NamedTuple, Optional, Union
 
 from .._clock import Clock, get_clock
 from ..breaker import CircuitBreaker, PermitGuard
-from ..budget import RetryBudget
+from ..budget import BudgetArg, resolve_budget
 from ..bulkhead import Bulkhead
+from ..deadline import remaining
+from ..errors import ResilienceError
 from ..hedging import LatencyTracker, ahedged_call, hedged_call
-from ..idempotency import IDEMPOTENCY_HEADER, IDEMPOTENT_METHODS, idempotency_key
-from ..propagation import DEADLINE_HEADER, DEFAULT_MARGIN_MS, outbound_deadline_ms
-from ..retry import RetryPolicy, _aattempt_loop, _attempt_loop, _Run, _ScopeHolder
-from ..timeouts import DEFAULT_CONNECT, DEFAULT_READ, SplitTimeout, timeout
+from ..idempotency import IDEMPOTENCY_HEADER, IDEMPOTENT_METHODS, request_key
+from ..propagation import DEADLINE_HEADER, DEFAULT_MARGIN_MS, deadline_ms
+from ..retry import RetryPolicy, _aattempt_loop, _attempt_loop, _Run
+from ..timeouts import DEFAULT_CONNECT, DEFAULT_FACTOR, DEFAULT_READ, SplitTimeout, clamped
 
-__all__ = ["HttpPolicy"]
+__all__ = ["HttpPolicy", "AttemptSpec"]
 
 ComponentArg = Union[None, bool, Any]
+
+
+class AttemptSpec(NamedTuple):
+    """What one copy of a request is sent with, computed when it leaves: its timeout (clamped to
+    the deadline left at that moment) and the headers to add (the deadline header)."""
+
+    timeout: SplitTimeout
+    headers: Dict[str, str]
 
 
 class HttpPolicy:
@@ -35,11 +50,14 @@ class HttpPolicy:
 
     ``dependency``: name used for the shared budget/breaker/bulkhead/latency registries; by
     default the request's ``host:port``. ``breaker`` / ``bulkhead``: an instance, ``True`` (the
-    registry's per-dependency default) or ``None`` (off). ``budget``: a :class:`RetryBudget`,
-    ``None`` (per-dependency shared budget) or ``False`` (off). ``hedge``: off by default; when
-    on, idempotent or keyed requests slower than the dependency's p95 get one hedge, paid from
-    the budget. ``auto_idempotency_key``: add ``Idempotency-Key`` to POST/PATCH requests that
-    have none (only if the server deduplicates on it), which makes them retryable.
+    registry's per-dependency default) or ``None`` (off). A breaker without its own
+    ``slow_call_duration`` counts a call as slow from ``read / 1.4`` (the healthy p99 the read
+    timeout stands for). ``budget``: a :class:`RetryBudget`, ``None`` (per-dependency shared
+    budget) or ``False`` (off). ``hedge``: off by default; when on, idempotent or keyed requests
+    slower than the dependency's p95 get one hedge, paid from the budget.
+    ``auto_idempotency_key``: add an ``Idempotency-Key`` to each POST/PATCH request that has
+    none (a new key per request, the same on its attempts; the key of an enclosing
+    ``idempotency_scope()`` if there is one), which makes them retryable.
     """
 
     def __init__(
@@ -52,7 +70,7 @@ class HttpPolicy:
         retry_after_cap: float = 10.0,
         read: float = DEFAULT_READ,
         connect: float = DEFAULT_CONNECT,
-        budget: Union[RetryBudget, None, bool] = None,
+        budget: BudgetArg = None,
         breaker: ComponentArg = None,
         bulkhead: ComponentArg = None,
         propagate: bool = True,
@@ -90,37 +108,55 @@ class HttpPolicy:
             return cls.for_dependency(dep)
         return value
 
-    def bind(self, host: str, method: str, headers: MutableMapping[str, str], repeatable_body: bool = True) -> "_Bound":
-        return _Bound(self, self.dependency or host or "default", method.upper(), headers, repeatable_body)
+    def bind(
+        self,
+        host: str,
+        method: str,
+        headers: MutableMapping[str, str],
+        repeatable_body: bool = True,
+        cap: Optional[SplitTimeout] = None,
+    ) -> "_Bound":
+        """One logical request; ``cap`` is the request's own ``timeout=`` (an upper bound)."""
+        return _Bound(self, self.dependency or host or "default", method.upper(), headers, repeatable_body, cap)
 
 
 class _Bound:
     """One logical request under a policy."""
 
-    def __init__(self, policy: HttpPolicy, dep: str, method: str, headers: MutableMapping[str, str], repeatable: bool) -> None:
+    def __init__(
+        self,
+        policy: HttpPolicy,
+        dep: str,
+        method: str,
+        headers: MutableMapping[str, str],
+        repeatable: bool,
+        cap: Optional[SplitTimeout],
+    ) -> None:
         self.policy = policy
         self.dep = dep
         self.method = method
         self.headers = headers
         self.repeatable = repeatable
+        # the per-attempt ceiling: the policy's timeouts, lowered by the request's own timeout=
+        self.limit = SplitTimeout(
+            connect=policy.connect if cap is None else min(policy.connect, cap.connect),
+            read=policy.read if cap is None else min(policy.read, cap.read),
+        )
         self.breaker: Optional[CircuitBreaker] = policy._component(policy.breaker, CircuitBreaker, dep)
         self.bulkhead: Optional[Bulkhead] = policy._component(policy.bulkhead, Bulkhead, dep)
-        budget = policy.budget
-        if budget is None or budget is True:
-            budget = RetryBudget.for_dependency(dep)
         self.retry = RetryPolicy(
             policy.attempts if repeatable else 1,
             base=policy.base,
             cap=policy.cap,
             retry_after_cap=policy.retry_after_cap,
-            budget=budget if budget is not False else False,
+            budget=resolve_budget(policy.budget, dep) or False,
             dependency=dep,
             method=method,
             clock=policy._clock,
         )
         self.tracker = LatencyTracker.for_dependency(dep) if policy.hedge else None
-        self.holder = _ScopeHolder()
-        self.run: Optional[_Run] = None
+        self.margin_ms = policy.margin_ms if policy.propagate else 0
+        self.run = _Run(self.retry, method=method, reserve=self.margin_ms / 1000.0)
 
     def _has_key(self) -> bool:
         lowered = IDEMPOTENCY_HEADER.lower()
@@ -131,106 +167,120 @@ class _Bound:
         return self.method in IDEMPOTENT_METHODS or self._has_key()
 
     def begin(self) -> None:
-        self.holder.enter()
         if self.policy.auto_idempotency_key and not self.idempotent and self.method in ("POST", "PATCH"):
-            self.headers[IDEMPOTENCY_HEADER] = idempotency_key()
-        self.run = _Run(self.retry, method=self.method, keyed=self._has_key())
+            self.headers[IDEMPOTENCY_HEADER] = request_key()
+        # Only this request's own header makes it repeatable, never a key issued for another.
+        self.run.keyed = self._has_key()
 
-    def end(self) -> None:
-        self.holder.exit()
-
-    def prepare_attempt(self, cap: Optional[SplitTimeout]) -> SplitTimeout:
-        assert self.run is not None
-        self.run.start_attempt()
-        read = self.policy.read if cap is None else min(self.policy.read, cap.read)
-        connect = self.policy.connect if cap is None else min(self.policy.connect, cap.connect)
-        t = timeout(read=read, connect=connect)
-        if self.policy.propagate:
-            ms = outbound_deadline_ms(self.policy.margin_ms)
-            if ms is not None:
-                self.headers[DEADLINE_HEADER] = str(ms)
-        return t
+    def spec(self) -> AttemptSpec:
+        """The timeout and deadline header of a copy about to be sent (see :class:`AttemptSpec`);
+        refuses, with the last response and error, when nothing would be left for the callee."""
+        left = remaining()
+        ms = deadline_ms(left, self.margin_ms)
+        if ms is not None and ms <= 0:
+            raise self.run.refuse(
+                f"attempt {self.run.attempt} not sent: {ms + self.margin_ms} ms left of the deadline, "
+                f"nothing beyond the {self.margin_ms} ms margin for the callee",
+                "outbound propagation",
+            )
+        headers = {DEADLINE_HEADER: str(ms)} if ms is not None and self.policy.propagate else {}
+        return AttemptSpec(clamped(self.limit, left), headers)
 
     # -- one attempt: bulkhead outside, breaker inside --------------------------------------
     # The sync and async forms differ only in their I/O (taking a bulkhead slot, sending, hedging
     # in threads vs tasks); the breaker bookkeeping is PermitGuard and the hedge settings are
     # _hedge_kwargs, shared by both.
     def _permit_guard(self) -> PermitGuard:
-        permit = self.breaker.allow() if self.breaker is not None else None
+        permit = self.breaker.allow(slow_after=self.limit.read / DEFAULT_FACTOR) if self.breaker is not None else None
         return PermitGuard(permit, self.policy.clock)
 
     def _hedge_kwargs(self) -> Dict[str, Any]:
         return dict(
-            idempotent=self.idempotent,
-            budget=self.retry.budget,
+            idempotent=self.idempotent and self.repeatable,
+            budget=self.retry.budget or False,
             delay=self.policy.hedge_delay,
             tracker=self.tracker,
             dependency=self.dep,
             clock=self.policy._clock,
+            attempt=self.run.attempt,
         )
 
-    def attempt_sync(self, send: Callable[[], Any], discard: Callable[[Any], None]) -> Any:
+    def attempt_sync(self, send: Callable[[AttemptSpec], Any], release: Callable[[Any], None]) -> Any:
         if self.bulkhead is not None:
             self.bulkhead.acquire()
         try:
             with self._permit_guard() as guard:
                 if self.policy.hedge:
-                    resp = hedged_call(send, discard=discard, **self._hedge_kwargs())
+                    resp = hedged_call(lambda: send(self.spec()), discard=release, **self._hedge_kwargs())
                 else:
-                    resp = send()
+                    resp = send(self.spec())
             return guard.record(resp)
         finally:
             if self.bulkhead is not None:
                 self.bulkhead.release()
 
-    async def attempt_async(self, send: Callable[[], Awaitable[Any]]) -> Any:
+    async def attempt_async(
+        self, send: Callable[[AttemptSpec], Awaitable[Any]], arelease: Callable[[Any], Awaitable[None]]
+    ) -> Any:
+        async def send_copy() -> Any:
+            return await _within_deadline(send(self.spec()))
+
         if self.bulkhead is not None:
             await self.bulkhead.aacquire()
         try:
             with self._permit_guard() as guard:
                 if self.policy.hedge:
-                    resp = await ahedged_call(send, **self._hedge_kwargs())
+                    resp = await ahedged_call(send_copy, discard=arelease, **self._hedge_kwargs())
                 else:
-                    resp = await send()
+                    resp = await send_copy()
             return guard.record(resp)
         finally:
             if self.bulkhead is not None:
                 self.bulkhead.release()
 
 
-def run_sync(
-    bound: _Bound,
-    cap: Optional[SplitTimeout],
-    send: Callable[[SplitTimeout], Any],
-    close: Callable[[Any], None],
-) -> Any:
-    bound.begin()
+async def _within_deadline(awaitable: Awaitable[Any]) -> Any:
+    """Await one attempt for no longer than the deadline leaves: connect, headers, everything.
+
+    When the time is up the attempt is cancelled (httpx then drops its connection) and a plain
+    ``TimeoutError`` is raised, as a client's own read timeout would be: the dependency did not
+    answer in the time it had, which the breaker counts; the retry loop then ends with
+    ``DeadlineExceeded`` chained to it.
+    """
+    import asyncio
+
+    left = remaining()
+    if left is None:
+        return await awaitable
     try:
-        return _attempt_loop(
-            bound.run,  # type: ignore[arg-type]
-            lambda: bound.prepare_attempt(cap),
-            lambda t: bound.attempt_sync(lambda: send(t), close),
-            close,
-            lambda delay: bound.policy.clock.sleep(delay),
-        )
-    finally:
-        bound.end()
+        return await asyncio.wait_for(awaitable, left)
+    except ResilienceError:  # a refusal from inside (on 3.11+ it is also an asyncio.TimeoutError)
+        raise
+    except asyncio.TimeoutError:
+        raise TimeoutError(f"attempt cut: no answer within the {left * 1000:.0f} ms left of the deadline") from None
+
+
+def run_sync(bound: _Bound, send: Callable[[AttemptSpec], Any], release: Callable[[Any], None]) -> Any:
+    bound.begin()
+    return _attempt_loop(
+        bound.run,
+        bound.run.start_attempt,
+        lambda _: bound.attempt_sync(send, release),
+        release,
+        lambda delay: bound.policy.clock.sleep(delay),
+    )
 
 
 async def run_async(
     bound: _Bound,
-    cap: Optional[SplitTimeout],
-    send: Callable[[SplitTimeout], Awaitable[Any]],
-    aclose: Callable[[Any], Awaitable[None]],
+    send: Callable[[AttemptSpec], Awaitable[Any]],
+    arelease: Callable[[Any], Awaitable[None]],
 ) -> Any:
     bound.begin()
-    try:
-        return await _aattempt_loop(
-            bound.run,  # type: ignore[arg-type]
-            lambda: bound.prepare_attempt(cap),
-            lambda t: bound.attempt_async(lambda: send(t)),
-            aclose,
-            lambda delay: bound.policy.clock.asleep(delay),
-        )
-    finally:
-        bound.end()
+    return await _aattempt_loop(
+        bound.run,
+        bound.run.start_attempt,
+        lambda _: bound.attempt_async(send, arelease),
+        arelease,
+        lambda delay: bound.policy.clock.asleep(delay),
+    )

@@ -18,7 +18,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from ..timeouts import SplitTimeout
-from ._engine import HttpPolicy, run_sync
+from ._engine import AttemptSpec, HttpPolicy, run_sync
 
 __all__ = ["ResilientAdapter", "ResilientSession", "HttpPolicy"]
 
@@ -56,13 +56,16 @@ class ResilientAdapter(HTTPAdapter):
     ) -> requests.Response:
         parts = urlsplit(request.url or "")
         host = parts.netloc or "default"
-        bound = self.policy.bind(host, request.method or "GET", request.headers, _repeatable(request.body))
+        bound = self.policy.bind(host, request.method or "GET", request.headers, _repeatable(request.body), _cap(timeout))
         parent = super()
 
-        def send_once(t: SplitTimeout) -> requests.Response:
-            return parent.send(request, stream=stream, timeout=(t.connect, t.read), verify=verify, cert=cert, proxies=proxies)
+        def send_copy(spec: AttemptSpec) -> requests.Response:
+            copy = request.copy()  # each attempt (and hedge) carries its own deadline header
+            copy.headers.update(spec.headers)
+            t = spec.timeout
+            return parent.send(copy, stream=stream, timeout=(t.connect, t.read), verify=verify, cert=cert, proxies=proxies)
 
-        return run_sync(bound, _cap(timeout), send_once, _close)
+        return run_sync(bound, send_copy, _close if stream else _read_and_close)
 
 
 def _close(response: Any) -> None:
@@ -70,6 +73,17 @@ def _close(response: Any) -> None:
         response.close()
     except Exception:
         pass
+
+
+def _read_and_close(response: Any) -> None:
+    """Release a response the caller will not get (or gets inside an exception): read its body
+    as ``Session.send`` would have (so ``.content`` still works and the connection goes back to
+    the pool for reuse), then close it. With ``stream=True`` it is only closed."""
+    try:
+        response.content  # reading is the point: it caches the body and frees the connection
+    except Exception:
+        pass
+    _close(response)
 
 
 class ResilientSession(requests.Session):
