@@ -15,7 +15,7 @@ from resilint.lint.finding import Finding
 from resilint.lint.registry import all_rules
 from resilint.lint.rule import Report, Rule, RuleContext
 from resilint.lint.semantic import SemanticModel
-from resilint.lint.source import SourceError, decode, read_bytes
+from resilint.lint.source import SourceError, decode, python_lines, read_bytes
 from resilint.lint.suppressions import Suppression, parse_suppressions, suppressing
 
 ANALYSIS_ERROR = "RES000"
@@ -50,7 +50,7 @@ class Checker:
             return [self._analysis_error(path, exc)]
         codes = self._codes_for(path)
         text = source.text
-        lines = text.splitlines()
+        lines = python_lines(text)
         try:
             reports, module = self._run_rules(text, data, path, codes)
             located = self._locate(reports, module, path, lines)

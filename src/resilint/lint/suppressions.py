@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import re
 import tokenize
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+
+from resilint.lint.source import python_tokens
 
 _CODE = r"[A-Z]+[0-9]+"
 _CODES = rf"{_CODE}(?:\s*[,\s]\s*{_CODE})*"
@@ -31,7 +32,7 @@ class Suppression:
 def _comments(text: str) -> Iterator[Tuple[int, int, str]]:
     """(line, column, text) of every comment: real comments only, never text inside strings."""
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        for token in python_tokens(text):
             if token.type == tokenize.COMMENT:
                 yield token.start[0], token.start[1], token.string
     except (tokenize.TokenError, IndentationError, SyntaxError):
