@@ -6,14 +6,14 @@ import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
 from resilint.lint.checker import Checker
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.finding import AnalysisError, Finding, RunResult
-from resilint.lint.source import SourceError, read_bytes
+from resilint.lint.source import SourceError, content_digest, read_bytes
 
 # Below this many files a pool costs more to start than it saves.
 _POOL_THRESHOLD = 16
@@ -73,7 +73,7 @@ def run(
     discovered = discover(paths, settings)
     files = [display_path(p) for p in discovered.files]
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
-    tasks, keys, cached = _consult_cache(files, cache)
+    tasks, keys, cached = _consult_cache(files, cache, result.digests)
     result.findings = [f for batch in cached for f in batch]
     jobs = jobs or default_jobs()
     per_file: Iterable[Outcome]
@@ -102,11 +102,10 @@ def run(
 
 
 def _consult_cache(
-    files: Sequence[str], cache: Optional[ResultCache]
+    files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str]
 ) -> Tuple[List[Task], List[Optional[str]], List[List[Finding]]]:
-    """Split files into cache hits (their findings) and tasks still to check."""
-    if cache is None:
-        return [(path, None) for path in files], [None] * len(files), []
+    """Split files into cache hits (their findings) and tasks still to check, and record the
+    digest of the bytes each file's findings come from (so they are read here, cache or not)."""
     tasks: List[Task] = []
     keys: List[Optional[str]] = []
     hits: List[List[Finding]] = []
@@ -115,6 +114,11 @@ def _consult_cache(
             data = read_bytes(path)
         except SourceError:
             tasks.append((path, None))  # the checker reports why; nothing to cache
+            keys.append(None)
+            continue
+        digests[path] = content_digest(data)
+        if cache is None:
+            tasks.append((path, data))
             keys.append(None)
             continue
         key = file_key(path, data)
