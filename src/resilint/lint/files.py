@@ -47,8 +47,8 @@ def replace_file(path: str, original: bytes, updated: bytes) -> None:
         raise NotWritten("not a regular file")
     if info.st_nlink > 1:
         raise NotWritten(
-            f"has {info.st_nlink} hard links; rewriting it would leave the other {info.st_nlink - 1} "
-            "on the old text (break the links first, or edit it by hand)"
+            f"has {info.st_nlink} hard links, which a rewrite would break (the other names would "
+            "keep the old text); break the links first, or edit it by hand"
         )
     if not _writable(target, info):
         raise NotWritten("is read-only")
