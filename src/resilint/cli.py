@@ -6,7 +6,7 @@ import io
 import os
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator, NoReturn, Optional, Sequence, TextIO, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 import click
 
@@ -15,7 +15,8 @@ from resilint.lint.add_noqa import add_noqa as add_noqa_comments
 from resilint.lint.baseline import new_findings, read_baseline, write_baseline
 from resilint.lint.cache import ResultCache
 from resilint.lint.config import ConfigError, Settings, enabled_codes, load_settings, validate_selectors
-from resilint.lint.finding import RunResult
+from resilint.lint.files import NotWritten
+from resilint.lint.finding import Finding, RunResult
 from resilint.lint.registry import all_rules
 from resilint.lint.report import ReportOptions, reporters
 from resilint.lint.runner import default_jobs, run
@@ -65,8 +66,8 @@ def main() -> None:
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RESILINT_CACHE_DIR", default=None, help="Where to keep the result cache (default: .resilint_cache beside the configuration).")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), default=None, help="Report only findings not recorded in this baseline file.")
-@click.option("--write-baseline", is_flag=True, help="Record the current findings in the --baseline file and exit 0.")
-@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` comments to the lines of the current findings.")
+@click.option("--write-baseline", is_flag=True, help="Record the current findings in the --baseline file (RES000 is never recorded: it is still reported).")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` comments to the lines of the current findings; what cannot be suppressed is still reported.")
 def check(
     paths: Tuple[str, ...],
     select: Tuple[str, ...],
@@ -108,21 +109,22 @@ def check(
     with _progress_bar() as report_progress:
         cache = None if no_cache else ResultCache(settings, codes, cache_dir)
         result = run(paths, settings, codes, jobs=jobs, progress=report_progress, cache=cache)
+    noqa_failed = False
     if write_baseline:
         assert baseline_path is not None
-        _write_baseline(baseline_path, result)
-    if recorded is not None:
+        result.findings = _write_baseline(baseline_path, result)
+    elif recorded is not None:
         assert baseline_path is not None
         result.findings = new_findings(result.findings, recorded, baseline_path)
     if add_noqa:
-        _add_noqa(result)
+        noqa_failed = _add_noqa(result)
 
     with _output(output_file) as (out, is_file):
         color = not is_file and _use_color(sys.stdout)
         options = ReportOptions(color=color, statistics=statistics, show_source=not no_show_source)
         formats[output_format](result, all_rules(), out, options)
 
-    if result.errors:
+    if result.errors or noqa_failed:
         raise click.exceptions.Exit(EXIT_ERROR)
     if result.findings and not exit_zero:
         raise click.exceptions.Exit(EXIT_FINDINGS)
@@ -133,21 +135,29 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def _write_baseline(path: str, result: RunResult) -> "NoReturn":
+def _write_baseline(path: str, result: RunResult) -> List[Finding]:
+    """Record the findings; returns those a baseline never holds (RES000), still to report."""
     try:
-        write_baseline(path, result.findings)
-    except OSError as exc:
-        raise _fail(f"{path}: cannot write the baseline: {exc.strerror or exc}") from None
-    click.echo(f"Recorded {_count(len(result.findings), 'finding')} in {path}.", err=True)
-    raise click.exceptions.Exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
+        unrecorded = write_baseline(path, result.findings)
+    except NotWritten as exc:
+        raise _fail(f"{path}: cannot write the baseline: {exc.reason}") from None
+    recorded = len(result.findings) - len(unrecorded)
+    click.echo(f"Recorded {_count(recorded, 'finding')} in {path}.", err=True)
+    return unrecorded
 
 
-def _add_noqa(result: RunResult) -> "NoReturn":
-    outcome = add_noqa_comments(result.findings)
+def _add_noqa(result: RunResult) -> bool:
+    """Suppress the findings in their files; what is left is reported as usual. True when a
+    file or a line could not be done (exit 2)."""
+    outcome = add_noqa_comments(result.findings, result.digests)
     for problem in outcome.skipped:
         click.echo(f"resilint: not changed: {problem}", err=True)
-    click.echo(f"Added {_count(outcome.added, 'noqa directive')} to {_count(outcome.files, 'file')}.", err=True)
-    raise click.exceptions.Exit(EXIT_ERROR if result.errors or outcome.skipped else EXIT_CLEAN)
+    summary = f"Added {_count(outcome.added, 'noqa directive')} to {_count(outcome.files, 'file')}."
+    if outcome.removed:
+        summary += f" Removed {_count(outcome.removed, 'unused suppression')}."
+    click.echo(summary, err=True)
+    result.findings = outcome.remaining
+    return bool(outcome.skipped)
 
 
 def _settings(

@@ -72,3 +72,16 @@ def test_noqa_text_inside_multi_line_strings_is_not_a_suppression():
     assert codes(source) == [(2, "RES101")]
     docstring = '"""Helpers.\n\nSilence with `# noqa: RES101` when a proxy sets the timeout.\n"""\n'
     assert check_source(docstring, ["RES001"]) == []
+
+
+def test_cr_only_line_endings():
+    # Old Mac files: the tokenizer saw one single line, and no comment after the first.
+    source = "import requests\rrequests.get(u)  # noqa: RES101\rrequests.get(u)\r"
+    assert codes(source) == [(3, "RES101")]
+
+
+@pytest.mark.parametrize("oddity", ["\f", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_line_numbers_line_text_and_suppressions_agree_with_pythons_lines(oddity):
+    source = f"import requests\n# page{oddity}break\nrequests.get(u)\nrequests.get(u)  # noqa: RES101\n"
+    findings = check_source(source, ["RES101", "RES001"])
+    assert [(f.line, f.code, f.line_text) for f in findings] == [(3, "RES101", "requests.get(u)")]

@@ -28,7 +28,7 @@ from resilint.lint.project import run_project_rules
 from resilint.lint.registry import all_rules
 from resilint.lint.rule import Report, Rule, RuleContext
 from resilint.lint.semantic import SemanticModel
-from resilint.lint.source import SourceError, decode, read_bytes
+from resilint.lint.source import SourceError, decode, python_lines, read_bytes
 from resilint.lint.summary import ModuleSummary, Place
 from resilint.lint.suppressions import Suppression, parse_suppressions, suppressing
 
@@ -77,7 +77,7 @@ class Checker:
             return FileResult([self._analysis_error(path, exc)])
         codes = self._codes_for(path)
         text = source.text
-        lines = text.splitlines()
+        lines = python_lines(text)
         try:
             reports, module, model = self._run_rules(text, data, path, codes)
             positions = _Positions(module)

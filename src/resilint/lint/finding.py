@@ -107,3 +107,6 @@ class RunResult:
     findings: List[Finding] = field(default_factory=list)
     errors: List[AnalysisError] = field(default_factory=list)
     files_checked: int = 0
+    # Per path, the digest of the bytes its findings were computed from (``source.content_digest``,
+    # cached results included): what is edited later (``--add-noqa``) must still be those bytes.
+    digests: Dict[str, str] = field(default_factory=dict)

@@ -13,7 +13,7 @@ from resilint.lint.checker import Checker, module_names, project_roots
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.finding import AnalysisError, Finding, RunResult
-from resilint.lint.source import SourceError, read_bytes
+from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 # Below this many files a pool costs more to start than it saves.
@@ -75,7 +75,7 @@ def run(
     discovered = discover(paths, settings)
     files = [display_path(p) for p in discovered.files]
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
-    tasks, keys, cached = _consult_cache(files, cache)
+    tasks, keys, cached = _consult_cache(files, cache, result.digests)
     result.findings = [f for batch, _ in cached for f in batch]
     summaries = [summary for _, summary in cached if summary is not None]
     jobs = jobs or default_jobs()
@@ -127,7 +127,7 @@ def _imported_summaries(
             index = _module_index(settings)
         paths = sorted(index[module] for module in wanted if module in index)
         known.update(wanted)
-        tasks, keys, cached = _consult_cache(paths, cache)
+        tasks, keys, cached = _consult_cache(paths, cache, {})
         frontier = [summary for _, summary in cached if summary is not None]
         for task, key in zip(tasks, keys):
             batch, error, summary = _check(checker, task)
@@ -161,11 +161,11 @@ def _module_index(settings: Settings) -> Dict[str, str]:
 
 
 def _consult_cache(
-    files: Sequence[str], cache: Optional[ResultCache]
+    files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str]
 ) -> Tuple[List[Task], List[Optional[str]], List[Tuple[List[Finding], Optional[ModuleSummary]]]]:
-    """Split files into cache hits (their findings and summary) and tasks still to check."""
-    if cache is None:
-        return [(path, None) for path in files], [None] * len(files), []
+    """Split files into cache hits (their findings and summary) and tasks still to check, and
+    record the digest of the bytes each file's findings come from (so they are read here,
+    cache or not)."""
     tasks: List[Task] = []
     keys: List[Optional[str]] = []
     hits: List[Tuple[List[Finding], Optional[ModuleSummary]]] = []
@@ -174,6 +174,11 @@ def _consult_cache(
             data = read_bytes(path)
         except SourceError:
             tasks.append((path, None))  # the checker reports why; nothing to cache
+            keys.append(None)
+            continue
+        digests[path] = content_digest(data)
+        if cache is None:
+            tasks.append((path, data))
             keys.append(None)
             continue
         key = file_key(path, data)

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import codecs
+import hashlib
 import io
 import os
+import re
 import stat
 import tokenize
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, List, Optional
+
+# A physical line as Python's tokenizer counts them: ended by \n, \r\n or \r, and nothing else.
+# str.splitlines() also breaks at \f, \v, \x1c-\x1e, \x85 and U+2028/U+2029, which Python keeps
+# inside a line (in comments and strings), so its line numbers drift from the parser's.
+_PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 class SourceError(Exception):
@@ -48,12 +55,34 @@ def read_bytes(path: str) -> bytes:
         raise SourceError(f"cannot be read: {exc.strerror or exc}") from None
 
 
+def content_digest(data: bytes) -> str:
+    """The identity of the bytes a file's findings were computed from."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def python_lines(text: str, keepends: bool = False) -> List[str]:
+    """``text`` split into Python's physical lines (see ``_PYTHON_LINE``), not ``str.splitlines()``'s."""
+    lines = _PYTHON_LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
+
+
+def python_tokens(text: str) -> Iterator[tokenize.TokenInfo]:
+    """Python's tokens of ``text``, with its line numbers for any line endings: CR-only files
+    included, which ``io.StringIO(text)`` would hand to the tokenizer as one single line."""
+    return tokenize.generate_tokens(io.StringIO(text, newline=None).readline)
+
+
+def _line_at(data: bytes, offset: int) -> int:
+    """The 1-based Python line of byte ``offset``."""
+    before = data[:offset]
+    return before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+
+
 def decode(data: bytes) -> Source:
     """Decode per PEP 263 (BOM, coding cookie, else UTF-8); refuse NUL bytes as CPython does."""
     nul = data.find(b"\0")
     if nul != -1:
-        line = data.count(b"\n", 0, nul) + 1
-        raise SourceError("source contains a NUL byte", line=line)
+        raise SourceError("source contains a NUL byte", line=_line_at(data, nul))
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
@@ -67,10 +96,9 @@ def decode(data: bytes) -> Source:
     except LookupError:
         raise SourceError(f"unknown encoding {encoding!r}") from None
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
         raise SourceError(
             f"cannot be decoded as {encoding}: invalid byte {data[exc.start:exc.start + 1]!r}",
-            line=line,
+            line=_line_at(data, exc.start),
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
+
+from resilint.lint.source import python_tokens
 
 _CODE = r"[A-Z]+[0-9]+"
 _CODES = rf"{_CODE}(?:\s*[,\s]\s*{_CODE})*"
@@ -23,6 +24,7 @@ class Suppression:
     codes: Optional[FrozenSet[str]]  # None: every code
     ours: bool  # ``# resilint: ignore`` (blanket ones of ours are checked for use, noqa's are not)
     used: Set[str] = field(default_factory=set)
+    written: Tuple[str, ...] = ()  # the codes in the order they are written, to edit the comment
 
     def covers(self, code: str) -> bool:
         return self.codes is None or code in self.codes
@@ -31,7 +33,7 @@ class Suppression:
 def _comments(text: str) -> Iterator[Tuple[int, int, str]]:
     """(line, column, text) of every comment: real comments only, never text inside strings."""
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        for token in python_tokens(text):
             if token.type == tokenize.COMMENT:
                 yield token.start[0], token.start[1], token.string
     except (tokenize.TokenError, IndentationError, SyntaxError):
@@ -46,9 +48,12 @@ def parse_suppressions(text: str) -> Dict[int, List[Suppression]]:
         for pattern, ours in ((_NOQA, False), (_RESILINT, True)):
             for match in pattern.finditer(comment):
                 raw = match.group("codes")
-                codes = frozenset(c.upper() for c in _SPLIT.split(raw.strip()) if c) if raw else None
+                written = tuple(c.upper() for c in _SPLIT.split(raw.strip()) if c) if raw else ()
                 found.setdefault(number, []).append(
-                    Suppression(number, start + match.start() + 1, start + match.end() + 1, codes, ours)
+                    Suppression(
+                        number, start + match.start() + 1, start + match.end() + 1,
+                        frozenset(written) if raw else None, ours, written=written,
+                    )
                 )
     return found
 
@@ -63,3 +68,9 @@ def suppressing(
                 suppression.used.add(code)
                 return suppression
     return None
+
+
+def suppression_comment(codes: Sequence[str], ours: bool = False) -> str:
+    """The comment that suppresses ``codes``: ``# noqa: …``, or ``# resilint: ignore[…]``."""
+    listed = ", ".join(codes)
+    return f"# resilint: ignore[{listed}]" if ours else f"# noqa: {listed}"
