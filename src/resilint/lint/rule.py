@@ -113,6 +113,8 @@ class Rule:
     triggers: ClassVar[Tuple[str, ...]] = ()
     # Reported by the engine itself (unreadable files, unused suppressions), not by ``check``.
     engine: ClassVar[bool] = False
+    # Cannot be turned off (``ignore``, ``per-file-ignores``): naming it there is an error.
+    always_reported: ClassVar[bool] = False
     VALID: ClassVar[List[Union[str, Valid]]] = []
     INVALID: ClassVar[List[Union[str, Invalid]]] = []
 

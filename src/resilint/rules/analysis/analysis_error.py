@@ -41,6 +41,7 @@ class AnalysisErrorRule(Rule):
     message = "this file could not be analysed"
     severity = "error"
     engine = True
+    always_reported = True  # a file that cannot be analysed must be seen
     VALID = ["x = 1\n"]
     INVALID = [
         Invalid("def charge(:\n    pass\n", line=1, message="syntax error"),
