@@ -60,6 +60,7 @@ def fingerprints_in(fmt, out):
     return [issue["fingerprint"] for issue in document]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["sarif", "gitlab"])
 def test_thousands_of_identical_lines_get_unique_stable_fingerprints(fmt, project):
     # Generated code and vendored copies: one rule on 5,000 identical lines of one file.
