@@ -33,7 +33,8 @@ def _selectors(values: Sequence[str]) -> Tuple[str, ...]:
     return tuple(part.strip().upper() for value in values for part in value.split(","))
 
 
-def _seconds(value: Optional[float]) -> Optional[float]:
+def _seconds(ctx: click.Context, param: click.Parameter, value: Optional[float]) -> Optional[float]:
+    """``--max-timeout``: click's FloatRange lets ``nan`` and ``inf`` through."""
     if value is not None and not is_positive_seconds(value):
         raise click.BadParameter(f"must be a positive number of seconds, got {value}")
     return value
@@ -104,7 +105,7 @@ def main() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Use this pyproject.toml instead of the nearest one.")
-@click.option("--max-timeout", type=float, callback=lambda ctx, param, value: _seconds(value), default=None, help="Largest acceptable timeout in seconds (RES105).")
+@click.option("--max-timeout", type=float, callback=_seconds, default=None, help="Largest acceptable timeout in seconds (RES105).")
 @click.option("--no-show-source", is_flag=True, help="Text format: no code frames.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RESILINT_CACHE_DIR", default=None, help="Where to keep the result cache (default: .resilint_cache beside the configuration).")
