@@ -14,7 +14,9 @@ from resilint import __version__
 from resilint.lint.add_noqa import add_noqa as add_noqa_comments
 from resilint.lint.baseline import new_findings, read_baseline, write_baseline
 from resilint.lint.cache import ResultCache
-from resilint.lint.config import ConfigError, Settings, enabled_codes, load_settings, validate_selectors
+from resilint.lint.config import (
+    ConfigError, Settings, enabled_codes, is_positive_seconds, load_settings, validate_selectors, validate_settings,
+)
 from resilint.lint.files import NotWritten
 from resilint.lint.finding import Finding, RunResult
 from resilint.lint.registry import all_rules
@@ -27,8 +29,16 @@ STATISTICS_FORMATS = ("text", "json")
 
 
 def _selectors(values: Sequence[str]) -> Tuple[str, ...]:
-    """``--select RES1,RES2 --select RES301`` → (RES1, RES2, RES301)."""
-    return tuple(part.strip().upper() for value in values for part in value.split(",") if part.strip())
+    """``--select RES1,RES2 --select RES301`` → (RES1, RES2, RES301); an empty part stays, so
+    that ``--select ""`` is refused rather than taken for no option at all."""
+    return tuple(part.strip().upper() for value in values for part in value.split(","))
+
+
+def _seconds(ctx: click.Context, param: click.Parameter, value: Optional[float]) -> Optional[float]:
+    """``--max-timeout``: click's FloatRange lets ``nan`` and ``inf`` through."""
+    if value is not None and not is_positive_seconds(value):
+        raise click.BadParameter(f"must be a positive number of seconds, got {value}")
+    return value
 
 
 def _fail(message: str) -> "click.exceptions.Exit":
@@ -44,8 +54,43 @@ def _use_color(stream: TextIO) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+@contextmanager
+def _stdout() -> Iterator[TextIO]:
+    """Standard output for a command's output. A write that fails (a full disk, an I/O error)
+    is one line on stderr and exit status 2, not a traceback; a closed pipe (``| head``) is
+    left to click, which exits quietly."""
+    stream = click.get_text_stream("stdout")
+    try:
+        yield stream
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _discard_unwritten(stream)
+        raise _fail(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
+def _discard_unwritten(stream: TextIO) -> None:
+    """Point standard output at the null device, so that the interpreter's own flush of what
+    could not be written, at exit, fails no more (it would print a traceback and exit 120)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass  # not a real file descriptor (a test's in-memory stream): nothing flushes it at exit
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    with _stdout() as out:
+        out.write(f"resilint {__version__}\n")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="resilint", message="%(prog)s %(version)s")
+@click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True, callback=_print_version, help="Show the version and exit.")
 def main() -> None:
     """Find the outbound-call mistakes that turn a slow dependency into an outage."""
 
@@ -61,7 +106,7 @@ def main() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Use this pyproject.toml instead of the nearest one.")
-@click.option("--max-timeout", type=click.FloatRange(min=0, min_open=True), default=None, help="Largest acceptable timeout in seconds (RES105).")
+@click.option("--max-timeout", type=float, callback=_seconds, default=None, help="Largest acceptable timeout in seconds (RES105).")
 @click.option("--no-show-source", is_flag=True, help="Text format: no code frames.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RESILINT_CACHE_DIR", default=None, help="Where to keep the result cache (default: .resilint_cache beside the configuration).")
@@ -88,6 +133,10 @@ def check(
     add_noqa: bool,
 ) -> None:
     """Check PATHS (files or directories; default: the current directory)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        raise _fail("the working directory no longer exists; change to one that does") from None
     paths = paths or (".",)
     formats = reporters()
     if output_format not in formats:
@@ -169,12 +218,10 @@ def _settings(
     max_timeout: Optional[float],
 ) -> Settings:
     settings = load_settings(paths, config_path)
-    known = list(all_rules())
-    where = settings.config_path or "configuration"
-    for selectors in ((settings.select or ()), settings.ignore, settings.extend_select):
-        validate_selectors(selectors, known, where)
+    rules = all_rules()
+    validate_settings(settings, rules)
     for option, values in (("--select", select), ("--ignore", ignore), ("--extend-select", extend_select)):
-        validate_selectors(_selectors(values), known, option)
+        validate_selectors(_selectors(values), rules, option, ignoring=option == "--ignore")
     return settings.with_overrides(
         select=_selectors(select) or None,
         ignore=settings.ignore + _selectors(ignore),
@@ -186,7 +233,8 @@ def _settings(
 @contextmanager
 def _output(path: Optional[str]) -> Iterator[Tuple[TextIO, bool]]:
     if path is None:
-        yield click.get_text_stream("stdout"), False
+        with _stdout() as out:
+            yield out, False
         return
     buffer = io.StringIO()
     yield buffer, True
@@ -248,7 +296,8 @@ def rules_command(output_format: str) -> None:
     if output_format == "json":
         import json
 
-        click.echo(json.dumps([rule.metadata() for rule in registry.values()], indent=2))
+        with _stdout() as out:
+            out.write(json.dumps([rule.metadata() for rule in registry.values()], indent=2) + "\n")
         return
     from rich.console import Console
     from rich.table import Table
@@ -258,7 +307,8 @@ def rules_command(output_format: str) -> None:
         table.add_column(column)
     for code, rule in registry.items():
         table.add_row(code, rule.name, "on" if rule.default else "opt-in", rule.fixable or "-", rule.summary())
-    Console(no_color=not _use_color(sys.stdout), soft_wrap=True).print(table)
+    with _stdout() as out:
+        Console(file=out, no_color=not _use_color(sys.stdout), soft_wrap=True).print(table)
 
 
 @main.command("rule")
@@ -277,14 +327,15 @@ def rule_command(code: str) -> None:
 
     from resilint.lint.rule_docs import render_markdown
 
-    console = Console(no_color=not _use_color(sys.stdout), soft_wrap=False)
-    console.print(Markdown(render_markdown(rule)))
+    with _stdout() as out:
+        Console(file=out, no_color=not _use_color(sys.stdout), soft_wrap=False).print(Markdown(render_markdown(rule)))
 
 
 @main.command("version")
 def version_command() -> None:
     """Print resilint's version."""
-    click.echo(f"resilint {__version__}")
+    with _stdout() as out:
+        out.write(f"resilint {__version__}\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import jsonschema
 import pytest
@@ -154,3 +156,57 @@ def test_examples_exercise_every_rule(cli):
     result = cli(["check", "examples", "--select", "ALL", "--format", "json", "--no-cache"], REPO)
     fired = {code for _, _, code in findings(result)}
     assert set(all_rules()) - fired == set(), "examples/ should show every rule at least once"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--ignore", "RES000"], "resilint: error: --ignore: `RES000` cannot be ignored"),
+        (["--ignore", "RES101,RES000"], "resilint: error: --ignore: `RES000` cannot be ignored"),
+        (["--select", ""], "resilint: error: --select: empty rule selector"),
+        (["--ignore", ""], "resilint: error: --ignore: empty rule selector"),
+        (["--extend-select", "RES101,"], "resilint: error: --extend-select: empty rule selector"),
+        (["--max-timeout", "nan"], "Invalid value for '--max-timeout': must be a positive number of seconds, got nan"),
+        (["--max-timeout", "inf"], "Invalid value for '--max-timeout': must be a positive number of seconds, got inf"),
+        (["--max-timeout", "0"], "Invalid value for '--max-timeout': must be a positive number of seconds, got 0.0"),
+    ],
+)
+def test_options_that_would_not_do_what_they_say_are_refused(cli, app, args, expected):
+    result = cli(["check", "app", *args], app)
+    assert result.exit_code == 2
+    assert expected in result.stderr
+
+
+def test_a_named_prefix_that_covers_more_than_res000_can_be_ignored(cli, app):
+    (app / "bad.py").write_text("def f(:\n")
+    result = cli(["check", "app", "bad.py", "--ignore", "RES0", "--format", "json"], app)
+    assert ("bad.py", 1, "RES000") in findings(result)
+
+
+def run_resilint(*args, cwd, stdout=subprocess.PIPE):
+    return subprocess.run(
+        [sys.executable, "-m", "resilint", *args], cwd=cwd, stdout=stdout, stderr=subprocess.PIPE,
+        text=True, timeout=120,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [["check", "--no-cache", "app"], ["rules"], ["--version"]])
+def test_a_full_disk_on_standard_output_is_one_line_and_exit_2(app, args):
+    with open("/dev/full", "w") as full:
+        proc = run_resilint(*args, cwd=app, stdout=full)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == ["resilint: error: cannot write to standard output: No space left on device"]
+
+
+@pytest.mark.slow
+def test_a_deleted_working_directory_is_one_line_and_exit_2(app, tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    # The shell starts in the directory and removes it before resilint starts there.
+    proc = subprocess.run(
+        ["sh", "-c", 'rmdir "$0" && exec "$1" -m resilint check "$2"', str(gone), sys.executable, str(app / "app")],
+        cwd=gone, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == ["resilint: error: the working directory no longer exists; change to one that does"]

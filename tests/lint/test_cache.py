@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
-from resilint.lint.cache import CACHE_DIRECTORY, ResultCache
+import pytest
+
+from resilint import __version__
+from resilint.lint.cache import CACHE_DIRECTORY, CACHE_FORMAT, ResultCache
 from resilint.lint.config import Settings, enabled_codes
 from resilint.lint.registry import all_rules
 from resilint.lint.runner import run
@@ -67,3 +72,133 @@ def test_no_cache_flag_writes_nothing(cli, tmp_path):
     assert not (tmp_path / CACHE_DIRECTORY).exists()
     assert cli(["check", "a.py"], tmp_path).exit_code == 1
     assert (tmp_path / CACHE_DIRECTORY).is_dir()
+
+
+def replace_every_entry(cache_path, value):
+    """Overwrite each entry of the cache file with ``value``, whatever the file's layout."""
+    with open(cache_path) as handle:
+        document = json.load(handle)
+    entries = document["entries"] if "entries" in document else document
+    for key in entries:
+        entries[key] = value
+    with open(cache_path, "w") as handle:
+        json.dump(document, handle)
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        [[1, 2]],
+        "text",
+        {"findings": [{"code": "RES101", "line": True}]},
+        {"findings": [[]]},
+        {"findings": [{"code": "RES101", "name": "x", "message": "m", "path": "src/a.py", "line": 2,
+                       "column": 1, "end_line": 2, "end_column": 2, "severity": "warning",
+                       "fix": {"applicability": "maybe", "description": "d", "edits": []},
+                       "related": [], "line_text": ""}]},
+    ],
+    ids=["list", "string", "bool-line", "list-finding", "bad-fix"],
+)
+def test_an_entry_of_the_wrong_shape_is_ignored_and_rewritten(tmp_path, damaged):
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    cold, cache = check(tmp_path)
+    replace_every_entry(cache.path, damaged)
+    again, cache = check(tmp_path)
+    assert again.findings == cold.findings and again.errors == []
+    warm, _ = check(tmp_path)  # rewritten: a well-formed entry again
+    assert warm.findings == cold.findings
+    with open(cache.path) as handle:
+        assert damaged not in json.load(handle)["entries"].values()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"k": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",  # too deep for the JSON decoder
+        b"[1, 2]",
+        b'{"format": 1, "entries": []}',
+        b'{"3d66": [{"code": "RES101"}]}',  # the layout before entries were versioned
+        b"\xff\xfe not UTF-8",
+        b"",
+    ],
+    ids=["deeply-nested", "list", "other-format", "old-layout", "undecodable", "empty"],
+)
+def test_a_damaged_or_foreign_cache_file_is_ignored_and_replaced(tmp_path, content):
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    cold, cache = check(tmp_path)
+    with open(cache.path, "wb") as handle:
+        handle.write(content)
+    again, cache = check(tmp_path)
+    assert again.findings == cold.findings and again.errors == []
+    with open(cache.path) as handle:
+        assert json.load(handle)["format"] == CACHE_FORMAT
+
+
+def test_an_old_entry_too_deep_to_encode_again_does_not_cost_the_new_ones(tmp_path):
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    _, cache = check(tmp_path)
+    with open(cache.path) as handle:
+        text = handle.read()
+    nested = "[" * 700 + "]" * 700  # decodes near the top of the stack, not 400 frames down
+    with open(cache.path, "w") as handle:
+        handle.write(text.replace('"entries":{', '"entries":{"other":' + nested + ",", 1))
+    settings = Settings(root=str(tmp_path))
+    codes = enabled_codes(settings, all_rules())
+    cache = ResultCache(settings, codes)
+    result = run([str(tmp_path / "src")], settings, codes, jobs=1, cache=None)
+    cache.put("fresh", result.findings)
+
+    def save_from_deep_in_the_stack(depth):
+        return cache.save() if depth == 0 else save_from_deep_in_the_stack(depth - 1)
+
+    save_from_deep_in_the_stack(400)
+    with open(cache.path) as handle:
+        assert list(json.load(handle)["entries"]) == ["fresh"]
+
+
+def test_adding_an_init_py_changes_the_module_and_so_the_key(tmp_path):
+    # Without src/lib/pkg/__init__.py the module is `lib.pkg.b` (a namespace package seen from the
+    # project root) and `.http` is `lib.pkg.http`; with it, the module is `pkg.b`.
+    write_tree(tmp_path, {"src/lib/pkg/b.py": "from .http import get\nget(u)\n"})
+    first, _ = check(tmp_path, extend_clients=("pkg.http.get",))
+    assert first.findings == []
+    (tmp_path / "src" / "lib" / "pkg" / "__init__.py").write_text("")
+    second, _ = check(tmp_path, extend_clients=("pkg.http.get",))
+    assert [(f.path, f.code) for f in second.findings] == [(str(tmp_path / "src" / "lib" / "pkg" / "b.py"), "RES101")]
+
+
+def test_the_same_relative_path_from_another_directory_is_another_file(cli, tmp_path):
+    """Per-file-ignores match the path relative to the configuration, not as typed."""
+    write_tree(tmp_path, {
+        "pyproject.toml": '[tool.resilint]\nper-file-ignores = {"src/a.py" = ["RES101"]}\n',
+        "src/a.py": "import requests\nrequests.get(u)\n",
+        "sub/src/a.py": "import requests\nrequests.get(u)\n",
+    })
+    assert cli(["check", "src/a.py"], tmp_path).exit_code == 0
+    result = cli(["check", "src/a.py"], tmp_path / "sub")  # sub/src/a.py: not ignored
+    assert result.exit_code == 1 and "src/a.py:2:1: RES101" in result.stdout
+
+
+@pytest.mark.slow
+def test_cache_dir_in_an_existing_directory_adds_no_gitignore_there(cli, tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write_tree(tmp_path, {".gitignore": "*.log\n", "a.py": "import requests\nrequests.get(u)\n"})
+    for _ in range(2):
+        result = cli(["check", "--cache-dir", ".", "--format", "concise"], tmp_path)
+        assert result.exit_code == 1 and "a.py:2:1: RES101" in result.stdout
+    assert (tmp_path / ".gitignore").read_text() == "*.log\n"
+    created = [p for p in tmp_path.iterdir() if p.is_dir() and p.name != ".git"]
+    assert [p.name for p in created] == [__version__]  # what resilint created hides itself
+    assert (created[0] / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+@pytest.mark.slow
+def test_a_fifo_in_place_of_the_cache_file_is_not_opened(tmp_path):
+    write_tree(tmp_path, {"a.py": "import requests\nrequests.get(u)\n"})
+    command = [sys.executable, "-m", "resilint", "check", "--format", "concise", "a.py"]
+    subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=60)
+    [cache_file] = (tmp_path / CACHE_DIRECTORY / __version__).glob("*.json")
+    cache_file.unlink()
+    os.mkfifo(cache_file)
+    proc = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "a.py:2:1: RES101" in proc.stdout, proc.stderr

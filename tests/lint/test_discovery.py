@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
+
+import pytest
 
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
@@ -67,3 +70,46 @@ def test_a_directory_named_like_a_module_is_walked_not_read(tmp_path):
     assert files == ["weird.py/inner.py"] and errors == []
     files, errors = found(tmp_path, [tmp_path / "weird.py"])
     assert files == ["weird.py/inner.py"] and errors == []
+
+
+@pytest.mark.slow
+def test_a_named_directory_is_checked_even_when_ignored_and_what_is_below_it_by_its_own_name(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write_tree(tmp_path, {
+        ".gitignore": "generated/\n*_pb2.py\n",
+        "generated/a.py": "", "generated/api_pb2.py": "", "generated/sub/b.py": "", "src/c.py": "",
+    })
+    files, _ = found(tmp_path)
+    assert files == ["src/c.py"]
+    files, _ = found(tmp_path, [tmp_path / "generated"])
+    assert files == ["generated/a.py", "generated/sub/b.py"]  # api_pb2.py is ignored by its own name
+    files, _ = found(tmp_path, [tmp_path / "generated" / "sub"])
+    assert files == ["generated/sub/b.py"]
+
+
+def test_a_named_directory_is_checked_even_when_excluded(tmp_path):
+    write_tree(tmp_path, {"gen/a.py": "", "src/gen/b.py": "", "venv/c.py": "", "src/d.py": ""})
+    settings = {"extend_exclude": ("gen/", "src/gen")}
+    assert found(tmp_path, **settings)[0] == ["src/d.py"]
+    files, _ = found(tmp_path, [tmp_path / "gen", tmp_path / "src" / "gen", tmp_path / "venv"], **settings)
+    assert files == ["gen/a.py", "src/gen/b.py", "venv/c.py"]
+
+
+def test_a_symbolic_link_loop_is_called_so(cli, tmp_path):
+    os.symlink("loop.py", tmp_path / "loop.py")
+    files, errors = found(tmp_path, [tmp_path / "loop.py"])
+    assert files == [] and [e.message for e in errors] == ["symbolic link loop"]
+    result = cli(["check", "--format", "concise", "--no-cache", "."], tmp_path)  # met in a walk
+    assert "loop.py:1:1: RES000 symbolic link loop" in result.stdout
+
+
+@pytest.mark.slow
+def test_a_fifo_named_gitignore_is_not_opened(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    os.mkfifo(tmp_path / "src" / ".gitignore")
+    proc = subprocess.run(
+        [sys.executable, "-m", "resilint", "check", "--no-cache", "--format", "concise", "."],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 1 and "src/a.py:2:1: RES101" in proc.stdout, proc.stderr

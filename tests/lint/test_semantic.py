@@ -29,6 +29,15 @@ def call_names(source: str, module_name: str = "app"):
         ("x = {}\nx.get(u)\n", "x.get", None),
         ("def f(requests):\n    requests.get(u)\n", "requests.get", None),
         ("float('inf')\n", "float", "builtins.float"),
+        # Python reads identifiers in their NFKC form: full-width letters spell the same name.
+        ("import requests\nｒｅｑｕｅｓｔｓ.get(u)\n", "ｒｅｑｕｅｓｔｓ.get", "requests.get"),
+        ("import ｒｅｑｕｅｓｔｓ\nrequests.ｇｅｔ(u)\n", "requests.ｇｅｔ", "requests.get"),
+        ("from requests import Ｓｅｓｓｉｏｎ as ｓ\ns().get(u)\n", "s().get", "requests.Session.get"),
+        ("import requests\nｓ = requests.Session()\ns.post(u)\n", "s.post", "requests.Session.post"),
+        ("import requests\ndef ｆ(requests):\n    ｒｅｑｕｅｓｔｓ.get(u)\n", "ｒｅｑｕｅｓｔｓ.get", None),
+        ("ｆｌｏａｔ('inf')\n", "ｆｌｏａｔ", "builtins.float"),
+        ("import requests\nclass C:\n    def __init__(ｓｅｌｆ):\n        self.ｈｔｔｐ = requests.Session()\n"
+         "    def run(self):\n        self.http.get(u)\n", "self.http.get", "requests.Session.get"),
     ],
 )
 def test_resolution(source, callee, expected):
@@ -115,3 +124,10 @@ def test_call_stack_records_enclosing_statements():
     kinds = {cst.Module([]).code_for_node(c.node.func): [type(n).__name__ for n in c.stack] for c in model.calls}
     assert kinds["f"] == ["For", "Try"]
     assert kinds["g"] == ["For", "Try", "ExceptHandler"]
+
+
+def test_a_full_width_call_is_reported_like_the_ascii_one():
+    from resilint.lint.checker import check_source
+
+    findings = check_source("import requests\nｒｅｑｕｅｓｔｓ.get(url)\n", ["RES101"])
+    assert [(f.code, f.line) for f in findings] == [("RES101", 2)]

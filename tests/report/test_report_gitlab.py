@@ -75,8 +75,11 @@ def test_fingerprint_stable_when_lines_inserted_above(project):
 
 
 def test_paths_are_posix_relative(project):
-    [issue] = issues(RunResult([timeout_finding(path=".\\app\\client.py")]), project)
+    [issue] = issues(RunResult([timeout_finding(path="./app/client.py")]), project)
     assert issue["location"]["path"] == "app/client.py"
+    # On POSIX a backslash is an ordinary character of a file name.
+    [issue] = issues(RunResult([timeout_finding(path="app/odd\\name.py")]), project)
+    assert issue["location"]["path"] == "app/odd\\name.py"
 
 
 def test_empty_report_is_an_empty_array(project):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -274,3 +277,17 @@ def test_statistics_with_color(project, result):
     out = render("text", result, project, statistics=True, color=True)
     assert ANSI.search(out)
     assert "demo-call-without-timeout" in ANSI.sub("", out)
+
+
+@pytest.mark.slow
+def test_a_fifo_named_like_a_module_is_never_opened_for_its_frame(tmp_path):
+    """The default text report shows a frame for the FIFO's RES000: opening it would wait forever."""
+    (tmp_path / "good.py").write_text("import requests\nrequests.get(u)\n")
+    os.mkfifo(tmp_path / "pipe.py")
+    proc = subprocess.run(
+        [sys.executable, "-m", "resilint", "check", "--no-cache", "--jobs", "1", "."],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "pipe.py:1:1: RES000 not a regular file" in proc.stdout
+    assert "good.py:2:1: RES101" in proc.stdout and "2 | requests.get(u)" in proc.stdout

@@ -1,8 +1,15 @@
-"""The result cache: findings and the project summary per file, keyed by the file's path and bytes, resilint's version
-and the effective configuration, so a warm run reads and hashes files but parses none.
+"""The result cache: findings and the project-pass summary per file, keyed by everything that
+decides them (the file's bytes, path and module names, resilint's code and version, the
+interpreter and LibCST, the effective configuration), so a warm run reads and hashes files but
+parses none.
 
 Stored as JSON (never pickle: a cache directory may come with an untrusted checkout) in
-``.resilint_cache/`` beside the configuration, written atomically at the end of a run.
+``.resilint_cache/`` beside the configuration, written atomically at the end of a run. The file
+is ``{"format": CACHE_FORMAT, "entries": {key: {"findings": [...]}}}``: an entry is a dict so
+that more per-file facts (the summaries a cross-module pass needs) can sit beside the findings;
+changing what an entry holds changes ``CACHE_FORMAT``. A file of another format, an unreadable
+or damaged one, and any entry that is not exactly what ``put`` writes are ignored, and the files
+concerned are checked again and their entries rewritten.
 """
 
 from __future__ import annotations
@@ -10,17 +17,24 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from dataclasses import asdict
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import libcst
 
 from resilint import __version__
+from resilint.lint.checker import module_names
 from resilint.lint.config import Settings
 from resilint.lint.finding import Edit, Finding, Fix, Related
+from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
+CACHE_FORMAT = 2
 _MAX_ENTRIES = 200_000
+_GITIGNORE = "# Automatically created by resilint.\n*\n"
 
 
 def _code_fingerprint() -> List[object]:
@@ -39,15 +53,42 @@ def _code_fingerprint() -> List[object]:
 def _settings_digest(settings: Settings, codes: Sequence[str]) -> str:
     relevant = asdict(settings)
     relevant.pop("config_path", None)
-    text = json.dumps([__version__, _code_fingerprint(), sorted(codes), relevant], sort_keys=True, default=str)
+    # The interpreter's own parser and LibCST's decide what is a syntax error (and so RES000).
+    parsers = [list(sys.version_info[:3]), getattr(libcst, "__version__", "")]
+    text = json.dumps([__version__, _code_fingerprint(), parsers, sorted(codes), relevant], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def file_key(path: str, data: bytes) -> str:
-    digest = hashlib.sha256(path.encode("utf-8", "surrogatepass"))
-    digest.update(b"\0")
+def file_key(path: str, data: bytes, roots: Sequence[str] = ()) -> str:
+    """What decides one file's findings besides the settings: its bytes, the path they are
+    reported under, where it is (per-file-ignores match its path relative to the configuration,
+    and a relative path depends on the working directory) and which module it is (the
+    ``__init__.py`` files around it name it, and relative imports and the project's own
+    functions resolve against that name)."""
+    digest = hashlib.sha256()
+    for part in (path, os.path.abspath(path), *module_names(path, roots)):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
     digest.update(data)
     return digest.hexdigest()
+
+
+# --- entries ---------------------------------------------------------------------------------
+
+_FINDING_FIELDS = {
+    "code": str, "name": str, "message": str, "path": str, "line": int, "column": int,
+    "end_line": int, "end_column": int, "severity": str, "related": list, "line_text": str,
+}
+_FIX_FIELDS = {"applicability": str, "description": str, "edits": list}
+_EDIT_FIELDS = {"line": int, "column": int, "end_line": int, "end_column": int, "content": str}
+_RELATED_FIELDS = {"path": str, "line": int, "column": int, "message": str}
+
+
+def _fields(data: Any, types: Mapping[str, type]) -> Dict[str, Any]:
+    """The named fields of a stored dict, each of exactly its type (``True`` is no line number)."""
+    if not isinstance(data, dict) or any(type(data.get(name)) is not kind for name, kind in types.items()):
+        raise ValueError("not an entry resilint wrote")
+    return {name: data[name] for name in types}
 
 
 def _finding_to_cache(finding: Finding) -> dict:
@@ -56,71 +97,124 @@ def _finding_to_cache(finding: Finding) -> dict:
     return data
 
 
-def _finding_from_cache(data: dict) -> Finding:
+def _finding_from_cache(data: Any) -> Finding:
+    values = _fields(data, _FINDING_FIELDS)
     fix = data.get("fix")
-    return Finding(
-        code=data["code"], name=data["name"], message=data["message"], path=data["path"],
-        line=data["line"], column=data["column"], end_line=data["end_line"],
-        end_column=data["end_column"], severity=data["severity"],
-        fix=None if fix is None else Fix(
-            fix["applicability"], fix["description"], tuple(Edit(**e) for e in fix["edits"])
-        ),
-        related=tuple(Related(**r) for r in data["related"]),
-        line_text=data["line_text"],
-    )
+    if fix is not None:
+        fix = _fields(fix, _FIX_FIELDS)
+        edits = tuple(Edit(**_fields(edit, _EDIT_FIELDS)) for edit in fix["edits"])
+        fix = Fix(fix["applicability"], fix["description"], edits)  # ValueError: unknown applicability
+    values["fix"] = fix
+    values["related"] = tuple(Related(**_fields(item, _RELATED_FIELDS)) for item in values["related"])
+    return Finding(**values)
+
+
+def _findings_from_entry(entry: Any) -> List[Finding]:
+    if not isinstance(entry, dict) or not isinstance(entry.get("findings"), list):
+        raise ValueError("not an entry resilint wrote")
+    return [_finding_from_cache(item) for item in entry["findings"]]
+
+
+def _summary_from_entry(entry: Dict[str, Any]) -> Optional[ModuleSummary]:
+    if "summary" not in entry:
+        return None
+    summary = ModuleSummary.from_json(entry["summary"])
+    if summary is None:
+        raise ValueError("not a summary resilint wrote")
+    return summary
+
+
+def _load_entries(path: str) -> Dict[str, Any]:
+    """The entries of the cache file at ``path``; none when it is missing, not a regular file,
+    not JSON (truncated, too deeply nested to decode) or of another format."""
+    try:
+        document = json.loads(read_bytes(path))
+    except (SourceError, ValueError, RecursionError):
+        return {}
+    if not isinstance(document, dict) or document.get("format") != CACHE_FORMAT:
+        return {}
+    entries = document.get("entries")
+    return entries if isinstance(entries, dict) else {}
+
+
+# --- directories -----------------------------------------------------------------------------
+
+
+def _topmost_missing(directory: str) -> Optional[str]:
+    """The outermost directory of ``directory``'s path that does not exist yet, if any."""
+    directory = os.path.abspath(directory)
+    missing = None
+    while not os.path.lexists(directory):
+        missing = directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return missing
+
+
+def _make_directories(directory: str) -> None:
+    """Create ``directory``; the outermost directory created gets a ``.gitignore`` that hides
+    it from git (and from resilint's own discovery). A directory that already existed never
+    gets one: ``--cache-dir .`` must not make the project ignore itself."""
+    created = _topmost_missing(directory)
+    os.makedirs(directory, exist_ok=True)
+    if created is None:
+        return
+    try:
+        with open(os.path.join(created, ".gitignore"), "x", encoding="utf-8") as handle:
+            handle.write(_GITIGNORE)
+    except FileExistsError:
+        pass  # a concurrent run created the directory too
 
 
 class ResultCache:
     def __init__(self, settings: Settings, codes: Sequence[str], directory: Optional[str] = None) -> None:
         self.directory = directory or os.path.join(settings.root, CACHE_DIRECTORY)
         self.path = os.path.join(self.directory, __version__, f"{_settings_digest(settings, codes)}.json")
-        self._entries: Dict[str, list] = {}
-        self._fresh: Dict[str, list] = {}
-        try:
-            with open(self.path, encoding="utf-8") as handle:
-                loaded = json.load(handle)
-            if isinstance(loaded, dict):
-                self._entries = loaded
-        except (OSError, ValueError):
-            pass  # no cache yet, or an unreadable one: start empty
+        self._entries: Dict[str, Any] = _load_entries(self.path)
+        self._fresh: Dict[str, Any] = {}
 
     def get(self, key: str) -> Optional[Tuple[List[Finding], Optional[ModuleSummary]]]:
         """The findings and project summary stored for ``key``, or None (absent or damaged)."""
-        stored = self._fresh.get(key) or self._entries.get(key)
-        if not isinstance(stored, dict):
+        entry = self._fresh.get(key) or self._entries.get(key)
+        if entry is None:
             return None
         try:
-            findings = [_finding_from_cache(item) for item in stored["findings"]]
-            summary = stored["summary"]
-            if summary is not None:
-                summary = ModuleSummary.from_json(summary)
-                if summary is None:
-                    return None
-        except (AttributeError, KeyError, TypeError, ValueError):
+            findings = _findings_from_entry(entry)
+            summary = _summary_from_entry(entry)
+        except (ValueError, TypeError):
+            self._entries.pop(key, None)  # damaged or foreign: the file is checked and rewritten
             return None
-        self._fresh[key] = stored
+        self._fresh[key] = entry
         return findings, summary
 
     def put(self, key: str, findings: List[Finding], summary: Optional[ModuleSummary] = None) -> None:
-        self._fresh[key] = {
-            "findings": [_finding_to_cache(f) for f in findings],
-            "summary": summary.to_json() if summary is not None else None,
-        }
+        entry: Dict[str, Any] = {"findings": [_finding_to_cache(f) for f in findings]}
+        if summary is not None:
+            entry["summary"] = summary.to_json()
+        self._fresh[key] = entry
 
     def save(self) -> None:
         merged = dict(self._entries)
         merged.update(self._fresh)
         if len(merged) > _MAX_ENTRIES:
             merged = dict(self._fresh)
+        temporary = None
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            ignore = os.path.join(self.directory, ".gitignore")
-            if not os.path.exists(ignore):
-                with open(ignore, "w", encoding="utf-8") as handle:
-                    handle.write("# Automatically created by resilint.\n*\n")
+            _make_directories(os.path.dirname(self.path))
             descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(self.path), suffix=".tmp")
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                json.dump(merged, handle, separators=(",", ":"))
+                handle.write(_encode(merged, self._fresh))
             os.replace(temporary, self.path)
         except OSError:
-            pass  # a read-only checkout still gets its findings; only the cache is lost
+            # A read-only checkout still gets its findings; only the cache is lost.
+            if temporary is not None and os.path.exists(temporary):
+                os.unlink(temporary)
+
+
+def _encode(entries: Dict[str, Any], fresh: Dict[str, Any]) -> str:
+    try:
+        return json.dumps({"format": CACHE_FORMAT, "entries": entries}, separators=(",", ":"))
+    except RecursionError:  # an old entry nested too deeply to encode is damaged: keep this run's
+        return json.dumps({"format": CACHE_FORMAT, "entries": fresh}, separators=(",", ":"))

@@ -1,17 +1,20 @@
 """Configuration: ``[tool.resilint]`` in the nearest ``pyproject.toml``, validated strictly.
 
-A wrong key or type is a ``ConfigError`` naming the key and the file; the CLI turns it into a
-one-line message and exit code 2.
+A wrong key or type, or a file that is not valid TOML, is a ``ConfigError`` naming the key and
+the file; the CLI turns it into a one-line message and exit code 2.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from resilint.lint.source import SourceError, read_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -65,8 +68,13 @@ def _qualified_names(value: Any, key: str, where: str) -> Tuple[str, ...]:
     return names
 
 
+def is_positive_seconds(value: Any) -> bool:
+    """A usable duration: a finite number above zero (TOML has ``nan`` and ``inf``)."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+
+
 def _number(value: Any, key: str, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+    if not is_positive_seconds(value):
         raise ConfigError(f"{where}: `{key}` must be a positive number of seconds, got {_describe(value)}")
     return float(value)
 
@@ -112,37 +120,66 @@ def settings_from_table(table: Mapping[str, Any], where: str, root: str) -> Sett
     return Settings(config_path=where, root=root, **values)
 
 
-def load_pyproject(path: str) -> Optional[Settings]:
-    """Settings from one pyproject.toml, or None when it has no [tool.resilint] table."""
+def _read_toml(path: str) -> Dict[str, Any]:
     try:
-        with open(path, "rb") as handle:
-            document = tomllib.load(handle)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        data = read_bytes(path)  # never a FIFO or a device: they could block forever
+    except SourceError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.reason}") from None
+    return _parse_toml(data, path)
+
+
+def _parse_toml(data: bytes, path: str) -> Dict[str, Any]:
+    """The parsed document; a ``ConfigError`` naming the file for anything that is not TOML."""
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:  # TOML is UTF-8
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{path}: invalid TOML: byte {data[exc.start:exc.start + 1]!r} on line {line} is not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    tool = document.get("tool", {})
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply to read") from None
+
+
+def _resilint_table(document: Mapping[str, Any], path: str) -> Optional[Mapping[str, Any]]:
+    tool = document.get("tool")
     if not isinstance(tool, dict) or "resilint" not in tool:
         return None
     table = tool["resilint"]
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.resilint] must be a table")
+    return table
+
+
+def _settings_from_file(path: str, table: Mapping[str, Any]) -> Settings:
     return settings_from_table(table, path, str(Path(path).resolve().parent))
 
 
-def find_config(start: str) -> Optional[str]:
-    """The nearest pyproject.toml with a [tool.resilint] table, from ``start`` upward."""
+def load_pyproject(path: str) -> Optional[Settings]:
+    """Settings from one pyproject.toml, or None when it has no [tool.resilint] table."""
+    table = _resilint_table(_read_toml(path), path)
+    return None if table is None else _settings_from_file(path, table)
+
+
+def find_config(start: str) -> Optional[Settings]:
+    """Settings from the nearest pyproject.toml with a [tool.resilint] table, from ``start``
+    upward. Each candidate is parsed (``[ tool.resilint ]`` and ``tool.resilint.x = ...`` are
+    the same table), once. One that is not valid TOML is an error, as in ruff: it may be the
+    one meant to configure resilint. One that cannot be read is passed over."""
     directory = Path(start).resolve()
     if not directory.is_dir():
         directory = directory.parent
     for candidate in (directory, *directory.parents):
         pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file():
-            try:
-                if b"[tool.resilint" in pyproject.read_bytes():
-                    return str(pyproject)
-            except OSError:
-                continue
+        if not pyproject.is_file():
+            continue
+        try:
+            data = read_bytes(str(pyproject))
+        except SourceError:
+            continue
+        table = _resilint_table(_parse_toml(data, str(pyproject)), str(pyproject))
+        if table is not None:
+            return _settings_from_file(str(pyproject), table)
     return None
 
 
@@ -159,27 +196,44 @@ def common_start(paths: Sequence[str]) -> str:
 def load_settings(paths: Sequence[str], config: Optional[str] = None) -> Settings:
     """Explicit ``--config`` file, else the nearest pyproject.toml above the paths, else defaults."""
     if config is not None:
-        if not os.path.isfile(config):
+        if not os.path.exists(config):
             raise ConfigError(f"{config}: configuration file not found")
         settings = load_pyproject(config)
         if settings is None:
             raise ConfigError(f"{config}: has no [tool.resilint] table")
         return settings
-    found = find_config(common_start(paths))
-    if found is not None:
-        settings = load_pyproject(found)
-        if settings is not None:
-            return settings
-    return Settings()
+    return find_config(common_start(paths)) or Settings()
 
 
-def validate_selectors(selectors: Iterable[str], known_codes: Iterable[str], where: str) -> None:
-    codes = list(known_codes)
+def validate_selectors(
+    selectors: Iterable[str], rules: Mapping[str, Any], where: str, *, ignoring: bool = False
+) -> None:
+    """Every selector names a code or a prefix of one. An empty one would be a prefix of every
+    code; an ``ignore`` that covers only rules that are always reported (RES000) would do
+    nothing: both are refused rather than silently doing something else than asked."""
     for selector in selectors:
         if selector == "ALL":
             continue
-        if not any(code.startswith(selector) for code in codes):
+        if not selector:
+            raise ConfigError(f"{where}: empty rule selector; name codes or prefixes such as `RES1`, or `ALL`")
+        covered = [rule for code, rule in rules.items() if code.startswith(selector)]
+        if not covered:
             raise ConfigError(f"{where}: unknown rule selector `{selector}`")
+        if ignoring and all(getattr(rule, "always_reported", False) for rule in covered):
+            raise ConfigError(
+                f"{where}: `{selector}` cannot be ignored: a file that cannot be analysed is always "
+                "reported (RES000); exclude the file (`extend-exclude`) if it should not be checked"
+            )
+
+
+def validate_settings(settings: Settings, rules: Mapping[str, Any]) -> None:
+    """The configuration's selectors, each error naming the file and the key."""
+    where = settings.config_path or "configuration"
+    validate_selectors(settings.select or (), rules, f"{where}: `select`")
+    validate_selectors(settings.extend_select, rules, f"{where}: `extend-select`")
+    validate_selectors(settings.ignore, rules, f"{where}: `ignore`", ignoring=True)
+    for glob, codes in settings.per_file_ignores:
+        validate_selectors(codes, rules, f'{where}: `per-file-ignores` "{glob}"', ignoring=True)
 
 
 def enabled_codes(settings: Settings, rules: Mapping[str, Any]) -> List[str]:

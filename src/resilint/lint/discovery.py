@@ -1,12 +1,17 @@
 """Which files to check: directories recursively, ``.py``/``.pyi``, excludes and ``.gitignore``.
 
-A file named explicitly is always checked, whatever its name or the excludes say (as in ruff
-with ``--force-exclude`` off); a path that does not exist is an error for that path only.
+A path named explicitly, a file or a directory, is always checked, whatever its name, the
+excludes or ``.gitignore`` say (as in ruff with ``--force-exclude`` off). Below a directory,
+each path is judged by its own name, as git does while it walks: an excluded or ignored
+directory is not entered, and a directory the user named is entered even when it is ignored.
+A path that does not exist is an error for that path only.
 """
 
 from __future__ import annotations
 
+import errno
 import fnmatch
+import io
 import os
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
@@ -15,6 +20,7 @@ import pathspec
 
 from resilint.lint.config import Settings
 from resilint.lint.finding import AnalysisError
+from resilint.lint.source import SourceError, read_bytes
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -30,8 +36,6 @@ def _matches_exclude(name: str, relative: str, patterns: Sequence[str]) -> bool:
         pattern = pattern.rstrip("/")
         if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(relative, pattern):
             return True
-        if "/" in pattern and (relative == pattern or relative.startswith(pattern + "/")):
-            return True
     return False
 
 
@@ -44,12 +48,12 @@ class _GitIgnores:
     def _spec(self, directory: str) -> Optional[pathspec.GitIgnoreSpec]:
         if directory not in self._specs:
             spec = None
-            gitignore = os.path.join(directory, ".gitignore")
-            try:
-                with open(gitignore, encoding="utf-8", errors="replace") as handle:
-                    spec = pathspec.GitIgnoreSpec.from_lines(handle)
-            except OSError:
+            try:  # a regular file only: a FIFO named .gitignore would block the walk forever
+                text = read_bytes(os.path.join(directory, ".gitignore")).decode("utf-8", "replace")
+            except SourceError:
                 pass
+            else:
+                spec = pathspec.GitIgnoreSpec.from_lines(io.StringIO(text, newline=None))
             self._specs[directory] = spec
         return self._specs[directory]
 
@@ -62,10 +66,24 @@ class _GitIgnores:
             relative = os.path.relpath(path, directory).replace(os.sep, "/")
             if is_dir:
                 relative += "/"
-            include = spec.check_file(relative).include
-            if include is not None:
-                verdict = include
+            for pattern in spec.patterns:  # the last pattern that matches decides, as in git
+                if pattern.include is not None and _matches_itself(pattern, relative):
+                    verdict = pattern.include
         return verdict
+
+
+def _matches_itself(pattern: pathspec.Pattern, relative: str) -> bool:
+    """Whether ``pattern`` matches the path itself. pathspec's expressions also match whatever
+    lies below a matching directory (``build/`` matches ``build/x.py`` up to its directory
+    mark): the walk never enters such a directory, unless the user named it or one above it."""
+    match = pattern.regex.match(relative)  # type: ignore[attr-defined]
+    if match is None:
+        return False
+    try:
+        mark = match.end("ps_d")  # pathspec's directory mark
+    except IndexError:
+        return True  # the pattern has none (``build/**`` matches what is below by itself)
+    return mark == -1 or mark == len(relative)
 
 
 def _repository_root(start: str) -> Optional[str]:
@@ -105,11 +123,9 @@ def discover(paths: Sequence[str], settings: Settings) -> Discovered:
             result.files.append(path)
 
     for given in paths:
-        if os.path.islink(given) and not os.path.exists(given):
-            result.errors.append(AnalysisError(given, "broken symbolic link"))
-            continue
-        if not os.path.exists(given):
-            result.errors.append(AnalysisError(given, "no such file or directory"))
+        problem = _missing(given)
+        if problem is not None:
+            result.errors.append(AnalysisError(given, problem))
             continue
         if not os.path.isdir(given):
             add(given)  # named explicitly: always checked
@@ -118,6 +134,21 @@ def discover(paths: Sequence[str], settings: Settings) -> Discovered:
         for path in _walk(given, settings, excludes, gitignores, repo_root, result):
             add(path)
     return result
+
+
+def _missing(path: str) -> Optional[str]:
+    """Why a path given on the command line cannot be followed to anything, if it cannot."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+        if exc.errno == errno.ENOENT:
+            return "broken symbolic link" if os.path.islink(path) else "no such file or directory"
+        return (exc.strerror or str(exc)).lower()
+    except ValueError:  # a NUL byte in the path
+        return "no such file or directory"
+    return None
 
 
 def _walk(

@@ -129,6 +129,8 @@ class Rule:
     # after the per-file pass; ``summarise(model, locate)`` makes a file's summary.
     project: ClassVar[bool] = False
     summarise: ClassVar[Optional[Callable[..., Any]]] = None
+    # Cannot be turned off (``ignore``, ``per-file-ignores``): naming it there is an error.
+    always_reported: ClassVar[bool] = False
     VALID: ClassVar[List[Union[str, Valid]]] = []
     INVALID: ClassVar[List[Union[str, Invalid]]] = []
 

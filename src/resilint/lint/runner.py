@@ -75,7 +75,7 @@ def run(
     discovered = discover(paths, settings)
     files = [display_path(p) for p in discovered.files]
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
-    tasks, keys, cached = _consult_cache(files, cache, result.digests)
+    tasks, keys, cached = _consult_cache(files, cache, result.digests, project_roots(settings))
     result.findings = [f for batch, _ in cached for f in batch]
     summaries = [summary for _, summary in cached if summary is not None]
     jobs = jobs or default_jobs()
@@ -127,7 +127,7 @@ def _imported_summaries(
             index = _module_index(settings)
         paths = sorted(index[module] for module in wanted if module in index)
         known.update(wanted)
-        tasks, keys, cached = _consult_cache(paths, cache, {})
+        tasks, keys, cached = _consult_cache(paths, cache, {}, checker.roots)
         frontier = [summary for _, summary in cached if summary is not None]
         for task, key in zip(tasks, keys):
             batch, error, summary = _check(checker, task)
@@ -161,7 +161,7 @@ def _module_index(settings: Settings) -> Dict[str, str]:
 
 
 def _consult_cache(
-    files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str]
+    files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str], roots: Sequence[str]
 ) -> Tuple[List[Task], List[Optional[str]], List[Tuple[List[Finding], Optional[ModuleSummary]]]]:
     """Split files into cache hits (their findings and summary) and tasks still to check, and
     record the digest of the bytes each file's findings come from (so they are read here,
@@ -181,7 +181,7 @@ def _consult_cache(
             tasks.append((path, data))
             keys.append(None)
             continue
-        key = file_key(path, data)
+        key = file_key(path, data, roots)
         found = cache.get(key)
         if found is not None:
             hits.append(found)

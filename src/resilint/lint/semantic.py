@@ -18,13 +18,13 @@ Resolution yields one of:
 from __future__ import annotations
 
 import builtins
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
 
 import libcst as cst
 
 from resilint.lint.canonical import canonical_name, returned_type
-from resilint.lint.nodes import dotted_name
 from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
@@ -32,6 +32,13 @@ _PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_propert
 T = TypeVar("T")
 _UNRESOLVED = object()
 _IN_PROGRESS = object()
+
+
+def identifier(name: str) -> str:
+    """A name as Python sees it: identifiers are NFKC-normalised when parsed (PEP 3131), so
+    ``ｒｅｑｕｅｓｔｓ`` is ``requests``. Names are recorded and looked up in this form; ASCII
+    names, nearly all of them, are their own normal form and cost nothing."""
+    return name if name.isascii() else unicodedata.normalize("NFKC", name)
 
 
 @dataclass(frozen=True)
@@ -188,6 +195,7 @@ class SemanticModel:
 
     def lookup(self, name: str, scope: Scope, order: int) -> Optional[Binding]:
         """The binding of ``name`` visible at ``order`` in ``scope`` (Python's LEGB, simplified)."""
+        name = identifier(name)
         current: Optional[Scope] = scope
         first = True
         while current is not None:
@@ -237,9 +245,10 @@ class SemanticModel:
 
     def _resolve(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
         if isinstance(expr, cst.Name):
-            binding = self.lookup(expr.value, scope, order)
+            name = identifier(expr.value)
+            binding = self.lookup(name, scope, order)
             if binding is None:
-                return QName(f"builtins.{expr.value}") if expr.value in _BUILTINS else None
+                return QName(f"builtins.{name}") if name in _BUILTINS else None
             return self.binding_value(binding)
         if isinstance(expr, cst.Attribute):
             return self._attribute(self.resolve(expr.value, scope, order), expr.attr.value)
@@ -287,6 +296,7 @@ class SemanticModel:
         return None
 
     def _attribute(self, base: Value, attr: str) -> Value:
+        attr = identifier(attr)
         if isinstance(base, QName):
             return QName(canonical_name(f"{base.name}.{attr}"))
         if isinstance(base, Instance):
@@ -393,7 +403,7 @@ class _ModelBuilder:
     def visit_Import(self, node: cst.Import) -> None:
         order = self._next()
         for alias in node.names:
-            dotted = dotted_name(alias.name)
+            dotted = _dotted(alias.name)
             if dotted is None:
                 continue
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
@@ -406,11 +416,11 @@ class _ModelBuilder:
         if isinstance(node.names, cst.ImportStar):
             return
         order = self._next()
-        module = dotted_name(node.module) if node.module is not None else ""
+        module = _dotted(node.module) if node.module is not None else ""
         if node.relative:
             module = self._relative_base(len(node.relative), module or "")
         for alias in node.names:
-            name = dotted_name(alias.name)
+            name = _dotted(alias.name)
             if name is None:
                 continue
             qualified = f"{module}.{name}" if module else name
@@ -430,16 +440,17 @@ class _ModelBuilder:
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         order = self._next()
-        qualname = self._qualname(node.name.value)
+        name = identifier(node.name.value)
+        qualname = self._qualname(name)
         outer = self.scope
-        scope = Scope("class", node.name.value, outer, node)
-        info = ClassInfo(node, node.name.value, qualname, scope, tuple(a.value for a in node.bases))
+        scope = Scope("class", name, outer, node)
+        info = ClassInfo(node, name, qualname, scope, tuple(a.value for a in node.bases))
         scope.cls = info
-        self._bind(node.name.value, order, defined=info)
+        self._bind(name, order, defined=info)
         self.model.classes.append(info)
         self.scope = scope
         self.model.scope_of[node] = scope
-        self.qualnames.append(node.name.value)
+        self.qualnames.append(name)
         self.stack.append(node)
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
@@ -450,18 +461,19 @@ class _ModelBuilder:
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         order = self._next()
         owner = self.scope.cls if self.scope.kind == "class" else None
-        qualname = self._qualname(node.name.value)
-        scope = Scope("function", node.name.value, self.scope, node)
+        name = identifier(node.name.value)
+        qualname = self._qualname(name)
+        scope = Scope("function", name, self.scope, node)
         info = FunctionInfo(
-            node, node.name.value, qualname, scope, owner, tuple(node.decorators),
+            node, name, qualname, scope, owner, tuple(node.decorators),
             is_async=node.asynchronous is not None,
         )
         scope.function = info
-        self._bind(node.name.value, order, defined=info)
+        self._bind(name, order, defined=info)
         self.model.functions.append(info)
         self.scope = scope
         self.model.scope_of[node] = scope
-        self.qualnames.extend([node.name.value, "<locals>"])
+        self.qualnames.extend([name, "<locals>"])
         self.stack.append(node)
         self._bind_parameters(node.params, owner, node.decorators)
 
@@ -479,7 +491,7 @@ class _ModelBuilder:
         order = self._next()
         positional = list(params.posonly_params) + list(params.params)
         decorator_names = {
-            d.decorator.value for d in decorators if isinstance(d.decorator, cst.Name)
+            identifier(d.decorator.value) for d in decorators if isinstance(d.decorator, cst.Name)
         }
         for index, param in enumerate(positional):
             if index == 0 and owner is not None and "staticmethod" not in decorator_names:
@@ -518,7 +530,7 @@ class _ModelBuilder:
 
     def visit_Global(self, node: cst.Global) -> None:
         for item in node.names:
-            self.scope.global_names.add(item.name.value)
+            self.scope.global_names.add(identifier(item.name.value))
 
     def visit_Return(self, node: cst.Return) -> None:
         function = self.scope.function
@@ -528,7 +540,7 @@ class _ModelBuilder:
     # --- bindings ------------------------------------------------------------------------
 
     def _bind(self, name: str, order: int, **source: object) -> Binding:
-        binding = Binding(name, order, self.scope, **source)  # type: ignore[arg-type]
+        binding = Binding(identifier(name), order, self.scope, **source)  # type: ignore[arg-type]
         self.scope.bind(binding)
         return binding
 
@@ -554,11 +566,12 @@ class _ModelBuilder:
         function = self.scope.function
         if function is None or function.owner is None or not isinstance(target.value, cst.Name):
             return
-        bindings = function.scope.bindings.get(target.value.value)
+        bindings = function.scope.bindings.get(identifier(target.value.value))
         if not bindings or bindings[0].self_of is not function.owner:
             return
-        binding = Binding(target.attr.value, order, self.scope, expr=expr, entered=entered, annotation=annotation)
-        function.owner.instance_attributes.setdefault(target.attr.value, []).append(binding)
+        attribute = identifier(target.attr.value)
+        binding = Binding(attribute, order, self.scope, expr=expr, entered=entered, annotation=annotation)
+        function.owner.instance_attributes.setdefault(attribute, []).append(binding)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         order = self._next()
@@ -623,3 +636,14 @@ class _ModelBuilder:
 
 def _annotation(param: cst.Param) -> Optional[cst.BaseExpression]:
     return param.annotation.annotation if param.annotation is not None else None
+
+
+def _dotted(node: Union[cst.Attribute, cst.Name, cst.BaseExpression, None]) -> Optional[str]:
+    parts: List[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(identifier(node.attr.value))
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(identifier(node.value))
+    return ".".join(reversed(parts))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import io
 import os
@@ -52,6 +53,8 @@ def read_bytes(path: str) -> bytes:
     except FileNotFoundError:
         raise SourceError("no such file (a broken symlink?)") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SourceError("symbolic link loop") from None
         raise SourceError(f"cannot be read: {exc.strerror or exc}") from None
 
 

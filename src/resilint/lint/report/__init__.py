@@ -1,15 +1,18 @@
 """Output formats. One module per format; each defines ``FORMAT`` and ``render``.
 
 Formats are found by discovery (every module in this package with a ``FORMAT``), so adding a
-format is adding a module.
+format is adding a module. The helpers below are shared by several formats.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import os
 import pkgutil
+import re
 from dataclasses import dataclass
-from typing import Callable, Dict, Mapping, TextIO, Type
+from typing import Callable, Dict, Mapping, Set, TextIO, Type
 
 from resilint.lint.finding import RunResult
 from resilint.lint.rule import Rule
@@ -34,3 +37,64 @@ def reporters() -> Dict[str, Renderer]:
         if fmt:
             found[fmt] = module.render
     return dict(sorted(found.items()))
+
+
+# --- paths -----------------------------------------------------------------------------------
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # from undecodable file names; unencodable on output
+# C0 and C1 controls, DEL, and the Unicode line and paragraph separators: characters that end a
+# line for some reader (a terminal, `str.splitlines`, an editor) or drive the terminal.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def replace_surrogates(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def escape_controls(text: str) -> str:
+    r"""Control characters as Python escapes (``\n``, ``\x1b``, ``\u2028``): a file named with a
+    newline still takes one line of a one-line-per-finding format, and cannot drive the terminal."""
+    return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
+
+
+def printable(text: str) -> str:
+    """A file name (or message) as the one-line formats print it."""
+    return replace_surrogates(escape_controls(text))
+
+
+def posix_path(path: str, sep: str = os.sep) -> str:
+    """``path`` with this platform's separator written as ``/`` (URIs, GitHub and GitLab want
+    ``/``). On POSIX a backslash is an ordinary character of a file name, so it stays."""
+    return path if sep == "/" else path.replace(sep, "/")
+
+
+# --- fingerprints ----------------------------------------------------------------------------
+
+
+def derived_fingerprint(fingerprint: str, occurrence: int) -> str:
+    return hashlib.sha256(f"{fingerprint}:{occurrence}".encode("utf-8")).hexdigest()[:32]
+
+
+class UniqueFingerprints:
+    """Makes fingerprints unique within one report, deterministically.
+
+    The first finding with a given fingerprint keeps it; the n-th further one gets
+    ``derived_fingerprint(fingerprint, n)`` (or the next free n, should that be taken). Each
+    fingerprint remembers how far its occurrences went, so the n-th copy of an identical line
+    (generated code, vendored copies) costs one hash, not one per earlier copy: linear in the
+    number of findings.
+    """
+
+    def __init__(self) -> None:
+        self._taken: Set[str] = set()
+        self._next_occurrence: Dict[str, int] = {}
+
+    def __call__(self, fingerprint: str) -> str:
+        occurrence = self._next_occurrence.get(fingerprint, 0)
+        candidate = fingerprint if occurrence == 0 else derived_fingerprint(fingerprint, occurrence)
+        while candidate in self._taken:
+            occurrence += 1
+            candidate = derived_fingerprint(fingerprint, occurrence)
+        self._taken.add(candidate)
+        self._next_occurrence[fingerprint] = occurrence + 1
+        return candidate

@@ -9,11 +9,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Mapping, TextIO, Type
 
 from resilint.lint.finding import RunResult
-from resilint.lint.report import ReportOptions
+from resilint.lint.report import ReportOptions, printable
 from resilint.lint.rule import Rule
 
 FORMAT = "concise"
@@ -23,14 +22,9 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")  # from undecodable file names; unencodable on output
-
-
 def _one_line(text: str) -> str:
     """Keep the one-line-per-finding promise even for a message with a newline in it."""
-    if "\n" in text or "\r" in text:
-        text = " ".join(text.splitlines())
-    return _SURROGATE.sub("\ufffd", text)
+    return printable(" ".join(text.splitlines()))
 
 
 def render(
@@ -38,9 +32,9 @@ def render(
 ) -> None:
     findings = sorted(result.findings, key=lambda f: f.sort_key)
     for f in findings:
-        out.write(f"{_one_line(f.path)}:{f.line}:{f.column}: {f.code} {_one_line(f.message)}\n")
+        out.write(f"{printable(f.path)}:{f.line}:{f.column}: {f.code} {_one_line(f.message)}\n")
     for error in result.errors:
-        out.write(f"{_one_line(error.path)}: error: {_one_line(error.message)}\n")
+        out.write(f"{printable(error.path)}: error: {_one_line(error.message)}\n")
     if not findings and not result.errors:
         out.write("All checks passed!\n")
         return

@@ -6,15 +6,18 @@
 
 Values are escaped as the Actions runner expects (``@actions/core``'s ``escapeData`` and
 ``escapeProperty``): in the message ``%``, CR and LF; in properties also ``:`` and ``,``.
+A file name with CR or LF stays exact in the ``file`` property (the runner undoes that
+escaping, and GitHub needs the real name to place the annotation); other control characters
+have no such escape and are written as Python escapes (``\\x1b``), so they cannot drive the
+log viewer.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Mapping, TextIO, Type
 
 from resilint.lint.finding import RunResult
-from resilint.lint.report import ReportOptions
+from resilint.lint.report import ReportOptions, posix_path, printable
 from resilint.lint.rule import Rule
 
 FORMAT = "github"
@@ -22,12 +25,11 @@ FORMAT = "github"
 _LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")  # from undecodable file names; unencodable on output
-
-
 def escape_data(value: str) -> str:
-    value = _SURROGATE.sub("\ufffd", value)
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    escaped = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Other control characters have no escape the runner undoes: Python escapes instead (an
+    # annotation on a file named with ESC loses its file, rather than colouring the log).
+    return printable(escaped)
 
 
 def escape_property(value: str) -> str:
@@ -39,15 +41,11 @@ def _command(level: str, properties: Mapping[str, object], message: str) -> str:
     return f"::{level} {props}::{escape_data(message)}\n"
 
 
-def _posix(path: str) -> str:
-    return path.replace("\\", "/")
-
-
 def render(
     result: RunResult, rules: Mapping[str, Type[Rule]], out: TextIO, options: ReportOptions
 ) -> None:
     for f in sorted(result.findings, key=lambda f: f.sort_key):
-        path = _posix(f.path)
+        path = posix_path(f.path)
         name = rules[f.code].name if f.code in rules else f.name
         properties = {
             "file": path,
@@ -57,8 +55,8 @@ def render(
             "endColumn": f.end_column,
             "title": f"{f.code} ({name})",
         }
-        message = f"{path}:{f.line}:{f.column}: {f.code} {f.message}"
+        message = f"{printable(path)}:{f.line}:{f.column}: {f.code} {f.message}"
         out.write(_command(_LEVELS.get(f.severity, "warning"), properties, message))
     for error in result.errors:
-        path = _posix(error.path)
-        out.write(_command("error", {"file": path, "title": "resilint"}, f"{path}: {error.message}"))
+        path = posix_path(error.path)
+        out.write(_command("error", {"file": path, "title": "resilint"}, f"{printable(path)}: {error.message}"))

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Dict, List, Mapping, Set, TextIO, Type
+from typing import Any, Dict, List, Mapping, TextIO, Type
 
 from resilint.lint.finding import RunResult
-from resilint.lint.report import ReportOptions
+from resilint.lint.report import ReportOptions, UniqueFingerprints, posix_path
 from resilint.lint.rule import Rule
 
 FORMAT = "gitlab"
@@ -30,29 +30,10 @@ ERROR_CHECK_NAME = "analysis-error"
 
 
 def _posix(path: str) -> str:
-    path = path.replace("\\", "/")
+    path = posix_path(path)
     while path.startswith("./"):
         path = path[2:]
     return path
-
-
-def _derived(fingerprint: str, occurrence: int) -> str:
-    return hashlib.sha256(f"{fingerprint}:{occurrence}".encode("utf-8")).hexdigest()[:32]
-
-
-class _Unique:
-    """Hands out fingerprints, making each one unique within the report, deterministically."""
-
-    def __init__(self) -> None:
-        self.seen: Set[str] = set()
-
-    def __call__(self, fingerprint: str) -> str:
-        candidate, occurrence = fingerprint, 0
-        while candidate in self.seen:
-            occurrence += 1
-            candidate = _derived(fingerprint, occurrence)
-        self.seen.add(candidate)
-        return candidate
 
 
 def _error_fingerprint(path: str, message: str) -> str:
@@ -66,7 +47,7 @@ def _error_fingerprint(path: str, message: str) -> str:
 def render(
     result: RunResult, rules: Mapping[str, Type[Rule]], out: TextIO, options: ReportOptions
 ) -> None:
-    unique = _Unique()
+    unique = UniqueFingerprints()
     issues: List[Dict[str, Any]] = []
     for f in sorted(result.findings, key=lambda f: f.sort_key):
         issues.append(

@@ -15,16 +15,15 @@ so every result in the run is distinct.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path, PurePosixPath
-from typing import Any, Dict, List, Mapping, Optional, Set, TextIO, Tuple, Type
+from typing import Any, Dict, List, Mapping, Optional, TextIO, Tuple, Type
 from urllib.parse import quote
 
 import resilint
 from resilint.lint.finding import Finding, RunResult
-from resilint.lint.report import ReportOptions
+from resilint.lint.report import ReportOptions, UniqueFingerprints, posix_path
 from resilint.lint.rule import Rule
 
 FORMAT = "sarif"
@@ -51,7 +50,7 @@ def _root_uri(root: str) -> str:
 def _artifact_location(path: str, root: str) -> Dict[str, Any]:
     """A URI relative to %SRCROOT% where possible, else an absolute ``file:`` URI."""
     native = path
-    posix = path.replace("\\", "/")
+    posix = posix_path(path)
     if os.path.isabs(native):
         try:
             relative = os.path.relpath(native, os.path.abspath(root))
@@ -59,7 +58,7 @@ def _artifact_location(path: str, root: str) -> Dict[str, Any]:
             relative = None
         if relative is None or relative == ".." or relative.startswith(".." + os.sep):
             return {"uri": Path(native).as_uri()}
-        posix = relative.replace("\\", "/")
+        posix = posix_path(relative)
     posix = str(PurePosixPath(posix)) if posix else "."
     # Percent-encode what a URI may not contain (spaces, '%', '#', '?', non-ASCII).
     # surrogateescape: a file name that is not valid UTF-8 gets its original bytes encoded.
@@ -141,22 +140,6 @@ def _rule_table(
 # --- results ---------------------------------------------------------------------------------
 
 
-class _Fingerprints:
-    """``Finding.fingerprint()``, made unique within the run deterministically."""
-
-    def __init__(self) -> None:
-        self.seen: Set[str] = set()
-
-    def __call__(self, finding: Finding) -> str:
-        base = finding.fingerprint()
-        candidate, occurrence = base, 0
-        while candidate in self.seen:
-            occurrence += 1
-            candidate = hashlib.sha256(f"{base}:{occurrence}".encode("utf-8")).hexdigest()[:32]
-        self.seen.add(candidate)
-        return candidate
-
-
 def _fix(finding: Finding, root: str) -> Optional[Dict[str, Any]]:
     fix = finding.fix
     if fix is None or not fix.edits:
@@ -209,8 +192,8 @@ def build(result: RunResult, rules: Mapping[str, Type[Rule]], options: ReportOpt
     root = options.root
     findings = sorted(result.findings, key=lambda f: f.sort_key)
     descriptors, index = _rule_table(rules, findings)
-    fingerprints = _Fingerprints()
-    results = [_result(f, index[f.code], fingerprints(f), root) for f in findings]
+    unique = UniqueFingerprints()
+    results = [_result(f, index[f.code], unique(f.fingerprint()), root) for f in findings]
 
     notifications = []
     for error in result.errors:

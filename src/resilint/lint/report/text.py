@@ -33,8 +33,9 @@ from rich.console import Console
 from rich.text import Text
 
 from resilint.lint.finding import Finding, RunResult
-from resilint.lint.report import ReportOptions
+from resilint.lint.report import ReportOptions, printable, replace_surrogates
 from resilint.lint.rule import Rule
+from resilint.lint.source import SourceError, read_bytes
 
 FORMAT = "text"
 
@@ -55,11 +56,8 @@ STYLE_ERROR = "bold red"
 STYLE_CODE = {"error": "bold red", "warning": "bold red", "note": "bold cyan"}
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")  # from undecodable file names; unencodable on output
-
-
 def _clean(text: str) -> str:
-    return _SURROGATE.sub("\ufffd", text.translate(_CONTROLS))
+    return replace_surrogates(text.translate(_CONTROLS))
 
 
 def _plural(count: int, word: str) -> str:
@@ -83,7 +81,11 @@ def _console(out: TextIO, options: ReportOptions) -> Console:
 
 
 class _Sources:
-    """Reads each file once; ``None`` when it can't be read (deleted, a directory, no access)."""
+    """Reads each file once; ``None`` when it can't be read (deleted, a directory, no access).
+
+    Only regular files are opened (``read_bytes``): opening a FIFO named ``*.py`` would wait
+    for a writer forever.
+    """
 
     def __init__(self, root: str) -> None:
         self.root = root
@@ -97,9 +99,8 @@ class _Sources:
     @staticmethod
     def _read(path: str) -> Optional[List[str]]:
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except (OSError, ValueError):
+            data = read_bytes(path)
+        except (SourceError, ValueError):
             return None
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
@@ -167,7 +168,7 @@ def _frame(finding: Finding, lines: List[str]) -> List[Text]:
 
 def _header(finding: Finding) -> Text:
     text = Text()
-    text.append(_clean(finding.path), style=STYLE_PATH)
+    text.append(printable(finding.path), style=STYLE_PATH)
     text.append(":", style=STYLE_PUNCT)
     text.append(str(finding.line))
     text.append(":", style=STYLE_PUNCT)
@@ -270,7 +271,7 @@ def render(
     for error in result.errors:
         line = Text()
         line.append("error", style=STYLE_ERROR)
-        line.append(f": {_clean(error.path)}: {_clean(error.message)}")
+        line.append(f": {printable(error.path)}: {_clean(error.message)}")
         console.print(line)
         pending_blank = True
 

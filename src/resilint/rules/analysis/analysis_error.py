@@ -20,7 +20,9 @@ class AnalysisErrorRule(Rule):
     ## Why is this bad?
     A file that is silently skipped is a file whose missing timeouts and unsafe retries nobody
     sees. resilint never drops a file quietly: the run goes on with the other files and this
-    finding says which file was not checked and why.
+    finding says which file was not checked and why. For the same reason RES000 cannot be
+    turned off: naming it in `ignore` or `per-file-ignores` is an error. Exclude a file that
+    should not be checked (`extend-exclude`).
 
     ## Example
     ```python
@@ -41,6 +43,7 @@ class AnalysisErrorRule(Rule):
     message = "this file could not be analysed"
     severity = "error"
     engine = True
+    always_reported = True  # a file that cannot be analysed must be seen
     VALID = ["x = 1\n"]
     INVALID = [
         Invalid("def charge(:\n    pass\n", line=1, message="syntax error"),
