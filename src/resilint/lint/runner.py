@@ -9,7 +9,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
-from resilint.lint.checker import Checker, module_names, project_roots
+from resilint.lint.checker import Checker, project_roots
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.finding import AnalysisError, Finding, RunResult
@@ -115,17 +115,19 @@ def _imported_summaries(
     """Summaries of the project modules that the checked files reach but that were not checked
     (pre-commit passes only the staged files), so that names resolve as in a full run. Their
     own findings are not reported."""
-    known = {summary.module for summary in summaries}
-    index: Optional[Dict[str, str]] = None
+    known = {name for summary in summaries for name in (summary.module, *summary.aliases)}
+    roots = list(checker.roots)
+    for summary in summaries:
+        root = _import_root(summary.path, summary.module)
+        if root is not None and root not in roots:
+            roots.append(root)
     extra: List[ModuleSummary] = []
     frontier = list(summaries)
     while frontier:
         wanted = {module for summary in frontier for module in _referenced_modules(summary)} - known
         if not wanted:
             break
-        if index is None:
-            index = _module_index(settings)
-        paths = sorted(index[module] for module in wanted if module in index)
+        paths = sorted({path for path in (_module_file(module, roots) for module in wanted) if path is not None})
         known.update(wanted)
         tasks, keys, cached = _consult_cache(paths, cache, {}, checker.roots)
         frontier = [summary for _, summary in cached if summary is not None]
@@ -150,14 +152,26 @@ def _referenced_modules(summary: ModuleSummary) -> Iterator[str]:
             yield ".".join(parts[:cut])
 
 
-def _module_index(settings: Settings) -> Dict[str, str]:
-    """Module name → file, for every Python file of the project (no file is read)."""
-    index: Dict[str, str] = {}
-    roots = project_roots(settings)
-    for path in discover([settings.root], settings).files:
-        for name in module_names(path, roots):
-            index.setdefault(name, display_path(path))
-    return index
+def _import_root(path: str, module: str) -> Optional[str]:
+    """The directory ``module`` is imported from (``src/`` for ``src/app/x.py`` = ``app.x``)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    depth = module.count(".") + (1 if os.path.basename(path).startswith("__init__.") else 0)
+    for _ in range(depth):
+        directory = os.path.dirname(directory)
+    return directory if module else None
+
+
+def _module_file(module: str, roots: Sequence[str]) -> Optional[str]:
+    """The file that ``import module`` finds under one of the roots, as Python looks for it."""
+    parts = module.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return None
+    for root in roots:
+        base = os.path.join(root, *parts)
+        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            if os.path.isfile(candidate):
+                return display_path(candidate)
+    return None
 
 
 def _consult_cache(
