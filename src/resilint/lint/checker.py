@@ -20,10 +20,10 @@ from typing import (
 )
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from resilint.lint.config import Settings
 from resilint.lint.finding import Finding
+from resilint.lint.positions import NodePositions
 from resilint.lint.project import run_project_rules
 from resilint.lint.registry import all_rules
 from resilint.lint.rule import Report, Rule, RuleContext
@@ -79,8 +79,8 @@ class Checker:
         text = source.text
         lines = python_lines(text)
         try:
-            reports, module, model = self._run_rules(text, data, path, codes)
-            positions = _Positions(module)
+            reports, model, tree = self._run_rules(text, data, path, codes)
+            positions = _positions(model, tree, lines)
             located = self._locate(reports, positions, path, lines)
             summary = self._summarise(model, positions, path, lines, text)
         except SourceError as exc:
@@ -106,7 +106,7 @@ class Checker:
 
     def _run_rules(
         self, text: str, data: bytes, path: str, codes: Sequence[str]
-    ) -> Tuple[List[Report], Optional[cst.Module], Optional[SemanticModel]]:
+    ) -> Tuple[List[Report], Optional[SemanticModel], Optional[ast.Module]]:
         tree, deferred = _check_syntax(text, path)
         rules = [r for r in self.rules if r.code in codes]
         wanted = bool(rules) and (self.triggers is None or any(t in data for t in self.triggers))
@@ -126,12 +126,12 @@ class Checker:
                 ctx.run(rule)
         except RecursionError:
             raise SourceError("too deeply nested to analyse (recursion limit)") from None
-        return ctx.reports, module, model
+        return ctx.reports, model, tree
 
     def _summarise(
-        self, model: Optional[SemanticModel], positions: "_Positions", path: str, lines: List[str], text: str
+        self, model: Optional[SemanticModel], positions: Optional[NodePositions], path: str, lines: List[str], text: str
     ) -> Optional[ModuleSummary]:
-        if self.summarise is None or model is None:
+        if self.summarise is None or model is None or positions is None:
             return None
 
         def locate(node: cst.CSTNode) -> Place:
@@ -154,9 +154,9 @@ class Checker:
         return summary
 
     def _locate(
-        self, reports: List[Report], positions: "_Positions", path: str, lines: List[str]
+        self, reports: List[Report], positions: Optional[NodePositions], path: str, lines: List[str]
     ) -> List["_WithAnchor"]:
-        if not reports:
+        if not reports or positions is None:
             return []
         findings = []
         for report in reports:
@@ -257,21 +257,10 @@ def _pending(entry: Suppression, lines: Sequence[str]) -> Dict[str, object]:
     }
 
 
-class _Positions:
-    """Positions of a module's nodes, resolved on first use (it costs a pass over the tree)."""
-
-    def __init__(self, module: Optional[cst.Module]) -> None:
-        self.module = module
-        self._resolved: Optional[Mapping[cst.CSTNode, CodeRange]] = None
-
-    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
-        if self._resolved is None:
-            assert self.module is not None
-            try:
-                self._resolved = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
-            except RecursionError:
-                raise SourceError("too deeply nested to analyse (recursion limit)") from None
-        return self._resolved[node]
+def _positions(model: Optional[SemanticModel], tree: Optional[ast.Module], lines: Sequence[str]) -> Optional[NodePositions]:
+    if model is None:
+        return None
+    return NodePositions(model.module, tree, lines, [site.node for site in model.calls])
 
 
 class _WithAnchor:
