@@ -120,7 +120,7 @@ class Checker:
         if not wanted and not summarise:
             return [], None, None
         try:
-            model = SemanticModel(module, module_name=module_name(path, self.roots), path=path)
+            model = SemanticModel(module, module_name=module_name(path, self.roots), path=path, text=text)
             ctx = RuleContext(model, self.settings)
             for rule in rules if wanted else ():
                 ctx.run(rule)
@@ -260,7 +260,8 @@ def _pending(entry: Suppression, lines: Sequence[str]) -> Dict[str, object]:
 def _positions(model: Optional[SemanticModel], tree: Optional[ast.Module], lines: Sequence[str]) -> Optional[NodePositions]:
     if model is None:
         return None
-    return NodePositions(model.module, tree, lines, [site.node for site in model.calls])
+    functions = [f.node for f in model.functions if isinstance(f.node, cst.FunctionDef)]
+    return NodePositions(model.module, tree, lines, [site.node for site in model.calls], functions, model.loops)
 
 
 class _WithAnchor:

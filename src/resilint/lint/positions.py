@@ -29,12 +29,17 @@ _DEF = re.compile(r"(?:async\s+)?def\s+")
 class NodePositions:
     def __init__(
         self, module: cst.Module, tree: Optional[ast.Module], lines: Sequence[str],
-        calls: Sequence[cst.Call] = (),
+        calls: Sequence[cst.Call] = (), functions: Optional[Sequence[cst.FunctionDef]] = None,
+        loops: Optional[Sequence[cst.CSTNode]] = None,
     ) -> None:
+        """``calls``, ``functions`` and ``loops``: the module's nodes of those kinds in source
+        order, when the caller has them (the semantic model does); else they are looked up."""
         self.module = module
         self._tree = tree
         self._lines = lines
         self._calls = calls
+        self._functions = functions
+        self._loops = loops
         self._known: Optional[Dict[int, CodeRange]] = None
         self._provider: Optional[object] = None
 
@@ -77,13 +82,11 @@ class NodePositions:
         ast_calls.sort(key=by_position)
         ast_functions.sort(key=by_position)
         ast_loops.sort(key=by_position)
-        cst_functions: List[cst.FunctionDef] = []
-        cst_loops: List[cst.CSTNode] = []
-        for node in iter_nodes(self.module):
-            if isinstance(node, cst.FunctionDef):
-                cst_functions.append(node)
-            elif isinstance(node, (cst.For, cst.While)):
-                cst_loops.append(node)
+        if self._functions is None or self._loops is None:
+            found = list(iter_nodes(self.module))
+            self._functions = [n for n in found if isinstance(n, cst.FunctionDef)]
+            self._loops = [n for n in found if isinstance(n, (cst.For, cst.While))]
+        cst_functions, cst_loops = self._functions, self._loops
         if not self._pair_calls(known, self._calls, ast_calls):
             return {}
         if len(cst_functions) == len(ast_functions):

@@ -141,11 +141,13 @@ class CallSite:
 class SemanticModel:
     """Facts about one module, with lazy name resolution."""
 
-    def __init__(self, module: cst.Module, *, module_name: str = "", path: str = "") -> None:
+    def __init__(self, module: cst.Module, *, module_name: str = "", path: str = "", text: Optional[str] = None) -> None:
         self.module = module
         self.module_name = module_name
         self.path = path
+        self.text = text  # the source, when the caller has it (cheap substring tests)
         self.calls: List[CallSite] = []
+        self.loops: List[Union[cst.For, cst.While]] = []  # in source order
         self.functions: List[FunctionInfo] = []
         self.classes: List[ClassInfo] = []
         self.scope_of: Dict[cst.CSTNode, Scope] = {}
@@ -595,6 +597,7 @@ class _ModelBuilder:
         self._bind_target(node.target, self._next())
 
     def visit_For(self, node: cst.For) -> None:
+        self.model.loops.append(node)
         self._bind_target(node.target, self._next())
         self.stack.append(node)
 
@@ -625,7 +628,11 @@ class _ModelBuilder:
     def _pop(self, node: cst.CSTNode) -> None:
         self.stack.pop()
 
-    visit_While = visit_Try = visit_If = visit_TryStar = _push
+    def visit_While(self, node: cst.While) -> None:
+        self.model.loops.append(node)
+        self.stack.append(node)
+
+    visit_Try = visit_If = visit_TryStar = _push
     leave_While = leave_Try = leave_If = leave_TryStar = _pop
 
     # --- calls ---------------------------------------------------------------------------
