@@ -33,6 +33,16 @@ class MissingTimeout(ProjectRule):
       (`"host=db connect_timeout=5"`, `"postgresql://db/app?connect_timeout=5"`);
     - the qualified names listed in `extend-clients`.
 
+    The client may come from another module of the project: a factory (`get_session().get(u)`),
+    a module-level session imported under any name, `self.session` of a class defined
+    elsewhere, a property returning one, a subclass of `requests.Session` that does not fill
+    in the timeout, or a parameter or attribute annotated `requests.Session`/`httpx.Client`.
+    Project wrappers count too: a function that passes its `**kwargs` on to a client without
+    setting a timeout (`def fetch(url, **kw): return session.get(url, **kw)`) makes each call of
+    it that passes no timeout a finding, in any module, with the forwarding call as a related
+    location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`) does not. A wrapper
+    whose own `timeout=None` default reaches the client is RES102 at the calls that keep it.
+
     Not flagged: a connection string or URL that is not a literal (`os.environ["DATABASE_URL"]`),
     which may carry `connect_timeout`/`socket_timeout`; a call that passes `**kwargs` of unknown
     content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout); a name that only looks like
