@@ -121,13 +121,14 @@ def _imported_summaries(
         root = _import_root(summary.path, summary.module)
         if root is not None and root not in roots:
             roots.append(root)
+    finder = _ModuleFinder(roots)
     extra: List[ModuleSummary] = []
     frontier = list(summaries)
     while frontier:
         wanted = {module for summary in frontier for module in _referenced_modules(summary)} - known
         if not wanted:
             break
-        paths = sorted({path for path in (_module_file(module, roots) for module in wanted) if path is not None})
+        paths = sorted({path for path in map(finder.find, wanted) if path is not None})
         known.update(wanted)
         tasks, keys, cached = _consult_cache(paths, cache, {}, checker.roots)
         frontier = [summary for _, summary in cached if summary is not None]
@@ -161,17 +162,33 @@ def _import_root(path: str, module: str) -> Optional[str]:
     return directory if module else None
 
 
-def _module_file(module: str, roots: Sequence[str]) -> Optional[str]:
-    """The file that ``import module`` finds under one of the roots, as Python looks for it."""
-    parts = module.split(".")
-    if not all(part.isidentifier() for part in parts):
+class _ModuleFinder:
+    """Finds the file that ``import module`` would load from one of the roots, as Python looks
+    for it; a name whose parent is no package directory under a root (``requests.Session.get``)
+    costs one memoised directory test, not a search."""
+
+    def __init__(self, roots: Sequence[str]) -> None:
+        self.roots = roots
+        self._directories: Dict[str, bool] = {}
+
+    def find(self, module: str) -> Optional[str]:
+        parts = module.split(".")
+        if not all(part.isidentifier() for part in parts):
+            return None
+        for root in self.roots:
+            parent = os.path.join(root, *parts[:-1])
+            if len(parts) > 1 and not self._is_directory(parent):
+                continue
+            base = os.path.join(parent, parts[-1])
+            for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+                if os.path.isfile(candidate):
+                    return display_path(candidate)
         return None
-    for root in roots:
-        base = os.path.join(root, *parts)
-        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-            if os.path.isfile(candidate):
-                return display_path(candidate)
-    return None
+
+    def _is_directory(self, path: str) -> bool:
+        if path not in self._directories:
+            self._directories[path] = os.path.isdir(path)
+        return self._directories[path]
 
 
 def _consult_cache(
