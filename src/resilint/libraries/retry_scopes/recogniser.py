@@ -35,6 +35,7 @@ class Recogniser:
         self.decorated: Dict[int, List[RetryScope]] = {}  # id(FunctionInfo) → its decorator scopes
         self.growing: Set[str] = set()  # names multiplied in the loop being judged
         self.visiting: Set[str] = set()  # names whose delay kind is being computed
+        self.site: Optional[CallSite] = None  # the sleep (or retry call) whose delay is judged
 
     # --- driver ----------------------------------------------------------------------------
 

@@ -1,0 +1,96 @@
+"""What the tests in a loop check: an HTTP status (a failed call, retried on a bad one), or the
+state of something polled (a job that is not finished yet: waited for, not retried)."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, List, Optional
+
+import libcst as cst
+
+from resilint.lint.nodes import dotted_name, expression_nodes, number_of, string_of
+
+# Names that hold the state of polled work: ``job.status``, ``state``, ``is_done()``, ``r["phase"]``.
+_STATE_WORDS = re.compile(r"status|state|phase|done|ready|complete|finish|running|pending|progress", re.I)
+
+
+def status_polarity(test: cst.BaseExpression) -> Optional[str]:
+    """"good" when the test is true for a successful HTTP status, "bad" for a failed one."""
+    negate = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        negate = not negate
+        test = test.expression
+    polarity = None
+    if isinstance(test, cst.Attribute) and test.attr.value == "ok":
+        polarity = "good"
+    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        left = test.left
+        if not (isinstance(left, cst.Attribute) and left.attr.value in ("status_code", "status", "status_int", "code")):
+            return None
+        target = test.comparisons[0]
+        codes = status_codes(target.comparator)
+        if not codes:
+            return None
+        operator = target.operator
+        good_codes = all(200 <= c < 300 for c in codes)
+        if isinstance(operator, (cst.Equal, cst.In)):
+            polarity = "good" if good_codes else "bad"
+        elif isinstance(operator, (cst.NotEqual, cst.NotIn)):
+            polarity = "bad" if good_codes else "good"
+        elif isinstance(operator, (cst.GreaterThanEqual, cst.GreaterThan)) and codes[0] >= 300:
+            polarity = "bad"
+        elif isinstance(operator, (cst.LessThan, cst.LessThanEqual)) and codes[0] >= 300:
+            polarity = "good"
+        else:
+            return None
+        if polarity == "good" and not good_codes and isinstance(operator, (cst.Equal, cst.In)):
+            polarity = "bad"
+    else:
+        return None
+    if negate:
+        polarity = "bad" if polarity == "good" else "good"
+    return polarity
+
+
+def status_codes(node: cst.BaseExpression) -> List[int]:
+    values: List[int] = []
+    elements: Iterable[cst.BaseExpression]
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        elements = [e.value for e in node.elements]
+    else:
+        elements = [node]
+    for element in elements:
+        number = number_of(element)
+        if isinstance(number, int) and 100 <= number < 600:
+            values.append(number)
+        else:
+            return []
+    return values
+
+
+def polls_state(test: cst.BaseExpression) -> bool:
+    """A test of a polled state rather than of a failure: it compares with a string
+    (``job.status == "done"``, ``state in ("SUCCEEDED", "FAILED")``) or reads a state-like name
+    (``job.is_done()``, ``r.json()["ready"]``), and is not an HTTP status check."""
+    if status_polarity(test) is not None:
+        return False
+    for node in expression_nodes(test):
+        if isinstance(node, cst.Comparison):
+            sides = [node.left] + [c.comparator for c in node.comparisons]
+            if any(_is_text(side) for side in sides):
+                return True
+        elif isinstance(node, (cst.Name, cst.Attribute)):
+            text = dotted_name(node)
+            if text and _STATE_WORDS.search(text.rsplit(".", 1)[-1]) and not text.endswith("status_code"):
+                return True
+        elif isinstance(node, cst.Subscript) and any(
+            _STATE_WORDS.search(string_of(e.slice.value) or "") for e in node.slice if isinstance(e.slice, cst.Index)
+        ):
+            return True
+    return False
+
+
+def _is_text(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return bool(node.elements) and all(_is_text(e.value) for e in node.elements)
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
