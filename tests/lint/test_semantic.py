@@ -29,6 +29,14 @@ def call_names(source: str, module_name: str = "app"):
         ("x = {}\nx.get(u)\n", "x.get", None),
         ("def f(requests):\n    requests.get(u)\n", "requests.get", None),
         ("float('inf')\n", "float", "builtins.float"),
+        # modules bound by a call rather than an import statement
+        ("from app.util import lazy_import\nboto3 = lazy_import('boto3')\nboto3.client('s3')\n",
+         "boto3.client", "boto3.client"),
+        ("import pytest\npg = pytest.importorskip('psycopg2')\npg.connect(d)\n", "pg.connect", "psycopg2.connect"),
+        ("import importlib\nimportlib.import_module('redis').Redis()\n",
+         "importlib.import_module('redis').Redis", "redis.Redis"),
+        ("r = __import__('requests.api')\nr.get(u)\n", "r.get", "requests.get"),
+        ("def load(name): ...\nboto3 = load('boto3')\nboto3.client('s3')\n", "boto3.client", None),
     ],
 )
 def test_resolution(source, callee, expected):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, List, Optional
 import libcst as cst
 
 from resilint.libraries.clients import TimeoutSpec, find_dsn, find_timeout, spec_for
+from resilint.libraries.network_mocks import in_process
 from resilint.libraries.sessions import session_sets_timeout
 from resilint.libraries.timeout_values import (
     Phase,
@@ -21,7 +22,7 @@ from resilint.libraries.timeout_values import (
     TimeoutValue,
     dsn_value,
 )
-from resilint.lint.nodes import code_of, is_none
+from resilint.lint.nodes import call_argument, code_of, is_none
 from resilint.lint.semantic import CallSite, SemanticModel
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,9 +54,11 @@ class Verdict:
 
 
 def judge(
-    site: CallSite, name: str, spec: TimeoutSpec, model: SemanticModel, max_timeout: float
+    site: CallSite, name: str, spec: TimeoutSpec, model: SemanticModel, max_timeout: float,
+    trust_urls: bool = False,
 ) -> Optional[Verdict]:
-    """The one timeout finding for this client call, if any."""
+    """The one timeout finding for this client call, if any. ``trust_urls``: a Redis URL we
+    cannot read carries a timeout (the ``redis-url-timeouts`` setting)."""
     call = site.node
     evaluator = TimeoutEvaluator(model, site.scope, site.order)
     argument = find_timeout(call, spec, model, site.scope, site.order)
@@ -68,7 +71,7 @@ def judge(
         dsn = find_dsn(call, spec)
         if dsn is not None and spec.keyword is not None:
             state, seconds = dsn_value(dsn, spec.keyword, evaluator)
-            if state == "unknown":
+            if state == "unknown" and (trust_urls or not spec.opaque_dsn_lacks_timeout):
                 return None
             if state == "found":
                 if seconds is None:
@@ -89,9 +92,9 @@ def _missing(
     if spec.unbounded_default is not None and "RES101" in spec.checks:
         if spec.library == "requests" and session_sets_timeout(call, model, site.scope, site.order):
             return None
-        return Verdict(
-            "RES101", call.func, f"`{name}` is called without a timeout: {spec.unbounded_default}", call
-        )
+        given = [k for k in spec.partial if call_argument(call, k) is not None]
+        how = f"is given only `{given[0]}`, which bounds the connect, not reads" if given else "is called without a timeout"
+        return Verdict("RES101", call.func, f"`{name}` {how}: {spec.unbounded_default}", call)
     if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in spec.checks:
         how = (
             f"is given {spec.keyword}=None, which selects the default" if given_none is not None
@@ -162,7 +165,7 @@ def _judge_value(
 def timeout_verdicts(ctx: "RuleContext") -> List[Verdict]:
     """Every timeout verdict of the file, computed once for all RES1xx rules."""
     settings: "Settings" = ctx.settings
-    key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients))
+    key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients), settings.redis_url_timeouts)
     return ctx.model.derived(key, lambda: _judge_all(ctx.model, settings))
 
 
@@ -172,7 +175,9 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
         spec = spec_for(name, settings.extend_clients)
         if spec is None or name is None:
             continue
-        verdict = judge(site, name, spec, model, settings.max_timeout)
+        if in_process(model, site, spec.library):
+            continue  # a mock answers it: no network, so no timeout to judge
+        verdict = judge(site, name, spec, model, settings.max_timeout, settings.redis_url_timeouts)
         if verdict is not None:
             verdicts.append(verdict)
     return verdicts
