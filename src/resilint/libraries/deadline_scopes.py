@@ -68,7 +68,9 @@ def _enclosing(model: SemanticModel, stack: Tuple[cst.CSTNode, ...], scope: Scop
             return None
         if isinstance(entry, cst.With):
             for item in entry.items:
-                if isinstance(item.item, cst.Call) and _limited(model, item.item, _SCOPES, scope, order):
+                # ``scope = anyio.fail_after(20)`` … ``with scope:`` too
+                entered = model.assigned_expression(item.item, scope, order) or item.item
+                if isinstance(entered, cst.Call) and _limited(model, entered, _SCOPES, scope, order):
                     return item.item
     return None
 

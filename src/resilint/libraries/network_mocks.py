@@ -20,7 +20,9 @@ for the call's library:
   or marked ``autouse`` in the module or class; the plugins' own fixtures ``requests_mock``,
   ``respx_mock``, ``httpx_mock`` and ``aioresponses`` count the same way;
 * a mock started with ``.start()`` (``self.mock = mock_aws(); self.mock.start()`` in
-  ``setUp``) in the class, or at module level.
+  ``setUp``) in the class, or at module level;
+* for a helper of the file (``create_bucket()``), every call of it in the file being made
+  under the mock.
 
 Fixtures from ``conftest.py`` live in another module and are not seen here.
 """
@@ -107,12 +109,13 @@ class _Mocks:
         self.model = model
         self.inside: Dict[int, Libraries] = {}  # id(def or class) → mocks active in its body
         self.provided: Dict[int, Libraries] = {}  # id(fixture def) → mocks active for its users
+        self.sites_of: Optional[Dict[int, List[CallSite]]] = None  # id(FunctionInfo) → its calls here
+        self.calls_in: Dict[int, List[CallSite]] = {}  # id(scope) → the calls made directly in it
+        for call in model.calls:
+            self.calls_in.setdefault(id(call.scope), []).append(call)
         self.fixtures = self._fixtures()
-        module_calls = [
-            c for c in model.calls
-            if c.scope is model.module_scope or (c.scope.parent is model.module_scope and c.scope.name in _MODULE_SETUP)
-        ]
-        self.module = self._started(module_calls) | self._autouse(model.module_scope)
+        setups = [f.scope for f in model.functions if f.scope.parent is model.module_scope and f.name in _MODULE_SETUP]
+        self.module = self._started(model.module_scope, *setups) | self._autouse(model.module_scope)
 
     def around(self, site: CallSite) -> Libraries:
         found = set(self.module)
@@ -130,10 +133,25 @@ class _Mocks:
             self.inside[key] = _NONE  # a cycle through fixtures adds nothing
             scope = self.model.scope_of.get(node)
             if scope is not None and scope.function is not None and scope.node is node:
-                self.inside[key] = self._function(scope.function)
+                self.inside[key] = self._function(scope.function) | self._callers(scope.function)
             elif scope is not None and scope.cls is not None:
                 self.inside[key] = self._class(scope.cls)
         return self.inside[key]
+
+    def _callers(self, function: FunctionInfo) -> Libraries:
+        """A helper that every call in this file makes under a mock (``create_bucket()`` from
+        mocked tests) runs under it too."""
+        if self.sites_of is None:
+            self.sites_of = {}
+            for call in self.model.calls:
+                target = self.model.resolve(call.node.func, call.scope, call.order)
+                if isinstance(target, FunctionInfo):
+                    self.sites_of.setdefault(id(target), []).append(call)
+        common: Optional[Libraries] = None
+        for site in self.sites_of.get(id(function), ()):
+            here = self.around(site)
+            common = here if common is None else common & here
+        return common or _NONE
 
     # --- what activates a mock ---------------------------------------------------------------
 
@@ -163,20 +181,22 @@ class _Mocks:
         found = set(self._decorators(function.decorators, outer))
         for name in parameter_names(function.node.params):
             found |= self._fixture(name)
-        found |= self._started([c for c in self.model.calls if c.scope is function.scope])
+        found |= self._started(function.scope)
         return frozenset(found)
 
     def _class(self, cls: ClassInfo) -> Libraries:
         """Class decorators, autouse fixtures of the class, and mocks its methods start
         (``setUp``): they are on while its tests run."""
         outer = cls.scope.parent or cls.scope
-        methods = [c for c in self.model.calls if c.scope.parent is cls.scope and c.scope.kind == "function"]
-        return self._decorators(cls.node.decorators, outer) | self._started(methods) | self._autouse(cls.scope)
+        methods = [f.scope for f in self.model.functions if f.owner is cls]
+        return self._decorators(cls.node.decorators, outer) | self._started(*methods) | self._autouse(cls.scope)
 
-    def _started(self, calls: Iterable[CallSite]) -> Libraries:
+    def _started(self, *scopes: Scope) -> Libraries:
+        """Mocks switched on by a call made directly in one of these scopes."""
         found: Set[str] = set()
-        for call in calls:
-            found |= _start_libraries(self.model.call_name(call))
+        for scope in scopes:
+            for call in self.calls_in.get(id(scope), ()):
+                found |= _start_libraries(self.model.call_name(call))
         return frozenset(found)
 
     # --- pytest fixtures -----------------------------------------------------------------------

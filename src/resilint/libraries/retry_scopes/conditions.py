@@ -12,6 +12,8 @@ from resilint.lint.nodes import dotted_name, expression_nodes, number_of, string
 
 # Names that hold the state of polled work: ``job.status``, ``state``, ``is_done()``, ``r["phase"]``.
 _STATE_WORDS = re.compile(r"status|state|phase|done|ready|complete|finish|running|pending|progress", re.I)
+# Strings that report how a call went, not where a job is.
+_OUTCOMES = frozenset({"ok", "success", "error", "failure"})
 
 
 def status_polarity(test: cst.BaseExpression) -> Optional[str]:
@@ -69,17 +71,22 @@ def status_codes(node: cst.BaseExpression) -> List[int]:
 
 
 def polls_state(test: cst.BaseExpression) -> bool:
-    """A test of a polled state rather than of a failure: it compares with a string
+    """A test of a polled state rather than of a failure: it compares with a state string
     (``job.status == "done"``, ``state in ("SUCCEEDED", "FAILED")``) or reads a state-like name
-    (``job.is_done()``, ``r.json()["ready"]``), and is not an HTTP status check."""
+    (``job.is_done()``, ``r.json()["ready"]``). An HTTP status check, or a comparison with an
+    outcome (``resp["status"] == "ok"``), is a check for failure instead."""
     if status_polarity(test) is not None:
         return False
+    texts = [
+        text
+        for node in expression_nodes(test) if isinstance(node, cst.Comparison)
+        for side in [node.left] + [c.comparator for c in node.comparisons]
+        for text in _texts(side)
+    ]
+    if texts:
+        return not all(text.strip().lower() in _OUTCOMES for text in texts)
     for node in expression_nodes(test):
-        if isinstance(node, cst.Comparison):
-            sides = [node.left] + [c.comparator for c in node.comparisons]
-            if any(_is_text(side) for side in sides):
-                return True
-        elif isinstance(node, (cst.Name, cst.Attribute)):
+        if isinstance(node, (cst.Name, cst.Attribute)):
             text = dotted_name(node)
             if text and _STATE_WORDS.search(text.rsplit(".", 1)[-1]) and not text.endswith("status_code"):
                 return True
@@ -90,7 +97,10 @@ def polls_state(test: cst.BaseExpression) -> bool:
     return False
 
 
-def _is_text(node: cst.BaseExpression) -> bool:
+def _texts(node: cst.BaseExpression) -> List[str]:
+    """The string literals a comparison side is made of (``"done"``, ``("A", "B")``)."""
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-        return bool(node.elements) and all(_is_text(e.value) for e in node.elements)
-    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+        found = [_texts(e.value) for e in node.elements]
+        return [t for part in found for t in part] if found and all(found) else []
+    text = string_of(node)
+    return [text] if text is not None else []

@@ -58,4 +58,4 @@ USER_INPUT = frozenset({
     "builtins.input", "getpass.getpass", "click.prompt", "click.confirm", "typer.prompt", "typer.confirm",
     "rich.prompt.Prompt.ask", "rich.prompt.Confirm.ask", "prompt_toolkit.prompt", "prompt_toolkit.PromptSession.prompt",
 })
-USER_INPUT_WORD = re.compile(r"prompt|^ask$|^ask_|input$", re.I)
+USER_INPUT_WORD = re.compile(r"prompt|^ask$|^ask_|^(raw_|get_|read_|user_)?input$", re.I)

@@ -37,7 +37,9 @@ class ExcessiveTimeout(Rule):
     `aioresponses`, HTTP under `httpretty`. A pytest fixture of the same file that yields
     inside such a mock (or starts it) covers the tests and fixtures that request it by
     parameter, `@pytest.mark.usefixtures` or `autouse`; so do the plugins' own `requests_mock`,
-    `respx_mock` and `httpx_mock` fixtures. Fixtures defined in `conftest.py` are not seen.
+    `respx_mock` and `httpx_mock` fixtures, and a helper of the file that is only called
+    under the mock (`create_bucket()` from mocked tests) is covered too. Fixtures defined in
+    `conftest.py` are not seen.
 
     ## Why is this bad?
     By Little's law (in-flight = arrival rate × time in system), a worker pool of 50 serving
