@@ -11,7 +11,10 @@ import libcst as cst
 from resilint.lint.nodes import dotted_name, expression_nodes, number_of, string_of
 
 # Names that hold the state of polled work: ``job.status``, ``state``, ``is_done()``, ``r["phase"]``.
-_STATE_WORDS = re.compile(r"status|state|phase|done|ready|complete|finish|running|pending|progress", re.I)
+_STATE_WORDS = re.compile(
+    r"status|state|phase|done|ready|complete|finish|running|pending|progress|validated|confirmed|settled|available",
+    re.I,
+)
 # Strings that report how a call went, not where a job is.
 _OUTCOMES = frozenset({"ok", "success", "error", "failure"})
 
@@ -72,9 +75,11 @@ def status_codes(node: cst.BaseExpression) -> List[int]:
 
 def polls_state(test: cst.BaseExpression) -> bool:
     """A test of a polled state rather than of a failure: it compares with a state string
-    (``job.status == "done"``, ``state in ("SUCCEEDED", "FAILED")``) or reads a state-like name
-    (``job.is_done()``, ``r.json()["ready"]``). An HTTP status check, or a comparison with an
-    outcome (``resp["status"] == "ok"``), is a check for failure instead."""
+    (``job.status == "done"``, ``state in ("SUCCEEDED", "FAILED")``), compares a measured value
+    with a threshold (``profit <= limit``), or reads a state-like name (``job.is_done()``,
+    ``r.json()["ready"]``, ``r.get("validated")``). An HTTP status check, or a comparison with an outcome
+    (``resp["status"] == "ok"``), is a check for failure instead; so is a test of the result
+    itself (``if result:``, ``if row is not None:``)."""
     if status_polarity(test) is not None:
         return False
     texts = [
@@ -86,15 +91,28 @@ def polls_state(test: cst.BaseExpression) -> bool:
     if texts:
         return not all(text.strip().lower() in _OUTCOMES for text in texts)
     for node in expression_nodes(test):
+        if isinstance(node, cst.Comparison) and any(
+            isinstance(c.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual))
+            for c in node.comparisons
+        ):
+            return True  # a measured value crossing a threshold: a monitor, not a failure check
+    for node in expression_nodes(test):
         if isinstance(node, (cst.Name, cst.Attribute)):
             text = dotted_name(node)
             if text and _STATE_WORDS.search(text.rsplit(".", 1)[-1]) and not text.endswith("status_code"):
                 return True
-        elif isinstance(node, cst.Subscript) and any(
-            _STATE_WORDS.search(string_of(e.slice.value) or "") for e in node.slice if isinstance(e.slice, cst.Index)
-        ):
+        elif _STATE_WORDS.search(_key(node) or ""):
             return True
     return False
+
+
+def _key(node: cst.CSTNode) -> Optional[str]:
+    """The key a state is read by: ``r["ready"]``, ``r.get("validated")``."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return string_of(node.slice[0].slice.value)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and node.args:
+        return string_of(node.args[0].value)
+    return None
 
 
 def _texts(node: cst.BaseExpression) -> List[str]:

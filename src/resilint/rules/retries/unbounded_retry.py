@@ -38,8 +38,10 @@ class UnboundedRetry(Rule):
 
     Not retries, so not flagged: a loop that asks for new input each pass and sends that
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`), and a watch
-    loop that leaves when a polled state says so (`if job.status == "done": return`) and
-    tolerates failed reads meanwhile.
+    or monitor loop that leaves when a polled state says so (`if job.status == "done":
+    return`, `if result.get("validated"): return`, `if profit <= limit: break`) and tolerates
+    failed reads meanwhile. A loop that leaves once the call returns something
+    (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
 
     ## Why is this bad?
     Retries are extra traffic sent exactly when the dependency has least capacity. With a
