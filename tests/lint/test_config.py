@@ -46,6 +46,7 @@ def test_no_configuration_gives_defaults(tmp_path):
         pytest.param("x = " + "[" * 5000 + "]" * 5000, "invalid TOML: nested too deeply to read", id="deeply-nested"),
         ("per-file-ignores = ['x']", "`per-file-ignores` must be a table"),
         ("respect-gitignore = 1", "`respect-gitignore` must be true or false"),
+        ("redis-url-timeouts = 'yes'", "`redis-url-timeouts` must be true or false"),
         ("select = [", "invalid TOML"),
         ("extend-clients = ['get']", "`extend-clients` takes qualified names such as \"myapp.http.get\", got 'get'"),
     ],

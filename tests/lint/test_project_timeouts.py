@@ -187,3 +187,20 @@ def test_one_file_alone_gives_the_same_findings(cli, tmp_path):
     whole = [f for f in _check(cli, tmp_path, "app") if f[0] == "app/views.py"]
     assert [(f[1], f[2]) for f in whole] == [(4, "RES101"), (7, "RES101")]
     assert _check(cli, tmp_path, "app/views.py") == whole
+
+
+def test_a_wrapper_called_under_a_network_mock_sends_nothing(cli, tmp_path):
+    write_tree(tmp_path, {**HTTP, "tests/test_views.py": """
+        import responses
+        from app.utils.http import fetch, get_session
+
+        @responses.activate
+        def test_fetch():
+            fetch("https://x.example")
+            get_session().get("https://x.example")
+
+        def test_real():
+            fetch("https://x.example")
+    """})
+    findings = _check(cli, tmp_path, ".")
+    assert _lines(findings, "tests/test_views.py") == [(10, "RES101")]

@@ -38,6 +38,14 @@ def call_names(source: str, module_name: str = "app"):
         ("ｆｌｏａｔ('inf')\n", "ｆｌｏａｔ", "builtins.float"),
         ("import requests\nclass C:\n    def __init__(ｓｅｌｆ):\n        self.ｈｔｔｐ = requests.Session()\n"
          "    def run(self):\n        self.http.get(u)\n", "self.http.get", "requests.Session.get"),
+        # modules bound by a call rather than an import statement
+        ("from app.util import lazy_import\nboto3 = lazy_import('boto3')\nboto3.client('s3')\n",
+         "boto3.client", "boto3.client"),
+        ("import pytest\npg = pytest.importorskip('psycopg2')\npg.connect(d)\n", "pg.connect", "psycopg2.connect"),
+        ("import importlib\nimportlib.import_module('redis').Redis()\n",
+         "importlib.import_module('redis').Redis", "redis.Redis"),
+        ("r = __import__('requests.api')\nr.get(u)\n", "r.get", "requests.get"),
+        ("def load(name): ...\nboto3 = load('boto3')\nboto3.client('s3')\n", "boto3.client", None),
     ],
 )
 def test_resolution(source, callee, expected):

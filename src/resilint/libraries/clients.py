@@ -45,6 +45,11 @@ class TimeoutSpec:
     elsewhere: Tuple[str, ...] = ()
     # The value is a botocore ``Config`` (connect_timeout/read_timeout), not seconds.
     botocore_config: bool = False
+    # A connection string we cannot read (``settings.REDIS_URL``) is taken to carry no timeout:
+    # real projects almost never put one there (the ``redis-url-timeouts`` setting says they do).
+    opaque_dsn_lacks_timeout: bool = False
+    # Keywords that bound only one phase (``socket_connect_timeout``): named in the message.
+    partial: Tuple[str, ...] = ()
 
 
 _SOCKET_DEFAULT = (
@@ -180,15 +185,19 @@ def _databases() -> Dict[str, TimeoutSpec]:
         "redis-py waits forever on a socket read by default (socket_timeout=None), so one stalled "
         "server blocks the caller indefinitely"
     )
+    connect_only = ("socket_connect_timeout",)
     redis = TimeoutSpec(
         "redis", keyword="socket_timeout", position=4, unbounded_default=redis_default,
-        elsewhere=("connection_pool",),
+        elsewhere=("connection_pool",), partial=connect_only,
     )
     redis_url = TimeoutSpec(
-        "redis", keyword="socket_timeout", unbounded_default=redis_default, dsn=(0, "url"),
-        elsewhere=("connection_pool",),
+        "redis", keyword="socket_timeout",
+        unbounded_default=f"{redis_default}; pass `socket_timeout=` (a `socket_timeout` parameter in the URL would also do)",
+        dsn=(0, "url"), elsewhere=("connection_pool",), opaque_dsn_lacks_timeout=True, partial=connect_only,
     )
-    redis_pool = TimeoutSpec("redis", keyword="socket_timeout", unbounded_default=redis_default)
+    redis_pool = TimeoutSpec(
+        "redis", keyword="socket_timeout", unbounded_default=redis_default, partial=connect_only,
+    )
     libpq = (
         "libpq waits forever to connect by default (connect_timeout unset, unless PGCONNECT_TIMEOUT "
         "is set in the environment)"

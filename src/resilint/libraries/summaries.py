@@ -11,6 +11,7 @@ import libcst as cst
 
 from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.http_requests import RequestFinder
+from resilint.libraries.network_mocks import mocked_libraries
 from resilint.libraries.retry_scopes import (
     Policy,
     RetryScope,
@@ -113,7 +114,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 owner.layers.append(Layer(description, calls, locate(where), client=True, retrier=description))
             retrying = len(owner.layers) - 1
         covering = tuple(index for _, index in sorted(loops.get(id(site.node), ())))
-        owner.calls.append(Call(name, locate(site.node), covering, retrying, _arguments(model, site, locate)))
+        mocked = tuple(sorted(mocked_libraries(model, site)))
+        owner.calls.append(Call(name, locate(site.node), covering, retrying, _arguments(model, site, locate), mocked))
 
     finder = RequestFinder(model)
     applied = {id(scope.node) for scope in found.scopes}

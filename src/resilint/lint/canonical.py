@@ -6,7 +6,7 @@ returns a ``requests.Session``. Rules match canonical names only, so they list e
 
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, Optional
 
 # Module paths (or objects) that are re-exported under a shorter public name.
 _ALIASES: Dict[str, str] = {
@@ -93,3 +93,28 @@ def canonical_name(name: str) -> str:
 def returned_type(callee: str) -> str:
     """The class of what calling ``callee`` returns: itself for a class, else a known factory's."""
     return _RETURNS.get(callee, callee)
+
+
+# Calls that return the module their first argument names: ``importlib.import_module("redis")``,
+# ``psycopg2 = pytest.importorskip("psycopg2")``, and project helpers by these names
+# (``boto3 = lazy_import("boto3")``), which exist to defer or soften an import.
+_MODULE_LOADERS = frozenset({
+    "importlib.import_module", "pytest.importorskip", "builtins.__import__", "lazy_loader.load",
+    "lazy_import.lazy_module",
+})
+_MODULE_LOADER_NAMES = frozenset({
+    "lazy_import", "lazy_module", "import_module", "importorskip", "optional_import", "import_optional_dependency",
+})
+
+
+def loaded_module(callee: Optional[str], argument: Optional[str]) -> Optional[str]:
+    """The canonical name of the module a loader call returns, or None when it is not one."""
+    if callee is None or not argument or argument.startswith(".") or not all(
+        part.isidentifier() for part in argument.split(".")
+    ):
+        return None
+    if callee not in _MODULE_LOADERS and callee.rsplit(".", 1)[-1] not in _MODULE_LOADER_NAMES:
+        return None
+    if callee == "builtins.__import__":
+        argument = argument.split(".", 1)[0]  # ``__import__("a.b")`` returns the package ``a``
+    return canonical_name(argument)

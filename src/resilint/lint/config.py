@@ -44,6 +44,7 @@ class Settings:
     max_timeout: float = DEFAULT_MAX_TIMEOUT
     extend_clients: Tuple[str, ...] = ()
     respect_gitignore: bool = True
+    redis_url_timeouts: bool = False  # Redis URLs read from configuration carry socket_timeout
     # Where the configuration came from; relative patterns are relative to ``root``.
     config_path: Optional[str] = None
     root: str = field(default_factory=os.getcwd)
@@ -105,6 +106,7 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any, str, str], Any]]] = {
     "max-timeout": ("max_timeout", _number),
     "extend-clients": ("extend_clients", _qualified_names),
     "respect-gitignore": ("respect_gitignore", _boolean),
+    "redis-url-timeouts": ("redis_url_timeouts", _boolean),
 }
 
 

@@ -44,6 +44,13 @@ def call_argument(call: cst.Call, keyword: str, position: Optional[int] = None) 
     return None
 
 
+def parameter_names(params: cst.Parameters) -> List[str]:
+    """The names a def binds from its arguments, ``*args`` and ``**kwargs`` included."""
+    every = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
+    every += [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
+    return [param.name.value for param in every]
+
+
 def is_none(node: Optional[cst.CSTNode]) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 

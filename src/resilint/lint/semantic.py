@@ -24,7 +24,8 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple, TypeVar, Uni
 
 import libcst as cst
 
-from resilint.lint.canonical import canonical_name, returned_type
+from resilint.lint.canonical import canonical_name, loaded_module, returned_type
+from resilint.lint.nodes import string_of
 from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
@@ -255,7 +256,10 @@ class SemanticModel:
         if isinstance(expr, cst.Attribute):
             return self._attribute(self.resolve(expr.value, scope, order), expr.attr.value)
         if isinstance(expr, cst.Call):
-            return self._call_result(self.resolve(expr.func, scope, order))
+            callee = self.resolve(expr.func, scope, order)
+            first = string_of(expr.args[0].value) if expr.args and expr.args[0].keyword is None else None
+            module = loaded_module(self.name_of(callee), first)  # boto3 = lazy_import("boto3")
+            return QName(module) if module is not None else self._call_result(callee)
         if isinstance(expr, cst.Await):
             return self.resolve(expr.expression, scope, order)
         return None

@@ -124,6 +124,7 @@ class Call:
     layers: Tuple[int, ...] = ()
     retrying: Optional[int] = None
     arguments: Optional[Arguments] = None
+    mocked: Tuple[str, ...] = ()  # client libraries a test double answers here (no network)
 
 
 @dataclass
@@ -188,7 +189,7 @@ class ModuleSummary:
                     f["name"], Place(**f["place"]),
                     [_layer(layer) for layer in f["layers"]],
                     [Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"],
-                          _arguments(c["arguments"])) for c in f["calls"]],
+                          _arguments(c["arguments"]), tuple(c["mocked"])) for c in f["calls"]],
                     [Request(r["method"], r["name"], r["status"], r["detail"], Place(**r["place"])) for r in f["requests"]],
                     [(str(name), Place(**place)) for name, place in f["decorators"]],
                     f["returns"], f["delay"], bool(f["sets_timeout"]),

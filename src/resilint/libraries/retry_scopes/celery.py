@@ -129,7 +129,7 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
                 f"`self.retry()` without `countdown` waits celery's fixed `default_retry_delay` ({text})",
             )
         else:
-            kind, detail = delay_kind(rec, countdown.value, call.scope, call.order, None)
+            kind, detail = delay_kind(rec, countdown.value, call.scope, call.order, None, site=call)
             policy.wait = Setting(kind, countdown.value, f"`countdown={detail}`" if detail else "")
         handler = next((n for n in reversed(call.stack) if isinstance(n, cst.ExceptHandler)), None)
         if handler is not None:

@@ -22,6 +22,7 @@ from resilint.libraries.retry_scopes.names import (
     PURE_FUNCTIONS,
     RANDOM_MODULES,
 )
+from resilint.libraries.retry_scopes.reaching import reaching_definitions
 from resilint.libraries.retry_scopes.statements import block, growing_names, is_counting
 from resilint.lint.nodes import (
     call_argument,
@@ -29,6 +30,7 @@ from resilint.lint.nodes import (
     dotted_name,
     expression_nodes,
     number_of,
+    parameter_names,
 )
 from resilint.lint.semantic import Binding, CallSite, FunctionInfo, QName, Scope
 
@@ -55,7 +57,7 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
             results.append((WAIT_NONE, "", call, None))
             continue
         rec.delay_via = None
-        kind, detail = delay_kind(rec, argument.value, call.scope, call.order, policy.node)
+        kind, detail = delay_kind(rec, argument.value, call.scope, call.order, policy.node, site=call)
         results.append((kind, detail, call, rec.delay_via))
     kinds = [r[0] for r in results]
     if WAIT_JITTERED in kinds:
@@ -77,10 +79,16 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
 
 
 def delay_kind(
-    rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, loop: Optional[cst.CSTNode], depth: int = 0
+    rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, loop: Optional[cst.CSTNode],
+    site: Optional[CallSite] = None,
 ) -> Tuple[str, str]:
-    """(kind, source text) of a sleep argument: fixed / exponential / jittered / unknown."""
-    kind = _delay(rec, expr, scope, order, loop, depth)
+    """(kind, source text) of a sleep argument: fixed / exponential / jittered / unknown.
+    ``site``: the call that waits, whose local variables are judged on every path to it."""
+    saved, rec.site = rec.site, site
+    try:
+        kind = _delay(rec, expr, scope, order, loop, 0)
+    finally:
+        rec.site = saved
     return kind, code_of(expr)
 
 
@@ -103,6 +111,10 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
     if isinstance(expr, cst.Name):
         if _JITTER_WORD.search(expr.value):
             return WAIT_JITTERED
+        if rec.site is not None and scope is rec.site.scope and expr.value not in rec.visiting:
+            on_paths = _on_every_path(rec, expr.value, rec.site, loop, depth)
+            if on_paths is not None:
+                return on_paths
         if expr.value in rec.growing:
             return WAIT_EXPONENTIAL
         if expr.value in rec.visiting:
@@ -110,6 +122,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         bindings = _bindings(expr.value, scope)
         if not bindings:
             return UNKNOWN
+        if all(b.imported for b in bindings):
+            return WAIT_FIXED  # a constant of another module (``RETRY_DELAY``), like ``settings.RETRY_DELAY``
         if any(b.imported or b.defined or b.entered is not None for b in bindings):
             return UNKNOWN
         sources = [b for b in bindings if b.expr is not None]
@@ -169,6 +183,54 @@ def returned_delay(rec: Recogniser, function: FunctionInfo) -> str:
         return _strongest([_delay(rec, r, function.scope, 1 << 62, None, 1) for r in function.returns])
     finally:
         rec.growing = saved
+
+
+def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cst.CSTNode], depth: int) -> Optional[str]:
+    """The kind of a local variable at ``site``, from the assignments that reach it: jittered
+    only when every one of them is (None: not a local we can follow)."""
+    function = site.scope.function
+    if function is None or not isinstance(function.node, cst.FunctionDef) or name not in function.scope.bindings:
+        return None
+    definitions = reaching_definitions(block(function.node.body), name, site.node)
+    if not definitions:
+        return None
+    parameters = parameter_names(function.node.params)
+    orders = {id(b.expr): b.order for b in function.scope.bindings[name] if b.expr is not None}
+    kinds = set()
+    rec.visiting.add(name)
+    try:
+        for base, augmented in definitions:
+            if base is None:
+                if name not in parameters:
+                    continue  # not yet assigned on this path: it cannot reach the wait
+                kind = WAIT_FIXED  # a parameter: chosen by the caller, no random term
+            else:
+                value = base.value  # type: ignore[attr-defined]
+                kind = _delay(rec, value, function.scope, orders.get(id(value), 1 << 62), loop, depth + 1)
+            for aug in augmented:
+                kind = _augmented(rec, name, kind, aug, function.scope, loop, depth)
+            kinds.add(kind)
+    finally:
+        rec.visiting.discard(name)
+    if not kinds:
+        return None
+    if kinds == {WAIT_JITTERED}:
+        return WAIT_JITTERED
+    return _strongest(sorted(kinds - {WAIT_JITTERED}))
+
+
+def _augmented(
+    rec: Recogniser, name: str, kind: str, aug: cst.AugAssign, scope: Scope, loop: Optional[cst.CSTNode], depth: int
+) -> str:
+    """``delay *= 2`` in the loop grows exponentially; ``delay += random.random()`` adds jitter."""
+    value = _delay(rec, aug.value, scope, 1 << 62, loop, depth + 1)
+    if WAIT_JITTERED in (kind, value):
+        return WAIT_JITTERED
+    if UNKNOWN in (kind, value):
+        return UNKNOWN
+    if isinstance(aug.operator, (cst.MultiplyAssign, cst.PowerAssign, cst.LeftShiftAssign)) and name in rec.growing:
+        return WAIT_EXPONENTIAL
+    return _strongest([kind, value])
 
 
 def _bindings(name: str, scope: Scope) -> List[Binding]:

@@ -3,12 +3,15 @@ loops whose body catches a failure, or checks a response status, and goes round 
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from resilint.libraries.deadline_scopes import deadline_around
+from resilint.libraries.retry_scopes.conditions import polls_state, status_polarity
 from resilint.libraries.retry_scopes.delays import loop_wait
+from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
+from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, takes_new_work, target_feeds
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     ON_SPECIFIC,
@@ -18,45 +21,32 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     Setting,
 )
-from resilint.libraries.retry_scopes.names import (
-    CLOCKS,
-    NOT_FAILURES,
-    PURE_FUNCTIONS,
-    RANDOM_MODULES,
-    SLEEPS,
-)
+from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
+    blocks,
     branch,
     conditional_exit,
     counter_names,
+    guarded_exits,
     has_continue,
     has_exit,
     is_counting,
     leaves,
-    small_statements,
     walk_statements,
 )
-from resilint.lint.nodes import (
-    code_of,
-    dotted_name,
-    expression_nodes,
-    is_none,
-    is_true,
-    number_of,
-)
+from resilint.lint.nodes import dotted_name, expression_nodes
 from resilint.lint.semantic import CallSite, Scope
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
 
-_BOUND_WORDS = re.compile(r"deadline|timeout|elapsed|expir|until|start|attempt|retr|tries|tried|count|budget|max_|limit|remaining|time|_left|^n$|^i$", re.I)
-
 
 def find_loops(rec: Recogniser) -> None:
     loops: Dict[int, Tuple[cst.CSTNode, CallSite]] = {}
-    direct: Dict[int, List[CallSite]] = {}
+    direct: Dict[int, List[CallSite]] = {}  # calls of the loop's own body
+    within: Dict[int, List[CallSite]] = {}  # and of the loops nested in it
     for call in rec.model.calls:
         innermost = None
         for node in reversed(call.stack):
@@ -67,12 +57,13 @@ def find_loops(rec: Recogniser) -> None:
                     innermost = node
                 if id(node) not in loops:
                     loops[id(node)] = (node, call)
+                within.setdefault(id(node), []).append(call)
         if innermost is not None:
             direct.setdefault(id(innermost), []).append(call)
     for key, (loop, sample) in loops.items():
         if isinstance(loop, cst.For) and _library_loop(rec, loop, sample):
             continue
-        policy = _handwritten(rec, loop, sample, direct.get(key, []))
+        policy = _handwritten(rec, loop, sample, direct.get(key, []), within[key])
         if policy is not None:
             rec.scopes.append(RetryScope(rec.add(policy), "loop", loop, loop, sample.scope.enclosing_function))
 
@@ -84,11 +75,26 @@ def _library_loop(rec: Recogniser, loop: cst.For, sample: CallSite) -> bool:
     policy = rec.by_node.get(id(iterator)) if isinstance(iterator, cst.Call) else None
     if policy is None:
         return False
+    if policy.node is loop.iter and policy.attempts.kind == "unbounded":
+        _bound_by_deadline(rec, policy, loop, sample)
     rec.scopes.append(RetryScope(policy, "iterator", loop, loop, sample.scope.enclosing_function))
     return True
 
 
-def _handwritten(rec: Recogniser, loop: cst.CSTNode, sample: CallSite, calls: List[CallSite]) -> Optional[Policy]:
+def _bound_by_deadline(rec: Recogniser, policy: Policy, loop: cst.CSTNode, sample: CallSite) -> bool:
+    """A loop inside a deadline scope (``with anyio.fail_after(20):``, ``asyncio.wait_for`` of its
+    function) stops when the deadline does, whatever its own limit."""
+    bound = deadline_around(rec.model, sample, loop)
+    if bound is None:
+        return False
+    policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
+    policy.attempts = Setting("bounded", bound)
+    return True
+
+
+def _handwritten(
+    rec: Recogniser, loop: cst.CSTNode, sample: CallSite, calls: List[CallSite], within: List[CallSite]
+) -> Optional[Policy]:
     assert isinstance(loop, (cst.For, cst.While))
     body = block(loop.body)
     scope, order = sample.scope, sample.order
@@ -96,32 +102,33 @@ def _handwritten(rec: Recogniser, loop: cst.CSTNode, sample: CallSite, calls: Li
     if isinstance(loop, cst.For) and counted:
         # ``for page in range(...)`` fetching page after page repeats nothing; ``for i in
         # range(len(hosts))`` using ``hosts[i]`` walks a collection like ``for host in hosts``.
-        feeds = _target_feeds(rec, loop, body, calls)
+        feeds = target_feeds(rec, loop, body, calls)
         if feeds == "value":
             return None
         counted = feeds is None
     sleeps = [c for c in calls if rec.name(c) in SLEEPS]
     if not counted and not sleeps:
         return None  # a failover loop: next host, no pause
-    if _takes_new_work(rec, body, calls):
+    if takes_new_work(rec, body, calls):
         return None  # a worker: each pass fetches new work, the failed one is not repeated
-    flags = _while_flags(loop)
+    if asks_again(rec, body, within):
+        return None  # each pass asks for new input: a different request, not the same one again
+    flags = while_flags(loop)
     handlers: List[cst.ExceptHandler] = []
     for node in walk_statements(body):
         if not isinstance(node, (cst.Try, cst.TryStar)):
             continue
-        going_round = [h for h in node.handlers if not leaves(block(h.body)) and _is_failure(rec, h, scope, order)]
+        going_round = [h for h in node.handlers if _goes_round(h) and _is_failure(rec, h, scope, order)]
         if not going_round:
             continue
-        try_body = block(node.body)
         success = (
-            has_exit(try_body)
-            or (node.orelse is not None and has_exit(block(node.orelse.body)))
-            # ``except X: sleep(); continue`` then an unconditional ``break``/``return``
-            or (any(has_continue(block(h.body)) for h in going_round) and leaves(body))
-            or bool(flags & assigned_names(try_body))
+            _succeeds(block(node.body), flags)
+            or (node.orelse is not None and _succeeds(block(node.orelse.body), flags))
+            # ``except X: sleep(); continue``, then the success path after the ``try``
+            or (any(has_continue(block(h.body)) for h in going_round)
+                and (leaves(body) or _succeeds(_following(body, node), flags)))
         )
-        if not success or not _calls_out(rec, node, calls):
+        if not success or not _calls_out(rec, node, within):
             continue
         handlers.extend(going_round)
     status_ifs = [] if handlers else _status_ifs(rec, body, flags | _condition_names(loop, body), scope, order)
@@ -137,198 +144,33 @@ def _handwritten(rec: Recogniser, loop: cst.CSTNode, sample: CallSite, calls: Li
             policy.retry_on = Setting(UNKNOWN if UNKNOWN in kinds else ON_SPECIFIC)
     else:
         policy.retry_on = Setting(ON_STATUS, status_ifs[0])
-    _loop_limit(rec, policy, loop, body, scope, order)
+    if not _bound_by_deadline(rec, policy, loop, sample):
+        loop_limit(rec, policy, loop, body, scope, order)
     loop_wait(rec, policy, sleeps, calls, scope)
     return policy
 
 
-def _target_names(target: cst.BaseExpression) -> Set[str]:
-    if isinstance(target, cst.Name):
-        return set() if target.value == "_" else {target.value}
-    if isinstance(target, (cst.Tuple, cst.List)):
-        names: Set[str] = set()
-        for element in target.elements:
-            names |= _target_names(element.value)
-        return names
-    return set()
+def _goes_round(handler: cst.ExceptHandler) -> bool:
+    """A handler that does not always leave the loop: it falls through to the next pass, or
+    ``continue``s under a condition (``if attempt < 4: sleep(); continue`` before ``raise``)."""
+    stmts = block(handler.body)
+    return not leaves(stmts) or has_continue(stmts)
 
 
-def _tainted(body: Sequence[cst.BaseStatement], seeds: Set[str]) -> Set[str]:
-    """``seeds`` and the plain names assigned, in the loop body, from an expression using them."""
-    tainted = set(seeds)
-    changed = True
-    while changed:
-        changed = False
-        for node in walk_statements(body):
-            if isinstance(node, cst.Assign):
-                targets = [t.target for t in node.targets]
-            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
-                targets = [node.target]
-            else:
-                continue
-            if node.value is None or not _uses(node.value, tainted):
-                continue
-            for target in targets:
-                for name in _target_names(target) - tainted:
-                    tainted.add(name)
-                    changed = True
-    return tainted
+def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
+    """The block can leave the loop when the operation worked: a ``return``/``break`` (or the
+    ``while not done`` flag set) that is not waiting for a polled state (``if job.status ==
+    "done": return`` goes round on a job that is merely unfinished: a poll, not a retry)."""
+    return any(not any(polls_state(test) for test in guards) for _, guards in guarded_exits(stmts, flags=flags))
 
 
-def _uses(expr: cst.CSTNode, names: Set[str]) -> bool:
-    return any(isinstance(n, cst.Name) and n.value in names for n in expression_nodes(expr))
-
-
-def _operation_calls(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> List[CallSite]:
-    """Calls in the loop that may be the operation being retried: not a sleep, log line, builtin or
-    random draw, nor inside one of those or an ``except`` handler."""
-    handlers = {id(n) for n in walk_statements(body) if isinstance(n, cst.ExceptHandler)}
-    helpers = set()
-    for call in calls:
-        name = rec.name(call) or ""
-        if (name in SLEEPS or name in PURE_FUNCTIONS or name.startswith("builtins.") or name.startswith(RANDOM_MODULES)
-                or _is_logging(call.node)):
-            helpers.add(id(call.node))
-    found = []
-    for call in calls:
-        if id(call.node) in helpers:
-            continue
-        if any(id(n) in handlers or id(n) in helpers for n in call.stack):
-            continue
-        found.append(call)
-    return found
-
-
-def _call_inputs(call: cst.Call) -> List[cst.BaseExpression]:
-    """What a call works on: its arguments (a ``timeout=`` aside) and its receiver."""
-    inputs: List[cst.BaseExpression] = [
-        a.value for a in call.args if not (a.keyword is not None and a.keyword.value in ("timeout", "delay"))
-    ]
-    func = call.func
-    if isinstance(func, cst.Attribute):
-        inputs.append(func.value)
-    return inputs
-
-
-def _target_feeds(
-    rec: Recogniser, loop: cst.For, body: Sequence[cst.BaseStatement], calls: List[CallSite]
-) -> Optional[str]:
-    """How the target of a counting ``for`` reaches the operation: None when it does not (an
-    attempt counter, used to count, wait or log), "index" when only as ``items[i]``, else "value"."""
-    tainted = _tainted(body, _target_names(loop.target))
-    if not tainted:
-        return None
-    verdict = None
-    for call in _operation_calls(rec, body, calls):
-        for expr in _call_inputs(call.node):
-            use = _use_of(expr, tainted)
-            if use == "value":
-                return "value"
-            verdict = use or verdict
-    return verdict
-
-
-def _use_of(expr: cst.CSTNode, names: Set[str], in_index: bool = False) -> Optional[str]:
-    if isinstance(expr, cst.Lambda):
-        return None
-    if isinstance(expr, cst.Name):
-        return ("index" if in_index else "value") if expr.value in names else None
-    verdict = None
-    if isinstance(expr, cst.Subscript):
-        verdict = _use_of(expr.value, names, in_index)
-        if verdict == "value":
-            return verdict
-        for element in expr.slice:
-            verdict = _use_of(element, names, True) or verdict
-        return verdict
-    for child in expr.children:
-        use = _use_of(child, names, in_index)
-        if use == "value":
-            return use
-        verdict = use or verdict
-    return verdict
-
-
-def _takes_new_work(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
-    """A loop that takes new work each pass and stops on a sentinel: ``job = q.get()``, ``if job
-    is None: break``, then ``post(json=job)``. The break is the end of the work, not a success,
-    and a failed job is never tried again."""
-    operations = _operation_calls(rec, body, calls)
-    operation_ids = {id(c.node) for c in operations}
-    sources: Set[str] = set()
-    for node in walk_statements(body):
-        if isinstance(node, cst.Assign) and any(
-            isinstance(n, cst.Call) and id(n) in operation_ids for n in expression_nodes(node.value)
-        ):
-            for target in node.targets:
-                sources |= _target_names(target.target)
-    if not sources:
-        return False
-    position = _call_positions(body)
-    for index, node in enumerate(walk_statements(body)):
-        if not isinstance(node, cst.If) or not _ends_pass(block(node.body)):
-            continue
-        sentinels = _no_work_test(node.test) & sources
-        if not sentinels:
-            continue
-        fed = _tainted(body, sentinels)
-        for call in operations:
-            if position.get(id(call.node), -1) > index and any(_uses(a.value, fed) for a in call.node.args):
-                return True
-    return False
-
-
-def _call_positions(body: Sequence[cst.BaseStatement]) -> Dict[int, int]:
-    """Each call's place in the loop body, in the order of ``walk_statements``."""
-    position: Dict[int, int] = {}
-    for index, node in enumerate(walk_statements(body)):
-        if isinstance(node, cst.BaseSmallStatement):
-            parts: Iterable[cst.CSTNode] = [node]
-        elif isinstance(node, (cst.If, cst.While)):
-            parts = [node.test]
-        elif isinstance(node, cst.With):
-            parts = [item.item for item in node.items]
-        else:
-            continue
-        for part in parts:
-            for sub in expression_nodes(part):
-                if isinstance(sub, cst.Call):
-                    position.setdefault(id(sub), index)
-    return position
-
-
-def _no_work_test(test: cst.BaseExpression) -> Set[str]:
-    """The name a test finds empty or at its end: ``not job``, ``job is None``, ``job == STOP``."""
-    if (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
-            and isinstance(test.expression, cst.Name)):
-        return {test.expression.value}
-    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
-            and isinstance(test.comparisons[0].operator, (cst.Is, cst.Equal))):
-        return {test.left.value}
-    return set()
-
-
-def _ends_pass(stmts: Sequence[cst.BaseStatement]) -> bool:
-    """A block that leaves the loop or skips the pass without failing (no ``raise``)."""
-    smalls = [s for stmt in stmts for s in small_statements(stmt)]
-    return bool(smalls) and any(isinstance(s, (cst.Break, cst.Return, cst.Continue)) for s in smalls) and not any(
-        isinstance(s, cst.Raise) for s in smalls
-    )
-
-
-def _while_flags(loop: cst.CSTNode) -> Set[str]:
-    """Names a ``while`` condition waits for (``while not done``, ``while result is None``)."""
-    if not isinstance(loop, cst.While):
-        return set()
-    test = loop.test
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_none(test.comparisons[0].comparator):
-        test = test.left
-    else:
-        return set()
-    text = dotted_name(test)
-    return {text} if text else set()
+def _following(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> Sequence[cst.BaseStatement]:
+    """The statements after ``node`` in its block of the loop body."""
+    for stmts in blocks(body):
+        for index, stmt in enumerate(stmts):
+            if stmt is node:
+                return stmts[index + 1 :]
+    return ()
 
 
 def _condition_names(loop: cst.CSTNode, body: Sequence[cst.BaseStatement]) -> Set[str]:
@@ -365,12 +207,12 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler) -> bool:
     counters = counter_names(body)
     for node in walk_statements(body):
         if isinstance(node, cst.If) and conditional_exit(node):
-            if not _mentions_bound(rec, node.test, counters, None, 0, names_only=True):
+            if not mentions_bound(rec, node.test, counters, None, 0):
                 return True
         if name is None:
             continue
         for part in expression_nodes(node) if isinstance(node, (cst.Expr, cst.Assign, cst.If, cst.Return, cst.Raise)) else ():
-            if isinstance(part, cst.Call) and not _is_logging(part):
+            if isinstance(part, cst.Call) and not is_logging(part):
                 for arg in part.args:
                     if isinstance(arg.value, cst.Name) and arg.value.value == name:
                         return True
@@ -399,7 +241,7 @@ def _status_ifs(rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[s
     for node in walk_statements(body):
         if not isinstance(node, cst.If):
             continue
-        polarity = _status_polarity(node.test)
+        polarity = status_polarity(node.test)
         if polarity is None:
             continue
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
@@ -413,142 +255,3 @@ def _status_ifs(rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[s
     return found
 
 
-def _status_polarity(test: cst.BaseExpression) -> Optional[str]:
-    """"good" when the test is true for a successful HTTP status, "bad" for a failed one."""
-    negate = False
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        negate = not negate
-        test = test.expression
-    polarity = None
-    if isinstance(test, cst.Attribute) and test.attr.value == "ok":
-        polarity = "good"
-    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        left = test.left
-        if not (isinstance(left, cst.Attribute) and left.attr.value in ("status_code", "status", "status_int", "code")):
-            return None
-        target = test.comparisons[0]
-        codes = _status_codes(target.comparator)
-        if not codes:
-            return None
-        operator = target.operator
-        good_codes = all(200 <= c < 300 for c in codes)
-        if isinstance(operator, (cst.Equal, cst.In)):
-            polarity = "good" if good_codes else "bad"
-        elif isinstance(operator, (cst.NotEqual, cst.NotIn)):
-            polarity = "bad" if good_codes else "good"
-        elif isinstance(operator, (cst.GreaterThanEqual, cst.GreaterThan)) and codes[0] >= 300:
-            polarity = "bad"
-        elif isinstance(operator, (cst.LessThan, cst.LessThanEqual)) and codes[0] >= 300:
-            polarity = "good"
-        else:
-            return None
-        if polarity == "good" and not good_codes and isinstance(operator, (cst.Equal, cst.In)):
-            polarity = "bad"
-    else:
-        return None
-    if negate:
-        polarity = "bad" if polarity == "good" else "good"
-    return polarity
-
-
-def _status_codes(node: cst.BaseExpression) -> List[int]:
-    values: List[int] = []
-    elements: Iterable[cst.BaseExpression]
-    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-        elements = [e.value for e in node.elements]
-    else:
-        elements = [node]
-    for element in elements:
-        number = number_of(element)
-        if isinstance(number, int) and 100 <= number < 600:
-            values.append(number)
-        else:
-            return []
-    return values
-
-
-def _loop_limit(rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequence[cst.BaseStatement], scope: Scope, order: int) -> None:
-    if isinstance(loop, cst.For):
-        iterator = loop.iter
-        name = rec.expr_name(iterator.func, scope, order) if isinstance(iterator, cst.Call) else None
-        if name == "builtins.enumerate" and isinstance(iterator, cst.Call):
-            iterator = iterator.args[0].value
-            name = rec.expr_name(iterator.func, scope, order) if isinstance(iterator, cst.Call) else None
-        if name == "builtins.range" and isinstance(iterator, cst.Call):
-            numbers = [number_of(a.value) for a in iterator.args]
-            if len(numbers) == 1 and numbers[0] is not None:
-                policy.max_attempts = numbers[0]
-            elif len(numbers) >= 2 and None not in numbers[:2]:
-                policy.max_attempts = numbers[1] - numbers[0]  # type: ignore[operator]
-            else:
-                policy.max_attempts = UNKNOWN
-            policy.time_limit = UNKNOWN
-            policy.attempts = Setting("bounded", iterator)
-            return
-        if name not in ("itertools.count", "itertools.repeat") or (
-            name == "itertools.repeat" and isinstance(iterator, cst.Call) and len(iterator.args) > 1
-        ):
-            policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
-            policy.attempts = Setting("bounded")  # a finite collection, as far as we know
-            return
-    elif not (is_true(loop.test) or _while_flags(loop)):
-        policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
-        policy.attempts = Setting("bounded" if _mentions_bound(rec, loop.test, set(), scope, order) else UNKNOWN, loop.test)
-        return
-    # ``while True`` / ``while not done`` / ``for _ in itertools.count()``: look for a way out.
-    counters = counter_names(body)
-    verdict = "unbounded"
-    for node in walk_statements(body):
-        if isinstance(node, cst.If) and conditional_exit(node):
-            if _mentions_bound(rec, node.test, counters, scope, order):
-                verdict = "bounded"
-                break
-            if _inside_handler(node, body):
-                verdict = UNKNOWN
-    if verdict == "unbounded":
-        policy.max_attempts, policy.time_limit = None, None
-        header = f"while {code_of(loop.test)}" if isinstance(loop, cst.While) else f"for ... in {code_of(loop.iter)}"
-        policy.attempts = Setting(
-            "unbounded", None,
-            f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever",
-        )
-    else:
-        policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
-        policy.attempts = Setting(verdict)
-
-
-def _inside_handler(target: cst.CSTNode, body: Sequence[cst.BaseStatement]) -> bool:
-    for node in walk_statements(body):
-        if isinstance(node, cst.ExceptHandler):
-            if any(n is target for n in walk_statements(block(node.body))):
-                return True
-    return False
-
-
-def _mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str], scope: Optional[Scope], order: int,
-                    names_only: bool = False) -> bool:
-    for node in expression_nodes(test):
-        if isinstance(node, (cst.Name, cst.Attribute)):
-            text = dotted_name(node)
-            if text is None:
-                continue
-            if text in counters or _BOUND_WORDS.search(text.rsplit(".", 1)[-1]):
-                return True
-        if isinstance(node, cst.Call) and scope is not None:
-            name = rec.expr_name(node.func, scope, order)
-            if name in CLOCKS or (name or "").endswith(".time"):
-                return True
-    return False
-
-
-_LOGGING_METHODS = frozenset({
-    "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "append",
-    "add", "extend", "format", "str", "repr", "type", "isinstance", "print_exc", "format_exc",
-    "retry",  # celery's self.retry(exc=exc) re-raises for a retry: it decides nothing
-})
-
-
-def _is_logging(call: cst.Call) -> bool:
-    func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    return name in _LOGGING_METHODS

@@ -4,6 +4,7 @@ one library handles are declared in that library's module."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from resilint.lint.canonical import canonical_name
@@ -52,3 +53,9 @@ NOT_FAILURES = frozenset({
     "concurrent.futures.CancelledError", "multiprocessing.queues.Empty",
 })
 ANY_EXCEPTION = frozenset({"builtins.Exception", "builtins.BaseException"})
+# Calls that ask a person for input: a loop that asks again after a failure sends new input.
+USER_INPUT = frozenset({
+    "builtins.input", "getpass.getpass", "click.prompt", "click.confirm", "typer.prompt", "typer.confirm",
+    "rich.prompt.Prompt.ask", "rich.prompt.Confirm.ask", "prompt_toolkit.prompt", "prompt_toolkit.PromptSession.prompt",
+})
+USER_INPUT_WORD = re.compile(r"prompt|^ask$|^ask_|^(raw_|get_|read_|user_)?input$", re.I)

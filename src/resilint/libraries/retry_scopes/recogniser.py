@@ -36,6 +36,7 @@ class Recogniser:
         self.growing: Set[str] = set()  # names multiplied in the loop being judged
         self.visiting: Set[str] = set()  # names whose delay kind is being computed
         self.delay_via: Optional[str] = None  # the other module's function a delay depends on
+        self.site: Optional[CallSite] = None  # the sleep (or retry call) whose delay is judged
 
     # --- driver ----------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@ count or grow, and whether a ``for`` loop counts attempts."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, AbstractSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -90,6 +90,73 @@ def walk_statements(stmts: Sequence[cst.BaseStatement]) -> Iterator[cst.CSTNode]
                 yield from walk_statements(block(stmt.orelse.body))
             if stmt.finalbody is not None:
                 yield from walk_statements(block(stmt.finalbody.body))
+
+
+def blocks(stmts: Sequence[cst.BaseStatement]) -> Iterator[Sequence[cst.BaseStatement]]:
+    """This block and every block nested in it (``if``/``else``, ``with``, ``try`` and its
+    handlers), not entering nested loops or defs: each statement with its neighbours."""
+    yield stmts
+    for stmt in stmts:
+        for child in _child_blocks(stmt):
+            yield from blocks(child)
+
+
+def _child_blocks(stmt: cst.CSTNode) -> List[Sequence[cst.BaseStatement]]:
+    if isinstance(stmt, cst.If):
+        found = [block(stmt.body)]
+        if isinstance(stmt.orelse, cst.If):
+            found.append([stmt.orelse])  # ``elif``: a block of one ``if``
+        elif stmt.orelse is not None:
+            found.append(block(stmt.orelse.body))
+        return found
+    if isinstance(stmt, cst.With):
+        return [block(stmt.body)]
+    if isinstance(stmt, (cst.Try, cst.TryStar)):
+        found = [block(stmt.body)] + [block(h.body) for h in stmt.handlers]
+        for extra in (stmt.orelse, stmt.finalbody):
+            if extra is not None:
+                found.append(block(extra.body))
+        return found
+    return []
+
+
+def guarded_exits(
+    stmts: Sequence[cst.BaseStatement],
+    guards: Tuple[cst.BaseExpression, ...] = (),
+    flags: AbstractSet[str] = frozenset(),
+) -> Iterator[Tuple[cst.CSTNode, Tuple[cst.BaseExpression, ...]]]:
+    """Each way out of the loop from this block, with the tests of the ``if``s it sits under: a
+    ``return``/``break``, or an assignment to a flag of ``while not done``. A ``return`` inside a
+    nested loop (a read loop in the ``try``) leaves this loop too; a ``break`` there does not."""
+    for stmt in stmts:
+        for small in small_statements(stmt):
+            if isinstance(small, (cst.Return, cst.Break)) or (flags and flags & assigned_names([small])):
+                yield small, guards
+        if isinstance(stmt, cst.If):
+            tests = guards + (stmt.test,)
+            yield from guarded_exits(block(stmt.body), tests, flags)
+            if isinstance(stmt.orelse, cst.If):
+                yield from guarded_exits([stmt.orelse], tests, flags)
+            elif stmt.orelse is not None:
+                yield from guarded_exits(block(stmt.orelse.body), tests, flags)
+        elif isinstance(stmt, (cst.For, cst.While)):
+            for node, inner in guarded_exits(block(stmt.body), guards):
+                if isinstance(node, cst.Return):
+                    yield node, inner
+        elif not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            for child in _child_blocks(stmt):
+                yield from guarded_exits(child, guards, flags)
+
+
+def unconditional_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """Names every pass through this block assigns (top-level statements, ``with`` bodies)."""
+    names: Set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, cst.With):
+            names |= unconditional_names(block(stmt.body))
+        elif small_statements(stmt):
+            names |= assigned_names([stmt])
+    return names
 
 
 def has_exit(stmts: Sequence[cst.BaseStatement]) -> bool:

@@ -23,6 +23,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
+from resilint.libraries.retry_scopes.tenacity_callables import project_callable, retry_on_of, stop_of, wait_of
 from resilint.lint.nodes import call_argument, code_of, keyword_args
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 
@@ -82,6 +83,9 @@ def _stop(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, d
     if depth > 8:
         return UNKNOWN, UNKNOWN
     expr = rec.follow(expr, scope, order)
+    function = project_callable(rec, expr, scope, order)
+    if function is not None:
+        return stop_of(rec, function, lambda e, s: _stop(rec, e, s, 1 << 62, depth + 1), _combine_any)
     if isinstance(expr, cst.BinaryOperation):
         left = _stop(rec, expr.left, scope, order, depth + 1)
         right = _stop(rec, expr.right, scope, order, depth + 1)
@@ -124,6 +128,9 @@ def _wait(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, d
     if depth > 8:
         return UNKNOWN, ""
     expr = rec.follow(expr, scope, order)
+    function = project_callable(rec, expr, scope, order)
+    if function is not None:
+        return wait_of(rec, function, lambda e, s: _wait(rec, e, s, 1 << 62, depth + 1))
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         return _join_waits([
             _wait(rec, expr.left, scope, order, depth + 1),
@@ -164,6 +171,9 @@ def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: in
     if depth > 8:
         return UNKNOWN, ""
     expr = rec.follow(expr, scope, order)
+    function = project_callable(rec, expr, scope, order)
+    if function is not None:
+        return retry_on_of(rec, function, lambda e, s: _retry_on(rec, e, s, 1 << 62, depth + 1))
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitOr, cst.BitAnd)):
         left = _retry_on(rec, expr.left, scope, order, depth + 1)
         right = _retry_on(rec, expr.right, scope, order, depth + 1)

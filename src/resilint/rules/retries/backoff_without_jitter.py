@@ -14,7 +14,7 @@ from resilint.libraries.retry_scopes import (
 from resilint.lint.project import ProjectContext
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.rules.project_rule import ProjectRule
-from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
+from resilint.rules.retries.near_misses import ASK_AGAIN, PAGINATION, QUEUE_WORKER, WATCH_JOB
 
 _HERD = "clients that failed together retry together"
 
@@ -26,7 +26,9 @@ class BackoffWithoutJitter(ProjectRule):
     Flags retry scopes whose wait between attempts has no random component:
 
     - tenacity without `wait=` (it waits nothing), or with `wait_fixed`, `wait_exponential`,
-      `wait_incrementing` or `wait_chain` and no `wait_random*`/`wait_*_jitter` term;
+      `wait_incrementing` or `wait_chain` and no `wait_random*`/`wait_*_jitter` term, also
+      when a project function given as `wait=` returns one applied to the retry state
+      (`return wait_exponential(...)(retry_state)`) or computes a delay with no random term;
     - backoff with `jitter=None`;
     - urllib3 `Retry(backoff_factor=...)` (a positive factor) without `backoff_jitter`;
     - celery tasks with `autoretry_for` but no `retry_backoff` (a fixed `default_retry_delay`,
@@ -36,18 +38,25 @@ class BackoffWithoutJitter(ProjectRule):
     - retrying with `wait_fixed`/`wait_exponential_multiplier` and no `wait_jitter_max`, or no
       wait at all;
     - hand-written retry loops whose `time.sleep`/`asyncio.sleep` argument is a constant or a
-      pure exponential (`2 ** attempt`, `delay *= 2`). A sleep whose argument involves
-      `random`, `secrets` or a jitter helper counts as jittered; one computed by code we cannot
-      see (a server's `Retry-After`, a helper in another module) is not flagged. A hand-written
-      loop that retries at once, with no sleep at all, is not flagged either: that shape is
-      mostly local conflict handling (an optimistic-lock or serialization retry), where a wait
-      would only add latency.
+      pure exponential (`2 ** attempt`, `delay *= 2`, `RETRY_BASE * 2 ** attempt` whether
+      `RETRY_BASE` is defined here or imported). A sleep whose argument involves `random`,
+      `secrets` or a jitter helper counts as jittered; one computed by code we cannot see (a
+      server's `Retry-After`, a helper in another module) is not flagged. A variable is judged
+      by every assignment that can reach the sleep: `delay = 2 ** n` replaced by a jittered
+      value on both branches of an `if` is jittered, on one branch only it is not. A
+      hand-written loop that retries at once, with no sleep at all, is not flagged either: that
+      shape is mostly local conflict handling (an optimistic-lock or serialization retry),
+      where a wait would only add latency.
 
     A policy stored in a variable (`api_retry = tenacity.retry(...)`) is reported once, where it
     is defined. Polling loops that handle no failure are not retry loops and are not checked,
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request, a failover over hosts that does
-    not wait.
+    not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
+    a polled state says so (`if job.status == "done": return`). Hand-written retry loops are
+    recognised with statements before the `try` (a log line, a metrics call), a read loop
+    inside it, a `continue` after the sleep in the handler, and a success flag in the
+    condition (`while count < max_count and not succeeded`).
 
     ## Why is this bad?
     When a dependency fails, every client sees the failure at about the same moment. If each
@@ -178,6 +187,23 @@ class BackoffWithoutJitter(ProjectRule):
         """,
         QUEUE_WORKER,
         PAGINATION,
+        ASK_AGAIN,
+        WATCH_JOB,
+        # jittered on every path to the sleep
+        """
+        import random, time, requests
+        def f():
+            for n in range(5):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    delay = 2 ** n
+                    if n < 3:
+                        delay = random.uniform(0, delay)
+                    else:
+                        delay = random.uniform(0, 30)
+                    time.sleep(delay)
+        """,
     ]
     INVALID = [
         Invalid(
@@ -306,6 +332,47 @@ class BackoffWithoutJitter(ProjectRule):
             def f(): ...
             """,
             message="wait_jitter_max",
+        ),
+        Invalid(
+            """
+            import random, time, requests
+            def f():
+                for n in range(5):
+                    try:
+                        return requests.get("https://a.example", timeout=3)
+                    except requests.ConnectionError:
+                        delay = 2 ** n
+                        if n < 3:
+                            delay = random.uniform(0, delay)
+                        time.sleep(delay)
+            """,
+            line=10,
+            message="grows exponentially",
+        ),
+        Invalid(
+            """
+            import time, requests
+            from myapp.settings import RETRY_BASE
+            def f(metrics):
+                for attempt in range(5):
+                    metrics.incr("fetch.attempt", tags={"attempt": attempt})
+                    try:
+                        return requests.get("https://a.example", timeout=3)
+                    except requests.ConnectionError:
+                        time.sleep(RETRY_BASE * 2 ** attempt)
+            """,
+            line=9,
+        ),
+        Invalid(
+            """
+            import tenacity
+            def wait_strategy(retry_state):
+                return tenacity.wait_exponential(multiplier=1, max=10)(retry_state)
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=wait_strategy)
+            def f(): ...
+            """,
+            line=4,
+            message="`wait_strategy` returns `wait_exponential`",
         ),
         Invalid(
             """

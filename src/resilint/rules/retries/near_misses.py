@@ -34,3 +34,31 @@ PAGINATION = """
                 time.sleep(0.5)
             return out
         """
+
+# Asking again: each pass sends the new input it asked for, so a conflict (the name is taken)
+# is answered with a different request, not the same one repeated.
+ASK_AGAIN = """
+        import click
+        def create_user(api):
+            while True:
+                name = click.prompt("user name")
+                try:
+                    return api.create_user(name)
+                except Exception:
+                    click.echo("taken, choose another")
+        """
+
+# A watch loop: it leaves when the polled job reaches a final state and goes round on one that
+# is merely unfinished; a failed status read is tolerated, not the point of the loop.
+WATCH_JOB = """
+        import time, requests
+        def wait_for_job(client, job_id):
+            while True:
+                try:
+                    job = client.get_job(job_id)
+                    if job.status in ("SUCCEEDED", "FAILED"):
+                        return job
+                except Exception:
+                    print("could not read the job status")
+                time.sleep(10)
+        """

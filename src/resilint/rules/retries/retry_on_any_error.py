@@ -11,7 +11,7 @@ from resilint.libraries.retry_scopes import (
     retry_scopes,
 )
 from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.retries.near_misses import QUEUE_WORKER
+from resilint.rules.retries.near_misses import ASK_AGAIN, QUEUE_WORKER, WATCH_JOB
 
 _WHY = "4xx responses, validation errors and bugs are retried too"
 
@@ -25,7 +25,11 @@ class RetryOnAnyError(Rule):
     `BaseException`, `retry_always`, backoff `on_exception(..., Exception)`, stamina
     `on=Exception`, retrying without `retry_on_exception`, celery `autoretry_for=(Exception,)`,
     and `except Exception:` or a bare `except:` in a hand-written retry loop or around a celery
-    `self.retry()` (reported on the `except` line).
+    `self.retry()` (reported on the `except` line). A project function given as tenacity's
+    `retry=` is read when it has one `return`: `retry_state.outcome.failed`, `True` or
+    `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
+    of specific types does not. Loops that ask for new input or watch a polled state are not
+    retry loops (see RES203).
 
     This rule is opt-in: a catch-all retry is sometimes a deliberate choice for a small,
     well-understood call.
@@ -104,6 +108,8 @@ class RetryOnAnyError(Rule):
         def f(): ...
         """,
         QUEUE_WORKER,
+        ASK_AGAIN,
+        WATCH_JOB,
     ]
     INVALID = [
         Invalid(
@@ -168,6 +174,17 @@ class RetryOnAnyError(Rule):
             @shared_task(autoretry_for=(Exception,), retry_backoff=True)
             def f(): ...
             """,
+        ),
+        Invalid(
+            """
+            import tenacity
+            def any_failure(retry_state):
+                return retry_state.outcome.failed
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), retry=any_failure)
+            def f(): ...
+            """,
+            line=4,
+            message="`any_failure` returns `retry_state.outcome.failed`",
         ),
     ]
 

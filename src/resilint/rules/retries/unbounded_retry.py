@@ -8,7 +8,7 @@ import libcst as cst
 
 from resilint.libraries.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.retries.near_misses import QUEUE_WORKER
+from resilint.rules.retries.near_misses import ASK_AGAIN, QUEUE_WORKER, WATCH_JOB
 
 
 class UnboundedRetry(Rule):
@@ -19,10 +19,29 @@ class UnboundedRetry(Rule):
     (or with `stop=stop_never`), backoff without `max_tries`/`max_time`, retrying without
     `stop_max_attempt_number`/`stop_max_delay`, stamina with `attempts=None, timeout=None`,
     celery with `max_retries=None`, and hand-written `while True` (or `while not done`,
-    `for _ in itertools.count()`) retry loops that leave only on success. A loop is bounded when
-    it leaves on an attempt counter (`if attempt >= 5: raise`) or a deadline/elapsed-time check
-    (`if time.monotonic() > deadline: raise`). A limit we cannot read (a `stop=` passed in
-    `**kwargs`, a `giveup` predicate in a handler) is not flagged.
+    `while not succeeded and url`, `for _ in itertools.count()`) retry loops that leave only on
+    success. A tenacity `stop=` may be a project function: one that returns `False`, or a
+    factory that returns `stop_never`, never stops.
+
+    A loop is bounded when it leaves on an attempt counter (`if attempt >= 5: raise`, also
+    `if attempt < 5: continue` before a `raise`) or a deadline/elapsed-time check
+    (`if time.monotonic() > deadline: raise`), when its condition counts
+    (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
+    the failure path (one retry at most), or when it runs inside a deadline scope: a
+    `with`/`async with` of `anyio.fail_after`/`move_on_after`, `asyncio.timeout`/`timeout_at`,
+    `async_timeout.timeout`, trio's `fail_after`/`move_on_after`/`fail_at`/`move_on_at` or a
+    `CancelScope(deadline=...)`, or resilint's own `resilint.runtime.deadline(...)` (whose
+    timeouts and retries inside stop at the deadline); or in a function whose coroutine every
+    call in the file bounds with `asyncio.wait_for(..., timeout)`. A scope whose limit is
+    `None` bounds nothing. A limit we cannot read (a `stop=` passed in `**kwargs`, a `giveup`
+    predicate in a handler) is not flagged.
+
+    Not retries, so not flagged: a loop that asks for new input each pass and sends that
+    (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`), and a watch
+    or monitor loop that leaves when a polled state says so (`if job.status == "done":
+    return`, `if result.get("validated"): return`, `if profit <= limit: break`) and tolerates
+    failed reads meanwhile. A loop that leaves once the call returns something
+    (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
 
     ## Why is this bad?
     Retries are extra traffic sent exactly when the dependency has least capacity. With a
@@ -148,6 +167,42 @@ class UnboundedRetry(Rule):
         def f(): ...
         """,
         QUEUE_WORKER,
+        ASK_AGAIN,
+        WATCH_JOB,
+        # bounded by the deadline scope around it
+        """
+        import anyio, httpx, random
+        async def fetch(client):
+            with anyio.move_on_after(20):
+                while True:
+                    try:
+                        return await client.get("https://a.example")
+                    except httpx.TransportError:
+                        await anyio.sleep(random.random())
+        """,
+        """
+        import random, time, requests
+        from resilint.runtime import deadline, timeout
+        def fetch():
+            with deadline(20):
+                while True:
+                    try:
+                        return requests.get("https://a.example", timeout=timeout(connect=0.5, read=2))
+                    except requests.ConnectionError:
+                        time.sleep(random.random())
+        """,
+        # the flag is set on the failure path too: one retry at most
+        """
+        import random, time
+        def wait_for_db(db):
+            retried = False
+            while not retried:
+                try:
+                    return db.execute("SELECT 1")
+                except OSError:
+                    time.sleep(random.random())
+                retried = True
+        """,
     ]
     INVALID = [
         Invalid(
@@ -244,6 +299,45 @@ class UnboundedRetry(Rule):
             def f(): ...
             """,
             message="stop_max_attempt_number",
+        ),
+        Invalid(
+            """
+            import asyncio, httpx, random
+            async def fetch(client):
+                async with asyncio.timeout(None):
+                    while True:
+                        try:
+                            return await client.get("https://a.example")
+                        except httpx.TransportError:
+                            await asyncio.sleep(random.random())
+            """,
+            line=4,
+        ),
+        Invalid(
+            """
+            import random, time, requests
+            def publish(url, metrics):
+                succeeded = False
+                while not succeeded and url:
+                    metrics.incr("publish.attempt")
+                    try:
+                        requests.put(url, timeout=3)
+                        succeeded = True
+                    except requests.ConnectionError:
+                        time.sleep(random.random())
+            """,
+            line=4,
+        ),
+        Invalid(
+            """
+            import tenacity
+            def never(retry_state):
+                return False
+            @tenacity.retry(wait=tenacity.wait_random(0, 1), stop=never)
+            def f(): ...
+            """,
+            line=4,
+            message="`stop=never` never stops",
         ),
     ]
 

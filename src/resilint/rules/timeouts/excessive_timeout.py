@@ -32,6 +32,17 @@ class ExcessiveTimeout(ProjectRule):
     Generic waits (`asyncio.wait_for`) are not judged: a long wait for your own work is a design
     choice, not a dependency's latency. An unbounded value is RES102, not RES105.
 
+    Calls that never leave the process are not judged by any timeout rule: a boto3 client
+    built while moto is active (`mock_aws()` or an older `mock_s3()` as a `with` block, a
+    decorator on the test or its class, `.start()` in `setUp`), a requests call under
+    `responses` or `requests-mock`, httpx under `respx` or pytest-httpx, aiohttp under
+    `aioresponses`, HTTP under `httpretty`. A pytest fixture of the same file that yields
+    inside such a mock (or starts it) covers the tests and fixtures that request it by
+    parameter, `@pytest.mark.usefixtures` or `autouse`; so do the plugins' own `requests_mock`,
+    `respx_mock` and `httpx_mock` fixtures, and a helper of the file that is only called
+    under the mock (`create_bucket()` from mocked tests) is covered too. Fixtures defined in
+    `conftest.py` are not seen.
+
     ## Why is this bad?
     By Little's law (in-flight = arrival rate × time in system), a worker pool of 50 serving
     100 requests/s has room for 0.5 s per call. With a 300 s timeout, a dependency that stops
@@ -114,6 +125,19 @@ class ExcessiveTimeout(ProjectRule):
 
         def make(config):
             return boto3.client("s3", config=config)
+        """,
+        # moto keeps the client in the process: no network, no timeout to judge
+        """
+        import boto3, pytest
+        from moto import mock_aws
+
+        @pytest.fixture
+        def aws():
+            with mock_aws():
+                yield
+
+        def test_upload(aws):
+            boto3.client("s3").put_object(Bucket="b", Key="k", Body=b"")
         """,
     ]
     INVALID = [

@@ -21,7 +21,9 @@ class HardcodedTimeout(ProjectRule):
 
     Generic waits (`asyncio.wait_for`, `asyncio.timeout`) are not flagged: how long to wait for
     your own work is the caller's business. A literal that is also too large is reported as
-    RES105 and one that is unbounded as RES102, never twice.
+    RES105 and one that is unbounded as RES102, never twice. A client call that a test double
+    answers in the process (moto, responses, requests-mock, respx, …, see RES105) is not
+    judged.
 
     ## Why is this bad?
     A timeout is a business answer ("after how long is the answer worthless to the caller?")

@@ -28,7 +28,11 @@ class MissingTimeout(ProjectRule):
       `ftplib.FTP/FTP_TLS`, `poplib.POP3/POP3_SSL`, `imaplib.IMAP4/IMAP4_SSL` (its timeout
       parameter exists since Python 3.9);
     - `redis.Redis`/`StrictRedis`/`from_url`/`ConnectionPool` without `socket_timeout` (unless a
-      `connection_pool=` carries it);
+      `connection_pool=` carries it), also when only `socket_connect_timeout` is given (it
+      bounds the connect, not reads). A `from_url` URL read from configuration
+      (`redis.from_url(settings.REDIS_URL)`) is taken to carry no `socket_timeout`, since
+      real projects almost never put one there; the message says a URL parameter would also
+      do, and the `redis-url-timeouts` setting turns this off;
     - `psycopg2.connect` without `connect_timeout`, as a keyword or inside a literal DSN string
       (`"host=db connect_timeout=5"`, `"postgresql://db/app?connect_timeout=5"`);
     - the qualified names listed in `extend-clients`.
@@ -43,8 +47,12 @@ class MissingTimeout(ProjectRule):
     location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`) does not. A wrapper
     whose own `timeout=None` default reaches the client is RES102 at the calls that keep it.
 
-    Not flagged: a connection string or URL that is not a literal (`os.environ["DATABASE_URL"]`),
-    which may carry `connect_timeout`/`socket_timeout`; a call that passes `**kwargs` of unknown
+    Modules bound by a call are recognised too: `boto3 = lazy_import("boto3")`,
+    `psycopg2 = pytest.importorskip("psycopg2")`, `importlib.import_module("redis")`.
+
+    Not flagged: a database connection string that is not a literal
+    (`os.environ["DATABASE_URL"]`), which may carry `connect_timeout`; a call answered in the
+    process by a test double (responses, requests-mock, httpretty …, see RES105); a call that passes `**kwargs` of unknown
     content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
@@ -82,6 +90,9 @@ class MissingTimeout(ProjectRule):
     ## Options
     - `extend-clients`: more qualified names (`"myapp.http.get"`) to treat as calls that need a
       timeout.
+    - `redis-url-timeouts` (default `false`): your Redis URLs carry `socket_timeout`
+      (`redis://cache:6379/0?socket_timeout=2`), so a `from_url` whose URL is read from
+      configuration is not reported. A literal URL is still read.
     """
 
     code = "RES101"
@@ -146,6 +157,15 @@ class MissingTimeout(ProjectRule):
         """
         import urllib.request
         urllib.request.urlopen("https://a.example", None, 10)
+        """,
+        # answered by responses in the process: no network, no timeout to judge
+        """
+        import requests, responses
+
+        @responses.activate
+        def test_fetch():
+            responses.get("https://a.example", json={})
+            requests.get("https://a.example")
         """,
     ]
     INVALID = [
@@ -276,6 +296,23 @@ class MissingTimeout(ProjectRule):
             cache = StrictRedis.from_url("redis://cache:6379/0")
             """,
             message="socket_timeout",
+        ),
+        Invalid(
+            """
+            import redis
+            from django.conf import settings
+            cache = redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
+            """,
+            line=3,
+            message="is given only `socket_connect_timeout`",
+        ),
+        Invalid(
+            """
+            from myapp.imports import lazy_import
+            requests = lazy_import("requests")
+            requests.get("https://a.example")
+            """,
+            line=3,
         ),
         Invalid(
             """

@@ -32,7 +32,9 @@ class UnboundedTimeout(ProjectRule):
 
     Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`). Where
     `None` selects the library default rather than no limit (`aiohttp.ClientSession(timeout=None)`,
-    `psycopg.connect(connect_timeout=None)`), RES105 judges the default instead.
+    `psycopg.connect(connect_timeout=None)`), RES105 judges the default instead. A client call
+    that a test double answers in the process (moto, responses, requests-mock, respx, …, see
+    RES105) is not judged.
 
     ## Why is this bad?
     `None` reads like "use the default", but for these libraries it means "no limit at all". A

@@ -21,7 +21,9 @@ class UnsplitTimeout(ProjectRule):
 
     A literal at the call site is reported as RES103 instead (whose fix, the runtime's
     `timeout(connect=..., read=...)`, splits it too), and a value above `max-timeout` as
-    RES105: one argument gets at most one timeout finding.
+    RES105: one argument gets at most one timeout finding. A client call that a test double
+    answers in the process (moto, responses, requests-mock, respx, …, see RES105) is not
+    judged.
 
     ## Why is this bad?
     Connecting and reading fail for different reasons and deserve different limits. A connect

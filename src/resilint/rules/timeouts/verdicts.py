@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Tuple
 import libcst as cst
 
 from resilint.libraries.clients import TimeoutSpec, find_dsn, find_timeout, spec_for
+from resilint.libraries.network_mocks import in_process
 from resilint.libraries.sessions import session_sets_timeout
 from resilint.libraries.timeout_values import (
     Phase,
@@ -22,7 +23,7 @@ from resilint.libraries.timeout_values import (
     dsn_value,
     value_from_data,
 )
-from resilint.lint.nodes import code_of, is_none
+from resilint.lint.nodes import call_argument, code_of, is_none
 from resilint.lint.semantic import CallSite, SemanticModel
 from resilint.lint.summary import Arguments, Call, FunctionSummary, Place
 
@@ -56,9 +57,11 @@ class Verdict:
 
 
 def judge(
-    site: CallSite, name: str, spec: TimeoutSpec, model: SemanticModel, max_timeout: float
+    site: CallSite, name: str, spec: TimeoutSpec, model: SemanticModel, max_timeout: float,
+    trust_urls: bool = False,
 ) -> Optional[Verdict]:
-    """The one timeout finding for this client call, if any."""
+    """The one timeout finding for this client call, if any. ``trust_urls``: a Redis URL we
+    cannot read carries a timeout (the ``redis-url-timeouts`` setting)."""
     call = site.node
     evaluator = TimeoutEvaluator(model, site.scope, site.order)
     argument = find_timeout(call, spec, model, site.scope, site.order)
@@ -71,7 +74,7 @@ def judge(
         dsn = find_dsn(call, spec)
         if dsn is not None and spec.keyword is not None:
             state, seconds = dsn_value(dsn, spec.keyword, evaluator)
-            if state == "unknown":
+            if state == "unknown" and (trust_urls or not spec.opaque_dsn_lacks_timeout):
                 return None
             if state == "found":
                 if seconds is None:
@@ -91,7 +94,11 @@ def _missing(
 ) -> Optional[Verdict]:
     if spec.library == "requests" and session_sets_timeout(call, model, site.scope, site.order):
         return None
-    judgement = judge_missing(name, spec, max_timeout, given_none=given_none is not None)
+    given = [k for k in spec.partial if call_argument(call, k) is not None]
+    judgement = judge_missing(
+        name, spec, max_timeout, given_none=given_none is not None,
+        how=_partial(given[0]) if given else None,
+    )
     if judgement is None:
         return None
     node = given_none if given_none is not None and judgement.at_value else call.func
@@ -103,6 +110,10 @@ def _judge_value(
 ) -> Optional[Verdict]:
     judgement = judge_given(value, code_of(node, limit=None), name, spec, max_timeout)
     return Verdict(judgement.code, node, judgement.message, call) if judgement is not None else None
+
+
+def _partial(keyword: str) -> str:
+    return f"is given only `{keyword}`, which bounds the connect, not reads"
 
 
 @dataclass(frozen=True)
@@ -192,7 +203,7 @@ def judge_given(
 def timeout_verdicts(ctx: "RuleContext") -> List[Verdict]:
     """Every timeout verdict of the file, computed once for all RES1xx rules."""
     settings: "Settings" = ctx.settings
-    key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients))
+    key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients), settings.redis_url_timeouts)
     return ctx.model.derived(key, lambda: _judge_all(ctx.model, settings))
 
 
@@ -202,7 +213,9 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
         spec = spec_for(name, settings.extend_clients)
         if spec is None or name is None:
             continue
-        verdict = judge(site, name, spec, model, settings.max_timeout)
+        if in_process(model, site, spec.library):
+            continue  # a mock answers it: no network, so no timeout to judge
+        verdict = judge(site, name, spec, model, settings.max_timeout, settings.redis_url_timeouts)
         if verdict is not None:
             verdicts.append(verdict)
     return verdicts
@@ -284,6 +297,8 @@ class _ProjectJudge:
         client = self.graph.object_call(call.target)
         spec = self.spec(client)
         if client is not None and spec is not None:
+            if spec.library in call.mocked:
+                return []  # a test double answers it: no network
             base = call.target.rpartition(".")[0]
             judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
             if judgement is None:
@@ -306,6 +321,8 @@ class _ProjectJudge:
     def judge_forwarded(self, call: Call, callee: FunctionSummary, forward: Forward) -> Optional[ProjectVerdict]:
         args = call.arguments
         assert args is not None
+        if forward.spec.library in call.mocked:
+            return None  # a test double answers what the wrapper sends
         related = tuple(
             (step.place, f"`{_short(owner.name)}` passes {'`**kwargs`' if forward.parameter is None else f'`{forward.parameter}`'} "
                          f"on to `{_short(step.target)}`")
@@ -409,7 +426,8 @@ def _judge_arguments(args: Arguments, spec: TimeoutSpec, name: str, max_timeout:
         return None
     if set(spec.elsewhere) & set(args.keywords) or spec.dsn is not None:
         return None
-    return judge_missing(name, spec, max_timeout)
+    given = [k for k in spec.partial if k in args.keywords]
+    return judge_missing(name, spec, max_timeout, how=_partial(given[0]) if given else None)
 
 
 def _short(name: str) -> str:

@@ -1,0 +1,282 @@
+"""Test doubles that keep a client's calls inside the process, so that no timeout can matter.
+
+A boto3 client built under moto never opens a socket; a ``requests.get`` under ``responses``
+is answered from a table. The RES1xx rules skip client calls made while such a mock is active
+for the call's library:
+
+* moto (``mock_aws`` and the older per-service ``mock_s3``, ``mock_sts`` …): botocore;
+* responses, requests-mock: requests;
+* respx, pytest-httpx: httpx;
+* aioresponses: aiohttp;
+* httpretty (it patches the socket module): requests, urllib3, urllib, http.client.
+
+"Active" is read from the code around the call, in its own file:
+
+* a ``with``/``async with`` block that enters the mock;
+* a decorator that activates it, on the function or on its class (moto and requests-mock
+  decorate every test method of a decorated class);
+* a pytest fixture of the same file that yields inside the mock (or starts it, or requests a
+  fixture that does), named as a parameter of the function or in ``@pytest.mark.usefixtures``,
+  or marked ``autouse`` in the module or class; the plugins' own fixtures ``requests_mock``,
+  ``respx_mock``, ``httpx_mock`` and ``aioresponses`` count the same way;
+* a mock started with ``.start()`` (``self.mock = mock_aws(); self.mock.start()`` in
+  ``setUp``) in the class, or at module level;
+* for a helper of the file (``create_bucket()``), every call of it in the file being made
+  under the mock.
+
+Fixtures from ``conftest.py`` live in another module and are not seen here.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from resilint.lint.nodes import is_true, keyword_args, parameter_names, string_of
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
+
+Libraries = FrozenSet[str]
+_NONE: Libraries = frozenset()
+_REQUESTS = frozenset({"requests"})
+_HTTPX = frozenset({"httpx"})
+_BOTOCORE = frozenset({"botocore"})
+_AIOHTTP = frozenset({"aiohttp"})
+_SOCKET_HTTP = frozenset({"requests", "urllib3", "urllib", "http.client"})
+
+# Context managers and decorators (called or not) that activate a mock.
+_MOCKS: Dict[str, Libraries] = {
+    "moto.mock_aws": _BOTOCORE,
+    "responses.activate": _REQUESTS,
+    "responses.RequestsMock": _REQUESTS,
+    "responses.mock": _REQUESTS,
+    "requests_mock.Mocker": _REQUESTS,
+    "requests_mock.mock": _REQUESTS,
+    "requests_mock.mocker.Mocker": _REQUESTS,
+    "respx.mock": _HTTPX,
+    "respx.MockRouter": _HTTPX,
+    "respx.router.MockRouter": _HTTPX,
+    "httpretty.activate": _SOCKET_HTTP,
+    "httpretty.httprettified": _SOCKET_HTTP,
+    "httpretty.enabled": _SOCKET_HTTP,
+    "aioresponses.aioresponses": _AIOHTTP,
+}
+# moto before 5.0 had one decorator per service (``mock_s3``, ``mock_sts`` …).
+_MOTO_SERVICE_PREFIX = "moto.mock_"
+# Module functions that switch a mock on until it is switched off.
+_STARTS: Dict[str, Libraries] = {
+    "responses.start": _REQUESTS,
+    "httpretty.enable": _SOCKET_HTTP,
+    "respx.start": _HTTPX,
+}
+# Fixtures that pytest plugins of these libraries provide.
+_PLUGIN_FIXTURES: Dict[str, Libraries] = {
+    "requests_mock": _REQUESTS,
+    "respx_mock": _HTTPX,
+    "httpx_mock": _HTTPX,
+    "aioresponses": _AIOHTTP,
+}
+_FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
+_USEFIXTURES = "pytest.mark.usefixtures"
+_MODULE_SETUP = frozenset({"setUpModule", "setup_module"})
+
+
+def mock_libraries(name: Optional[str]) -> Libraries:
+    """The client libraries a mock of this qualified name keeps in process (empty: not a mock)."""
+    if name is None:
+        return _NONE
+    if name in _MOCKS:
+        return _MOCKS[name]
+    if name.startswith(_MOTO_SERVICE_PREFIX):
+        return _BOTOCORE
+    return _NONE
+
+
+# A file that mentions none of these has no mock to look for.
+_MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty")
+
+
+def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
+    """The client libraries an active mock answers at ``site`` (for calls judged elsewhere)."""
+    if model.text is not None and not any(word in model.text for word in _MOCK_WORDS):
+        return _NONE
+    return _Mocks.of(model).around(site)
+
+
+def in_process(model: SemanticModel, site: CallSite, library: str) -> bool:
+    """Whether a call of a client of ``library`` at ``site`` is answered by an active mock."""
+    return library in _Mocks.of(model).around(site)
+
+
+class _Mocks:
+    """The mocks of one file: memoised on the model, asked once per client call."""
+
+    @staticmethod
+    def of(model: SemanticModel) -> "_Mocks":
+        return model.derived(_Mocks, lambda: _Mocks(model))
+
+    def __init__(self, model: SemanticModel) -> None:
+        self.model = model
+        self.inside: Dict[int, Libraries] = {}  # id(def or class) → mocks active in its body
+        self.provided: Dict[int, Libraries] = {}  # id(fixture def) → mocks active for its users
+        self.sites_of: Optional[Dict[int, List[CallSite]]] = None  # id(FunctionInfo) → its calls here
+        self.calls_in: Dict[int, List[CallSite]] = {}  # id(scope) → the calls made directly in it
+        for call in model.calls:
+            self.calls_in.setdefault(id(call.scope), []).append(call)
+        self.fixtures = self._fixtures()
+        setups = [f.scope for f in model.functions if f.scope.parent is model.module_scope and f.name in _MODULE_SETUP]
+        self.module = self._started(model.module_scope, *setups) | self._autouse(model.module_scope)
+
+    def around(self, site: CallSite) -> Libraries:
+        found = set(self.module)
+        for node in site.stack:
+            if isinstance(node, cst.With):
+                for item in node.items:
+                    found |= self.expression(item.item, site.scope, site.order)
+            elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                found |= self._inside(node)
+        return frozenset(found)
+
+    def _inside(self, node: cst.CSTNode) -> Libraries:
+        key = id(node)
+        if key not in self.inside:
+            self.inside[key] = _NONE  # a cycle through fixtures adds nothing
+            scope = self.model.scope_of.get(node)
+            if scope is not None and scope.function is not None and scope.node is node:
+                self.inside[key] = self._function(scope.function) | self._callers(scope.function)
+            elif scope is not None and scope.cls is not None:
+                self.inside[key] = self._class(scope.cls)
+        return self.inside[key]
+
+    def _callers(self, function: FunctionInfo) -> Libraries:
+        """A helper that every call in this file makes under a mock (``create_bucket()`` from
+        mocked tests) runs under it too."""
+        if self.sites_of is None:
+            self.sites_of = {}
+            for call in self.model.calls:
+                target = self.model.resolve(call.node.func, call.scope, call.order)
+                if isinstance(target, FunctionInfo):
+                    self.sites_of.setdefault(id(target), []).append(call)
+        common: Optional[Libraries] = None
+        for site in self.sites_of.get(id(function), ()):
+            here = self.around(site)
+            common = here if common is None else common & here
+        return common or _NONE
+
+    # --- what activates a mock ---------------------------------------------------------------
+
+    def expression(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Libraries:
+        """A decorator or ``with`` item that activates a mock: ``mock_aws()``, ``respx.mock``."""
+        target = expr.func if isinstance(expr, cst.Call) else expr
+        value = self.model.resolve(target, scope, order)
+        return mock_libraries(self.model.name_of(value) or self.model.type_name(value))
+
+    def _decorators(self, decorators: Iterable[cst.Decorator], scope: Scope) -> Libraries:
+        found: Set[str] = set()
+        for decorator in decorators:
+            found |= self.expression(decorator.decorator, scope, 1 << 62)
+            for name in self._usefixtures(decorator, scope):
+                found |= self._fixture(name)
+        return frozenset(found)
+
+    def _usefixtures(self, decorator: cst.Decorator, scope: Scope) -> List[str]:
+        expr = decorator.decorator
+        if not isinstance(expr, cst.Call) or self.model.qualified_name(expr.func, scope, 1 << 62) != _USEFIXTURES:
+            return []
+        return [text for text in (string_of(a.value) for a in expr.args) if text]
+
+    def _function(self, function: FunctionInfo) -> Libraries:
+        """Decorators, requested fixtures and mocks the body starts itself."""
+        outer = function.scope.parent or function.scope
+        found = set(self._decorators(function.decorators, outer))
+        for name in parameter_names(function.node.params):
+            found |= self._fixture(name)
+        found |= self._started(function.scope)
+        return frozenset(found)
+
+    def _class(self, cls: ClassInfo) -> Libraries:
+        """Class decorators, autouse fixtures of the class, and mocks its methods start
+        (``setUp``): they are on while its tests run."""
+        outer = cls.scope.parent or cls.scope
+        methods = [f.scope for f in self.model.functions if f.owner is cls]
+        return self._decorators(cls.node.decorators, outer) | self._started(*methods) | self._autouse(cls.scope)
+
+    def _started(self, *scopes: Scope) -> Libraries:
+        """Mocks switched on by a call made directly in one of these scopes."""
+        found: Set[str] = set()
+        for scope in scopes:
+            for call in self.calls_in.get(id(scope), ()):
+                found |= _start_libraries(self.model.call_name(call))
+        return frozenset(found)
+
+    # --- pytest fixtures -----------------------------------------------------------------------
+
+    def _fixtures(self) -> Dict[str, List[Tuple[FunctionInfo, bool]]]:
+        """Fixture name → the fixture functions of this file, with whether each is autouse."""
+        table: Dict[str, List[Tuple[FunctionInfo, bool]]] = {}
+        for function in self.model.functions:
+            outer = function.scope.parent or function.scope
+            for decorator in function.decorators:
+                expr = decorator.decorator
+                target = expr.func if isinstance(expr, cst.Call) else expr
+                if self.model.qualified_name(target, outer, 1 << 62) not in _FIXTURE_DECORATORS:
+                    continue
+                name, autouse = function.name, False
+                if isinstance(expr, cst.Call):
+                    keywords, _ = keyword_args(expr)
+                    if "name" in keywords:
+                        name = string_of(keywords["name"].value) or name
+                    autouse = "autouse" in keywords and is_true(keywords["autouse"].value)
+                table.setdefault(name, []).append((function, autouse))
+        return table
+
+    def _fixture(self, name: str) -> Libraries:
+        if name not in self.fixtures:
+            return _PLUGIN_FIXTURES.get(name, _NONE)
+        found: Set[str] = set()
+        for function, _ in self.fixtures[name]:
+            found |= self._provided(function)
+        return frozenset(found)
+
+    def _provided(self, function: FunctionInfo) -> Libraries:
+        """A fixture keeps a mock on for its users when it yields inside it, starts it, or
+        itself requests a fixture that does."""
+        key = id(function.node)
+        if key not in self.provided:
+            self.provided[key] = _NONE  # a cycle through fixtures adds nothing
+            found = set(self._function(function))
+            for with_node in _withs_around_yield(function.node):
+                for item in with_node.items:
+                    found |= self.expression(item.item, function.scope, 1 << 62)
+            self.provided[key] = frozenset(found)
+        return self.provided[key]
+
+    def _autouse(self, scope: Scope) -> Libraries:
+        found: Set[str] = set()
+        for entries in self.fixtures.values():
+            for function, autouse in entries:
+                if autouse and function.scope.parent is scope:
+                    found |= self._provided(function)
+        return frozenset(found)
+
+
+def _start_libraries(name: Optional[str]) -> Libraries:
+    if name is None:
+        return _NONE
+    if name in _STARTS:
+        return _STARTS[name]
+    if name.endswith(".start"):
+        return mock_libraries(name[: -len(".start")])
+    return _NONE
+
+
+def _withs_around_yield(node: cst.FunctionDef) -> List[cst.With]:
+    """The ``with`` blocks of a generator fixture that are still open where it yields."""
+    found: List[cst.With] = []
+    for inner in iter_nodes(node.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if isinstance(inner, cst.With) and any(
+            isinstance(n, cst.Yield) for n in iter_nodes(inner.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
+        ):
+            found.append(inner)
+    return found

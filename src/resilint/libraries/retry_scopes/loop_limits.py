@@ -1,0 +1,158 @@
+"""How many passes a hand-written retry loop may make: a ``for`` over a range or a collection,
+a ``while`` condition on a counter or a deadline, an ``if`` in the body that leaves on one, or a
+``while not done`` flag that the failure path sets as well."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, List, Optional, Sequence, Set
+
+import libcst as cst
+
+from resilint.libraries.retry_scopes.model import UNKNOWN, Policy, Setting
+from resilint.libraries.retry_scopes.names import CLOCKS
+from resilint.libraries.retry_scopes.statements import (
+    assigned_names,
+    block,
+    blocks,
+    conditional_exit,
+    counter_names,
+    has_continue,
+    leaves,
+    unconditional_names,
+    walk_statements,
+)
+from resilint.lint.nodes import code_of, dotted_name, expression_nodes, is_none, is_true, number_of
+from resilint.lint.semantic import Scope
+
+if TYPE_CHECKING:
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
+
+_BOUND_WORDS = re.compile(r"deadline|timeout|elapsed|expir|until|start|attempt|retr|tries|tried|count|budget|max_|limit|remaining|time|_left|^n$|^i$", re.I)
+
+
+def while_flags(loop: cst.CSTNode) -> Set[str]:
+    """Names a ``while`` condition waits for (``while not done``, ``while result is None``,
+    ``while count < limit and not succeeded``)."""
+    if not isinstance(loop, cst.While):
+        return set()
+    flags: Set[str] = set()
+    for part in _conjuncts(loop.test):
+        flag = _flag(part)
+        if flag:
+            flags.add(flag)
+    return flags
+
+
+def _conjuncts(test: cst.BaseExpression) -> List[cst.BaseExpression]:
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _conjuncts(test.left) + _conjuncts(test.right)
+    return [test]
+
+
+def _flag(test: cst.BaseExpression) -> Optional[str]:
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return dotted_name(test.expression)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_none(test.comparisons[0].comparator):
+        if isinstance(test.comparisons[0].operator, cst.Is):
+            return dotted_name(test.left)
+    return None
+
+
+def loop_limit(rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequence[cst.BaseStatement], scope: Scope, order: int) -> None:
+    flags = while_flags(loop)
+    if isinstance(loop, cst.For):
+        iterator = loop.iter
+        name = rec.expr_name(iterator.func, scope, order) if isinstance(iterator, cst.Call) else None
+        if name == "builtins.enumerate" and isinstance(iterator, cst.Call):
+            iterator = iterator.args[0].value
+            name = rec.expr_name(iterator.func, scope, order) if isinstance(iterator, cst.Call) else None
+        if name == "builtins.range" and isinstance(iterator, cst.Call):
+            numbers = [number_of(a.value) for a in iterator.args]
+            if len(numbers) == 1 and numbers[0] is not None:
+                policy.max_attempts = numbers[0]
+            elif len(numbers) >= 2 and None not in numbers[:2]:
+                policy.max_attempts = numbers[1] - numbers[0]  # type: ignore[operator]
+            else:
+                policy.max_attempts = UNKNOWN
+            policy.time_limit = UNKNOWN
+            policy.attempts = Setting("bounded", iterator)
+            return
+        if name not in ("itertools.count", "itertools.repeat") or (
+            name == "itertools.repeat" and isinstance(iterator, cst.Call) and len(iterator.args) > 1
+        ):
+            _limited(policy, "bounded")  # a finite collection, as far as we know
+            return
+    elif not is_true(loop.test):
+        others = [part for part in _conjuncts(loop.test) if _flag(part) is None]
+        if any(mentions_bound(rec, part, set(), scope, order) for part in others):
+            _limited(policy, "bounded", loop.test)  # ``while tries < 3``, ``while not done and time.time() < end``
+            return
+        if not flags:
+            _limited(policy, UNKNOWN, loop.test)
+            return
+        if flags & unconditional_names(body):
+            _limited(policy, "bounded", loop.test)  # every pass sets the flag: one retry at most
+            return
+    # ``while True`` / ``while not done`` / ``for _ in itertools.count()``: look for a way out.
+    counters = counter_names(body)
+    verdict = "unbounded"
+    for test, in_handler in _exit_tests(body, flags):
+        if mentions_bound(rec, test, counters, scope, order):
+            verdict = "bounded"
+            break
+        if in_handler:
+            verdict = UNKNOWN
+    if verdict == "unbounded":
+        policy.max_attempts, policy.time_limit = None, None
+        header = f"while {code_of(loop.test)}" if isinstance(loop, cst.While) else f"for ... in {code_of(loop.iter)}"
+        policy.attempts = Setting(
+            "unbounded", None,
+            f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever",
+        )
+    else:
+        _limited(policy, verdict)
+
+
+def _limited(policy: Policy, kind: str, node: Optional[cst.CSTNode] = None) -> None:
+    policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
+    policy.attempts = Setting(kind, node)
+
+
+def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tuple]:
+    """The tests of the ``if``s that decide to leave the loop, and whether each is in an
+    ``except`` handler: ``if attempt >= 5: raise``, ``if failures > 3: done = True``, and
+    ``if attempt < 4: sleep(); continue`` followed by ``raise``."""
+    handler_statements = {
+        id(node)
+        for handler in walk_statements(body) if isinstance(handler, cst.ExceptHandler)
+        for node in walk_statements(block(handler.body))
+    }
+    found = []
+    for stmts in blocks(body):
+        for index, stmt in enumerate(stmts):
+            if not isinstance(stmt, cst.If):
+                continue
+            exits = (
+                conditional_exit(stmt)
+                or bool(flags & assigned_names(block(stmt.body)))
+                or (has_continue(block(stmt.body)) and leaves(stmts[index + 1 :]))
+            )
+            if exits:
+                found.append((stmt.test, id(stmt) in handler_statements))
+    return found
+
+
+def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str], scope: Optional[Scope], order: int) -> bool:
+    for node in expression_nodes(test):
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            text = dotted_name(node)
+            if text is None:
+                continue
+            if text in counters or _BOUND_WORDS.search(text.rsplit(".", 1)[-1]):
+                return True
+        if isinstance(node, cst.Call) and scope is not None:
+            name = rec.expr_name(node.func, scope, order)
+            if name in CLOCKS or (name or "").endswith(".time"):
+                return True
+    return False

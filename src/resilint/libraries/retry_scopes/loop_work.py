@@ -1,0 +1,248 @@
+"""Loops whose passes do different work, so that going round again repeats nothing: pages or
+items fed by the loop target, a worker taking new jobs until a sentinel, a prompt asking for
+new input. Their failures are skipped or answered with new input, not retried."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set
+
+import libcst as cst
+
+from resilint.libraries.retry_scopes.names import (
+    PURE_FUNCTIONS,
+    RANDOM_MODULES,
+    SLEEPS,
+    USER_INPUT,
+    USER_INPUT_WORD,
+)
+from resilint.libraries.retry_scopes.statements import block, small_statements, walk_statements
+from resilint.lint.nodes import dotted_name, expression_nodes
+from resilint.lint.semantic import CallSite
+from resilint.lint.traversal import iter_nodes
+
+if TYPE_CHECKING:
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
+
+def target_names(target: cst.BaseExpression) -> Set[str]:
+    if isinstance(target, cst.Name):
+        return set() if target.value == "_" else {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names: Set[str] = set()
+        for element in target.elements:
+            names |= target_names(element.value)
+        return names
+    return set()
+
+
+def _tainted(body: Sequence[cst.BaseStatement], seeds: Set[str]) -> Set[str]:
+    """``seeds`` and the plain names assigned, in the loop body, from an expression using them."""
+    tainted = set(seeds)
+    changed = True
+    while changed:
+        changed = False
+        for node in walk_statements(body):
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+                targets = [node.target]
+            else:
+                continue
+            if node.value is None or not _uses(node.value, tainted):
+                continue
+            for target in targets:
+                for name in target_names(target) - tainted:
+                    tainted.add(name)
+                    changed = True
+    return tainted
+
+
+def _uses(expr: cst.CSTNode, names: Set[str]) -> bool:
+    return any(isinstance(n, cst.Name) and n.value in names for n in expression_nodes(expr))
+
+
+def operation_calls(
+    rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite], tried: bool = False
+) -> List[CallSite]:
+    """Calls in the loop that may be the operation being retried: not a sleep, log line, builtin or
+    random draw, nor inside one of those or an ``except`` handler. ``tried``: when the body has a
+    ``try``, only the calls it protects (a metrics call before it is not what is retried)."""
+    statements = list(walk_statements(body))
+    handlers = {id(n) for n in statements if isinstance(n, cst.ExceptHandler)}
+    tries = {id(n) for n in statements if isinstance(n, (cst.Try, cst.TryStar))} if tried else set()
+    helpers = set()
+    for call in calls:
+        name = rec.name(call) or ""
+        if (name in SLEEPS or name in PURE_FUNCTIONS or name.startswith("builtins.") or name.startswith(RANDOM_MODULES)
+                or is_logging(call.node)):
+            helpers.add(id(call.node))
+    found = []
+    for call in calls:
+        if id(call.node) in helpers:
+            continue
+        if any(id(n) in handlers or id(n) in helpers for n in call.stack):
+            continue
+        if tries and not any(id(n) in tries for n in call.stack):
+            continue
+        found.append(call)
+    return found
+
+
+def call_inputs(call: cst.Call) -> List[cst.BaseExpression]:
+    """What a call works on: its arguments (a ``timeout=`` aside) and its receiver."""
+    inputs: List[cst.BaseExpression] = [
+        a.value for a in call.args if not (a.keyword is not None and a.keyword.value in ("timeout", "delay"))
+    ]
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        inputs.append(func.value)
+    return inputs
+
+
+def target_feeds(
+    rec: Recogniser, loop: cst.For, body: Sequence[cst.BaseStatement], calls: List[CallSite]
+) -> Optional[str]:
+    """How the target of a counting ``for`` reaches the operation: None when it does not (an
+    attempt counter, used to count, wait or log), "index" when only as ``items[i]``, else "value"."""
+    tainted = _tainted(body, target_names(loop.target))
+    if not tainted:
+        return None
+    verdict = None
+    for call in operation_calls(rec, body, calls, tried=True):
+        for expr in call_inputs(call.node):
+            use = _use_of(expr, tainted)
+            if use == "value":
+                return "value"
+            verdict = use or verdict
+    return verdict
+
+
+def _use_of(expr: cst.CSTNode, names: Set[str], in_index: bool = False) -> Optional[str]:
+    if isinstance(expr, cst.Lambda):
+        return None
+    if isinstance(expr, cst.Name):
+        return ("index" if in_index else "value") if expr.value in names else None
+    verdict = None
+    if isinstance(expr, cst.Subscript):
+        verdict = _use_of(expr.value, names, in_index)
+        if verdict == "value":
+            return verdict
+        for element in expr.slice:
+            verdict = _use_of(element, names, True) or verdict
+        return verdict
+    for child in expr.children:
+        use = _use_of(child, names, in_index)
+        if use == "value":
+            return use
+        verdict = use or verdict
+    return verdict
+
+
+def takes_new_work(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
+    """A loop that takes new work each pass and stops on a sentinel: ``job = q.get()``, ``if job
+    is None: break``, then ``post(json=job)``. The break is the end of the work, not a success,
+    and a failed job is never tried again."""
+    operations = operation_calls(rec, body, calls)
+    operation_ids = {id(c.node) for c in operations}
+    sources: Set[str] = set()
+    for node in walk_statements(body):
+        if isinstance(node, cst.Assign) and any(
+            isinstance(n, cst.Call) and id(n) in operation_ids for n in expression_nodes(node.value)
+        ):
+            for target in node.targets:
+                sources |= target_names(target.target)
+    if not sources:
+        return False
+    position = _call_positions(body)
+    for index, node in enumerate(walk_statements(body)):
+        if not isinstance(node, cst.If) or not _ends_pass(block(node.body)):
+            continue
+        sentinels = _no_work_test(node.test) & sources
+        if not sentinels:
+            continue
+        fed = _tainted(body, sentinels)
+        for call in operations:
+            if position.get(id(call.node), -1) > index and any(_uses(a.value, fed) for a in call.node.args):
+                return True
+    return False
+
+
+def _call_positions(body: Sequence[cst.BaseStatement]) -> Dict[int, int]:
+    """Each call's place in the loop body, in the order of ``walk_statements``."""
+    position: Dict[int, int] = {}
+    for index, node in enumerate(walk_statements(body)):
+        if isinstance(node, cst.BaseSmallStatement):
+            parts: Iterable[cst.CSTNode] = [node]
+        elif isinstance(node, (cst.If, cst.While)):
+            parts = [node.test]
+        elif isinstance(node, cst.With):
+            parts = [item.item for item in node.items]
+        else:
+            continue
+        for part in parts:
+            for sub in expression_nodes(part):
+                if isinstance(sub, cst.Call):
+                    position.setdefault(id(sub), index)
+    return position
+
+
+def _no_work_test(test: cst.BaseExpression) -> Set[str]:
+    """The name a test finds empty or at its end: ``not job``, ``job is None``, ``job == STOP``."""
+    if (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+            and isinstance(test.expression, cst.Name)):
+        return {test.expression.value}
+    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
+            and isinstance(test.comparisons[0].operator, (cst.Is, cst.Equal))):
+        return {test.left.value}
+    return set()
+
+
+def _ends_pass(stmts: Sequence[cst.BaseStatement]) -> bool:
+    """A block that leaves the loop or skips the pass without failing (no ``raise``)."""
+    smalls = [s for stmt in stmts for s in small_statements(stmt)]
+    return bool(smalls) and any(isinstance(s, (cst.Break, cst.Return, cst.Continue)) for s in smalls) and not any(
+        isinstance(s, cst.Raise) for s in smalls
+    )
+
+
+def asks_again(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
+    """A loop that asks for new input each pass (``name = prompt("Name?")``) and gives it to the
+    operation: after ``AlreadyExists`` it sends a different request, not the same one again."""
+    by_node = {id(c.node): c for c in calls}
+    asked: Set[str] = set()
+    # also in a nested loop that asks until the answer is not empty
+    assignments = (
+        node for stmt in body for node in iter_nodes(stmt, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
+        if isinstance(node, (cst.Assign, cst.AnnAssign))
+    )
+    for node in assignments:
+        if node.value is None:
+            continue
+        if any(isinstance(n, cst.Call) and id(n) in by_node and _asks_user(rec, by_node[id(n)])
+               for n in expression_nodes(node.value)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                asked |= target_names(target)
+    if not asked:
+        return False
+    fed = _tainted(body, asked)
+    return any(
+        _uses(expr, fed) for call in operation_calls(rec, body, calls, tried=True) for expr in call_inputs(call.node)
+    )
+
+
+def _asks_user(rec: Recogniser, call: CallSite) -> bool:
+    name = rec.name(call) or dotted_name(call.node.func) or ""
+    return name in USER_INPUT or bool(USER_INPUT_WORD.search(name.rsplit(".", 1)[-1]))
+
+
+_LOGGING_METHODS = frozenset({
+    "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "append",
+    "add", "extend", "format", "str", "repr", "type", "isinstance", "print_exc", "format_exc",
+    "retry",  # celery's self.retry(exc=exc) re-raises for a retry: it decides nothing
+})
+
+
+def is_logging(call: cst.Call) -> bool:
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return name in _LOGGING_METHODS

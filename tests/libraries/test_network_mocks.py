@@ -1,0 +1,78 @@
+"""Calls kept in the process by a test double are not judged by the timeout rules
+(libraries/network_mocks.py); the fixture files show each form, these the edges."""
+
+from __future__ import annotations
+
+import textwrap
+
+from resilint.lint.checker import check_source
+
+
+def codes(source: str):
+    return [(f.line, f.code) for f in check_source(textwrap.dedent(source).lstrip("\n"), ["RES101", "RES105"])]
+
+
+def test_a_fixture_chain_passes_the_mock_on():
+    assert codes(
+        """
+        import boto3, pytest
+        from moto import mock_aws
+
+        @pytest.fixture
+        def aws():
+            with mock_aws():
+                yield
+
+        @pytest.fixture
+        def bucket(aws):
+            yield "b"
+
+        def test_upload(bucket):
+            boto3.client("s3")
+        """
+    ) == []
+
+
+def test_a_local_fixture_shadows_the_plugin_fixture_of_the_same_name():
+    assert codes(
+        """
+        import pytest, requests
+
+        @pytest.fixture
+        def requests_mock():
+            return object()
+
+        def test_fetch(requests_mock):
+            requests.get("https://a.example")
+        """
+    ) == [(8, "RES101")]
+
+
+def test_a_mock_ends_with_its_block():
+    assert codes(
+        """
+        import requests, responses
+
+        def test_fetch():
+            with responses.RequestsMock():
+                pass
+            requests.get("https://a.example")
+        """
+    ) == [(6, "RES101")]
+
+
+def test_a_fixture_that_returns_inside_the_mock_does_not_keep_it_on():
+    assert codes(
+        """
+        import boto3, pytest
+        from moto import mock_aws
+
+        @pytest.fixture
+        def aws():
+            with mock_aws():
+                return boto3.client("s3")
+
+        def test_upload(aws):
+            boto3.client("s3")
+        """
+    ) == [(10, "RES105")]
