@@ -333,3 +333,189 @@ def test_module_names_from_project_roots_src_layout_and_namespace_packages(cli, 
     result = cli(["check", "--select", "RES101", "--format", "json", "--no-cache", "."], tmp_path)
     findings = json.loads(result.output)["findings"]
     assert [(f["path"], f["line"]) for f in findings] == [("services/billing/sync.py", 4), ("src/app/views.py", 4)]
+
+
+def _codes(cli, root, select, *paths):
+    result = cli(["check", "--select", select, "--format", "json", "--no-cache", *paths], root)
+    assert result.exit_code in (0, 1), result.output + result.stderr
+    return [(f["path"], f["line"], f["code"]) for f in json.loads(result.output)["findings"]]
+
+
+def test_modules_with_the_same_name_are_told_apart_by_where_they_are_used(cli, tmp_path):
+    helper = "import requests\n\ndef get(url, **kw):\n    return requests.get(url, **kw{})\n"
+    main = "from helpers import get\n\ndef run():\n    get('u')\n"
+    write_tree(tmp_path, {
+        "pyproject.toml": "[tool.resilint]\n",
+        "a/helpers.py": helper.format(""), "a/main.py": main,
+        "b/helpers.py": helper.format(", timeout=5"), "b/main.py": main,
+        "svc1/src/app/__init__.py": "", "svc1/src/app/http.py": helper.format(""),
+        "svc1/src/app/views.py": "from app.http import get\n\ndef show():\n    get('u')\n",
+        "svc2/src/app/__init__.py": "", "svc2/src/app/http.py": helper.format(""),
+        "svc2/src/app/views.py": "from app.http import get\n\ndef show():\n    get('u')\n",
+    })
+    expected = [("a/main.py", 4, "RES101"), ("svc1/src/app/views.py", 4, "RES101"), ("svc2/src/app/views.py", 4, "RES101")]
+    assert _codes(cli, tmp_path, "RES101", ".") == expected
+    assert _codes(cli, tmp_path, "RES101", "b", "a") == expected[:1]
+    assert _codes(cli, tmp_path, "RES101", "svc2", "svc1") == expected[1:]
+
+
+RETRYING_CLIENTS = {
+    "app/__init__.py": "",
+    "app/clients.py": """
+        import boto3
+        import requests
+        from requests.adapters import HTTPAdapter
+        from urllib3 import Retry
+
+        S3 = boto3.client("s3")
+        session = requests.Session()
+        session.mount("https://", HTTPAdapter(max_retries=Retry(total=5)))
+
+        def retrying_session():
+            s = requests.Session()
+            s.mount("https://", HTTPAdapter(max_retries=Retry(total=2)))
+            return s
+
+        def get_s3():
+            return boto3.client("s3")
+    """,
+    "app/jobs.py": """
+        import random
+        import time
+        import requests
+        import tenacity
+        from app import clients
+        from app.clients import S3, session, retrying_session
+
+        RETRY = tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 2))
+
+        @RETRY
+        def read(key):
+            return S3.get_object(Bucket="b", Key=key)
+
+        @RETRY
+        def read_again(key):
+            return clients.get_s3().get_object(Bucket="b", Key=key)
+
+        @RETRY
+        def sync(url):
+            return session.get(url, timeout=(1, 5))
+
+        def pull(url):
+            s = retrying_session()
+            for attempt in range(3):
+                try:
+                    return s.get(url, timeout=(1, 5))
+                except requests.ConnectionError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+            raise RuntimeError("gave up")
+
+        @RETRY
+        def only_builds_a_session():
+            return retrying_session()
+    """,
+}
+
+
+def test_clients_that_retry_by_themselves_in_other_modules(cli, tmp_path):
+    write_tree(tmp_path, RETRYING_CLIENTS)
+    findings = json.loads(cli(["check", "--select", "RES204", "--format", "json", "--no-cache", "app"], tmp_path).output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [
+        ("app/jobs.py", 12), ("app/jobs.py", 16), ("app/jobs.py", 20), ("app/jobs.py", 26),
+    ]
+    messages = [f["message"] for f in findings]
+    assert "tenacity 3 attempts (app/jobs.py:10) x botocore client retries (app/clients.py:6)" in messages[0]
+    assert "x urllib3 Retry total=5 (app/clients.py:8) = up to 18 calls" in messages[2]
+    assert "a hand-written retry loop 3 attempts (app/jobs.py:24) x urllib3 Retry total=2 (app/clients.py:12) = up to 9" in messages[3]
+
+
+def test_a_decorator_that_wraps_its_function_in_a_retry(cli, tmp_path):
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/util.py": """
+            import functools
+            import backoff
+            from botocore.exceptions import ClientError
+
+            def aws_handle_regions(func):
+                @backoff.on_exception(backoff.expo, ClientError, max_tries=4)
+                @functools.wraps(func)
+                def inner(*args, **kwargs):
+                    return func(*args, **kwargs)
+                return inner
+        """,
+        "app/sync.py": """
+            import boto3
+            from app.util import aws_handle_regions
+
+            @aws_handle_regions
+            def list_buckets(session: boto3.Session):
+                client = session.client("s3")
+                return client.list_buckets()
+        """,
+    })
+    assert _codes(cli, tmp_path, "RES204", "app") == [("app/sync.py", 7, "RES204")]
+
+
+def test_session_subclasses_across_modules(cli, tmp_path):
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/http.py": """
+            import requests
+
+            class Plain(requests.Session):
+                pass
+
+            class Configured(requests.Session):
+                def request(self, method, url, **kwargs):
+                    kwargs.setdefault("allow_redirects", False)
+                    return super().request(method, url, **kwargs)
+
+            plain = Plain()
+        """,
+        "app/use.py": """
+            from app.http import Configured, plain
+
+            def a(u):
+                return plain.get(u)
+
+            def b(u):
+                return Configured().request("get", u)
+
+            def get_response(u, **kwargs):
+                return Configured().request("get", u, **kwargs)
+
+            def c(u):
+                return get_response(u)
+        """,
+    })
+    assert _codes(cli, tmp_path, "RES101", "app") == [
+        ("app/use.py", 4, "RES101"), ("app/use.py", 7, "RES101"), ("app/use.py", 13, "RES101"),
+    ]
+
+
+def test_a_post_helper_that_forwards_its_keyword_arguments(cli, tmp_path):
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/api.py": """
+            import requests
+
+            class Api:
+                def __init__(self):
+                    self.session = requests.Session()
+
+                def _post(self, path, body, **kwargs):
+                    return self.session.post("https://pay.example" + path, json=body, timeout=5, **kwargs)
+        """,
+        "app/tasks.py": """
+            import backoff
+            import requests
+            from app.api import Api
+
+            @backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=3)
+            def charge(api: Api, key):
+                api._post("/charges", {})
+                api._post("/refunds", {}, headers={"Idempotency-Key": key})
+        """,
+    })
+    assert _codes(cli, tmp_path, "RES201", "app") == [("app/tasks.py", 7, "RES201")]

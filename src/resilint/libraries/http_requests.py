@@ -96,7 +96,8 @@ class RequestFinder:
 
     def unsafe_requests(self, function: FunctionInfo) -> Iterator[Tuple[CallSite, str, str, str, str]]:
         """The POST/PATCH calls made directly by ``function`` that a retry of the function would
-        repeat unsafely: (call, method, display name, "missing" | "unstable", detail)."""
+        repeat unsafely: (call, method, display name, "missing" | "unstable" | "forwarded",
+        detail); "forwarded" when only the function's own ``**kwargs`` could carry the headers."""
         for call in self.model.calls:
             if call.scope is not function.scope:
                 continue
@@ -104,7 +105,9 @@ class RequestFinder:
             if sent is None:
                 continue
             status, detail = self.key_status(call, None, sent[2], function)
-            if status in ("missing", "unstable"):
+            if status == "unknown" and _forwards_own_kwargs(call, function):
+                status = "forwarded"  # the caller's keyword arguments decide: judged where it is called
+            if status in ("missing", "unstable", "forwarded"):
                 yield call, sent[0], sent[1], status, detail
 
     # --- the idempotency key -----------------------------------------------------------------
@@ -275,3 +278,17 @@ def _names_assigned_in(loop: cst.CSTNode) -> Set[str]:
                 if isinstance(target, cst.Name):
                     names.add(target.value)
     return names
+
+
+def _forwards_own_kwargs(call: CallSite, function: FunctionInfo) -> bool:
+    """``session.post(url, **kwargs)`` where ``kwargs`` is the function's own ``**`` parameter
+    and nothing else could carry headers."""
+    star = function.node.params.star_kwarg if isinstance(function.node, cst.FunctionDef) else None
+    if not isinstance(star, cst.Param):
+        return False
+    unpacked = [a for a in call.node.args if a.star]
+    keywords = {a.keyword.value for a in call.node.args if a.keyword is not None}
+    return (
+        "headers" not in keywords and len(unpacked) == 1 and unpacked[0].star == "**"
+        and isinstance(unpacked[0].value, cst.Name) and unpacked[0].value.value == star.name.value
+    )

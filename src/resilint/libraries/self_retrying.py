@@ -21,7 +21,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.sessions import mounted_adapters, receiver_key
 from resilint.lint.nodes import is_false, keyword_args
-from resilint.lint.semantic import CallSite, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 # method-name prefixes of SDK clients that retry every request → what the library does
@@ -30,6 +30,7 @@ from resilint.lint.traversal import iter_nodes
 # is rarely visible from the call, so the count is left unknown rather than guessed.)
 _SDK_CLIENTS = {
     "botocore.client.BaseClient.": "botocore client retries",
+    "boto3.resource.": "boto3 resource retries",
     "openai.OpenAI.": "OpenAI client retries",
     "openai.AsyncOpenAI.": "OpenAI client retries",
 }
@@ -59,20 +60,67 @@ def layer_of(policy: Policy) -> Optional[Layer]:
     return f"{name} (attempts unknown)", None
 
 
+_REQUEST_METHODS = frozenset({"get", "options", "head", "post", "put", "patch", "delete", "request", "send", "stream"})
+# SDK client methods that build or describe rather than call the service
+_NOT_REQUESTS = frozenset({"get_paginator", "get_waiter", "can_paginate", "close", "meta", "exceptions",
+                           "generate_presigned_url", "generate_presigned_post", "with_options"})
+
+
+_ADMINISTRATION = _NOT_REQUESTS | frozenset({
+    "mount", "get_adapter", "prepare_request", "merge_environment_settings", "build_request", "rebuild_auth",
+})
+
+
+def may_send(name: str) -> bool:
+    """Whether a method of a client, by its name, sends a request (``mount`` and ``close`` do not)."""
+    method = name.rsplit(".", 1)[-1]
+    return method not in _ADMINISTRATION and not method[:1].isupper()
+
+
 def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> Optional[ClientLayer]:
-    """The retry layer that the client this call goes to adds by itself, if any."""
+    """The retry layer that the client this call goes to adds by itself, if the call is a
+    request (``session.mount(...)`` is not)."""
     if name is None:
         return None
+    method = name.rsplit(".", 1)[-1]
     for prefix, description in _SDK_CLIENTS.items():
-        if name.startswith(prefix):
+        if name.startswith(prefix) and method not in _NOT_REQUESTS and not method[:1].isupper():
             return description, None, site.node, None
     func = site.node.func
-    if not isinstance(func, cst.Attribute):
+    if not isinstance(func, cst.Attribute) or method not in _REQUEST_METHODS:
         return None
-    if name.startswith("requests.Session."):
-        return _mounted_retries(model, site, func.value)
-    if any(name.startswith(client + ".") for client in _HTTPX_CLIENTS):
-        return _transport_retries(model, site, func.value)
+    return object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0])
+
+
+def object_layer(
+    model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int, kind: Optional[str] = None,
+    depth: int = 0,
+) -> Optional[ClientLayer]:
+    """The retries a client object adds by itself: a session with a retrying adapter mounted, an
+    httpx client on a retrying transport, an SDK client; also when the object is what a
+    function of the file returns (``session = retrying_session()``)."""
+    if kind is None:
+        kind = model.type_name(model.resolve(expr, scope, order))
+    if kind is None or depth > 3:
+        return None
+    for prefix, description in _SDK_CLIENTS.items():
+        if kind + "." == prefix:
+            return description, None, model.followed(expr, scope, order), None  # where it is built
+    if kind == "requests.Session":
+        found = _mounted_retries(model, expr, scope, order)
+    elif kind in _HTTPX_CLIENTS:
+        found = _transport_retries(model, expr, scope, order)
+    else:
+        return None
+    if found is not None:
+        return found
+    built = model.followed(expr, scope, order)
+    target = model.resolve(built.func, scope, order) if isinstance(built, cst.Call) else None
+    if isinstance(target, FunctionInfo):
+        for returned in target.returns:
+            layer = object_layer(model, returned, target.scope, 1 << 62, kind, depth + 1)
+            if layer is not None:
+                return layer
     return None
 
 
@@ -85,23 +133,23 @@ def _layer_at(model: SemanticModel, node: cst.CSTNode) -> Optional[ClientLayer]:
     return None
 
 
-def _mounted_retries(model: SemanticModel, site: CallSite, receiver: cst.BaseExpression) -> Optional[ClientLayer]:
-    key = receiver_key(receiver, model, site.scope, site.order)
+def _mounted_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[ClientLayer]:
+    key = receiver_key(receiver, model, scope, order)
     for adapter in mounted_adapters(model).get(key, ()) if key is not None else ():
-        layer = _layer_at(model, model.followed(adapter, site.scope, site.order))
+        layer = _layer_at(model, model.followed(adapter, scope, order))
         if layer is not None:
             return layer
     return None
 
 
-def _transport_retries(model: SemanticModel, site: CallSite, receiver: cst.BaseExpression) -> Optional[ClientLayer]:
-    built = model.followed(receiver, site.scope, site.order)
+def _transport_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[ClientLayer]:
+    built = model.followed(receiver, scope, order)
     if not isinstance(built, cst.Call):
         return None
     transport = keyword_args(built)[0].get("transport")
     if transport is None:
         return None
-    return _layer_at(model, model.followed(transport.value, site.scope, site.order))
+    return _layer_at(model, model.followed(transport.value, scope, order))
 
 
 # --- what a layer retries on, and what it raises when it gives up ----------------------------

@@ -23,9 +23,12 @@ from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.self_retrying import (
+    ClientLayer,
     client_layer,
     gives_up_with,
     layer_of,
+    may_send,
+    object_layer,
     retried_exceptions,
 )
 from resilint.libraries.sessions import (
@@ -46,6 +49,7 @@ from resilint.lint.semantic import (
     Value,
 )
 from resilint.lint.summary import (
+    MODULE_CODE,
     Argument,
     Arguments,
     Call,
@@ -58,7 +62,6 @@ from resilint.lint.summary import (
 )
 
 Locate = Callable[[cst.CSTNode], Place]
-MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level code
 _SKIPPED_TARGETS = ("builtins.",)
 
 
@@ -107,15 +110,13 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         retrying: Optional[int] = None
         client = client_layer(model, site, name)
         if client is not None:
-            description, calls, where, policy = client
-            if policy is not None:
-                owner.layers.append(_layer(model, policy, (description, calls), locate(where), client=True))
-            else:
-                owner.layers.append(Layer(description, calls, locate(where), client=True, retrier=description))
+            owner.layers.append(_client_layer(model, client, locate))
             retrying = len(owner.layers) - 1
         covering = tuple(index for _, index in sorted(loops.get(id(site.node), ())))
         mocked = tuple(sorted(mocked_libraries(model, site)))
-        owner.calls.append(Call(name, locate(site.node), covering, retrying, _arguments(model, site, locate), mocked))
+        owner.calls.append(Call(
+            name, locate(site.node), covering, retrying, _arguments(model, site, locate), mocked, may_send(name),
+        ))
 
     finder = RequestFinder(model)
     applied = {id(scope.node) for scope in found.scopes}
@@ -125,6 +126,10 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         owner.decorators = _unknown_decorators(model, info, applied, locate)
         delay = returned_delay(delays, info)
         owner.delay = delay if delay != UNKNOWN else None
+        client = next(filter(None, (object_layer(model, r, info.scope, 1 << 62) for r in info.returns)), None)
+        if client is not None:
+            owner.layers.append(_client_layer(model, client, locate))
+            owner.returns_layer = len(owner.layers) - 1
         for site, method, name, status, detail in finder.unsafe_requests(info):
             owner.requests.append(Request(method, name, status, detail, locate(site.node)))
     for policy in found.policies:
@@ -143,6 +148,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         known = _object_type(model, bindings[-1])
         if known is not None:
             summary.types[_qualified(model, name)] = known
+            client = object_layer(model, cst.Name(name), model.module_scope, 1 << 62)
+            if client is not None:
+                top = function_of(None)
+                top.layers.append(_client_layer(model, client, locate))
+                summary.object_layers[_qualified(model, name)] = len(top.layers) - 1
     for cls in model.classes:
         base = _library_base(model, cls)
         if base is not None:
@@ -152,6 +162,13 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             if known is not None:
                 summary.types[_qualified(model, f"{cls.qualname}.{attribute}")] = known
     return summary
+
+
+def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> Layer:
+    description, calls, where, policy = client
+    if policy is not None:
+        return _layer(model, policy, (description, calls), locate(where), client=True)
+    return Layer(description, calls, locate(where), client=True, retrier=description)
 
 
 def _layer(

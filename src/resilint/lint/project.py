@@ -8,6 +8,7 @@ so recursion and import cycles end, and each layer is reached along its shortest
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from dataclasses import dataclass
 from typing import (
@@ -27,7 +28,7 @@ from typing import (
 
 from resilint.lint.canonical import canonical_name
 from resilint.lint.finding import Finding, Related
-from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Place
+from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -62,120 +63,172 @@ class Reached:
 
 
 class ProjectGraph:
+    """Every summarised function, and their names. Two modules may share a name (two projects
+    checked together, or scripts beside each other that import ``helpers``): a name is then
+    looked up from the file that uses it, and the module nearest to that file wins."""
+
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
-        self.modules: Dict[str, ModuleSummary] = {}
-        self.functions: Dict[str, FunctionSummary] = {}
-        self._aliases: Dict[str, str] = {}  # another name of a module → the name it uses
-        for summary in summaries:
-            self.modules.setdefault(summary.module, summary)
-            for alias in summary.aliases:
-                self._aliases.setdefault(alias, summary.module)
+        self.summaries: List[ModuleSummary] = list(summaries)
+        self.functions: List[FunctionSummary] = []
+        self._modules: Dict[str, List[ModuleSummary]] = {}  # primary and other names
+        self._by_name: Dict[str, List[FunctionSummary]] = {}
+        self._module_of: Dict[int, ModuleSummary] = {}
+        for summary in self.summaries:
+            for name in (summary.module, *summary.aliases):
+                self._modules.setdefault(name, []).append(summary)
             for name, function in summary.functions.items():
-                self.functions.setdefault(name, function)
-        self._resolved: Dict[str, Optional[FunctionSummary]] = {}
-        self._apply_imported_policies()
+                self.functions.append(function)
+                self._by_name.setdefault(name, []).append(function)
+                self._module_of[id(function)] = summary
+        self._resolved: Dict[Tuple[str, str], Optional[FunctionSummary]] = {}
+        self._apply_imported_decorators()
 
-    def _apply_imported_policies(self) -> None:
-        """``@api_retry`` where ``api_retry = tenacity.retry(...)`` lives in another module: the
-        decorated function gets that policy as a layer of its own."""
-        for function in self.functions.values():
-            for name, _ in function.decorators:
-                layer = self._policy(name)
-                if layer is not None and layer not in function.layers:
-                    function.layers.append(layer)
-
-    def _policy(self, name: str) -> Optional[Layer]:
-        for _ in range(_MAX_ALIAS_HOPS):
-            for module in self._modules_of(name):
-                if name in module.policies:
-                    return module.policies[name]
-            rewritten = self._through_imports(name)
-            if rewritten is None or rewritten == name:
-                return None
-            name = rewritten
-        return None
+    def module_of(self, function: FunctionSummary) -> ModuleSummary:
+        return self._module_of[id(function)]
 
     # --- names -----------------------------------------------------------------------------
 
-    def resolve(self, target: str) -> Optional[FunctionSummary]:
-        """The project function a call target names, following re-exports, else None."""
-        if target not in self._resolved:
-            self._resolved[target] = self._resolve(target)
-        return self._resolved[target]
+    def resolve(self, target: str, near: str = "") -> Optional[FunctionSummary]:
+        """The project function a call target names, seen from the file ``near`` (re-exports
+        and other names of modules followed), else None."""
+        key = (target, os.path.dirname(near))
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(target, near)
+        return self._resolved[key]
 
-    def _resolve(self, target: str) -> Optional[FunctionSummary]:
+    def _resolve(self, target: str, near: str) -> Optional[FunctionSummary]:
         seen: Set[str] = set()
         for _ in range(_MAX_ALIAS_HOPS):
-            if target in self.functions:
-                return self.functions[target]
-            if target in seen:
+            candidates = self._by_name.get(target)
+            if candidates:
+                return _nearest(candidates, near, lambda f: f.place.path)
+            located = self._locate(target, near)
+            if located is None or target in seen:
                 return None
             seen.add(target)
-            rewritten = self._through_imports(target)
+            module, rest = located
+            found = module.functions.get(f"{module.module}.{rest}")
+            if found is not None:
+                return found
+            rewritten = self._through_imports(module, rest)
             if rewritten is None:
                 return None
             target = rewritten
         return None
 
-    def _through_imports(self, target: str) -> Optional[str]:
-        """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``;
-        ``examples.shop.orders.f`` → ``shop.orders.f`` when both name one module."""
-        parts = target.split(".")
+    def _locate(self, name: str, near: str) -> Optional[Tuple[ModuleSummary, str]]:
+        """The module a dotted name starts with (the longest such prefix), and the rest."""
+        parts = name.split(".")
         for cut in range(len(parts) - 1, 0, -1):
-            primary = self._aliases.get(".".join(parts[:cut]))
-            if primary is not None:
-                return ".".join([primary] + parts[cut:])
-        for cut in range(len(parts) - 1, 0, -1):
-            module = self.modules.get(".".join(parts[:cut]))
-            if module is None:
-                continue
-            imported = module.imports.get(parts[cut])
-            if imported is None:
+            candidates = self._modules.get(".".join(parts[:cut]))
+            if candidates:
+                return _nearest(candidates, near, lambda m: m.path), ".".join(parts[cut:])
+        return None
+
+    @staticmethod
+    def _through_imports(module: ModuleSummary, rest: str) -> Optional[str]:
+        """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``."""
+        first, _, remainder = rest.partition(".")
+        imported = module.imports.get(first)
+        if imported is None:
+            return None
+        return f"{imported}.{remainder}" if remainder else imported
+
+    def _qualified(self, name: str, near: str) -> Optional[Tuple[ModuleSummary, str]]:
+        """``(module, its own qualified name for it)``, re-exports followed: where a module
+        keeps facts about its objects (``types``, ``policies``, ``object_layers``)."""
+        for _ in range(_MAX_ALIAS_HOPS):
+            located = self._locate(name, near)
+            if located is None:
                 return None
-            return ".".join([imported] + parts[cut + 1:])
+            module, rest = located
+            qualified = f"{module.module}.{rest}"
+            if qualified in module.types or qualified in module.policies or qualified in module.object_layers:
+                return module, qualified
+            rewritten = self._through_imports(module, rest)
+            if rewritten is None or rewritten == name:
+                return module, qualified
+            name = rewritten
+        return None
+
+    # --- decorators of other modules ---------------------------------------------------------
+
+    def _apply_imported_decorators(self) -> None:
+        """``@api_retry`` where ``api_retry = tenacity.retry(...)`` lives in another module, or
+        ``@handle_errors`` whose function wraps what it decorates in a retry: the decorated
+        function gets that retry as a layer of its own."""
+        for function in self.functions:
+            for name, _ in function.decorators:
+                layer = self._decorator_layer(name, function.place.path)
+                if layer is not None and layer not in function.layers:
+                    function.layers.append(layer)
+
+    def _decorator_layer(self, name: str, near: str) -> Optional[Layer]:
+        found = self._qualified(name, near)
+        if found is not None and found[1] in found[0].policies:
+            return found[0].policies[found[1]]
+        factory = self.resolve(name, near)
+        if factory is None:
+            return None
+        prefix = factory.name + ".<locals>."
+        for inner in self.module_of(factory).functions.values():
+            if inner.name.startswith(prefix):
+                for layer in inner.layers:
+                    if layer.whole_function:
+                        return layer
         return None
 
     # --- objects ---------------------------------------------------------------------------
 
-    def type_of(self, name: str, depth: int = 0) -> Optional[str]:
+    def type_of(self, name: str, near: str = "", depth: int = 0) -> Optional[str]:
         """The class of the object ``name`` stands for: a module object, what ``self.attr`` of
-        a class holds, what a factory or property returns (``pkg.get_session`` called)."""
+        a class holds, what a factory or property returns (``pkg.get_session`` called); a
+        project class that extends a library class stands for that class."""
         if depth > _MAX_ALIAS_HOPS:
             return None
-        for candidate in (name, self._through_imports(name)):
-            if candidate is None:
-                continue
-            for module in self._modules_of(candidate):
-                found = module.types.get(candidate)
-                if found is not None:
-                    return found
-        function = self.resolve(name)
-        if function is not None:
-            return function.returns
-        base, _, attribute = name.rpartition(".")
-        if base and base not in self.modules:
-            owner = self.type_of(base, depth + 1)
-            if owner is not None and owner != base:
-                return self.type_of(f"{owner}.{attribute}", depth + 1)
-        return None
+        found = self._qualified(name, near)
+        if found is not None and found[1] in found[0].types:
+            kind: Optional[str] = found[0].types[found[1]]
+        else:
+            function = self.resolve(name, near)
+            kind = function.returns if function is not None else None
+        if kind is None:
+            base, _, attribute = name.rpartition(".")
+            if base and base not in self._modules:
+                owner = self.type_of(base, near, depth + 1)
+                if owner is not None and owner != base:
+                    return self.type_of(f"{owner}.{attribute}", near, depth + 1)
+            return None
+        library = self._qualified(kind, near)
+        if library is not None and library[1] in library[0].types and library[1] != name:
+            return self.type_of(kind, near, depth + 1) or kind
+        return kind
 
-    def object_call(self, target: str) -> Optional[str]:
+    def object_call(self, target: str, near: str = "") -> Optional[str]:
         """``pkg.http.get_session.get`` → ``requests.Session.get`` when the object is known."""
-        if self.resolve(target) is not None:
+        if self.resolve(target, near) is not None:
             return None
         base, _, attribute = target.rpartition(".")
-        if not base or base in self.modules:
+        if not base or base in self._modules:
             return None
-        owner = self.type_of(base)
+        owner = self.type_of(base, near)
         return canonical_name(f"{owner}.{attribute}") if owner is not None else None
 
-    def _modules_of(self, name: str) -> Iterator[ModuleSummary]:
-        parts = name.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            module = self.modules.get(".".join(parts[:cut]))
-            if module is not None:
-                yield module
-                return
+    def object_layer(self, target: str, near: str = "") -> Optional["LayerRef"]:
+        """The retry layer of the client a call goes to, when that client is another module's
+        object or what a factory returns (``retrying_session().get``)."""
+        base = target.rpartition(".")[0]
+        if not base:
+            return None
+        factory = self.resolve(base, near)
+        if factory is not None:
+            return LayerRef(factory, factory.returns_layer) if factory.returns_layer is not None else None
+        found = self._qualified(base, near)
+        if found is None or found[1] not in found[0].object_layers:
+            return None
+        module, qualified = found
+        top = module.functions.get(f"{module.module}.{MODULE_CODE}")
+        return LayerRef(top, module.object_layers[qualified]) if top is not None else None
 
     # --- retry layers ------------------------------------------------------------------------
 
@@ -198,7 +251,11 @@ class ProjectGraph:
             if call.retrying is not None:
                 _keep(found, Reached(LayerRef(owner, call.retrying), path))
                 continue
-            callee = self.resolve(call.target)
+            client = self.object_layer(call.target, owner.place.path) if call.sends else None
+            if client is not None:
+                _keep(found, Reached(client, path))
+                continue
+            callee = self.resolve(call.target, owner.place.path)
             if callee is None or callee.name in visited:
                 continue
             visited.add(callee.name)
@@ -218,7 +275,7 @@ class ProjectGraph:
             current, path = queue.popleft()
             yield current, path
             for call in current.calls:
-                callee = self.resolve(call.target)
+                callee = self.resolve(call.target, current.place.path)
                 if callee is not None and callee.name not in visited:
                     visited.add(callee.name)
                     queue.append((callee, path + (call,)))
@@ -231,10 +288,26 @@ class ProjectGraph:
                     yield call
 
     def all_layers(self) -> Iterator[LayerRef]:
-        for function in self.functions.values():
+        for function in self.functions:
             for index, layer in enumerate(function.layers):
                 if not layer.client:
                     yield LayerRef(function, index)
+
+
+def _nearest(candidates: Sequence[T], near: str, path: Callable[[T], str]) -> T:
+    """The candidate whose file shares the longest directory with ``near`` (the first on ties)."""
+    if len(candidates) == 1 or not near:
+        return candidates[0]
+    here = os.path.dirname(os.path.abspath(near))
+
+    def closeness(candidate: T) -> int:
+        there = os.path.dirname(os.path.abspath(path(candidate)))
+        try:
+            return len(os.path.commonpath([here, there]))
+        except ValueError:
+            return 0
+
+    return max(candidates, key=closeness)
 
 
 def _next_loop(call: Call, outer: Optional[int]) -> Optional[int]:
@@ -259,7 +332,7 @@ class ProjectContext:
         self.findings: List[Finding] = []
         self._reported_paths = reported_paths
         self._rule: Optional["Rule"] = None
-        self._by_path = {summary.path: summary for summary in graph.modules.values()}
+        self._by_path = {summary.path: summary for summary in graph.summaries}
         self._derived: Dict[object, object] = {}
         self.suppressed: Set[Tuple[str, int, str]] = set()  # (path, comment line, code) that served
 

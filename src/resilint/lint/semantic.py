@@ -76,6 +76,7 @@ class Instance:
 
 
 Value = Union[QName, Instance, FunctionInfo, ClassInfo, None]
+_SUPER = QName("builtins.super")
 
 
 @dataclass(eq=False)
@@ -257,11 +258,27 @@ class SemanticModel:
             return self._attribute(self.resolve(expr.value, scope, order), expr.attr.value)
         if isinstance(expr, cst.Call):
             callee = self.resolve(expr.func, scope, order)
+            if callee == _SUPER and not expr.args:
+                return self._super(scope)
             first = string_of(expr.args[0].value) if expr.args and expr.args[0].keyword is None else None
             module = loaded_module(self.name_of(callee), first)  # boto3 = lazy_import("boto3")
             return QName(module) if module is not None else self._call_result(callee)
         if isinstance(expr, cst.Await):
             return self.resolve(expr.expression, scope, order)
+        return None
+
+    def _super(self, scope: Scope) -> Value:
+        """``super()`` in a method: the first base class, so that ``super().request(...)`` in a
+        ``requests.Session`` subclass is ``requests.Session.request``."""
+        function = scope.enclosing_function
+        cls = function.owner if function is not None else None
+        if cls is None or not cls.bases:
+            return None
+        base = self.resolve(cls.bases[0], cls.scope.parent or cls.scope, 1 << 62)
+        if isinstance(base, QName) and base.name != "builtins.object":
+            return Instance(base.name)
+        if isinstance(base, ClassInfo) and base is not cls:
+            return Instance(base)
         return None
 
     def binding_value(self, binding: Binding) -> Value:

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 SUMMARY_VERSION = 1
+MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level code
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class Call:
     retrying: Optional[int] = None
     arguments: Optional[Arguments] = None
     mocked: Tuple[str, ...] = ()  # client libraries a test double answers here (no network)
+    sends: bool = False  # by its method name, a request if the object is a client
 
 
 @dataclass
@@ -139,6 +141,7 @@ class FunctionSummary:
     decorators: List[Tuple[str, Place]] = field(default_factory=list)
     returns: Optional[str] = None  # the class of what it returns, when the file can tell
     delay: Optional[str] = None  # what kind of delay it returns: "fixed" | "exponential" | "jittered"
+    returns_layer: Optional[int] = None  # the client it returns retries by itself: that layer
     sets_timeout: bool = False  # it writes a "timeout" key (``kwargs.setdefault("timeout", …)``)
 
 
@@ -158,6 +161,9 @@ class ModuleSummary:
     # Retry policies kept in module variables (``api_retry = tenacity.retry(...)``), for the
     # functions of other modules that they decorate.
     policies: Dict[str, Layer] = field(default_factory=dict)
+    # Module objects that are clients retrying by themselves: name → index of that layer among
+    # the layers of the module's top-level code.
+    object_layers: Dict[str, int] = field(default_factory=dict)
     waits: List[Wait] = field(default_factory=list)
     # Suppression comments: line → the codes they name (None: every code).
     suppressions: Dict[int, Optional[List[str]]] = field(default_factory=dict)
@@ -186,26 +192,34 @@ class ModuleSummary:
                 return None
             functions = {
                 name: FunctionSummary(
-                    f["name"], Place(**f["place"]),
-                    [_layer(layer) for layer in f["layers"]],
-                    [Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"],
-                          _arguments(c["arguments"]), tuple(c["mocked"])) for c in f["calls"]],
-                    [Request(r["method"], r["name"], r["status"], r["detail"], Place(**r["place"])) for r in f["requests"]],
-                    [(str(name), Place(**place)) for name, place in f["decorators"]],
-                    f["returns"], f["delay"], bool(f["sets_timeout"]),
+                    name=f["name"], place=Place(**f["place"]),
+                    layers=[_layer(layer) for layer in f["layers"]],
+                    calls=[
+                        Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"],
+                             _arguments(c["arguments"]), tuple(c["mocked"]), bool(c["sends"]))
+                        for c in f["calls"]
+                    ],
+                    requests=[
+                        Request(r["method"], r["name"], r["status"], r["detail"], Place(**r["place"]))
+                        for r in f["requests"]
+                    ],
+                    decorators=[(str(name), Place(**place)) for name, place in f["decorators"]],
+                    returns=f["returns"], delay=f["delay"], returns_layer=f["returns_layer"],
+                    sets_timeout=bool(f["sets_timeout"]),
                 )
                 for name, f in data["functions"].items()
             }
-            suppressions = {
-                int(line): (None if codes is None else [str(c) for c in codes])
-                for line, codes in data["suppressions"].items()
-            }
             return cls(
-                str(data["module"]), str(data["path"]), functions, [str(a) for a in data["aliases"]],
-                dict(data["imports"]), dict(data["types"]),
-                {name: _layer(layer) for name, layer in data["policies"].items()},
-                [Wait(w["via"], w["text"], w["library"], Place(**w["place"])) for w in data["waits"]],
-                suppressions, [dict(entry) for entry in data["pending_suppressions"]],
+                module=str(data["module"]), path=str(data["path"]), functions=functions,
+                aliases=[str(a) for a in data["aliases"]], imports=dict(data["imports"]), types=dict(data["types"]),
+                policies={name: _layer(layer) for name, layer in data["policies"].items()},
+                object_layers={str(name): int(index) for name, index in data["object_layers"].items()},
+                waits=[Wait(w["via"], w["text"], w["library"], Place(**w["place"])) for w in data["waits"]],
+                suppressions={
+                    int(line): (None if codes is None else [str(c) for c in codes])
+                    for line, codes in data["suppressions"].items()
+                },
+                pending_suppressions=[dict(entry) for entry in data["pending_suppressions"]],
             )
         except (AttributeError, KeyError, TypeError, ValueError):
             return None

@@ -407,9 +407,9 @@ class BackoffWithoutJitter(ProjectRule):
 
     def check_project(self, ctx: ProjectContext) -> None:
         """Waits computed by a function of another module, judged from what it returns."""
-        for module in ctx.graph.modules.values():
+        for module in ctx.graph.summaries:
             for wait in module.waits:
-                helper = ctx.graph.resolve(wait.via)
+                helper = ctx.graph.resolve(wait.via, wait.place.path)
                 if helper is None or helper.delay not in (WAIT_FIXED, WAIT_EXPONENTIAL):
                     continue
                 short = wait.via.rsplit(".", 1)[-1]

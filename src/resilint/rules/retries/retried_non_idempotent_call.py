@@ -20,6 +20,7 @@ from resilint.libraries.retry_scopes import (
 from resilint.lint.project import ProjectContext
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite
+from resilint.lint.summary import Call
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
@@ -360,19 +361,21 @@ def _check_project(ctx: ProjectContext) -> None:
         if layer.guards_non_idempotent:
             continue
         for call in graph.covered_calls(ref):
-            callee = graph.resolve(call.target)
+            callee = graph.resolve(call.target, ref.function.place.path)
             if callee is None:
                 continue
             for function, path in graph.reachable(callee):
-                if not function.requests:
+                entry = path[-1] if path else call  # the call into the function that sends
+                requests = [r for r in function.requests if r.status != "forwarded" or _passes_no_headers(entry)]
+                if not requests:
                     continue
-                request = function.requests[0]
+                request = requests[0]
                 sent = f"a {request.method} (`{request.name}`)"
                 if path:
                     sent += " through " + " -> ".join(f"`{_short(step.target)}`" for step in path)
                 why = (
-                    "without an `Idempotency-Key` header" if request.status == "missing"
-                    else f"with an `Idempotency-Key` created on each call ({request.detail})"
+                    f"with an `Idempotency-Key` created on each call ({request.detail})" if request.status == "unstable"
+                    else "without an `Idempotency-Key` header"
                 )
                 related = [
                     (request.place, f"the {request.method} without a stable idempotency key"),
@@ -390,6 +393,12 @@ def _check_project(ctx: ProjectContext) -> None:
 
 def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
+
+
+def _passes_no_headers(call: Call) -> bool:
+    """A call into a function that forwards its ``**kwargs`` to a POST: no headers reach it."""
+    args = call.arguments
+    return args is not None and "headers" not in args.keywords and not args.double_star
 
 
 def _direct_problem(finder: RequestFinder, call: CallSite, scope: RetryScope) -> Optional[str]:

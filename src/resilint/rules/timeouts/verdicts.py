@@ -284,17 +284,17 @@ class _ProjectJudge:
 
     def all(self) -> List[ProjectVerdict]:
         verdicts: List[ProjectVerdict] = []
-        for function in self.graph.functions.values():
+        for function in self.graph.functions:
             for call in function.calls:
                 if call.arguments is None or self.spec(call.target) is not None:
                     continue  # a client call of the file itself: judged with the file
-                verdicts.extend(self.judge_call(call))
+                verdicts.extend(self.judge_call(call, function.place.path))
         return verdicts
 
-    def judge_call(self, call: Call) -> List[ProjectVerdict]:
+    def judge_call(self, call: Call, near: str) -> List[ProjectVerdict]:
         args = call.arguments
         assert args is not None
-        client = self.graph.object_call(call.target)
+        client = self.graph.object_call(call.target, near)
         spec = self.spec(client)
         if client is not None and spec is not None:
             if spec.library in call.mocked:
@@ -303,12 +303,12 @@ class _ProjectJudge:
             judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
             if judgement is None:
                 return []
-            factory = self.graph.resolve(base)
+            factory = self.graph.resolve(base, near)
             related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
             given = args.value(spec.keyword or "")
             place = given.place if judgement.at_value and given is not None else call.place
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} (the client comes from `{_short(base)}`)", related)]
-        callee = self.graph.resolve(call.target)
+        callee = self.graph.resolve(call.target, near)
         if callee is None:
             return []
         found = []
@@ -376,7 +376,8 @@ class _ProjectJudge:
             args = call.arguments
             if args is None:
                 continue
-            client = call.target if self.spec(call.target) is not None else self.graph.object_call(call.target)
+            near = function.place.path
+            client = call.target if self.spec(call.target) is not None else self.graph.object_call(call.target, near)
             spec = self.spec(client)
             step = ((function, call),)
             if client is not None and spec is not None and spec.keyword is not None:
@@ -392,7 +393,7 @@ class _ProjectJudge:
                 continue
             if not args.forwards_kwargs or function.sets_timeout:
                 continue
-            callee = self.graph.resolve(call.target)
+            callee = self.graph.resolve(call.target, near)
             if callee is None or callee is function:
                 continue
             for inner in self.forwards(callee) or ():
