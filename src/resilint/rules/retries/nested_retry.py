@@ -19,8 +19,11 @@ class NestedRetry(ProjectRule):
     celery task that retries, a hand-written retry loop — whose retried code reaches another
     layer: a function that retries by itself, a retry loop below it, or a client that retries
     every request (a requests session with a retrying `HTTPAdapter` mounted, an httpx client on
-    a transport built with `retries=`, a botocore/boto3 client, an OpenAI client). The other
-    layer may be any number of calls away, in any module of the project.
+    a transport built with `retries=`, a botocore/boto3 client or resource, an OpenAI client).
+    The other layer may be any number of calls away, in any module of the project; the client
+    may be another module's object or what a factory returns (`retrying_session().get(...)`),
+    and a layer may come from a policy kept in another module's variable (`@api_retry`) or
+    from a project decorator that wraps the function in a retry.
 
     The finding is reported at the call in the outer layer that leads inward, once per pair of
     layers; the message states the layers and the product of their attempts
