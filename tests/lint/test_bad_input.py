@@ -115,3 +115,23 @@ def test_bom_and_crlf_sources_are_checked(cli, tmp_path):
     (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbfimport requests\r\nrequests.get(u)\r\n")
     _, report = run_json(cli, tmp_path, "bom.py")
     assert [(f["code"], f["line"]) for f in report["findings"]] == [("RES101", 2)]
+
+
+@pytest.mark.parametrize(
+    ("timeout", "message"),
+    [
+        ("9" * 5000, "may wait more than 1e+308 s, above"),
+        ("0x" + "f" * 300, "may wait more than 1e+308 s, above"),
+        ("1e308", "may wait 1e+308 s, above"),
+        ("int('" + "9" * 5000 + "')", "may wait more than 1e+308 s, above"),
+    ],
+    ids=["5000-digits", "300-hex-digits", "1e308", "int-of-5000-digits"],
+)
+def test_huge_timeout_literals_are_huge(cli, tmp_path, timeout, message):
+    """5,000 digits crashed (CPython's int-to-str limit: internal error, exit 2), 300 hex digits
+    overflowed float() and lost the finding, 1e308 printed all of its 309 digits."""
+    (tmp_path / "m.py").write_text(f"import requests\nrequests.get(u, timeout={timeout})\n")
+    exit_code, report = run_json(cli, tmp_path, "m.py")
+    [finding] = report["findings"]
+    assert finding["code"] == "RES105" and message in finding["message"]
+    assert (exit_code, report["errors"]) == (1, [])

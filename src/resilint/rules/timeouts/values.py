@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
+from resilint.lint.retry_scopes.expressions import number_of
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.rules.timeouts.clients import (
     TimeoutSpec,
@@ -41,6 +43,7 @@ _TIMEDELTA_UNITS = (
     ("minutes", 60.0), ("hours", 3600.0), ("weeks", 604800.0),
 )
 _BOTOCORE_DEFAULT = 60.0
+_HUGE = sys.float_info.max  # a finite number of seconds too large for a float
 _EMPTY = cst.Module([])
 _DEADLINE = "which caps it by the caller's remaining deadline"
 _RUNTIME_HINTS = {
@@ -119,10 +122,8 @@ class _Evaluator:
         if depth > 10:
             return None
         if isinstance(expr, (cst.Integer, cst.Float)):
-            try:
-                return float(expr.evaluated_value), at_site
-            except (OverflowError, ValueError):
-                return None
+            seconds = _literal_seconds(expr)
+            return (seconds, at_site) if seconds is not None else None
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
             inner = self.number(expr.expression, at_site, depth + 1)
             if inner is None:
@@ -183,9 +184,11 @@ class _Evaluator:
                 if text.strip().lower().lstrip("+") in ("inf", "infinity"):
                     return math.inf, False
                 try:
-                    return float(text), at_site
+                    value = float(text)
                 except ValueError:
                     return None
+                # float("1e400") is infinite, as Python has it; int("9" * 400) is only huge.
+                return (_finite(value, text) if name == "builtins.int" else value), at_site
             return self.number(args[0].value, at_site, depth + 1)
         if name == "datetime.timedelta":
             total, literal = 0.0, at_site
@@ -399,7 +402,7 @@ def _dsn_value(
     if keyword not in text:
         return "absent", None
     match = re.search(rf"\b{re.escape(keyword)}\s*=\s*'?\s*(-?\d+(?:\.\d+)?)", text)
-    return "found", (float(match.group(1)) if match else None)
+    return "found", (_finite(float(match.group(1)), match.group(1)) if match else None)
 
 
 # --- the verdict ---------------------------------------------------------------------------
@@ -554,5 +557,31 @@ def _code(node: cst.CSTNode) -> str:
     return " ".join(text.split())
 
 
+def _literal_seconds(literal: Union[cst.Integer, cst.Float]) -> Optional[float]:
+    """The value of a number literal, never an exception: an integer too large for a float
+    (``0x`` and 300 digits) or for CPython's int-to-str limit (5,000 decimal digits) is
+    ``_HUGE``; a float literal that overflows (``1e400``) is infinite, as in Python."""
+    if isinstance(literal, cst.Float):
+        return float(literal.value.replace("_", ""))
+    value = number_of(literal)
+    if value is None:  # only a decimal literal beyond the int-to-str limit
+        return _HUGE
+    try:
+        return float(value)
+    except OverflowError:
+        return _HUGE
+
+
+def _finite(value: float, text: str) -> float:
+    """A number written out in full that a float cannot hold (``"9" * 400``) is huge, not infinite."""
+    if math.isinf(value) and "inf" not in text.lower():
+        return math.copysign(_HUGE, value)
+    return value
+
+
 def _seconds(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+    if value >= _HUGE:
+        return "more than 1e+308"
+    if float(value).is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return f"{value:g}"
