@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
+import stat
 import sys
+import tempfile
 from contextlib import contextmanager
-from typing import Callable, Iterator, NoReturn, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Iterator, NoReturn, Optional, Sequence, TextIO, Tuple
 
 import click
 
@@ -18,9 +21,12 @@ from resilint.lint.config import ConfigError, Settings, enabled_codes, load_sett
 from resilint.lint.finding import RunResult
 from resilint.lint.registry import all_rules
 from resilint.lint.report import ReportOptions, reporters
-from resilint.lint.runner import default_jobs, run
+from resilint.lint.runner import MAX_JOBS_PER_CORE, default_jobs, run
+from resilint.lint.signals import Terminated, terminated_by_sigterm
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# 128 + the signal's number, as shells report a process that a signal ended.
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 PROGRESS_MIN_FILES = 200
 STATISTICS_FORMATS = ("text", "json")
 
@@ -43,6 +49,25 @@ def _use_color(stream: TextIO) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+def _ends_on_signals(command: Callable[..., None]) -> Callable[..., None]:
+    """Ctrl-C exits 130 and SIGTERM 143, after the workers are stopped; without this click
+    would turn Ctrl-C into "Aborted!" and exit 1, and SIGTERM would leave the workers behind."""
+
+    @functools.wraps(command)
+    def ending(*args: Any, **kwargs: Any) -> None:
+        try:
+            with terminated_by_sigterm():
+                command(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("resilint: interrupted", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        except Terminated:
+            click.echo("resilint: terminated", err=True)
+            raise click.exceptions.Exit(EXIT_TERMINATED) from None
+
+    return ending
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="resilint", message="%(prog)s %(version)s")
 def main() -> None:
@@ -58,7 +83,7 @@ def main() -> None:
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to this file instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Show the number of findings per rule instead of each finding.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here; at most {MAX_JOBS_PER_CORE} per core and one per file).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Use this pyproject.toml instead of the nearest one.")
 @click.option("--max-timeout", type=click.FloatRange(min=0, min_open=True), default=None, help="Largest acceptable timeout in seconds (RES105).")
 @click.option("--no-show-source", is_flag=True, help="Text format: no code frames.")
@@ -67,6 +92,7 @@ def main() -> None:
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), default=None, help="Report only findings not recorded in this baseline file.")
 @click.option("--write-baseline", is_flag=True, help="Record the current findings in the --baseline file and exit 0.")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` comments to the lines of the current findings.")
+@_ends_on_signals
 def check(
     paths: Tuple[str, ...],
     select: Tuple[str, ...],
@@ -182,10 +208,40 @@ def _output(path: Optional[str]) -> Iterator[Tuple[TextIO, bool]]:
     yield buffer, True
     # Written only once the report is complete, so a failed run leaves no half file behind.
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(buffer.getvalue())
+        _write_whole(path, buffer.getvalue().encode("utf-8"))
     except OSError as exc:
         raise _fail(f"{path}: cannot write the report: {exc.strerror or exc}") from None
+
+
+def _write_whole(path: str, data: bytes) -> None:
+    """Replace the file atomically (a temporary file beside it, then a rename), so that an
+    interrupted run leaves the old report or the new one, never half of one. A symbolic link
+    keeps pointing at the report; what is not a regular file (``/dev/stdout``, a pipe) is
+    simply written to."""
+    try:
+        existing: Optional[os.stat_result] = os.stat(path)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return
+    target = os.path.realpath(path)
+    descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".resilint-", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.chmod(temporary, stat.S_IMODE(existing.st_mode) if existing is not None else 0o666 & ~_umask())
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class _NoProgress:

@@ -1,48 +1,22 @@
-"""Running the checker over many files, in a process pool, with results identical to one process."""
+"""Running the checker over many files in worker processes, with results identical to one process."""
 
 from __future__ import annotations
 
 import os
-import traceback
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
-from resilint.lint.checker import Checker
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
-from resilint.lint.finding import AnalysisError, Finding, RunResult
+from resilint.lint.finding import Finding, RunResult
+from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, read_bytes
+from resilint.lint.workers import Outcome, Task, WorkerPool
 
-# Below this many files a pool costs more to start than it saves.
+# Below this many files a second worker costs more to start than it saves.
 _POOL_THRESHOLD = 16
-_worker_checker: Optional[Checker] = None
-
-
-def _init_worker(settings: Settings, codes: Sequence[str]) -> None:
-    global _worker_checker
-    _worker_checker = Checker(settings, codes)
-
-
-Task = Tuple[str, Optional[bytes]]  # a path, and its bytes when the main process read them
-Outcome = Tuple[List[Finding], Optional[AnalysisError]]
-
-
-def _check_in_worker(task: Task) -> Outcome:
-    assert _worker_checker is not None
-    return _check(_worker_checker, task)
-
-
-def _check(checker: Checker, task: Task) -> Outcome:
-    """One file's findings; a bug in resilint on this file is an error of the run (exit 2),
-    reported with the file's path, and the other files are still checked."""
-    path, data = task
-    try:
-        return (checker.check_path(path) if data is None else checker.check_bytes(data, path)), None
-    except Exception as exc:  # noqa: BLE001 - any bug, reported rather than fatal
-        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        return [], AnalysisError(path, f"internal error while checking this file: {detail}")
+# More workers than cores only add memory; a cap keeps `--jobs 100000` from forking 100,000.
+MAX_JOBS_PER_CORE = 4
 
 
 def default_jobs() -> int:
@@ -50,6 +24,15 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+def worker_count(jobs: Optional[int], files: int) -> int:
+    """The workers for ``files`` files: ``jobs`` (default: the cores), capped at 4x the cores
+    and at the number of files; one for a few files."""
+    if files < _POOL_THRESHOLD:
+        return 1
+    cores = default_jobs()
+    return max(1, min(jobs or cores, MAX_JOBS_PER_CORE * cores, files))
 
 
 def display_path(path: str) -> str:
@@ -73,28 +56,23 @@ def run(
     discovered = discover(paths, settings)
     files = [display_path(p) for p in discovered.files]
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
-    tasks, keys, cached = _consult_cache(files, cache)
+    tasks, keys, cached = _consult_cache(files, cache, settings.max_file_size)
     result.findings = [f for batch in cached for f in batch]
-    jobs = jobs or default_jobs()
-    per_file: Iterable[Outcome]
-    if jobs <= 1 or len(tasks) < _POOL_THRESHOLD:
-        checker = Checker(settings, codes)
-        per_file = (_check(checker, task) for task in tasks)
-        fresh = _collect(per_file, len(files), len(cached), progress)
-    else:
-        try:
-            with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings, codes)) as pool:
-                chunksize = max(1, min(32, len(tasks) // (jobs * 8) or 1))
-                per_file = pool.map(_check_in_worker, tasks, chunksize=chunksize)
-                fresh = _collect(per_file, len(files), len(cached), progress)
-        except BrokenProcessPool as exc:  # a worker died (killed, out of memory): say so
-            result.errors.append(AnalysisError(".", f"a worker process died: {exc}"))
-            fresh = []
+    fresh: List[Outcome] = [([], None)] * len(tasks)
+    done = len(cached)
+    if tasks:
+        with WorkerPool(settings, codes, worker_count(jobs, len(tasks))) as pool:
+            for index, outcome in pool.check(tasks):
+                fresh[index] = outcome
+                done += 1
+                if progress is not None:
+                    progress(done, len(files))
     if cache is not None:
         for key, (batch, error) in zip(keys, fresh):
             if key is not None and error is None:
                 cache.put(key, batch)
-        cache.save()
+        with deferred_signals():  # a cache file is written whole or not at all
+            cache.save()
     result.findings.extend(f for batch, _ in fresh for f in batch)
     result.errors.extend(error for _, error in fresh if error is not None)
     result.findings.sort(key=lambda f: f.sort_key)
@@ -102,7 +80,7 @@ def run(
 
 
 def _consult_cache(
-    files: Sequence[str], cache: Optional[ResultCache]
+    files: Sequence[str], cache: Optional[ResultCache], max_file_size: int
 ) -> Tuple[List[Task], List[Optional[str]], List[List[Finding]]]:
     """Split files into cache hits (their findings) and tasks still to check."""
     if cache is None:
@@ -112,7 +90,7 @@ def _consult_cache(
     hits: List[List[Finding]] = []
     for path in files:
         try:
-            data = read_bytes(path)
+            data = read_bytes(path, max_file_size)
         except SourceError:
             tasks.append((path, None))  # the checker reports why; nothing to cache
             keys.append(None)
@@ -125,14 +103,3 @@ def _consult_cache(
             tasks.append((path, data))
             keys.append(key)
     return tasks, keys, hits
-
-
-def _collect(
-    per_file: Iterable[Outcome], total: int, done: int, progress: Optional[Callable[[int, int], None]]
-) -> List[Outcome]:
-    batches: List[Outcome] = []
-    for batch in per_file:
-        batches.append(batch)
-        if progress is not None:
-            progress(done + len(batches), total)
-    return batches

@@ -5,10 +5,15 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import stat
 import tokenize
 from dataclasses import dataclass
-from typing import Optional
+from typing import List, Optional
+
+# Python ends lines at these only; str.splitlines() also breaks at \f, \x1c-\x1e, \x85, U+2028...
+# Capturing: ``LINE_BREAK.split(text)`` alternates lines and the breaks that end them.
+LINE_BREAK = re.compile(r"(\r\n|\r|\n)")
 
 
 class SourceError(Exception):
@@ -28,16 +33,23 @@ class Source:
     encoding: str
 
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str, max_size: Optional[int] = None) -> bytes:
+    """The file's bytes; beyond ``max_size`` bytes the file is refused without being read."""
     try:
-        mode = os.stat(path).st_mode
-        if stat.S_ISDIR(mode):
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(path)
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(info.st_mode):
             # Opening a FIFO or a device could block forever or never end.
             raise SourceError("not a regular file (a pipe, socket or device)")
+        if max_size is not None and info.st_size > max_size:
+            raise too_large(info.st_size, max_size)
         with open(path, "rb") as handle:
-            return handle.read()
+            # A file that grows after the stat is still bounded.
+            data = handle.read() if max_size is None else handle.read(max_size + 1)
+        if max_size is not None and len(data) > max_size:
+            raise too_large(len(data), max_size)
+        return data
     except IsADirectoryError:
         raise SourceError("is a directory, not a file") from None
     except PermissionError:
@@ -46,6 +58,25 @@ def read_bytes(path: str) -> bytes:
         raise SourceError("no such file (a broken symlink?)") from None
     except OSError as exc:
         raise SourceError(f"cannot be read: {exc.strerror or exc}") from None
+
+
+def too_large(size: int, max_size: int) -> SourceError:
+    return SourceError(
+        f"too large to analyse: {_megabytes(size)}, over max-file-size ({_megabytes(max_size)}); "
+        "exclude it or raise max-file-size"
+    )
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1 << 20):.1f} MiB" if size >= 1 << 20 else f"{size:,} bytes"
+
+
+def python_lines(text: str) -> List[str]:
+    """The lines as Python numbers them (without their line breaks)."""
+    lines = LINE_BREAK.split(text)[::2]
+    if lines[-1] == "":
+        lines.pop()  # the break that ends the last line starts no new one
+    return lines
 
 
 def decode(data: bytes) -> Source:
