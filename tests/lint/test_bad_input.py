@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from resilint.lint.checker import check_source
+
 from tests.conftest import write_tree
 
 GOOD = "import requests\nrequests.get('https://a.example')\n"
@@ -234,3 +236,12 @@ def test_the_checked_codes_own_warnings_are_not_printed(tmp_path):
     assert proc.returncode == 1
     assert [f["code"] for f in json.loads(proc.stdout)["findings"]] == ["RES101"]
     assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("separator", ["\f", "\x1c", "\x85", "\u2028"], ids=["form-feed", "fs", "nel", "u2028"])
+def test_the_flagged_line_is_pythons_line(separator):
+    """str.splitlines() also breaks at these; Python does not. The text of the flagged line
+    (the fingerprint of baselines and SARIF) was the line above it."""
+    code = f"# page{separator}break\nimport requests\nrequests.get(u)\n"
+    [finding] = check_source(code, ["RES101"])
+    assert (finding.line, finding.line_text) == (3, "requests.get(u)")
