@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
+import stat
 import sys
+import tempfile
 from contextlib import contextmanager
-from typing import Callable, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 import click
 
@@ -21,9 +24,12 @@ from resilint.lint.files import NotWritten
 from resilint.lint.finding import Finding, RunResult
 from resilint.lint.registry import all_rules
 from resilint.lint.report import ReportOptions, reporters
-from resilint.lint.runner import default_jobs, run
+from resilint.lint.runner import MAX_JOBS_PER_CORE, default_jobs, run
+from resilint.lint.signals import Terminated, terminated_by_sigterm
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# 128 + the signal's number, as shells report a process that a signal ended.
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 PROGRESS_MIN_FILES = 200
 STATISTICS_FORMATS = ("text", "json")
 
@@ -89,6 +95,25 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
+def _ends_on_signals(command: Callable[..., None]) -> Callable[..., None]:
+    """Ctrl-C exits 130 and SIGTERM 143, after the workers are stopped; without this click
+    would turn Ctrl-C into "Aborted!" and exit 1, and SIGTERM would leave the workers behind."""
+
+    @functools.wraps(command)
+    def ending(*args: Any, **kwargs: Any) -> None:
+        try:
+            with terminated_by_sigterm():
+                command(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("resilint: interrupted", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        except Terminated:
+            click.echo("resilint: terminated", err=True)
+            raise click.exceptions.Exit(EXIT_TERMINATED) from None
+
+    return ending
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True, callback=_print_version, help="Show the version and exit.")
 def main() -> None:
@@ -104,7 +129,7 @@ def main() -> None:
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to this file instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Show the number of findings per rule instead of each finding.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here; at most {MAX_JOBS_PER_CORE} per core and one per file).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Use this pyproject.toml instead of the nearest one.")
 @click.option("--max-timeout", type=float, callback=_seconds, default=None, help="Largest acceptable timeout in seconds (RES105).")
 @click.option("--no-show-source", is_flag=True, help="Text format: no code frames.")
@@ -113,6 +138,7 @@ def main() -> None:
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), default=None, help="Report only findings not recorded in this baseline file.")
 @click.option("--write-baseline", is_flag=True, help="Record the current findings in the --baseline file (RES000 is never recorded: it is still reported).")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` comments to the lines of the current findings; what cannot be suppressed is still reported.")
+@_ends_on_signals
 def check(
     paths: Tuple[str, ...],
     select: Tuple[str, ...],
@@ -240,10 +266,40 @@ def _output(path: Optional[str]) -> Iterator[Tuple[TextIO, bool]]:
     yield buffer, True
     # Written only once the report is complete, so a failed run leaves no half file behind.
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(buffer.getvalue())
+        _write_whole(path, buffer.getvalue().encode("utf-8"))
     except OSError as exc:
         raise _fail(f"{path}: cannot write the report: {exc.strerror or exc}") from None
+
+
+def _write_whole(path: str, data: bytes) -> None:
+    """Replace the file atomically (a temporary file beside it, then a rename), so that an
+    interrupted run leaves the old report or the new one, never half of one. A symbolic link
+    keeps pointing at the report; what is not a regular file (``/dev/stdout``, a pipe) is
+    simply written to."""
+    try:
+        existing: Optional[os.stat_result] = os.stat(path)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return
+    target = os.path.realpath(path)
+    descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".resilint-", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.chmod(temporary, stat.S_IMODE(existing.st_mode) if existing is not None else 0o666 & ~_umask())
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class _NoProgress:

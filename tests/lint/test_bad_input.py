@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from resilint.lint.checker import check_source
+
 from tests.conftest import write_tree
 
 GOOD = "import requests\nrequests.get('https://a.example')\n"
@@ -115,3 +117,131 @@ def test_bom_and_crlf_sources_are_checked(cli, tmp_path):
     (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbfimport requests\r\nrequests.get(u)\r\n")
     _, report = run_json(cli, tmp_path, "bom.py")
     assert [(f["code"], f["line"]) for f in report["findings"]] == [("RES101", 2)]
+
+
+def run_process(tmp_path, *args, timeout=120):
+    """resilint in a real process: a crash of the process itself shows in its exit status."""
+    command = [sys.executable, "-m", "resilint", "check", "--no-cache", "--format", "json", *args]
+    return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_or_chain_that_crashed_libcst_is_one_finding_and_every_other_file_is_reported(tmp_path, jobs):
+    """10,000 terms overflowed the C stack of LibCST's native parser: exit 139 with one process,
+    and with a pool not one of the 20 other files' findings was reported."""
+    (tmp_path / "chain.py").write_text("import requests\nx = " + " or ".join(["a"] * 10_000) + "\nrequests.get(u)\n")
+    for index in range(20):
+        (tmp_path / f"good{index}.py").write_text(GOOD)
+    proc = run_process(tmp_path, "--jobs", jobs, ".")
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(proc.stdout)
+    assert sorted(f["path"] for f in report["findings"] if f["code"] == "RES101") == sorted(
+        f"good{index}.py" for index in range(20)
+    )
+    assert analysis_errors(report)["chain.py"]["message"] == "too deeply nested to analyse (over 1000 levels)"
+
+
+@pytest.mark.slow
+def test_newer_syntax_with_a_pathological_chain_is_refused_without_ast(tmp_path):
+    """``ast`` of 3.11 refuses PEP 695; the nesting is then bounded from the tokens. This took
+    minutes in LibCST."""
+    (tmp_path / "new.py").write_text(
+        "import requests\ntype X = int\ndef f[T](x: T) -> T:\n    return x\ny = 1" + " + 1" * 8000 + "\n"
+    )
+    (tmp_path / "good.py").write_text(GOOD)
+    proc = run_process(tmp_path, "--jobs", "1", ".", timeout=60)
+    report = json.loads(proc.stdout)
+    assert analysis_errors(report)["new.py"]["message"].startswith("too deeply nested to analyse")
+    assert analysis_errors(report)["new.py"]["line"] == 5
+    assert ("good.py", "RES101") in {(f["path"], f["code"]) for f in report["findings"]}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import requests\n(x): int = 1\n(obj.attr): int = requests.get(u)\n",
+        "import requests\nx = " + " ".join(["'a'"] * 350) + "\nresponse = requests.get(u)\n",
+    ],
+    ids=["parenthesized-annotation-target", "implicit-concatenation"],
+)
+def test_valid_code_that_libcst_finds_hard_is_analysed(cli, tmp_path, code):
+    """LibCST's native parser refuses ``(x): int`` (valid Python); 350 concatenated strings
+    nest 350 levels deep in LibCST's tree, past Python's default recursion limit."""
+    (tmp_path / "m.py").write_text(code)
+    exit_code, report = run_json(cli, tmp_path, "m.py")
+    column = code.rindex("requests.get") - code.rindex("\n", 0, -1)
+    assert [(f["code"], f["line"], f["column"]) for f in report["findings"]] == [("RES101", 3, column)]
+    assert exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("timeout", "message"),
+    [
+        ("9" * 5000, "may wait more than 1e+308 s, above"),
+        ("0x" + "f" * 300, "may wait more than 1e+308 s, above"),
+        ("1e308", "may wait 1e+308 s, above"),
+        ("int('" + "9" * 5000 + "')", "may wait more than 1e+308 s, above"),
+    ],
+    ids=["5000-digits", "300-hex-digits", "1e308", "int-of-5000-digits"],
+)
+def test_huge_timeout_literals_are_huge(cli, tmp_path, timeout, message):
+    """5,000 digits crashed (CPython's int-to-str limit: internal error, exit 2), 300 hex digits
+    overflowed float() and lost the finding, 1e308 printed all of its 309 digits."""
+    (tmp_path / "m.py").write_text(f"import requests\nrequests.get(u, timeout={timeout})\n")
+    exit_code, report = run_json(cli, tmp_path, "m.py")
+    [finding] = report["findings"]
+    assert finding["code"] == "RES105" and message in finding["message"]
+    assert (exit_code, report["errors"]) == (1, [])
+
+
+def test_a_file_over_max_file_size_is_one_finding_and_is_not_parsed(cli, tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.resilint]\nmax-file-size = 4096\n")
+    (tmp_path / "client.py").write_text("import requests\n" + "requests.get(u)\n" * 300)
+    (tmp_path / "data.py").write_text("x = 1\n" * 1000)  # no trigger: not even ast.parse
+    (tmp_path / "good.py").write_text(GOOD)
+    exit_code, report = run_json(cli, tmp_path, ".")
+    errors = analysis_errors(report)
+    assert errors["client.py"]["message"] == (
+        "too large to analyse: 4,816 bytes, over max-file-size (4,096 bytes); exclude it or raise max-file-size"
+    )
+    assert errors["data.py"]["message"].startswith("too large to analyse: 6,000 bytes")
+    assert [(f["path"], f["code"]) for f in report["findings"] if f["code"] != "RES000"] == [("good.py", "RES101")]
+    assert exit_code == 1
+
+
+def test_the_default_size_bound(cli, tmp_path):
+    """A 50 MB file took 24 s and 3.4 GB in ``ast.parse``; beyond 1 MiB a file is not read."""
+    (tmp_path / "generated.py").write_bytes(b"x = 1\n" * 200_000)
+    _, report = run_json(cli, tmp_path, ".")
+    assert "1.1 MiB, over max-file-size (1.0 MiB)" in analysis_errors(report)["generated.py"]["message"]
+
+
+def test_max_file_size_must_be_a_positive_number_of_bytes(cli, tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.resilint]\nmax-file-size = "1MB"\n')
+    (tmp_path / "good.py").write_text(GOOD)
+    result = cli(["check", "."], tmp_path)
+    assert result.exit_code == 2
+    assert "`max-file-size` must be a positive number of bytes, got str '1MB'" in result.stderr
+
+
+@pytest.mark.slow
+def test_the_checked_codes_own_warnings_are_not_printed(tmp_path):
+    """CPython's parser warns about `0x1for`, `1if` and invalid escapes in the code it reads:
+    those warnings belong to the checked code, not to resilint's output."""
+    (tmp_path / "w.py").write_text(
+        'import requests\nx = [0x1for x in y]\ny = "\\d"\nz = 1if x else 2\nrequests.get(u)\n'
+    )
+    proc = run_process(tmp_path, "--jobs", "1", ".")
+    assert proc.returncode == 1
+    assert [f["code"] for f in json.loads(proc.stdout)["findings"]] == ["RES101"]
+    assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("separator", ["\f", "\x1c", "\x85", "\u2028"], ids=["form-feed", "fs", "nel", "u2028"])
+def test_the_flagged_line_is_pythons_line(separator):
+    """str.splitlines() also breaks at these; Python does not. The text of the flagged line
+    (the fingerprint of baselines and SARIF) was the line above it."""
+    code = f"# page{separator}break\nimport requests\nrequests.get(u)\n"
+    [finding] = check_source(code, ["RES101"])
+    assert (finding.line, finding.line_text) == (3, "requests.get(u)")

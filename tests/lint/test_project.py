@@ -160,17 +160,22 @@ def test_noqa_on_the_reported_line_suppresses(cli, tmp_path):
 def test_summaries_come_from_the_cache_and_an_edit_reanalyses_one_file(cli, tmp_path, monkeypatch):
     write_tree(tmp_path, THREE_LAYERS)
     first = _findings(cli, tmp_path, "app")
-    import resilint.lint.checker as checker_module
+    import resilint.lint.runner as runner_module
 
-    parsed = []
-    real_parse = checker_module._parse
-    monkeypatch.setattr(checker_module, "_parse", lambda text, deferred: parsed.append(text) or real_parse(text, deferred))
+    analysed = []  # the files handed to worker processes, which parse them
+    real_check_all = runner_module._check_all
+
+    def counting(tasks, *args, **kwargs):
+        analysed.extend(path for path, _ in tasks)
+        return real_check_all(tasks, *args, **kwargs)
+
+    monkeypatch.setattr(runner_module, "_check_all", counting)
     assert _findings(cli, tmp_path, "app") == first
-    assert parsed == []
+    assert analysed == []
     transport = tmp_path / "app/transport.py"
     transport.write_text(transport.read_text().replace("Retry(total=2)", "Retry(total=0)"))
     after = _findings(cli, tmp_path, "app")
-    assert len(parsed) == 1
+    assert analysed == ["app/transport.py"]
     # the session no longer retries: only tenacity x the loop remains, and the loop is alone
     assert [f["path"] for f in after] == ["app/jobs.py"]
     assert "= up to 12 calls per operation" in after[0]["message"]

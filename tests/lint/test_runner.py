@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+
+import pytest
+
+from resilint.lint import workers
+from resilint.lint.checker import Checker
 from resilint.lint.config import Settings, enabled_codes
 from resilint.lint.registry import all_rules
 from resilint.lint.runner import run
@@ -45,3 +53,67 @@ def test_a_crash_in_a_rule_is_an_error_naming_the_file_and_the_rest_is_checked(t
     report = json.loads(result.stdout)
     assert report["errors"] == [{"path": "boom.py", "message": "internal error while checking this file: ValueError: rule bug"}]
     assert [(f["path"], f["code"]) for f in report["findings"]] == [("ok.py", "RES101")]
+
+
+def _dies_on(name, signal_number, marker=None):
+    """A Checker.check_file that kills its own process on the file ``name`` (every time, or
+    only while ``marker`` does not exist yet): what a native crash of the parser does."""
+    original = Checker.check_file
+
+    def check_file(self, data, path):
+        if os.path.basename(path) == name and (marker is None or not marker.exists()):
+            if marker is not None:
+                marker.touch()
+            # To this thread, as a fault is: delivered before the call returns.
+            signal.pthread_kill(threading.get_ident(), signal_number)
+        return original(self, data, path)
+
+    return check_file
+
+
+def _clients(tmp_path, count):
+    write_tree(tmp_path, {f"client{index}.py": "import requests\nrequests.get(u)\n" for index in range(count)})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_worker_that_crashes_costs_one_file(tmp_path, monkeypatch, jobs):
+    """The worker is forked, so it inherits the patched checker: a real process, a real signal."""
+    _clients(tmp_path, 20)
+    write_tree(tmp_path, {"crash.py": "import requests\nrequests.get(u)\n"})
+    monkeypatch.setattr(Checker, "check_file", _dies_on("crash.py", signal.SIGSEGV))
+    settings = Settings(root=str(tmp_path))
+    result = run([str(tmp_path)], settings, enabled_codes(settings, all_rules()), jobs=jobs)
+    assert result.errors == []
+    crashed = [f for f in result.findings if f.code == "RES000"]
+    assert [(os.path.basename(f.path), f.message) for f in crashed] == [
+        ("crash.py", "the parser crashed on this file (its process was killed by SIGSEGV)")
+    ]
+    assert len([f for f in result.findings if f.code == "RES101"]) == 20
+
+
+@pytest.mark.slow
+def test_a_worker_killed_from_outside_loses_nothing(tmp_path, monkeypatch):
+    """The file a worker held when it died is checked again alone: if it passes, it was not
+    the file's fault, and its findings count."""
+    _clients(tmp_path, 20)
+    monkeypatch.setattr(Checker, "check_file", _dies_on("client7.py", signal.SIGKILL, tmp_path / "killed-once"))
+    settings = Settings(root=str(tmp_path))
+    result = run([str(tmp_path)], settings, enabled_codes(settings, all_rules()), jobs=2)
+    assert (tmp_path / "killed-once").exists()
+    assert (result.errors, {f.code for f in result.findings}, len(result.findings)) == ([], {"RES101"}, 20)
+
+
+@pytest.mark.slow
+def test_a_file_that_needs_more_memory_than_a_worker_may_have_is_one_finding(tmp_path, monkeypatch):
+    """A 0.3 MB list literal needs about 300 MB in LibCST; with the bound lowered to 100 MB the
+    parser's allocation fails and the worker aborts."""
+    _clients(tmp_path, 3)
+    (tmp_path / "data.py").write_text("import requests\nx = [" + ", ".join(map(str, range(50_000))) + "]\n")
+    monkeypatch.setattr(workers, "MEMORY_LIMIT", 100 << 20)
+    settings = Settings(root=str(tmp_path))
+    result = run([str(tmp_path)], settings, enabled_codes(settings, all_rules()), jobs=1)
+    [error] = [f for f in result.findings if f.code == "RES000"]
+    assert os.path.basename(error.path) == "data.py"
+    assert "memory" in error.message
+    assert len(result.findings) == 4

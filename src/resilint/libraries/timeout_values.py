@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
-from resilint.lint.nodes import code_of, is_none, string_of
+from resilint.lint.nodes import code_of, is_none, number_of, string_of
 from resilint.lint.semantic import Scope, SemanticModel
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
@@ -24,6 +25,7 @@ _TIMEDELTA_UNITS = (
     ("minutes", 60.0), ("hours", 3600.0), ("weeks", 604800.0),
 )
 _BOTOCORE_DEFAULT = 60.0
+HUGE_SECONDS = sys.float_info.max  # a finite number of seconds too large for a float
 
 
 @dataclass(frozen=True)
@@ -86,10 +88,8 @@ class TimeoutEvaluator:
         if depth > 10:
             return None
         if isinstance(expr, (cst.Integer, cst.Float)):
-            try:
-                return float(expr.evaluated_value), at_site
-            except (OverflowError, ValueError):
-                return None
+            seconds = _literal_seconds(expr)
+            return (seconds, at_site) if seconds is not None else None
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
             inner = self.number(expr.expression, at_site, depth + 1)
             if inner is None:
@@ -150,9 +150,11 @@ class TimeoutEvaluator:
                 if text.strip().lower().lstrip("+") in ("inf", "infinity"):
                     return math.inf, False
                 try:
-                    return float(text), at_site
+                    value = float(text)
                 except ValueError:
                     return None
+                # float("1e400") is infinite, as Python has it; int("9" * 400) is only huge.
+                return (_finite(value, text) if name == "builtins.int" else value), at_site
             return self.number(args[0].value, at_site, depth + 1)
         if name == "datetime.timedelta":
             total, literal = 0.0, at_site
@@ -366,7 +368,29 @@ def dsn_value(
     if keyword not in text:
         return "absent", None
     match = re.search(rf"\b{re.escape(keyword)}\s*=\s*'?\s*(-?\d+(?:\.\d+)?)", text)
-    return "found", (float(match.group(1)) if match else None)
+    return "found", (_finite(float(match.group(1)), match.group(1)) if match else None)
+
+
+def _literal_seconds(literal: Union[cst.Integer, cst.Float]) -> Optional[float]:
+    """The value of a number literal, never an exception: an integer too large for a float
+    (``0x`` and 300 digits) or for CPython's int-to-str limit (5,000 decimal digits) is
+    ``HUGE_SECONDS``; a float literal that overflows (``1e400``) is infinite, as in Python."""
+    if isinstance(literal, cst.Float):
+        return float(literal.value.replace("_", ""))
+    value = number_of(literal)
+    if value is None:  # only a decimal literal beyond the int-to-str limit
+        return HUGE_SECONDS
+    try:
+        return float(value)
+    except OverflowError:
+        return HUGE_SECONDS
+
+
+def _finite(value: float, text: str) -> float:
+    """A number written out in full that a float cannot hold (``"9" * 400``) is huge, not infinite."""
+    if math.isinf(value) and "inf" not in text.lower():
+        return math.copysign(HUGE_SECONDS, value)
+    return value
 
 
 # --- as plain data (the project pass carries values between files) --------------------------

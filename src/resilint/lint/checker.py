@@ -5,11 +5,15 @@ from __future__ import annotations
 import ast
 import fnmatch
 import os
+import sys
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import (
     Callable,
     Dict,
     Iterable,
+    Iterator,
     List,
     Mapping,
     Optional,
@@ -23,19 +27,20 @@ import libcst as cst
 
 from resilint.lint.config import Settings
 from resilint.lint.finding import Finding
+from resilint.lint.nesting import check_tokens, check_tree
 from resilint.lint.positions import NodePositions
 from resilint.lint.project import run_project_rules
 from resilint.lint.registry import all_rules
 from resilint.lint.rule import Report, Rule, RuleContext
 from resilint.lint.semantic import SemanticModel
-from resilint.lint.source import SourceError, decode, python_lines, read_bytes
+from resilint.lint.source import LINE_BREAK, SourceError, decode, python_lines, read_bytes, too_large
 from resilint.lint.summary import ModuleSummary, Place
 from resilint.lint.suppressions import Suppression, parse_suppressions, suppressing
 
 ANALYSIS_ERROR = "RES000"
 UNUSED_SUPPRESSION = "RES001"
-MAX_DEPTH = 400
 _NESTING_MESSAGES = ("too many nested parentheses", "too complex", "too many levels of indentation")
+_PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
 
 
 class Checker:
@@ -56,7 +61,7 @@ class Checker:
 
     def check_path(self, path: str) -> List[Finding]:
         try:
-            data = read_bytes(path)
+            data = read_bytes(path, self.settings.max_file_size)
         except SourceError as exc:
             return [self._analysis_error(path, exc)]
         return self.check_bytes(data, path)
@@ -68,10 +73,12 @@ class Checker:
         """The file's findings and, when project rules are enabled, its summary."""
         if data is None:
             try:
-                data = read_bytes(path)
+                data = read_bytes(path, self.settings.max_file_size)
             except SourceError as exc:
                 return FileResult([self._analysis_error(path, exc)])
         try:
+            if len(data) > self.settings.max_file_size:
+                raise too_large(len(data), self.settings.max_file_size)
             source = decode(data)
         except SourceError as exc:
             return FileResult([self._analysis_error(path, exc)])
@@ -79,12 +86,16 @@ class Checker:
         text = source.text
         lines = python_lines(text)
         try:
-            reports, model, tree = self._run_rules(text, data, path, codes)
-            positions = _positions(model, tree, lines)
-            located = self._locate(reports, positions, path, lines)
-            summary = self._summarise(model, positions, path, lines, text)
+            with _quiet():
+                reports, model, tree = self._run_rules(text, data, path, codes)
+                positions = _positions(model, tree, lines)
+                located = self._locate(reports, positions, path, lines)
+                summary = self._summarise(model, positions, path, lines, text)
         except SourceError as exc:
             return FileResult([self._analysis_error(path, exc, lines)])
+        except MemoryError:
+            reason = "ran out of memory while analysing this file"
+            return FileResult([self._analysis_error(path, SourceError(reason), lines)])
         return FileResult(self._apply_suppressions(located, text, path, lines, codes, summary), summary)
 
     def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
@@ -107,16 +118,20 @@ class Checker:
     def _run_rules(
         self, text: str, data: bytes, path: str, codes: Sequence[str]
     ) -> Tuple[List[Report], Optional[SemanticModel], Optional[ast.Module]]:
-        tree, deferred = _check_syntax(text, path)
         rules = [r for r in self.rules if r.code in codes]
         wanted = bool(rules) and (self.triggers is None or any(t in data for t in self.triggers))
         # Files without triggers can still sit on a call path, so project rules see every file.
         summarise = self.summarise is not None
+        # CPython's parser runs on every file, trigger or not, so that every syntax error is a
+        # RES000; it is fast, and max-file-size bounds what it can cost.
+        tree, deferred = _check_syntax(text, path)
         if not wanted and not summarise and deferred is None:
             return [], None, None
         if tree is not None:
-            _check_depth(tree)
-        module = _parse(text, deferred)
+            check_tree(tree)
+        else:
+            check_tokens(text)
+        module = _parse(text, tree, deferred)
         if not wanted and not summarise:
             return [], None, None
         try:
@@ -235,12 +250,27 @@ class Checker:
         return findings
 
     def _analysis_error(self, path: str, exc: SourceError, lines: Sequence[str] = ()) -> Finding:
-        line = exc.line or 1
-        column = exc.column or 1
-        return Finding(
-            ANALYSIS_ERROR, self.registry[ANALYSIS_ERROR].name, exc.reason, path, line, column,
-            line, column + 1, "error", line_text=_line(lines, line),
-        )
+        return analysis_error(path, exc, lines)
+
+
+def analysis_error(path: str, exc: SourceError, lines: Sequence[str] = ()) -> Finding:
+    """The one RES000 finding of a file that could not be analysed."""
+    line = exc.line or 1
+    column = exc.column or 1
+    return Finding(
+        ANALYSIS_ERROR, all_rules()[ANALYSIS_ERROR].name, exc.reason, path, line, column,
+        line, column + 1, "error", line_text=_line(lines, line),
+    )
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """The checked code's own warnings (an invalid escape sequence, `1if x else y`) are not
+    resilint's to print: CPython's parser and ``literal_eval`` emit them while reading it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        yield
 
 
 @dataclass
@@ -295,12 +325,14 @@ def _check_syntax(text: str, path: str) -> Tuple[Optional[ast.Module], Optional[
     refuses pathological nesting that would crash LibCST's native parser.
 
     Returns the syntax error to report if LibCST agrees: code newer than the running
-    interpreter (``match`` on 3.9) is refused by ``ast`` but parsed by LibCST.
+    interpreter (``match`` on 3.9) is refused by ``ast`` but parsed by LibCST. The message
+    names the grammar that refused it: code newer than both (``class A[T]`` with Python 3.11
+    and a LibCST before 1.1) is not wrong, only unreadable here.
     """
     try:
         return ast.parse(text, filename=path), None
     except SyntaxError as exc:
-        error = SourceError(f"syntax error: {exc.msg or 'invalid syntax'}", exc.lineno, exc.offset)
+        error = SourceError(f"syntax error ({_PYTHON}): {exc.msg or 'invalid syntax'}", exc.lineno, exc.offset)
         if any(m in error.reason for m in _NESTING_MESSAGES):
             raise error from None
         return None, error
@@ -308,37 +340,57 @@ def _check_syntax(text: str, path: str) -> Tuple[Optional[ast.Module], Optional[
         raise SourceError("too deeply nested to parse") from None
 
 
-def _check_depth(tree: ast.Module) -> None:
-    """Refuse what LibCST cannot take: its native parser overflows the C stack (a crash, not
-    an exception) on chains a few thousand levels deep that older CPythons accept, and is slow
-    long before. Real code stays far below this limit.
-
-    Every level of nesting takes at least one character, so a node written on one line in
-    fewer characters than the depth still allowed cannot break the limit and is not entered.
-    """
-    stack: List[Tuple[ast.AST, int]] = [(tree, 0)]
-    pop, push, children = stack.pop, stack.append, ast.iter_child_nodes
-    while stack:
-        node, depth = pop()
-        if depth > MAX_DEPTH:
-            raise SourceError(f"too deeply nested to analyse (over {MAX_DEPTH} levels)", getattr(node, "lineno", None))
-        end_line = getattr(node, "end_lineno", None)
-        if end_line is not None and end_line == node.lineno:  # type: ignore[attr-defined]
-            if depth + (node.end_col_offset - node.col_offset) <= MAX_DEPTH:  # type: ignore[attr-defined]
-                continue
-        for child in children(node):
-            push((child, depth + 1))
-
-
-def _parse(text: str, deferred: Optional[SourceError]) -> cst.Module:
+def _parse(text: str, tree: Optional[ast.Module], deferred: Optional[SourceError]) -> cst.Module:
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        if deferred is not None:
+        if deferred is not None:  # both refuse it: CPython's message is the clearer one
             raise deferred from None
-        raise SourceError(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1) from None
+        refused = exc
     except RecursionError:
         raise SourceError("too deeply nested to parse") from None
+    # CPython accepts what LibCST refuses: a gap in LibCST's grammar, not a syntax error.
+    assert tree is not None  # ast either parsed the file or said why not
+    rewritten = _unparenthesized_annotation_targets(text, tree)
+    if rewritten is not None:
+        try:
+            return cst.parse_module(rewritten)
+        except cst.ParserSyntaxError:
+            pass
+    raise SourceError(
+        f"valid Python that LibCST, the parser resilint uses, cannot read: {refused.message}",
+        refused.raw_line, refused.raw_column + 1,
+    ) from None
+
+
+def _unparenthesized_annotation_targets(text: str, tree: ast.Module) -> Optional[str]:
+    """``(x): int = 1`` with the parentheses blanked out (``x  : int = 1``), or None when the
+    file has no such statement: LibCST's native parser refuses a parenthesized annotated
+    target (LibCST issue 1011). Every position after the target stays where it was; the target
+    moves left by the width of its opening parentheses. Only one-line statements are rewritten.
+    """
+    pieces = LINE_BREAK.split(text)  # line, break, line, break, ..., line
+    changed = False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.AnnAssign) or node.simple:
+            continue
+        target, annotation = node.target, node.annotation
+        if not node.lineno == target.lineno == target.end_lineno == annotation.lineno:
+            continue
+        index = 2 * (node.lineno - 1)
+        line = pieces[index].encode("utf-8")  # ast's columns count UTF-8 bytes
+        opening = line[node.col_offset:target.col_offset]
+        closing = line[target.end_col_offset:annotation.col_offset]  # type: ignore[misc]
+        only_parentheses = not opening.strip(b"( \t") and not closing.strip(b") \t:")
+        if not opening.startswith(b"(") or not only_parentheses or closing.count(b":") != 1:
+            continue
+        moved = line[target.col_offset:target.end_col_offset]  # type: ignore[misc]
+        pieces[index] = (
+            line[:node.col_offset] + moved + b" " * len(opening) + closing.replace(b")", b" ")
+            + line[annotation.col_offset:]
+        ).decode("utf-8")
+        changed = True
+    return "".join(pieces) if changed else None
 
 
 def module_name(path: str, roots: Sequence[str] = ()) -> str:

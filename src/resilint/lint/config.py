@@ -27,6 +27,8 @@ DEFAULT_EXCLUDES: Tuple[str, ...] = (
     "__pypackages__", ".eggs", ".direnv",
 )
 DEFAULT_MAX_TIMEOUT = 30.0
+# Larger files are generated data rather than code; parsing one costs about a gigabyte per MiB.
+DEFAULT_MAX_FILE_SIZE = 1 << 20
 
 
 class ConfigError(Exception):
@@ -42,6 +44,7 @@ class Settings:
     exclude: Tuple[str, ...] = DEFAULT_EXCLUDES
     extend_exclude: Tuple[str, ...] = ()
     max_timeout: float = DEFAULT_MAX_TIMEOUT
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
     extend_clients: Tuple[str, ...] = ()
     respect_gitignore: bool = True
     redis_url_timeouts: bool = False  # Redis URLs read from configuration carry socket_timeout
@@ -80,6 +83,12 @@ def _number(value: Any, key: str, where: str) -> float:
     return float(value)
 
 
+def _byte_count(value: Any, key: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ConfigError(f"{where}: `{key}` must be a positive number of bytes, got {_describe(value)}")
+    return value
+
+
 def _boolean(value: Any, key: str, where: str) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"{where}: `{key}` must be true or false, got {_describe(value)}")
@@ -104,6 +113,7 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any, str, str], Any]]] = {
     "exclude": ("exclude", _string_list),
     "extend-exclude": ("extend_exclude", _string_list),
     "max-timeout": ("max_timeout", _number),
+    "max-file-size": ("max_file_size", _byte_count),
     "extend-clients": ("extend_clients", _qualified_names),
     "respect-gitignore": ("respect_gitignore", _boolean),
     "redis-url-timeouts": ("redis_url_timeouts", _boolean),

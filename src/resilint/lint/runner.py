@@ -1,50 +1,24 @@
-"""Running the checker over many files, in a process pool, with results identical to one process."""
+"""Running the checker over many files in worker processes, with results identical to one process."""
 
 from __future__ import annotations
 
 import os
-import traceback
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
 from resilint.lint.checker import Checker, project_roots
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
-from resilint.lint.finding import AnalysisError, Finding, RunResult
+from resilint.lint.finding import Finding, RunResult
+from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import ModuleSummary
+from resilint.lint.workers import Outcome, Task, WorkerPool
 
-# Below this many files a pool costs more to start than it saves.
+# Below this many files a second worker costs more to start than it saves.
 _POOL_THRESHOLD = 16
-_worker_checker: Optional[Checker] = None
-
-
-def _init_worker(settings: Settings, codes: Sequence[str]) -> None:
-    global _worker_checker
-    _worker_checker = Checker(settings, codes)
-
-
-Task = Tuple[str, Optional[bytes]]  # a path, and its bytes when the main process read them
-Outcome = Tuple[List[Finding], Optional[AnalysisError], Optional[ModuleSummary]]
-
-
-def _check_in_worker(task: Task) -> Outcome:
-    assert _worker_checker is not None
-    return _check(_worker_checker, task)
-
-
-def _check(checker: Checker, task: Task) -> Outcome:
-    """One file's findings; a bug in resilint on this file is an error of the run (exit 2),
-    reported with the file's path, and the other files are still checked."""
-    path, data = task
-    try:
-        result = checker.check_file(data, path)
-        return result.findings, None, result.summary
-    except Exception as exc:  # noqa: BLE001 - any bug, reported rather than fatal
-        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        return [], AnalysisError(path, f"internal error while checking this file: {detail}"), None
+# More workers than cores only add memory; a cap keeps `--jobs 100000` from forking 100,000.
+MAX_JOBS_PER_CORE = 4
 
 
 def default_jobs() -> int:
@@ -52,6 +26,15 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+def worker_count(jobs: Optional[int], files: int) -> int:
+    """The workers for ``files`` files: ``jobs`` (default: the cores), capped at 4x the cores
+    and at the number of files; one for a few files."""
+    if files < _POOL_THRESHOLD:
+        return 1
+    cores = default_jobs()
+    return max(1, min(jobs or cores, MAX_JOBS_PER_CORE * cores, files))
 
 
 def display_path(path: str) -> str:
@@ -75,24 +58,11 @@ def run(
     discovered = discover(paths, settings)
     files = [display_path(p) for p in discovered.files]
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
-    tasks, keys, cached = _consult_cache(files, cache, result.digests, project_roots(settings))
+    roots = project_roots(settings)
+    tasks, keys, cached = _consult_cache(files, cache, result.digests, roots, settings.max_file_size)
     result.findings = [f for batch, _ in cached for f in batch]
     summaries = [summary for _, summary in cached if summary is not None]
-    jobs = jobs or default_jobs()
-    per_file: Iterable[Outcome]
-    checker = Checker(settings, codes)
-    if jobs <= 1 or len(tasks) < _POOL_THRESHOLD:
-        per_file = (_check(checker, task) for task in tasks)
-        fresh = _collect(per_file, len(files), len(cached), progress)
-    else:
-        try:
-            with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings, codes)) as pool:
-                chunksize = max(1, min(32, len(tasks) // (jobs * 8) or 1))
-                per_file = pool.map(_check_in_worker, tasks, chunksize=chunksize)
-                fresh = _collect(per_file, len(files), len(cached), progress)
-        except BrokenProcessPool as exc:  # a worker died (killed, out of memory): say so
-            result.errors.append(AnalysisError(".", f"a worker process died: {exc}"))
-            fresh = []
+    fresh = _check_all(tasks, settings, codes, jobs, progress, len(cached), len(files))
     if cache is not None:
         for key, (batch, error, summary) in zip(keys, fresh):
             if key is not None and error is None:
@@ -100,23 +70,44 @@ def run(
     result.findings.extend(f for batch, _, _ in fresh for f in batch)
     result.errors.extend(error for _, error, _ in fresh if error is not None)
     summaries.extend(summary for _, _, summary in fresh if summary is not None)
+    checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     if checker.project_rules:
-        summaries.extend(_imported_summaries(summaries, settings, checker, cache))
+        summaries.extend(_imported_summaries(summaries, settings, codes, cache, checker.roots))
         result.findings.extend(checker.project_findings(summaries, set(files)))
     if cache is not None:
-        cache.save()
+        with deferred_signals():  # a cache file is written whole or not at all
+            cache.save()
     result.findings.sort(key=lambda f: f.sort_key)
     return result
 
 
+def _check_all(
+    tasks: Sequence[Task], settings: Settings, codes: Sequence[str], jobs: Optional[int],
+    progress: Optional[Callable[[int, int], None]] = None, done: int = 0, total: int = 0,
+) -> List[Outcome]:
+    """The outcome of each task, in order, from worker processes (a file that crashes one
+    costs one RES000, never the run)."""
+    fresh: List[Outcome] = [([], None, None)] * len(tasks)
+    if not tasks:
+        return fresh
+    with WorkerPool(settings, codes, worker_count(jobs, len(tasks))) as pool:
+        for index, outcome in pool.check(tasks):
+            fresh[index] = outcome
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    return fresh
+
+
 def _imported_summaries(
-    summaries: List[ModuleSummary], settings: Settings, checker: Checker, cache: Optional[ResultCache]
+    summaries: List[ModuleSummary], settings: Settings, codes: Sequence[str], cache: Optional[ResultCache],
+    project: Sequence[str],
 ) -> List[ModuleSummary]:
     """Summaries of the project modules that the checked files reach but that were not checked
     (pre-commit passes only the staged files), so that names resolve as in a full run. Their
     own findings are not reported."""
     known = {name for summary in summaries for name in (summary.module, *summary.aliases)}
-    roots = list(checker.roots)
+    roots = list(project)
     for summary in summaries:
         root = _import_root(summary.path, summary.module)
         if root is not None and root not in roots:
@@ -130,10 +121,9 @@ def _imported_summaries(
             break
         paths = sorted({path for path in map(finder.find, wanted) if path is not None})
         known.update(wanted)
-        tasks, keys, cached = _consult_cache(paths, cache, {}, checker.roots)
+        tasks, keys, cached = _consult_cache(paths, cache, {}, project, settings.max_file_size)
         frontier = [summary for _, summary in cached if summary is not None]
-        for task, key in zip(tasks, keys):
-            batch, error, summary = _check(checker, task)
+        for key, (batch, error, summary) in zip(keys, _check_all(tasks, settings, codes, None)):
             if cache is not None and key is not None and error is None:
                 cache.put(key, batch, summary)
             if summary is not None:
@@ -192,7 +182,8 @@ class _ModuleFinder:
 
 
 def _consult_cache(
-    files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str], roots: Sequence[str]
+    files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str], roots: Sequence[str],
+    max_file_size: int,
 ) -> Tuple[List[Task], List[Optional[str]], List[Tuple[List[Finding], Optional[ModuleSummary]]]]:
     """Split files into cache hits (their findings and summary) and tasks still to check, and
     record the digest of the bytes each file's findings come from (so they are read here,
@@ -202,7 +193,7 @@ def _consult_cache(
     hits: List[Tuple[List[Finding], Optional[ModuleSummary]]] = []
     for path in files:
         try:
-            data = read_bytes(path)
+            data = read_bytes(path, max_file_size)
         except SourceError:
             tasks.append((path, None))  # the checker reports why; nothing to cache
             keys.append(None)
@@ -220,14 +211,3 @@ def _consult_cache(
             tasks.append((path, data))
             keys.append(key)
     return tasks, keys, hits
-
-
-def _collect(
-    per_file: Iterable[Outcome], total: int, done: int, progress: Optional[Callable[[int, int], None]]
-) -> List[Outcome]:
-    batches: List[Outcome] = []
-    for batch in per_file:
-        batches.append(batch)
-        if progress is not None:
-            progress(done + len(batches), total)
-    return batches

@@ -17,6 +17,8 @@ from typing import Iterator, List, Optional
 # str.splitlines() also breaks at \f, \v, \x1c-\x1e, \x85 and U+2028/U+2029, which Python keeps
 # inside a line (in comments and strings), so its line numbers drift from the parser's.
 _PYTHON_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+# Capturing: ``LINE_BREAK.split(text)`` alternates lines and the breaks that end them.
+LINE_BREAK = re.compile(r"(\r\n|\r|\n)")
 
 
 class SourceError(Exception):
@@ -36,16 +38,23 @@ class Source:
     encoding: str
 
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str, max_size: Optional[int] = None) -> bytes:
+    """The file's bytes; beyond ``max_size`` bytes the file is refused without being read."""
     try:
-        mode = os.stat(path).st_mode
-        if stat.S_ISDIR(mode):
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(path)
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(info.st_mode):
             # Opening a FIFO or a device could block forever or never end.
             raise SourceError("not a regular file (a pipe, socket or device)")
+        if max_size is not None and info.st_size > max_size:
+            raise too_large(info.st_size, max_size)
         with open(path, "rb") as handle:
-            return handle.read()
+            # A file that grows after the stat is still bounded.
+            data = handle.read() if max_size is None else handle.read(max_size + 1)
+        if max_size is not None and len(data) > max_size:
+            raise too_large(len(data), max_size)
+        return data
     except IsADirectoryError:
         raise SourceError("is a directory, not a file") from None
     except PermissionError:
@@ -56,6 +65,17 @@ def read_bytes(path: str) -> bytes:
         if exc.errno == errno.ELOOP:
             raise SourceError("symbolic link loop") from None
         raise SourceError(f"cannot be read: {exc.strerror or exc}") from None
+
+
+def too_large(size: int, max_size: int) -> SourceError:
+    return SourceError(
+        f"too large to analyse: {_megabytes(size)}, over max-file-size ({_megabytes(max_size)}); "
+        "exclude it or raise max-file-size"
+    )
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1 << 20):.1f} MiB" if size >= 1 << 20 else f"{size:,} bytes"
 
 
 def content_digest(data: bytes) -> str:

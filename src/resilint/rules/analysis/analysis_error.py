@@ -10,12 +10,15 @@ class AnalysisErrorRule(Rule):
 
     ## What it does
     Reports, once per file, why resilint could not analyse it: the file cannot be read
-    (permissions, a broken symlink), its bytes are not valid in its declared encoding, it
-    contains a NUL byte, it is not valid Python, or it is nested too deeply to analyse: more
-    than 400 levels, which also counts chains that read as flat, such as an `if`/`elif` chain of
-    hundreds of branches or a sum of hundreds of terms (each `elif` and each `+` nests one level
-    in the syntax tree). LibCST, which resilint parses with, is slow on such chains and
-    crashes on deeper ones.
+    (permissions, a broken symlink), it is larger than `max-file-size` (1 MiB by default), its
+    bytes are not valid in its declared encoding, it contains a NUL byte, it is not valid Python
+    for the interpreter running resilint (the message names its version), LibCST cannot read
+    it, or it is nested too deeply to analyse: more than 1,000 levels, which also counts chains
+    that read as flat, such as an `if`/`elif` chain of a thousand branches or an `or` or `+`
+    of a thousand terms (each `elif`, `or` and `+` nests one level in LibCST's tree). LibCST,
+    which resilint parses with, is slow on such chains and crashes on deeper ones. Should its
+    parser crash or run out of memory anyway, the file is this finding ("the parser crashed on
+    this file") and every other file is still checked.
 
     ## Why is this bad?
     A file that is silently skipped is a file whose missing timeouts and unsafe retries nobody

@@ -17,6 +17,7 @@ from resilint.libraries.clients import TimeoutSpec, find_dsn, find_timeout, spec
 from resilint.libraries.network_mocks import in_process
 from resilint.libraries.sessions import session_sets_timeout
 from resilint.libraries.timeout_values import (
+    HUGE_SECONDS,
     Phase,
     TimeoutEvaluator,
     TimeoutValue,
@@ -228,7 +229,11 @@ def report_verdicts(ctx: "RuleContext", code: str) -> None:
 
 
 def _seconds(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+    if value >= HUGE_SECONDS:
+        return "more than 1e+308"
+    if float(value).is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return f"{value:g}"
 
 
 # --- across functions and modules (the project pass) ----------------------------------------

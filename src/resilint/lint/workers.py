@@ -1,0 +1,322 @@
+"""Worker processes that check files, so that a file which crashes the parser costs one RES000
+instead of the run.
+
+LibCST's parser is native code: on a pathological file it can overflow the C stack or run out
+of memory, which kills the process instead of raising. So files are always checked in worker
+processes (one with ``--jobs 1``), never in the main process, and a worker holds one file at
+a time. When a worker dies, the file it held is checked once more, alone, in a fresh process:
+if that one dies too, the file is one RES000 saying how; if not (the worker was killed from
+outside), its result counts. A replacement worker carries on with the other files.
+
+Each worker also
+
+* checks files on a thread with a large stack and a high recursion limit, so that deep but
+  real code (hundreds of concatenated strings, long ``elif`` chains) is analysed instead of
+  stopping at Python's default limit of 1,000 frames;
+* bounds its address space (``RLIMIT_AS``, where the platform enforces it) to what it started
+  with plus ``MEMORY_LIMIT``: a file that needs more fails with MemoryError, a RES000;
+* ignores SIGINT, which Ctrl-C sends to the whole process group: the main process decides,
+  and stops the workers itself; and it exits on its own once the main process is gone.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import multiprocessing
+import os
+import signal
+import sys
+import tempfile
+import threading
+import traceback
+from collections import deque
+from multiprocessing.connection import wait
+from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from resilint.lint.checker import Checker, analysis_error
+from resilint.lint.config import Settings
+from resilint.lint.finding import AnalysisError, Finding
+from resilint.lint.source import SourceError
+from resilint.lint.summary import ModuleSummary
+
+STACK_SIZE = 256 << 20
+# About 2.5 KB of C stack per Python frame where calls go through C: 50,000 fit with room.
+RECURSION_LIMIT = 50_000
+MEMORY_LIMIT = 2 << 30
+# A worker that holds no file wakes up this often to see whether the main process is gone.
+_PARENT_CHECK_SECONDS = 1.0
+# Workers that die before they are given a file: the platform cannot run them; stop trying.
+_MAX_FAILED_STARTS = 3
+
+Task = Tuple[str, Optional[bytes]]  # a path, and its bytes when the main process read them
+# A file's findings, the error of the run it caused, and its summary for the project pass.
+Outcome = Tuple[List[Finding], Optional[AnalysisError], Optional[ModuleSummary]]
+
+
+def check_task(checker: Checker, task: Task) -> Outcome:
+    """One file's findings; a bug in resilint on this file is an error of the run (exit 2),
+    reported with the file's path, and the other files are still checked."""
+    path, data = task
+    try:
+        result = checker.check_file(data, path)
+        return result.findings, None, result.summary
+    except Exception as exc:  # noqa: BLE001 - any bug, reported rather than fatal
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return [], AnalysisError(path, f"internal error while checking this file: {detail}"), None
+
+
+def _call_with_deep_stack(function: Callable[..., None], *args: Any) -> None:
+    """Run ``function`` on a thread with ``STACK_SIZE`` of stack and ``RECURSION_LIMIT``."""
+    try:
+        previous = threading.stack_size(STACK_SIZE)
+    except (ValueError, RuntimeError):  # pragma: no cover - a platform that refuses the size
+        function(*args)
+        return
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    thread = threading.Thread(target=function, args=args, name="resilint-check", daemon=True)
+    try:
+        thread.start()
+    finally:
+        threading.stack_size(previous)
+    thread.join()
+
+
+# --- inside a worker ------------------------------------------------------------------------
+
+
+def _serve(connection: Any, settings: Settings, codes: Sequence[str], parent: int, stderr: Optional[str]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the main process's handler, inherited by fork
+    faulthandler.disable()  # a crash here is reported as a RES000, not as a dump of Python stacks
+    if stderr is not None:  # a re-check: what native code says as it dies explains the crash
+        with open(stderr, "wb") as handle:
+            os.dup2(handle.fileno(), 2)
+    _limit_memory()
+    _call_with_deep_stack(_answer, connection, Checker(settings, codes), parent)
+
+
+def _answer(connection: Any, checker: Checker, parent: int) -> None:
+    while True:
+        if not connection.poll(_PARENT_CHECK_SECONDS):
+            if os.getppid() != parent:
+                return  # orphaned: the main process was killed
+            continue
+        try:
+            message = connection.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        index, task = message
+        connection.send((index, check_task(checker, task)))
+
+
+def _limit_memory() -> None:
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return
+    used = _address_space()
+    if used is None:  # pragma: no cover - no /proc: the limit could not be relative
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = used + STACK_SIZE + MEMORY_LIMIT
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft != resource.RLIM_INFINITY and soft <= limit:
+        return  # already bounded more tightly by the user
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):  # pragma: no cover
+        pass
+
+
+def _address_space() -> Optional[int]:
+    try:
+        with open("/proc/self/statm", encoding="ascii") as handle:
+            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        return None
+
+
+# --- in the main process --------------------------------------------------------------------
+
+
+class _Worker:
+    def __init__(self, context: Any, settings: Settings, codes: Sequence[str], alone: Optional[int]) -> None:
+        # A re-check of one file after a worker died on it: if this one dies too, the file is why.
+        self.alone = alone
+        self.stderr: Optional[str] = None
+        if alone is not None:
+            descriptor, self.stderr = tempfile.mkstemp(prefix="resilint-", suffix=".stderr")
+            os.close(descriptor)
+        ours, theirs = context.Pipe()
+        self.process = context.Process(
+            target=_serve, args=(theirs, settings, codes, os.getpid(), self.stderr),
+            name="resilint-worker", daemon=True,
+        )
+        try:
+            self.process.start()
+        except OSError:
+            ours.close()
+            self.discard()
+            raise
+        finally:
+            theirs.close()
+        self.connection = ours
+        self.held: Optional[int] = None  # the index of the task being checked
+
+    def last_words(self) -> str:
+        """The last line the process wrote to its standard error (a re-check's only)."""
+        if self.stderr is None:
+            return ""
+        try:
+            with open(self.stderr, "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                handle.seek(max(0, handle.tell() - 4096))
+                lines = handle.read().decode("utf-8", "replace").strip().splitlines()
+        except OSError:
+            return ""
+        return lines[-1].strip()[:200] if lines else ""
+
+    def discard(self) -> None:
+        if hasattr(self, "connection"):
+            self.connection.close()
+        if self.stderr is not None:
+            try:
+                os.unlink(self.stderr)
+            except OSError:
+                pass
+
+
+class WorkerPool:
+    """``size`` worker processes; ``check`` yields ``(index, outcome)`` as files finish.
+
+    Use it as a context manager: leaving it, normally or by an exception (Ctrl-C, SIGTERM),
+    ends every worker.
+    """
+
+    def __init__(self, settings: Settings, codes: Sequence[str], size: int) -> None:
+        self.settings = settings
+        self.codes = codes
+        self.size = size
+        self.context = multiprocessing.get_context()
+        self.workers: List[_Worker] = []
+        self.failed_starts = 0
+
+    def __enter__(self) -> "WorkerPool":
+        return self
+
+    def __exit__(self, kind: Any, *_: Any) -> None:
+        self.close(abort=kind is not None)
+
+    def check(self, tasks: Sequence[Task]) -> Iterator[Tuple[int, Outcome]]:
+        waiting: Deque[int] = deque(range(len(tasks)))
+        for _ in range(min(self.size, len(tasks))):
+            self._start()
+        while self.workers:
+            for worker in self.workers:
+                if worker.held is None:
+                    self._give(worker, waiting, tasks)
+            busy = [worker for worker in self.workers if worker.held is not None]
+            if not busy:
+                break
+            by_end: Dict[Any, _Worker] = {}
+            for worker in busy:
+                by_end[worker.connection] = by_end[worker.process.sentinel] = worker
+            ready = {id(by_end[end]): by_end[end] for end in wait(list(by_end))}
+            for worker in ready.values():
+                yield from self._collect(worker, waiting, tasks)
+        for index in waiting:  # left only when workers keep dying before they get a file
+            path = tasks[index][0]
+            yield index, ([], AnalysisError(path, "not checked: worker processes could not be started"))
+
+    def close(self, abort: bool = False) -> None:
+        workers, self.workers = self.workers, []
+        for worker in workers:
+            if abort or worker.held is not None:
+                worker.process.terminate()
+            else:
+                self._stop(worker)
+        for worker in workers:
+            worker.process.join(1.0 if abort else 5.0)
+            if worker.process.is_alive():  # pragma: no cover - did not stop in time
+                worker.process.kill()
+                worker.process.join()
+            worker.discard()
+
+    # --- steps ---------------------------------------------------------------------------
+
+    def _start(self, alone: Optional[int] = None) -> None:
+        try:
+            self.workers.append(_Worker(self.context, self.settings, self.codes, alone))
+        except OSError:  # no more processes allowed (EAGAIN): the files wait for the others
+            self.failed_starts += 1
+
+    def _give(self, worker: _Worker, waiting: Deque[int], tasks: Sequence[Task]) -> None:
+        index = worker.alone
+        if index is None:
+            if not waiting:
+                return
+            index = waiting.popleft()
+        try:
+            worker.connection.send((index, tasks[index]))
+        except OSError:  # it died already; its sentinel tells, and the file is given again
+            if worker.alone is None:
+                waiting.appendleft(index)
+            return
+        worker.held = index
+
+    def _collect(self, worker: _Worker, waiting: Deque[int], tasks: Sequence[Task]) -> Iterator[Tuple[int, Outcome]]:
+        try:
+            if worker.connection.poll():
+                index, outcome = worker.connection.recv()
+                worker.held = None
+                if worker.alone is not None:  # the re-check passed: the death was not this file's
+                    self._stop(worker)
+                    self._retire(worker)
+                yield index, outcome
+                return
+        except (EOFError, OSError):
+            pass  # it died; the pipe is closed
+        if not worker.process.is_alive():
+            yield from self._died(worker, waiting, tasks)
+
+    def _died(self, worker: _Worker, waiting: Deque[int], tasks: Sequence[Task]) -> Iterator[Tuple[int, Outcome]]:
+        said = worker.last_words()
+        self._retire(worker)
+        if worker.held is None:
+            self.failed_starts += 1  # it died before it was given a file
+        suspect = worker.held if worker.held is not None else worker.alone
+        if worker.alone is not None and worker.held is not None:
+            cause = _cause(worker.process.exitcode) + (f": {said}" if said else "")
+            crashed = SourceError(f"the parser crashed on this file ({cause})")
+            yield worker.held, ([analysis_error(tasks[worker.held][0], crashed)], None, None)
+        elif suspect is not None:
+            if self.failed_starts > _MAX_FAILED_STARTS:
+                waiting.appendleft(suspect)
+            else:
+                self._start(alone=suspect)  # check it alone: is it the file, or was it killed?
+        if worker.alone is None and waiting and self.failed_starts <= _MAX_FAILED_STARTS:
+            self._start()
+
+    def _stop(self, worker: _Worker) -> None:
+        try:
+            worker.connection.send(None)
+        except OSError:
+            worker.process.terminate()
+
+    def _retire(self, worker: _Worker) -> None:
+        self.workers.remove(worker)
+        worker.process.join()
+        worker.discard()
+
+
+def _cause(exitcode: Optional[int]) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"its process was killed by {name}"
+    return f"its process exited with status {exitcode}"
