@@ -197,8 +197,10 @@ def test_a_fifo_in_place_of_the_cache_file_is_not_opened(tmp_path):
     write_tree(tmp_path, {"a.py": "import requests\nrequests.get(u)\n"})
     command = [sys.executable, "-m", "resilint", "check", "--format", "concise", "a.py"]
     subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=60)
-    [cache_file] = (tmp_path / CACHE_DIRECTORY / __version__).glob("*.json")
-    cache_file.unlink()
-    os.mkfifo(cache_file)
+    cache_files = sorted((tmp_path / CACHE_DIRECTORY / __version__).glob("*.json"))
+    assert [f.name.endswith(".summaries.json") for f in cache_files] == [False, True]
+    for cache_file in cache_files:  # the findings and the summaries
+        cache_file.unlink()
+        os.mkfifo(cache_file)
     proc = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "a.py:2:1: RES101" in proc.stdout, proc.stderr

@@ -524,3 +524,23 @@ def test_a_post_helper_that_forwards_its_keyword_arguments(cli, tmp_path):
         """,
     })
     assert _codes(cli, tmp_path, "RES201", "app") == [("app/tasks.py", 7, "RES201")]
+
+
+def test_an_unchanged_tree_decodes_no_summary_and_a_change_outside_the_checked_files_counts(cli, tmp_path, monkeypatch):
+    write_tree(tmp_path, THREE_LAYERS)
+    from resilint.lint.cache import ResultCache
+
+    first = _findings(cli, tmp_path, "app/jobs.py")
+    assert "= up to 36 calls per operation" in first[0]["message"]
+    decoded = []
+    real_summary = ResultCache.summary
+    monkeypatch.setattr(ResultCache, "summary", lambda self, key: decoded.append(key) or real_summary(self, key))
+    assert _findings(cli, tmp_path, "app/jobs.py") == first
+    assert decoded == []
+    # app/transport.py is not checked, but the finding in app/jobs.py depends on it
+    transport = tmp_path / "app/transport.py"
+    transport.write_text(transport.read_text().replace("Retry(total=2)", "Retry(total=0)"))
+    after = _findings(cli, tmp_path, "app/jobs.py")
+    assert decoded != []
+    assert "= up to 12 calls per operation" in after[0]["message"]
+    assert after == _findings(cli, tmp_path, "--no-cache", "app/jobs.py")

@@ -4,10 +4,15 @@ interpreter and LibCST, the effective configuration), so a warm run reads and ha
 parses none.
 
 Stored as JSON (never pickle: a cache directory may come with an untrusted checkout) in
-``.resilint_cache/`` beside the configuration, written atomically at the end of a run. The file
-is ``{"format": CACHE_FORMAT, "entries": {key: {"findings": [...]}}}``: an entry is a dict so
-that more per-file facts (the summaries a cross-module pass needs) can sit beside the findings;
-changing what an entry holds changes ``CACHE_FORMAT``. A file of another format, an unreadable
+``.resilint_cache/`` beside the configuration, written atomically at the end of a run:
+
+* ``<digest>.json``: ``{"format": CACHE_FORMAT, "entries": {key: {"findings": [...]}},
+  "project": {...}}``, the findings per file and the last project pass's findings with the
+  keys of the files it read;
+* ``<digest>.summaries.json``: ``{"format": CACHE_FORMAT, "entries": {key: summary}}``, read only
+  when the project pass must run again (a file changed).
+
+Changing what an entry holds changes ``CACHE_FORMAT``. A file of another format, an unreadable
 or damaged one, and any entry that is not exactly what ``put`` writes are ignored, and the files
 concerned are checked again and their entries rewritten.
 """
@@ -20,7 +25,7 @@ import os
 import sys
 import tempfile
 from dataclasses import asdict
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import libcst
 
@@ -32,7 +37,7 @@ from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 _MAX_ENTRIES = 200_000
 _GITIGNORE = "# Automatically created by resilint.\n*\n"
 
@@ -115,26 +120,20 @@ def _findings_from_entry(entry: Any) -> List[Finding]:
     return [_finding_from_cache(item) for item in entry["findings"]]
 
 
-def _summary_from_entry(entry: Dict[str, Any]) -> Optional[ModuleSummary]:
-    if "summary" not in entry:
-        return None
-    summary = ModuleSummary.from_json(entry["summary"])
-    if summary is None:
-        raise ValueError("not a summary resilint wrote")
-    return summary
-
-
-def _load_entries(path: str) -> Dict[str, Any]:
-    """The entries of the cache file at ``path``; none when it is missing, not a regular file,
-    not JSON (truncated, too deeply nested to decode) or of another format."""
+def _load_document(path: str) -> Dict[str, Any]:
+    """The cache document at ``path``; empty when it is missing, not a regular file, not JSON
+    (truncated, too deeply nested to decode) or of another format."""
     try:
         document = json.loads(read_bytes(path))
     except (SourceError, ValueError, RecursionError):
         return {}
     if not isinstance(document, dict) or document.get("format") != CACHE_FORMAT:
         return {}
-    entries = document.get("entries")
-    return entries if isinstance(entries, dict) else {}
+    return document
+
+
+def _mapping(value: Any) -> Dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 # --- directories -----------------------------------------------------------------------------
@@ -169,52 +168,113 @@ def _make_directories(directory: str) -> None:
 
 
 class ResultCache:
+    """Findings per file in ``<digest>.json``; the project-pass summaries per file in
+    ``<digest>.summaries.json``, read only when the project pass must run again; and the
+    project pass's own findings, kept with the files (and their keys) they came from, so that
+    a run over an unchanged tree decodes no summary at all."""
+
     def __init__(self, settings: Settings, codes: Sequence[str], directory: Optional[str] = None) -> None:
         self.directory = directory or os.path.join(settings.root, CACHE_DIRECTORY)
         self.path = os.path.join(self.directory, __version__, f"{_settings_digest(settings, codes)}.json")
-        self._entries: Dict[str, Any] = _load_entries(self.path)
+        self.summaries_path = self.path[: -len(".json")] + ".summaries.json"
+        document = _load_document(self.path)
+        self._entries: Dict[str, Any] = _mapping(document.get("entries"))
+        self._project: Any = document.get("project")
         self._fresh: Dict[str, Any] = {}
+        self._summaries: Optional[Dict[str, Any]] = None  # loaded on first use
+        self._fresh_summaries: Dict[str, Any] = {}
+        self._fresh_project: Optional[Dict[str, Any]] = None
 
-    def get(self, key: str) -> Optional[Tuple[List[Finding], Optional[ModuleSummary]]]:
-        """The findings and project summary stored for ``key``, or None (absent or damaged)."""
+    def get(self, key: str) -> Optional[List[Finding]]:
+        """The findings stored for ``key``, or None (absent or damaged)."""
         entry = self._fresh.get(key) or self._entries.get(key)
         if entry is None:
             return None
         try:
             findings = _findings_from_entry(entry)
-            summary = _summary_from_entry(entry)
         except (ValueError, TypeError):
             self._entries.pop(key, None)  # damaged or foreign: the file is checked and rewritten
             return None
         self._fresh[key] = entry
-        return findings, summary
+        return findings
+
+    def summary(self, key: str) -> Optional[ModuleSummary]:
+        """The project-pass summary stored for ``key``, or None (absent or damaged)."""
+        if key in self._fresh_summaries:
+            stored = self._fresh_summaries[key]
+        else:
+            if self._summaries is None:
+                self._summaries = _mapping(_load_document(self.summaries_path).get("entries"))
+            stored = self._summaries.get(key)
+        summary = ModuleSummary.from_json(stored) if stored is not None else None
+        if summary is not None:
+            self._fresh_summaries[key] = stored
+        return summary
 
     def put(self, key: str, findings: List[Finding], summary: Optional[ModuleSummary] = None) -> None:
-        entry: Dict[str, Any] = {"findings": [_finding_to_cache(f) for f in findings]}
+        self._fresh[key] = {"findings": [_finding_to_cache(f) for f in findings]}
         if summary is not None:
-            entry["summary"] = summary.to_json()
-        self._fresh[key] = entry
+            self._fresh_summaries[key] = summary.to_json()
+
+    # --- the project pass ------------------------------------------------------------------
+
+    def project_findings(self, checked: Mapping[str, str], unchanged: Callable[[str, str], bool]) -> Optional[List[Finding]]:
+        """The project pass's findings of the last run, if it checked the same files with the
+        same keys and every other file it read (``path → key``) is ``unchanged``."""
+        stored = self._project
+        try:
+            if not isinstance(stored, dict) or stored.get("checked") != dict(checked):
+                return None
+            read = stored["read"]
+            if not isinstance(read, dict) or not all(unchanged(path, key) for path, key in read.items()):
+                return None
+            findings = [_finding_from_cache(item) for item in stored["findings"]]
+        except (KeyError, TypeError, ValueError):
+            return None
+        self._fresh_project = stored
+        return findings
+
+    def put_project(self, checked: Mapping[str, str], read: Mapping[str, str], findings: List[Finding]) -> None:
+        self._fresh_project = {
+            "checked": dict(checked), "read": dict(read), "findings": [_finding_to_cache(f) for f in findings],
+        }
 
     def save(self) -> None:
         merged = dict(self._entries)
         merged.update(self._fresh)
         if len(merged) > _MAX_ENTRIES:
             merged = dict(self._fresh)
-        temporary = None
-        try:
-            _make_directories(os.path.dirname(self.path))
-            descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(self.path), suffix=".tmp")
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(_encode(merged, self._fresh))
-            os.replace(temporary, self.path)
-        except OSError:
-            # A read-only checkout still gets its findings; only the cache is lost.
-            if temporary is not None and os.path.exists(temporary):
-                os.unlink(temporary)
+        document: Dict[str, Any] = {"format": CACHE_FORMAT, "entries": merged}
+        if self._fresh_project is not None:
+            document["project"] = self._fresh_project
+        _write(self.path, document, {"format": CACHE_FORMAT, "entries": self._fresh})
+        if self._fresh_summaries:
+            summaries = dict(self._summaries) if self._summaries is not None else _mapping(
+                _load_document(self.summaries_path).get("entries")
+            )
+            summaries.update(self._fresh_summaries)
+            if len(summaries) > _MAX_ENTRIES:
+                summaries = dict(self._fresh_summaries)
+            document = {"format": CACHE_FORMAT, "entries": summaries}
+            _write(self.summaries_path, document, {"format": CACHE_FORMAT, "entries": self._fresh_summaries})
 
 
-def _encode(entries: Dict[str, Any], fresh: Dict[str, Any]) -> str:
+def _write(path: str, document: Dict[str, Any], fallback: Dict[str, Any]) -> None:
+    temporary = None
     try:
-        return json.dumps({"format": CACHE_FORMAT, "entries": entries}, separators=(",", ":"))
+        _make_directories(os.path.dirname(path))
+        descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(_encode(document, fallback))
+        os.replace(temporary, path)
+    except OSError:
+        # A read-only checkout still gets its findings; only the cache is lost.
+        if temporary is not None and os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def _encode(document: Dict[str, Any], fallback: Dict[str, Any]) -> str:
+    try:
+        return json.dumps(document, separators=(",", ":"))
     except RecursionError:  # an old entry nested too deeply to encode is damaged: keep this run's
-        return json.dumps({"format": CACHE_FORMAT, "entries": fresh}, separators=(",", ":"))
+        return json.dumps(fallback, separators=(",", ":"))

@@ -59,26 +59,79 @@ def run(
     files = [display_path(p) for p in discovered.files]
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
     roots = project_roots(settings)
-    tasks, keys, cached = _consult_cache(files, cache, result.digests, roots, settings.max_file_size)
-    result.findings = [f for batch, _ in cached for f in batch]
-    summaries = [summary for _, summary in cached if summary is not None]
-    fresh = _check_all(tasks, settings, codes, jobs, progress, len(cached), len(files))
-    if cache is not None:
-        for key, (batch, error, summary) in zip(keys, fresh):
-            if key is not None and error is None:
-                cache.put(key, batch, summary)
+    consulted = _consult_cache(files, cache, result.digests, roots, settings.max_file_size)
+    result.findings = [f for _, _, batch in consulted.hits for f in batch]
+    fresh = _check_all(consulted.tasks, settings, codes, jobs, progress, len(consulted.hits), len(files))
+    summaries = _store(cache, consulted.keys, fresh)
     result.findings.extend(f for batch, _, _ in fresh for f in batch)
     result.errors.extend(error for _, error, _ in fresh if error is not None)
-    summaries.extend(summary for _, _, summary in fresh if summary is not None)
     checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     if checker.project_rules:
-        summaries.extend(_imported_summaries(summaries, settings, codes, cache, checker.roots))
-        result.findings.extend(checker.project_findings(summaries, set(files)))
+        result.findings.extend(_project_findings(checker, consulted, summaries, settings, codes, cache, roots, files))
     if cache is not None:
         with deferred_signals():  # a cache file is written whole or not at all
             cache.save()
     result.findings.sort(key=lambda f: f.sort_key)
     return result
+
+
+def _project_findings(
+    checker: Checker, consulted: "_Consulted", summaries: List[ModuleSummary], settings: Settings,
+    codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
+) -> List[Finding]:
+    """The project pass: from the cache when no file it read has changed, else from every
+    file's summary (the cached ones, and fresh ones for files whose summary is missing)."""
+    checked = {path: key for path, key in consulted.keyed}
+    every_file_keyed = cache is not None and len(checked) == len(files)
+    if every_file_keyed:
+        assert cache is not None
+
+        def unchanged(path: str, key: str) -> bool:
+            try:
+                return file_key(path, read_bytes(path, settings.max_file_size), roots) == key
+            except SourceError:
+                return False
+
+        stored = cache.project_findings(checked, unchanged)
+        if stored is not None:
+            return stored
+    summaries = summaries + _cached_summaries(consulted.hits, settings, codes, cache)
+    extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
+    findings = checker.project_findings(summaries + extra, set(files))
+    if every_file_keyed and cache is not None:
+        cache.put_project(checked, read, findings)
+    return findings
+
+
+def _cached_summaries(
+    hits: Sequence[Tuple[str, str, List[Finding]]], settings: Settings, codes: Sequence[str],
+    cache: Optional[ResultCache],
+) -> List[ModuleSummary]:
+    """The summaries of the files whose findings came from the cache; a file whose summary is
+    missing or damaged is analysed again for it."""
+    found: List[ModuleSummary] = []
+    again: List[Task] = []
+    keys: List[Optional[str]] = []
+    for path, key, _ in hits:
+        summary = cache.summary(key) if cache is not None else None
+        if summary is not None:
+            found.append(summary)
+        else:
+            again.append((path, None))
+            keys.append(key)
+    found.extend(_store(cache, keys, _check_all(again, settings, codes, None)))
+    return found
+
+
+def _store(cache: Optional[ResultCache], keys: Sequence[Optional[str]], outcomes: Sequence[Outcome]) -> List[ModuleSummary]:
+    """Put fresh outcomes in the cache; their summaries."""
+    summaries = []
+    for key, (batch, error, summary) in zip(keys, outcomes):
+        if cache is not None and key is not None and error is None:
+            cache.put(key, batch, summary)
+        if summary is not None:
+            summaries.append(summary)
+    return summaries
 
 
 def _check_all(
@@ -102,10 +155,10 @@ def _check_all(
 def _imported_summaries(
     summaries: List[ModuleSummary], settings: Settings, codes: Sequence[str], cache: Optional[ResultCache],
     project: Sequence[str],
-) -> List[ModuleSummary]:
+) -> Tuple[List[ModuleSummary], Dict[str, str]]:
     """Summaries of the project modules that the checked files reach but that were not checked
-    (pre-commit passes only the staged files), so that names resolve as in a full run. Their
-    own findings are not reported."""
+    (pre-commit passes only the staged files), so that names resolve as in a full run, and
+    the key of each such file. Their own findings are not reported."""
     known = {name for summary in summaries for name in (summary.module, *summary.aliases)}
     roots = list(project)
     for summary in summaries:
@@ -114,6 +167,7 @@ def _imported_summaries(
             roots.append(root)
     finder = _ModuleFinder(roots)
     extra: List[ModuleSummary] = []
+    read: Dict[str, str] = {}
     frontier = list(summaries)
     while frontier:
         wanted = {module for summary in frontier for module in _referenced_modules(summary)} - known
@@ -121,16 +175,13 @@ def _imported_summaries(
             break
         paths = sorted({path for path in map(finder.find, wanted) if path is not None})
         known.update(wanted)
-        tasks, keys, cached = _consult_cache(paths, cache, {}, project, settings.max_file_size)
-        frontier = [summary for _, summary in cached if summary is not None]
-        for key, (batch, error, summary) in zip(keys, _check_all(tasks, settings, codes, None)):
-            if cache is not None and key is not None and error is None:
-                cache.put(key, batch, summary)
-            if summary is not None:
-                frontier.append(summary)
+        consulted = _consult_cache(paths, cache, {}, project, settings.max_file_size)
+        read.update(consulted.keyed)
+        frontier = _cached_summaries(consulted.hits, settings, codes, cache)
+        frontier.extend(_store(cache, consulted.keys, _check_all(consulted.tasks, settings, codes, None)))
         known.update(summary.module for summary in frontier)
         extra.extend(frontier)
-    return extra
+    return extra, read
 
 
 def _referenced_modules(summary: ModuleSummary) -> Iterator[str]:
@@ -181,33 +232,42 @@ class _ModuleFinder:
         return self._directories[path]
 
 
+class _Consulted:
+    """Files split into cache hits (path, key, findings) and tasks still to check (with their
+    keys, None where there is nothing to cache), and the key of every file that has one."""
+
+    def __init__(self) -> None:
+        self.hits: List[Tuple[str, str, List[Finding]]] = []
+        self.tasks: List[Task] = []
+        self.keys: List[Optional[str]] = []
+        self.keyed: List[Tuple[str, str]] = []
+
+
 def _consult_cache(
     files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str], roots: Sequence[str],
     max_file_size: int,
-) -> Tuple[List[Task], List[Optional[str]], List[Tuple[List[Finding], Optional[ModuleSummary]]]]:
-    """Split files into cache hits (their findings and summary) and tasks still to check, and
-    record the digest of the bytes each file's findings come from (so they are read here,
-    cache or not)."""
-    tasks: List[Task] = []
-    keys: List[Optional[str]] = []
-    hits: List[Tuple[List[Finding], Optional[ModuleSummary]]] = []
+) -> _Consulted:
+    """Which files the cache answers, and the digest of the bytes each file's findings come
+    from (so every file is read here, cache or not)."""
+    consulted = _Consulted()
     for path in files:
         try:
             data = read_bytes(path, max_file_size)
         except SourceError:
-            tasks.append((path, None))  # the checker reports why; nothing to cache
-            keys.append(None)
+            consulted.tasks.append((path, None))  # the checker reports why; nothing to cache
+            consulted.keys.append(None)
             continue
         digests[path] = content_digest(data)
         if cache is None:
-            tasks.append((path, data))
-            keys.append(None)
+            consulted.tasks.append((path, data))
+            consulted.keys.append(None)
             continue
         key = file_key(path, data, roots)
+        consulted.keyed.append((path, key))
         found = cache.get(key)
         if found is not None:
-            hits.append(found)
+            consulted.hits.append((path, key, found))
         else:
-            tasks.append((path, data))
-            keys.append(key)
-    return tasks, keys, hits
+            consulted.tasks.append((path, data))
+            consulted.keys.append(key)
+    return consulted
