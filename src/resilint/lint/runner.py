@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
 from resilint.lint.checker import Checker, project_roots
@@ -211,12 +211,15 @@ class _ModuleFinder:
     def __init__(self, roots: Sequence[str]) -> None:
         self.roots = roots
         self._directories: Dict[str, bool] = {}
+        self._listings: Dict[str, Set[str]] = {}
 
     def find(self, module: str) -> Optional[str]:
         parts = module.split(".")
         if not all(part.isidentifier() for part in parts):
             return None
         for root in self.roots:
+            if not self._may_hold(root, parts[0]):
+                continue
             parent = os.path.join(root, *parts[:-1])
             if len(parts) > 1 and not self._is_directory(parent):
                 continue
@@ -225,6 +228,17 @@ class _ModuleFinder:
                 if os.path.isfile(candidate):
                     return display_path(candidate)
         return None
+
+    def _may_hold(self, root: str, top: str) -> bool:
+        """Whether ``root`` has a package or module named ``top`` (one listing per root)."""
+        names = self._listings.get(root)
+        if names is None:
+            try:
+                names = {entry[:-3] if entry.endswith(".py") else entry for entry in os.listdir(root)}
+            except OSError:
+                names = set()
+            self._listings[root] = names
+        return top in names
 
     def _is_directory(self, path: str) -> bool:
         if path not in self._directories:
