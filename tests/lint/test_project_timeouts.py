@@ -204,3 +204,33 @@ def test_a_wrapper_called_under_a_network_mock_sends_nothing(cli, tmp_path):
     """})
     findings = _check(cli, tmp_path, ".")
     assert _lines(findings, "tests/test_views.py") == [(10, "RES101")]
+
+
+def test_sdk_sessions_from_factories_and_subclasses_that_fill_in_the_timeout(cli, tmp_path):
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/credentials.py": """
+            import boto3
+            import requests
+
+            def get_boto3_session():
+                return boto3.Session()
+
+            class TimeoutSession(requests.Session):
+                def request(self, method, url, **kwargs):
+                    kwargs.setdefault("timeout", 10)
+                    return super().request(method, url, **kwargs)
+        """,
+        "app/store.py": """
+            from app import credentials
+
+            def s3():
+                return credentials.get_boto3_session().client("s3")
+
+            def fetch(url):
+                return credentials.TimeoutSession().get(url)
+        """,
+    })
+    findings = _check(cli, tmp_path, "app")
+    assert _lines(findings, "app/store.py") == [(4, "RES105")]
+    assert "botocore's default connect and read timeouts are 60 s" in findings[0][3]
