@@ -10,7 +10,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
-from resilint.lint.nodes import is_none, last_name, statements_in, string_of
+from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import children
 
@@ -283,12 +283,12 @@ def _names_assigned_in(loop: cst.CSTNode) -> Set[str]:
 def _forwards_own_kwargs(call: CallSite, function: FunctionInfo) -> bool:
     """``session.post(url, **kwargs)`` where ``kwargs`` is the function's own ``**`` parameter
     and nothing else could carry headers."""
-    star = function.node.params.star_kwarg if isinstance(function.node, cst.FunctionDef) else None
-    if not isinstance(star, cst.Param):
+    kwargs = kwargs_name(function.node)
+    if kwargs is None:
         return False
     unpacked = [a for a in call.node.args if a.star]
     keywords = {a.keyword.value for a in call.node.args if a.keyword is not None}
     return (
         "headers" not in keywords and len(unpacked) == 1 and unpacked[0].star == "**"
-        and isinstance(unpacked[0].value, cst.Name) and unpacked[0].value.value == star.name.value
+        and isinstance(unpacked[0].value, cst.Name) and unpacked[0].value.value == kwargs
     )

@@ -37,7 +37,7 @@ from resilint.libraries.sessions import (
     writes_timeout_key,
 )
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
-from resilint.lint.nodes import code_of
+from resilint.lint.nodes import code_of, kwargs_name
 from resilint.lint.semantic import (
     Binding,
     CallSite,
@@ -250,7 +250,7 @@ def _attribute_type(model: SemanticModel, cls: ClassInfo, attribute: str, bindin
 def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Arguments:
     """The shape of the call's arguments, with the values of timeout-like keywords."""
     function = site.scope.enclosing_function
-    kwargs_param = _star_kwarg(function)
+    kwargs_param = kwargs_name(function.node) if function is not None else None
     keywords: List[str] = []
     values: List[Argument] = []
     positional, star, double_star, forwards = 0, False, False, False
@@ -304,13 +304,6 @@ def _parameter(function: Optional[FunctionInfo], expr: cst.BaseExpression) -> Op
             assigned = function.scope.bindings.get(expr.value, [])
             return param if len(assigned) == 1 else None  # reassigned in the body: not the parameter
     return None
-
-
-def _star_kwarg(function: Optional[FunctionInfo]) -> Optional[str]:
-    if function is None or not isinstance(function.node, cst.FunctionDef):
-        return None
-    star = function.node.params.star_kwarg
-    return star.name.value if isinstance(star, cst.Param) else None
 
 
 def _qualified(model: SemanticModel, qualname: str) -> str:

@@ -90,13 +90,14 @@ class Checker:
                 reports, model, tree = self._run_rules(text, data, path, codes)
                 positions = _positions(model, tree, lines)
                 located = self._locate(reports, positions, path, lines)
-                summary = self._summarise(model, positions, path, lines, text)
+                suppressions = parse_suppressions(text)
+                summary = self._summarise(model, positions, path, lines, suppressions)
         except SourceError as exc:
             return FileResult([self._analysis_error(path, exc, lines)])
         except MemoryError:
             reason = "ran out of memory while analysing this file"
             return FileResult([self._analysis_error(path, SourceError(reason), lines)])
-        return FileResult(self._apply_suppressions(located, text, path, lines, codes, summary), summary)
+        return FileResult(self._apply_suppressions(located, suppressions, path, lines, codes, summary), summary)
 
     def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
         """The project rules' findings over these summaries (per-file ignores applied), and the
@@ -144,7 +145,8 @@ class Checker:
         return ctx.reports, model, tree
 
     def _summarise(
-        self, model: Optional[SemanticModel], positions: Optional[NodePositions], path: str, lines: List[str], text: str
+        self, model: Optional[SemanticModel], positions: Optional[NodePositions], path: str, lines: List[str],
+        suppressions: Dict[int, List[Suppression]],
     ) -> Optional[ModuleSummary]:
         if self.summarise is None or model is None or positions is None:
             return None
@@ -163,7 +165,7 @@ class Checker:
         summary.aliases = [name for name in module_names(path, self.roots) if name != summary.module]
         summary.suppressions = {
             line: (None if entry.codes is None else sorted(entry.codes))
-            for line, entries in parse_suppressions(text).items()
+            for line, entries in suppressions.items()
             for entry in entries
         }
         return summary
@@ -194,10 +196,9 @@ class Checker:
         return findings
 
     def _apply_suppressions(
-        self, located: List["_WithAnchor"], text: str, path: str, lines: List[str], codes: Sequence[str],
-        summary: Optional[ModuleSummary] = None,
+        self, located: List["_WithAnchor"], suppressions: Dict[int, List[Suppression]], path: str, lines: List[str],
+        codes: Sequence[str], summary: Optional[ModuleSummary] = None,
     ) -> List[Finding]:
-        suppressions = parse_suppressions(text)
         kept = [
             item.finding
             for item in located

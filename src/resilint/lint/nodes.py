@@ -51,6 +51,12 @@ def parameter_names(params: cst.Parameters) -> List[str]:
     return [param.name.value for param in every]
 
 
+def kwargs_name(function: cst.CSTNode) -> Optional[str]:
+    """The name of a def's ``**`` parameter, if it has one."""
+    star = function.params.star_kwarg if isinstance(function, cst.FunctionDef) else None
+    return star.name.value if isinstance(star, cst.Param) else None
+
+
 def is_none(node: Optional[cst.CSTNode]) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
