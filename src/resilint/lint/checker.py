@@ -59,16 +59,6 @@ class Checker:
 
     # --- entry points --------------------------------------------------------------------
 
-    def check_path(self, path: str) -> List[Finding]:
-        try:
-            data = read_bytes(path, self.settings.max_file_size)
-        except SourceError as exc:
-            return [self._analysis_error(path, exc)]
-        return self.check_bytes(data, path)
-
-    def check_bytes(self, data: bytes, path: str) -> List[Finding]:
-        return self.check_file(data, path).findings
-
     def check_file(self, data: Optional[bytes], path: str) -> "FileResult":
         """The file's findings and, when project rules are enabled, its summary."""
         if data is None:
