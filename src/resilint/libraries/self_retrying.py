@@ -77,15 +77,29 @@ def may_send(name: str) -> bool:
     return method not in _ADMINISTRATION and not method[:1].isupper()
 
 
+def _sdk_client(name: str) -> Optional[str]:
+    """How an SDK client that retries by itself is described, when ``name`` is one of its requests."""
+    method = name.rsplit(".", 1)[-1]
+    for prefix, description in _SDK_CLIENTS.items():
+        if name.startswith(prefix) and method not in _NOT_REQUESTS and not method[:1].isupper():
+            return description
+    return None
+
+
+def sdk_request(name: str) -> bool:
+    """A request of an SDK client (``botocore.client.BaseClient.put_object``)."""
+    return _sdk_client(name) is not None
+
+
 def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> Optional[ClientLayer]:
     """The retry layer that the client this call goes to adds by itself, if the call is a
     request (``session.mount(...)`` is not)."""
     if name is None:
         return None
     method = name.rsplit(".", 1)[-1]
-    for prefix, description in _SDK_CLIENTS.items():
-        if name.startswith(prefix) and method not in _NOT_REQUESTS and not method[:1].isupper():
-            return description, None, site.node, None
+    description = _sdk_client(name)
+    if description is not None:
+        return description, None, site.node, None
     func = site.node.func
     if not isinstance(func, cst.Attribute) or method not in _REQUEST_METHODS:
         return None

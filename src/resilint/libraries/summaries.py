@@ -1,7 +1,8 @@
 """One file's summary for the project pass (``resilint.lint.summary``), made from its semantic
 model: every function's calls, resolved as far as the file can tell, with the timeout
-arguments they pass; what its functions return and what its objects are; and its retry layers
-(library decorators and loops, hand-written loops, clients that retry by themselves)."""
+arguments they pass; what its functions return and what its objects are; its retry layers
+(library decorators and loops, hand-written loops, clients that retry by themselves); and its
+DB scopes (transactions, held connections) with the calls made inside them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from resilint.libraries.clients import TIMEOUT_KEYWORDS
+from resilint.libraries.db_scopes import db_scopes, runs_later
 from resilint.libraries.http_requests import RequestFinder
 from resilint.libraries.network_mocks import mocked_libraries
 from resilint.libraries.retry_scopes import (
@@ -53,6 +55,7 @@ from resilint.lint.summary import (
     Argument,
     Arguments,
     Call,
+    DbScope,
     FunctionSummary,
     Layer,
     ModuleSummary,
@@ -103,6 +106,19 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
 
+    held: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(depth, DB scope index)]
+    db = db_scopes(model)
+    for scope in db.scopes:
+        owner = function_of(scope.function)
+        owner.db_scopes.append(DbScope(
+            scope.opening.description, scope.opening.holds, locate(scope.node), scope.via, scope.whole_function,
+            scope.locks, scope.yields, scope.wraps,
+        ))
+        for site in scope.covered:
+            held.setdefault(id(site.node), []).append((scope.depth, len(owner.db_scopes) - 1))
+    for info in db.deferring:
+        function_of(info).defers_in_transaction = True
+
     for site, name in model.iter_calls():
         if name is None or name.startswith(_SKIPPED_TARGETS):
             continue
@@ -116,6 +132,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         mocked = tuple(sorted(mocked_libraries(model, site)))
         owner.calls.append(Call(
             name, locate(site.node), covering, retrying, _arguments(model, site, locate), mocked, may_send(name),
+            tuple(index for _, index in sorted(held.get(id(site.node), ()))), runs_later(site),
         ))
 
     finder = RequestFinder(model)

@@ -393,6 +393,15 @@ def _finite(value: float, text: str) -> float:
     return value
 
 
+def seconds_text(value: float) -> str:
+    """Seconds for messages: ``5``, ``3.05``, and no float overflow spelled out."""
+    if value >= HUGE_SECONDS:
+        return "more than 1e+308"
+    if float(value).is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return f"{value:g}"
+
+
 # --- as plain data (the project pass carries values between files) --------------------------
 
 

@@ -37,7 +37,7 @@ from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 _MAX_ENTRIES = 200_000
 _GITIGNORE = "# Automatically created by resilint.\n*\n"
 

@@ -266,9 +266,12 @@ class ProjectGraph:
             queue.extend((callee, inner_call, path, None) for inner_call in callee.calls)
         return list(found.values())
 
-    def reachable(self, function: FunctionSummary) -> Iterator[Tuple[FunctionSummary, Tuple[Call, ...]]]:
+    def reachable(
+        self, function: FunctionSummary, follow: Optional[Callable[[Call, FunctionSummary], bool]] = None,
+    ) -> Iterator[Tuple[FunctionSummary, Tuple[Call, ...]]]:
         """``function`` and every project function it calls at any depth, each once, nearest
-        first, with the calls that lead from ``function`` to it."""
+        first, with the calls that lead from ``function`` to it; ``follow(call, callee)`` may
+        refuse a step (a call that only hands work over)."""
         queue: Deque[Tuple[FunctionSummary, Tuple[Call, ...]]] = deque([(function, ())])
         visited: Set[str] = {function.name}
         while queue:
@@ -276,6 +279,8 @@ class ProjectGraph:
             yield current, path
             for call in current.calls:
                 callee = self.resolve(call.target, current.place.path)
+                if callee is not None and follow is not None and not follow(call, callee):
+                    continue
                 if callee is not None and callee.name not in visited:
                     visited.add(callee.name)
                     queue.append((callee, path + (call,)))

@@ -113,12 +113,36 @@ class Arguments:
 
 
 @dataclass(frozen=True)
+class DbScope:
+    """Code during which a function holds a DB connection (and maybe a transaction).
+
+    ``description`` names it for messages ("`transaction.atomic()`"); ``holds`` says what it
+    holds ("a transaction", "a pooled connection"). ``via``: a ``with`` of a project function
+    the file could not tell about, a scope only if the project pass finds that function is a
+    context manager yielding inside one. ``yields``: a generator yields inside it (so the
+    function is such a context manager); ``wraps``: it covers a call of the function that an
+    enclosing decorator wraps; ``locks``: rows are locked in it (``select_for_update()``).
+    """
+
+    description: str
+    holds: str
+    place: Place
+    via: Optional[str] = None
+    whole_function: bool = False
+    locks: bool = False
+    yields: bool = False
+    wraps: bool = False
+
+
+@dataclass(frozen=True)
 class Call:
     """A call made by a function: ``target`` is the callee's qualified name as far as the file
     can tell (a project function, a method ``pkg.mod.Class.method``, or a library object).
     ``layers`` are indexes into the function's loop layers that repeat this call, outermost
     first (a decorator repeats every call of its function and is not listed); ``retrying`` is the
-    index of the layer that the call itself is (a request to a client that retries by itself)."""
+    index of the layer that the call itself is (a request to a client that retries by itself).
+    ``db_scopes`` are indexes into the function's DB scopes open at the call, outermost first;
+    ``later``: the call is in a lambda, so it runs when (if) the lambda is called."""
 
     target: str
     place: Place
@@ -127,6 +151,8 @@ class Call:
     arguments: Optional[Arguments] = None
     mocked: Tuple[str, ...] = ()  # client libraries a test double answers here (no network)
     sends: bool = False  # by its method name, a request if the object is a client
+    db_scopes: Tuple[int, ...] = ()
+    later: bool = False
 
 
 @dataclass
@@ -143,6 +169,9 @@ class FunctionSummary:
     delay: Optional[str] = None  # what kind of delay it returns: "fixed" | "exponential" | "jittered"
     returns_layer: Optional[int] = None  # the client it returns retries by itself: that layer
     sets_timeout: bool = False  # it writes a "timeout" key (``kwargs.setdefault("timeout", …)``)
+    db_scopes: List[DbScope] = field(default_factory=list)
+    # Inside a transaction it defers its work to ``on_commit`` (it asks ``in_atomic_block``).
+    defers_in_transaction: bool = False
 
 
 @dataclass
@@ -196,7 +225,8 @@ class ModuleSummary:
                     layers=[_layer(layer) for layer in f["layers"]],
                     calls=[
                         Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"],
-                             _arguments(c["arguments"]), tuple(c["mocked"]), bool(c["sends"]))
+                             _arguments(c["arguments"]), tuple(c["mocked"]), bool(c["sends"]),
+                             tuple(int(i) for i in c["db_scopes"]), bool(c["later"]))
                         for c in f["calls"]
                     ],
                     requests=[
@@ -206,6 +236,8 @@ class ModuleSummary:
                     decorators=[(str(name), Place(**place)) for name, place in f["decorators"]],
                     returns=f["returns"], delay=f["delay"], returns_layer=f["returns_layer"],
                     sets_timeout=bool(f["sets_timeout"]),
+                    db_scopes=[_db_scope(scope) for scope in f["db_scopes"]],
+                    defers_in_transaction=bool(f["defers_in_transaction"]),
                 )
                 for name, f in data["functions"].items()
             }
@@ -244,4 +276,11 @@ def _layer(data: Dict[str, Any]) -> Layer:
         data["description"], data["calls"], Place(**data["place"]), data["whole_function"], data["client"],
         data["retrier"], data["guards_non_idempotent"], data["library"], data["retries_on"],
         tuple(data["exceptions"]), data["gives_up_with"],
+    )
+
+
+def _db_scope(data: Dict[str, Any]) -> DbScope:
+    return DbScope(
+        str(data["description"]), str(data["holds"]), Place(**data["place"]), data["via"], bool(data["whole_function"]),
+        bool(data["locks"]), bool(data["yields"]), bool(data["wraps"]),
     )

@@ -17,11 +17,11 @@ from resilint.libraries.clients import TimeoutSpec, find_dsn, find_timeout, spec
 from resilint.libraries.network_mocks import in_process
 from resilint.libraries.sessions import session_sets_timeout
 from resilint.libraries.timeout_values import (
-    HUGE_SECONDS,
     Phase,
     TimeoutEvaluator,
     TimeoutValue,
     dsn_value,
+    seconds_text as _seconds,
     value_from_data,
 )
 from resilint.lint.nodes import call_argument, code_of, is_none
@@ -228,12 +228,6 @@ def report_verdicts(ctx: "RuleContext", code: str) -> None:
             ctx.report(verdict.node, verdict.message, anchor=verdict.anchor)
 
 
-def _seconds(value: float) -> str:
-    if value >= HUGE_SECONDS:
-        return "more than 1e+308"
-    if float(value).is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return f"{value:g}"
 
 
 # --- across functions and modules (the project pass) ----------------------------------------

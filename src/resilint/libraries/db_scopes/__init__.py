@@ -1,0 +1,254 @@
+"""DB scopes: the code during which a database connection is held, often with a transaction
+and row locks, for RES301 (connection-held-across-call).
+
+A scope is one of:
+
+* a block: a ``with`` item that opens a transaction or checks a connection out
+  (``transaction.atomic()``, ``session.begin()``, ``engine.begin()``, ``pool.acquire()``,
+  ``conn.transaction()``, psycopg2's ``with conn:``), or one that holds a connection once work
+  runs through the name it binds (``with Session(engine) as s:`` from the first ``s.execute``);
+* a decorated function (``@transaction.atomic``): every call of its body;
+* an implicit transaction: from the first query through a SQLAlchemy/Flask-SQLAlchemy session
+  or a DB-API cursor to the next ``commit()``/``rollback()``/``close()``/``remove()``, in the
+  order the statements are written;
+* a candidate: a ``with`` item calling something the file cannot tell about
+  (``with traced_atomic_transaction():`` imported from another module). The project pass
+  decides: it is a scope when that function is a ``@contextmanager`` that yields inside a
+  scope. Decorators the file cannot tell about are in the function summary already.
+
+Calls inside a ``lambda`` or a nested ``def`` are not covered: they run when (if) that function
+is called, not when the block runs.
+
+One module per library (``django``, ``sqlalchemy``, ``dbapi``, ``asyncpg``), plus ``deferral``
+(``on_commit``, task queues, executors) and ``model`` (the values they return).
+``db_scopes(model)`` is memoised per model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
+from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction
+from resilint.libraries.db_scopes.model import SESSION, TRANSACTION, Opening, Receiver, receiver_of, spelled
+from resilint.lint.nodes import code_of, dotted_name, parameter_names
+from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
+
+__all__ = ["DB_SCOPE_TRIGGERS", "DbScopes", "HeldScope", "db_scopes", "defers", "runs_later"]
+
+_LIBRARIES = (django, sqlalchemy, dbapi, asyncpg)
+# Every name that opens a DB scope: a file mentioning none of them opens none (the prefilter).
+# A project wrapper (``traced_atomic_transaction``) mentions ``atomic`` where it is defined; its
+# callers are judged through their summaries.
+DB_SCOPE_TRIGGERS: Tuple[str, ...] = tuple(sorted({t for lib in _LIBRARIES for t in lib.TRIGGERS}))
+_BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+_SKIPPED = ("builtins.",)
+_INNERMOST = 1 << 30  # implicit transactions sit inside every block around them
+
+
+@dataclass(eq=False)
+class HeldScope:
+    opening: Opening
+    node: cst.CSTNode  # where it is: the ``with`` item, the decorator, the query that began it
+    function: Optional[FunctionInfo]
+    covered: List[CallSite]
+    depth: int  # outer scopes have smaller depths
+    via: Optional[str] = None  # a candidate: the project function it calls
+    whole_function: bool = False
+    locks: bool = False  # ``select_for_update()`` / ``with_for_update()`` runs in it
+    yields: bool = False  # a generator yields inside it (a ``@contextmanager`` provider)
+    wraps: bool = False  # it covers a call of the function being decorated
+
+
+@dataclass
+class DbScopes:
+    scopes: List[HeldScope] = field(default_factory=list)
+    deferring: List[FunctionInfo] = field(default_factory=list)  # defer in a transaction
+
+
+def db_scopes(model: SemanticModel) -> DbScopes:
+    """Every DB scope of the file (computed once per model)."""
+    return model.derived(db_scopes, lambda: _Finder(model).run())
+
+
+class _Finder:
+    def __init__(self, model: SemanticModel) -> None:
+        self.model = model
+        self.found = DbScopes()
+        # Per enclosing function (None: module level), the calls it makes itself, in order.
+        self.sites: Dict[Optional[int], List[CallSite]] = {}
+        self.site_of: Dict[int, CallSite] = {}
+        self.withs: Dict[int, Tuple[cst.With, int, Optional[FunctionInfo], CallSite]] = {}
+        for site in model.calls:
+            self.site_of[id(site.node)] = site
+            for index, node in enumerate(site.stack):
+                if isinstance(node, cst.With) and id(node) not in self.withs:
+                    self.withs[id(node)] = (node, index, _function_at(model, site.stack[:index]), site)
+            if runs_later(site):
+                continue
+            function = site.scope.enclosing_function
+            self.sites.setdefault(id(function) if function is not None else None, []).append(site)
+
+    def run(self) -> DbScopes:
+        for with_node, depth, function, first in self.withs.values():
+            self._with(with_node, depth, function, first)
+        for info in self.model.functions:
+            self._decorators(info)
+        blocks = {id(site.node) for scope in self.found.scopes if not scope.via for site in scope.covered}
+        for key, sites in self.sites.items():
+            self._implicit(sites, blocks)
+        if self.model.text is None or "in_atomic_block" in self.model.text:
+            self.found.deferring = [
+                info for info in self.model.functions
+                if isinstance(info.node, cst.FunctionDef) and defers_in_transaction(info.node)
+            ]
+        for scope in self.found.scopes:
+            scope.locks = any(_locks(site.node) for site in scope.covered)
+            scope.wraps = any(self._calls_wrapped(site) for site in scope.covered)
+        return self.found
+
+    # --- blocks ------------------------------------------------------------------------------
+
+    def _with(self, node: cst.With, depth: int, function: Optional[FunctionInfo], first: CallSite) -> None:
+        scope = function.scope if function is not None else self.model.module_scope
+        in_items = {id(n) for item in node.items for n in iter_nodes(item.item) if isinstance(n, cst.Call)}
+        body = [
+            site for site in self.sites.get(id(function) if function is not None else None, ())
+            if id(site.node) not in in_items and any(n is node for n in site.stack)
+        ]
+        yields = any(isinstance(n, (cst.Yield,)) for n in iter_nodes(node.body, stop_at=_BODIES))
+        for item in node.items:
+            opening, via = self._opening(item.item, scope, first.order)
+            if opening is None:
+                continue
+            covered = body
+            if opening.until_first_use:
+                bound = item.asname.name if item.asname is not None else None
+                if not isinstance(bound, cst.Name):
+                    continue
+                covered = [s for _, span in _spans(body, _through(bound.value, sqlalchemy.QUERIES),
+                                                   _through(bound.value, sqlalchemy.ENDS)) for s in span]
+            self.found.scopes.append(HeldScope(opening, item.item, function, covered, depth, via=via, yields=yields))
+
+    def _opening(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Tuple[Optional[Opening], Optional[str]]:
+        model = self.model
+        if not isinstance(expr, cst.Call):
+            kind = model.type_name(model.resolve(expr, scope, order))
+            return dbapi.entered(kind, code_of(expr)), None
+        receiver = self._receiver(expr, scope, order)
+        for library in _LIBRARIES:
+            opening = library.opening(expr, receiver)
+            if opening is not None:
+                return opening, None
+        name = receiver.name
+        if name is not None and not name.startswith(_SKIPPED):
+            return Opening(spelled(expr), TRANSACTION), name  # judged in the project pass
+        return None, None
+
+    def _receiver(self, call: cst.Call, scope: Scope, order: int) -> Receiver:
+        model = self.model
+        site = self.site_of.get(id(call))
+        if site is not None:
+            scope, order = site.scope, site.order
+        func = call.func
+        owner = func.value if isinstance(func, cst.Attribute) else func
+        return receiver_of(call, model.qualified_name(func, scope, order), model.type_name(model.resolve(owner, scope, order)))
+
+    # --- decorated functions -------------------------------------------------------------------
+
+    def _decorators(self, info: FunctionInfo) -> None:
+        outer = info.scope.parent or info.scope
+        for decorator in info.decorators:
+            expr = decorator.decorator
+            target = expr.func if isinstance(expr, cst.Call) else expr
+            name = self.model.qualified_name(target, outer, 1 << 62)
+            opening = django.decorator(name, dotted_name(target) or "atomic")
+            if opening is not None:
+                covered = list(self.sites.get(id(info), ()))
+                self.found.scopes.append(HeldScope(opening, decorator, info, covered, -1, whole_function=True))
+
+    # --- implicit transactions -----------------------------------------------------------------
+
+    def _implicit(self, sites: List[CallSite], blocks: Set[int]) -> None:
+        families = (
+            (sqlalchemy.starts_implicit, sqlalchemy.ends_implicit, SESSION),
+            (dbapi.starts_work, dbapi.ends_work, TRANSACTION),
+        )
+        for starts, ends, holds in families:
+            def begins(site: CallSite, starts: Callable[..., bool] = starts) -> bool:
+                return id(site.node) not in blocks and starts(site.node, self._receiver(site.node, site.scope, site.order))
+
+            def closes(site: CallSite, ends: Callable[..., bool] = ends) -> bool:
+                return ends(site.node, self._receiver(site.node, site.scope, site.order))
+
+            for start, covered in _spans(sites, begins, closes):
+                function = start.scope.enclosing_function
+                text = dotted_name(start.node.func) or "query"
+                opening = Opening(f"the transaction that `{text}()` began", holds)
+                self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST))
+
+    def _calls_wrapped(self, site: CallSite) -> bool:
+        """``fn(*args)`` where ``fn`` is a parameter of an enclosing function: the decorated one."""
+        func = site.node.func
+        if not isinstance(func, cst.Name):
+            return False
+        binding = self.model.lookup(func.value, site.scope, site.order)
+        owner = binding.scope.function if binding is not None else None
+        if binding is None or owner is None or owner is site.scope.enclosing_function:
+            return False
+        if binding.expr is not None or binding.entered is not None or binding.imported or binding.defined:
+            return False
+        return isinstance(owner.node, cst.FunctionDef) and func.value in parameter_names(owner.node.params)
+
+
+def _function_at(model: SemanticModel, stack: Tuple[cst.CSTNode, ...]) -> Optional[FunctionInfo]:
+    for node in reversed(stack):
+        if isinstance(node, cst.FunctionDef):
+            scope = model.scope_of.get(node)
+            return scope.function if scope is not None else None
+    return None
+
+
+def runs_later(site: CallSite) -> bool:
+    """The call is in a lambda of its function: it runs when the lambda does, if ever."""
+    for node in reversed(site.stack):
+        if isinstance(node, cst.Lambda):
+            return True
+        if isinstance(node, cst.FunctionDef):
+            return False
+    return False
+
+
+def _through(name: str, methods: frozenset) -> Callable[[CallSite], bool]:
+    def matches(site: CallSite) -> bool:
+        func = site.node.func
+        return (isinstance(func, cst.Attribute) and func.attr.value in methods
+                and isinstance(func.value, cst.Name) and func.value.value == name)
+    return matches
+
+
+def _spans(
+    sites: List[CallSite], starts: Callable[[CallSite], bool], ends: Callable[[CallSite], bool]
+) -> List[Tuple[CallSite, List[CallSite]]]:
+    """From each call that ``starts`` to the next that ``ends`` (in the order the code is
+    written): the starting call and the calls made in between."""
+    found: List[Tuple[CallSite, List[CallSite]]] = []
+    current: Optional[Tuple[CallSite, List[CallSite]]] = None
+    for site in sorted(sites, key=lambda s: s.order):
+        if current is not None:
+            if ends(site):
+                current = None
+            else:
+                current[1].append(site)
+        elif starts(site):
+            current = (site, [])
+            found.append(current)
+    return found
+
+
+def _locks(call: cst.Call) -> bool:
+    return django.locks(call) or sqlalchemy.locks(call)

@@ -1,0 +1,61 @@
+"""DB-API drivers: psycopg2, psycopg 3, sqlite3, PyMySQL/MySQLdb.
+
+``with conn:`` (psycopg2, sqlite3: a transaction committed at the end of the block), ``with
+psycopg.connect() as conn:`` (a connection for the block), ``with conn.transaction():``
+(psycopg 3), and a cursor with work pending: from ``cur.execute(...)`` until the connection's
+``commit()``/``rollback()``/``close()``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from resilint.libraries.db_scopes.model import CONNECTION, TRANSACTION, Opening, Receiver, method_of, spelled
+
+TRIGGERS = ("psycopg", "sqlite3", "pymysql", "MySQLdb", "cursor", "transaction(")
+_DRIVERS = ("psycopg2.", "psycopg.", "sqlite3.", "pymysql.", "MySQLdb.")
+# What ``with`` does with each connection class (``psycopg2.connect`` is what the model calls
+# the object ``psycopg2.connect()`` returns).
+_ENTERED = {
+    "psycopg2.connect": TRANSACTION,
+    "sqlite3.connect": TRANSACTION,
+    "pymysql.connect": TRANSACTION,
+    "MySQLdb.connect": TRANSACTION,
+    "psycopg.Connection": CONNECTION,
+    "psycopg.AsyncConnection": CONNECTION,
+    "psycopg.connect": CONNECTION,
+}
+_CONNECTION_WORD = re.compile(r"^conn(ection)?$|_conn(ection)?$|^db$|database", re.I)
+_CURSOR_WORD = re.compile(r"^cur(sor)?$|_cur(sor)?$|cursor", re.I)
+_WORK = frozenset({"execute", "executemany", "callproc", "copy_expert", "copy_from", "copy_to"})
+_ENDS = frozenset({"commit", "rollback", "close"})
+
+
+def _driver(receiver: Receiver) -> bool:
+    return any(n is not None and n.startswith(_DRIVERS) for n in (receiver.name, receiver.kind))
+
+
+def opening(call: cst.Call, receiver: Receiver) -> Optional[Opening]:
+    if receiver.name in _ENTERED:
+        return Opening(spelled(call), _ENTERED[receiver.name])
+    if method_of(call) == "transaction" and (_driver(receiver) or _CONNECTION_WORD.search(receiver.last)):
+        return Opening(spelled(call), TRANSACTION)
+    return None
+
+
+def entered(kind: Optional[str], spelling: str) -> Optional[Opening]:
+    """``with conn:`` where ``conn`` is a connection of a known class."""
+    holds = _ENTERED.get(kind or "")
+    return Opening(f"`with {spelling}:`", holds) if holds is not None else None
+
+
+def starts_work(call: cst.Call, receiver: Receiver) -> bool:
+    """SQL sent through a cursor (or the connection's shortcut): a transaction begins."""
+    return method_of(call) in _WORK and (_driver(receiver) or bool(_CURSOR_WORD.search(receiver.last)))
+
+
+def ends_work(call: cst.Call, receiver: Receiver) -> bool:
+    return method_of(call) in _ENDS and (_driver(receiver) or bool(_CONNECTION_WORD.search(receiver.last)))

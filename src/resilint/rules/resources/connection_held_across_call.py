@@ -1,0 +1,426 @@
+"""RES301 connection-held-across-call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from resilint.libraries.clients import spec_for
+from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, defers
+from resilint.libraries.outbound import longest_wait, sends_request
+from resilint.lint.project import ProjectContext, ProjectGraph
+from resilint.lint.rule import Invalid
+from resilint.lint.summary import Call, DbScope, FunctionSummary, Place
+from resilint.rules.project_rule import ProjectRule
+
+
+class ConnectionHeldAcrossCall(ProjectRule):
+    """A call to another service runs while a DB connection or transaction is held.
+
+    ## What it does
+    Flags a call made while a database connection is checked out, a transaction is open or
+    rows are locked, when that call — directly, or through project functions in any module —
+    makes a request to another service: an HTTP client (requests, httpx, aiohttp, urllib3,
+    urllib), SMTP/FTP/POP/IMAP, a socket connection, an SDK client (boto3), or a client named
+    in `extend-clients`.
+
+    DB scopes recognised:
+
+    - Django: `transaction.atomic()` as a block and as a decorator (`using=`, `savepoint=`
+      allowed), with `select_for_update()` row locks noted. Project wrappers count, in any
+      module: a `@contextmanager` that yields inside `atomic()` (`traced_atomic_transaction()`),
+      and a decorator whose wrapper calls the decorated function inside `atomic()`.
+    - SQLAlchemy: `with session.begin():`, `with engine.begin():`, `with Session(engine) as s:`
+      and `with engine.connect() as conn:` once a query ran through `s`/`conn`; the implicit
+      transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query`), from the
+      first query to `commit()`/`rollback()`/`close()`/`remove()`.
+    - DB-API: psycopg2/sqlite3 `with conn:`, `with psycopg.connect() as conn:`,
+      `conn.transaction()`, and a cursor from `cur.execute(...)` to the connection's `commit()`.
+    - asyncpg/aiopg/databases: `async with pool.acquire()`, `conn.transaction()`,
+      `database.connection()`.
+
+    The finding is reported at the call inside the scope that leads to the request, once per
+    such call; the DB scope and the request are related locations, and the message names the
+    call path (`checkout -> charge -> create_payment -> requests.post`) and, when the timeout is
+    known, how long the connection (and the row locks) may be held.
+
+    Not reported: work deferred with `transaction.on_commit(...)` (directly, or through a
+    project helper that defers when `connection.in_atomic_block` is true); work handed to a
+    task queue (`.delay()`, `.apply_async()`, `enqueue`), an executor (`submit`) or a thread;
+    a `def` or `lambda` defined in the scope but not called there; calls made before the
+    scope opens or after it closes, commits or is removed; requests answered by a test double
+    (`responses`, `respx`, `moto`...).
+
+    Limits: statements are taken in the order they are written (a loop that queries at the end
+    of its body and calls out at the start is not seen); a session's implicit transaction is
+    followed within one function; `ATOMIC_REQUESTS` (configured in settings) is not modelled.
+
+    Summary facts it reads (`lint/summary.py`): each function's `db_scopes` (kind, place,
+    `via`, `yields`, `wraps`, `locks`), `decorators`, `defers_in_transaction`, and each call's
+    `db_scopes`, `later`, `target`, `arguments` and `mocked`. Its `triggers` are every name that
+    opens a DB scope (`resilint.libraries.db_scopes.DB_SCOPE_TRIGGERS`).
+
+    ## Why is this bad?
+    While the other service thinks, the transaction keeps its pooled connection and its row
+    locks. When that service slows down, every request in flight holds a connection for the
+    whole wait: the pool runs dry and pages that never touch the slow service fail too (a
+    pool of 20 connections and a 10 s payment timeout serve at most 2 such requests per
+    second). Rows locked with `select_for_update()` block every other writer for as long.
+
+    ## Example
+    ```python
+    # shop/views.py
+    from django.db import transaction
+    from shop.services import charge
+
+    def checkout(request, order):
+        with transaction.atomic():
+            order.status = "paid"
+            order.save()
+            charge(order)  # RES301: checkout -> charge -> requests.post while the transaction is open
+
+    # shop/services.py
+    import requests
+
+    def charge(order):
+        return requests.post("https://pay.example/charges", json=order.as_json(), timeout=10)
+    ```
+
+    ## Use instead
+    Call the other service first, then save in a short transaction; or, for work that must
+    follow the commit, defer it:
+    ```python
+    def checkout(request, order):
+        payment = charge(order)
+        with transaction.atomic():
+            order.status = "paid"
+            order.payment_id = payment["id"]
+            order.save()
+        transaction.on_commit(lambda: send_receipt(order))
+    ```
+
+    ## Options
+    `extend-clients` adds calls that count as requests. Checking a subset of files still follows
+    calls into the project's other modules.
+    """
+
+    code = "RES301"
+    name = "connection-held-across-call"
+    message = "a DB connection or transaction is held across a call to another service"
+    triggers = DB_SCOPE_TRIGGERS
+    VALID = [
+        # fetch first, then a short transaction to save
+        """
+        import requests
+        from django.db import transaction
+        def checkout(order):
+            payment = requests.post("https://pay", json={}, timeout=10)
+            with transaction.atomic():
+                order.save()
+        """,
+        # deferred until the commit; a lambda defined in the scope runs later
+        """
+        import requests
+        from django.db import transaction
+        def notify(order):
+            requests.post("https://hooks", json={}, timeout=5)
+        def checkout(order):
+            with transaction.atomic():
+                order.save()
+                transaction.on_commit(lambda: notify(order))
+        """,
+        # handed to a task queue and to a thread pool
+        """
+        from concurrent.futures import ThreadPoolExecutor
+        from django.db import transaction
+        from shop.tasks import send_receipt
+        executor = ThreadPoolExecutor(2)
+        def checkout(order, fetch):
+            with transaction.atomic():
+                order.save()
+                send_receipt.delay(order.pk)
+                executor.submit(fetch, order.pk)
+        """,
+        # a nested def is not called in the block
+        """
+        import requests
+        from django.db import transaction
+        def checkout(order):
+            with transaction.atomic():
+                order.save()
+                def later():
+                    requests.post("https://pay", timeout=5)
+            return later
+        """,
+        # Flask-SQLAlchemy: commit before the call
+        """
+        import requests
+        from app import db
+        from app.models import Order
+        def settle(order_id):
+            order = Order.query.get(order_id)
+            order.status = "settled"
+            db.session.commit()
+            requests.post("https://ledger", json={}, timeout=5)
+        """,
+        # an HTTP session called `session` is not a database session
+        """
+        import requests
+        session = requests.Session()
+        def fetch(url):
+            with session.get(url, timeout=5) as response:
+                return requests.post("https://x", data=response.content, timeout=5)
+        """,
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import requests
+            from django.db import transaction
+            def charge(order):
+                return requests.post("https://pay", json={}, timeout=10)
+            def checkout(order):
+                with transaction.atomic():
+                    order.save()
+                    charge(order)
+            """,
+            line=8,
+            message="`checkout` -> `charge` -> `requests.post` runs inside `transaction.atomic()` (example.py:6)",
+        ),
+        Invalid(
+            """
+            import requests
+            from django.db import transaction
+            @transaction.atomic
+            def refund(payment):
+                payment.refresh_from_db()
+                requests.post("https://pay/refunds", json={}, timeout=(3, 10))
+            """,
+            line=6,
+            message="up to 13 s per attempt",
+        ),
+        Invalid(
+            """
+            import requests
+            from django.db import transaction
+            from shop.models import Payment
+            def capture(payment_id):
+                with transaction.atomic():
+                    payment = Payment.objects.select_for_update().get(pk=payment_id)
+                    requests.post("https://pay/capture", json={})
+            """,
+            line=7,
+            message="rows locked by `select_for_update()`",
+        ),
+        Invalid(
+            """
+            import requests
+            from app import db
+            from app.models import Order
+            def settle(order_id):
+                order = Order.query.get(order_id)
+                requests.post("https://ledger", json={}, timeout=5)
+                db.session.commit()
+            """,
+            line=6,
+            message="the transaction that `Order.query.get()` began",
+        ),
+        Invalid(
+            """
+            import httpx
+            from sqlalchemy.orm import Session
+            def sync(engine, item_id):
+                with Session(engine) as session:
+                    item = session.get(Item, item_id)
+                    session.execute(select(Item))
+                    httpx.post("https://x", json={})
+            """,
+            line=7,
+        ),
+        Invalid(
+            """
+            import psycopg2, requests
+            def export(dsn):
+                conn = psycopg2.connect(dsn, connect_timeout=5)
+                with conn:
+                    with conn.cursor() as cur:
+                        cur.execute("select 1")
+                        requests.get("https://x", timeout=5)
+            """,
+            line=7,
+        ),
+        Invalid(
+            """
+            import aiohttp
+            async def sync(pool, session: aiohttp.ClientSession):
+                async with pool.acquire() as conn:
+                    rows = await conn.fetch("select 1")
+                    await session.post("https://x", json=rows)
+            """,
+            line=5,
+            message="`pool.acquire()`",
+        ),
+    ]
+
+    def check_project(self, ctx: ProjectContext) -> None:
+        _Judge(ctx).run()
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A DB scope open at a call: ``scope`` is where the connection is taken (in a project
+    wrapper, the wrapper's own scope), ``opened`` where the function enters it, and
+    ``wrapper`` the project function in between, if any."""
+
+    scope: DbScope
+    opened: Place
+    wrapper: Optional[FunctionSummary] = None
+    spelling: str = ""
+
+
+Path = Tuple[Call, ...]
+
+
+class _Judge:
+    def __init__(self, ctx: ProjectContext) -> None:
+        self.ctx = ctx
+        self.graph: ProjectGraph = ctx.graph
+        self.extend_clients = tuple(ctx.settings.extend_clients)
+        self._provided: Dict[str, Optional[_Held]] = {}
+        self._paths: Dict[str, Optional[Path]] = {}
+
+    def run(self) -> None:
+        for function in self.graph.functions:
+            decorated = self._decorated(function)
+            for call in function.calls:
+                if call.later:
+                    continue
+                held = [h for h in (self._active(function, i) for i in call.db_scopes) if h is not None]
+                if decorated is not None:
+                    held.insert(0, decorated)
+                if not held:
+                    continue
+                path = self._path(function, call)
+                if path is not None:
+                    self._report(function, held[-1], path)
+
+    # --- which scopes hold a connection -------------------------------------------------------
+
+    def _active(self, function: FunctionSummary, index: int) -> Optional[_Held]:
+        scope = function.db_scopes[index]
+        if scope.via is None:
+            return _Held(scope, scope.place, spelling=scope.description)
+        inner = self._provider(scope.via, function.place.path)
+        if inner is None:
+            return None
+        return _Held(inner.scope, scope.place, inner.wrapper, scope.description)
+
+    def _decorated(self, function: FunctionSummary) -> Optional[_Held]:
+        """A project decorator (or context manager used as one) that runs the function in a scope."""
+        for name, place in function.decorators:
+            inner = self._provider(name, function.place.path)
+            if inner is not None:
+                return _Held(inner.scope, place, inner.wrapper, f"`@{name.rsplit('.', 1)[-1]}`")
+        return None
+
+    def _provider(self, name: str, near: str) -> Optional[_Held]:
+        """What the project function ``name`` holds while it runs the caller's code: a context
+        manager yielding inside a scope, or a decorator calling the decorated function in one."""
+        function = self.graph.resolve(name, near)
+        if function is None:
+            return None
+        if function.name in self._provided:
+            return self._provided[function.name]  # None while in progress: a cycle
+        self._provided[function.name] = None
+        found = self._held_around(function, lambda scope: scope.yields)
+        if found is None:
+            prefix = function.name + ".<locals>."
+            for inner in self.graph.module_of(function).functions.values():
+                if inner.name.startswith(prefix):
+                    found = self._held_around(inner, lambda scope: scope.wraps)
+                    if found is not None:
+                        break
+        if found is not None:
+            found = _Held(found.scope, found.opened, function, found.spelling)
+        self._provided[function.name] = found
+        return found
+
+    def _held_around(self, function: FunctionSummary, around) -> Optional[_Held]:  # type: ignore[no-untyped-def]
+        for index, scope in enumerate(function.db_scopes):
+            if around(scope):
+                held = self._active(function, index)
+                if held is not None:
+                    return held
+        return None
+
+    # --- which calls reach another service ---------------------------------------------------------
+
+    def _request(self, call: Call, near: str) -> Optional[str]:
+        """The client request ``call`` makes, by its canonical name, if it makes one."""
+        for name in (call.target, self.graph.object_call(call.target, near)):
+            if name is not None and sends_request(name, self.extend_clients) and not self._mocked(name, call):
+                return name
+        return None
+
+    def _mocked(self, name: str, call: Call) -> bool:
+        spec = spec_for(name, self.extend_clients)
+        library = spec.library if spec is not None else name.split(".", 1)[0]
+        return library in call.mocked
+
+    def _path(self, function: FunctionSummary, call: Call) -> Optional[Path]:
+        """The calls from ``call`` to the first request it leads to (the request last)."""
+        near = function.place.path
+        if self._request(call, near) is not None:
+            return (call,)
+        if defers(call.target):
+            return None
+        callee = self.graph.resolve(call.target, near)
+        if callee is None or callee.defers_in_transaction:
+            return None
+        if callee.name not in self._paths:
+            self._paths[callee.name] = self._first_request(callee)
+        below = self._paths[callee.name]
+        return (call,) + below if below is not None else None
+
+    def _first_request(self, start: FunctionSummary) -> Optional[Path]:
+        def follow(call: Call, callee: FunctionSummary) -> bool:
+            return not call.later and not defers(call.target) and not callee.defers_in_transaction
+
+        for function, path in self.graph.reachable(start, follow):
+            for call in function.calls:
+                if not call.later and self._request(call, function.place.path) is not None:
+                    return path + (call,)
+        return None
+
+    # --- the finding -----------------------------------------------------------------------------
+
+    def _report(self, function: FunctionSummary, held: _Held, path: Path) -> None:
+        last = path[-1]
+        near = self.graph.resolve(path[-2].target, function.place.path).place.path if len(path) > 1 else function.place.path  # type: ignore[union-attr]
+        client = self._request(last, near) or last.target
+        names = [_short(function.name)] + [_short(call.target) for call in path[:-1]] + [client]
+        route = " -> ".join(f"`{name}`" for name in names)
+        scope = held.scope
+        where = held.spelling or scope.description
+        if held.wrapper is not None and held.scope.description != held.spelling:
+            where = f"{where}, which opens {scope.description} ({scope.place.short()}),"
+        else:
+            where = f"{where} ({held.opened.short()})"
+        locks = " and rows locked by `select_for_update()`" if scope.locks else ""
+        wait = longest_wait(client, last.arguments, self.extend_clients)
+        how_long = f" for as long as `{client}` waits: {wait}" if wait is not None else " until the call returns"
+        message = (
+            f"{route} runs inside {where} holding {scope.holds} and its DB connection{locks}{how_long}; "
+            "call the other service before the scope opens or after it closes (Django: `transaction.on_commit`)"
+        )
+        related: List[Tuple[Place, str]] = [(held.opened, f"DB scope: {held.spelling or scope.description}")]
+        if held.wrapper is not None:
+            related.append((scope.place, f"`{_short(held.wrapper.name)}` opens {scope.description}"))
+        related.append((last.place, f"request: `{client}`"))
+        self.ctx.report(path[0].place, message, related)
+
+
+def _short(name: str) -> str:
+    """``app.http.fetch`` → ``fetch``; methods keep their class (``Client.get``)."""
+    parts = name.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 2 and parts[-2][:1].isupper() else parts[-1]
