@@ -33,7 +33,7 @@ import libcst as cst
 
 from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
 from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction
-from resilint.libraries.db_scopes.model import SESSION, TRANSACTION, Opening, Receiver, receiver_of, spelled
+from resilint.libraries.db_scopes.model import TRANSACTION, Opening, Receiver, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, parameter_names
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -174,11 +174,8 @@ class _Finder:
     # --- implicit transactions -----------------------------------------------------------------
 
     def _implicit(self, sites: List[CallSite], blocks: Set[int]) -> None:
-        families = (
-            (sqlalchemy.starts_implicit, sqlalchemy.ends_implicit, SESSION),
-            (dbapi.starts_work, dbapi.ends_work, TRANSACTION),
-        )
-        for starts, ends, holds in families:
+        families = ((sqlalchemy.starts_implicit, sqlalchemy.ends_implicit), (dbapi.starts_work, dbapi.ends_work))
+        for starts, ends in families:
             def begins(site: CallSite, starts: Callable[..., bool] = starts) -> bool:
                 return id(site.node) not in blocks and starts(site.node, self._receiver(site.node, site.scope, site.order))
 
@@ -188,7 +185,7 @@ class _Finder:
             for start, covered in _spans(sites, begins, closes):
                 function = start.scope.enclosing_function
                 text = dotted_name(start.node.func) or "query"
-                opening = Opening(f"the transaction that `{text}()` began", holds)
+                opening = Opening(f"the transaction that `{text}()` began", TRANSACTION)
                 self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST))
 
     def _calls_wrapped(self, site: CallSite) -> bool:

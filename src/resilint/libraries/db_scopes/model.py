@@ -8,7 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
-from resilint.lint.nodes import dotted_name, last_name
+from resilint.lint.nodes import code_of, dotted_name, last_name
 
 TRANSACTION = "a transaction"
 CONNECTION = "a connection"
@@ -58,4 +58,4 @@ def named_like(word: str, pattern: "re.Pattern[str]") -> bool:
 
 def spelled(call: cst.Call) -> str:
     """``transaction.atomic()`` as written (without arguments), for messages."""
-    return f"`{dotted_name(call.func) or method_of(call) or 'call'}()`"
+    return f"`{dotted_name(call.func) or code_of(call.func, limit=40)}()`"

@@ -93,7 +93,9 @@ def starts_implicit(call: cst.Call, receiver: Receiver) -> bool:
 
 
 def ends_implicit(call: cst.Call, receiver: Receiver) -> bool:
-    return method_of(call) in ENDS and bool(_SESSION_WORD.search(receiver.last)) and not _http(receiver)
+    if method_of(call) not in ENDS or _http(receiver):
+        return False
+    return _library(receiver) or bool(_SESSION_WORD.search(receiver.last))
 
 
 def locks(call: cst.Call) -> bool:

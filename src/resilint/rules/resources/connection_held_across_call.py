@@ -163,6 +163,39 @@ class ConnectionHeldAcrossCall(ProjectRule):
             db.session.commit()
             requests.post("https://ledger", json={}, timeout=5)
         """,
+        # the session's connection is given back before the call
+        """
+        import requests
+        from app import db
+        def report(user_id):
+            user = db.session.query(User).get(user_id)
+            db.session.remove()
+            requests.post("https://crm", json={}, timeout=5)
+        """,
+        # a SQLAlchemy session holds no connection before its first query, nor after commit()
+        """
+        import httpx
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.orm import sessionmaker
+        SessionLocal = sessionmaker(bind=create_engine("postgresql://"))
+        def sync():
+            with SessionLocal() as s:
+                data = httpx.get("https://x").json()
+                s.execute(text("insert ..."), data)
+                s.commit()
+                httpx.post("https://x/done")
+        """,
+        # a connection closed before the call
+        """
+        import requests
+        from sqlalchemy import create_engine, text
+        engine = create_engine("postgresql://")
+        def export():
+            conn = engine.connect()
+            rows = conn.execute(text("select 1")).all()
+            conn.close()
+            requests.post("https://x", json=rows, timeout=5)
+        """,
         # an HTTP session called `session` is not a database session
         """
         import requests
@@ -198,6 +231,48 @@ class ConnectionHeldAcrossCall(ProjectRule):
             """,
             line=6,
             message="up to 13 s per attempt",
+        ),
+        Invalid(
+            """
+            import requests
+            from django.db import transaction
+            @transaction.atomic(using="payments", savepoint=False)
+            def refund(payment):
+                requests.post("https://pay/refunds", json={})
+            """,
+            line=5,
+            message="`@transaction.atomic` (example.py:3) holding a transaction and its DB connection for as long as "
+                    "`requests.post` waits: with no limit",
+        ),
+        Invalid(
+            """
+            import httpx
+            from sqlalchemy import create_engine, text
+            from sqlalchemy.orm import sessionmaker
+            engine = create_engine("postgresql://")
+            def sync():
+                with engine.begin() as conn:
+                    conn.execute(text("update ..."))
+                    httpx.post("https://x")
+                with sessionmaker(bind=engine)() as s:
+                    s.query(Item).all()
+                    httpx.post("https://x")
+            """,
+            line=8,
+            message="inside `engine.begin()` (example.py:6)",
+            count=2,
+        ),
+        Invalid(
+            """
+            import httpx
+            from sqlalchemy.orm import sessionmaker
+            def sync(engine):
+                with sessionmaker(bind=engine)() as s:
+                    s.query(Item).all()
+                    httpx.post("https://x")
+            """,
+            line=6,
+            message="inside `sessionmaker(bind=engine)()` (example.py:4)",
         ),
         Invalid(
             """
