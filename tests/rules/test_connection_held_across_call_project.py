@@ -102,7 +102,7 @@ def test_project_decorator_locking_rows_in_atomic(cli, tmp_path):
     findings = _findings(cli, tmp_path, "shop")
     assert [(f["path"], f["line"]) for f in findings] == [("shop/views.py", 7)]
     message = findings[0]["message"]
-    assert "`@with_locked_payment`, which opens `transaction.atomic()` (shop/locks.py:8)" in message
+    assert "`@with_locked_payment` (shop/views.py:4), which opens `transaction.atomic()` (shop/locks.py:8)" in message
     assert "rows locked by `select_for_update()`" in message
     related = {(r["path"], r["line"]) for r in findings[0]["related"]}
     assert related == {("shop/views.py", 4), ("shop/locks.py", 8), ("shop/gateway.py", 6)}
@@ -136,7 +136,9 @@ def test_context_manager_wrapping_atomic_in_another_module(cli, tmp_path):
     })
     findings = _findings(cli, tmp_path, "shop")
     assert [(f["path"], f["line"]) for f in findings] == [("shop/orders.py", 7)]
-    assert "`traced_atomic_transaction()`, which opens `transaction.atomic()` (shop/tracing.py:6)" in findings[0]["message"]
+    assert "`traced_atomic_transaction()` (shop/orders.py:5), which opens `transaction.atomic()` (shop/tracing.py:6)" in (
+        findings[0]["message"]
+    )
 
 
 FLASK = {

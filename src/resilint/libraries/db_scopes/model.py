@@ -10,10 +10,11 @@ import libcst as cst
 
 from resilint.lint.nodes import code_of, dotted_name, last_name
 
-TRANSACTION = "a transaction"
-CONNECTION = "a connection"
-POOLED_CONNECTION = "a pooled connection"
-SESSION = "a session's transaction"
+# What a scope holds, as messages say it.
+TRANSACTION = "a transaction and its DB connection"
+CONNECTION = "a DB connection"
+POOLED_CONNECTION = "a pooled DB connection"
+SESSION = "a session's transaction and its DB connection"
 
 
 @dataclass(frozen=True)

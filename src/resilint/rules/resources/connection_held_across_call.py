@@ -241,8 +241,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
                 requests.post("https://pay/refunds", json={})
             """,
             line=5,
-            message="`@transaction.atomic` (example.py:3) holding a transaction and its DB connection for as long as "
-                    "`requests.post` waits: with no limit",
+            message="`@transaction.atomic` (example.py:3): it holds a transaction and its DB connection for as long "
+                    "as `requests.post` waits: with no limit",
         ),
         Invalid(
             """
@@ -285,7 +285,7 @@ class ConnectionHeldAcrossCall(ProjectRule):
                     requests.post("https://pay/capture", json={})
             """,
             line=7,
-            message="rows locked by `select_for_update()`",
+            message="it holds a transaction and its DB connection, and rows locked by `select_for_update()`, for as long",
         ),
         Invalid(
             """
@@ -477,16 +477,16 @@ class _Judge:
         route = " -> ".join(f"`{name}`" for name in names)
         scope = held.scope
         where = held.spelling or scope.description
+        where = f"{where} ({held.opened.short()})"
         if held.wrapper is not None and held.scope.description != held.spelling:
-            where = f"{where}, which opens {scope.description} ({scope.place.short()}),"
-        else:
-            where = f"{where} ({held.opened.short()})"
-        locks = " and rows locked by `select_for_update()`" if scope.locks else ""
+            where = f"{where}, which opens {scope.description} ({scope.place.short()})"
+        locks = ", and rows locked by `select_for_update()`," if scope.locks else ""
         wait = longest_wait(client, last.arguments, self.extend_clients)
-        how_long = f" for as long as `{client}` waits: {wait}" if wait is not None else " until the call returns"
+        how_long = f"for as long as `{client}` waits: {wait}" if wait is not None else "until the call returns"
+        defer = " (or defer it with `transaction.on_commit`)" if "atomic" in scope.description else ""
         message = (
-            f"{route} runs inside {where} holding {scope.holds} and its DB connection{locks}{how_long}; "
-            "call the other service before the scope opens or after it closes (Django: `transaction.on_commit`)"
+            f"{route} runs inside {where}: it holds {scope.holds}{locks} {how_long}; "
+            f"call the other service before the scope opens or after it closes{defer}"
         )
         related: List[Tuple[Place, str]] = [(held.opened, f"DB scope: {held.spelling or scope.description}")]
         if held.wrapper is not None:
