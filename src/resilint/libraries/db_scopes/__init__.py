@@ -33,7 +33,7 @@ import libcst as cst
 
 from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
 from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction
-from resilint.libraries.db_scopes.model import TRANSACTION, Opening, Receiver, receiver_of, spelled
+from resilint.libraries.db_scopes.model import TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, parameter_names
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -174,13 +174,18 @@ class _Finder:
     # --- implicit transactions -----------------------------------------------------------------
 
     def _implicit(self, sites: List[CallSite], blocks: Set[int]) -> None:
-        families = ((sqlalchemy.starts_implicit, sqlalchemy.ends_implicit), (dbapi.starts_work, dbapi.ends_work))
-        for starts, ends in families:
-            def begins(site: CallSite, starts: Callable[..., bool] = starts) -> bool:
-                return id(site.node) not in blocks and starts(site.node, self._receiver(site.node, site.scope, site.order))
+        families = (
+            (sqlalchemy.IMPLICIT_METHODS, sqlalchemy.starts_implicit, sqlalchemy.ends_implicit),
+            (dbapi.WORK_METHODS, dbapi.starts_work, dbapi.ends_work),
+        )
+        for methods, starts, ends in families:
+            # Receivers are resolved only for the calls whose method could matter.
+            def begins(site: CallSite, starts: Callable[..., bool] = starts, methods: frozenset = methods) -> bool:
+                return (method_of(site.node) in methods and id(site.node) not in blocks
+                        and starts(site.node, self._receiver(site.node, site.scope, site.order)))
 
-            def closes(site: CallSite, ends: Callable[..., bool] = ends) -> bool:
-                return ends(site.node, self._receiver(site.node, site.scope, site.order))
+            def closes(site: CallSite, ends: Callable[..., bool] = ends, methods: frozenset = methods) -> bool:
+                return method_of(site.node) in methods and ends(site.node, self._receiver(site.node, site.scope, site.order))
 
             for start, covered in _spans(sites, begins, closes):
                 function = start.scope.enclosing_function

@@ -32,6 +32,7 @@ _CONNECTION_WORD = re.compile(r"^conn(ection)?$|_conn(ection)?$|^db$|database", 
 _CURSOR_WORD = re.compile(r"^cur(sor)?$|_cur(sor)?$|cursor", re.I)
 _WORK = frozenset({"execute", "executemany", "callproc", "copy_expert", "copy_from", "copy_to"})
 _ENDS = frozenset({"commit", "rollback", "close"})
+WORK_METHODS = _WORK | _ENDS  # the only methods a cursor's transaction looks at
 
 
 def _driver(receiver: Receiver) -> bool:
@@ -52,8 +53,14 @@ def entered(kind: Optional[str], spelling: str) -> Optional[Opening]:
     return Opening(f"`with {spelling}:`", holds) if holds is not None else None
 
 
+# Django runs raw cursors in autocommit mode outside ``atomic()``: no transaction stays open.
+_AUTOCOMMIT = ("django.",)
+
+
 def starts_work(call: cst.Call, receiver: Receiver) -> bool:
     """SQL sent through a cursor (or the connection's shortcut): a transaction begins."""
+    if any(n is not None and n.startswith(_AUTOCOMMIT) for n in (receiver.name, receiver.kind)):
+        return False
     return method_of(call) in _WORK and (_driver(receiver) or bool(_CURSOR_WORD.search(receiver.last)))
 
 

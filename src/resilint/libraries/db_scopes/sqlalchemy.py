@@ -52,6 +52,7 @@ _MODEL_QUERIES = frozenset({
     "order_by", "count", "paginate", "join", "options", "limit", "with_for_update", "with_entities",
 })
 ENDS = frozenset({"commit", "rollback", "close", "remove"})
+IMPLICIT_METHODS = QUERIES | _MODEL_QUERIES | ENDS  # the only methods an implicit transaction looks at
 _LOCKS = frozenset({"with_for_update"})
 
 

@@ -196,6 +196,15 @@ class ConnectionHeldAcrossCall(ProjectRule):
             conn.close()
             requests.post("https://x", json=rows, timeout=5)
         """,
+        # Django's raw cursor outside atomic() runs in autocommit mode
+        """
+        import requests
+        from django.db import connection
+        def refresh_stats():
+            with connection.cursor() as cursor:
+                cursor.execute("refresh materialized view stats")
+            requests.post("https://metrics", json={}, timeout=5)
+        """,
         # an HTTP session called `session` is not a database session
         """
         import requests
