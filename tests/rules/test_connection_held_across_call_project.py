@@ -263,3 +263,56 @@ def test_summary_with_db_scopes_survives_json(tmp_path):
         ("requests.post", (0,), False), ("requests.get", (), True)
     ]
     assert ModuleSummary.from_json(json.loads(json.dumps(summary.to_json()))) == summary
+
+
+def test_sqlalchemy_and_asyncpg_scopes_reach_clients_in_other_modules(cli, tmp_path):
+    write_tree(tmp_path, {
+        "svc/__init__.py": "",
+        "svc/clients.py": """
+            import httpx
+
+            client = httpx.AsyncClient(timeout=httpx.Timeout(8.0, connect=2.0))
+
+            async def publish(event):
+                return await client.post("https://bus.example/events", json=event)
+
+            def notify(user):
+                return httpx.post("https://mail.example/send", json=user, timeout=4)
+        """,
+        "svc/jobs.py": """
+            from svc.clients import notify, publish
+            from svc.db import SessionLocal, engine, pool
+
+            async def export(batch):
+                async with pool.acquire() as conn:
+                    rows = await conn.fetch("select * from outbox")
+                    await publish(rows)
+
+            def welcome(user_id):
+                with SessionLocal() as session:
+                    user = session.get(User, user_id)
+                    notify(user)  # quiet: `get` alone is not known to be a database session's
+                    session.execute(mark_welcomed(user_id))
+                    notify(user)
+                with engine.begin() as conn:
+                    conn.execute(audit(user_id))
+                    notify(user)
+        """,
+        "svc/db.py": """
+            import asyncpg
+            from sqlalchemy import create_engine
+            from sqlalchemy.orm import sessionmaker
+
+            engine = create_engine("postgresql://db/app")
+            SessionLocal = sessionmaker(bind=engine)
+            pool = None
+        """,
+    })
+    findings = _findings(cli, tmp_path, "svc")
+    assert [(f["path"], f["line"]) for f in findings] == [
+        ("svc/jobs.py", 7), ("svc/jobs.py", 14), ("svc/jobs.py", 17),
+    ]
+    assert "`export` -> `publish` -> `httpx.AsyncClient.post` runs inside `pool.acquire()` (svc/jobs.py:5)" in findings[0]["message"]
+    assert "inside `SessionLocal()` (svc/jobs.py:10)" in findings[1]["message"]
+    assert "up to 4 s per attempt (`4`)" in findings[1]["message"]
+    assert "inside `engine.begin()` (svc/jobs.py:15)" in findings[2]["message"]

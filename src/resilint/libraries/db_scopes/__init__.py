@@ -83,6 +83,9 @@ class _Finder:
         self.sites: Dict[Optional[int], List[CallSite]] = {}
         self.site_of: Dict[int, CallSite] = {}
         self.withs: Dict[int, Tuple[cst.With, int, Optional[FunctionInfo], CallSite]] = {}
+        # Calls in the body of a recognised block: its end commits or gives the connection back,
+        # so a query there begins no transaction that outlives the block.
+        self.in_blocks: Set[int] = set()
         for site in model.calls:
             self.site_of[id(site.node)] = site
             for index, node in enumerate(site.stack):
@@ -98,9 +101,8 @@ class _Finder:
             self._with(with_node, depth, function, first)
         for info in self.model.functions:
             self._decorators(info)
-        blocks = {id(site.node) for scope in self.found.scopes if not scope.via for site in scope.covered}
         for key, sites in self.sites.items():
-            self._implicit(sites, blocks)
+            self._implicit(sites, self.in_blocks)
         if self.model.text is None or "in_atomic_block" in self.model.text:
             self.found.deferring = [
                 info for info in self.model.functions
@@ -126,6 +128,8 @@ class _Finder:
             if opening is None:
                 continue
             covered = body
+            if via is None:
+                self.in_blocks.update(id(site.node) for site in body)
             if opening.until_first_use:
                 bound = item.asname.name if item.asname is not None else None
                 if not isinstance(bound, cst.Name):
