@@ -371,7 +371,7 @@ class _Judge:
         self.graph: ProjectGraph = ctx.graph
         self.extend_clients = tuple(ctx.settings.extend_clients)
         self._provided: Dict[str, Optional[_Held]] = {}
-        self._paths: Dict[str, Optional[Path]] = {}
+        self._paths: Dict[str, Optional[Tuple[Path, str]]] = {}
 
     def run(self) -> None:
         for function in self.graph.functions:
@@ -384,9 +384,9 @@ class _Judge:
                     held.insert(0, decorated)
                 if not held:
                     continue
-                path = self._path(function, call)
-                if path is not None:
-                    self._report(function, held[-1], path)
+                found = self._path(function, call)
+                if found is not None:
+                    self._report(function, held[-1], *found)
 
     # --- which scopes hold a connection -------------------------------------------------------
 
@@ -451,11 +451,13 @@ class _Judge:
         library = spec.library if spec is not None else name.split(".", 1)[0]
         return library in call.mocked
 
-    def _path(self, function: FunctionSummary, call: Call) -> Optional[Path]:
-        """The calls from ``call`` to the first request it leads to (the request last)."""
+    def _path(self, function: FunctionSummary, call: Call) -> Optional[Tuple[Path, str]]:
+        """The calls from ``call`` to the first request it leads to (the request last), and
+        the client method that request calls."""
         near = function.place.path
-        if self._request(call, near) is not None:
-            return (call,)
+        client = self._request(call, near)
+        if client is not None:
+            return (call,), client
         if defers(call.target):
             return None
         callee = self.graph.resolve(call.target, near)
@@ -464,24 +466,23 @@ class _Judge:
         if callee.name not in self._paths:
             self._paths[callee.name] = self._first_request(callee)
         below = self._paths[callee.name]
-        return (call,) + below if below is not None else None
+        return ((call,) + below[0], below[1]) if below is not None else None
 
-    def _first_request(self, start: FunctionSummary) -> Optional[Path]:
+    def _first_request(self, start: FunctionSummary) -> Optional[Tuple[Path, str]]:
         def follow(call: Call, callee: FunctionSummary) -> bool:
             return not call.later and not defers(call.target) and not callee.defers_in_transaction
 
         for function, path in self.graph.reachable(start, follow):
             for call in function.calls:
-                if not call.later and self._request(call, function.place.path) is not None:
-                    return path + (call,)
+                client = self._request(call, function.place.path) if not call.later else None
+                if client is not None:
+                    return path + (call,), client
         return None
 
     # --- the finding -----------------------------------------------------------------------------
 
-    def _report(self, function: FunctionSummary, held: _Held, path: Path) -> None:
+    def _report(self, function: FunctionSummary, held: _Held, path: Path, client: str) -> None:
         last = path[-1]
-        near = self.graph.resolve(path[-2].target, function.place.path).place.path if len(path) > 1 else function.place.path  # type: ignore[union-attr]
-        client = self._request(last, near) or last.target
         names = [_short(function.name)] + [_short(call.target) for call in path[:-1]] + [client]
         route = " -> ".join(f"`{name}`" for name in names)
         scope = held.scope
