@@ -33,7 +33,7 @@ import libcst as cst
 
 from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
 from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction
-from resilint.libraries.db_scopes.model import TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
+from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, parameter_names
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -86,6 +86,7 @@ class _Finder:
         # Calls in the body of a recognised block: its end commits or gives the connection back,
         # so a query there begins no transaction that outlives the block.
         self.in_blocks: Set[int] = set()
+        self.with_items: Set[int] = set()  # calls that a ``with`` enters
         for site in model.calls:
             self.site_of[id(site.node)] = site
             for index, node in enumerate(site.stack):
@@ -118,6 +119,7 @@ class _Finder:
     def _with(self, node: cst.With, depth: int, function: Optional[FunctionInfo], first: CallSite) -> None:
         scope = function.scope if function is not None else self.model.module_scope
         in_items = {id(n) for item in node.items for n in iter_nodes(item.item) if isinstance(n, cst.Call)}
+        self.with_items.update(id(item.item) for item in node.items)
         body = [
             site for site in self.sites.get(id(function) if function is not None else None, ())
             if id(site.node) not in in_items and any(n is node for n in site.stack)
@@ -179,13 +181,15 @@ class _Finder:
 
     def _implicit(self, sites: List[CallSite], blocks: Set[int]) -> None:
         families = (
-            (sqlalchemy.IMPLICIT_METHODS, sqlalchemy.starts_implicit, sqlalchemy.ends_implicit),
-            (dbapi.WORK_METHODS, dbapi.starts_work, dbapi.ends_work),
+            (sqlalchemy.IMPLICIT_METHODS, sqlalchemy.starts_implicit, sqlalchemy.ends_implicit, TRANSACTION),
+            (dbapi.WORK_METHODS, dbapi.starts_work, dbapi.ends_work, TRANSACTION),
+            (asyncpg.CHECKOUT_METHODS, asyncpg.checks_out, asyncpg.checks_in, POOLED_CONNECTION),
         )
-        for methods, starts, ends in families:
+        for methods, starts, ends, holds in families:
             # Receivers are resolved only for the calls whose method could matter.
             def begins(site: CallSite, starts: Callable[..., bool] = starts, methods: frozenset = methods) -> bool:
                 return (method_of(site.node) in methods and id(site.node) not in blocks
+                        and id(site.node) not in self.with_items
                         and starts(site.node, self._receiver(site.node, site.scope, site.order)))
 
             def closes(site: CallSite, ends: Callable[..., bool] = ends, methods: frozenset = methods) -> bool:
@@ -194,7 +198,8 @@ class _Finder:
             for start, covered in _spans(sites, begins, closes):
                 function = start.scope.enclosing_function
                 text = dotted_name(start.node.func) or "query"
-                opening = Opening(f"the transaction that `{text}()` began", TRANSACTION)
+                began = "the transaction that" if holds == TRANSACTION else "the connection that"
+                opening = Opening(f"{began} `{text}()` {'began' if holds == TRANSACTION else 'checked out'}", holds)
                 self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST))
 
     def _calls_wrapped(self, site: CallSite) -> bool:

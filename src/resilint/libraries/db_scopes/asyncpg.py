@@ -1,6 +1,8 @@
 """asyncpg, aiopg and databases: ``async with pool.acquire() as conn:`` (a pooled connection
 for the block), ``async with conn.transaction():``, databases' ``database.connection()`` and
-``database.transaction()``."""
+``database.transaction()``; and a connection checked out by hand, ``conn = await
+pool.acquire()`` (psycopg2 pools: ``pool.getconn()``), held until ``pool.release(conn)``,
+``pool.putconn(conn)`` or ``conn.close()``."""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ TRIGGERS = ("asyncpg", "aiopg", "databases", "acquire(")
 _LIBRARIES = ("asyncpg.", "aiopg.", "databases.")
 _POOL_WORD = re.compile(r"pool", re.I)
 _DATABASE_WORD = re.compile(r"database|^db$", re.I)
+_CHECKOUTS = frozenset({"acquire", "getconn"})
+_CHECKINS = frozenset({"release", "putconn", "close"})
+CHECKOUT_METHODS = _CHECKOUTS | _CHECKINS  # the only methods a checkout by hand looks at
 
 
 def _library(receiver: Receiver) -> bool:
@@ -38,3 +43,15 @@ def opening(call: cst.Call, receiver: Receiver) -> Optional[Opening]:
     if method == "connection" and (_library(receiver) or _DATABASE_WORD.search(receiver.last)):
         return Opening(spelled(call), CONNECTION)
     return None
+
+
+def checks_out(call: cst.Call, receiver: Receiver) -> bool:
+    """``pool.acquire()`` / ``pool.getconn()`` outside a ``with``: held until checked in."""
+    return method_of(call) in _CHECKOUTS and (_library(receiver) or bool(_POOL_WORD.search(receiver.last)))
+
+
+def checks_in(call: cst.Call, receiver: Receiver) -> bool:
+    method = method_of(call)
+    if method == "close":
+        return not _POOL_WORD.search(receiver.last)  # ``conn.close()``; closing the pool is not it
+    return method in _CHECKINS and (_library(receiver) or bool(_POOL_WORD.search(receiver.last)))

@@ -37,7 +37,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
     - DB-API: psycopg2/sqlite3 `with conn:`, `with psycopg.connect() as conn:`,
       `conn.transaction()`, and a cursor from `cur.execute(...)` to the connection's `commit()`.
     - asyncpg/aiopg/databases: `async with pool.acquire()`, `conn.transaction()`,
-      `database.connection()`.
+      `database.connection()`; a connection checked out by hand (`conn = await pool.acquire()`,
+      psycopg2's `pool.getconn()`) until `pool.release(conn)`/`pool.putconn(conn)`/`conn.close()`.
 
     The finding is reported at the call inside the scope that leads to the request, once per
     such call; the DB scope and the request are related locations, and the message names the
@@ -343,6 +344,19 @@ class ConnectionHeldAcrossCall(ProjectRule):
             """,
             line=5,
             message="`pool.acquire()`",
+        ),
+        Invalid(
+            """
+            import httpx
+            async def sync(pool, client: httpx.AsyncClient):
+                conn = await pool.acquire()
+                rows = await conn.fetch("select 1")
+                await client.post("https://x", json=rows)
+                await pool.release(conn)
+                await client.post("https://x/done")
+            """,
+            line=5,
+            message="inside the connection that `pool.acquire()` checked out (example.py:3): it holds a pooled DB connection",
         ),
     ]
 
