@@ -56,10 +56,15 @@ class ConnectionHeldAcrossCall(ProjectRule):
     of its body and calls out at the start is not seen); a session's implicit transaction is
     followed within one function; `ATOMIC_REQUESTS` (configured in settings) is not modelled.
 
-    Summary facts it reads (`lint/summary.py`): each function's `db_scopes` (kind, place,
-    `via`, `yields`, `wraps`, `locks`), `decorators`, `defers_in_transaction`, and each call's
-    `db_scopes`, `later`, `target`, `arguments` and `mocked`. Its `triggers` are every name that
-    opens a DB scope (`resilint.libraries.db_scopes.DB_SCOPE_TRIGGERS`).
+    Summary facts it reads (`lint/summary.py`): each function's `db_scopes` (description,
+    place, `via`, `yields`, `wraps`, `locks`), `decorators`, `defers_in_transaction`, and each
+    call's `db_scopes`, `later`, `target`, `arguments` and `mocked`. Its `triggers` are every
+    name that opens a DB scope (`resilint.libraries.db_scopes.DB_SCOPE_TRIGGERS`); a file with
+    none of them opens no scope of its own, but its summary still needs, for the walk from a
+    scope in another file: every call with `later` (calls inside a lambda must not be
+    followed), `arguments` (the timeout of the final request), `decorators` (a project
+    decorator that opens a scope), and a `via` DB scope for each `with` of an unknown call
+    (`with locked_order():`, a project context manager that may open one).
 
     ## Why is this bad?
     While the other service thinks, the transaction keeps its pooled connection and its row
