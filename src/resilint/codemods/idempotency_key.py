@@ -22,7 +22,7 @@ tasks and ``Retrying(...)(fn)`` calls.
 
 from __future__ import annotations
 
-from typing import Dict, List, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -31,7 +31,7 @@ from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import RUNTIME, name_node
 from resilint.libraries.http_requests import RequestFinder
 from resilint.libraries.retry_scopes import RetryScope, calls_within, retry_scopes
-from resilint.lint.nodes import is_none, keyword_args
+from resilint.lint.nodes import is_none, keyword_args, positional_args
 from resilint.lint.semantic import CallSite, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -49,7 +49,7 @@ class AddIdempotencyKey(ResilintCodemod):
         finder = RequestFinder(self.model)
         self.taken: Dict[int, Set[str]] = {}
         handled: Set[int] = set()
-        keyless: Dict[int, List[CallSite]] = {}
+        keyless: Dict[int, List[Tuple[CallSite, Optional[int]]]] = {}
         scopes: Dict[int, RetryScope] = {}
         for scope in retry_scopes(self.model).covering():
             if scope.policy.guards_non_idempotent:
@@ -64,13 +64,14 @@ class AddIdempotencyKey(ResilintCodemod):
                     self.leave_alone(call.node, "the key is created inside the retried code: create it once, before the retry")
                 elif status == "missing":
                     handled.add(id(call.node))
-                    keyless.setdefault(id(scope), []).append(call)
+                    keyless.setdefault(id(scope), []).append((call, sent[2]))
                     scopes[id(scope)] = scope
         for key, calls in keyless.items():
             self._fix(scopes[key], calls)
 
-    def _fix(self, scope: RetryScope, calls: List[CallSite]) -> None:
-        sendable = [c for c in calls if self._headers_editable(c)]
+    def _fix(self, scope: RetryScope, found: List[Tuple[CallSite, Optional[int]]]) -> None:
+        calls = [call for call, _ in found]
+        sendable = [call for call, position in found if self._headers_editable(call, position)]
         if isinstance(scope.covers, (cst.For, cst.While)):
             hoisted = []
             for call in sendable:
@@ -97,13 +98,15 @@ class AddIdempotencyKey(ResilintCodemod):
             operation = name_node(self.context, self.model, RUNTIME, "idempotent_operation")
             self.plan(scope.node, lambda decorator: _above(decorator, operation))
 
-    def _headers_editable(self, call: CallSite) -> bool:
+    def _headers_editable(self, call: CallSite, position: Optional[int]) -> bool:
         keywords, star = keyword_args(call.node)
         headers = keywords.get("headers")
         if star or (headers is not None and not isinstance(headers.value, cst.Dict) and not is_none(headers.value)):
             self.leave_alone(call.node, "the headers are built elsewhere: add the `Idempotency-Key` there")
             return False
-        if headers is None and any(a.keyword is None and not a.star for a in call.node.args[2:]):
+        if headers is None and position is None and len(positional_args(call.node)) > 4:
+            # ``session.request(method, url, params, data, headers)``: where headers go positionally
+            # is known only for the calls that list it (key_status found none there)
             self.leave_alone(call.node, "headers may be passed positionally: add the `Idempotency-Key` by hand")
             return False
         return True
