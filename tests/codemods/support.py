@@ -5,7 +5,7 @@ both ways agree, the result parses and compiles, and a second run changes nothin
 from __future__ import annotations
 
 import textwrap
-from typing import List, Optional, Tuple, Type
+from typing import List, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -19,14 +19,16 @@ def run(codemod: Type[ResilintCodemod], source: str, targets: Optional[List[Span
     return command.transform_module(cst.parse_module(source)).code, command.left_alone
 
 
-def spans(source: str, code: str) -> List[Span]:
-    return [(f.line, f.column, f.end_line, f.end_column) for f in check_source(source, [code]) if f.code == code]
+def spans(source: str, codes: Sequence[str]) -> List[Span]:
+    return [(f.line, f.column, f.end_line, f.end_column) for f in check_source(source, list(codes)) if f.code in codes]
 
 
-def rewrite(codemod: Type[ResilintCodemod], source: str, **options) -> Tuple[str, List[Tuple[int, str]]]:
-    """(rewritten code, lines and reasons left alone) of ``source`` (dedented)."""
+def rewrite(codemod: Type[ResilintCodemod], source: str, migration: bool = False, **options) -> Tuple[str, List[Tuple[int, str]]]:
+    """(rewritten code, lines and reasons left alone) of ``source`` (dedented). A fix gives the
+    same result for the rule's findings as standalone; a ``migration`` also rewrites what no
+    finding points at, so its standalone run is the one checked."""
     source = textwrap.dedent(source).lstrip("\n")
-    code, left = run(codemod, source, spans(source, codemod.CODES[0]), **options)
+    code, left = run(codemod, source, None if migration else spans(source, codemod.CODES), **options)
     standalone, _ = run(codemod, source, None, **options)
     assert standalone == code, "fixing the rule's findings and fixing everything disagree"
     cst.parse_module(code)

@@ -66,9 +66,11 @@ def sibling(context: CodemodContext, model: SemanticModel, like: cst.BaseExpress
     return name_node(context, model, module, name)
 
 
-def forget(context: CodemodContext, module: str, name: str, local: str) -> None:
-    """Drop ``from module import name [as local]`` if the rewrite left it unused."""
-    RemoveImportsVisitor.remove_unused_import(context, module, name, None if local == name else local)
+def forget(context: CodemodContext, module: str, name: Optional[str], local: str) -> None:
+    """Drop ``from module import name [as local]`` (``import module [as local]`` when ``name``
+    is None) if the rewrite left it unused."""
+    spelled = name if name is not None else module
+    RemoveImportsVisitor.remove_unused_import(context, module, name, None if local == spelled else local)
 
 
 def _queued(context: CodemodContext) -> List[Tuple[str, Optional[str], Optional[str]]]:
