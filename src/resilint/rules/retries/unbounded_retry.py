@@ -71,9 +71,21 @@ class UnboundedRetry(Rule):
     def publish(event):
         ...
     ```
+
+    ## Fix safety
+    Safe (`add-bound`): the retry gets an attempt limit and nothing else changes: tenacity
+    `stop=stop_after_attempt(N)` (added, or replacing `stop_never`), backoff `max_tries=N`,
+    retrying `stop_max_attempt_number=N`, stamina `attempts=None` → `attempts=N`, celery
+    `max_retries=None` → `max_retries=N - 1` (celery counts retries). N is 5 total attempts
+    unless given (`--attempts` on LibCST's command line): above the runtime's default of 3,
+    because code written to retry forever usually expects persistence, and low enough that a
+    dependency that stays down sees at most 5 calls per operation. Left alone and listed:
+    hand-written `while True` retry loops (a bound restructures their control flow; rewrite
+    them with `resilint.runtime.retrying`), and stop conditions built elsewhere or combined.
     """
 
     code = "RES203"
+    fixable = "safe"
     name = "unbounded-retry"
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
