@@ -193,3 +193,26 @@ def test_the_fixed_code_sends_one_key_per_operation_to_a_real_server(tmp_path, s
     assert len(set(keys[:3])) == 1  # every attempt of the first operation
     assert len(set(keys[3:])) == 1  # every attempt of the second
     assert keys[0] != keys[3]  # and a new key for the next operation
+
+
+def test_hoisting_keeps_crlf_line_endings_and_tab_indentation():
+    source = dedent(LOOP).replace("    ", "\t").replace("\n", "\r\n")
+    code, _ = rewrite(AddIdempotencyKey, source)
+    assert "\r\n\t# one payment, up to three attempts\r\n\tpost_key = idempotency_key()\r\n\tfor attempt" in code
+    assert code.count("\n") == code.count("\r\n")
+
+
+def test_nothing_is_imported_when_the_request_is_left_alone():
+    source = """
+        import requests
+        from tenacity import retry, stop_after_attempt
+
+        HEADERS = {"Accept": "application/json"}
+
+        @retry(stop=stop_after_attempt(3))
+        def run(url, payload):
+            return requests.post(url, json=payload, headers=HEADERS, timeout=5)
+        """
+    code, left = rewrite(AddIdempotencyKey, source)
+    assert code == dedent(source)
+    assert [line for line, _ in left] == [8]

@@ -101,3 +101,18 @@ def test_the_migrated_function_keeps_its_attempts_and_exceptions():
         except KeyError:
             pass
         assert len(namespace["calls"]) == 1
+
+
+def test_a_parameter_called_retry_is_never_shadowed():
+    code, _ = rewrite(MigrateToRuntime, migration=True, source="""
+        import backoff
+
+        @backoff.on_exception(backoff.expo, OSError, max_tries=3, max_value=5)
+        def send(payload, retry=True): ...
+        """)
+    assert code == dedent("""
+        from resilint.runtime import retry as runtime_retry
+
+        @runtime_retry(attempts=3, base=1, cap=5, retry_on=(OSError,))
+        def send(payload, retry=True): ...
+        """)

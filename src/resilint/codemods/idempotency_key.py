@@ -91,10 +91,12 @@ class AddIdempotencyKey(ResilintCodemod):
             for call in sendable:
                 self.leave_alone(call.node, "several requests in one retried function would share one key: give each its own by hand")
             return
+        if not sendable:
+            return
         make = name_node(self.context, self.model, RUNTIME, "idempotency_key")
         for call in sendable:
             self._send(call, cst.Call(make))
-        if sendable and scope.library != "resilint":
+        if scope.library != "resilint":
             operation = name_node(self.context, self.model, RUNTIME, "idempotent_operation")
             self.plan(scope.node, lambda decorator: _above(decorator, operation))
 
