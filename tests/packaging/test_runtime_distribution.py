@@ -6,7 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import venv
-from pathlib import Path
 
 import pytest
 

@@ -58,11 +58,7 @@ class AddBound(ResilintCodemod):
             limit = policy.attempts
             if limit.inherited or limit.kind != "unbounded":
                 continue
-            reported = limit.node if limit.node is not None else policy.node
-            if isinstance(reported, cst.While):
-                reported = reported.test
-            elif isinstance(reported, cst.For):
-                reported = reported.iter
+            reported = policy.limit_anchor
             if not self.is_target(reported):
                 continue
             if not self._bound(policy, limit.node):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Set
 
-import libcst as cst
 
 from resilint.libraries.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
@@ -359,11 +358,7 @@ class UnboundedRetry(Rule):
             limit = policy.attempts
             if limit.inherited or limit.kind != "unbounded":
                 continue
-            node = limit.node if limit.node is not None else policy.node
-            if isinstance(node, cst.While):
-                node = node.test
-            elif isinstance(node, cst.For):
-                node = node.iter
+            node = policy.limit_anchor
             if id(node) in reported:
                 continue
             reported.add(id(node))
