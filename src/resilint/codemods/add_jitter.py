@@ -21,7 +21,7 @@ from typing import Optional
 
 import libcst as cst
 
-from resilint.codemods.arguments import add_argument, keyword, remove_argument, replace_argument_value
+from resilint.codemods.arguments import add_argument, keyword, new_call, remove_argument, replace_argument_value
 from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import forget, sibling
 from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_NONE, Policy, normalise, retry_scopes
@@ -82,24 +82,23 @@ class AddJitter(ResilintCodemod):
         if spread is None:
             self.leave_alone(wait, "a combined or computed tenacity wait: add a `wait_random(...)` term by hand")
             return
-        jitter = cst.Call(
+        jitter = new_call(
             sibling(self.context, self.model, wait.func, "tenacity", "wait_random"),
-            [cst.Arg(cst.Integer("0"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(spread.deep_clone())],
+            [cst.Arg(cst.Integer("0")), cst.Arg(spread.deep_clone())],
         )
         self.plan(wait, lambda updated: cst.BinaryOperation(updated, cst.Add(), jitter))
 
     def _add_default_wait(self, policy: Policy, wait: Optional[cst.CSTNode]) -> None:
-        call = policy.node.decorator if isinstance(policy.node, cst.Decorator) else policy.node
-        like = call.func if isinstance(call, cst.Call) else call
+        decorator = policy.node.decorator if isinstance(policy.node, cst.Decorator) else policy.node
+        like = decorator.func if isinstance(decorator, cst.Call) else decorator
         func = sibling(self.context, self.model, like, "tenacity", "wait_random_exponential")  # type: ignore[arg-type]
-        value = cst.Call(func, [keyword("multiplier", cst.Float(DEFAULT_MULTIPLIER)), keyword("max", cst.Integer(DEFAULT_MAX))])
-        value = value.with_changes(args=[value.args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), value.args[1]])
+        value = new_call(func, [keyword("multiplier", cst.Float(DEFAULT_MULTIPLIER)), keyword("max", cst.Integer(DEFAULT_MAX))])
         if wait is not None:
             self.plan(wait, lambda _: value)
-        elif isinstance(call, cst.Call):
-            self.plan(call, lambda updated: add_argument(updated, keyword("wait", value)))
+        elif isinstance(decorator, cst.Call):
+            self.plan(decorator, lambda updated: add_argument(updated, keyword("wait", value)))
         else:  # a bare ``@retry``
-            self.plan(call, lambda updated: cst.Call(updated, [keyword("wait", value)]))
+            self.plan(decorator, lambda updated: cst.Call(updated, [keyword("wait", value)]))
 
     def _name(self, policy: Policy, expr: cst.BaseExpression) -> Optional[str]:
         return normalise(self.model.qualified_name(expr, policy.scope, policy.order)) if policy.scope else None

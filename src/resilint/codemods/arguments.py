@@ -16,6 +16,12 @@ def keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
     return cst.Arg(keyword=cst.Name(name), value=value, equal=_TIGHT)
 
 
+def new_call(func: cst.BaseExpression, args: List[cst.Arg]) -> cst.Call:
+    """``func(a, b=c)``: a new call, its arguments separated by ``, ``."""
+    spaced = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]]
+    return cst.Call(func, spaced + args[-1:])
+
+
 def add_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
     """``call`` with ``arg`` appended after its last argument."""
     args: List[cst.Arg] = list(call.args)

@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.codemods.arguments import keyword
+from resilint.codemods.arguments import keyword, new_call
 from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import RUNTIME, forget, name_node
 from resilint.libraries.retry_scopes import Policy, normalise, retry_scopes
@@ -62,10 +62,8 @@ class MigrateToRuntime(ResilintCodemod):
             if options is None:
                 self.leave_alone(policy.node, why)
                 continue
-            func = name_node(self.context, self.model, RUNTIME, "retry")
-            args = [keyword(k, v).with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for k, v in options]
-            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            self.plan(decorator, lambda updated, f=func, a=args: updated.with_changes(decorator=cst.Call(f, a)))
+            rewritten = new_call(name_node(self.context, self.model, RUNTIME, "retry"), [keyword(k, v) for k, v in options])
+            self.plan(decorator, lambda updated, r=rewritten: updated.with_changes(decorator=r))
             for name in _bare_names(policy.node):
                 qualified = normalise(self.model.qualified_name(name, policy.scope, policy.order)) if policy.scope else None
                 if qualified in ("tenacity", "backoff"):
