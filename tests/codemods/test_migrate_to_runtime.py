@@ -39,7 +39,7 @@ def test_decorators_whose_options_all_translate_are_rewritten_and_their_imports_
 def test_anything_that_does_not_translate_exactly_is_left_alone_with_the_reason():
     source = """
         import tenacity as t
-        import backoff
+        import backoff, time
 
         @t.retry(stop=t.stop_after_attempt(3), wait=t.wait_exponential(max=2))
         def no_reraise(): ...
@@ -55,6 +55,13 @@ def test_anything_that_does_not_translate_exactly_is_left_alone_with_the_reason(
 
         @backoff.on_exception(backoff.expo, OSError, max_tries=5)
         def no_cap(): ...
+
+        def loop(send):
+            for attempt in range(3):
+                try:
+                    return send()
+                except OSError:
+                    time.sleep(1)
         """
     code, left = rewrite(MigrateToRuntime, source, migration=True)
     assert code == dedent(source)
@@ -63,7 +70,8 @@ def test_anything_that_does_not_translate_exactly_is_left_alone_with_the_reason(
     assert "no runtime counterpart" in reasons[7] and "no runtime counterpart" in reasons[13]
     assert "cap" in reasons[16]
     assert "stop_after_attempt" in reasons[10]
-    assert set(reasons) == {4, 7, 10, 13, 16}
+    assert "control flow" in reasons[20]
+    assert set(reasons) == {4, 7, 10, 13, 16, 20}
 
 
 def test_the_migrated_function_keeps_its_attempts_and_exceptions():

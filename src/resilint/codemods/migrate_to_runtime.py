@@ -38,6 +38,10 @@ from resilint.lint.nodes import keyword_args, number_of, positional_args
 from resilint.lint.semantic import SemanticModel
 
 Options = List[Tuple[str, cst.BaseExpression]]
+_NOT_MIGRATED = {
+    "stamina": "stamina adds a bounded random term to its pauses; the runtime draws below a ceiling: no exact counterpart",
+    "loop": "a hand-written retry loop: moving its body under `retrying()` restructures control flow; rewrite it by hand",
+}
 
 
 class MigrateToRuntime(ResilintCodemod):
@@ -49,10 +53,11 @@ class MigrateToRuntime(ResilintCodemod):
         self.model = SemanticModel(node)
         for scope in retry_scopes(self.model).scopes:
             policy = scope.policy
-            if scope.kind != "decorator" or policy.library not in ("tenacity", "backoff"):
+            reported = [n for n in (policy.node, policy.wait.node, policy.limit_anchor) if n is not None]
+            if policy.library not in ("tenacity", "backoff", "stamina", "loop") or not any(self.is_target(n) for n in reported):
                 continue
-            reported = [n for n in (policy.node, policy.wait.node, policy.attempts.node) if n is not None]
-            if not any(self.is_target(n) for n in reported):
+            if policy.library in ("stamina", "loop") or scope.kind != "decorator":
+                self.leave_alone(reported[0], _NOT_MIGRATED.get(policy.library, "a retry loop of a library: migrate it by hand"))
                 continue
             decorator = scope.node
             if not isinstance(decorator, cst.Decorator) or decorator.decorator is not policy.node or not isinstance(policy.node, cst.Call):
