@@ -103,6 +103,13 @@ class BackoffWithoutJitter(ProjectRule):
     of waits, `wait_fixed` of a computed expression, celery tasks without `retry_backoff`
     (adding it replaces the schedule, not only its spread), `self.retry(countdown=...)`, the
     retrying library, and urllib3 factors that are computed.
+    Unsafe (`migrate-to-runtime`): a tenacity or backoff decorator whose every option has an
+    exact runtime counterpart (`stop_after_attempt(N)`/`max_tries` → `attempts`,
+    `multiplier`/`factor` → `base`, `max`/`max_value` → `cap`, the exception types →
+    `retry_on`, tenacity's `reraise=True`) becomes `resilint.runtime.retry(...)`, which adds a
+    retry budget, deadline checks and its own classification of transient errors; anything
+    else (other options, a policy in a variable, stamina, hand-written loops) is left alone and
+    listed.
     """
 
     code = "RES202"
