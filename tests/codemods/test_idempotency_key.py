@@ -216,3 +216,22 @@ def test_nothing_is_imported_when_the_request_is_left_alone():
     code, left = rewrite(AddIdempotencyKey, source)
     assert code == dedent(source)
     assert [line for line, _ in left] == [8]
+
+
+def test_nested_retries_get_the_key_outside_the_outer_one():
+    code, _ = rewrite(AddIdempotencyKey, """
+        import time, requests
+
+        def pay(url, body):
+            while True:
+                try:
+                    for attempt in range(3):
+                        try:
+                            return requests.post(url, json=body, timeout=5)
+                        except requests.Timeout:
+                            time.sleep(0.1)
+                    return None
+                except requests.ConnectionError:
+                    time.sleep(1)
+        """)
+    assert "    post_key = idempotency_key()\n    while True:\n" in code

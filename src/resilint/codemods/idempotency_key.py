@@ -48,24 +48,28 @@ class AddIdempotencyKey(ResilintCodemod):
         self.model = SemanticModel(node)
         finder = RequestFinder(self.model)
         self.taken: Dict[int, Set[str]] = {}
-        handled: Set[int] = set()
-        keyless: Dict[int, List[Tuple[CallSite, Optional[int]]]] = {}
-        scopes: Dict[int, RetryScope] = {}
+        # each request is fixed for the outermost retry that repeats it: a key created between
+        # two nested retries would change on every attempt of the outer one
+        outermost: Dict[int, Tuple[CallSite, RetryScope, Tuple[str, str, Optional[int]]]] = {}
         for scope in retry_scopes(self.model).covering():
             if scope.policy.guards_non_idempotent:
                 continue
             for call in calls_within(self.model, scope):
                 sent = finder.method(call)
-                if sent is None or id(call.node) in handled or not self.is_target(call.node.func):
+                if sent is None or not self.is_target(call.node.func):
                     continue
-                status, _ = finder.key_status(call, scope, sent[2])
-                if status == "unstable":
-                    handled.add(id(call.node))
-                    self.leave_alone(call.node, "the key is created inside the retried code: create it once, before the retry")
-                elif status == "missing":
-                    handled.add(id(call.node))
-                    keyless.setdefault(id(scope), []).append((call, sent[2]))
-                    scopes[id(scope)] = scope
+                known = outermost.get(id(call.node))
+                if known is None or _depth(call, scope) < _depth(call, known[1]):
+                    outermost[id(call.node)] = (call, scope, sent)
+        keyless: Dict[int, List[Tuple[CallSite, Optional[int]]]] = {}
+        scopes: Dict[int, RetryScope] = {}
+        for call, scope, sent in outermost.values():
+            status, _ = finder.key_status(call, scope, sent[2])
+            if status == "unstable":
+                self.leave_alone(call.node, "the key is created inside the retried code: create it once, before the retry")
+            elif status == "missing":
+                keyless.setdefault(id(scope), []).append((call, sent[2]))
+                scopes[id(scope)] = scope
         for key, calls in keyless.items():
             self._fix(scopes[key], calls)
 
@@ -135,6 +139,11 @@ class AddIdempotencyKey(ResilintCodemod):
             name, n = f"{base}_{n}", n + 1
         taken.add(name)
         return name
+
+
+def _depth(call: CallSite, scope: RetryScope) -> int:
+    """How deep the scope's code sits on the call's stack (0: outermost)."""
+    return next((i for i, node in enumerate(call.stack) if node is scope.covers), len(call.stack))
 
 
 def _verb(call: CallSite) -> str:
