@@ -31,8 +31,13 @@ def add_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
     between = _between(call)
     if not isinstance(last.comma, cst.Comma):
         # no trailing comma: the space before ")" is the last argument's, it moves to the new one
+        closing = last.whitespace_after_arg
+        if isinstance(closing, cst.ParenthesizedWhitespace) and isinstance(between, cst.ParenthesizedWhitespace):
+            # except its comment, which stays on the line of the argument it annotates
+            between = between.with_changes(first_line=closing.first_line)
+            closing = closing.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
         args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=between), whitespace_after_arg=cst.SimpleWhitespace(""))
-        args.append(arg.with_changes(whitespace_after_arg=last.whitespace_after_arg))
+        args.append(arg.with_changes(whitespace_after_arg=closing))
     else:
         after = last.comma.whitespace_after
         if isinstance(after, cst.ParenthesizedWhitespace):
