@@ -81,13 +81,8 @@ class UnboundedRetry(Rule):
     dependency that stays down sees at most 5 calls per operation. Left alone and listed:
     hand-written `while True` retry loops (a bound restructures their control flow; rewrite
     them with `resilint.runtime.retrying`), and stop conditions built elsewhere or combined.
-    Unsafe (`migrate-to-runtime`): a tenacity or backoff decorator whose every option has an
-    exact runtime counterpart (`stop_after_attempt(N)`/`max_tries` → `attempts`,
-    `multiplier`/`factor` → `base`, `max`/`max_value` → `cap`, the exception types →
-    `retry_on`, tenacity's `reraise=True`) becomes `resilint.runtime.retry(...)`, which adds a
-    retry budget, deadline checks and its own classification of transient errors; anything
-    else (other options, a policy in a variable, stamina, hand-written loops) is left alone and
-    listed.
+    Unsafe (`migrate-to-runtime`): decorators already bounded and jittered in simple terms move
+    to `resilint.runtime.retry`, as described under RES202's "Fix safety".
     """
 
     code = "RES203"
