@@ -81,7 +81,7 @@ class UnboundedRetry(Rule):
     dependency that stays down sees at most 5 calls per operation. Left alone and listed:
     hand-written `while True` retry loops (a bound restructures their control flow; rewrite
     them with `resilint.runtime.retrying`), and stop conditions built elsewhere or combined.
-    Unsafe (`migrate-to-runtime`): decorators already bounded and jittered in simple terms move
+    Unsafe (`migrate-to-runtime`): simple tenacity and backoff decorators with a limit move
     to `resilint.runtime.retry`, as described under RES202's "Fix safety".
     """
 
