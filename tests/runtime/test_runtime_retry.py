@@ -12,10 +12,12 @@ from resilint.runtime import (
     RetryBudgetExhausted,
     backoff_delay,
     classify,
+    full_jitter,
     deadline,
     get_metrics,
     idempotency_key,
     idempotency_scope,
+    idempotent_operation,
     parse_retry_after,
     retry,
     retrying,
@@ -54,6 +56,15 @@ def test_backoff_is_full_jitter_exponential_capped():
     rnd = FakeClock(seed=1)
     draws = [backoff_delay(3, clock=rnd) for _ in range(200)]
     assert all(0 <= d <= 0.8 for d in draws) and len(set(draws)) > 100
+
+
+def test_full_jitter_draws_below_the_given_delay():
+    assert full_jitter(3.0, clock=FakeClock(fixed_random=1.0)) == pytest.approx(3.0)
+    assert full_jitter(3.0, clock=FakeClock(fixed_random=0.0)) == 0.0
+    assert full_jitter(-1.0, clock=FakeClock(fixed_random=1.0)) == 0.0
+    rnd = FakeClock(seed=3)
+    draws = [full_jitter(2.0, clock=rnd) for _ in range(200)]
+    assert all(0 <= d <= 2.0 for d in draws) and len(set(draws)) > 100
 
 
 def test_default_three_attempts_then_last_exception(clock):
@@ -193,6 +204,43 @@ def test_explicit_scope_shares_key():
         assert idempotency_key() == "order-42"
         with idempotency_scope(new=False):
             assert idempotency_key() == "order-42"
+
+
+def test_idempotent_operation_is_one_key_per_call_whoever_retries_inside():
+    @idempotent_operation
+    def body_run_three_times():  # what tenacity/backoff do: the body once per attempt
+        return [idempotency_key() for _ in range(3)]
+
+    first, second = body_run_three_times(), body_run_three_times()
+    assert len(set(first)) == 1 and len(set(second)) == 1
+    assert first[0] != second[0]
+    assert body_run_three_times.__name__ == "body_run_three_times"
+
+
+def test_idempotent_operation_outside_a_retry_gives_its_key_to_every_attempt(clock):
+    seen = []
+
+    @idempotent_operation
+    @retry(method="POST", attempts=3)
+    def charge():
+        seen.append(idempotency_key())
+        if len(seen) % 3:
+            raise ConnectionResetError("dropped after commit")
+        return "charged"
+
+    assert charge() == "charged" and charge() == "charged"
+    assert len(set(seen[:3])) == 1 and len(set(seen[3:])) == 1 and seen[0] != seen[3]
+
+
+def test_idempotent_operation_async():
+    @idempotent_operation
+    async def body():
+        first = idempotency_key()
+        await asyncio.sleep(0)
+        return first, idempotency_key()
+
+    a, b = asyncio.run(body()), asyncio.run(body())
+    assert a[0] == a[1] and b[0] == b[1] and a[0] != b[0]
 
 
 def test_async_decorator(clock):

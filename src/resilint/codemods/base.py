@@ -11,13 +11,14 @@ reason, so that ``fix`` can list them.
 
 from __future__ import annotations
 
-from typing import ClassVar, Collection, List, Optional, Tuple
+from typing import Callable, ClassVar, Collection, Dict, List, Optional, Tuple
 
 import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 from libcst.metadata import PositionProvider
 
 Span = Tuple[int, int, int, int]
+Edit = Callable[[cst.CSTNode], cst.CSTNode]
 
 
 class ResilintCodemod(VisitorBasedCodemodCommand):
@@ -30,6 +31,7 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         super().__init__(context)
         self.targets = None if targets is None else frozenset(targets)
         self.left_alone: List[Tuple[int, str]] = []
+        self._edits: Dict[int, List[Edit]] = {}
 
     def span(self, node: cst.CSTNode) -> Span:
         """The node's 1-based span, end column exclusive, as findings are reported."""
@@ -46,3 +48,15 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
 
     def leave_alone(self, node: cst.CSTNode, reason: str) -> None:
         self.left_alone.append((self.span(node)[0], reason))
+
+    def plan(self, node: cst.CSTNode, edit: Edit) -> None:
+        """Rewrite ``node`` (of the tree being visited) with ``edit(updated_node)`` when the
+        transformer leaves it: a codemod can decide everything up front, from the semantic model
+        of the whole module, and edit nested nodes without tracking them itself."""
+        self._edits.setdefault(id(node), []).append(edit)
+
+    def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
+        updated = super().on_leave(original_node, updated_node)
+        for edit in self._edits.get(id(original_node), ()):
+            updated = edit(updated)
+        return updated

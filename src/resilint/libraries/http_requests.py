@@ -38,6 +38,8 @@ RANDOM_KEYS = ("uuid.uuid1", "uuid.uuid4", "secrets.", "random.", "os.urandom", 
                 "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "ulid.", "nanoid.",
                 "shortuuid.uuid", "shortuuid.ShortUUID.uuid")
 RESILINT_KEYS = ("resilint.runtime.idempotency_key", "resilint.runtime.idempotency.idempotency_key")
+# a decorator that makes each call of the function one operation (one key for all its attempts)
+OPERATION_DECORATORS = ("resilint.runtime.idempotent_operation", "resilint.runtime.idempotency.idempotent_operation")
 IDEMPOTENCY_HEADER_NAMES = ("resilint.runtime.IDEMPOTENCY_HEADER", "resilint.runtime.idempotency.IDEMPOTENCY_HEADER")
 
 
@@ -223,7 +225,7 @@ class RequestFinder:
     def stability(
         self, value: cst.BaseExpression, call: CallSite, scope: Optional[RetryScope], helper: Optional[FunctionInfo]
     ) -> Tuple[str, str]:
-        resilint_scope = scope is not None and scope.library == "resilint"
+        resilint_scope = scope is not None and (scope.library == "resilint" or self.operation_outside(scope))
         generator = self.generator(value, call.scope, call.order, resilint_scope)
         if generator is not None:
             return "unstable", generator  # evaluated by every attempt
@@ -243,6 +245,22 @@ class RequestFinder:
                 if generator is not None:
                     return "unstable", f"`{value.value} = {generator.strip('`')}`"
         return "ok", ""
+
+    def operation_outside(self, scope: RetryScope) -> bool:
+        """The retried function is decorated with ``idempotent_operation`` outside (above) the
+        retry decorator: resilint's ``idempotency_key()`` in it is one key per call, the same on
+        every attempt."""
+        function = scope.function
+        if scope.kind != "decorator" or function is None or not isinstance(scope.node, cst.Decorator):
+            return False
+        outer = function.scope.parent or function.scope
+        for decorator in function.decorators:
+            if decorator is scope.node:
+                return False
+            name = normalise(self.model.qualified_name(decorator.decorator, outer, 1 << 62))
+            if name in OPERATION_DECORATORS:
+                return True
+        return False
 
     def generator(self, expr: cst.BaseExpression, scope: Scope, order: int, resilint_scope: bool) -> Optional[str]:
         """The random-key call in ``expr`` (``uuid.uuid4()``), if any."""

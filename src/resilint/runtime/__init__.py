@@ -28,6 +28,7 @@ from .idempotency import (
     IDEMPOTENT_METHODS,
     idempotency_key,
     idempotency_scope,
+    idempotent_operation,
     is_idempotent,
 )
 from .metrics import MetricEvent, Metrics, add_listener, get_metrics, remove_listener, retry_ratio
@@ -41,7 +42,7 @@ from .propagation import (
     outbound_headers,
     parse_grpc_timeout,
 )
-from .retry import Attempt, RetryPolicy, backoff_delay, retry, retrying
+from .retry import Attempt, RetryPolicy, backoff_delay, full_jitter, retry, retrying
 from .timeouts import Calibration, SplitTimeout, calibrate, timeout
 
 _LAZY = {
@@ -69,9 +70,9 @@ __all__ = [
     "deadline", "Deadline", "MAX_DEADLINE", "remaining", "current_deadline", "check_deadline", "DeadlineExceeded",
     "timeout", "SplitTimeout", "calibrate", "Calibration",
     # retries
-    "retry", "retrying", "Attempt", "RetryPolicy", "backoff_delay",
+    "retry", "retrying", "Attempt", "RetryPolicy", "backoff_delay", "full_jitter",
     "classify", "Verdict", "is_transport_error", "parse_retry_after", "RETRYABLE_STATUSES",
-    "idempotency_key", "idempotency_scope", "is_idempotent", "IDEMPOTENCY_HEADER", "IDEMPOTENT_METHODS",
+    "idempotency_key", "idempotency_scope", "idempotent_operation", "is_idempotent", "IDEMPOTENCY_HEADER", "IDEMPOTENT_METHODS",
     "RetryBudget", "RetryBudgetExhausted",
     # protection
     "CircuitBreaker", "CircuitOpenError", "Permit", "CLOSED", "OPEN", "HALF_OPEN",

@@ -17,15 +17,20 @@ key would make a deduplicating server drop the second. Only a scope the user ope
 from __future__ import annotations
 
 import contextvars
+import functools
+import inspect
 import uuid
-from typing import Any, Iterator, Mapping, Optional
+from typing import Any, Callable, Iterator, Mapping, Optional, TypeVar
 from contextlib import contextmanager
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
     "IDEMPOTENCY_HEADER",
     "IDEMPOTENT_METHODS",
     "idempotency_key",
     "idempotency_scope",
+    "idempotent_operation",
     "is_idempotent",
     "request_key",
     "OperationScope",
@@ -102,6 +107,38 @@ def idempotency_scope(key: Optional[str] = None, *, new: bool = True) -> Iterato
         yield scope
     finally:
         _scope.reset(token)
+
+
+def idempotent_operation(fn: F) -> F:
+    """Decorator: each call of ``fn`` is one logical operation with its own key.
+
+    Put it *outside* a retry decorator of another library (tenacity, backoff, stamina)::
+
+        @idempotent_operation
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+        def charge(order):
+            return requests.post(URL, json=order, headers={"Idempotency-Key": idempotency_key()})
+
+    Those libraries call ``charge``'s body once per attempt; :func:`idempotency_key` inside it
+    then returns the key of the scope this decorator opened, the same on every attempt, and a
+    new one on the next call. (``retry``/``retrying`` of this runtime open that scope
+    themselves.) Works on ``async def`` functions too.
+    """
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+            with idempotency_scope():
+                return await fn(*args, **kwargs)
+
+        return async_wrapper  # type: ignore[return-value]
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with idempotency_scope():
+            return fn(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def is_idempotent(method: Optional[str], headers: Optional[Mapping[str, Any]] = None) -> bool:

@@ -37,7 +37,7 @@ from .deadline import current_deadline
 from .errors import DeadlineExceeded, ResilienceError, RetryBudgetExhausted
 from .idempotency import IDEMPOTENT_METHODS, OperationScope, _scope
 
-__all__ = ["RetryPolicy", "retry", "retrying", "Attempt", "backoff_delay"]
+__all__ = ["RetryPolicy", "retry", "retrying", "Attempt", "backoff_delay", "full_jitter"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 A = TypeVar("A")
@@ -45,8 +45,13 @@ A = TypeVar("A")
 
 def backoff_delay(retry_index: int, base: float = 0.1, cap: float = 5.0, clock: Optional[Clock] = None) -> float:
     """Full-jitter backoff: ``uniform(0, min(cap, base * 2**retry_index))``."""
-    ceiling = min(cap, base * (2 ** min(retry_index, 62)))
-    return get_clock(clock).uniform(0.0, ceiling)
+    return full_jitter(min(cap, base * (2 ** min(retry_index, 62))), clock)
+
+
+def full_jitter(seconds: float, clock: Optional[Clock] = None) -> float:
+    """A uniform draw in ``[0, seconds]``: the full-jitter form of a delay computed elsewhere
+    (what the RES202 fix wraps a hand-written loop's ``sleep`` argument in)."""
+    return get_clock(clock).uniform(0.0, max(0.0, seconds))
 
 
 class RetryPolicy:

@@ -71,6 +71,17 @@ class Policy:
     def unbounded(self) -> bool:
         return self.max_attempts is None and self.time_limit is None
 
+    @property
+    def limit_anchor(self) -> cst.CSTNode:
+        """Where a missing limit is reported (and fixed): the setting that should bound it, else
+        the definition; for a loop its condition (``while True``) or its iterator."""
+        node = self.attempts.node if self.attempts.node is not None else self.node
+        if isinstance(node, cst.While):
+            return node.test
+        if isinstance(node, cst.For):
+            return node.iter
+        return node
+
 
 @dataclass(eq=False)
 class RetryScope:

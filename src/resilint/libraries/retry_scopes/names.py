@@ -41,7 +41,10 @@ CLOCKS = frozenset({
     "datetime.datetime.now", "datetime.datetime.utcnow", "asyncio.get_event_loop", "asyncio.get_running_loop",
 })
 RANDOM_MODULES = ("random.", "secrets.", "numpy.random.", "os.urandom", "uuid.uuid1", "uuid.uuid4")
-JITTERED_HELPERS = frozenset({"resilint.runtime.backoff_delay", "resilint.runtime.retry.backoff_delay"})
+JITTERED_HELPERS = frozenset({
+    "resilint.runtime.backoff_delay", "resilint.runtime.retry.backoff_delay",
+    "resilint.runtime.full_jitter", "resilint.runtime.retry.full_jitter",
+})
 PURE_FUNCTIONS = frozenset({
     "builtins.min", "builtins.max", "builtins.float", "builtins.int", "builtins.round", "builtins.abs",
     "builtins.pow", "math.pow", "math.exp", "math.ceil", "math.floor", "math.log", "math.sqrt",

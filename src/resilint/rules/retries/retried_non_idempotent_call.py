@@ -35,7 +35,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     retries, a hand-written retry loop — directly or through project functions at any depth and in any module,
     unless they send an `Idempotency-Key` header whose value is created outside the retried
     code. A key generated inside it (`uuid.uuid4()` in the decorated function or loop body)
-    changes on every attempt and is flagged too. Headers of unknown content (a parameter,
+    changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
+    resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
+    `@resilint.runtime.idempotent_operation` above it (one key per call). Headers of unknown content (a parameter,
     `**kwargs`, a dict built elsewhere) are not flagged.
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
@@ -77,14 +79,41 @@ class RetriedNonIdempotentCall(ProjectRule):
         return _charge(order, str(uuid.uuid4()))
     ```
     `resilint.runtime.idempotency_key()` returns the same key on every attempt of a
-    `resilint.runtime.retry`/`retrying` scope.
+    `resilint.runtime.retry`/`retrying` scope, and of another library's retry decorator when
+    `@resilint.runtime.idempotent_operation` is applied outside (above) it.
+
+    ## Fix safety
+    Unsafe (`idempotency-key`): the request changes (it gains a header), and only a server that
+    deduplicates on `Idempotency-Key` is protected by it. In a loop (hand-written, or `for
+    attempt in Retrying(...)`), `post_key = resilint.runtime.idempotency_key()` is created once
+    above the loop and sent as `headers={"Idempotency-Key": post_key}` (or as a new entry of a
+    literal `headers` dict); each request of the loop gets its own key. A function retried by a
+    tenacity, backoff, stamina or retrying decorator runs its body once per attempt, so the key
+    cannot be made there: `@resilint.runtime.idempotent_operation` is added directly above the
+    retry decorator (one operation per call, outside the retries) and the request sends
+    `idempotency_key()`, the same on every attempt of a call and new on the next call. Under
+    resilint's own `retry` only the header is added. Left alone and listed: headers given as a
+    variable or positionally, a key made inside the retried code, two or more keyless requests
+    in one retried function (they would share a key), celery tasks and `Retrying(...)(fn)`
+    calls; `Retry(allowed_methods=...)` findings have no fix.
     """
 
     code = "RES201"
+    fixable = "unsafe"
     name = "retried-non-idempotent-call"
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
     VALID = [
+        # one operation scope per call, outside tenacity's attempts
+        """
+        import requests, tenacity
+        from resilint.runtime import idempotency_key, idempotent_operation
+        @idempotent_operation
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+        def charge(payload):
+            return requests.post("https://pay.example", json=payload, timeout=5,
+                                 headers={"Idempotency-Key": idempotency_key()})
+        """,
         # key from a parameter: the same on every attempt
         """
         import requests, tenacity
@@ -187,6 +216,20 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        # the operation scope inside the retry: opened anew by every attempt
+        Invalid(
+            """
+            import requests, tenacity
+            from resilint.runtime import idempotency_key, idempotent_operation
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+            @idempotent_operation
+            def charge(payload):
+                return requests.post("https://pay.example", json=payload, timeout=5,
+                                     headers={"Idempotency-Key": idempotency_key()})
+            """,
+            line=6,
+            message="changes on every attempt",
+        ),
         Invalid(
             """
             import requests

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Set
 
-import libcst as cst
 
 from resilint.libraries.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
@@ -71,9 +70,23 @@ class UnboundedRetry(Rule):
     def publish(event):
         ...
     ```
+
+    ## Fix safety
+    Safe (`add-bound`): the retry gets an attempt limit and nothing else changes: tenacity
+    `stop=stop_after_attempt(N)` (added, or replacing `stop_never`), backoff `max_tries=N`,
+    retrying `stop_max_attempt_number=N`, stamina `attempts=None` → `attempts=N`, celery
+    `max_retries=None` → `max_retries=N - 1` (celery counts retries). N is 5 total attempts
+    unless given (`--attempts` on LibCST's command line): above the runtime's default of 3,
+    because code written to retry forever usually expects persistence, and low enough that a
+    dependency that stays down sees at most 5 calls per operation. Left alone and listed:
+    hand-written `while True` retry loops (a bound restructures their control flow; rewrite
+    them with `resilint.runtime.retrying`), and stop conditions built elsewhere or combined.
+    Unsafe (`migrate-to-runtime`): simple tenacity and backoff decorators with a limit move
+    to `resilint.runtime.retry`, as described under RES202's "Fix safety".
     """
 
     code = "RES203"
+    fixable = "safe"
     name = "unbounded-retry"
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
@@ -347,11 +360,7 @@ class UnboundedRetry(Rule):
             limit = policy.attempts
             if limit.inherited or limit.kind != "unbounded":
                 continue
-            node = limit.node if limit.node is not None else policy.node
-            if isinstance(node, cst.While):
-                node = node.test
-            elif isinstance(node, cst.For):
-                node = node.iter
+            node = policy.limit_anchor
             if id(node) in reported:
                 continue
             reported.add(id(node))

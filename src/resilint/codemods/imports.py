@@ -1,0 +1,91 @@
+"""Names a rewrite uses, imported once and never shadowing a name the file already binds.
+
+A rewrite that writes ``retry(...)`` into a module whose function has a parameter called
+``retry`` would call the parameter. So a name is imported under its own spelling only when no
+scope of the file binds it; otherwise under an alias (``runtime_retry``) that nothing binds.
+An existing import of the same object is reused, whatever its alias.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Set, Tuple
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+from resilint.lint.semantic import Scope, SemanticModel
+
+RUNTIME = "resilint.runtime"
+
+
+def bound_names(model: SemanticModel) -> Set[str]:
+    """Every name any scope of the file binds (imports, assignments, parameters, defs)."""
+    names: Set[str] = set(model.module_scope.bindings)
+    for scope in model.scope_of.values():
+        names.update(scope.bindings)
+    return names
+
+
+def imported_as(model: SemanticModel, qualified: str) -> Optional[str]:
+    """The module-level name an existing import binds to ``qualified``, if any."""
+    scope: Scope = model.module_scope
+    for name, bindings in scope.bindings.items():
+        if len(bindings) == 1 and bindings[0].imported == qualified:
+            return name
+    return None
+
+
+def use_name(context: CodemodContext, model: SemanticModel, module: str, name: str) -> str:
+    """The name under which the rewrite may call ``module.name``, its import queued once
+    (``AddImportsVisitor``) when the file lacks one."""
+    existing = imported_as(model, f"{module}.{name}") or _queued_as(context, module, name)
+    if existing is not None:
+        return existing
+    taken = bound_names(model) | _queued_names(context)
+    local = name
+    if local in taken:
+        local = f"{module.rsplit('.', 1)[-1]}_{name}"
+        suffix = 2
+        while local in taken:
+            local = f"{module.rsplit('.', 1)[-1]}_{name}{suffix}"
+            suffix += 1
+    AddImportsVisitor.add_needed_import(context, module, name, asname=None if local == name else local)
+    return local
+
+
+def name_node(context: CodemodContext, model: SemanticModel, module: str, name: str) -> cst.Name:
+    return cst.Name(use_name(context, model, module, name))
+
+
+def sibling(context: CodemodContext, model: SemanticModel, like: cst.BaseExpression, module: str, name: str) -> cst.BaseExpression:
+    """``module.name`` spelled like ``like`` spells its own library: ``t.stop_after_attempt``
+    beside ``t.retry`` (``import tenacity as t``), an imported bare name beside a bare name."""
+    if isinstance(like, cst.Attribute):
+        return like.with_changes(attr=cst.Name(name))
+    return name_node(context, model, module, name)
+
+
+def forget(context: CodemodContext, module: str, name: Optional[str], local: str) -> None:
+    """Drop ``from module import name [as local]`` (``import module [as local]`` when ``name``
+    is None) if the rewrite left it unused."""
+    spelled = name if name is not None else module
+    RemoveImportsVisitor.remove_unused_import(context, module, name, None if local == spelled else local)
+
+
+def _queued(context: CodemodContext) -> List[Tuple[str, Optional[str], Optional[str]]]:
+    """The imports already queued in this run (two rewrites in one file): (module, obj, alias)."""
+    items = context.scratch.get(AddImportsVisitor.CONTEXT_KEY, [])
+    # an ``ImportItem`` in current LibCST, a plain tuple in older releases
+    return [(i.module_name, i.obj_name, i.alias) if hasattr(i, "module_name") else (i[0], i[1], i[2]) for i in items]
+
+
+def _queued_as(context: CodemodContext, module: str, name: str) -> Optional[str]:
+    for queued_module, obj, alias in _queued(context):
+        if queued_module == module and obj == name:
+            return alias or obj
+    return None
+
+
+def _queued_names(context: CodemodContext) -> Set[str]:
+    return {alias or obj if obj is not None else (alias or module).split(".", 1)[0] for module, obj, alias in _queued(context)}
