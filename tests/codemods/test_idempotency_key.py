@@ -178,8 +178,29 @@ def _load(tmp_path: Path, name: str, code: str):
     return module
 
 
+TENACITY_RETRY = """
+    import requests, tenacity
+
+    @tenacity.retry(stop=tenacity.stop_after_attempt(3), retry=tenacity.retry_if_result(lambda r: r.status_code >= 500))
+    def pay(url, body):
+        return requests.post(url, json=body, timeout=5)
+    """
+
+BACKOFF_RETRY = """
+    import requests, backoff
+
+    @backoff.on_predicate(backoff.constant, lambda r: r.status_code >= 500, interval=0.001, max_tries=3)
+    def pay(url, body):
+        return requests.post(url, json=body, timeout=5)
+    """
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("source", [LOOP, RUNTIME_RETRY], ids=["hand-written-loop", "runtime-retry"])
+@pytest.mark.parametrize(
+    "source",
+    [LOOP, RUNTIME_RETRY, TENACITY_RETRY, BACKOFF_RETRY],
+    ids=["hand-written-loop", "runtime-retry", "tenacity", "backoff"],
+)
 def test_the_fixed_code_sends_one_key_per_operation_to_a_real_server(tmp_path, source):
     fixed, _ = rewrite(AddIdempotencyKey, source)
     module = _load(tmp_path, f"fixed_{abs(hash(source))}", fixed)
