@@ -76,7 +76,8 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         in the module, in any scope, is taken as bound."""
         names = _Names(module)
         tree.visit(names)
-        for candidate in (name, f"runtime_{name}", f"resilint_{name}", *(f"resilint_{name}_{n}" for n in range(2, 100))):
+        existing = sorted(local for local in names.imported if names.reusable(local, name))
+        for candidate in (*existing, name, f"runtime_{name}", f"resilint_{name}", *(f"resilint_{name}_{n}" for n in range(2, 100))):
             if candidate in names.seen and not names.reusable(candidate, name):
                 continue
             AddImportsVisitor.add_needed_import(

@@ -163,7 +163,7 @@ class Fixer:
         self.summaries: Dict[str, ModuleSummary] = {s.path: s for s in result.summaries}
         self._project: Optional[List[Finding]] = None
         self._local: Dict[str, List[Finding]] = {}
-        self._left_alone: Set[str] = set()
+        self._left_alone: Dict[str, List[str]] = {}  # of the file being fixed, by codemod
 
     # --- entry points --------------------------------------------------------------------
 
@@ -202,6 +202,7 @@ class Fixer:
             return
         current = original
         given_up: Set[Tuple[str, Span]] = set()
+        self._left_alone = {}
         for _ in range(MAX_ROUNDS):
             progressed = False
             for name, codemod in codemods:
@@ -210,6 +211,8 @@ class Fixer:
                     current, progressed = updated, True
             if not progressed or everything:
                 break
+        for notes in self._left_alone.values():
+            self.outcome.left_alone.extend(notes)
         if everything and current != original:
             again = run_codemod(codemods[0][1], current, path, self.settings, None)
             if again.updated is not None:
@@ -237,8 +240,8 @@ class Fixer:
         if not targets and not everything:
             return None
         run = run_codemod(codemod, data, path, self.settings, None if everything else [span_of(f) for f in targets])
-        for line, reason in run.left_alone:
-            self._note_left_alone(f"{path}:{line}: {name}: {reason}")
+        # The latest run's cases, so that their lines are those of the text that is kept.
+        self._left_alone[name] = sorted({f"{path}:{line}: {name}: {reason}" for line, reason in run.left_alone})
         if run.error is not None or run.updated is None:
             if run.error is not None:
                 self.outcome.dropped.append(f"{path}: {name}: {run.error}")
@@ -313,11 +316,6 @@ class Fixer:
         for summary in self.result.summaries:
             if summary.path == path:
                 self.summaries[path] = summary
-
-    def _note_left_alone(self, note: str) -> None:
-        if note not in self._left_alone:
-            self._left_alone.add(note)
-            self.outcome.left_alone.append(note)
 
     def _finish(self) -> FixOutcome:
         changed = set(self.outcome.changes)
