@@ -367,13 +367,17 @@ def _progress_bar():  # type: ignore[no-untyped-def]
 
 
 def _checked(
-    paths: Tuple[str, ...], settings: Settings, codes: Sequence[str], jobs: Optional[int], no_cache: bool,
+    paths: Tuple[str, ...], select: Tuple[str, ...], ignore: Tuple[str, ...], extend_select: Tuple[str, ...],
+    jobs: Optional[int], config_path: Optional[str], max_timeout: Optional[float], no_cache: bool,
     cache_dir: Optional[str],
-) -> RunResult:
-    """The run a fix starts from, with every module summary (the fixer re-runs the project pass)."""
+) -> Tuple[RunResult, Settings, List[str]]:
+    """The run a fix starts from (the ``_run_options``), with every module summary: the fixer
+    re-runs the project pass. Also the settings and the enabled codes."""
+    paths, settings, codes = _prepare(paths, config_path, select, ignore, extend_select, max_timeout)
     with _progress_bar() as report_progress:
         cache = None if no_cache else ResultCache(settings, codes, cache_dir)
-        return run(paths, settings, codes, jobs=jobs, progress=report_progress, cache=cache, keep_summaries=True)
+        result = run(paths, settings, codes, jobs=jobs, progress=report_progress, cache=cache, keep_summaries=True)
+    return result, settings, codes
 
 
 @main.command()
@@ -381,22 +385,9 @@ def _checked(
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply the unsafe fixes (each rule's `Fix safety` says which are).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing; exit 1 if there is something to fix.")
 @_ends_on_signals
-def fix(
-    paths: Tuple[str, ...],
-    select: Tuple[str, ...],
-    ignore: Tuple[str, ...],
-    extend_select: Tuple[str, ...],
-    jobs: Optional[int],
-    config_path: Optional[str],
-    max_timeout: Optional[float],
-    no_cache: bool,
-    cache_dir: Optional[str],
-    unsafe_fixes: bool,
-    diff: bool,
-) -> None:
+def fix(unsafe_fixes: bool, diff: bool, **options: Any) -> None:
     """Fix the findings in PATHS that have a fix (safe ones unless --unsafe-fixes)."""
-    paths, settings, codes = _prepare(paths, config_path, select, ignore, extend_select, max_timeout)
-    result = _checked(paths, settings, codes, jobs, no_cache, cache_dir)
+    result, settings, codes = _checked(**options)
     outcome = Fixer(settings, codes, result, unsafe=unsafe_fixes).fix(write=not diff)
     _finish_fixing(outcome, result, diff, report_remaining=True)
 
@@ -406,26 +397,13 @@ def fix(
 @_run_options
 @click.option("--diff", is_flag=True, help="Print the changes as a unified diff and write nothing; exit 1 if there is something to change.")
 @_ends_on_signals
-def codemod_command(
-    name: str,
-    paths: Tuple[str, ...],
-    select: Tuple[str, ...],
-    ignore: Tuple[str, ...],
-    extend_select: Tuple[str, ...],
-    jobs: Optional[int],
-    config_path: Optional[str],
-    max_timeout: Optional[float],
-    no_cache: bool,
-    cache_dir: Optional[str],
-    diff: bool,
-) -> None:
+def codemod_command(name: str, diff: bool, **options: Any) -> None:
     """Run the codemod NAME (`resilint codemods` lists them) over every case it recognises in
     PATHS, safe or not; a change is kept only if it parses, adds no finding of the selected
     rules and a second run would not change it again."""
     if name not in all_codemods():
         raise _fail(f"unknown codemod {name!r}; `resilint codemods` lists them")
-    paths, settings, codes = _prepare(paths, config_path, select, ignore, extend_select, max_timeout)
-    result = _checked(paths, settings, codes, jobs, no_cache, cache_dir)
+    result, settings, codes = _checked(**options)
     outcome = Fixer(settings, codes, result, unsafe=True).apply(name, result.digests, write=not diff)
     _finish_fixing(outcome, result, diff, report_remaining=False)
 
