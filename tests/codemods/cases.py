@@ -143,4 +143,5 @@ UNCHANGED: List[Tuple[str, str]] = [
     ("redis", "import redis\ncache = redis.Redis(host='cache')\n"),
     ("none-from-a-name", "import requests\nT = None\nrequests.get('https://a.example', timeout=T)\n"),
     ("expression", "import requests\nrequests.get('https://a.example', timeout=5 * 2)\n"),
+    ("generic-wait", "import asyncio\n\nasync def f(job):\n    return await asyncio.wait_for(job, None)\n"),
 ]

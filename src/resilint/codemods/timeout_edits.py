@@ -28,7 +28,12 @@ _OTHER_LIBRARIES = {
     "psycopg2": "a database connect timeout belongs in the DSN or configuration",
     "psycopg": "a database connect timeout belongs in the DSN or configuration",
     "botocore": "botocore takes a `Config(connect_timeout=..., read_timeout=...)`",
+    # Generic waits: how long to wait for your own work is the caller's choice, not a client's.
+    "asyncio": "a wait for your own work: choose its bound (or a deadline) by hand",
+    "anyio": "a wait for your own work: choose its bound (or a deadline) by hand",
+    "async_timeout": "a wait for your own work: choose its bound (or a deadline) by hand",
 }
+_UNKNOWN_CLIENT = "`{client}` comes from `extend-clients`: resilint does not know what its timeout takes"
 _SCALAR_CLIENT = (
     "`{client}` takes one number of seconds, not a split timeout: pass `resilint.runtime.timeout(...).read` "
     "or a configured value by hand"
@@ -48,6 +53,8 @@ def verdicts_to_fix(codemod: ResilintCodemod, tree: cst.Module) -> Iterator[Verd
         library = verdict.spec.library if verdict.spec is not None else ""
         if library in CONVERSIONS and verdict.spec is not None and verdict.spec.keyword == "timeout":
             yield verdict
+        elif verdict.client in settings.extend_clients:
+            codemod.leave_alone(verdict.node, _UNKNOWN_CLIENT.format(client=verdict.client))
         else:
             codemod.leave_alone(verdict.node, _OTHER_LIBRARIES.get(library) or _SCALAR_CLIENT.format(client=verdict.client))
 

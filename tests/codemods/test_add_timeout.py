@@ -1,4 +1,5 @@
-"""The runtime import a codemod adds: once, and never shadowing a name the module uses."""
+"""add-timeout beyond the before/after pairs: the runtime import it adds (once, never shadowing a
+name the module uses) and the clients it leaves alone."""
 
 from __future__ import annotations
 
@@ -58,3 +59,10 @@ def test_a_literal_dict_unpacked_without_a_timeout_gets_the_keyword_after_it():
     fixed = _fixed("import requests\n\nrequests.post('u', **{'json': {}})\n")
     assert "requests.post('u', **{'json': {}}, timeout=timeout(read=10, connect=3.05))" in fixed
     compile(fixed, "example.py", "exec")
+
+
+def test_a_client_from_extend_clients_is_left_alone_and_says_why():
+    settings = Settings(extend_clients=("myapp.http.get",))
+    run = run_codemod(AddTimeout, b"from myapp import http\n\nhttp.get('u')\n", "example.py", settings, None)
+    assert run.updated is None
+    assert run.left_alone == [(3, "`myapp.http.get` comes from `extend-clients`: resilint does not know what its timeout takes")]
