@@ -129,8 +129,14 @@ def with_fixes(findings: Sequence[Finding], data: bytes, path: str, settings: Se
     except SourceError:
         return list(findings)
     fixes: Dict[int, Fix] = {}
+    # One run over all of a codemod's findings first: a codemod that fixes none of them (a
+    # client it leaves alone, a finding through a wrapper) costs one run, not one per finding.
+    useful = {
+        codemod for codemod in {c for f in wanted for c in codemods_for(f.code)}
+        if run_codemod(codemod, data, path, settings, [span_of(f) for f in wanted if f.code in codemod.CODES]).updated
+    }
     for finding in wanted:
-        for codemod in codemods_for(finding.code):
+        for codemod in (c for c in codemods_for(finding.code) if c in useful):
             run = run_codemod(codemod, data, path, settings, [span_of(finding)])
             if run.updated is None or unparseable(run.updated, path) is not None:
                 continue
@@ -241,7 +247,7 @@ class Fixer:
             return None
         run = run_codemod(codemod, data, path, self.settings, None if everything else [span_of(f) for f in targets])
         # The latest run's cases, so that their lines are those of the text that is kept.
-        self._left_alone[name] = sorted({f"{path}:{line}: {name}: {reason}" for line, reason in run.left_alone})
+        self._left_alone[name] = [f"{path}:{line}: {name}: {reason}" for line, reason in sorted(set(run.left_alone))]
         if run.error is not None or run.updated is None:
             if run.error is not None:
                 self.outcome.dropped.append(f"{path}: {name}: {run.error}")
