@@ -154,6 +154,28 @@ def test_a_fix_that_fails_is_dropped_and_reported_never_written(tmp_path, monkey
     assert [f.code for f in outcome.remaining] == ["RES101"]
 
 
+class _UnparseableRes103(_Unparseable):
+    CODES = ("RES103",)
+    APPLICABILITY = "unsafe"
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if any(self.is_target(arg.value) for arg in original_node.args):
+            return updated_node.with_changes(func=cst.Name("def"))
+        return updated_node
+
+
+def test_a_dropped_fix_is_not_tried_again_once_another_fix_moved_its_lines(tmp_path, monkeypatch):
+    from resilint.codemods.add_timeout import AddTimeout
+
+    _only(monkeypatch, {"add-timeout": AddTimeout, "broken": _UnparseableRes103})
+    target = tmp_path / "client.py"
+    target.write_text("import requests\n\nrequests.get('u')\nrequests.get('v', timeout=7)\n")
+    outcome = _fix(tmp_path, unsafe=True)
+    assert outcome.fixed == {"RES101": 1}
+    assert len(outcome.dropped) == 1, outcome.dropped
+    assert "requests.get('v', timeout=7)" in target.read_text()
+
+
 def test_a_fix_that_adds_a_finding_in_another_module_is_dropped(tmp_path, monkeypatch):
     _only(monkeypatch, {"breaks-a-caller": _BreaksACaller})
     write_tree(tmp_path, {

@@ -207,7 +207,7 @@ class Fixer:
             self.outcome.not_written.append(f"{path}: changed on disk since it was checked")
             return
         current = original
-        given_up: Set[Tuple[str, Span]] = set()
+        given_up: Set[Tuple[str, str, str]] = set()  # (codemod, code, message) of dropped fixes
         self._left_alone = {}
         for _ in range(MAX_ROUNDS):
             progressed = False
@@ -237,12 +237,14 @@ class Fixer:
                 self._forget(path)
 
     def _apply(
-        self, path: str, data: bytes, name: str, codemod: Type[ResilintCodemod], given_up: Set[Tuple[str, Span]],
+        self, path: str, data: bytes, name: str, codemod: Type[ResilintCodemod], given_up: Set[Tuple[str, str, str]],
         everything: bool,
     ) -> Optional[bytes]:
         """The file's bytes with this codemod's fixes, once verified; None if nothing was kept."""
         findings = self._local_findings(path, data) + [f for f in self._project_findings() if f.path == path]
-        targets = [f for f in findings if f.code in codemod.CODES and (name, span_of(f)) not in given_up]
+        # A dropped fix is not tried again in a later round; its finding is known by its message,
+        # which, unlike its position, an earlier fix in the file does not move.
+        targets = [f for f in findings if f.code in codemod.CODES and (name, f.code, f.message) not in given_up]
         if not targets and not everything:
             return None
         run = run_codemod(codemod, data, path, self.settings, None if everything else [span_of(f) for f in targets])
@@ -251,13 +253,13 @@ class Fixer:
         if run.error is not None or run.updated is None:
             if run.error is not None:
                 self.outcome.dropped.append(f"{path}: {name}: {run.error}")
-                given_up.update((name, span_of(f)) for f in targets)
+                given_up.update((name, f.code, f.message) for f in targets)
             return None
         aimed = [] if everything else self._aimed(codemod, data, path, targets)
         problem = unparseable(run.updated, path) or self._recheck(path, run.updated, findings, aimed)
         if problem is not None:
             self.outcome.dropped.append(f"{path}: {name}: {problem}; not applied")
-            given_up.update((name, span_of(f)) for f in (aimed or targets))
+            given_up.update((name, f.code, f.message) for f in (aimed or targets))
             return None
         self.outcome.fixed.update(f.code for f in aimed)
         return run.updated
