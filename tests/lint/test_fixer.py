@@ -167,7 +167,7 @@ class _UnparseableRes103(_Unparseable):
 def test_a_dropped_fix_is_not_tried_again_once_another_fix_moved_its_lines(tmp_path, monkeypatch):
     from resilint.codemods.add_timeout import AddTimeout
 
-    _only(monkeypatch, {"add-timeout": AddTimeout, "broken": _UnparseableRes103})
+    _only(monkeypatch, {"broken": _UnparseableRes103, "add-timeout": AddTimeout})  # broken first
     target = tmp_path / "client.py"
     target.write_text("import requests\n\nrequests.get('u')\nrequests.get('v', timeout=7)\n")
     outcome = _fix(tmp_path, unsafe=True)
