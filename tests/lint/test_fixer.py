@@ -203,3 +203,48 @@ def test_edits_are_the_smallest_change_with_exclusive_end_columns():
     inserted = edits_between("import a\nb()\n", "import a\nimport c\nb()\n")
     assert inserted == (fixer_module.Edit(2, 1, 2, 1, "import c\n"),)
     assert edits_between("x = 1\r\n", "x = 22\r\n") == (fixer_module.Edit(1, 5, 1, 6, "22"),)
+
+
+SEPARATE = (
+    "import requests\n\n"
+    "def f(u, v):\n"
+    "    requests.get(u)\n"
+    "    requests.post(v, timeout=None)\n"
+    "    requests.post(\n"
+    "        v,\n"
+    "        json={},  # body\n"
+    "    )\n"
+    "    requests.put(u, timeout=(\n"
+    "        2, 9))\n"
+    "    u = v\n"
+    "    return requests.get(u, timeout=(2, 9))\n"
+)
+ON_ONE_LINE = (
+    "import requests\n\n"
+    "def f(u, v):\n"
+    "    requests.get(requests.get(u).url)\n"
+    "    g(requests.get(u), requests.post(v, timeout=None))\n"
+    "    return requests.get(u, timeout=(2, 9)), requests.get(v, timeout=4)\n"
+)
+
+
+@pytest.mark.parametrize(("source", "count", "one_run"), [(SEPARATE, 5, True), (ON_ONE_LINE, 6, False)])
+def test_one_run_split_between_findings_gives_each_the_edits_of_fixing_it_alone(monkeypatch, source, count, one_run):
+    from resilint.codemods.add_timeout import AddTimeout
+    from resilint.codemods.split_timeout import SplitTimeout
+    from resilint.lint.checker import check_source
+
+    settings = Settings()
+    findings = check_source(source, ["RES101", "RES102", "RES103"], settings)
+    assert len(findings) == count
+    data = source.encode()
+    one_by_one = fixer_module._one_by_one
+    if one_run:  # fixes on separate lines: no run per finding is needed
+        monkeypatch.setattr(fixer_module, "_one_by_one", None)
+    split = fixer_module.with_fixes(findings, data, "example.py", settings)
+    for codemod in (AddTimeout, SplitTimeout):
+        mine = [f for f in findings if f.code in codemod.CODES]
+        alone = one_by_one(codemod, mine, data, source, "example.py", settings)
+        for finding, fixed in zip(findings, split):
+            if finding.code in codemod.CODES:
+                assert fixed.fix is not None and fixed.fix.edits == alone[id(finding)], finding

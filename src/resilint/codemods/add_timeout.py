@@ -44,6 +44,7 @@ class AddTimeout(ResilintCodemod):
                 self._added[verdict.anchor] = value  # type: ignore[index]
             else:
                 self._replaced[target] = value
+            self.rewriting(verdict.node, target)
         if not self._added and not self._replaced:
             return tree
         return tree.visit(self)

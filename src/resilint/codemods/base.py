@@ -37,6 +37,8 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         super().__init__(context)
         self.targets = None if targets is None else frozenset(targets)
         self.left_alone: List[Tuple[int, str]] = []
+        # The span of each finding fixed → the span of the node replaced to fix it (``rewriting``).
+        self.rewritten: Dict[Span, Span] = {}
 
     def span(self, node: cst.CSTNode) -> Span:
         """The node's 1-based span, end column exclusive, as findings are reported."""
@@ -53,6 +55,18 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
 
     def leave_alone(self, node: cst.CSTNode, reason: str) -> None:
         self.left_alone.append((self.span(node)[0], reason))
+
+    def rewriting(self, finding: cst.CSTNode, replaced: cst.CSTNode) -> None:
+        """Record that the finding reported at ``finding`` is fixed by replacing ``replaced``
+        (and by the imports). Optional: it lets ``resilint check`` split one run's edits
+        between the findings instead of running the codemod once per finding."""
+        line, column, end_line, end_column = self.span(replaced)
+        # A node's position leaves out its parentheses, which a replacement replaces too.
+        lpar, rpar = getattr(replaced, "lpar", ()), getattr(replaced, "rpar", ())
+        if lpar and rpar:
+            line, column = self.span(lpar[0])[:2]
+            end_line, end_column = self.span(rpar[-1])[2:]
+        self.rewritten[self.span(finding)] = (line, column, end_line, end_column)
 
     @property
     def settings(self) -> Settings:

@@ -33,6 +33,7 @@ class SplitTimeout(ResilintCodemod):
             function = function or self.import_unshadowed(tree, RUNTIME, "timeout")
             read_node, connect_node = phases
             self._replaced[verdict.node] = runtime_timeout(function, verdict.spec.library, read_node, connect_node)
+            self.rewriting(verdict.node, verdict.node)
         if not self._replaced:
             return tree
         return tree.visit(self)

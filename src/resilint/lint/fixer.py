@@ -44,6 +44,7 @@ class CodemodRun:
     updated: Optional[bytes]  # None: the codemod changed nothing
     left_alone: List[Tuple[int, str]] = field(default_factory=list)
     error: Optional[str] = None
+    rewritten: Dict[Span, Span] = field(default_factory=dict)  # ResilintCodemod.rewritten
 
 
 def run_codemod(
@@ -64,7 +65,7 @@ def run_codemod(
         return CodemodRun(None, command.left_alone)
     except Exception as exc:  # noqa: BLE001
         return CodemodRun(None, command.left_alone, f"the codemod failed: {type(exc).__name__}: {exc}")
-    return CodemodRun(updated if updated != data else None, command.left_alone)
+    return CodemodRun(updated if updated != data else None, command.left_alone, rewritten=command.rewritten)
 
 
 def unparseable(data: bytes, path: str) -> Optional[str]:
@@ -91,13 +92,22 @@ def edits_between(before: str, after: str) -> Tuple[Edit, ...]:
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        removed, added = "".join(old[i1:i2]), "".join(new[j1:j2])
-        prefix = _common_prefix(removed, added)
-        suffix = _common_prefix(removed[prefix:][::-1], added[prefix:][::-1])
-        start = _position(i1 + 1, removed[:prefix])
-        end = _position(i1 + 1, removed[:len(removed) - suffix])
-        edits.append(Edit(start[0], start[1], end[0], end[1], added[prefix:len(added) - suffix]))
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            # Line for line, so that fixes on consecutive lines stay separate edits.
+            edits.extend(_trimmed(i1 + offset + 1, old[i1 + offset], new[j1 + offset]) for offset in range(i2 - i1))
+        else:
+            edits.append(_trimmed(i1 + 1, "".join(old[i1:i2]), "".join(new[j1:j2])))
     return tuple(edits)
+
+
+def _trimmed(first_line: int, removed: str, added: str) -> Edit:
+    """Replacing ``removed`` (from column 1 of ``first_line``) by ``added``, less what both
+    begin and end with: the edit spans from the first difference to the last."""
+    prefix = _common_prefix(removed, added)
+    suffix = _common_prefix(removed[prefix:][::-1], added[prefix:][::-1])
+    start = _position(first_line, removed[:prefix])
+    end = _position(first_line, removed[:len(removed) - suffix])
+    return Edit(start[0], start[1], end[0], end[1], added[prefix:len(added) - suffix])
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -120,7 +130,12 @@ def _position(first_line: int, text: str) -> Tuple[int, int]:
 
 def with_fixes(findings: Sequence[Finding], data: bytes, path: str, settings: Settings) -> List[Finding]:
     """``findings`` of one file, each whose rule has a codemod carrying the concrete edits of
-    fixing it alone (the codemod run with that one target); nothing is run for other rules."""
+    fixing it alone, the imports included; nothing is run for other rules.
+
+    A codemod runs once over all its findings; a codemod that records what it rewrote for each
+    (``ResilintCodemod.rewriting``) has that run's edits split between them: an edit inside the
+    node replaced for a finding is that finding's, an edit outside all of them (an import) is
+    every finding's. Otherwise, or when an edit straddles two, it runs once per finding."""
     wanted = [f for f in findings if f.fix is None and codemods_for(f.code)]
     if not wanted:
         return list(findings)
@@ -129,21 +144,57 @@ def with_fixes(findings: Sequence[Finding], data: bytes, path: str, settings: Se
     except SourceError:
         return list(findings)
     fixes: Dict[int, Fix] = {}
-    # One run over all of a codemod's findings first: a codemod that fixes none of them (a
-    # client it leaves alone, a finding through a wrapper) costs one run, not one per finding.
-    useful = {
-        codemod for codemod in {c for f in wanted for c in codemods_for(f.code)}
-        if run_codemod(codemod, data, path, settings, [span_of(f) for f in wanted if f.code in codemod.CODES]).updated
-    }
-    for finding in wanted:
-        for codemod in (c for c in codemods_for(finding.code) if c in useful):
-            run = run_codemod(codemod, data, path, settings, [span_of(finding)])
-            if run.updated is None or unparseable(run.updated, path) is not None:
-                continue
-            edits = edits_between(text, decode(run.updated).text)
-            fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, edits)
-            break
+    codemods = sorted({c for f in wanted for c in codemods_for(f.code)}, key=lambda c: (c.APPLICABILITY != "safe", c.__name__))
+    for codemod in codemods:
+        mine = [f for f in wanted if f.code in codemod.CODES and id(f) not in fixes]
+        run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine])
+        if not mine or run.updated is None or unparseable(run.updated, path) is not None:
+            continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
+        split = _split(edits_between(text, decode(run.updated).text), run.rewritten, mine)
+        if split is None:
+            split = _one_by_one(codemod, mine, data, text, path, settings)
+        for finding in mine:
+            if split.get(id(finding)):
+                fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, split[id(finding)])
     return [replace(f, fix=fixes[id(f)]) if id(f) in fixes else f for f in findings]
+
+
+def _split(
+    edits: Sequence[Edit], rewritten: Dict[Span, Span], findings: Sequence[Finding]
+) -> Optional[Dict[int, Tuple[Edit, ...]]]:
+    """Each finding's share of one run's ``edits``; None when they cannot be told apart."""
+    regions = {id(f): rewritten[span_of(f)] for f in findings if span_of(f) in rewritten}
+    if not regions:
+        return None
+    shared: List[Edit] = []
+    own: Dict[int, List[Edit]] = {key: [] for key in regions}
+    for edit in edits:
+        start, end = (edit.line, edit.column), (edit.end_line, edit.end_column)
+        holders = [key for key, r in regions.items() if (r[0], r[1]) <= start and end <= (r[2], r[3])]
+        touched = [key for key, r in regions.items() if start < (r[2], r[3]) and (r[0], r[1]) < end]
+        if any(key not in holders for key in touched):
+            return None  # across a rewritten node's edge (two fixes on one line): whose is it?
+        if holders:
+            own[min(holders, key=lambda key: _size(regions[key]))].append(edit)
+        else:
+            shared.append(edit)
+    return {key: tuple(sorted(shared + edits_of, key=lambda e: (e.line, e.column))) for key, edits_of in own.items() if edits_of}
+
+
+def _size(span: Span) -> Tuple[int, int]:
+    return (span[2] - span[0], span[3] - span[1])
+
+
+def _one_by_one(
+    codemod: Type[ResilintCodemod], findings: Sequence[Finding], data: bytes, text: str, path: str, settings: Settings
+) -> Dict[int, Tuple[Edit, ...]]:
+    """Each finding's edits from a run of the codemod with that one target."""
+    found = {}
+    for finding in findings:
+        run = run_codemod(codemod, data, path, settings, [span_of(finding)])
+        if run.updated is not None and unparseable(run.updated, path) is None:
+            found[id(finding)] = edits_between(text, decode(run.updated).text)
+    return found
 
 
 @dataclass
