@@ -81,6 +81,12 @@ CASES: Dict[str, List[Case]] = {
             "requests.get('https://b.example', timeout=timeout(read=10, connect=3.05))\n",
         ),
         Case(
+            # requests.get takes no positional timeout: *args cannot hold one
+            "star-args-of-a-function-without-a-positional-timeout",
+            "import requests\n\ndef fetch(*args):\n    return requests.get(*args)\n",
+            "import requests\n" + IMPORT + "\ndef fetch(*args):\n    return requests.get(*args, timeout=timeout(read=10, connect=3.05))\n",
+        ),
+        Case(
             "tabs",
             "import requests\n\nif True:\n\trequests.get(\n\t\t'https://a.example',\n\t)\n",
             "import requests\n" + IMPORT + "\nif True:\n\trequests.get(\n\t\t'https://a.example',\n"
@@ -136,6 +142,8 @@ CASES: Dict[str, List[Case]] = {
 # Recognised by a rule, never rewritten by its codemod: the file stays as it is.
 UNCHANGED: List[Tuple[str, str]] = [
     ("kwargs-may-hold-the-timeout", "import requests\n\ndef fetch(url, **kwargs):\n    return requests.get(url, **kwargs)\n"),
+    # Session.request takes the timeout as its 9th positional argument: *args may hold it
+    ("args-may-hold-the-timeout", "import requests\n\ndef fetch(*args):\n    return requests.Session().request(*args)\n"),
     ("aiohttp", "import aiohttp\n\nasync def f(u):\n    async with aiohttp.ClientSession(timeout=None) as s:\n        return await s.get(u)\n"),
     ("socket", "import socket\nsock = socket.create_connection(('db', 5432))\n"),
     ("smtplib", "import smtplib\nsmtplib.SMTP('mail.example', 25)\n"),
