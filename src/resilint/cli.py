@@ -1,4 +1,4 @@
-"""The ``resilint`` command: check, rules, rule, version."""
+"""The ``resilint`` command: check, fix, codemod, codemods, rules, rule, version."""
 
 from __future__ import annotations
 
@@ -20,7 +20,10 @@ from resilint.lint.cache import ResultCache
 from resilint.lint.config import (
     ConfigError, Settings, enabled_codes, is_positive_seconds, load_settings, validate_selectors, validate_settings,
 )
+from resilint.codemods import all_codemods
 from resilint.lint.files import NotWritten
+from resilint.lint.fix_report import fix_summary, unified_diff
+from resilint.lint.fixer import Fixer, FixOutcome
 from resilint.lint.finding import Finding, RunResult
 from resilint.lint.registry import all_rules
 from resilint.lint.report import ReportOptions, reporters
@@ -120,21 +123,32 @@ def main() -> None:
     """Find the outbound-call mistakes that turn a slow dependency into an outage."""
 
 
+def _run_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options of every command that checks files (``check``, ``fix``, ``codemod``):
+    selection, configuration, exclusion, cache and jobs, declared once."""
+    options = [
+        click.argument("paths", nargs=-1, type=click.Path()),
+        click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the default set); ALL for every rule."),
+        click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable."),
+        click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable on top of the selection."),
+        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here; at most {MAX_JOBS_PER_CORE} per core and one per file)."),
+        click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Use this pyproject.toml instead of the nearest one."),
+        click.option("--max-timeout", type=float, callback=_seconds, default=None, help="Largest acceptable timeout in seconds (RES105)."),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
+        click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RESILINT_CACHE_DIR", default=None, help="Where to keep the result cache (default: .resilint_cache beside the configuration)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the default set); ALL for every rule.")
-@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
-@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable on top of the selection.")
+@_run_options
 @click.option("--format", "output_format", default="text", show_default=True, help="Output format: " + ", ".join(reporters()) + ".")
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to this file instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Show the number of findings per rule instead of each finding.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help=f"Worker processes (default: all cores, {default_jobs()} here; at most {MAX_JOBS_PER_CORE} per core and one per file).")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Use this pyproject.toml instead of the nearest one.")
-@click.option("--max-timeout", type=float, callback=_seconds, default=None, help="Largest acceptable timeout in seconds (RES105).")
 @click.option("--no-show-source", is_flag=True, help="Text format: no code frames.")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="RESILINT_CACHE_DIR", default=None, help="Where to keep the result cache (default: .resilint_cache beside the configuration).")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), default=None, help="Report only findings not recorded in this baseline file.")
 @click.option("--write-baseline", is_flag=True, help="Record the current findings in the --baseline file (RES000 is never recorded: it is still reported).")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` comments to the lines of the current findings; what cannot be suppressed is still reported.")
@@ -159,21 +173,12 @@ def check(
     add_noqa: bool,
 ) -> None:
     """Check PATHS (files or directories; default: the current directory)."""
-    try:
-        os.getcwd()
-    except FileNotFoundError:
-        raise _fail("the working directory no longer exists; change to one that does") from None
-    paths = paths or (".",)
     formats = reporters()
     if output_format not in formats:
         raise click.BadParameter(f"unknown format {output_format!r}; choose from {', '.join(formats)}", param_hint="--format")
     if statistics and output_format not in STATISTICS_FORMATS:
         raise click.UsageError(f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, not {output_format}")
-    try:
-        settings = _settings(paths, config_path, select, ignore, extend_select, max_timeout)
-    except ConfigError as exc:
-        raise _fail(str(exc)) from None
-    codes = enabled_codes(settings, all_rules())
+    paths, settings, codes = _prepare(paths, config_path, select, ignore, extend_select, max_timeout)
     if write_baseline and baseline_path is None:
         raise click.UsageError("--write-baseline needs --baseline FILE")
     try:
@@ -204,6 +209,23 @@ def check(
     if result.findings and not exit_zero:
         raise click.exceptions.Exit(EXIT_FINDINGS)
     raise click.exceptions.Exit(EXIT_CLEAN)
+
+
+def _prepare(
+    paths: Tuple[str, ...], config_path: Optional[str], select: Sequence[str], ignore: Sequence[str],
+    extend_select: Sequence[str], max_timeout: Optional[float],
+) -> Tuple[Tuple[str, ...], Settings, List[str]]:
+    """The paths (default ``.``), the settings and the enabled codes of a command that checks."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        raise _fail("the working directory no longer exists; change to one that does") from None
+    paths = paths or (".",)
+    try:
+        settings = _settings(paths, config_path, select, ignore, extend_select, max_timeout)
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+    return paths, settings, enabled_codes(settings, all_rules())
 
 
 def _count(number: int, noun: str) -> str:
@@ -342,6 +364,90 @@ def _progress_bar():  # type: ignore[no-untyped-def]
                 self.progress.stop()
 
     return _Bar()
+
+
+def _checked(
+    paths: Tuple[str, ...], select: Tuple[str, ...], ignore: Tuple[str, ...], extend_select: Tuple[str, ...],
+    jobs: Optional[int], config_path: Optional[str], max_timeout: Optional[float], no_cache: bool,
+    cache_dir: Optional[str],
+) -> Tuple[RunResult, Settings, List[str]]:
+    """The run a fix starts from (the ``_run_options``), with every module summary: the fixer
+    re-runs the project pass. Also the settings and the enabled codes."""
+    paths, settings, codes = _prepare(paths, config_path, select, ignore, extend_select, max_timeout)
+    with _progress_bar() as report_progress:
+        cache = None if no_cache else ResultCache(settings, codes, cache_dir)
+        result = run(paths, settings, codes, jobs=jobs, progress=report_progress, cache=cache, keep_summaries=True)
+    return result, settings, codes
+
+
+@main.command()
+@_run_options
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply the unsafe fixes (each rule's `Fix safety` says which are).")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing; exit 1 if there is something to fix.")
+@_ends_on_signals
+def fix(unsafe_fixes: bool, diff: bool, **options: Any) -> None:
+    """Fix the findings in PATHS that have a fix (safe ones unless --unsafe-fixes)."""
+    result, settings, codes = _checked(**options)
+    outcome = Fixer(settings, codes, result, unsafe=unsafe_fixes).fix(write=not diff)
+    _finish_fixing(outcome, result, diff, report_remaining=True)
+
+
+@main.command("codemod")
+@click.argument("name")
+@_run_options
+@click.option("--diff", is_flag=True, help="Print the changes as a unified diff and write nothing; exit 1 if there is something to change.")
+@_ends_on_signals
+def codemod_command(name: str, diff: bool, **options: Any) -> None:
+    """Run the codemod NAME (`resilint codemods` lists them) over every case it recognises in
+    PATHS, safe or not; a change is kept only if it parses, adds no finding of the selected
+    rules and a second run would not change it again."""
+    if name not in all_codemods():
+        raise _fail(f"unknown codemod {name!r}; `resilint codemods` lists them")
+    result, settings, codes = _checked(**options)
+    outcome = Fixer(settings, codes, result, unsafe=True).apply(name, result.digests, write=not diff)
+    _finish_fixing(outcome, result, diff, report_remaining=False)
+
+
+def _finish_fixing(outcome: FixOutcome, result: RunResult, diff: bool, report_remaining: bool) -> None:
+    """The diff (``--diff``) or the remaining findings on stdout, the summary on stderr, and
+    the exit status: 2 for errors and files not written, 1 for a diff that is not empty or
+    (``fix``) findings that remain, else 0."""
+    with _stdout() as out:
+        if diff:
+            for path, (before, after) in sorted(outcome.changes.items()):
+                out.write(unified_diff(path, before, after))
+        elif report_remaining and outcome.remaining:
+            shown = RunResult(findings=outcome.remaining, files_checked=result.files_checked)
+            reporters()["concise"](shown, all_rules(), out, ReportOptions(color=_use_color(sys.stdout)))
+    for error in result.errors:
+        click.echo(f"resilint: error: {error.path}: {error.message}", err=True)
+    for note in outcome.not_written:
+        click.echo(f"resilint: not written: {note}", err=True)
+    for note in outcome.dropped:
+        click.echo(f"Dropped fix: {note}", err=True)
+    for note in outcome.left_alone:
+        click.echo(f"Left alone: {note}", err=True)
+    click.echo(fix_summary(outcome, diff, report_remaining), err=True)
+    if result.errors or outcome.not_written:
+        raise click.exceptions.Exit(EXIT_ERROR)
+    if (diff and outcome.changes) or (report_remaining and outcome.remaining):
+        raise click.exceptions.Exit(EXIT_FINDINGS)
+    raise click.exceptions.Exit(EXIT_CLEAN)
+
+
+@main.command("codemods")
+def codemods_command() -> None:
+    """List the codemods: name, the rules whose findings they fix, applicability."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold")
+    for column in ("name", "fixes", "applicability", "what it does"):
+        table.add_column(column)
+    for name, codemod in all_codemods().items():
+        table.add_row(name, ", ".join(codemod.CODES) or "-", codemod.APPLICABILITY, codemod.DESCRIPTION)
+    with _stdout() as out:
+        Console(file=out, no_color=not _use_color(sys.stdout), soft_wrap=True).print(table)
 
 
 @main.command("rules")

@@ -49,6 +49,10 @@ def test_no_configuration_gives_defaults(tmp_path):
         ("redis-url-timeouts = 'yes'", "`redis-url-timeouts` must be true or false"),
         ("select = [", "invalid TOML"),
         ("extend-clients = ['get']", "`extend-clients` takes qualified names such as \"myapp.http.get\", got 'get'"),
+        ("fix-timeout = 5", "`fix-timeout` must be a table such as { connect = 3.05, read = 10 }, got int 5"),
+        ("fix-timeout = { connect = 0 }", "`fix-timeout.connect` must be a positive number of seconds, got int 0"),
+        ("fix-timeout = { read = inf }", "`fix-timeout.read` must be a positive number of seconds, got float inf"),
+        ("fix-timeout = { write = 1 }", "unknown key `fix-timeout.write`; `fix-timeout` takes `connect` and `read`"),
     ],
 )
 def test_bad_configuration_names_the_key_and_the_file(tmp_path, toml, expected):
@@ -176,3 +180,11 @@ def test_selectors_that_would_not_do_what_they_say_are_refused(cli, tmp_path, ta
     assert result.exit_code == 2
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(f"resilint: error: {tmp_path / 'pyproject.toml'}: {expected}")
+
+
+def test_fix_timeout_defaults_to_the_runtime_defaults_and_may_set_either_phase(tmp_path):
+    from resilint.runtime.timeouts import DEFAULT_CONNECT, DEFAULT_READ
+
+    assert Settings().fix_timeout == (DEFAULT_CONNECT, DEFAULT_READ)
+    (tmp_path / "pyproject.toml").write_text("[tool.resilint]\nfix-timeout = { read = 4 }\n")
+    assert load_settings([str(tmp_path)]).fix_timeout == (DEFAULT_CONNECT, 4.0)

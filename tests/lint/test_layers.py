@@ -16,8 +16,14 @@ ABOVE = {
     "libraries": ("resilint.rules", "resilint.codemods", "resilint.cli"),
     "rules": ("resilint.codemods", "resilint.cli"),
 }
-# The registry finds rules by discovery: it walks the ``resilint.rules`` package and names no rule.
-DISCOVERY = {("lint/registry.py", "resilint.rules")}
+# The registry finds rules by discovery: it walks the ``resilint.rules`` package and names no rule;
+# it and the fixer find codemods the same way (``resilint.codemods`` and its base, no codemod).
+DISCOVERY = {
+    ("lint/registry.py", "resilint.rules"),
+    ("lint/registry.py", "resilint.codemods"),
+    ("lint/fixer.py", "resilint.codemods"),
+    ("lint/fixer.py", "resilint.codemods.base"),
+}
 
 
 def _imports(path: Path):

@@ -29,7 +29,6 @@ from resilint.codemods.base import ResilintCodemod, Span
 from resilint.codemods.imports import sibling
 from resilint.libraries.retry_scopes import Policy, normalise, retry_scopes
 from resilint.lint.nodes import keyword_args
-from resilint.lint.semantic import SemanticModel
 
 DEFAULT_ATTEMPTS = 5
 
@@ -53,7 +52,7 @@ class AddBound(ResilintCodemod):
         )
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.model = SemanticModel(node)
+        self.model = self.semantic_model(node)
         for policy in retry_scopes(self.model).policies:
             limit = policy.attempts
             if limit.inherited or limit.kind != "unbounded":

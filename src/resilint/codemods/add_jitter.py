@@ -26,7 +26,6 @@ from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import forget, sibling
 from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_NONE, Policy, normalise, retry_scopes
 from resilint.lint.nodes import call_argument, number_of
-from resilint.lint.semantic import SemanticModel
 
 # the runtime's backoff (base 0.1 s, cap 5 s) in tenacity's terms
 DEFAULT_MULTIPLIER = "0.1"
@@ -39,7 +38,7 @@ class AddJitter(ResilintCodemod):
     APPLICABILITY = "safe"
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.model = SemanticModel(node)
+        self.model = self.semantic_model(node)
         for policy in retry_scopes(self.model).policies:
             wait = policy.wait
             if wait.inherited or wait.kind not in (WAIT_NONE, WAIT_FIXED, WAIT_EXPONENTIAL):

@@ -17,8 +17,14 @@ import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 from libcst.metadata import PositionProvider
 
+from resilint.lint.checker import module_name, project_roots
+from resilint.lint.config import ConfigError, Settings, load_settings
+from resilint.lint.semantic import SemanticModel
+
 Span = Tuple[int, int, int, int]
 Edit = Callable[[cst.CSTNode], cst.CSTNode]
+# ``context.scratch`` key under which ``resilint fix`` hands the run's settings to a codemod.
+SETTINGS = "resilint.settings"
 
 
 class ResilintCodemod(VisitorBasedCodemodCommand):
@@ -32,6 +38,8 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         self.targets = None if targets is None else frozenset(targets)
         self.left_alone: List[Tuple[int, str]] = []
         self._edits: Dict[int, List[Edit]] = {}
+        # The span of each finding fixed → the span of the node replaced to fix it (``rewriting``).
+        self.rewritten: Dict[Span, Span] = {}
 
     def span(self, node: cst.CSTNode) -> Span:
         """The node's 1-based span, end column exclusive, as findings are reported."""
@@ -60,3 +68,36 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         for edit in self._edits.get(id(original_node), ()):
             updated = edit(updated)
         return updated
+
+    def rewriting(self, finding: cst.CSTNode, replaced: cst.CSTNode) -> None:
+        """Record that the finding reported at ``finding`` is fixed by replacing ``replaced``
+        (and by the imports). Optional: it lets ``resilint check`` split one run's edits
+        between the findings instead of running the codemod once per finding."""
+        line, column, end_line, end_column = self.span(replaced)
+        # A node's position leaves out its parentheses, which a replacement replaces too.
+        lpar, rpar = getattr(replaced, "lpar", ()), getattr(replaced, "rpar", ())
+        if lpar and rpar:
+            line, column = self.span(lpar[0])[:2]
+            end_line, end_column = self.span(rpar[-1])[2:]
+        self.rewritten[self.span(finding)] = (line, column, end_line, end_column)
+
+    @property
+    def settings(self) -> Settings:
+        """The run's settings under ``resilint fix``; standalone (``libcst.tool``), those of the
+        nearest ``pyproject.toml`` above the file, as ``resilint check`` would read them."""
+        given = self.context.scratch.get(SETTINGS)
+        if isinstance(given, Settings):
+            return given
+        try:
+            found = load_settings([self.context.filename or "."])
+        except ConfigError:
+            found = Settings()
+        self.context.scratch[SETTINGS] = found
+        return found
+
+    def semantic_model(self, tree: cst.Module) -> SemanticModel:
+        """The file's semantic model, as the rules build it (its module name from the project
+        roots, so relative imports resolve): the one model a codemod decides and names from."""
+        path = self.context.filename or ""
+        name = module_name(path, project_roots(self.settings)) if path else ""
+        return SemanticModel(tree, module_name=name, path=path)

@@ -32,7 +32,7 @@ from resilint.codemods.imports import RUNTIME, name_node
 from resilint.libraries.http_requests import RequestFinder
 from resilint.libraries.retry_scopes import RetryScope, calls_within, retry_scopes
 from resilint.lint.nodes import is_none, keyword_args, positional_args
-from resilint.lint.semantic import CallSite, SemanticModel
+from resilint.lint.semantic import CallSite
 from resilint.lint.traversal import iter_nodes
 
 HEADER = "Idempotency-Key"
@@ -45,7 +45,7 @@ class AddIdempotencyKey(ResilintCodemod):
     APPLICABILITY = "unsafe"
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.model = SemanticModel(node)
+        self.model = self.semantic_model(node)
         finder = RequestFinder(self.model)
         self.taken: Dict[int, Set[str]] = {}
         # each request is fixed for the outermost retry that repeats it: a key created between

@@ -15,15 +15,23 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from resilint.lint.semantic import Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 RUNTIME = "resilint.runtime"
 
 
 def bound_names(model: SemanticModel) -> Set[str]:
-    """Every name any scope of the file binds (imports, assignments, parameters, defs)."""
+    """Every name any scope of the file binds (imports, assignments, parameters, defs), and
+    every name it reads: one it reads without binding comes from a star import or the builtins,
+    which a new import would shadow too."""
     names: Set[str] = set(model.module_scope.bindings)
     for scope in model.scope_of.values():
         names.update(scope.bindings)
+    nodes = list(iter_nodes(model.module))
+    # keyword argument names and attribute names are not variables
+    labels = {id(n.keyword) for n in nodes if isinstance(n, cst.Arg) and n.keyword is not None}
+    labels.update(id(n.attr) for n in nodes if isinstance(n, cst.Attribute))
+    names.update(n.value for n in nodes if isinstance(n, cst.Name) and id(n) not in labels)
     return names
 
 

@@ -20,7 +20,6 @@ from resilint.libraries.retry_scopes.names import SLEEPS
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.statements import block, growing_names
 from resilint.lint.nodes import call_argument
-from resilint.lint.semantic import SemanticModel
 
 
 class LoopJitter(ResilintCodemod):
@@ -29,7 +28,7 @@ class LoopJitter(ResilintCodemod):
     APPLICABILITY = "safe"
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.model = SemanticModel(node)
+        self.model = self.semantic_model(node)
         found = retry_scopes(self.model)
         recogniser = Recogniser(self.model)
         for scope in found.scopes:

@@ -35,7 +35,6 @@ from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import RUNTIME, forget, name_node
 from resilint.libraries.retry_scopes import Policy, normalise, retry_scopes
 from resilint.lint.nodes import keyword_args, number_of, positional_args
-from resilint.lint.semantic import SemanticModel
 
 Options = List[Tuple[str, cst.BaseExpression]]
 _NOT_MIGRATED = {
@@ -50,7 +49,7 @@ class MigrateToRuntime(ResilintCodemod):
     APPLICABILITY = "unsafe"
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.model = SemanticModel(node)
+        self.model = self.semantic_model(node)
         for scope in retry_scopes(self.model).scopes:
             policy = scope.policy
             reported = [n for n in (policy.node, policy.wait.node, policy.limit_anchor) if n is not None]

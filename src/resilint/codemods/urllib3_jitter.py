@@ -16,7 +16,6 @@ from resilint.codemods.arguments import add_argument, keyword, replace_argument_
 from resilint.codemods.base import ResilintCodemod
 from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, retry_scopes
 from resilint.lint.nodes import keyword_args, number_of
-from resilint.lint.semantic import SemanticModel
 
 
 class Urllib3Jitter(ResilintCodemod):
@@ -25,7 +24,7 @@ class Urllib3Jitter(ResilintCodemod):
     APPLICABILITY = "unsafe"
 
     def visit_Module(self, node: cst.Module) -> None:
-        model = SemanticModel(node)
+        model = self.semantic_model(node)
         for policy in retry_scopes(model).policies:
             wait = policy.wait
             if policy.library != "urllib3" or wait.kind != WAIT_EXPONENTIAL or wait.node is None:

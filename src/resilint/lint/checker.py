@@ -46,8 +46,10 @@ _PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
 class Checker:
     """The enabled rules and settings, applied file by file (one per worker process)."""
 
-    def __init__(self, settings: Settings, codes: Sequence[str]) -> None:
+    def __init__(self, settings: Settings, codes: Sequence[str], fixes: bool = False) -> None:
         self.settings = settings
+        # Findings carry the edits of their fix (reports); the fixer's own re-checks need none.
+        self.fixes = fixes
         self.registry: Mapping[str, Type[Rule]] = all_rules()
         self.codes = [c for c in codes if c in self.registry]
         enabled = [self.registry[c]() for c in self.codes if not self.registry[c].engine]
@@ -87,7 +89,12 @@ class Checker:
         except MemoryError:
             reason = "ran out of memory while analysing this file"
             return FileResult([self._analysis_error(path, SourceError(reason), lines)])
-        return FileResult(self._apply_suppressions(located, suppressions, path, lines, codes, summary), summary)
+        findings = self._apply_suppressions(located, suppressions, path, lines, codes, summary)
+        if self.fixes:
+            from resilint.lint.fixer import with_fixes  # the fixer imports this module
+
+            findings = with_fixes(findings, data, path, self.settings)
+        return FileResult(findings, summary)
 
     def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
         """The project rules' findings over these summaries (per-file ignores applied), and the

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from resilint.lint.source import SourceError, read_bytes
+from resilint.runtime.timeouts import DEFAULT_CONNECT, DEFAULT_READ
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -48,6 +49,8 @@ class Settings:
     extend_clients: Tuple[str, ...] = ()
     respect_gitignore: bool = True
     redis_url_timeouts: bool = False  # Redis URLs read from configuration carry socket_timeout
+    # (connect, read) seconds that the timeout codemods write where no timeout was given.
+    fix_timeout: Tuple[float, float] = (DEFAULT_CONNECT, DEFAULT_READ)
     # Where the configuration came from; relative patterns are relative to ``root``.
     config_path: Optional[str] = None
     root: str = field(default_factory=os.getcwd)
@@ -95,6 +98,18 @@ def _boolean(value: Any, key: str, where: str) -> bool:
     return value
 
 
+def _split_seconds(value: Any, key: str, where: str) -> Tuple[float, float]:
+    """``{ connect = 3.05, read = 10 }``: either may be left out (the runtime's default)."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: `{key}` must be a table such as {{ connect = 3.05, read = 10 }}, got {_describe(value)}")
+    unknown = sorted(set(value) - {"connect", "read"})
+    if unknown:
+        raise ConfigError(f"{where}: unknown key `{key}.{unknown[0]}`; `{key}` takes `connect` and `read`")
+    connect = _number(value["connect"], f"{key}.connect", where) if "connect" in value else DEFAULT_CONNECT
+    read = _number(value["read"], f"{key}.read", where) if "read" in value else DEFAULT_READ
+    return connect, read
+
+
 def _per_file_ignores(value: Any, key: str, where: str) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: `{key}` must be a table of glob = [codes], got {_describe(value)}")
@@ -117,6 +132,7 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any, str, str], Any]]] = {
     "extend-clients": ("extend_clients", _qualified_names),
     "respect-gitignore": ("respect_gitignore", _boolean),
     "redis-url-timeouts": ("redis_url_timeouts", _boolean),
+    "fix-timeout": ("fix_timeout", _split_seconds),
 }
 
 

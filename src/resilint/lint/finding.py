@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from resilint.lint.summary import ModuleSummary
 
 
 @dataclass(frozen=True)
@@ -110,3 +113,5 @@ class RunResult:
     # Per path, the digest of the bytes its findings were computed from (``source.content_digest``,
     # cached results included): what is edited later (``--add-noqa``) must still be those bytes.
     digests: Dict[str, str] = field(default_factory=dict)
+    # Every module summary the project pass read, when asked for (``run(keep_summaries=True)``).
+    summaries: List["ModuleSummary"] = field(default_factory=list)

@@ -9,6 +9,7 @@ from resilint.lint.cache import ResultCache, file_key
 from resilint.lint.checker import Checker, project_roots
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
+from resilint.lint.fixer import codemods_for, with_fixes
 from resilint.lint.finding import Finding, RunResult
 from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
@@ -54,7 +55,10 @@ def run(
     jobs: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
     cache: Optional[ResultCache] = None,
+    keep_summaries: bool = False,
 ) -> RunResult:
+    """Check ``paths``; ``keep_summaries``: the result also holds every module summary the
+    project pass read (``resilint fix`` re-runs that pass with a file's new summary)."""
     discovered = discover(paths, settings)
     files = [display_path(p) for p in discovered.files]
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
@@ -67,7 +71,9 @@ def run(
     result.errors.extend(error for _, error, _ in fresh if error is not None)
     checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     if checker.project_rules:
-        result.findings.extend(_project_findings(checker, consulted, summaries, settings, codes, cache, roots, files))
+        result.findings.extend(
+            _project_findings(checker, consulted, summaries, settings, codes, cache, roots, files, result if keep_summaries else None)
+        )
     if cache is not None:
         with deferred_signals():  # a cache file is written whole or not at all
             cache.save()
@@ -78,12 +84,14 @@ def run(
 def _project_findings(
     checker: Checker, consulted: "_Consulted", summaries: List[ModuleSummary], settings: Settings,
     codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
+    keep: Optional[RunResult] = None,
 ) -> List[Finding]:
     """The project pass: from the cache when no file it read has changed, else from every
-    file's summary (the cached ones, and fresh ones for files whose summary is missing)."""
+    file's summary (the cached ones, and fresh ones for files whose summary is missing);
+    ``keep``: a result to hold those summaries (then the pass itself is never skipped)."""
     checked = {path: key for path, key in consulted.keyed}
     every_file_keyed = cache is not None and len(checked) == len(files)
-    if every_file_keyed:
+    if every_file_keyed and keep is None:
         assert cache is not None
 
         def unchanged(path: str, key: str) -> bool:
@@ -97,10 +105,28 @@ def _project_findings(
             return stored
     summaries = summaries + _cached_summaries(consulted.hits, settings, codes, cache)
     extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
-    findings = checker.project_findings(summaries + extra, set(files))
+    findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings)
+    if keep is not None:
+        keep.summaries = summaries + extra
     if every_file_keyed and cache is not None:
         cache.put_project(checked, read, findings)
     return findings
+
+
+def _with_fixes(findings: List[Finding], settings: Settings) -> List[Finding]:
+    """Project findings with the edits of their fix, as the workers give the files' own."""
+    by_path: Dict[str, List[Finding]] = {}
+    for finding in findings:
+        by_path.setdefault(finding.path, []).append(finding)
+    fixed: List[Finding] = []
+    for path, found in by_path.items():
+        if any(codemods_for(f.code) for f in found):
+            try:
+                found = with_fixes(found, read_bytes(path, settings.max_file_size), path, settings)
+            except SourceError:
+                pass
+        fixed.extend(found)
+    return fixed
 
 
 def _cached_summaries(

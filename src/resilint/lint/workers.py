@@ -92,7 +92,7 @@ def _serve(connection: Any, settings: Settings, codes: Sequence[str], parent: in
         with open(stderr, "wb") as handle:
             os.dup2(handle.fileno(), 2)
     _limit_memory()
-    _call_with_deep_stack(_answer, connection, Checker(settings, codes), parent)
+    _call_with_deep_stack(_answer, connection, Checker(settings, codes, fixes=True), parent)
 
 
 def _answer(connection: Any, checker: Checker, parent: int) -> None:

@@ -87,23 +87,23 @@ class BackoffWithoutJitter(ProjectRule):
     or `resilint.runtime.retry`, which always uses full jitter.
 
     ## Fix safety
-    Safe (`add-jitter`, in the library's own terms): tenacity `wait_exponential(...)` becomes
+    **safe** (`add-jitter`, in the library's own terms): tenacity `wait_exponential(...)` becomes
     `wait_random_exponential(...)` with the same arguments (tenacity's full-jitter subclass),
     `wait_fixed(x)` gets `+ wait_random(0, x)` and `wait_incrementing(..., increment=i)`
     `+ wait_random(0, i)`, a tenacity retry with no wait gets
     `wait=wait_random_exponential(multiplier=0.1, max=5)` (the runtime's schedule); backoff's
     `jitter=None` and stamina's `wait_jitter=0` are removed (both libraries jitter by default);
-    celery's `retry_jitter=False` becomes `True`. Safe (`loop-jitter`): the sleep of a
+    celery's `retry_jitter=False` becomes `True`. **safe** (`loop-jitter`): the sleep of a
     hand-written retry loop sleeps `resilint.runtime.full_jitter(<its delay>)`, a uniform draw
     below the delay it computed (every constant or exponential sleep of that loop; a sleep on a
     server's `Retry-After` is not touched). This adds a dependency on `resilint-runtime`.
-    Unsafe (`urllib3-jitter`): `Retry(backoff_factor=f)` gets `backoff_jitter=f`, which exists
+    **unsafe** (`urllib3-jitter`): `Retry(backoff_factor=f)` gets `backoff_jitter=f`, which exists
     only in urllib3 2.0 and later (urllib3 1.x raises `TypeError`).
     Left alone and listed: waits built in variables or project functions, `wait_chain` and sums
     of waits, `wait_fixed` of a computed expression, celery tasks without `retry_backoff`
     (adding it replaces the schedule, not only its spread), `self.retry(countdown=...)`, the
     retrying library, and urllib3 factors that are computed.
-    Unsafe (`migrate-to-runtime`): a tenacity or backoff decorator whose every option has an
+    **unsafe** (`migrate-to-runtime`): a tenacity or backoff decorator whose every option has an
     exact runtime counterpart (`stop_after_attempt(N)`/`max_tries` → `attempts`,
     `multiplier`/`factor` → `base`, `max`/`max_value` → `cap`, the exception types →
     `retry_on`, tenacity's `reraise=True`) becomes `resilint.runtime.retry(...)`, which adds a

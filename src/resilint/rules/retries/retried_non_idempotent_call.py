@@ -83,7 +83,7 @@ class RetriedNonIdempotentCall(ProjectRule):
     `@resilint.runtime.idempotent_operation` is applied outside (above) it.
 
     ## Fix safety
-    Unsafe (`idempotency-key`): the request changes (it gains a header), and only a server that
+    **unsafe** (`idempotency-key`): the request changes (it gains a header), and only a server that
     deduplicates on `Idempotency-Key` is protected by it. In a loop (hand-written, or `for
     attempt in Retrying(...)`), `post_key = resilint.runtime.idempotency_key()` is created once
     above the loop and sent as `headers={"Idempotency-Key": post_key}` (or as a new entry of a

@@ -72,7 +72,7 @@ class UnboundedRetry(Rule):
     ```
 
     ## Fix safety
-    Safe (`add-bound`): the retry gets an attempt limit and nothing else changes: tenacity
+    **safe** (`add-bound`): the retry gets an attempt limit and nothing else changes: tenacity
     `stop=stop_after_attempt(N)` (added, or replacing `stop_never`), backoff `max_tries=N`,
     retrying `stop_max_attempt_number=N`, stamina `attempts=None` → `attempts=N`, celery
     `max_retries=None` → `max_retries=N - 1` (celery counts retries). N is 5 total attempts
@@ -81,7 +81,7 @@ class UnboundedRetry(Rule):
     dependency that stays down sees at most 5 calls per operation. Left alone and listed:
     hand-written `while True` retry loops (a bound restructures their control flow; rewrite
     them with `resilint.runtime.retrying`), and stop conditions built elsewhere or combined.
-    Unsafe (`migrate-to-runtime`): simple tenacity and backoff decorators with a limit move
+    **unsafe** (`migrate-to-runtime`): simple tenacity and backoff decorators with a limit move
     to `resilint.runtime.retry`, as described under RES202's "Fix safety".
     """
 

@@ -56,6 +56,16 @@ class HardcodedTimeout(ProjectRule):
             timeout=timeout(connect=0.5, read=RATES_P99 * 1.4),
         )
     ```
+
+    ## Fix safety
+    The fix (codemod `split-timeout`) is **unsafe**: it changes what the number means. On a
+    requests or httpx call, `timeout=N` becomes `timeout=timeout(read=N, connect=C)` from
+    `resilint.runtime` (`.as_httpx()` for httpx): the user's number stays the read ceiling, but
+    the connect phase gets its own, shorter bound `C` (the `fix-timeout` setting's `connect`, at
+    most `N`), and both are lowered to the caller's remaining deadline, so a call that waited
+    `N` s to connect may now fail sooner. A literal pair `(c, r)` becomes `timeout(read=r,
+    connect=c)`, which keeps both values. Other shapes (`5 * 60`, `httpx.Timeout(10)`, aiohttp,
+    sockets, botocore) are left alone and listed by `resilint fix --unsafe-fixes`.
     """
 
     code = "RES103"

@@ -87,6 +87,19 @@ class MissingTimeout(ProjectRule):
         return requests.get("https://rates.example.com/latest", timeout=timeout(connect=0.5, read=2.0)).json()
     ```
 
+    ## Fix safety
+    The fix (codemod `add-timeout`) is **safe**: it bounds a wait that had no bound and changes
+    nothing else. A requests call gets `timeout=timeout(read=R, connect=C)` from
+    `resilint.runtime`, an httpx call `timeout(read=R, connect=C).as_httpx()`; `R` and `C` come
+    from the `fix-timeout` setting (default `{ connect = 3.05, read = 10 }`, the runtime's own
+    defaults), and the runtime lowers both to the caller's remaining deadline when there is one.
+    The import is added once, under another name (`runtime_timeout`) when `timeout` is already
+    a name in the module (a parameter called `timeout` is common). Calls that pass `**kwargs`
+    are never given the keyword (they are not findings). Left alone, and listed by `resilint
+    fix`: clients whose timeout is not a per-call split timeout (aiohttp's `ClientTimeout`,
+    urllib, `http.client`, urllib3, sockets, mail and FTP clients, Redis, psycopg2, botocore,
+    `extend-clients` names).
+
     ## Options
     - `extend-clients`: more qualified names (`"myapp.http.get"`) to treat as calls that need a
       timeout.

@@ -62,6 +62,14 @@ class UnboundedTimeout(ProjectRule):
     client = httpx.Client(timeout=httpx.Timeout(10.0, connect=1.0))
     requests.get(url, timeout=(3.05, 10))
     ```
+
+    ## Fix safety
+    The fix (codemod `add-timeout`) is **safe**: it bounds what was unbounded and changes
+    nothing else. A literal `timeout=None` on a requests or httpx call becomes
+    `timeout=timeout(read=R, connect=C)` from `resilint.runtime` (`.as_httpx()` for httpx), with
+    `R` and `C` from the `fix-timeout` setting; a literal `(c, None)` keeps the user's connect
+    timeout: `timeout(read=R, connect=c)`. Other shapes (`httpx.Timeout(None)`, a name bound to
+    `None`, aiohttp, sockets) are left alone and listed by `resilint fix`.
     """
 
     code = "RES102"

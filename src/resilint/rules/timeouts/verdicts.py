@@ -8,7 +8,7 @@ RES104). Each rule reports only the verdicts that carry its own code. What the c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
@@ -55,6 +55,9 @@ class Verdict:
     node: cst.CSTNode
     message: str
     anchor: cst.CSTNode
+    # The client call's qualified name and catalog entry (what the timeout codemods rewrite).
+    client: Optional[str] = None
+    spec: Optional[TimeoutSpec] = None
 
 
 def judge(
@@ -203,9 +206,13 @@ def judge_given(
 
 def timeout_verdicts(ctx: "RuleContext") -> List[Verdict]:
     """Every timeout verdict of the file, computed once for all RES1xx rules."""
-    settings: "Settings" = ctx.settings
+    return model_verdicts(ctx.model, ctx.settings)
+
+
+def model_verdicts(model: SemanticModel, settings: "Settings") -> List[Verdict]:
+    """The same verdicts for a model built outside a rule run (the timeout codemods)."""
     key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients), settings.redis_url_timeouts)
-    return ctx.model.derived(key, lambda: _judge_all(ctx.model, settings))
+    return model.derived(key, lambda: _judge_all(model, settings))
 
 
 def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
@@ -218,7 +225,7 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             continue  # a mock answers it: no network, so no timeout to judge
         verdict = judge(site, name, spec, model, settings.max_timeout, settings.redis_url_timeouts)
         if verdict is not None:
-            verdicts.append(verdict)
+            verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
 
 

@@ -1,0 +1,144 @@
+"""What the timeout codemods share: which client calls to rewrite (the RES1xx verdicts
+themselves, so a codemod never has a second opinion), and how to write
+``resilint.runtime.timeout(read=..., connect=...)`` into a call without disturbing its layout.
+
+Only clients whose timeout parameter takes what the runtime returns are rewritten: requests
+(a ``(connect, read)`` tuple, which ``SplitTimeout`` is) and httpx (``.as_httpx()``). Any
+other client recognised by a verdict is left alone with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, Optional, Union
+
+import libcst as cst
+
+from resilint.codemods.base import ResilintCodemod
+from resilint.lint.nodes import number_of
+from resilint.lint.semantic import SemanticModel
+from resilint.rules.timeouts.verdicts import Verdict, model_verdicts
+
+# Libraries whose timeout= takes the runtime's split timeout, and the suffix that converts it.
+CONVERSIONS: Dict[str, str] = {"requests": "", "httpx": ".as_httpx()"}
+_OTHER_LIBRARIES = {
+    "aiohttp": "aiohttp takes an `aiohttp.ClientTimeout`: build it from `resilint.runtime.timeout(...)` by hand",
+    "redis": "a Redis connection setting belongs in configuration, not a per-call deadline",
+    "psycopg2": "a database connect timeout belongs in the DSN or configuration",
+    "psycopg": "a database connect timeout belongs in the DSN or configuration",
+    "botocore": "botocore takes a `Config(connect_timeout=..., read_timeout=...)`",
+    # Generic waits: how long to wait for your own work is the caller's choice, not a client's.
+    "asyncio": "a wait for your own work: choose its bound (or a deadline) by hand",
+    "anyio": "a wait for your own work: choose its bound (or a deadline) by hand",
+    "async_timeout": "a wait for your own work: choose its bound (or a deadline) by hand",
+}
+_UNKNOWN_CLIENT = "`{client}` comes from `extend-clients`: resilint does not know what its timeout takes"
+_SCALAR_CLIENT = (
+    "`{client}` takes one number of seconds, not a split timeout: pass `resilint.runtime.timeout(...).read` "
+    "or a configured value by hand"
+)
+
+
+def verdicts_to_fix(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[Verdict]:
+    """The timeout verdicts of this module that ``codemod`` is asked to fix (its codes, its
+    targets) and that are of a client it can rewrite; the others it recognises are left alone."""
+    settings = codemod.settings
+    for verdict in model_verdicts(model, settings):
+        if verdict.code not in codemod.CODES or not codemod.is_target(verdict.node):
+            continue
+        library = verdict.spec.library if verdict.spec is not None else ""
+        if library in CONVERSIONS and verdict.spec is not None and verdict.spec.keyword == "timeout":
+            yield verdict
+        elif verdict.client in settings.extend_clients:
+            codemod.leave_alone(verdict.node, _UNKNOWN_CLIENT.format(client=verdict.client))
+        else:
+            codemod.leave_alone(verdict.node, _OTHER_LIBRARIES.get(library) or _SCALAR_CLIENT.format(client=verdict.client))
+
+
+def runtime_timeout(
+    function: str, library: str, read: cst.BaseExpression, connect: cst.BaseExpression
+) -> cst.BaseExpression:
+    """``timeout(read=..., connect=...)``, converted for ``library``."""
+    call: cst.BaseExpression = cst.Call(
+        func=cst.Name(function),
+        args=[_keyword("read", read, last=False), _keyword("connect", connect, last=True)],
+    )
+    if CONVERSIONS[library]:
+        call = cst.Call(func=cst.Attribute(value=call, attr=cst.Name("as_httpx")))
+    return call
+
+
+def seconds(value: float) -> cst.BaseExpression:
+    """A number of seconds as a literal: ``10`` rather than ``10.0``."""
+    if float(value).is_integer():
+        return cst.Integer(str(int(value)))
+    return cst.Float(repr(float(value)))
+
+
+def positive_number(node: cst.BaseExpression) -> Optional[Union[int, float]]:
+    """The value of a numeric literal above zero (the runtime refuses anything else)."""
+    value = number_of(node)
+    if value is None or isinstance(value, bool) or not value > 0:
+        return None
+    return value
+
+
+def bare(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``node`` without parentheses around it, to sit as a keyword argument's value."""
+    return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", ()) else node
+
+
+def add_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.Call:
+    """``call`` with ``keyword=value`` appended as its last argument, laid out like the others:
+    on a line of its own in a call with one argument per line (its trailing comma kept), else
+    after ``, ``; comments stay on the lines they were on."""
+    new = cst.Arg(
+        keyword=cst.Name(keyword), value=value,
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
+    args = list(call.args)
+    if not args:
+        return call.with_changes(args=[new])
+    last = args[-1]
+    comma = last.comma
+    if isinstance(comma, cst.Comma) and isinstance(comma.whitespace_after, cst.ParenthesizedWhitespace):
+        # One argument per line with a trailing comma: the new argument takes its own line,
+        # indented like the last one, and the closing parenthesis stays where it was.
+        indent = _argument_indent(call, len(args) - 1)
+        after = comma.whitespace_after
+        moved = after.with_changes(empty_lines=(), last_line=cst.SimpleWhitespace(indent))
+        closing = cst.ParenthesizedWhitespace(
+            first_line=cst.TrailingWhitespace(), empty_lines=after.empty_lines, indent=after.indent,
+            last_line=after.last_line,
+        )
+        args[-1] = last.with_changes(comma=comma.with_changes(whitespace_after=moved))
+        args.append(new.with_changes(comma=cst.Comma(whitespace_after=closing)))
+    elif isinstance(comma, cst.Comma):
+        # A trailing comma on one line (``f(a, )``): the new argument goes after it.
+        args[-1] = last.with_changes(comma=comma.with_changes(whitespace_after=cst.SimpleWhitespace(" ")))
+        args.append(new.with_changes(comma=comma.with_changes(whitespace_after=comma.whitespace_after)))
+    else:
+        # What followed the last argument (spaces, a comment, a line break) now follows the new one.
+        args[-1] = last.with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+            whitespace_after_arg=cst.SimpleWhitespace(""),
+        )
+        args.append(new.with_changes(whitespace_after_arg=last.whitespace_after_arg))
+    return call.with_changes(args=args)
+
+
+def _argument_indent(call: cst.Call, index: int) -> str:
+    """The extra indentation of argument ``index``'s line: what follows the line break before it."""
+    before = call.whitespace_before_args if index == 0 else call.args[index - 1].comma
+    if isinstance(before, cst.Comma):
+        before = before.whitespace_after
+    if isinstance(before, cst.ParenthesizedWhitespace):
+        return before.last_line.value
+    return "    "
+
+
+def _keyword(name: str, value: cst.BaseExpression, last: bool) -> cst.Arg:
+    return cst.Arg(
+        keyword=cst.Name(name), value=bare(value),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+        comma=cst.MaybeSentinel.DEFAULT if last else cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+    )

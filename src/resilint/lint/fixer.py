@@ -1,0 +1,387 @@
+"""Fixes: the findings' codemods applied to their files, every result checked in memory before
+anything is written.
+
+A codemod's result is kept only if it parses (LibCST and CPython's ``compile``) and if checking
+it again, the project pass included, removes the findings it was aimed at and adds none; else
+it is dropped, with the reason, and the file keeps what it had. Fixes are applied in rounds
+until nothing changes (at most ``MAX_ROUNDS``), so that a second ``resilint fix`` changes
+nothing. A file is written once, at the end, through ``files.replace_file`` (atomic, mode and
+owner kept, refused when it changed on disk since it was checked). LibCST reads and writes
+bytes, so the encoding (coding cookie, BOM) and the line endings stay what they were.
+
+The codemods are found by discovery (``resilint.codemods``), as the rules are.
+"""
+
+from __future__ import annotations
+
+import difflib
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Collection, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Type
+
+import libcst as cst
+from libcst.codemod import CodemodContext, SkipFile
+
+from resilint.codemods import all_codemods, codemods_for
+from resilint.codemods.base import SETTINGS, ResilintCodemod, Span
+from resilint.lint.checker import ANALYSIS_ERROR, Checker
+from resilint.lint.config import Settings
+from resilint.lint.files import NotWritten, replace_file
+from resilint.lint.finding import Edit, Finding, Fix, RunResult
+from resilint.lint.source import LINE_BREAK, SourceError, content_digest, decode, python_lines, read_bytes
+from resilint.lint.summary import ModuleSummary
+
+MAX_ROUNDS = 3
+
+
+def span_of(finding: Finding) -> Span:
+    return (finding.line, finding.column, finding.end_line, finding.end_column)
+
+
+@dataclass
+class CodemodRun:
+    updated: Optional[bytes]  # None: the codemod changed nothing
+    left_alone: List[Tuple[int, str]] = field(default_factory=list)
+    error: Optional[str] = None
+    rewritten: Dict[Span, Span] = field(default_factory=dict)  # ResilintCodemod.rewritten
+
+
+def run_codemod(
+    codemod: Type[ResilintCodemod], data: bytes, path: str, settings: Settings, targets: Optional[Collection[Span]]
+) -> CodemodRun:
+    """One codemod over one file's bytes, in memory. A codemod that raises costs its fix, never
+    the run: the exception is the reason the fix is dropped."""
+    try:
+        module = cst.parse_module(data)
+    except Exception as exc:  # noqa: BLE001 - LibCST raises more than ParserSyntaxError
+        return CodemodRun(None, error=f"cannot be parsed: {exc}")
+    command = codemod(CodemodContext(filename=path, scratch={SETTINGS: settings}), targets)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            updated = command.transform_module(module).bytes
+    except SkipFile:
+        return CodemodRun(None, command.left_alone)
+    except Exception as exc:  # noqa: BLE001
+        return CodemodRun(None, command.left_alone, f"the codemod failed: {type(exc).__name__}: {exc}")
+    return CodemodRun(updated if updated != data else None, command.left_alone, rewritten=command.rewritten)
+
+
+def unparseable(data: bytes, path: str) -> Optional[str]:
+    """Why ``data`` is not valid Python for both LibCST and CPython, or None."""
+    try:
+        cst.parse_module(data)
+    except Exception as exc:  # noqa: BLE001
+        return f"the result would not parse: {getattr(exc, 'message', exc)}"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(data, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        return f"the result would not compile: {exc}"
+    return None
+
+
+def edits_between(before: str, after: str) -> Tuple[Edit, ...]:
+    """The smallest line-wise edits that turn ``before`` into ``after`` (1-based positions,
+    end column exclusive; an insertion has equal start and end)."""
+    old, new = python_lines(before, keepends=True), python_lines(after, keepends=True)
+    edits = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            # Line for line, so that fixes on consecutive lines stay separate edits.
+            edits.extend(_trimmed(i1 + offset + 1, old[i1 + offset], new[j1 + offset]) for offset in range(i2 - i1))
+        else:
+            edits.append(_trimmed(i1 + 1, "".join(old[i1:i2]), "".join(new[j1:j2])))
+    return tuple(edits)
+
+
+def _trimmed(first_line: int, removed: str, added: str) -> Edit:
+    """Replacing ``removed`` (from column 1 of ``first_line``) by ``added``, less what both
+    begin and end with: the edit spans from the first difference to the last."""
+    prefix = _common_prefix(removed, added)
+    suffix = _common_prefix(removed[prefix:][::-1], added[prefix:][::-1])
+    start = _position(first_line, removed[:prefix])
+    end = _position(first_line, removed[:len(removed) - suffix])
+    return Edit(start[0], start[1], end[0], end[1], added[prefix:len(added) - suffix])
+
+
+def _common_prefix(a: str, b: str) -> int:
+    size = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        size += 1
+    # Never between the two characters of a "\r\n" line break.
+    if 0 < size < min(len(a), len(b)) + 1 and a[size - 1:size + 1] in ("\r\n", "\n\r"):
+        size -= 1
+    return size
+
+
+def _position(first_line: int, text: str) -> Tuple[int, int]:
+    """Where ``text``, starting at column 1 of ``first_line``, ends."""
+    pieces = LINE_BREAK.split(text)
+    return first_line + len(pieces) // 2, len(pieces[-1]) + 1
+
+
+def with_fixes(findings: Sequence[Finding], data: bytes, path: str, settings: Settings) -> List[Finding]:
+    """``findings`` of one file, each whose rule has a codemod carrying the concrete edits of
+    fixing it alone, the imports included; nothing is run for other rules.
+
+    A codemod runs once over all its findings; a codemod that records what it rewrote for each
+    (``ResilintCodemod.rewriting``) has that run's edits split between them: an edit inside the
+    node replaced for a finding is that finding's, an edit outside all of them (an import) is
+    every finding's. Otherwise, or when an edit straddles two, it runs once per finding."""
+    wanted = [f for f in findings if f.fix is None and codemods_for(f.code)]
+    if not wanted:
+        return list(findings)
+    try:
+        text = decode(data).text
+    except SourceError:
+        return list(findings)
+    fixes: Dict[int, Fix] = {}
+    codemods = sorted({c for f in wanted for c in codemods_for(f.code)}, key=lambda c: (c.APPLICABILITY != "safe", c.__name__))
+    for codemod in codemods:
+        mine = [f for f in wanted if f.code in codemod.CODES and id(f) not in fixes]
+        run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine])
+        if not mine or run.updated is None or unparseable(run.updated, path) is not None:
+            continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
+        split = _split(edits_between(text, decode(run.updated).text), run.rewritten, mine)
+        if split is None:
+            split = _one_by_one(codemod, mine, data, text, path, settings)
+        for finding in mine:
+            if split.get(id(finding)):
+                fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, split[id(finding)])
+    return [replace(f, fix=fixes[id(f)]) if id(f) in fixes else f for f in findings]
+
+
+def _split(
+    edits: Sequence[Edit], rewritten: Dict[Span, Span], findings: Sequence[Finding]
+) -> Optional[Dict[int, Tuple[Edit, ...]]]:
+    """Each finding's share of one run's ``edits``; None when they cannot be told apart."""
+    regions = {id(f): rewritten[span_of(f)] for f in findings if span_of(f) in rewritten}
+    if not regions:
+        return None
+    shared: List[Edit] = []
+    own: Dict[int, List[Edit]] = {key: [] for key in regions}
+    for edit in edits:
+        start, end = (edit.line, edit.column), (edit.end_line, edit.end_column)
+        holders = [key for key, r in regions.items() if (r[0], r[1]) <= start and end <= (r[2], r[3])]
+        touched = [key for key, r in regions.items() if start < (r[2], r[3]) and (r[0], r[1]) < end]
+        if any(key not in holders for key in touched):
+            return None  # across a rewritten node's edge (two fixes on one line): whose is it?
+        if holders:
+            own[min(holders, key=lambda key: _size(regions[key]))].append(edit)
+        else:
+            shared.append(edit)
+    return {key: tuple(sorted(shared + edits_of, key=lambda e: (e.line, e.column))) for key, edits_of in own.items() if edits_of}
+
+
+def _size(span: Span) -> Tuple[int, int]:
+    return (span[2] - span[0], span[3] - span[1])
+
+
+def _one_by_one(
+    codemod: Type[ResilintCodemod], findings: Sequence[Finding], data: bytes, text: str, path: str, settings: Settings
+) -> Dict[int, Tuple[Edit, ...]]:
+    """Each finding's edits from a run of the codemod with that one target."""
+    found = {}
+    for finding in findings:
+        run = run_codemod(codemod, data, path, settings, [span_of(finding)])
+        if run.updated is not None and unparseable(run.updated, path) is None:
+            found[id(finding)] = edits_between(text, decode(run.updated).text)
+    return found
+
+
+@dataclass
+class FixOutcome:
+    fixed: Counter = field(default_factory=Counter)  # code -> findings fixed
+    changes: Dict[str, Tuple[bytes, bytes]] = field(default_factory=dict)  # path -> (before, after)
+    dropped: List[str] = field(default_factory=list)  # "path: codemod: why"
+    left_alone: List[str] = field(default_factory=list)  # "path:line: codemod: why"
+    not_written: List[str] = field(default_factory=list)  # "path: why"
+    remaining: List[Finding] = field(default_factory=list)
+
+
+class Fixer:
+    """Applies codemods to the files of one run (``run(..., keep_summaries=True)``)."""
+
+    def __init__(self, settings: Settings, codes: Sequence[str], result: RunResult, unsafe: bool = False) -> None:
+        self.settings = settings
+        self.checker = Checker(settings, codes)
+        self.unsafe = unsafe
+        self.result = result
+        self.outcome = FixOutcome()
+        self.reported = set(result.digests) | {f.path for f in result.findings}
+        self.summaries: Dict[str, ModuleSummary] = {s.path: s for s in result.summaries}
+        self._project: Optional[List[Finding]] = None
+        self._local: Dict[str, List[Finding]] = {}
+        self._left_alone: Dict[str, List[str]] = {}  # of the file being fixed, by codemod
+
+    # --- entry points --------------------------------------------------------------------
+
+    def fix(self, write: bool = True) -> FixOutcome:
+        """Fix the run's findings that have an allowed codemod."""
+        codemods = [c for c in all_codemods().items() if self._allowed(c[1])]
+        codes = {code for _, c in codemods for code in c.CODES}
+        paths = sorted({f.path for f in self.result.findings if f.code in codes})
+        for path in paths:
+            self._fix_file(path, codemods, write)
+        return self._finish()
+
+    def apply(self, name: str, paths: Iterable[str], write: bool = True) -> FixOutcome:
+        """``resilint codemod NAME``: one codemod over every case it recognises in ``paths``,
+        kept only if the result parses, adds no finding and a second run changes nothing."""
+        codemod = all_codemods()[name]
+        for path in sorted(set(paths)):
+            self._fix_file(path, [(name, codemod)], write, everything=True)
+        return self._finish()
+
+    # --- one file ------------------------------------------------------------------------
+
+    def _allowed(self, codemod: Type[ResilintCodemod]) -> bool:
+        return codemod.APPLICABILITY == "safe" or self.unsafe
+
+    def _fix_file(
+        self, path: str, codemods: Sequence[Tuple[str, Type[ResilintCodemod]]], write: bool, everything: bool = False
+    ) -> None:
+        try:
+            original = read_bytes(path, self.settings.max_file_size)
+        except SourceError as exc:
+            self.outcome.not_written.append(f"{path}: {exc.reason}")
+            return
+        if self.result.digests.get(path) != content_digest(original):
+            self.outcome.not_written.append(f"{path}: changed on disk since it was checked")
+            return
+        current = original
+        given_up: Set[Tuple[str, str, str]] = set()  # (codemod, code, message) of dropped fixes
+        self._left_alone = {}
+        for _ in range(MAX_ROUNDS):
+            progressed = False
+            for name, codemod in codemods:
+                updated = self._apply(path, current, name, codemod, given_up, everything)
+                if updated is not None:
+                    current, progressed = updated, True
+            if not progressed or everything:
+                break
+        for notes in self._left_alone.values():
+            self.outcome.left_alone.extend(notes)
+        if everything and current != original:
+            again = run_codemod(codemods[0][1], current, path, self.settings, None)
+            if again.updated is not None:
+                self.outcome.dropped.append(f"{path}: {codemods[0][0]}: a second run would change it again")
+                self._forget(path)
+                return
+        if current == original:
+            return
+        self.outcome.changes[path] = (original, current)
+        if write:
+            try:
+                replace_file(path, original, current)
+            except NotWritten as exc:
+                self.outcome.not_written.append(f"{path}: {exc.reason}")
+                del self.outcome.changes[path]
+                self._forget(path)
+
+    def _apply(
+        self, path: str, data: bytes, name: str, codemod: Type[ResilintCodemod], given_up: Set[Tuple[str, str, str]],
+        everything: bool,
+    ) -> Optional[bytes]:
+        """The file's bytes with this codemod's fixes, once verified; None if nothing was kept."""
+        findings = self._local_findings(path, data) + [f for f in self._project_findings() if f.path == path]
+        # A dropped fix is not tried again in a later round; its finding is known by its message,
+        # which, unlike its position, an earlier fix in the file does not move.
+        targets = [f for f in findings if f.code in codemod.CODES and (name, f.code, f.message) not in given_up]
+        if not targets and not everything:
+            return None
+        run = run_codemod(codemod, data, path, self.settings, None if everything else [span_of(f) for f in targets])
+        # The latest run's cases, so that their lines are those of the text that is kept.
+        self._left_alone[name] = [f"{path}:{line}: {name}: {reason}" for line, reason in sorted(set(run.left_alone))]
+        if run.error is not None or run.updated is None:
+            if run.error is not None:
+                self.outcome.dropped.append(f"{path}: {name}: {run.error}")
+                given_up.update((name, f.code, f.message) for f in targets)
+            return None
+        aimed = [] if everything else self._aimed(codemod, data, path, targets)
+        problem = unparseable(run.updated, path) or self._recheck(path, run.updated, findings, aimed)
+        if problem is not None:
+            self.outcome.dropped.append(f"{path}: {name}: {problem}; not applied")
+            given_up.update((name, f.code, f.message) for f in (aimed or targets))
+            return None
+        self.outcome.fixed.update(f.code for f in aimed)
+        return run.updated
+
+    def _aimed(self, codemod: Type[ResilintCodemod], data: bytes, path: str, targets: List[Finding]) -> List[Finding]:
+        """The targets the codemod actually rewrote: each one alone changes the file."""
+        if len(targets) == 1:
+            return targets
+        return [f for f in targets if run_codemod(codemod, data, path, self.settings, [span_of(f)]).updated is not None]
+
+    def _recheck(self, path: str, data: bytes, before: List[Finding], aimed: List[Finding]) -> Optional[str]:
+        """Why the fixed text is not kept (None: kept, and it becomes the file's state): it must
+        remove the findings it was aimed at and add none, the project pass included."""
+        checked = self.checker.check_file(data, path)
+        broken = [f for f in checked.findings if f.code == ANALYSIS_ERROR]
+        if broken:
+            return f"the result cannot be analysed: {broken[0].message}"
+        project = self._project_findings(replacing=(path, checked.summary))
+        after = Counter((f.path, f.code) for f in checked.findings + project)
+        previous = Counter((f.path, f.code) for f in before) + Counter(
+            (f.path, f.code) for f in self._project_findings() if f.path != path
+        )
+        allowed = previous - Counter((f.path, f.code) for f in aimed)
+        for (where, code), count in sorted(after.items()):
+            if count > allowed[(where, code)]:
+                if any(f.code == code and f.path == where for f in aimed):
+                    return f"re-checking it still finds {code} where it was aimed"
+                return f"re-checking it finds a new {code} in {where}"
+        self._local[path] = checked.findings
+        if checked.summary is not None and self.checker.project_rules:
+            self.summaries[path] = checked.summary
+            self._project = project
+        return None
+
+    # --- state ---------------------------------------------------------------------------
+
+    def _local_findings(self, path: str, data: bytes) -> List[Finding]:
+        if path not in self._local:
+            checked = self.checker.check_file(data, path)
+            self._local[path] = checked.findings
+            if checked.summary is not None and path not in self.summaries and self.checker.project_rules:
+                self.summaries[path] = checked.summary
+        return self._local[path]
+
+    def _project_findings(self, replacing: Optional[Tuple[str, Optional[ModuleSummary]]] = None) -> List[Finding]:
+        if not self.checker.project_rules:
+            return []
+        if replacing is None and self._project is not None:
+            return self._project
+        summaries = dict(self.summaries)
+        if replacing is not None and replacing[1] is not None:
+            summaries[replacing[0]] = replacing[1]
+        found = self.checker.project_findings(list(summaries.values()), self.reported)
+        if replacing is None:
+            self._project = found
+        return found
+
+    def _forget(self, path: str) -> None:
+        """A change that is not written: the file's state is what is on disk again."""
+        self._local.pop(path, None)
+        self._project = None
+        for summary in self.result.summaries:
+            if summary.path == path:
+                self.summaries[path] = summary
+
+    def _finish(self) -> FixOutcome:
+        changed = set(self.outcome.changes)
+        project = self._project_findings()
+        remaining = [f for f in self.result.findings if f.path not in changed]
+        for path in sorted(changed):
+            found = self._local.get(path, []) + [f for f in project if f.path == path]
+            remaining.extend(with_fixes(found, self.outcome.changes[path][1], path, self.settings))
+        self.outcome.remaining = sorted(set(remaining), key=lambda f: f.sort_key)
+        return self.outcome

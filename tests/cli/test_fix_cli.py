@@ -1,0 +1,137 @@
+"""``resilint fix``, ``resilint codemod`` and ``resilint codemods`` on real files, in-process."""
+
+from __future__ import annotations
+
+from tests.conftest import write_tree
+
+CLIENT = """
+    import requests
+    import socket
+
+    def fetch(u):
+        return requests.get(u)
+
+    def upload(u, body):
+        return requests.post(u, json=body, timeout=20)
+
+    def connect():
+        return socket.create_connection(("db", 5432))
+"""
+
+
+def _project(tmp_path, pyproject=None):
+    files = {"app/client.py": CLIENT}
+    if pyproject is not None:
+        files["pyproject.toml"] = pyproject
+    return write_tree(tmp_path, files)
+
+
+def test_fix_applies_the_safe_fixes_lists_what_remains_and_exits_1(cli, tmp_path):
+    root = _project(tmp_path)
+    result = cli(["fix", "--no-cache", "app"], root)
+    text = (root / "app" / "client.py").read_text()
+    assert "return requests.get(u, timeout=timeout(read=10, connect=3.05))" in text
+    assert "timeout=20" in text, "RES103's fix is unsafe"
+    assert result.exit_code == 1
+    assert "app/client.py:9:48: RES103" in result.stdout
+    assert "app/client.py:12:12: RES101" in result.stdout
+    assert "Fixed 1 finding in 1 file (RES101: 1); 2 findings remaining (1 fixable with --unsafe-fixes)" in result.stderr
+    assert "Left alone: app/client.py:12: add-timeout: `socket.create_connection` takes one number of seconds" in result.stderr
+
+
+def test_unsafe_fixes_and_the_fix_timeout_setting(cli, tmp_path):
+    root = _project(tmp_path, "[tool.resilint]\nfix-timeout = { connect = 1, read = 5 }\n")
+    result = cli(["fix", "--no-cache", "--unsafe-fixes", "app"], root)
+    text = (root / "app" / "client.py").read_text()
+    assert "requests.get(u, timeout=timeout(read=5, connect=1))" in text
+    assert "requests.post(u, json=body, timeout=timeout(read=20, connect=1))" in text
+    assert result.exit_code == 1  # the socket call remains
+    assert "Fixed 2 findings in 1 file (RES101: 1, RES103: 1); 1 finding remaining" in result.stderr
+
+
+def test_diff_prints_the_change_writes_nothing_and_exits_1(cli, tmp_path):
+    root = _project(tmp_path)
+    before = (root / "app" / "client.py").read_text()
+    result = cli(["fix", "--no-cache", "--diff", "app"], root)
+    assert (root / "app" / "client.py").read_text() == before
+    assert result.exit_code == 1
+    assert result.stdout.startswith("--- a/app/client.py\n+++ b/app/client.py\n")
+    assert "-    return requests.get(u)\n+    return requests.get(u, timeout=timeout(read=10, connect=3.05))\n" in result.stdout
+    assert "Would fix 1 finding in 1 file" in result.stderr
+    clean = write_tree(tmp_path / "clean", {"a.py": "import requests\nrequests.get('u', timeout=T)\n"})
+    nothing = cli(["fix", "--no-cache", "--diff", "."], clean)
+    assert nothing.exit_code == 0 and nothing.stdout == ""
+
+
+def test_fix_takes_the_selection_options_of_check(cli, tmp_path):
+    root = _project(tmp_path)
+    result = cli(["fix", "--no-cache", "--unsafe-fixes", "--select", "RES103", "app"], root)
+    text = (root / "app" / "client.py").read_text()
+    assert "return requests.get(u)\n" in text
+    assert "timeout=timeout(read=20, connect=3.05)" in text
+    assert result.exit_code == 0
+    assert cli(["fix", "--select", "RES9", "app"], root).exit_code == 2
+
+
+def test_codemod_runs_one_codemod_safe_or_not_and_codemods_lists_them(cli, tmp_path):
+    root = _project(tmp_path)
+    result = cli(["codemod", "split-timeout", "--no-cache", "app"], root)
+    text = (root / "app" / "client.py").read_text()
+    assert "timeout=timeout(read=20, connect=3.05)" in text and "return requests.get(u)\n" in text
+    assert result.exit_code == 0 and "Changed 1 file." in result.stderr
+    again = cli(["codemod", "split-timeout", "--no-cache", "--diff", "app"], root)
+    assert again.exit_code == 0 and again.stdout == ""
+    unknown = cli(["codemod", "nope", "app"], root)
+    assert unknown.exit_code == 2 and "unknown codemod 'nope'" in unknown.stderr
+    listing = cli(["codemods"], root).stdout
+    assert "add-timeout" in listing and "RES101, RES102" in listing and "split-timeout" in listing and "unsafe" in listing
+
+
+def test_check_marks_fixable_findings(cli, tmp_path):
+    root = _project(tmp_path)
+    result = cli(["check", "--no-cache", "app"], root)
+    assert "= help: Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)` (safe fix)" in result.stdout
+    assert "(1 fixable with `resilint fix`; 1 more with `resilint fix --unsafe-fixes`)" in result.stdout
+
+
+def _apply(text: str, edits) -> str:
+    """Apply JSON edits (1-based, end column exclusive) from the last to the first."""
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    def offset(line: int, column: int) -> int:
+        return offsets[line - 1] + column - 1
+
+    for edit in sorted(edits, key=lambda e: (e["line"], e["column"]), reverse=True):
+        start, end = offset(edit["line"], edit["column"]), offset(edit["end_line"], edit["end_column"])
+        text = text[:start] + edit["content"] + text[end:]
+    return text
+
+
+def test_json_and_sarif_carry_the_concrete_edits_of_each_fix(cli, tmp_path):
+    import json
+
+    import jsonschema
+
+    from tests.conftest import SARIF_SCHEMA
+
+    root = _project(tmp_path)
+    source = (root / "app" / "client.py").read_text()
+    document = json.loads(cli(["check", "--no-cache", "--format", "json", "app"], root).stdout)
+    by_line = {f["line"]: f for f in document["findings"]}
+    assert (by_line[5]["code"], by_line[5]["fix"]["applicability"]) == ("RES101", "safe")
+    assert (by_line[8]["code"], by_line[8]["fix"]["applicability"]) == ("RES103", "unsafe")
+    assert (by_line[11]["code"], by_line[11]["fix"]) == ("RES101", None)  # the socket: left alone
+    fixed = _apply(source, by_line[5]["fix"]["edits"])
+    assert "from resilint.runtime import timeout\n" in fixed
+    assert "return requests.get(u, timeout=timeout(read=10, connect=3.05))" in fixed
+    assert "timeout=20" in fixed, "one finding's fix touches only that finding"
+
+    sarif = json.loads(cli(["check", "--no-cache", "--format", "sarif", "app"], root).stdout)
+    jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text()))
+    fixes = [r["fixes"] for r in sarif["runs"][0]["results"] if "fixes" in r]
+    assert len(fixes) == 2
+    replacements = fixes[0][0]["artifactChanges"][0]["replacements"]
+    assert any("timeout(read=" in r["insertedContent"]["text"] for r in replacements)

@@ -1,0 +1,250 @@
+"""The fix engine on real files: what it writes, what it refuses to write, and why."""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import Dict, Type
+
+import libcst as cst
+import pytest
+
+from resilint.codemods.base import ResilintCodemod
+from resilint.lint import fixer as fixer_module
+from resilint.lint.config import Settings, enabled_codes
+from resilint.lint.fixer import Fixer, edits_between
+from resilint.lint.registry import all_rules
+from resilint.lint.runner import run
+
+from tests.conftest import write_tree
+
+IMPORT = b"from resilint.runtime import timeout\n"
+FIXED_CALL = b"requests.get(u, timeout=timeout(read=10, connect=3.05))"
+
+
+def _fix(root, unsafe=False, write=True, before_fixing=None):
+    settings = Settings(root=str(root))
+    codes = enabled_codes(settings, all_rules())
+    result = run([str(root)], settings, codes, keep_summaries=True)
+    if before_fixing is not None:
+        before_fixing()
+    return Fixer(settings, codes, result, unsafe=unsafe).fix(write=write)
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after"),
+    [
+        ("crlf", b"import requests\r\n\r\nu = 'x'\r\nrequests.get(u)\r\n",
+         b"import requests\r\n" + IMPORT.replace(b"\n", b"\r\n") + b"\r\nu = 'x'\r\n" + FIXED_CALL + b"\r\n"),
+        ("bom", b"\xef\xbb\xbfimport requests\n\nu = '\xc3\xa9'\nrequests.get(u)\n",
+         b"\xef\xbb\xbfimport requests\n" + IMPORT + b"\nu = '\xc3\xa9'\n" + FIXED_CALL + b"\n"),
+        ("latin-1-cookie", b"# -*- coding: latin-1 -*-\nimport requests\n\nu = '\xe9'\nrequests.get(u)\n",
+         b"# -*- coding: latin-1 -*-\nimport requests\n" + IMPORT + b"\nu = '\xe9'\n" + FIXED_CALL + b"\n"),
+        ("tabs", b"import requests\n\nif True:\n\tu = 'x'\n\trequests.get(u)\n",
+         b"import requests\n" + IMPORT + b"\nif True:\n\tu = 'x'\n\t" + FIXED_CALL + b"\n"),
+    ],
+)
+def test_encoding_bom_and_line_endings_are_kept(tmp_path, name, before, after):
+    target = tmp_path / "client.py"
+    target.write_bytes(before)
+    outcome = _fix(tmp_path)
+    assert target.read_bytes() == after
+    assert outcome.fixed == {"RES101": 1} and not outcome.remaining
+    assert _fix(tmp_path).changes == {}, "a second run changes nothing"
+
+
+def test_the_file_mode_is_kept_and_no_temporary_file_is_left(tmp_path):
+    target = tmp_path / "client.py"
+    target.write_text("import requests\n\nrequests.get('u')\n")
+    os.chmod(target, 0o750)
+    _fix(tmp_path)
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o750
+    assert b"timeout=timeout(" in target.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["client.py"]
+
+
+def test_a_file_changed_on_disk_since_it_was_checked_is_not_written(tmp_path):
+    target = tmp_path / "client.py"
+    target.write_text("import requests\n\nrequests.get('u')\n")
+    edited = "import requests\n\nrequests.get('u')\nrequests.get('v')\n"
+    outcome = _fix(tmp_path, before_fixing=lambda: target.write_text(edited))
+    assert target.read_text() == edited
+    assert outcome.not_written == [f"{target}: changed on disk since it was checked"]
+    assert not outcome.changes
+
+
+def test_diff_mode_writes_nothing(tmp_path):
+    target = tmp_path / "client.py"
+    target.write_text("import requests\n\nrequests.get('u')\n")
+    outcome = _fix(tmp_path, write=False)
+    assert target.read_text() == "import requests\n\nrequests.get('u')\n"
+    assert list(outcome.changes) == [str(target)]
+
+
+# --- deliberately broken codemods (test-only): their fixes are dropped, never written -------
+
+
+class _Unparseable(ResilintCodemod):
+    DESCRIPTION = "writes a syntax error"
+    CODES = ("RES101",)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self.is_target(original_node.func):
+            return updated_node.with_changes(func=cst.Name("def"))  # `def(u)`: not Python
+        return updated_node
+
+
+class _Ineffective(ResilintCodemod):
+    DESCRIPTION = "changes the call but not its finding"
+    CODES = ("RES101",)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if self.is_target(original_node.func):
+            return updated_node.with_changes(args=[*updated_node.args[:-1], updated_node.args[-1].with_changes(value=cst.SimpleString("'v'"))])
+        return updated_node
+
+
+class _Crashing(ResilintCodemod):
+    DESCRIPTION = "raises"
+    CODES = ("RES101",)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        raise RuntimeError("bug in a codemod")
+
+
+class _BreaksACaller(ResilintCodemod):
+    """Fixes its RES103 target, and removes the line that made a wrapper fill in a timeout:
+    the file itself is clean, but a caller in another module now gets RES101 (project pass)."""
+
+    DESCRIPTION = "fixes the target and breaks a wrapper"
+    CODES = ("RES103",)
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        if self.is_target(original_node.value):
+            return updated_node.with_changes(value=cst.Name("CONFIGURED"))
+        return updated_node
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):  # type: ignore[no-untyped-def]
+        if "setdefault" in cst.Module([]).code_for_node(original_node):
+            return cst.RemoveFromParent()
+        return updated_node
+
+
+def _only(monkeypatch, codemods: Dict[str, Type[ResilintCodemod]]) -> None:
+    monkeypatch.setattr(fixer_module, "all_codemods", lambda: codemods)
+
+
+@pytest.mark.parametrize(
+    ("codemod", "reason"),
+    [
+        (_Unparseable, "the result would not parse"),
+        (_Ineffective, "re-checking it still finds RES101 where it was aimed"),
+        (_Crashing, "the codemod failed: RuntimeError: bug in a codemod"),
+    ],
+)
+def test_a_fix_that_fails_is_dropped_and_reported_never_written(tmp_path, monkeypatch, codemod, reason):
+    _only(monkeypatch, {"broken": codemod})
+    source = "import requests\n\nrequests.get('u')\n"
+    target = tmp_path / "client.py"
+    target.write_text(source)
+    outcome = _fix(tmp_path)
+    assert target.read_text() == source
+    assert len(outcome.dropped) == 1 and reason in outcome.dropped[0], outcome.dropped
+    assert outcome.dropped[0].startswith(f"{target}: broken: ")
+    assert [f.code for f in outcome.remaining] == ["RES101"]
+
+
+class _UnparseableRes103(_Unparseable):
+    CODES = ("RES103",)
+    APPLICABILITY = "unsafe"
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if any(self.is_target(arg.value) for arg in original_node.args):
+            return updated_node.with_changes(func=cst.Name("def"))
+        return updated_node
+
+
+def test_a_dropped_fix_is_not_tried_again_once_another_fix_moved_its_lines(tmp_path, monkeypatch):
+    from resilint.codemods.add_timeout import AddTimeout
+
+    _only(monkeypatch, {"broken": _UnparseableRes103, "add-timeout": AddTimeout})  # broken first
+    target = tmp_path / "client.py"
+    target.write_text("import requests\n\nrequests.get('u')\nrequests.get('v', timeout=7)\n")
+    outcome = _fix(tmp_path, unsafe=True)
+    assert outcome.fixed == {"RES101": 1}
+    assert len(outcome.dropped) == 1, outcome.dropped
+    assert "requests.get('v', timeout=7)" in target.read_text()
+
+
+def test_a_fix_that_adds_a_finding_in_another_module_is_dropped(tmp_path, monkeypatch):
+    _only(monkeypatch, {"breaks-a-caller": _BreaksACaller})
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/http.py": """
+            import requests
+
+            def fetch(url, **kw):
+                kw.setdefault("timeout", 5)
+                return requests.get(url, **kw)
+
+            requests.get("https://a.example", timeout=7)
+        """,
+        "app/views.py": "from app.http import fetch\n\nfetch('https://b.example')\n",
+    })
+    before = (tmp_path / "app" / "http.py").read_text()
+    outcome = _fix(tmp_path)
+    assert (tmp_path / "app" / "http.py").read_text() == before
+    assert len(outcome.dropped) == 1
+    assert "re-checking it finds a new RES101 in" in outcome.dropped[0] and "views.py" in outcome.dropped[0]
+
+
+def test_edits_are_the_smallest_change_with_exclusive_end_columns():
+    assert edits_between("a = f(x)\n", "a = f(x, y=1)\n")[0] == fixer_module.Edit(1, 8, 1, 8, ", y=1")
+    inserted = edits_between("import a\nb()\n", "import a\nimport c\nb()\n")
+    assert inserted == (fixer_module.Edit(2, 1, 2, 1, "import c\n"),)
+    assert edits_between("x = 1\r\n", "x = 22\r\n") == (fixer_module.Edit(1, 5, 1, 6, "22"),)
+
+
+SEPARATE = (
+    "import requests\n\n"
+    "def f(u, v):\n"
+    "    requests.get(u)\n"
+    "    requests.post(v, timeout=None)\n"
+    "    requests.post(\n"
+    "        v,\n"
+    "        json={},  # body\n"
+    "    )\n"
+    "    requests.put(u, timeout=(\n"
+    "        2, 9))\n"
+    "    u = v\n"
+    "    return requests.get(u, timeout=(2, 9))\n"
+)
+ON_ONE_LINE = (
+    "import requests\n\n"
+    "def f(u, v):\n"
+    "    requests.get(requests.get(u).url)\n"
+    "    g(requests.get(u), requests.post(v, timeout=None))\n"
+    "    return requests.get(u, timeout=(2, 9)), requests.get(v, timeout=4)\n"
+)
+
+
+@pytest.mark.parametrize(("source", "count", "one_run"), [(SEPARATE, 5, True), (ON_ONE_LINE, 6, False)])
+def test_one_run_split_between_findings_gives_each_the_edits_of_fixing_it_alone(monkeypatch, source, count, one_run):
+    from resilint.codemods.add_timeout import AddTimeout
+    from resilint.codemods.split_timeout import SplitTimeout
+    from resilint.lint.checker import check_source
+
+    settings = Settings()
+    findings = check_source(source, ["RES101", "RES102", "RES103"], settings)
+    assert len(findings) == count
+    data = source.encode()
+    one_by_one = fixer_module._one_by_one
+    if one_run:  # fixes on separate lines: no run per finding is needed
+        monkeypatch.setattr(fixer_module, "_one_by_one", None)
+    split = fixer_module.with_fixes(findings, data, "example.py", settings)
+    for codemod in (AddTimeout, SplitTimeout):
+        mine = [f for f in findings if f.code in codemod.CODES]
+        alone = one_by_one(codemod, mine, data, source, "example.py", settings)
+        for finding, fixed in zip(findings, split):
+            if finding.code in codemod.CODES:
+                assert fixed.fix is not None and fixed.fix.edits == alone[id(finding)], finding
