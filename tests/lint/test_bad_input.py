@@ -12,7 +12,6 @@ import pytest
 
 from resilint.lint.checker import check_source
 
-from tests.conftest import write_tree
 
 GOOD = "import requests\nrequests.get('https://a.example')\n"
 
