@@ -137,14 +137,6 @@ def _release_freed_memory() -> None:
             _TRIM(0)
 
 
-def _resident() -> Optional[int]:
-    try:
-        with open("/proc/self/statm", encoding="ascii") as handle:
-            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
-        return None
-
-
 def _malloc_trim() -> Optional[Callable[[int], int]]:
     if not sys.platform.startswith("linux"):
         return None
@@ -182,9 +174,18 @@ def _limit_memory() -> None:
 
 
 def _address_space() -> Optional[int]:
+    return _statm(0)
+
+
+def _resident() -> Optional[int]:
+    return _statm(1)
+
+
+def _statm(field: int) -> Optional[int]:
+    """Bytes of this process from ``/proc/self/statm``: 0 its address space, 1 resident."""
     try:
         with open("/proc/self/statm", encoding="ascii") as handle:
-            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            return int(handle.read().split()[field]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
         return None
 
