@@ -135,6 +135,9 @@ def _release_freed_memory() -> None:
         gc.collect()
         if _TRIM is not None:
             _TRIM(0)
+        # What a worker keeps after trimming (fragmented heap) is its new floor: else a worker
+        # resting just above the bar would collect after every file.
+        _resting = max(_resting, _resident() or 0)
 
 
 def _malloc_trim() -> Optional[Callable[[int], int]]:
