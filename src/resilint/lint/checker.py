@@ -336,7 +336,10 @@ def _unvalidated() -> Iterator[None]:
     """LibCST's parser builds every node through its constructor, whose ``__post_init__``
     validates the node (a fifth of the parse): needless for nodes the parser itself made from
     valid source. Nodes built elsewhere (codemods) are still validated."""
-    validate = cst.CSTNode.__post_init__
+    validate = cst.CSTNode.__dict__.get("__post_init__")
+    if validate is None:  # a LibCST that validates elsewhere: nothing to turn off
+        yield
+        return
     cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
     try:
         yield
