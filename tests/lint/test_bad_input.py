@@ -244,3 +244,14 @@ def test_the_flagged_line_is_pythons_line(separator):
     code = f"# page{separator}break\nimport requests\nrequests.get(u)\n"
     [finding] = check_source(code, ["RES101"])
     assert (finding.line, finding.line_text) == (3, "requests.get(u)")
+
+
+@pytest.mark.parametrize("content", [GOOD, "x = (\n", "(x): int = 1\nrequests.get(u)\n"])
+def test_libcst_validates_the_nodes_it_is_given_again_after_a_file_is_parsed(content):
+    """Files are parsed with LibCST's node validation off (the parser builds valid nodes);
+    the nodes a fix builds must still be validated, whatever the parse did."""
+    import libcst as cst
+
+    check_source(content, ["RES101"])
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not a name")

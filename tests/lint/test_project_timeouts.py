@@ -234,3 +234,38 @@ def test_sdk_sessions_from_factories_and_subclasses_that_fill_in_the_timeout(cli
     findings = _check(cli, tmp_path, "app")
     assert _lines(findings, "app/store.py") == [(4, "RES105")]
     assert "botocore's default connect and read timeouts are 60 s" in findings[0][3]
+
+
+def test_a_wrapper_that_spells_the_timeout_key_with_an_escape_still_sets_it(cli, tmp_path):
+    # The file never spells the word itself: the key is found in the literals' values, not
+    # by a substring test of the source.
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/http.py": """
+            import requests
+
+            def fetch(url, **kwargs):
+                kwargs.setdefault("time\\x6fut", 10)
+                return requests.get(url, **kwargs)
+
+            def fetch_nested(url, **kwargs):
+                def fill(options):
+                    options["time\\u006fut"] = 10
+                fill(kwargs)
+                return requests.get(url, **kwargs)
+
+            def fetch_bare(url, **kwargs):
+                return requests.get(url, **kwargs)
+        """,
+        "app/views.py": """
+            from app.http import fetch, fetch_bare, fetch_nested
+
+            def view():
+                fetch("https://x.example")
+                fetch_nested("https://x.example")
+                fetch_bare("https://x.example")
+        """,
+    })
+    assert "timeout" not in (tmp_path / "app" / "http.py").read_text()
+    findings = _check(cli, tmp_path, ".")
+    assert _lines(findings, "app/views.py") == [(6, "RES101")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 
 import pytest
@@ -117,3 +118,30 @@ def test_a_file_that_needs_more_memory_than_a_worker_may_have_is_one_finding(tmp
     assert os.path.basename(error.path) == "data.py"
     assert "memory" in error.message
     assert len(result.findings) == 4
+
+
+def _resident_mb(pid):
+    with open(f"/proc/{pid}/statm", encoding="ascii") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim, /proc")
+def test_a_worker_gives_back_the_memory_of_a_large_file_and_the_main_process_its_bytes(tmp_path):
+    write_tree(tmp_path, {
+        "small.py": "import requests\nrequests.get(u)\n",
+        "large.py": "import requests\nx = [" + ", ".join(map(str, range(20_000))) + "]\n",
+        "after.py": "import requests\nrequests.get(u)\n",
+    })
+    first, rest = [[(str(tmp_path / name), (tmp_path / name).read_bytes()) for name in names]
+                   for names in (["small.py"], ["large.py", "after.py"])]
+    settings = Settings(root=str(tmp_path))
+    with workers.WorkerPool(settings, enabled_codes(settings, all_rules()), 1) as pool:
+        found = [len(outcome[0]) for _, outcome in pool.check(first)]
+        [worker] = pool.workers
+        resting = _resident_mb(worker.process.pid)
+        found += [len(outcome[0]) for _, outcome in sorted(pool.check(rest))]
+        after = _resident_mb(worker.process.pid)
+    assert found == [1, 0, 1]
+    assert after < resting + 60, (resting, after)  # the large file took over 100 MB while it was checked
+    assert [data for _, data in first + rest] == [None, None, None]

@@ -99,8 +99,8 @@ _MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mo
 
 def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
     """The client libraries an active mock answers at ``site`` (for calls judged elsewhere)."""
-    if model.text is not None and not any(word in model.text for word in _MOCK_WORDS):
-        return _NONE
+    if not model.derived(_MOCK_WORDS, lambda: model.text is None or any(word in model.text for word in _MOCK_WORDS)):
+        return _NONE  # asked once per call site: the text is scanned once per file
     return _Mocks.of(model).around(site)
 
 

@@ -3,7 +3,8 @@ one, or a ``requests.Session`` subclass whose ``request``/``send`` does."""
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+import re
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -15,8 +16,12 @@ from resilint.lint.semantic import (
     Scope,
     SemanticModel,
 )
-from resilint.lint.traversal import iter_nodes
+from resilint.lint.traversal import children, iter_nodes
 
+# A string literal whose value is "timeout" ends with ``timeout"`` or ``timeout'`` in the text,
+# unless it spells a letter with an escape (``\x74``, ``\164``, ``\u0074``, ``\N{...}``) or
+# continues on the next line (a backslash before the line break).
+_MAY_SPELL_TIMEOUT = re.compile(r"""timeout['"]|\\(?:[xuUN1]|\r|\n)""")
 _HTTP_ADAPTERS_WITHOUT_TIMEOUT = frozenset({"requests.adapters.HTTPAdapter"})
 _SESSION_HOOKS = ("request", "send")
 
@@ -61,9 +66,29 @@ def class_supplies_timeout(cls: ClassInfo, model: SemanticModel) -> bool:
     return _class_sets_timeout(cls, model, _SESSION_HOOKS + ("get", "options", "head", "post", "put", "patch", "delete"))
 
 
-def writes_timeout_key(node: cst.CSTNode) -> bool:
-    """``kwargs.setdefault("timeout", …)`` or ``kwargs["timeout"] = …`` somewhere in ``node``."""
-    return any(isinstance(inner, cst.SimpleString) and string_of(inner) == "timeout" for inner in iter_nodes(node))
+def writes_timeout_key(model: SemanticModel, function: FunctionInfo) -> bool:
+    """``kwargs.setdefault("timeout", …)`` or ``kwargs["timeout"] = …`` somewhere in the
+    function (its decorators, defaults and nested defs included)."""
+    return id(function.node) in model.derived(writes_timeout_key, lambda: _functions_naming_timeout(model))
+
+
+def _functions_naming_timeout(model: SemanticModel) -> Set[int]:
+    """The ids of the defs and lambdas around each ``"timeout"`` string of the file, found in
+    one walk (asked per function, a walk per function would read nested defs again and again)."""
+    found: Set[int] = set()
+    if model.text is not None and not _MAY_SPELL_TIMEOUT.search(model.text):
+        return found
+    stack: List[Tuple[cst.CSTNode, Tuple[int, ...]]] = [(model.module, ())]
+    while stack:
+        node, owners = stack.pop()
+        if isinstance(node, cst.SimpleString):
+            if string_of(node) == "timeout":
+                found.update(owners)
+            continue
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            owners = owners + (id(node),)
+        stack.extend((child, owners) for child in children(node))
+    return found
 
 
 def receiver_key(

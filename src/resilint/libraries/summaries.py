@@ -70,7 +70,6 @@ _SKIPPED_TARGETS = ("builtins.",)
 
 def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     summary = ModuleSummary(model.module_name, model.path)
-    may_write_timeout = model.text is None or "timeout" in model.text
     functions: Dict[Optional[int], FunctionSummary] = {}
 
     def function_of(info: Optional[FunctionInfo]) -> FunctionSummary:
@@ -83,7 +82,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             functions[key] = FunctionSummary(name, place)
             if info is not None:
                 functions[key].returns = _returned_type(model, info)
-                functions[key].sets_timeout = may_write_timeout and writes_timeout_key(info.node)
+                functions[key].sets_timeout = writes_timeout_key(model, info)
             summary.functions[name] = functions[key]
         return functions[key]
 

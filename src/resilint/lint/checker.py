@@ -338,9 +338,34 @@ def _check_syntax(text: str, path: str) -> Tuple[Optional[ast.Module], Optional[
         raise SourceError("too deeply nested to parse") from None
 
 
+@contextmanager
+def _unvalidated() -> Iterator[None]:
+    """LibCST's parser builds every node through its constructor, whose ``__post_init__``
+    validates the node (a fifth of the parse): needless for nodes the parser itself made from
+    valid source. Nodes built elsewhere (codemods) are still validated."""
+    validate = cst.CSTNode.__dict__.get("__post_init__")
+    if validate is None:  # a LibCST that validates elsewhere: nothing to turn off
+        yield
+        return
+    cst.CSTNode.__post_init__ = _no_validation  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        cst.CSTNode.__post_init__ = validate  # type: ignore[method-assign]
+
+
+def _no_validation(self: cst.CSTNode) -> None:
+    pass
+
+
+def _parse_module(text: str) -> cst.Module:
+    with _unvalidated():
+        return cst.parse_module(text)
+
+
 def _parse(text: str, tree: Optional[ast.Module], deferred: Optional[SourceError]) -> cst.Module:
     try:
-        return cst.parse_module(text)
+        return _parse_module(text)
     except cst.ParserSyntaxError as exc:
         if deferred is not None:  # both refuse it: CPython's message is the clearer one
             raise deferred from None
@@ -352,7 +377,7 @@ def _parse(text: str, tree: Optional[ast.Module], deferred: Optional[SourceError
     rewritten = _unparenthesized_annotation_targets(text, tree)
     if rewritten is not None:
         try:
-            return cst.parse_module(rewritten)
+            return _parse_module(rewritten)
         except cst.ParserSyntaxError:
             pass
     raise SourceError(

@@ -13,7 +13,7 @@ from resilint.lint.fixer import codemods_for, with_fixes
 from resilint.lint.finding import Finding, RunResult
 from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
-from resilint.lint.summary import ModuleSummary
+from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
 from resilint.lint.workers import Outcome, Task, WorkerPool
 
 # Below this many files a second worker costs more to start than it saves.
@@ -66,13 +66,14 @@ def run(
     consulted = _consult_cache(files, cache, result.digests, roots, settings.max_file_size)
     result.findings = [f for _, _, batch in consulted.hits for f in batch]
     fresh = _check_all(consulted.tasks, settings, codes, jobs, progress, len(consulted.hits), len(files))
-    summaries = _store(cache, consulted.keys, fresh)
+    packed = _store(cache, consulted.keys, fresh)
     result.findings.extend(f for batch, _, _ in fresh for f in batch)
     result.errors.extend(error for _, error, _ in fresh if error is not None)
+    del fresh  # its summaries are in ``packed``, which the project pass empties as it unpacks
     checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     if checker.project_rules:
         result.findings.extend(
-            _project_findings(checker, consulted, summaries, settings, codes, cache, roots, files, result if keep_summaries else None)
+            _project_findings(checker, consulted, packed, settings, codes, cache, roots, files, result if keep_summaries else None)
         )
     if cache is not None:
         with deferred_signals():  # a cache file is written whole or not at all
@@ -82,7 +83,7 @@ def run(
 
 
 def _project_findings(
-    checker: Checker, consulted: "_Consulted", summaries: List[ModuleSummary], settings: Settings,
+    checker: Checker, consulted: "_Consulted", packed: List[PackedSummary], settings: Settings,
     codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
     keep: Optional[RunResult] = None,
 ) -> List[Finding]:
@@ -103,7 +104,7 @@ def _project_findings(
         stored = cache.project_findings(checked, unchanged)
         if stored is not None:
             return stored
-    summaries = summaries + _cached_summaries(consulted.hits, settings, codes, cache)
+    summaries = unpack_all(packed) + _cached_summaries(consulted.hits, settings, codes, cache)
     extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
     findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings)
     if keep is not None:
@@ -145,16 +146,16 @@ def _cached_summaries(
         else:
             again.append((path, None))
             keys.append(key)
-    found.extend(_store(cache, keys, _check_all(again, settings, codes, None)))
+    found.extend(unpack_all(_store(cache, keys, _check_all(again, settings, codes, None))))
     return found
 
 
-def _store(cache: Optional[ResultCache], keys: Sequence[Optional[str]], outcomes: Sequence[Outcome]) -> List[ModuleSummary]:
+def _store(cache: Optional[ResultCache], keys: Sequence[Optional[str]], outcomes: Sequence[Outcome]) -> List[PackedSummary]:
     """Put fresh outcomes in the cache; their summaries."""
     summaries = []
     for key, (batch, error, summary) in zip(keys, outcomes):
         if cache is not None and key is not None and error is None:
-            cache.put(key, batch, summary)
+            cache.put(key, batch, summary.unpack() if summary is not None else None)
         if summary is not None:
             summaries.append(summary)
     return summaries
@@ -204,7 +205,7 @@ def _imported_summaries(
         consulted = _consult_cache(paths, cache, {}, project, settings.max_file_size)
         read.update(consulted.keyed)
         frontier = _cached_summaries(consulted.hits, settings, codes, cache)
-        frontier.extend(_store(cache, consulted.keys, _check_all(consulted.tasks, settings, codes, None)))
+        frontier.extend(unpack_all(_store(cache, consulted.keys, _check_all(consulted.tasks, settings, codes, None))))
         known.update(summary.module for summary in frontier)
         extra.extend(frontier)
     return extra, read
