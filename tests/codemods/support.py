@@ -4,7 +4,11 @@ both ways agree, the result parses and compiles, and a second run changes nothin
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import textwrap
+from pathlib import Path
+from types import ModuleType
 from typing import List, Optional, Sequence, Tuple, Type
 
 import libcst as cst
@@ -45,3 +49,14 @@ def remaining(code: str, rule: str) -> List[int]:
 
 def dedent(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
+
+
+def load_module(tmp_path: Path, name: str, code: str) -> ModuleType:
+    """Import ``code`` as module ``name`` from a real file, to run what a codemod wrote."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(code, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[name] = module
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module

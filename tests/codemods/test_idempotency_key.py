@@ -4,15 +4,12 @@ server on 127.0.0.1."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 from resilint.codemods.idempotency_key import AddIdempotencyKey
 from resilint.runtime.testing import serve_wsgi
-from tests.codemods.support import dedent, remaining, rewrite
+from tests.codemods.support import dedent, load_module, remaining, rewrite
 from tests.runtime.support import Script
 
 LOOP = """
@@ -168,16 +165,6 @@ def test_headers_of_unknown_content_and_keys_made_per_attempt_are_left_alone():
     assert [line for line, _ in left] == [6]
 
 
-def _load(tmp_path: Path, name: str, code: str):
-    path = tmp_path / f"{name}.py"
-    path.write_text(code, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 TENACITY_RETRY = """
     import requests, tenacity
 
@@ -203,7 +190,7 @@ BACKOFF_RETRY = """
 )
 def test_the_fixed_code_sends_one_key_per_operation_to_a_real_server(tmp_path, source):
     fixed, _ = rewrite(AddIdempotencyKey, source)
-    module = _load(tmp_path, f"fixed_{abs(hash(source))}", fixed)
+    module = load_module(tmp_path, f"fixed_{abs(hash(source))}", fixed)
     # each operation: two 503s, then a success
     app = Script((503, 0.0), (503, 0.0), (200, 0.0), (503, 0.0), (503, 0.0), (200, 0.0))
     with serve_wsgi(app) as url:

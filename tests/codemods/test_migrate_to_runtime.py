@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import pytest
+import requests
+
 from resilint.codemods.migrate_to_runtime import MigrateToRuntime
-from tests.codemods.support import dedent, rewrite
+from resilint.runtime.testing import serve_wsgi
+from tests.codemods.support import dedent, load_module, rewrite
+from tests.runtime.support import Script
 
 
 def test_decorators_whose_options_all_translate_are_rewritten_and_their_imports_dropped():
@@ -70,7 +78,7 @@ def test_anything_that_does_not_translate_exactly_is_left_alone_with_the_reason(
     assert "no runtime counterpart" in reasons[7] and "no runtime counterpart" in reasons[13]
     assert "cap" in reasons[16]
     assert "stop_after_attempt" in reasons[10]
-    assert "control flow" in reasons[20]
+    assert "falls through" in reasons[20] and "if attempt == 3 - 1: raise" in reasons[20]
     assert set(reasons) == {4, 7, 10, 13, 16, 20}
 
 
@@ -124,3 +132,236 @@ def test_a_parameter_called_retry_is_never_shadowed():
         @runtime_retry(attempts=3, base=1, cap=5, retry_on=(OSError,))
         def send(payload, retry=True): ...
         """)
+
+
+def test_loops_whose_behaviour_translates_exactly_move_under_retrying():
+    code, left = rewrite(MigrateToRuntime, migration=True, source="""
+        import asyncio
+        import time
+
+        import requests
+        from resilint.runtime import full_jitter
+
+        RETRIES = 4
+
+        def fetch(url):
+            for attempt in range(RETRIES):
+                # one GET per attempt
+                try:  # the call
+                    response = requests.get(
+                        url,
+                        timeout=5,  # seconds
+                    )
+                    return response.json()
+                except (requests.ConnectionError, requests.Timeout) as exc:
+                    if attempt == RETRIES - 1:
+                        raise
+                    time.sleep(full_jitter(min(8, 0.5 * 2 ** attempt)))
+
+        def assign_then_break(send):
+            for i in range(0, 3):
+                try:
+                    result = send()
+                    break
+                except OSError:
+                    if i + 1 == 3:
+                        raise
+                    time.sleep(min(2 ** i, 10))
+            return result
+
+        async def ping(client):
+            for attempt in range(3):
+                try:
+                    return await client.get("/ping")
+                except ConnectionError:
+                    if attempt >= 2:
+                        raise
+                    await asyncio.sleep(min(5, 2 ** attempt * 0.1))
+        """)
+    assert code == dedent("""
+        import requests
+        from resilint.runtime import retrying
+
+        RETRIES = 4
+
+        def fetch(url):
+            for attempt in retrying(attempts=RETRIES, base=0.5, cap=8, retry_on=(requests.ConnectionError, requests.Timeout)):
+                # one GET per attempt
+                with attempt:  # the call
+                    response = requests.get(
+                        url,
+                        timeout=5,  # seconds
+                    )
+                    return response.json()
+
+        def assign_then_break(send):
+            for i in retrying(attempts=3, base=1, cap=10, retry_on=(OSError,)):
+                with i:
+                    result = send()
+                    break
+            return result
+
+        async def ping(client):
+            async for attempt in retrying(attempts=3, base=0.1, cap=5, retry_on=(ConnectionError,)):
+                with attempt:
+                    return await client.get("/ping")
+        """)
+    assert left == []
+
+
+def test_loops_that_do_not_translate_exactly_are_left_alone_with_the_reason():
+    source = """
+        import time
+        from resilint.runtime import full_jitter
+
+        def orelse(send):
+            for attempt in range(3):
+                try:
+                    return send()
+                except OSError:
+                    if attempt == 2:
+                        raise
+                    time.sleep(full_jitter(min(5, 2 ** attempt)))
+            else:
+                raise RuntimeError("gave up")
+
+        def two_handlers(send):
+            for attempt in range(3):
+                try:
+                    return send()
+                except OSError:
+                    if attempt == 2:
+                        raise
+                    time.sleep(full_jitter(min(5, 2 ** attempt)))
+                except ValueError:
+                    return None
+
+        def everything(send):
+            for attempt in range(3):
+                try:
+                    return send()
+                except Exception:
+                    if attempt == 2:
+                        raise
+                    time.sleep(full_jitter(min(5, 2 ** attempt)))
+
+        def variable_used(send):
+            for attempt in range(3):
+                try:
+                    send.tries = attempt + 1
+                    return send()
+                except OSError:
+                    if attempt == 2:
+                        raise
+                    time.sleep(full_jitter(min(5, 2 ** attempt)))
+
+        def counted_while(send):
+            tries = 0
+            while tries < 3:
+                try:
+                    return send()
+                except OSError:
+                    tries += 1
+                    time.sleep(full_jitter(min(5, 2 ** tries)))
+
+        def falls_through(send):
+            for attempt in range(3):
+                try:
+                    return send()
+                except OSError:
+                    time.sleep(full_jitter(min(5, 2 ** attempt)))
+            raise RuntimeError("gave up")
+
+        def constant_pause(send):
+            for attempt in range(3):
+                try:
+                    return send()
+                except OSError:
+                    if attempt == 2:
+                        raise
+                    time.sleep(1)
+        """
+    code, left = rewrite(MigrateToRuntime, source, migration=True)
+    assert code == dedent(source)
+    reasons = dict(left)
+    assert "`for ... else`" in reasons[5]
+    assert "more than one `except`" in reasons[16]
+    assert "every error" in reasons[27]
+    assert "loop variable `attempt`" in reasons[36]
+    assert "`while` loop" in reasons[47]
+    assert "falls through" in reasons[55]
+    assert "no exact counterpart" in reasons[63]
+    assert set(reasons) == {5, 16, 27, 36, 47, 55, 63}
+
+
+ORIGINAL_LOOP = """
+    import time
+
+    import requests
+    from resilint.runtime import full_jitter
+
+    def fetch(url):
+        for attempt in range(3):
+            try:
+                response = requests.get(url, timeout=5)
+                response.raise_for_status()
+                return response.text
+            except requests.HTTPError:
+                if attempt == 2:
+                    raise
+                time.sleep(full_jitter(min(0.01, 0.001 * 2 ** attempt)))
+    """
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("steps, answer", [((503, 503, 200), "ok"), ((503, 503, 503), requests.HTTPError)], ids=["recovers", "gives-up"])
+def test_the_migrated_loop_makes_the_same_attempts_against_a_real_server(tmp_path, steps, answer):
+    migrated, _ = rewrite(MigrateToRuntime, ORIGINAL_LOOP, migration=True)
+    assert "retrying(attempts=3, base=0.001, cap=0.01, retry_on=(requests.HTTPError,))" in migrated
+    for name, code in (("original", dedent(ORIGINAL_LOOP)), ("migrated", migrated)):
+        module = load_module(tmp_path, f"{name}_{tmp_path.name}", code)
+        app = Script(*[(status, 0.0) for status in steps], default=(500, 0.0))
+        with serve_wsgi(app) as url:
+            if isinstance(answer, str):
+                assert module.fetch(url) == answer, name
+            else:
+                with pytest.raises(answer):
+                    module.fetch(url)
+        assert app.calls == 3, name
+
+
+@pytest.mark.slow
+def test_fix_jitters_the_loop_and_the_codemod_then_migrates_it(tmp_path):
+    """``fix --unsafe-fixes`` runs the safe ``loop-jitter`` first, which fixes the loop's RES202,
+    so nothing is left for the migration; ``resilint codemod migrate-to-runtime`` migrates it."""
+    path = tmp_path / "client.py"
+    path.write_text(dedent("""
+        import time
+        import requests
+
+        def fetch(url):
+            for attempt in range(3):
+                try:
+                    return requests.get(url, timeout=5)
+                except requests.ConnectionError:
+                    if attempt == 2:
+                        raise
+                    time.sleep(min(8, 0.5 * 2 ** attempt))
+        """))
+
+    def resilint(*args: str) -> None:
+        subprocess.run([sys.executable, "-m", "resilint", *args, "--no-cache", str(tmp_path)], check=True, capture_output=True)
+
+    resilint("fix", "--select", "RES202", "--unsafe-fixes")
+    assert "time.sleep(full_jitter(min(8, 0.5 * 2 ** attempt)))" in path.read_text()
+    resilint("codemod", "migrate-to-runtime")
+    assert path.read_text() == dedent("""
+        import requests
+        from resilint.runtime import retrying
+
+        def fetch(url):
+            for attempt in retrying(attempts=3, base=0.5, cap=8, retry_on=(requests.ConnectionError,)):
+                with attempt:
+                    return requests.get(url, timeout=5)
+        """)
+

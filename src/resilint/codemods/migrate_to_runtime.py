@@ -1,4 +1,5 @@
-"""Migration: simple tenacity and backoff retry decorators → ``resilint.runtime.retry``.
+"""Migration: simple tenacity and backoff retry decorators → ``resilint.runtime.retry``, and
+simple hand-written retry loops → ``resilint.runtime.retrying``.
 
 Rewritten only when every option has an exact runtime counterpart:
 
@@ -11,6 +12,15 @@ Rewritten only when every option has an exact runtime counterpart:
 * backoff ``@on_exception(backoff.expo, E, max_tries=N, max_value=c[, factor=m])`` with its
   default full jitter → ``@retry(attempts=N, base=m (1 by default), cap=c, retry_on=(E,))``.
 
+* a hand-written loop ``for attempt in range(N)`` (or ``range(0, N)``) whose body is one
+  ``try`` ending in ``return`` or ``break``, with one handler of specific exception types that
+  re-raises on the last attempt (``if attempt == N - 1: raise``, ``attempt >= N - 1``,
+  ``attempt + 1 == N``) and then ``time.sleep`` (``await asyncio.sleep`` in an ``async for``)
+  ``min(c, m * 2 ** attempt)``, jittered by ``full_jitter`` or not (as for ``wait_exponential``)
+  → ``for attempt in retrying(attempts=N, base=m, cap=c, retry_on=(E,)): with attempt: <try
+  body>``. Each attempt, each pause's ceiling and the last error are the same; the handler's
+  pause after the last attempt, which that re-raise skips, is what the runtime skips too.
+
 Unsafe, always: the runtime adds what it is for — a retry budget per decorated function,
 no pause past the caller's deadline, no retry of a POST/PATCH without an idempotency key when
 ``method=`` says so — and it also retries what it classifies as transient (connect errors,
@@ -20,8 +30,12 @@ Left alone (listed with the reason): any other option or argument (``before_slee
 ``giveup``, ``on_backoff``, ``max_time``, ``jitter``, ``min``/``exp_base``, a ``stop``
 combination...), a missing ``stop``/``max_tries`` or ``max``/``max_value`` (no limit or cap to
 carry over), values that are not literals or names, policies stored in a variable, stamina
-(its waits add a bounded random term rather than drawing below a ceiling) and hand-written
-loops (moving their body under ``retrying`` restructures control flow).
+(its waits add a bounded random term rather than drawing below a ceiling); and loops of any
+other shape: a ``while`` loop, a ``for ... else``, more than one handler or a catch-all one,
+a ``try`` with ``else``/``finally``, other statements in the loop or the handler, the loop
+variable used elsewhere, a constant pause or one with no cap, and a handler that does not
+re-raise on the last attempt (the loop then pauses once more and falls through to what follows
+it — ``raise SomeError``, ``return None`` — where ``retrying`` re-raises the last error).
 """
 
 from __future__ import annotations
@@ -33,20 +47,37 @@ import libcst as cst
 from resilint.codemods.arguments import keyword, new_call
 from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import RUNTIME, forget, name_node
-from resilint.libraries.retry_scopes import Policy, normalise, retry_scopes
-from resilint.lint.nodes import keyword_args, number_of, positional_args
+from resilint.libraries.retry_scopes import ON_ANY, ON_SPECIFIC, Policy, RetryScope, normalise, retry_scopes
+from resilint.libraries.retry_scopes.loops import handler_kind
+from resilint.libraries.retry_scopes.recogniser import Recogniser
+from resilint.libraries.retry_scopes.statements import block, has_continue, small_statements
+from resilint.lint.nodes import code_of, keyword_args, number_of, positional_args
+from resilint.lint.traversal import iter_nodes
 
 Options = List[Tuple[str, cst.BaseExpression]]
 _NOT_MIGRATED = {
     "stamina": "stamina adds a bounded random term to its pauses; the runtime draws below a ceiling: no exact counterpart",
-    "loop": "a hand-written retry loop: moving its body under `retrying()` restructures control flow; rewrite it by hand",
 }
+# Modules whose imports the removed code may leave unused.
+_MODULES = ("tenacity", "backoff", "time", "asyncio", RUNTIME)
 
 
 class MigrateToRuntime(ResilintCodemod):
-    DESCRIPTION = "Rewrite simple tenacity/backoff retry decorators to resilint.runtime.retry (unsafe)."
+    DESCRIPTION = "Rewrite simple tenacity/backoff retry decorators and retry loops to resilint.runtime (unsafe)."
     CODES = ("RES202", "RES203")
     APPLICABILITY = "unsafe"
+
+    def transform_module(self, tree: cst.Module) -> cst.Module:
+        updated = super().transform_module(tree)
+        # An import dropped from the top (``import time`` above a blank line) leaves that blank
+        # line opening the file.
+        if updated.body and tree.body and not _opens_blank(tree) and _opens_blank(updated):
+            first = updated.body[0]
+            kept = list(first.leading_lines)
+            while kept and kept[0].comment is None:
+                kept.pop(0)
+            updated = updated.with_changes(body=[first.with_changes(leading_lines=kept), *updated.body[1:]])
+        return updated
 
     def visit_Module(self, node: cst.Module) -> None:
         self.model = self.semantic_model(node)
@@ -55,7 +86,12 @@ class MigrateToRuntime(ResilintCodemod):
             reported = [n for n in (policy.node, policy.wait.node, policy.limit_anchor) if n is not None]
             if policy.library not in ("tenacity", "backoff", "stamina", "loop") or not any(self.is_target(n) for n in reported):
                 continue
-            if policy.library in ("stamina", "loop") or scope.kind != "decorator":
+            if policy.library == "loop":
+                why = self._loop(scope)
+                if why:
+                    self.leave_alone(reported[0], why)
+                continue
+            if policy.library == "stamina" or scope.kind != "decorator":
                 self.leave_alone(reported[0], _NOT_MIGRATED.get(policy.library, "a retry loop of a library: migrate it by hand"))
                 continue
             decorator = scope.node
@@ -68,13 +104,94 @@ class MigrateToRuntime(ResilintCodemod):
                 continue
             rewritten = new_call(name_node(self.context, self.model, RUNTIME, "retry"), [keyword(k, v) for k, v in options])
             self.plan(decorator, lambda updated, r=rewritten: updated.with_changes(decorator=r))
-            for name in _bare_names(policy.node):
-                qualified = normalise(self.model.qualified_name(name, policy.scope, policy.order)) if policy.scope else None
-                if qualified in ("tenacity", "backoff"):
-                    forget(self.context, qualified, None, name.value)
-                elif qualified and qualified.startswith(("tenacity.", "backoff.")):
-                    module, obj = qualified.rsplit(".", 1)
-                    forget(self.context, module, obj, name.value)
+            self._forget_imports(policy, policy.node)
+
+    def _forget_imports(self, policy: Policy, removed: cst.CSTNode) -> None:
+        """Drop the imports only the removed code used (``retry``, ``stop_after_attempt``,
+        ``time``, ``full_jitter``...): they are removed only if nothing else uses them."""
+        for name in _bare_names(removed):
+            qualified = normalise(self.model.qualified_name(name, policy.scope, policy.order)) if policy.scope else None
+            if qualified in _MODULES:
+                forget(self.context, qualified, None, name.value)
+            elif qualified and qualified.startswith(tuple(m + "." for m in _MODULES)):
+                module, obj = qualified.rsplit(".", 1)
+                forget(self.context, module, obj, name.value)
+
+    def _loop(self, scope: RetryScope) -> str:
+        """Plan the rewrite of a hand-written loop to ``retrying``; the reason it is left alone
+        otherwise ("" when planned)."""
+        policy, loop = scope.policy, scope.policy.node
+        if not isinstance(loop, cst.For):
+            return "a `while` loop: only `for attempt in range(N)` carries its attempt count over exactly"
+        iterator = loop.iter
+        if not (isinstance(loop.target, cst.Name) and isinstance(iterator, cst.Call) and policy.attempts.node is iterator
+                and self._name(policy, iterator.func) == "builtins.range" and not any(a.keyword or a.star for a in iterator.args)
+                and (len(iterator.args) == 1 or (len(iterator.args) == 2 and number_of(iterator.args[0].value) == 0))
+                and _literal(iterator.args[-1].value)):
+            return "only `for attempt in range(N)` (N a literal or a name) carries its attempt count over exactly"
+        attempt, attempts = loop.target.value, iterator.args[-1].value
+        if loop.orelse is not None:
+            return "a `for ... else` runs when the attempts run out; `retrying` re-raises the last error instead"
+        body = block(loop.body)
+        if len(body) != 1 or not isinstance(body[0], cst.Try):
+            return "the loop does more than one `try` statement: `retrying` repeats only the body of `with attempt:`"
+        attempt_try = body[0]
+        if attempt_try.orelse is not None or attempt_try.finalbody is not None:
+            return "a `try` with `else`/`finally`: it runs on every attempt, `with attempt:` has no counterpart"
+        if len(attempt_try.handlers) != 1:
+            return "more than one `except` handler: each may decide differently whether to retry"
+        handler = attempt_try.handlers[0]
+        kind = ON_ANY if handler.type is None else handler_kind(Recogniser(self.model), handler, policy.scope, policy.order)  # type: ignore[arg-type]
+        if kind == ON_ANY:
+            return "the handler catches every error (RES205): the runtime never retries programming errors"
+        if kind != ON_SPECIFIC:
+            return "the handler's exception types are not known here: `retry_on=` needs them"
+        work = block(attempt_try.body)
+        last = small_statements(work[-1])
+        if not last or not isinstance(last[-1], (cst.Return, cst.Break)) or has_continue(work):
+            return "the `try` body does not end in `return`/`break` (or it `continue`s): it goes round after a success, `retrying` stops"
+        pause = block(handler.body)
+        if len(pause) == 1:
+            return (f"after the last attempt the loop pauses and falls through to what follows it; `retrying` re-raises the "
+                    f"last error: add `if {attempt} == {code_of(attempts)} - 1: raise` before the pause to migrate it")
+        reraise = pause[0]
+        if len(pause) != 2 or not _reraises_last(reraise, attempt, attempts):
+            return "the handler does more than re-raise on the last attempt and `time.sleep`/`await asyncio.sleep`"
+        sleep = _awaited(pause[1])
+        asynchronous = isinstance(sleep, cst.Await)
+        call = sleep.expression if isinstance(sleep, cst.Await) else sleep
+        expected = "asyncio.sleep" if asynchronous else "time.sleep"
+        if not isinstance(call, cst.Call) or self._name(policy, call.func) != expected or len(call.args) != 1 or call.args[0].keyword:
+            return "the handler does more than re-raise on the last attempt and `time.sleep`/`await asyncio.sleep`"
+        delay = self._exponential(policy, call.args[0].value, attempt)
+        if delay is None:
+            return (f"the pause is not `min(cap, base * 2 ** {attempt})` (or its `full_jitter`): no exact counterpart "
+                    "(the runtime draws below `min(cap, base·2ⁿ)`)")
+        loop_names = sum(1 for n in iter_nodes(loop) if isinstance(n, cst.Name) and n.value == attempt)
+        function = scope.function.node if scope.function is not None else self.model.module
+        if loop_names != 1 + _uses(reraise, attempt) + _uses(call, attempt) or _uses(function, attempt) != loop_names:
+            return f"the loop variable `{attempt}` is used besides the pause and the last-attempt test"
+        base, cap = delay
+        options: Options = [("attempts", attempts), ("base", base), ("cap", cap), ("retry_on", _tuple(handler.type))]
+        retrying = new_call(name_node(self.context, self.model, RUNTIME, "retrying"), [keyword(k, v) for k, v in options])
+        self.plan(loop, lambda updated, r=retrying, a=asynchronous: _under_retrying(updated, r, a))
+        self._forget_imports(policy, handler)
+        return ""
+
+    def _exponential(self, policy: Policy, delay: cst.BaseExpression, attempt: str) -> Optional[Tuple[cst.BaseExpression, cst.BaseExpression]]:
+        """(base, cap) of ``min(cap, base * 2 ** attempt)``, also written ``min(base * 2 ** attempt, cap)``,
+        ``2 ** attempt * base``, ``2 ** attempt`` (base 1) and wrapped in ``full_jitter``: without
+        it the ceiling of every pause is the same, the pause becomes a full-jitter draw below it."""
+        if isinstance(delay, cst.Call) and self._name(policy, delay.func) == f"{RUNTIME}.full_jitter" and len(delay.args) == 1:
+            delay = delay.args[0].value
+        if not (isinstance(delay, cst.Call) and self._name(policy, delay.func) == "builtins.min" and len(delay.args) == 2
+                and not any(a.keyword or a.star for a in delay.args)):
+            return None
+        for growing, cap in ((delay.args[0].value, delay.args[1].value), (delay.args[1].value, delay.args[0].value)):
+            base = _base_of(growing, attempt)
+            if base is not None and _literal(cap):
+                return base, cap
+        return None
 
     def _name(self, policy: Policy, expr: cst.BaseExpression) -> Optional[str]:
         return normalise(self.model.qualified_name(expr, policy.scope, policy.order)) if policy.scope else None
@@ -129,6 +246,71 @@ class MigrateToRuntime(ResilintCodemod):
 
 def _literal(expr: cst.BaseExpression) -> bool:
     return number_of(expr) is not None or isinstance(expr, (cst.Name, cst.Attribute))
+
+
+def _opens_blank(module: cst.Module) -> bool:
+    lines = module.body[0].leading_lines
+    return not module.header and bool(lines) and lines[0].comment is None
+
+
+def _base_of(growing: cst.BaseExpression, attempt: str) -> Optional[cst.BaseExpression]:
+    """``base`` of ``base * 2 ** attempt`` / ``2 ** attempt * base``; 1 for ``2 ** attempt``."""
+    def doubling(expr: cst.BaseExpression) -> bool:
+        return (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Power) and number_of(expr.left) == 2
+                and isinstance(expr.right, cst.Name) and expr.right.value == attempt)
+
+    if doubling(growing):
+        return cst.Integer("1")
+    if isinstance(growing, cst.BinaryOperation) and isinstance(growing.operator, cst.Multiply):
+        for factor, power in ((growing.left, growing.right), (growing.right, growing.left)):
+            if doubling(power) and _literal(factor):
+                return factor
+    return None
+
+
+def _reraises_last(stmt: cst.BaseStatement, attempt: str, attempts: cst.BaseExpression) -> bool:
+    """``if attempt == N - 1: raise`` (or ``>=``, or ``attempt + 1 == N``): the last error
+    propagates, with no pause after the last attempt, as under ``retrying``."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+        return False
+    raises = block(stmt.body)
+    smalls = small_statements(raises[0]) if len(raises) == 1 else ()
+    if len(smalls) != 1 or not isinstance(smalls[0], cst.Raise) or smalls[0].exc is not None:
+        return False
+    test = stmt.test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, (cst.Equal, cst.GreaterThanEqual))):
+        return False
+    left, right, limit = test.left, test.comparisons[0].comparator, code_of(attempts, None)
+    if isinstance(left, cst.Name) and left.value == attempt:
+        if number_of(attempts) is not None:
+            return number_of(right) == number_of(attempts) - 1  # type: ignore[operator]
+        return code_of(right, None).replace(" ", "") == f"{limit}-1"
+    return code_of(left, None).replace(" ", "") == f"{attempt}+1" and code_of(right, None) == limit
+
+
+def _awaited(stmt: cst.BaseStatement) -> Optional[cst.BaseExpression]:
+    """The expression of a one-expression statement line (``time.sleep(...)``)."""
+    smalls = small_statements(stmt)
+    return smalls[0].value if len(smalls) == 1 and isinstance(smalls[0], cst.Expr) else None
+
+
+def _uses(node: cst.CSTNode, name: str) -> int:
+    return sum(1 for n in iter_nodes(node) if isinstance(n, cst.Name) and n.value == name)
+
+
+def _under_retrying(loop: cst.For, retrying: cst.Call, asynchronous: bool) -> cst.For:
+    """``for attempt in retrying(...): with attempt: <the try body>``: comments above the ``try``
+    and in its body stay; the handler goes (``retrying`` pauses and re-raises)."""
+    attempt_try = block(loop.body)[0]
+    assert isinstance(attempt_try, cst.Try)
+    guarded = cst.With(
+        items=[cst.WithItem(loop.target)], body=attempt_try.body, leading_lines=attempt_try.leading_lines,
+    )
+    return loop.with_changes(
+        iter=retrying, body=loop.body.with_changes(body=[guarded]),
+        asynchronous=cst.Asynchronous() if asynchronous else None,
+    )
 
 
 def _keywords_only(call: cst.Call, allowed: set) -> Optional[Dict[str, cst.BaseExpression]]:

@@ -106,10 +106,16 @@ class BackoffWithoutJitter(ProjectRule):
     **unsafe** (`migrate-to-runtime`): a tenacity or backoff decorator whose every option has an
     exact runtime counterpart (`stop_after_attempt(N)`/`max_tries` → `attempts`,
     `multiplier`/`factor` → `base`, `max`/`max_value` → `cap`, the exception types →
-    `retry_on`, tenacity's `reraise=True`) becomes `resilint.runtime.retry(...)`, which adds a
-    retry budget, deadline checks and its own classification of transient errors; anything
-    else (other options, a policy in a variable, stamina, hand-written loops) is left alone and
-    listed.
+    `retry_on`, tenacity's `reraise=True`) becomes `resilint.runtime.retry(...)`, and a
+    hand-written `for attempt in range(N)` loop whose body is one `try` ending in `return` or
+    `break`, with one handler of specific exceptions that re-raises on the last attempt
+    (`if attempt == N - 1: raise`) and sleeps `min(cap, base * 2 ** attempt)` (jittered or not),
+    becomes `for attempt in retrying(attempts=N, base=..., cap=..., retry_on=(...)): with attempt:`.
+    The runtime adds a retry budget, deadline checks and its own classification of transient
+    errors. Anything else (other options, a policy in a variable, stamina, a `while` loop, a loop
+    that falls through to `raise`/`return` after its last attempt...) is left alone and listed.
+    `resilint fix --unsafe-fixes` applies the safe `loop-jitter` first, which fixes a loop's
+    finding, so loops are migrated by `resilint codemod migrate-to-runtime`.
     """
 
     code = "RES202"

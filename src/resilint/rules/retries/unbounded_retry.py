@@ -82,7 +82,8 @@ class UnboundedRetry(Rule):
     hand-written `while True` retry loops (a bound restructures their control flow; rewrite
     them with `resilint.runtime.retrying`), and stop conditions built elsewhere or combined.
     **unsafe** (`migrate-to-runtime`): simple tenacity and backoff decorators with a limit move
-    to `resilint.runtime.retry`, as described under RES202's "Fix safety".
+    to `resilint.runtime.retry`, as described under RES202's "Fix safety" (the loops it migrates
+    are bounded `for ... in range(N)` loops, which this rule does not report).
     """
 
     code = "RES203"
