@@ -209,89 +209,47 @@ def test_loops_whose_behaviour_translates_exactly_move_under_retrying():
     assert left == []
 
 
-def test_loops_that_do_not_translate_exactly_are_left_alone_with_the_reason():
-    source = """
-        import time
-        from resilint.runtime import full_jitter
+MIGRATABLE = """
+    import time
+    from resilint.runtime import full_jitter
 
-        def orelse(send):
-            for attempt in range(3):
-                try:
-                    return send()
-                except OSError:
-                    if attempt == 2:
-                        raise
-                    time.sleep(full_jitter(min(5, 2 ** attempt)))
-            else:
-                raise RuntimeError("gave up")
+    def call(send):
+        for attempt in range(3):
+            try:
+                return send()
+            except OSError:
+                if attempt == 2:
+                    raise
+                time.sleep(full_jitter(min(5, 2 ** attempt)))
+    """
+PAUSE = "            time.sleep(full_jitter(min(5, 2 ** attempt)))"
 
-        def two_handlers(send):
-            for attempt in range(3):
-                try:
-                    return send()
-                except OSError:
-                    if attempt == 2:
-                        raise
-                    time.sleep(full_jitter(min(5, 2 ** attempt)))
-                except ValueError:
-                    return None
 
-        def everything(send):
-            for attempt in range(3):
-                try:
-                    return send()
-                except Exception:
-                    if attempt == 2:
-                        raise
-                    time.sleep(full_jitter(min(5, 2 ** attempt)))
-
-        def variable_used(send):
-            for attempt in range(3):
-                try:
-                    send.tries = attempt + 1
-                    return send()
-                except OSError:
-                    if attempt == 2:
-                        raise
-                    time.sleep(full_jitter(min(5, 2 ** attempt)))
-
-        def counted_while(send):
-            tries = 0
-            while tries < 3:
-                try:
-                    return send()
-                except OSError:
-                    tries += 1
-                    time.sleep(full_jitter(min(5, 2 ** tries)))
-
-        def falls_through(send):
-            for attempt in range(3):
-                try:
-                    return send()
-                except OSError:
-                    time.sleep(full_jitter(min(5, 2 ** attempt)))
-            raise RuntimeError("gave up")
-
-        def constant_pause(send):
-            for attempt in range(3):
-                try:
-                    return send()
-                except OSError:
-                    if attempt == 2:
-                        raise
-                    time.sleep(1)
-        """
+@pytest.mark.parametrize("before, after, reason", [
+    (PAUSE, PAUSE + "\n    else:\n        raise RuntimeError('gave up')", "`for ... else`"),
+    (PAUSE, PAUSE + "\n        except ValueError:\n            return None", "more than one `except`"),
+    ("except OSError", "except Exception", "every error"),
+    ("return send()", "send.tries = attempt + 1\n            return send()", "loop variable `attempt`"),
+    ("for attempt in range(3)", "attempt = 0\n    while attempt < 3", "`while` loop"),
+    ("            if attempt == 2:\n                raise\n", "", "falls through"),
+    ("full_jitter(min(5, 2 ** attempt))", "1", "no exact counterpart"),
+    ("full_jitter(min(5, 2 ** attempt))", "2 ** attempt", "no exact counterpart"),
+    ("return send()", "if send():\n                    return True", "does not end in `return`/`break`"),
+], ids=["for-else", "two-handlers", "except-Exception", "loop-variable", "while", "fall-through", "constant", "no-cap", "no-exit"])
+def test_loops_that_do_not_translate_exactly_are_left_alone_with_the_reason(before, after, reason):
+    source = dedent(MIGRATABLE)
+    assert before in source
+    source = source.replace(before, after)
     code, left = rewrite(MigrateToRuntime, source, migration=True)
-    assert code == dedent(source)
-    reasons = dict(left)
-    assert "`for ... else`" in reasons[5]
-    assert "more than one `except`" in reasons[16]
-    assert "every error" in reasons[27]
-    assert "loop variable `attempt`" in reasons[36]
-    assert "`while` loop" in reasons[47]
-    assert "falls through" in reasons[55]
-    assert "no exact counterpart" in reasons[63]
-    assert set(reasons) == {5, 16, 27, 36, 47, 55, 63}
+    assert code == source
+    loop_line = next(n for n, text in enumerate(source.splitlines(), 1) if text.lstrip().startswith(("for ", "while ")))
+    assert [line for line, _ in left] == [loop_line]
+    assert reason in left[0][1]
+
+
+def test_the_loop_the_refusals_start_from_is_migrated():
+    code, left = rewrite(MigrateToRuntime, MIGRATABLE, migration=True)
+    assert "for attempt in retrying(attempts=3, base=1, cap=5, retry_on=(OSError,)):" in code and left == []
 
 
 ORIGINAL_LOOP = """
