@@ -11,11 +11,13 @@ reason, so that ``fix`` can list them.
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar, Collection, Dict, List, Optional, Tuple
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
-from libcst.metadata import PositionProvider
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from resilint.lint.checker import module_name, project_roots
 from resilint.lint.config import ConfigError, Settings, load_settings
@@ -25,6 +27,9 @@ Span = Tuple[int, int, int, int]
 Edit = Callable[[cst.CSTNode], cst.CSTNode]
 # ``context.scratch`` key under which ``resilint fix`` hands the run's settings to a codemod.
 SETTINGS = "resilint.settings"
+# ``context.scratch`` key of a dict shared by several runs over one parsed module (the fixer's
+# ``run_codemod(memo=...)``): its position table and semantic model are computed once.
+MEMO = "resilint.memo"
 
 
 class ResilintCodemod(VisitorBasedCodemodCommand):
@@ -40,6 +45,34 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         self._edits: Dict[int, List[Edit]] = {}
         # The span of each finding fixed → the span of the node replaced to fix it (``rewriting``).
         self.rewritten: Dict[Span, Span] = {}
+
+    @contextmanager
+    def _handle_metadata_reference(self, module: cst.Module) -> Iterator[cst.Module]:
+        """LibCST's, without the deep copy of the module its ``MetadataWrapper`` makes by
+        default: every caller (``resilint fix``, ``check``'s fix edits, ``libcst.tool``) hands
+        a freshly parsed module that nothing else holds, and the copy cost more than the
+        codemod itself."""
+        previous = self.context.wrapper
+        memo = self.context.scratch.get(MEMO)
+        wrapper = memo.get("wrapper") if isinstance(memo, dict) else None
+        if not isinstance(wrapper, MetadataWrapper) or wrapper.module is not module:
+            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+            if isinstance(memo, dict):
+                memo["wrapper"] = wrapper  # it keeps what it resolved: positions are computed once
+        with self.resolve(wrapper):
+            self.context = replace(self.context, wrapper=wrapper)
+            try:
+                yield wrapper.module
+            finally:
+                self.context = replace(self.context, wrapper=previous)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        proceed = super().on_visit(node)
+        if isinstance(node, cst.Module) and not self._edits and "visit_Module" in type(self).__dict__:
+            # It decided everything up front (``plan``) and found nothing to rewrite: visiting
+            # the rest of the tree would only rebuild the same tree.
+            return False
+        return proceed
 
     def span(self, node: cst.CSTNode) -> Span:
         """The node's 1-based span, end column exclusive, as findings are reported."""
@@ -98,6 +131,12 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
     def semantic_model(self, tree: cst.Module) -> SemanticModel:
         """The file's semantic model, as the rules build it (its module name from the project
         roots, so relative imports resolve): the one model a codemod decides and names from."""
+        memo = self.context.scratch.get(MEMO)
+        if isinstance(memo, dict) and memo.get("model_of") is tree:
+            return memo["model"]  # type: ignore[return-value]
         path = self.context.filename or ""
         name = module_name(path, project_roots(self.settings)) if path else ""
-        return SemanticModel(tree, module_name=name, path=path)
+        model = SemanticModel(tree, module_name=name, path=path)
+        if isinstance(memo, dict):
+            memo.update(model_of=tree, model=model)
+        return model

@@ -24,7 +24,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from resilint.codemods import all_codemods, codemods_for
-from resilint.codemods.base import SETTINGS, ResilintCodemod, Span
+from resilint.codemods.base import MEMO, SETTINGS, ResilintCodemod, Span
 from resilint.lint.checker import ANALYSIS_ERROR, Checker
 from resilint.lint.config import Settings
 from resilint.lint.files import NotWritten, replace_file
@@ -48,15 +48,25 @@ class CodemodRun:
 
 
 def run_codemod(
-    codemod: Type[ResilintCodemod], data: bytes, path: str, settings: Settings, targets: Optional[Collection[Span]]
+    codemod: Type[ResilintCodemod], data: bytes, path: str, settings: Settings, targets: Optional[Collection[Span]],
+    memo: Optional[Dict[str, object]] = None,
 ) -> CodemodRun:
     """One codemod over one file's bytes, in memory. A codemod that raises costs its fix, never
-    the run: the exception is the reason the fix is dropped."""
-    try:
-        module = cst.parse_module(data)
-    except Exception as exc:  # noqa: BLE001 - LibCST raises more than ParserSyntaxError
-        return CodemodRun(None, error=f"cannot be parsed: {exc}")
-    command = codemod(CodemodContext(filename=path, scratch={SETTINGS: settings}), targets)
+    the run: the exception is the reason the fix is dropped. ``memo``: one dict shared by every
+    run over the same ``data``, so that they share one parse, one position table and one
+    semantic model (the trees are immutable; each run still gets its own context)."""
+    module = memo.get("module") if memo is not None else None
+    if not isinstance(module, cst.Module):
+        try:
+            module = cst.parse_module(data)
+        except Exception as exc:  # noqa: BLE001 - LibCST raises more than ParserSyntaxError
+            return CodemodRun(None, error=f"cannot be parsed: {exc}")
+        if memo is not None:
+            memo["module"] = module
+    scratch: Dict[str, object] = {SETTINGS: settings}
+    if memo is not None:
+        scratch[MEMO] = memo
+    command = codemod(CodemodContext(filename=path, scratch=scratch), targets)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -144,15 +154,16 @@ def with_fixes(findings: Sequence[Finding], data: bytes, path: str, settings: Se
     except SourceError:
         return list(findings)
     fixes: Dict[int, Fix] = {}
+    memo: Dict[str, object] = {}
     codemods = sorted({c for f in wanted for c in codemods_for(f.code)}, key=lambda c: (c.APPLICABILITY != "safe", c.__name__))
     for codemod in codemods:
         mine = [f for f in wanted if f.code in codemod.CODES and id(f) not in fixes]
-        run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine])
+        run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine], memo)
         if not mine or run.updated is None or unparseable(run.updated, path) is not None:
             continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
         split = _split(edits_between(text, decode(run.updated).text), run.rewritten, mine)
         if split is None:
-            split = _one_by_one(codemod, mine, data, text, path, settings)
+            split = _one_by_one(codemod, mine, data, text, path, settings, memo)
         for finding in mine:
             if split.get(id(finding)):
                 fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, split[id(finding)])
@@ -186,12 +197,13 @@ def _size(span: Span) -> Tuple[int, int]:
 
 
 def _one_by_one(
-    codemod: Type[ResilintCodemod], findings: Sequence[Finding], data: bytes, text: str, path: str, settings: Settings
+    codemod: Type[ResilintCodemod], findings: Sequence[Finding], data: bytes, text: str, path: str, settings: Settings,
+    memo: Optional[Dict[str, object]] = None,
 ) -> Dict[int, Tuple[Edit, ...]]:
     """Each finding's edits from a run of the codemod with that one target."""
     found = {}
     for finding in findings:
-        run = run_codemod(codemod, data, path, settings, [span_of(finding)])
+        run = run_codemod(codemod, data, path, settings, [span_of(finding)], memo)
         if run.updated is not None and unparseable(run.updated, path) is None:
             found[id(finding)] = edits_between(text, decode(run.updated).text)
     return found
@@ -319,7 +331,8 @@ class Fixer:
         """The targets the codemod actually rewrote: each one alone changes the file."""
         if len(targets) == 1:
             return targets
-        return [f for f in targets if run_codemod(codemod, data, path, self.settings, [span_of(f)]).updated is not None]
+        memo: Dict[str, object] = {}
+        return [f for f in targets if run_codemod(codemod, data, path, self.settings, [span_of(f)], memo).updated is not None]
 
     def _recheck(self, path: str, data: bytes, before: List[Finding], aimed: List[Finding]) -> Optional[str]:
         """Why the fixed text is not kept (None: kept, and it becomes the file's state): it must
