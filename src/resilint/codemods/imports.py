@@ -8,7 +8,7 @@ An existing import of the same object is reused, whatever its alias.
 
 from __future__ import annotations
 
-from typing import List, Optional, Set, Tuple
+from typing import FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -20,10 +20,15 @@ from resilint.lint.traversal import iter_nodes
 RUNTIME = "resilint.runtime"
 
 
-def bound_names(model: SemanticModel) -> Set[str]:
+def bound_names(model: SemanticModel) -> FrozenSet[str]:
     """Every name any scope of the file binds (imports, assignments, parameters, defs), and
     every name it reads: one it reads without binding comes from a star import or the builtins,
-    which a new import would shadow too."""
+    which a new import would shadow too. Computed once per file: every name a rewrite imports
+    asks for it."""
+    return model.derived(bound_names, lambda: frozenset(_names_in_use(model)))
+
+
+def _names_in_use(model: SemanticModel) -> Set[str]:
     names: Set[str] = set(model.module_scope.bindings)
     for scope in model.scope_of.values():
         names.update(scope.bindings)
