@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Union
+from typing import Union
 
 import libcst as cst
 
@@ -19,8 +19,6 @@ class AddTimeout(ResilintCodemod):
     APPLICABILITY = "safe"
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        self._added: Dict[cst.Call, cst.BaseExpression] = {}
-        self._replaced: Dict[cst.CSTNode, cst.BaseExpression] = {}
         connect, read = self.settings.fix_timeout
         function = None
         model = self.semantic_model(tree)
@@ -43,21 +41,15 @@ class AddTimeout(ResilintCodemod):
             function = function or use_name(self.context, model, RUNTIME, "timeout")
             value = runtime_timeout(function, verdict.spec.library, seconds(read), connect_node)
             if verdict.code == "RES101":
-                self._added[verdict.anchor] = value  # type: ignore[index]
+                self.plan(target, lambda updated, v=value: _with_timeout(updated, v))
             else:
-                self._replaced[target] = value
+                self.plan(target, lambda _, v=value: v)
             self.rewriting(verdict.node, target)
-        if not self._added and not self._replaced:
-            return tree
-        return tree.visit(self)
+        return tree.visit(self) if self._edits else tree
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[no-untyped-def]
-        updated = super().on_leave(original_node, updated_node)
-        if original_node in self._replaced:
-            return self._replaced[original_node]
-        if original_node in self._added and isinstance(updated, cst.Call):
-            return add_keyword(updated, "timeout", self._added[original_node])
-        return updated
+
+def _with_timeout(call: cst.CSTNode, value: cst.BaseExpression) -> cst.CSTNode:
+    return add_keyword(call, "timeout", value) if isinstance(call, cst.Call) else call
 
 
 def _connect_then_none(node: cst.CSTNode) -> "cst.BaseExpression | None":

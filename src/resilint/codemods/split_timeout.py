@@ -7,7 +7,7 @@ a name's value is split where it is defined, not at each call that uses it."""
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Optional, Tuple
 
 import libcst as cst
 
@@ -22,7 +22,6 @@ class SplitTimeout(ResilintCodemod):
     APPLICABILITY = "unsafe"
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        self._replaced: Dict[cst.CSTNode, cst.BaseExpression] = {}
         connect, _ = self.settings.fix_timeout
         function = None
         model = self.semantic_model(tree)
@@ -34,15 +33,10 @@ class SplitTimeout(ResilintCodemod):
                 continue
             function = function or use_name(self.context, model, RUNTIME, "timeout")
             read_node, connect_node = phases
-            self._replaced[verdict.node] = runtime_timeout(function, verdict.spec.library, read_node, connect_node)
+            value = runtime_timeout(function, verdict.spec.library, read_node, connect_node)
+            self.plan(verdict.node, lambda _, v=value: v)
             self.rewriting(verdict.node, verdict.node)
-        if not self._replaced:
-            return tree
-        return tree.visit(self)
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[no-untyped-def]
-        updated = super().on_leave(original_node, updated_node)
-        return self._replaced.get(original_node, updated)
+        return tree.visit(self) if self._edits else tree
 
 
 def _phases(node: cst.CSTNode, connect: float) -> Optional[Tuple[cst.BaseExpression, cst.BaseExpression]]:
