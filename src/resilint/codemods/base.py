@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Set, Tuple, Type
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from resilint.lint.checker import module_name, project_roots
@@ -43,6 +44,8 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         self.targets = None if targets is None else frozenset(targets)
         self.left_alone: List[Tuple[int, str]] = []
         self._edits: Dict[int, List[Edit]] = {}
+        self._planned: List[Optional[Span]] = []
+        self._applied: Set[int] = set()
         # The span of each finding fixed → the span of the node replaced to fix it (``rewriting``).
         self.rewritten: Dict[Span, Span] = {}
 
@@ -68,11 +71,27 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         proceed = super().on_visit(node)
-        if isinstance(node, cst.Module) and not self._edits and "visit_Module" in type(self).__dict__:
+        if isinstance(node, cst.Module):
             # It decided everything up front (``plan``) and found nothing to rewrite: visiting
             # the rest of the tree would only rebuild the same tree.
-            return False
-        return proceed
+            return proceed and bool(self._edits or "visit_Module" not in type(self).__dict__)
+        # Every rewrite is planned before the children of the module are visited, so only the
+        # nodes around a planned one need visiting: a subtree left out comes back unchanged,
+        # and LibCST's visit of a whole large module costs a second or more.
+        return proceed and (not self._edits or self._may_hold_plan(node))
+
+    def _may_hold_plan(self, node: cst.CSTNode) -> bool:
+        where = self.get_metadata(PositionProvider, node, None)
+        if where is None:
+            return True
+        start, end = (where.start.line, where.start.column + 1), (where.end.line, where.end.column + 1)
+        decorators = getattr(node, "decorators", ())
+        if decorators:  # a definition's position leaves out its decorators
+            first = self.get_metadata(PositionProvider, decorators[0], None)
+            if first is None:
+                return True
+            start = (first.start.line, first.start.column + 1)
+        return any(s is None or start <= (s[0], s[1]) and (s[2], s[3]) <= end for s in self._planned)
 
     def span(self, node: cst.CSTNode) -> Span:
         """The node's 1-based span, end column exclusive, as findings are reported."""
@@ -94,13 +113,28 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         """Rewrite ``node`` (of the tree being visited) with ``edit(updated_node)`` when the
         transformer leaves it: a codemod can decide everything up front, from the semantic model
         of the whole module, and edit nested nodes without tracking them itself."""
+        if id(node) not in self._edits:
+            where = self.get_metadata(PositionProvider, node, None)
+            self._planned.append(None if where is None else self.span(node))
         self._edits.setdefault(id(node), []).append(edit)
 
     def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
         updated = super().on_leave(original_node, updated_node)
-        for edit in self._edits.get(id(original_node), ()):
+        edits = self._edits.get(id(original_node), ())
+        for edit in edits:
             updated = edit(updated)
+        if edits:
+            self._applied.add(id(original_node))
+        if isinstance(original_node, cst.Module) and len(self._applied) < len(self._edits):
+            # A position that does not contain its node's children left a planned node out:
+            # the subtrees passed over are the original nodes, so a full visit still finds it.
+            updated = updated.visit(_Missed(self._edits, self._applied))
         return updated
+
+    def _instantiate_and_run(self, transform: Type[Codemod], tree: cst.Module) -> cst.Module:
+        if transform is AddImportsVisitor:
+            transform = _ModuleLevelImports
+        return super()._instantiate_and_run(transform, tree)
 
     def rewriting(self, finding: cst.CSTNode, replaced: cst.CSTNode) -> None:
         """Record that the finding reported at ``finding`` is fixed by replacing ``replaced``
@@ -140,3 +174,40 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if isinstance(memo, dict):
             memo.update(model_of=tree, model=model)
         return model
+
+
+class _Missed(cst.CSTTransformer):
+    """The planned edits that the pruned visit did not reach, applied by a full visit."""
+
+    def __init__(self, edits: Dict[int, List[Edit]], applied: Set[int]) -> None:
+        super().__init__()
+        self.edits = edits
+        self.applied = applied
+
+    def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
+        if id(original_node) in self.applied:
+            return updated_node
+        for edit in self.edits.get(id(original_node), ()):
+            updated_node = edit(updated_node)
+        self.applied.add(id(original_node))
+        return updated_node
+
+
+class _ModuleLevelImports(AddImportsVisitor):
+    """LibCST's ``AddImportsVisitor`` over the module-level statements only, the import it adds
+    going where LibCST puts it. LibCST's reads every import in the file, those in functions
+    included, and copies the whole module first; on a large file that cost more than the fix.
+    It uses no metadata, so nothing needs the copy; and an import inside a function neither
+    makes a name available to the module nor should it receive a module-level one."""
+
+    @contextmanager
+    def _handle_metadata_reference(self, module: cst.Module) -> Iterator[cst.Module]:
+        yield module
+
+    def visit_Module(self, node: cst.Module) -> None:
+        statements = [s for s in node.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+        super().visit_Module(node.with_changes(body=statements))
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        super().on_visit(node)
+        return isinstance(node, (cst.Module, cst.SimpleStatementLine))
