@@ -204,3 +204,29 @@ def test_a_fifo_in_place_of_the_cache_file_is_not_opened(tmp_path):
         os.mkfifo(cache_file)
     proc = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "a.py:2:1: RES101" in proc.stdout, proc.stderr
+
+
+def test_a_file_changed_between_the_cache_lookup_and_its_check_is_not_cached_under_the_old_key(tmp_path, monkeypatch):
+    """The workers read the files they check; the main process only keys the cache. A file
+    edited in between is reported as checked (its new digest), and its findings are not stored
+    under the key of the bytes it had before, which a later run would then trust."""
+    import resilint.lint.runner as runner_module
+    from resilint.lint.source import content_digest
+
+    path = tmp_path / "src" / "a.py"
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    edited = b"import requests\nrequests.get(u, timeout=None)\n"
+    real_check_all = runner_module._check_all
+
+    def edit_first(tasks, *args, **kwargs):
+        path.write_bytes(edited)
+        return real_check_all(tasks, *args, **kwargs)
+
+    monkeypatch.setattr(runner_module, "_check_all", edit_first)
+    during, _ = check(tmp_path)
+    assert [f.code for f in during.findings] == ["RES102"]
+    assert during.digests[str(path)] == content_digest(edited)
+    monkeypatch.setattr(runner_module, "_check_all", real_check_all)
+    path.write_bytes(b"import requests\nrequests.get(u)\n")  # back to the bytes the lookup keyed
+    after, _ = check(tmp_path)
+    assert [f.code for f in after.findings] == ["RES101"]

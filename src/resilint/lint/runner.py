@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
 from resilint.lint.checker import Checker, project_roots
@@ -14,7 +14,7 @@ from resilint.lint.finding import Finding, RunResult
 from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
-from resilint.lint.workers import Outcome, Task, WorkerPool
+from resilint.lint.workers import NOTHING, Outcome, Task, WorkerPool
 
 # Below this many files a second worker costs more to start than it saves.
 _POOL_THRESHOLD = 16
@@ -66,14 +66,20 @@ def run(
     consulted = _consult_cache(files, cache, result.digests, roots, settings.max_file_size)
     result.findings = [f for _, _, batch in consulted.hits for f in batch]
     fresh = _check_all(consulted.tasks, settings, codes, jobs, progress, len(consulted.hits), len(files))
-    packed = _store(cache, consulted.keys, fresh)
-    result.findings.extend(f for batch, _, _ in fresh for f in batch)
-    result.errors.extend(error for _, error, _ in fresh if error is not None)
+    for (path, _), (_, _, _, digest) in zip(consulted.tasks, fresh):
+        if digest is not None:
+            result.digests[path] = digest  # what the findings come from, even if it changed since
+    packed = _store(cache, consulted.keys, fresh, consulted.digests)
+    result.findings.extend(f for batch, _, _, _ in fresh for f in batch)
+    result.errors.extend(error for _, error, _, _ in fresh if error is not None)
     del fresh  # its summaries are in ``packed``, which the project pass empties as it unpacks
     checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     if checker.project_rules:
         result.findings.extend(
-            _project_findings(checker, consulted, packed, settings, codes, cache, roots, files, result if keep_summaries else None)
+            _project_findings(
+                checker, consulted, packed, settings, codes, cache, roots, files, result.digests,
+                result if keep_summaries else None,
+            )
         )
     if cache is not None:
         with deferred_signals():  # a cache file is written whole or not at all
@@ -85,7 +91,7 @@ def run(
 def _project_findings(
     checker: Checker, consulted: "_Consulted", packed: List[PackedSummary], settings: Settings,
     codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
-    keep: Optional[RunResult] = None,
+    digests: Mapping[str, str], keep: Optional[RunResult] = None,
 ) -> List[Finding]:
     """The project pass: from the cache when no file it read has changed, else from every
     file's summary (the cached ones, and fresh ones for files whose summary is missing);
@@ -104,7 +110,7 @@ def _project_findings(
         stored = cache.project_findings(checked, unchanged)
         if stored is not None:
             return stored
-    summaries = unpack_all(packed) + _cached_summaries(consulted.hits, settings, codes, cache)
+    summaries = unpack_all(packed) + _cached_summaries(consulted.hits, settings, codes, cache, digests)
     extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
     findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings)
     if keep is not None:
@@ -132,13 +138,14 @@ def _with_fixes(findings: List[Finding], settings: Settings) -> List[Finding]:
 
 def _cached_summaries(
     hits: Sequence[Tuple[str, str, List[Finding]]], settings: Settings, codes: Sequence[str],
-    cache: Optional[ResultCache],
+    cache: Optional[ResultCache], digests: Mapping[str, str],
 ) -> List[ModuleSummary]:
     """The summaries of the files whose findings came from the cache; a file whose summary is
     missing or damaged is analysed again for it."""
     found: List[ModuleSummary] = []
     again: List[Task] = []
     keys: List[Optional[str]] = []
+    expected: List[Optional[str]] = []
     for path, key, _ in hits:
         summary = cache.summary(key) if cache is not None else None
         if summary is not None:
@@ -146,15 +153,20 @@ def _cached_summaries(
         else:
             again.append((path, None))
             keys.append(key)
-    found.extend(unpack_all(_store(cache, keys, _check_all(again, settings, codes, None))))
+            expected.append(digests.get(path))
+    found.extend(unpack_all(_store(cache, keys, _check_all(again, settings, codes, None), expected)))
     return found
 
 
-def _store(cache: Optional[ResultCache], keys: Sequence[Optional[str]], outcomes: Sequence[Outcome]) -> List[PackedSummary]:
-    """Put fresh outcomes in the cache; their summaries."""
+def _store(
+    cache: Optional[ResultCache], keys: Sequence[Optional[str]], outcomes: Sequence[Outcome],
+    digests: Sequence[Optional[str]],
+) -> List[PackedSummary]:
+    """Put fresh outcomes in the cache, each under its key if the worker checked the bytes the
+    key was made from (``digests``: theirs); their summaries."""
     summaries = []
-    for key, (batch, error, summary) in zip(keys, outcomes):
-        if cache is not None and key is not None and error is None:
+    for key, (batch, error, summary, checked), digest in zip(keys, outcomes, digests):
+        if cache is not None and key is not None and error is None and checked == digest:
             cache.put(key, batch, summary.unpack() if summary is not None else None)
         if summary is not None:
             summaries.append(summary)
@@ -167,7 +179,7 @@ def _check_all(
 ) -> List[Outcome]:
     """The outcome of each task, in order, from worker processes (a file that crashes one
     costs one RES000, never the run)."""
-    fresh: List[Outcome] = [([], None, None)] * len(tasks)
+    fresh: List[Outcome] = [NOTHING] * len(tasks)
     if not tasks:
         return fresh
     with WorkerPool(settings, codes, worker_count(jobs, len(tasks))) as pool:
@@ -202,10 +214,12 @@ def _imported_summaries(
             break
         paths = sorted({path for path in map(finder.find, wanted) if path is not None})
         known.update(wanted)
-        consulted = _consult_cache(paths, cache, {}, project, settings.max_file_size)
+        digests: Dict[str, str] = {}
+        consulted = _consult_cache(paths, cache, digests, project, settings.max_file_size)
         read.update(consulted.keyed)
-        frontier = _cached_summaries(consulted.hits, settings, codes, cache)
-        frontier.extend(unpack_all(_store(cache, consulted.keys, _check_all(consulted.tasks, settings, codes, None))))
+        frontier = _cached_summaries(consulted.hits, settings, codes, cache, digests)
+        checked = _check_all(consulted.tasks, settings, codes, None)
+        frontier.extend(unpack_all(_store(cache, consulted.keys, checked, consulted.digests)))
         known.update(summary.module for summary in frontier)
         extra.extend(frontier)
     return extra, read
@@ -275,12 +289,14 @@ class _ModuleFinder:
 
 class _Consulted:
     """Files split into cache hits (path, key, findings) and tasks still to check (with their
-    keys, None where there is nothing to cache), and the key of every file that has one."""
+    keys, None where there is nothing to cache, and the digests the keys were made from), and
+    the key of every file that has one."""
 
     def __init__(self) -> None:
         self.hits: List[Tuple[str, str, List[Finding]]] = []
         self.tasks: List[Task] = []
         self.keys: List[Optional[str]] = []
+        self.digests: List[Optional[str]] = []
         self.keyed: List[Tuple[str, str]] = []
 
 
@@ -288,27 +304,30 @@ def _consult_cache(
     files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str], roots: Sequence[str],
     max_file_size: int,
 ) -> _Consulted:
-    """Which files the cache answers, and the digest of the bytes each file's findings come
-    from (so every file is read here, cache or not)."""
+    """Which files the cache answers, and the digest of the bytes each answer comes from.
+    Without a cache no file is read here: the workers read them."""
     consulted = _Consulted()
     for path in files:
+        if cache is None:
+            consulted.tasks.append((path, None))
+            consulted.keys.append(None)
+            consulted.digests.append(None)
+            continue
         try:
             data = read_bytes(path, max_file_size)
         except SourceError:
             consulted.tasks.append((path, None))  # the checker reports why; nothing to cache
             consulted.keys.append(None)
+            consulted.digests.append(None)
             continue
         digests[path] = content_digest(data)
-        if cache is None:
-            consulted.tasks.append((path, data))
-            consulted.keys.append(None)
-            continue
         key = file_key(path, data, roots)
         consulted.keyed.append((path, key))
         found = cache.get(key)
         if found is not None:
             consulted.hits.append((path, key, found))
         else:
-            consulted.tasks.append((path, data))
+            consulted.tasks.append((path, None))  # checked from the bytes the worker reads
             consulted.keys.append(key)
+            consulted.digests.append(digests[path])
     return consulted

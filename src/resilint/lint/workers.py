@@ -37,7 +37,7 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequenc
 from resilint.lint.checker import Checker, analysis_error
 from resilint.lint.config import Settings
 from resilint.lint.finding import AnalysisError, Finding
-from resilint.lint.source import SourceError
+from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import PackedSummary
 
 STACK_SIZE = 256 << 20
@@ -49,21 +49,32 @@ _PARENT_CHECK_SECONDS = 1.0
 # Workers that die before they are given a file: the platform cannot run them; stop trying.
 _MAX_FAILED_STARTS = 3
 
-Task = Tuple[str, Optional[bytes]]  # a path, and its bytes when the main process read them
-# A file's findings, the error of the run it caused, and its summary for the project pass.
-Outcome = Tuple[List[Finding], Optional[AnalysisError], Optional[PackedSummary]]
+Task = Tuple[str, Optional[bytes]]  # a path, and its bytes if the caller has them
+# A file's findings, the error of the run it caused, its summary for the project pass, and the
+# ``content_digest`` of the bytes checked (None: unreadable).
+Outcome = Tuple[List[Finding], Optional[AnalysisError], Optional[PackedSummary], Optional[str]]
+NOTHING: Outcome = ([], None, None, None)
 
 
 def check_task(checker: Checker, task: Task) -> Outcome:
     """One file's findings; a bug in resilint on this file is an error of the run (exit 2),
-    reported with the file's path, and the other files are still checked."""
+    reported with the file's path, and the other files are still checked.
+
+    The file is read here, not by the main process: a main process holding the whole tree's
+    source would also lend it to every worker it forks (their resident size counts it again)."""
     path, data = task
+    if data is None:
+        try:
+            data = read_bytes(path, checker.settings.max_file_size)
+        except SourceError:
+            pass  # ``check_file`` reads it again and reports why it cannot
+    digest = content_digest(data) if data is not None else None
     try:
         result = checker.check_file(data, path)
-        return result.findings, None, PackedSummary.pack(result.summary) if result.summary is not None else None
+        return result.findings, None, PackedSummary.pack(result.summary) if result.summary is not None else None, digest
     except Exception as exc:  # noqa: BLE001 - any bug, reported rather than fatal
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        return [], AnalysisError(path, f"internal error while checking this file: {detail}"), None
+        return [], AnalysisError(path, f"internal error while checking this file: {detail}"), None, None
 
 
 def _call_with_deep_stack(function: Callable[..., None], *args: Any) -> None:
@@ -346,7 +357,7 @@ class WorkerPool:
         if worker.alone is not None and worker.held is not None:
             cause = _cause(worker.process.exitcode) + (f": {said}" if said else "")
             crashed = SourceError(f"the parser crashed on this file ({cause})")
-            yield worker.held, ([analysis_error(tasks[worker.held][0], crashed)], None, None)
+            yield worker.held, ([analysis_error(tasks[worker.held][0], crashed)], None, None, None)
         elif suspect is not None:
             if self.failed_starts > _MAX_FAILED_STARTS:
                 waiting.appendleft(suspect)
