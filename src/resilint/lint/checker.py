@@ -150,10 +150,7 @@ class Checker:
 
         def locate(node: cst.CSTNode) -> Place:
             where = positions[node]
-            return Place(
-                path, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
-                _line(lines, where.start.line),
-            )
+            return Place(path, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
 
         try:
             summary: ModuleSummary = self.summarise(model, locate)

@@ -28,6 +28,7 @@ from typing import (
 
 from resilint.lint.canonical import canonical_name
 from resilint.lint.finding import Finding, Related
+from resilint.lint.source import SourceError, decode, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -339,6 +340,7 @@ class ProjectContext:
         self._rule: Optional["Rule"] = None
         self._by_path = {summary.path: summary for summary in graph.summaries}
         self._derived: Dict[object, object] = {}
+        self._lines: Dict[str, List[str]] = {}  # the lines of each file a finding is reported in
         self.suppressed: Set[Tuple[str, int, str]] = set()  # (path, comment line, code) that served
 
     def derived(self, key: object, compute: "Callable[[], T]") -> "T":
@@ -362,9 +364,20 @@ class ProjectContext:
                 rule.code, rule.name, message, place.path, place.line, place.column, place.end_line,
                 place.end_column, rule.severity,
                 related=tuple(Related(p.path, p.line, p.column, text) for p, text in related),
-                line_text=place.line_text,
+                line_text=self._line_text(place),
             )
         )
+
+    def _line_text(self, place: Place) -> str:
+        """The stripped text of the place's first line, read from its file (once per file)."""
+        lines = self._lines.get(place.path)
+        if lines is None:
+            try:
+                lines = python_lines(decode(read_bytes(place.path)).text)
+            except SourceError:
+                lines = []
+            self._lines[place.path] = lines
+        return lines[place.line - 1].strip() if 0 < place.line <= len(lines) else ""
 
     def run(self, rule: "Rule") -> None:
         self._rule = rule

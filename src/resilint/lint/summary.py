@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pickle
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -22,15 +22,15 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 
 @dataclass(frozen=True, **_SLOTS)
 class Place:
-    """A span in a file: 1-based lines and columns, ``end_column`` exclusive, and the stripped
-    text of the first line (for fingerprints of findings reported there)."""
+    """A span in a file: 1-based lines and columns, ``end_column`` exclusive. (The text of a
+    finding's line is read from the file when the project pass reports there, not carried by
+    every place of every summary.)"""
 
     path: str
     line: int
     column: int
     end_line: int
     end_column: int
-    line_text: str = ""
 
     def short(self) -> str:
         return f"{self.path}:{self.line}"
@@ -213,53 +213,115 @@ class ModuleSummary:
                     return line
         return None
 
-    def to_json(self) -> Dict[str, Any]:
-        data = asdict(self)
-        data["version"] = SUMMARY_VERSION
-        return data
+    def to_json(self) -> List[Any]:
+        """Plain data for the cache, positional (a list per object, in field order) and without
+        the file's path in every place: the cached summaries of a project are read whole each
+        time a file changes, and this form decodes several times faster than field names."""
+        path = self.path
+
+        def place(p: Place) -> List[Any]:
+            where = [p.line, p.column, p.end_line, p.end_column]
+            return where if p.path == path else where + [p.path]
+
+        def layer(item: Layer) -> List[Any]:
+            return [item.description, item.calls, place(item.place), item.whole_function, item.client, item.retrier,
+                    item.guards_non_idempotent, item.library, item.retries_on, list(item.exceptions), item.gives_up_with]
+
+        def arguments(item: Optional[Arguments]) -> Optional[List[Any]]:
+            if item is None:
+                return None
+            values = [[v.keyword, v.value, v.text, place(v.place), v.parameter, v.position, v.default, v.default_text]
+                      for v in item.values]
+            return _trimmed([list(item.keywords), item.positional, item.star, item.double_star, item.forwards_kwargs,
+                             values], _ARGUMENTS)
+
+        def function(f: FunctionSummary) -> List[Any]:
+            return _trimmed([
+                f.name, place(f.place), [layer(item) for item in f.layers],
+                [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
+                           c.sends, list(c.db_scopes), c.later], _CALL) for c in f.calls],
+                [[r.method, r.name, r.status, r.detail, place(r.place)] for r in f.requests],
+                [[name, place(where)] for name, where in f.decorators],
+                f.returns, f.delay, f.returns_layer, f.sets_timeout,
+                [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps]
+                 for d in f.db_scopes],
+                f.defers_in_transaction,
+            ], _FUNCTION)
+
+        return [
+            SUMMARY_VERSION, self.module, path, [function(f) for f in self.functions.values()], self.aliases,
+            self.imports, self.types, {name: layer(item) for name, item in self.policies.items()}, self.object_layers,
+            [[w.via, w.text, w.library, place(w.place)] for w in self.waits],
+            [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
+        ]
 
     @classmethod
     def from_json(cls, data: Any) -> Optional["ModuleSummary"]:
-        """The summary stored in ``data``, or None when it is not one of this version."""
+        """The summary stored in ``data`` (``to_json``), or None when it is not one of this
+        version or not of its shape."""
         try:
-            if data.get("version") != SUMMARY_VERSION:
+            if data[0] != SUMMARY_VERSION:
                 return None
-            functions = {
-                name: FunctionSummary(
-                    name=f["name"], place=Place(**f["place"]),
-                    layers=[_layer(layer) for layer in f["layers"]],
-                    calls=[
-                        Call(c["target"], Place(**c["place"]), tuple(c["layers"]), c["retrying"],
-                             _arguments(c["arguments"]), tuple(c["mocked"]), bool(c["sends"]),
-                             tuple(int(i) for i in c["db_scopes"]), bool(c["later"]))
-                        for c in f["calls"]
+            path = str(data[2])
+
+            def place(p: List[Any]) -> Place:
+                return Place(str(p[4]) if len(p) > 4 else path, int(p[0]), int(p[1]), int(p[2]), int(p[3]))
+
+            def layer(d: List[Any]) -> Layer:
+                return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10])
+
+            def arguments(d: Optional[List[Any]]) -> Optional[Arguments]:
+                if d is None:
+                    return None
+                d = d + _ARGUMENTS[len(d):]
+                values = tuple(Argument(v[0], v[1], v[2], place(v[3]), v[4], v[5], v[6], v[7]) for v in d[5])
+                return Arguments(tuple(d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), values)
+
+            def call(c: List[Any]) -> Call:
+                c = c + _CALL[len(c):]
+                return Call(str(c[0]), place(c[1]), tuple(c[2]), c[3], arguments(c[4]), tuple(c[5]), bool(c[6]),
+                            tuple(int(i) for i in c[7]), bool(c[8]))
+
+            def function(f: List[Any]) -> FunctionSummary:
+                f = f + _FUNCTION[len(f):]
+                return FunctionSummary(
+                    name=str(f[0]), place=place(f[1]), layers=[layer(item) for item in f[2]],
+                    calls=[call(c) for c in f[3]],
+                    requests=[Request(r[0], r[1], r[2], r[3], place(r[4])) for r in f[4]],
+                    decorators=[(str(name), place(where)) for name, where in f[5]],
+                    returns=f[6], delay=f[7], returns_layer=f[8], sets_timeout=bool(f[9]),
+                    db_scopes=[
+                        DbScope(str(d[0]), str(d[1]), place(d[2]), d[3], bool(d[4]), bool(d[5]), bool(d[6]), bool(d[7]))
+                        for d in f[10]
                     ],
-                    requests=[
-                        Request(r["method"], r["name"], r["status"], r["detail"], Place(**r["place"]))
-                        for r in f["requests"]
-                    ],
-                    decorators=[(str(name), Place(**place)) for name, place in f["decorators"]],
-                    returns=f["returns"], delay=f["delay"], returns_layer=f["returns_layer"],
-                    sets_timeout=bool(f["sets_timeout"]),
-                    db_scopes=[_db_scope(scope) for scope in f["db_scopes"]],
-                    defers_in_transaction=bool(f["defers_in_transaction"]),
+                    defers_in_transaction=bool(f[11]),
                 )
-                for name, f in data["functions"].items()
-            }
+
+            functions = [function(f) for f in data[3]]
             return cls(
-                module=str(data["module"]), path=str(data["path"]), functions=functions,
-                aliases=[str(a) for a in data["aliases"]], imports=dict(data["imports"]), types=dict(data["types"]),
-                policies={name: _layer(layer) for name, layer in data["policies"].items()},
-                object_layers={str(name): int(index) for name, index in data["object_layers"].items()},
-                waits=[Wait(w["via"], w["text"], w["library"], Place(**w["place"])) for w in data["waits"]],
-                suppressions={
-                    int(line): (None if codes is None else [str(c) for c in codes])
-                    for line, codes in data["suppressions"].items()
-                },
-                pending_suppressions=[dict(entry) for entry in data["pending_suppressions"]],
+                module=str(data[1]), path=path, functions={f.name: f for f in functions},
+                aliases=[str(a) for a in data[4]], imports=dict(data[5]), types=dict(data[6]),
+                policies={str(name): layer(item) for name, item in data[7].items()},
+                object_layers={str(name): int(index) for name, index in data[8].items()},
+                waits=[Wait(w[0], w[1], w[2], place(w[3])) for w in data[9]],
+                suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[10]},
+                pending_suppressions=[dict(entry) for entry in data[11]],
             )
-        except (AttributeError, KeyError, TypeError, ValueError):
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None
+
+
+# What ``to_json`` leaves off the end of a list when it is the field's default; the names and
+# places that lead each list have none.
+_ARGUMENTS: List[Any] = [[], 0, False, False, False, []]
+_CALL: List[Any] = [None, None, [], None, None, [], False, [], False]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], None, None, None, False, [], False]
+
+
+def _trimmed(values: List[Any], defaults: List[Any]) -> List[Any]:
+    while len(values) > 2 and values[-1] == defaults[len(values) - 1]:
+        values.pop()
+    return values
 
 
 class PackedSummary:
@@ -289,32 +351,3 @@ def unpack_all(packed: List[PackedSummary]) -> List[ModuleSummary]:
     while packed:
         summaries.append(packed.pop().unpack())
     return summaries
-
-
-def _arguments(data: Optional[Dict[str, Any]]) -> Optional[Arguments]:
-    if data is None:
-        return None
-    values = tuple(
-        Argument(v["keyword"], v["value"], v["text"], Place(**v["place"]), v["parameter"], v["position"], v["default"],
-                 v["default_text"])
-        for v in data["values"]
-    )
-    return Arguments(
-        tuple(data["keywords"]), int(data["positional"]), bool(data["star"]), bool(data["double_star"]),
-        bool(data["forwards_kwargs"]), values,
-    )
-
-
-def _layer(data: Dict[str, Any]) -> Layer:
-    return Layer(
-        data["description"], data["calls"], Place(**data["place"]), data["whole_function"], data["client"],
-        data["retrier"], data["guards_non_idempotent"], data["library"], data["retries_on"],
-        tuple(data["exceptions"]), data["gives_up_with"],
-    )
-
-
-def _db_scope(data: Dict[str, Any]) -> DbScope:
-    return DbScope(
-        str(data["description"]), str(data["holds"]), Place(**data["place"]), data["via"], bool(data["whole_function"]),
-        bool(data["locks"]), bool(data["yields"]), bool(data["wraps"]),
-    )
