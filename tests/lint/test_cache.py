@@ -197,8 +197,8 @@ def test_a_fifo_in_place_of_the_cache_file_is_not_opened(tmp_path):
     write_tree(tmp_path, {"a.py": "import requests\nrequests.get(u)\n"})
     command = [sys.executable, "-m", "resilint", "check", "--format", "concise", "a.py"]
     subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=60)
-    cache_files = sorted((tmp_path / CACHE_DIRECTORY / __version__).glob("*.json"))
-    assert [f.name.endswith(".summaries.json") for f in cache_files] == [False, True]
+    cache_files = sorted((tmp_path / CACHE_DIRECTORY / __version__).iterdir())
+    assert [f.suffix for f in cache_files] == [".json", ".summaries"]
     for cache_file in cache_files:  # the findings and the summaries
         cache_file.unlink()
         os.mkfifo(cache_file)
@@ -230,3 +230,61 @@ def test_a_file_changed_between_the_cache_lookup_and_its_check_is_not_cached_und
     path.write_bytes(b"import requests\nrequests.get(u)\n")  # back to the bytes the lookup keyed
     after, _ = check(tmp_path)
     assert [f.code for f in after.findings] == ["RES101"]
+
+
+def test_a_project_finding_in_an_unchanged_file_keeps_its_fix_without_running_codemods_again(tmp_path, monkeypatch):
+    import resilint.lint.runner as runner_module
+
+    write_tree(tmp_path, {
+        "src/pkg/__init__.py": "",
+        "src/pkg/wrap.py": "import requests\n\n\ndef fetch(u, timeout=None):\n    return requests.get(u, timeout=timeout)\n",
+        "src/pkg/caller.py": "from pkg.wrap import fetch\n\nfetch('u')\n",
+        "src/pkg/other.py": "import requests\n\nrequests.get('u')\n",
+    })
+    first, _ = check(tmp_path)
+    assert {f.code for f in first.findings} == {"RES101", "RES102"}
+    ran = []
+    real_with_fixes = runner_module.with_fixes
+
+    def recording(findings, data, path, settings):
+        ran.append(path)
+        return real_with_fixes(findings, data, path, settings)
+
+    monkeypatch.setattr(runner_module, "with_fixes", recording)
+    (tmp_path / "src" / "pkg" / "other.py").write_text("import requests\n\nrequests.get('u')  # edited\n")
+    second, _ = check(tmp_path)
+    assert [(f.code, f.path, f.line, f.fix) for f in second.findings] == [(f.code, f.path, f.line, f.fix) for f in first.findings]
+    assert not any(path.endswith("caller.py") for path in ran)
+    (tmp_path / "src" / "pkg" / "caller.py").write_text("from pkg.wrap import fetch\n\n\nfetch('u')\n")
+    third, _ = check(tmp_path)
+    assert any(path.endswith("caller.py") for path in ran)
+    assert [f.line for f in third.findings if f.code == "RES102"] == [4]
+
+
+def test_a_damaged_summary_line_costs_only_its_file(tmp_path):
+    """Summaries are stored a line per file: a damaged line is that file's summary missing (the
+    file is analysed again for it), not every summary lost; the others are kept as they were."""
+    from resilint.lint.summary import ModuleSummary
+
+    write_tree(tmp_path, {
+        "src/pkg/__init__.py": "",
+        "src/pkg/wrap.py": "import requests\n\n\ndef fetch(u, timeout=None):\n    return requests.get(u, timeout=timeout)\n",
+        "src/pkg/caller.py": "from pkg.wrap import fetch\n\nfetch('u')\n",
+    })
+    _, cache = check(tmp_path)
+    with open(cache.summaries_path, encoding="utf-8") as handle:
+        header, *lines = handle.read().splitlines()
+    assert header == f'{{"format":{CACHE_FORMAT}}}' and len(lines) == 3
+    (wrap,) = [line for line in lines if "wrap.py" in line]
+    (init,) = [line for line in lines if "__init__.py" in line]
+    key = wrap.split("\t")[0]
+    with open(cache.summaries_path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join([header, *(f"{key}\t[2, {{not json" if line == wrap else line for line in lines)]) + "\n")
+    (tmp_path / "src" / "pkg" / "caller.py").write_text("from pkg.wrap import fetch\n\n\nfetch('u')\n")
+    second, cache = check(tmp_path)
+    assert [(f.code, f.line) for f in second.findings] == [("RES102", 4)]  # wrap.py's summary was made again
+    with open(cache.summaries_path, encoding="utf-8") as handle:
+        kept = handle.read().splitlines()[1:]
+    assert init in kept
+    assert [line.split("\t")[0] for line in kept].count(key) == 1
+    assert all(ModuleSummary.from_json(json.loads(line.split("\t", 1)[1])) is not None for line in kept)

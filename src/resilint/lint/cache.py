@@ -9,8 +9,9 @@ Stored as JSON (never pickle: a cache directory may come with an untrusted check
 * ``<digest>.json``: ``{"format": CACHE_FORMAT, "entries": {key: {"findings": [...]}},
   "project": {...}}``, the findings per file and the last project pass's findings with the
   keys of the files it read;
-* ``<digest>.summaries.json``: ``{"format": CACHE_FORMAT, "entries": {key: summary}}``, read only
-  when the project pass must run again (a file changed).
+* ``<digest>.summaries``: a line ``{"format": CACHE_FORMAT}``, then one line per file,
+  ``key<TAB>summary JSON``, read only when the project pass must run again (a file changed):
+  a line per entry lets the entries that did not change be written back as they were read.
 
 Changing what an entry holds changes ``CACHE_FORMAT``. A file of another format, an unreadable
 or damaged one, and any entry that is not exactly what ``put`` writes are ignored, and the files
@@ -25,7 +26,7 @@ import os
 import sys
 import tempfile
 from dataclasses import asdict
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import libcst
 
@@ -37,7 +38,8 @@ from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
+_SUMMARIES_HEADER = f'{{"format":{CACHE_FORMAT}}}'
 _MAX_ENTRIES = 200_000
 _GITIGNORE = "# Automatically created by resilint.\n*\n"
 
@@ -114,6 +116,11 @@ def _finding_from_cache(data: Any) -> Finding:
     return Finding(**values)
 
 
+def fix_key(finding: Finding) -> Tuple[Any, ...]:
+    """What decides a finding's fix besides its file's bytes."""
+    return (finding.path, finding.code, finding.line, finding.column, finding.end_line, finding.end_column)
+
+
 def _findings_from_entry(entry: Any) -> List[Finding]:
     if not isinstance(entry, dict) or not isinstance(entry.get("findings"), list):
         raise ValueError("not an entry resilint wrote")
@@ -176,13 +183,14 @@ class ResultCache:
     def __init__(self, settings: Settings, codes: Sequence[str], directory: Optional[str] = None) -> None:
         self.directory = directory or os.path.join(settings.root, CACHE_DIRECTORY)
         self.path = os.path.join(self.directory, __version__, f"{_settings_digest(settings, codes)}.json")
-        self.summaries_path = self.path[: -len(".json")] + ".summaries.json"
+        self.summaries_path = self.path[: -len(".json")] + ".summaries"
         document = _load_document(self.path)
         self._entries: Dict[str, Any] = _mapping(document.get("entries"))
         self._project: Any = document.get("project")
         self._fresh: Dict[str, Any] = {}
-        self._summaries: Optional[Dict[str, Any]] = None  # loaded on first use
-        self._fresh_summaries: Dict[str, Any] = {}
+        self._summaries: Optional[Dict[str, str]] = None  # key → JSON text, loaded on first use
+        self._fresh_summaries: Dict[str, str] = {}
+        self._new_summaries = False
         self._fresh_project: Optional[Dict[str, Any]] = None
 
     def get(self, key: str) -> Optional[List[Finding]]:
@@ -204,9 +212,14 @@ class ResultCache:
             stored = self._fresh_summaries[key]
         else:
             if self._summaries is None:
-                self._summaries = _mapping(_load_document(self.summaries_path).get("entries"))
+                self._summaries = _load_lines(self.summaries_path)
             stored = self._summaries.get(key)
-        summary = ModuleSummary.from_json(stored) if stored is not None else None
+        if stored is None:
+            return None
+        try:
+            summary = ModuleSummary.from_json(json.loads(stored))
+        except (ValueError, RecursionError):
+            summary = None
         if summary is not None:
             self._fresh_summaries[key] = stored
         return summary
@@ -214,7 +227,8 @@ class ResultCache:
     def put(self, key: str, findings: List[Finding], summary: Optional[ModuleSummary] = None) -> None:
         self._fresh[key] = {"findings": [_finding_to_cache(f) for f in findings]}
         if summary is not None:
-            self._fresh_summaries[key] = summary.to_json()
+            self._fresh_summaries[key] = json.dumps(summary.to_json(), separators=(",", ":"))
+            self._new_summaries = True
 
     # --- the project pass ------------------------------------------------------------------
 
@@ -234,6 +248,22 @@ class ResultCache:
         self._fresh_project = stored
         return findings
 
+    def project_fixes(self, keys: Mapping[str, str]) -> Dict[Tuple[Any, ...], Optional[Fix]]:
+        """The fixes (None: it has none) of the last project pass's findings in files whose key
+        is still the one in ``keys`` (``path → key``): a fix depends only on its file and its
+        finding, so a finding reported again there needs no codemod run. Keyed by ``fix_key``."""
+        stored = self._project
+        found: Dict[Tuple[Any, ...], Optional[Fix]] = {}
+        try:
+            then = {**stored["read"], **stored["checked"]}
+            for item in stored["findings"]:
+                if then.get(item["path"]) == keys.get(item["path"]):
+                    finding = _finding_from_cache(item)
+                    found[fix_key(finding)] = finding.fix
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return {}
+        return found
+
     def put_project(self, checked: Mapping[str, str], read: Mapping[str, str], findings: List[Finding]) -> None:
         self._fresh_project = {
             "checked": dict(checked), "read": dict(read), "findings": [_finding_to_cache(f) for f in findings],
@@ -248,24 +278,48 @@ class ResultCache:
         if self._fresh_project is not None:
             document["project"] = self._fresh_project
         _write(self.path, document, {"format": CACHE_FORMAT, "entries": self._fresh})
-        if self._fresh_summaries:
-            summaries = dict(self._summaries) if self._summaries is not None else _mapping(
-                _load_document(self.summaries_path).get("entries")
-            )
+        if self._new_summaries:
+            summaries = dict(self._summaries) if self._summaries is not None else _load_lines(self.summaries_path)
             summaries.update(self._fresh_summaries)
             if len(summaries) > _MAX_ENTRIES:
                 summaries = dict(self._fresh_summaries)
-            document = {"format": CACHE_FORMAT, "entries": summaries}
-            _write(self.summaries_path, document, {"format": CACHE_FORMAT, "entries": self._fresh_summaries})
+            _write_lines(self.summaries_path, summaries)
+
+
+def _load_lines(path: str) -> Dict[str, str]:
+    """The summaries file: a header line, then ``key<TAB>summary JSON`` per line, each decoded
+    only when asked for, and written back as read (no decoding and encoding of every summary
+    when one file changed). Empty when it is missing, not a regular file or of another format."""
+    try:
+        data = read_bytes(path).decode("utf-8")
+    except (SourceError, UnicodeDecodeError):
+        return {}
+    header, _, rest = data.partition("\n")
+    if header != _SUMMARIES_HEADER:
+        return {}
+    entries = {}
+    for line in rest.split("\n"):
+        key, tab, text = line.partition("\t")
+        if tab:
+            entries[key] = text
+    return entries
+
+
+def _write_lines(path: str, entries: Mapping[str, str]) -> None:
+    _write_text(path, "".join([_SUMMARIES_HEADER, "\n", *(f"{key}\t{text}\n" for key, text in entries.items())]))
 
 
 def _write(path: str, document: Dict[str, Any], fallback: Dict[str, Any]) -> None:
+    _write_text(path, _encode(document, fallback))
+
+
+def _write_text(path: str, text: str) -> None:
     temporary = None
     try:
         _make_directories(os.path.dirname(path))
         descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(_encode(document, fallback))
+            handle.write(text)
         os.replace(temporary, path)
     except OSError:
         # A read-only checkout still gets its findings; only the cache is lost.

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
-from resilint.lint.cache import ResultCache, file_key
+from resilint.lint.cache import ResultCache, file_key, fix_key
 from resilint.lint.checker import Checker, project_roots
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.fixer import codemods_for, with_fixes
-from resilint.lint.finding import Finding, RunResult
+from resilint.lint.finding import Finding, Fix, RunResult
 from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
@@ -112,7 +113,8 @@ def _project_findings(
             return stored
     summaries = unpack_all(packed) + _cached_summaries(consulted.hits, settings, codes, cache, digests)
     extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
-    findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings)
+    known = cache.project_fixes({**read, **checked}) if cache is not None else {}
+    findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings, known)
     if keep is not None:
         keep.summaries = summaries + extra
     if every_file_keyed and cache is not None:
@@ -120,12 +122,21 @@ def _project_findings(
     return findings
 
 
-def _with_fixes(findings: List[Finding], settings: Settings) -> List[Finding]:
-    """Project findings with the edits of their fix, as the workers give the files' own."""
+def _with_fixes(
+    findings: List[Finding], settings: Settings, known: Mapping[Tuple[object, ...], Optional[Fix]],
+) -> List[Finding]:
+    """Project findings with the edits of their fix, as the workers give the files' own. What
+    the last pass found for the same finding in the same bytes (``known``: its fix or None)
+    is not sought again."""
+    fixed: List[Finding] = []
     by_path: Dict[str, List[Finding]] = {}
     for finding in findings:
-        by_path.setdefault(finding.path, []).append(finding)
-    fixed: List[Finding] = []
+        key = fix_key(finding)
+        if key in known:
+            fix = known[key]
+            fixed.append(replace(finding, fix=fix) if fix is not None else finding)
+        else:
+            by_path.setdefault(finding.path, []).append(finding)
     for path, found in by_path.items():
         if any(codemods_for(f.code) for f in found):
             try:
@@ -199,6 +210,7 @@ def _imported_summaries(
     (pre-commit passes only the staged files), so that names resolve as in a full run, and
     the key of each such file. Their own findings are not reported."""
     known = {name for summary in summaries for name in (summary.module, *summary.aliases)}
+    plain = _plain_modules(summaries)
     roots = list(project)
     for summary in summaries:
         root = _import_root(summary.path, summary.module)
@@ -209,7 +221,7 @@ def _imported_summaries(
     read: Dict[str, str] = {}
     frontier = list(summaries)
     while frontier:
-        wanted = {module for summary in frontier for module in _referenced_modules(summary)} - known
+        wanted = {module for summary in frontier for module in _referenced_modules(summary, plain)} - known
         if not wanted:
             break
         paths = sorted({path for path in map(finder.find, wanted) if path is not None})
@@ -221,18 +233,31 @@ def _imported_summaries(
         checked = _check_all(consulted.tasks, settings, codes, None)
         frontier.extend(unpack_all(_store(cache, consulted.keys, checked, consulted.digests)))
         known.update(summary.module for summary in frontier)
+        plain.update(_plain_modules(frontier))
         extra.extend(frontier)
     return extra, read
 
 
-def _referenced_modules(summary: ModuleSummary) -> Iterator[str]:
-    """Every dotted prefix of the names a module calls or imports: the modules they may live in."""
+def _referenced_modules(summary: ModuleSummary, plain: Set[str]) -> Iterator[str]:
+    """Every dotted prefix of the names a module calls or imports: the modules they may live in.
+    A name inside a known module that is no package (``pkg.mod.Class.method``) lives in it."""
     names = set(summary.imports.values())
     names.update(call.target for function in summary.functions.values() for call in function.calls)
     for name in names:
         parts = name.split(".")
         for cut in range(1, len(parts) + 1):
-            yield ".".join(parts[:cut])
+            prefix = ".".join(parts[:cut])
+            yield prefix
+            if prefix in plain:
+                break
+
+
+def _plain_modules(summaries: Sequence[ModuleSummary]) -> Set[str]:
+    """The names of the modules among ``summaries`` that are not packages."""
+    return {
+        name for summary in summaries if not os.path.basename(summary.path).startswith("__init__.")
+        for name in (summary.module, *summary.aliases)
+    }
 
 
 def _import_root(path: str, module: str) -> Optional[str]:
