@@ -1,6 +1,6 @@
 """``python -m resilint``: the same as the ``resilint`` command."""
 
-from resilint.cli import main
+from resilint.cli import entry
 
 if __name__ == "__main__":
-    main()
+    entry()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import gc
 import os
 import stat
 import sys
@@ -115,6 +116,37 @@ def _ends_on_signals(command: Callable[..., None]) -> Callable[..., None]:
             raise click.exceptions.Exit(EXIT_TERMINATED) from None
 
     return ending
+
+
+_GC_THRESHOLDS = (100_000, 50, 50)
+
+
+def entry() -> None:
+    """The ``resilint`` command: ``main``, then an exit that skips the interpreter's teardown.
+    Freeing every summary and finding of a large project one object at a time took a tenth of
+    a run whose answers come from the cache; the output is flushed and every file was written
+    and closed before, so nothing is lost (mypy exits the same way)."""
+    # Checking a file allocates millions of short-lived objects and the project pass hundreds
+    # of thousands of long-lived ones: at CPython's default thresholds the collector scanned
+    # them over and over (half the time of reading the cached summaries, a tenth of a cold
+    # check). Forked workers inherit this; the cycles of a file's semantic model are still
+    # collected, less often (and at once when a worker grows, lint/workers.py).
+    gc.set_threshold(*_GC_THRESHOLDS)
+    try:
+        main()
+    except SystemExit as exit:
+        code = exit.code
+    else:
+        code = 0
+    if code is not None and not isinstance(code, int):
+        click.echo(str(code), err=True)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (``| head``): nothing more to say
+            pass
+    os._exit(code or 0)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
