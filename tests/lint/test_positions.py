@@ -42,7 +42,8 @@ def _compare(text: str) -> int:
     known = positions._known or {}
     real = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     nodes = {id(node): node for node in iter_nodes(module)}
-    for key, found in known.items():
+    for key in list(known):
+        found = positions[nodes[key]]
         assert found == real[nodes[key]], (type(nodes[key]).__name__, found, real[nodes[key]])
     return len(known)
 

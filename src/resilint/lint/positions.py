@@ -40,7 +40,8 @@ class NodePositions:
         self._calls = calls
         self._functions = functions
         self._loops = loops
-        self._known: Optional[Dict[int, CodeRange]] = None
+        # id of a LibCST node → its range, or the ast node it pairs with until first asked
+        self._known: Optional[Dict[int, Union[CodeRange, ast.AST]]] = None
         self._provider: Optional[object] = None
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
@@ -49,9 +50,13 @@ class NodePositions:
         if self._known is None:
             self._known = self._match() if self._tree is not None else {}
         found = self._known.get(id(node))
-        if found is not None:
+        if found is None:
+            return self._resolved()[node]
+        if found.__class__ is CodeRange:
             return found
-        return self._resolved()[node]
+        where = self._range(found)  # an ast node: its range is made on first use
+        self._known[id(node)] = where
+        return where
 
     # --- LibCST's own, for everything else ---------------------------------------------
 
@@ -65,9 +70,9 @@ class NodePositions:
 
     # --- from the ast tree -------------------------------------------------------------
 
-    def _match(self) -> Dict[int, CodeRange]:
+    def _match(self) -> Dict[int, Union[CodeRange, ast.AST]]:
         assert self._tree is not None
-        known: Dict[int, CodeRange] = {}
+        known: Dict[int, Union[CodeRange, ast.AST]] = {}
         ast_calls: List[ast.Call] = []
         ast_functions: List[Union[ast.FunctionDef, ast.AsyncFunctionDef]] = []
         ast_loops: List[ast.stmt] = []
@@ -98,10 +103,12 @@ class NodePositions:
             isinstance(loop, cst.While) == isinstance(mirror, ast.While) for loop, mirror in zip(cst_loops, ast_loops)
         ):
             for loop, mirror in zip(cst_loops, ast_loops):
-                known[id(loop)] = self._range(mirror)
+                known[id(loop)] = mirror
         return known
 
-    def _pair_calls(self, known: Dict[int, CodeRange], calls: Sequence[cst.Call], mirrors: Sequence[ast.Call]) -> bool:
+    def _pair_calls(
+        self, known: Dict[int, Union[CodeRange, ast.AST]], calls: Sequence[cst.Call], mirrors: Sequence[ast.Call],
+    ) -> bool:
         if len(calls) != len(mirrors):
             return False
         for call, mirror in zip(calls, mirrors):
@@ -110,8 +117,8 @@ class NodePositions:
             if (_last_name(call.func) != _ast_last_name(mirror.func) or len(positional) != len(mirror.args)
                     or len(keywords) != len(mirror.keywords)):
                 return False
-            known[id(call)] = self._range(mirror)
-            known[id(call.func)] = self._range(mirror.func)
+            known[id(call)] = mirror
+            known[id(call.func)] = mirror.func
             for arg, value in zip(positional, mirror.args):
                 self._argument(known, arg.value, value.value if isinstance(value, ast.Starred) else value)
             for arg, keyword in zip(keywords, mirror.keywords):
@@ -121,13 +128,13 @@ class NodePositions:
                 self._argument(known, arg.value, keyword.value)
         return True
 
-    def _argument(self, known: Dict[int, CodeRange], value: cst.BaseExpression, mirror: ast.expr) -> None:
+    def _argument(self, known: Dict[int, Union[CodeRange, ast.AST]], value: cst.BaseExpression, mirror: ast.expr) -> None:
         # ``ast`` counts a tuple's or a generator's own parentheses in its span, LibCST does not.
         if not isinstance(mirror, _PARENTHESIZED):
-            known[id(value)] = self._range(mirror)
+            known[id(value)] = mirror
 
     def _function(
-        self, known: Dict[int, CodeRange], function: cst.FunctionDef,
+        self, known: Dict[int, Union[CodeRange, ast.AST]], function: cst.FunctionDef,
         mirror: Union[ast.FunctionDef, ast.AsyncFunctionDef],
     ) -> None:
         line = self._lines[mirror.lineno - 1] if mirror.lineno <= len(self._lines) else ""
