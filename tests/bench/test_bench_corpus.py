@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import math
+import os
 import sys
 import tarfile
 import zipfile
@@ -236,3 +237,21 @@ def test_formatting_helpers() -> None:
     assert run.parse_csv_ints("4,1,2,1") == [1, 2, 4]
     with pytest.raises(Exception):
         run.parse_tools("ruff,flake8")
+
+
+def test_one_file_edit_changes_only_the_linked_copy_and_puts_it_back(tmp_path: Path) -> None:
+    original = tmp_path / "corpus" / "sessions.py"
+    original.parent.mkdir()
+    original.write_bytes(b"import requests\n")
+    copy = tmp_path / "x2" / "sessions.py"
+    copy.parent.mkdir()
+    os.link(original, copy)  # as corpus.ensure_scaled makes the 2x/4x trees
+    ran = []
+    edit = run.OneFileEdit(copy, ["resilint", "check"], ran.append)
+    for expected in (b"_resilint_bench_edit = 1\n", b"_resilint_bench_edit = 2\n"):
+        edit.before()
+        assert copy.read_bytes().startswith(b"import requests\n") and copy.read_bytes().endswith(expected)
+        assert original.read_bytes() == b"import requests\n"
+        edit.after()
+        assert copy.read_bytes() == b"import requests\n"
+    assert ran == [["resilint", "check"], ["resilint", "check"]]
