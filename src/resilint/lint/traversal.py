@@ -9,8 +9,9 @@ that hold only punctuation and whitespace are not entered.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
-from typing import Callable, Dict, Iterator, List, Optional, Tuple, Type
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple, Type
 
 import libcst as cst
 
@@ -32,6 +33,8 @@ _SOURCE_ORDER: Dict[type, Tuple[str, ...]] = {
     cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
 }
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
+# Per node class: a function returning the values of its code-holding fields, in one C call.
+_GETTERS: Dict[type, Callable[[cst.CSTNode], Tuple[object, ...]]] = {}
 
 
 def _child_fields(cls: type) -> Tuple[str, ...]:
@@ -44,15 +47,44 @@ def _child_fields(cls: type) -> Tuple[str, ...]:
     return names
 
 
+def _getter(cls: type) -> Callable[[cst.CSTNode], Tuple[object, ...]]:
+    names = _child_fields(cls)
+    if not names:
+        getter: Callable[[cst.CSTNode], Tuple[object, ...]] = lambda node: ()  # noqa: E731
+    elif len(names) == 1:
+        single = operator.attrgetter(names[0])
+        getter = lambda node: (single(node),)  # noqa: E731
+    else:
+        getter = operator.attrgetter(*names)
+    _GETTERS[cls] = getter
+    return getter
+
+
+def _is_node(value: object) -> bool:
+    # A class test, not isinstance: LibCST's node classes are ABCs, whose isinstance is slow.
+    return value.__class__ in _NODE_CLASSES or (value.__class__ not in _OTHER_CLASSES and _learn(value))
+
+
+def _learn(value: object) -> bool:
+    is_node = isinstance(value, cst.CSTNode)
+    (_NODE_CLASSES if is_node else _OTHER_CLASSES).add(value.__class__)
+    return is_node
+
+
+_NODE_CLASSES: Set[type] = set()
+_OTHER_CLASSES: Set[type] = set()
+
+
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The child nodes that can hold code, in source order."""
+    getter = _GETTERS.get(node.__class__) or _getter(node.__class__)
     found: List[cst.CSTNode] = []
-    for name in _child_fields(node.__class__):
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            found.append(value)
-        elif value.__class__ is tuple or value.__class__ is list:
-            found.extend(item for item in value if isinstance(item, cst.CSTNode))
+    for value in getter(node):
+        kind = value.__class__
+        if kind is tuple or kind is list:
+            found.extend(item for item in value if _is_node(item))  # type: ignore[attr-defined]
+        elif kind in _NODE_CLASSES or (kind not in _OTHER_CLASSES and _learn(value)):
+            found.append(value)  # type: ignore[arg-type]
     return found
 
 
