@@ -9,20 +9,25 @@ and everything else (discovery, settings, the project pass, the report) is the r
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Any, List
 
-from resilint.cli import main
+from resilint.cli import _GC_THRESHOLDS, main
 from resilint.lint import runner, workers
 from resilint.lint.checker import Checker
 
 
-def _check_here(tasks: Any, settings: Any, codes: Any, jobs: Any, *_: Any, **__: Any) -> List[Any]:
-    checker = Checker(settings, codes)
+def _check_here(tasks: Any, settings: Any, codes: Any, jobs: Any, *args: Any, **kwargs: Any) -> List[Any]:
+    checker = Checker(settings, codes, fixes=True)  # as a worker's: findings carry their fixes' edits
+    meanwhile = kwargs.get("meanwhile") or (args[3] if len(args) > 3 else None)
+    if meanwhile is not None:
+        meanwhile()
     return [workers.check_task(checker, task) for task in tasks]
 
 
 if __name__ == "__main__":
+    gc.set_threshold(*_GC_THRESHOLDS)  # as the ``resilint`` command sets them
     runner._check_all = _check_here  # type: ignore[assignment]
     sys.argv[0] = "resilint"
     main()

@@ -217,8 +217,8 @@ class OneFileEdit:
     """Edits one file of a corpus tree before a run and puts it back after, then runs resilint
     once more, unmeasured, so that the next warm run finds the cache as warm as before.
 
-    Each edit adds a different statement at the end of the module (so the file's summary, and
-    with it the project pass, really changes). The file is replaced, not written in place: the
+    Each edit adds a different statement at the end of the module, a call (so the file's
+    summary, and with it the project pass, really changes). The file is replaced, not written in place: the
     2x/4x trees are hard links to the 1x corpus."""
 
     def __init__(self, path: Path, rewarm: List[str], run: Callable[[List[str]], None]) -> None:
@@ -235,7 +235,7 @@ class OneFileEdit:
 
     def before(self) -> None:
         self.count += 1
-        self._replace(self.original + f"\n_resilint_bench_edit = {self.count}\n".encode())
+        self._replace(self.original + f"\n_resilint_bench_edit_{self.count} = Session()\n".encode())
 
     def after(self) -> None:
         self._replace(self.original)

@@ -248,7 +248,7 @@ def test_one_file_edit_changes_only_the_linked_copy_and_puts_it_back(tmp_path: P
     os.link(original, copy)  # as corpus.ensure_scaled makes the 2x/4x trees
     ran = []
     edit = run.OneFileEdit(copy, ["resilint", "check"], ran.append)
-    for expected in (b"_resilint_bench_edit = 1\n", b"_resilint_bench_edit = 2\n"):
+    for expected in (b"_resilint_bench_edit_1 = Session()\n", b"_resilint_bench_edit_2 = Session()\n"):
         edit.before()
         assert copy.read_bytes().startswith(b"import requests\n") and copy.read_bytes().endswith(expected)
         assert original.read_bytes() == b"import requests\n"

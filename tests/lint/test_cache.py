@@ -288,3 +288,32 @@ def test_a_damaged_summary_line_costs_only_its_file(tmp_path):
     assert init in kept
     assert [line.split("\t")[0] for line in kept].count(key) == 1
     assert all(ModuleSummary.from_json(json.loads(line.split("\t", 1)[1])) is not None for line in kept)
+
+
+def test_summaries_decoded_ahead_are_the_ones_read_later(tmp_path):
+    write_tree(tmp_path, {"src/a.py": "import requests\n\n\ndef f(u):\n    return requests.get(u)\n"})
+    _, first = check(tmp_path)
+    (key,) = [line.split("\t")[0] for line in open(first.summaries_path, encoding="utf-8").read().splitlines()[1:]]
+    settings = Settings(root=str(tmp_path))
+    cache = ResultCache(settings, enabled_codes(settings, all_rules()))
+    expected = cache.summary(key)
+    assert expected is not None and "src.a.f" in expected.functions
+    ahead = ResultCache(settings, enabled_codes(settings, all_rules()))
+    ahead.decode_summaries([key, "no-such-key"])
+    assert ahead.summary(key) == expected
+    assert ahead.summary(key) == expected  # asked again: decoded again, not lost
+    assert ahead.summary("no-such-key") is None
+
+
+def test_the_worker_pool_runs_the_main_process_work_once_while_files_are_checked(tmp_path):
+    from resilint.lint.workers import WorkerPool
+
+    write_tree(tmp_path, {f"src/m{i}.py": "import requests\nrequests.get(u)\n" for i in range(4)})
+    settings = Settings(root=str(tmp_path))
+    calls = []
+    with WorkerPool(settings, enabled_codes(settings, all_rules()), 2) as pool:
+        tasks = [(str(tmp_path / "src" / f"m{i}.py"), None) for i in range(4)]
+        outcomes = dict(pool.check(tasks, lambda: calls.append(len(pool.workers))))
+    assert calls == [2]
+    assert sorted(outcomes) == [0, 1, 2, 3]
+    assert all([f.code for f in outcome[0]] == ["RES101"] for outcome in outcomes.values())

@@ -191,6 +191,7 @@ class ResultCache:
         self._summaries: Optional[Dict[str, str]] = None  # key → JSON text, loaded on first use
         self._fresh_summaries: Dict[str, str] = {}
         self._new_summaries = False
+        self._decoded: Dict[str, ModuleSummary] = {}  # decode_summaries' work, until asked for
         self._fresh_project: Optional[Dict[str, Any]] = None
 
     def get(self, key: str) -> Optional[List[Finding]]:
@@ -206,8 +207,19 @@ class ResultCache:
         self._fresh[key] = entry
         return findings
 
+    def decode_summaries(self, keys: Sequence[str]) -> None:
+        """Decode the summaries stored for ``keys`` now, for ``summary`` to return later."""
+        for key in keys:
+            if key not in self._decoded:
+                decoded = self.summary(key)
+                if decoded is not None:
+                    self._decoded[key] = decoded
+
     def summary(self, key: str) -> Optional[ModuleSummary]:
         """The project-pass summary stored for ``key``, or None (absent or damaged)."""
+        decoded = self._decoded.pop(key, None)
+        if decoded is not None:
+            return decoded
         if key in self._fresh_summaries:
             stored = self._fresh_summaries[key]
         else:

@@ -66,7 +66,14 @@ def run(
     roots = project_roots(settings)
     consulted = _consult_cache(files, cache, result.digests, roots, settings.max_file_size)
     result.findings = [f for _, _, batch in consulted.hits for f in batch]
-    fresh = _check_all(consulted.tasks, settings, codes, jobs, progress, len(consulted.hits), len(files))
+    checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
+    meanwhile = None
+    if cache is not None and checker.project_rules and consulted.hits:
+        # A file changed, so the project pass runs again: the cached summaries are decoded
+        # while the workers check the changed files, not after.
+        hit_keys = [key for _, key, _ in consulted.hits]
+        meanwhile = lambda: cache.decode_summaries(hit_keys)  # noqa: E731
+    fresh = _check_all(consulted.tasks, settings, codes, jobs, progress, len(consulted.hits), len(files), meanwhile)
     for (path, _), (_, _, _, digest) in zip(consulted.tasks, fresh):
         if digest is not None:
             result.digests[path] = digest  # what the findings come from, even if it changed since
@@ -74,7 +81,6 @@ def run(
     result.findings.extend(f for batch, _, _, _ in fresh for f in batch)
     result.errors.extend(error for _, error, _, _ in fresh if error is not None)
     del fresh  # its summaries are in ``packed``, which the project pass empties as it unpacks
-    checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     if checker.project_rules:
         result.findings.extend(
             _project_findings(
@@ -187,14 +193,15 @@ def _store(
 def _check_all(
     tasks: Sequence[Task], settings: Settings, codes: Sequence[str], jobs: Optional[int],
     progress: Optional[Callable[[int, int], None]] = None, done: int = 0, total: int = 0,
+    meanwhile: Optional[Callable[[], None]] = None,
 ) -> List[Outcome]:
     """The outcome of each task, in order, from worker processes (a file that crashes one
-    costs one RES000, never the run)."""
+    costs one RES000, never the run); ``meanwhile`` runs in this process as they start."""
     fresh: List[Outcome] = [NOTHING] * len(tasks)
     if not tasks:
         return fresh
     with WorkerPool(settings, codes, worker_count(jobs, len(tasks))) as pool:
-        for index, outcome in pool.check(tasks):
+        for index, outcome in pool.check(tasks, meanwhile):
             fresh[index] = outcome
             done += 1
             if progress is not None:

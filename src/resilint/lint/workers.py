@@ -275,7 +275,8 @@ class WorkerPool:
     def __exit__(self, kind: Any, *_: Any) -> None:
         self.close(abort=kind is not None)
 
-    def check(self, tasks: Sequence[Task]) -> Iterator[Tuple[int, Outcome]]:
+    def check(self, tasks: Sequence[Task], meanwhile: Optional[Callable[[], None]] = None) -> Iterator[Tuple[int, Outcome]]:
+        """``meanwhile``: work for the main process while the workers check their first files."""
         waiting: Deque[int] = deque(range(len(tasks)))
         for _ in range(min(self.size, len(tasks))):
             self._start()
@@ -283,6 +284,9 @@ class WorkerPool:
             for worker in self.workers:
                 if worker.held is None:
                     self._give(worker, waiting, tasks)
+            if meanwhile is not None:
+                meanwhile()
+                meanwhile = None
             busy = [worker for worker in self.workers if worker.held is not None]
             if not busy:
                 break
