@@ -185,11 +185,11 @@ class _Missed(cst.CSTTransformer):
         self.applied = applied
 
     def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
-        if id(original_node) in self.applied:
-            return updated_node
-        for edit in self.edits.get(id(original_node), ()):
-            updated_node = edit(updated_node)
-        self.applied.add(id(original_node))
+        edits = self.edits.get(id(original_node), ())
+        if edits and id(original_node) not in self.applied:
+            for edit in edits:
+                updated_node = edit(updated_node)
+            self.applied.add(id(original_node))
         return updated_node
 
 
