@@ -811,22 +811,19 @@ def targets(bench: Bench, scale: int, linear: Optional[bool]) -> List[str]:
                     f"| {yes(r >= TARGET_PYLINT_RATIO)} |")
     else:
         rows.append(f"| resilint cold ≥ {TARGET_PYLINT_RATIO:.0f}× faster than pylint W3101 | not measured | n/a |")
-    if warm and ruff:
-        r = warm.median_wall / ruff.median_wall
-        rows.append(f"| resilint warm within {TARGET_WARM_VS_RUFF:.0f}× of ruff S113 | "
-                    f"{fmt_s(warm.median_wall)} s vs {fmt_s(ruff.median_wall)} s = {fmt_ratio(r)} | "
-                    f"{yes(r <= TARGET_WARM_VS_RUFF)} |")
-    else:
-        why = "n/a (no cache yet)" if not bench.has_no_cache else "not measured"
-        rows.append(f"| resilint warm within {TARGET_WARM_VS_RUFF:.0f}× of ruff S113 | {why} | n/a |")
-    edited = get(f"resilint-edited-j{jn}")
-    if edited and warm:
-        r = edited.median_wall / warm.median_wall
-        rows.append(f"| resilint one file edited at most {TARGET_EDITED_VS_WARM:.0f}× the warm run | "
-                    f"{fmt_s(edited.median_wall)} s vs {fmt_s(warm.median_wall)} s = {fmt_ratio(r)} | "
-                    f"{yes(r <= TARGET_EDITED_VS_WARM)} |")
-    else:
-        rows.append(f"| resilint one file edited at most {TARGET_EDITED_VS_WARM:.0f}× the warm run | not measured | n/a |")
+    def at_most(label: str, measured: Optional[Measurement], base: Optional[Measurement], limit: float,
+                missing: str = "not measured") -> str:
+        if not (measured and base):
+            return f"| {label} | {missing} | n/a |"
+        r = measured.median_wall / base.median_wall
+        return (f"| {label} | {fmt_s(measured.median_wall)} s vs {fmt_s(base.median_wall)} s = {fmt_ratio(r)} | "
+                f"{yes(r <= limit)} |")
+
+    why = "n/a (no cache yet)" if not bench.has_no_cache else "not measured"
+    rows.append(at_most(f"resilint warm within {TARGET_WARM_VS_RUFF:.0f}× of ruff S113", warm, ruff,
+                        TARGET_WARM_VS_RUFF, why))
+    rows.append(at_most(f"resilint one file edited at most {TARGET_EDITED_VS_WARM:.0f}× the warm run",
+                        get(f"resilint-edited-j{jn}"), warm, TARGET_EDITED_VS_WARM))
     res_all = [m for m in bench.measurements if m.tool == "resilint" and m.runs]
     if res_all:
         worst = max(res_all, key=lambda m: m.peak_rss)
