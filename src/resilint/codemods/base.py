@@ -18,7 +18,7 @@ from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optiona
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from resilint.lint.checker import module_name, project_roots
 from resilint.lint.config import ConfigError, Settings, load_settings
@@ -84,19 +84,19 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         where = self.get_metadata(PositionProvider, node, None)
         if where is None:
             return True
-        start, end = (where.start.line, where.start.column + 1), (where.end.line, where.end.column + 1)
+        line, column, end_line, end_column = _span(where)
         decorators = getattr(node, "decorators", ())
         if decorators:  # a definition's position leaves out its decorators
             first = self.get_metadata(PositionProvider, decorators[0], None)
             if first is None:
                 return True
-            start = (first.start.line, first.start.column + 1)
+            line, column = _span(first)[:2]
+        start, end = (line, column), (end_line, end_column)
         return any(s is None or start <= (s[0], s[1]) and (s[2], s[3]) <= end for s in self._planned)
 
     def span(self, node: cst.CSTNode) -> Span:
         """The node's 1-based span, end column exclusive, as findings are reported."""
-        where = self.get_metadata(PositionProvider, node)
-        return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+        return _span(self.get_metadata(PositionProvider, node))
 
     def is_target(self, node: cst.CSTNode) -> bool:
         """Whether ``node`` is what one of the findings to fix was reported at (it starts where
@@ -115,7 +115,7 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         of the whole module, and edit nested nodes without tracking them itself."""
         if id(node) not in self._edits:
             where = self.get_metadata(PositionProvider, node, None)
-            self._planned.append(None if where is None else self.span(node))
+            self._planned.append(None if where is None else _span(where))
         self._edits.setdefault(id(node), []).append(edit)
 
     def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
@@ -174,6 +174,10 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if isinstance(memo, dict):
             memo.update(model_of=tree, model=model)
         return model
+
+
+def _span(where: CodeRange) -> Span:
+    return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
 
 
 class _Missed(cst.CSTTransformer):

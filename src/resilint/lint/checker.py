@@ -33,7 +33,7 @@ from resilint.lint.project import run_project_rules
 from resilint.lint.registry import all_rules
 from resilint.lint.rule import Report, Rule, RuleContext
 from resilint.lint.semantic import SemanticModel
-from resilint.lint.source import LINE_BREAK, SourceError, decode, python_lines, read_bytes, too_large
+from resilint.lint.source import LINE_BREAK, SourceError, decode, line_text, python_lines, read_bytes, too_large
 from resilint.lint.summary import ModuleSummary, Place
 from resilint.lint.suppressions import Suppression, parse_suppressions, suppressing
 
@@ -181,7 +181,7 @@ class Checker:
                         line=where.start.line, column=where.start.column + 1,
                         end_line=where.end.line, end_column=where.end.column + 1,
                         severity=rule.severity, fix=report.fix, related=report.related,
-                        line_text=_line(lines, where.start.line),
+                        line_text=line_text(lines, where.start.line),
                     ),
                     min(anchor.start.line, where.start.line),
                     max(anchor.end.line, where.end.line),
@@ -206,7 +206,7 @@ class Checker:
                 deferred = [e for e in entries if e.codes is None or e.codes & project_codes]
                 summary.pending_suppressions = [_pending(e, lines) for e in deferred]
                 entries = [e for e in entries if e not in deferred]
-            kept.extend(self._unused(entries, path, lambda number: _line(lines, number)))
+            kept.extend(self._unused(entries, path, lambda number: line_text(lines, number)))
         return sorted(kept, key=lambda f: f.sort_key)
 
     def _unused(self, entries: Iterable[Suppression], path: str, line_text: Callable[[int], str]) -> List[Finding]:
@@ -254,7 +254,7 @@ def analysis_error(path: str, exc: SourceError, lines: Sequence[str] = ()) -> Fi
     column = exc.column or 1
     return Finding(
         ANALYSIS_ERROR, all_rules()[ANALYSIS_ERROR].name, exc.reason, path, line, column,
-        line, column + 1, "error", line_text=_line(lines, line),
+        line, column + 1, "error", line_text=line_text(lines, line),
     )
 
 
@@ -278,7 +278,7 @@ def _pending(entry: Suppression, lines: Sequence[str]) -> Dict[str, object]:
     return {
         "line": entry.line, "column": entry.column, "end_column": entry.end_column,
         "codes": None if entry.codes is None else sorted(entry.codes), "ours": entry.ours,
-        "used": sorted(entry.used), "line_text": _line(lines, entry.line),
+        "used": sorted(entry.used), "line_text": line_text(lines, entry.line),
     }
 
 
@@ -296,10 +296,6 @@ class _WithAnchor:
         self.finding = finding
         self.first_line = first_line
         self.last_line = last_line
-
-
-def _line(lines: Sequence[str], number: int) -> str:
-    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
 def _triggers(rules: Iterable[Rule], settings: Settings) -> Optional[Tuple[bytes, ...]]:

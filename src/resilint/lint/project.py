@@ -28,7 +28,7 @@ from typing import (
 
 from resilint.lint.canonical import canonical_name
 from resilint.lint.finding import Finding, Related
-from resilint.lint.source import SourceError, decode, python_lines, read_bytes
+from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -377,7 +377,7 @@ class ProjectContext:
             except SourceError:
                 lines = []
             self._lines[place.path] = lines
-        return lines[place.line - 1].strip() if 0 < place.line <= len(lines) else ""
+        return line_text(lines, place.line)
 
     def run(self, rule: "Rule") -> None:
         self._rule = rule

@@ -160,18 +160,14 @@ def _cached_summaries(
     """The summaries of the files whose findings came from the cache; a file whose summary is
     missing or damaged is analysed again for it."""
     found: List[ModuleSummary] = []
-    again: List[Task] = []
-    keys: List[Optional[str]] = []
-    expected: List[Optional[str]] = []
+    again = _Consulted()
     for path, key, _ in hits:
         summary = cache.summary(key) if cache is not None else None
         if summary is not None:
             found.append(summary)
         else:
-            again.append((path, None))
-            keys.append(key)
-            expected.append(digests.get(path))
-    found.extend(unpack_all(_store(cache, keys, _check_all(again, settings, codes, None), expected)))
+            again.add_task(path, key, digests.get(path))
+    found.extend(unpack_all(_store(cache, again.keys, _check_all(again.tasks, settings, codes, None), again.digests)))
     return found
 
 
@@ -331,6 +327,13 @@ class _Consulted:
         self.digests: List[Optional[str]] = []
         self.keyed: List[Tuple[str, str]] = []
 
+    def add_task(self, path: str, key: Optional[str] = None, digest: Optional[str] = None) -> None:
+        """``path`` to be checked by a worker (which reads it), its findings to be cached under
+        ``key`` if the worker reads the bytes of ``digest``."""
+        self.tasks.append((path, None))
+        self.keys.append(key)
+        self.digests.append(digest)
+
 
 def _consult_cache(
     files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str], roots: Sequence[str],
@@ -341,16 +344,12 @@ def _consult_cache(
     consulted = _Consulted()
     for path in files:
         if cache is None:
-            consulted.tasks.append((path, None))
-            consulted.keys.append(None)
-            consulted.digests.append(None)
+            consulted.add_task(path)
             continue
         try:
             data = read_bytes(path, max_file_size)
         except SourceError:
-            consulted.tasks.append((path, None))  # the checker reports why; nothing to cache
-            consulted.keys.append(None)
-            consulted.digests.append(None)
+            consulted.add_task(path)  # the checker reports why; nothing to cache
             continue
         digests[path] = content_digest(data)
         key = file_key(path, data, roots)
@@ -359,7 +358,5 @@ def _consult_cache(
         if found is not None:
             consulted.hits.append((path, key, found))
         else:
-            consulted.tasks.append((path, None))  # checked from the bytes the worker reads
-            consulted.keys.append(key)
-            consulted.digests.append(digests[path])
+            consulted.add_task(path, key, digests[path])
     return consulted

@@ -11,7 +11,7 @@ import re
 import stat
 import tokenize
 from dataclasses import dataclass
-from typing import Iterator, List, Optional
+from typing import Iterator, List, Optional, Sequence
 
 # A physical line as Python's tokenizer counts them: ended by \n, \r\n or \r, and nothing else.
 # str.splitlines() also breaks at \f, \v, \x1c-\x1e, \x85 and U+2028/U+2029, which Python keeps
@@ -87,6 +87,11 @@ def python_lines(text: str, keepends: bool = False) -> List[str]:
     """``text`` split into Python's physical lines (see ``_PYTHON_LINE``), not ``str.splitlines()``'s."""
     lines = _PYTHON_LINE.findall(text)
     return lines if keepends else [line.rstrip("\r\n") for line in lines]
+
+
+def line_text(lines: Sequence[str], number: int) -> str:
+    """The stripped text of 1-based line ``number`` of ``lines``; empty past either end."""
+    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
 def python_tokens(text: str) -> Iterator[tokenize.TokenInfo]:
