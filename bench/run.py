@@ -552,11 +552,12 @@ def profile_tables(prof: Path, top: int) -> Tuple[str, str]:
 STAGES = (
     ("start-up (imports), discovery, reading, report: the rest", None, None),
     ("ast.parse (syntax errors, positions)", "lint/checker.py", "_check_syntax"),
-    ("LibCST parse", "lint/checker.py", "_parse"),
+    ("LibCST tree built from the ast tree", "lint/cst_from_ast.py", "convert"),
+    ("LibCST parse (files not converted)", "lint/checker.py", "_parse"),
     ("semantic model (one pass)", "lint/semantic.py", "__init__"),
     ("per-file rules", "lint/rule.py", "run"),
     ("summary for the project pass", "libraries/summaries.py", "summarise"),
-    ("  of which positions from ast", "lint/positions.py", "_match"),
+    ("  of which positions", "lint/positions.py", "__getitem__"),
     ("suppression comments", "lint/suppressions.py", "parse_suppressions"),
     ("project pass (main process)", "lint/checker.py", "project_findings"),
 )

@@ -107,12 +107,12 @@ def test_a_worker_killed_from_outside_loses_nothing(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_a_file_that_needs_more_memory_than_a_worker_may_have_is_one_finding(tmp_path, monkeypatch):
-    """A 0.3 MB list literal needs about 300 MB in LibCST; with the bound lowered to 100 MB the
-    parser's allocation fails and the worker aborts."""
+    """A 2 MB list literal needs a few hundred MB as syntax trees; with the bound lowered to
+    100 MB an allocation fails and the worker aborts."""
     _clients(tmp_path, 3)
-    (tmp_path / "data.py").write_text("import requests\nx = [" + ", ".join(map(str, range(50_000))) + "]\n")
+    (tmp_path / "data.py").write_text("import requests\nx = [" + ", ".join(map(str, range(300_000))) + "]\n")
     monkeypatch.setattr(workers, "MEMORY_LIMIT", 100 << 20)
-    settings = Settings(root=str(tmp_path))
+    settings = Settings(root=str(tmp_path), max_file_size=4 << 20)
     result = run([str(tmp_path)], settings, enabled_codes(settings, all_rules()), jobs=1)
     [error] = [f for f in result.findings if f.code == "RES000"]
     assert os.path.basename(error.path) == "data.py"

@@ -85,3 +85,32 @@ def test_line_numbers_line_text_and_suppressions_agree_with_pythons_lines(oddity
     source = f"import requests\n# page{oddity}break\nrequests.get(u)\nrequests.get(u)  # noqa: RES101\n"
     findings = check_source(source, ["RES101", "RES001"])
     assert [(f.line, f.code, f.line_text) for f in findings] == [(3, "RES101", "requests.get(u)")]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'x = """\n# noqa: RES101\n"""  # noqa: RES102\nrequests.get(u)  # noqa\n',
+        'x = ("a"\n     "# noqa"  # resilint: ignore[RES101]\n     "b")\n',
+        'x = f"""{y}\n# noqa\n"""\ncall(a,  # noqa: RES101\n     b)  # resilint: ignore\n',
+        'x = "a # noqa"  # noqa: RES103\ny = 1 \\\n  + 2  # NOQA\n',
+        'if x:\n    pass  # noqa\nelse:\n        y = "\\\n# noqa"\n',
+        'call(a,  # noqa: RES101\n     b)  # resilint: ignore\n',
+        '"""doc\nstring"""\nrequests.get(u, "#")  # noqa  # resilint: ignore[RES1]\n',
+    ],
+)
+def test_comments_read_line_by_line_are_the_files_comments(source):
+    """With the file's strings on several lines known (a tree built from ``ast``), only the
+    lines that may hold a suppression are tokenized: the same suppressions as the whole file's."""
+    import ast
+
+    from resilint.lint.checker import _unvalidated
+    from resilint.lint.cst_from_ast import convert
+    from resilint.lint.source import python_lines
+    from resilint.lint.suppressions import parse_suppressions
+
+    with _unvalidated():
+        strings = convert(ast.parse(source), source, python_lines(source)).multiline_strings
+    line_by_line = parse_suppressions(source, strings)
+    whole = parse_suppressions(source)
+    assert whole and line_by_line == whole

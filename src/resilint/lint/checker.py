@@ -28,7 +28,9 @@ import libcst as cst
 from resilint.lint.config import Settings
 from resilint.lint.finding import Finding
 from resilint.lint.nesting import check_tokens, check_tree
-from resilint.lint.positions import NodePositions
+from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
+from resilint.lint.nodes import reading_source
+from resilint.lint.positions import ConvertedPositions, NodePositions, Unplaced
 from resilint.lint.project import run_project_rules
 from resilint.lint.registry import all_rules
 from resilint.lint.rule import Report, Rule, RuleContext
@@ -79,11 +81,10 @@ class Checker:
         lines = python_lines(text)
         try:
             with _quiet():
-                reports, model, tree = self._run_rules(text, data, path, codes)
-                positions = _positions(model, tree, lines)
-                located = self._locate(reports, positions, path, lines)
-                suppressions = parse_suppressions(text)
-                summary = self._summarise(model, positions, path, lines, suppressions)
+                try:
+                    located, suppressions, summary = self._analyse(text, data, path, codes, lines, convert=True)
+                except Unplaced:
+                    located, suppressions, summary = self._analyse(text, data, path, codes, lines, convert=False)
         except SourceError as exc:
             return FileResult([self._analysis_error(path, exc, lines)])
         except MemoryError:
@@ -113,9 +114,30 @@ class Checker:
                 ignored.update(codes)
         return [c for c in self.codes if not any(c.startswith(i) for i in ignored)]
 
-    def _run_rules(
-        self, text: str, data: bytes, path: str, codes: Sequence[str]
-    ) -> Tuple[List[Report], Optional[SemanticModel], Optional[ast.Module]]:
+    def _analyse(
+        self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool
+    ) -> Tuple[List["_WithAnchor"], Dict[int, List[Suppression]], Optional[ModuleSummary]]:
+        model, positions, rules, multiline_strings = self._model(text, data, path, codes, lines, convert)
+        reports: List[Report] = []
+        with reading_source(positions.text_of if isinstance(positions, ConvertedPositions) else None):
+            if model is not None and rules:
+                ctx = RuleContext(model, self.settings)
+                try:
+                    for rule in rules:
+                        ctx.run(rule)
+                except RecursionError:
+                    raise SourceError("too deeply nested to analyse (recursion limit)") from None
+                reports = ctx.reports
+            located = self._locate(reports, positions, path, lines)
+            suppressions = parse_suppressions(text, multiline_strings)
+            summary = self._summarise(model, positions, path, lines, suppressions)
+        return located, suppressions, summary
+
+    def _model(
+        self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool
+    ) -> Tuple[Optional[SemanticModel], Optional[NodePositions], List[Rule], Optional[List[Tuple[int, int]]]]:
+        """The file's semantic model and positions, the rules to run on it, and where its strings
+        on several lines are, when its tree was made from ``ast`` (``ConvertedTree``)."""
         rules = [r for r in self.rules if r.code in codes]
         wanted = bool(rules) and (self.triggers is None or any(t in data for t in self.triggers))
         # Files without triggers can still sit on a call path, so project rules see every file.
@@ -124,22 +146,26 @@ class Checker:
         # RES000; it is fast, and max-file-size bounds what it can cost.
         tree, deferred = _check_syntax(text, path)
         if not wanted and not summarise and deferred is None:
-            return [], None, None
+            return None, None, [], None
         if tree is not None:
             check_tree(tree)
         else:
             check_tokens(text)
-        module = _parse(text, tree, deferred)
+        # The tree built from ``ast`` when it can be (a third of LibCST's parse), else LibCST's.
+        converted = _converted(tree, text, lines) if convert else None
+        module = converted.module if converted is not None else _parse(text, tree, deferred)
         if not wanted and not summarise:
-            return [], None, None
+            return None, None, [], None
         try:
             model = SemanticModel(module, module_name=module_name(path, self.roots), path=path, text=text)
-            ctx = RuleContext(model, self.settings)
-            for rule in rules if wanted else ():
-                ctx.run(rule)
         except RecursionError:
             raise SourceError("too deeply nested to analyse (recursion limit)") from None
-        return ctx.reports, model, tree
+        positions = (
+            ConvertedPositions(module, converted.known, lines) if converted is not None
+            else _positions(model, tree, lines)
+        )
+        strings = converted.multiline_strings if converted is not None else None
+        return model, positions, rules if wanted else [], strings
 
     def _summarise(
         self, model: Optional[SemanticModel], positions: Optional[NodePositions], path: str, lines: List[str],
@@ -282,9 +308,7 @@ def _pending(entry: Suppression, lines: Sequence[str]) -> Dict[str, object]:
     }
 
 
-def _positions(model: Optional[SemanticModel], tree: Optional[ast.Module], lines: Sequence[str]) -> Optional[NodePositions]:
-    if model is None:
-        return None
+def _positions(model: SemanticModel, tree: Optional[ast.Module], lines: Sequence[str]) -> NodePositions:
     functions = [f.node for f in model.functions if isinstance(f.node, cst.FunctionDef)]
     return NodePositions(model.module, tree, lines, [site.node for site in model.calls], functions, model.loops)
 
@@ -327,8 +351,12 @@ def _check_syntax(text: str, path: str) -> Tuple[Optional[ast.Module], Optional[
         if any(m in error.reason for m in _NESTING_MESSAGES):
             raise error from None
         return None, error
-    except (RecursionError, MemoryError):
+    except RecursionError:
         raise SourceError("too deeply nested to parse") from None
+    except MemoryError:
+        # CPython's parser says MemoryError for deep nesting too: the tokens tell which it was.
+        check_tokens(text)
+        raise
 
 
 @contextmanager
@@ -354,6 +382,19 @@ def _no_validation(self: cst.CSTNode) -> None:
 def _parse_module(text: str) -> cst.Module:
     with _unvalidated():
         return cst.parse_module(text)
+
+
+def _converted(tree: Optional[ast.Module], text: str, lines: Sequence[str]) -> Optional[ConvertedTree]:
+    """The LibCST tree of the file made from its ``ast`` tree, when the converter can build it."""
+    if tree is None:
+        return None
+    try:
+        with _unvalidated():
+            return convert(tree, text, lines)
+    except Unconvertible:
+        return None
+    except RecursionError:
+        raise SourceError("too deeply nested to parse") from None
 
 
 def _parse(text: str, tree: Optional[ast.Module], deferred: Optional[SourceError]) -> cst.Module:

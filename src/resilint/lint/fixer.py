@@ -87,6 +87,13 @@ def unparseable(data: bytes, path: str) -> Optional[str]:
         cst.parse_module(data)
     except Exception as exc:  # noqa: BLE001
         return f"the result would not parse: {getattr(exc, 'message', exc)}"
+    return uncompilable(data, path)
+
+
+def uncompilable(data: bytes, path: str) -> Optional[str]:
+    """Why CPython does not compile ``data``, or None. The edits ``check`` reports are checked
+    this way only: LibCST generated them from a tree it parsed, and ``fix`` parses the result
+    with LibCST as well before it writes anything (``unparseable``)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -162,7 +169,7 @@ def with_fixes(findings: Sequence[Finding], data: bytes, path: str, settings: Se
     for codemod in codemods:
         mine = [f for f in wanted if f.code in codemod.CODES and id(f) not in fixes]
         run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine], memo)
-        if not mine or run.updated is None or unparseable(run.updated, path) is not None:
+        if not mine or run.updated is None or uncompilable(run.updated, path) is not None:
             continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
         split = _split(edits_between(text, decode(run.updated).text), run.rewritten, mine)
         if split is None:
@@ -207,7 +214,7 @@ def _one_by_one(
     found = {}
     for finding in findings:
         run = run_codemod(codemod, data, path, settings, [span_of(finding)], memo)
-        if run.updated is not None and unparseable(run.updated, path) is None:
+        if run.updated is not None and uncompilable(run.updated, path) is None:
             found[id(finding)] = edits_between(text, decode(run.updated).text)
     return found
 

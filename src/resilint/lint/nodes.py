@@ -3,7 +3,8 @@ values, dotted names, source text, statement walks. Rules and the library layer 
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from contextlib import contextmanager
+from typing import Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -123,14 +124,30 @@ def expression_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 
 _EMPTY_MODULE = cst.Module([])
+# How to read a node's text from the file being analysed, when its tree was built from ``ast``
+# (``cst_from_ast``): such a tree has no whitespace to generate code from.
+_source_of: Optional[Callable[[cst.CSTNode], Optional[str]]] = None
+
+
+@contextmanager
+def reading_source(source_of: Optional[Callable[[cst.CSTNode], Optional[str]]]) -> Iterator[None]:
+    """Within: ``code_of`` reads the nodes ``source_of`` knows from the file."""
+    global _source_of
+    previous, _source_of = _source_of, source_of
+    try:
+        yield
+    finally:
+        _source_of = previous
 
 
 def code_of(node: cst.CSTNode, limit: Optional[int] = 60) -> str:
     """The node's source on one line, shortened to ``limit`` characters (None: whole)."""
-    try:
-        text = _EMPTY_MODULE.code_for_node(node)
-    except Exception:  # pragma: no cover - defensive
-        return ""
+    text = _source_of(node) if _source_of is not None else None
+    if text is None:
+        try:
+            text = _EMPTY_MODULE.code_for_node(node)
+        except Exception:  # pragma: no cover - defensive
+            return ""
     text = " ".join(text.split())
     return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
 

@@ -6,19 +6,22 @@ every call, function, loop and argument is: the nodes of both trees are matched 
 order, and each pair is checked (same callee name, same number of arguments). Any other node,
 or a file whose trees do not line up (code newer than the running interpreter, which ``ast``
 refused), falls back to the PositionProvider, resolved once for the whole file.
+
+A tree built from the ``ast`` tree (``cst_from_ast``) has its positions recorded as it was
+built: ``ConvertedPositions``.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, List, Optional, Sequence, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from resilint.lint.source import SourceError
-from resilint.lint.traversal import iter_nodes
+from resilint.lint.traversal import children, iter_nodes
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -148,7 +151,12 @@ class NodePositions:
             at = self._range(expr)
             known[id(decorator)] = CodeRange(CodePosition(at.start.line, max(at.start.column - 1, 0)), at.end)
 
-    def _range(self, node: ast.AST) -> CodeRange:
+    def _range(self, node: Union[ast.AST, Tuple[int, int, int, int]]) -> CodeRange:
+        if node.__class__ is tuple:  # (line, byte offset, end line, end byte offset)
+            line, offset, end_line, end_offset = node  # type: ignore[misc]
+            return CodeRange(
+                CodePosition(line, self._column(line, offset)), CodePosition(end_line, self._column(end_line, end_offset))
+            )
         return CodeRange(
             CodePosition(node.lineno, self._column(node.lineno, node.col_offset)),  # type: ignore[attr-defined]
             CodePosition(node.end_lineno, self._column(node.end_lineno, node.end_col_offset)),  # type: ignore[attr-defined]
@@ -176,3 +184,106 @@ def _ast_last_name(node: ast.expr) -> Optional[str]:
     if isinstance(node, ast.Attribute):
         return node.attr
     return None
+
+
+class Unplaced(Exception):
+    """A node of a converted tree whose position is not known (the file is parsed instead)."""
+
+
+class ConvertedPositions(NodePositions):
+    """The positions of a tree that ``cst_from_ast`` built: it recorded where each node it made
+    came from, so nothing is matched or resolved. A node it made from no ``ast`` node (an
+    ``Else``, a comprehension's ``CompIf``) spans its first to its last placed descendant."""
+
+    def __init__(self, module: cst.Module, known: Dict[int, object], lines: Sequence[str]) -> None:
+        super().__init__(module, None, lines)
+        self._sources = known  # id of a node → its range, the ast node it was made from, or offsets
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        found = self._sources.get(id(node))
+        if found is None:
+            if isinstance(node, cst.Module):
+                return super().__getitem__(node)
+            return self._elsewhere(node)
+        if found.__class__ is CodeRange:
+            return found  # type: ignore[return-value]
+        where = self._range(found)  # type: ignore[arg-type]
+        # A generator's parentheses are never in LibCST's range (``f(x for x in y)`` included),
+        # a tuple's when it has its own (``(a), b`` starts with its first element's).
+        if isinstance(found, _PARENTHESIZED) and self._opens(where) and (
+            not isinstance(node, cst.Tuple) or node.lpar
+        ):
+            return self._within_parentheses(found, where)  # type: ignore[arg-type]
+        return where
+
+    def _opens(self, where: CodeRange) -> bool:
+        line = self._lines[where.start.line - 1] if where.start.line <= len(self._lines) else ""
+        return line[where.start.column:where.start.column + 1] == "("
+
+    def _within_parentheses(self, node: Union[ast.Tuple, ast.GeneratorExp], where: CodeRange) -> CodeRange:
+        """``ast`` counts a tuple's or a generator's own parentheses in its span; LibCST's range
+        starts at the code after the opening one and ends after the last element (and its
+        trailing comma)."""
+        start = self._skip_blanks(where.start.line, where.start.column + 1)
+        if isinstance(node, ast.Tuple):
+            if not node.elts:
+                return CodeRange(start, start)
+            end = self._range(node.elts[-1]).end
+            after = self._skip_blanks(end.line, end.column)
+            if self._lines[after.line - 1][after.column:after.column + 1] == ",":
+                end = CodePosition(after.line, after.column + 1)
+        else:
+            end = self._before_blanks(where.end.line, where.end.column - 1)
+        return CodeRange(start, end)
+
+    def _before_blanks(self, line: int, column: int) -> CodePosition:
+        """The end of the code before (line, column), over whitespace and line breaks."""
+        while line >= 1:
+            text = self._lines[line - 1][:column].rstrip(" \t\f\\")
+            if text:
+                return CodePosition(line, len(text))
+            line -= 1
+            column = len(self._lines[line - 1]) if line >= 1 else 0
+        return CodePosition(1, 0)
+
+    def _skip_blanks(self, line: int, column: int) -> CodePosition:
+        """The first position at or after (line, column) that holds code, not whitespace or a comment."""
+        while line <= len(self._lines):
+            text = self._lines[line - 1]
+            rest = text[column:].lstrip(" \t\f\\")
+            if rest and not rest.startswith("#"):
+                return CodePosition(line, len(text) - len(rest))
+            line, column = line + 1, 0
+        return CodePosition(line, column)
+
+    def _elsewhere(self, node: cst.CSTNode) -> CodeRange:
+        placed = [self._placed(child) for child in children(node)]
+        placed = [where for where in placed if where is not None]
+        if not placed:
+            raise Unplaced(type(node).__name__)
+        return CodeRange(placed[0].start, placed[-1].end)
+
+    def _placed(self, node: cst.CSTNode) -> Optional[CodeRange]:
+        try:
+            return self[node]
+        except Unplaced:
+            return None
+
+    def text_of(self, node: cst.CSTNode) -> Optional[str]:
+        """The source of an expression the converter placed (a tuple with its parentheses),
+        else None."""
+        found = self._sources.get(id(node))
+        if found is None or not isinstance(node, cst.BaseExpression):
+            return None
+        if isinstance(node, cst.GeneratorExp) and not node.lpar:
+            where = self[node]  # ``f(x for x in y)``: the parentheses are the call's
+        else:
+            where = found if found.__class__ is CodeRange else self._range(found)  # type: ignore[arg-type]
+        lines = self._lines
+        start, end = where.start, where.end  # type: ignore[union-attr]
+        if start.line == end.line:
+            return lines[start.line - 1][start.column:end.column]
+        pieces = [lines[start.line - 1][start.column:]]
+        pieces.extend(lines[start.line:end.line - 1])
+        pieces.append(lines[end.line - 1][:end.column])
+        return "\n".join(pieces)

@@ -7,7 +7,7 @@ import tokenize
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
-from resilint.lint.source import python_tokens
+from resilint.lint.source import python_lines, python_tokens
 
 _CODE = r"[A-Z]+[0-9]+"
 _CODES = rf"{_CODE}(?:\s*[,\s]\s*{_CODE})*"
@@ -30,21 +30,40 @@ class Suppression:
         return self.codes is None or code in self.codes
 
 
-def _comments(text: str) -> Iterator[Tuple[int, int, str]]:
-    """(line, column, text) of every comment: real comments only, never text inside strings."""
+def _comments(text: str, line: int = 1) -> Iterator[Tuple[int, int, str]]:
+    """(line, column, text) of every comment: real comments only, never text inside strings.
+    ``line``: the number of the first line of ``text``."""
     try:
         for token in python_tokens(text):
             if token.type == tokenize.COMMENT:
-                yield token.start[0], token.start[1], token.string
+                yield token.start[0] + line - 1, token.start[1], token.string
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return  # only reached for files that do not parse, which get no findings to suppress
 
 
-def parse_suppressions(text: str) -> Dict[int, List[Suppression]]:
+def _candidate_comments(
+    text: str, multiline_strings: Optional[Sequence[Tuple[int, int]]]
+) -> Iterator[Tuple[int, int, str]]:
+    """The comments of the lines that may hold a suppression. Python's tokenizer is slow, so
+    when the file's strings that span lines are known (``(first line, last line)``, from its
+    syntax tree), each such line that no such string touches is tokenized alone: a line that
+    starts outside every string tokenizes as it would within the file."""
+    lines = python_lines(text)
+    wanted = [n for n, line in enumerate(lines, 1) if "noqa" in line.lower() or "resilint:" in line]
+    if multiline_strings is None or any(first <= n <= last for n in wanted for first, last in multiline_strings):
+        yield from _comments(text)
+        return
+    for number in wanted:
+        yield from _comments(lines[number - 1], number)
+
+
+def parse_suppressions(
+    text: str, multiline_strings: Optional[Sequence[Tuple[int, int]]] = None
+) -> Dict[int, List[Suppression]]:
     found: Dict[int, List[Suppression]] = {}
     if "noqa" not in text.lower() and "resilint:" not in text:
         return found
-    for number, start, comment in _comments(text):
+    for number, start, comment in _candidate_comments(text, multiline_strings):
         for pattern, ours in ((_NOQA, False), (_RESILINT, True)):
             for match in pattern.finditer(comment):
                 raw = match.group("codes")

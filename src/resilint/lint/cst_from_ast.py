@@ -1,0 +1,936 @@
+"""A LibCST tree built from the file's ``ast`` tree, instead of parsing the file again.
+
+The checker parses every file with CPython's parser anyway (syntax errors, positions). LibCST's
+own parser costs ten times as much, for a tree that the semantic model, the rules and the
+summaries read only for its structure: which statements, calls, names and literals there are,
+never its whitespace or comments. So the checker converts the ``ast`` tree to the LibCST nodes
+the parser would have made, with the same node classes and code-holding fields, and with
+whitespace and punctuation left at their defaults. The text of any node is read from the source
+by its position (``ConvertedPositions.text_of``), so what findings quote is the file's own code.
+
+What is not converted raises :class:`Unconvertible`, and the checker parses that file with
+LibCST as before: syntax newer than this converter (``match``, ``except*``, type parameters),
+and code whose positions ``ast`` does not give. String literals are taken verbatim from the
+source; f-strings and implicitly concatenated strings are parsed by LibCST on their own.
+Fixes never see a converted tree: codemods parse the file with LibCST to rewrite it.
+
+``tests/lint/test_cst_from_ast.py`` compares the converted tree with LibCST's parse of every
+file in the test suite and in resilint itself, node class by node class and field by field.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tokenize
+import unicodedata
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import libcst as cst
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+
+from resilint.lint.source import python_lines, python_tokens
+
+# A node's position: its range, the ast node it was made from, or (line, byte offset, end line,
+# end byte offset) as ``ast`` counts them.
+Position = Union[CodeRange, ast.AST, "_Span", Tuple[int, int, int, int]]
+
+
+class Unconvertible(Exception):
+    """The file holds code this converter does not build (the checker parses it instead)."""
+
+
+_WS = cst.SimpleWhitespace("")
+_SPACE = cst.SimpleWhitespace(" ")
+_NO_PARENS: Tuple[()] = ()
+_DEFAULT = cst.MaybeSentinel.DEFAULT
+_TRAILING = cst.TrailingWhitespace()
+# Punctuation holds only whitespace, so one instance of each serves every node (and is never a
+# node anything is looked up by).
+_DOT = cst.Dot(whitespace_before=_WS, whitespace_after=_WS)
+_COLON = cst.Colon()
+_EQUAL = cst.AssignEqual(whitespace_before=_WS, whitespace_after=_WS)
+_ASYNC = cst.Asynchronous(whitespace_after=_SPACE)
+_LBRACKET, _RBRACKET = cst.LeftSquareBracket(), cst.RightSquareBracket()
+_LBRACE, _RBRACE = cst.LeftCurlyBrace(), cst.RightCurlyBrace()
+_LPAR, _RPAR = (cst.LeftParen(),), (cst.RightParen(),)
+_COMPOUND = frozenset({cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try})
+_STRING_PREFIX = re.compile(r"[rRbBuU]{0,2}")
+_SINGLE_QUOTED = {
+    '"': re.compile(r'"(?:[^"\\\n]|\\.|\\\n)*"', re.DOTALL),
+    "'": re.compile(r"'(?:[^'\\\n]|\\.|\\\n)*'", re.DOTALL),
+    '"""': re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL),
+    "'''": re.compile(r"'''(?:[^'\\]|\\.|'(?!''))*'''", re.DOTALL),
+}
+_NON_ASCII_WORD = re.compile(r"\w*[^\W\x00-\x7f]\w*")
+_FROM = re.compile(r"from\s+[.\s]*")
+_DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s*")
+
+# Operators hold only whitespace too: one instance of each.
+_BINARY = {
+    ast.Add: cst.Add(), ast.Sub: cst.Subtract(), ast.Mult: cst.Multiply(), ast.MatMult: cst.MatrixMultiply(),
+    ast.Div: cst.Divide(), ast.FloorDiv: cst.FloorDivide(), ast.Mod: cst.Modulo(), ast.Pow: cst.Power(),
+    ast.LShift: cst.LeftShift(), ast.RShift: cst.RightShift(), ast.BitOr: cst.BitOr(), ast.BitXor: cst.BitXor(),
+    ast.BitAnd: cst.BitAnd(),
+}
+_AUGMENTED = {
+    ast.Add: cst.AddAssign(), ast.Sub: cst.SubtractAssign(), ast.Mult: cst.MultiplyAssign(),
+    ast.MatMult: cst.MatrixMultiplyAssign(), ast.Div: cst.DivideAssign(), ast.FloorDiv: cst.FloorDivideAssign(),
+    ast.Mod: cst.ModuloAssign(), ast.Pow: cst.PowerAssign(), ast.LShift: cst.LeftShiftAssign(),
+    ast.RShift: cst.RightShiftAssign(), ast.BitOr: cst.BitOrAssign(), ast.BitXor: cst.BitXorAssign(),
+    ast.BitAnd: cst.BitAndAssign(),
+}
+_UNARY = {ast.UAdd: cst.Plus(), ast.USub: cst.Minus(), ast.Invert: cst.BitInvert(), ast.Not: cst.Not()}
+_BOOLEAN = {ast.And: cst.And(), ast.Or: cst.Or()}
+_COMPARE = {
+    ast.Eq: cst.Equal(), ast.NotEq: cst.NotEqual(), ast.Lt: cst.LessThan(), ast.LtE: cst.LessThanEqual(),
+    ast.Gt: cst.GreaterThan(), ast.GtE: cst.GreaterThanEqual(), ast.Is: cst.Is(), ast.IsNot: cst.IsNot(),
+    ast.In: cst.In(), ast.NotIn: cst.NotIn(),
+}
+
+
+class ConvertedTree:
+    """A LibCST module made from an ``ast`` tree, with the position of its nodes."""
+
+    def __init__(
+        self, module: cst.Module, known: Dict[int, Position], multiline_strings: List[Tuple[int, int]]
+    ) -> None:
+        self.module = module
+        self.known = known  # id of a LibCST node → its range, or the ast node it was made from
+        # (first line, last line) of each string literal, or implicit concatenation, on several lines
+        self.multiline_strings = multiline_strings
+
+
+def convert(tree: ast.Module, text: str, lines: Sequence[str]) -> ConvertedTree:
+    """The LibCST module of ``text``, whose ``ast`` is ``tree``."""
+    if not text.isascii() and not unicodedata.is_normalized("NFKC", text) and _normalised_identifiers(tree, text):
+        raise Unconvertible("characters that Python normalises in identifiers")
+    converter = _Converter(text, lines)
+    module = converter.module(tree)
+    return ConvertedTree(module, converter.known, converter.multiline_strings)
+
+
+class _Converter:
+    def __init__(self, text: str, lines: Sequence[str]) -> None:
+        self.text = text
+        self.lines = lines
+        self.known: Dict[int, Position] = {}
+        self._ended: Optional[List[str]] = None  # the lines with their line breaks, once needed
+        self.multiline_strings: List[Tuple[int, int]] = []
+        self._expressions: Dict[type, Callable[[Any], cst.BaseExpression]] = {
+            ast.Name: self._name, ast.Constant: self._constant, ast.Attribute: self._attribute,
+            ast.Call: self._call, ast.BinOp: self._binary, ast.UnaryOp: self._unary, ast.BoolOp: self._boolean,
+            ast.Compare: self._compare, ast.Subscript: self._subscript, ast.Tuple: self._tuple, ast.List: self._list,
+            ast.Set: self._set, ast.Dict: self._dict, ast.ListComp: self._list_comp, ast.SetComp: self._set_comp,
+            ast.GeneratorExp: self._generator, ast.DictComp: self._dict_comp, ast.Lambda: self._lambda,
+            ast.IfExp: self._if_exp, ast.Await: self._await, ast.Yield: self._yield, ast.YieldFrom: self._yield_from,
+            ast.NamedExpr: self._named, ast.JoinedStr: self._parsed_alone, ast.Starred: self._unsupported,
+            ast.Slice: self._unsupported,
+        }
+        self._statements: Dict[type, Callable[[Any], cst.CSTNode]] = {
+            ast.Expr: self._expr_statement, ast.Assign: self._assign, ast.AugAssign: self._aug_assign,
+            ast.AnnAssign: self._ann_assign, ast.Return: self._return, ast.Pass: self._pass, ast.Break: self._break,
+            ast.Continue: self._continue, ast.Raise: self._raise, ast.Assert: self._assert, ast.Delete: self._delete,
+            ast.Import: self._import, ast.ImportFrom: self._import_from, ast.Global: self._global,
+            ast.Nonlocal: self._nonlocal,
+            ast.FunctionDef: self._function, ast.AsyncFunctionDef: self._function, ast.ClassDef: self._class,
+            ast.If: self._if, ast.For: self._for, ast.AsyncFor: self._for, ast.While: self._while,
+            ast.With: self._with, ast.AsyncWith: self._with, ast.Try: self._try,
+        }
+
+    # --- positions ------------------------------------------------------------------------
+
+    def _at(self, node: cst.CSTNode, source: Position) -> Any:
+        self.known[id(node)] = source
+        return node
+
+    def _segment(self, node: ast.AST) -> str:
+        line, end_line = node.lineno, node.end_lineno  # type: ignore[attr-defined]
+        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        if line == end_line:
+            return _bytes_slice(self.lines[line - 1], start, end)
+        if self._ended is None:
+            self._ended = python_lines(self.text, keepends=True)
+        pieces = [_bytes_slice(self._ended[line - 1], start, None)]
+        pieces.extend(self._ended[line:end_line - 1])
+        pieces.append(_bytes_slice(self._ended[end_line - 1], 0, end))
+        return "".join(pieces)
+
+    def _name_after_keyword(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]) -> cst.Name:
+        name = cst.Name(node.name, lpar=_NO_PARENS, rpar=_NO_PARENS)
+        number = node.lineno
+        line = self.lines[number - 1]
+        keyword = _DEF_NAME.match(line, _character_column(line, node.col_offset))
+        start = keyword.end() if keyword is not None else -1
+        while start >= 0 and line[start:].strip() == "\\" and number < len(self.lines):  # ``def \``
+            number += 1
+            line = self.lines[number - 1]
+            start = len(line) - len(line.lstrip(" \t\f"))
+        if start >= 0 and line.startswith(node.name, start):
+            self.known[id(name)] = CodeRange(CodePosition(number, start), CodePosition(number, start + len(node.name)))
+        return name
+
+    # --- module and blocks ----------------------------------------------------------------
+
+    def module(self, tree: ast.Module) -> cst.Module:
+        return cst.Module(
+            body=self._statements_of(tree.body), header=(), footer=(), encoding="utf-8",
+            default_indent="    ", default_newline="\n", has_trailing_newline=True,
+        )
+
+    def _statements_of(self, body: Sequence[ast.stmt]) -> Tuple[cst.CSTNode, ...]:
+        """Statements grouped as LibCST groups them: simple statements sharing a line (``a; b``)
+        form one ``SimpleStatementLine``."""
+        result: List[cst.CSTNode] = []
+        line: List[cst.BaseSmallStatement] = []
+        first: Optional[ast.stmt] = None
+        last: Optional[ast.stmt] = None
+        for statement in body:
+            convert = self._statements.get(statement.__class__)
+            if convert is None:
+                raise Unconvertible(f"no conversion for {statement.__class__.__name__}")
+            node = convert(statement)
+            if node.__class__ in _COMPOUND:
+                if line:
+                    result.append(self._simple_line(line, first, last))  # type: ignore[arg-type]
+                    line = []
+                result.append(node)
+                continue
+            if line and last is not None and statement.lineno != last.end_lineno:  # type: ignore[attr-defined]
+                result.append(self._simple_line(line, first, last))  # type: ignore[arg-type]
+                line = []
+            if not line:
+                first = statement
+            line.append(node)  # type: ignore[arg-type]
+            last = statement
+        if line:
+            result.append(self._simple_line(line, first, last))  # type: ignore[arg-type]
+        return tuple(result)
+
+    def _simple_line(self, body: List[cst.BaseSmallStatement], first: ast.stmt, last: ast.stmt) -> cst.SimpleStatementLine:
+        node = cst.SimpleStatementLine(body=tuple(body), leading_lines=(), trailing_whitespace=_TRAILING)
+        return self._at(node, _Span(first, last))
+
+    def _block(self, body: Sequence[ast.stmt]) -> cst.BaseSuite:
+        """An indented block, or the statements that follow the colon on its line."""
+        first = body[0]
+        statements = self._statements_of(body)
+        if _bytes_slice(self.lines[first.lineno - 1], 0, first.col_offset).strip():
+            if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
+                raise Unconvertible("a compound statement after a colon")
+            suite = cst.SimpleStatementSuite(body=statements[0].body, leading_whitespace=_SPACE,
+                                             trailing_whitespace=_TRAILING)
+            return self._at(suite, _Span(first, body[-1]))
+        block = cst.IndentedBlock(body=statements, header=_TRAILING, indent=None, footer=())
+        return self._at(block, _Span(first, body[-1]))
+
+    def _else(self, body: Sequence[ast.stmt]) -> Optional[cst.Else]:
+        if not body:
+            return None
+        node = cst.Else(body=self._block(body), leading_lines=(), whitespace_before_colon=_WS)
+        return self._at(node, _Span(body[0], body[-1]))
+
+    # --- statements -------------------------------------------------------------------------
+
+    def _expr_statement(self, node: ast.Expr) -> cst.Expr:
+        return self._at(cst.Expr(value=self.expression(node.value), semicolon=_DEFAULT), node)
+
+    def _assign(self, node: ast.Assign) -> cst.Assign:
+        targets = tuple(
+            self._at(cst.AssignTarget(target=self.expression(t), whitespace_before_equal=_SPACE, whitespace_after_equal=_SPACE), t)
+            for t in node.targets
+        )
+        return self._at(cst.Assign(targets=targets, value=self.expression(node.value), semicolon=_DEFAULT), node)
+
+    def _aug_assign(self, node: ast.AugAssign) -> cst.AugAssign:
+        operator = _AUGMENTED[node.op.__class__]
+        return self._at(
+            cst.AugAssign(target=self.expression(node.target), operator=operator, value=self.expression(node.value),
+                          semicolon=_DEFAULT),
+            node,
+        )
+
+    def _ann_assign(self, node: ast.AnnAssign) -> cst.AnnAssign:
+        value = self.expression(node.value) if node.value is not None else None
+        return self._at(
+            cst.AnnAssign(target=self.expression(node.target), annotation=self._annotation(node.annotation),
+                          value=value, equal=_DEFAULT, semicolon=_DEFAULT),
+            node,
+        )
+
+    def _annotation(self, expr: ast.expr) -> cst.Annotation:
+        return self._at(cst.Annotation(annotation=self.expression(expr), whitespace_before_indicator=_DEFAULT,
+                                       whitespace_after_indicator=_SPACE), expr)
+
+    def _return(self, node: ast.Return) -> cst.Return:
+        value = self.expression(node.value) if node.value is not None else None
+        return self._at(cst.Return(value=value, whitespace_after_return=_DEFAULT, semicolon=_DEFAULT), node)
+
+    def _pass(self, node: ast.Pass) -> cst.Pass:
+        return self._at(cst.Pass(semicolon=_DEFAULT), node)
+
+    def _break(self, node: ast.Break) -> cst.Break:
+        return self._at(cst.Break(semicolon=_DEFAULT), node)
+
+    def _continue(self, node: ast.Continue) -> cst.Continue:
+        return self._at(cst.Continue(semicolon=_DEFAULT), node)
+
+    def _raise(self, node: ast.Raise) -> cst.Raise:
+        exc = self.expression(node.exc) if node.exc is not None else None
+        cause = None
+        if node.cause is not None:
+            cause = cst.From(item=self.expression(node.cause), whitespace_before_from=_DEFAULT, whitespace_after_from=_SPACE)
+        return self._at(cst.Raise(exc=exc, cause=cause, whitespace_after_raise=_DEFAULT, semicolon=_DEFAULT), node)
+
+    def _assert(self, node: ast.Assert) -> cst.Assert:
+        msg = self.expression(node.msg) if node.msg is not None else None
+        return self._at(
+            cst.Assert(test=self.expression(node.test), msg=msg, comma=_DEFAULT, whitespace_after_assert=_SPACE,
+                       semicolon=_DEFAULT),
+            node,
+        )
+
+    def _delete(self, node: ast.Delete) -> cst.Del:
+        if len(node.targets) == 1:
+            target = self.expression(node.targets[0])
+        else:
+            elements = tuple(self._element(t) for t in node.targets)
+            target = self._at(cst.Tuple(elements=elements, lpar=_NO_PARENS, rpar=_NO_PARENS),
+                              _Span(node.targets[0], node.targets[-1]))
+        return self._at(cst.Del(target=target, whitespace_after_del=_SPACE, semicolon=_DEFAULT), node)
+
+    def _dotted(self, dotted: str, where: Optional[Union[ast.AST, "_Offsets"]]) -> Union[cst.Name, cst.Attribute]:
+        parts = dotted.split(".")
+        node: Union[cst.Name, cst.Attribute] = cst.Name(parts[0], lpar=_NO_PARENS, rpar=_NO_PARENS)
+        for part in parts[1:]:
+            node = cst.Attribute(value=node, attr=cst.Name(part, lpar=_NO_PARENS, rpar=_NO_PARENS), dot=_DOT,
+                                 lpar=_NO_PARENS, rpar=_NO_PARENS)
+        # (an ``import`` alias has a position from Python 3.10)
+        if where is not None and hasattr(where, "lineno") and self._segment(where).startswith(dotted):
+            line, start = where.lineno, where.col_offset  # type: ignore[attr-defined]
+            end = start + len(dotted.encode("utf-8"))
+            part: cst.BaseExpression = node
+            while isinstance(part, cst.Attribute):
+                self.known[id(part)] = (line, start, line, end)
+                self.known[id(part.attr)] = (line, end - len(part.attr.value.encode("utf-8")), line, end)
+                end -= len(part.attr.value.encode("utf-8")) + 1
+                part = part.value
+            self.known[id(part)] = (line, start, line, end)
+        return node
+
+    def _alias(self, alias: ast.alias) -> cst.ImportAlias:
+        asname = None
+        if alias.asname is not None:
+            asname = cst.AsName(name=cst.Name(alias.asname, lpar=_NO_PARENS, rpar=_NO_PARENS),
+                                whitespace_before_as=_SPACE, whitespace_after_as=_SPACE)
+        node = cst.ImportAlias(name=self._dotted(alias.name, alias), asname=asname, comma=_DEFAULT)
+        if hasattr(alias, "lineno"):
+            self.known[id(node)] = alias
+        return node
+
+    def _import(self, node: ast.Import) -> cst.Import:
+        names = tuple(self._alias(a) for a in node.names)
+        return self._at(cst.Import(names=names, semicolon=_DEFAULT, whitespace_after_import=_SPACE), node)
+
+    def _import_from(self, node: ast.ImportFrom) -> cst.ImportFrom:
+        module = None
+        if node.module:
+            line = self.lines[node.lineno - 1]
+            keyword = _FROM.match(line, _character_column(line, node.col_offset))
+            start = _ast_offset(line, keyword.end()) if keyword is not None else -1
+            module = self._dotted(node.module, _Offsets(node.lineno, start) if start >= 0 else None)
+        names: Union[cst.ImportStar, Tuple[cst.ImportAlias, ...]]
+        if len(node.names) == 1 and node.names[0].name == "*":
+            names = cst.ImportStar()
+        else:
+            names = tuple(self._alias(a) for a in node.names)
+        relative = tuple(_DOT for _ in range(node.level or 0))
+        return self._at(
+            cst.ImportFrom(module=module, names=names, relative=relative, lpar=None, rpar=None, semicolon=_DEFAULT,
+                           whitespace_after_from=_SPACE, whitespace_before_import=_SPACE,
+                           whitespace_after_import=_SPACE),
+            node,
+        )
+
+    def _names(self, node: Union[ast.Global, ast.Nonlocal]) -> Tuple[cst.NameItem, ...]:
+        return tuple(cst.NameItem(name=cst.Name(n, lpar=_NO_PARENS, rpar=_NO_PARENS), comma=_DEFAULT) for n in node.names)
+
+    def _global(self, node: ast.Global) -> cst.Global:
+        return self._at(cst.Global(names=self._names(node), whitespace_after_global=_SPACE, semicolon=_DEFAULT), node)
+
+    def _nonlocal(self, node: ast.Nonlocal) -> cst.Nonlocal:
+        return self._at(cst.Nonlocal(names=self._names(node), whitespace_after_nonlocal=_SPACE, semicolon=_DEFAULT), node)
+
+    def _decorators(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]) -> Tuple[cst.Decorator, ...]:
+        found = []
+        for expr in node.decorator_list:
+            decorator = cst.Decorator(decorator=self.expression(expr), leading_lines=(), whitespace_after_at=_WS,
+                                      trailing_whitespace=_TRAILING)
+            line = self.lines[expr.lineno - 1]
+            start = _character_column(line, expr.col_offset)
+            at = line.rfind("@", 0, start)
+            if at < 0 or line[at + 1:start].strip():
+                raise Unconvertible("a decorator whose '@' is not on its line")
+            self.known[id(decorator)] = CodeRange(
+                CodePosition(expr.lineno, at),
+                CodePosition(expr.end_lineno, _character_column(self.lines[expr.end_lineno - 1], expr.end_col_offset)),  # type: ignore[arg-type]
+            )
+            found.append(decorator)
+        return tuple(found)
+
+    def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> cst.FunctionDef:
+        if getattr(node, "type_params", None):
+            raise Unconvertible("type parameters")
+        decorators = self._decorators(node)
+        name = self._name_after_keyword(node)
+        params = self._parameters(node.args)
+        returns = self._annotation(node.returns) if node.returns is not None else None
+        body = self._block(node.body)
+        asynchronous = _ASYNC if isinstance(node, ast.AsyncFunctionDef) else None
+        return self._at(
+            cst.FunctionDef(name=name, params=params, body=body, decorators=decorators, returns=returns,
+                            asynchronous=asynchronous, leading_lines=(), lines_after_decorators=(),
+                            whitespace_after_def=_SPACE, whitespace_after_name=_WS, whitespace_before_params=_WS,
+                            whitespace_before_colon=_WS),
+            node,
+        )
+
+    def _class(self, node: ast.ClassDef) -> cst.ClassDef:
+        if getattr(node, "type_params", None):
+            raise Unconvertible("type parameters")
+        decorators = self._decorators(node)
+        name = self._name_after_keyword(node)
+        arguments = self._arguments(node.bases, node.keywords)
+        bases = tuple(a for a in arguments if a.keyword is None and a.star != "**")
+        keywords = tuple(a for a in arguments if a.keyword is not None or a.star == "**")
+        body = self._block(node.body)
+        return self._at(
+            cst.ClassDef(name=name, body=body, bases=bases, keywords=keywords, decorators=decorators, lpar=_DEFAULT,
+                         rpar=_DEFAULT, leading_lines=(), lines_after_decorators=(), whitespace_after_class=_SPACE,
+                         whitespace_after_name=_WS, whitespace_before_colon=_WS),
+            node,
+        )
+
+    def _if(self, node: ast.If) -> cst.If:
+        body = self._block(node.body)
+        orelse: Union[cst.If, cst.Else, None] = None
+        if node.orelse:
+            first = node.orelse[0]
+            if len(node.orelse) == 1 and isinstance(first, ast.If) and self._starts_with(first, "elif"):
+                orelse = self._if(first)
+            else:
+                orelse = self._else(node.orelse)
+        return self._at(
+            cst.If(test=self.expression(node.test), body=body, orelse=orelse, leading_lines=(),
+                   whitespace_before_test=_SPACE, whitespace_after_test=_WS),
+            node,
+        )
+
+    def _starts_with(self, node: ast.AST, keyword: str) -> bool:
+        line = self.lines[node.lineno - 1]  # type: ignore[attr-defined]
+        return _bytes_slice(line, node.col_offset, None).startswith(keyword)  # type: ignore[attr-defined]
+
+    def _for(self, node: Union[ast.For, ast.AsyncFor]) -> cst.For:
+        asynchronous = _ASYNC if isinstance(node, ast.AsyncFor) else None
+        return self._at(
+            cst.For(target=self.expression(node.target), iter=self.expression(node.iter),
+                    body=self._block(node.body),
+                    orelse=self._else(node.orelse), asynchronous=asynchronous, leading_lines=(),
+                    whitespace_after_for=_SPACE, whitespace_before_in=_SPACE, whitespace_after_in=_SPACE,
+                    whitespace_before_colon=_WS),
+            node,
+        )
+
+    def _while(self, node: ast.While) -> cst.While:
+        return self._at(
+            cst.While(test=self.expression(node.test),
+                      body=self._block(node.body),
+                      orelse=self._else(node.orelse), leading_lines=(), whitespace_after_while=_SPACE,
+                      whitespace_before_colon=_WS),
+            node,
+        )
+
+    def _with(self, node: Union[ast.With, ast.AsyncWith]) -> cst.With:
+        items = []
+        for item in node.items:
+            asname = None
+            if item.optional_vars is not None:
+                asname = cst.AsName(name=self.expression(item.optional_vars), whitespace_before_as=_SPACE,
+                                    whitespace_after_as=_SPACE)
+            with_item = cst.WithItem(item=self.expression(item.context_expr), asname=asname, comma=_DEFAULT)
+            self.known[id(with_item)] = _Span(item.context_expr, item.optional_vars or item.context_expr)
+            items.append(with_item)
+        asynchronous = _ASYNC if isinstance(node, ast.AsyncWith) else None
+        body = self._block(node.body)
+        return self._at(
+            cst.With(items=tuple(items), body=body, asynchronous=asynchronous, leading_lines=(), lpar=_DEFAULT,
+                     rpar=_DEFAULT, whitespace_after_with=_SPACE, whitespace_before_colon=_WS),
+            node,
+        )
+
+    def _try(self, node: ast.Try) -> cst.Try:
+        body = self._block(node.body)
+        handlers = []
+        for handler in node.handlers:
+            name = None
+            if handler.name is not None:
+                name = cst.AsName(name=cst.Name(handler.name, lpar=_NO_PARENS, rpar=_NO_PARENS),
+                                  whitespace_before_as=_SPACE, whitespace_after_as=_SPACE)
+            kind = self.expression(handler.type) if handler.type is not None else None
+            handlers.append(self._at(
+                cst.ExceptHandler(body=self._block(handler.body), type=kind, name=name, leading_lines=(), whitespace_after_except=_SPACE,
+                                  whitespace_before_colon=_WS),
+                handler,
+            ))
+        orelse = self._else(node.orelse)
+        finalbody = None
+        if node.finalbody:
+            first = node.finalbody[0]
+            finalbody = self._at(
+                cst.Finally(body=self._block(node.finalbody), leading_lines=(),
+                            whitespace_before_colon=_WS),
+                _Span(first, node.finalbody[-1]),
+            )
+        return self._at(
+            cst.Try(body=body, handlers=tuple(handlers), orelse=orelse, finalbody=finalbody, leading_lines=(),
+                    whitespace_before_colon=_WS),
+            node,
+        )
+
+    # --- parameters and arguments ---------------------------------------------------------
+
+    def _param(self, arg: ast.arg, default: Optional[ast.expr], star: str) -> cst.Param:
+        annotation = self._annotation(arg.annotation) if arg.annotation is not None else None
+        param = cst.Param(
+            name=cst.Name(arg.arg, lpar=_NO_PARENS, rpar=_NO_PARENS), annotation=annotation, equal=_DEFAULT,
+            default=self.expression(default) if default is not None else None, comma=_DEFAULT, star=star,
+            whitespace_after_star=_WS, whitespace_after_param=_WS,
+        )
+        start, width = arg.col_offset, len(arg.arg.encode("utf-8"))
+        self.known[id(param)] = (arg.lineno, start - len(star), arg.lineno, start + width)
+        self.known[id(param.name)] = (arg.lineno, start, arg.lineno, start + width)
+        return param
+
+    def _parameters(self, args: ast.arguments) -> cst.Parameters:
+        positional = [*args.posonlyargs, *args.args]
+        defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        converted = [self._param(a, d, "") for a, d in zip(positional, defaults)]
+        posonly = tuple(converted[:len(args.posonlyargs)])
+        star_arg: Union[cst.Param, cst.ParamStar, cst.MaybeSentinel] = _DEFAULT
+        if args.vararg is not None:
+            star_arg = self._param(args.vararg, None, "*")
+        elif args.kwonlyargs:
+            star_arg = cst.ParamStar(comma=cst.Comma(whitespace_before=_WS, whitespace_after=_SPACE))
+        kwonly = tuple(self._param(a, d, "") for a, d in zip(args.kwonlyargs, args.kw_defaults))
+        star_kwarg = self._param(args.kwarg, None, "**") if args.kwarg is not None else None
+        return cst.Parameters(
+            params=tuple(converted[len(args.posonlyargs):]), star_arg=star_arg, kwonly_params=kwonly,
+            star_kwarg=star_kwarg, posonly_params=posonly,
+            posonly_ind=cst.ParamSlash(comma=_DEFAULT) if posonly else _DEFAULT,
+        )
+
+    def _arguments(
+        self, args: Sequence[ast.expr], keywords: Sequence[ast.keyword], call: Optional[ast.Call] = None
+    ) -> Tuple[cst.Arg, ...]:
+        found: List[Tuple[Tuple[int, int], cst.Arg]] = []
+        for arg in args:
+            if arg.__class__ is ast.GeneratorExp and call is not None and _end(arg) == _end(call):
+                # ``f(x for x in y)``: the parentheses are the call's, not the generator's
+                value = self.expression(arg)
+                bare = value.with_changes(lpar=(), rpar=())
+                self.known[id(bare)] = self.known.pop(id(value))
+                node = cst.Arg(value=bare, keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="",
+                               whitespace_after_star=_WS, whitespace_after_arg=_WS)
+                self.known[id(node)] = arg
+                found.append(((arg.lineno, arg.col_offset), node))
+                continue
+            if arg.__class__ is ast.Starred:
+                node = cst.Arg(value=self.expression(arg.value), keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="*",  # type: ignore[attr-defined]
+                               whitespace_after_star=_WS, whitespace_after_arg=_WS)
+            else:
+                node = cst.Arg(value=self.expression(arg), keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="",
+                               whitespace_after_star=_WS, whitespace_after_arg=_WS)
+            # the argument's own span: a parenthesized tuple's parentheses are the argument's
+            self.known[id(node)] = (arg.lineno, arg.col_offset, arg.end_lineno, arg.end_col_offset)
+            found.append(((arg.lineno, arg.col_offset), node))
+        for keyword in keywords:
+            value = self.expression(keyword.value)
+            if keyword.arg is None:
+                node = cst.Arg(value=value, keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="**",
+                               whitespace_after_star=_WS, whitespace_after_arg=_WS)
+            else:
+                name = cst.Name(keyword.arg, lpar=_NO_PARENS, rpar=_NO_PARENS)
+                start = keyword.col_offset
+                self.known[id(name)] = (keyword.lineno, start, keyword.lineno, start + len(keyword.arg.encode("utf-8")))
+                node = cst.Arg(value=value, keyword=name,
+                               equal=_EQUAL, comma=_DEFAULT,
+                               star="", whitespace_after_star=_WS, whitespace_after_arg=_WS)
+            self.known[id(node)] = keyword
+            found.append(((keyword.lineno, keyword.col_offset), node))
+        if keywords and args:
+            found.sort(key=lambda pair: pair[0])
+        return tuple(node for _, node in found)
+
+    # --- expressions ----------------------------------------------------------------------
+
+    def expression(self, node: ast.expr) -> cst.BaseExpression:
+        convert = self._expressions.get(node.__class__)
+        if convert is None:
+            raise Unconvertible(f"no conversion for {node.__class__.__name__}")
+        result = convert(node)
+        self.known[id(result)] = node
+        return result
+
+    def _unsupported(self, node: ast.expr) -> cst.BaseExpression:
+        raise Unconvertible(f"{node.__class__.__name__} where it cannot be")
+
+    def _name(self, node: ast.Name) -> cst.Name:
+        return cst.Name(node.id, lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _constant(self, node: ast.Constant) -> cst.BaseExpression:
+        value = node.value
+        kind = value.__class__
+        if kind is str or kind is bytes:
+            if node.end_lineno != node.lineno:
+                self.multiline_strings.append((node.lineno, node.end_lineno))  # type: ignore[arg-type]
+            text = self._segment(node)
+            if _single_string(text):
+                return cst.SimpleString(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
+            return self._parsed_alone(node)
+        if value is None or kind is bool:
+            return cst.Name(str(value), lpar=_NO_PARENS, rpar=_NO_PARENS)
+        if value is Ellipsis:
+            return cst.Ellipsis(lpar=_NO_PARENS, rpar=_NO_PARENS)
+        text = self._segment(node)
+        if kind is int:
+            return cst.Integer(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
+        if kind is float:
+            return cst.Float(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
+        if kind is complex:
+            return cst.Imaginary(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
+        raise Unconvertible(f"a constant of type {kind.__name__}")
+
+    def _parsed_alone(self, node: ast.expr) -> cst.BaseExpression:
+        """LibCST's own parse of this expression (f-strings, concatenated strings), with the
+        positions of the calls inside it."""
+        if node.end_lineno != node.lineno and node.__class__ is not ast.Constant:  # (a Constant is listed)
+            self.multiline_strings.append((node.lineno, node.end_lineno))  # type: ignore[arg-type]
+        text = self._segment(node)
+        try:
+            parsed = cst.parse_expression("(" + text + ")")
+        except cst.ParserSyntaxError:
+            raise Unconvertible("an expression LibCST reads differently on its own") from None
+        parsed = parsed.with_changes(lpar=(), rpar=())
+        if any(isinstance(inner, ast.Call) for inner in ast.walk(node)):
+            self._place_inner(parsed, text, node)
+        return parsed
+
+    def _place_inner(self, parsed: cst.BaseExpression, text: str, node: ast.expr) -> None:
+        wrapper = MetadataWrapper(cst.Module(body=[cst.SimpleStatementLine([cst.Expr(parsed)])]), unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+        line = self.lines[node.lineno - 1]
+        column = _character_column(line, node.col_offset)
+        for inner, where in positions.items():
+            if inner is parsed or isinstance(inner, (cst.Module, cst.SimpleStatementLine, cst.Expr)):
+                continue
+            start, end = where.start, where.end
+            self.known[id(inner)] = CodeRange(
+                CodePosition(node.lineno + start.line - 1, start.column + column if start.line == 1 else start.column),
+                CodePosition(node.lineno + end.line - 1, end.column + column if end.line == 1 else end.column),
+            )
+
+    def _attribute(self, node: ast.Attribute) -> cst.Attribute:
+        value = self.expression(node.value)
+        attr = cst.Name(node.attr, lpar=_NO_PARENS, rpar=_NO_PARENS)
+        end_line, end = node.end_lineno, node.end_col_offset
+        self.known[id(attr)] = (end_line, end - len(node.attr.encode("utf-8")), end_line, end)  # type: ignore[operator]
+        return cst.Attribute(value=value, attr=attr, dot=_DOT,
+                             lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _call(self, node: ast.Call) -> cst.Call:
+        return cst.Call(func=self.expression(node.func), args=self._arguments(node.args, node.keywords, node),
+                        lpar=_NO_PARENS, rpar=_NO_PARENS, whitespace_after_func=_WS, whitespace_before_args=_WS)
+
+    def _binary(self, node: ast.BinOp) -> cst.BinaryOperation:
+        return cst.BinaryOperation(left=self.expression(node.left), operator=_BINARY[node.op.__class__],  # type: ignore[arg-type]
+                                   right=self.expression(node.right), lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _unary(self, node: ast.UnaryOp) -> cst.UnaryOperation:
+        return cst.UnaryOperation(operator=_UNARY[node.op.__class__], expression=self.expression(node.operand),  # type: ignore[arg-type]
+                                  lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _boolean(self, node: ast.BoolOp) -> cst.BooleanOperation:
+        operator = _BOOLEAN[node.op.__class__]
+        result = self.expression(node.values[0])
+        for value in node.values[1:]:
+            result = cst.BooleanOperation(left=result, operator=operator, right=self.expression(value),  # type: ignore[arg-type]
+                                          lpar=_NO_PARENS, rpar=_NO_PARENS)
+            self.known[id(result)] = _Span(node.values[0], value)
+        return result
+
+    def _compare(self, node: ast.Compare) -> cst.Comparison:
+        targets = tuple(
+            cst.ComparisonTarget(operator=_COMPARE[op.__class__], comparator=self.expression(comparator))  # type: ignore[arg-type]
+            for op, comparator in zip(node.ops, node.comparators)
+        )
+        return cst.Comparison(left=self.expression(node.left), comparisons=targets, lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _subscript(self, node: ast.Subscript) -> cst.Subscript:
+        index = node.slice
+        parts: Sequence[ast.expr] = [index]
+        if index.__class__ is ast.Tuple and not self._parenthesized_tuple(index):  # type: ignore[arg-type]
+            parts = index.elts  # type: ignore[attr-defined]
+        elements = tuple(self._subscript_element(part) for part in parts)
+        return cst.Subscript(value=self.expression(node.value), slice=elements, lbracket=_LBRACKET,
+                             rbracket=_RBRACKET, lpar=_NO_PARENS, rpar=_NO_PARENS,
+                             whitespace_after_value=_WS)
+
+    def _parenthesized_tuple(self, node: ast.Tuple) -> bool:
+        """``a[(1, 2)]`` rather than ``a[1, 2]``: the parenthesis that opens the tuple's span
+        closes at its end (in ``a[(x), 2]`` it closes after ``x``)."""
+        if not node.elts:
+            return True
+        first = node.elts[0]
+        if (first.lineno, first.col_offset) == (node.lineno, node.col_offset):
+            return False
+        depth = 0
+        for token in python_tokens(self._segment(node)):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return token.end == _end_of(self._segment(node))
+        return False
+
+    def _two_colons(self, part: ast.Slice) -> bool:
+        """``a[1::]``: a second colon with no step after it."""
+        text = self._segment(part)
+        before = part.upper or part.lower
+        if before is not None:
+            # the slice's own text after the last bound (which may hold colons of its own)
+            text = self._segment(_Span(before, part))
+            text = text[len(self._segment(before)):]
+        return text.count(":") > (0 if part.upper is not None else 1)
+
+    def _subscript_element(self, part: ast.expr) -> cst.SubscriptElement:
+        inner: cst.BaseSlice
+        if part.__class__ is ast.Slice:
+            lower = self.expression(part.lower) if part.lower is not None else None  # type: ignore[attr-defined]
+            upper = self.expression(part.upper) if part.upper is not None else None  # type: ignore[attr-defined]
+            step = self.expression(part.step) if part.step is not None else None  # type: ignore[attr-defined]
+            second = _COLON if step is not None or self._two_colons(part) else _DEFAULT  # type: ignore[arg-type]
+            inner = self._at(cst.Slice(lower=lower, upper=upper, step=step, first_colon=_COLON,
+                                       second_colon=second), part)
+        elif part.__class__ is ast.Starred:
+            raise Unconvertible("a starred subscript")
+        else:
+            inner = self._at(cst.Index(value=self.expression(part)), part)
+        return self._at(cst.SubscriptElement(slice=inner, comma=_DEFAULT), part)
+
+    def _element(self, node: ast.expr) -> cst.BaseElement:
+        if node.__class__ is ast.Starred:
+            element: cst.BaseElement = cst.StarredElement(
+                value=self.expression(node.value), comma=_DEFAULT, lpar=_NO_PARENS, rpar=_NO_PARENS,  # type: ignore[attr-defined]
+                whitespace_before_value=_WS,
+            )
+        else:
+            element = cst.Element(value=self.expression(node), comma=_DEFAULT)
+        self.known[id(element)] = node
+        return element
+
+    def _tuple(self, node: ast.Tuple) -> cst.Tuple:
+        elements = tuple(self._element(e) for e in node.elts)
+        if self._opens_with_parenthesis(node) and self._parenthesized_tuple(node):
+            return cst.Tuple(elements=elements, lpar=_LPAR, rpar=_RPAR)
+        return cst.Tuple(elements=elements, lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _opens_with_parenthesis(self, node: ast.expr) -> bool:
+        line = self.lines[node.lineno - 1]
+        return _bytes_slice(line, node.col_offset, node.col_offset + 1) == "("
+
+    def _list(self, node: ast.List) -> cst.List:
+        return cst.List(elements=tuple(self._element(e) for e in node.elts), lbracket=_LBRACKET,
+                        rbracket=_RBRACKET, lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _set(self, node: ast.Set) -> cst.Set:
+        return cst.Set(elements=tuple(self._element(e) for e in node.elts), lbrace=_LBRACE,
+                       rbrace=_RBRACE, lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _dict(self, node: ast.Dict) -> cst.Dict:
+        elements: List[cst.BaseDictElement] = []
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                element: cst.BaseDictElement = cst.StarredDictElement(
+                    value=self.expression(value), comma=_DEFAULT, whitespace_before_value=_WS
+                )
+                self.known[id(element)] = value
+            else:
+                element = cst.DictElement(key=self.expression(key), value=self.expression(value), comma=_DEFAULT,
+                                          whitespace_before_colon=_WS, whitespace_after_colon=_SPACE)
+                self.known[id(element)] = _Span(key, value)
+            elements.append(element)
+        return cst.Dict(elements=tuple(elements), lbrace=_LBRACE, rbrace=_RBRACE,
+                        lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _comprehension(self, generators: Sequence[ast.comprehension]) -> cst.CompFor:
+        inner: Optional[cst.CompFor] = None
+        for generator in reversed(generators):
+            ifs = tuple(cst.CompIf(test=self.expression(test), whitespace_before=_SPACE, whitespace_before_test=_SPACE)
+                        for test in generator.ifs)
+            inner = cst.CompFor(
+                target=self.expression(generator.target), iter=self.expression(generator.iter), ifs=ifs,
+                inner_for_in=inner, asynchronous=_ASYNC if generator.is_async else None,
+                whitespace_before=_SPACE, whitespace_after_for=_SPACE, whitespace_before_in=_SPACE,
+                whitespace_after_in=_SPACE,
+            )
+            self.known[id(inner)] = _Span(generator.target, generator.ifs[-1] if generator.ifs else generator.iter)
+        assert inner is not None
+        return inner
+
+    def _list_comp(self, node: ast.ListComp) -> cst.ListComp:
+        return cst.ListComp(elt=self.expression(node.elt), for_in=self._comprehension(node.generators),
+                            lbracket=_LBRACKET, rbracket=_RBRACKET, lpar=_NO_PARENS,
+                            rpar=_NO_PARENS)
+
+    def _set_comp(self, node: ast.SetComp) -> cst.SetComp:
+        return cst.SetComp(elt=self.expression(node.elt), for_in=self._comprehension(node.generators),
+                           lbrace=_LBRACE, rbrace=_RBRACE, lpar=_NO_PARENS, rpar=_NO_PARENS)
+
+    def _generator(self, node: ast.GeneratorExp) -> cst.GeneratorExp:
+        return cst.GeneratorExp(elt=self.expression(node.elt), for_in=self._comprehension(node.generators),
+                                lpar=_LPAR, rpar=_RPAR)
+
+    def _dict_comp(self, node: ast.DictComp) -> cst.DictComp:
+        return cst.DictComp(key=self.expression(node.key), value=self.expression(node.value),
+                            for_in=self._comprehension(node.generators), lbrace=_LBRACE,
+                            rbrace=_RBRACE, lpar=_NO_PARENS, rpar=_NO_PARENS,
+                            whitespace_before_colon=_WS, whitespace_after_colon=_SPACE)
+
+    def _lambda(self, node: ast.Lambda) -> cst.Lambda:
+        return cst.Lambda(params=self._parameters(node.args), body=self.expression(node.body), colon=_COLON,
+                          lpar=_NO_PARENS, rpar=_NO_PARENS, whitespace_after_lambda=_DEFAULT)
+
+    def _if_exp(self, node: ast.IfExp) -> cst.IfExp:
+        return cst.IfExp(test=self.expression(node.test), body=self.expression(node.body),
+                         orelse=self.expression(node.orelse), lpar=_NO_PARENS, rpar=_NO_PARENS,
+                         whitespace_before_if=_SPACE, whitespace_after_if=_SPACE, whitespace_before_else=_SPACE,
+                         whitespace_after_else=_SPACE)
+
+    def _await(self, node: ast.Await) -> cst.Await:
+        return cst.Await(expression=self.expression(node.value), lpar=_NO_PARENS, rpar=_NO_PARENS,
+                         whitespace_after_await=_SPACE)
+
+    def _yield(self, node: ast.Yield) -> cst.Yield:
+        value = self.expression(node.value) if node.value is not None else None
+        return cst.Yield(value=value, lpar=_NO_PARENS, rpar=_NO_PARENS, whitespace_after_yield=_DEFAULT)
+
+    def _yield_from(self, node: ast.YieldFrom) -> cst.Yield:
+        source = cst.From(item=self.expression(node.value), whitespace_before_from=_DEFAULT, whitespace_after_from=_SPACE)
+        return cst.Yield(value=source, lpar=_NO_PARENS, rpar=_NO_PARENS, whitespace_after_yield=_DEFAULT)
+
+    def _named(self, node: ast.NamedExpr) -> cst.NamedExpr:
+        return cst.NamedExpr(target=self.expression(node.target), value=self.expression(node.value), lpar=_NO_PARENS,
+                             rpar=_NO_PARENS, whitespace_before_walrus=_SPACE, whitespace_after_walrus=_SPACE)
+
+
+class _Span:
+    """From the start of one ``ast`` node to the end of another, in ``ast``'s byte columns
+    (``NodePositions`` converts them when the position is asked for)."""
+
+    __slots__ = ("first", "last")
+
+    def __init__(self, first: ast.AST, last: ast.AST) -> None:
+        self.first = first
+        self.last = last
+
+    @property
+    def lineno(self) -> int:
+        return self.first.lineno  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def col_offset(self) -> int:
+        return self.first.col_offset  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def end_lineno(self) -> int:
+        return self.last.end_lineno  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def end_col_offset(self) -> int:
+        return self.last.end_col_offset  # type: ignore[attr-defined, no-any-return]
+
+
+class _Offsets:
+    """Where a name starts, as ``ast`` counts it (for ``_dotted``)."""
+
+    __slots__ = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+    def __init__(self, line: int, offset: int) -> None:
+        self.lineno = self.end_lineno = line
+        self.col_offset = offset
+        self.end_col_offset = 1 << 30
+
+
+def _ast_offset(line: str, column: int) -> int:
+    """The UTF-8 byte offset of character ``column`` of ``line``."""
+    return column if line.isascii() else len(line[:column].encode("utf-8"))
+
+
+def _normalised_identifiers(tree: ast.Module, text: str) -> bool:
+    """The file may spell an identifier in a form Python normalises: ``ast`` says ``time`` where
+    the code says ``ｔｉｍｅ``, and LibCST, like messages, must say what the code says. (A word
+    of a string or a comment that normalises to one of the file's identifiers counts too.)"""
+    words = {
+        unicodedata.normalize("NFKC", w) for w in _NON_ASCII_WORD.findall(text) if not unicodedata.is_normalized("NFKC", w)
+    }
+    words = {w for w in words if w.isidentifier()}
+    if not words:
+        return False
+    for node in ast.walk(tree):
+        for field in ("id", "attr", "arg", "name", "asname", "module"):
+            value = getattr(node, field, None)
+            if isinstance(value, str) and (value in words or any(part in words for part in value.split("."))):
+                return True
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and words.intersection(node.names):
+            return True
+    return False
+
+
+def _end_of(text: str) -> Tuple[int, int]:
+    """The (line, column) where ``text`` ends, as the tokenizer counts them."""
+    lines = python_lines(text)
+    return (len(lines), len(lines[-1]))
+
+
+def _end(node: ast.AST) -> Tuple[int, int]:
+    return (node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+
+
+def _single_string(text: str) -> bool:
+    """``text`` is one string literal token (not implicitly concatenated ones)."""
+    quote = text[-1]
+    if text[0] == quote and text.count(quote) == 2 and "\n" not in text:
+        return True  # the common case: 'abc', with no other quote of its kind to end it early
+    prefix = _STRING_PREFIX.match(text)
+    start = prefix.end() if prefix is not None else 0
+    if "f" in text[:start].lower():
+        return False
+    quote = text[start:start + 3]
+    if quote not in ('"""', "'''"):
+        quote = text[start:start + 1]
+    pattern = _SINGLE_QUOTED.get(quote)
+    return pattern is not None and pattern.fullmatch(text, start) is not None
+
+
+def _bytes_slice(line: str, start: int, end: Optional[int]) -> str:
+    """A slice of ``line`` by ``ast``'s UTF-8 byte offsets."""
+    if line.isascii():
+        return line[start:end]
+    return line.encode("utf-8")[start:end].decode("utf-8", "replace")
+
+
+def _character_column(line: str, offset: int) -> int:
+    if line.isascii():
+        return offset
+    return len(line.encode("utf-8")[:offset].decode("utf-8", "ignore"))
