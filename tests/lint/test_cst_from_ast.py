@@ -16,7 +16,9 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 import resilint
 from resilint.lint import checker as checker_module
-from resilint.lint.checker import _parse_module, _unvalidated, check_source
+from resilint.codemods import codemods_for
+from resilint.lint.checker import Checker, _parse_module, _unvalidated, check_source
+from resilint.lint.config import Settings
 from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
 from resilint.lint.positions import ConvertedPositions, Unplaced
 from resilint.lint.registry import all_rules
@@ -298,3 +300,27 @@ def test_rule_examples_find_the_same_with_either_tree(code, rule, monkeypatch):
     converted = check_source(code, [rule])
     monkeypatch.setattr(checker_module, "_converted", lambda tree, text, lines: None)
     assert check_source(code, [rule]) == converted
+
+
+FIXABLE = [
+    pytest.param(example.code, rule.code, id=f"{code}-{index}")
+    for code, rule in all_rules().items()
+    if codemods_for(code)
+    for index, example in enumerate(rule.invalid_examples())
+]
+
+
+@pytest.mark.parametrize(("code", "rule"), FIXABLE)
+def test_fix_edits_are_the_same_with_positions_from_the_built_tree(code, rule, monkeypatch, tmp_path):
+    """``check`` hands the codemods the positions of the tree it built; they must find the
+    same edits as with LibCST's PositionProvider over their own parse."""
+    path = tmp_path / "example.py"
+    path.write_text(code)
+    settings = Settings(root=str(tmp_path))
+
+    def findings() -> list:
+        return Checker(settings, [rule], fixes=True).check_file(code.encode(), str(path)).findings
+
+    built = findings()
+    monkeypatch.setattr(checker_module, "_converted", lambda tree, text, lines: None)
+    assert findings() == built

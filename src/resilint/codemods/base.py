@@ -11,7 +11,8 @@ reason, so that ``fix`` can list them.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
+from itertools import zip_longest
 from dataclasses import replace
 from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Set, Tuple, Type
 
@@ -22,9 +23,12 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from resilint.lint.checker import module_name, project_roots
 from resilint.lint.config import ConfigError, Settings, load_settings
+from resilint.lint.positions import ConvertedPositions, Unplaced
 from resilint.lint.semantic import SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 Span = Tuple[int, int, int, int]
+_UNDEFINED = object()
 Edit = Callable[[cst.CSTNode], cst.CSTNode]
 # ``context.scratch`` key under which ``resilint fix`` hands the run's settings to a codemod.
 SETTINGS = "resilint.settings"
@@ -48,6 +52,7 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         self._applied: Set[int] = set()
         # The span of each finding fixed → the span of the node replaced to fix it (``rewriting``).
         self.rewritten: Dict[Span, Span] = {}
+        self._positions: Optional[_PairedPositions] = None
 
     @contextmanager
     def _handle_metadata_reference(self, module: cst.Module) -> Iterator[cst.Module]:
@@ -62,12 +67,18 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
             wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
             if isinstance(memo, dict):
                 memo["wrapper"] = wrapper  # it keeps what it resolved: positions are computed once
-        with self.resolve(wrapper):
+        self._positions = _known_positions(memo, wrapper) if self.get_inherited_dependencies() == {PositionProvider} else None
+        with self.resolve(wrapper) if self._positions is None else nullcontext():
             self.context = replace(self.context, wrapper=wrapper)
             try:
                 yield wrapper.module
             finally:
                 self.context = replace(self.context, wrapper=previous)
+
+    def get_metadata(self, key, node, default=_UNDEFINED):  # type: ignore[no-untyped-def, override]
+        if key is PositionProvider and self._positions is not None:
+            return self._positions.get(node, default)
+        return super().get_metadata(key, node) if default is _UNDEFINED else super().get_metadata(key, node, default)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         proceed = super().on_visit(node)
@@ -174,6 +185,50 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if isinstance(memo, dict):
             memo.update(model_of=tree, model=model)
         return model
+
+
+class _PairedPositions:
+    """Positions of a parsed module from the tree ``check`` built from the same file's ``ast``
+    (``lint/cst_from_ast.py``), which has them already: the two trees are paired node by node.
+    A node the built tree cannot place (a parenthesis) is placed by LibCST's PositionProvider,
+    which generates the whole module's code only then, and only when the range is required."""
+
+    def __init__(self, pairs: Dict[int, cst.CSTNode], built: "ConvertedPositions", wrapper: MetadataWrapper) -> None:
+        self._pairs = pairs
+        self._built = built
+        self._wrapper = wrapper
+
+    def get(self, node: cst.CSTNode, default: object = _UNDEFINED) -> object:
+        """``node``'s range; for a node the built tree cannot place, ``default`` when one is
+        given (LibCST's visit passes whitespace and punctuation too, which the pruned visit
+        enters when it cannot tell), else LibCST's own range."""
+        mirror = self._pairs.get(id(node))
+        if mirror is not None:
+            try:
+                return self._built[mirror]
+            except Unplaced:
+                pass
+        if default is not _UNDEFINED:
+            return default
+        return self._wrapper.resolve(PositionProvider)[node]
+
+
+def _known_positions(memo: object, wrapper: MetadataWrapper) -> Optional[_PairedPositions]:
+    """The positions ``check`` handed over (``memo["built"]``) for this parse of the file, or
+    None when there are none or the trees do not pair up."""
+    if not isinstance(memo, dict) or memo.get("built") is None:
+        return None
+    if memo.get("paired_with") is not wrapper:
+        built = memo["built"]
+        pairs: Optional[Dict[int, cst.CSTNode]] = {}
+        for mine, theirs in zip_longest(iter_nodes(wrapper.module), iter_nodes(built.module)):
+            if mine is None or theirs is None or mine.__class__ is not theirs.__class__:
+                pairs = None
+                break
+            pairs[id(mine)] = theirs  # type: ignore[index]
+        memo["paired"] = _PairedPositions(pairs, built, wrapper) if pairs is not None else None
+        memo["paired_with"] = wrapper
+    return memo["paired"]  # type: ignore[no-any-return]
 
 
 def _span(where: CodeRange) -> Span:

@@ -82,9 +82,9 @@ class Checker:
         try:
             with _quiet():
                 try:
-                    located, suppressions, summary = self._analyse(text, data, path, codes, lines, convert=True)
+                    located, suppressions, summary, positions = self._analyse(text, data, path, codes, lines, True)
                 except Unplaced:
-                    located, suppressions, summary = self._analyse(text, data, path, codes, lines, convert=False)
+                    located, suppressions, summary, positions = self._analyse(text, data, path, codes, lines, False)
         except SourceError as exc:
             return FileResult([self._analysis_error(path, exc, lines)])
         except MemoryError:
@@ -94,7 +94,8 @@ class Checker:
         if self.fixes:
             from resilint.lint.fixer import with_fixes  # the fixer imports this module
 
-            findings = with_fixes(findings, data, path, self.settings)
+            built = positions if isinstance(positions, ConvertedPositions) else None
+            findings = with_fixes(findings, data, path, self.settings, built)
         return FileResult(findings, summary)
 
     def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
@@ -116,7 +117,7 @@ class Checker:
 
     def _analyse(
         self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool
-    ) -> Tuple[List["_WithAnchor"], Dict[int, List[Suppression]], Optional[ModuleSummary]]:
+    ) -> Tuple[List["_WithAnchor"], Dict[int, List[Suppression]], Optional[ModuleSummary], Optional[NodePositions]]:
         model, positions, rules, multiline_strings = self._model(text, data, path, codes, lines, convert)
         reports: List[Report] = []
         with reading_source(positions.text_of if isinstance(positions, ConvertedPositions) else None):
@@ -131,7 +132,7 @@ class Checker:
             located = self._locate(reports, positions, path, lines)
             suppressions = parse_suppressions(text, multiline_strings)
             summary = self._summarise(model, positions, path, lines, suppressions)
-        return located, suppressions, summary
+        return located, suppressions, summary, positions
 
     def _model(
         self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool

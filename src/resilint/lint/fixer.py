@@ -29,6 +29,7 @@ from resilint.lint.checker import ANALYSIS_ERROR, Checker
 from resilint.lint.config import Settings
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, Fix, RunResult
+from resilint.lint.positions import ConvertedPositions
 from resilint.lint.source import LINE_BREAK, SourceError, content_digest, decode, python_lines, read_bytes
 from resilint.lint.summary import ModuleSummary
 
@@ -148,14 +149,19 @@ def _position(first_line: int, text: str) -> Tuple[int, int]:
     return first_line + len(pieces) // 2, len(pieces[-1]) + 1
 
 
-def with_fixes(findings: Sequence[Finding], data: bytes, path: str, settings: Settings) -> List[Finding]:
+def with_fixes(
+    findings: Sequence[Finding], data: bytes, path: str, settings: Settings, built: Optional[ConvertedPositions] = None
+) -> List[Finding]:
     """``findings`` of one file, each whose rule has a codemod carrying the concrete edits of
     fixing it alone, the imports included; nothing is run for other rules.
 
     A codemod runs once over all its findings; a codemod that records what it rewrote for each
     (``ResilintCodemod.rewriting``) has that run's edits split between them: an edit inside the
     node replaced for a finding is that finding's, an edit outside all of them (an import) is
-    every finding's. Otherwise, or when an edit straddles two, it runs once per finding."""
+    every finding's. Otherwise, or when an edit straddles two, it runs once per finding.
+
+    ``built``: the positions of the tree ``check`` built for ``data`` from its ``ast`` tree, which
+    the codemods then take their positions from instead of generating the module's code."""
     wanted = [f for f in findings if f.fix is None and codemods_for(f.code)]
     if not wanted:
         return list(findings)
@@ -164,7 +170,7 @@ def with_fixes(findings: Sequence[Finding], data: bytes, path: str, settings: Se
     except SourceError:
         return list(findings)
     fixes: Dict[int, Fix] = {}
-    memo: Dict[str, object] = {}
+    memo: Dict[str, object] = {"built": built}
     codemods = sorted({c for f in wanted for c in codemods_for(f.code)}, key=lambda c: (c.APPLICABILITY != "safe", c.__name__))
     for codemod in codemods:
         mine = [f for f in wanted if f.code in codemod.CODES and id(f) not in fixes]
