@@ -17,7 +17,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 import resilint
 from resilint.lint import checker as checker_module
 from resilint.codemods import codemods_for
-from resilint.lint.checker import Checker, _parse_module, _unvalidated, check_source
+from resilint.lint.checker import Checker, parse_module, _unvalidated, check_source
 from resilint.lint.config import Settings
 from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
 from resilint.lint.positions import ConvertedPositions, Unplaced
@@ -136,7 +136,7 @@ def _difference(made: object, parsed: object, where: str = "module") -> Optional
 def _pairs(text: str) -> Iterator[Tuple[cst.CSTNode, cst.CSTNode, ConvertedPositions, object]]:
     """Each node of the converted tree with LibCST's, its positions, and LibCST's positions."""
     made = _converted(text)
-    parsed = _parse_module(text)
+    parsed = parse_module(text)
     theirs = MetadataWrapper(parsed, unsafe_skip_copy=True).resolve(PositionProvider)
     ours = ConvertedPositions(made.module, made.known, python_lines(text))
     for a, b in zip(iter_nodes(made.module), iter_nodes(parsed)):
@@ -144,7 +144,7 @@ def _pairs(text: str) -> Iterator[Tuple[cst.CSTNode, cst.CSTNode, ConvertedPosit
 
 
 def test_awkward_code_converts_as_libcst_parses_it():
-    assert _difference(_converted(AWKWARD).module, _parse_module(AWKWARD)) is None
+    assert _difference(_converted(AWKWARD).module, parse_module(AWKWARD)) is None
 
 
 def test_every_file_of_resilint_and_its_tests_converts_as_libcst_parses_it():
@@ -155,7 +155,7 @@ def test_every_file_of_resilint_and_its_tests_converts_as_libcst_parses_it():
             made = _converted(text)
         except Unconvertible:
             continue
-        found = _difference(made.module, _parse_module(text))
+        found = _difference(made.module, parse_module(text))
         if found:
             differences.append(f"{path}: {found}")
     assert not differences
@@ -232,7 +232,7 @@ def test_the_text_of_an_expression_is_its_source():
         """)
     made = _converted(text)
     positions = ConvertedPositions(made.module, made.known, python_lines(text))
-    parsed = _parse_module(text)
+    parsed = parse_module(text)
     texts = []
     for ours, theirs in zip(iter_nodes(made.module), iter_nodes(parsed)):
         if isinstance(ours, cst.Arg):

@@ -79,15 +79,19 @@ def _functions_naming_timeout(model: SemanticModel) -> Set[int]:
     if model.text is not None and not _MAY_SPELL_TIMEOUT.search(model.text):
         return found
     stack: List[Tuple[cst.CSTNode, Tuple[int, ...]]] = [(model.module, ())]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, owners = stack.pop()
-        if isinstance(node, cst.SimpleString):
-            if string_of(node) == "timeout":
+        node, owners = pop()
+        kind = node.__class__  # class tests: LibCST's node classes are ABCs, whose isinstance is slow
+        if kind is cst.SimpleString:
+            text = node.value  # type: ignore[attr-defined]
+            if ("timeout" in text or "\\" in text) and string_of(node) == "timeout":
                 found.update(owners)
             continue
-        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+        if kind is cst.FunctionDef or kind is cst.Lambda:
             owners = owners + (id(node),)
-        stack.extend((child, owners) for child in children(node))
+        for child in children(node):
+            push((child, owners))
     return found
 
 

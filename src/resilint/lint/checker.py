@@ -21,6 +21,7 @@ from typing import (
     Set,
     Tuple,
     Type,
+    Union,
 )
 
 import libcst as cst
@@ -380,9 +381,11 @@ def _no_validation(self: cst.CSTNode) -> None:
     pass
 
 
-def _parse_module(text: str) -> cst.Module:
+def parse_module(source: Union[str, bytes]) -> cst.Module:
+    """LibCST's parse of ``source`` (bytes: its encoding is read as Python does), without the
+    validation of the nodes its parser makes."""
     with _unvalidated():
-        return cst.parse_module(text)
+        return cst.parse_module(source)
 
 
 def _converted(tree: Optional[ast.Module], text: str, lines: Sequence[str]) -> Optional[ConvertedTree]:
@@ -400,7 +403,7 @@ def _converted(tree: Optional[ast.Module], text: str, lines: Sequence[str]) -> O
 
 def _parse(text: str, tree: Optional[ast.Module], deferred: Optional[SourceError]) -> cst.Module:
     try:
-        return _parse_module(text)
+        return parse_module(text)
     except cst.ParserSyntaxError as exc:
         if deferred is not None:  # both refuse it: CPython's message is the clearer one
             raise deferred from None
@@ -412,7 +415,7 @@ def _parse(text: str, tree: Optional[ast.Module], deferred: Optional[SourceError
     rewritten = _unparenthesized_annotation_targets(text, tree)
     if rewritten is not None:
         try:
-            return _parse_module(rewritten)
+            return parse_module(rewritten)
         except cst.ParserSyntaxError:
             pass
     raise SourceError(

@@ -25,7 +25,7 @@ from libcst.codemod import CodemodContext, SkipFile
 
 from resilint.codemods import all_codemods, codemods_for
 from resilint.codemods.base import MEMO, SETTINGS, ResilintCodemod, Span
-from resilint.lint.checker import ANALYSIS_ERROR, Checker
+from resilint.lint.checker import ANALYSIS_ERROR, Checker, parse_module
 from resilint.lint.config import Settings
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, Fix, RunResult
@@ -59,7 +59,7 @@ def run_codemod(
     module = memo.get("module") if memo is not None else None
     if not isinstance(module, cst.Module):
         try:
-            module = cst.parse_module(data)
+            module = parse_module(data)
         except Exception as exc:  # noqa: BLE001 - LibCST raises more than ParserSyntaxError
             return CodemodRun(None, error=f"cannot be parsed: {exc}")
         if memo is not None:
@@ -85,7 +85,7 @@ def run_codemod(
 def unparseable(data: bytes, path: str) -> Optional[str]:
     """Why ``data`` is not valid Python for both LibCST and CPython, or None."""
     try:
-        cst.parse_module(data)
+        parse_module(data)
     except Exception as exc:  # noqa: BLE001
         return f"the result would not parse: {getattr(exc, 'message', exc)}"
     return uncompilable(data, path)

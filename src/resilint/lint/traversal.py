@@ -82,7 +82,8 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     for value in getter(node):
         kind = value.__class__
         if kind is tuple or kind is list:
-            found.extend(item for item in value if _is_node(item))  # type: ignore[attr-defined]
+            # The sequences of code-holding fields (arguments, statements, elements) hold nodes only.
+            found.extend(value)  # type: ignore[arg-type]
         elif kind in _NODE_CLASSES or (kind not in _OTHER_CLASSES and _learn(value)):
             found.append(value)  # type: ignore[arg-type]
     return found
