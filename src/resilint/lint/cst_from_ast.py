@@ -33,7 +33,7 @@ from resilint.lint.source import python_lines, python_tokens
 
 # A node's position: its range, the ast node it was made from, or (line, byte offset, end line,
 # end byte offset) as ``ast`` counts them.
-Position = Union[CodeRange, ast.AST, "_Span", Tuple[int, int, int, int]]
+Position = Union[CodeRange, ast.AST, Tuple[int, int, int, int]]
 
 
 class Unconvertible(Exception):
@@ -145,8 +145,10 @@ class _Converter:
         return node
 
     def _segment(self, node: ast.AST) -> str:
-        line, end_line = node.lineno, node.end_lineno  # type: ignore[attr-defined]
-        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        return self._text(node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+
+    def _text(self, line: int, start: int, end_line: int, end: int) -> str:
+        """The source between two positions, in ``ast``'s line numbers and byte columns."""
         if line == end_line:
             return _bytes_slice(self.lines[line - 1], start, end)
         if self._ended is None:
@@ -209,7 +211,7 @@ class _Converter:
 
     def _simple_line(self, body: List[cst.BaseSmallStatement], first: ast.stmt, last: ast.stmt) -> cst.SimpleStatementLine:
         node = cst.SimpleStatementLine(body=tuple(body), leading_lines=(), trailing_whitespace=_TRAILING)
-        return self._at(node, _Span(first, last))
+        return self._at(node, _span(first, last))
 
     def _block(self, body: Sequence[ast.stmt]) -> cst.BaseSuite:
         """An indented block, or the statements that follow the colon on its line."""
@@ -220,15 +222,15 @@ class _Converter:
                 raise Unconvertible("a compound statement after a colon")
             suite = cst.SimpleStatementSuite(body=statements[0].body, leading_whitespace=_SPACE,
                                              trailing_whitespace=_TRAILING)
-            return self._at(suite, _Span(first, body[-1]))
+            return self._at(suite, _span(first, body[-1]))
         block = cst.IndentedBlock(body=statements, header=_TRAILING, indent=None, footer=())
-        return self._at(block, _Span(first, body[-1]))
+        return self._at(block, _span(first, body[-1]))
 
     def _else(self, body: Sequence[ast.stmt]) -> Optional[cst.Else]:
         if not body:
             return None
         node = cst.Else(body=self._block(body), leading_lines=(), whitespace_before_colon=_WS)
-        return self._at(node, _Span(body[0], body[-1]))
+        return self._at(node, _span(body[0], body[-1]))
 
     # --- statements -------------------------------------------------------------------------
 
@@ -296,26 +298,27 @@ class _Converter:
         else:
             elements = tuple(self._element(t) for t in node.targets)
             target = self._at(cst.Tuple(elements=elements, lpar=_NO_PARENS, rpar=_NO_PARENS),
-                              _Span(node.targets[0], node.targets[-1]))
+                              _span(node.targets[0], node.targets[-1]))
         return self._at(cst.Del(target=target, whitespace_after_del=_SPACE, semicolon=_DEFAULT), node)
 
-    def _dotted(self, dotted: str, where: Optional[Union[ast.AST, "_Offsets"]]) -> Union[cst.Name, cst.Attribute]:
+    def _dotted(self, dotted: str, at: Optional[Tuple[int, int]]) -> Union[cst.Name, cst.Attribute]:
+        """``a.b.c`` as names and attributes, placed when ``at`` (line, byte offset) is where the
+        name is written without spaces."""
         parts = dotted.split(".")
         node: Union[cst.Name, cst.Attribute] = cst.Name(parts[0], lpar=_NO_PARENS, rpar=_NO_PARENS)
         for part in parts[1:]:
             node = cst.Attribute(value=node, attr=cst.Name(part, lpar=_NO_PARENS, rpar=_NO_PARENS), dot=_DOT,
                                  lpar=_NO_PARENS, rpar=_NO_PARENS)
-        # (an ``import`` alias has a position from Python 3.10)
-        if where is not None and hasattr(where, "lineno") and self._segment(where).startswith(dotted):
-            line, start = where.lineno, where.col_offset  # type: ignore[attr-defined]
+        if at is not None and _bytes_slice(self.lines[at[0] - 1], at[1], None).startswith(dotted):
+            line, start = at
             end = start + len(dotted.encode("utf-8"))
-            part: cst.BaseExpression = node
-            while isinstance(part, cst.Attribute):
-                self.known[id(part)] = (line, start, line, end)
-                self.known[id(part.attr)] = (line, end - len(part.attr.value.encode("utf-8")), line, end)
-                end -= len(part.attr.value.encode("utf-8")) + 1
-                part = part.value
-            self.known[id(part)] = (line, start, line, end)
+            piece: cst.BaseExpression = node
+            while isinstance(piece, cst.Attribute):
+                self.known[id(piece)] = (line, start, line, end)
+                self.known[id(piece.attr)] = (line, end - len(piece.attr.value.encode("utf-8")), line, end)
+                end -= len(piece.attr.value.encode("utf-8")) + 1
+                piece = piece.value
+            self.known[id(piece)] = (line, start, line, end)
         return node
 
     def _alias(self, alias: ast.alias) -> cst.ImportAlias:
@@ -323,7 +326,9 @@ class _Converter:
         if alias.asname is not None:
             asname = cst.AsName(name=cst.Name(alias.asname, lpar=_NO_PARENS, rpar=_NO_PARENS),
                                 whitespace_before_as=_SPACE, whitespace_after_as=_SPACE)
-        node = cst.ImportAlias(name=self._dotted(alias.name, alias), asname=asname, comma=_DEFAULT)
+        # (an ``import`` alias has a position from Python 3.10)
+        at = (alias.lineno, alias.col_offset) if hasattr(alias, "lineno") else None
+        node = cst.ImportAlias(name=self._dotted(alias.name, at), asname=asname, comma=_DEFAULT)
         if hasattr(alias, "lineno"):
             self.known[id(node)] = alias
         return node
@@ -338,7 +343,7 @@ class _Converter:
             line = self.lines[node.lineno - 1]
             keyword = _FROM.match(line, _character_column(line, node.col_offset))
             start = _ast_offset(line, keyword.end()) if keyword is not None else -1
-            module = self._dotted(node.module, _Offsets(node.lineno, start) if start >= 0 else None)
+            module = self._dotted(node.module, (node.lineno, start) if start >= 0 else None)
         names: Union[cst.ImportStar, Tuple[cst.ImportAlias, ...]]
         if len(node.names) == 1 and node.names[0].name == "*":
             names = cst.ImportStar()
@@ -458,7 +463,7 @@ class _Converter:
                 asname = cst.AsName(name=self.expression(item.optional_vars), whitespace_before_as=_SPACE,
                                     whitespace_after_as=_SPACE)
             with_item = cst.WithItem(item=self.expression(item.context_expr), asname=asname, comma=_DEFAULT)
-            self.known[id(with_item)] = _Span(item.context_expr, item.optional_vars or item.context_expr)
+            self.known[id(with_item)] = _span(item.context_expr, item.optional_vars or item.context_expr)
             items.append(with_item)
         asynchronous = _ASYNC if isinstance(node, ast.AsyncWith) else None
         body = self._block(node.body)
@@ -489,7 +494,7 @@ class _Converter:
             finalbody = self._at(
                 cst.Finally(body=self._block(node.finalbody), leading_lines=(),
                             whitespace_before_colon=_WS),
-                _Span(first, node.finalbody[-1]),
+                _span(first, node.finalbody[-1]),
             )
         return self._at(
             cst.Try(body=body, handlers=tuple(handlers), orelse=orelse, finalbody=finalbody, leading_lines=(),
@@ -665,7 +670,7 @@ class _Converter:
         for value in node.values[1:]:
             result = cst.BooleanOperation(left=result, operator=operator, right=self.expression(value),  # type: ignore[arg-type]
                                           lpar=_NO_PARENS, rpar=_NO_PARENS)
-            self.known[id(result)] = _Span(node.values[0], value)
+            self.known[id(result)] = _span(node.values[0], value)
         return result
 
     def _compare(self, node: ast.Compare) -> cst.Comparison:
@@ -709,8 +714,7 @@ class _Converter:
         before = part.upper or part.lower
         if before is not None:
             # the slice's own text after the last bound (which may hold colons of its own)
-            text = self._segment(_Span(before, part))
-            text = text[len(self._segment(before)):]
+            text = self._text(before.end_lineno, before.end_col_offset, part.end_lineno, part.end_col_offset)  # type: ignore[arg-type]
         return text.count(":") > (0 if part.upper is not None else 1)
 
     def _subscript_element(self, part: ast.expr) -> cst.SubscriptElement:
@@ -768,7 +772,7 @@ class _Converter:
             else:
                 element = cst.DictElement(key=self.expression(key), value=self.expression(value), comma=_DEFAULT,
                                           whitespace_before_colon=_WS, whitespace_after_colon=_SPACE)
-                self.known[id(element)] = _Span(key, value)
+                self.known[id(element)] = _span(key, value)
             elements.append(element)
         return cst.Dict(elements=tuple(elements), lbrace=_LBRACE, rbrace=_RBRACE,
                         lpar=_NO_PARENS, rpar=_NO_PARENS)
@@ -784,7 +788,7 @@ class _Converter:
                 whitespace_before=_SPACE, whitespace_after_for=_SPACE, whitespace_before_in=_SPACE,
                 whitespace_after_in=_SPACE,
             )
-            self.known[id(inner)] = _Span(generator.target, generator.ifs[-1] if generator.ifs else generator.iter)
+            self.known[id(inner)] = _span(generator.target, generator.ifs[-1] if generator.ifs else generator.iter)
         assert inner is not None
         return inner
 
@@ -834,42 +838,10 @@ class _Converter:
                              rpar=_NO_PARENS, whitespace_before_walrus=_SPACE, whitespace_after_walrus=_SPACE)
 
 
-class _Span:
-    """From the start of one ``ast`` node to the end of another, in ``ast``'s byte columns
-    (``NodePositions`` converts them when the position is asked for)."""
-
-    __slots__ = ("first", "last")
-
-    def __init__(self, first: ast.AST, last: ast.AST) -> None:
-        self.first = first
-        self.last = last
-
-    @property
-    def lineno(self) -> int:
-        return self.first.lineno  # type: ignore[attr-defined, no-any-return]
-
-    @property
-    def col_offset(self) -> int:
-        return self.first.col_offset  # type: ignore[attr-defined, no-any-return]
-
-    @property
-    def end_lineno(self) -> int:
-        return self.last.end_lineno  # type: ignore[attr-defined, no-any-return]
-
-    @property
-    def end_col_offset(self) -> int:
-        return self.last.end_col_offset  # type: ignore[attr-defined, no-any-return]
-
-
-class _Offsets:
-    """Where a name starts, as ``ast`` counts it (for ``_dotted``)."""
-
-    __slots__ = ("lineno", "col_offset", "end_lineno", "end_col_offset")
-
-    def __init__(self, line: int, offset: int) -> None:
-        self.lineno = self.end_lineno = line
-        self.col_offset = offset
-        self.end_col_offset = 1 << 30
+def _span(first: ast.AST, last: ast.AST) -> Tuple[int, int, int, int]:
+    """From the start of ``first`` to the end of ``last``, in ``ast``'s UTF-8 byte columns
+    (``NodePositions`` turns them into characters when the position is asked for)."""
+    return (first.lineno, first.col_offset, last.end_lineno, last.end_col_offset)  # type: ignore[attr-defined]
 
 
 def _ast_offset(line: str, column: int) -> int:
