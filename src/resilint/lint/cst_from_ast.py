@@ -5,14 +5,17 @@ own parser costs ten times as much, for a tree that the semantic model, the rule
 summaries read only for its structure: which statements, calls, names and literals there are,
 never its whitespace or comments. So the checker converts the ``ast`` tree to the LibCST nodes
 the parser would have made, with the same node classes and code-holding fields, and with
-whitespace and punctuation left at their defaults. The text of any node is read from the source
-by its position (``ConvertedPositions.text_of``), so what findings quote is the file's own code.
+whitespace and punctuation left at their defaults: about a third of the cost of LibCST's parse.
+Positions are recorded as the nodes are made (``ConvertedPositions``), and the text of an
+expression is read from the source (``ConvertedPositions.text_of``), so what findings quote is
+the file's own code.
 
 What is not converted raises :class:`Unconvertible`, and the checker parses that file with
 LibCST as before: syntax newer than this converter (``match``, ``except*``, type parameters),
-and code whose positions ``ast`` does not give. String literals are taken verbatim from the
-source; f-strings and implicitly concatenated strings are parsed by LibCST on their own.
-Fixes never see a converted tree: codemods parse the file with LibCST to rewrite it.
+and identifiers Python normalises. A node whose position is asked for but unknown makes the
+checker do the same (``Unplaced``). String literals are taken verbatim from the source;
+f-strings and implicitly concatenated strings are parsed by LibCST on their own. Codemods
+rewrite their own LibCST parse of the file; ``check`` hands them this tree's positions.
 
 ``tests/lint/test_cst_from_ast.py`` compares the converted tree with LibCST's parse of every
 file in the test suite and in resilint itself, node class by node class and field by field.
