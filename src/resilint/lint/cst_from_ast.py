@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
-from resilint.lint.source import python_lines, python_tokens
+from resilint.lint.source import character_column, python_lines, python_tokens
 
 # A node's position: its range, the ast node it was made from, or (line, byte offset, end line,
 # end byte offset) as ``ast`` counts them.
@@ -165,7 +165,7 @@ class _Converter:
         name = cst.Name(node.name, lpar=_NO_PARENS, rpar=_NO_PARENS)
         number = node.lineno
         line = self.lines[number - 1]
-        keyword = _DEF_NAME.match(line, _character_column(line, node.col_offset))
+        keyword = _DEF_NAME.match(line, character_column(line, node.col_offset))
         start = keyword.end() if keyword is not None else -1
         while start >= 0 and line[start:].strip() == "\\" and number < len(self.lines):  # ``def \``
             number += 1
@@ -332,7 +332,7 @@ class _Converter:
         # (an ``import`` alias has a position from Python 3.10)
         at = (alias.lineno, alias.col_offset) if hasattr(alias, "lineno") else None
         node = cst.ImportAlias(name=self._dotted(alias.name, at), asname=asname, comma=_DEFAULT)
-        if hasattr(alias, "lineno"):
+        if at is not None:
             self.known[id(node)] = alias
         return node
 
@@ -344,7 +344,7 @@ class _Converter:
         module = None
         if node.module:
             line = self.lines[node.lineno - 1]
-            keyword = _FROM.match(line, _character_column(line, node.col_offset))
+            keyword = _FROM.match(line, character_column(line, node.col_offset))
             start = _ast_offset(line, keyword.end()) if keyword is not None else -1
             module = self._dotted(node.module, (node.lineno, start) if start >= 0 else None)
         names: Union[cst.ImportStar, Tuple[cst.ImportAlias, ...]]
@@ -375,13 +375,13 @@ class _Converter:
             decorator = cst.Decorator(decorator=self.expression(expr), leading_lines=(), whitespace_after_at=_WS,
                                       trailing_whitespace=_TRAILING)
             line = self.lines[expr.lineno - 1]
-            start = _character_column(line, expr.col_offset)
+            start = character_column(line, expr.col_offset)
             at = line.rfind("@", 0, start)
             if at < 0 or line[at + 1:start].strip():
                 raise Unconvertible("a decorator whose '@' is not on its line")
             self.known[id(decorator)] = CodeRange(
                 CodePosition(expr.lineno, at),
-                CodePosition(expr.end_lineno, _character_column(self.lines[expr.end_lineno - 1], expr.end_col_offset)),  # type: ignore[arg-type]
+                CodePosition(expr.end_lineno, character_column(self.lines[expr.end_lineno - 1], expr.end_col_offset)),  # type: ignore[arg-type]
             )
             found.append(decorator)
         return tuple(found)
@@ -542,24 +542,22 @@ class _Converter:
     ) -> Tuple[cst.Arg, ...]:
         found: List[Tuple[Tuple[int, int], cst.Arg]] = []
         for arg in args:
-            if arg.__class__ is ast.GeneratorExp and call is not None and _end(arg) == _end(call):
-                # ``f(x for x in y)``: the parentheses are the call's, not the generator's
-                value = self.expression(arg)
-                bare = value.with_changes(lpar=(), rpar=())
-                self.known[id(bare)] = self.known.pop(id(value))
-                node = cst.Arg(value=bare, keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="",
-                               whitespace_after_star=_WS, whitespace_after_arg=_WS)
-                self.known[id(node)] = arg
-                found.append(((arg.lineno, arg.col_offset), node))
-                continue
-            if arg.__class__ is ast.Starred:
-                node = cst.Arg(value=self.expression(arg.value), keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="*",  # type: ignore[attr-defined]
-                               whitespace_after_star=_WS, whitespace_after_arg=_WS)
-            else:
-                node = cst.Arg(value=self.expression(arg), keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="",
-                               whitespace_after_star=_WS, whitespace_after_arg=_WS)
+            star = ""
             # the argument's own span: a parenthesized tuple's parentheses are the argument's
-            self.known[id(node)] = (arg.lineno, arg.col_offset, arg.end_lineno, arg.end_col_offset)
+            where: Position = (arg.lineno, arg.col_offset, arg.end_lineno, arg.end_col_offset)  # type: ignore[assignment]
+            if arg.__class__ is ast.Starred:
+                star, value = "*", self.expression(arg.value)  # type: ignore[attr-defined]
+            elif arg.__class__ is ast.GeneratorExp and call is not None and _end(arg) == _end(call):
+                # ``f(x for x in y)``: the parentheses are the call's, not the generator's
+                generator = self.expression(arg)
+                value = generator.with_changes(lpar=(), rpar=())
+                self.known[id(value)] = self.known.pop(id(generator))
+                where = arg  # placed as the generator is, inside the parentheses
+            else:
+                value = self.expression(arg)
+            node = cst.Arg(value=value, keyword=None, equal=_DEFAULT, comma=_DEFAULT, star=star,
+                           whitespace_after_star=_WS, whitespace_after_arg=_WS)
+            self.known[id(node)] = where
             found.append(((arg.lineno, arg.col_offset), node))
         for keyword in keywords:
             value = self.expression(keyword.value)
@@ -599,12 +597,12 @@ class _Converter:
         value = node.value
         kind = value.__class__
         if kind is str or kind is bytes:
+            text = self._segment(node)
+            if not _single_string(text):
+                return self._parsed_alone(node)
             if node.end_lineno != node.lineno:
                 self.multiline_strings.append((node.lineno, node.end_lineno))  # type: ignore[arg-type]
-            text = self._segment(node)
-            if _single_string(text):
-                return cst.SimpleString(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
-            return self._parsed_alone(node)
+            return cst.SimpleString(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
         if value is None or kind is bool:
             return cst.Name(str(value), lpar=_NO_PARENS, rpar=_NO_PARENS)
         if value is Ellipsis:
@@ -621,7 +619,7 @@ class _Converter:
     def _parsed_alone(self, node: ast.expr) -> cst.BaseExpression:
         """LibCST's own parse of this expression (f-strings, concatenated strings), with the
         positions of the calls inside it."""
-        if node.end_lineno != node.lineno and node.__class__ is not ast.Constant:  # (a Constant is listed)
+        if node.end_lineno != node.lineno:
             self.multiline_strings.append((node.lineno, node.end_lineno))  # type: ignore[arg-type]
         text = self._segment(node)
         try:
@@ -637,7 +635,7 @@ class _Converter:
         wrapper = MetadataWrapper(cst.Module(body=[cst.SimpleStatementLine([cst.Expr(parsed)])]), unsafe_skip_copy=True)
         positions = wrapper.resolve(PositionProvider)
         line = self.lines[node.lineno - 1]
-        column = _character_column(line, node.col_offset)
+        column = character_column(line, node.col_offset)
         for inner, where in positions.items():
             if inner is parsed or isinstance(inner, (cst.Module, cst.SimpleStatementLine, cst.Expr)):
                 continue
@@ -702,13 +700,14 @@ class _Converter:
         if (first.lineno, first.col_offset) == (node.lineno, node.col_offset):
             return False
         depth = 0
-        for token in python_tokens(self._segment(node)):
+        text = self._segment(node)
+        for token in python_tokens(text):
             if token.type == tokenize.OP and token.string in "([{":
                 depth += 1
             elif token.type == tokenize.OP and token.string in ")]}":
                 depth -= 1
                 if depth == 0:
-                    return token.end == _end_of(self._segment(node))
+                    return token.end == _end_of(text)
         return False
 
     def _two_colons(self, part: ast.Slice) -> bool:
@@ -904,8 +903,3 @@ def _bytes_slice(line: str, start: int, end: Optional[int]) -> str:
         return line[start:end]
     return line.encode("utf-8")[start:end].decode("utf-8", "replace")
 
-
-def _character_column(line: str, offset: int) -> int:
-    if line.isascii():
-        return offset
-    return len(line.encode("utf-8")[:offset].decode("utf-8", "ignore"))

@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
-from resilint.lint.source import SourceError
+from resilint.lint.source import SourceError, character_column
 from resilint.lint.traversal import children, iter_nodes
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -163,11 +163,7 @@ class NodePositions:
         )
 
     def _column(self, line: int, offset: int) -> int:
-        """``ast`` counts UTF-8 bytes; LibCST, characters."""
-        text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
-        if text.isascii():
-            return offset
-        return len(text.encode("utf-8")[:offset].decode("utf-8", "ignore"))
+        return character_column(self._lines[line - 1] if 0 < line <= len(self._lines) else "", offset)
 
 
 def _last_name(node: cst.BaseExpression) -> Optional[str]:

@@ -89,6 +89,14 @@ def python_lines(text: str, keepends: bool = False) -> List[str]:
     return lines if keepends else [line.rstrip("\r\n") for line in lines]
 
 
+def character_column(line: str, offset: int) -> int:
+    """The character column of UTF-8 byte ``offset`` in ``line``: ``ast`` counts bytes, LibCST
+    characters."""
+    if line.isascii():
+        return offset
+    return len(line.encode("utf-8")[:offset].decode("utf-8", "ignore"))
+
+
 def line_text(lines: Sequence[str], number: int) -> str:
     """The stripped text of 1-based line ``number`` of ``lines``; empty past either end."""
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""

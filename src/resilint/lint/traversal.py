@@ -60,11 +60,6 @@ def _getter(cls: type) -> Callable[[cst.CSTNode], Tuple[object, ...]]:
     return getter
 
 
-def _is_node(value: object) -> bool:
-    # A class test, not isinstance: LibCST's node classes are ABCs, whose isinstance is slow.
-    return value.__class__ in _NODE_CLASSES or (value.__class__ not in _OTHER_CLASSES and _learn(value))
-
-
 def _learn(value: object) -> bool:
     is_node = isinstance(value, cst.CSTNode)
     (_NODE_CLASSES if is_node else _OTHER_CLASSES).add(value.__class__)
@@ -84,6 +79,7 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
         if kind is tuple or kind is list:
             # The sequences of code-holding fields (arguments, statements, elements) hold nodes only.
             found.extend(value)  # type: ignore[arg-type]
+        # A class test, not isinstance: LibCST's node classes are ABCs, whose isinstance is slow.
         elif kind in _NODE_CLASSES or (kind not in _OTHER_CLASSES and _learn(value)):
             found.append(value)  # type: ignore[arg-type]
     return found
