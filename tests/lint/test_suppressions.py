@@ -97,6 +97,11 @@ def test_line_numbers_line_text_and_suppressions_agree_with_pythons_lines(oddity
         'if x:\n    pass  # noqa\nelse:\n        y = "\\\n# noqa"\n',
         'call(a,  # noqa: RES101\n     b)  # resilint: ignore\n',
         '"""doc\nstring"""\nrequests.get(u, "#")  # noqa  # resilint: ignore[RES1]\n',
+        'def f():\n    """Doc  # noqa: RES101\n    # noqa\n    """  # noqa: RES102\n',
+        'PATTERN = r"""  # noqa: N806\nab"""\ny = 1  # noqa\n',
+        'x = ("""a\n""", """b # noqa\n""")  # noqa: RES103\n',
+        'x = """é\né""" + "#"  # noqa: RES101\n',
+        'x = f"""{y}\n"""  # noqa\nz = ("a"\n     "b")  # resilint: ignore[RES102]\n',
     ],
 )
 def test_comments_read_line_by_line_are_the_files_comments(source):

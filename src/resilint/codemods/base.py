@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
 from itertools import zip_longest
+from types import MethodType
 from dataclasses import replace
 from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Set, Tuple, Type
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
+from libcst.matchers import MatcherDecoratableTransformer
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from resilint.lint.checker import module_name, project_roots
@@ -44,7 +46,9 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, context: CodemodContext, targets: Optional[Collection[Span]] = None) -> None:
-        super().__init__(context)
+        # ``ContextAwareTransformer.__init__``, with the matcher decorators gathered once per class.
+        Codemod.__init__(self, context)
+        _start_matchers(self)
         self.targets = None if targets is None else frozenset(targets)
         self.left_alone: List[Tuple[int, str]] = []
         self._edits: Dict[int, List[Edit]] = {}
@@ -185,6 +189,30 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if isinstance(memo, dict):
             memo.update(model_of=tree, model=model)
         return model
+
+
+_Matchers = Tuple[Tuple[object, ...], Dict[object, Tuple[Callable[..., object], ...]], Dict[object, Tuple[Callable[..., object], ...]]]
+_GATHERED: Dict[type, _Matchers] = {}
+
+
+def _start_matchers(transformer: MatcherDecoratableTransformer) -> None:
+    """``MatcherDecoratableTransformer.__init__``, whose search of every attribute for matcher
+    decorators (about 7 ms, more than a small fix costs) is done once per class: the
+    decorators are on the class's functions, so later instances only bind them."""
+    gathered = _GATHERED.get(type(transformer))
+    if gathered is None:
+        MatcherDecoratableTransformer.__init__(transformer)
+        _GATHERED[type(transformer)] = (
+            tuple(transformer._matchers),
+            {m: tuple(f.__func__ for f in funcs) for m, funcs in transformer._extra_visit_funcs.items()},
+            {m: tuple(f.__func__ for f in funcs) for m, funcs in transformer._extra_leave_funcs.items()},
+        )
+        return
+    cst.CSTTransformer.__init__(transformer)
+    matchers, visits, leaves = gathered
+    transformer._matchers = dict.fromkeys(matchers)
+    transformer._extra_visit_funcs = {m: tuple(MethodType(f, transformer) for f in funcs) for m, funcs in visits.items()}
+    transformer._extra_leave_funcs = {m: tuple(MethodType(f, transformer) for f in funcs) for m, funcs in leaves.items()}
 
 
 class _PairedPositions:

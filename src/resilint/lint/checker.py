@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import gc
 import os
 import sys
 import warnings
@@ -66,6 +67,10 @@ class Checker:
 
     def check_file(self, data: Optional[bytes], path: str) -> "FileResult":
         """The file's findings and, when project rules are enabled, its summary."""
+        with _collected_once():
+            return self._check_file(data, path)
+
+    def _check_file(self, data: Optional[bytes], path: str) -> "FileResult":
         if data is None:
             try:
                 data = read_bytes(path, self.settings.max_file_size)
@@ -284,6 +289,25 @@ def analysis_error(path: str, exc: SourceError, lines: Sequence[str] = ()) -> Fi
         ANALYSIS_ERROR, all_rules()[ANALYSIS_ERROR].name, exc.reason, path, line, column,
         line, column + 1, "error", line_text=line_text(lines, line),
     )
+
+
+@contextmanager
+def _collected_once() -> Iterator[None]:
+    """No cyclic garbage collection while a file is checked, one of the young objects after.
+
+    Checking a file allocates millions of objects that live as long as the check (its trees and
+    semantic model): each automatic collection scanned them again, and the collector cost a
+    tenth of a cold run. Nothing is promoted while collection is off, so one collection of the
+    youngest generation afterwards frees every cycle the check left (its semantic model's)."""
+    if not gc.isenabled():  # the caller manages collection
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect(0)
 
 
 @contextmanager

@@ -33,6 +33,7 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from resilint.lint.source import character_column, python_lines, python_tokens
+from resilint.lint.suppressions import UNKNOWN_END
 
 # A node's position: its range, the ast node it was made from, or (line, byte offset, end line,
 # end byte offset) as ``ast`` counts them.
@@ -96,11 +97,12 @@ class ConvertedTree:
     """A LibCST module made from an ``ast`` tree, with the position of its nodes."""
 
     def __init__(
-        self, module: cst.Module, known: Dict[int, Position], multiline_strings: List[Tuple[int, int]]
+        self, module: cst.Module, known: Dict[int, Position], multiline_strings: List[Tuple[int, int, int]]
     ) -> None:
         self.module = module
         self.known = known  # id of a LibCST node → its range, or the ast node it was made from
-        # (first line, last line) of each string literal, or implicit concatenation, on several lines
+        # (first line, last line, UTF-8 offset of its end on the last line, or UNKNOWN_END) of each
+        # string literal, or implicit concatenation, on several lines: for suppression comments
         self.multiline_strings = multiline_strings
 
 
@@ -119,7 +121,7 @@ class _Converter:
         self.lines = lines
         self.known: Dict[int, Position] = {}
         self._ended: Optional[List[str]] = None  # the lines with their line breaks, once needed
-        self.multiline_strings: List[Tuple[int, int]] = []
+        self.multiline_strings: List[Tuple[int, int, int]] = []
         self._expressions: Dict[type, Callable[[Any], cst.BaseExpression]] = {
             ast.Name: self._name, ast.Constant: self._constant, ast.Attribute: self._attribute,
             ast.Call: self._call, ast.BinOp: self._binary, ast.UnaryOp: self._unary, ast.BoolOp: self._boolean,
@@ -601,7 +603,7 @@ class _Converter:
             if not _single_string(text):
                 return self._parsed_alone(node)
             if node.end_lineno != node.lineno:
-                self.multiline_strings.append((node.lineno, node.end_lineno))  # type: ignore[arg-type]
+                self.multiline_strings.append((node.lineno, node.end_lineno, node.end_col_offset))  # type: ignore[arg-type]
             return cst.SimpleString(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
         if value is None or kind is bool:
             return cst.Name(str(value), lpar=_NO_PARENS, rpar=_NO_PARENS)
@@ -619,14 +621,18 @@ class _Converter:
     def _parsed_alone(self, node: ast.expr) -> cst.BaseExpression:
         """LibCST's own parse of this expression (f-strings, concatenated strings), with the
         positions of the calls inside it."""
-        if node.end_lineno != node.lineno:
-            self.multiline_strings.append((node.lineno, node.end_lineno))  # type: ignore[arg-type]
         text = self._segment(node)
         try:
             parsed = cst.parse_expression("(" + text + ")")
         except cst.ParserSyntaxError:
             raise Unconvertible("an expression LibCST reads differently on its own") from None
         parsed = parsed.with_changes(lpar=(), rpar=())
+        if node.end_lineno != node.lineno:
+            # Pieces of a concatenation may have comments between them, and from Python 3.12 an
+            # f-string's braces may hold one: where its comments are is left unknown.
+            one_string = "#" not in text and not isinstance(parsed, cst.ConcatenatedString)
+            end = node.end_col_offset if one_string else UNKNOWN_END
+            self.multiline_strings.append((node.lineno, node.end_lineno, end))  # type: ignore[arg-type]
         if any(isinstance(inner, ast.Call) for inner in ast.walk(node)):
             self._place_inner(parsed, text, node)
         return parsed

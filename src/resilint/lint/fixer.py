@@ -177,7 +177,8 @@ def with_fixes(
         run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine], memo)
         if not mine or run.updated is None or uncompilable(run.updated, path) is not None:
             continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
-        split = _split(edits_between(text, decode(run.updated).text), run.rewritten, mine)
+        edits = edits_between(text, decode(run.updated).text)
+        split = {id(mine[0]): edits} if len(mine) == 1 else _split(edits, run.rewritten, mine)
         if split is None:
             split = _one_by_one(codemod, mine, data, text, path, settings, memo)
         for finding in mine:

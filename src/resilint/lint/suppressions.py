@@ -14,6 +14,8 @@ _CODES = rf"{_CODE}(?:\s*[,\s]\s*{_CODE})*"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODES}))?", re.IGNORECASE)
 _RESILINT = re.compile(rf"#\s*resilint:\s*ignore(?:\[(?P<codes>{_CODES})\])?", re.IGNORECASE)
 _SPLIT = re.compile(r"[,\s]+")
+# The end of a string on several lines whose lines may hold comments (a concatenation's pieces)
+UNKNOWN_END = -1
 
 
 @dataclass
@@ -42,23 +44,46 @@ def _comments(text: str, line: int = 1) -> Iterator[Tuple[int, int, str]]:
 
 
 def _candidate_comments(
-    text: str, multiline_strings: Optional[Sequence[Tuple[int, int]]]
+    text: str, multiline_strings: Optional[Sequence[Tuple[int, int, int]]]
 ) -> Iterator[Tuple[int, int, str]]:
     """The comments of the lines that may hold a suppression. Python's tokenizer is slow, so
-    when the file's strings that span lines are known (``(first line, last line)``, from its
-    syntax tree), each such line that no such string touches is tokenized alone: a line that
-    starts outside every string tokenizes as it would within the file."""
+    when the file's strings that span lines are known (first line, last line, and the UTF-8
+    offset where the string ends on its last line; from the syntax tree), each such line is
+    tokenized alone, from where no string is open (the whole file is, when a concatenation on
+    several lines holds one of them):
+    - a line a string opens and continues past, or lies within, has no comment (a ``#``
+      before the string would have made the string part of the comment);
+    - on a line where strings end, the text after the last of them;
+    - any other line, whole."""
     lines = python_lines(text)
     wanted = [n for n, line in enumerate(lines, 1) if "noqa" in line.lower() or "resilint:" in line]
-    if multiline_strings is None or any(first <= n <= last for n in wanted for first, last in multiline_strings):
+    if multiline_strings is None:
         yield from _comments(text)
         return
+    within = set()
+    ends: Dict[int, int] = {}
+    for first, last, end in multiline_strings:
+        if end == UNKNOWN_END:
+            if any(first <= n <= last for n in wanted):
+                yield from _comments(text)
+                return
+            continue
+        within.update(range(first, last))
+        ends[last] = max(end, ends.get(last, 0))
     for number in wanted:
-        yield from _comments(lines[number - 1], number)
+        if number in within:
+            continue
+        line = lines[number - 1]
+        if number in ends:
+            encoded = line.encode("utf-8")
+            start = len(encoded[: ends[number]].decode("utf-8", "replace"))
+            yield from ((n, column + start, comment) for n, column, comment in _comments(line[start:], number))
+        else:
+            yield from _comments(line, number)
 
 
 def parse_suppressions(
-    text: str, multiline_strings: Optional[Sequence[Tuple[int, int]]] = None
+    text: str, multiline_strings: Optional[Sequence[Tuple[int, int, int]]] = None
 ) -> Dict[int, List[Suppression]]:
     found: Dict[int, List[Suppression]] = {}
     if "noqa" not in text.lower() and "resilint:" not in text:
