@@ -191,6 +191,15 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         return model
 
 
+def release_memo(memo: Dict[str, object]) -> None:
+    """Free what runs over one file shared (``MEMO``) once they are done: its semantic model's
+    cycles would keep the parsed module alive until the next full collection."""
+    model = memo.get("model")
+    if isinstance(model, SemanticModel):
+        model.release()
+    memo.clear()
+
+
 _Matchers = Tuple[Tuple[object, ...], Dict[object, Tuple[Callable[..., object], ...]], Dict[object, Tuple[Callable[..., object], ...]]]
 _GATHERED: Dict[type, _Matchers] = {}
 

@@ -126,18 +126,22 @@ class Checker:
     ) -> Tuple[List["_WithAnchor"], Dict[int, List[Suppression]], Optional[ModuleSummary], Optional[NodePositions]]:
         model, positions, rules, multiline_strings = self._model(text, data, path, codes, lines, convert)
         reports: List[Report] = []
-        with reading_source(positions.text_of if isinstance(positions, ConvertedPositions) else None):
-            if model is not None and rules:
-                ctx = RuleContext(model, self.settings)
-                try:
-                    for rule in rules:
-                        ctx.run(rule)
-                except RecursionError:
-                    raise SourceError("too deeply nested to analyse (recursion limit)") from None
-                reports = ctx.reports
-            located = self._locate(reports, positions, path, lines)
-            suppressions = parse_suppressions(text, multiline_strings)
-            summary = self._summarise(model, positions, path, lines, suppressions)
+        try:
+            with reading_source(positions.text_of if isinstance(positions, ConvertedPositions) else None):
+                if model is not None and rules:
+                    ctx = RuleContext(model, self.settings)
+                    try:
+                        for rule in rules:
+                            ctx.run(rule)
+                    except RecursionError:
+                        raise SourceError("too deeply nested to analyse (recursion limit)") from None
+                    reports = ctx.reports
+                located = self._locate(reports, positions, path, lines)
+                suppressions = parse_suppressions(text, multiline_strings)
+                summary = self._summarise(model, positions, path, lines, suppressions)
+        finally:
+            if model is not None:
+                model.release()
         return located, suppressions, summary, positions
 
     def _model(

@@ -122,26 +122,6 @@ class _Converter:
         self.known: Dict[int, Position] = {}
         self._ended: Optional[List[str]] = None  # the lines with their line breaks, once needed
         self.multiline_strings: List[Tuple[int, int, int]] = []
-        self._expressions: Dict[type, Callable[[Any], cst.BaseExpression]] = {
-            ast.Name: self._name, ast.Constant: self._constant, ast.Attribute: self._attribute,
-            ast.Call: self._call, ast.BinOp: self._binary, ast.UnaryOp: self._unary, ast.BoolOp: self._boolean,
-            ast.Compare: self._compare, ast.Subscript: self._subscript, ast.Tuple: self._tuple, ast.List: self._list,
-            ast.Set: self._set, ast.Dict: self._dict, ast.ListComp: self._list_comp, ast.SetComp: self._set_comp,
-            ast.GeneratorExp: self._generator, ast.DictComp: self._dict_comp, ast.Lambda: self._lambda,
-            ast.IfExp: self._if_exp, ast.Await: self._await, ast.Yield: self._yield, ast.YieldFrom: self._yield_from,
-            ast.NamedExpr: self._named, ast.JoinedStr: self._parsed_alone, ast.Starred: self._unsupported,
-            ast.Slice: self._unsupported,
-        }
-        self._statements: Dict[type, Callable[[Any], cst.CSTNode]] = {
-            ast.Expr: self._expr_statement, ast.Assign: self._assign, ast.AugAssign: self._aug_assign,
-            ast.AnnAssign: self._ann_assign, ast.Return: self._return, ast.Pass: self._pass, ast.Break: self._break,
-            ast.Continue: self._continue, ast.Raise: self._raise, ast.Assert: self._assert, ast.Delete: self._delete,
-            ast.Import: self._import, ast.ImportFrom: self._import_from, ast.Global: self._global,
-            ast.Nonlocal: self._nonlocal,
-            ast.FunctionDef: self._function, ast.AsyncFunctionDef: self._function, ast.ClassDef: self._class,
-            ast.If: self._if, ast.For: self._for, ast.AsyncFor: self._for, ast.While: self._while,
-            ast.With: self._with, ast.AsyncWith: self._with, ast.Try: self._try,
-        }
 
     # --- positions ------------------------------------------------------------------------
 
@@ -193,10 +173,10 @@ class _Converter:
         first: Optional[ast.stmt] = None
         last: Optional[ast.stmt] = None
         for statement in body:
-            convert = self._statements.get(statement.__class__)
+            convert = _STATEMENTS.get(statement.__class__)
             if convert is None:
                 raise Unconvertible(f"no conversion for {statement.__class__.__name__}")
-            node = convert(statement)
+            node = convert(self, statement)
             if node.__class__ in _COMPOUND:
                 if line:
                     result.append(self._simple_line(line, first, last))  # type: ignore[arg-type]
@@ -582,10 +562,10 @@ class _Converter:
     # --- expressions ----------------------------------------------------------------------
 
     def expression(self, node: ast.expr) -> cst.BaseExpression:
-        convert = self._expressions.get(node.__class__)
+        convert = _EXPRESSIONS.get(node.__class__)
         if convert is None:
             raise Unconvertible(f"no conversion for {node.__class__.__name__}")
-        result = convert(node)
+        result = convert(self, node)
         self.known[id(result)] = node
         return result
 
@@ -844,6 +824,31 @@ class _Converter:
     def _named(self, node: ast.NamedExpr) -> cst.NamedExpr:
         return cst.NamedExpr(target=self.expression(node.target), value=self.expression(node.value), lpar=_NO_PARENS,
                              rpar=_NO_PARENS, whitespace_before_walrus=_SPACE, whitespace_after_walrus=_SPACE)
+
+
+# What converts each kind of node: plain functions, not methods bound to a converter, so that a
+# converter holds no reference cycle and is freed as soon as its tree is made.
+_EXPRESSIONS: Dict[type, Callable[[_Converter, Any], cst.BaseExpression]] = {
+    ast.Name: _Converter._name, ast.Constant: _Converter._constant, ast.Attribute: _Converter._attribute,
+    ast.Call: _Converter._call, ast.BinOp: _Converter._binary, ast.UnaryOp: _Converter._unary,
+    ast.BoolOp: _Converter._boolean, ast.Compare: _Converter._compare, ast.Subscript: _Converter._subscript,
+    ast.Tuple: _Converter._tuple, ast.List: _Converter._list, ast.Set: _Converter._set, ast.Dict: _Converter._dict,
+    ast.ListComp: _Converter._list_comp, ast.SetComp: _Converter._set_comp, ast.GeneratorExp: _Converter._generator,
+    ast.DictComp: _Converter._dict_comp, ast.Lambda: _Converter._lambda, ast.IfExp: _Converter._if_exp,
+    ast.Await: _Converter._await, ast.Yield: _Converter._yield, ast.YieldFrom: _Converter._yield_from,
+    ast.NamedExpr: _Converter._named, ast.JoinedStr: _Converter._parsed_alone, ast.Starred: _Converter._unsupported,
+    ast.Slice: _Converter._unsupported,
+}
+_STATEMENTS: Dict[type, Callable[[_Converter, Any], cst.CSTNode]] = {
+    ast.Expr: _Converter._expr_statement, ast.Assign: _Converter._assign, ast.AugAssign: _Converter._aug_assign,
+    ast.AnnAssign: _Converter._ann_assign, ast.Return: _Converter._return, ast.Pass: _Converter._pass,
+    ast.Break: _Converter._break, ast.Continue: _Converter._continue, ast.Raise: _Converter._raise,
+    ast.Assert: _Converter._assert, ast.Delete: _Converter._delete, ast.Import: _Converter._import,
+    ast.ImportFrom: _Converter._import_from, ast.Global: _Converter._global, ast.Nonlocal: _Converter._nonlocal,
+    ast.FunctionDef: _Converter._function, ast.AsyncFunctionDef: _Converter._function, ast.ClassDef: _Converter._class,
+    ast.If: _Converter._if, ast.For: _Converter._for, ast.AsyncFor: _Converter._for, ast.While: _Converter._while,
+    ast.With: _Converter._with, ast.AsyncWith: _Converter._with, ast.Try: _Converter._try,
+}
 
 
 def _span(first: ast.AST, last: ast.AST) -> Tuple[int, int, int, int]:

@@ -24,7 +24,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from resilint.codemods import all_codemods, codemods_for
-from resilint.codemods.base import MEMO, SETTINGS, ResilintCodemod, Span
+from resilint.codemods.base import MEMO, SETTINGS, ResilintCodemod, Span, release_memo
 from resilint.lint.checker import ANALYSIS_ERROR, Checker, parse_module
 from resilint.lint.config import Settings
 from resilint.lint.files import NotWritten, replace_file
@@ -172,18 +172,21 @@ def with_fixes(
     fixes: Dict[int, Fix] = {}
     memo: Dict[str, object] = {"built": built}
     codemods = sorted({c for f in wanted for c in codemods_for(f.code)}, key=lambda c: (c.APPLICABILITY != "safe", c.__name__))
-    for codemod in codemods:
-        mine = [f for f in wanted if f.code in codemod.CODES and id(f) not in fixes]
-        run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine], memo)
-        if not mine or run.updated is None or uncompilable(run.updated, path) is not None:
-            continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
-        edits = edits_between(text, decode(run.updated).text)
-        split = {id(mine[0]): edits} if len(mine) == 1 else _split(edits, run.rewritten, mine)
-        if split is None:
-            split = _one_by_one(codemod, mine, data, text, path, settings, memo)
-        for finding in mine:
-            if split.get(id(finding)):
-                fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, split[id(finding)])
+    try:
+        for codemod in codemods:
+            mine = [f for f in wanted if f.code in codemod.CODES and id(f) not in fixes]
+            run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine], memo)
+            if not mine or run.updated is None or uncompilable(run.updated, path) is not None:
+                continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
+            edits = edits_between(text, decode(run.updated).text)
+            split = {id(mine[0]): edits} if len(mine) == 1 else _split(edits, run.rewritten, mine)
+            if split is None:
+                split = _one_by_one(codemod, mine, data, text, path, settings, memo)
+            for finding in mine:
+                if split.get(id(finding)):
+                    fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, split[id(finding)])
+    finally:
+        release_memo(memo)
     return [replace(f, fix=fixes[id(f)]) if id(f) in fixes else f for f in findings]
 
 
@@ -349,7 +352,10 @@ class Fixer:
         if len(targets) == 1:
             return targets
         memo: Dict[str, object] = {}
-        return [f for f in targets if run_codemod(codemod, data, path, self.settings, [span_of(f)], memo).updated is not None]
+        try:
+            return [f for f in targets if run_codemod(codemod, data, path, self.settings, [span_of(f)], memo).updated is not None]
+        finally:
+            release_memo(memo)
 
     def _recheck(self, path: str, data: bytes, before: List[Finding], aimed: List[Finding]) -> Optional[str]:
         """Why the fixed text is not kept (None: kept, and it becomes the file's state): it must

@@ -387,6 +387,17 @@ class SemanticModel:
             self._derived[key] = compute()
         return self._derived[key]  # type: ignore[return-value]
 
+    def release(self) -> None:
+        """Break the model's reference cycles (scopes with their bindings, functions and classes;
+        derived facts that keep the model), once nothing will ask it again: reference counting
+        then frees it, and the syntax tree it holds, at once, instead of the cyclic collector
+        scanning all of it."""
+        for scope in self.scope_of.values():
+            scope.bindings = {}
+            scope.parent = scope.function = scope.cls = None
+        self._derived.clear()
+        self._cache.clear()
+
     def iter_calls(self) -> Iterator[Tuple[CallSite, Optional[str]]]:
         for call in self.calls:
             yield call, self.call_name(call)
