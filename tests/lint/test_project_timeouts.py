@@ -238,34 +238,41 @@ def test_sdk_sessions_from_factories_and_subclasses_that_fill_in_the_timeout(cli
 
 def test_a_wrapper_that_spells_the_timeout_key_with_an_escape_still_sets_it(cli, tmp_path):
     # The file never spells the word itself: the key is found in the literals' values, not
-    # by a substring test of the source.
-    write_tree(tmp_path, {
-        "app/__init__.py": "",
-        "app/http.py": """
-            import requests
+    # by a substring test of the source. One spelling per module, since the cheap test of a
+    # file's text that may skip the search is per file.
+    spellings = {
+        "hex": 'kwargs.setdefault("time\\x6fut", 10)',
+        "unicode": 'kwargs["time\\u006fut"] = 10',
+        "octal": 'kwargs["ti\\155eout"] = 10',
+        "named": 'kwargs["\\N{LATIN SMALL LETTER T}imeout"] = 10',
+        "continued": 'kwargs.setdefault("time\\\nout", 10)',
+    }
+    files = {"app/__init__.py": ""}
+    for name, statement in spellings.items():
+        files[f"app/{name}.py"] = (
+            f"import requests\n\ndef fetch(url, **kwargs):\n    {statement}\n"
+            "    return requests.get(url, **kwargs)\n"
+        )
+    files["app/nested.py"] = """
+        import requests
 
-            def fetch(url, **kwargs):
-                kwargs.setdefault("time\\x6fut", 10)
-                return requests.get(url, **kwargs)
+        def fetch(url, **kwargs):
+            def fill(options):
+                options["time\\u006fut"] = 10
+            fill(kwargs)
+            return requests.get(url, **kwargs)
 
-            def fetch_nested(url, **kwargs):
-                def fill(options):
-                    options["time\\u006fut"] = 10
-                fill(kwargs)
-                return requests.get(url, **kwargs)
-
-            def fetch_bare(url, **kwargs):
-                return requests.get(url, **kwargs)
-        """,
-        "app/views.py": """
-            from app.http import fetch, fetch_bare, fetch_nested
-
-            def view():
-                fetch("https://x.example")
-                fetch_nested("https://x.example")
-                fetch_bare("https://x.example")
-        """,
-    })
-    assert "timeout" not in (tmp_path / "app" / "http.py").read_text()
+        def fetch_bare(url, **kwargs):
+            return requests.get(url, **kwargs)
+    """
+    names = [*spellings, "nested"]
+    files["app/views.py"] = (
+        "".join(f"from app import {name}\n" for name in names) + "\ndef view():\n"
+        + "".join(f'    {name}.fetch("https://x.example")\n' for name in names)
+        + '    nested.fetch_bare("https://x.example")\n'
+    )
+    write_tree(tmp_path, files)
+    for name in names:
+        assert "timeout" not in (tmp_path / "app" / f"{name}.py").read_text()
     findings = _check(cli, tmp_path, ".")
-    assert _lines(findings, "app/views.py") == [(6, "RES101")]
+    assert _lines(findings, "app/views.py") == [(2 * len(names) + 3, "RES101")]

@@ -100,9 +100,7 @@ class RequestFinder:
         """The POST/PATCH calls made directly by ``function`` that a retry of the function would
         repeat unsafely: (call, method, display name, "missing" | "unstable" | "forwarded",
         detail); "forwarded" when only the function's own ``**kwargs`` could carry the headers."""
-        for call in self.model.calls:
-            if call.scope is not function.scope:
-                continue
+        for call in self.model.calls_in(function.scope):
             sent = self.method(call)
             if sent is None:
                 continue
@@ -198,9 +196,7 @@ class RequestFinder:
 
     def mutations(self, name: str, call: CallSite):
         """A key written into the dict after it was built: subscript assignment, update, setdefault."""
-        for other in self.model.calls:
-            if other.scope is not call.scope:
-                continue
+        for other in self.model.calls_in(call.scope):
             func = other.node.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
                 if func.attr.value == "update" and other.node.args:

@@ -21,7 +21,10 @@ from resilint.lint.traversal import children, iter_nodes
 # A string literal whose value is "timeout" ends with ``timeout"`` or ``timeout'`` in the text,
 # unless it spells a letter with an escape (``\x74``, ``\164``, ``\u0074``, ``\N{...}``) or
 # continues on the next line (a backslash before the line break).
-_MAY_SPELL_TIMEOUT = re.compile(r"""timeout['"]|\\(?:[xuUN1]|\r|\n)""")
+# A string literal that may read "timeout": spelled so, or lowercase letters and escapes that
+# can stand for them (``"time\x6fut"``, a backslash before a line break).
+_ESCAPE = r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[A-Za-z ]+\}|[0-7]{1,3}|\r\n|\r|\n)"
+_MAY_SPELL_TIMEOUT = re.compile(rf"""timeout['"]|['"](?:[a-z]|{_ESCAPE})*{_ESCAPE}(?:[a-z]|{_ESCAPE})*['"]""")
 _HTTP_ADAPTERS_WITHOUT_TIMEOUT = frozenset({"requests.adapters.HTTPAdapter"})
 _SESSION_HOOKS = ("request", "send")
 

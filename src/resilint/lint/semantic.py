@@ -77,6 +77,7 @@ class Instance:
 
 Value = Union[QName, Instance, FunctionInfo, ClassInfo, None]
 _SUPER = QName("builtins.super")
+_CALLS_BY_SCOPE = object()  # ``derived`` key of the calls grouped by scope
 
 
 @dataclass(eq=False)
@@ -397,6 +398,18 @@ class SemanticModel:
             scope.parent = scope.function = scope.cls = None
         self._derived.clear()
         self._cache.clear()
+
+    def calls_in(self, scope: Scope) -> List[CallSite]:
+        """The calls made directly in ``scope`` (not in the functions, lambdas or comprehensions
+        it holds), in source order."""
+        by_scope = self.derived(_CALLS_BY_SCOPE, self._calls_by_scope)
+        return by_scope.get(id(scope), [])
+
+    def _calls_by_scope(self) -> Dict[int, List[CallSite]]:
+        found: Dict[int, List[CallSite]] = {}
+        for call in self.calls:
+            found.setdefault(id(call.scope), []).append(call)
+        return found
 
     def iter_calls(self) -> Iterator[Tuple[CallSite, Optional[str]]]:
         for call in self.calls:

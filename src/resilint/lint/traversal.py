@@ -40,7 +40,8 @@ _GETTERS: Dict[type, Callable[[cst.CSTNode], Tuple[object, ...]]] = {}
 def _child_fields(cls: type) -> Tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
-        present = [f.name for f in dataclasses.fields(cls) if not _SKIPPED_FIELD.search(f.name)]
+        # A field of type str holds text (a name's, a literal's), never a node.
+        present = [f.name for f in dataclasses.fields(cls) if not _SKIPPED_FIELD.search(f.name) and f.type is not str]
         preferred = [n for n in _SOURCE_ORDER.get(cls, ()) if n in present]
         names = tuple(preferred + [n for n in present if n not in preferred])
         _FIELDS[cls] = names
@@ -50,6 +51,7 @@ def _child_fields(cls: type) -> Tuple[str, ...]:
 def _getter(cls: type) -> Callable[[cst.CSTNode], Tuple[object, ...]]:
     names = _child_fields(cls)
     if not names:
+        _LEAVES.add(cls)
         getter: Callable[[cst.CSTNode], Tuple[object, ...]] = lambda node: ()  # noqa: E731
     elif len(names) == 1:
         single = operator.attrgetter(names[0])
@@ -68,6 +70,8 @@ def _learn(value: object) -> bool:
 
 _NODE_CLASSES: Set[type] = set()
 _OTHER_CLASSES: Set[type] = set()
+# Node classes that never have child nodes (``Name``, literals, ``pass``): a third of a tree's nodes.
+_LEAVES: Set[type] = set()
 
 
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
@@ -92,7 +96,7 @@ def iter_nodes(root: cst.CSTNode, stop_at: Tuple[type, ...] = ()) -> Iterator[cs
     while stack:
         node = stack.pop()
         yield node
-        if not isinstance(node, stop_at):
+        if node.__class__ not in _LEAVES and not isinstance(node, stop_at):
             stack.extend(reversed(children(node)))
 
 
@@ -134,4 +138,5 @@ def walk(root: cst.CSTNode, visitor: object) -> None:
         leave = leaves.get(node_type)
         if leave is not None:
             push(_Leave(leave, item))  # type: ignore[arg-type]
-        stack.extend(reversed(children(item)))  # type: ignore[arg-type]
+        if node_type not in _LEAVES:
+            stack.extend(reversed(children(item)))  # type: ignore[arg-type]
