@@ -21,10 +21,13 @@ from resilint.lint.traversal import children, iter_nodes
 # A string literal whose value is "timeout" ends with ``timeout"`` or ``timeout'`` in the text,
 # unless it spells a letter with an escape (``\x74``, ``\164``, ``\u0074``, ``\N{...}``) or
 # continues on the next line (a backslash before the line break).
-# A string literal that may read "timeout": spelled so, or lowercase letters and escapes that
-# can stand for them (``"time\x6fut"``, a backslash before a line break).
+# A string literal that may read "timeout": spelled so, or up to seven lowercase letters and
+# escapes that can stand for them (``"time\x6fut"``, a backslash before a line break).
+_SPELLED = re.compile(r"""timeout['"]""")
 _ESCAPE = r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[A-Za-z ]+\}|[0-7]{1,3}|\r\n|\r|\n)"
-_MAY_SPELL_TIMEOUT = re.compile(rf"""timeout['"]|['"](?:[a-z]|{_ESCAPE})*{_ESCAPE}(?:[a-z]|{_ESCAPE})*['"]""")
+_AN_ESCAPE = re.compile(_ESCAPE)
+_ESCAPED = re.compile(rf"""['"](?:[a-z]|{_ESCAPE}){{0,6}}{_ESCAPE}(?:[a-z]|{_ESCAPE}){{0,6}}['"]""")
+_ESCAPED_REACH = 7 * 40  # seven escapes (``\N{LATIN SMALL LETTER T}``) and a quote, either side
 _HTTP_ADAPTERS_WITHOUT_TIMEOUT = frozenset({"requests.adapters.HTTPAdapter"})
 _SESSION_HOOKS = ("request", "send")
 
@@ -79,7 +82,7 @@ def _functions_naming_timeout(model: SemanticModel) -> Set[int]:
     """The ids of the defs and lambdas around each ``"timeout"`` string of the file, found in
     one walk (asked per function, a walk per function would read nested defs again and again)."""
     found: Set[int] = set()
-    if model.text is not None and not _MAY_SPELL_TIMEOUT.search(model.text):
+    if model.text is not None and not _may_spell_timeout(model.text):
         return found
     stack: List[Tuple[cst.CSTNode, Tuple[int, ...]]] = [(model.module, ())]
     pop, push = stack.pop, stack.append
@@ -96,6 +99,18 @@ def _functions_naming_timeout(model: SemanticModel) -> Set[int]:
         for child in children(node):
             push((child, owners))
     return found
+
+
+def _may_spell_timeout(text: str) -> bool:
+    """Whether a string literal of ``text`` may read "timeout". The search for a spelling with
+    escapes starts from each escape (a regular expression tried at every quote of a file cost
+    more than the walk it spares)."""
+    if "timeout" in text and _SPELLED.search(text):
+        return True
+    return any(
+        _ESCAPED.search(text, max(escape.start() - _ESCAPED_REACH, 0), escape.end() + _ESCAPED_REACH)
+        for escape in _AN_ESCAPE.finditer(text)
+    )
 
 
 def receiver_key(
