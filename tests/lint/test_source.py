@@ -12,6 +12,9 @@ def test_python_lines_break_only_at_python_line_endings():
     assert python_lines(text) == ["a\fb\x85c\u2028d\x1ce", "f", "g", "h"]
     assert "".join(python_lines(text, keepends=True)) == text
     assert python_lines("x\n\n") == ["x", ""] and python_lines("") == []
+    # Without \r the lines are split another way: the same lines.
+    assert python_lines("a\fb\x85c\u2028d\x1ce\nf\n") == ["a\fb\x85c\u2028d\x1ce", "f"]
+    assert python_lines("x") == ["x"] and python_lines("\n") == [""] and python_lines("x\ny") == ["x", "y"]
 
 
 @pytest.mark.parametrize("ending", [b"\n", b"\r\n", b"\r"])

@@ -137,7 +137,7 @@ class Checker:
                         raise SourceError("too deeply nested to analyse (recursion limit)") from None
                     reports = ctx.reports
                 located = self._locate(reports, positions, path, lines)
-                suppressions = parse_suppressions(text, multiline_strings)
+                suppressions = parse_suppressions(text, multiline_strings, lines)
                 summary = self._summarise(model, positions, path, lines, suppressions)
         finally:
             if model is not None:

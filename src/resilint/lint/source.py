@@ -85,6 +85,11 @@ def content_digest(data: bytes) -> str:
 
 def python_lines(text: str, keepends: bool = False) -> List[str]:
     """``text`` split into Python's physical lines (see ``_PYTHON_LINE``), not ``str.splitlines()``'s."""
+    if not keepends and "\r" not in text:  # only \n ends lines: str.split, four times faster
+        lines = text.split("\n")
+        if lines[-1] == "":  # after the last line break (or an empty text): no line
+            lines.pop()
+        return lines
     lines = _PYTHON_LINE.findall(text)
     return lines if keepends else [line.rstrip("\r\n") for line in lines]
 

@@ -44,7 +44,7 @@ def _comments(text: str, line: int = 1) -> Iterator[Tuple[int, int, str]]:
 
 
 def _candidate_comments(
-    text: str, multiline_strings: Optional[Sequence[Tuple[int, int, int]]]
+    text: str, multiline_strings: Optional[Sequence[Tuple[int, int, int]]], lines: Optional[Sequence[str]]
 ) -> Iterator[Tuple[int, int, str]]:
     """The comments of the lines that may hold a suppression. Python's tokenizer is slow, so
     when the file's strings that span lines are known (first line, last line, and the UTF-8
@@ -55,7 +55,8 @@ def _candidate_comments(
       before the string would have made the string part of the comment);
     - on a line where strings end, the text after the last of them;
     - any other line, whole."""
-    lines = python_lines(text)
+    if lines is None:
+        lines = python_lines(text)
     wanted = [n for n, line in enumerate(lines, 1) if "noqa" in line.lower() or "resilint:" in line]
     if multiline_strings is None:
         yield from _comments(text)
@@ -83,12 +84,14 @@ def _candidate_comments(
 
 
 def parse_suppressions(
-    text: str, multiline_strings: Optional[Sequence[Tuple[int, int, int]]] = None
+    text: str, multiline_strings: Optional[Sequence[Tuple[int, int, int]]] = None,
+    lines: Optional[Sequence[str]] = None,
 ) -> Dict[int, List[Suppression]]:
+    """The suppression comments of ``text`` by line; ``lines``: its ``python_lines``, when known."""
     found: Dict[int, List[Suppression]] = {}
     if "noqa" not in text.lower() and "resilint:" not in text:
         return found
-    for number, start, comment in _candidate_comments(text, multiline_strings):
+    for number, start, comment in _candidate_comments(text, multiline_strings, lines):
         for pattern, ours in ((_NOQA, False), (_RESILINT, True)):
             for match in pattern.finditer(comment):
                 raw = match.group("codes")
