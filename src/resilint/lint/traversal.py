@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import re
-from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple, Type
+from typing import Callable, Dict, Iterator, List, Set, Tuple, Type
 
 import libcst as cst
 
@@ -124,19 +124,31 @@ def walk(root: cst.CSTNode, visitor: object) -> None:
     returns False skips the node's children (and its ``leave_``)."""
     visits = _handlers(visitor, "visit_")
     leaves = _handlers(visitor, "leave_")
+    # One lookup per node: most node types have neither handler.
+    handlers = {t: (visits.get(t), leaves.get(t)) for t in {*visits, *leaves}}
     stack: List[object] = [root]
-    pop, push = stack.pop, stack.append
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    getters, nodes, others = _GETTERS, _NODE_CLASSES, _OTHER_CLASSES
     while stack:
         item = pop()
-        if item.__class__ is _Leave:
+        node_type = item.__class__
+        if node_type is _Leave:
             item.handler(item.node)  # type: ignore[attr-defined]
             continue
-        node_type = item.__class__
-        visit: Optional[Callable] = visits.get(node_type)
-        if visit is not None and visit(item) is False:
+        pair = handlers.get(node_type)
+        if pair is not None:
+            visit, leave = pair
+            if visit is not None and visit(item) is False:
+                continue
+            if leave is not None:
+                push(_Leave(leave, item))  # type: ignore[arg-type]
+        if node_type in _LEAVES:
             continue
-        leave = leaves.get(node_type)
-        if leave is not None:
-            push(_Leave(leave, item))  # type: ignore[arg-type]
-        if node_type not in _LEAVES:
-            stack.extend(reversed(children(item)))  # type: ignore[arg-type]
+        # ``children`` inlined, pushing in reverse so that the first child is popped first.
+        getter = getters.get(node_type) or _getter(node_type)
+        for value in reversed(getter(item)):
+            kind = value.__class__
+            if kind is tuple or kind is list:
+                extend(reversed(value))  # type: ignore[call-overload]
+            elif kind in nodes or (kind not in others and _learn(value)):
+                push(value)
