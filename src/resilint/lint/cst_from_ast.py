@@ -24,6 +24,7 @@ file in the test suite and in resilint itself, node class by node class and fiel
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import tokenize
 import unicodedata
@@ -42,6 +43,58 @@ Position = Union[CodeRange, ast.AST, Tuple[int, int, int, int]]
 
 class Unconvertible(Exception):
     """The file holds code this converter does not build (the checker parses it instead)."""
+
+
+def _maker(cls: type, *given: str) -> Callable[..., Any]:
+    """A constructor of LibCST's ``cls`` taking the fields ``given`` (by position or keyword),
+    the others at their defaults: what its dataclass ``__init__`` does, less the class call's
+    keyword handling and ``__post_init__``'s validation (the nodes come from a tree CPython
+    parsed). For the node types a tree has most of, it makes building a tree a tenth faster.
+    Generated as ``dataclasses`` generates ``__init__``, from the class's own fields, so a LibCST
+    that adds a field gives it its default."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    if any(name not in fields for name in given):
+        raise TypeError(f"{cls.__name__} has no field among {given}")
+    scope: Dict[str, Any] = {"cls": cls, "new": object.__new__, "put": object.__setattr__}
+    body = ["    node = new(cls)"]
+    for name, field in fields.items():
+        if name in given:
+            body.append(f"    put(node, {name!r}, {name})")
+        elif field.default is not dataclasses.MISSING:
+            scope[f"default_{name}"] = field.default
+            body.append(f"    put(node, {name!r}, default_{name})")
+        else:
+            scope[f"factory_{name}"] = field.default_factory
+            body.append(f"    put(node, {name!r}, factory_{name}())")
+    source = f"def make({', '.join(given)}):\n" + "\n".join(body) + "\n    return node\n"
+    exec(source, scope)  # noqa: S102 - code made from the class's own field names
+    return scope["make"]  # type: ignore[no-any-return]
+
+
+_new_name = _maker(cst.Name, "value")
+_new_simple_string = _maker(cst.SimpleString, "value", "lpar", "rpar")
+_new_integer = _maker(cst.Integer, "value", "lpar", "rpar")
+_new_attribute = _maker(cst.Attribute, "value", "attr", "dot", "lpar", "rpar")
+_new_call = _maker(cst.Call, "func", "args", "lpar", "rpar", "whitespace_after_func", "whitespace_before_args")
+_new_arg = _maker(
+    cst.Arg, "value", "keyword", "equal", "comma", "star", "whitespace_after_star", "whitespace_after_arg"
+)
+_new_subscript = _maker(
+    cst.Subscript, "value", "slice", "lbracket", "rbracket", "lpar", "rpar", "whitespace_after_value"
+)
+_new_subscript_element = _maker(cst.SubscriptElement, "slice", "comma")
+_new_index = _maker(cst.Index, "value")
+_new_element = _maker(cst.Element, "value", "comma")
+_new_param = _maker(
+    cst.Param, "name", "annotation", "equal", "default", "comma", "star", "whitespace_after_star",
+    "whitespace_after_param",
+)
+_new_annotation = _maker(cst.Annotation, "annotation", "whitespace_before_indicator", "whitespace_after_indicator")
+_new_expr = _maker(cst.Expr, "value", "semicolon")
+_new_assign = _maker(cst.Assign, "targets", "value", "semicolon")
+_new_assign_target = _maker(cst.AssignTarget, "target", "whitespace_before_equal", "whitespace_after_equal")
+_new_simple_statement_line = _maker(cst.SimpleStatementLine, "body", "leading_lines", "trailing_whitespace")
+_new_indented_block = _maker(cst.IndentedBlock, "body", "header", "indent", "footer")
 
 
 _WS = cst.SimpleWhitespace("")
@@ -144,7 +197,7 @@ class _Converter:
         return "".join(pieces)
 
     def _name_after_keyword(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]) -> cst.Name:
-        name = cst.Name(node.name, lpar=_NO_PARENS, rpar=_NO_PARENS)
+        name = _new_name(node.name)
         number = node.lineno
         line = self.lines[number - 1]
         keyword = _DEF_NAME.match(line, character_column(line, node.col_offset))
@@ -195,7 +248,7 @@ class _Converter:
         return tuple(result)
 
     def _simple_line(self, body: List[cst.BaseSmallStatement], first: ast.stmt, last: ast.stmt) -> cst.SimpleStatementLine:
-        node = cst.SimpleStatementLine(body=tuple(body), leading_lines=(), trailing_whitespace=_TRAILING)
+        node = _new_simple_statement_line(body=tuple(body), leading_lines=(), trailing_whitespace=_TRAILING)
         return self._at(node, _span(first, last))
 
     def _block(self, body: Sequence[ast.stmt]) -> cst.BaseSuite:
@@ -208,7 +261,7 @@ class _Converter:
             suite = cst.SimpleStatementSuite(body=statements[0].body, leading_whitespace=_SPACE,
                                              trailing_whitespace=_TRAILING)
             return self._at(suite, _span(first, body[-1]))
-        block = cst.IndentedBlock(body=statements, header=_TRAILING, indent=None, footer=())
+        block = _new_indented_block(body=statements, header=_TRAILING, indent=None, footer=())
         return self._at(block, _span(first, body[-1]))
 
     def _else(self, body: Sequence[ast.stmt]) -> Optional[cst.Else]:
@@ -220,14 +273,14 @@ class _Converter:
     # --- statements -------------------------------------------------------------------------
 
     def _expr_statement(self, node: ast.Expr) -> cst.Expr:
-        return self._at(cst.Expr(value=self.expression(node.value), semicolon=_DEFAULT), node)
+        return self._at(_new_expr(value=self.expression(node.value), semicolon=_DEFAULT), node)
 
     def _assign(self, node: ast.Assign) -> cst.Assign:
         targets = tuple(
-            self._at(cst.AssignTarget(target=self.expression(t), whitespace_before_equal=_SPACE, whitespace_after_equal=_SPACE), t)
+            self._at(_new_assign_target(target=self.expression(t), whitespace_before_equal=_SPACE, whitespace_after_equal=_SPACE), t)
             for t in node.targets
         )
-        return self._at(cst.Assign(targets=targets, value=self.expression(node.value), semicolon=_DEFAULT), node)
+        return self._at(_new_assign(targets=targets, value=self.expression(node.value), semicolon=_DEFAULT), node)
 
     def _aug_assign(self, node: ast.AugAssign) -> cst.AugAssign:
         operator = _AUGMENTED[node.op.__class__]
@@ -246,7 +299,7 @@ class _Converter:
         )
 
     def _annotation(self, expr: ast.expr) -> cst.Annotation:
-        return self._at(cst.Annotation(annotation=self.expression(expr), whitespace_before_indicator=_DEFAULT,
+        return self._at(_new_annotation(annotation=self.expression(expr), whitespace_before_indicator=_DEFAULT,
                                        whitespace_after_indicator=_SPACE), expr)
 
     def _return(self, node: ast.Return) -> cst.Return:
@@ -290,9 +343,9 @@ class _Converter:
         """``a.b.c`` as names and attributes, placed when ``at`` (line, byte offset) is where the
         name is written without spaces."""
         parts = dotted.split(".")
-        node: Union[cst.Name, cst.Attribute] = cst.Name(parts[0], lpar=_NO_PARENS, rpar=_NO_PARENS)
+        node: Union[cst.Name, cst.Attribute] = _new_name(parts[0])
         for part in parts[1:]:
-            node = cst.Attribute(value=node, attr=cst.Name(part, lpar=_NO_PARENS, rpar=_NO_PARENS), dot=_DOT,
+            node = _new_attribute(value=node, attr=_new_name(part), dot=_DOT,
                                  lpar=_NO_PARENS, rpar=_NO_PARENS)
         if at is not None and _bytes_slice(self.lines[at[0] - 1], at[1], None).startswith(dotted):
             line, start = at
@@ -309,7 +362,7 @@ class _Converter:
     def _alias(self, alias: ast.alias) -> cst.ImportAlias:
         asname = None
         if alias.asname is not None:
-            asname = cst.AsName(name=cst.Name(alias.asname, lpar=_NO_PARENS, rpar=_NO_PARENS),
+            asname = cst.AsName(name=_new_name(alias.asname),
                                 whitespace_before_as=_SPACE, whitespace_after_as=_SPACE)
         # (an ``import`` alias has a position from Python 3.10)
         at = (alias.lineno, alias.col_offset) if hasattr(alias, "lineno") else None
@@ -343,7 +396,7 @@ class _Converter:
         )
 
     def _names(self, node: Union[ast.Global, ast.Nonlocal]) -> Tuple[cst.NameItem, ...]:
-        return tuple(cst.NameItem(name=cst.Name(n, lpar=_NO_PARENS, rpar=_NO_PARENS), comma=_DEFAULT) for n in node.names)
+        return tuple(cst.NameItem(name=_new_name(n), comma=_DEFAULT) for n in node.names)
 
     def _global(self, node: ast.Global) -> cst.Global:
         return self._at(cst.Global(names=self._names(node), whitespace_after_global=_SPACE, semicolon=_DEFAULT), node)
@@ -464,7 +517,7 @@ class _Converter:
         for handler in node.handlers:
             name = None
             if handler.name is not None:
-                name = cst.AsName(name=cst.Name(handler.name, lpar=_NO_PARENS, rpar=_NO_PARENS),
+                name = cst.AsName(name=_new_name(handler.name),
                                   whitespace_before_as=_SPACE, whitespace_after_as=_SPACE)
             kind = self.expression(handler.type) if handler.type is not None else None
             handlers.append(self._at(
@@ -491,8 +544,8 @@ class _Converter:
 
     def _param(self, arg: ast.arg, default: Optional[ast.expr], star: str) -> cst.Param:
         annotation = self._annotation(arg.annotation) if arg.annotation is not None else None
-        param = cst.Param(
-            name=cst.Name(arg.arg, lpar=_NO_PARENS, rpar=_NO_PARENS), annotation=annotation, equal=_DEFAULT,
+        param = _new_param(
+            name=_new_name(arg.arg), annotation=annotation, equal=_DEFAULT,
             default=self.expression(default) if default is not None else None, comma=_DEFAULT, star=star,
             whitespace_after_star=_WS, whitespace_after_param=_WS,
         )
@@ -537,20 +590,20 @@ class _Converter:
                 where = arg  # placed as the generator is, inside the parentheses
             else:
                 value = self.expression(arg)
-            node = cst.Arg(value=value, keyword=None, equal=_DEFAULT, comma=_DEFAULT, star=star,
+            node = _new_arg(value=value, keyword=None, equal=_DEFAULT, comma=_DEFAULT, star=star,
                            whitespace_after_star=_WS, whitespace_after_arg=_WS)
             self.known[id(node)] = where
             found.append(((arg.lineno, arg.col_offset), node))
         for keyword in keywords:
             value = self.expression(keyword.value)
             if keyword.arg is None:
-                node = cst.Arg(value=value, keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="**",
+                node = _new_arg(value=value, keyword=None, equal=_DEFAULT, comma=_DEFAULT, star="**",
                                whitespace_after_star=_WS, whitespace_after_arg=_WS)
             else:
-                name = cst.Name(keyword.arg, lpar=_NO_PARENS, rpar=_NO_PARENS)
+                name = _new_name(keyword.arg)
                 start = keyword.col_offset
                 self.known[id(name)] = (keyword.lineno, start, keyword.lineno, start + len(keyword.arg.encode("utf-8")))
-                node = cst.Arg(value=value, keyword=name,
+                node = _new_arg(value=value, keyword=name,
                                equal=_EQUAL, comma=_DEFAULT,
                                star="", whitespace_after_star=_WS, whitespace_after_arg=_WS)
             self.known[id(node)] = keyword
@@ -573,7 +626,7 @@ class _Converter:
         raise Unconvertible(f"{node.__class__.__name__} where it cannot be")
 
     def _name(self, node: ast.Name) -> cst.Name:
-        return cst.Name(node.id, lpar=_NO_PARENS, rpar=_NO_PARENS)
+        return _new_name(node.id)
 
     def _constant(self, node: ast.Constant) -> cst.BaseExpression:
         value = node.value
@@ -584,14 +637,14 @@ class _Converter:
                 return self._parsed_alone(node)
             if node.end_lineno != node.lineno:
                 self.multiline_strings.append((node.lineno, node.end_lineno, node.end_col_offset))  # type: ignore[arg-type]
-            return cst.SimpleString(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
+            return _new_simple_string(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
         if value is None or kind is bool:
             return cst.Name(str(value), lpar=_NO_PARENS, rpar=_NO_PARENS)
         if value is Ellipsis:
             return cst.Ellipsis(lpar=_NO_PARENS, rpar=_NO_PARENS)
         text = self._segment(node)
         if kind is int:
-            return cst.Integer(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
+            return _new_integer(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
         if kind is float:
             return cst.Float(text, lpar=_NO_PARENS, rpar=_NO_PARENS)
         if kind is complex:
@@ -633,14 +686,14 @@ class _Converter:
 
     def _attribute(self, node: ast.Attribute) -> cst.Attribute:
         value = self.expression(node.value)
-        attr = cst.Name(node.attr, lpar=_NO_PARENS, rpar=_NO_PARENS)
+        attr = _new_name(node.attr)
         end_line, end = node.end_lineno, node.end_col_offset
         self.known[id(attr)] = (end_line, end - len(node.attr.encode("utf-8")), end_line, end)  # type: ignore[operator]
-        return cst.Attribute(value=value, attr=attr, dot=_DOT,
+        return _new_attribute(value=value, attr=attr, dot=_DOT,
                              lpar=_NO_PARENS, rpar=_NO_PARENS)
 
     def _call(self, node: ast.Call) -> cst.Call:
-        return cst.Call(func=self.expression(node.func), args=self._arguments(node.args, node.keywords, node),
+        return _new_call(func=self.expression(node.func), args=self._arguments(node.args, node.keywords, node),
                         lpar=_NO_PARENS, rpar=_NO_PARENS, whitespace_after_func=_WS, whitespace_before_args=_WS)
 
     def _binary(self, node: ast.BinOp) -> cst.BinaryOperation:
@@ -673,7 +726,7 @@ class _Converter:
         if index.__class__ is ast.Tuple and not self._parenthesized_tuple(index):  # type: ignore[arg-type]
             parts = index.elts  # type: ignore[attr-defined]
         elements = tuple(self._subscript_element(part) for part in parts)
-        return cst.Subscript(value=self.expression(node.value), slice=elements, lbracket=_LBRACKET,
+        return _new_subscript(value=self.expression(node.value), slice=elements, lbracket=_LBRACKET,
                              rbracket=_RBRACKET, lpar=_NO_PARENS, rpar=_NO_PARENS,
                              whitespace_after_value=_WS)
 
@@ -717,8 +770,8 @@ class _Converter:
         elif part.__class__ is ast.Starred:
             raise Unconvertible("a starred subscript")
         else:
-            inner = self._at(cst.Index(value=self.expression(part)), part)
-        return self._at(cst.SubscriptElement(slice=inner, comma=_DEFAULT), part)
+            inner = self._at(_new_index(value=self.expression(part)), part)
+        return self._at(_new_subscript_element(slice=inner, comma=_DEFAULT), part)
 
     def _element(self, node: ast.expr) -> cst.BaseElement:
         if node.__class__ is ast.Starred:
@@ -727,7 +780,7 @@ class _Converter:
                 whitespace_before_value=_WS,
             )
         else:
-            element = cst.Element(value=self.expression(node), comma=_DEFAULT)
+            element = _new_element(value=self.expression(node), comma=_DEFAULT)
         self.known[id(element)] = node
         return element
 
