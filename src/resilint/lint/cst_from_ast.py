@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
+from resilint.lint.positions import name_after_keyword
 from resilint.lint.source import character_column, python_lines, python_tokens
 from resilint.lint.suppressions import UNKNOWN_END
 
@@ -121,7 +122,6 @@ _SINGLE_QUOTED = {
 }
 _NON_ASCII_WORD = re.compile(r"\w*[^\W\x00-\x7f]\w*")
 _FROM = re.compile(r"from\s+[.\s]*")
-_DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s*")
 
 # Operators hold only whitespace too: one instance of each.
 _BINARY = {
@@ -198,16 +198,9 @@ class _Converter:
 
     def _name_after_keyword(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]) -> cst.Name:
         name = _new_name(node.name)
-        number = node.lineno
-        line = self.lines[number - 1]
-        keyword = _DEF_NAME.match(line, character_column(line, node.col_offset))
-        start = keyword.end() if keyword is not None else -1
-        while start >= 0 and line[start:].strip() == "\\" and number < len(self.lines):  # ``def \``
-            number += 1
-            line = self.lines[number - 1]
-            start = len(line) - len(line.lstrip(" \t\f"))
-        if start >= 0 and line.startswith(node.name, start):
-            self.known[id(name)] = CodeRange(CodePosition(number, start), CodePosition(number, start + len(node.name)))
+        where = name_after_keyword(self.lines, node.lineno, node.col_offset, node.name)
+        if where is not None:
+            self.known[id(name)] = where
         return name
 
     # --- module and blocks ----------------------------------------------------------------

@@ -26,7 +26,7 @@ from resilint.lint.traversal import children, iter_nodes
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _PARENTHESIZED = (ast.Tuple, ast.GeneratorExp)
-_DEF = re.compile(r"(?:async\s+)?def\s+")
+_DEF_OR_CLASS = re.compile(r"(?:async\s+)?(?:def|class)\s*")
 
 
 class NodePositions:
@@ -140,13 +140,9 @@ class NodePositions:
         self, known: Dict[int, Union[CodeRange, ast.AST]], function: cst.FunctionDef,
         mirror: Union[ast.FunctionDef, ast.AsyncFunctionDef],
     ) -> None:
-        line = self._lines[mirror.lineno - 1] if mirror.lineno <= len(self._lines) else ""
-        keyword = _DEF.match(line, self._column(mirror.lineno, mirror.col_offset))
-        column = keyword.end() if keyword is not None else -1
-        if column >= 0 and line.startswith(function.name.value, column):
-            known[id(function.name)] = CodeRange(
-                CodePosition(mirror.lineno, column), CodePosition(mirror.lineno, column + len(function.name.value))
-            )
+        where = name_after_keyword(self._lines, mirror.lineno, mirror.col_offset, function.name.value)
+        if where is not None:
+            known[id(function.name)] = where
         for decorator, expr in zip(function.decorators, mirror.decorator_list):
             at = self._range(expr)
             known[id(decorator)] = CodeRange(CodePosition(at.start.line, max(at.start.column - 1, 0)), at.end)
@@ -283,3 +279,19 @@ class ConvertedPositions(NodePositions):
         pieces.extend(lines[start.line:end.line - 1])
         pieces.append(lines[end.line - 1][:end.column])
         return "\n".join(pieces)
+
+
+def name_after_keyword(lines: Sequence[str], number: int, offset: int, name: str) -> Optional[CodeRange]:
+    """Where the ``name`` of the ``def`` or ``class`` at line ``number``, UTF-8 ``offset``, is
+    written: after its keyword, or at the start of a later line after a backslash (``def \\``).
+    None when it is not found there."""
+    line = lines[number - 1] if number <= len(lines) else ""
+    keyword = _DEF_OR_CLASS.match(line, character_column(line, offset))
+    start = keyword.end() if keyword is not None else -1
+    while start >= 0 and line[start:].strip() == "\\" and number < len(lines):
+        number += 1
+        line = lines[number - 1]
+        start = len(line) - len(line.lstrip(" \t\f"))
+    if start < 0 or not line.startswith(name, start):
+        return None
+    return CodeRange(CodePosition(number, start), CodePosition(number, start + len(name)))
