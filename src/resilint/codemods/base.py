@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
 from itertools import zip_longest
-from types import MethodType
 from dataclasses import replace
+from types import MethodType
 from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Set, Tuple, Type
 
 import libcst as cst
@@ -200,7 +200,8 @@ def release_memo(memo: Dict[str, object]) -> None:
     memo.clear()
 
 
-_Matchers = Tuple[Tuple[object, ...], Dict[object, Tuple[Callable[..., object], ...]], Dict[object, Tuple[Callable[..., object], ...]]]
+_Functions = Dict[object, Tuple[Callable[..., object], ...]]  # matcher → functions it calls
+_Matchers = Tuple[Tuple[object, ...], _Functions, _Functions]
 _GATHERED: Dict[type, _Matchers] = {}
 
 

@@ -7,7 +7,7 @@ import tokenize
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
-from resilint.lint.source import python_lines, python_tokens
+from resilint.lint.source import character_column, python_lines, python_tokens
 
 _CODE = r"[A-Z]+[0-9]+"
 _CODES = rf"{_CODE}(?:\s*[,\s]\s*{_CODE})*"
@@ -76,8 +76,7 @@ def _candidate_comments(
             continue
         line = lines[number - 1]
         if number in ends:
-            encoded = line.encode("utf-8")
-            start = len(encoded[: ends[number]].decode("utf-8", "replace"))
+            start = character_column(line, ends[number])
             yield from ((n, column + start, comment) for n, column, comment in _comments(line[start:], number))
         else:
             yield from _comments(line, number)
