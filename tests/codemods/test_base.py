@@ -74,3 +74,21 @@ def _walk(node: cst.CSTNode):
     yield node
     for child in node.children:
         yield from _walk(child)
+
+
+def test_matcher_decorators_of_a_codemod_work_in_every_instance():
+    """The matcher decorators are gathered once per class; each instance calls its own."""
+    import libcst.matchers as m
+    from libcst.codemod import CodemodContext
+
+    class _Watching(AddTimeout):
+        @m.visit(m.Call(func=m.Attribute(attr=m.Name("get"))))
+        def saw_a_get(self, node: cst.Call) -> None:
+            self.gets = getattr(self, "gets", 0) + 1
+
+    runs = []
+    for _ in range(2):
+        command = _Watching(CodemodContext(filename="example.py"))
+        command.transform_module(cst.parse_module("import requests\nrequests.get(u)\nrequests.get(v)\n"))
+        runs.append(command.gets)
+    assert runs == [2, 2]

@@ -145,3 +145,28 @@ def test_a_worker_gives_back_the_memory_of_a_large_file_and_the_main_process_its
     assert found == [1, 0, 1]
     assert after < resting + 60, (resting, after)  # the large file took over 100 MB while it was checked
     assert [data for _, data in first + rest] == [None, None, None]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_checking_a_file_leaves_the_garbage_collector_as_it_was(enabled):
+    """A file is checked with automatic collection off (its objects live as long as the check),
+    then collection is as the caller had it; a caller that turned it off keeps it off."""
+    import gc
+
+    checker = Checker(Settings(), ["RES101"])
+    source = ("import requests\nrequests.get(u)\n" * 2000).encode()
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        seen = []
+        callbacks = gc.callbacks
+        callbacks.append(lambda phase, info: seen.append(info["generation"]) if phase == "start" else None)
+        try:
+            findings = checker.check_file(source, "many.py").findings
+        finally:
+            callbacks.pop()
+        assert len(findings) == 2000 and gc.isenabled() is enabled
+        # Not one automatic collection during the check: one of the youngest objects after it.
+        assert seen == ([0] if enabled else [])
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -139,3 +139,49 @@ def test_a_full_width_call_is_reported_like_the_ascii_one():
 
     findings = check_source("import requests\nｒｅｑｕｅｓｔｓ.get(url)\n", ["RES101"])
     assert [(f.code, f.line) for f in findings] == [("RES101", 2)]
+
+
+def test_a_released_model_is_freed_by_reference_counting_with_its_scopes():
+    """``release`` breaks the model's cycles, so that a checked file's model and trees go as soon
+    as the last reference does, without waiting for the cyclic garbage collector."""
+    import gc
+    import weakref
+
+    from resilint.libraries.retry_scopes import retry_scopes
+    from resilint.libraries.summaries import summarise
+
+    source = textwrap.dedent(
+        """
+        import requests, responses, tenacity
+
+        @responses.activate
+        def test_send():
+            Client().send("https://x.example")
+
+        class Client:
+            def __init__(self):
+                self.http = requests.Session()
+
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+            def send(self, url, **kwargs):
+                kwargs.setdefault("timeout", 5)
+                return [self.http.post(u, **kwargs) for u in (url,)]
+
+        handler = lambda event: Client().send(event)
+        """
+    )
+    model = SemanticModel(cst.parse_module(source), module_name="app", text=source)
+    retry_scopes(model)
+    summarise(model, lambda node: None)  # derives facts the model keeps, some of which keep the model
+    assert any(getattr(fact, "model", None) is model for fact in model._derived.values())
+    alive = [weakref.ref(model), *(weakref.ref(scope) for scope in model.scope_of.values())]
+    assert len(alive) > 5  # module, class, three functions, comprehension, lambda
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        model.release()
+        del model
+        assert [ref() for ref in alive] == [None] * len(alive)
+    finally:
+        if enabled:
+            gc.enable()
