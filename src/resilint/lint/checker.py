@@ -146,7 +146,7 @@ class Checker:
 
     def _model(
         self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool
-    ) -> Tuple[Optional[SemanticModel], Optional[NodePositions], List[Rule], Optional[List[Tuple[int, int]]]]:
+    ) -> Tuple[Optional[SemanticModel], Optional[NodePositions], List[Rule], Optional[List[Tuple[int, int, int]]]]:
         """The file's semantic model and positions, the rules to run on it, and where its strings
         on several lines are, when its tree was made from ``ast`` (``ConvertedTree``)."""
         rules = [r for r in self.rules if r.code in codes]

@@ -153,7 +153,9 @@ class ConvertedTree:
         self, module: cst.Module, known: Dict[int, Position], multiline_strings: List[Tuple[int, int, int]]
     ) -> None:
         self.module = module
-        self.known = known  # id of a LibCST node → its range, or the ast node it was made from
+        # id of a LibCST node → its range, the ast node it was made from, or (line, byte offset,
+        # end line, end byte offset)
+        self.known = known
         # (first line, last line, UTF-8 offset of its end on the last line, or UNKNOWN_END) of each
         # string literal, or implicit concatenation, on several lines: for suppression comments
         self.multiline_strings = multiline_strings
