@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from resilint.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
-SARIF_SCHEMA = REPO.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+# The official schema, copied into the repository (tests/data/README.md says from where).
+SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 
 
 def write_tree(root: Path, files: Dict[str, str]) -> Path:

@@ -84,8 +84,6 @@ def test_output_file_and_formats(cli, app):
     result = cli(["check", "app", "--format", "sarif", "--output-file", "out.sarif"], app)
     assert result.exit_code == 1 and result.stdout == ""
     sarif = json.loads((app / "out.sarif").read_text())
-    if not SARIF_SCHEMA.is_file():
-        pytest.skip(f"the official SARIF schema is not at {SARIF_SCHEMA}")
     jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text()))
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["RES101", "RES102"]
 

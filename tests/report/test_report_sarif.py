@@ -10,17 +10,17 @@ import pytest
 from resilint import __version__
 from resilint.lint.finding import AnalysisError, Finding, RunResult
 
+from tests.conftest import SARIF_SCHEMA
+
 from .support import SOURCE, DemoTimeout, render, retry_finding, timeout_finding
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(scope="module")
 def validator():
-    if not SCHEMA_PATH.is_file():
-        pytest.skip(f"SARIF schema not found at {SCHEMA_PATH} (it lives outside the repository)")
-    jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    import jsonschema
+
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)
