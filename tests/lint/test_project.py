@@ -544,3 +544,31 @@ def test_an_unchanged_tree_decodes_no_summary_and_a_change_outside_the_checked_f
     assert decoded != []
     assert "= up to 12 calls per operation" in after[0]["message"]
     assert after == _findings(cli, tmp_path, "--no-cache", "app/jobs.py")
+
+
+def test_a_relative_re_export_in_a_sub_package_init_is_followed(cli, tmp_path):
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "from .client import fetch\n",
+        "pkg/sub/client.py": """
+            import requests
+            import tenacity
+
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+            def fetch(url):
+                return requests.get(url, timeout=5)
+        """,
+        "pkg/jobs.py": """
+            import tenacity
+            from pkg.sub import fetch
+
+            @tenacity.retry(stop=tenacity.stop_after_attempt(4), wait=tenacity.wait_random(0, 1))
+            def sync(url):
+                return fetch(url)
+        """,
+    })
+    findings = _findings(cli, tmp_path, "--no-cache", "pkg")
+    assert [(f["path"], f["line"]) for f in findings] == [("pkg/jobs.py", 6)]
+    assert "tenacity 4 attempts (pkg/jobs.py:4) × tenacity 3 attempts (pkg/sub/client.py:4) = up to 12 calls" in (
+        findings[0]["message"]
+    )

@@ -185,3 +185,43 @@ def test_a_released_model_is_freed_by_reference_counting_with_its_scopes():
     finally:
         if enabled:
             gc.enable()
+
+
+def test_relative_imports_resolve_as_importlib_does(tmp_path, monkeypatch):
+    """Each ``from .x import f`` in a real package tree names the function importlib imports:
+    one dot in a package's ``__init__`` is that package, in a plain module the one around it."""
+    import importlib
+    import sys
+
+    from resilint.lint.checker import module_name
+
+    tree = {
+        "top/__init__.py": "from .mid import deep_fn\nfrom .leaf import leaf_fn\n",
+        "top/leaf.py": "def leaf_fn(): pass\n",
+        "top/mid/__init__.py": (
+            "from .client import Api\nfrom . import client\nfrom ..leaf import leaf_fn\n"
+            "from .deeper import deep_fn\n"
+        ),
+        "top/mid/client.py": "from .deeper.impl import impl_fn\nfrom ..leaf import leaf_fn\nclass Api: pass\n",
+        "top/mid/deeper/__init__.py": "from .impl import impl_fn as deep_fn\nfrom ...leaf import leaf_fn\n",
+        "top/mid/deeper/impl.py": "from ... import leaf\ndef impl_fn(): pass\n",
+    }
+    for name, text in tree.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    checked = 0
+    for name, text in tree.items():
+        path = str(tmp_path / name)
+        dotted = module_name(path, [str(tmp_path)])
+        imported = importlib.import_module(dotted)
+        model = SemanticModel(cst.parse_module(text), module_name=dotted, path=path)
+        for local, bindings in model.module_scope.bindings.items():
+            if bindings[0].imported is None:
+                continue
+            source, _, attribute = bindings[0].imported.rpartition(".")
+            assert getattr(importlib.import_module(source), attribute) is getattr(imported, local), (name, local)
+            checked += 1
+    for dotted in [m for m in sys.modules if m == "top" or m.startswith("top.")]:
+        monkeypatch.delitem(sys.modules, dotted)
+    assert checked == 11

@@ -477,10 +477,14 @@ class _ModelBuilder:
             self._bind(local, order, imported=qualified)
 
     def _relative_base(self, dots: int, module: str) -> str:
-        package = self.model.module_name.split(".")
+        """The absolute name ``from .module import`` reads, as importlib resolves it: one dot
+        is the package the file is in, which for a package's ``__init__`` is the package itself."""
         if not self.model.module_name:
             return "." * dots + module
-        base = package[: max(len(package) - dots, 0)]
+        package = self.model.module_name.split(".")
+        if not _is_package_init(self.model.path):
+            package.pop()
+        base = package[: max(len(package) - dots + 1, 0)]
         return ".".join(base + ([module] if module else []))
 
     # --- definitions ---------------------------------------------------------------------
@@ -684,6 +688,10 @@ class _ModelBuilder:
 
     def visit_Call(self, node: cst.Call) -> None:
         self.model.calls.append(CallSite(node, self.scope, self._next(), tuple(self.stack)))
+
+
+def _is_package_init(path: str) -> bool:
+    return path.replace("\\", "/").rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
 
 
 def _annotation(param: cst.Param) -> Optional[cst.BaseExpression]:
