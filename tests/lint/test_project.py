@@ -569,6 +569,6 @@ def test_a_relative_re_export_in_a_sub_package_init_is_followed(cli, tmp_path):
     })
     findings = _findings(cli, tmp_path, "--no-cache", "pkg")
     assert [(f["path"], f["line"]) for f in findings] == [("pkg/jobs.py", 6)]
-    assert "tenacity 4 attempts (pkg/jobs.py:4) × tenacity 3 attempts (pkg/sub/client.py:4) = up to 12 calls" in (
+    assert "tenacity 4 attempts (pkg/jobs.py:4) x tenacity 3 attempts (pkg/sub/client.py:4) = up to 12 calls" in (
         findings[0]["message"]
     )
