@@ -6,13 +6,22 @@ stack around each call); names are resolved afterwards, lazily and memoised, so 
 comes before its definition in the file (a method using ``self.session`` set in a later
 ``__init__``, a function using a module global assigned below it) still resolves.
 
-Resolution yields one of:
+An expression may hold several things: a name assigned in several places (a module global
+that a getter fills in lazily, an attribute set in two methods), ``session or Session()``,
+``a if flag else b``. ``resolve_all`` gives every value the file can see, joined over those
+assignments, in source order; ``resolve`` gives the first of them. A value is one of:
 
 * ``QName("requests.get")``: an importable object, by its canonical qualified name;
-* ``Instance("requests.Session")``: a value produced by calling that object;
-* ``LocalFunction`` / ``LocalClass``: a def or class of this file;
-* ``Instance(LocalClass)``: an instance of a class of this file;
-* ``None``: unknown (a parameter, a subscript, anything we do not model).
+* ``Instance("requests.Session")``: a value produced by calling that object (``site``: the call);
+* ``FunctionInfo`` / ``ClassInfo``: a def or class of this file;
+* ``Instance(ClassInfo)``: an instance of a class of this file;
+* ``Param``: what a parameter of a function of this file is given (its callers tell: the
+  project pass follows them);
+* ``Partial``: ``functools.partial(f, ...)`` of one of these;
+* ``Const``: a string constant (``"POST"``, ``METHOD.lower()``).
+
+Nothing else is known: an expression the model cannot read resolves to no value at all
+(``resolve`` gives None), and no rule reports on what it does not know.
 """
 
 from __future__ import annotations
@@ -20,12 +29,12 @@ from __future__ import annotations
 import builtins
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar, Union
 
 import libcst as cst
 
 from resilint.lint.canonical import canonical_name, loaded_module, returned_type
-from resilint.lint.nodes import string_of
+from resilint.lint.nodes import is_none, string_of
 from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
@@ -73,10 +82,39 @@ class ClassInfo:
 @dataclass(frozen=True)
 class Instance:
     of: Union[str, ClassInfo]
+    # The call that made it, when the file shows it: facts about one object (an adapter
+    # mounted on it, headers set on it) follow the object, whatever names it travels by.
+    site: Optional[cst.CSTNode] = field(default=None, compare=False)
 
 
-Value = Union[QName, Instance, FunctionInfo, ClassInfo, None]
+@dataclass(frozen=True)
+class Param:
+    """The value of a function's parameter: what its callers pass, or its default."""
+
+    function: "FunctionInfo"
+    name: str
+    index: Optional[int]  # among the positional parameters, ``self`` included; None: keyword-only
+
+
+@dataclass(frozen=True)
+class Partial:
+    """``functools.partial(of, ...)``: calling it calls ``of`` with ``call``'s arguments first."""
+
+    of: "Value"
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class Const:
+    value: str
+
+
+Value = Union[QName, Instance, FunctionInfo, ClassInfo, Param, Partial, Const, None]
+Values = Tuple[Union[QName, Instance, FunctionInfo, ClassInfo, Param, Partial, Const], ...]
+_NOT_OBJECTS = (Param, Const)
 _SUPER = QName("builtins.super")
+_PARTIAL = QName("functools.partial")
+_GETATTR = QName("builtins.getattr")
 _CALLS_BY_SCOPE = object()  # ``derived`` key of the calls grouped by scope
 
 
@@ -93,6 +131,7 @@ class Binding:
     defined: Union[FunctionInfo, ClassInfo, None] = None
     self_of: Optional[ClassInfo] = None  # the first parameter of a method
     class_of: Optional[ClassInfo] = None  # the first parameter of a classmethod
+    parameter: Optional[Param] = None  # a parameter of a function (or lambda)
     # none of the above: a parameter, a loop target, an unpacked element → unknown, unless
     # annotated (``session: requests.Session``): then an instance of the annotated class
     annotation: Optional[cst.BaseExpression] = None
@@ -163,27 +202,43 @@ class SemanticModel:
     # --- resolution ----------------------------------------------------------------------
 
     def resolve(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
+        """The first object ``expr`` may hold (``resolve_all``), None when the file knows none:
+        a parameter's value is its callers' business, and a string is no object."""
+        return next((v for v in self.resolve_all(expr, scope, order) if v.__class__ not in _NOT_OBJECTS), None)
+
+    def resolve_all(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Values:
+        """Every value ``expr`` may hold, as far as this file can tell, in source order."""
         key = (id(expr), order)
         cached = self._cache.get(key, _UNRESOLVED)
         if cached is _IN_PROGRESS:
-            return None  # a cycle (x = x.y): unknown
+            return ()  # a cycle (x = x.y): unknown
         if cached is not _UNRESOLVED:
             return cached  # type: ignore[return-value]
         self._cache[key] = _IN_PROGRESS
         try:
-            value = self._resolve(expr, scope, order)
+            values = _distinct(self._resolve(expr, scope, order))
         except RecursionError:
-            value = None
-        self._cache[key] = value
-        return value
+            values = ()
+        self._cache[key] = values
+        return values
 
     def qualified_name(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
         """The canonical dotted name of what ``expr`` refers to, if it is known."""
-        return self.name_of(self.resolve(expr, scope, order))
+        return next(self._names(self.resolve_all(expr, scope, order)), None)
 
     def call_name(self, call: CallSite) -> Optional[str]:
         """``requests.get``, ``requests.Session.get`` (a method), ``mymodule.helper`` …"""
-        return self.qualified_name(call.node.func, call.scope, call.order)
+        return next(iter(self.call_names(call)), None)
+
+    def call_names(self, call: CallSite) -> Tuple[str, ...]:
+        """Every object the call may call (``(a if fast else b).get``: two clients' ``get``)."""
+        return tuple(dict.fromkeys(self._names(self.resolve_all(call.node.func, call.scope, call.order))))
+
+    def _names(self, values: Values) -> Iterator[str]:
+        for value in values:
+            name = self.name_of(value.of if isinstance(value, Partial) else value)
+            if name is not None:
+                yield name
 
     def name_of(self, value: Value) -> Optional[str]:
         if isinstance(value, QName):
@@ -200,6 +255,17 @@ class SemanticModel:
 
     def lookup(self, name: str, scope: Scope, order: int) -> Optional[Binding]:
         """The binding of ``name`` visible at ``order`` in ``scope`` (Python's LEGB, simplified)."""
+        found = self.reaching(name, scope, order)
+        return found[-1] if found else None
+
+    def reaching(self, name: str, scope: Scope, order: int) -> Tuple[Binding, ...]:
+        """The bindings of ``name`` a read at ``order`` in ``scope`` may see, the latest last.
+
+        In the scope of the read, code runs in order: the latest assignment before it (the
+        last one of the scope, for a read before any). An enclosing scope is read when the
+        inner code runs, after it is complete, and any of its assignments may have happened
+        (a module global that a getter fills in on first use, or a setter replaces); of those,
+        ``None`` placeholders say nothing of what the name holds once it is used."""
         name = identifier(name)
         current: Optional[Scope] = scope
         first = True
@@ -211,12 +277,12 @@ class SemanticModel:
             if bindings:
                 if first:
                     earlier = [b for b in bindings if b.order < order]
-                    return earlier[-1] if earlier else bindings[-1]
-                # An enclosing scope is read when the inner code runs, after it is complete.
-                return bindings[-1]
+                    return (earlier[-1] if earlier else bindings[-1],)
+                held = tuple(b for b in bindings if not is_none(b.expr))
+                return held or (bindings[-1],)
             first = False
             current = current.parent
-        return None
+        return ()
 
     def assigned_expression(
         self, expr: cst.BaseExpression, scope: Scope, order: int
@@ -248,55 +314,117 @@ class SemanticModel:
     def _local_name(self, qualname: str) -> str:
         return f"{self.module_name}.{qualname}" if self.module_name else qualname
 
-    def _resolve(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
-        if isinstance(expr, cst.Name):
-            name = identifier(expr.value)
-            binding = self.lookup(name, scope, order)
-            if binding is None:
-                return QName(f"builtins.{name}") if name in _BUILTINS else None
-            return self.binding_value(binding)
-        if isinstance(expr, cst.Attribute):
-            return self._attribute(self.resolve(expr.value, scope, order), expr.attr.value)
-        if isinstance(expr, cst.Call):
-            callee = self.resolve(expr.func, scope, order)
-            if callee == _SUPER and not expr.args:
-                return self._super(scope)
-            first = string_of(expr.args[0].value) if expr.args and expr.args[0].keyword is None else None
-            module = loaded_module(self.name_of(callee), first)  # boto3 = lazy_import("boto3")
-            return QName(module) if module is not None else self._call_result(callee)
-        if isinstance(expr, cst.Await):
-            return self.resolve(expr.expression, scope, order)
-        return None
+    def _resolve(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Iterator[Value]:
+        kind = expr.__class__
+        if kind is cst.Name:
+            name = identifier(expr.value)  # type: ignore[attr-defined]
+            bindings = self.reaching(name, scope, order)
+            if not bindings:
+                if name in _BUILTINS:
+                    yield QName(f"builtins.{name}")
+                return
+            for binding in bindings:
+                yield from self.binding_values(binding)
+        elif kind is cst.Attribute:
+            attr = expr.attr.value  # type: ignore[attr-defined]
+            for base in self.resolve_all(expr.value, scope, order):  # type: ignore[attr-defined]
+                yield from self._attribute(base, attr)
+        elif kind is cst.Call:
+            yield from self._call(expr, scope, order)  # type: ignore[arg-type]
+        elif kind is cst.Await:
+            yield from self.resolve_all(expr.expression, scope, order)  # type: ignore[attr-defined]
+        elif kind is cst.BooleanOperation:
+            yield from self.resolve_all(expr.left, scope, order)  # type: ignore[attr-defined]
+            yield from self.resolve_all(expr.right, scope, order)  # type: ignore[attr-defined]
+        elif kind is cst.IfExp:
+            yield from self.resolve_all(expr.body, scope, order)  # type: ignore[attr-defined]
+            yield from self.resolve_all(expr.orelse, scope, order)  # type: ignore[attr-defined]
+        elif kind is cst.Subscript:
+            yield from self._item(expr, scope, order)  # type: ignore[arg-type]
+        elif kind is cst.SimpleString or kind is cst.ConcatenatedString:
+            text = string_of(expr)
+            if text is not None:
+                yield Const(text)
 
-    def _super(self, scope: Scope) -> Value:
+    def _call(self, call: cst.Call, scope: Scope, order: int) -> Iterator[Value]:
+        args = call.args
+        func = call.func
+        if func.__class__ is cst.Attribute and func.attr.value in ("lower", "upper") and not args:  # type: ignore[attr-defined]
+            for value in self.resolve_all(func.value, scope, order):  # type: ignore[attr-defined]
+                if isinstance(value, Const):
+                    yield Const(value.value.lower() if func.attr.value == "lower" else value.value.upper())  # type: ignore[attr-defined]
+        for callee in self.resolve_all(func, scope, order):
+            if callee == _SUPER and not args:
+                yield from self._super(scope)
+                continue
+            if callee == _PARTIAL and args and not args[0].star and args[0].keyword is None:
+                for of in self.resolve_all(args[0].value, scope, order):
+                    yield Partial(of, call)
+                continue
+            if callee == _GETATTR and len(args) >= 2 and not any(a.star or a.keyword for a in args[:2]):
+                for attribute in self.resolve_all(args[1].value, scope, order):
+                    if isinstance(attribute, Const):
+                        for base in self.resolve_all(args[0].value, scope, order):
+                            yield from self._attribute(base, attribute.value)
+                continue
+            first = string_of(args[0].value) if args and args[0].keyword is None else None
+            module = loaded_module(self.name_of(callee), first)  # boto3 = lazy_import("boto3")
+            if module is not None:
+                yield QName(module)
+            else:
+                yield from self._call_result(callee, call)
+
+    def _item(self, expr: cst.Subscript, scope: Scope, order: int) -> Iterator[Value]:
+        """``HANDLERS["create"]`` of a dict literal: that entry; with a key the file cannot
+        read, any of its entries."""
+        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return
+        mapping = self.assigned_expression(expr.value, scope, order) if isinstance(expr.value, cst.Name) else expr.value
+        if not isinstance(mapping, cst.Dict):
+            return
+        key = string_of(expr.slice[0].slice.value)
+        entries = [e for e in mapping.elements if isinstance(e, cst.DictElement)]
+        chosen = [e for e in entries if string_of(e.key) == key] if key is not None else entries
+        for entry in chosen:
+            yield from self.resolve_all(entry.value, scope, order)
+
+    def _super(self, scope: Scope) -> Iterator[Value]:
         """``super()`` in a method: the first base class, so that ``super().request(...)`` in a
         ``requests.Session`` subclass is ``requests.Session.request``."""
         function = scope.enclosing_function
         cls = function.owner if function is not None else None
         if cls is None or not cls.bases:
-            return None
+            return
         base = self.resolve(cls.bases[0], cls.scope.parent or cls.scope, 1 << 62)
         if isinstance(base, QName) and base.name != "builtins.object":
-            return Instance(base.name)
-        if isinstance(base, ClassInfo) and base is not cls:
-            return Instance(base)
-        return None
+            yield Instance(base.name)
+        elif isinstance(base, ClassInfo) and base is not cls:
+            yield Instance(base)
 
     def binding_value(self, binding: Binding) -> Value:
+        return next((v for v in self.binding_values(binding) if v.__class__ not in _NOT_OBJECTS), None)
+
+    def binding_values(self, binding: Binding) -> Values:
         if binding.imported is not None:
-            return QName(canonical_name(binding.imported))
+            return (QName(canonical_name(binding.imported)),)
         if binding.defined is not None:
-            return binding.defined
+            return (binding.defined,)
         if binding.self_of is not None:
-            return Instance(binding.self_of)
+            return (Instance(binding.self_of),)
         if binding.class_of is not None:
-            return binding.class_of
+            return (binding.class_of,)
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
-            return self._annotated(binding)
+            annotated = self._annotated(binding)
+            if annotated is not None:
+                return (annotated,)
+            return (binding.parameter,) if binding.parameter is not None else ()
         # ``with X() as s``: for the clients we model, ``__enter__`` returns the object itself.
-        value = self.resolve(source, binding.scope, binding.order)
-        return value if value is not None else self._annotated(binding)
+        values = self.resolve_all(source, binding.scope, binding.order)
+        if values:
+            return values
+        annotated = self._annotated(binding)
+        return (annotated,) if annotated is not None else ()
 
     def _annotated(self, binding: Binding) -> Value:
         """An instance of the class a binding is annotated with: ``requests.Session``,
@@ -319,57 +447,69 @@ class SemanticModel:
             return Instance(cls)
         return None
 
-    def _attribute(self, base: Value, attr: str) -> Value:
+    def _attribute(self, base: Value, attr: str) -> Values:
         attr = identifier(attr)
         if isinstance(base, QName):
-            return QName(canonical_name(f"{base.name}.{attr}"))
+            return (QName(canonical_name(f"{base.name}.{attr}")),)
         if isinstance(base, Instance):
             if isinstance(base.of, ClassInfo):
                 return self._class_attribute(base.of, attr, instance=True)
-            return QName(canonical_name(f"{base.of}.{attr}"))
+            return (QName(canonical_name(f"{base.of}.{attr}")),)
         if isinstance(base, ClassInfo):
             return self._class_attribute(base, attr, instance=False)
-        return None
+        return ()
 
-    def _class_attribute(self, cls: ClassInfo, attr: str, *, instance: bool) -> Value:
+    def _class_attribute(self, cls: ClassInfo, attr: str, *, instance: bool, depth: int = 0) -> Values:
+        """What ``attr`` of the class (or of its instances) may hold: every assignment to it in
+        the class body and, on instances, in any method; else what a base class gives."""
         own = cls.scope.bindings.get(attr)
         if own:
             binding = own[-1]
             if isinstance(binding.defined, FunctionInfo) and instance and self.is_property(binding.defined):
-                return self.returned_value(binding.defined)
-            return self.binding_value(binding)
-        if instance and attr in cls.instance_attributes:
-            for binding in reversed(cls.instance_attributes[attr]):
-                value = self.binding_value(binding)
-                if value is not None:
-                    return value
-            return None
+                return self.returned_values(binding.defined)
+            if binding.defined is not None or binding.imported is not None:
+                return self.binding_values(binding)
+        found: List[Value] = []
+        for binding in own or ():
+            if not is_none(binding.expr):
+                found.extend(self.binding_values(binding))
+        if instance:
+            for binding in cls.instance_attributes.get(attr, ()):
+                if not is_none(binding.expr):
+                    found.extend(self.binding_values(binding))
+        if found or own or (instance and attr in cls.instance_attributes) or depth > 10:
+            return _distinct(found)
         for base_expr in cls.bases:
             base = self.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
             if isinstance(base, ClassInfo) and base is not cls:
-                found = self._class_attribute(base, attr, instance=instance)
-                if found is not None:
-                    return found
+                inherited = self._class_attribute(base, attr, instance=instance, depth=depth + 1)
+                if inherited:
+                    return inherited
             elif isinstance(base, QName) and base.name != "builtins.object":
-                return QName(canonical_name(f"{base.name}.{attr}"))
-        return None
+                return (QName(canonical_name(f"{base.name}.{attr}")),)
+        return ()
 
-    def _call_result(self, callee: Value) -> Value:
+    def _call_result(self, callee: Value, call: Optional[cst.Call] = None) -> Values:
         if isinstance(callee, QName):
-            return Instance(returned_type(callee.name))
+            return (Instance(returned_type(callee.name), call),)
         if isinstance(callee, ClassInfo):
-            return Instance(callee)
+            return (Instance(callee, call),)
         if isinstance(callee, FunctionInfo):
-            return self.returned_value(callee)
-        return None
+            return self.returned_values(callee)
+        if isinstance(callee, Partial):
+            return self._call_result(callee.of, call)
+        return ()
 
     def returned_value(self, function: FunctionInfo) -> Value:
-        """What a project function returns, when every resolvable return agrees."""
+        """The first object a project function may return."""
+        return next((v for v in self.returned_values(function) if v.__class__ not in _NOT_OBJECTS), None)
+
+    def returned_values(self, function: FunctionInfo) -> Values:
+        """Every value a function of the file may return, joined over its ``return``s."""
+        found: List[Value] = []
         for expr in function.returns:
-            value = self.resolve(expr, function.scope, 1 << 62)
-            if value is not None:
-                return value
-        return None
+            found.extend(self.resolve_all(expr, function.scope, 1 << 62))
+        return _distinct(found)
 
     def is_property(self, function: FunctionInfo) -> bool:
         for decorator in function.decorators:
@@ -526,7 +666,7 @@ class _ModelBuilder:
         self.model.scope_of[node] = scope
         self.qualnames.extend([name, "<locals>"])
         self.stack.append(node)
-        self._bind_parameters(node.params, owner, node.decorators)
+        self._bind_parameters(node.params, owner, node.decorators, info)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.stack.pop()
@@ -538,12 +678,17 @@ class _ModelBuilder:
         params: cst.Parameters,
         owner: Optional[ClassInfo],
         decorators: Tuple[cst.Decorator, ...] = (),
+        function: Optional[FunctionInfo] = None,
     ) -> None:
         order = self._next()
         positional = list(params.posonly_params) + list(params.params)
         decorator_names = {
             identifier(d.decorator.value) for d in decorators if isinstance(d.decorator, cst.Name)
         }
+
+        def parameter(name: str, index: Optional[int]) -> Optional[Param]:
+            return Param(function, identifier(name), index) if function is not None else None
+
         for index, param in enumerate(positional):
             if index == 0 and owner is not None and "staticmethod" not in decorator_names:
                 if "classmethod" in decorator_names:
@@ -551,9 +696,12 @@ class _ModelBuilder:
                 else:
                     self._bind(param.name.value, order, self_of=owner)
             else:
-                self._bind(param.name.value, order, annotation=_annotation(param))
+                self._bind(
+                    param.name.value, order, annotation=_annotation(param),
+                    parameter=parameter(param.name.value, index),
+                )
         for param in params.kwonly_params:
-            self._bind(param.name.value, order, annotation=_annotation(param))
+            self._bind(param.name.value, order, annotation=_annotation(param), parameter=parameter(param.name.value, None))
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 self._bind(star.name.value, order)
@@ -688,6 +836,23 @@ class _ModelBuilder:
 
     def visit_Call(self, node: cst.Call) -> None:
         self.model.calls.append(CallSite(node, self.scope, self._next(), tuple(self.stack)))
+
+
+def _distinct(values: Iterable[Value]) -> Values:
+    """The values, each once, in order (None is no value)."""
+    found: Dict[object, Value] = {}
+    for value in values:
+        if value is not None:
+            found.setdefault(_identity(value), value)
+    return tuple(found.values())  # type: ignore[arg-type]
+
+
+def _identity(value: Value) -> object:
+    # Two instances made at different calls are different objects; two spellings of the same
+    # call's result are one.
+    if isinstance(value, Instance):
+        return (Instance, value.of if isinstance(value.of, str) else id(value.of), id(value.site))
+    return value
 
 
 def _is_package_init(path: str) -> bool:
