@@ -19,9 +19,9 @@ from resilint.libraries.retry_scopes import (
     Policy,
     retry_scopes,
 )
-from resilint.libraries.sessions import mounted_adapters, receiver_key
+from resilint.libraries.sessions import mounted_on, object_key, receiver_keys
 from resilint.lint.nodes import is_false, keyword_args
-from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 # method-name prefixes of SDK clients that retry every request → what the library does
@@ -148,11 +148,37 @@ def _layer_at(model: SemanticModel, node: cst.CSTNode) -> Optional[ClientLayer]:
 
 
 def _mounted_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[ClientLayer]:
-    key = receiver_key(receiver, model, scope, order)
-    for adapter in mounted_adapters(model).get(key, ()) if key is not None else ():
+    return _retrying_adapter(model, mounted_on(model, receiver_keys(receiver, model, scope, order)))
+
+
+def _retrying_adapter(
+    model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]]
+) -> Optional[ClientLayer]:
+    for adapter, scope, order in adapters:
         layer = _layer_at(model, model.followed(adapter, scope, order))
         if layer is not None:
             return layer
+    return None
+
+
+def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLayer]:
+    """The retries an object adds to every request by itself, judged at the call that made it:
+    an SDK client, a session with a retrying adapter mounted (wherever the file mounts it), an
+    httpx client built on a retrying transport."""
+    kind = model.type_name(value)
+    site = value.site
+    if kind is None or site is None:
+        return None
+    for prefix, description in _SDK_CLIENTS.items():
+        if kind + "." == prefix:
+            return description, None, site, None
+    if kind == "requests.Session":
+        return _retrying_adapter(model, mounted_on(model, [object_key(value)]))
+    if kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
+        transport = keyword_args(site)[0].get("transport")
+        made = model.call_site(site)
+        if transport is not None and made is not None:
+            return _layer_at(model, model.followed(transport.value, made.scope, made.order))
     return None
 
 

@@ -4,7 +4,7 @@ one, or a ``requests.Session`` subclass whose ``request``/``send`` does."""
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Set, Tuple
 
 import libcst as cst
 
@@ -54,10 +54,19 @@ def receiver_sets_timeout(
     if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
         if _class_sets_timeout(value.of, model, _SESSION_HOOKS + (method,)):
             return True
-    key = receiver_key(receiver, model, scope, order)
-    if key is None:
-        return False
-    for adapter in mounted_adapters(model).get(key, ()):
+    return _adapters_set_timeout(model, mounted_on(model, receiver_keys(receiver, model, scope, order)))
+
+
+def object_sets_timeout(model: SemanticModel, value: Instance) -> bool:
+    """True when every request on this object gets a timeout it fills in itself: an instance of
+    a project ``Session`` subclass that does, or a session with such an adapter mounted."""
+    if isinstance(value.of, ClassInfo) and class_supplies_timeout(value.of, model):
+        return True
+    return value.site is not None and _adapters_set_timeout(model, mounted_on(model, [object_key(value)]))
+
+
+def _adapters_set_timeout(model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]]) -> bool:
+    for adapter, scope, order in adapters:
         adapter_value = model.resolve(adapter, scope, order)
         if isinstance(adapter_value, Instance) and isinstance(adapter_value.of, ClassInfo):
             if _class_sets_timeout(adapter_value.of, model, ("send",)):
@@ -113,27 +122,48 @@ def _may_spell_timeout(text: str) -> bool:
     )
 
 
-def receiver_key(
-    expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int
-) -> Optional[Tuple[object, ...]]:
-    """An identity for the variable an expression reads: a binding, or ``self.attr`` of a class."""
+def receiver_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int) -> List[Tuple[object, ...]]:
+    """Identities of what an expression reads: the objects it may hold (by the call that made
+    each, whatever names they travel by), and the variable itself (a binding, or ``self.attr``
+    of a class) for an object made where the file cannot see."""
+    keys: List[Tuple[object, ...]] = [
+        object_key(value) for value in model.resolve_all(expr, scope, order)
+        if isinstance(value, Instance) and value.site is not None
+    ]
     if isinstance(expr, cst.Name):
         binding = model.lookup(expr.value, scope, order)
-        return ("binding", id(binding)) if binding is not None else None
-    if isinstance(expr, cst.Attribute):
+        if binding is not None:
+            keys.append(("binding", id(binding)))
+    elif isinstance(expr, cst.Attribute):
         base = model.resolve(expr.value, scope, order)
         if isinstance(base, Instance) and isinstance(base.of, ClassInfo):
-            return ("attribute", id(base.of), expr.attr.value)
-    return None
+            keys.append(("attribute", id(base.of), expr.attr.value))
+    return keys
 
 
-def mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
-    """Adapters mounted on each session of the file (``s.mount(prefix, adapter)``)."""
+def object_key(value: Instance) -> Tuple[object, ...]:
+    return ("object", id(value.site))
+
+
+def mounted_on(model: SemanticModel, keys: List[Tuple[object, ...]]) -> List[Tuple[cst.BaseExpression, Scope, int]]:
+    """The adapters mounted on what ``keys`` identify (``s.mount(prefix, adapter)``), each with
+    where the mount reads it."""
+    mounted = mounted_adapters(model)
+    found: List[Tuple[cst.BaseExpression, Scope, int]] = []
+    for key in keys:
+        for adapter in mounted.get(key, ()):
+            if adapter not in found:
+                found.append(adapter)
+    return found
+
+
+def mounted_adapters(model: SemanticModel) -> Dict[object, List[Tuple[cst.BaseExpression, Scope, int]]]:
+    """Adapters mounted on each session of the file, by every identity of the session."""
     return model.derived(mounted_adapters, lambda: _find_mounted_adapters(model))
 
 
-def _find_mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseExpression]]:
-    facts: Dict[object, List[cst.BaseExpression]] = {}
+def _find_mounted_adapters(model: SemanticModel) -> Dict[object, List[Tuple[cst.BaseExpression, Scope, int]]]:
+    facts: Dict[object, List[Tuple[cst.BaseExpression, Scope, int]]] = {}
     for site, name in model.iter_calls():
         if name != "requests.Session.mount" or not isinstance(site.node.func, cst.Attribute):
             continue
@@ -142,9 +172,10 @@ def _find_mounted_adapters(model: SemanticModel) -> Dict[object, List[cst.BaseEx
         positional = [a.value for a in args if a.keyword is None]
         if adapter is None and len(positional) > 1:
             adapter = positional[1]
-        key = receiver_key(site.node.func.value, model, site.scope, site.order)
-        if key is not None and adapter is not None:
-            facts.setdefault(key, []).append(adapter)
+        if adapter is None:
+            continue
+        for key in receiver_keys(site.node.func.value, model, site.scope, site.order):
+            facts.setdefault(key, []).append((adapter, site.scope, site.order))
     return facts
 
 

@@ -6,7 +6,7 @@ DB scopes (transactions, held connections) with the calls made inside them."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -24,31 +24,29 @@ from resilint.libraries.retry_scopes import (
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
 from resilint.libraries.retry_scopes.recogniser import Recogniser
+from resilint.libraries.objects import object_facts
 from resilint.libraries.self_retrying import (
     ClientLayer,
     client_layer,
     gives_up_with,
     layer_of,
     may_send,
-    object_layer,
     retried_exceptions,
 )
-from resilint.libraries.sessions import (
-    class_supplies_timeout,
-    receiver_sets_timeout,
-    writes_timeout_key,
-)
+from resilint.libraries.sessions import class_supplies_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
-from resilint.lint.nodes import code_of, kwargs_name
+from resilint.lint.nodes import code_of, is_none, kwargs_name, string_of
 from resilint.lint.semantic import (
     Binding,
     CallSite,
-    ClassInfo,
+    Const,
     FunctionInfo,
     Instance,
+    Partial,
     QName,
     SemanticModel,
     Value,
+    Values,
 )
 from resilint.lint.summary import (
     MODULE_CODE,
@@ -59,7 +57,9 @@ from resilint.lint.summary import (
     FunctionSummary,
     Layer,
     ModuleSummary,
+    ObjectFacts,
     Place,
+    Ref,
     Request,
     Wait,
 )
@@ -81,10 +81,13 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 name, place = _qualified(model, info.qualname), locate(info.node.name)  # type: ignore[union-attr]
             functions[key] = FunctionSummary(name, place)
             if info is not None:
-                functions[key].returns = _returned_type(model, info)
-                functions[key].sets_timeout = writes_timeout_key(model, info)
+                function = functions[key]
+                function.sets_timeout = writes_timeout_key(model, info)
+                function.parameters, function.bound, function.defaults = _signature(model, info)
             summary.functions[name] = functions[key]
         return functions[key]
+
+    values = _Values(model, summary, locate, lambda: function_of(None))
 
     found = retry_scopes(model)
     loops: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(stack depth, layer index)]
@@ -118,34 +121,38 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     for info in db.deferring:
         function_of(info).defers_in_transaction = True
 
-    for site, name in model.iter_calls():
-        if name is None or name.startswith(_SKIPPED_TARGETS):
+    for site in model.calls:
+        names = [n for n in model.call_names(site) if not n.startswith(_SKIPPED_TARGETS)]
+        if not names:
             continue
         owner = function_of(site.scope.enclosing_function)
-        retrying: Optional[int] = None
-        client = client_layer(model, site, name)
-        if client is not None:
-            owner.layers.append(_client_layer(model, client, locate))
-            retrying = len(owner.layers) - 1
         covering = tuple(index for _, index in sorted(loops.get(id(site.node), ())))
         mocked = tuple(sorted(mocked_libraries(model, site)))
-        owner.calls.append(Call(
-            name, locate(site.node), covering, retrying, _arguments(model, site, locate), mocked, may_send(name),
-            tuple(index for _, index in sorted(held.get(id(site.node), ()))), runs_later(site),
-        ))
+        arguments = _arguments(model, site, locate)
+        passed = values.passed(site)
+        bound = _through_object(model, site)
+        place = locate(site.node)
+        scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
+        for name in names[:_MAX_CALLEES]:
+            retrying: Optional[int] = None
+            client = client_layer(model, site, name)
+            if client is not None:
+                owner.layers.append(_client_layer(model, client, locate))
+                retrying = len(owner.layers) - 1
+            owner.calls.append(Call(
+                name, place, covering, retrying, arguments, mocked, may_send(name), scopes, runs_later(site), passed,
+                bound,
+            ))
 
     finder = RequestFinder(model)
     applied = {id(scope.node) for scope in found.scopes}
     delays = Recogniser(model)
     for info in model.functions:
         owner = function_of(info)  # functions that call nothing still return something
+        owner.returns = values.refs(model.returned_values(info))
         owner.decorators = _unknown_decorators(model, info, applied, locate)
         delay = returned_delay(delays, info)
         owner.delay = delay if delay != UNKNOWN else None
-        client = next(filter(None, (object_layer(model, r, info.scope, 1 << 62) for r in info.returns)), None)
-        if client is not None:
-            owner.layers.append(_client_layer(model, client, locate))
-            owner.returns_layer = len(owner.layers) - 1
         for site, method, name, status, detail in finder.unsafe_requests(info):
             owner.requests.append(Request(method, name, status, detail, locate(site.node)))
     for policy in found.policies:
@@ -161,23 +168,156 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         layer = layer_of(policy) if policy is not None else None
         if policy is not None and layer is not None:
             summary.policies[_qualified(model, name)] = _layer(model, policy, layer, locate(policy.node), whole_function=True)
-        known = _object_type(model, bindings[-1])
-        if known is not None:
-            summary.types[_qualified(model, name)] = known
-            client = object_layer(model, cst.Name(name), model.module_scope, 1 << 62)
-            if client is not None:
-                top = function_of(None)
-                top.layers.append(_client_layer(model, client, locate))
-                summary.object_layers[_qualified(model, name)] = len(top.layers) - 1
+        values.store(_qualified(model, name), bindings)
     for cls in model.classes:
-        base = _library_base(model, cls)
-        if base is not None:
-            summary.types[_qualified(model, cls.qualname)] = base
+        qualified = _qualified(model, cls.qualname)
+        outer = cls.scope.parent or cls.scope
+        summary.classes[qualified] = [
+            name for name in (model.qualified_name(base, outer, 1 << 62) for base in cls.bases) if name is not None
+        ]
+        if class_supplies_timeout(cls, model):
+            summary.timeout_classes.append(qualified)
+        for attribute, bindings in cls.scope.bindings.items():
+            values.store(f"{qualified}.{attribute}", bindings + cls.instance_attributes.get(attribute, []))
         for attribute, bindings in cls.instance_attributes.items():
-            known = _attribute_type(model, cls, attribute, bindings)
-            if known is not None:
-                summary.types[_qualified(model, f"{cls.qualname}.{attribute}")] = known
+            if attribute not in cls.scope.bindings:
+                values.store(f"{qualified}.{attribute}", bindings)
     return summary
+
+
+_MAX_CALLEES = 3  # the objects one call may go to that the summary keeps (``(a or b).get``)
+_MAX_PASSED = 3  # the values kept per argument
+
+
+class _Values:
+    """The values of a file's names, attributes, returns and arguments as summary data, and
+    the facts of the objects they hold (``lint/summary.py`` describes the forms)."""
+
+    def __init__(self, model: SemanticModel, summary: ModuleSummary, locate: Locate, top: Callable[[], FunctionSummary]) -> None:
+        self.model = model
+        self.summary = summary
+        self.locate = locate
+        self.top = top
+
+    def store(self, name: str, bindings: List[Binding]) -> None:
+        """The joined values of a name (or attribute) under ``name``, when any is known.
+        Imports, defs and classes are names the project pass finds by themselves."""
+        found: List[Value] = []
+        for binding in bindings:
+            if binding.imported is not None or binding.defined is not None or is_none(binding.expr):
+                continue
+            found.extend(self.model.binding_values(binding))
+        refs = self.refs(tuple(found))
+        if refs:
+            self.summary.values[name] = refs
+
+    def refs(self, values: Values) -> List[Ref]:
+        found: List[Ref] = []
+        for value in values:
+            ref = self.ref(value)
+            if ref is not None and ref not in found:
+                found.append(ref)
+        return found
+
+    def ref(self, value: Value) -> Optional[Ref]:
+        model = self.model
+        if isinstance(value, Instance):
+            name = model.type_name(value)
+            return ("new", name, self.object(value)) if name is not None else None
+        if isinstance(value, Const):
+            return ("str", value.value)
+        if isinstance(value, QName) and value.name in _BOOLEANS:
+            return ("bool", _BOOLEANS[value.name])
+        if isinstance(value, Partial):
+            name = model.name_of(value.of)
+            if name is None:
+                return None
+            keywords = tuple(a.keyword.value for a in value.call.args if a.keyword is not None)
+            unpacked = any(a.star == "**" for a in value.call.args)
+            return ("partial", name, keywords + (("**",) if unpacked else ()))
+        name = model.name_of(value)
+        if name is None or name.startswith(_SKIPPED_TARGETS):
+            return None
+        return ("ref", name)
+
+    def object(self, value: Instance) -> str:
+        """The key of the object's facts in the summary, "" when the file shows none."""
+        if value.site is None:
+            return ""
+        facts = object_facts(self.model, value)
+        if facts is None:
+            return ""
+        layer, sets_timeout, key = facts
+        where = self.locate(value.site)
+        name = f"{where.line}:{where.column}"
+        if name not in self.summary.objects:
+            index: Optional[int] = None
+            if layer is not None:
+                top = self.top()
+                top.layers.append(_client_layer(self.model, layer, self.locate))
+                index = len(top.layers) - 1
+            self.summary.objects[name] = ObjectFacts(index, sets_timeout, key)
+        return name
+
+    def passed(self, site: CallSite) -> Tuple[Tuple[Any, Ref], ...]:
+        """The values a call passes that the file can read, by position or keyword."""
+        found: List[Tuple[Any, Ref]] = []
+        position = 0
+        for arg in site.node.args:
+            if arg.star:
+                if arg.star == "*":
+                    break  # later positions are unknown
+                continue
+            slot: Any = position if arg.keyword is None else arg.keyword.value
+            if arg.keyword is None:
+                position += 1
+            if arg.value.__class__ in _NO_VALUE:
+                continue
+            refs = self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
+            found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
+        return tuple(found)
+
+
+_BOOLEANS = {"builtins.True": True, "builtins.False": False}
+# Expressions whose value no project fact depends on (numbers, containers of them, f-strings).
+_NO_VALUE = frozenset({
+    cst.Integer, cst.Float, cst.Imaginary, cst.FormattedString, cst.BinaryOperation, cst.UnaryOperation,
+    cst.Comparison, cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp,
+    cst.Lambda,
+})
+
+
+def _through_object(model: SemanticModel, site: CallSite) -> bool:
+    """The call's callee is an attribute of an object the file knows (not of a module or a class)."""
+    func = site.node.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    return any(isinstance(v, Instance) for v in model.resolve_all(func.value, site.scope, site.order))
+
+
+def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int, Dict[str, Ref]]:
+    """A function's positional parameters, how a call through an object binds the first, and
+    its constant defaults (True, False, strings)."""
+    node = info.node
+    if not isinstance(node, cst.FunctionDef):
+        return [], 0, {}
+    params = node.params
+    positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+    bound = 0
+    if info.owner is not None:
+        names = {model.qualified_name(d.decorator, info.scope.parent or info.scope, 1 << 62) for d in info.decorators}
+        bound = 0 if "builtins.staticmethod" in names else 2 if "builtins.classmethod" in names else 1
+    defaults: Dict[str, Ref] = {}
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        default = param.default
+        if default is None:
+            continue
+        text = string_of(default)
+        if text is not None:
+            defaults[param.name.value] = ("str", text)
+        elif isinstance(default, cst.Name) and default.value in ("True", "False"):
+            defaults[param.name.value] = ("bool", default.value == "True")
+    return positional, bound, defaults
 
 
 def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> Layer:
@@ -211,56 +351,6 @@ def _unknown_decorators(
         if name is not None and not name.startswith(_SKIPPED_TARGETS):
             found.append((name, locate(decorator)))
     return found
-
-
-def _class_of(model: SemanticModel, value: Value) -> Optional[str]:
-    """The qualified class of an object (``requests.Session``, ``app.api.Client``), if known."""
-    if isinstance(value, Instance) and isinstance(value.of, str):
-        return value.of
-    if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
-        return model.type_name(value)
-    return None
-
-
-def _library_base(model: SemanticModel, cls: ClassInfo) -> Optional[str]:
-    """The library class a project class extends (``class Api(requests.Session)``), so that its
-    instances are that client in other modules, unless it fills in the timeout itself."""
-    for base in cls.bases:
-        value = model.resolve(base, cls.scope.parent or cls.scope, 1 << 62)
-        if isinstance(value, QName) and not value.name.startswith("builtins."):
-            return None if class_supplies_timeout(cls, model) else value.name
-    return None
-
-
-def _returned_type(model: SemanticModel, info: FunctionInfo) -> Optional[str]:
-    known = _class_of(model, model.returned_value(info))
-    if known is None:
-        return None
-    for expr in info.returns:
-        if receiver_sets_timeout(expr, "request", model, info.scope, 1 << 62):
-            return None
-    return known
-
-
-def _object_type(model: SemanticModel, binding: Binding) -> Optional[str]:
-    if binding.expr is None and binding.entered is None:
-        return None
-    known = _class_of(model, model.binding_value(binding))
-    if known is None or receiver_sets_timeout(cst.Name(binding.name), "request", model, model.module_scope, 1 << 62):
-        return None
-    return known
-
-
-def _attribute_type(model: SemanticModel, cls: ClassInfo, attribute: str, bindings: List[Binding]) -> Optional[str]:
-    for binding in reversed(bindings):
-        known = _class_of(model, model.binding_value(binding))
-        if known is not None:
-            receiver = cst.Attribute(cst.Name("self"), cst.Name(attribute))
-            method = next((f for f in model.functions if f.owner is cls), None)
-            if method is not None and receiver_sets_timeout(receiver, "request", model, method.scope, 1 << 62):
-                return None
-            return known
-    return None
 
 
 def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Arguments:

@@ -30,6 +30,7 @@ from resilint.lint.canonical import canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
+from resilint.lint.value_flow import Held, ValueFlow, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -82,6 +83,11 @@ class ProjectGraph:
                 self._by_name.setdefault(name, []).append(function)
                 self._module_of[id(function)] = summary
         self._resolved: Dict[Tuple[str, str], Optional[FunctionSummary]] = {}
+        self._classes: Dict[str, ModuleSummary] = {
+            name: summary for summary in self.summaries for name in summary.classes
+        }
+        self._tops = {name.split(".", 1)[0] for name in self._modules}
+        self.values = ValueFlow(self)
         self._apply_imported_decorators()
 
     def module_of(self, function: FunctionSummary) -> ModuleSummary:
@@ -103,7 +109,7 @@ class ProjectGraph:
             candidates = self._by_name.get(target)
             if candidates:
                 return _nearest(candidates, near, lambda f: f.place.path)
-            located = self._locate(target, near)
+            located = self.locate(target, near)
             if located is None or target in seen:
                 return None
             seen.add(target)
@@ -111,13 +117,24 @@ class ProjectGraph:
             found = module.functions.get(f"{module.module}.{rest}")
             if found is not None:
                 return found
-            rewritten = self._through_imports(module, rest)
+            rewritten = self.through_imports(module, rest)
             if rewritten is None:
                 return None
             target = rewritten
         return None
 
-    def _locate(self, name: str, near: str) -> Optional[Tuple[ModuleSummary, str]]:
+    def is_module(self, name: str) -> bool:
+        return name in self._modules
+
+    def is_project_name(self, name: str) -> bool:
+        """Whether ``name`` starts in the project (a module or package of it), not in a library."""
+        return name.split(".", 1)[0] in self._tops
+
+    def class_module(self, name: str) -> Optional[ModuleSummary]:
+        """The module that defines the project class ``name``."""
+        return self._classes.get(name)
+
+    def locate(self, name: str, near: str) -> Optional[Tuple[ModuleSummary, str]]:
         """The module a dotted name starts with (the longest such prefix), and the rest."""
         parts = name.split(".")
         for cut in range(len(parts) - 1, 0, -1):
@@ -127,7 +144,7 @@ class ProjectGraph:
         return None
 
     @staticmethod
-    def _through_imports(module: ModuleSummary, rest: str) -> Optional[str]:
+    def through_imports(module: ModuleSummary, rest: str) -> Optional[str]:
         """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``."""
         first, _, remainder = rest.partition(".")
         imported = module.imports.get(first)
@@ -135,20 +152,20 @@ class ProjectGraph:
             return None
         return f"{imported}.{remainder}" if remainder else imported
 
-    def _qualified(self, name: str, near: str) -> Optional[Tuple[ModuleSummary, str]]:
-        """``(module, its own qualified name for it)``, re-exports followed: where a module
-        keeps facts about its objects (``types``, ``policies``, ``object_layers``)."""
+    def _policy(self, name: str, near: str) -> Optional[Layer]:
+        """The retry policy a module keeps under ``name`` (``api_retry = tenacity.retry(...)``),
+        re-exports followed."""
         for _ in range(_MAX_ALIAS_HOPS):
-            located = self._locate(name, near)
+            located = self.locate(name, near)
             if located is None:
                 return None
             module, rest = located
             qualified = f"{module.module}.{rest}"
-            if qualified in module.types or qualified in module.policies or qualified in module.object_layers:
-                return module, qualified
-            rewritten = self._through_imports(module, rest)
+            if qualified in module.policies:
+                return module.policies[qualified]
+            rewritten = self.through_imports(module, rest)
             if rewritten is None or rewritten == name:
-                return module, qualified
+                return None
             name = rewritten
         return None
 
@@ -165,9 +182,9 @@ class ProjectGraph:
                     function.layers.append(layer)
 
     def _decorator_layer(self, name: str, near: str) -> Optional[Layer]:
-        found = self._qualified(name, near)
-        if found is not None and found[1] in found[0].policies:
-            return found[0].policies[found[1]]
+        policy = self._policy(name, near)
+        if policy is not None:
+            return policy
         factory = self.resolve(name, near)
         if factory is None:
             return None
@@ -181,55 +198,60 @@ class ProjectGraph:
 
     # --- objects ---------------------------------------------------------------------------
 
-    def type_of(self, name: str, near: str = "", depth: int = 0) -> Optional[str]:
-        """The class of the object ``name`` stands for: a module object, what ``self.attr`` of
-        a class holds, what a factory or property returns (``pkg.get_session`` called); a
-        project class that extends a library class stands for that class."""
-        if depth > _MAX_ALIAS_HOPS:
-            return None
-        found = self._qualified(name, near)
-        if found is not None and found[1] in found[0].types:
-            kind: Optional[str] = found[0].types[found[1]]
-        else:
-            function = self.resolve(name, near)
-            kind = function.returns if function is not None else None
-        if kind is None:
-            base, _, attribute = name.rpartition(".")
-            if base and base not in self._modules:
-                owner = self.type_of(base, near, depth + 1)
-                if owner is not None and owner != base:
-                    return self.type_of(f"{owner}.{attribute}", near, depth + 1)
-            return None
-        library = self._qualified(kind, near)
-        if library is not None and library[1] in library[0].types and library[1] != name:
-            return self.type_of(kind, near, depth + 1) or kind
-        return kind
+    def instances(self, receiver: str, near: str = "") -> List[Held]:
+        """The objects a call's receiver may be (``lint/value_flow.py``); a function there is
+        what it returns and a class an instance of it (``pkg.make.get`` calls ``get`` on what
+        ``make()`` made, ``pkg.Api.get`` on an ``Api()``: the files name them so)."""
+        found: List[Held] = []
+        for held in self.values.of(receiver, near):
+            if held.kind == "function" and held.function is not None:
+                found.extend(h for h in self.values.results(held.function) if h.kind == "instance")
+            elif held.kind == "class":
+                found.append(Held("instance", held.name))
+            elif held.kind == "instance":
+                found.append(held)
+        return found
 
     def object_call(self, target: str, near: str = "") -> Optional[str]:
-        """``pkg.http.get_session.get`` → ``requests.Session.get`` when the object is known."""
-        if self.resolve(target, near) is not None:
+        """``pkg.http.get_session.get`` → ``requests.Session.get`` when the object is a known
+        library client that leaves the timeout to the caller; None for a project function, a
+        call the file itself resolved, or an object that fills in a timeout by itself."""
+        if not self.is_project_name(target) or self.resolve(target, near) is not None:
             return None
-        base, _, attribute = target.rpartition(".")
+        base, attribute = split_last(target)
         if not base or base in self._modules:
             return None
-        owner = self.type_of(base, near)
-        return canonical_name(f"{owner}.{attribute}") if owner is not None else None
+        for held in self.instances(base, near):
+            facts = held.facts
+            if facts is not None and facts.sets_timeout:
+                continue
+            cls = held.name
+            if cls in self._classes:
+                if self._sets_timeout(cls):
+                    continue
+                cls = self.values.library_base(cls) or cls
+            return canonical_name(f"{cls}.{attribute}")
+        return None
+
+    def _sets_timeout(self, cls: str) -> bool:
+        module = self._classes.get(cls)
+        return module is not None and cls in module.timeout_classes
 
     def object_layer(self, target: str, near: str = "") -> Optional["LayerRef"]:
-        """The retry layer of the client a call goes to, when that client is another module's
-        object or what a factory returns (``retrying_session().get``)."""
-        base = target.rpartition(".")[0]
+        """The retry layer of the client a call goes to, whatever module made the client and
+        however it got here (a module object, a factory's result, an attribute set in a base
+        class, a parameter)."""
+        base, _ = split_last(target)
         if not base:
             return None
-        factory = self.resolve(base, near)
-        if factory is not None:
-            return LayerRef(factory, factory.returns_layer) if factory.returns_layer is not None else None
-        found = self._qualified(base, near)
-        if found is None or found[1] not in found[0].object_layers:
-            return None
-        module, qualified = found
-        top = module.functions.get(f"{module.module}.{MODULE_CODE}")
-        return LayerRef(top, module.object_layers[qualified]) if top is not None else None
+        for held in self.instances(base, near):
+            facts = held.facts
+            if facts is None or facts.layer is None or held.module is None:
+                continue
+            top = held.module.functions.get(f"{held.module.module}.{MODULE_CODE}")
+            if top is not None and facts.layer < len(top.layers):
+                return LayerRef(top, facts.layer)
+        return None
 
     # --- retry layers ------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ Nothing else is known: an expression the model cannot read resolves to no value 
 from __future__ import annotations
 
 import builtins
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar, Union
@@ -112,10 +113,12 @@ class Const:
 Value = Union[QName, Instance, FunctionInfo, ClassInfo, Param, Partial, Const, None]
 Values = Tuple[Union[QName, Instance, FunctionInfo, ClassInfo, Param, Partial, Const], ...]
 _NOT_OBJECTS = (Param, Const)
+_SYMBOLIC = re.compile(r"[(\[]")
 _SUPER = QName("builtins.super")
 _PARTIAL = QName("functools.partial")
 _GETATTR = QName("builtins.getattr")
 _CALLS_BY_SCOPE = object()  # ``derived`` key of the calls grouped by scope
+_SITES = object()  # ``derived`` key of the call sites by node
 
 
 @dataclass(eq=False)
@@ -204,7 +207,7 @@ class SemanticModel:
     def resolve(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
         """The first object ``expr`` may hold (``resolve_all``), None when the file knows none:
         a parameter's value is its callers' business, and a string is no object."""
-        return next((v for v in self.resolve_all(expr, scope, order) if v.__class__ not in _NOT_OBJECTS), None)
+        return _first_object(self.resolve_all(expr, scope, order))
 
     def resolve_all(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Values:
         """Every value ``expr`` may hold, as far as this file can tell, in source order."""
@@ -223,16 +226,21 @@ class SemanticModel:
         return values
 
     def qualified_name(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
-        """The canonical dotted name of what ``expr`` refers to, if it is known."""
-        return next(self._names(self.resolve_all(expr, scope, order)), None)
+        """The canonical dotted name of what ``expr`` refers to, if the file knows it."""
+        return next(self._known_names(self.resolve_all(expr, scope, order)), None)
 
     def call_name(self, call: CallSite) -> Optional[str]:
         """``requests.get``, ``requests.Session.get`` (a method), ``mymodule.helper`` …"""
-        return next(iter(self.call_names(call)), None)
+        return next(self._known_names(self.resolve_all(call.node.func, call.scope, call.order)), None)
 
     def call_names(self, call: CallSite) -> Tuple[str, ...]:
-        """Every object the call may call (``(a if fast else b).get``: two clients' ``get``)."""
+        """Every name the call may call, for the project pass: the objects the file knows
+        (``(a if fast else b).get``: two clients' ``get``) and names only the project can
+        resolve (``pkg.f.(session).get``: what ``f``'s callers pass as ``session``)."""
         return tuple(dict.fromkeys(self._names(self.resolve_all(call.node.func, call.scope, call.order))))
+
+    def _known_names(self, values: Values) -> Iterator[str]:
+        return (name for name in self._names(values) if not _SYMBOLIC.search(name))
 
     def _names(self, values: Values) -> Iterator[str]:
         for value in values:
@@ -241,10 +249,14 @@ class SemanticModel:
                 yield name
 
     def name_of(self, value: Value) -> Optional[str]:
+        """The dotted name of a value for the summaries: what the project pass resolves. A
+        parameter is named by its function and itself in parentheses (``pkg.f.(session)``)."""
         if isinstance(value, QName):
             return value.name
         if isinstance(value, (FunctionInfo, ClassInfo)):
             return self._local_name(value.qualname)
+        if isinstance(value, Param):
+            return f"{self._local_name(value.function.qualname)}.({value.name})"
         return None
 
     def type_name(self, value: Value) -> Optional[str]:
@@ -380,9 +392,15 @@ class SemanticModel:
         if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
             return
         mapping = self.assigned_expression(expr.value, scope, order) if isinstance(expr.value, cst.Name) else expr.value
-        if not isinstance(mapping, cst.Dict):
-            return
         key = string_of(expr.slice[0].slice.value)
+        if not isinstance(mapping, cst.Dict):
+            # another module's dict (or a parameter's): named for the project pass
+            item = f"[{key}]" if key is not None and not any(c in key for c in ".[]()") else "[]"
+            for value in self.resolve_all(expr.value, scope, order):
+                name = self.name_of(value) if isinstance(value, (QName, Param)) else None
+                if name is not None:
+                    yield QName(f"{name}.{item}")
+            return
         entries = [e for e in mapping.elements if isinstance(e, cst.DictElement)]
         chosen = [e for e in entries if string_of(e.key) == key] if key is not None else entries
         for entry in chosen:
@@ -402,7 +420,7 @@ class SemanticModel:
             yield Instance(base)
 
     def binding_value(self, binding: Binding) -> Value:
-        return next((v for v in self.binding_values(binding) if v.__class__ not in _NOT_OBJECTS), None)
+        return _first_object(self.binding_values(binding))
 
     def binding_values(self, binding: Binding) -> Values:
         if binding.imported is not None:
@@ -449,6 +467,8 @@ class SemanticModel:
 
     def _attribute(self, base: Value, attr: str) -> Values:
         attr = identifier(attr)
+        if isinstance(base, Param):
+            return (QName(f"{self.name_of(base)}.{attr}"),)
         if isinstance(base, QName):
             return (QName(canonical_name(f"{base.name}.{attr}")),)
         if isinstance(base, Instance):
@@ -502,7 +522,7 @@ class SemanticModel:
 
     def returned_value(self, function: FunctionInfo) -> Value:
         """The first object a project function may return."""
-        return next((v for v in self.returned_values(function) if v.__class__ not in _NOT_OBJECTS), None)
+        return _first_object(self.returned_values(function))
 
     def returned_values(self, function: FunctionInfo) -> Values:
         """Every value a function of the file may return, joined over its ``return``s."""
@@ -536,6 +556,8 @@ class SemanticModel:
         for scope in self.scope_of.values():
             scope.bindings = {}
             scope.parent = scope.function = scope.cls = None
+        for cls in self.classes:
+            cls.instance_attributes = {}  # their bindings' parameters hold the methods
         self._derived.clear()
         self._cache.clear()
 
@@ -550,6 +572,10 @@ class SemanticModel:
         for call in self.calls:
             found.setdefault(id(call.scope), []).append(call)
         return found
+
+    def call_site(self, node: cst.CSTNode) -> Optional[CallSite]:
+        """The call site of a call node of the file."""
+        return self.derived(_SITES, lambda: {id(call.node): call for call in self.calls}).get(id(node))
 
     def iter_calls(self) -> Iterator[Tuple[CallSite, Optional[str]]]:
         for call in self.calls:
@@ -853,6 +879,21 @@ def _identity(value: Value) -> object:
     if isinstance(value, Instance):
         return (Instance, value.of if isinstance(value.of, str) else id(value.of), id(value.site))
     return value
+
+
+def _first_object(values: Values) -> Value:
+    """The first value that is an object the file knows: not a parameter's (its callers', for
+    the project pass), not a string, not a name the project pass must resolve (``pkg.f.(session)
+    .get``, ``pkg.HANDLERS.[]``)."""
+    for value in values:
+        if value.__class__ in _NOT_OBJECTS:
+            continue
+        if isinstance(value, QName) and _SYMBOLIC.search(value.name):
+            continue
+        if isinstance(value, Instance) and isinstance(value.of, str) and _SYMBOLIC.search(value.of):
+            continue
+        return value
+    return None
 
 
 def _is_package_init(path: str) -> bool:

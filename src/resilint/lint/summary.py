@@ -13,11 +13,26 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-SUMMARY_VERSION = 2
+SUMMARY_VERSION = 3
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
 MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level code
+
+# What a name, an attribute, a return value or an argument may hold, as one file tells it; the
+# project pass resolves them (``lint/project.py``). A plain tuple, its kind first:
+#   ("new", NAME, OBJECT)  an instance of the class NAME (a library class, a project class, or
+#                          a name the project pass reads as one: "pkg.make" for what make()
+#                          returns); OBJECT: the key of its facts in ``ModuleSummary.objects``, or ""
+#   ("ref", NAME)          the object NAME itself: a function, a class, a module global, a library
+#                          object; NAME may go through attributes ("pkg.Client.session"), items
+#                          ("pkg.HANDLERS[]", "[]" for any item) and parameters ("pkg.f.(session)":
+#                          what f's callers pass as ``session``)
+#   ("str", TEXT)          a string constant
+#   ("bool", FLAG)         True or False
+#   ("partial", NAME, KEYWORDS)  functools.partial(NAME, ...) binding those keywords
+#   ("dict", ((KEY, REF), ...))  a dict literal with string keys, by entry
+Ref = Tuple[Any, ...]
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -140,6 +155,18 @@ class DbScope:
 
 
 @dataclass(frozen=True, **_SLOTS)
+class ObjectFacts:
+    """What the file shows of one object it makes: the retry layer it adds to every request (an
+    index into the layers of the module's top-level code), whether it fills in a timeout for
+    every request (a mounted adapter, a ``Session`` subclass), and the idempotency key its
+    headers carry for every request ("stable", "unstable", or "" for none)."""
+
+    layer: Optional[int] = None
+    sets_timeout: bool = False
+    key: str = ""
+
+
+@dataclass(frozen=True, **_SLOTS)
 class Call:
     """A call made by a function: ``target`` is the callee's qualified name as far as the file
     can tell (a project function, a method ``pkg.mod.Class.method``, or a library object).
@@ -158,6 +185,12 @@ class Call:
     sends: bool = False  # by its method name, a request if the object is a client
     db_scopes: Tuple[int, ...] = ()
     later: bool = False
+    # What the call passes that the file can read: (position or keyword, value), for the
+    # parameters of the callee (``Gateway(session)``, ``request("POST", ...)``).
+    passed: Tuple[Tuple[Any, Ref], ...] = ()
+    # The callee is a method reached through an object the file knows (``self.gateway.charge``,
+    # ``super().__init__``): Python passes the object as its first argument.
+    bound: bool = False
 
 
 @dataclass(**_SLOTS)
@@ -170,13 +203,18 @@ class FunctionSummary:
     # Decorators the file could not tell anything about: (qualified name, place). A retry policy
     # defined in another module (``@api_retry``) becomes a layer in the project pass.
     decorators: List[Tuple[str, Place]] = field(default_factory=list)
-    returns: Optional[str] = None  # the class of what it returns, when the file can tell
+    returns: List[Ref] = field(default_factory=list)  # what it may return
     delay: Optional[str] = None  # what kind of delay it returns: "fixed" | "exponential" | "jittered"
-    returns_layer: Optional[int] = None  # the client it returns retries by itself: that layer
     sets_timeout: bool = False  # it writes a "timeout" key (``kwargs.setdefault("timeout", …)``)
     db_scopes: List[DbScope] = field(default_factory=list)
     # Inside a transaction it defers its work to ``on_commit`` (it asks ``in_atomic_block``).
     defers_in_transaction: bool = False
+    # Its positional parameters by name (``self`` included), and how a call through an object
+    # binds the first: 0 a function or static method, 1 a method, 2 a classmethod.
+    parameters: List[str] = field(default_factory=list)
+    bound: int = 0
+    # Constant defaults of its parameters (``retry=False``), for callers that do not pass them.
+    defaults: Dict[str, Ref] = field(default_factory=dict)
 
 
 @dataclass(**_SLOTS)
@@ -188,16 +226,18 @@ class ModuleSummary:
     aliases: List[str] = field(default_factory=list)
     # Names bound by imports at module level: local name → qualified name (re-exports).
     imports: Dict[str, str] = field(default_factory=dict)
-    # Objects of the module whose class is known: qualified name → class (module globals,
-    # ``Class.attr`` for what ``self.attr = …`` stores). Only objects that leave their timeout
-    # to the caller are listed (a session with a timeout-setting adapter mounted is not).
-    types: Dict[str, str] = field(default_factory=dict)
+    # What the module's names may hold, joined over every assignment the file shows: module
+    # globals, and ``Class.attr`` for class attributes and what ``self.attr = …`` stores.
+    values: Dict[str, List[Ref]] = field(default_factory=dict)
+    # The module's classes: qualified name → the names of their bases, as the file reads them;
+    # and those that fill in a timeout for every request (a ``Session`` subclass's ``request``).
+    classes: Dict[str, List[str]] = field(default_factory=dict)
+    timeout_classes: List[str] = field(default_factory=list)
+    # Facts about objects made in the module, by the key their "new" values carry.
+    objects: Dict[str, "ObjectFacts"] = field(default_factory=dict)
     # Retry policies kept in module variables (``api_retry = tenacity.retry(...)``), for the
     # functions of other modules that they decorate.
     policies: Dict[str, Layer] = field(default_factory=dict)
-    # Module objects that are clients retrying by themselves: name → index of that layer among
-    # the layers of the module's top-level code.
-    object_layers: Dict[str, int] = field(default_factory=dict)
     waits: List[Wait] = field(default_factory=list)
     # Suppression comments: line → the codes they name (None: every code).
     suppressions: Dict[int, Optional[List[str]]] = field(default_factory=dict)
@@ -239,18 +279,20 @@ class ModuleSummary:
             return _trimmed([
                 f.name, place(f.place), [layer(item) for item in f.layers],
                 [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
-                           c.sends, list(c.db_scopes), c.later], _CALL) for c in f.calls],
+                           c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound], _CALL)
+                 for c in f.calls],
                 [[r.method, r.name, r.status, r.detail, place(r.place)] for r in f.requests],
                 [[name, place(where)] for name, where in f.decorators],
-                f.returns, f.delay, f.returns_layer, f.sets_timeout,
+                list(f.returns), f.delay, f.sets_timeout,
                 [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps]
                  for d in f.db_scopes],
-                f.defers_in_transaction,
+                f.defers_in_transaction, f.parameters, f.bound, f.defaults,
             ], _FUNCTION)
 
         return [
             SUMMARY_VERSION, self.module, path, [function(f) for f in self.functions.values()], self.aliases,
-            self.imports, self.types, {name: layer(item) for name, item in self.policies.items()}, self.object_layers,
+            self.imports, self.values, {name: layer(item) for name, item in self.policies.items()}, self.classes,
+            {key: [o.layer, o.sets_timeout, o.key] for key, o in self.objects.items()}, self.timeout_classes,
             [[w.via, w.text, w.library, place(w.place)] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
         ]
@@ -280,7 +322,8 @@ class ModuleSummary:
             def call(c: List[Any]) -> Call:
                 c = c + _CALL[len(c):]
                 return Call(str(c[0]), place(c[1]), tuple(c[2]), c[3], arguments(c[4]), tuple(c[5]), bool(c[6]),
-                            tuple(int(i) for i in c[7]), bool(c[8]))
+                            tuple(int(i) for i in c[7]), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
+                            bool(c[10]))
 
             def function(f: List[Any]) -> FunctionSummary:
                 f = f + _FUNCTION[len(f):]
@@ -289,23 +332,27 @@ class ModuleSummary:
                     calls=[call(c) for c in f[3]],
                     requests=[Request(r[0], r[1], r[2], r[3], place(r[4])) for r in f[4]],
                     decorators=[(str(name), place(where)) for name, where in f[5]],
-                    returns=f[6], delay=f[7], returns_layer=f[8], sets_timeout=bool(f[9]),
+                    returns=[ref_from_json(r) for r in f[6]], delay=f[7], sets_timeout=bool(f[8]),
                     db_scopes=[
                         DbScope(str(d[0]), str(d[1]), place(d[2]), d[3], bool(d[4]), bool(d[5]), bool(d[6]), bool(d[7]))
-                        for d in f[10]
+                        for d in f[9]
                     ],
-                    defers_in_transaction=bool(f[11]),
+                    defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),
+                    defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()},
                 )
 
             functions = [function(f) for f in data[3]]
             return cls(
                 module=str(data[1]), path=path, functions={f.name: f for f in functions},
-                aliases=[str(a) for a in data[4]], imports=dict(data[5]), types=dict(data[6]),
+                aliases=[str(a) for a in data[4]], imports=dict(data[5]),
+                values={str(name): [ref_from_json(r) for r in refs] for name, refs in data[6].items()},
                 policies={str(name): layer(item) for name, item in data[7].items()},
-                object_layers={str(name): int(index) for name, index in data[8].items()},
-                waits=[Wait(w[0], w[1], w[2], place(w[3])) for w in data[9]],
-                suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[10]},
-                pending_suppressions=[dict(entry) for entry in data[11]],
+                classes={str(name): [str(b) for b in bases] for name, bases in data[8].items()},
+                objects={str(key): ObjectFacts(o[0], bool(o[1]), str(o[2])) for key, o in data[9].items()},
+                timeout_classes=[str(name) for name in data[10]],
+                waits=[Wait(w[0], w[1], w[2], place(w[3])) for w in data[11]],
+                suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[12]},
+                pending_suppressions=[dict(entry) for entry in data[13]],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None
@@ -314,8 +361,13 @@ class ModuleSummary:
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, []]
-_CALL: List[Any] = [None, None, [], None, None, [], False, [], False]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], None, None, None, False, [], False]
+_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}]
+
+
+def ref_from_json(data: Any) -> Ref:
+    """A value as ``to_json`` stored it (lists all the way down) back as tuples."""
+    return tuple(ref_from_json(item) if isinstance(item, list) else item for item in data)
 
 
 def _trimmed(values: List[Any], defaults: List[Any]) -> List[Any]:

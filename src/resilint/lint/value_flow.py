@@ -1,0 +1,316 @@
+"""What a name may hold across the whole project: the summaries' values (``lint/summary.py``)
+followed through modules, attributes, return values, items and parameters.
+
+Each file tells what it can see: ``pkg.clients._session`` may hold a ``requests.Session`` made
+at line 12 (with a retrying adapter mounted), ``pkg.api.Client.gateway`` what the parameter
+``gateway`` of ``Client.__init__`` is given, ``pkg.make`` returns what ``pkg.other.build``
+returns. Here those are joined: a parameter holds what every call of its function passes (a
+``Gateway(session)`` in another module, a ``super().__init__(url)``), a name what every
+assignment gives it, a call what every ``return`` of its function gives.
+
+Nothing is guessed: a name whose values no file shows holds nothing, and rules report only on
+values that are known. Recursion and cycles end (a value being computed is empty meanwhile).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Tuple
+
+from resilint.lint.canonical import canonical_name
+from resilint.lint.summary import Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
+
+if TYPE_CHECKING:  # pragma: no cover
+    from resilint.lint.project import ProjectGraph
+
+_MAX_DEPTH = 40  # nested evaluations before a value is given up as unknown
+_IN_PROGRESS: Tuple["Held", ...] = ()
+
+
+@dataclass(frozen=True)
+class Held:
+    """One thing a name may hold.
+
+    ``kind``: "function" (a project function or method), "class" (a project class), "instance"
+    (of the class ``name``: a library class or a project class), "object" (a library object by
+    its canonical name: a function, a method, a module), "str", "bool", "partial" (of the
+    callable ``name``, binding ``keywords``), "dict" (its entries in ``entries``)."""
+
+    kind: str
+    name: str
+    function: Optional[FunctionSummary] = field(default=None, compare=False)
+    module: Optional[ModuleSummary] = field(default=None, compare=False)  # where it was written
+    key: str = ""  # the instance's facts in ``module.objects``
+    keywords: Tuple[str, ...] = ()
+    entries: Tuple[Tuple[str, Ref], ...] = field(default=(), compare=False)
+    where: str = ""  # the file of an object with facts: two files' objects are two objects
+
+    @property
+    def facts(self) -> Optional[ObjectFacts]:
+        return self.module.objects.get(self.key) if self.module is not None and self.key else None
+
+
+@dataclass(frozen=True)
+class Caller:
+    """A call of a project function: by ``function``, through ``call``; ``offset`` is how many
+    of the callee's first parameters the call fills without an argument (``self``)."""
+
+    function: FunctionSummary
+    call: Call
+    offset: int
+
+
+class ValueFlow:
+    """The project's values, computed on demand and kept."""
+
+    def __init__(self, graph: "ProjectGraph") -> None:
+        self.graph = graph
+        self._values: Dict[Tuple[str, str], Tuple[Held, ...]] = {}
+        self._results: Dict[str, Tuple[Held, ...]] = {}
+        self._callers: Optional[Dict[str, List[Caller]]] = None
+        self._depth = 0
+
+    # --- names ------------------------------------------------------------------------------
+
+    def of(self, name: str, near: str = "") -> Tuple[Held, ...]:
+        """Everything ``name`` may hold, seen from the file ``near``."""
+        key = (name, os.path.dirname(near))
+        known = self._values.get(key)
+        if known is not None:
+            return known
+        if self._depth > _MAX_DEPTH:
+            return ()
+        self._values[key] = _IN_PROGRESS
+        self._depth += 1
+        try:
+            found = _distinct(self._of(name, near))
+        finally:
+            self._depth -= 1
+        self._values[key] = found
+        return found
+
+    def _of(self, name: str, near: str) -> Iterable[Held]:
+        own = self._own(name, near)
+        if own is not None:
+            return own
+        graph = self.graph
+        if graph.is_module(name):
+            return (Held("module", name),)
+        base, attribute = split_last(name)
+        if not base or not graph.is_project_name(base):
+            return (Held("object", canonical_name(name)),)  # a library's own object
+        if attribute.startswith("("):
+            return self.parameter(base, attribute[1:-1], near)
+        return [held for owner in self.of(base, near) for held in self.attribute(owner, attribute, near)]
+
+    def _own(self, name: str, near: str) -> Optional[Iterable[Held]]:
+        """What a module itself says ``name`` is (a function, a class, a name's values, a
+        re-export), or None when no module does."""
+        graph = self.graph
+        function = graph.resolve(name, near)
+        if function is not None:
+            return (Held("function", function.name, function=function),)
+        located = graph.locate(name, near)
+        if located is None:
+            return None
+        module, rest = located
+        qualified = f"{module.module}.{rest}"
+        if qualified in module.classes:
+            return (Held("class", qualified, module=module),)
+        refs = module.values.get(qualified)
+        if refs is not None:
+            return [held for ref in refs for held in self.ref(ref, module)]
+        rewritten = graph.through_imports(module, rest)
+        if rewritten is not None and rewritten != name:
+            return self.of(rewritten, module.path)
+        return None
+
+    def attribute(self, owner: Held, attribute: str, near: str) -> Iterable[Held]:
+        """What ``attribute`` of ``owner`` holds (``[key]``/``[]`` for an item)."""
+        kind = owner.kind
+        if attribute.startswith("["):
+            if kind != "dict" or owner.module is None:
+                return ()
+            key = attribute[1:-1]
+            return [held for entry, ref in owner.entries if not key or entry == key for held in self.ref(ref, owner.module)]
+        if kind == "function":
+            # ``pkg.make.get``: the summaries name what a call returns by the function called
+            return [held for result in self.results(owner.function) for held in self.attribute(result, attribute, near)]  # type: ignore[arg-type]
+        if kind == "module":
+            return self.of(f"{owner.name}.{attribute}", near)
+        if kind in ("class", "instance") and self.graph.class_module(owner.name) is not None:
+            return self.class_attribute(owner.name, attribute)
+        if kind in ("instance", "object", "class"):
+            return (Held("object", canonical_name(f"{owner.name}.{attribute}")),)
+        return ()
+
+    def class_attribute(self, cls: str, attribute: str, depth: int = 0) -> Tuple[Held, ...]:
+        """A project class's attribute: its own (methods, class attributes, what ``self.x = …``
+        stores), else a base class's, in any module; a library base's attribute by its name."""
+        module = self.graph.class_module(cls)
+        if module is None:
+            return ()
+        own = self._own(f"{cls}.{attribute}", module.path)
+        if own is not None:
+            return _distinct(own)
+        if depth > 10:
+            return ()
+        for base in self.bases(cls, module):
+            if base.kind == "class":
+                found = self.class_attribute(base.name, attribute, depth + 1)
+            elif base.name != "builtins.object":
+                found = (Held("object", canonical_name(f"{base.name}.{attribute}")),)
+            else:
+                continue
+            if found:
+                return found
+        return ()
+
+    def bases(self, cls: str, module: ModuleSummary) -> List[Held]:
+        return [held for base in module.classes.get(cls, ()) for held in self.of(base, module.path)
+                if held.kind in ("class", "object")]
+
+    def library_base(self, cls: str, depth: int = 0) -> Optional[str]:
+        """The library class a project class extends, at any depth (``class Api(Session)``)."""
+        module = self.graph.class_module(cls)
+        if module is None or depth > 10:
+            return None
+        for base in self.bases(cls, module):
+            if base.kind == "class":
+                found = self.library_base(base.name, depth + 1)
+                if found is not None:
+                    return found
+            elif base.name != "builtins.object":
+                return base.name
+        return None
+
+    # --- values written in a summary --------------------------------------------------------
+
+    def ref(self, ref: Ref, module: ModuleSummary) -> Iterable[Held]:
+        kind = ref[0]
+        if kind == "ref":
+            return self.of(ref[1], module.path)
+        if kind == "new":
+            return self.made(ref[1], module, ref[2])
+        if kind == "str":
+            return (Held("str", ref[1]),)
+        if kind == "bool":
+            return (Held("bool", str(ref[1])),)
+        if kind == "partial":
+            return (Held("partial", ref[1], module=module, keywords=tuple(ref[2])),)
+        if kind == "dict":
+            return (Held("dict", "", module=module, entries=tuple(ref[1])),)
+        return ()
+
+    def made(self, name: str, module: ModuleSummary, key: str = "") -> Iterable[Held]:
+        """What calling ``name`` makes: an instance of a class, what a function returns."""
+        found: List[Held] = []
+        where = module.path if key else ""
+        for callee in self.of(name, module.path):
+            if callee.kind == "class":
+                found.append(Held("instance", callee.name, module=module, key=key, where=where))
+            elif callee.kind == "function":
+                found.extend(self.results(callee.function))  # type: ignore[arg-type]
+            elif callee.kind == "object":
+                found.append(Held("instance", callee.name, module=module, key=key, where=where))
+        return found
+
+    def results(self, function: FunctionSummary) -> Tuple[Held, ...]:
+        """What a call of ``function`` may return."""
+        known = self._results.get(function.name)
+        if known is not None:
+            return known
+        self._results[function.name] = _IN_PROGRESS
+        module = self.graph.module_of(function)
+        found = _distinct(held for ref in function.returns for held in self.ref(ref, module))
+        self._results[function.name] = found
+        return found
+
+    # --- parameters -------------------------------------------------------------------------
+
+    def parameter(self, function_name: str, parameter: str, near: str) -> Iterable[Held]:
+        """What the parameter of a project function is given by every call of it in the project,
+        or by its default where a call leaves it out."""
+        function = self.graph.resolve(function_name, near)
+        if function is None:
+            return ()
+        found: List[Held] = []
+        for caller in self.callers(function):
+            found.extend(self.argument(caller, function, parameter))
+        return found
+
+    def argument(self, caller: Caller, function: FunctionSummary, parameter: str) -> List[Held]:
+        """What one call passes as ``parameter`` of ``function`` (its default when it passes
+        nothing there; nothing when it may pass it through ``*args``/``**kwargs``)."""
+        module = self.graph.module_of(caller.function)
+        refs = [ref for slot, ref in caller.call.passed if slot == parameter]
+        if parameter in function.parameters:
+            position = function.parameters.index(parameter) - caller.offset
+            if position >= 0:
+                refs.extend(ref for slot, ref in caller.call.passed if slot == position)
+        if refs:
+            return [held for ref in refs for held in self.ref(ref, module)]
+        args = caller.call.arguments
+        if args is not None and (args.double_star or args.star or parameter in args.keywords):
+            return []
+        if parameter in function.parameters and args is not None:
+            position = function.parameters.index(parameter) - caller.offset
+            if 0 <= position < args.positional:
+                return []  # passed, but not a value the file could read
+        default = function.defaults.get(parameter)
+        return list(self.ref(default, self.graph.module_of(function))) if default is not None else []
+
+    def callers(self, function: FunctionSummary) -> List[Caller]:
+        """Every call in the project that may call ``function``."""
+        if self._callers is None:
+            self._callers = {}
+            for caller in self.graph.functions:
+                for call in caller.calls:
+                    for callee, offset in self.callees(call, caller.place.path):
+                        self._callers.setdefault(callee.name, []).append(Caller(caller, call, offset))
+        return self._callers.get(function.name, [])
+
+    def callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
+        """The project functions a call may run, each with how many of its first parameters
+        the call fills by itself (``self`` of a method called on an object)."""
+        found: List[Tuple[FunctionSummary, int]] = []
+        held = self.of(call.target, near)
+        for callee in held:
+            if callee.kind == "function":
+                function = callee.function
+                assert function is not None
+                found.append((function, self._offset(call, function, near)))
+            elif callee.kind == "class":
+                for init in self.class_attribute(callee.name, "__init__"):
+                    if init.kind == "function" and init.function is not None:
+                        found.append((init.function, 1))
+        return found
+
+    def _offset(self, call: Call, function: FunctionSummary, near: str) -> int:
+        if function.bound == 0:
+            return 0
+        if function.bound == 2 or call.bound:
+            return 1
+        base, _ = split_last(call.target)
+        owners = self.of(base, near) if base else ()
+        return 0 if owners and all(h.kind == "class" for h in owners) else 1
+
+
+def split_last(name: str) -> Tuple[str, str]:
+    """``pkg.mod.f.(session)`` → (``pkg.mod.f``, ``(session)``): the last segment of a name,
+    where a parameter or an item is one segment whatever it holds."""
+    depth = 0
+    for index in range(len(name) - 1, -1, -1):
+        char = name[index]
+        if char in ")]":
+            depth += 1
+        elif char in "([":
+            depth -= 1
+        elif char == "." and depth == 0:
+            return name[:index], name[index + 1:]
+    return "", name
+
+
+def _distinct(values: Iterable[Held]) -> Tuple[Held, ...]:
+    return tuple(dict.fromkeys(values))

@@ -1,0 +1,7 @@
+import requests
+
+from app.registry import set_client
+
+
+def boot():
+    set_client(requests.Session())
