@@ -5,13 +5,15 @@ resilint's own key helper)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
 from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of
-from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
+from resilint.libraries.sessions import object_key, receiver_keys
+from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Param, Scope, SemanticModel
 from resilint.lint.traversal import children
 
 UNSAFE = ("POST", "PATCH")
@@ -55,6 +57,36 @@ def literal_method(call: cst.Call) -> Optional[str]:
     return None
 
 
+@dataclass(frozen=True)
+class Sent:
+    """A request the file sends, or may send, that a retry could repeat unsafely.
+
+    ``method`` is "POST"/"PATCH", or "" when the enclosing function's parameter ``method_from``
+    decides it (``session.request(method, ...)``, ``getattr(session, verb.lower())(...)``);
+    ``receiver``: the object it is sent on, when only the project pass can tell whether it is
+    an HTTP client (an attribute set in another module, a parameter)."""
+
+    method: str
+    name: str
+    position: Optional[int]  # the positional index of ``headers``
+    method_from: Optional[str] = None
+    receiver: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Unsafe:
+    """A request of a function that a retry around it would repeat, with what its key is:
+    ``status`` "missing" | "unstable" | "forwarded" (the caller's ``**kwargs`` decide) | "via"
+    (the headers come from the project function ``key_from``) | "param" (the key, or the
+    headers, are the function's parameter ``key_from``)."""
+
+    call: CallSite
+    sent: Sent
+    status: str
+    detail: str
+    key_from: Optional[str] = None
+
+
 class RequestFinder:
     """What a file's POST/PATCH calls send: their method, and whether their idempotency key is
     missing, stable, or made anew on every attempt (``uuid4()`` inside the retried code)."""
@@ -96,19 +128,160 @@ class RequestFinder:
             return (verb, code_of(func, 40), None) if verb in UNSAFE else None
         return None
 
-    def unsafe_requests(self, function: FunctionInfo) -> Iterator[Tuple[CallSite, str, str, str, str]]:
-        """The POST/PATCH calls made directly by ``function`` that a retry of the function would
-        repeat unsafely: (call, method, display name, "missing" | "unstable" | "forwarded",
-        detail); "forwarded" when only the function's own ``**kwargs`` could carry the headers."""
+    def unsafe_requests(self, function: FunctionInfo) -> Iterator[Unsafe]:
+        """The requests made directly by ``function`` that a retry of the function would repeat
+        unsafely, or may repeat once the project pass knows what its callers pass (the method,
+        the key) or what another module's helper puts in the headers."""
         for call in self.model.calls_in(function.scope):
-            sent = self.method(call)
+            sent = self.sent(call, function)
             if sent is None:
                 continue
-            status, detail = self.key_status(call, None, sent[2], function)
-            if status == "unknown" and _forwards_own_kwargs(call, function):
-                status = "forwarded"  # the caller's keyword arguments decide: judged where it is called
-            if status in ("missing", "unstable", "forwarded"):
-                yield call, sent[0], sent[1], status, detail
+            status, detail = self.key_status(call, None, sent.position, function)
+            key_from: Optional[str] = None
+            if status == "unknown":
+                if _forwards_own_kwargs(call, function):
+                    status = "forwarded"  # the caller's keyword arguments decide: judged where it is called
+                else:
+                    status, key_from = self.key_source(call, sent.position, function)
+            elif status == "ok":
+                status, key_from = self.key_source(call, sent.position, function)
+            if status in ("missing", "unstable", "forwarded", "via", "param"):
+                yield Unsafe(call, sent, status, detail, key_from)
+
+    def sent(self, call: CallSite, function: FunctionInfo) -> Optional[Sent]:
+        """What ``call`` (in ``function``) sends, if it may be a POST or a PATCH."""
+        found = self.method(call)
+        if found is not None:
+            return Sent(*found)
+        node = call.node
+        name = normalise(self.model.call_name(call))
+        if name in REQUEST_CALLS:
+            method = self._method_argument(node, call)
+            if method is not None:
+                return Sent("", name, REQUEST_CALLS[name], method_from=method)
+            return None
+        func = node.func
+        if isinstance(func, cst.Call) and normalise(self.model.qualified_name(func.func, call.scope, call.order)) == "builtins.getattr":
+            return self._getattr_request(func, call, function)
+        if isinstance(func, cst.Attribute) and func.attr.value in ("post", "patch", "request"):
+            return self._project_receiver(func, call)
+        return None
+
+    def _method_argument(self, node: cst.Call, call: CallSite) -> Optional[str]:
+        """The parameter of the enclosing function that ``request(method, ...)`` sends as its
+        method, if the method is one."""
+        argument = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "method"), None)
+        if argument is None and node.args and node.args[0].keyword is None and not node.args[0].star:
+            argument = node.args[0].value
+        return _parameter_read(self.model, argument, call) if argument is not None else None
+
+    def _getattr_request(self, func: cst.Call, call: CallSite, function: FunctionInfo) -> Optional[Sent]:
+        """``getattr(session, method.lower())(url, ...)``: a request by the method a constant or
+        a parameter names."""
+        args = func.args
+        if len(args) < 2 or any(a.star or a.keyword for a in args[:2]):
+            return None
+        receiver = self.model.resolve(args[0].value, call.scope, call.order)
+        client = normalise(self.model.type_name(receiver)) if receiver is not None else None
+        if client not in CLIENTS and not (receiver is None and CLIENT_WORD.search(last_name(args[0].value) or "")):
+            return None
+        name = f"{client or code_of(args[0].value, 30)}.<method>"
+        parameter = _parameter_read(self.model, args[1].value, call)
+        if parameter is not None:
+            return Sent("", name, None, method_from=parameter)
+        return None
+
+    def _project_receiver(self, func: cst.Attribute, call: CallSite) -> Optional[Sent]:
+        """``self.events.post(...)`` on an object only the project pass can tell (a class
+        attribute set in another module, what a parameter holds)."""
+        names = [n for n in self.model.call_names(call) if n.endswith("." + func.attr.value)]
+        receivers = [n.rsplit(".", 1)[0] for n in names]
+        if not receivers or normalise(self.model.type_name(self.model.resolve(func.value, call.scope, call.order))) in CLIENTS:
+            return None
+        if func.attr.value == "request":
+            method = literal_method(call.node)
+            if method in UNSAFE:
+                return Sent(method, code_of(func, 40), None, receiver=receivers[0])
+            parameter = self._method_argument(call.node, call)
+            return Sent("", code_of(func, 40), None, method_from=parameter, receiver=receivers[0]) if parameter else None
+        return Sent(func.attr.value.upper(), code_of(func, 40), None, receiver=receivers[0])
+
+    def key_source(self, call: CallSite, position: Optional[int], function: FunctionInfo) -> Tuple[str, Optional[str]]:
+        """Where a request's key comes from when the file alone cannot judge it: ("via",
+        helper) when the headers are what a project function returns, ("param", name) when
+        they (or the key in them) are a parameter of ``function``; ("unknown", None) else."""
+        headers = _headers_argument(call.node, position)
+        if headers is None:
+            return "unknown", None
+        value = self._key_expression(headers, call)
+        if value is not None:
+            parameter = _parameter_read(self.model, value, call)
+            if parameter is not None:
+                return "param", parameter
+            return "ok", None
+        parameter = _parameter_read(self.model, headers, call)
+        if parameter is not None:
+            return "param", parameter
+        source = self._header_source(headers, call.scope, call.order)
+        return ("via", source) if source is not None else ("unknown", None)
+
+    def _header_source(self, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Optional[str]:
+        """The project object the headers are built from, when the file cannot read it: a
+        helper another module defines (``auth_headers(token)``), or another module's mapping
+        (``dict(DEFAULT_HEADERS)``, ``{**DEFAULT_HEADERS, ...}``)."""
+        if depth > 5:
+            return None
+        model = self.model
+        if isinstance(expr, cst.Call):
+            name = model.qualified_name(expr.func, scope, order)
+            if name == "builtins.dict":
+                inner = [a.value for a in expr.args if a.keyword is None and not a.star]
+                return self._header_source(inner[0], scope, order, depth + 1) if len(inner) == 1 else None
+            return name if name is not None and not name.startswith("builtins.") else None
+        if isinstance(expr, cst.Dict):
+            for element in expr.elements:
+                if isinstance(element, cst.StarredDictElement):
+                    found = self._header_source(element.value, scope, order, depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        if isinstance(expr, cst.Name):
+            binding = model.lookup(expr.value, scope, order)
+            if binding is None:
+                return None
+            if binding.imported is not None:
+                return model.qualified_name(expr, scope, order)
+            if binding.expr is not None:
+                return self._header_source(binding.expr, binding.scope, binding.order, depth + 1)
+        return None
+
+    def _key_expression(self, headers: cst.BaseExpression, call: CallSite) -> Optional[cst.BaseExpression]:
+        found = self.find_key(headers, call.scope, call.order, call)
+        return found if found not in (None, False) else None
+
+    def returned_headers(self, function: FunctionInfo) -> Optional[str]:
+        """What the headers a helper returns say of the key: "missing", "stable", "unstable"
+        (made anew by each call), "param:NAME" (a parameter's value), or None when it returns
+        no header mapping the file can read."""
+        found: Optional[str] = None
+        for expr in function.returns:
+            key = self.find_key(expr, function.scope, 1 << 62, None)  # type: ignore[arg-type]
+            if key is None:
+                return None
+            if key is False:
+                status = "missing"
+            else:
+                parameter = _parameter_read(self.model, key, None, function.scope)
+                if parameter is not None:
+                    status = f"param:{parameter}"
+                elif self.generator(key, function.scope, 1 << 62, False) is not None:
+                    status = "unstable"
+                else:
+                    status = "stable"
+            if found is not None and found != status:
+                return None
+            found = status
+        return found
 
     # --- the idempotency key -----------------------------------------------------------------
 
@@ -134,7 +307,14 @@ class RequestFinder:
                     headers = arg.value
                 positional += 1
         if headers is None:
-            return ("unknown", "") if star else ("missing", "")
+            if star:
+                return "unknown", ""
+            if isinstance(node.func, cst.Attribute) and any(
+                isinstance(v, Instance) and session_has_key(self.model, v)
+                for v in self.model.resolve_all(node.func.value, call.scope, call.order)
+            ):
+                return "ok", ""  # the session's own headers carry it, on every request
+            return "missing", ""
         found = self.find_key(headers, call.scope, call.order, call)
         if found is None:
             return "unknown", ""
@@ -165,20 +345,31 @@ class RequestFinder:
                     return element.value
             return None if unknown else False
         if isinstance(expr, cst.Call):
-            name = self.model.qualified_name(expr.func, scope, order)
+            callee = self.model.resolve(expr.func, scope, order)
+            name = self.model.name_of(callee)
             if name == "builtins.dict" and not any(a.star for a in expr.args):
                 positional = [a.value for a in expr.args if a.keyword is None]
+                keywords = [a for a in expr.args if a.keyword is not None]
+                if any(a.keyword.value.lower().replace("_", "-") == KEY_HEADER for a in keywords):  # type: ignore[union-attr]
+                    return next(a.value for a in keywords if a.keyword.value.lower().replace("_", "-") == KEY_HEADER)  # type: ignore[union-attr]
                 results = [self.find_key(p, scope, order, call, depth + 1) for p in positional]
                 if any(r not in (None, False) for r in results):
                     return next(r for r in results if r not in (None, False))
                 return None if None in results else False
+            if isinstance(callee, FunctionInfo) and callee.returns:
+                # a helper of this file that builds the headers: what all its returns say
+                results = [self.find_key(r, callee.scope, 1 << 62, call, depth + 1) for r in callee.returns]
+                if any(r is None for r in results):
+                    return None
+                keys = [r for r in results if r is not False]
+                return keys[0] if keys else False
             return None
         if isinstance(expr, cst.Name):
             binding = self.model.lookup(expr.value, scope, order)
             if binding is None or binding.expr is None:
                 return None
             # later writes to the same dict in the function: headers["Idempotency-Key"] = key
-            mutated = self.mutations(expr.value, call)
+            mutated = self.mutations(expr.value, scope)
             if mutated is not None:
                 return mutated
             return self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1)
@@ -194,9 +385,9 @@ class RequestFinder:
         assigned = self.model.assigned_expression(key, scope, order) if isinstance(key, cst.Name) else None
         return string_of(assigned) if assigned is not None else None
 
-    def mutations(self, name: str, call: CallSite):
+    def mutations(self, name: str, scope: Scope):
         """A key written into the dict after it was built: subscript assignment, update, setdefault."""
-        for other in self.model.calls_in(call.scope):
+        for other in self.model.calls_in(scope):
             func = other.node.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
                 if func.attr.value == "update" and other.node.args:
@@ -209,9 +400,8 @@ class RequestFinder:
                     header = self.header_name(other.node.args[0].value, other.scope, other.order)
                     if header is not None and header.lower() == KEY_HEADER:
                         return other.node.args[1].value
-        body = call.scope.node
-        for target, value in _subscript_assignments(body, name):
-            header = self.header_name(target, call.scope, call.order)
+        for target, value in _subscript_assignments(scope.node, name):
+            header = self.header_name(target, scope, 1 << 62)
             if header is None:
                 return None
             if header.lower() == KEY_HEADER:
@@ -273,6 +463,43 @@ class RequestFinder:
         return None
 
 
+def _headers_argument(node: cst.Call, position: Optional[int]) -> Optional[cst.BaseExpression]:
+    positional = 0
+    for arg in node.args:
+        if arg.keyword is not None:
+            if arg.keyword.value == "headers":
+                return arg.value
+        elif not arg.star:
+            if position is not None and positional == position:
+                return arg.value
+            positional += 1
+    return None
+
+
+def _parameter_read(
+    model: SemanticModel, expr: Optional[cst.BaseExpression], call: Optional[CallSite], scope: Optional[Scope] = None,
+) -> Optional[str]:
+    """The parameter of the enclosing function that ``expr`` reads (``method``,
+    ``method.lower()``, ``str(key)``), if it reads one."""
+    if expr is None:
+        return None
+    while isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Attribute) \
+            and expr.func.attr.value in ("lower", "upper"):
+        expr = expr.func.value
+    if isinstance(expr, cst.Call) and len(expr.args) == 1 and isinstance(expr.func, cst.Name) and expr.func.value == "str":
+        expr = expr.args[0].value
+    if not isinstance(expr, cst.Name):
+        return None
+    where = call.scope if call is not None else scope
+    order = call.order if call is not None else 1 << 62
+    if where is None:
+        return None
+    for value in model.resolve_all(expr, where, order):
+        if isinstance(value, Param):
+            return value.name
+    return None
+
+
 def _subscript_assignments(body: cst.CSTNode, name: str) -> Iterator[Tuple[cst.BaseExpression, cst.BaseExpression]]:
     for node in statements_in(body):
         if isinstance(node, cst.Assign):
@@ -306,3 +533,43 @@ def _forwards_own_kwargs(call: CallSite, function: FunctionInfo) -> bool:
         "headers" not in keywords and len(unpacked) == 1 and unpacked[0].star == "**"
         and isinstance(unpacked[0].value, cst.Name) and unpacked[0].value.value == kwargs
     )
+
+
+def session_has_key(model: SemanticModel, value: Instance) -> bool:
+    """The session's own headers get an ``Idempotency-Key`` (``s.headers.update({...})``,
+    ``s.headers["Idempotency-Key"] = ...``): every request on it sends the same one."""
+    if value.site is None or (model.text is not None and "dempotency" not in model.text.lower()):
+        return False
+    wanted = object_key(value)
+    finder = RequestFinder(model)
+    for site in model.calls:
+        func = site.node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in ("update", "setdefault")):
+            continue
+        headers = func.value
+        if not (isinstance(headers, cst.Attribute) and headers.attr.value == "headers"):
+            continue
+        if wanted not in receiver_keys(headers.value, model, site.scope, site.order) or not site.node.args:
+            continue
+        if func.attr.value == "setdefault":
+            name = finder.header_name(site.node.args[0].value, site.scope, site.order)
+            if name is not None and name.lower() == KEY_HEADER:
+                return True
+        elif finder.find_key(site.node.args[0].value, site.scope, site.order, site) not in (None, False):
+            return True
+    scope = model.module_scope
+    for node in statements_in(model.module):  # module-level ``s.headers["Idempotency-Key"] = ...``
+        if not isinstance(node, cst.Assign):
+            continue
+        for target in node.targets:
+            subscript = target.target
+            if not (isinstance(subscript, cst.Subscript) and isinstance(subscript.value, cst.Attribute)
+                    and subscript.value.attr.value == "headers" and len(subscript.slice) == 1
+                    and isinstance(subscript.slice[0].slice, cst.Index)):
+                continue
+            if wanted not in receiver_keys(subscript.value.value, model, scope, 1 << 62):
+                continue
+            name = finder.header_name(subscript.slice[0].slice.value, scope, 1 << 62)
+            if name is not None and name.lower() == KEY_HEADER:
+                return True
+    return False

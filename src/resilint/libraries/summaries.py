@@ -6,6 +6,7 @@ DB scopes (transactions, held connections) with the calls made inside them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -36,12 +37,14 @@ from resilint.libraries.self_retrying import (
 from resilint.libraries.sessions import class_supplies_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.lint.nodes import code_of, is_none, kwargs_name, string_of
+from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
     Binding,
     CallSite,
     Const,
     FunctionInfo,
     Instance,
+    Param,
     Partial,
     QName,
     SemanticModel,
@@ -103,7 +106,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if not covered:
             continue
         owner = function_of(covered[0].scope.enclosing_function)
-        owner.layers.append(_layer(model, scope.policy, layer, locate(scope.node)))
+        owner.layers.append(replace(_layer(model, scope.policy, layer, locate(scope.node)), guard=_guard(model, scope, covered[0])))
         index = len(owner.layers) - 1
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
@@ -153,8 +156,14 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         owner.decorators = _unknown_decorators(model, info, applied, locate)
         delay = returned_delay(delays, info)
         owner.delay = delay if delay != UNKNOWN else None
-        for site, method, name, status, detail in finder.unsafe_requests(info):
-            owner.requests.append(Request(method, name, status, detail, locate(site.node)))
+        for unsafe in finder.unsafe_requests(info):
+            sent = unsafe.sent
+            owner.requests.append(Request(
+                sent.method, sent.name, unsafe.status, unsafe.detail, locate(unsafe.call.node), sent.method_from,
+                unsafe.key_from, sent.receiver,
+            ))
+        if info.returns and _may_build_headers(model, info):
+            owner.headers = finder.returned_headers(info)
     for policy in found.policies:
         wait = policy.wait
         if wait.via is not None and wait.node is not None:
@@ -198,18 +207,42 @@ class _Values:
         self.summary = summary
         self.locate = locate
         self.top = top
+        self.finder = RequestFinder(model)
+        # a file that makes no key makes no fresh one either (the generators are named so)
+        self.keys = model.text is None or any(word in model.text for word in _KEY_WORDS)
 
     def store(self, name: str, bindings: List[Binding]) -> None:
         """The joined values of a name (or attribute) under ``name``, when any is known.
         Imports, defs and classes are names the project pass finds by themselves."""
         found: List[Value] = []
+        mappings: List[Ref] = []
         for binding in bindings:
             if binding.imported is not None or binding.defined is not None or is_none(binding.expr):
                 continue
+            if isinstance(binding.expr, cst.Dict):
+                mapping = self.mapping(binding.expr, binding)
+                if mapping is not None:
+                    mappings.append(mapping)
+                continue
             found.extend(self.model.binding_values(binding))
-        refs = self.refs(tuple(found))
+        refs = mappings + self.refs(tuple(found))
         if refs:
             self.summary.values[name] = refs
+
+    def mapping(self, expr: cst.Dict, binding: Binding) -> Optional[Ref]:
+        """A dict literal by its string keys: what each entry holds (a dispatch table of
+        functions, a mapping of default headers). Entries of unknown value are kept, holding
+        nothing, so that the keys a mapping has are known."""
+        entries: List[Tuple[str, Ref]] = []
+        for element in expr.elements:
+            if not isinstance(element, cst.DictElement):
+                return None  # ``**other``: keys the file cannot list
+            key = string_of(element.key)
+            if key is None:
+                return None
+            refs = self.refs(self.model.resolve_all(element.value, binding.scope, binding.order))
+            entries.append((key, refs[0] if refs else ("unknown",)))
+        return ("dict", tuple(entries))
 
     def refs(self, values: Values) -> List[Ref]:
         found: List[Ref] = []
@@ -273,6 +306,10 @@ class _Values:
                 position += 1
             if arg.value.__class__ in _NO_VALUE:
                 continue
+            fresh = self.finder.generator(arg.value, site.scope, site.order, False) if self.keys else None
+            if fresh is not None:
+                found.append((slot, ("fresh", fresh)))
+                continue
             refs = self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
             found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
         return tuple(found)
@@ -285,6 +322,42 @@ _NO_VALUE = frozenset({
     cst.Comparison, cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp,
     cst.Lambda,
 })
+
+
+_KEY_WORDS = ("uuid", "secrets", "random", "urandom", "time", "datetime", "ulid", "nanoid", "idempotency_key")
+
+
+def _may_build_headers(model: SemanticModel, info: FunctionInfo) -> bool:
+    """A function whose returns may be a header mapping: a dict literal, ``dict(...)``, or a
+    name bound to one (most functions return something else, and are not read)."""
+    for expr in info.returns:
+        followed = model.followed(expr, info.scope, 1 << 62)
+        if isinstance(followed, cst.Dict):
+            return True
+        if isinstance(followed, cst.Call) and model.qualified_name(followed.func, info.scope, 1 << 62) == "builtins.dict":
+            return True
+    return False
+
+
+def _guard(model: SemanticModel, scope: RetryScope, site: CallSite) -> str:
+    """The parameter an ``if`` around the loop tests, when the loop runs only if it is true
+    ("retry") or false ("!retry")."""
+    for node in site.stack:
+        if node is scope.covers:
+            break
+        if isinstance(node, cst.If) and not _contains(node.orelse, scope.covers):
+            test, negated = node.test, False
+            if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                test, negated = test.expression, True
+            if isinstance(test, cst.Name) and any(
+                isinstance(v, Param) for v in model.resolve_all(test, site.scope, site.order)
+            ):
+                return ("!" if negated else "") + test.value
+    return ""
+
+
+def _contains(tree: Optional[cst.CSTNode], node: Optional[cst.CSTNode]) -> bool:
+    return tree is not None and node is not None and any(inner is node for inner in iter_nodes(tree))
 
 
 def _through_object(model: SemanticModel, site: CallSite) -> bool:

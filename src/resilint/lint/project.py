@@ -88,6 +88,9 @@ class ProjectGraph:
         }
         self._tops = {name.split(".", 1)[0] for name in self._modules}
         self.values = ValueFlow(self)
+        # Layers a function gets from a decorator defined in another module: what it does
+        # directly is retried too, though its own file could not tell.
+        self.decorated: Set[Tuple[str, int]] = set()
         self._apply_imported_decorators()
 
     def module_of(self, function: FunctionSummary) -> ModuleSummary:
@@ -180,6 +183,7 @@ class ProjectGraph:
                 layer = self._decorator_layer(name, function.place.path)
                 if layer is not None and layer not in function.layers:
                     function.layers.append(layer)
+                    self.decorated.add((function.name, len(function.layers) - 1))
 
     def _decorator_layer(self, name: str, near: str) -> Optional[Layer]:
         policy = self._policy(name, near)
@@ -195,6 +199,15 @@ class ProjectGraph:
                     if layer.whole_function:
                         return layer
         return None
+
+    def callee(self, call: Call, near: str) -> Optional[FunctionSummary]:
+        """The project function a call runs: by its name, or by what the object it is called on
+        holds (``get_llm().complete``: the ``complete`` of the class ``get_llm`` returns)."""
+        found = self.resolve(call.target, near)
+        if found is not None:
+            return found
+        callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
+        return callees[0][0] if callees else None
 
     # --- objects ---------------------------------------------------------------------------
 
@@ -278,7 +291,7 @@ class ProjectGraph:
             if client is not None:
                 _keep(found, Reached(client, path))
                 continue
-            callee = self.resolve(call.target, owner.place.path)
+            callee = self.callee(call, owner.place.path)
             if callee is None or callee.name in visited:
                 continue
             visited.add(callee.name)
@@ -301,7 +314,7 @@ class ProjectGraph:
             current, path = queue.popleft()
             yield current, path
             for call in current.calls:
-                callee = self.resolve(call.target, current.place.path)
+                callee = self.callee(call, current.place.path)
                 if callee is not None and follow is not None and not follow(call, callee):
                     continue
                 if callee is not None and callee.name not in visited:

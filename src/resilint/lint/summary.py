@@ -30,8 +30,11 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 #                          what f's callers pass as ``session``)
 #   ("str", TEXT)          a string constant
 #   ("bool", FLAG)         True or False
+#   ("fresh", TEXT)        a value made anew where it is written (``uuid.uuid4()``): a key
+#                          that is new on every attempt when that code is retried
 #   ("partial", NAME, KEYWORDS)  functools.partial(NAME, ...) binding those keywords
-#   ("dict", ((KEY, REF), ...))  a dict literal with string keys, by entry
+#   ("dict", ((KEY, REF), ...))  a dict literal with string keys, by entry (("unknown",): an
+#                          entry whose value the file cannot read)
 Ref = Tuple[Any, ...]
 
 
@@ -74,18 +77,29 @@ class Layer:
     retries_on: str = "unknown"
     exceptions: Tuple[str, ...] = ()
     gives_up_with: Optional[str] = None
+    # A loop that runs only when a parameter of its function is true ("retry") or false
+    # ("!retry"): ``def send(..., retry=False): if retry: for attempt in ...``.
+    guard: str = ""
 
 
 @dataclass(frozen=True, **_SLOTS)
 class Request:
     """A POST/PATCH a function sends that a retry around it would repeat unsafely:
-    ``status`` "missing" (no idempotency key) or "unstable" (a new key on every call)."""
+    ``status`` "missing" (no idempotency key), "unstable" (a new key on every call),
+    "forwarded" (the caller's ``**kwargs`` carry the headers), "via" (the headers are what the
+    project function ``key_from`` returns) or "param" (the key, or the headers, are the
+    parameter ``key_from``). ``method`` is "" when the parameter ``method_from`` gives it;
+    ``receiver`` names the object it is sent on when only the project can tell that it is an
+    HTTP client."""
 
     method: str
     name: str
     status: str
     detail: str
     place: Place
+    method_from: Optional[str] = None
+    key_from: Optional[str] = None
+    receiver: Optional[str] = None
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -215,6 +229,9 @@ class FunctionSummary:
     bound: int = 0
     # Constant defaults of its parameters (``retry=False``), for callers that do not pass them.
     defaults: Dict[str, Ref] = field(default_factory=dict)
+    # The headers it returns, as to the idempotency key: "missing", "stable", "unstable",
+    # "param:NAME" (its parameter's value); None when it returns no mapping the file reads.
+    headers: Optional[str] = None
 
 
 @dataclass(**_SLOTS)
@@ -265,7 +282,8 @@ class ModuleSummary:
 
         def layer(item: Layer) -> List[Any]:
             return [item.description, item.calls, place(item.place), item.whole_function, item.client, item.retrier,
-                    item.guards_non_idempotent, item.library, item.retries_on, list(item.exceptions), item.gives_up_with]
+                    item.guards_non_idempotent, item.library, item.retries_on, list(item.exceptions), item.gives_up_with,
+                    item.guard]
 
         def arguments(item: Optional[Arguments]) -> Optional[List[Any]]:
             if item is None:
@@ -281,12 +299,13 @@ class ModuleSummary:
                 [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
                            c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound], _CALL)
                  for c in f.calls],
-                [[r.method, r.name, r.status, r.detail, place(r.place)] for r in f.requests],
+                [_trimmed([r.method, r.name, r.status, r.detail, place(r.place), r.method_from, r.key_from, r.receiver],
+                          _REQUEST) for r in f.requests],
                 [[name, place(where)] for name, where in f.decorators],
                 list(f.returns), f.delay, f.sets_timeout,
                 [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps]
                  for d in f.db_scopes],
-                f.defers_in_transaction, f.parameters, f.bound, f.defaults,
+                f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers,
             ], _FUNCTION)
 
         return [
@@ -310,7 +329,7 @@ class ModuleSummary:
                 return Place(str(p[4]) if len(p) > 4 else path, int(p[0]), int(p[1]), int(p[2]), int(p[3]))
 
             def layer(d: List[Any]) -> Layer:
-                return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10])
+                return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10], d[11])
 
             def arguments(d: Optional[List[Any]]) -> Optional[Arguments]:
                 if d is None:
@@ -325,12 +344,16 @@ class ModuleSummary:
                             tuple(int(i) for i in c[7]), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
                             bool(c[10]))
 
+            def request(r: List[Any]) -> Request:
+                r = r + _REQUEST[len(r):]
+                return Request(r[0], r[1], r[2], r[3], place(r[4]), r[5], r[6], r[7])
+
             def function(f: List[Any]) -> FunctionSummary:
                 f = f + _FUNCTION[len(f):]
                 return FunctionSummary(
                     name=str(f[0]), place=place(f[1]), layers=[layer(item) for item in f[2]],
                     calls=[call(c) for c in f[3]],
-                    requests=[Request(r[0], r[1], r[2], r[3], place(r[4])) for r in f[4]],
+                    requests=[request(r) for r in f[4]],
                     decorators=[(str(name), place(where)) for name, where in f[5]],
                     returns=[ref_from_json(r) for r in f[6]], delay=f[7], sets_timeout=bool(f[8]),
                     db_scopes=[
@@ -338,7 +361,7 @@ class ModuleSummary:
                         for d in f[9]
                     ],
                     defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),
-                    defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()},
+                    defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()}, headers=f[14],
                 )
 
             functions = [function(f) for f in data[3]]
@@ -362,7 +385,8 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, []]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None]
+_REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 
 def ref_from_json(data: Any) -> Ref:

@@ -42,7 +42,7 @@ def _is_task_decorator(rec: Recogniser, call: cst.Call, scope: Scope, order: int
     return False
 
 
-def task_policy(rec: Recogniser, call: cst.Call, function: FunctionInfo, scope: Scope, order: int) -> Optional[Policy]:
+def task_policy(rec: Recogniser, call: cst.Call, function: Optional[FunctionInfo], scope: Scope, order: int) -> Optional[Policy]:
     if not _is_task_decorator(rec, call, scope, order):
         return None
     keywords, star = keyword_args(call)

@@ -8,6 +8,7 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from resilint.libraries.retry_scopes.applications import apply_all
+from resilint.libraries.retry_scopes.celery import task_policy
 from resilint.libraries.retry_scopes.decorators import decorated
 from resilint.libraries.retry_scopes.loops import find_loops
 from resilint.libraries.retry_scopes.model import (
@@ -47,6 +48,11 @@ class Recogniser:
             factory = found.policies.get(name) if name is not None else None
             if factory is not None:
                 self.add(factory(self, call.node, call.scope, call.order))
+        for bindings in self.model.module_scope.bindings.values():
+            # a celery task decorator kept in a variable: ``retrying_task = shared_task(autoretry_for=...)``
+            expr = bindings[-1].expr
+            if isinstance(expr, cst.Call) and id(expr) not in self.by_node:
+                task_policy(self, expr, None, self.model.module_scope, bindings[-1].order)
         for call in self.model.calls:  # after the Retry objects they may be given
             name = self.name(call)
             client = found.clients.get(name) if name is not None else None

@@ -479,7 +479,7 @@ class _Judge:
             return (call,), client
         if defers(call.target):
             return None
-        callee = self.graph.resolve(call.target, near)
+        callee = self.graph.callee(call, near)
         if callee is None or callee.defers_in_transaction:
             return None
         if callee.name not in self._paths:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Optional, Set
+from dataclasses import dataclass
+from typing import List, Optional, Set, Tuple
 
 from resilint.libraries.http_requests import (
+    CLIENTS as HTTP_CLIENTS,
+    KEY_HEADER,
     METHOD_CALLS,
+    UNSAFE,
     RequestFinder,
 )
 from resilint.libraries.retry_scopes import (
@@ -17,10 +21,11 @@ from resilint.libraries.retry_scopes import (
     normalise,
     retry_scopes,
 )
-from resilint.lint.project import ProjectContext
+from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite
-from resilint.lint.summary import Call
+from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Ref, Request
+from resilint.lint.value_flow import Caller, Held
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
@@ -397,41 +402,285 @@ class RetriedNonIdempotentCall(ProjectRule):
 
 
 def _check_project(ctx: ProjectContext) -> None:
-    """POSTs any number of calls below a retry, in any module."""
+    """POSTs any number of calls below a retry, in any module; a retry another module's policy
+    adds to a function that posts; a wrapper whose own loop retries the POST its caller asks
+    for (``send("POST", url, retry=True)``)."""
     graph = ctx.graph
+    judge = _Judge(graph)
     for ref in graph.all_layers():
         layer = ref.layer
         if layer.guards_non_idempotent:
             continue
-        for call in graph.covered_calls(ref):
-            callee = graph.resolve(call.target, ref.function.place.path)
+        function = ref.function
+        decorated = (function.name, ref.index) in graph.decorated
+        covered = list(graph.covered_calls(ref))
+        places = {call.place for call in covered}
+        for request in function.requests:
+            # the file judged these itself unless the retry comes from another module
+            if request.place in places and (decorated or _pending(request)):
+                problem = judge.problem(request, function, ())
+                if problem is not None:
+                    ctx.report(request.place, _message(f"`{request.name}`", problem, "", layer), [
+                        (layer.place, f"the retry: {layer.description}"),
+                    ])
+        posts = {r.place for r in function.requests if not _pending(r)}  # reported by the file
+        for call in covered:
+            if call.place in posts:
+                continue
+            near = function.place.path
+            library_post = judge.library_post(call, near)
+            if library_post is not None:
+                ctx.report(call.place, _message(f"`{_short(call.target)}`", library_post, "", layer), [
+                    (layer.place, f"the retry: {layer.description}"),
+                ])
+                continue
+            callee = graph.callee(call, near)
             if callee is None:
                 continue
-            for function, path in graph.reachable(callee):
-                entry = path[-1] if path else call  # the call into the function that sends
-                requests = [r for r in function.requests if r.status != "forwarded" or _passes_no_headers(entry)]
-                if not requests:
+            for reached, path in graph.reachable(callee):
+                steps = judge.steps(function, call, path)
+                for request in reached.requests:
+                    problem = judge.problem(request, reached, steps)
+                    if problem is None:
+                        continue
+                    through = " through " + " -> ".join(f"`{_short(step.target)}`" for step in path) if path else ""
+                    related = [
+                        (request.place, f"the {problem.method} without a stable idempotency key"),
+                        (layer.place, f"the retry: {layer.description}"),
+                    ]
+                    related.extend((step.place, f"calls `{_short(step.target)}`") for step in path)
+                    ctx.report(call.place, _message(f"`{_short(callee.name)}`", problem, through, layer, request), related)
+                    break
+                else:
                     continue
-                request = requests[0]
-                sent = f"a {request.method} (`{request.name}`)"
-                if path:
-                    sent += " through " + " -> ".join(f"`{_short(step.target)}`" for step in path)
-                why = (
-                    f"with an `Idempotency-Key` created on each call ({request.detail})" if request.status == "unstable"
-                    else "without an `Idempotency-Key` header"
-                )
-                related = [
-                    (request.place, f"the {request.method} without a stable idempotency key"),
-                    (layer.place, f"the retry: {layer.description}"),
-                ]
-                related.extend((step.place, f"calls `{_short(step.target)}`") for step in path)
-                ctx.report(
-                    call.place,
-                    f"`{_short(callee.name)}` sends {sent} {why} and is retried here by {layer.retrier}: if an "
-                    "attempt reached the server and only the response was lost, the retry repeats the effect",
-                    related,
-                )
                 break
+    _guarded_wrappers(ctx, judge)
+
+
+def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
+    """A wrapper whose own retry loop repeats a request whose method (or whether it retries at
+    all) its caller decides: reported at each call that makes it a retried POST."""
+    graph = ctx.graph
+    for function in graph.functions:
+        loops = {i for i, layer in enumerate(function.layers) if not layer.whole_function and not layer.client
+                 and not layer.guards_non_idempotent}
+        if not loops:
+            continue
+        pending = [r for r in function.requests if r.method_from or r.status in ("param", "via")]
+        covered = [(r, index) for r in pending for index in _loops_over(function, r) if index in loops]
+        if not covered:
+            continue
+        for caller in graph.values.callers(function):
+            step = ((caller.function, caller.call),)
+            for request, index in covered:
+                layer = function.layers[index]
+                if not judge.guard_holds(layer, function, caller):
+                    continue
+                problem = judge.problem(request, function, step)
+                if problem is None or not (request.method_from or problem.status != "missing"):
+                    continue
+                ctx.report(caller.call.place, _message(f"`{_short(function.name)}`", problem, "", layer, request), [
+                    (request.place, f"the {problem.method} without a stable idempotency key"),
+                    (layer.place, f"the retry: {layer.description}"),
+                ])
+                break
+
+
+def _pending(request: Request) -> bool:
+    """A request the file could not judge alone: its method, its receiver or its key is the
+    project's to tell."""
+    return bool(request.method_from or request.receiver or request.status in ("param", "via"))
+
+
+def _loops_over(function: FunctionSummary, request: Request) -> Tuple[int, ...]:
+    for call in function.calls:
+        if call.place == request.place:
+            return call.layers
+    return ()
+
+
+@dataclass(frozen=True)
+class _Problem:
+    method: str
+    status: str  # "missing" | "unstable"
+    detail: str = ""
+
+
+class _Judge:
+    """Whether a request, reached along a path of calls from a retry, is a POST or PATCH whose
+    key does not survive the retry: what its callers pass as the method, the key or the
+    headers is read along that path, nearest caller first."""
+
+    def __init__(self, graph: ProjectGraph) -> None:
+        self.graph = graph
+
+    def steps(self, start: FunctionSummary, call: Call, path: Tuple[Call, ...]) -> Tuple[Tuple[FunctionSummary, Call], ...]:
+        """The (caller, call) pairs from the retried function down to the last callee."""
+        steps = [(start, call)]
+        owner = self.graph.callee(call, start.place.path)
+        for step in path:
+            if owner is None:
+                break
+            steps.append((owner, step))
+            owner = self.graph.callee(step, owner.place.path)
+        return tuple(steps)
+
+    def problem(self, request: Request, function: FunctionSummary, steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> Optional[_Problem]:
+        method = request.method
+        if not method and request.method_from:
+            method = next((h.name.upper() for h in self.passed(function, request.method_from, steps) if h.kind == "str"), "")
+        if method not in UNSAFE:
+            return None
+        if request.receiver is not None and not self.is_client(request.receiver, function.place.path):
+            return None
+        status = request.status
+        if status in ("missing", "unstable"):
+            return _Problem(method, status, request.detail)
+        if status == "forwarded":
+            entry = steps[-1][1] if steps else None
+            return _Problem(method, "missing") if entry is not None and _passes_no_headers(entry) else None
+        if status == "param" and request.key_from:
+            return self.key_parameter(method, function, request.key_from, steps)
+        if status == "via" and request.key_from:
+            helper = self.graph.resolve(request.key_from, function.place.path)
+            headers = helper.headers if helper is not None else self.mapping_headers(request.key_from, function)
+            if headers in ("missing", "unstable"):
+                return _Problem(method, headers)
+            if headers is not None and headers.startswith("param:") and helper is not None:
+                return self.helper_key(method, function, request, helper, headers[6:], steps)
+        return None
+
+    def helper_key(
+        self, method: str, function: FunctionSummary, request: Request, helper: FunctionSummary, parameter: str,
+        steps: Tuple[Tuple[FunctionSummary, Call], ...],
+    ) -> Optional[_Problem]:
+        """The helper puts its parameter in the headers: what the request's function passes it."""
+        for call in function.calls:
+            if call.target != request.key_from or call.place.line != request.place.line and not (
+                    request.place.line <= call.place.line <= request.place.end_line):
+                continue
+            for slot, ref in call.passed:
+                if slot == parameter or (isinstance(slot, int) and parameter in helper.parameters
+                                         and helper.parameters.index(parameter) == slot):
+                    if ref[0] == "fresh":
+                        return _Problem(method, "unstable", f"`{ref[1].strip('`')}`")
+                    own = _own_parameter(function, ref)
+                    if own is not None:
+                        return self.key_parameter(method, function, own, steps)
+        return None
+
+    def key_parameter(
+        self, method: str, function: FunctionSummary, parameter: str, steps: Tuple[Tuple[FunctionSummary, Call], ...],
+    ) -> Optional[_Problem]:
+        """The key is ``function``'s parameter: unstable when a caller inside the retried code
+        makes it anew for each call; stable when it comes from outside."""
+        refs = self.passed_refs(function, parameter, steps)
+        fresh = next((ref for ref, _ in refs if ref[0] == "fresh"), None)
+        if fresh is not None:
+            return _Problem(method, "unstable", f"`{str(fresh[1]).strip('`')}`")
+        return None
+
+    def passed(self, function: FunctionSummary, parameter: str, steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> List[Held]:
+        found: List[Held] = []
+        for ref, module in self.passed_refs(function, parameter, steps):
+            found.extend(self.graph.values.ref(ref, module))
+        return found
+
+    def passed_refs(
+        self, function: FunctionSummary, parameter: str, steps: Tuple[Tuple[FunctionSummary, Call], ...],
+    ) -> List[Tuple[Ref, ModuleSummary]]:
+        """What the path passes as ``parameter`` of ``function``: the last call's argument, or,
+        when that is its caller's own parameter, what the call before passes, and so on."""
+        graph = self.graph
+        for index in range(len(steps) - 1, -1, -1):
+            caller, call = steps[index]
+            offset = next((o for f, o in graph.values.callees(call, caller.place.path) if f is function), None)
+            if offset is None:
+                return []
+            refs = _arguments(call, function, parameter, offset)
+            if not refs:
+                default = function.defaults.get(parameter)
+                return [(default, graph.module_of(function))] if default is not None else []
+            own = [_own_parameter(caller, ref) for ref in refs]
+            if len(refs) == 1 and own[0] is not None:
+                function, parameter = caller, own[0]  # handed down from the caller's caller
+                continue
+            return [(ref, graph.module_of(caller)) for ref in refs]
+        return []
+
+    def mapping_headers(self, name: str, function: FunctionSummary) -> Optional[str]:
+        """"missing" when ``name`` is a mapping of another module that lacks the key (default
+        headers merged into the request's own), "stable" when it has it; None when unknown."""
+        mappings = [h for h in self.graph.values.of(name, function.place.path) if h.kind == "dict"]
+        if not mappings:
+            return None
+        if any(key.lower() == KEY_HEADER for h in mappings for key, _ in h.entries):
+            return "stable"
+        return "missing"
+
+    def guard_holds(self, layer: Layer, function: FunctionSummary, caller: Caller) -> bool:
+        if not layer.guard:
+            return True
+        wanted = not layer.guard.startswith("!")
+        parameter = layer.guard.lstrip("!")
+        held = self.passed(function, parameter, ((caller.function, caller.call),))
+        return any(h.kind == "bool" and (h.name == "True") == wanted for h in held)
+
+    def library_post(self, call: Call, near: str) -> Optional[_Problem]:
+        """A call the project resolves to a library's POST or PATCH (an entry of a dispatch
+        dict, a ``partial``) that passes no headers."""
+        graph = self.graph
+        if not graph.is_project_name(call.target) or graph.resolve(call.target, near) is not None:
+            return None
+        args = call.arguments
+        if args is None or "headers" in args.keywords or args.double_star:
+            return None
+        for held in graph.values.of(call.target, near):
+            if held.kind in ("object", "partial"):
+                verb = METHOD_CALLS.get(normalise(held.name) or "")
+                if verb is not None and "headers" not in held.keywords:
+                    return _Problem(verb, "missing", held.name)
+        return None
+
+    def is_client(self, receiver: str, near: str) -> bool:
+        """The object is an HTTP client of a library the rule knows."""
+        for held in self.graph.instances(receiver, near):
+            cls = held.name
+            if self.graph.class_module(cls) is not None:
+                cls = self.graph.values.library_base(cls) or cls
+            if normalise(cls) in HTTP_CLIENTS:
+                return True
+        return False
+
+
+def _arguments(call: Call, function: FunctionSummary, parameter: str, offset: int) -> List[Ref]:
+    refs = [ref for slot, ref in call.passed if slot == parameter]
+    if parameter in function.parameters:
+        position = function.parameters.index(parameter) - offset
+        refs.extend(ref for slot, ref in call.passed if slot == position)
+    return refs
+
+
+def _own_parameter(function: FunctionSummary, ref: Ref) -> Optional[str]:
+    """The parameter of ``function`` that a passed value is (``("ref", "pkg.f.(key)")``)."""
+    prefix = f"{function.name}.("
+    if ref[0] == "ref" and ref[1].startswith(prefix) and ref[1].endswith(")"):
+        return ref[1][len(prefix):-1]
+    return None
+
+
+def _message(what: str, problem: _Problem, through: str, layer: Layer, request: Optional[Request] = None) -> str:
+    sent = f"a {problem.method}"
+    if request is not None:
+        sent += f" (`{request.name}`)"
+    why = (
+        f"with an `Idempotency-Key` created on each call ({problem.detail})" if problem.status == "unstable"
+        else "without an `Idempotency-Key` header"
+    )
+    return (
+        f"{what} sends {sent}{through} {why} and is retried here by {layer.retrier}: if an attempt reached the "
+        "server and only the response was lost, the retry repeats the effect"
+    )
 
 
 def _short(name: str) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.clients import TimeoutSpec, find_dsn, find_timeout, spec_for
+from resilint.libraries.clients import TimeoutArgument, TimeoutSpec, find_dsn, find_timeout, spec_for
 from resilint.libraries.network_mocks import in_process
 from resilint.libraries.sessions import session_sets_timeout
 from resilint.libraries.timeout_values import (
@@ -25,7 +25,7 @@ from resilint.libraries.timeout_values import (
     value_from_data,
 )
 from resilint.lint.nodes import call_argument, code_of, is_none
-from resilint.lint.semantic import CallSite, SemanticModel
+from resilint.lint.semantic import CallSite, Partial, SemanticModel
 from resilint.lint.summary import Arguments, Call, FunctionSummary, Place
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -68,6 +68,13 @@ def judge(
     cannot read carries a timeout (the ``redis-url-timeouts`` setting)."""
     call = site.node
     evaluator = TimeoutEvaluator(model, site.scope, site.order)
+    partial = _through_partial(model, site)
+    if partial is not None:
+        made = model.call_site(partial.call)
+        bound = partial.call.with_changes(args=partial.call.args[1:])
+        if made is None or find_timeout(bound, spec, model, made.scope, made.order) != TimeoutArgument(None, False):
+            return None  # the partial gives the timeout (judged where it is made) or may give it
+        call = call.with_changes(args=(*bound.args, *call.args))
     argument = find_timeout(call, spec, model, site.scope, site.order)
     node = argument.value
     if node is not None and spec.none_means_default and is_none(node):
@@ -90,6 +97,11 @@ def judge(
     if value is None:
         return None
     return _judge_value(value, node, call, name, spec, max_timeout)
+
+
+def _through_partial(model: SemanticModel, site: CallSite) -> Optional[Partial]:
+    """The ``functools.partial`` the call goes through, if it does."""
+    return next((v for v in model.resolve_all(site.node.func, site.scope, site.order) if isinstance(v, Partial)), None)
 
 
 def _missing(
@@ -218,6 +230,11 @@ def model_verdicts(model: SemanticModel, settings: "Settings") -> List[Verdict]:
 def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
     verdicts = []
     for site, name in model.iter_calls():
+        if name == "functools.partial":
+            verdict = _judge_partial(model, site, settings)
+            if verdict is not None:
+                verdicts.append(verdict)
+            continue
         spec = spec_for(name, settings.extend_clients)
         if spec is None or name is None:
             continue
@@ -227,6 +244,29 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
+
+
+def _judge_partial(model: SemanticModel, site: CallSite, settings: "Settings") -> Optional[Verdict]:
+    """``functools.partial(requests.get, timeout=None)``: the timeout it gives every call
+    through it, judged once where it is made."""
+    args = site.node.args
+    if not args or args[0].keyword is not None or args[0].star:
+        return None
+    name = model.qualified_name(args[0].value, site.scope, site.order)
+    spec = spec_for(name, settings.extend_clients)
+    if spec is None or name is None:
+        return None
+    bound = site.node.with_changes(args=args[1:])
+    argument = find_timeout(bound, spec, model, site.scope, site.order)
+    if argument.value is None:
+        return None  # judged at each call through it
+    value = TimeoutEvaluator(model, site.scope, site.order).evaluate(argument.value)
+    if value is None:
+        return None
+    judgement = judge_given(value, code_of(argument.value, limit=None), name, spec, settings.max_timeout)
+    if judgement is None:
+        return None
+    return Verdict(judgement.code, argument.value, judgement.message, site.node, client=name, spec=spec)
 
 
 def report_verdicts(ctx: "RuleContext", code: str) -> None:
@@ -314,7 +354,10 @@ class _ProjectJudge:
             given = args.value(spec.keyword or "")
             place = given.place if judgement.at_value and given is not None else call.place
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} (the client comes from `{_short(base)}`)", related)]
-        callee = self.graph.resolve(call.target, near)
+        partial = self.through_partial(call, near)
+        if partial is not None:
+            return partial
+        callee = self.graph.callee(call, near)
         if callee is None:
             return []
         found = []
@@ -323,6 +366,27 @@ class _ProjectJudge:
             if verdict is not None:
                 found.append(verdict)
         return found
+
+    def through_partial(self, call: Call, near: str) -> Optional[List[ProjectVerdict]]:
+        """A call through another module's ``functools.partial`` of a client that binds no
+        timeout: the call's own arguments decide."""
+        graph = self.graph
+        if not graph.is_project_name(call.target) or graph.resolve(call.target, near) is not None:
+            return None
+        for held in graph.values.of(call.target, near):
+            spec = self.spec(held.name) if held.kind == "partial" else None
+            if spec is None or spec.position is not None:
+                continue
+            if spec.keyword in held.keywords or "**" in held.keywords or spec.library in call.mocked:
+                return []
+            assert call.arguments is not None
+            judgement = _judge_arguments(call.arguments, spec, held.name, self.settings.max_timeout)
+            if judgement is None:
+                return []
+            given = call.arguments.value(spec.keyword or "")
+            place = given.place if judgement.at_value and given is not None else call.place
+            return [ProjectVerdict(judgement.code, place, f"{judgement.message} (through `functools.partial`: `{_short(call.target)}`)")]
+        return None
 
     def judge_forwarded(self, call: Call, callee: FunctionSummary, forward: Forward) -> Optional[ProjectVerdict]:
         args = call.arguments
@@ -399,7 +463,7 @@ class _ProjectJudge:
                 continue
             if not args.forwards_kwargs or function.sets_timeout:
                 continue
-            callee = self.graph.resolve(call.target, near)
+            callee = self.graph.callee(call, near)
             if callee is None or callee is function:
                 continue
             for inner in self.forwards(callee) or ():
