@@ -148,6 +148,14 @@ class RequestFinder:
             if status in ("missing", "unstable", "forwarded", "via", "param"):
                 yield Unsafe(call, sent, status, detail, key_from)
 
+    def _receivers(self, expr: cst.BaseExpression, call: CallSite) -> Iterator[object]:
+        """What a request's object may be, a parameter's value read from this file's calls."""
+        for value in self.model.resolve_all(expr, call.scope, call.order):
+            if isinstance(value, Param):
+                yield from self.model.passed_here(value)
+            else:
+                yield value
+
     def sent(self, call: CallSite, function: FunctionInfo) -> Optional[Sent]:
         """What ``call`` (in ``function``) sends, if it may be a POST or a PATCH."""
         found = self.method(call)
@@ -311,7 +319,7 @@ class RequestFinder:
                 return "unknown", ""
             if isinstance(node.func, cst.Attribute) and any(
                 isinstance(v, Instance) and session_has_key(self.model, v)
-                for v in self.model.resolve_all(node.func.value, call.scope, call.order)
+                for v in self._receivers(node.func.value, call)
             ):
                 return "ok", ""  # the session's own headers carry it, on every request
             return "missing", ""

@@ -7,7 +7,7 @@ DB scopes (transactions, held connections) with the calls made inside them."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -18,6 +18,7 @@ from resilint.libraries.network_mocks import mocked_libraries
 from resilint.libraries.retry_scopes import (
     Policy,
     RetryScope,
+    RetryScopes,
     calls_within,
     describe,
     retry_scopes,
@@ -110,6 +111,14 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         index = len(owner.layers) - 1
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
+
+    for node, covered, via, function in _foreign_policies(model, found):
+        owner = function_of(covered[0].scope.enclosing_function)
+        owner.layers.append(Layer("", None, locate(node), via=via, applies=function or ""))
+        index = len(owner.layers) - 1
+        for site in covered:
+            depth = next((i for i, inner in enumerate(site.stack) if inner is node), len(site.stack))
+            loops.setdefault(id(site.node), []).append((depth, index))
 
     held: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(depth, DB scope index)]
     db = db_scopes(model)
@@ -339,21 +348,121 @@ def _may_build_headers(model: SemanticModel, info: FunctionInfo) -> bool:
     return False
 
 
+def _foreign_policies(
+    model: SemanticModel, found: RetryScopes,
+) -> Iterator[Tuple[cst.CSTNode, List[CallSite], str, Optional[str]]]:
+    """Loops and calls driven by an object another module defines, which may be a retry policy
+    (``for attempt in api_retrying: with attempt:``, ``api_retrying(fn, *args)``): (where, the
+    calls it covers, the object's name, the function a call retries)."""
+    recognised = {id(scope.covers) for scope in found.scopes} | {id(scope.node) for scope in found.scopes}
+    for loop in model.loops:
+        if not isinstance(loop, cst.For) or id(loop) in recognised or not _attempt_loop(loop):
+            continue
+        via = _foreign_name(model, loop.iter, loop)
+        if via is None:
+            continue
+        covered = [site for site in model.calls if any(node is loop for node in site.stack)
+                   and not _inside(site.node, loop.iter)]
+        if covered:
+            yield loop, covered, via, None
+    for site in model.calls:
+        node = site.node
+        if id(node) in recognised or not node.args or node.args[0].keyword is not None or node.args[0].star:
+            continue
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("call", "__call__"):
+            func = func.value
+        via = _foreign_name(model, func, site)
+        if via is None:
+            continue
+        retried = model.qualified_name(node.args[0].value, site.scope, site.order)
+        if retried is not None and not retried.startswith(_SKIPPED_TARGETS):
+            yield node, [site], via, retried
+
+
+def _attempt_loop(loop: cst.For) -> bool:
+    """``for attempt in X: with attempt: ...``, the shape of a retrying iterator's loop."""
+    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    first = body[0] if body else None
+    if not isinstance(first, cst.With) or not isinstance(loop.target, cst.Name):
+        return False
+    return any(isinstance(item.item, cst.Name) and item.item.value == loop.target.value for item in first.items)
+
+
+def _foreign_name(model: SemanticModel, expr: cst.BaseExpression, where: object) -> Optional[str]:
+    """The name of an object imported from another module, which the file cannot see into."""
+    if not isinstance(expr, (cst.Name, cst.Attribute)):
+        return None
+    site = where if isinstance(where, CallSite) else None
+    scope = site.scope if site is not None else model.scope_of.get(_enclosing(model, where)) or model.module_scope
+    order = site.order if site is not None else 1 << 62
+    values = model.resolve_all(expr, scope, order)
+    if len(values) != 1 or not isinstance(values[0], QName):
+        return None
+    name = values[0].name
+    root = expr
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    binding = model.lookup(root.value, scope, order) if isinstance(root, cst.Name) else None
+    if binding is None or binding.imported is None or name.startswith(_SKIPPED_TARGETS):
+        return None
+    return name
+
+
+def _enclosing(model: SemanticModel, loop: object) -> Optional[cst.CSTNode]:
+    for site in model.calls:
+        if any(node is loop for node in site.stack):
+            for node in reversed(site.stack):
+                if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+                    return node
+            return model.module
+    return None
+
+
+def _inside(node: cst.CSTNode, container: cst.CSTNode) -> bool:
+    return any(inner is node for inner in iter_nodes(container))
+
+
 def _guard(model: SemanticModel, scope: RetryScope, site: CallSite) -> str:
-    """The parameter an ``if`` around the loop tests, when the loop runs only if it is true
-    ("retry") or false ("!retry")."""
+    """The parameter that decides whether the loop runs: tested by an ``if`` around it, or by
+    an ``if`` before it that returns (``if not retry: return send()``); "retry" when the loop
+    runs only if it is true, "!retry" only if it is false."""
+    previous: Optional[cst.CSTNode] = None
     for node in site.stack:
         if node is scope.covers:
             break
         if isinstance(node, cst.If) and not _contains(node.orelse, scope.covers):
-            test, negated = node.test, False
-            if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-                test, negated = test.expression, True
-            if isinstance(test, cst.Name) and any(
-                isinstance(v, Param) for v in model.resolve_all(test, site.scope, site.order)
-            ):
-                return ("!" if negated else "") + test.value
+            tested = _tested_parameter(model, node.test, site)
+            if tested is not None:
+                return tested
+        previous = node
+    if isinstance(previous, cst.FunctionDef) and isinstance(previous.body, cst.IndentedBlock):
+        for statement in previous.body.body:
+            if statement is scope.covers:
+                break
+            if isinstance(statement, cst.If) and statement.orelse is None and _leaves(statement.body):
+                tested = _tested_parameter(model, statement.test, site)
+                if tested is not None:
+                    return tested[1:] if tested.startswith("!") else "!" + tested
     return ""
+
+
+def _tested_parameter(model: SemanticModel, test: cst.BaseExpression, site: CallSite) -> Optional[str]:
+    negated = False
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, True
+    if isinstance(test, cst.Name) and any(isinstance(v, Param) for v in model.resolve_all(test, site.scope, site.order)):
+        return ("!" if negated else "") + test.value
+    return None
+
+
+def _leaves(block: cst.BaseSuite) -> bool:
+    """The block ends in ``return`` or ``raise``."""
+    body = block.body
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    return isinstance(last, (cst.Return, cst.Raise))
 
 
 def _contains(tree: Optional[cst.CSTNode], node: Optional[cst.CSTNode]) -> bool:

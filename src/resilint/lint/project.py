@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import (
     TYPE_CHECKING,
     Callable,
@@ -92,6 +92,7 @@ class ProjectGraph:
         # directly is retried too, though its own file could not tell.
         self.decorated: Set[Tuple[str, int]] = set()
         self._apply_imported_decorators()
+        self._apply_imported_policies()
 
     def module_of(self, function: FunctionSummary) -> ModuleSummary:
         return self._module_of[id(function)]
@@ -184,6 +185,34 @@ class ProjectGraph:
                 if layer is not None and layer not in function.layers:
                     function.layers.append(layer)
                     self.decorated.add((function.name, len(function.layers) - 1))
+
+    def _apply_imported_policies(self) -> None:
+        """A loop or call driven by another module's object (``for attempt in api_retrying``):
+        a layer with that policy's facts when the object is a retry policy; otherwise no layer
+        at all."""
+        for function in self.functions:
+            inert: Set[int] = set()
+            for index, layer in enumerate(function.layers):
+                if not layer.via:
+                    continue
+                policy = self._policy(layer.via, function.place.path)
+                if policy is None:
+                    inert.add(index)
+                    continue
+                function.layers[index] = replace(policy, whole_function=False, via=layer.via, applies=layer.applies)
+                if layer.applies:  # ``policy(fn, *args)`` runs ``fn(*args)`` on every attempt
+                    application = next((c for c in function.calls if c.place == layer.place), None)
+                    if application is not None:
+                        function.calls.append(Call(
+                            layer.applies, layer.place, application.layers, mocked=application.mocked,
+                            db_scopes=application.db_scopes, later=application.later,
+                            passed=tuple((s - 1 if isinstance(s, int) else s, r) for s, r in application.passed if s != 0),
+                        ))
+            if inert:
+                function.calls = [
+                    replace(call, layers=tuple(i for i in call.layers if i not in inert)) if set(call.layers) & inert else call
+                    for call in function.calls
+                ]
 
     def _decorator_layer(self, name: str, near: str) -> Optional[Layer]:
         policy = self._policy(name, near)
@@ -331,7 +360,7 @@ class ProjectGraph:
     def all_layers(self) -> Iterator[LayerRef]:
         for function in self.functions:
             for index, layer in enumerate(function.layers):
-                if not layer.client:
+                if not layer.client and not layer.pending:
                     yield LayerRef(function, index)
 
 

@@ -573,6 +573,28 @@ class SemanticModel:
             found.setdefault(id(call.scope), []).append(call)
         return found
 
+    def passed_here(self, param: Param) -> Values:
+        """What the calls of this file pass as the parameter (the project pass follows the
+        calls of other modules too)."""
+        function = param.function
+        found: List[Value] = []
+        for site in self.calls:
+            if function not in self.resolve_all(site.node.func, site.scope, site.order):
+                continue
+            bound = 1 if function.owner is not None and isinstance(site.node.func, cst.Attribute) else 0
+            position = 0
+            for arg in site.node.args:
+                if arg.star:
+                    break
+                if arg.keyword is not None:
+                    if identifier(arg.keyword.value) == param.name:
+                        found.extend(self.resolve_all(arg.value, site.scope, site.order))
+                elif param.index is not None and position + bound == param.index:
+                    found.extend(self.resolve_all(arg.value, site.scope, site.order))
+                if arg.keyword is None:
+                    position += 1
+        return _distinct(found)
+
     def call_site(self, node: cst.CSTNode) -> Optional[CallSite]:
         """The call site of a call node of the file."""
         return self.derived(_SITES, lambda: {id(call.node): call for call in self.calls}).get(id(node))

@@ -80,6 +80,17 @@ class Layer:
     # A loop that runs only when a parameter of its function is true ("retry") or false
     # ("!retry"): ``def send(..., retry=False): if retry: for attempt in ...``.
     guard: str = ""
+    # Another module's object that drives this loop or call (``for attempt in api_retrying:``,
+    # ``api_retrying(fn, ...)``): a layer only if the project pass finds a retry policy there,
+    # whose facts it then takes; ``applies``: the function such a call runs (``fn``).
+    via: str = ""
+    applies: str = ""
+
+    @property
+    def pending(self) -> bool:
+        """Driven by another module's object that the project pass found to be no retry policy
+        (or has not read yet): no layer."""
+        return bool(self.via) and not self.description
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -283,7 +294,7 @@ class ModuleSummary:
         def layer(item: Layer) -> List[Any]:
             return [item.description, item.calls, place(item.place), item.whole_function, item.client, item.retrier,
                     item.guards_non_idempotent, item.library, item.retries_on, list(item.exceptions), item.gives_up_with,
-                    item.guard]
+                    item.guard, item.via, item.applies]
 
         def arguments(item: Optional[Arguments]) -> Optional[List[Any]]:
             if item is None:
@@ -329,7 +340,8 @@ class ModuleSummary:
                 return Place(str(p[4]) if len(p) > 4 else path, int(p[0]), int(p[1]), int(p[2]), int(p[3]))
 
             def layer(d: List[Any]) -> Layer:
-                return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10], d[11])
+                return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10], d[11], d[12],
+                             d[13])
 
             def arguments(d: Optional[List[Any]]) -> Optional[Arguments]:
                 if d is None:

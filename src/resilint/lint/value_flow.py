@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from resilint.lint.canonical import canonical_name
 from resilint.lint.summary import Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.project import ProjectGraph
 
 _MAX_DEPTH = 40  # nested evaluations before a value is given up as unknown
-_IN_PROGRESS: Tuple["Held", ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,29 +65,46 @@ class ValueFlow:
 
     def __init__(self, graph: "ProjectGraph") -> None:
         self.graph = graph
-        self._values: Dict[Tuple[str, str], Tuple[Held, ...]] = {}
-        self._results: Dict[str, Tuple[Held, ...]] = {}
+        # Values are kept once final. A value computed while one it depends on was still being
+        # computed (a cycle: a parameter fed by a call that the parameter's own value decides)
+        # may lack what the cycle adds: it is kept only until the outermost question is
+        # answered, and computed again when asked again.
+        self._final: Dict[object, Tuple[Held, ...]] = {}
+        self._provisional: Dict[object, Tuple[Held, ...]] = {}
+        self._computing: Set[object] = set()
+        self._cycles = 0
         self._callers: Optional[Dict[str, List[Caller]]] = None
-        self._depth = 0
+
+    def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
+        known = self._final.get(key)
+        if known is None:
+            known = self._provisional.get(key)
+        if known is not None:
+            return known
+        if key in self._computing:
+            self._cycles += 1
+            return ()
+        if len(self._computing) > _MAX_DEPTH:
+            return ()
+        cycles = self._cycles
+        self._computing.add(key)
+        try:
+            found = _distinct(compute())
+        finally:
+            self._computing.discard(key)
+        if self._cycles == cycles:
+            self._final[key] = found
+        else:
+            self._provisional[key] = found
+        if not self._computing:
+            self._provisional.clear()
+        return found
 
     # --- names ------------------------------------------------------------------------------
 
     def of(self, name: str, near: str = "") -> Tuple[Held, ...]:
         """Everything ``name`` may hold, seen from the file ``near``."""
-        key = (name, os.path.dirname(near))
-        known = self._values.get(key)
-        if known is not None:
-            return known
-        if self._depth > _MAX_DEPTH:
-            return ()
-        self._values[key] = _IN_PROGRESS
-        self._depth += 1
-        try:
-            found = _distinct(self._of(name, near))
-        finally:
-            self._depth -= 1
-        self._values[key] = found
-        return found
+        return self._memo((name, os.path.dirname(near)), lambda: self._of(name, near))
 
     def _of(self, name: str, near: str) -> Iterable[Held]:
         own = self._own(name, near)
@@ -218,14 +234,8 @@ class ValueFlow:
 
     def results(self, function: FunctionSummary) -> Tuple[Held, ...]:
         """What a call of ``function`` may return."""
-        known = self._results.get(function.name)
-        if known is not None:
-            return known
-        self._results[function.name] = _IN_PROGRESS
         module = self.graph.module_of(function)
-        found = _distinct(held for ref in function.returns for held in self.ref(ref, module))
-        self._results[function.name] = found
-        return found
+        return self._memo(("()", id(function)), lambda: [held for ref in function.returns for held in self.ref(ref, module)])
 
     # --- parameters -------------------------------------------------------------------------
 
@@ -262,14 +272,32 @@ class ValueFlow:
         return list(self.ref(default, self.graph.module_of(function))) if default is not None else []
 
     def callers(self, function: FunctionSummary) -> List[Caller]:
-        """Every call in the project that may call ``function``."""
+        """Every call in the project that may call ``function``. The index is built once, at
+        the top: asked while values are being computed, it would be built from unfinished ones."""
         if self._callers is None:
-            self._callers = {}
+            if self._computing:
+                return self._callers_now(function)
+            index: Dict[str, List[Caller]] = {}
             for caller in self.graph.functions:
                 for call in caller.calls:
                     for callee, offset in self.callees(call, caller.place.path):
-                        self._callers.setdefault(callee.name, []).append(Caller(caller, call, offset))
+                        index.setdefault(callee.name, []).append(Caller(caller, call, offset))
+            self._callers = index
         return self._callers.get(function.name, [])
+
+    def _callers_now(self, function: FunctionSummary) -> List[Caller]:
+        """The calls of ``function``, found without the index: the calls whose target names it
+        (so a cycle through a parameter's value ends)."""
+        short = function.name.rsplit(".", 1)[-1]
+        found = []
+        for caller in self.graph.functions:
+            for call in caller.calls:
+                if call.target.rsplit(".", 1)[-1] not in (short, function.name.rsplit(".", 2)[-2]):
+                    continue
+                for callee, offset in self.callees(call, caller.place.path):
+                    if callee is function:
+                        found.append(Caller(caller, call, offset))
+        return found
 
     def callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
         """The project functions a call may run, each with how many of its first parameters

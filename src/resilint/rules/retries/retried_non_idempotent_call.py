@@ -415,15 +415,19 @@ def _check_project(ctx: ProjectContext) -> None:
         decorated = (function.name, ref.index) in graph.decorated
         covered = list(graph.covered_calls(ref))
         places = {call.place for call in covered}
+        posts = set()  # the requests judged here, or by the file itself
         for request in function.requests:
-            # the file judged these itself unless the retry comes from another module
-            if request.place in places and (decorated or _pending(request)):
-                problem = judge.problem(request, function, ())
-                if problem is not None:
-                    ctx.report(request.place, _message(f"`{request.name}`", problem, "", layer), [
-                        (layer.place, f"the retry: {layer.description}"),
-                    ])
-        posts = {r.place for r in function.requests if not _pending(r)}  # reported by the file
+            if request.place not in places:
+                continue
+            if not (decorated or _pending(request)):
+                posts.add(request.place)  # unless the retry comes from another module
+                continue
+            problem = judge.problem(request, function, ())
+            if problem is not None:
+                posts.add(request.place)
+                ctx.report(request.place, _message(f"`{request.name}`", problem, "", layer), [
+                    (layer.place, f"the retry: {layer.description}"),
+                ])
         for call in covered:
             if call.place in posts:
                 continue
