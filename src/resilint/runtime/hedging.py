@@ -5,8 +5,12 @@ Off by default. Only for operations that are safe to run twice (idempotent, or c
 idempotency key), and each hedge spends one token of the same :class:`RetryBudget` as retries,
 so hedging can never add more than the budget's share of extra load (``budget=None`` is the
 shared budget of ``dependency``, as everywhere in the runtime; ``False`` hedges unbudgeted).
-The delay is the p95 of recent successful latencies (:class:`LatencyTracker`), or an explicit
-``delay``; with too few samples there is no hedge. Sync hedges run in threads (the loser cannot
+The delay is the p95 of recent *successful* latencies (:class:`LatencyTracker`: a fast 503 or
+an exception is not a latency the dependency can be expected to meet), or an explicit ``delay``;
+with too few samples there is no hedge. ``admit`` (optional) is asked just before a hedge
+leaves: ``False`` means no hedge (the adapters take a free bulkhead slot there, so that a hedge
+never exceeds the bulkhead's bound); ``unadmit`` gives the admission back when the budget then
+refuses the hedge. Sync hedges run in threads (the loser cannot
 be interrupted; its result is passed to ``discard`` — e.g. to close a response); async hedges
 run as tasks and the loser is cancelled. The caller never waits past its deadline for the
 copies.
@@ -24,6 +28,7 @@ from . import metrics as _metrics
 from ._clock import Clock, get_clock
 from ._registry import PerDependency
 from .budget import BudgetArg, resolve_budget
+from .classify import classify
 from .deadline import remaining
 
 __all__ = ["LatencyTracker", "hedged_call", "ahedged_call"]
@@ -81,7 +86,7 @@ class _HedgePlan:
     how long to wait before hedging (``wait``: ``None`` = no hedge), whether the budget pays for
     the hedge, and recording the winner's latency."""
 
-    __slots__ = ("wait", "budget", "tracker", "dependency", "clock", "started", "attempt")
+    __slots__ = ("wait", "budget", "tracker", "dependency", "clock", "started", "attempt", "admit", "unadmit")
 
     def __init__(
         self,
@@ -92,7 +97,11 @@ class _HedgePlan:
         dependency: Optional[str],
         clock: Optional[Clock],
         attempt: int,
+        admit: Optional[Callable[[], bool]] = None,
+        unadmit: Optional[Callable[[], None]] = None,
     ) -> None:
+        self.admit = admit
+        self.unadmit = unadmit
         self.wait = _hedge_delay(delay, tracker) if idempotent else None
         self.budget = resolve_budget(budget, dependency) if self.wait is not None else None
         self.tracker = tracker
@@ -102,18 +111,23 @@ class _HedgePlan:
         self.attempt = attempt
 
     def may_hedge(self) -> bool:
-        """The first attempt is still running after ``wait``: spend a token for a hedge?"""
+        """The first attempt is still running after ``wait``: admitted (``admit``), and a token
+        spent for a hedge?"""
+        if self.admit is not None and not self.admit():
+            return False
         if self.budget is None or self.budget.try_spend("hedge"):
             after = self.wait or 0.0
             _metrics.emit(
                 "hedge", self.dependency, attempt=self.attempt, reason=f"no answer after {after * 1000:.0f} ms", after=after
             )
             return True
+        if self.unadmit is not None:
+            self.unadmit()
         return False
 
     def won(self, result: T) -> T:
-        """Record the winning attempt's latency; returns ``result``."""
-        if self.tracker is not None:
+        """Record the winning attempt's latency if it succeeded; returns ``result``."""
+        if self.tracker is not None and classify(result).ok:
             self.tracker.record(self.clock.now() - self.started)
         return result
 
@@ -129,6 +143,8 @@ def hedged_call(
     discard: Optional[Callable[[Any], None]] = None,
     clock: Optional[Clock] = None,
     attempt: int = 1,
+    admit: Optional[Callable[[], bool]] = None,
+    unadmit: Optional[Callable[[], None]] = None,
 ) -> T:
     """Call ``fn()``; after ``delay`` (default: tracker p95) without an answer, start one hedge.
 
@@ -138,7 +154,7 @@ def hedged_call(
     results passed to ``discard``. When every copy fails, the first copy's error is raised.
     ``attempt`` is the number of the attempt being hedged (for the ``hedge`` metric).
     """
-    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock, attempt)
+    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock, attempt, admit, unadmit)
     if plan.wait is None:
         return plan.won(fn())
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="resilint-hedge")
@@ -188,12 +204,14 @@ async def ahedged_call(
     discard: Optional[Callable[[Any], Awaitable[None]]] = None,
     clock: Optional[Clock] = None,
     attempt: int = 1,
+    admit: Optional[Callable[[], bool]] = None,
+    unadmit: Optional[Callable[[], None]] = None,
 ) -> T:
     """Async form of :func:`hedged_call`: the losing task is cancelled (a loser that finished
     with a result anyway is passed to the awaitable ``discard``)."""
     import asyncio
 
-    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock, attempt)
+    plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock, attempt, admit, unadmit)
     if plan.wait is None:
         return plan.won(await fn())
     tasks = [asyncio.ensure_future(fn())]
