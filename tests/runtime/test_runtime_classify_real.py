@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 import urllib.error
 import urllib.request
 
@@ -80,7 +81,8 @@ def test_requests_and_urllib_certificate_failures_are_one_handshake(certificate)
 def test_a_trusted_certificate_is_served(certificate):
     cert_path, _ = certificate
     with serve_tls(Script(), *certificate) as (url, handshakes):
-        with httpx.Client(transport=ResilientTransport(dependency="tls-ok", verify=str(cert_path))) as client:
+        trusted = ssl.create_default_context(cafile=str(cert_path))
+        with httpx.Client(transport=ResilientTransport(dependency="tls-ok", verify=trusted)) as client:
             assert client.get(url).status_code == 200
         with ResilientSession(dependency="tls-ok-requests") as session:
             assert session.get(url, verify=str(cert_path)).status_code == 200

@@ -367,7 +367,7 @@ class Attempt:
     propagates. Call :meth:`check` with a response so its status is judged too.
     """
 
-    def __init__(self, loop: "retrying", number: int) -> None:
+    def __init__(self, loop: "_RetryLoop", number: int) -> None:
         self._loop = loop
         self.number = number
         self.result: Any = None
@@ -411,6 +411,10 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
 
     Without ``dependency``/``budget`` the loop gets its own budget, named after where it is
     written (``"module:line"``), as :func:`retry` names one after the decorated function.
+
+    The object is reusable: each ``for``/``async for`` over it is a new logical operation (its
+    own attempts, its own idempotency key), so one ``retrying(...)`` can be kept and looped over
+    again, from several threads or tasks at once.
     """
 
     def __init__(self, attempts: int = 3, **kwargs: Any) -> None:
@@ -418,6 +422,24 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
             kwargs["attempts"] = attempts
         caller = sys._getframe(1)
         self.policy = _policy_from(_own_budget(kwargs, f"{caller.f_globals.get('__name__')}:{caller.f_lineno}"))
+
+    def __iter__(self) -> "_RetryLoop":
+        """A new operation: its attempts, one by one."""
+        return _RetryLoop(self.policy)
+
+    def __aiter__(self) -> "_RetryLoop":
+        """A new operation, for ``async for``."""
+        return _RetryLoop(self.policy)
+
+    def __repr__(self) -> str:
+        return f"retrying({self.policy!r})"
+
+
+class _RetryLoop:
+    """One operation of a :class:`retrying` loop: the state of its attempts."""
+
+    def __init__(self, policy: RetryPolicy) -> None:
+        self.policy = policy
         self._run: Optional[_Run] = None
         self._holder = _ScopeHolder()
         self._delay: Optional[float] = None
@@ -431,7 +453,7 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
             return False
         outcome: Any = exc if exc is not None else (attempt.result if attempt._has_result else None)
         try:
-            delay = self._run.decide(outcome) if self._run else None  # type: ignore[union-attr]
+            delay = self._run.decide(outcome) if self._run else None
         except BaseException:
             self._finish()
             if outcome is not None and not isinstance(outcome, BaseException):
@@ -471,7 +493,7 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
         return False
 
     # sync --------------------------------------------------------------------------------
-    def __iter__(self) -> "retrying":
+    def __iter__(self) -> "_RetryLoop":
         return self
 
     def __next__(self) -> Attempt:
@@ -483,7 +505,7 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
         return self._next_attempt()
 
     # async -------------------------------------------------------------------------------
-    def __aiter__(self) -> "retrying":
+    def __aiter__(self) -> "_RetryLoop":
         return self
 
     async def __anext__(self) -> Attempt:
