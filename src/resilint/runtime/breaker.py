@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import threading
 import math
-from typing import Any, Awaitable, Callable, List, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, Tuple, TypeVar
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
@@ -46,6 +46,11 @@ OPEN = "open"
 HALF_OPEN = "half_open"
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:  # for type checkers only: the runtime imports nothing outside the stdlib
+    from typing_extensions import ParamSpec
+
+    P = ParamSpec("P")
 
 
 class Permit:
@@ -413,13 +418,13 @@ class CircuitBreaker(PerDependency):
             )
 
     # -- conveniences ---------------------------------------------------------------------
-    def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``fn`` through the breaker; exceptions and responses are classified."""
         with PermitGuard(self.allow()) as guard:
             result = fn(*args, **kwargs)
         return guard.record(result)
 
-    async def acall(self, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
+    async def acall(self, fn: Callable[P, Awaitable[T]], *args: P.args, **kwargs: P.kwargs) -> T:
         """Await ``fn(*args, **kwargs)`` through the breaker (the async form of :meth:`call`)."""
         with PermitGuard(self.allow()) as guard:
             result = await fn(*args, **kwargs)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-from typing import Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar, Union, overload
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
@@ -39,8 +39,38 @@ from .idempotency import IDEMPOTENT_METHODS, OperationScope, _scope
 
 __all__ = ["RetryPolicy", "retry", "retrying", "Attempt", "backoff_delay", "full_jitter"]
 
-F = TypeVar("F", bound=Callable[..., Any])
 A = TypeVar("A")
+R = TypeVar("R")
+
+if TYPE_CHECKING:  # for type checkers only: the runtime imports nothing outside the stdlib
+    from typing import Protocol, TypedDict
+
+    from typing_extensions import ParamSpec, Unpack
+
+    P = ParamSpec("P")
+
+    class _LoopOptions(TypedDict, total=False):
+        """The keyword arguments of :class:`retrying` besides ``attempts``."""
+
+        base: float
+        cap: float
+        retry_after_cap: float
+        budget: BudgetArg
+        dependency: Optional[str]
+        method: Optional[str]
+        idempotent: Optional[bool]
+        retry_on: Tuple[Type[BaseException], ...]
+        classify: Optional[Callable[[Any], Verdict]]
+        clock: Optional[Clock]
+        policy: "RetryPolicy"
+
+    class RetryOptions(_LoopOptions, total=False):
+        """The keyword arguments of :func:`retry`."""
+
+        attempts: int
+
+    class _RetryDecorator(Protocol):
+        def __call__(self, fn: Callable[P, R], /) -> Callable[P, R]: ...
 
 
 def backoff_delay(retry_index: int, base: float = 0.1, cap: float = 5.0, clock: Optional[Clock] = None) -> float:
@@ -79,6 +109,15 @@ class RetryPolicy:
         classify: Optional[Callable[[Any], Verdict]] = None,
         clock: Optional[Clock] = None,
     ) -> None:
+        if isinstance(attempts, bool) or not isinstance(attempts, int):
+            raise TypeError(f"attempts must be an int, got {attempts!r}")
+        for label, value in (("base", base), ("cap", cap), ("retry_after_cap", retry_after_cap)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{label} must be a number of seconds, got {value!r}")
+        if isinstance(retry_on, type):
+            retry_on = (retry_on,)  # retry_on=ConnectionError: what was meant is clear
+        if not all(isinstance(t, type) and issubclass(t, BaseException) for t in retry_on):
+            raise TypeError(f"retry_on must be a tuple of exception types, got {retry_on!r}")
         if attempts < 1:
             raise ValueError("attempts must be >= 1")
         if base < 0 or cap < 0 or retry_after_cap < 0:
@@ -102,9 +141,28 @@ class RetryPolicy:
 
     @property
     def clock(self) -> Clock:
+        """The clock in use: the one given, else the process-wide default at this moment."""
         return get_clock(self._clock)
 
+    def __repr__(self) -> str:
+        budget = "None" if self.budget is None else repr(self.budget.name)
+        extra = "".join(
+            f", {name}={value!r}"
+            for name, value in (
+                ("method", self.method),
+                ("idempotent", self.idempotent),
+                ("retry_on", tuple(t.__name__ for t in self.retry_on) or None),
+                ("classify", self.classify),
+            )
+            if value is not None
+        )
+        return (
+            f"RetryPolicy(attempts={self.attempts}, base={self.base}, cap={self.cap}, "
+            f"retry_after_cap={self.retry_after_cap}, dependency={self.dependency!r}, budget={budget}{extra})"
+        )
+
     def verdict(self, outcome: Any) -> Verdict:
+        """How this policy judges ``outcome`` (a response or an exception)."""
         if self.classify is not None:
             return self.classify(outcome)
         # DeadlineExceeded is a TimeoutError, hence an OSError: ``retry_on=(OSError,)`` must
@@ -319,15 +377,33 @@ def _policy_from(kwargs: dict) -> RetryPolicy:
     return RetryPolicy(**kwargs)
 
 
-def retry(fn: Optional[F] = None, **kwargs: Any) -> Any:
+@overload
+def retry(fn: Callable[P, R], /, **kwargs: Unpack[RetryOptions]) -> Callable[P, R]: ...
+
+
+@overload
+def retry(fn: None = None, /, **kwargs: Unpack[RetryOptions]) -> _RetryDecorator: ...
+
+
+def retry(fn: Optional[Callable[..., Any]] = None, /, **kwargs: Any) -> Any:
     """Decorator (sync or ``async def``): ``@retry`` or ``@retry(attempts=3, dependency="x")``.
 
     Accepts the :class:`RetryPolicy` keyword arguments (or ``policy=``). Without ``dependency``
-    or ``budget`` the function gets its own budget named after it (``module.qualname``).
+    or ``budget`` the function gets its own budget named after it (``module.qualname``). The
+    decorated function keeps its signature and return type (for type checkers too).
     """
     if fn is None:
+        # a misspelt or mistyped setting fails here, at the decorator (budget=False: no side effect)
+        _policy_from(dict(kwargs) if "policy" in kwargs else dict(kwargs, budget=False))
         return lambda f: retry(f, **kwargs)
-    policy = _policy_from(_own_budget(dict(kwargs), f"{fn.__module__}.{fn.__qualname__}"))
+    if not callable(fn):
+        raise TypeError(
+            f"retry() decorates a function, got {fn!r}; its settings are keyword arguments, "
+            f"e.g. @retry(attempts={fn!r})" if isinstance(fn, int) else
+            f"retry() decorates a function, got {fn!r}; its settings are keyword arguments"
+        )
+    site = f"{getattr(fn, '__module__', None)}.{getattr(fn, '__qualname__', type(fn).__name__)}"
+    policy = _policy_from(_own_budget(dict(kwargs), site))
 
     if inspect.iscoroutinefunction(fn):
 
@@ -417,11 +493,11 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
     again, from several threads or tasks at once.
     """
 
-    def __init__(self, attempts: int = 3, **kwargs: Any) -> None:
+    def __init__(self, attempts: int = 3, **kwargs: "Unpack[_LoopOptions]") -> None:
         if "policy" not in kwargs:
             kwargs["attempts"] = attempts
         caller = sys._getframe(1)
-        self.policy = _policy_from(_own_budget(kwargs, f"{caller.f_globals.get('__name__')}:{caller.f_lineno}"))
+        self.policy = _policy_from(_own_budget(dict(kwargs), f"{caller.f_globals.get('__name__')}:{caller.f_lineno}"))
 
     def __iter__(self) -> "_RetryLoop":
         """A new operation: its attempts, one by one."""

@@ -111,6 +111,17 @@ class HttpPolicy:
         auto_idempotency_key: bool = False,
         clock: Optional[Clock] = None,
     ) -> None:
+        if isinstance(attempts, bool) or not isinstance(attempts, int):
+            raise TypeError(f"attempts must be an int, got {attempts!r}")
+        for label, value in (("base", base), ("cap", cap), ("retry_after_cap", retry_after_cap), ("read", read), ("connect", connect)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{label} must be a number of seconds, got {value!r}")
+        if hedge_delay is not None and (isinstance(hedge_delay, bool) or not isinstance(hedge_delay, (int, float))):
+            raise TypeError(f"hedge_delay must be a number of seconds or None, got {hedge_delay!r}")
+        if dependency is not None and not isinstance(dependency, str):
+            raise TypeError(f"dependency must be a name (str) or None, got {dependency!r}")
+        if attempts < 1 or read <= 0 or connect <= 0:
+            raise ValueError("attempts must be >= 1, read and connect > 0")
         self.dependency = dependency
         self.attempts = attempts
         self.base = base
@@ -130,7 +141,21 @@ class HttpPolicy:
 
     @property
     def clock(self) -> Clock:
+        """The clock in use: the one given, else the process-wide default at this moment."""
         return get_clock(self._clock)
+
+    def __repr__(self) -> str:
+        def shown(value: Any) -> str:
+            name = getattr(value, "name", None)
+            return f"<{type(value).__name__} {name!r}>" if isinstance(value, (CircuitBreaker, Bulkhead)) else repr(value)
+
+        return (
+            f"HttpPolicy(dependency={self.dependency!r}, attempts={self.attempts}, base={self.base}, cap={self.cap}, "
+            f"retry_after_cap={self.retry_after_cap}, read={self.read}, connect={self.connect}, "
+            f"budget={shown(self.budget)}, breaker={shown(self.breaker)}, bulkhead={shown(self.bulkhead)}, "
+            f"propagate={self.propagate}, margin_ms={self.margin_ms}, hedge={self.hedge}, "
+            f"hedge_delay={self.hedge_delay}, auto_idempotency_key={self.auto_idempotency_key})"
+        )
 
     def _component(self, value: ComponentArg, cls: Any, dep: str) -> Any:
         if value is None or value is False:
