@@ -69,15 +69,19 @@ class Permit:
         self.slow_after = slow_after
 
     def record(self, failed: bool, duration: Optional[float] = None, reason: str = "") -> None:
+        """Record the call's result once (later calls do nothing); ``duration`` defaults to the
+        time since admission."""
         if self.done:
             return
         self.done = True
         self.breaker._record(self, failed, duration, reason)
 
     def record_success(self, duration: Optional[float] = None) -> None:
+        """The call succeeded (it may still count as slow)."""
         self.record(False, duration)
 
     def record_failure(self, duration: Optional[float] = None, reason: str = "error") -> None:
+        """The call failed in a way that says the dependency is unhealthy."""
         self.record(True, duration, reason)
 
     def record_outcome(self, outcome: Any, duration: Optional[float] = None) -> None:

@@ -42,6 +42,7 @@ class Deadline:
 
     @property
     def clock(self) -> Clock:
+        """The clock this deadline is measured on (the default clock at this moment if none)."""
         return get_clock(self._clock)
 
     def remaining(self) -> float:
@@ -50,6 +51,7 @@ class Deadline:
 
     @property
     def expired(self) -> bool:
+        """True once the expiry has been reached."""
         return self.clock.now() >= self.expires_at
 
     def __repr__(self) -> str:

@@ -44,15 +44,20 @@ class LatencyTracker(PerDependency):
         self._lock = threading.Lock()
         self.min_samples = min_samples
 
+    def __repr__(self) -> str:
+        return f"LatencyTracker(size={self._samples.maxlen}, min_samples={self.min_samples}, samples={len(self._samples)})"
+
     @classmethod
     def _create_for_dependency(cls, name: str, kwargs: Dict[str, Any]) -> "LatencyTracker":
         return cls(**kwargs)  # a tracker has no name
 
     def record(self, seconds: float) -> None:
+        """Add the latency of one successful call."""
         with self._lock:
             self._samples.append(seconds)
 
     def percentile(self, q: float) -> Optional[float]:
+        """The ``q`` quantile (0..1) of the recent samples, or ``None`` below ``min_samples``."""
         with self._lock:
             if len(self._samples) < self.min_samples:
                 return None
@@ -61,6 +66,7 @@ class LatencyTracker(PerDependency):
         return ordered[index]
 
     def p95(self) -> Optional[float]:
+        """The 95th percentile: when a call counts as late enough to hedge."""
         return self.percentile(0.95)
 
 

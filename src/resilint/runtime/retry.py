@@ -116,6 +116,7 @@ class RetryPolicy:
                 raise TypeError(f"{label} must be a number of seconds, got {value!r}")
         if isinstance(retry_on, type):
             retry_on = (retry_on,)  # retry_on=ConnectionError: what was meant is clear
+        retry_on = tuple(retry_on)
         if not all(isinstance(t, type) and issubclass(t, BaseException) for t in retry_on):
             raise TypeError(f"retry_on must be a tuple of exception types, got {retry_on!r}")
         if attempts < 1:
@@ -457,6 +458,8 @@ class Attempt:
 
     @property
     def idempotency_key(self) -> str:
+        """The operation's key: the same on every attempt of this loop (see
+        :func:`~.idempotency.idempotency_key`)."""
         from .idempotency import idempotency_key
 
         return idempotency_key()

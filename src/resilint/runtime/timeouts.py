@@ -33,6 +33,7 @@ class SplitTimeout(NamedTuple):
 
     @property
     def total(self) -> float:
+        """``connect + read``: the longest one attempt can wait."""
         return self.connect + self.read
 
     def as_httpx(self) -> Any:
@@ -80,6 +81,9 @@ def clamped(limit: SplitTimeout, left: Optional[float]) -> SplitTimeout:
 
 @dataclass(frozen=True)
 class Calibration:
+    """What :func:`calibrate` derived: per-attempt ``connect``/``read`` timeouts, how many
+    ``attempts`` fit (of ``requested_attempts``), and a ``warning`` when fewer fit."""
+
     connect: float
     read: float
     attempts: int
@@ -88,6 +92,7 @@ class Calibration:
 
     @property
     def timeout(self) -> SplitTimeout:
+        """The calibrated ``(connect, read)`` as a :class:`SplitTimeout`."""
         return SplitTimeout(self.connect, self.read)
 
 

@@ -87,6 +87,8 @@ class ResilientAdapter(HTTPAdapter):
         cert: Any = None,
         proxies: Any = None,
     ) -> requests.Response:
+        """Send ``request`` with retries, deadline, budget, breaker, bulkhead and hedging (the
+        parameters are ``HTTPAdapter.send``'s; ``timeout`` is an upper bound)."""
         parts = urlsplit(request.url or "")
         host = parts.netloc or "default"
         bound = self.policy.bind(host, request.method or "GET", request.headers, _repeatable(request.body), _cap(timeout))
