@@ -102,3 +102,13 @@ def test_the_standalone_wheel_is_typed(tmp_path):
     # was: "module is installed, but missing library stubs or py.typed marker"
     assert "py.typed" not in result.stdout
     assert reported_errors(result.stdout) == {(9, "assignment"), (9, "arg-type")}, result.stdout
+
+
+def test_the_runtime_itself_is_strict_clean(tmp_path):
+    # what a user's mypy reads when it follows an import into resilint.runtime
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / ".mypy_cache"),
+         "-p", "resilint.runtime"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout

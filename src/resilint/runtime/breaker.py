@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import threading
 import math
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, Literal, Optional, Tuple, TypeVar
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
@@ -130,7 +130,7 @@ class PermitGuard:
     def __enter__(self) -> "PermitGuard":
         return self
 
-    def __exit__(self, exc_type: Any, exc: Optional[BaseException], tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Optional[BaseException], tb: Any) -> Literal[False]:
         if exc is not None and self.permit is not None:
             if isinstance(exc, Exception):
                 self.permit.record_outcome(exc, self._duration())
@@ -281,7 +281,7 @@ class CircuitBreaker(PerDependency):
         """``"open"`` or ``"closed"`` while an operator holds the breaker there, else ``None``."""
         return self._forced
 
-    def stats(self) -> dict:
+    def stats(self) -> Dict[str, int]:
         """The counts in the window now: ``calls``, ``failures``, ``slow_calls``."""
         with self._lock:
             self._window.advance(self.clock.now())

@@ -17,7 +17,7 @@ import socket
 import sys
 from dataclasses import dataclass, replace
 from email.utils import parsedate_to_datetime
-from typing import Any, Iterator, List, Optional, Set
+from typing import Any, Iterator, List, Optional, Set, Tuple
 
 from .errors import ResilienceError
 
@@ -92,7 +92,7 @@ def parse_retry_after(value: Optional[str], now: float) -> Optional[float]:
     return max(0.0, when.timestamp() - now)
 
 
-def _module_types(module: str, path: str, names: tuple) -> tuple:
+def _module_types(module: str, path: str, names: Tuple[str, ...]) -> Tuple[type, ...]:
     mod = sys.modules.get(module)
     if mod is None:
         return ()
@@ -137,7 +137,7 @@ def is_tls_failure(exc: BaseException) -> bool:
     return False
 
 
-def _transport_types() -> tuple:
+def _transport_types() -> Tuple[type, ...]:
     return (
         _module_types("requests", "exceptions", ("ConnectionError", "Timeout", "ChunkedEncodingError"))
         + _module_types("urllib3", "exceptions", ("ProtocolError", "NewConnectionError", "TimeoutError"))
@@ -162,8 +162,9 @@ def is_transport_error(exc: BaseException) -> bool:
     if types and isinstance(exc, types):
         return True
     url_error = _module_types("urllib.error", "", ("URLError",))
-    if url_error and isinstance(exc, url_error) and isinstance(getattr(exc, "reason", None), BaseException):
-        return is_transport_error(exc.reason)  # type: ignore[attr-defined]
+    reason = getattr(exc, "reason", None)
+    if url_error and isinstance(exc, url_error) and isinstance(reason, BaseException):
+        return is_transport_error(reason)
     return False
 
 

@@ -164,8 +164,8 @@ def hedged_call(
     if plan.wait is None:
         return plan.won(fn())
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="resilint-hedge")
-    futures: List[Future] = []
-    winner: Optional[Future] = None
+    futures: "List[Future[T]]" = []
+    winner: "Optional[Future[T]]" = None
     try:
         futures.append(pool.submit(contextvars.copy_context().run, fn))
         wait(futures, timeout=plan.wait)
@@ -188,8 +188,8 @@ def hedged_call(
         pool.shutdown(wait=False)
 
 
-def _discarder(discard: Callable[[Any], None]) -> Callable[[Future], None]:
-    def callback(fut: Future) -> None:
+def _discarder(discard: Callable[[Any], None]) -> "Callable[[Future[Any]], None]":
+    def callback(fut: "Future[Any]") -> None:
         if not fut.cancelled() and fut.exception() is None:
             try:
                 discard(fut.result())

@@ -106,7 +106,8 @@ class Metrics:
         """Count of ``kind`` for one dependency, or summed over all when ``dependency`` is None."""
         with self._lock:
             if dependency is not None:
-                return self._counts.get(dependency, {}).get(kind, 0)
+                counts = self._counts.get(dependency)
+                return counts.get(kind, 0) if counts is not None else 0
             return sum(c.get(kind, 0) for c in self._counts.values())
 
     def retry_ratio(self, dependency: Optional[str] = None) -> float:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, overload
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
@@ -360,7 +360,7 @@ class _ScopeHolder:
             self.token = None
 
 
-def _own_budget(kwargs: dict, site: str) -> dict:
+def _own_budget(kwargs: Dict[str, Any], site: str) -> Dict[str, Any]:
     """Without ``dependency``/``budget``/``policy``, a retry scope gets the budget of the place
     it is written (``site``), like a dependency of its own: unrelated retry sites never drain
     each other's budget, and the same site shares one across calls."""
@@ -369,8 +369,8 @@ def _own_budget(kwargs: dict, site: str) -> dict:
     return kwargs
 
 
-def _policy_from(kwargs: dict) -> RetryPolicy:
-    policy = kwargs.pop("policy", None)
+def _policy_from(kwargs: Dict[str, Any]) -> RetryPolicy:
+    policy: Optional[RetryPolicy] = kwargs.pop("policy", None)
     if policy is not None:
         if kwargs:
             raise TypeError("pass either policy= or policy keyword arguments, not both")
@@ -497,10 +497,11 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
     """
 
     def __init__(self, attempts: int = 3, **kwargs: "Unpack[_LoopOptions]") -> None:
-        if "policy" not in kwargs:
-            kwargs["attempts"] = attempts
+        settings: Dict[str, Any] = dict(kwargs)
+        if "policy" not in settings:
+            settings["attempts"] = attempts
         caller = sys._getframe(1)
-        self.policy = _policy_from(_own_budget(dict(kwargs), f"{caller.f_globals.get('__name__')}:{caller.f_lineno}"))
+        self.policy = _policy_from(_own_budget(settings, f"{caller.f_globals.get('__name__')}:{caller.f_lineno}"))
 
     def __iter__(self) -> "_RetryLoop":
         """A new operation: its attempts, one by one."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Optional
+from typing import Any, Dict, NamedTuple, Optional
 
 from ._clock import Clock
 from .deadline import current_deadline
@@ -42,7 +42,7 @@ class SplitTimeout(NamedTuple):
 
         return httpx.Timeout(self.read, connect=self.connect, read=self.read, write=self.read, pool=self.connect)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, float]:
         """httpx's per-request extension format: connect/read/write/pool."""
         return {"connect": self.connect, "read": self.read, "write": self.read, "pool": self.connect}
 
@@ -123,7 +123,7 @@ def calibrate(
     read = p99 * factor
 
     def cost(n: int) -> float:
-        sleeps = sum(min(cap, base * 2 ** k) / 2.0 for k in range(n - 1))
+        sleeps = sum(min(cap, base * 2.0**k) / 2.0 for k in range(n - 1))
         return n * read + sleeps
 
     fit = 0

@@ -168,7 +168,7 @@ class HttpPolicy:
         self,
         host: str,
         method: str,
-        headers: MutableMapping[str, str],
+        headers: MutableMapping[str, Any],
         repeatable_body: bool = True,
         cap: Optional[SplitTimeout] = None,
     ) -> "_Bound":
@@ -184,7 +184,7 @@ class _Bound:
         policy: HttpPolicy,
         dep: str,
         method: str,
-        headers: MutableMapping[str, str],
+        headers: MutableMapping[str, Any],
         repeatable: bool,
         cap: Optional[SplitTimeout],
     ) -> None:

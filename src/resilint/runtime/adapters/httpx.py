@@ -26,7 +26,7 @@ as with .NET's ``HttpCompletionOption.ResponseHeadersRead``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional
 
 import httpx
 
@@ -35,7 +35,9 @@ from ..timeouts import SplitTimeout
 from ._engine import AttemptSpec, HttpPolicy, run_async, run_sync
 
 if TYPE_CHECKING:
-    from ._engine import PolicyOptions, Unpack
+    from typing_extensions import Unpack
+
+    from ._engine import PolicyOptions
 
 __all__ = [
     "ResilientTransport",
@@ -255,7 +257,7 @@ class AsyncResilientTransport(_Wrapping, httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
-def _split_policy(policy: Optional[HttpPolicy], kwargs: dict) -> HttpPolicy:
+def _split_policy(policy: Optional[HttpPolicy], kwargs: Dict[str, Any]) -> HttpPolicy:
     """Take the :class:`HttpPolicy` keyword arguments out of ``kwargs`` (the rest are the
     client's); returns the policy."""
     import inspect

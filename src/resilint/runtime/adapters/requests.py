@@ -16,7 +16,7 @@ would). With ``stream=True`` the body is yours to read, outside the retries.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import urlsplit
 
 import requests
@@ -26,7 +26,9 @@ from ..timeouts import SplitTimeout
 from ._engine import AttemptSpec, HttpPolicy, run_sync
 
 if TYPE_CHECKING:
-    from ._engine import PolicyOptions, Unpack
+    from typing_extensions import Unpack
+
+    from ._engine import PolicyOptions
 
 __all__ = ["ResilientAdapter", "ResilientSession", "HttpPolicy"]
 
@@ -78,11 +80,11 @@ class ResilientAdapter(HTTPAdapter):
         self.policy = policy if policy is not None else HttpPolicy(**policy_kwargs)
         super().__init__(pool_connections=pool_connections, pool_maxsize=pool_maxsize, max_retries=0, pool_block=pool_block)
 
-    def send(  # type: ignore[override]
+    def send(  # type: ignore[override, unused-ignore]
         self,
         request: requests.PreparedRequest,
         stream: bool = False,
-        timeout: Union[None, float, Tuple[Optional[float], Optional[float]]] = None,
+        timeout: Any = None,
         verify: Any = True,
         cert: Any = None,
         proxies: Any = None,
@@ -92,13 +94,15 @@ class ResilientAdapter(HTTPAdapter):
         parts = urlsplit(request.url or "")
         host = parts.netloc or "default"
         bound = self.policy.bind(host, request.method or "GET", request.headers, _repeatable(request.body), _cap(timeout))
-        parent = super()
+        send = super().send
 
         def send_copy(spec: AttemptSpec) -> requests.Response:
             copy = request.copy()  # each attempt (and hedge) carries its own deadline header
             copy.headers.update(spec.headers)
             t = spec.timeout
-            response = parent.send(copy, stream=stream, timeout=(t.connect, t.read), verify=verify, cert=cert, proxies=proxies)
+            response: requests.Response = send(
+                copy, stream=stream, timeout=(t.connect, t.read), verify=verify, cert=cert, proxies=proxies
+            )
             if not stream:
                 # read here, as Session.send would after us: a body cut off is this attempt's
                 # failure, retried, and the connection goes back to the pool
