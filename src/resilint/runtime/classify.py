@@ -16,7 +16,6 @@ from __future__ import annotations
 import socket
 import sys
 from dataclasses import dataclass, replace
-from email.utils import parsedate_to_datetime
 from typing import Any, Iterator, List, Optional, Set, Tuple
 
 from .errors import ResilienceError
@@ -84,6 +83,8 @@ def parse_retry_after(value: Optional[str], now: float) -> Optional[float]:
     if ascii_digits(value):
         return float(value)
     try:
+        from email.utils import parsedate_to_datetime  # only for HTTP dates: a costly import
+
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
         return None

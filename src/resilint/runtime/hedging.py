@@ -21,8 +21,7 @@ from __future__ import annotations
 import contextvars
 import threading
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Awaitable, Callable, Deque, Dict, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Deque, Dict, List, Optional, TypeVar
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
@@ -30,6 +29,9 @@ from ._registry import PerDependency
 from .budget import BudgetArg, resolve_budget
 from .classify import classify
 from .deadline import remaining
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["LatencyTracker", "hedged_call", "ahedged_call"]
 
@@ -163,6 +165,8 @@ def hedged_call(
     plan = _HedgePlan(idempotent, budget, delay, tracker, dependency, clock, attempt, admit, unadmit)
     if plan.wait is None:
         return plan.won(fn())
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait  # on first sync hedge only
+
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="resilint-hedge")
     futures: "List[Future[T]]" = []
     winner: "Optional[Future[T]]" = None
