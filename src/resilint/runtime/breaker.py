@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, Literal,
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
 from ._registry import PerDependency
+from ._validate import require_int, require_number
 from .classify import classify
 from .errors import CircuitOpenError
 
@@ -223,16 +224,13 @@ class CircuitBreaker(PerDependency):
         buckets: int = 10,
         clock: Optional[Clock] = None,
     ) -> None:
-        _require_number("failure_rate", failure_rate)
-        _require_number("slow_call_rate", slow_call_rate)
-        _require_number("window", window)
-        _require_number("open_duration", open_duration)
-        _require_number("open_jitter", open_jitter)
-        if slow_call_duration is not None:
-            _require_number("slow_call_duration", slow_call_duration)
-        for label, value in (("min_calls", min_calls), ("half_open_probes", half_open_probes), ("buckets", buckets)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"CircuitBreaker {label} must be an int, got {value!r}")
+        for label, fraction in (("failure_rate", failure_rate), ("slow_call_rate", slow_call_rate)):
+            require_number(label, fraction, what="a fraction")
+        for label, seconds in (("window", window), ("open_duration", open_duration), ("open_jitter", open_jitter)):
+            require_number(label, seconds)
+        require_number("slow_call_duration", slow_call_duration, optional=True)
+        for label, count in (("min_calls", min_calls), ("half_open_probes", half_open_probes), ("buckets", buckets)):
+            require_int(label, count)
         if not (0 < failure_rate <= 1 and 0 < slow_call_rate <= 1):
             raise ValueError("rates are fractions in (0, 1]")
         if min_calls < 1 or half_open_probes < 1 or buckets < 1 or window <= 0 or open_duration < 0:
@@ -445,8 +443,3 @@ class CircuitBreaker(PerDependency):
             f"failures_in_window={w.total_failures}, slow_calls_in_window={w.total_slows})"
         )
 
-
-def _require_number(name: str, value: Any) -> None:
-    """A clear ``TypeError`` at construction for a setting that is not a number (``"5"``)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number of seconds or a fraction, got {value!r}")

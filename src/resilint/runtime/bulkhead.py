@@ -19,6 +19,7 @@ from typing import Any, Deque, Optional
 
 from . import metrics as _metrics
 from ._registry import PerDependency
+from ._validate import require_int, require_number
 from .deadline import current_deadline
 from .errors import BulkheadFull, DeadlineExceeded
 
@@ -67,11 +68,9 @@ class Bulkhead(PerDependency):
         *,
         queue_timeout: Optional[float] = None,
     ) -> None:
-        for label, value in (("max_concurrent", max_concurrent), ("max_queue", max_queue)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Bulkhead {label} must be an int, got {value!r}")
-        if queue_timeout is not None and (isinstance(queue_timeout, bool) or not isinstance(queue_timeout, (int, float))):
-            raise TypeError(f"Bulkhead queue_timeout must be a number of seconds or None, got {queue_timeout!r}")
+        require_int("max_concurrent", max_concurrent)
+        require_int("max_queue", max_queue)
+        require_number("queue_timeout", queue_timeout, optional=True)
         if max_concurrent < 1 or max_queue < 0:
             raise ValueError("max_concurrent >= 1 and max_queue >= 0")
         self.name = name

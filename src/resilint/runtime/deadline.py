@@ -11,6 +11,7 @@ import contextvars
 from typing import Any, Optional, Tuple
 
 from ._clock import Clock, get_clock
+from ._validate import require_number
 from .errors import DeadlineExceeded
 
 __all__ = [
@@ -85,8 +86,7 @@ class deadline:  # noqa: N801 - used like a function: ``with deadline(2.0):``
     """
 
     def __init__(self, seconds: Optional[float], *, clock: Optional[Clock] = None) -> None:
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))):
-            raise TypeError(f"deadline seconds must be a number or None, got {seconds!r}")
+        require_number("deadline seconds", seconds, optional=True, what="a number")
         if seconds is not None and seconds != seconds:  # NaN
             raise ValueError("deadline seconds must be a number, not NaN")
         self.seconds = seconds

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tupl
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
+from ._validate import require_int, require_number
 from .budget import BudgetArg, RetryBudget, resolve_budget
 from .classify import Verdict, classify as _default_classify
 from .deadline import current_deadline
@@ -109,11 +110,9 @@ class RetryPolicy:
         classify: Optional[Callable[[Any], Verdict]] = None,
         clock: Optional[Clock] = None,
     ) -> None:
-        if isinstance(attempts, bool) or not isinstance(attempts, int):
-            raise TypeError(f"attempts must be an int, got {attempts!r}")
-        for label, value in (("base", base), ("cap", cap), ("retry_after_cap", retry_after_cap)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"{label} must be a number of seconds, got {value!r}")
+        require_int("attempts", attempts)
+        for label, seconds in (("base", base), ("cap", cap), ("retry_after_cap", retry_after_cap)):
+            require_number(label, seconds)
         if isinstance(retry_on, type):
             retry_on = (retry_on,)  # retry_on=ConnectionError: what was meant is clear
         retry_on = tuple(retry_on)

@@ -24,9 +24,11 @@ connection is free again.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, MutableMapping, NamedTuple, Optional, Union
 
 from .._clock import Clock, get_clock
+from .._validate import require_int, require_number
 from ..breaker import CircuitBreaker, PermitGuard
 from ..budget import BudgetArg, resolve_budget
 from ..bulkhead import Bulkhead
@@ -111,13 +113,10 @@ class HttpPolicy:
         auto_idempotency_key: bool = False,
         clock: Optional[Clock] = None,
     ) -> None:
-        if isinstance(attempts, bool) or not isinstance(attempts, int):
-            raise TypeError(f"attempts must be an int, got {attempts!r}")
-        for label, value in (("base", base), ("cap", cap), ("retry_after_cap", retry_after_cap), ("read", read), ("connect", connect)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"{label} must be a number of seconds, got {value!r}")
-        if hedge_delay is not None and (isinstance(hedge_delay, bool) or not isinstance(hedge_delay, (int, float))):
-            raise TypeError(f"hedge_delay must be a number of seconds or None, got {hedge_delay!r}")
+        require_int("attempts", attempts)
+        for label, seconds in (("base", base), ("cap", cap), ("retry_after_cap", retry_after_cap), ("read", read), ("connect", connect)):
+            require_number(label, seconds)
+        require_number("hedge_delay", hedge_delay, optional=True)
         if dependency is not None and not isinstance(dependency, str):
             raise TypeError(f"dependency must be a name (str) or None, got {dependency!r}")
         if attempts < 1 or read <= 0 or connect <= 0:
@@ -263,11 +262,8 @@ class _Bound:
             attempt=self.run.attempt,
         )
 
-    def _slots(self) -> "_CopySlots":
-        return _CopySlots(self.bulkhead)
-
     def attempt_sync(self, send: Callable[[AttemptSpec], Any], release: Callable[[Any], None]) -> Any:
-        slots = self._slots()
+        slots = _CopySlots(self.bulkhead)
         slots.acquire_first()
 
         def send_copy() -> Any:
@@ -287,7 +283,7 @@ class _Bound:
     async def attempt_async(
         self, send: Callable[[AttemptSpec], Awaitable[Any]], arelease: Callable[[Any], Awaitable[None]]
     ) -> Any:
-        slots = self._slots()
+        slots = _CopySlots(self.bulkhead)
         await slots.aacquire_first()
 
         async def send_copy() -> Any:
@@ -312,8 +308,6 @@ class _CopySlots:
     hedge that cannot be interrupted still counts against the bound while it runs."""
 
     def __init__(self, bulkhead: Optional[Bulkhead]) -> None:
-        import threading
-
         self.bulkhead = bulkhead
         self._lock = threading.Lock()
         self._unclaimed = 0

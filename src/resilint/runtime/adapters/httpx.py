@@ -160,7 +160,7 @@ class _Wrapping:
         trust_env: Optional[bool] = None,
         http1: Optional[bool] = None,
         http2: Optional[bool] = None,
-        **policy_kwargs: Any,
+        **policy_kwargs: "Unpack[PolicyOptions]",
     ) -> None:
         if policy is not None and policy_kwargs:
             raise TypeError("pass either policy= or policy keyword arguments, not both")
@@ -185,23 +185,6 @@ class ResilientTransport(_Wrapping, httpx.BaseTransport):
 
     _factory = httpx.HTTPTransport
 
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            policy: Optional[HttpPolicy] = None,
-            *,
-            transport: Optional[httpx.BaseTransport] = None,
-            limits: Optional[httpx.Limits] = None,
-            verify: Any = None,
-            cert: Any = None,
-            proxy: Any = None,
-            trust_env: Optional[bool] = None,
-            http1: Optional[bool] = None,
-            http2: Optional[bool] = None,
-            **policy_kwargs: Unpack[PolicyOptions],
-        ) -> None: ...
-
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Send ``request`` with retries, deadline, budget, breaker, bulkhead and hedging."""
         bound = self.policy.bind(_host(request), request.method, request.headers, _repeatable(request), _cap(request))
@@ -223,23 +206,6 @@ class AsyncResilientTransport(_Wrapping, httpx.AsyncBaseTransport):
     ``httpx.AsyncClient(transport=AsyncResilientTransport(dependency="search"))``."""
 
     _factory = httpx.AsyncHTTPTransport
-
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            policy: Optional[HttpPolicy] = None,
-            *,
-            transport: Optional[httpx.AsyncBaseTransport] = None,
-            limits: Optional[httpx.Limits] = None,
-            verify: Any = None,
-            cert: Any = None,
-            proxy: Any = None,
-            trust_env: Optional[bool] = None,
-            http1: Optional[bool] = None,
-            http2: Optional[bool] = None,
-            **policy_kwargs: Unpack[PolicyOptions],
-        ) -> None: ...
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Send ``request`` with retries, deadline, budget, breaker, bulkhead and hedging."""
@@ -269,53 +235,44 @@ def _split_policy(policy: Optional[HttpPolicy], kwargs: Dict[str, Any]) -> HttpP
     return policy if policy is not None else HttpPolicy(**policy_kwargs)
 
 
-class ResilientClient(httpx.Client):
+class _EveryTransportResilient:
+    """What both client classes add to httpx's: the policy, split from the client's keyword
+    arguments, and every transport the client builds or is given wrapped in ``_wrapper``."""
+
+    _wrapper: Any
+    policy: HttpPolicy
+
+    def __init__(self, policy: Optional[HttpPolicy] = None, **kwargs: Any) -> None:
+        self.policy = _split_policy(policy, kwargs)
+        mounts = kwargs.get("mounts")
+        if mounts:
+            kwargs["mounts"] = {pattern: self._resilient(t) for pattern, t in mounts.items()}
+        super().__init__(**kwargs)
+
+    def _resilient(self, transport: Any) -> Any:
+        if transport is None or isinstance(transport, self._wrapper):
+            return transport
+        return self._wrapper(self.policy, transport=transport)
+
+    # httpx builds the default transport and each proxy's through these two (0.23 to 0.28)
+    def _init_transport(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resilient(getattr(super(), "_init_transport")(*args, **kwargs))
+
+    def _init_proxy_transport(self, *args: Any, **kwargs: Any) -> Any:
+        return self._resilient(getattr(super(), "_init_proxy_transport")(*args, **kwargs))
+
+
+class ResilientClient(_EveryTransportResilient, httpx.Client):
     """An ``httpx.Client`` whose every transport — the default one, each proxy mount (from
     ``proxy=`` or the environment) and each of your ``mounts=`` — applies one
     :class:`HttpPolicy`. Takes the client's keyword arguments and the policy's (or
     ``policy=``): ``ResilientClient(dependency="search", breaker=True, proxy=..., verify=...)``.
     """
 
-    policy: HttpPolicy
-
-    def __init__(self, policy: Optional[HttpPolicy] = None, **kwargs: Any) -> None:
-        self.policy = _split_policy(policy, kwargs)
-        mounts = kwargs.get("mounts")
-        if mounts:
-            kwargs["mounts"] = {pattern: self._resilient(t) for pattern, t in mounts.items()}
-        super().__init__(**kwargs)
-
-    def _resilient(self, transport: Optional[httpx.BaseTransport]) -> Any:
-        if transport is None or isinstance(transport, ResilientTransport):
-            return transport
-        return ResilientTransport(self.policy, transport=transport)
-
-    def _init_transport(self, *args: Any, **kwargs: Any) -> httpx.BaseTransport:
-        return self._resilient(super()._init_transport(*args, **kwargs))  # type: ignore[no-any-return]
-
-    def _init_proxy_transport(self, *args: Any, **kwargs: Any) -> httpx.BaseTransport:
-        return self._resilient(super()._init_proxy_transport(*args, **kwargs))  # type: ignore[no-any-return]
+    _wrapper = ResilientTransport
 
 
-class AsyncResilientClient(httpx.AsyncClient):
+class AsyncResilientClient(_EveryTransportResilient, httpx.AsyncClient):
     """The asyncio form of :class:`ResilientClient` (an ``httpx.AsyncClient``)."""
 
-    policy: HttpPolicy
-
-    def __init__(self, policy: Optional[HttpPolicy] = None, **kwargs: Any) -> None:
-        self.policy = _split_policy(policy, kwargs)
-        mounts = kwargs.get("mounts")
-        if mounts:
-            kwargs["mounts"] = {pattern: self._resilient(t) for pattern, t in mounts.items()}
-        super().__init__(**kwargs)
-
-    def _resilient(self, transport: Optional[httpx.AsyncBaseTransport]) -> Any:
-        if transport is None or isinstance(transport, AsyncResilientTransport):
-            return transport
-        return AsyncResilientTransport(self.policy, transport=transport)
-
-    def _init_transport(self, *args: Any, **kwargs: Any) -> httpx.AsyncBaseTransport:
-        return self._resilient(super()._init_transport(*args, **kwargs))  # type: ignore[no-any-return]
-
-    def _init_proxy_transport(self, *args: Any, **kwargs: Any) -> httpx.AsyncBaseTransport:
-        return self._resilient(super()._init_proxy_transport(*args, **kwargs))  # type: ignore[no-any-return]
+    _wrapper = AsyncResilientTransport
