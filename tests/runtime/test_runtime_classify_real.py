@@ -44,6 +44,7 @@ def test_httpx_sync_certificate_failure_is_one_handshake(certificate):
                 client.get(url)
     assert handshakes[0] == 1  # was 3: retried as a connect error
     assert breaker.state == CLOSED  # was open: counted as the dependency failing
+    assert breaker.stats()["calls"] == 0  # not counted at all, not even as a healthy call
 
 
 def test_httpx_async_certificate_failure_is_one_handshake(certificate):

@@ -44,8 +44,9 @@ class Verdict:
     dependency is unhealthy (5xx, 408, 429, connect error, timeout) — it counts against the
     breaker and a retry after it spends the retry budget. ``retry_after``: seconds the server
     asked us to wait, if any. ``local``: the call never reached the dependency (the runtime
-    refused it, or the local connection pool had no free connection), so the outcome says
-    nothing about the dependency and a breaker must not count it at all."""
+    refused it, the local connection pool had no free connection, or the TLS handshake found a
+    certificate we do not trust), so the outcome says nothing about the dependency's health and
+    a breaker must not count it at all."""
 
     ok: bool
     retryable: bool
@@ -196,7 +197,8 @@ def classify_exception(exc: BaseException, now: Optional[float] = None) -> Verdi
     if is_local_exhaustion(exc):
         return Verdict(False, False, False, f"local connection pool exhausted: {type(exc).__name__}", local=True)
     if is_tls_failure(exc):
-        return Verdict(False, False, False, f"TLS failure, not retried: {type(exc).__name__}")
+        # the same certificate fails again, and an open breaker would only hide the real error
+        return Verdict(False, False, False, f"TLS failure, not retried: {type(exc).__name__}", local=True)
     if is_transport_error(exc):
         return Verdict(False, True, True, f"transport error: {type(exc).__name__}")
     response = carried_response(exc)
