@@ -117,7 +117,9 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
         seen.add(id(current))
         yield current
         reason = getattr(current, "reason", None)
-        for inner in (current.__cause__, current.__context__, reason):
+        # the implicit context only where a traceback would show it ("during handling of ...")
+        context = None if current.__suppress_context__ else current.__context__
+        for inner in (current.__cause__, context, reason):
             if isinstance(inner, BaseException):
                 todo.append(inner)
 
