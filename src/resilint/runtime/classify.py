@@ -117,9 +117,9 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
         seen.add(id(current))
         yield current
         reason = getattr(current, "reason", None)
-        # the implicit context only where a traceback would show it ("during handling of ...")
-        context = None if current.__suppress_context__ else current.__context__
-        for inner in (current.__cause__, context, reason):
+        # the context too, even when suppressed: httpcore's ConnectError keeps the ssl error
+        # there alone (no __cause__, context suppressed)
+        for inner in (current.__cause__, current.__context__, reason):
             if isinstance(inner, BaseException):
                 todo.append(inner)
 
