@@ -458,10 +458,81 @@ def scenario_pool_release(tasks: int = 50, calls_per_task: int = 4, max_connecti
             "failed_waiting_for_pool": sum(map(waited_for_pool, kept)), "seconds": round(elapsed, 2)}
 
 
+# --------------------------------------------------------------------------------------------
+# 7. The breaker's per-call cost with many results in its window (issue 28, item 2).
+# --------------------------------------------------------------------------------------------
+def scenario_breaker_cost(window_results: int, measured: int = 200, repeats: int = 5) -> Dict[str, Any]:
+    """Microseconds per ``allow()`` + ``record_success()`` on a breaker already holding
+    ``window_results`` results in its window (``min_calls=1``: the rates are judged on every
+    call). ``measured`` calls are timed (the window grows by that much meanwhile); the best of
+    ``repeats`` runs is kept."""
+    best = float("inf")
+    for _ in range(repeats):
+        breaker = CircuitBreaker("cost", min_calls=1, window=3600.0)
+        for _ in range(window_results):
+            breaker.allow().record_success(duration=0.001)
+        started = time.perf_counter()
+        for _ in range(measured):
+            breaker.allow().record_success(duration=0.001)
+        best = min(best, (time.perf_counter() - started) / measured)
+    return {"window_results": window_results, "us_per_call": round(best * 1e6, 2)}
+
+
+# --------------------------------------------------------------------------------------------
+# 8. Hedging under a bulkhead (issue 28, item 7): what the dependency sees in flight.
+# --------------------------------------------------------------------------------------------
+def scenario_hedging_under_bulkhead(max_concurrent: int = 1, callers: int = 4, calls_each: int = 3,
+                                    delay_s: float = 0.1, hedge_delay: float = 0.02) -> Dict[str, Any]:
+    """``callers`` threads make ``calls_each`` hedged GETs (``hedge_delay``) through one
+    ``ResilientSession`` with ``Bulkhead(max_concurrent, max_queue=callers)`` against a
+    dependency answering after ``delay_s``; reports the most requests the dependency had in
+    flight at once, its calls and the hedges sent."""
+    reset_registries()
+    get_metrics().reset()
+    state = {"now": 0, "most": 0, "calls": 0}
+    lock = threading.Lock()
+
+    def app(environ: Any, start_response: Any) -> List[bytes]:
+        with lock:
+            state["now"] += 1
+            state["calls"] += 1
+            state["most"] = max(state["most"], state["now"])
+        try:
+            time.sleep(delay_s)
+        finally:
+            with lock:
+                state["now"] -= 1
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+
+    bulkhead = Bulkhead("hedged", max_concurrent=max_concurrent, max_queue=callers)
+    with serve_wsgi(app) as url:
+        with ResilientSession(dependency="hedged", bulkhead=bulkhead, hedge=True, hedge_delay=hedge_delay,
+                              budget=False) as session:
+            def caller(_: int) -> None:
+                for _ in range(calls_each):
+                    session.get(url)
+
+            started = time.monotonic()
+            with ThreadPoolExecutor(callers) as pool:
+                list(pool.map(caller, range(callers)))
+            elapsed = time.monotonic() - started
+        time.sleep(delay_s * 2)  # let losing hedges finish before reading the figures
+    return {"max_concurrent": max_concurrent, "most_in_flight_at_dependency": state["most"],
+            "dependency_calls": state["calls"], "hedges": get_metrics().count("hedge", "hedged"),
+            "seconds": round(elapsed, 2)}
+
+
 def main(argv: Any = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="test-suite sizes")
+    parser.add_argument("--only", choices=("breaker-cost", "hedging-bulkhead"),
+                        help="run one of the issue-28 sections alone (they run against older code too)")
     args = parser.parse_args(argv)
+    if args.only:
+        print(f"python {sys.version.split()[0]}, requests {requests.__version__}")
+        (_breaker_cost if args.only == "breaker-cost" else _hedging_bulkhead)()
+        return 0
     size = (4, 10) if args.quick else (16, 50)
     get_metrics().reset()
     transitions: List[str] = []
@@ -501,10 +572,28 @@ def main(argv: Any = None) -> int:
     print("\n== 6. failed calls and the connection pool (50 tasks x 4 calls, 4 connections, always 503) ==")
     print(scenario_pool_release())
     m = get_metrics()
-    print(f"\nmetrics (all scenarios, naive clients included): retry ratio {m.retry_ratio():.3f}, budget exhausted {m.count('budget_exhausted')}, "
-          f"breaker transitions {m.count('breaker_transition')}, deadline refusals {m.count('deadline_refused')}")
+    summary = (m.retry_ratio(), m.count("budget_exhausted"), m.count("breaker_transition"), m.count("deadline_refused"))
+    _breaker_cost()
+    _hedging_bulkhead()
+    print(f"\nmetrics (scenarios 1-6, naive clients included): retry ratio {summary[0]:.3f}, budget exhausted {summary[1]}, "
+          f"breaker transitions {summary[2]}, deadline refusals {summary[3]}")
     print(f"warnings logged on 'resilint.runtime': {len(transitions)} (e.g. {transitions[-1] if transitions else '-'})")
     return 0
+
+
+def _breaker_cost() -> None:
+    print("\n== 7. breaker per-call cost (allow + record, rates judged on every call) ==")
+    for n in (1, 1_000, 10_000):
+        r = scenario_breaker_cost(n)
+        print(f"{r['window_results']:>6} results in the window: {r['us_per_call']:>8.2f} us per call")
+
+
+def _hedging_bulkhead() -> None:
+    print("\n== 8. hedging under a bulkhead (threads x 3 hedged GETs, 100 ms each, hedge after 20 ms) ==")
+    for size, callers in ((1, 4), (2, 4), (4, 2)):
+        r = scenario_hedging_under_bulkhead(max_concurrent=size, callers=callers)
+        print(f"max_concurrent {size}, {callers} threads: at most {r['most_in_flight_at_dependency']} in flight at the "
+              f"dependency; {r['dependency_calls']} calls, {r['hedges']} hedges, {r['seconds']} s")
 
 
 if __name__ == "__main__":

@@ -69,7 +69,8 @@ def test_local_pool_exhaustion_is_not_a_dependency_failure():
         connect=0.2, **FAST,
     )
     with serve_wsgi(app) as url, httpx.Client(transport=transport) as client:
-        with client.stream("GET", url):  # holds the only connection
+        # a streamed body (not read within the attempt) holds the only connection
+        with client.stream("GET", url, extensions={"resilint.stream": True}):
             with pytest.raises(httpx.PoolTimeout):
                 client.get(url)  # was: retried, charged to the budget, and it opened the breaker
         assert app.calls == 1

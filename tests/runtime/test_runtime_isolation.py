@@ -95,3 +95,37 @@ def test_adapters_load_lazily_on_attribute_access():
         "assert 'httpx' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def type_checking_only_imports(path: Path):
+    """Names imported at module level outside ``if TYPE_CHECKING:`` blocks."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+    def walk(nodes, guarded):
+        for node in nodes:
+            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+                yield from walk(node.body, True)
+                yield from walk(node.orelse, guarded)
+                continue
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield alias.name, guarded
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                yield node.module or "", guarded
+            for child in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(node, child, None)
+                if isinstance(inner, list):
+                    yield from walk(inner, guarded)
+
+    yield from walk(tree.body, False)
+
+
+def test_typing_extensions_is_for_type_checkers_only():
+    # ParamSpec and Unpack come from typing_extensions on Python 3.9: only under TYPE_CHECKING
+    found = [
+        (path.name, guarded)
+        for path in sorted(RUNTIME.rglob("*.py"))
+        for name, guarded in type_checking_only_imports(path)
+        if name.split(".")[0] == "typing_extensions"
+    ]
+    assert found and all(guarded for _, guarded in found), found

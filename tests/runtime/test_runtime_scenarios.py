@@ -89,3 +89,10 @@ def test_deadline_overrun_bulkhead_and_hedges(scenarios):
 def test_pool_release_every_call_reaches_the_dependency(scenarios):
     r = scenarios.scenario_pool_release(tasks=10, calls_per_task=2, max_connections=2)
     assert r["reached_dependency"] == r["calls"] == 20 and r["failed_waiting_for_pool"] == 0
+
+
+def test_hedging_under_a_bulkhead_stays_within_its_bound(scenarios):
+    r = scenarios.scenario_hedging_under_bulkhead(max_concurrent=1, callers=3, calls_each=2)
+    assert r["most_in_flight_at_dependency"] == 1 and r["dependency_calls"] == 6  # was 3 in flight
+    roomy = scenarios.scenario_hedging_under_bulkhead(max_concurrent=4, callers=2, calls_each=2)
+    assert roomy["hedges"] > 0 and roomy["most_in_flight_at_dependency"] <= 4

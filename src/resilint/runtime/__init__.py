@@ -1,13 +1,14 @@
 """resilint.runtime — budgeted, jittered, deadline-aware outbound calls.
 
 Standard library only at import time; the HTTP adapters (``ResilientSession``,
-``ResilientAdapter``, ``ResilientTransport``, ``AsyncResilientTransport``) are loaded on first
-attribute access and only then import requests/httpx. See ``docs/runtime.md``.
+``ResilientAdapter``, ``ResilientTransport``, ``AsyncResilientTransport``, ``ResilientClient``,
+``AsyncResilientClient``) are loaded on first attribute access and only then import
+requests/httpx. See ``docs/runtime.md``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._clock import Clock, SystemClock, get_clock, set_default_clock, use_clock
 from .breaker import CLOSED, HALF_OPEN, OPEN, CircuitBreaker, Permit
@@ -51,7 +52,14 @@ _LAZY = {
     "ResilientAdapter": ("resilint.runtime.adapters.requests", "ResilientAdapter"),
     "ResilientTransport": ("resilint.runtime.adapters.httpx", "ResilientTransport"),
     "AsyncResilientTransport": ("resilint.runtime.adapters.httpx", "AsyncResilientTransport"),
+    "ResilientClient": ("resilint.runtime.adapters.httpx", "ResilientClient"),
+    "AsyncResilientClient": ("resilint.runtime.adapters.httpx", "AsyncResilientClient"),
 }
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers (nothing is imported at run time)
+    from .adapters._engine import HttpPolicy
+    from .adapters.httpx import AsyncResilientClient, AsyncResilientTransport, ResilientClient, ResilientTransport
+    from .adapters.requests import ResilientAdapter, ResilientSession
 
 
 def __getattr__(name: str) -> Any:  # PEP 562: import adapters (and their client) on demand
@@ -87,4 +95,5 @@ __all__ = [
     "ResilienceError",
     # adapters (lazy)
     "HttpPolicy", "ResilientSession", "ResilientAdapter", "ResilientTransport", "AsyncResilientTransport",
+    "ResilientClient", "AsyncResilientClient",
 ]

@@ -28,10 +28,12 @@ class Clock:
         return time.time()
 
     def sleep(self, seconds: float) -> None:
+        """Block for ``seconds`` (nothing when it is not positive)."""
         if seconds > 0:
             time.sleep(seconds)
 
     async def asleep(self, seconds: float) -> None:
+        """Await ``seconds`` (asyncio)."""
         import asyncio
 
         await asyncio.sleep(max(0.0, seconds))
@@ -41,6 +43,7 @@ class Clock:
         return _random.random()
 
     def uniform(self, low: float, high: float) -> float:
+        """A float in ``[low, high)`` drawn from :meth:`random`."""
         return low + (high - low) * self.random()
 
 

@@ -104,6 +104,7 @@ class RetryBudget(PerDependency):
             raise RetryBudgetExhausted(self.name, response=response)
 
     def stats(self) -> Dict[str, float]:
+        """``first_attempts``, ``spent`` and ``balance`` over the window now."""
         with self._lock:
             self._slot()
             return {

@@ -19,6 +19,7 @@ from typing import Any, Deque, Optional
 
 from . import metrics as _metrics
 from ._registry import PerDependency
+from ._validate import require_int, require_number
 from .deadline import current_deadline
 from .errors import BulkheadFull, DeadlineExceeded
 
@@ -52,6 +53,13 @@ class _Waiter:
 
 
 class Bulkhead(PerDependency):
+    """At most ``max_concurrent`` calls in flight, ``max_queue`` more waiting (FIFO) for at
+    most their deadline or ``queue_timeout``; see the module documentation.
+
+    ``Bulkhead.for_dependency(name, **settings)`` returns the process-wide bulkhead of a
+    dependency. Use it as ``with bulkhead:`` / ``async with bulkhead:``.
+    """
+
     def __init__(
         self,
         name: str = "default",
@@ -60,6 +68,9 @@ class Bulkhead(PerDependency):
         *,
         queue_timeout: Optional[float] = None,
     ) -> None:
+        require_int("max_concurrent", max_concurrent)
+        require_int("max_queue", max_queue)
+        require_number("queue_timeout", queue_timeout, optional=True)
         if max_concurrent < 1 or max_queue < 0:
             raise ValueError("max_concurrent >= 1 and max_queue >= 0")
         self.name = name
@@ -74,10 +85,12 @@ class Bulkhead(PerDependency):
 
     @property
     def in_flight(self) -> int:
+        """Calls holding a slot now."""
         return self._in_flight
 
     @property
     def queued(self) -> int:
+        """Callers waiting for a slot now."""
         return len(self._queue)
 
     # -- internals ------------------------------------------------------------------------
@@ -150,7 +163,17 @@ class Bulkhead(PerDependency):
             self._timed_out()
         self._check_after_queue()
 
+    def try_acquire(self) -> bool:
+        """Take a free slot at once if there is one: never waits, never queues, never raises
+        (``False`` when full). Give it back with :meth:`release`."""
+        with self._lock:
+            if self._in_flight < self.max_concurrent and not self._queue:
+                self._in_flight += 1
+                return True
+        return False
+
     async def aacquire(self) -> None:
+        """Async form of :meth:`acquire`."""
         import asyncio
 
         d = current_deadline()
@@ -202,4 +225,7 @@ class Bulkhead(PerDependency):
         self.release()
 
     def __repr__(self) -> str:
-        return f"Bulkhead({self.name!r}, in_flight={self._in_flight}/{self.max_concurrent}, queued={len(self._queue)})"
+        return (
+            f"Bulkhead({self.name!r}, max_concurrent={self.max_concurrent}, max_queue={self.max_queue}, "
+            f"queue_timeout={self.queue_timeout}, in_flight={self._in_flight}, queued={len(self._queue)})"
+        )

@@ -1,7 +1,12 @@
 """Which outcomes are worth retrying, and which say something about the dependency's health.
 
 An *outcome* is either an exception or a response-like object (anything with ``status_code``
-or ``status``, e.g. requests/httpx/urllib responses). Third-party exception types are
+or ``status``, e.g. requests/httpx/urllib responses). An exception that carries a response
+(``raise_for_status()``'s ``requests.HTTPError``, httpx's ``HTTPStatusError``, urllib's
+``HTTPError``) is judged by that response's status, so a 503 raised is a 503 returned. An
+exception is judged with its causes (``__cause__``/``__context__``, urllib's
+``URLError.reason``): a certificate that fails verification is a TLS failure however the
+client wraps it, and never retried. Third-party exception types are
 recognised only if their library is already imported (looked up in ``sys.modules``), so this
 module imports nothing outside the standard library.
 """
@@ -10,9 +15,8 @@ from __future__ import annotations
 
 import socket
 import sys
-from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
-from typing import Any, Optional
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, List, Optional, Set, Tuple
 
 from .errors import ResilienceError
 
@@ -23,6 +27,8 @@ __all__ = [
     "classify_exception",
     "classify_response",
     "is_transport_error",
+    "is_tls_failure",
+    "carried_response",
     "is_local_exhaustion",
     "parse_retry_after",
     "status_of",
@@ -38,8 +44,9 @@ class Verdict:
     dependency is unhealthy (5xx, 408, 429, connect error, timeout) — it counts against the
     breaker and a retry after it spends the retry budget. ``retry_after``: seconds the server
     asked us to wait, if any. ``local``: the call never reached the dependency (the runtime
-    refused it, or the local connection pool had no free connection), so the outcome says
-    nothing about the dependency and a breaker must not count it at all."""
+    refused it, the local connection pool had no free connection, or the TLS handshake found a
+    certificate we do not trust), so the outcome says nothing about the dependency's health and
+    a breaker must not count it at all."""
 
     ok: bool
     retryable: bool
@@ -77,6 +84,8 @@ def parse_retry_after(value: Optional[str], now: float) -> Optional[float]:
     if ascii_digits(value):
         return float(value)
     try:
+        from email.utils import parsedate_to_datetime  # only for HTTP dates: a costly import
+
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
         return None
@@ -85,7 +94,7 @@ def parse_retry_after(value: Optional[str], now: float) -> Optional[float]:
     return max(0.0, when.timestamp() - now)
 
 
-def _module_types(module: str, path: str, names: tuple) -> tuple:
+def _module_types(module: str, path: str, names: Tuple[str, ...]) -> Tuple[type, ...]:
     mod = sys.modules.get(module)
     if mod is None:
         return ()
@@ -96,23 +105,83 @@ def _module_types(module: str, path: str, names: tuple) -> tuple:
     return tuple(t for t in (getattr(mod, n, None) for n in names) if isinstance(t, type))
 
 
-def is_transport_error(exc: BaseException) -> bool:
-    """Connect errors, timeouts and dropped connections, from stdlib, requests, urllib3, httpx
-    or aiohttp. The runtime's own refusals (deadline, budget, breaker, bulkhead) are not."""
-    if isinstance(exc, ResilienceError):
-        return False
-    bad = _module_types("requests", "exceptions", ("SSLError", "InvalidURL", "InvalidSchema", "MissingSchema"))
-    if bad and isinstance(exc, bad):
-        return False
-    if isinstance(exc, (ConnectionError, TimeoutError, socket.timeout)):
-        return True
-    types = (
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and what it wraps: its ``__cause__``/``__context__`` chain and urllib's
+    ``URLError.reason`` (each once, at most 16 deep)."""
+    seen: Set[int] = set()
+    todo: List[BaseException] = [exc]
+    while todo and len(seen) < 16:
+        current = todo.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        reason = getattr(current, "reason", None)
+        # the context too, even when suppressed: httpcore's ConnectError keeps the ssl error
+        # there alone (no __cause__, context suppressed)
+        for inner in (current.__cause__, current.__context__, reason):
+            if isinstance(inner, BaseException):
+                todo.append(inner)
+
+
+def is_tls_failure(exc: BaseException) -> bool:
+    """The TLS handshake failed — a certificate that does not verify, a protocol or cipher
+    mismatch — however the client wrapped it (httpx ``ConnectError``, requests ``SSLError``,
+    urllib ``URLError``, aiohttp ``ClientSSLError``). Another attempt meets the same
+    certificate: never retried. A connection dropped during the handshake (``SSLEOFError``,
+    ``SSLZeroReturnError``) is a dropped connection, not a TLS failure."""
+    wrapped = _module_types("requests", "exceptions", ("SSLError",)) + _module_types("aiohttp", "", ("ClientSSLError",))
+    tls = _module_types("ssl", "", ("SSLError", "CertificateError"))
+    drops = _module_types("ssl", "", ("SSLEOFError", "SSLZeroReturnError"))
+    for cause in _causes(exc):
+        if wrapped and isinstance(cause, wrapped):
+            return True
+        if tls and isinstance(cause, tls) and not (drops and isinstance(cause, drops)):
+            return True
+    return False
+
+
+def _transport_types() -> Tuple[type, ...]:
+    return (
         _module_types("requests", "exceptions", ("ConnectionError", "Timeout", "ChunkedEncodingError"))
         + _module_types("urllib3", "exceptions", ("ProtocolError", "NewConnectionError", "TimeoutError"))
         + _module_types("httpx", "", ("TimeoutException", "NetworkError", "RemoteProtocolError"))
         + _module_types("aiohttp", "", ("ClientConnectionError", "ServerTimeoutError"))
+        + _module_types("http.client", "", ("IncompleteRead",))
     )
-    return bool(types) and isinstance(exc, types)
+
+
+def is_transport_error(exc: BaseException) -> bool:
+    """Connect errors, timeouts and dropped connections, from stdlib (urllib's ``URLError``
+    judged by its ``reason``), requests, urllib3, httpx or aiohttp. The runtime's own refusals
+    (deadline, budget, breaker, bulkhead), TLS failures and invalid URLs are not."""
+    if isinstance(exc, ResilienceError):
+        return False
+    bad = _module_types("requests", "exceptions", ("InvalidURL", "InvalidSchema", "MissingSchema"))
+    if (bad and isinstance(exc, bad)) or is_tls_failure(exc):
+        return False
+    if isinstance(exc, (ConnectionError, TimeoutError, socket.timeout)):
+        return True
+    types = _transport_types()
+    if types and isinstance(exc, types):
+        return True
+    url_error = _module_types("urllib.error", "", ("URLError",))
+    reason = getattr(exc, "reason", None)
+    if url_error and isinstance(exc, url_error) and isinstance(reason, BaseException):
+        return is_transport_error(reason)
+    return False
+
+
+def carried_response(exc: BaseException) -> Any:
+    """The response an HTTP status exception carries (``requests.HTTPError.response``, httpx
+    ``HTTPStatusError.response``; urllib's ``HTTPError`` is its own response), else ``None``."""
+    if isinstance(exc, ResilienceError):
+        return None
+    http_error = _module_types("urllib.error", "", ("HTTPError",))
+    if http_error and isinstance(exc, http_error):
+        return exc
+    response = getattr(exc, "response", None)
+    return response if status_of(response) is not None else None
 
 
 def is_local_exhaustion(exc: BaseException) -> bool:
@@ -124,13 +193,20 @@ def is_local_exhaustion(exc: BaseException) -> bool:
     return bool(types) and isinstance(exc, types)
 
 
-def classify_exception(exc: BaseException) -> Verdict:
+def classify_exception(exc: BaseException, now: Optional[float] = None) -> Verdict:
     if isinstance(exc, ResilienceError):
         return Verdict(False, False, False, f"refused by the runtime: {type(exc).__name__}", local=True)
     if is_local_exhaustion(exc):
         return Verdict(False, False, False, f"local connection pool exhausted: {type(exc).__name__}", local=True)
+    if is_tls_failure(exc):
+        # the same certificate fails again, and an open breaker would only hide the real error
+        return Verdict(False, False, False, f"TLS failure, not retried: {type(exc).__name__}", local=True)
     if is_transport_error(exc):
         return Verdict(False, True, True, f"transport error: {type(exc).__name__}")
+    response = carried_response(exc)
+    if response is not None:
+        verdict = classify_response(response, now)
+        return replace(verdict, reason=f"{type(exc).__name__}: {verdict.reason}")
     return Verdict(False, False, False, f"not retryable: {type(exc).__name__}")
 
 
@@ -164,5 +240,5 @@ def classify_response(response: Any, now: Optional[float] = None) -> Verdict:
 def classify(outcome: Any, now: Optional[float] = None) -> Verdict:
     """Classify an exception or a response."""
     if isinstance(outcome, BaseException):
-        return classify_exception(outcome)
+        return classify_exception(outcome, now)
     return classify_response(outcome, now)

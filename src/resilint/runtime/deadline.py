@@ -8,9 +8,10 @@ runtime starts. Nesting never extends a deadline: the inner scope keeps the earl
 from __future__ import annotations
 
 import contextvars
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 from ._clock import Clock, get_clock
+from ._validate import require_number
 from .errors import DeadlineExceeded
 
 __all__ = [
@@ -42,6 +43,7 @@ class Deadline:
 
     @property
     def clock(self) -> Clock:
+        """The clock this deadline is measured on (the default clock at this moment if none)."""
         return get_clock(self._clock)
 
     def remaining(self) -> float:
@@ -50,6 +52,7 @@ class Deadline:
 
     @property
     def expired(self) -> bool:
+        """True once the expiry has been reached."""
         return self.clock.now() >= self.expires_at
 
     def __repr__(self) -> str:
@@ -61,6 +64,14 @@ _current: contextvars.ContextVar[Optional[Deadline]] = contextvars.ContextVar(
 )
 
 
+#: The scopes entered in the current context, innermost last: ``(deadline object, token)``.
+#: Kept per context (each asyncio task, each thread) so one ``deadline`` object can be entered
+#: again while entered (nesting) or from several tasks at once, and each exit undoes its own entry.
+_entries: contextvars.ContextVar[Tuple[Tuple["deadline", "contextvars.Token[Optional[Deadline]]"], ...]] = (
+    contextvars.ContextVar("resilint_deadline_entries", default=())
+)
+
+
 class deadline:  # noqa: N801 - used like a function: ``with deadline(2.0):``
     """Context manager (sync and async) bounding everything inside to ``seconds`` from now.
 
@@ -68,14 +79,21 @@ class deadline:  # noqa: N801 - used like a function: ``with deadline(2.0):``
     deadline (if any) unchanged, which lets callers write ``with deadline(config.timeout)``;
     so does a value above :data:`MAX_DEADLINE` (``math.inf`` included). The value bound by
     ``as`` is the effective :class:`Deadline` (or ``None``).
+
+    The object is reusable: each ``with`` starts its own ``seconds`` from the moment it is
+    entered, and its exit restores what was in effect before that entry — also when the same
+    object is nested in itself or shared by concurrent asyncio tasks.
     """
 
     def __init__(self, seconds: Optional[float], *, clock: Optional[Clock] = None) -> None:
+        require_number("deadline seconds", seconds, optional=True, what="a number")
         if seconds is not None and seconds != seconds:  # NaN
-            raise ValueError("deadline seconds must be a number")
+            raise ValueError("deadline seconds must be a number, not NaN")
         self.seconds = seconds
         self._clock = clock
-        self._token: Optional[contextvars.Token] = None
+
+    def __repr__(self) -> str:
+        return f"deadline({self.seconds!r})"
 
     def __enter__(self) -> Optional[Deadline]:
         outer = _current.get()
@@ -87,13 +105,17 @@ class deadline:  # noqa: N801 - used like a function: ``with deadline(2.0):``
             effective = mine
             if outer is not None and outer.remaining() <= mine.remaining():
                 effective = outer
-        self._token = _current.set(effective)
+        _entries.set(_entries.get() + ((self, _current.set(effective)),))
         return effective
 
     def __exit__(self, *exc: Any) -> None:
-        if self._token is not None:
-            _current.reset(self._token)
-            self._token = None
+        entries = _entries.get()
+        for i in range(len(entries) - 1, -1, -1):
+            if entries[i][0] is self:
+                _entries.set(entries[:i] + entries[i + 1 :])
+                _current.reset(entries[i][1])
+                return
+        raise RuntimeError(f"{self!r} exited in a context where it was not entered")
 
     async def __aenter__(self) -> Optional[Deadline]:
         return self.__enter__()

@@ -1,4 +1,9 @@
-"""Exceptions raised by the runtime. All derive from :class:`ResilienceError`."""
+"""Exceptions raised by the runtime. All derive from :class:`ResilienceError`.
+
+Each pickles with its own arguments (a ``ProcessPoolExecutor`` worker may raise one): the
+message and the attributes come back as they were. ``.response`` does not travel: it is bound
+to a connection of the process that received it, so it is ``None`` after unpickling.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +36,9 @@ class DeadlineExceeded(ResilienceError, TimeoutError):
     def __str__(self) -> str:  # OSError's __str__ would print the args tuple oddly
         return str(self.args[0]) if self.args else "deadline exceeded"
 
+    def __reduce__(self) -> Any:
+        return (type(self), (str(self),))
+
 
 class RetryBudgetExhausted(ResilienceError):
     """A retry (or hedge) was needed but the dependency's retry budget is empty: fail fast."""
@@ -43,6 +51,9 @@ class RetryBudgetExhausted(ResilienceError):
         )
         self.dependency = dependency
         self.response = response
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.dependency,))
 
 
 class CircuitOpenError(ResilienceError):
@@ -57,6 +68,9 @@ class CircuitOpenError(ResilienceError):
         self.state = state
         self.retry_in = retry_in
 
+    def __reduce__(self) -> Any:
+        return (type(self), (self.name, self.state, self.retry_in))
+
 
 class BulkheadFull(ResilienceError):
     """The bulkhead has no free slot (and no room, or no time, to wait in its queue)."""
@@ -67,3 +81,8 @@ class BulkheadFull(ResilienceError):
             "call refused"
         )
         self.name = name
+        self.max_concurrent = max_concurrent
+        self.max_queue = max_queue
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.name, self.max_concurrent, self.max_queue))

@@ -45,6 +45,9 @@ _LEVELS = {
 
 @dataclass(frozen=True)
 class MetricEvent:
+    """One runtime event: its ``kind`` (see the module documentation), the ``dependency`` it
+    concerns and its ``fields``."""
+
     kind: str
     dependency: Optional[str]
     fields: Dict[str, Any] = field(default_factory=dict)
@@ -74,15 +77,18 @@ class Metrics:
         self._listeners: List[Listener] = [logging_listener]
 
     def add_listener(self, listener: Listener) -> None:
+        """Call ``listener(event)`` for every event from now on (outside any runtime lock)."""
         with self._lock:
             self._listeners.append(listener)
 
     def remove_listener(self, listener: Listener) -> None:
+        """Stop calling ``listener``."""
         with self._lock:
             if listener in self._listeners:
                 self._listeners.remove(listener)
 
     def emit(self, kind: str, dependency: Optional[str] = None, /, **fields: Any) -> None:
+        """Count one event and pass it to every listener (a failing listener is logged)."""
         event = MetricEvent(kind, dependency, dict(fields))
         with self._lock:
             self._counts[dependency][kind] += 1
@@ -100,7 +106,8 @@ class Metrics:
         """Count of ``kind`` for one dependency, or summed over all when ``dependency`` is None."""
         with self._lock:
             if dependency is not None:
-                return self._counts.get(dependency, {}).get(kind, 0)
+                counts = self._counts.get(dependency)
+                return counts.get(kind, 0) if counts is not None else 0
             return sum(c.get(kind, 0) for c in self._counts.values())
 
     def retry_ratio(self, dependency: Optional[str] = None) -> float:
@@ -110,10 +117,12 @@ class Metrics:
         return extra / first if first else 0.0
 
     def snapshot(self) -> Dict[Optional[str], Dict[str, int]]:
+        """A copy of every counter: ``{dependency: {kind: count}}``."""
         with self._lock:
             return {dep: dict(c) for dep, c in self._counts.items()}
 
     def reset(self) -> None:
+        """Forget the counters and recorded transitions (listeners stay)."""
         with self._lock:
             self._counts.clear()
             self.transitions.clear()
@@ -128,16 +137,20 @@ def get_metrics() -> Metrics:
 
 
 def add_listener(listener: Listener) -> None:
+    """Add ``listener(event)`` to the process-wide metrics (e.g. to feed Prometheus or StatsD)."""
     _metrics.add_listener(listener)
 
 
 def remove_listener(listener: Listener) -> None:
+    """Remove a listener added with :func:`add_listener`."""
     _metrics.remove_listener(listener)
 
 
 def emit(kind: str, dependency: Optional[str] = None, /, **fields: Any) -> None:
+    """Emit one event on the process-wide metrics."""
     _metrics.emit(kind, dependency, **fields)
 
 
 def retry_ratio(dependency: Optional[str] = None) -> float:
+    """(Retries + hedges) / first attempts, for one dependency or all of them."""
     return _metrics.retry_ratio(dependency)

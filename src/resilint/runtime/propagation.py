@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextvars
 import re
-from typing import Any, Callable, Iterable, Iterator, List, Mapping, MutableMapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, MutableMapping, Optional, Tuple
 
 from . import metrics as _metrics
 from ._clock import Clock
@@ -69,7 +69,7 @@ def outbound_deadline_ms(margin_ms: int = DEFAULT_MARGIN_MS) -> Optional[int]:
     return ms
 
 
-def outbound_headers(margin_ms: int = DEFAULT_MARGIN_MS) -> dict:
+def outbound_headers(margin_ms: int = DEFAULT_MARGIN_MS) -> Dict[str, str]:
     """``{DEADLINE_HEADER: "<ms>"}`` for the current deadline, or ``{}``."""
     ms = outbound_deadline_ms(margin_ms)
     return {} if ms is None else {DEADLINE_HEADER: str(ms)}

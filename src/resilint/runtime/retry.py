@@ -27,10 +27,11 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-from typing import Any, Awaitable, Callable, Optional, Tuple, Type, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, Type, TypeVar, Union, overload
 
 from . import metrics as _metrics
 from ._clock import Clock, get_clock
+from ._validate import require_int, require_number
 from .budget import BudgetArg, RetryBudget, resolve_budget
 from .classify import Verdict, classify as _default_classify
 from .deadline import current_deadline
@@ -39,8 +40,38 @@ from .idempotency import IDEMPOTENT_METHODS, OperationScope, _scope
 
 __all__ = ["RetryPolicy", "retry", "retrying", "Attempt", "backoff_delay", "full_jitter"]
 
-F = TypeVar("F", bound=Callable[..., Any])
 A = TypeVar("A")
+R = TypeVar("R")
+
+if TYPE_CHECKING:  # for type checkers only: the runtime imports nothing outside the stdlib
+    from typing import Protocol, TypedDict
+
+    from typing_extensions import ParamSpec, Unpack
+
+    P = ParamSpec("P")
+
+    class _LoopOptions(TypedDict, total=False):
+        """The keyword arguments of :class:`retrying` besides ``attempts``."""
+
+        base: float
+        cap: float
+        retry_after_cap: float
+        budget: BudgetArg
+        dependency: Optional[str]
+        method: Optional[str]
+        idempotent: Optional[bool]
+        retry_on: Tuple[Type[BaseException], ...]
+        classify: Optional[Callable[[Any], Verdict]]
+        clock: Optional[Clock]
+        policy: "RetryPolicy"
+
+    class RetryOptions(_LoopOptions, total=False):
+        """The keyword arguments of :func:`retry`."""
+
+        attempts: int
+
+    class _RetryDecorator(Protocol):
+        def __call__(self, fn: Callable[P, R], /) -> Callable[P, R]: ...
 
 
 def backoff_delay(retry_index: int, base: float = 0.1, cap: float = 5.0, clock: Optional[Clock] = None) -> float:
@@ -79,6 +110,14 @@ class RetryPolicy:
         classify: Optional[Callable[[Any], Verdict]] = None,
         clock: Optional[Clock] = None,
     ) -> None:
+        require_int("attempts", attempts)
+        for label, seconds in (("base", base), ("cap", cap), ("retry_after_cap", retry_after_cap)):
+            require_number(label, seconds)
+        if isinstance(retry_on, type):
+            retry_on = (retry_on,)  # retry_on=ConnectionError: what was meant is clear
+        retry_on = tuple(retry_on)
+        if not all(isinstance(t, type) and issubclass(t, BaseException) for t in retry_on):
+            raise TypeError(f"retry_on must be a tuple of exception types, got {retry_on!r}")
         if attempts < 1:
             raise ValueError("attempts must be >= 1")
         if base < 0 or cap < 0 or retry_after_cap < 0:
@@ -102,9 +141,28 @@ class RetryPolicy:
 
     @property
     def clock(self) -> Clock:
+        """The clock in use: the one given, else the process-wide default at this moment."""
         return get_clock(self._clock)
 
+    def __repr__(self) -> str:
+        budget = "None" if self.budget is None else repr(self.budget.name)
+        extra = "".join(
+            f", {name}={value!r}"
+            for name, value in (
+                ("method", self.method),
+                ("idempotent", self.idempotent),
+                ("retry_on", tuple(t.__name__ for t in self.retry_on) or None),
+                ("classify", self.classify),
+            )
+            if value is not None
+        )
+        return (
+            f"RetryPolicy(attempts={self.attempts}, base={self.base}, cap={self.cap}, "
+            f"retry_after_cap={self.retry_after_cap}, dependency={self.dependency!r}, budget={budget}{extra})"
+        )
+
     def verdict(self, outcome: Any) -> Verdict:
+        """How this policy judges ``outcome`` (a response or an exception)."""
         if self.classify is not None:
             return self.classify(outcome)
         # DeadlineExceeded is a TimeoutError, hence an OSError: ``retry_on=(OSError,)`` must
@@ -301,7 +359,7 @@ class _ScopeHolder:
             self.token = None
 
 
-def _own_budget(kwargs: dict, site: str) -> dict:
+def _own_budget(kwargs: Dict[str, Any], site: str) -> Dict[str, Any]:
     """Without ``dependency``/``budget``/``policy``, a retry scope gets the budget of the place
     it is written (``site``), like a dependency of its own: unrelated retry sites never drain
     each other's budget, and the same site shares one across calls."""
@@ -310,8 +368,8 @@ def _own_budget(kwargs: dict, site: str) -> dict:
     return kwargs
 
 
-def _policy_from(kwargs: dict) -> RetryPolicy:
-    policy = kwargs.pop("policy", None)
+def _policy_from(kwargs: Dict[str, Any]) -> RetryPolicy:
+    policy: Optional[RetryPolicy] = kwargs.pop("policy", None)
     if policy is not None:
         if kwargs:
             raise TypeError("pass either policy= or policy keyword arguments, not both")
@@ -319,15 +377,33 @@ def _policy_from(kwargs: dict) -> RetryPolicy:
     return RetryPolicy(**kwargs)
 
 
-def retry(fn: Optional[F] = None, **kwargs: Any) -> Any:
+@overload
+def retry(fn: Callable[P, R], /, **kwargs: Unpack[RetryOptions]) -> Callable[P, R]: ...
+
+
+@overload
+def retry(fn: None = None, /, **kwargs: Unpack[RetryOptions]) -> _RetryDecorator: ...
+
+
+def retry(fn: Optional[Callable[..., Any]] = None, /, **kwargs: Any) -> Any:
     """Decorator (sync or ``async def``): ``@retry`` or ``@retry(attempts=3, dependency="x")``.
 
     Accepts the :class:`RetryPolicy` keyword arguments (or ``policy=``). Without ``dependency``
-    or ``budget`` the function gets its own budget named after it (``module.qualname``).
+    or ``budget`` the function gets its own budget named after it (``module.qualname``). The
+    decorated function keeps its signature and return type (for type checkers too).
     """
     if fn is None:
+        # a misspelt or mistyped setting fails here, at the decorator (budget=False: no side effect)
+        _policy_from(dict(kwargs) if "policy" in kwargs else dict(kwargs, budget=False))
         return lambda f: retry(f, **kwargs)
-    policy = _policy_from(_own_budget(dict(kwargs), f"{fn.__module__}.{fn.__qualname__}"))
+    if not callable(fn):
+        raise TypeError(
+            f"retry() decorates a function, got {fn!r}; its settings are keyword arguments, "
+            f"e.g. @retry(attempts={fn!r})" if isinstance(fn, int) else
+            f"retry() decorates a function, got {fn!r}; its settings are keyword arguments"
+        )
+    site = f"{getattr(fn, '__module__', None)}.{getattr(fn, '__qualname__', type(fn).__name__)}"
+    policy = _policy_from(_own_budget(dict(kwargs), site))
 
     if inspect.iscoroutinefunction(fn):
 
@@ -367,7 +443,7 @@ class Attempt:
     propagates. Call :meth:`check` with a response so its status is judged too.
     """
 
-    def __init__(self, loop: "retrying", number: int) -> None:
+    def __init__(self, loop: "_RetryLoop", number: int) -> None:
         self._loop = loop
         self.number = number
         self.result: Any = None
@@ -381,6 +457,8 @@ class Attempt:
 
     @property
     def idempotency_key(self) -> str:
+        """The operation's key: the same on every attempt of this loop (see
+        :func:`~.idempotency.idempotency_key`)."""
         from .idempotency import idempotency_key
 
         return idempotency_key()
@@ -411,13 +489,36 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
 
     Without ``dependency``/``budget`` the loop gets its own budget, named after where it is
     written (``"module:line"``), as :func:`retry` names one after the decorated function.
+
+    The object is reusable: each ``for``/``async for`` over it is a new logical operation (its
+    own attempts, its own idempotency key), so one ``retrying(...)`` can be kept and looped over
+    again, from several threads or tasks at once.
     """
 
-    def __init__(self, attempts: int = 3, **kwargs: Any) -> None:
-        if "policy" not in kwargs:
-            kwargs["attempts"] = attempts
+    def __init__(self, attempts: int = 3, **kwargs: "Unpack[_LoopOptions]") -> None:
+        settings: Dict[str, Any] = dict(kwargs)
+        if "policy" not in settings:
+            settings["attempts"] = attempts
         caller = sys._getframe(1)
-        self.policy = _policy_from(_own_budget(kwargs, f"{caller.f_globals.get('__name__')}:{caller.f_lineno}"))
+        self.policy = _policy_from(_own_budget(settings, f"{caller.f_globals.get('__name__')}:{caller.f_lineno}"))
+
+    def __iter__(self) -> "_RetryLoop":
+        """A new operation: its attempts, one by one."""
+        return _RetryLoop(self.policy)
+
+    def __aiter__(self) -> "_RetryLoop":
+        """A new operation, for ``async for``."""
+        return _RetryLoop(self.policy)
+
+    def __repr__(self) -> str:
+        return f"retrying({self.policy!r})"
+
+
+class _RetryLoop:
+    """One operation of a :class:`retrying` loop: the state of its attempts."""
+
+    def __init__(self, policy: RetryPolicy) -> None:
+        self.policy = policy
         self._run: Optional[_Run] = None
         self._holder = _ScopeHolder()
         self._delay: Optional[float] = None
@@ -431,7 +532,7 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
             return False
         outcome: Any = exc if exc is not None else (attempt.result if attempt._has_result else None)
         try:
-            delay = self._run.decide(outcome) if self._run else None  # type: ignore[union-attr]
+            delay = self._run.decide(outcome) if self._run else None
         except BaseException:
             self._finish()
             if outcome is not None and not isinstance(outcome, BaseException):
@@ -471,7 +572,7 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
         return False
 
     # sync --------------------------------------------------------------------------------
-    def __iter__(self) -> "retrying":
+    def __iter__(self) -> "_RetryLoop":
         return self
 
     def __next__(self) -> Attempt:
@@ -483,7 +584,7 @@ class retrying:  # noqa: N801 - reads like a function in ``for attempt in retryi
         return self._next_attempt()
 
     # async -------------------------------------------------------------------------------
-    def __aiter__(self) -> "retrying":
+    def __aiter__(self) -> "_RetryLoop":
         return self
 
     async def __anext__(self) -> Attempt:

@@ -37,26 +37,32 @@ class FakeClock(Clock):
         self._lock = threading.Lock()
 
     def now(self) -> float:
+        """The manual monotonic time."""
         return self._now
 
     def time(self) -> float:
+        """Wall-clock time moving with :meth:`now`."""
         return self._wall_start + (self._now - self._start)
 
     def advance(self, seconds: float) -> None:
+        """Move time forward by ``seconds``."""
         with self._lock:
             self._now += max(0.0, seconds)
 
     def sleep(self, seconds: float) -> None:
+        """Record the pause in :attr:`sleeps` and advance time by it, at once."""
         self.sleeps.append(seconds)
         self.advance(seconds)
 
     async def asleep(self, seconds: float) -> None:
+        """Like :meth:`sleep`, then yield to the event loop once."""
         import asyncio
 
         self.sleep(seconds)
         await asyncio.sleep(0)
 
     def random(self) -> float:
+        """``fixed_random`` if set, else the seeded generator's next draw."""
         if self.fixed_random is not None:
             return min(self.fixed_random, 1.0)
         return self._rng.random()
@@ -72,23 +78,28 @@ class SkippingClock(SystemClock):
         self.sleeps: List[float] = []
 
     def now(self) -> float:
+        """Real monotonic time plus every pause skipped so far."""
         return time.monotonic() + self._offset
 
     def time(self) -> float:
+        """Real wall-clock time plus every pause skipped so far."""
         return time.time() + self._offset
 
     def sleep(self, seconds: float) -> None:
+        """Record the pause in :attr:`sleeps` and add it to the offset, without waiting."""
         with self._lock:
             self.sleeps.append(seconds)
             self._offset += max(0.0, seconds)
 
     async def asleep(self, seconds: float) -> None:
+        """Like :meth:`sleep`, then yield to the event loop once."""
         import asyncio
 
         self.sleep(seconds)
         await asyncio.sleep(0)
 
     def random(self) -> float:
+        """The seeded generator's next draw, or the system's."""
         return self._rng.random() if self._rng is not None else super().random()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Optional
+from typing import Any, Dict, NamedTuple, Optional
 
 from ._clock import Clock
 from .deadline import current_deadline
@@ -33,6 +33,7 @@ class SplitTimeout(NamedTuple):
 
     @property
     def total(self) -> float:
+        """``connect + read``: the longest one attempt can wait."""
         return self.connect + self.read
 
     def as_httpx(self) -> Any:
@@ -41,7 +42,7 @@ class SplitTimeout(NamedTuple):
 
         return httpx.Timeout(self.read, connect=self.connect, read=self.read, write=self.read, pool=self.connect)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, float]:
         """httpx's per-request extension format: connect/read/write/pool."""
         return {"connect": self.connect, "read": self.read, "write": self.read, "pool": self.connect}
 
@@ -80,6 +81,9 @@ def clamped(limit: SplitTimeout, left: Optional[float]) -> SplitTimeout:
 
 @dataclass(frozen=True)
 class Calibration:
+    """What :func:`calibrate` derived: per-attempt ``connect``/``read`` timeouts, how many
+    ``attempts`` fit (of ``requested_attempts``), and a ``warning`` when fewer fit."""
+
     connect: float
     read: float
     attempts: int
@@ -88,6 +92,7 @@ class Calibration:
 
     @property
     def timeout(self) -> SplitTimeout:
+        """The calibrated ``(connect, read)`` as a :class:`SplitTimeout`."""
         return SplitTimeout(self.connect, self.read)
 
 
@@ -118,7 +123,7 @@ def calibrate(
     read = p99 * factor
 
     def cost(n: int) -> float:
-        sleeps = sum(min(cap, base * 2 ** k) / 2.0 for k in range(n - 1))
+        sleeps = sum(min(cap, base * 2.0**k) / 2.0 for k in range(n - 1))
         return n * read + sleeps
 
     fit = 0

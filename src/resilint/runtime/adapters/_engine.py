@@ -9,18 +9,26 @@ For each logical request::
         [hedged] for each copy, at the moment it is sent (never before the slot wait):
             timeout = min(configured, remaining deadline)
             X-Resilint-Deadline-Ms = remaining - margin     -> refused when nothing is left
-            send (asyncio: the whole attempt is bounded by the remaining deadline)
+            send and read the body (unless the caller streams it): a connection dropped
+            mid-body is a failed attempt like any other; asyncio: the whole copy, body
+            included, is bounded by the remaining deadline
         record result; classify; maybe sleep (jittered, budgeted, never past the deadline)
 
+Each copy holds a bulkhead slot until *it* ends (a hedge leaves only if a slot is free at once),
+so a losing hedge still running counts against the bulkhead's bound.
+
 A response the caller does not get (a retried one, a hedge loser, the one an exception carries)
-is read and closed by the adapter's ``release``, so its pooled connection is free again.
+is closed by the adapter's ``release`` (its body was read within the attempt), so its pooled
+connection is free again.
 """
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Dict, MutableMapping, NamedTuple, Optional, Union
+import threading
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, MutableMapping, NamedTuple, Optional, Union
 
 from .._clock import Clock, get_clock
+from .._validate import require_int, require_number
 from ..breaker import CircuitBreaker, PermitGuard
 from ..budget import BudgetArg, resolve_budget
 from ..bulkhead import Bulkhead
@@ -35,6 +43,31 @@ from ..timeouts import DEFAULT_CONNECT, DEFAULT_FACTOR, DEFAULT_READ, SplitTimeo
 __all__ = ["HttpPolicy", "AttemptSpec"]
 
 ComponentArg = Union[None, bool, Any]
+
+if TYPE_CHECKING:  # for type checkers only: the runtime imports nothing outside the stdlib
+    from typing import TypedDict
+
+    from typing_extensions import Unpack
+
+    class PolicyOptions(TypedDict, total=False):
+        """The keyword arguments of :class:`HttpPolicy`, for ``**policy_kwargs: Unpack[...]``."""
+
+        dependency: Optional[str]
+        attempts: int
+        base: float
+        cap: float
+        retry_after_cap: float
+        read: float
+        connect: float
+        budget: BudgetArg
+        breaker: Union[None, bool, CircuitBreaker]
+        bulkhead: Union[None, bool, Bulkhead]
+        propagate: bool
+        margin_ms: int
+        hedge: bool
+        hedge_delay: Optional[float]
+        auto_idempotency_key: bool
+        clock: Optional[Clock]
 
 
 class AttemptSpec(NamedTuple):
@@ -80,6 +113,14 @@ class HttpPolicy:
         auto_idempotency_key: bool = False,
         clock: Optional[Clock] = None,
     ) -> None:
+        require_int("attempts", attempts)
+        for label, seconds in (("base", base), ("cap", cap), ("retry_after_cap", retry_after_cap), ("read", read), ("connect", connect)):
+            require_number(label, seconds)
+        require_number("hedge_delay", hedge_delay, optional=True)
+        if dependency is not None and not isinstance(dependency, str):
+            raise TypeError(f"dependency must be a name (str) or None, got {dependency!r}")
+        if attempts < 1 or read <= 0 or connect <= 0:
+            raise ValueError("attempts must be >= 1, read and connect > 0")
         self.dependency = dependency
         self.attempts = attempts
         self.base = base
@@ -99,7 +140,21 @@ class HttpPolicy:
 
     @property
     def clock(self) -> Clock:
+        """The clock in use: the one given, else the process-wide default at this moment."""
         return get_clock(self._clock)
+
+    def __repr__(self) -> str:
+        def shown(value: Any) -> str:
+            name = getattr(value, "name", None)
+            return f"<{type(value).__name__} {name!r}>" if isinstance(value, (CircuitBreaker, Bulkhead)) else repr(value)
+
+        return (
+            f"HttpPolicy(dependency={self.dependency!r}, attempts={self.attempts}, base={self.base}, cap={self.cap}, "
+            f"retry_after_cap={self.retry_after_cap}, read={self.read}, connect={self.connect}, "
+            f"budget={shown(self.budget)}, breaker={shown(self.breaker)}, bulkhead={shown(self.bulkhead)}, "
+            f"propagate={self.propagate}, margin_ms={self.margin_ms}, hedge={self.hedge}, "
+            f"hedge_delay={self.hedge_delay}, auto_idempotency_key={self.auto_idempotency_key})"
+        )
 
     def _component(self, value: ComponentArg, cls: Any, dep: str) -> Any:
         if value is None or value is False:
@@ -112,7 +167,7 @@ class HttpPolicy:
         self,
         host: str,
         method: str,
-        headers: MutableMapping[str, str],
+        headers: MutableMapping[str, Any],
         repeatable_body: bool = True,
         cap: Optional[SplitTimeout] = None,
     ) -> "_Bound":
@@ -128,7 +183,7 @@ class _Bound:
         policy: HttpPolicy,
         dep: str,
         method: str,
-        headers: MutableMapping[str, str],
+        headers: MutableMapping[str, Any],
         repeatable: bool,
         cap: Optional[SplitTimeout],
     ) -> None:
@@ -188,14 +243,16 @@ class _Bound:
 
     # -- one attempt: bulkhead outside, breaker inside --------------------------------------
     # The sync and async forms differ only in their I/O (taking a bulkhead slot, sending, hedging
-    # in threads vs tasks); the breaker bookkeeping is PermitGuard and the hedge settings are
-    # _hedge_kwargs, shared by both.
+    # in threads vs tasks); the breaker bookkeeping is PermitGuard, the slots _CopySlots and the
+    # hedge settings _hedge_kwargs, shared by both.
     def _permit_guard(self) -> PermitGuard:
         permit = self.breaker.allow(slow_after=self.limit.read / DEFAULT_FACTOR) if self.breaker is not None else None
         return PermitGuard(permit, self.policy.clock)
 
-    def _hedge_kwargs(self) -> Dict[str, Any]:
+    def _hedge_kwargs(self, slots: "_CopySlots") -> Dict[str, Any]:
         return dict(
+            admit=slots.admit_hedge,
+            unadmit=slots.unadmit_hedge,
             idempotent=self.idempotent and self.repeatable,
             budget=self.retry.budget or False,
             delay=self.policy.hedge_delay,
@@ -206,37 +263,112 @@ class _Bound:
         )
 
     def attempt_sync(self, send: Callable[[AttemptSpec], Any], release: Callable[[Any], None]) -> Any:
-        if self.bulkhead is not None:
-            self.bulkhead.acquire()
+        slots = _CopySlots(self.bulkhead)
+        slots.acquire_first()
+
+        def send_copy() -> Any:
+            with slots.claim():
+                return send(self.spec())
+
         try:
             with self._permit_guard() as guard:
                 if self.policy.hedge:
-                    resp = hedged_call(lambda: send(self.spec()), discard=release, **self._hedge_kwargs())
+                    resp = hedged_call(send_copy, discard=release, **self._hedge_kwargs(slots))
                 else:
-                    resp = send(self.spec())
+                    resp = send_copy()
             return guard.record(resp)
         finally:
-            if self.bulkhead is not None:
-                self.bulkhead.release()
+            slots.settle()
 
     async def attempt_async(
         self, send: Callable[[AttemptSpec], Awaitable[Any]], arelease: Callable[[Any], Awaitable[None]]
     ) -> Any:
-        async def send_copy() -> Any:
-            return await _within_deadline(send(self.spec()))
+        slots = _CopySlots(self.bulkhead)
+        await slots.aacquire_first()
 
-        if self.bulkhead is not None:
-            await self.bulkhead.aacquire()
+        async def send_copy() -> Any:
+            with slots.claim():
+                return await _within_deadline(send(self.spec()))
+
         try:
             with self._permit_guard() as guard:
                 if self.policy.hedge:
-                    resp = await ahedged_call(send_copy, discard=arelease, **self._hedge_kwargs())
+                    resp = await ahedged_call(send_copy, discard=arelease, **self._hedge_kwargs(slots))
                 else:
                     resp = await send_copy()
             return guard.record(resp)
         finally:
-            if self.bulkhead is not None:
+            slots.settle()
+
+
+class _CopySlots:
+    """The bulkhead slots of one attempt's copies: the first copy's, taken (waiting in the
+    queue if need be) before anything else, and one per hedge, taken only if free at once.
+    Each copy gives its slot back when *it* ends, not when the caller gets an answer: a losing
+    hedge that cannot be interrupted still counts against the bound while it runs."""
+
+    def __init__(self, bulkhead: Optional[Bulkhead]) -> None:
+        self.bulkhead = bulkhead
+        self._lock = threading.Lock()
+        self._unclaimed = 0
+
+    def acquire_first(self) -> None:
+        if self.bulkhead is not None:
+            self.bulkhead.acquire()
+            self._unclaimed = 1
+
+    async def aacquire_first(self) -> None:
+        if self.bulkhead is not None:
+            await self.bulkhead.aacquire()
+            self._unclaimed = 1
+
+    def admit_hedge(self) -> bool:
+        if self.bulkhead is None:
+            return True
+        if not self.bulkhead.try_acquire():
+            return False
+        with self._lock:
+            self._unclaimed += 1
+        return True
+
+    def unadmit_hedge(self) -> None:
+        with self._lock:
+            if self._unclaimed <= 0:
+                return
+            self._unclaimed -= 1
+        self.bulkhead.release()  # type: ignore[union-attr]
+
+    def claim(self) -> "_Claim":
+        """A copy starting: it owns one of the slots until it ends."""
+        return _Claim(self)
+
+    def settle(self) -> None:
+        """The caller is done: give back a slot no copy claimed (none was sent)."""
+        if self.bulkhead is not None:
+            with self._lock:
+                unclaimed, self._unclaimed = self._unclaimed, 0
+            for _ in range(unclaimed):
                 self.bulkhead.release()
+
+
+class _Claim:
+    __slots__ = ("slots", "owned")
+
+    def __init__(self, slots: _CopySlots) -> None:
+        self.slots = slots
+        self.owned = False
+
+    def __enter__(self) -> None:
+        slots = self.slots
+        if slots.bulkhead is not None:
+            with slots._lock:
+                if slots._unclaimed > 0:
+                    slots._unclaimed -= 1
+                    self.owned = True
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.owned:
+            self.slots.bulkhead.release()  # type: ignore[union-attr]
 
 
 async def _within_deadline(awaitable: Awaitable[Any]) -> Any:
