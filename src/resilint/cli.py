@@ -490,6 +490,8 @@ def _finish_fixing(outcome: FixOutcome, result: RunResult, diff: bool, report_re
         click.echo(f"Dropped fix: {note}", err=True)
     for note in outcome.left_alone:
         click.echo(f"Left alone: {note}", err=True)
+    for note in outcome.parsed_only:
+        click.echo(f"Not compiled: {note}", err=True)
     click.echo(fix_summary(outcome, diff, report_remaining), err=True)
     if result.errors or outcome.not_written:
         raise click.exceptions.Exit(EXIT_ERROR)
