@@ -58,8 +58,7 @@ class CodemodInfo:
 @lru_cache(maxsize=None)
 def codemod_catalog() -> Dict[str, CodemodInfo]:
     """Name (as ``resilint codemod NAME`` takes it) → declarations, sorted by name."""
-    directory = os.path.join(os.path.dirname(resilint.__file__), _CODEMODS_PACKAGE)
-    declared = _declared_classes(directory, recursive=False)
+    declared = _declared_classes(_CODEMODS_PACKAGE, recursive=False)
     if declared is None:
         return _imported_codemods()
     found: Dict[str, CodemodInfo] = {}
@@ -78,8 +77,7 @@ def codemod_catalog() -> Dict[str, CodemodInfo]:
 @lru_cache(maxsize=None)
 def rule_catalog() -> Dict[str, RuleInfo]:
     """Code → a rule's declarations, sorted by code, as ``registry.all_rules`` would give them."""
-    directory = os.path.join(os.path.dirname(resilint.__file__), _RULES_PACKAGE)
-    declared = _declared_classes(directory, recursive=True)
+    declared = _declared_classes(_RULES_PACKAGE, recursive=True)
     if declared is None:
         return _imported_rules()
     defaults = {"code": None, "default": Rule.default, "severity": Rule.severity}
@@ -123,10 +121,11 @@ class _Declared:
     doc: str
 
 
-def _declared_classes(directory: str, recursive: bool) -> Optional[Dict[str, Dict[str, _Declared]]]:
-    """Module → class name → what its source declares, for every module of the package in
-    ``directory`` (and its subpackages when ``recursive``, as ``pkgutil.walk_packages``);
-    None when the sources are not there."""
+def _declared_classes(package: str, recursive: bool) -> Optional[Dict[str, Dict[str, _Declared]]]:
+    """Module → class name → what its source declares, for every module of ``package`` (a
+    directory of resilint's, or any directory) and of its subpackages when ``recursive``, as
+    ``pkgutil.walk_packages`` finds them; None when the sources are not there."""
+    directory = os.path.join(os.path.dirname(resilint.__file__), package)
     found: Dict[str, Dict[str, _Declared]] = {}
     for module, path in _modules(directory, os.path.basename(directory), recursive):
         try:

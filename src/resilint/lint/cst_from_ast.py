@@ -14,8 +14,8 @@ What is not converted raises :class:`Unconvertible`, and the checker parses that
 LibCST as before: identifiers Python normalises, and syntax this converter does not know.
 Syntax newer than the running interpreter never gets here (its ``ast`` refuses the file);
 ``match`` (3.10), ``except*`` (3.11), type parameters and ``type`` statements (3.12) are
-converted wherever the interpreter reads them. A node whose position is asked for but unknown makes the
-checker do the same (``Unplaced``). String literals are taken verbatim from the source;
+converted wherever the interpreter reads them. A node whose position is asked for but unknown
+makes the checker do the same (``Unplaced``). String literals are taken verbatim from the source;
 f-strings and implicitly concatenated strings are parsed by LibCST on their own. Codemods
 rewrite their own LibCST parse of the file; ``check`` hands them this tree's positions.
 
@@ -431,8 +431,7 @@ class _Converter:
         return self._at(
             cst.FunctionDef(name=name, params=params, body=body, decorators=decorators, returns=returns,
                             asynchronous=asynchronous, type_parameters=type_parameters, leading_lines=(),
-                            lines_after_decorators=(),
-                            whitespace_after_def=_SPACE, whitespace_after_name=_WS, whitespace_before_params=_WS,
+                            lines_after_decorators=(), whitespace_after_def=_SPACE, whitespace_after_name=_WS, whitespace_before_params=_WS,
                             whitespace_before_colon=_WS),
             node,
         )
@@ -447,8 +446,8 @@ class _Converter:
         body = self._block(node.body)
         return self._at(
             cst.ClassDef(name=name, body=body, bases=bases, keywords=keywords, decorators=decorators, lpar=_DEFAULT,
-                         rpar=_DEFAULT, type_parameters=type_parameters, leading_lines=(), lines_after_decorators=(), whitespace_after_class=_SPACE,
-                         whitespace_after_name=_WS, whitespace_before_colon=_WS),
+                         rpar=_DEFAULT, type_parameters=type_parameters, leading_lines=(), lines_after_decorators=(),
+                         whitespace_after_class=_SPACE, whitespace_after_name=_WS, whitespace_before_colon=_WS),
             node,
         )
 
@@ -509,24 +508,16 @@ class _Converter:
             node,
         )
 
-    def _try(self, node: ast.Try) -> cst.Try:
+    def _try(self, node: ast.Try) -> Union[cst.Try, cst.TryStar]:
+        """``try`` and ``try: ... except* E:`` (Python 3.11, ``ast.TryStar``)."""
+        star = node.__class__ is not ast.Try
         body = self._block(node.body)
-        handlers = tuple(self._handler(h, cst.ExceptHandler) for h in node.handlers)
+        handlers = tuple(self._handler(h, cst.ExceptStarHandler if star else cst.ExceptHandler) for h in node.handlers)
         orelse, finalbody = self._else(node.orelse), self._finally(node.finalbody)
+        kind = cst.TryStar if star else cst.Try
         return self._at(
-            cst.Try(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody, leading_lines=(),
-                    whitespace_before_colon=_WS),
-            node,
-        )
-
-    def _try_star(self, node: Any) -> cst.TryStar:
-        """``try: ... except* E:`` (Python 3.11, ``ast.TryStar``)."""
-        body = self._block(node.body)
-        handlers = tuple(self._handler(h, cst.ExceptStarHandler) for h in node.handlers)
-        orelse, finalbody = self._else(node.orelse), self._finally(node.finalbody)
-        return self._at(
-            cst.TryStar(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody, leading_lines=(),
-                        whitespace_before_colon=_WS),
+            kind(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody, leading_lines=(),  # type: ignore[arg-type]
+                 whitespace_before_colon=_WS),
             node,
         )
 
@@ -1014,7 +1005,7 @@ _STATEMENTS: Dict[type, Callable[[_Converter, Any], cst.CSTNode]] = {
 }
 # Syntax of later Pythons than the oldest supported, where this interpreter's ``ast`` has it.
 for _name, _convert in (
-    ("Match", _Converter._match), ("TryStar", _Converter._try_star), ("TypeAlias", _Converter._type_alias),
+    ("Match", _Converter._match), ("TryStar", _Converter._try), ("TypeAlias", _Converter._type_alias),
 ):
     if hasattr(ast, _name):
         _STATEMENTS[getattr(ast, _name)] = _convert
