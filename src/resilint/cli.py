@@ -10,26 +10,22 @@ import stat
 import sys
 import tempfile
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 import click
 
 from resilint import __version__
-from resilint.lint.add_noqa import add_noqa as add_noqa_comments
-from resilint.lint.baseline import new_findings, read_baseline, write_baseline
-from resilint.lint.cache import ResultCache
-from resilint.lint.config import (
-    ConfigError, Settings, enabled_codes, is_positive_seconds, load_settings, validate_selectors, validate_settings,
-)
-from resilint.codemods import all_codemods
-from resilint.lint.files import NotWritten
-from resilint.lint.fix_report import fix_summary, unified_diff
-from resilint.lint.fixer import Fixer, FixOutcome
-from resilint.lint.finding import Finding, RunResult
-from resilint.lint.registry import all_rules
-from resilint.lint.report import ReportOptions, reporters
-from resilint.lint.runner import MAX_JOBS_PER_CORE, default_jobs, run
+from resilint.lint.jobs import MAX_JOBS_PER_CORE, default_jobs
+from resilint.lint.report import format_names
 from resilint.lint.signals import Terminated, terminated_by_sigterm
+
+# The commands that only print what resilint declares (--version, rules, rule, codemods)
+# start in a tenth of the time when nothing imports LibCST: what checks code is imported by
+# the commands that check (tests/cli/test_startup.py).
+if TYPE_CHECKING:  # pragma: no cover
+    from resilint.lint.config import Settings
+    from resilint.lint.finding import Finding, RunResult
+    from resilint.lint.fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # 128 + the signal's number, as shells report a process that a signal ended.
@@ -46,6 +42,8 @@ def _selectors(values: Sequence[str]) -> Tuple[str, ...]:
 
 def _seconds(ctx: click.Context, param: click.Parameter, value: Optional[float]) -> Optional[float]:
     """``--max-timeout``: click's FloatRange lets ``nan`` and ``inf`` through."""
+    from resilint.lint.config import is_positive_seconds
+
     if value is not None and not is_positive_seconds(value):
         raise click.BadParameter(f"must be a positive number of seconds, got {value}")
     return value
@@ -69,7 +67,9 @@ def _stdout() -> Iterator[TextIO]:
     """Standard output for a command's output. A write that fails (a full disk, an I/O error)
     is one line on stderr and exit status 2, not a traceback; a closed pipe (``| head``) is
     left to click, which exits quietly."""
-    stream = click.get_text_stream("stdout")
+    # What click.get_text_stream("stdout") gave (deprecated in click 8.5): sys.stdout, with a
+    # usable encoding whatever the locale; in a wrapper that closing leaves open.
+    stream = click.open_file("-", "w")
     try:
         yield stream
         stream.flush()
@@ -176,7 +176,7 @@ def _run_options(command: Callable[..., None]) -> Callable[..., None]:
 
 @main.command()
 @_run_options
-@click.option("--format", "output_format", default="text", show_default=True, help="Output format: " + ", ".join(reporters()) + ".")
+@click.option("--format", "output_format", default="text", show_default=True, help="Output format: " + ", ".join(format_names()) + ".")
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to this file instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Show the number of findings per rule instead of each finding.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
@@ -205,6 +205,13 @@ def check(
     add_noqa: bool,
 ) -> None:
     """Check PATHS (files or directories; default: the current directory)."""
+    from resilint.lint.baseline import new_findings, read_baseline
+    from resilint.lint.cache import ResultCache
+    from resilint.lint.config import ConfigError
+    from resilint.lint.registry import all_rules
+    from resilint.lint.report import ReportOptions, reporters
+    from resilint.lint.runner import run
+
     formats = reporters()
     if output_format not in formats:
         raise click.BadParameter(f"unknown format {output_format!r}; choose from {', '.join(formats)}", param_hint="--format")
@@ -248,6 +255,9 @@ def _prepare(
     extend_select: Sequence[str], max_timeout: Optional[float],
 ) -> Tuple[Tuple[str, ...], Settings, List[str]]:
     """The paths (default ``.``), the settings and the enabled codes of a command that checks."""
+    from resilint.lint.config import ConfigError, enabled_codes
+    from resilint.lint.registry import all_rules
+
     try:
         os.getcwd()
     except FileNotFoundError:
@@ -266,6 +276,9 @@ def _count(number: int, noun: str) -> str:
 
 def _write_baseline(path: str, result: RunResult) -> List[Finding]:
     """Record the findings; returns those a baseline never holds (RES000), still to report."""
+    from resilint.lint.baseline import write_baseline
+    from resilint.lint.files import NotWritten
+
     try:
         unrecorded = write_baseline(path, result.findings)
     except NotWritten as exc:
@@ -278,6 +291,8 @@ def _write_baseline(path: str, result: RunResult) -> List[Finding]:
 def _add_noqa(result: RunResult) -> bool:
     """Suppress the findings in their files; what is left is reported as usual. True when a
     file or a line could not be done (exit 2)."""
+    from resilint.lint.add_noqa import add_noqa as add_noqa_comments
+
     outcome = add_noqa_comments(result.findings, result.digests)
     for problem in outcome.skipped:
         click.echo(f"resilint: not changed: {problem}", err=True)
@@ -297,6 +312,9 @@ def _settings(
     extend_select: Sequence[str],
     max_timeout: Optional[float],
 ) -> Settings:
+    from resilint.lint.config import load_settings, validate_selectors, validate_settings
+    from resilint.lint.registry import all_rules
+
     settings = load_settings(paths, config_path)
     rules = all_rules()
     validate_settings(settings, rules)
@@ -405,6 +423,9 @@ def _checked(
 ) -> Tuple[RunResult, Settings, List[str]]:
     """The run a fix starts from (the ``_run_options``), with every module summary: the fixer
     re-runs the project pass. Also the settings and the enabled codes."""
+    from resilint.lint.cache import ResultCache
+    from resilint.lint.runner import run
+
     paths, settings, codes = _prepare(paths, config_path, select, ignore, extend_select, max_timeout)
     with _progress_bar() as report_progress:
         cache = None if no_cache else ResultCache(settings, codes, cache_dir)
@@ -419,6 +440,8 @@ def _checked(
 @_ends_on_signals
 def fix(unsafe_fixes: bool, diff: bool, **options: Any) -> None:
     """Fix the findings in PATHS that have a fix (safe ones unless --unsafe-fixes)."""
+    from resilint.lint.fixer import Fixer
+
     result, settings, codes = _checked(**options)
     outcome = Fixer(settings, codes, result, unsafe=unsafe_fixes).fix(write=not diff)
     _finish_fixing(outcome, result, diff, report_remaining=True)
@@ -433,7 +456,10 @@ def codemod_command(name: str, diff: bool, **options: Any) -> None:
     """Run the codemod NAME (`resilint codemods` lists them) over every case it recognises in
     PATHS, safe or not; a change is kept only if it parses, adds no finding of the selected
     rules and a second run would not change it again."""
-    if name not in all_codemods():
+    from resilint.lint.catalog import codemod_catalog
+    from resilint.lint.fixer import Fixer
+
+    if name not in codemod_catalog():
         raise _fail(f"unknown codemod {name!r}; `resilint codemods` lists them")
     result, settings, codes = _checked(**options)
     outcome = Fixer(settings, codes, result, unsafe=True).apply(name, result.digests, write=not diff)
@@ -444,6 +470,11 @@ def _finish_fixing(outcome: FixOutcome, result: RunResult, diff: bool, report_re
     """The diff (``--diff``) or the remaining findings on stdout, the summary on stderr, and
     the exit status: 2 for errors and files not written, 1 for a diff that is not empty or
     (``fix``) findings that remain, else 0."""
+    from resilint.lint.finding import RunResult
+    from resilint.lint.fix_report import fix_summary, unified_diff
+    from resilint.lint.registry import all_rules
+    from resilint.lint.report import ReportOptions, reporters
+
     with _stdout() as out:
         if diff:
             for path, (before, after) in sorted(outcome.changes.items()):
@@ -459,6 +490,8 @@ def _finish_fixing(outcome: FixOutcome, result: RunResult, diff: bool, report_re
         click.echo(f"Dropped fix: {note}", err=True)
     for note in outcome.left_alone:
         click.echo(f"Left alone: {note}", err=True)
+    for note in outcome.parsed_only:
+        click.echo(f"Not compiled: {note}", err=True)
     click.echo(fix_summary(outcome, diff, report_remaining), err=True)
     if result.errors or outcome.not_written:
         raise click.exceptions.Exit(EXIT_ERROR)
@@ -473,11 +506,13 @@ def codemods_command() -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from resilint.lint.catalog import codemod_catalog
+
     table = Table(box=None, header_style="bold")
     for column in ("name", "fixes", "applicability", "what it does"):
         table.add_column(column)
-    for name, codemod in all_codemods().items():
-        table.add_row(name, ", ".join(codemod.CODES) or "-", codemod.APPLICABILITY, codemod.DESCRIPTION)
+    for name, codemod in codemod_catalog().items():
+        table.add_row(name, ", ".join(codemod.codes) or "-", codemod.applicability, codemod.description)
     with _stdout() as out:
         Console(file=out, no_color=not _use_color(sys.stdout), soft_wrap=True).print(table)
 
@@ -486,7 +521,9 @@ def codemods_command() -> None:
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rules_command(output_format: str) -> None:
     """List every rule: code, name, default or opt-in, fixable."""
-    registry = all_rules()
+    from resilint.lint.catalog import rule_catalog
+
+    registry = rule_catalog()
     if output_format == "json":
         import json
 
@@ -509,7 +546,9 @@ def rules_command(output_format: str) -> None:
 @click.argument("code")
 def rule_command(code: str) -> None:
     """Show the documentation of rule CODE (e.g. RES101)."""
-    registry = all_rules()
+    from resilint.lint.catalog import rule_catalog
+
+    registry = rule_catalog()
     rule = registry.get(code.upper())
     if rule is None:
         by_name = {r.name: r for r in registry.values()}

@@ -45,3 +45,32 @@ def test_text_output_to_a_pipe_has_no_colour_and_python_m_works(tmp_path):
     assert proc.returncode == 1
     assert proc.stdout.startswith("a.py:2:1: RES101")
     assert "\x1b[" not in proc.stdout
+
+
+WARNED_COMMANDS = [
+    (["--version"], 0), (["rules"], 0), (["rule", "RES101"], 0), (["codemods"], 0),
+    (["check", "."], 1), (["check", "."], 1),  # the second run reads the cache the first wrote
+    (["check", "--format", "json", "--no-cache", "."], 1), (["check", "--format", "sarif", "--no-cache", "."], 1),
+    (["check", "--statistics", "--no-cache", "--jobs", "2", "."], 1),
+    (["fix", "--diff", "--no-cache", "."], 1), (["fix", "--no-cache", "."], 0),
+]
+
+
+def test_warnings_turned_into_errors_change_nothing(tmp_path):
+    """``PYTHONWARNINGS=error`` (a CI's setting, or ``python -W error``) turns every warning
+    resilint or its dependencies raise into an exception: every command still ends normally.
+    The project has more files than a run checks alone, so worker processes start too."""
+    for index in range(20):
+        (tmp_path / f"m{index}.py").write_text(
+            f"import re\nimport requests\n\nPATTERN = re.compile('\\d+')  # an invalid escape: the file's, not ours\n\n"
+            f"def f{index}(u):\n    return requests.get(u)\n"
+        )
+    env = {**{k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}, "PYTHONWARNINGS": "error"}
+    for args, expected in WARNED_COMMANDS:
+        proc = subprocess.run(
+            [resilint_command(), *args], cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env,
+        )
+        assert "Traceback" not in proc.stderr and "Warning" not in proc.stderr, (args, proc.stderr)
+        assert proc.returncode == expected, (args, proc.stderr)
+        assert proc.stdout or args[0] == "fix", args
+    assert "timeout=" in (tmp_path / "m0.py").read_text()

@@ -134,14 +134,21 @@ def test_a_damaged_or_foreign_cache_file_is_ignored_and_replaced(tmp_path, conte
         assert json.load(handle)["format"] == CACHE_FORMAT
 
 
-def test_an_old_entry_too_deep_to_encode_again_does_not_cost_the_new_ones(tmp_path):
+@pytest.mark.parametrize(
+    ("entry", "kept"),
+    [("[" * 700 + "]" * 700, False), ('{"findings":' + "[" * 700 + "]" * 700 + "}", None)],
+    ids=["foreign", "shaped-like-an-entry"],
+)
+def test_an_old_entry_too_deep_to_encode_again_does_not_cost_the_new_ones(tmp_path, entry, kept):
+    """700 levels decode near the top of the stack; up to Python 3.11 they do not encode again
+    400 frames down (from 3.12 they do). Whatever the Python, this run's entries are saved,
+    and an entry that is not resilint's is not carried over (kept None: either way)."""
     write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
     _, cache = check(tmp_path)
     with open(cache.path) as handle:
         text = handle.read()
-    nested = "[" * 700 + "]" * 700  # decodes near the top of the stack, not 400 frames down
     with open(cache.path, "w") as handle:
-        handle.write(text.replace('"entries":{', '"entries":{"other":' + nested + ",", 1))
+        handle.write(text.replace('"entries":{', '"entries":{"other":' + entry + ",", 1))
     settings = Settings(root=str(tmp_path))
     codes = enabled_codes(settings, all_rules())
     cache = ResultCache(settings, codes)
@@ -153,7 +160,10 @@ def test_an_old_entry_too_deep_to_encode_again_does_not_cost_the_new_ones(tmp_pa
 
     save_from_deep_in_the_stack(400)
     with open(cache.path) as handle:
-        assert list(json.load(handle)["entries"]) == ["fresh"]
+        entries = json.load(handle)["entries"]
+    assert "fresh" in entries
+    if kept is not None:
+        assert ("other" in entries) is kept
 
 
 def test_adding_an_init_py_changes_the_module_and_so_the_key(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import sys
 import textwrap
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
@@ -31,7 +32,7 @@ _FORMATTING = {
     "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer", "comma", "semicolon", "equal",
     "dot", "colon", "first_colon", "lbracket", "rbracket", "lbrace", "rbrace", "indent", "trailing_whitespace",
     "leading_whitespace", "encoding", "default_indent", "default_newline", "has_trailing_newline", "walrus", "arrow",
-    "annotation_indicator",
+    "annotation_indicator", "separator", "trailing_comma",
 }
 
 AWKWARD = '''\
@@ -252,18 +253,75 @@ def test_an_expression_in_parentheses_of_its_own_is_placed_without_them():
     assert (positions[value].start.column, positions[value].end.column) == (3, 9)
 
 
-def test_match_statements_are_left_to_libcst():
-    text = textwrap.dedent("""\
+# Syntax of later Pythons, converted where this interpreter's ``ast`` reads it (``since``).
+NEWER = [
+    pytest.param((3, 10), """\
         import requests
-        match command:
-            case "get":
-                requests.get(url)
-        """)
-    if hasattr(ast, "Match"):  # before Python 3.10 ``ast`` refuses the file and LibCST reads it
-        with pytest.raises(Unconvertible):
-            _converted(text)
-    [finding] = check_source(text, ["RES101"])
-    assert (finding.line, finding.column) == (4, 9)
+        match command.split():
+            case [action]: requests.get(action)
+            case [action, obj] if obj: pass
+            case ["go", *rest] | ("stop", *_) | []: pass
+            case 1, 2: pass
+            case (): pass
+            case (1 | 2) as pair: pass
+            case {"k": v, 1: _, **kw}: pass
+            case {}: pass
+            case Point(x=0, y=yy) | Point(1, 2) | a.b.C(): pass
+            case -1 | 1+2j | None | True | "s" "t" | b"x" | a.b: pass
+            case (a,): pass
+            case _:
+                requests.post(command, timeout=(3, 5))
+        """, id="match"),
+    pytest.param((3, 11), """\
+        import requests
+        try:
+            requests.get(u)
+        except* (ValueError, TypeError) as group:
+            requests.post(u)
+        except* OSError:
+            pass
+        else:
+            pass
+        finally:
+            requests.put(u)
+        """, id="except-star"),
+    pytest.param((3, 12), """\
+        import requests
+        type Url = str
+        type Pair[T: (int, str), *Ts, **P] = tuple[T, T]
+        def fetch[T: object, U](url: Url, kind: type[T]) -> T:
+            return requests.get(url)
+        class Client[T](Base, metaclass=M):
+            def get[S](self, s: S): return requests.get(s)
+        print(f"{'nested ' + "quotes"!r:>{w}} {x["key"]}")
+        """, id="type-parameters"),
+    pytest.param((3, 13), """\
+        def f[T = int, *Ts = *tuple[int, ...], **P = [int, str]](): pass
+        class C[T: int = bool]: pass
+        """, id="type-parameter-defaults"),
+]
+
+
+@pytest.mark.parametrize(("since", "code"), NEWER)
+def test_newer_syntax_converts_as_libcst_parses_it_where_ast_reads_it(since, code):
+    text = textwrap.dedent(code)
+    if sys.version_info < since:  # ``ast`` refuses the file: LibCST alone reads it (checker)
+        with pytest.raises(SyntaxError):
+            ast.parse(text)
+        return
+    assert _difference(_converted(text).module, parse_module(text)) is None
+
+
+@pytest.mark.parametrize(("since", "code"), NEWER[:3])
+def test_newer_syntax_finds_the_same_and_places_calls_as_libcst(since, code, monkeypatch):
+    text = textwrap.dedent(code)
+    found = check_source(text, ["RES101", "RES103"])
+    assert found and all(f.code in ("RES101", "RES103") for f in found)
+    if sys.version_info >= since:
+        calls = [(positions[a], expected) for a, b, positions, expected in _pairs(text) if isinstance(b, cst.Call)]
+        assert calls and [ours for ours, _ in calls] == [expected for _, expected in calls]
+    monkeypatch.setattr(checker_module, "_converted", lambda tree, text, lines: None)
+    assert check_source(text, ["RES101", "RES103"]) == found
 
 
 def test_identifiers_python_normalises_are_left_to_libcst():

@@ -17,8 +17,10 @@ ABOVE = {
     "rules": ("resilint.codemods", "resilint.cli"),
 }
 # The registry finds rules by discovery: it walks the ``resilint.rules`` package and names no rule;
-# it and the fixer find codemods the same way (``resilint.codemods`` and its base, no codemod).
+# it and the fixer find codemods the same way (``resilint.codemods`` and its base, no codemod),
+# and so does the catalog when the codemods' sources are not there to read.
 DISCOVERY = {
+    ("lint/catalog.py", "resilint.codemods"),
     ("lint/registry.py", "resilint.rules"),
     ("lint/registry.py", "resilint.codemods"),
     ("lint/fixer.py", "resilint.codemods"),

@@ -22,6 +22,11 @@ def test_all_formats_discovered():
     assert list(found) == sorted(found)
 
 
+def test_the_names_listed_without_importing_the_formats_are_theirs():
+    """The CLI's help names the formats without importing them: module name == ``FORMAT``."""
+    assert report.format_names() == list(reporters())
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("color", [False, True])
 def test_renders_only_to_out(fmt, color, project, result, capsys):

@@ -121,8 +121,12 @@ def fix_key(finding: Finding) -> Tuple[Any, ...]:
     return (finding.path, finding.code, finding.line, finding.column, finding.end_line, finding.end_column)
 
 
+def _shaped_like_an_entry(entry: Any) -> bool:
+    return isinstance(entry, dict) and isinstance(entry.get("findings"), list)
+
+
 def _findings_from_entry(entry: Any) -> List[Finding]:
-    if not isinstance(entry, dict) or not isinstance(entry.get("findings"), list):
+    if not _shaped_like_an_entry(entry):
         raise ValueError("not an entry resilint wrote")
     return [_finding_from_cache(item) for item in entry["findings"]]
 
@@ -282,7 +286,9 @@ class ResultCache:
         }
 
     def save(self) -> None:
-        merged = dict(self._entries)
+        # Entries of other runs are written back as read, less those that are not resilint's
+        # (one level looked at: checking every finding would cost what the cache saves).
+        merged = {key: entry for key, entry in self._entries.items() if _shaped_like_an_entry(entry)}
         merged.update(self._fresh)
         if len(merged) > _MAX_ENTRIES:
             merged = dict(self._fresh)

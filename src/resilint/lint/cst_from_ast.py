@@ -11,9 +11,11 @@ expression is read from the source (``ConvertedPositions.text_of``), so what fin
 the file's own code.
 
 What is not converted raises :class:`Unconvertible`, and the checker parses that file with
-LibCST as before: syntax newer than this converter (``match``, ``except*``, type parameters),
-and identifiers Python normalises. A node whose position is asked for but unknown makes the
-checker do the same (``Unplaced``). String literals are taken verbatim from the source;
+LibCST as before: identifiers Python normalises, and syntax this converter does not know.
+Syntax newer than the running interpreter never gets here (its ``ast`` refuses the file);
+``match`` (3.10), ``except*`` (3.11), type parameters and ``type`` statements (3.12) are
+converted wherever the interpreter reads them. A node whose position is asked for but unknown
+makes the checker do the same (``Unplaced``). String literals are taken verbatim from the source;
 f-strings and implicitly concatenated strings are parsed by LibCST on their own. Codemods
 rewrite their own LibCST parse of the file; ``check`` hands them this tree's positions.
 
@@ -112,7 +114,9 @@ _ASYNC = cst.Asynchronous(whitespace_after=_SPACE)
 _LBRACKET, _RBRACKET = cst.LeftSquareBracket(), cst.RightSquareBracket()
 _LBRACE, _RBRACE = cst.LeftCurlyBrace(), cst.RightCurlyBrace()
 _LPAR, _RPAR = (cst.LeftParen(),), (cst.RightParen(),)
-_COMPOUND = frozenset({cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try})
+_COMPOUND = frozenset(
+    {cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.Match}
+)
 _STRING_PREFIX = re.compile(r"[rRbBuU]{0,2}")
 _SINGLE_QUOTED = {
     '"': re.compile(r'"(?:[^"\\\n]|\\.|\\\n)*"', re.DOTALL),
@@ -417,35 +421,33 @@ class _Converter:
         return tuple(found)
 
     def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> cst.FunctionDef:
-        if getattr(node, "type_params", None):
-            raise Unconvertible("type parameters")
         decorators = self._decorators(node)
         name = self._name_after_keyword(node)
+        type_parameters = self._type_parameters(node)
         params = self._parameters(node.args)
         returns = self._annotation(node.returns) if node.returns is not None else None
         body = self._block(node.body)
         asynchronous = _ASYNC if isinstance(node, ast.AsyncFunctionDef) else None
         return self._at(
             cst.FunctionDef(name=name, params=params, body=body, decorators=decorators, returns=returns,
-                            asynchronous=asynchronous, leading_lines=(), lines_after_decorators=(),
-                            whitespace_after_def=_SPACE, whitespace_after_name=_WS, whitespace_before_params=_WS,
+                            asynchronous=asynchronous, type_parameters=type_parameters, leading_lines=(),
+                            lines_after_decorators=(), whitespace_after_def=_SPACE, whitespace_after_name=_WS, whitespace_before_params=_WS,
                             whitespace_before_colon=_WS),
             node,
         )
 
     def _class(self, node: ast.ClassDef) -> cst.ClassDef:
-        if getattr(node, "type_params", None):
-            raise Unconvertible("type parameters")
         decorators = self._decorators(node)
         name = self._name_after_keyword(node)
+        type_parameters = self._type_parameters(node)
         arguments = self._arguments(node.bases, node.keywords)
         bases = tuple(a for a in arguments if a.keyword is None and a.star != "**")
         keywords = tuple(a for a in arguments if a.keyword is not None or a.star == "**")
         body = self._block(node.body)
         return self._at(
             cst.ClassDef(name=name, body=body, bases=bases, keywords=keywords, decorators=decorators, lpar=_DEFAULT,
-                         rpar=_DEFAULT, leading_lines=(), lines_after_decorators=(), whitespace_after_class=_SPACE,
-                         whitespace_after_name=_WS, whitespace_before_colon=_WS),
+                         rpar=_DEFAULT, type_parameters=type_parameters, leading_lines=(), lines_after_decorators=(),
+                         whitespace_after_class=_SPACE, whitespace_after_name=_WS, whitespace_before_colon=_WS),
             node,
         )
 
@@ -506,34 +508,134 @@ class _Converter:
             node,
         )
 
-    def _try(self, node: ast.Try) -> cst.Try:
+    def _try(self, node: ast.Try) -> Union[cst.Try, cst.TryStar]:
+        """``try`` and ``try: ... except* E:`` (Python 3.11, ``ast.TryStar``)."""
+        star = node.__class__ is not ast.Try
         body = self._block(node.body)
-        handlers = []
-        for handler in node.handlers:
-            name = None
-            if handler.name is not None:
-                name = cst.AsName(name=_new_name(handler.name),
-                                  whitespace_before_as=_SPACE, whitespace_after_as=_SPACE)
-            kind = self.expression(handler.type) if handler.type is not None else None
-            handlers.append(self._at(
-                cst.ExceptHandler(body=self._block(handler.body), type=kind, name=name, leading_lines=(), whitespace_after_except=_SPACE,
-                                  whitespace_before_colon=_WS),
-                handler,
-            ))
-        orelse = self._else(node.orelse)
-        finalbody = None
-        if node.finalbody:
-            first = node.finalbody[0]
-            finalbody = self._at(
-                cst.Finally(body=self._block(node.finalbody), leading_lines=(),
-                            whitespace_before_colon=_WS),
-                _span(first, node.finalbody[-1]),
-            )
+        handlers = tuple(self._handler(h, cst.ExceptStarHandler if star else cst.ExceptHandler) for h in node.handlers)
+        orelse, finalbody = self._else(node.orelse), self._finally(node.finalbody)
+        kind = cst.TryStar if star else cst.Try
         return self._at(
-            cst.Try(body=body, handlers=tuple(handlers), orelse=orelse, finalbody=finalbody, leading_lines=(),
-                    whitespace_before_colon=_WS),
+            kind(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody, leading_lines=(),  # type: ignore[arg-type]
+                 whitespace_before_colon=_WS),
             node,
         )
+
+    def _handler(self, handler: ast.ExceptHandler, kind: Any) -> Any:
+        name = None
+        if handler.name is not None:
+            name = cst.AsName(name=_new_name(handler.name), whitespace_before_as=_SPACE, whitespace_after_as=_SPACE)
+        # (``except A, B:`` from Python 3.14: a tuple without parentheses, as LibCST has it)
+        exception = self.expression(handler.type) if handler.type is not None else None
+        return self._at(
+            kind(body=self._block(handler.body), type=exception, name=name, leading_lines=(),
+                 whitespace_after_except=_SPACE, whitespace_before_colon=_WS),
+            handler,
+        )
+
+    def _finally(self, body: Sequence[ast.stmt]) -> Optional[cst.Finally]:
+        if not body:
+            return None
+        node = cst.Finally(body=self._block(body), leading_lines=(), whitespace_before_colon=_WS)
+        return self._at(node, _span(body[0], body[-1]))
+
+    # --- type parameters and ``type`` (Python 3.12) ------------------------------------------
+
+    def _type_parameters(self, node: Any) -> Optional[cst.TypeParameters]:
+        params = getattr(node, "type_params", None)
+        if not params:
+            return None
+        return cst.TypeParameters(params=tuple(self._type_param(p) for p in params))
+
+    def _type_param(self, param: Any) -> cst.TypeParam:
+        name = _new_name(param.name)
+        kind = param.__class__.__name__
+        if kind == "TypeVar":
+            bound = self.expression(param.bound) if param.bound is not None else None
+            declared: Union[cst.TypeVar, cst.TypeVarTuple, cst.ParamSpec] = cst.TypeVar(name=name, bound=bound)
+        elif kind == "TypeVarTuple":
+            declared = cst.TypeVarTuple(name=name)
+        elif kind == "ParamSpec":
+            declared = cst.ParamSpec(name=name)
+        else:
+            raise Unconvertible(f"a type parameter of kind {kind}")
+        default = getattr(param, "default_value", None)  # PEP 696, Python 3.13
+        star = ""
+        if default is not None and default.__class__ is ast.Starred:  # ``*Ts = *tuple[int]``
+            star, default = "*", default.value  # type: ignore[attr-defined]
+        converted = cst.TypeParam(
+            param=declared, default=self.expression(default) if default is not None else None,
+            equal=_EQUAL if default is not None else _DEFAULT, star=star,
+        )
+        return self._at(converted, param)
+
+    def _type_alias(self, node: Any) -> cst.TypeAlias:
+        """``type X[T] = ...`` (Python 3.12, ``ast.TypeAlias``)."""
+        return self._at(
+            cst.TypeAlias(name=self.expression(node.name), value=self.expression(node.value),
+                          type_parameters=self._type_parameters(node), semicolon=_DEFAULT),
+            node,
+        )
+
+    # --- match (Python 3.10) ------------------------------------------------------------------
+
+    def _match(self, node: Any) -> cst.Match:
+        cases = tuple(
+            cst.MatchCase(pattern=self._pattern(case.pattern), body=self._block(case.body),
+                          guard=self.expression(case.guard) if case.guard is not None else None)
+            for case in node.cases
+        )
+        return self._at(cst.Match(subject=self.expression(node.subject), cases=cases), node)
+
+    def _pattern(self, pattern: Any) -> cst.MatchPattern:
+        convert = _PATTERNS.get(pattern.__class__.__name__)
+        if convert is None:
+            raise Unconvertible(f"no conversion for {pattern.__class__.__name__}")
+        return self._at(convert(self, pattern), pattern)
+
+    def _match_value(self, pattern: Any) -> cst.MatchValue:
+        return cst.MatchValue(value=self.expression(pattern.value))
+
+    def _match_singleton(self, pattern: Any) -> cst.MatchSingleton:
+        return cst.MatchSingleton(value=cst.Name(str(pattern.value)))
+
+    def _match_sequence(self, pattern: Any) -> cst.MatchSequence:
+        elements = tuple(
+            self._at(cst.MatchStar(name=_new_name(p.name) if p.name is not None else None), p)
+            if p.__class__.__name__ == "MatchStar"
+            else cst.MatchSequenceElement(value=self._pattern(p))
+            for p in pattern.patterns
+        )
+        opening = _bytes_slice(self.lines[pattern.lineno - 1], pattern.col_offset, pattern.col_offset + 1)
+        if opening == "[" and self._enclosed(pattern):
+            return cst.MatchList(patterns=elements, lbracket=_LBRACKET, rbracket=_RBRACKET)
+        if opening == "(" and self._enclosed(pattern):
+            return cst.MatchTuple(patterns=elements, lpar=_LPAR, rpar=_RPAR)
+        return cst.MatchList(patterns=elements)  # ``case a, b:``, as LibCST has it
+
+    def _match_mapping(self, pattern: Any) -> cst.MatchMapping:
+        elements = tuple(
+            cst.MatchMappingElement(key=self.expression(key), pattern=self._pattern(value))
+            for key, value in zip(pattern.keys, pattern.patterns)
+        )
+        rest = _new_name(pattern.rest) if pattern.rest is not None else None
+        return cst.MatchMapping(elements=elements, rest=rest)
+
+    def _match_class(self, pattern: Any) -> cst.MatchClass:
+        positional = tuple(cst.MatchSequenceElement(value=self._pattern(p)) for p in pattern.patterns)
+        keywords = tuple(
+            cst.MatchKeywordElement(key=_new_name(name), pattern=self._pattern(value))
+            for name, value in zip(pattern.kwd_attrs, pattern.kwd_patterns)
+        )
+        return cst.MatchClass(cls=self.expression(pattern.cls), patterns=positional, kwds=keywords)
+
+    def _match_as(self, pattern: Any) -> cst.MatchAs:
+        inner = self._pattern(pattern.pattern) if pattern.pattern is not None else None
+        name = _new_name(pattern.name) if pattern.name is not None else None
+        return cst.MatchAs(pattern=inner, name=name)
+
+    def _match_or(self, pattern: Any) -> cst.MatchOr:
+        return cst.MatchOr(patterns=tuple(cst.MatchOrElement(pattern=self._pattern(p)) for p in pattern.patterns))
 
     # --- parameters and arguments ---------------------------------------------------------
 
@@ -733,6 +835,10 @@ class _Converter:
         first = node.elts[0]
         if (first.lineno, first.col_offset) == (node.lineno, node.col_offset):
             return False
+        return self._enclosed(node)
+
+    def _enclosed(self, node: ast.AST) -> bool:
+        """The bracket that opens ``node``'s span closes at its end."""
         depth = 0
         text = self._segment(node)
         for token in python_tokens(text):
@@ -896,6 +1002,19 @@ _STATEMENTS: Dict[type, Callable[[_Converter, Any], cst.CSTNode]] = {
     ast.FunctionDef: _Converter._function, ast.AsyncFunctionDef: _Converter._function, ast.ClassDef: _Converter._class,
     ast.If: _Converter._if, ast.For: _Converter._for, ast.AsyncFor: _Converter._for, ast.While: _Converter._while,
     ast.With: _Converter._with, ast.AsyncWith: _Converter._with, ast.Try: _Converter._try,
+}
+# Syntax of later Pythons than the oldest supported, where this interpreter's ``ast`` has it.
+for _name, _convert in (
+    ("Match", _Converter._match), ("TryStar", _Converter._try), ("TypeAlias", _Converter._type_alias),
+):
+    if hasattr(ast, _name):
+        _STATEMENTS[getattr(ast, _name)] = _convert
+if hasattr(ast, "TemplateStr"):  # t-strings, Python 3.14: parsed alone, as f-strings are
+    _EXPRESSIONS[ast.TemplateStr] = _Converter._parsed_alone
+_PATTERNS: Dict[str, Callable[[_Converter, Any], cst.MatchPattern]] = {
+    "MatchValue": _Converter._match_value, "MatchSingleton": _Converter._match_singleton,
+    "MatchSequence": _Converter._match_sequence, "MatchMapping": _Converter._match_mapping,
+    "MatchClass": _Converter._match_class, "MatchAs": _Converter._match_as, "MatchOr": _Converter._match_or,
 }
 
 

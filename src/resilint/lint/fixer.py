@@ -15,6 +15,7 @@ The codemods are found by discovery (``resilint.codemods``), as the rules are.
 from __future__ import annotations
 
 import difflib
+import sys
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -82,25 +83,60 @@ def run_codemod(
     return CodemodRun(updated if updated != data else None, command.left_alone, rewritten=command.rewritten)
 
 
-def unparseable(data: bytes, path: str) -> Optional[str]:
-    """Why ``data`` is not valid Python for both LibCST and CPython, or None."""
+def unparseable(data: bytes, path: str, original: Optional[bytes] = None) -> Optional[str]:
+    """Why ``data``, a fix of ``original``, is not valid Python for the parsers that read the
+    original, or None: LibCST's always; CPython's compiler when it compiles the original."""
     try:
         parse_module(data)
     except Exception as exc:  # noqa: BLE001
         return f"the result would not parse: {getattr(exc, 'message', exc)}"
-    return uncompilable(data, path)
+    error = _compile_error(data, path)
+    if error is None or (original is not None and _compile_error(original, path) is not None):
+        return None
+    return f"the result would not compile: {error}"
 
 
-def uncompilable(data: bytes, path: str) -> Optional[str]:
-    """Why CPython does not compile ``data``, or None. The edits ``check`` reports are checked
-    this way only: LibCST generated them from a tree it parsed, and ``fix`` parses the result
-    with LibCST as well before it writes anything (``unparseable``)."""
+def uncompilable(data: bytes, path: str, original: Optional[bytes] = None) -> Optional[str]:
+    """Why CPython does not compile ``data``, a fix of ``original``, or None. The edits ``check``
+    reports are checked this way only: LibCST generated them from a tree it parsed, and ``fix``
+    parses the result with LibCST as well before it writes anything (``unparseable``). When this
+    interpreter cannot compile the original either (syntax newer than it), LibCST read the
+    file, and LibCST's parse of the result is the check instead."""
+    error = _compile_error(data, path)
+    if error is None:
+        return None
+    if original is not None and _compile_error(original, path) is not None:
+        return unparseable(data, path, original)
+    return f"the result would not compile: {error}"
+
+
+def interpreter_limit(data: bytes, path: str) -> Optional[str]:
+    """What this Python says of ``data`` when it cannot compile what LibCST reads, with the
+    syntax newer than it when known (``Python 3.11 cannot compile it (line 3: invalid syntax;
+    type parameters are Python 3.12 syntax)``); else None."""
+    error = _compile_error(data, path)
+    if error is None:
+        return None
+    try:
+        module = parse_module(data)
+    except Exception:  # noqa: BLE001 - LibCST cannot read it either: not the interpreter's limit
+        return None
+    from resilint.lint.syntax_versions import describe, newer_syntax
+
+    said = f"line {error.lineno}: {error.msg}" if isinstance(error, SyntaxError) else str(error)
+    newer = newer_syntax(module)
+    if newer is not None:
+        said += f"; {describe(newer)}"
+    return f"Python {sys.version_info[0]}.{sys.version_info[1]} cannot compile it ({said})"
+
+
+def _compile_error(data: bytes, path: str) -> Optional[Exception]:
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+            warnings.simplefilter("ignore")  # the file's own SyntaxWarnings are not ours to print
             compile(data, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
-        return f"the result would not compile: {exc}"
+        return exc
     return None
 
 
@@ -176,7 +212,7 @@ def with_fixes(
         for codemod in codemods:
             mine = [f for f in wanted if f.code in codemod.CODES and id(f) not in fixes]
             run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine], memo)
-            if not mine or run.updated is None or uncompilable(run.updated, path) is not None:
+            if not mine or run.updated is None or uncompilable(run.updated, path, data) is not None:
                 continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
             edits = edits_between(text, decode(run.updated).text)
             split = {id(mine[0]): edits} if len(mine) == 1 else _split(edits, run.rewritten, mine)
@@ -224,7 +260,7 @@ def _one_by_one(
     found = {}
     for finding in findings:
         run = run_codemod(codemod, data, path, settings, [span_of(finding)], memo)
-        if run.updated is not None and uncompilable(run.updated, path) is None:
+        if run.updated is not None and uncompilable(run.updated, path, data) is None:
             found[id(finding)] = edits_between(text, decode(run.updated).text)
     return found
 
@@ -236,6 +272,8 @@ class FixOutcome:
     dropped: List[str] = field(default_factory=list)  # "path: codemod: why"
     left_alone: List[str] = field(default_factory=list)  # "path:line: codemod: why"
     not_written: List[str] = field(default_factory=list)  # "path: why"
+    # "path: why": files this Python cannot compile, whose fixes LibCST's parser alone checked
+    parsed_only: List[str] = field(default_factory=list)
     remaining: List[Finding] = field(default_factory=list)
 
 
@@ -310,6 +348,9 @@ class Fixer:
                 return
         if current == original:
             return
+        limit = interpreter_limit(original, path)
+        if limit is not None:
+            self.outcome.parsed_only.append(f"{path}: {limit}; its fixes were checked with LibCST's parser instead")
         self.outcome.changes[path] = (original, current)
         if write:
             try:
@@ -339,7 +380,7 @@ class Fixer:
                 given_up.update((name, f.code, f.message) for f in targets)
             return None
         aimed = [] if everything else self._aimed(codemod, data, path, targets)
-        problem = unparseable(run.updated, path) or self._recheck(path, run.updated, findings, aimed)
+        problem = unparseable(run.updated, path, data) or self._recheck(path, run.updated, findings, aimed)
         if problem is not None:
             self.outcome.dropped.append(f"{path}: {name}: {problem}; not applied")
             given_up.update((name, f.code, f.message) for f in (aimed or targets))

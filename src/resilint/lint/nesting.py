@@ -32,6 +32,8 @@ MAX_DEPTH = 1000
 # CPython's own limits, syntax errors in every version; LibCST has neither.
 MAX_PARENTHESES = 200
 MAX_INDENTATION = 100
+TOO_MANY_PARENTHESES = "too many nested parentheses"
+TOO_MANY_INDENTS = "too many levels of indentation"
 
 _CHAIN_OPERATORS = frozenset("+ - * / // % @ ** << >> & | ^ ~ . :=".split())
 _CHAIN_KEYWORDS = frozenset({"and", "or", "not", "if", "else", "lambda", "await"})
@@ -98,7 +100,7 @@ def check_tokens(text: str) -> None:
             if kind == tokenize.INDENT:
                 indents.append(0)
                 if len(indents) > MAX_INDENTATION + 1:
-                    raise SourceError("syntax error: too many levels of indentation", token.start[0])
+                    raise SourceError(f"syntax error: {TOO_MANY_INDENTS}", token.start[0])
                 continue
             if kind == tokenize.DEDENT:
                 if len(indents) > 1:
@@ -122,7 +124,7 @@ def check_tokens(text: str) -> None:
                     chained += 1
                 chains.append([0, 0])
                 if len(chains) > MAX_PARENTHESES + 1:
-                    raise SourceError("syntax error: too many nested parentheses", token.start[0])
+                    raise SourceError(f"syntax error: {TOO_MANY_PARENTHESES}", token.start[0])
             elif kind == tokenize.OP and string in _CLOSING:
                 if len(chains) > 1:
                     chained -= chains.pop()[0]
@@ -143,5 +145,20 @@ def check_tokens(text: str) -> None:
             depth = chained + elifs + len(chains) + len(indents) - 2
             if depth > MAX_DEPTH:
                 raise too_deep(token.start[0])
-    except (tokenize.TokenError, SyntaxError):
+    except (tokenize.TokenError, SyntaxError) as exc:
+        # From Python 3.12 ``tokenize`` is CPython's own tokenizer, which applies these two
+        # limits itself, before the counts above reach them.
+        message, line = _tokenizer_error(exc)
+        if message in (TOO_MANY_PARENTHESES, TOO_MANY_INDENTS):
+            raise SourceError(f"syntax error: {message}", line) from None
         return  # the end of what can be tokenized; LibCST reports the syntax error
+
+
+def _tokenizer_error(exc: Exception) -> Tuple[str, Optional[int]]:
+    """The message and line of a tokenizer's error: ``TokenError(message, (line, column))``
+    or a ``SyntaxError``."""
+    if isinstance(exc, SyntaxError):
+        return exc.msg, exc.lineno
+    message, where = (exc.args + (None, None))[:2]
+    line = where[0] if isinstance(where, tuple) and where else None
+    return str(message), line

@@ -151,8 +151,7 @@ class Rule:
 
     @classmethod
     def summary(cls) -> str:
-        """The first line of the docstring."""
-        return cls.documentation().split("\n", 1)[0].strip()
+        return summary_of(cls.documentation())
 
     @classmethod
     def sections(cls) -> Dict[str, str]:
@@ -170,11 +169,21 @@ class Rule:
 
     @classmethod
     def metadata(cls) -> Dict[str, Any]:
-        return {
-            "code": cls.code,
-            "name": cls.name,
-            "summary": cls.summary(),
-            "default": cls.default,
-            "fixable": cls.fixable,
-            "severity": cls.severity,
-        }
+        return rule_metadata(cls)
+
+
+def summary_of(documentation: str) -> str:
+    """The first line of a rule's documentation."""
+    return documentation.split("\n", 1)[0].strip()
+
+
+def rule_metadata(rule: Any) -> Dict[str, Any]:
+    """What ``resilint rules --format json`` lists of a rule class (or of its ``RuleInfo``)."""
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "summary": rule.summary(),
+        "default": rule.default,
+        "fixable": rule.fixable,
+        "severity": rule.severity,
+    }

@@ -12,6 +12,7 @@ from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.fixer import codemods_for, with_fixes
 from resilint.lint.finding import Finding, Fix, RunResult
+from resilint.lint.jobs import MAX_JOBS_PER_CORE, default_jobs
 from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
@@ -19,16 +20,6 @@ from resilint.lint.workers import NOTHING, Outcome, Task, WorkerPool
 
 # Below this many files a second worker costs more to start than it saves.
 _POOL_THRESHOLD = 16
-# More workers than cores only add memory; a cap keeps `--jobs 100000` from forking 100,000.
-MAX_JOBS_PER_CORE = 4
-
-
-def default_jobs() -> int:
-    try:
-        return len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
 
 def worker_count(jobs: Optional[int], files: int) -> int:
     """The workers for ``files`` files: ``jobs`` (default: the cores), capped at 4x the cores

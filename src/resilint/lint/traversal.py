@@ -19,6 +19,7 @@ _SKIPPED_FIELD = re.compile(
     r"whitespace|^lpar$|^rpar$|comma|semicolon|leading_lines|lines_after_decorators|^header$"
     r"|^footer$|newline|colon$|^equal$|^dot$|bracket|brace|^operator$|^asynchronous$|^arrow$"
     r"|^star$|^walrus$|^annotation_indicator$|^first_line$|^prefix$|^quote$|^semicolon$"
+    r"|^separator$"
 )
 # Where the dataclass field order differs from the order in the source.
 _SOURCE_ORDER: Dict[type, Tuple[str, ...]] = {

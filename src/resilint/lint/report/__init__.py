@@ -12,7 +12,7 @@ import os
 import pkgutil
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, Mapping, Set, TextIO, Type
+from typing import Callable, Dict, List, Mapping, Set, TextIO, Type
 
 from resilint.lint.finding import RunResult
 from resilint.lint.rule import Rule
@@ -27,6 +27,12 @@ class ReportOptions:
     show_source: bool = True  # code frames in text output
     root: str = "."  # finding paths are relative to this directory (the working directory)
     progress: bool = False
+
+
+def format_names() -> List[str]:
+    """The formats' names without importing them (each is its module's name, which
+    ``tests/report/test_report_formats.py`` checks against ``FORMAT``)."""
+    return sorted(info.name for info in pkgutil.iter_modules(__path__))
 
 
 def reporters() -> Dict[str, Renderer]:

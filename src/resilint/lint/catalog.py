@@ -1,0 +1,231 @@
+"""What the rules and codemods declare, read from their modules' source without importing them.
+
+Importing a rule or a codemod imports LibCST, about a second of CPU. ``resilint rules``,
+``resilint rule CODE`` and ``resilint codemods`` only print declarations: a rule's code, name,
+docstring, default and severity, and a codemod's name, codes, applicability and description,
+from which a rule's fixability follows. ``ast`` reads them from the source in milliseconds.
+
+So the declarations are literals on the classes, and inheritance is followed by class name
+within each package (``tests/lint/test_catalog.py`` compares this catalog with the imported
+registries, field by field). A package installed without its sources falls back to importing.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+
+import resilint
+from resilint.lint.rule import Rule, rule_metadata, summary_of
+
+_RULES_PACKAGE = "rules"
+_CODEMODS_PACKAGE = "codemods"
+_CODEMOD_BASE = "ResilintCodemod"  # codemods/base.py, whose own declarations are read too
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """A rule's declarations: what ``Rule`` classes give the documentation and listings."""
+
+    code: str
+    name: str
+    doc: str
+    default: bool
+    severity: str
+    fixable: Optional[str]
+
+    def documentation(self) -> str:
+        return self.doc
+
+    def summary(self) -> str:
+        return summary_of(self.doc)
+
+    def metadata(self) -> Dict[str, Any]:
+        return rule_metadata(self)
+
+
+@dataclass(frozen=True)
+class CodemodInfo:
+    name: str
+    codes: Tuple[str, ...]
+    applicability: str
+    description: str
+
+
+@lru_cache(maxsize=None)
+def codemod_catalog() -> Dict[str, CodemodInfo]:
+    """Name (as ``resilint codemod NAME`` takes it) → declarations, sorted by name."""
+    declared = _declared_classes(_CODEMODS_PACKAGE, recursive=False)
+    if declared is None:
+        return _imported_codemods()
+    found: Dict[str, CodemodInfo] = {}
+    for module, classes in declared.items():
+        for name in sorted(classes):  # the last one wins, as in ``all_codemods``
+            if name == _CODEMOD_BASE or not _inherits(name, _CODEMOD_BASE, classes, declared):
+                continue
+            codemod = module.rsplit(".", 1)[-1].replace("_", "-")
+            codes, applicability, description = (
+                _attribute(name, attribute, classes, declared, {}) for attribute in ("CODES", "APPLICABILITY", "DESCRIPTION")
+            )
+            found[codemod] = CodemodInfo(codemod, tuple(codes), applicability, description)
+    return dict(sorted(found.items()))
+
+
+@lru_cache(maxsize=None)
+def rule_catalog() -> Dict[str, RuleInfo]:
+    """Code → a rule's declarations, sorted by code, as ``registry.all_rules`` would give them."""
+    declared = _declared_classes(_RULES_PACKAGE, recursive=True)
+    if declared is None:
+        return _imported_rules()
+    defaults = {"code": None, "default": Rule.default, "severity": Rule.severity}
+    fixable = _fixability(codemod_catalog().values())
+    found: Dict[str, RuleInfo] = {}
+    for classes in declared.values():
+        for name, declaration in classes.items():
+            if not _inherits(name, "Rule", classes, declared):
+                continue
+            code = _attribute(name, "code", classes, declared, defaults)
+            if code is None:
+                continue
+            if code in found:
+                raise RuntimeError(f"rule code {code} is declared twice")
+            found[code] = RuleInfo(
+                code=code, name=_attribute(name, "name", classes, declared, defaults),
+                doc=declaration.doc, default=_attribute(name, "default", classes, declared, defaults),
+                severity=_attribute(name, "severity", classes, declared, defaults), fixable=fixable.get(code),
+            )
+    return dict(sorted(found.items()))
+
+
+def _fixability(codemods: Any) -> Dict[str, str]:
+    """Code → "safe" when a safe codemod fixes its findings, else "unsafe" (as
+    ``registry._fix_applicability``)."""
+    found: Dict[str, str] = {}
+    for codemod in codemods:
+        for code in codemod.codes:
+            if found.get(code) != "safe":
+                found[code] = codemod.applicability
+    return found
+
+
+# --- reading the source ------------------------------------------------------------------
+
+
+@dataclass
+class _Declared:
+    bases: List[str]
+    attributes: Dict[str, Any]  # the class body's assignments of literals
+    doc: str
+
+
+def _declared_classes(package: str, recursive: bool) -> Optional[Dict[str, Dict[str, _Declared]]]:
+    """Module → class name → what its source declares, for every module of ``package`` (a
+    directory of resilint's, or any directory) and of its subpackages when ``recursive``, as
+    ``pkgutil.walk_packages`` finds them; None when the sources are not there."""
+    directory = os.path.join(os.path.dirname(resilint.__file__), package)
+    found: Dict[str, Dict[str, _Declared]] = {}
+    for module, path in _modules(directory, os.path.basename(directory), recursive):
+        try:
+            with open(path, "rb") as handle:
+                tree = ast.parse(handle.read(), filename=path)
+        except OSError:
+            return None
+        found[module] = {node.name: _declared(node) for node in tree.body if isinstance(node, ast.ClassDef)}
+    return found or None
+
+
+def _modules(directory: str, prefix: str, recursive: bool) -> Iterator[Tuple[str, str]]:
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(directory, name)
+        if name.endswith(".py") and name != "__init__.py" and name.isascii():
+            yield f"{prefix}.{name[:-3]}", path
+        elif recursive and os.path.isfile(os.path.join(path, "__init__.py")):
+            yield from _modules(path, f"{prefix}.{name}", recursive)
+
+
+def _declared(node: ast.ClassDef) -> _Declared:
+    bases = [b.id if isinstance(b, ast.Name) else b.attr for b in node.bases if isinstance(b, (ast.Name, ast.Attribute))]
+    attributes: Dict[str, Any] = {}
+    for statement in node.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            try:
+                attributes[target.id] = ast.literal_eval(value)
+            except ValueError:
+                attributes[target.id] = _NOT_A_LITERAL
+    return _Declared(bases, attributes, ast.get_docstring(node, clean=True) or "")
+
+
+class _NotALiteral:
+    def __repr__(self) -> str:
+        return "<not a literal>"
+
+
+_NOT_A_LITERAL = _NotALiteral()
+
+
+def _lookup(name: str, own: Mapping[str, _Declared], declared: Mapping[str, Mapping[str, _Declared]]) -> Optional[_Declared]:
+    """A class by name: in its own module first, else in any module of the package."""
+    if name in own:
+        return own[name]
+    return next((classes[name] for classes in declared.values() if name in classes), None)
+
+
+def _inherits(name: str, root: str, own: Mapping[str, _Declared], declared: Mapping[str, Mapping[str, _Declared]]) -> bool:
+    if name == root:
+        return True
+    found = _lookup(name, own, declared)
+    return found is not None and any(_inherits(base, root, own, declared) for base in found.bases if base != name)
+
+
+def _attribute(
+    name: str, attribute: str, own: Mapping[str, _Declared], declared: Mapping[str, Mapping[str, _Declared]],
+    defaults: Mapping[str, Any],
+) -> Any:
+    """The class's literal ``attribute``, inherited as Python would (bases in order), else the
+    root's default. A value that is not a literal is an error: this catalog cannot read it."""
+    found = _lookup(name, own, declared)
+    if found is None:
+        return defaults.get(attribute)
+    if attribute in found.attributes:
+        value = found.attributes[attribute]
+        if value is _NOT_A_LITERAL:
+            raise RuntimeError(f"{name}.{attribute} must be a literal: the rule catalog reads it without importing")
+        return value
+    for base in found.bases:
+        if base != name and _lookup(base, own, declared) is not None:
+            return _attribute(base, attribute, own, declared, defaults)
+    return defaults.get(attribute)
+
+
+# --- without the sources -------------------------------------------------------------------
+
+
+def _imported_rules() -> Dict[str, RuleInfo]:
+    from resilint.lint.registry import all_rules
+
+    return {
+        code: RuleInfo(rule.code, rule.name, rule.documentation(), rule.default, rule.severity, rule.fixable)
+        for code, rule in all_rules().items()
+    }
+
+
+def _imported_codemods() -> Dict[str, CodemodInfo]:
+    from resilint.codemods import all_codemods
+
+    return {
+        name: CodemodInfo(name, tuple(codemod.CODES), codemod.APPLICABILITY, codemod.DESCRIPTION)
+        for name, codemod in all_codemods().items()
+    }
