@@ -43,6 +43,7 @@ class UnusedSuppressionRule(Rule):
 
     code = "RES001"
     name = "unused-suppression"
+    precision = "very-high"  # the comment and the findings are both known exactly
     message = "unused suppression"
     default = False
     engine = True

@@ -101,6 +101,7 @@ class RetriedNonIdempotentCall(ProjectRule):
     code = "RES201"
     fixable = "unsafe"
     name = "retried-non-idempotent-call"
+    precision = "medium"  # judges hand-written loops and paths through project functions
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
     VALID = [

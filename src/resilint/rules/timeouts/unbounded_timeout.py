@@ -74,6 +74,7 @@ class UnboundedTimeout(ProjectRule):
 
     code = "RES102"
     name = "unbounded-timeout"
+    precision = "very-high"  # an explicit `None` or infinity reaching the client
     message = "unbounded timeout"
     triggers = TRIGGERS
     VALID = [
