@@ -100,6 +100,7 @@ def test_a_commit_is_judged_on_its_staged_text_while_the_cache_knows_the_working
     # Staged: a wrapper that passes no timeout, and a caller (RES101 at the call, found through
     # the other module). Unstaged: the wrapper fixed. The working tree is checked first, so the
     # cache holds the fixed text; the commit must still fail, on what it commits.
+    git("commit", "-q", "-m", "the project so far", cwd=project)
     (project / "helpers.py").write_text(WRAPPER_WITHOUT_TIMEOUT)
     (project / "prices.py").write_text(CALLER)
     git("add", "helpers.py", "prices.py", cwd=project)
