@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Mapping, Optional, Set, TextIO, Type
 
 from resilint.lint.discovery import repository_root
-from resilint.lint.finding import RunResult
+from resilint.lint.finding import Finding, RunResult
 from resilint.lint.rule import Rule
 from resilint.lint.source import SourceError, read_bytes
 
@@ -35,6 +35,11 @@ class ReportOptions:
     source_root: Optional[str] = None
     # The text of files that are not on disk as checked (standard input), by reported path.
     contents: Mapping[str, bytes] = field(default_factory=dict)
+    quiet: bool = False  # the findings only: no summary line (``--quiet``)
+    # In a run that fixed (``check --fix``): how many findings were fixed, and why each finding
+    # reported was not.
+    fixed: Optional[int] = None
+    unfixed: Mapping[Finding, str] = field(default_factory=dict)
 
 
 def reporters() -> Dict[str, Renderer]:
