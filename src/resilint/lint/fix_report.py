@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import List, Sequence
+from typing import List, Sequence, Tuple
 
 from resilint.lint.finding import Edit
-from resilint.lint.fixer import AppliedFix, FixOutcome
+from resilint.lint.fixer import AppliedFix, FixOutcome, last_line_of
 from resilint.lint.source import SourceError, decode, python_lines
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
@@ -43,19 +43,15 @@ def unified_diff(path: str, before: bytes, after: bytes, applied: Sequence[Appli
 
 
 def _rules_in(applied: Sequence[AppliedFix], first: int, last: int) -> List[str]:
-    """``CODE (name)`` of the fixes with an edit on lines ``first`` to ``last``."""
+    """``CODE (name)`` of the fixes with an edit on lines ``first`` to ``last`` (of the file as
+    checked, which the diff's ``-`` side shows)."""
     found = []
     for fix in applied:
-        if any(edit.line <= last and first <= _last_line(edit) for edit in fix.edits):
+        if any(start <= last and first <= end for start, end in fix.original_lines):
             label = f"{fix.code} ({fix.name})"
             if label not in found:
                 found.append(label)
     return sorted(found)
-
-
-def _last_line(edit: Edit) -> int:
-    """The last line an edit replaces text on (an edit ending at column 1 ends on the line before)."""
-    return edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line else edit.end_line
 
 
 def applied_fixes(applied: Sequence[AppliedFix], diff: bool) -> str:
@@ -68,28 +64,30 @@ def applied_fixes(applied: Sequence[AppliedFix], diff: bool) -> str:
             f"  {fix.path}:{fix.line}:{fix.column}: {fix.code} ({fix.name}), {fix.applicability} fix: "
             f"{fix.description.rstrip('.')}"
         )
-        lines.extend(f"      {change}" for change in describe_edits(fix.before, fix.edits))
+        lines.extend(f"      {change}" for change in describe_edits(fix.before, fix.edits, fix.original_lines))
     return "\n".join(lines) + "\n"
 
 
-def describe_edits(before: str, edits: Sequence[Edit]) -> List[str]:
+def describe_edits(before: str, edits: Sequence[Edit], shown_lines: Sequence[Tuple[int, int]] = ()) -> List[str]:
     """Each edit as a line: ``line 12: `old` -> `new``` (the whole lines it touches), or a line
-    added or removed."""
+    added or removed. ``shown_lines``: the line numbers to show for each edit (those of the file
+    as checked), else the edits' own."""
     old_lines = python_lines(before, keepends=True)
     described = []
-    for edit in edits:
-        first, last = edit.line, max(_last_line(edit), edit.line)
+    for index, edit in enumerate(edits):
+        first, last = edit.line, max(last_line_of(edit), edit.line)
+        shown = shown_lines[index][0] if index < len(shown_lines) else first
         region = "".join(old_lines[first - 1:last])
         start = edit.column - 1
         end = len("".join(old_lines[first - 1:edit.end_line - 1])) + edit.end_column - 1
         replaced = region[:start] + edit.content + region[end:] if region or edit.content else ""
         if not region.strip() or (edit.column == 1 and edit.end_column == 1 and edit.end_line == edit.line):
             added = edit.content.strip()
-            described.append(f"line {edit.line}: added `{_one_line(added)}`")
+            described.append(f"line {shown}: added `{_one_line(added)}`")
         elif not replaced.strip():
-            described.append(f"line {first}: removed `{_one_line(region.strip())}`")
+            described.append(f"line {shown}: removed `{_one_line(region.strip())}`")
         else:
-            described.append(f"line {first}: `{_one_line(region.strip())}` -> `{_one_line(replaced.strip())}`")
+            described.append(f"line {shown}: `{_one_line(region.strip())}` -> `{_one_line(replaced.strip())}`")
     return described
 
 

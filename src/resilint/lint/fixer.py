@@ -231,8 +231,9 @@ def _one_by_one(
 
 @dataclass(frozen=True)
 class AppliedFix:
-    """One finding fixed: where it was, in the text its fix was applied to (the file as it was
-    checked, unless an earlier round of fixes had changed it), and that fix's own edits there."""
+    """One finding fixed: where it was in the file as checked, and that fix's own edits, made
+    on ``before`` (the file as checked, or as an earlier fix left it), with the lines of the
+    file as checked that each one replaces or is added before."""
 
     path: str
     line: int
@@ -242,7 +243,27 @@ class AppliedFix:
     description: str
     applicability: str
     edits: Tuple[Edit, ...]
-    before: str  # the text the edits apply to
+    before: str
+    original_lines: Tuple[Tuple[int, int], ...] = ()  # (first, last) per edit, in the file as checked
+
+
+def last_line_of(edit: Edit) -> int:
+    """The last line an edit replaces text on (an edit ending at column 1 ends on the line before)."""
+    return edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line else edit.end_line
+
+
+def _lines_back(before: str, after: str) -> List[int]:
+    """For each line of ``after`` (index = line number; index 0 unused), the line of ``before``
+    it comes from, or, for a line a change added or rewrote, the first line that change
+    replaced (or the line it was added before)."""
+    old, new = python_lines(before, keepends=True), python_lines(after, keepends=True)
+    mapping = [0] * (len(new) + 2)
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for offset, line in enumerate(range(j1, j2)):
+            mapping[line + 1] = i1 + (offset if tag == "equal" else 0) + 1
+    mapping[len(new) + 1] = len(old) + 1  # after the last line
+    return mapping
 
 
 @dataclass
@@ -349,6 +370,7 @@ class Fixer:
         current = original
         given_up: Set[Tuple[str, str, str]] = set()  # (codemod, code, message) of dropped fixes
         self._cases = {}
+        self._steps: List[Tuple[str, str]] = []  # (before, after) of each change kept in the file
         applied_before = len(self.outcome.applied)
         for _ in range(MAX_ROUNDS):
             progressed = False
@@ -370,6 +392,7 @@ class Fixer:
                 return
         if current == original:
             return
+        self.outcome.applied[applied_before:] = [self._placed(fix) for fix in self.outcome.applied[applied_before:]]
         self.outcome.changes[path] = (original, current)
         if write:
             try:
@@ -415,6 +438,7 @@ class Fixer:
             return None
         self.outcome.fixed.update(f.code for f in aimed)
         self._record(path, codemod, data, alone)
+        self._steps.append((decode(data).text, decode(run.updated).text))
         return run.updated
 
     def _give_up(self, given_up: Set[Tuple[str, str, str]], name: str, path: str, findings: Iterable[Finding], why: str) -> None:
@@ -423,15 +447,33 @@ class Fixer:
             self._dropped_why[(path, finding.code, finding.message)] = f"{name}: {why}"
 
     def _record(self, path: str, codemod: Type[ResilintCodemod], data: bytes, alone: List[Tuple[Finding, bytes]]) -> None:
-        """Each fix applied, with its own edits (``--show-fixes``, the rules a diff hunk holds)."""
+        """Each fix applied, with its own edits (``--show-fixes``, the rules a diff hunk holds);
+        its lines are those of the text it was applied to until ``_placed``."""
         before = decode(data).text
+        step = len(self._steps)
         for finding, fixed_alone in alone:
+            edits = edits_between(before, decode(fixed_alone).text)
             self.outcome.applied.append(
                 AppliedFix(
                     path, finding.line, finding.column, finding.code, finding.name, codemod.DESCRIPTION,
-                    codemod.APPLICABILITY, edits_between(before, decode(fixed_alone).text), before,
+                    codemod.APPLICABILITY, edits, before,
+                    original_lines=tuple((step, 0) for _ in edits),  # (step, 0): placed by _placed
                 )
             )
+
+    def _placed(self, fix: AppliedFix) -> AppliedFix:
+        """``fix`` with its lines in the file as checked: back through the changes kept before
+        its own (a later round's fix was found in a text the earlier rounds had changed)."""
+        step = fix.original_lines[0][0] if fix.original_lines else 0
+        back = [_lines_back(before, after) for before, after in self._steps[:step]]
+
+        def original(line: int) -> int:
+            for mapping in reversed(back):
+                line = mapping[min(max(line, 1), len(mapping) - 1)]
+            return line
+
+        spans = tuple((original(e.line), original(max(e.line, last_line_of(e)))) for e in fix.edits)
+        return replace(fix, line=original(fix.line), original_lines=spans)
 
     def _aimed(
         self, codemod: Type[ResilintCodemod], data: bytes, path: str, targets: List[Finding], updated: bytes,
