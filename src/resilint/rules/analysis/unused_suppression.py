@@ -29,14 +29,18 @@ class UnusedSuppressionRule(Rule):
     ```python
     import requests
 
-    requests.get(url, timeout=(3.05, 10))  # noqa: RES101
+    from myapp.settings import HTTP_TIMEOUT
+
+    requests.get(url, timeout=HTTP_TIMEOUT)  # noqa: RES101
     ```
 
     ## Use instead
     ```python
     import requests
 
-    requests.get(url, timeout=(3.05, 10))
+    from myapp.settings import HTTP_TIMEOUT
+
+    requests.get(url, timeout=HTTP_TIMEOUT)
     ```
 
     ## Options

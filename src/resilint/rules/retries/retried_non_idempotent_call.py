@@ -57,9 +57,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     import requests
     from tenacity import retry, stop_after_attempt, wait_random_exponential
 
+    from myapp.settings import PAYMENTS_TIMEOUT, PAYMENTS_URL
+
     @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=2))
     def charge(order):
-        return requests.post(PAYMENTS_URL, json=order.payload(), timeout=5)
+        return requests.post(PAYMENTS_URL, json=order.payload(), timeout=PAYMENTS_TIMEOUT)
     ```
 
     ## Use instead
@@ -70,9 +72,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     import requests
     from tenacity import retry, stop_after_attempt, wait_random_exponential
 
+    from myapp.settings import PAYMENTS_TIMEOUT, PAYMENTS_URL
+
     @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=2))
     def _charge(order, key):
-        return requests.post(PAYMENTS_URL, json=order.payload(), timeout=5,
+        return requests.post(PAYMENTS_URL, json=order.payload(), timeout=PAYMENTS_TIMEOUT,
                              headers={"Idempotency-Key": key})
 
     def charge(order):
