@@ -94,24 +94,33 @@ def _family(rule: Type[Rule]) -> Optional[str]:
 
 
 def full_description(rule: Type[Rule]) -> str:
-    """The rule's "What it does" section, or as many of its first paragraphs as fit in GitHub's
-    1,024 characters (a first paragraph too long on its own is cut after a sentence)."""
+    """The rule's "What it does" section, within GitHub's 1,024 characters: its paragraphs
+    while they fit, then of the next one the sentences or list items that fit, and an ellipsis.
+    The whole documentation is in ``help``."""
     what = rule.sections().get("What it does") or rule.summary() or rule.message or rule.name
     kept = ""
     for paragraph in what.split("\n\n"):
-        candidate = f"{kept}\n\n{paragraph}" if kept else paragraph
-        if len(candidate) > DESCRIPTION_LIMIT:
-            break
-        kept = candidate
-    return kept or _cut(what, DESCRIPTION_LIMIT)
+        joined = f"{kept}\n\n{paragraph}" if kept else paragraph
+        if len(joined) <= DESCRIPTION_LIMIT:
+            kept = joined
+            continue
+        room = DESCRIPTION_LIMIT - len(kept) - (2 if kept else 0) - 1  # the ellipsis
+        part = _cut(paragraph, room)
+        if part:
+            kept = f"{kept}\n\n{part}\u2026" if kept else f"{part}\u2026"
+        elif not kept:
+            kept = paragraph[:room].rstrip() + "\u2026"
+        break
+    return kept
 
 
-def _cut(text: str, limit: int) -> str:
-    """``text`` cut after its last sentence that ends within ``limit`` characters (an ellipsis
-    ends it when no sentence does)."""
-    head = text[: limit - 1]
-    end = max(head.rfind(". "), head.rfind(".\n"))
-    return head[: end + 1] if end > 0 else head.rstrip() + "\u2026"
+def _cut(text: str, room: int) -> str:
+    """The longest start of ``text`` within ``room`` characters that ends after a sentence or
+    before a list item; empty when there is none."""
+    ends = [match.end() - 1 for match in re.finditer(r"\.\s", text[: room + 1])]
+    ends += [match.start() for match in re.finditer(r"\n- ", text[: room + 3]) if match.start() <= room]
+    end = max((e for e in ends if e > 0), default=0)
+    return text[:end].rstrip()
 
 
 def _descriptor(rule: Type[Rule]) -> Dict[str, Any]:
@@ -132,7 +141,7 @@ def _descriptor(rule: Type[Rule]) -> Dict[str, Any]:
     return {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": _cut(summary, DESCRIPTION_LIMIT) if len(summary) > DESCRIPTION_LIMIT else summary},
+        "shortDescription": {"text": summary if len(summary) <= DESCRIPTION_LIMIT else _cut(summary, DESCRIPTION_LIMIT - 1) + "\u2026"},
         "fullDescription": {"text": full_description(rule)},
         "help": {"text": documentation, "markdown": documentation},
         "helpUri": HELP_URI.format(code=rule.code),
