@@ -291,7 +291,7 @@ def _patterns(values: Sequence[str], root: str) -> Tuple[str, ...]:
     for part in (part.strip() for value in values for part in value.split(",")):
         if not part:
             continue
-        if "/" in part.rstrip("/") or os.sep in part:
+        if "/" in part.rstrip("/") or os.sep in part.rstrip(os.sep):
             part = os.path.relpath(os.path.abspath(part), root).replace(os.sep, "/") + ("/" if part.endswith("/") else "")
         patterns.append(part)
     return tuple(patterns)
