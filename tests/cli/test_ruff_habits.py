@@ -8,26 +8,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
 
 import pytest
 from click.testing import CliRunner
 
 from resilint.cli import main
+from tests.cli.test_fix_cli import CLIENT as INDENTED_CLIENT
 from tests.conftest import write_tree
 
-CLIENT = """\
-import requests
-import socket
-
-def fetch(u):
-    return requests.get(u)
-
-def upload(u, body):
-    return requests.post(u, json=body, timeout=20)
-
-def connect():
-    return socket.create_connection(("db", 5432))
-"""
+CLIENT = textwrap.dedent(INDENTED_CLIENT).lstrip()  # a safe fix, an unsafe one, a case left alone
 CLEAN = "import requests\n\ndef fetch(u, timeout):\n    return requests.get(u, timeout=timeout)\n"
 
 

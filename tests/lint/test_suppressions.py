@@ -155,22 +155,25 @@ def test_a_file_level_comment_works_anywhere_and_not_inside_a_string():
     assert codes(body + 'x = "# resilint: noqa"\n') == [(2, "RES101"), (3, "RES102")]
 
 
+# RES204 is found by the project pass, across functions
+NESTED_RETRY = """
+    # resilint: noqa: RES204
+    import requests
+    import tenacity
+    from requests.adapters import HTTPAdapter
+    from urllib3.util.retry import Retry
+
+    session = requests.Session()
+    session.mount("https://", HTTPAdapter(max_retries=Retry(total=3)))
+
+    @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+    def fetch():
+        return session.get("https://a.example", timeout=3)
+"""
+
+
 def test_a_file_level_comment_suppresses_project_findings_too():
-    # RES204 is found by the project pass, across functions
-    source = """
-        # resilint: noqa: RES204
-        import requests
-        import tenacity
-        from requests.adapters import HTTPAdapter
-        from urllib3.util.retry import Retry
-
-        session = requests.Session()
-        session.mount("https://", HTTPAdapter(max_retries=Retry(total=3)))
-
-        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
-        def fetch():
-            return session.get("https://a.example", timeout=3)
-    """
+    source = NESTED_RETRY
     assert codes(source, ("RES204",)) == []
     assert codes(source.replace("# resilint: noqa: RES204", "# nothing suppressed"), ("RES204",)) == [(12, "RES204")]
 
@@ -199,18 +202,4 @@ def test_stale_file_level_comments_are_reported_by_res001():
 
 
 def test_a_file_level_comment_that_serves_only_a_project_rule_is_not_called_unused():
-    source = """
-        # resilint: noqa: RES204
-        import requests
-        import tenacity
-        from requests.adapters import HTTPAdapter
-        from urllib3.util.retry import Retry
-
-        session = requests.Session()
-        session.mount("https://", HTTPAdapter(max_retries=Retry(total=3)))
-
-        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
-        def fetch():
-            return session.get("https://a.example", timeout=3)
-    """
-    assert check_source(textwrap.dedent(source).lstrip(), ["RES204", "RES001"]) == []
+    assert check_source(textwrap.dedent(NESTED_RETRY).lstrip(), ["RES204", "RES001"]) == []
