@@ -244,6 +244,7 @@ class AppliedFix:
     applicability: str
     edits: Tuple[Edit, ...]
     before: str
+    step: int = 0  # how many changes to the file were kept before this fix's
     original_lines: Tuple[Tuple[int, int], ...] = ()  # (first, last) per edit, in the file as checked
 
 
@@ -264,6 +265,19 @@ def _lines_back(before: str, after: str) -> List[int]:
             mapping[line + 1] = i1 + (offset if tag == "equal" else 0) + 1
     mapping[len(new) + 1] = len(old) + 1  # after the last line
     return mapping
+
+
+def _placed(fix: AppliedFix, back: Sequence[List[int]]) -> AppliedFix:
+    """``fix`` with its lines in the file as checked, through the ``_lines_back`` maps of the
+    changes kept before its own (a later round's fix was found in a text earlier ones changed)."""
+
+    def original(line: int) -> int:
+        for mapping in reversed(back[: fix.step]):
+            line = mapping[min(max(line, 1), len(mapping) - 1)]
+        return line
+
+    spans = tuple((original(e.line), original(max(e.line, last_line_of(e)))) for e in fix.edits)
+    return replace(fix, line=original(fix.line), original_lines=spans)
 
 
 @dataclass
@@ -305,8 +319,10 @@ class Fixer:
         self.summaries: Dict[str, ModuleSummary] = {s.path: s for s in result.summaries}
         self._project: Optional[List[Finding]] = None
         self._local: Dict[str, List[Finding]] = {}
-        # Of the file being fixed, by codemod: the cases its latest run left alone (line, why).
+        # Of the file being fixed: by codemod, the cases its latest run left alone (line, why);
+        # the changes kept, each as (before, after).
         self._cases: Dict[str, List[Tuple[int, str]]] = {}
+        self._steps: List[Tuple[str, str]] = []
 
     # --- entry points --------------------------------------------------------------------
 
@@ -370,7 +386,7 @@ class Fixer:
         current = original
         given_up: Set[Tuple[str, str, str]] = set()  # (codemod, code, message) of dropped fixes
         self._cases = {}
-        self._steps: List[Tuple[str, str]] = []  # (before, after) of each change kept in the file
+        self._steps = []
         applied_before = len(self.outcome.applied)
         for _ in range(MAX_ROUNDS):
             progressed = False
@@ -392,7 +408,8 @@ class Fixer:
                 return
         if current == original:
             return
-        self.outcome.applied[applied_before:] = [self._placed(fix) for fix in self.outcome.applied[applied_before:]]
+        back = [_lines_back(before, after) for before, after in self._steps]
+        self.outcome.applied[applied_before:] = [_placed(fix, back) for fix in self.outcome.applied[applied_before:]]
         self.outcome.changes[path] = (original, current)
         if write:
             try:
@@ -450,30 +467,13 @@ class Fixer:
         """Each fix applied, with its own edits (``--show-fixes``, the rules a diff hunk holds);
         its lines are those of the text it was applied to until ``_placed``."""
         before = decode(data).text
-        step = len(self._steps)
         for finding, fixed_alone in alone:
-            edits = edits_between(before, decode(fixed_alone).text)
             self.outcome.applied.append(
                 AppliedFix(
                     path, finding.line, finding.column, finding.code, finding.name, codemod.DESCRIPTION,
-                    codemod.APPLICABILITY, edits, before,
-                    original_lines=tuple((step, 0) for _ in edits),  # (step, 0): placed by _placed
+                    codemod.APPLICABILITY, edits_between(before, decode(fixed_alone).text), before, len(self._steps),
                 )
             )
-
-    def _placed(self, fix: AppliedFix) -> AppliedFix:
-        """``fix`` with its lines in the file as checked: back through the changes kept before
-        its own (a later round's fix was found in a text the earlier rounds had changed)."""
-        step = fix.original_lines[0][0] if fix.original_lines else 0
-        back = [_lines_back(before, after) for before, after in self._steps[:step]]
-
-        def original(line: int) -> int:
-            for mapping in reversed(back):
-                line = mapping[min(max(line, 1), len(mapping) - 1)]
-            return line
-
-        spans = tuple((original(e.line), original(max(e.line, last_line_of(e)))) for e in fix.edits)
-        return replace(fix, line=original(fix.line), original_lines=spans)
 
     def _aimed(
         self, codemod: Type[ResilintCodemod], data: bytes, path: str, targets: List[Finding], updated: bytes,
