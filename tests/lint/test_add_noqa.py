@@ -131,3 +131,20 @@ def test_res001_is_never_added_and_stale_codes_go_so_a_recheck_is_clean(cli, tmp
     )
     recheck = cli(["check", "app.py", "--no-cache", *select], tmp_path)
     assert recheck.exit_code == 0, recheck.stdout
+
+
+def test_stale_codes_of_a_file_level_comment_go_and_a_stale_blanket_one_goes_whole(cli, tmp_path):
+    path = tmp_path / "app.py"
+    path.write_text(
+        "# resilint: noqa: RES102, RES101\n"
+        "import requests\n"
+        "requests.get(u)\n"
+    )
+    other = tmp_path / "other.py"
+    other.write_text("# resilint: noqa\nx = 1\n")
+    result = cli(["check", "app.py", "other.py", "--add-noqa", "--extend-select", "RES001", "--no-cache"], tmp_path)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert path.read_text() == "# resilint: noqa: RES101\nimport requests\nrequests.get(u)\n"
+    assert other.read_text() == "\nx = 1\n"
+    again = cli(["check", "app.py", "other.py", "--extend-select", "RES001", "--no-cache"], tmp_path)
+    assert again.exit_code == 0, again.stdout

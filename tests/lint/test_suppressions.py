@@ -119,3 +119,87 @@ def test_comments_read_line_by_line_are_the_files_comments(source):
     line_by_line = parse_suppressions(source, strings)
     whole = parse_suppressions(source)
     assert whole and line_by_line == whole
+
+
+# --- file-level: `# resilint: noqa` ------------------------------------------------------------
+
+FILE_BODY = """
+    import requests
+    requests.get(u)
+    requests.get(u, timeout=None)
+"""
+
+
+@pytest.mark.parametrize(
+    "comment, expected",
+    [
+        ("# resilint: noqa", []),
+        ("# resilint: noqa: RES101", [(4, "RES102")]),
+        ("# RESILINT: NOQA:RES101,RES102", []),
+        ("# resilint: noqa: RES101 -- generated client, timeouts set by the caller", [(4, "RES102")]),
+        # a code list that does not read as one suppresses nothing, rather than everything
+        ("# resilint: noqa: RES1O1", [(3, "RES101"), (4, "RES102")]),
+        ("# resilint: noqa:", [(3, "RES101"), (4, "RES102")]),
+        # not a comment of its own: part of another comment's text
+        ("# see # resilint: noqa", [(3, "RES101"), (4, "RES102")]),
+    ],
+)
+def test_a_file_level_comment_suppresses_its_codes_in_the_whole_file(comment, expected):
+    assert codes(f"{comment}\n{textwrap.dedent(FILE_BODY).lstrip()}") == expected
+
+
+def test_a_file_level_comment_works_anywhere_and_not_inside_a_string():
+    body = textwrap.dedent(FILE_BODY).lstrip()
+    assert codes(body + "# resilint: noqa: RES102\n") == [(2, "RES101")]
+    assert codes(body + "x = 1  # resilint: noqa\n") == []
+    assert codes(body + 'x = "# resilint: noqa"\n') == [(2, "RES101"), (3, "RES102")]
+
+
+# RES204 is found by the project pass, across functions
+NESTED_RETRY = """
+    # resilint: noqa: RES204
+    import requests
+    import tenacity
+    from requests.adapters import HTTPAdapter
+    from urllib3.util.retry import Retry
+
+    session = requests.Session()
+    session.mount("https://", HTTPAdapter(max_retries=Retry(total=3)))
+
+    @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+    def fetch():
+        return session.get("https://a.example", timeout=3)
+"""
+
+
+def test_a_file_level_comment_suppresses_project_findings_too():
+    source = NESTED_RETRY
+    assert codes(source, ("RES204",)) == []
+    assert codes(source.replace("# resilint: noqa: RES204", "# nothing suppressed"), ("RES204",)) == [(12, "RES204")]
+
+
+def test_res000_is_reported_whatever_a_file_level_comment_says():
+    assert codes("# resilint: noqa\ndef f(:\n", ("RES000", "RES101")) == [(2, "RES000")]
+
+
+def test_stale_file_level_comments_are_reported_by_res001():
+    source = """
+        # resilint: noqa: RES101, RES102
+        # resilint: noqa: RES000, RES999
+        import requests
+        requests.get(u)
+    """
+    findings = check_source(textwrap.dedent(source).lstrip(), ["RES101", "RES102", "RES001"])
+    assert [(f.line, f.code, f.message) for f in findings] == [
+        (1, "RES001", "unused suppression of RES102 (unbounded-timeout): nothing to suppress in this file"),
+        (2, "RES001", "RES000 (analysis-error) cannot be suppressed: a file that cannot be analysed is always reported"),
+        (2, "RES001", "unknown rule code RES999 in suppression"),
+    ]
+    used = check_source("# resilint: noqa\nimport requests\nrequests.get(u)\n", ["RES101", "RES001"])
+    assert used == []
+    unused = check_source("# resilint: noqa\nx = 1\n", ["RES101", "RES001"])
+    assert [(f.line, f.message) for f in unused] == [(1, "`# resilint: noqa` suppresses nothing in this file")]
+
+
+def test_a_file_level_comment_that_serves_only_a_project_rule_is_not_called_unused():
+    assert check_source(textwrap.dedent(NESTED_RETRY).lstrip(), ["RES204", "RES001"]) == []

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from resilint import __version__
-from resilint.lint.finding import AnalysisError, Finding, RunResult
+from resilint.lint.finding import AnalysisError, Finding, Related, RunResult
+from resilint.lint.line_hash import line_hashes
+from resilint.lint.report.sarif import DESCRIPTION_LIMIT, linked_message
 
 from tests.conftest import SARIF_SCHEMA
 
@@ -106,7 +108,7 @@ def test_result_fields(project, result):
     location = first["locations"][0]["physicalLocation"]
     assert location["artifactLocation"] == {"uri": "app/client.py", "uriBaseId": "%SRCROOT%"}
     assert location["region"] == {"startLine": 6, "startColumn": 12, "endLine": 6, "endColumn": 29}
-    assert first["partialFingerprints"] == {"primaryLocationLineHash": timeout_finding().fingerprint()}
+    assert first["partialFingerprints"] == {"primaryLocationLineHash": line_hashes(SOURCE.encode())[5]}
     assert run["results"][1]["level"] == "error"
 
 
@@ -158,20 +160,34 @@ def test_fingerprint_survives_lines_inserted_above(project):
 
 
 def test_fingerprint_changes_when_the_flagged_line_changes(project):
-    edited = SOURCE.replace("requests.get(url)", "requests.get(other_url)")
     a = sarif(RunResult([timeout_finding()]), project)["runs"][0]["results"][0]
+    edited = SOURCE.replace("requests.get(url)", "requests.get(other_url)")
+    (project / "app" / "client.py").write_text(edited, encoding="utf-8")
     b = sarif(RunResult([timeout_finding(source=edited)]), project)["runs"][0]["results"][0]
     assert a["partialFingerprints"] != b["partialFingerprints"]
 
 
-def test_identical_lines_get_distinct_deterministic_fingerprints(project):
-    findings = [timeout_finding(line=6), timeout_finding(line=6, column=1, end_column=5)]
-    assert findings[0].fingerprint() == findings[1].fingerprint()
-    first = sarif(RunResult(list(findings)), project)["runs"][0]["results"]
-    again = sarif(RunResult(list(reversed(findings))), project)["runs"][0]["results"]
-    hashes = [r["partialFingerprints"]["primaryLocationLineHash"] for r in first]
-    assert len(set(hashes)) == 2
-    assert hashes == [r["partialFingerprints"]["primaryLocationLineHash"] for r in again]
+def test_identical_lines_are_numbered_as_the_upload_action_numbers_them(project):
+    # The action hashes the 100 characters from each line's start (spaces and tabs left out):
+    # the first lines of ten identical ones share a hash, told apart by their number.
+    (project / "app" / "generated.py").write_text("    return requests.get(url)\n" * 10, encoding="utf-8")
+    findings = [timeout_finding(path="app/generated.py", line=n, line_text="return requests.get(url)") for n in (1, 2, 3)]
+    results = sarif(RunResult(findings), project)["runs"][0]["results"]
+    hashes = [r["partialFingerprints"]["primaryLocationLineHash"] for r in results]
+    assert len({h.split(":")[0] for h in hashes}) == 1
+    assert [h.split(":")[1] for h in hashes] == ["1", "2", "3"]
+
+
+def test_a_file_that_cannot_be_read_gets_no_fingerprint_for_the_action_to_fill_in(validator, project):
+    log = sarif(RunResult([timeout_finding(path="app/gone.py")]), project)
+    assert_valid(validator, log)
+    assert "partialFingerprints" not in log["runs"][0]["results"][0]
+
+
+def test_text_not_on_disk_is_hashed_from_the_contents_given(project):
+    source = "import requests\n\n\n\n\ndef f(u): return requests.get(u)\n"
+    log = sarif(RunResult([timeout_finding(path="app/new.py")]), project, contents={"app/new.py": source.encode()})
+    assert log["runs"][0]["results"][0]["partialFingerprints"] == {"primaryLocationLineHash": line_hashes(source.encode())[5]}
 
 
 def test_fixes_present_when_given(project, result):
@@ -209,11 +225,31 @@ def test_related_locations_present_when_given(project, result):
             "id": 1,
             "physicalLocation": {
                 "artifactLocation": {"uri": "app/client.py", "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": 10, "startColumn": 5},
+                # to the end of the line's text: `while True:`
+                "region": {"startLine": 10, "startColumn": 5, "endLine": 10, "endColumn": 16},
             },
             "message": {"text": "the retry loop starts here"},
         }
     ]
+    # GitHub shows a related location only when the message links to it
+    assert run["results"][1]["message"]["text"] == "retry loop sleeps without jitter. See [the retry loop starts here](1)."
+
+
+def test_a_location_the_message_names_becomes_the_link():
+    related = (Related("app/a.py", 8, 1, "retry layer: tenacity"), Related("app/b.py", 10, 5, "retry layer: urllib3"))
+    message = "tenacity 3 attempts (app/a.py:8) x urllib3 (app/b.py:10) = up to 12 calls (see app/a.py:80)"
+    assert linked_message(message, related) == (
+        "tenacity 3 attempts ([app/a.py:8](1)) x urllib3 ([app/b.py:10](2)) = up to 12 calls (see app/a.py:80)"
+    )
+
+
+def test_two_locations_on_one_line_link_two_mentions_or_list_the_second():
+    related = (Related("a.py", 3, 1, "first"), Related("a.py", 3, 9, "second [x]\\y"))
+    assert linked_message("at a.py:3 and a.py:3", related) == "at [a.py:3](1) and [a.py:3](2)"
+    # link text escapes brackets and backslashes (SARIF 3.11.6); text outside links is left as is
+    assert linked_message("held [here] at a.py:3", related) == (
+        "held [here] at [a.py:3](1). See [second \\[x\\]\\\\y](2)."
+    )
 
 
 def test_errors_become_tool_execution_notifications(validator, project, result):
@@ -242,5 +278,5 @@ def test_many_findings_all_valid(validator, project):
     errors = [AnalysisError("", "something went wrong")]
     log = sarif(RunResult(findings, errors, 1), project)
     assert_valid(validator, log)
-    hashes = [r["partialFingerprints"]["primaryLocationLineHash"] for r in log["runs"][0]["results"]]
-    assert len(hashes) == len(set(hashes)) == 22
+    hashes = {r["partialFingerprints"]["primaryLocationLineHash"] for r in log["runs"][0]["results"]}
+    assert hashes == {line_hashes(SOURCE.encode())[5], line_hashes(SOURCE.encode())[10]}

@@ -27,7 +27,7 @@ from resilint.lint.checker import ANALYSIS_ERROR, UNUSED_SUPPRESSION
 from resilint.lint.files import ChangedOnDisk, NotWritten, replace_file
 from resilint.lint.finding import Finding
 from resilint.lint.source import SourceError, content_digest, decode, python_lines, python_tokens, read_bytes
-from resilint.lint.suppressions import Suppression, parse_suppressions, suppression_comment
+from resilint.lint.suppressions import Suppression, by_comment_line, parse_suppressions, suppression_comment
 
 _BOM = b"\xef\xbb\xbf"
 _SPACE = " \t\f"  # Python's own whitespace; str.strip() would also eat U+2028 and friends
@@ -88,7 +88,7 @@ def _add_to_file(path: str, findings: List[Finding], digest: Optional[str]) -> N
         raise ChangedOnDisk()
     text = source.text
     done = NoqaOutcome()
-    suppressions = parse_suppressions(text)
+    suppressions = by_comment_line(parse_suppressions(text))
     lines = python_lines(text, keepends=True)
     open_ends = _open_line_ends(text)
     applied: Dict[int, _LineEdit] = {}
@@ -148,11 +148,11 @@ def _plan(
 
 def _rewrite(body: str, suppressions: List[Suppression], edit: _LineEdit) -> Optional[str]:
     """``body`` (a line without its ending) with ``edit`` applied to its suppression comments."""
-    if any(s.codes is None and s.column not in edit.drop for s in suppressions):
+    if any(s.codes is None and not s.whole_file and s.column not in edit.drop for s in suppressions):
         missing: Set[str] = set()  # a blanket suppression already covers every code
     else:
         missing = set(edit.add)
-    target = next((s for s in suppressions if s.codes is not None), None)
+    target = next((s for s in suppressions if s.codes is not None and not s.whole_file), None)
     for suppression in sorted(suppressions, key=lambda s: s.column, reverse=True):
         stale = edit.drop.get(suppression.column, set())
         kept = [c for c in suppression.written if c not in stale]
@@ -163,7 +163,7 @@ def _rewrite(body: str, suppressions: List[Suppression], edit: _LineEdit) -> Opt
             continue
         start, end = suppression.column - 1, suppression.end_column - 1
         if kept and _WHOLE not in stale:
-            body = body[:start] + suppression_comment(kept, suppression.ours) + body[end:]
+            body = body[:start] + suppression_comment(kept, suppression.ours, suppression.whole_file) + body[end:]
         else:
             body = _without(body, start, end)
     if missing:
@@ -193,7 +193,7 @@ def _verify(before: str, after: str, edits: Dict[int, _LineEdit]) -> None:
     """Refuse any edit that changes the code, or whose comments would not do their job."""
     if _syntax_tree(before) != _syntax_tree(after):
         raise NotWritten("the edit would change the code, not only comments (a bug in resilint)")
-    landed = parse_suppressions(after)
+    landed = by_comment_line(parse_suppressions(after))
     for number, edit in edits.items():
         here = landed.get(number, [])
         if not all(any(s.covers(code) for s in here) for code in edit.add):

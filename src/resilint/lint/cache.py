@@ -38,7 +38,7 @@ from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 _SUMMARIES_HEADER = f'{{"format":{CACHE_FORMAT}}}'
 _MAX_ENTRIES = 200_000
 _GITIGNORE = "# Automatically created by resilint.\n*\n"

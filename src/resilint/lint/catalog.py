@@ -36,6 +36,7 @@ class RuleInfo:
     default: bool
     severity: str
     fixable: Optional[str]
+    precision: str = Rule.precision
 
     def documentation(self) -> str:
         return self.doc
@@ -80,7 +81,7 @@ def rule_catalog() -> Dict[str, RuleInfo]:
     declared = _declared_classes(_RULES_PACKAGE, recursive=True)
     if declared is None:
         return _imported_rules()
-    defaults = {"code": None, "default": Rule.default, "severity": Rule.severity}
+    defaults = {"code": None, "default": Rule.default, "severity": Rule.severity, "precision": Rule.precision}
     fixable = _fixability(codemod_catalog().values())
     found: Dict[str, RuleInfo] = {}
     for classes in declared.values():
@@ -96,6 +97,7 @@ def rule_catalog() -> Dict[str, RuleInfo]:
                 code=code, name=_attribute(name, "name", classes, declared, defaults),
                 doc=declaration.doc, default=_attribute(name, "default", classes, declared, defaults),
                 severity=_attribute(name, "severity", classes, declared, defaults), fixable=fixable.get(code),
+                precision=_attribute(name, "precision", classes, declared, defaults),
             )
     return dict(sorted(found.items()))
 
@@ -217,7 +219,7 @@ def _imported_rules() -> Dict[str, RuleInfo]:
     from resilint.lint.registry import all_rules
 
     return {
-        code: RuleInfo(rule.code, rule.name, rule.documentation(), rule.default, rule.severity, rule.fixable)
+        code: RuleInfo(rule.code, rule.name, rule.documentation(), rule.default, rule.severity, rule.fixable, rule.precision)
         for code, rule in all_rules().items()
     }
 

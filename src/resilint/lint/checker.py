@@ -39,7 +39,7 @@ from resilint.lint.rule import Report, Rule, RuleContext
 from resilint.lint.semantic import SemanticModel
 from resilint.lint.source import LINE_BREAK, SourceError, decode, line_text, python_lines, read_bytes, too_large
 from resilint.lint.summary import ModuleSummary, Place
-from resilint.lint.suppressions import Suppression, parse_suppressions, suppressing
+from resilint.lint.suppressions import FILE_LEVEL, Suppression, parse_suppressions, suppressing
 
 ANALYSIS_ERROR = "RES000"
 UNUSED_SUPPRESSION = "RES001"
@@ -197,8 +197,12 @@ class Checker:
         summary.suppressions = {
             line: (None if entry.codes is None else sorted(entry.codes))
             for line, entries in suppressions.items()
+            if line != FILE_LEVEL
             for entry in entries
         }
+        summary.file_suppressions = [
+            (entry.line, None if entry.codes is None else sorted(entry.codes)) for entry in suppressions.get(FILE_LEVEL, ())
+        ]
         return summary
 
     def _locate(
@@ -276,6 +280,7 @@ class Checker:
                     pending["line"], pending["column"], pending["end_column"],
                     None if pending["codes"] is None else frozenset(pending["codes"]), pending["ours"],
                     set(pending["used"]) | {code for path, line, code in used if path == summary.path and line == pending["line"]},
+                    whole_file=bool(pending.get("whole_file")),
                 )
                 text = str(pending["line_text"])
                 findings.extend(self._unused([entry], summary.path, lambda _: text))
@@ -335,7 +340,7 @@ def _pending(entry: Suppression, lines: Sequence[str]) -> Dict[str, object]:
     return {
         "line": entry.line, "column": entry.column, "end_column": entry.end_column,
         "codes": None if entry.codes is None else sorted(entry.codes), "ours": entry.ours,
-        "used": sorted(entry.used), "line_text": line_text(lines, entry.line),
+        "used": sorted(entry.used), "line_text": line_text(lines, entry.line), "whole_file": entry.whole_file,
     }
 
 

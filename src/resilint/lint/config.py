@@ -51,6 +51,10 @@ class Settings:
     redis_url_timeouts: bool = False  # Redis URLs read from configuration carry socket_timeout
     # (connect, read) seconds that the timeout codemods write where no timeout was given.
     fix_timeout: Tuple[float, float] = (DEFAULT_CONNECT, DEFAULT_READ)
+    # Which rules' fixes may be applied (ruff's ``fixable``/``unfixable``): a rule whose code a
+    # ``fixable`` selector covers and no ``unfixable`` one does. Findings are reported either way.
+    fixable: Tuple[str, ...] = ("ALL",)
+    unfixable: Tuple[str, ...] = ()
     # Where the configuration came from; relative patterns are relative to ``root``.
     config_path: Optional[str] = None
     root: str = field(default_factory=os.getcwd)
@@ -133,6 +137,8 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any, str, str], Any]]] = {
     "respect-gitignore": ("respect_gitignore", _boolean),
     "redis-url-timeouts": ("redis_url_timeouts", _boolean),
     "fix-timeout": ("fix_timeout", _split_seconds),
+    "fixable": ("fixable", _string_list),
+    "unfixable": ("unfixable", _string_list),
 }
 
 
@@ -262,6 +268,18 @@ def validate_settings(settings: Settings, rules: Mapping[str, Any]) -> None:
     validate_selectors(settings.ignore, rules, f"{where}: `ignore`", ignoring=True)
     for glob, codes in settings.per_file_ignores:
         validate_selectors(codes, rules, f'{where}: `per-file-ignores` "{glob}"', ignoring=True)
+    validate_selectors(settings.fixable, rules, f"{where}: `fixable`")
+    validate_selectors(settings.unfixable, rules, f"{where}: `unfixable`")
+
+
+def fixable_codes(settings: Settings, rules: Mapping[str, Any]) -> List[str]:
+    """The codes whose fixes may be applied: covered by a ``fixable`` selector and by no
+    ``unfixable`` one (as in ruff, ``unfixable`` wins)."""
+
+    def covered(code: str, selectors: Iterable[str]) -> bool:
+        return any(s == "ALL" or code.startswith(s) for s in selectors)
+
+    return [code for code in rules if covered(code, settings.fixable) and not covered(code, settings.unfixable)]
 
 
 def enabled_codes(settings: Settings, rules: Mapping[str, Any]) -> List[str]:

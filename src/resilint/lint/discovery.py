@@ -86,7 +86,8 @@ def _matches_itself(pattern: pathspec.Pattern, relative: str) -> bool:
     return mark == -1 or mark == len(relative)
 
 
-def _repository_root(start: str) -> Optional[str]:
+def repository_root(start: str) -> Optional[str]:
+    """The git work tree ``start`` lies in (the nearest directory above it with a ``.git``)."""
     directory = os.path.abspath(start)
     while True:
         if os.path.exists(os.path.join(directory, ".git")):
@@ -130,7 +131,7 @@ def discover(paths: Sequence[str], settings: Settings) -> Discovered:
         if not os.path.isdir(given):
             add(given)  # named explicitly: always checked
             continue
-        repo_root = _repository_root(given) if settings.respect_gitignore else None
+        repo_root = repository_root(given) if settings.respect_gitignore else None
         for path in _walk(given, settings, excludes, gitignores, repo_root, result):
             add(path)
     return result

@@ -115,3 +115,5 @@ class RunResult:
     digests: Dict[str, str] = field(default_factory=dict)
     # Every module summary the project pass read, when asked for (``run(keep_summaries=True)``).
     summaries: List["ModuleSummary"] = field(default_factory=list)
+    # The files whose findings came from the result cache (``--verbose``).
+    from_cache: List[str] = field(default_factory=list)

@@ -19,7 +19,7 @@ import sys
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Collection, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Type
+from typing import Collection, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
@@ -265,6 +265,57 @@ def _one_by_one(
     return found
 
 
+@dataclass(frozen=True)
+class AppliedFix:
+    """One finding fixed: where it was in the file as checked, and that fix's own edits, made
+    on ``before`` (the file as checked, or as an earlier fix left it), with the lines of the
+    file as checked that each one replaces or is added before."""
+
+    path: str
+    line: int
+    column: int
+    code: str
+    name: str
+    description: str
+    applicability: str
+    edits: Tuple[Edit, ...]
+    before: str
+    step: int = 0  # how many changes to the file were kept before this fix's
+    original_lines: Tuple[Tuple[int, int], ...] = ()  # (first, last) per edit, in the file as checked
+
+
+def last_line_of(edit: Edit) -> int:
+    """The last line an edit replaces text on (an edit ending at column 1 ends on the line before)."""
+    return edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line else edit.end_line
+
+
+def _lines_back(before: str, after: str) -> List[int]:
+    """For each line of ``after`` (index = line number; index 0 unused), the line of ``before``
+    it comes from, or, for a line a change added or rewrote, the first line that change
+    replaced (or the line it was added before)."""
+    old, new = python_lines(before, keepends=True), python_lines(after, keepends=True)
+    mapping = [0] * (len(new) + 2)
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for offset, line in enumerate(range(j1, j2)):
+            mapping[line + 1] = i1 + (offset if tag == "equal" else 0) + 1
+    mapping[len(new) + 1] = len(old) + 1  # after the last line
+    return mapping
+
+
+def _placed(fix: AppliedFix, back: Sequence[List[int]]) -> AppliedFix:
+    """``fix`` with its lines in the file as checked, through the ``_lines_back`` maps of the
+    changes kept before its own (a later round's fix was found in a text earlier ones changed)."""
+
+    def original(line: int) -> int:
+        for mapping in reversed(back[: fix.step]):
+            line = mapping[min(max(line, 1), len(mapping) - 1)]
+        return line
+
+    spans = tuple((original(e.line), original(max(e.line, last_line_of(e)))) for e in fix.edits)
+    return replace(fix, line=original(fix.line), original_lines=spans)
+
+
 @dataclass
 class FixOutcome:
     fixed: Counter = field(default_factory=Counter)  # code -> findings fixed
@@ -275,33 +326,54 @@ class FixOutcome:
     # "path: why": files this Python cannot compile, whose fixes LibCST's parser alone checked
     parsed_only: List[str] = field(default_factory=list)
     remaining: List[Finding] = field(default_factory=list)
+    applied: List[AppliedFix] = field(default_factory=list)  # of the files changed, in order
+    unfixed: Dict[Finding, str] = field(default_factory=dict)  # remaining finding -> why (``fix``)
 
 
 class Fixer:
-    """Applies codemods to the files of one run (``run(..., keep_summaries=True)``)."""
+    """Applies codemods to the files of one run (``run(..., keep_summaries=True)``).
 
-    def __init__(self, settings: Settings, codes: Sequence[str], result: RunResult, unsafe: bool = False) -> None:
+    ``fixable``: the codes whose findings ``fix`` may fix (None: every code; ``--fixable`` and
+    ``--unfixable``); ``contents``: the text of files that are not on disk as checked
+    (standard input), which are then only changed in memory (``write`` does not apply)."""
+
+    def __init__(
+        self, settings: Settings, codes: Sequence[str], result: RunResult, unsafe: bool = False,
+        fixable: Optional[Collection[str]] = None, contents: Optional[Mapping[str, bytes]] = None,
+    ) -> None:
         self.settings = settings
         self.checker = Checker(settings, codes)
         self.unsafe = unsafe
+        self.fixable = set(fixable) if fixable is not None else None
+        self.contents = dict(contents or {})
         self.result = result
         self.outcome = FixOutcome()
+        # Why a finding was not fixed: its fix dropped (path, code, message), a case a codemod
+        # left alone (path, line), a file not written (path).
+        self._dropped_why: Dict[Tuple[str, str, str], str] = {}
+        self._left_alone_at: Dict[Tuple[str, int], str] = {}
+        self._not_written_why: Dict[str, str] = {}
         self.reported = set(result.digests) | {f.path for f in result.findings}
         self.summaries: Dict[str, ModuleSummary] = {s.path: s for s in result.summaries}
         self._project: Optional[List[Finding]] = None
         self._local: Dict[str, List[Finding]] = {}
-        self._left_alone: Dict[str, List[str]] = {}  # of the file being fixed, by codemod
+        # Of the file being fixed: by codemod, the cases its latest run left alone (line, why);
+        # the changes kept, each as (before, after).
+        self._cases: Dict[str, List[Tuple[int, str]]] = {}
+        self._steps: List[Tuple[str, str]] = []
 
     # --- entry points --------------------------------------------------------------------
 
     def fix(self, write: bool = True) -> FixOutcome:
-        """Fix the run's findings that have an allowed codemod."""
+        """Fix the run's findings that have an allowed codemod, of the fixable codes."""
         codemods = [c for c in all_codemods().items() if self._allowed(c[1])]
-        codes = {code for _, c in codemods for code in c.CODES}
+        codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
         paths = sorted({f.path for f in self.result.findings if f.code in codes})
         for path in paths:
             self._fix_file(path, codemods, write)
-        return self._finish()
+        outcome = self._finish()
+        outcome.unfixed = {finding: self._why_unfixed(finding) for finding in outcome.remaining}
+        return outcome
 
     def apply(self, name: str, paths: Iterable[str], write: bool = True) -> FixOutcome:
         """``resilint codemod NAME``: one codemod over every case it recognises in ``paths``,
@@ -316,20 +388,44 @@ class Fixer:
     def _allowed(self, codemod: Type[ResilintCodemod]) -> bool:
         return codemod.APPLICABILITY == "safe" or self.unsafe
 
+    def _fixable(self, code: str) -> bool:
+        return self.fixable is None or code in self.fixable
+
+    def _why_unfixed(self, finding: Finding) -> str:
+        """Why ``fix`` left ``finding`` as it was, in a few words."""
+        if finding.path in self._not_written_why:
+            return f"the file was not written: {self._not_written_why[finding.path]}"
+        if not codemods_for(finding.code):
+            return f"{finding.code} has no automatic fix"
+        if not self._fixable(finding.code):
+            return f"{finding.code} is not fixable in this run (--fixable/--unfixable, or the fixable/unfixable settings)"
+        dropped = self._dropped_why.get((finding.path, finding.code, finding.message))
+        if dropped is not None:
+            return f"its fix was dropped: {dropped}"
+        left_alone = self._left_alone_at.get((finding.path, finding.line))
+        if left_alone is not None:
+            return f"left alone: {left_alone}"
+        if finding.fix is not None and finding.fix.applicability == "unsafe" and not self.unsafe:
+            return "its fix is unsafe: apply it with --unsafe-fixes"
+        return "no codemod rewrites this case (see the rule's Fix safety)"
+
     def _fix_file(
         self, path: str, codemods: Sequence[Tuple[str, Type[ResilintCodemod]]], write: bool, everything: bool = False
     ) -> None:
+        write = write and path not in self.contents
         try:
-            original = read_bytes(path, self.settings.max_file_size)
+            original = self.contents[path] if path in self.contents else read_bytes(path, self.settings.max_file_size)
         except SourceError as exc:
-            self.outcome.not_written.append(f"{path}: {exc.reason}")
+            self._not_written(path, exc.reason)
             return
         if self.result.digests.get(path) != content_digest(original):
-            self.outcome.not_written.append(f"{path}: changed on disk since it was checked")
+            self._not_written(path, "changed on disk since it was checked")
             return
         current = original
         given_up: Set[Tuple[str, str, str]] = set()  # (codemod, code, message) of dropped fixes
-        self._left_alone = {}
+        self._cases = {}
+        self._steps = []
+        applied_before = len(self.outcome.applied)
         for _ in range(MAX_ROUNDS):
             progressed = False
             for name, codemod in codemods:
@@ -338,8 +434,10 @@ class Fixer:
                     current, progressed = updated, True
             if not progressed or everything:
                 break
-        for notes in self._left_alone.values():
-            self.outcome.left_alone.extend(notes)
+        for name, cases in self._cases.items():
+            for line, reason in cases:
+                self.outcome.left_alone.append(f"{path}:{line}: {name}: {reason}")
+                self._left_alone_at.setdefault((path, line), f"{name}: {reason}")
         if everything and current != original:
             again = run_codemod(codemods[0][1], current, path, self.settings, None)
             if again.updated is not None:
@@ -351,14 +449,21 @@ class Fixer:
         limit = interpreter_limit(original, path)
         if limit is not None:
             self.outcome.parsed_only.append(f"{path}: {limit}; its fixes were checked with LibCST's parser instead")
+        back = [_lines_back(before, after) for before, after in self._steps]
+        self.outcome.applied[applied_before:] = [_placed(fix, back) for fix in self.outcome.applied[applied_before:]]
         self.outcome.changes[path] = (original, current)
         if write:
             try:
                 replace_file(path, original, current)
             except NotWritten as exc:
-                self.outcome.not_written.append(f"{path}: {exc.reason}")
+                self._not_written(path, exc.reason)
                 del self.outcome.changes[path]
+                del self.outcome.applied[applied_before:]
                 self._forget(path)
+
+    def _not_written(self, path: str, reason: str) -> None:
+        self.outcome.not_written.append(f"{path}: {reason}")
+        self._not_written_why[path] = reason
 
     def _apply(
         self, path: str, data: bytes, name: str, codemod: Type[ResilintCodemod], given_up: Set[Tuple[str, str, str]],
@@ -368,33 +473,60 @@ class Fixer:
         findings = self._local_findings(path, data) + [f for f in self._project_findings() if f.path == path]
         # A dropped fix is not tried again in a later round; its finding is known by its message,
         # which, unlike its position, an earlier fix in the file does not move.
-        targets = [f for f in findings if f.code in codemod.CODES and (name, f.code, f.message) not in given_up]
+        targets = [
+            f for f in findings
+            if f.code in codemod.CODES and (name, f.code, f.message) not in given_up and (everything or self._fixable(f.code))
+        ]
         if not targets and not everything:
             return None
         run = run_codemod(codemod, data, path, self.settings, None if everything else [span_of(f) for f in targets])
         # The latest run's cases, so that their lines are those of the text that is kept.
-        self._left_alone[name] = [f"{path}:{line}: {name}: {reason}" for line, reason in sorted(set(run.left_alone))]
+        self._cases[name] = sorted(set(run.left_alone))
         if run.error is not None or run.updated is None:
             if run.error is not None:
                 self.outcome.dropped.append(f"{path}: {name}: {run.error}")
-                given_up.update((name, f.code, f.message) for f in targets)
+                self._give_up(given_up, name, path, targets, run.error)
             return None
-        aimed = [] if everything else self._aimed(codemod, data, path, targets)
+        alone = [] if everything else self._aimed(codemod, data, path, targets, run.updated)
+        aimed = [finding for finding, _ in alone]
         problem = unparseable(run.updated, path, data) or self._recheck(path, run.updated, findings, aimed)
         if problem is not None:
             self.outcome.dropped.append(f"{path}: {name}: {problem}; not applied")
-            given_up.update((name, f.code, f.message) for f in (aimed or targets))
+            self._give_up(given_up, name, path, aimed or targets, problem)
             return None
         self.outcome.fixed.update(f.code for f in aimed)
+        self._record(path, codemod, data, alone)
+        self._steps.append((decode(data).text, decode(run.updated).text))
         return run.updated
 
-    def _aimed(self, codemod: Type[ResilintCodemod], data: bytes, path: str, targets: List[Finding]) -> List[Finding]:
-        """The targets the codemod actually rewrote: each one alone changes the file."""
+    def _give_up(self, given_up: Set[Tuple[str, str, str]], name: str, path: str, findings: Iterable[Finding], why: str) -> None:
+        for finding in findings:
+            given_up.add((name, finding.code, finding.message))
+            self._dropped_why[(path, finding.code, finding.message)] = f"{name}: {why}"
+
+    def _record(self, path: str, codemod: Type[ResilintCodemod], data: bytes, alone: List[Tuple[Finding, bytes]]) -> None:
+        """Each fix applied, with its own edits (``--show-fixes``, the rules a diff hunk holds);
+        its lines are those of the text it was applied to until ``_placed``."""
+        before = decode(data).text
+        for finding, fixed_alone in alone:
+            self.outcome.applied.append(
+                AppliedFix(
+                    path, finding.line, finding.column, finding.code, finding.name, codemod.DESCRIPTION,
+                    codemod.APPLICABILITY, edits_between(before, decode(fixed_alone).text), before, len(self._steps),
+                )
+            )
+
+    def _aimed(
+        self, codemod: Type[ResilintCodemod], data: bytes, path: str, targets: List[Finding], updated: bytes,
+    ) -> List[Tuple[Finding, bytes]]:
+        """The targets the codemod actually rewrote, each with the file fixed for it alone
+        (``updated``, the run over every target, when there is one)."""
         if len(targets) == 1:
-            return targets
+            return [(targets[0], updated)]
         memo: Dict[str, object] = {}
         try:
-            return [f for f in targets if run_codemod(codemod, data, path, self.settings, [span_of(f)], memo).updated is not None]
+            alone = [(f, run_codemod(codemod, data, path, self.settings, [span_of(f)], memo).updated) for f in targets]
+            return [(f, fixed) for f, fixed in alone if fixed is not None]
         finally:
             release_memo(memo)
 

@@ -119,6 +119,9 @@ class Rule:
     message: ClassVar[str]
     default: ClassVar[bool] = True
     severity: ClassVar[str] = "warning"
+    # How often a finding is a true problem, in GitHub code scanning's terms ("very-high",
+    # "high", "medium", "low"): code scanning shows the most precise rules' alerts first.
+    precision: ClassVar[str] = "high"
     fixable: ClassVar[Optional[str]] = None  # None, "safe" or "unsafe"
     # Substrings of the file's bytes without which the rule cannot match: a file containing
     # none of the enabled rules' triggers is not parsed. Empty means "always run".
@@ -186,4 +189,5 @@ def rule_metadata(rule: Any) -> Dict[str, Any]:
         "default": rule.default,
         "fixable": rule.fixable,
         "severity": rule.severity,
+        "precision": rule.precision,
     }

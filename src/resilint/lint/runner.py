@@ -48,14 +48,21 @@ def run(
     progress: Optional[Callable[[int, int], None]] = None,
     cache: Optional[ResultCache] = None,
     keep_summaries: bool = False,
+    contents: Optional[Mapping[str, bytes]] = None,
 ) -> RunResult:
     """Check ``paths``; ``keep_summaries``: the result also holds every module summary the
-    project pass read (``resilint fix`` re-runs that pass with a file's new summary)."""
+    project pass read (``resilint fix`` re-runs that pass with a file's new summary).
+
+    ``contents``: files checked from the given bytes rather than from disk (standard input, as
+    if it were the file of that path: its configuration, module name and project are those of
+    the path); they are checked besides ``paths`` and never cached."""
     discovered = discover(paths, settings)
-    files = [display_path(p) for p in discovered.files]
+    given = {display_path(path): data for path, data in (contents or {}).items()}
+    files = [display_path(p) for p in discovered.files if display_path(p) not in given] + list(given)
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
     roots = project_roots(settings)
-    consulted = _consult_cache(files, cache, result.digests, roots, settings.max_file_size)
+    consulted = _consult_cache(files, cache, result.digests, roots, settings.max_file_size, given)
+    result.from_cache = [path for path, _, _ in consulted.hits]
     result.findings = [f for _, _, batch in consulted.hits for f in batch]
     checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     meanwhile = None
@@ -76,7 +83,7 @@ def run(
         result.findings.extend(
             _project_findings(
                 checker, consulted, packed, settings, codes, cache, roots, files, result.digests,
-                result if keep_summaries else None,
+                result if keep_summaries else None, given,
             )
         )
     if cache is not None:
@@ -89,7 +96,7 @@ def run(
 def _project_findings(
     checker: Checker, consulted: "_Consulted", packed: List[PackedSummary], settings: Settings,
     codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
-    digests: Mapping[str, str], keep: Optional[RunResult] = None,
+    digests: Mapping[str, str], keep: Optional[RunResult] = None, given: Optional[Mapping[str, bytes]] = None,
 ) -> List[Finding]:
     """The project pass: from the cache when no file it read has changed, else from every
     file's summary (the cached ones, and fresh ones for files whose summary is missing);
@@ -111,7 +118,7 @@ def _project_findings(
     summaries = unpack_all(packed) + _cached_summaries(consulted.hits, settings, codes, cache, digests)
     extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
     known = cache.project_fixes({**read, **checked}) if cache is not None else {}
-    findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings, known)
+    findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings, known, given or {})
     if keep is not None:
         keep.summaries = summaries + extra
     if every_file_keyed and cache is not None:
@@ -121,6 +128,7 @@ def _project_findings(
 
 def _with_fixes(
     findings: List[Finding], settings: Settings, known: Mapping[Tuple[object, ...], Optional[Fix]],
+    given: Mapping[str, bytes],
 ) -> List[Finding]:
     """Project findings with the edits of their fix, as the workers give the files' own. What
     the last pass found for the same finding in the same bytes (``known``: its fix or None)
@@ -137,7 +145,8 @@ def _with_fixes(
     for path, found in by_path.items():
         if any(codemods_for(f.code) for f in found):
             try:
-                found = with_fixes(found, read_bytes(path, settings.max_file_size), path, settings)
+                data = given[path] if path in given else read_bytes(path, settings.max_file_size)
+                found = with_fixes(found, data, path, settings)
             except SourceError:
                 pass
         fixed.extend(found)
@@ -318,22 +327,27 @@ class _Consulted:
         self.digests: List[Optional[str]] = []
         self.keyed: List[Tuple[str, str]] = []
 
-    def add_task(self, path: str, key: Optional[str] = None, digest: Optional[str] = None) -> None:
-        """``path`` to be checked by a worker (which reads it), its findings to be cached under
-        ``key`` if the worker reads the bytes of ``digest``."""
-        self.tasks.append((path, None))
+    def add_task(self, path: str, key: Optional[str] = None, digest: Optional[str] = None, data: Optional[bytes] = None) -> None:
+        """``path`` to be checked by a worker (which reads it, unless ``data`` is given), its
+        findings to be cached under ``key`` if the worker checks the bytes of ``digest``."""
+        self.tasks.append((path, data))
         self.keys.append(key)
         self.digests.append(digest)
 
 
 def _consult_cache(
     files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str], roots: Sequence[str],
-    max_file_size: int,
+    max_file_size: int, given: Optional[Mapping[str, bytes]] = None,
 ) -> _Consulted:
     """Which files the cache answers, and the digest of the bytes each answer comes from.
-    Without a cache no file is read here: the workers read them."""
+    Without a cache no file is read here: the workers read them. The ``given`` files are
+    checked from their bytes, never answered by the cache nor stored in it."""
     consulted = _Consulted()
     for path in files:
+        if given and path in given:
+            digests[path] = content_digest(given[path])
+            consulted.add_task(path, None, digests[path], given[path])
+            continue
         if cache is None:
             consulted.add_task(path)
             continue

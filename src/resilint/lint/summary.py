@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-SUMMARY_VERSION = 3
+SUMMARY_VERSION = 4
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -271,9 +271,14 @@ class ModuleSummary:
     suppressions: Dict[int, Optional[List[str]]] = field(default_factory=dict)
     # With RES001 enabled: suppressions that may serve a project rule, judged after the pass.
     pending_suppressions: List[Dict[str, Any]] = field(default_factory=list)
+    # ``# resilint: noqa`` comments: (the comment's line, the codes they name; None: every code).
+    file_suppressions: List[Tuple[int, Optional[List[str]]]] = field(default_factory=list)
 
     def suppressing_line(self, code: str, place: Place) -> Optional[int]:
         """The line of the comment that suppresses ``code`` at ``place``, if any."""
+        for line, codes in self.file_suppressions:
+            if codes is None or code in codes:
+                return line
         for line in range(place.line, place.end_line + 1):
             if line in self.suppressions:
                 codes = self.suppressions[line]
@@ -325,6 +330,7 @@ class ModuleSummary:
             {key: [o.layer, o.sets_timeout, o.key] for key, o in self.objects.items()}, self.timeout_classes,
             [[w.via, w.text, w.library, place(w.place)] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
+            [[line, codes] for line, codes in self.file_suppressions],
         ]
 
     @classmethod
@@ -388,6 +394,9 @@ class ModuleSummary:
                 waits=[Wait(w[0], w[1], w[2], place(w[3])) for w in data[11]],
                 suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[12]},
                 pending_suppressions=[dict(entry) for entry in data[13]],
+                file_suppressions=[
+                    (int(line), None if codes is None else [str(c) for c in codes]) for line, codes in data[14]
+                ],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

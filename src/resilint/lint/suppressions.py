@@ -1,4 +1,11 @@
-"""Inline suppressions: ``# noqa``, ``# noqa: RES101,RES102``, ``# resilint: ignore[RES101]``."""
+"""Suppressions: on a line, ``# noqa``, ``# noqa: RES101,RES102``, ``# resilint: ignore[RES101]``;
+for the whole file, a comment ``# resilint: noqa`` (every code) or ``# resilint: noqa: RES101``
+anywhere in it (as ruff's ``# ruff: noqa``), best at the top.
+
+``parse_suppressions`` gives them by line; the file-level ones under ``FILE_LEVEL`` (their
+``line`` is still the comment's own). RES000 is never suppressed: a file that cannot be analysed
+is reported before any comment of it is read.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +20,11 @@ _CODE = r"[A-Z]+[0-9]+"
 _CODES = rf"{_CODE}(?:\s*[,\s]\s*{_CODE})*"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODES}))?", re.IGNORECASE)
 _RESILINT = re.compile(rf"#\s*resilint:\s*ignore(?:\[(?P<codes>{_CODES})\])?", re.IGNORECASE)
+# The whole comment is the directive; what follows the codes (a reason) must be set apart by
+# white space, so that a misspelt code list (``noqa: RES10l``) suppresses nothing at all
+# rather than every code of the file.
+_FILE = re.compile(rf"#\s*resilint:\s*noqa(?::\s*(?P<codes>{_CODES}))?(?=\s|$)", re.IGNORECASE)
+FILE_LEVEL = 0  # the key of the file-level suppressions (lines count from 1)
 _SPLIT = re.compile(r"[,\s]+")
 # The end of a string on several lines whose lines may hold comments (a concatenation's pieces)
 UNKNOWN_END = -1
@@ -24,9 +36,10 @@ class Suppression:
     column: int  # 1-based column of the comment's ``#``
     end_column: int
     codes: Optional[FrozenSet[str]]  # None: every code
-    ours: bool  # ``# resilint: ignore`` (blanket ones of ours are checked for use, noqa's are not)
+    ours: bool  # ``# resilint: ...`` (blanket ones of ours are checked for use, noqa's are not)
     used: Set[str] = field(default_factory=set)
     written: Tuple[str, ...] = ()  # the codes in the order they are written, to edit the comment
+    whole_file: bool = False  # ``# resilint: noqa``: every line of the file
 
     def covers(self, code: str) -> bool:
         return self.codes is None or code in self.codes
@@ -91,24 +104,31 @@ def parse_suppressions(
     if "noqa" not in text.lower() and "resilint:" not in text:
         return found
     for number, start, comment in _candidate_comments(text, multiline_strings, lines):
+        whole = _FILE.match(comment)
+        if whole is not None:
+            found.setdefault(FILE_LEVEL, []).append(_suppression(whole, number, start, True, whole_file=True))
+            continue
         for pattern, ours in ((_NOQA, False), (_RESILINT, True)):
             for match in pattern.finditer(comment):
-                raw = match.group("codes")
-                written = tuple(c.upper() for c in _SPLIT.split(raw.strip()) if c) if raw else ()
-                found.setdefault(number, []).append(
-                    Suppression(
-                        number, start + match.start() + 1, start + match.end() + 1,
-                        frozenset(written) if raw else None, ours, written=written,
-                    )
-                )
+                found.setdefault(number, []).append(_suppression(match, number, start, ours))
     return found
+
+
+def _suppression(match: "re.Match[str]", line: int, start: int, ours: bool, whole_file: bool = False) -> Suppression:
+    raw = match.group("codes")
+    written = tuple(c.upper() for c in _SPLIT.split(raw.strip()) if c) if raw else ()
+    return Suppression(
+        line, start + match.start() + 1, start + match.end() + 1, frozenset(written) if raw else None, ours,
+        written=written, whole_file=whole_file,
+    )
 
 
 def suppressing(
     suppressions: Dict[int, List[Suppression]], code: str, first_line: int, last_line: int
 ) -> Optional[Suppression]:
-    """The suppression on any line of the span that covers ``code``, marking it used."""
-    for line in range(first_line, last_line + 1):
+    """The suppression of the file, or on any line of the span, that covers ``code``, marking
+    it used."""
+    for line in (FILE_LEVEL, *range(first_line, last_line + 1)):
         for suppression in suppressions.get(line, ()):
             if suppression.covers(code):
                 suppression.used.add(code)
@@ -116,7 +136,21 @@ def suppressing(
     return None
 
 
-def suppression_comment(codes: Sequence[str], ours: bool = False) -> str:
-    """The comment that suppresses ``codes``: ``# noqa: …``, or ``# resilint: ignore[…]``."""
+def suppression_comment(codes: Sequence[str], ours: bool = False, whole_file: bool = False) -> str:
+    """The comment that suppresses ``codes``: ``# noqa: …``, ``# resilint: ignore[…]``, or for
+    the whole file ``# resilint: noqa: …``."""
     listed = ", ".join(codes)
+    if whole_file:
+        return f"# resilint: noqa: {listed}"
     return f"# resilint: ignore[{listed}]" if ours else f"# noqa: {listed}"
+
+
+def by_comment_line(suppressions: Dict[int, List[Suppression]]) -> Dict[int, List[Suppression]]:
+    """``suppressions`` with the file-level ones under the line of their comment."""
+    placed: Dict[int, List[Suppression]] = {}
+    for entries in suppressions.values():
+        for entry in entries:
+            placed.setdefault(entry.line, []).append(entry)
+    for entries in placed.values():
+        entries.sort(key=lambda entry: entry.column)
+    return placed

@@ -11,11 +11,13 @@ import importlib
 import os
 import pkgutil
 import re
-from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Set, TextIO, Type
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Mapping, Optional, Set, TextIO, Type
 
-from resilint.lint.finding import RunResult
+from resilint.lint.discovery import repository_root
+from resilint.lint.finding import Finding, RunResult
 from resilint.lint.rule import Rule
+from resilint.lint.source import SourceError, read_bytes
 
 Renderer = Callable[[RunResult, Mapping[str, Type[Rule]], TextIO, "ReportOptions"], None]
 
@@ -27,6 +29,17 @@ class ReportOptions:
     show_source: bool = True  # code frames in text output
     root: str = "."  # finding paths are relative to this directory (the working directory)
     progress: bool = False
+    # The directory the machine formats (SARIF, GitLab, GitHub) write paths relative to; None:
+    # the git work tree around ``root``, else ``root`` (code scanning and GitLab match paths
+    # against the repository's files).
+    source_root: Optional[str] = None
+    # The text of files that are not on disk as checked (standard input), by reported path.
+    contents: Mapping[str, bytes] = field(default_factory=dict)
+    quiet: bool = False  # the findings only: no summary line (``--quiet``)
+    # In a run that fixed (``check --fix``): how many findings were fixed, and why each finding
+    # reported was not.
+    fixed: Optional[int] = None
+    unfixed: Mapping[Finding, str] = field(default_factory=dict)
 
 
 def format_names() -> List[str]:
@@ -72,6 +85,44 @@ def posix_path(path: str, sep: str = os.sep) -> str:
     """``path`` with this platform's separator written as ``/`` (URIs, GitHub and GitLab want
     ``/``). On POSIX a backslash is an ordinary character of a file name, so it stays."""
     return path if sep == "/" else path.replace(sep, "/")
+
+
+class SourcePaths:
+    """Reported paths (relative to ``options.root``) as paths from the source root: normalised
+    (no ``..`` or ``.`` parts), with ``/`` separators, symbolic links kept as named."""
+
+    def __init__(self, options: ReportOptions) -> None:
+        self.root = os.path.abspath(options.root)
+        self.base = os.path.abspath(options.source_root or repository_root(self.root) or self.root)
+
+    def absolute(self, path: str) -> str:
+        return os.path.normpath(os.path.join(self.root, path))
+
+    def relative(self, path: str) -> Optional[str]:
+        """``path`` from the source root, or None when it lies outside (or on another drive)."""
+        try:
+            relative = os.path.relpath(self.absolute(path), self.base)
+        except ValueError:  # another drive on Windows
+            return None
+        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            return None
+        return posix_path(relative)
+
+    def in_repository(self, path: str) -> str:
+        """``relative(path)``, or the absolute path of a file outside the source root."""
+        relative = self.relative(path)
+        return relative if relative is not None else posix_path(self.absolute(path))
+
+
+def read_source(path: str, options: ReportOptions) -> Optional[bytes]:
+    """The bytes of a reported file (standard input's from ``options.contents``); None when it
+    cannot be read (deleted since, a directory, no access). Only regular files are opened."""
+    if path in options.contents:
+        return options.contents[path]
+    try:
+        return read_bytes(os.path.join(options.root, path))
+    except (SourceError, ValueError):
+        return None
 
 
 # --- fingerprints ----------------------------------------------------------------------------

@@ -9,6 +9,10 @@ identical line of the same file) gets a hash of that fingerprint and n. Since th
 built from the rule, the path and the text of the line, not the line number, an issue keeps its
 identity when lines above it are added or removed.
 
+Paths are relative to the repository (the git work tree around the working directory, else the
+working directory) and normalised: ``../app/x.py`` checked from ``src/`` is ``app/x.py``, as
+GitLab matches it against the repository's files. A file outside it keeps its absolute path.
+
 Analysis errors (a path that could not be checked) are reported as issues too, with
 ``check_name`` ``analysis-error`` and severity ``critical``, so they are not lost in CI.
 """
@@ -20,20 +24,13 @@ import json
 from typing import Any, Dict, List, Mapping, TextIO, Type
 
 from resilint.lint.finding import RunResult
-from resilint.lint.report import ReportOptions, UniqueFingerprints, posix_path
+from resilint.lint.report import ReportOptions, SourcePaths, UniqueFingerprints
 from resilint.lint.rule import Rule
 
 FORMAT = "gitlab"
 
 SEVERITIES = {"error": "critical", "warning": "major", "note": "info"}
 ERROR_CHECK_NAME = "analysis-error"
-
-
-def _posix(path: str) -> str:
-    path = posix_path(path)
-    while path.startswith("./"):
-        path = path[2:]
-    return path
 
 
 def _error_fingerprint(path: str, message: str) -> str:
@@ -47,6 +44,7 @@ def _error_fingerprint(path: str, message: str) -> str:
 def render(
     result: RunResult, rules: Mapping[str, Type[Rule]], out: TextIO, options: ReportOptions
 ) -> None:
+    paths = SourcePaths(options)
     unique = UniqueFingerprints()
     issues: List[Dict[str, Any]] = []
     for f in sorted(result.findings, key=lambda f: f.sort_key):
@@ -57,13 +55,13 @@ def render(
                 "fingerprint": unique(f.fingerprint()),
                 "severity": SEVERITIES.get(f.severity, "major"),
                 "location": {
-                    "path": _posix(f.path),
+                    "path": paths.in_repository(f.path),
                     "lines": {"begin": max(f.line, 1), "end": max(f.end_line, f.line, 1)},
                 },
             }
         )
     for error in result.errors:
-        path = _posix(error.path)
+        path = paths.in_repository(error.path)
         issues.append(
             {
                 "description": f"resilint could not check this path: {error.message}",

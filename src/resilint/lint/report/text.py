@@ -22,7 +22,6 @@ printed literally, never interpreted as markup or terminal control sequences.
 from __future__ import annotations
 
 import io
-import os
 import re
 import tokenize
 from collections import Counter
@@ -33,9 +32,8 @@ from rich.console import Console
 from rich.text import Text
 
 from resilint.lint.finding import Finding, RunResult
-from resilint.lint.report import ReportOptions, printable, replace_surrogates
+from resilint.lint.report import ReportOptions, printable, read_source, replace_surrogates
 from resilint.lint.rule import Rule
-from resilint.lint.source import SourceError, read_bytes
 
 FORMAT = "text"
 
@@ -81,27 +79,23 @@ def _console(out: TextIO, options: ReportOptions) -> Console:
 
 
 class _Sources:
-    """Reads each file once; ``None`` when it can't be read (deleted, a directory, no access).
-
-    Only regular files are opened (``read_bytes``): opening a FIFO named ``*.py`` would wait
-    for a writer forever.
+    """Reads each file once (standard input's text from ``options.contents``); ``None`` when it
+    can't be read (deleted, a directory, no access). Only regular files are opened
+    (``read_source``): opening a FIFO named ``*.py`` would wait for a writer forever.
     """
 
-    def __init__(self, root: str) -> None:
-        self.root = root
+    def __init__(self, options: ReportOptions) -> None:
+        self.options = options
         self.cache: Dict[str, Optional[List[str]]] = {}
 
     def lines(self, path: str) -> Optional[List[str]]:
         if path not in self.cache:
-            self.cache[path] = self._read(os.path.join(self.root, path))
+            data = read_source(path, self.options)
+            self.cache[path] = None if data is None else self._decode(data)
         return self.cache[path]
 
     @staticmethod
-    def _read(path: str) -> Optional[List[str]]:
-        try:
-            data = read_bytes(path)
-        except (SourceError, ValueError):
-            return None
+    def _decode(data: bytes) -> List[str]:
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         except (SyntaxError, LookupError):
@@ -189,25 +183,39 @@ def _help(finding: Finding, indent: str) -> Optional[Text]:
     return text
 
 
+def _not_fixed(finding: Finding, indent: str, options: ReportOptions) -> Optional[Text]:
+    """In a run that fixed: why this finding was not."""
+    why = options.unfixed.get(finding)
+    if why is None:
+        return None
+    text = Text(indent)
+    text.append("= note", style=STYLE_HELP)
+    text.append(f": not fixed: {_clean(why)}")
+    return text
+
+
 def _fix_counts(findings: List[Finding]) -> Tuple[int, int]:
     safe = sum(1 for f in findings if f.fix is not None and f.fix.applicability == "safe")
     unsafe = sum(1 for f in findings if f.fix is not None and f.fix.applicability == "unsafe")
     return safe, unsafe
 
 
-def _summary(result: RunResult, findings: List[Finding]) -> Text:
-    if not findings and not result.errors:
+def _summary(result: RunResult, findings: List[Finding], fixed: Optional[int] = None) -> Text:
+    if not findings and not result.errors and not fixed:
         return Text(f"All checks passed! ({_plural(result.files_checked, 'file')} checked)")
-    text = f"Found {_plural(len(findings), 'finding')}"
+    details = []
+    if fixed is not None:  # as ruff: everything found, then how much was fixed
+        text = f"Found {_plural(len(findings) + fixed, 'finding')}"
+        details.append(f"{fixed} fixed, {len(findings)} remaining")
+    else:
+        text = f"Found {_plural(len(findings), 'finding')}"
     if result.errors:
         text += f" and {_plural(len(result.errors), 'error')}"
     safe, unsafe = _fix_counts(findings)
-    details = []
     if safe:
         details.append(f"{safe} fixable with `resilint fix`")
     if unsafe:
-        more = "more " if safe else ""
-        details.append(f"{unsafe} {more}with `resilint fix --unsafe-fixes`")
+        details.append(f"{unsafe} {'more ' if safe else ''}with `resilint fix --unsafe-fixes`")
     if details:
         text += " (" + "; ".join(details) + ")"
     return Text(text + ".")
@@ -242,7 +250,7 @@ def render(
 ) -> None:
     console = _console(out, options)
     findings = sorted(result.findings, key=lambda f: f.sort_key)
-    sources = _Sources(options.root)
+    sources = _Sources(options)
 
     pending_blank = False  # a blank line separates the body from the summary
     if options.statistics:
@@ -261,9 +269,9 @@ def render(
                     console.print(row)
                 if frame:
                     indent = " " * (len(frame[0].plain) - 1)
-            help_line = _help(finding, indent)
-            if help_line is not None:
-                console.print(help_line)
+            for note in (_help(finding, indent), _not_fixed(finding, indent, options)):
+                if note is not None:
+                    console.print(note)
             if options.show_source:
                 console.print()
                 pending_blank = False
@@ -275,6 +283,8 @@ def render(
         console.print(line)
         pending_blank = True
 
+    if options.quiet:
+        return
     if pending_blank:
         console.print()
-    console.print(_summary(result, findings))
+    console.print(_summary(result, findings, options.fixed))

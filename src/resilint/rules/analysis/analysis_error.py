@@ -43,6 +43,7 @@ class AnalysisErrorRule(Rule):
 
     code = "RES000"
     name = "analysis-error"
+    precision = "very-high"  # a file CPython or LibCST refused, or could not read: a fact
     message = "this file could not be analysed"
     severity = "error"
     engine = True

@@ -112,6 +112,7 @@ class ConnectionHeldAcrossCall(ProjectRule):
 
     code = "RES301"
     name = "connection-held-across-call"
+    precision = "medium"  # recognises SQLAlchemy sessions by their spelling
     message = "a DB connection or transaction is held across a call to another service"
     triggers = DB_SCOPE_TRIGGERS
     VALID = [

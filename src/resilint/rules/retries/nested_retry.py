@@ -84,6 +84,7 @@ class NestedRetry(ProjectRule):
 
     code = "RES204"
     name = "nested-retry"
+    precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
         # one layer only: the decorated function calls a session without retrying adapters

@@ -62,9 +62,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     import requests
     from tenacity import retry, stop_after_attempt, wait_random_exponential
 
+    from myapp.settings import PAYMENTS_TIMEOUT, PAYMENTS_URL
+
     @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=2))
     def charge(order):
-        return requests.post(PAYMENTS_URL, json=order.payload(), timeout=5)
+        return requests.post(PAYMENTS_URL, json=order.payload(), timeout=PAYMENTS_TIMEOUT)
     ```
 
     ## Use instead
@@ -75,9 +77,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     import requests
     from tenacity import retry, stop_after_attempt, wait_random_exponential
 
+    from myapp.settings import PAYMENTS_TIMEOUT, PAYMENTS_URL
+
     @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=2))
     def _charge(order, key):
-        return requests.post(PAYMENTS_URL, json=order.payload(), timeout=5,
+        return requests.post(PAYMENTS_URL, json=order.payload(), timeout=PAYMENTS_TIMEOUT,
                              headers={"Idempotency-Key": key})
 
     def charge(order):
@@ -106,6 +110,7 @@ class RetriedNonIdempotentCall(ProjectRule):
     code = "RES201"
     fixable = "unsafe"
     name = "retried-non-idempotent-call"
+    precision = "medium"  # judges hand-written loops and paths through project functions
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
     VALID = [

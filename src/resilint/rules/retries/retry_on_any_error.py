@@ -66,6 +66,7 @@ class RetryOnAnyError(Rule):
 
     code = "RES205"
     name = "retry-on-any-error"
+    precision = "medium"  # whether retrying every error is wrong depends on the call
     message = "retry on every exception"
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)

@@ -89,6 +89,7 @@ class UnboundedRetry(Rule):
     code = "RES203"
     fixable = "safe"
     name = "unbounded-retry"
+    precision = "medium"  # judges what bounds a hand-written loop
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [

@@ -55,12 +55,16 @@ class UnboundedTimeout(ProjectRule):
     ```
 
     ## Use instead
+    Bound them, with values taken from configuration (RES103 reports numbers written at the
+    call):
     ```python
     import httpx
     import requests
 
-    client = httpx.Client(timeout=httpx.Timeout(10.0, connect=1.0))
-    requests.get(url, timeout=(3.05, 10))
+    from myapp.settings import CONNECT_TIMEOUT, READ_TIMEOUT
+
+    client = httpx.Client(timeout=httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT))
+    requests.get(url, timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
     ```
 
     ## Fix safety
@@ -74,6 +78,7 @@ class UnboundedTimeout(ProjectRule):
 
     code = "RES102"
     name = "unbounded-timeout"
+    precision = "very-high"  # an explicit `None` or infinity reaching the client
     message = "unbounded timeout"
     triggers = TRIGGERS
     VALID = [
