@@ -377,7 +377,7 @@ class RequestFinder:
             if binding is None or binding.expr is None:
                 return None
             # later writes to the same dict in the function: headers["Idempotency-Key"] = key
-            mutated = self.mutations(expr.value, scope)
+            mutated = self.mutations(expr.value, scope, depth + 1)
             if mutated is not None:
                 return mutated
             return self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1)
@@ -393,13 +393,13 @@ class RequestFinder:
         assigned = self.model.assigned_expression(key, scope, order) if isinstance(key, cst.Name) else None
         return string_of(assigned) if assigned is not None else None
 
-    def mutations(self, name: str, scope: Scope):
+    def mutations(self, name: str, scope: Scope, depth: int = 0):
         """A key written into the dict after it was built: subscript assignment, update, setdefault."""
         for other in self.model.calls_in(scope):
             func = other.node.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
                 if func.attr.value == "update" and other.node.args:
-                    found = self.find_key(other.node.args[0].value, other.scope, other.order, other, 4)
+                    found = self.find_key(other.node.args[0].value, other.scope, other.order, other, max(depth, 4) + 1)
                     if found not in (None, False):
                         return found
                     if found is None:

@@ -73,7 +73,8 @@ class ValueFlow:
         self._provisional: Dict[object, Tuple[Held, ...]] = {}
         self._computing: Set[object] = set()
         self._cycles = 0
-        self._callers: Optional[Dict[str, List[Caller]]] = None
+        self._callers_final: Dict[int, List[Caller]] = {}
+        self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         known = self._final.get(key)
@@ -152,7 +153,12 @@ class ValueFlow:
             return [held for entry, ref in owner.entries if not key or entry == key for held in self.ref(ref, owner.module)]
         if kind == "function":
             # ``pkg.make.get``: the summaries name what a call returns by the function called
-            return [held for result in self.results(owner.function) for held in self.attribute(result, attribute, near)]  # type: ignore[arg-type]
+            function = owner.function
+            assert function is not None
+            return self._memo(
+                ("attribute", id(function), attribute),
+                lambda: [held for result in self.results(function) for held in self.attribute(result, attribute, near)],
+            )
         if kind == "module":
             return self.of(f"{owner.name}.{attribute}", near)
         if kind in ("class", "instance") and self.graph.class_module(owner.name) is not None:
@@ -272,32 +278,33 @@ class ValueFlow:
         return list(self.ref(default, self.graph.module_of(function))) if default is not None else []
 
     def callers(self, function: FunctionSummary) -> List[Caller]:
-        """Every call in the project that may call ``function``. The index is built once, at
-        the top: asked while values are being computed, it would be built from unfinished ones."""
-        if self._callers is None:
-            if self._computing:
-                return self._callers_now(function)
-            index: Dict[str, List[Caller]] = {}
+        """Every call in the project that may call ``function``: among the calls whose name
+        ends as the function's does (or as its class's, for ``__init__``), those whose callee
+        the values show is the function."""
+        key = id(function)
+        known = self._callers_final.get(key)
+        if known is not None:
+            return known
+        cycles = self._cycles
+        parts = function.name.rsplit(".", 2)
+        names = {parts[-1]} | ({parts[-2]} if len(parts) > 2 and parts[-1] == "__init__" else set())
+        found = [
+            Caller(caller, call, offset)
+            for name in names for caller, call in self._named().get(name, ())
+            for callee, offset in self.callees(call, caller.place.path) if callee is function
+        ]
+        if self._cycles == cycles:
+            self._callers_final[key] = found
+        return found
+
+    def _named(self) -> Dict[str, List[Tuple[FunctionSummary, Call]]]:
+        """Every call of the project by the last part of its target's name."""
+        if self._by_name is None:
+            self._by_name = {}
             for caller in self.graph.functions:
                 for call in caller.calls:
-                    for callee, offset in self.callees(call, caller.place.path):
-                        index.setdefault(callee.name, []).append(Caller(caller, call, offset))
-            self._callers = index
-        return self._callers.get(function.name, [])
-
-    def _callers_now(self, function: FunctionSummary) -> List[Caller]:
-        """The calls of ``function``, found without the index: the calls whose target names it
-        (so a cycle through a parameter's value ends)."""
-        short = function.name.rsplit(".", 1)[-1]
-        found = []
-        for caller in self.graph.functions:
-            for call in caller.calls:
-                if call.target.rsplit(".", 1)[-1] not in (short, function.name.rsplit(".", 2)[-2]):
-                    continue
-                for callee, offset in self.callees(call, caller.place.path):
-                    if callee is function:
-                        found.append(Caller(caller, call, offset))
-        return found
+                    self._by_name.setdefault(split_last(call.target)[1], []).append((caller, call))
+        return self._by_name
 
     def callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
         """The project functions a call may run, each with how many of its first parameters

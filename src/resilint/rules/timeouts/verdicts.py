@@ -9,7 +9,7 @@ RES104). Each rule reports only the verdicts that carry its own code. What the c
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -331,10 +331,19 @@ class _ProjectJudge:
     def all(self) -> List[ProjectVerdict]:
         verdicts: List[ProjectVerdict] = []
         for function in self.graph.functions:
+            # A client call of the file itself is judged with the file; another object the same
+            # call may go to (``(a if fast else b).get``) only when it is another client.
+            judged: Dict[Place, Set[str]] = {}
             for call in function.calls:
-                if call.arguments is None or self.spec(call.target) is not None:
-                    continue  # a client call of the file itself: judged with the file
-                verdicts.extend(self.judge_call(call, function.place.path))
+                if self.spec(call.target) is not None:
+                    judged.setdefault(call.place, set()).add(call.target)
+            for call in function.calls:
+                if call.arguments is None or call.target in judged.get(call.place, ()):
+                    continue
+                near = function.place.path
+                if call.place in judged and self.graph.object_call(call.target, near) in judged[call.place]:
+                    continue
+                verdicts.extend(self.judge_call(call, near))
         return verdicts
 
     def judge_call(self, call: Call, near: str) -> List[ProjectVerdict]:
