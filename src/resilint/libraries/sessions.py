@@ -8,7 +8,7 @@ from typing import Dict, List, Set, Tuple
 
 import libcst as cst
 
-from resilint.lint.nodes import string_of
+from resilint.lint.nodes import is_none, string_of
 from resilint.lint.semantic import (
     ClassInfo,
     FunctionInfo,
@@ -195,7 +195,14 @@ def _class_sets_timeout(cls: ClassInfo, model: SemanticModel, methods: Tuple[str
 
 
 def _mentions_timeout(node: cst.CSTNode) -> bool:
-    """``kwargs.setdefault("timeout", …)``, ``kwargs["timeout"] = …``, ``super().send(…, timeout=…)``."""
+    """``kwargs.setdefault("timeout", …)``, ``kwargs["timeout"] = …``, ``super().send(…, timeout=…)``,
+    or a ``timeout`` parameter with a default other than ``None`` (``def request(self, method,
+    url, ..., timeout=30, ...)``), which the override passes on."""
+    if isinstance(node, cst.FunctionDef):
+        params = node.params
+        for param in (*params.params, *params.kwonly_params):
+            if param.name.value == "timeout" and param.default is not None and not is_none(param.default):
+                return True
     for inner in iter_nodes(node):
         if isinstance(inner, cst.SimpleString) and string_of(inner) == "timeout":
             return True

@@ -27,6 +27,7 @@ from resilint.libraries.timeout_values import (
 from resilint.lint.nodes import call_argument, code_of, is_none
 from resilint.lint.semantic import CallSite, Partial, SemanticModel
 from resilint.lint.summary import Arguments, Call, FunctionSummary, Place
+from resilint.lint.value_flow import split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -354,7 +355,7 @@ class _ProjectJudge:
         if client is not None and spec is not None:
             if spec.library in call.mocked:
                 return []  # a test double answers it: no network
-            base = call.target.rpartition(".")[0]
+            base = split_last(call.target)[0]
             judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
             if judgement is None:
                 return []
@@ -362,7 +363,7 @@ class _ProjectJudge:
             related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
             given = args.value(spec.keyword or "")
             place = given.place if judgement.at_value and given is not None else call.place
-            return [ProjectVerdict(judgement.code, place, f"{judgement.message} (the client comes from `{_short(base)}`)", related)]
+            return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({_origin(base)})", related)]
         partial = self.through_partial(call, near)
         if partial is not None:
             return partial
@@ -508,6 +509,16 @@ def _judge_arguments(args: Arguments, spec: TimeoutSpec, name: str, max_timeout:
         return None
     given = [k for k in spec.partial if k in args.keywords]
     return judge_missing(name, spec, max_timeout, how=_partial(given[0]) if given else None)
+
+
+def _origin(receiver: str) -> str:
+    """Where the client of a call comes from, for messages: ``pkg.make`` → "the client comes
+    from `make`"; ``pkg.send.(session)`` → "the client is what the callers of `send` pass as
+    `session`"."""
+    owner, last = split_last(receiver)
+    if last.startswith("(") and owner:
+        return f"the client is what the callers of `{_short(owner)}` pass as `{last[1:-1]}`"
+    return f"the client comes from `{_short(receiver)}`"
 
 
 def _short(name: str) -> str:

@@ -16,7 +16,14 @@ class TimeoutAdapter(HTTPAdapter):
         return super().send(request, **kwargs)
 
 
+class DefaultTimeoutSession(requests.Session):
+    def request(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None,
+                timeout=30, allow_redirects=True):
+        return super().request(method, url, params, data, headers, cookies, files, auth, timeout, allow_redirects)
+
+
 bounded = TimeoutSession()
+defaulted = DefaultTimeoutSession()
 mounted = requests.Session()
 mounted.mount("https://", TimeoutAdapter())
 plain = requests.Session()

@@ -1,5 +1,5 @@
 from app import clients
-from app.clients import bounded, get_with_timeout, get_without_timeout, mounted, plain, session_post
+from app.clients import bounded, defaulted, get_with_timeout, get_without_timeout, mounted, plain, session_post
 
 
 def a(url):
@@ -28,3 +28,11 @@ def f(url, data):
 
 def g(url):
     return clients.plain.head(url)  # expect: RES101
+
+
+def h(session, url):
+    return session.get(url)
+
+
+def call_h(url):
+    return h(defaulted, url)
