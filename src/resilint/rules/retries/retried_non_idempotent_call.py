@@ -25,7 +25,7 @@ from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite
 from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Ref, Request
-from resilint.lint.value_flow import Caller, Held
+from resilint.lint.value_flow import Caller, Held, split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
@@ -647,9 +647,14 @@ class _Judge:
         for held in graph.values.of(call.target, near):
             if held.kind in ("object", "partial"):
                 verb = METHOD_CALLS.get(normalise(held.name) or "")
-                if verb is not None and "headers" not in held.keywords:
+                if verb is not None and "headers" not in held.keywords and not self.keyed_session(call, near):
                     return _Problem(verb, "missing", held.name)
         return None
+
+    def keyed_session(self, call: Call, near: str) -> bool:
+        """The call's object is a session whose own headers carry an idempotency key."""
+        receiver = split_last(call.target)[0]
+        return any(h.facts is not None and h.facts.key for h in self.graph.instances(receiver, near))
 
     def is_client(self, receiver: str, near: str) -> bool:
         """The object is an HTTP client of a library the rule knows."""
