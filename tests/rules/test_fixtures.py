@@ -3,8 +3,8 @@
 Every ``tests/rules/fixtures/<CODE>*.py`` (``RES101.py``, ``RES101_sessions.py`` …) is checked
 by the real checker with ``<CODE>`` enabled, plus every code named in its ``# expect:`` comments.
 A line that must yield findings ends with ``# expect: RES101`` (several: ``# expect: RES101,
-RES105``; the same code twice means two findings); every other line must yield none of the
-enabled codes. A ``# config: {...}`` line holds ``[tool.resilint]`` settings as JSON
+RES105``; the same code twice means two findings; a message text: ``# expect: RES202 "grows
+linearly"``, see ``expectations.py``); every other line must yield none of the enabled codes. A ``# config: {...}`` line holds ``[tool.resilint]`` settings as JSON
 (``# config: {"max-timeout": 10}``).
 """
 
@@ -14,18 +14,17 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Counter as CounterType
-from typing import List, Tuple
+from typing import List
 
 import pytest
 
 from resilint.lint.checker import check_source
 from resilint.lint.config import settings_from_table
 from resilint.lint.registry import all_rules
+from tests.rules.expectations import line_expectations
 
 FIXTURES = Path(__file__).parent / "fixtures"
 _FILE = re.compile(r"^(RES\d{3})(?:[_-].*)?\.py$")
-_EXPECT = re.compile(r"#\s*expect:\s*(RES\d{3}(?:\s*,\s*RES\d{3})*)")
 _CONFIG = re.compile(r"^#\s*config:\s*(\{.*\})\s*$")
 
 
@@ -33,18 +32,13 @@ def _fixtures() -> List[Path]:
     return sorted(p for p in FIXTURES.glob("RES*.py") if _FILE.match(p.name))
 
 
-def _expected(text: str) -> Tuple[CounterType[Tuple[int, str]], dict]:
-    expected: CounterType[Tuple[int, str]] = Counter()
+def _config(text: str) -> dict:
     config: dict = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = _EXPECT.search(line)
-        if match:
-            for code in re.split(r"\s*,\s*", match.group(1)):
-                expected[(number, code)] += 1
+    for line in text.splitlines():
         config_match = _CONFIG.match(line.strip())
         if config_match:
             config.update(json.loads(config_match.group(1)))
-    return expected, config
+    return config
 
 
 def test_fixture_directory_is_not_empty():
@@ -56,7 +50,8 @@ def test_fixture(path: Path):
     code = _FILE.match(path.name).group(1)  # type: ignore[union-attr]
     assert code in all_rules(), f"{path.name}: unknown rule code {code}"
     text = path.read_text(encoding="utf-8")
-    expected, config = _expected(text)
+    expected, texts = line_expectations(text)
+    config = _config(text)
     codes = sorted({code} | {c for _, c in expected})
     settings = settings_from_table(config, str(path), str(path.parent))
     findings = check_source(text, codes, settings=settings, path=str(path))
@@ -69,6 +64,10 @@ def test_fixture(path: Path):
     missing = expected - actual
     unexpected = actual - expected
     messages = {(f.line, f.code): f.message for f in findings}
+    for key, wanted in texts.items():
+        found = [f.message for f in findings if (f.line, f.code) == key]
+        for text_part in wanted:
+            assert any(text_part in m for m in found), f"{path.name}:{key[0]} {key[1]}: {text_part!r} not in {found}"
     assert not missing and not unexpected, (
         f"{path.name} (codes {', '.join(codes)}):\n"
         f"missing:\n{describe(missing.elements())}\n"

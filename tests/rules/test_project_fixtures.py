@@ -23,10 +23,9 @@ from typing import Dict, List, Set, Tuple
 import pytest
 
 from resilint.lint.registry import all_rules
+from tests.rules.expectations import line_expectations
 
 PROJECTS = Path(__file__).parent / "projects"
-_EXPECT = re.compile(r'#\s*expect:\s*((?:RES\d{3}(?:\s*"[^"]*")?\s*,?\s*)+)$')
-_ONE = re.compile(r'(RES\d{3})(?:\s*"([^"]*)")?')
 _SELECT = re.compile(r"#\s*select:\s*([A-Z0-9, ]+)$")
 
 
@@ -40,13 +39,13 @@ def _expectations(root: Path) -> Tuple[CounterType[Tuple[str, int, str]], Dict[T
     selectors: Set[str] = set()
     for path in sorted(root.rglob("*.py")):
         relative = path.relative_to(root).as_posix()
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            match = _EXPECT.search(line)
-            if match:
-                for code, text in _ONE.findall(match.group(1)):
-                    expected[(relative, number, code)] += 1
-                    if text:
-                        texts.setdefault((relative, number, code), []).append(text)
+        text = path.read_text(encoding="utf-8")
+        lines, wanted = line_expectations(text)
+        for (number, code), count in lines.items():
+            expected[(relative, number, code)] += count
+        for (number, code), found in wanted.items():
+            texts[(relative, number, code)] = found
+        for line in text.splitlines():
             select = _SELECT.search(line.strip())
             if select:
                 selectors.update(s.strip() for s in select.group(1).split(",") if s.strip())

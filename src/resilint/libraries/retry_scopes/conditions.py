@@ -4,7 +4,7 @@ state of something polled (a job that is not finished yet: waited for, not retri
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Optional
+from typing import Callable, Iterable, List, Optional
 
 import libcst as cst
 
@@ -19,8 +19,11 @@ _STATE_WORDS = re.compile(
 _OUTCOMES = frozenset({"ok", "success", "error", "failure"})
 
 
-def status_polarity(test: cst.BaseExpression) -> Optional[str]:
-    """"good" when the test is true for a successful HTTP status, "bad" for a failed one."""
+def status_polarity(
+    test: cst.BaseExpression, follow: Optional[Callable[[cst.BaseExpression], cst.BaseExpression]] = None,
+) -> Optional[str]:
+    """"good" when the test is true for a successful HTTP status, "bad" for a failed one.
+    ``follow``: what a name of codes was assigned (``RETRY_STATUSES = (429, 503)``)."""
     negate = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negate = not negate
@@ -33,7 +36,10 @@ def status_polarity(test: cst.BaseExpression) -> Optional[str]:
         if not (isinstance(left, cst.Attribute) and left.attr.value in ("status_code", "status", "status_int", "code")):
             return None
         target = test.comparisons[0]
-        codes = status_codes(target.comparator)
+        comparator = target.comparator
+        if follow is not None and isinstance(comparator, (cst.Name, cst.Attribute)):
+            comparator = follow(comparator)
+        codes = status_codes(comparator)
         if not codes:
             return None
         operator = target.operator

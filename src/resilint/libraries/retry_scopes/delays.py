@@ -4,7 +4,7 @@ jittered), and the wait of a hand-written retry loop."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -23,7 +23,7 @@ from resilint.libraries.retry_scopes.names import (
     RANDOM_MODULES,
 )
 from resilint.libraries.retry_scopes.reaching import reaching_definitions
-from resilint.libraries.retry_scopes.statements import block, growing_names, is_counting
+from resilint.libraries.retry_scopes.statements import block, counter_names, growing_names, is_counting
 from resilint.lint.nodes import (
     call_argument,
     code_of,
@@ -31,8 +31,10 @@ from resilint.lint.nodes import (
     expression_nodes,
     number_of,
     parameter_names,
+    string_of,
 )
 from resilint.lint.semantic import Binding, CallSite, FunctionInfo, QName, Scope
+from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -71,11 +73,25 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
     kind, detail, call, via = chosen
     name = (rec.name(call) or "sleep")
     text = f"`{name}({detail})`" if detail else f"`{name}`"
-    if kind == WAIT_EXPONENTIAL:
-        text += " grows exponentially but has no random term"
-    elif kind == WAIT_FIXED:
-        text += " waits a constant interval with no random term"
+    if kind in (WAIT_EXPONENTIAL, WAIT_FIXED):
+        argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
+        counters = _counters(loop) if isinstance(loop, (cst.For, cst.While)) else set()
+        grows = growth(argument.value, counters, rec.growing) if argument is not None else "constant"
+        if grows == "constant" and kind == WAIT_EXPONENTIAL:
+            grows = "exponential"
+        text += (
+            " waits a constant interval with no random term" if grows == "constant"
+            else f" grows {'exponentially' if grows == 'exponential' else grows + 'ly'} but has no random term"
+        )
     policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
+
+
+def _counters(loop: Union[cst.For, cst.While]) -> Set[str]:
+    """The loop's attempt counters: its ``for`` target and the names it adds to."""
+    names = counter_names(block(loop.body))
+    if isinstance(loop, cst.For):
+        names |= {n.value for n in iter_nodes(loop.target) if isinstance(n, cst.Name)}
+    return names
 
 
 def delay_kind(
@@ -108,6 +124,19 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         if isinstance(expr.operator, (cst.Power, cst.LeftShift)) or WAIT_EXPONENTIAL in parts:
             return WAIT_EXPONENTIAL
         return WAIT_FIXED
+    if isinstance(expr, (cst.IfExp, cst.BooleanOperation)):
+        # ``retry_after or 5``, ``int(h["Retry-After"]) if "Retry-After" in h else 5``: the
+        # server's delay when it sends one; the code's own on every other path, judged so
+        branches = [expr.body, expr.orelse] if isinstance(expr, cst.IfExp) else [expr.left, expr.right]
+        own = [b for b in branches if not server_delay(b)]
+        if not own:
+            return UNKNOWN
+        return _strongest([_delay(rec, b, scope, order, loop, depth + 1) for b in own])
+    if server_delay(expr):
+        return UNKNOWN  # a server's Retry-After
+    if isinstance(expr, cst.Call) and _header_lookup(expr):
+        default = expr.args[1].value if len(expr.args) > 1 else None
+        return _delay(rec, default, scope, order, loop, depth + 1) if default is not None else UNKNOWN
     if isinstance(expr, cst.Name):
         if _JITTER_WORD.search(expr.value):
             return WAIT_JITTERED
@@ -138,11 +167,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             rec.visiting.discard(expr.value)
         return _strongest(kinds)
     if isinstance(expr, cst.Attribute):
-        attr = expr.attr.value
-        if _JITTER_WORD.search(attr):
+        if _JITTER_WORD.search(expr.attr.value):
             return WAIT_JITTERED
-        if "after" in attr.lower():
-            return UNKNOWN  # a server's Retry-After
         return WAIT_FIXED  # a configuration value: self.retry_delay, settings.RETRY_DELAY
     if isinstance(expr, cst.Subscript):
         value = rec.follow(expr.value, scope, order)
@@ -172,6 +198,57 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             rec.delay_via = name  # a function of another module: the project pass knows what it returns
         return UNKNOWN
     return UNKNOWN
+
+
+_RETRY_AFTER = re.compile(r"retry[-_]?after", re.I)
+
+
+def server_delay(expr: cst.BaseExpression) -> bool:
+    """A delay the server sends: ``response.retry_after``, ``headers["Retry-After"]``,
+    ``headers.get("Retry-After")`` (without a default of the code's own), in ``int()``/``float()``."""
+    while isinstance(expr, cst.Call) and dotted_name(expr.func) in ("int", "float") and len(expr.args) == 1:
+        expr = expr.args[0].value
+    if isinstance(expr, cst.Attribute):
+        return "after" in expr.attr.value.lower()
+    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+        key = string_of(expr.slice[0].slice.value)
+        return key is not None and bool(_RETRY_AFTER.search(key))
+    return isinstance(expr, cst.Call) and _header_lookup(expr) and len(expr.args) < 2
+
+
+def _header_lookup(call: cst.Call) -> bool:
+    """``headers.get("Retry-After", ...)``."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args):
+        return False
+    key = string_of(call.args[0].value)
+    return key is not None and bool(_RETRY_AFTER.search(key))
+
+
+def growth(expr: cst.BaseExpression, counters: Set[str], growing: Set[str]) -> str:
+    """How a delay grows from one attempt to the next, for messages: "constant", "linear"
+    (``60 * attempt``), "polynomial" (``attempt ** 2``) or "exponential" (``2 ** attempt``,
+    ``delay *= 2``). ``counters``: the loop's attempt counters; ``growing``: names it multiplies."""
+    if isinstance(expr, cst.Name):
+        return "exponential" if expr.value in growing else "linear" if expr.value in counters else "constant"
+    if isinstance(expr, cst.UnaryOperation):
+        return growth(expr.expression, counters, growing)
+    if isinstance(expr, cst.BinaryOperation):
+        left, right = growth(expr.left, counters, growing), growth(expr.right, counters, growing)
+        if isinstance(expr.operator, (cst.Power, cst.LeftShift)):
+            if right != "constant":
+                return "exponential"
+            return "polynomial" if left != "constant" else "constant"
+        if isinstance(expr.operator, cst.Multiply) and left != "constant" and right != "constant":
+            return _GROWTHS[max(_GROWTHS.index(left), _GROWTHS.index(right), _GROWTHS.index("polynomial"))]
+        return _GROWTHS[max(_GROWTHS.index(left), _GROWTHS.index(right))]
+    if isinstance(expr, cst.Call):
+        kinds = [growth(a.value, counters, growing) for a in expr.args if not a.star]
+        return _GROWTHS[max(_GROWTHS.index(k) for k in kinds)] if kinds else "constant"
+    return "constant"
+
+
+_GROWTHS = ["constant", "linear", "polynomial", "exponential"]
 
 
 def returned_delay(rec: Recogniser, function: FunctionInfo) -> str:

@@ -95,14 +95,14 @@ def loop_limit(rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequenc
             _limited(policy, "bounded", loop.test)  # every pass sets the flag: one retry at most
             return
     # ``while True`` / ``while not done`` / ``for _ in itertools.count()``: look for a way out.
+    # An exit on anything else (``if exc.response.status_code != 409: raise``) leaves for some
+    # failures and keeps retrying the others forever: it bounds nothing.
     counters = counter_names(body)
     verdict = "unbounded"
-    for test, in_handler in _exit_tests(body, flags):
+    for test, _ in _exit_tests(body, flags):
         if mentions_bound(rec, test, counters, scope, order):
             verdict = "bounded"
             break
-        if in_handler:
-            verdict = UNKNOWN
     if verdict == "unbounded":
         policy.max_attempts, policy.time_limit = None, None
         header = f"while {code_of(loop.test)}" if isinstance(loop, cst.While) else f"for ... in {code_of(loop.iter)}"
@@ -131,15 +131,17 @@ def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tupl
     found = []
     for stmts in blocks(body):
         for index, stmt in enumerate(stmts):
-            if not isinstance(stmt, cst.If):
-                continue
-            exits = (
-                conditional_exit(stmt)
-                or bool(flags & assigned_names(block(stmt.body)))
-                or (has_continue(block(stmt.body)) and leaves(stmts[index + 1 :]))
-            )
-            if exits:
-                found.append((stmt.test, id(stmt) in handler_statements))
+            following = stmts[index + 1 :]
+            branch: object = stmt
+            while isinstance(branch, cst.If):  # an ``elif`` goes on to what follows its ``if``
+                exits = (
+                    conditional_exit(branch)
+                    or bool(flags & assigned_names(block(branch.body)))
+                    or (has_continue(block(branch.body)) and leaves(following))
+                )
+                if exits:
+                    found.append((branch.test, id(stmt) in handler_statements))
+                branch = branch.orelse
     return found
 
 

@@ -21,7 +21,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     Setting,
 )
-from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS
+from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, NOT_FAILURES, SLEEPS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
@@ -128,7 +128,7 @@ def _handwritten(
             or (any(has_continue(block(h.body)) for h in going_round)
                 and (leaves(body) or _succeeds(_following(body, node), flags)))
         )
-        if not success or not _calls_out(rec, node, within):
+        if not success or not _calls_out(rec, node, within) or _local_state(rec, node, going_round, within, scope, order):
             continue
         handlers.extend(going_round)
     status_ifs = [] if handlers else _status_ifs(rec, body, flags | _condition_names(loop, body), scope, order)
@@ -235,13 +235,53 @@ def _calls_out(rec: Recogniser, node: cst.CSTNode, calls: List[CallSite]) -> boo
     return False
 
 
+def _local_state(
+    rec: Recogniser, node: cst.CSTNode, handlers: List[cst.ExceptHandler], calls: List[CallSite], scope: Scope,
+    order: int,
+) -> bool:
+    """The failure the handlers wait out comes from local state, not another service: they
+    catch only errors of files, locks and lookups, or the ``try`` calls only local modules
+    (``os.open``, a unix socket's ``connect``)."""
+    names = []
+    for handler in handlers:
+        if handler.type is None:
+            return False
+        types = handler.type
+        names.extend(rec.expr_name(e.value if isinstance(e, cst.Element) else e, scope, order)
+                     for e in (types.elements if isinstance(types, cst.Tuple) else [types]))
+    if names and all(name in LOCAL_ERRORS for name in names):
+        return True
+    handler_ids = {id(h) for h in getattr(node, "handlers", ())}
+    outside = [
+        call for call in calls
+        if any(n is node for n in call.stack) and not any(id(n) in handler_ids for n in call.stack)
+    ]
+    return bool(outside) and all(_local_call(rec, call) for call in outside)
+
+
+def _local_call(rec: Recogniser, call: CallSite) -> bool:
+    name = rec.name(call) or ""
+    if name.startswith(LOCAL_MODULES):
+        return True
+    # a unix-domain socket (``socket.socket(socket.AF_UNIX)``) talks to a local process
+    if name.startswith("socket.socket"):
+        func = call.node.func
+        made = call.node if name == "socket.socket" else None
+        if made is None and isinstance(func, cst.Attribute):
+            followed = rec.follow(func.value, call.scope, call.order)
+            made = followed if isinstance(followed, cst.Call) else None
+        if made is not None and made.args:
+            return rec.expr_name(made.args[0].value, call.scope, call.order) == "socket.AF_UNIX"
+    return False
+
+
 def _status_ifs(rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[str], scope: Scope, order: int) -> List[cst.If]:
     found = []
     loop_exits = has_exit(body) or bool(flags & assigned_names(body))
     for node in walk_statements(body):
         if not isinstance(node, cst.If):
             continue
-        polarity = status_polarity(node.test)
+        polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
         if polarity is None:
             continue
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)

@@ -56,6 +56,20 @@ NOT_FAILURES = frozenset({
     "concurrent.futures.CancelledError", "multiprocessing.queues.Empty",
 })
 ANY_EXCEPTION = frozenset({"builtins.Exception", "builtins.BaseException"})
+# Errors of local state only (a file, a lock, a lookup, a collection changed while read): a
+# loop that waits on them polls the machine it runs on, it does not retry another service.
+LOCAL_ERRORS = frozenset({
+    "builtins.FileExistsError", "builtins.FileNotFoundError", "builtins.IsADirectoryError",
+    "builtins.NotADirectoryError", "builtins.PermissionError", "builtins.BlockingIOError",
+    "builtins.IndexError", "builtins.KeyError", "builtins.LookupError", "builtins.RuntimeError",
+    "builtins.InterruptedError", "builtins.ChildProcessError",
+})
+# Modules whose calls act on the local machine: files, processes, locks, clocks, parsing.
+LOCAL_MODULES = (
+    "os.", "shutil.", "pathlib.", "fcntl.", "msvcrt.", "glob.", "tempfile.", "json.", "io.", "time.",
+    "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
+    "builtins.",
+)
 # Calls that ask a person for input: a loop that asks again after a failure sends new input.
 USER_INPUT = frozenset({
     "builtins.input", "getpass.getpass", "click.prompt", "click.confirm", "typer.prompt", "typer.confirm",
