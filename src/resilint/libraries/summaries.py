@@ -37,7 +37,7 @@ from resilint.libraries.self_retrying import (
 )
 from resilint.libraries.sessions import class_supplies_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
-from resilint.lint.nodes import code_of, is_none, kwargs_name, string_of
+from resilint.lint.nodes import code_of, is_none, kwargs_name, number_of, string_of
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
     Binding,
@@ -217,6 +217,10 @@ class _Values:
         self.locate = locate
         self.top = top
         self.finder = RequestFinder(model)
+        # integer arguments matter in decorator calls only (``@with_retries(5)``)
+        self.decorator_calls = {
+            id(d.decorator) for f in model.functions for d in f.decorators if isinstance(d.decorator, cst.Call)
+        }
         # a file that makes no key makes no fresh one either (the generators are named so)
         self.keys = model.text is None or any(word in model.text for word in _KEY_WORDS)
 
@@ -313,6 +317,11 @@ class _Values:
             slot: Any = position if arg.keyword is None else arg.keyword.value
             if arg.keyword is None:
                 position += 1
+            if arg.value.__class__ is cst.Integer and id(site.node) in self.decorator_calls:
+                number = number_of(arg.value)
+                if isinstance(number, int):
+                    found.append((slot, ("int", number)))
+                continue
             if arg.value.__class__ in _NO_VALUE:
                 continue
             fresh = self.finder.generator(arg.value, site.scope, site.order, False) if self.keys else None
@@ -499,6 +508,8 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
             defaults[param.name.value] = ("str", text)
         elif isinstance(default, cst.Name) and default.value in ("True", "False"):
             defaults[param.name.value] = ("bool", default.value == "True")
+        elif isinstance(default, cst.Integer) and isinstance(number_of(default), int):
+            defaults[param.name.value] = ("int", number_of(default))
     return positional, bound, defaults
 
 
@@ -516,7 +527,19 @@ def _layer(
     return Layer(
         layer[0], layer[1], place, whole_function, client, describe(policy), policy.guards_non_idempotent,
         policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
+        count_from=_count_from(model, policy),
     )
+
+
+def _count_from(model: SemanticModel, policy: Policy) -> str:
+    """The parameter a loop's ``range(...)`` reads, when the file cannot count its attempts."""
+    node = policy.attempts.node
+    if policy.library != "loop" or policy.max_attempts != UNKNOWN or not isinstance(node, cst.Call) or len(node.args) != 1:
+        return ""
+    for value in model.resolve_all(node.args[0].value, policy.scope or model.module_scope, policy.order):
+        if isinstance(value, Param):
+            return model.name_of(value) or ""
+    return ""
 
 
 def _unknown_decorators(

@@ -30,7 +30,7 @@ from resilint.lint.canonical import canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
-from resilint.lint.value_flow import Held, ValueFlow, split_last
+from resilint.lint.value_flow import Caller, Held, ValueFlow, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -180,8 +180,12 @@ class ProjectGraph:
         ``@handle_errors`` whose function wraps what it decorates in a retry: the decorated
         function gets that retry as a layer of its own."""
         for function in self.functions:
-            for name, _ in function.decorators:
+            for name, where in function.decorators:
                 layer = self._decorator_layer(name, function.place.path)
+                if layer is not None and layer.count_from:
+                    layer = self._counted(layer, name, where, function)
+                if layer is not None and layer.calls is not None and layer.calls <= 1:
+                    continue  # ``@with_retries(1)``: one attempt retries nothing
                 if layer is not None and layer not in function.layers:
                     function.layers.append(layer)
                     self.decorated.add((function.name, len(function.layers) - 1))
@@ -222,12 +226,45 @@ class ProjectGraph:
         if factory is None:
             return None
         prefix = factory.name + ".<locals>."
-        for inner in self.module_of(factory).functions.values():
-            if inner.name.startswith(prefix):
-                for layer in inner.layers:
-                    if layer.whole_function:
-                        return layer
+        inners = [f for f in self.module_of(factory).functions.values() if f.name.startswith(prefix)]
+        for inner in inners:
+            for layer in inner.layers:
+                if layer.whole_function:
+                    return layer
+        # a wrapper whose own loop retries the decorated function: ``for attempt in range(n):
+        # try: return function(*args, **kwargs)``, the function a parameter around the wrapper
+        for inner in inners:
+            for index, layer in enumerate(inner.layers):
+                if layer.client or layer.whole_function or layer.pending:
+                    continue
+                if any(index in call.layers and _calls_a_parameter(call.target, prefix, factory.name)
+                       for call in inner.calls):
+                    return replace(layer, whole_function=True)
         return None
+
+    def _counted(self, layer: Layer, name: str, where: Place, function: FunctionSummary) -> Layer:
+        """A project decorator's loop counted by the argument its application passes
+        (``@with_retries(5)``), or by the factory's default."""
+        factory_name, parameter = split_last(layer.count_from)
+        factory = self.resolve(factory_name, function.place.path)
+        if factory is None:
+            return layer
+        module = self.module_of(function)
+        top = module.functions.get(f"{module.module}.{MODULE_CODE}")
+        application = next(
+            (c for f in (top, *module.functions.values()) if f is not None for c in f.calls
+             if c.target == name and c.place.line == where.line and c.place.column >= where.column),
+            None,
+        )
+        held = self.values.argument(Caller(function, application, 0), factory, parameter[1:-1]) if application else []
+        if application is None:
+            default = factory.defaults.get(parameter[1:-1])
+            held = list(self.values.ref(default, self.module_of(factory))) if default is not None else []
+        counts = {int(h.name) for h in held if h.kind == "int"}
+        if len(counts) != 1:
+            return layer
+        attempts = counts.pop()
+        return replace(layer, calls=attempts, description=layer.description.replace("(attempts unknown)", f"{attempts} attempts"))
 
     def callee(self, call: Call, near: str) -> Optional[FunctionSummary]:
         """The project function a call runs: by its name, or by what the object it is called on
@@ -362,6 +399,12 @@ class ProjectGraph:
             for index, layer in enumerate(function.layers):
                 if not layer.client and not layer.pending:
                     yield LayerRef(function, index)
+
+
+def _calls_a_parameter(target: str, prefix: str, factory: str) -> bool:
+    """The call target is a parameter of the decorator or of a function inside it."""
+    owner, last = split_last(target)
+    return last.startswith("(") and (owner == factory or owner.startswith(prefix))
 
 
 def _nearest(candidates: Sequence[T], near: str, path: Callable[[T], str]) -> T:

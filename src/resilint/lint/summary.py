@@ -30,6 +30,7 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 #                          what f's callers pass as ``session``)
 #   ("str", TEXT)          a string constant
 #   ("bool", FLAG)         True or False
+#   ("int", NUMBER)        an integer (kept for the arguments of decorators: ``@with_retries(5)``)
 #   ("fresh", TEXT)        a value made anew where it is written (``uuid.uuid4()``): a key
 #                          that is new on every attempt when that code is retried
 #   ("partial", NAME, KEYWORDS)  functools.partial(NAME, ...) binding those keywords
@@ -85,6 +86,10 @@ class Layer:
     # whose facts it then takes; ``applies``: the function such a call runs (``fn``).
     via: str = ""
     applies: str = ""
+    # A loop whose attempts are a parameter of a function around it (``for attempt in
+    # range(attempts)`` in a decorator factory ``with_retries(attempts=3)``): that parameter, by
+    # name (``pkg.with_retries.(attempts)``); where the decorator is applied, its argument counts.
+    count_from: str = ""
 
     @property
     def pending(self) -> bool:
@@ -299,7 +304,7 @@ class ModuleSummary:
         def layer(item: Layer) -> List[Any]:
             return [item.description, item.calls, place(item.place), item.whole_function, item.client, item.retrier,
                     item.guards_non_idempotent, item.library, item.retries_on, list(item.exceptions), item.gives_up_with,
-                    item.guard, item.via, item.applies]
+                    item.guard, item.via, item.applies, item.count_from]
 
         def arguments(item: Optional[Arguments]) -> Optional[List[Any]]:
             if item is None:
@@ -347,7 +352,7 @@ class ModuleSummary:
 
             def layer(d: List[Any]) -> Layer:
                 return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10], d[11], d[12],
-                             d[13])
+                             d[13], d[14])
 
             def arguments(d: Optional[List[Any]]) -> Optional[Arguments]:
                 if d is None:
