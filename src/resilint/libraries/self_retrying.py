@@ -50,7 +50,7 @@ def layer_of(policy: Policy) -> Optional[Layer]:
             return None
         what = "httpx transport retries" if policy.library == "httpx" else "urllib3 Retry total"
         return (f"{what}={int(attempts)}" if known else f"{what}=unknown"), (int(attempts) + 1 if known else None)
-    name = "a hand-written retry loop" if policy.library == "loop" else policy.library
+    name = {"loop": "a hand-written retry loop", "recursion": "a retry by recursion"}.get(policy.library, policy.library)
     if known:
         if attempts <= 1:
             return None

@@ -118,7 +118,7 @@ def _handwritten(
     for node in walk_statements(body):
         if not isinstance(node, (cst.Try, cst.TryStar)):
             continue
-        going_round = [h for h in node.handlers if _goes_round(h) and _is_failure(rec, h, scope, order)]
+        going_round = [h for h in node.handlers if _goes_round(h) and is_failure(rec, h, scope, order)]
         if not going_round:
             continue
         success = (
@@ -128,7 +128,7 @@ def _handwritten(
             or (any(has_continue(block(h.body)) for h in going_round)
                 and (leaves(body) or _succeeds(_following(body, node), flags)))
         )
-        if not success or not _calls_out(rec, node, within) or _local_state(rec, node, going_round, within, scope, order):
+        if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order):
             continue
         handlers.extend(going_round)
     status_ifs = [] if handlers else _status_ifs(rec, body, flags | _condition_names(loop, body), scope, order)
@@ -182,7 +182,7 @@ def _condition_names(loop: cst.CSTNode, body: Sequence[cst.BaseStatement]) -> Se
     return {n for n in names if n} & assigned_names(body)
 
 
-def _is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order: int) -> bool:
+def is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order: int) -> bool:
     if handler.type is None:
         return True
     types = handler.type
@@ -221,7 +221,7 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler) -> bool:
     return False
 
 
-def _calls_out(rec: Recogniser, node: cst.CSTNode, calls: List[CallSite]) -> bool:
+def calls_out(rec: Recogniser, node: cst.CSTNode, calls: List[CallSite]) -> bool:
     """The try body calls something that is not a builtin (input(), int() …)."""
     handler_ids = {id(h) for h in getattr(node, "handlers", ())}
     for call in calls:
@@ -235,7 +235,7 @@ def _calls_out(rec: Recogniser, node: cst.CSTNode, calls: List[CallSite]) -> boo
     return False
 
 
-def _local_state(
+def local_state(
     rec: Recogniser, node: cst.CSTNode, handlers: List[cst.ExceptHandler], calls: List[CallSite], scope: Scope,
     order: int,
 ) -> bool:

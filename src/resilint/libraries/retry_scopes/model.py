@@ -47,8 +47,8 @@ class Setting:
 
 @dataclass(eq=False)
 class Policy:
-    library: str  # tenacity | backoff | stamina | retrying | resilint | celery | urllib3 | httpx | loop
-    kind: str  # decorator | iterator | call | task | task-retry | urllib3-retry | adapter | pool | transport | loop
+    library: str  # tenacity | backoff | stamina | retrying | resilint | celery | urllib3 | httpx | loop | recursion
+    kind: str  # decorator | iterator | call | task | task-retry | urllib3-retry | adapter | pool | transport | loop | recursion
     node: cst.CSTNode  # the definition: where findings about the policy are reported
     attempts: Setting = field(default_factory=lambda: Setting(UNKNOWN))
     # attempts.kind: "bounded" | "unbounded" | "unknown"; ``max_attempts`` the number if known
@@ -120,6 +120,8 @@ def describe(scope_or_policy: Union[RetryScope, Policy]) -> str:
     policy = scope_or_policy.policy if isinstance(scope_or_policy, RetryScope) else scope_or_policy
     if policy.library == "loop":
         return "a hand-written retry loop"
+    if policy.library == "recursion":
+        return "a retry by recursion"
     if policy.library == "celery":
         return "celery's task retry"
     if policy.library == "resilint":

@@ -21,6 +21,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScopes,
 )
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, normalise
+from resilint.libraries.retry_scopes.recursion import recursive_retries
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.lint.nodes import is_none, number_of
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
@@ -60,6 +61,7 @@ class Recogniser:
                 client(self, call)
         for function in self.model.functions:
             decorated(self, function)
+            recursive_retries(self, function)
         apply_all(self)
         find_loops(self)
         return RetryScopes(self.policies, self.scopes)

@@ -456,7 +456,7 @@ def _message(library: str, kind: str, detail: str) -> str:
     if kind == WAIT_NONE:
         base = detail or f"{library} waits nothing between attempts"
         return f"{base}: {_HERD}, immediately; add a jittered wait (e.g. `wait_random_exponential`)"
-    if library == "loop":
+    if library in ("loop", "recursion"):
         return f"{detail}: {_HERD}; sleep a random share of the backoff (full jitter)"
     if library == "celery" and detail.startswith("`countdown="):
         return f"{detail} is the same for every task that failed together: {_HERD}; add a random term"

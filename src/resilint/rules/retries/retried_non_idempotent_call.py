@@ -444,8 +444,8 @@ def _check_project(ctx: ProjectContext) -> None:
                 ])
                 continue
             callee = graph.callee(call, near)
-            if callee is None:
-                continue
+            if callee is None or callee is function:
+                continue  # a retry by recursion calls its own function: judged with it
             for reached, path in graph.reachable(callee):
                 steps = judge.steps(function, call, path)
                 for request in reached.requests:

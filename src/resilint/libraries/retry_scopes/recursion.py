@@ -1,0 +1,169 @@
+"""Retry by recursion: a function that calls itself again when its call out fails.
+
+``def fetch(url, attempt=0): try: ... except ConnectionError: if attempt >= 3: raise;
+sleep(2); return fetch(url, attempt + 1)`` repeats the whole function, as a retry decorator
+would: a scope covering the function, whose policy is bounded by a parameter the recursive
+call counts with (compared with a limit), waits what the handler sleeps, and retries what the
+handler catches (or the bad statuses of an ``if`` around the call).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, List, Optional, Set
+
+import libcst as cst
+
+from resilint.libraries.retry_scopes.conditions import status_polarity
+from resilint.libraries.retry_scopes.delays import delay_kind
+from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state
+from resilint.libraries.retry_scopes.model import (
+    ON_ANY,
+    ON_STATUS,
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_FIXED,
+    WAIT_JITTERED,
+    WAIT_NONE,
+    Policy,
+    RetryScope,
+    Setting,
+)
+from resilint.libraries.retry_scopes.names import SLEEPS
+from resilint.libraries.retry_scopes.statements import block, conditional_exit, walk_statements
+from resilint.lint.nodes import call_argument, code_of, dotted_name, expression_nodes, number_of
+from resilint.lint.semantic import CallSite, FunctionInfo
+from resilint.lint.traversal import iter_nodes
+
+if TYPE_CHECKING:
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
+
+
+def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
+    """Record a scope for each call of ``function`` to itself from a failure path."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef):
+        return
+    for call in rec.model.calls_in(function.scope):
+        if function not in rec.model.resolve_all(call.node.func, call.scope, call.order):
+            continue
+        path = _failure_path(rec, call, node)
+        if path is None or (isinstance(path, cst.ExceptHandler) and not _tries_a_call_out(rec, function, path)):
+            continue
+        policy = Policy("recursion", "recursion", call.node, scope=call.scope, order=call.order)
+        if isinstance(path, cst.ExceptHandler):
+            kind = handler_kind(rec, path, call.scope, call.order)
+            policy.retry_on = Setting(kind, path, "")
+            if kind == ON_ANY:
+                policy.handlers = (path,)
+            statements = block(path.body)
+        else:
+            policy.retry_on = Setting(ON_STATUS, path)
+            statements = block(path.body)
+        _limit(rec, policy, function, call, statements)
+        _wait(rec, policy, call, path)
+        rec.scopes.append(RetryScope(rec.add(policy), "recursion", call.node, node, function))
+
+
+def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) -> Optional[cst.CSTNode]:
+    """The ``except`` handler (of a failure) or the ``if`` on a bad status that the recursive
+    call is in, within the function itself."""
+    for enclosing in reversed(call.stack):
+        if enclosing is function:
+            return None
+        if isinstance(enclosing, (cst.FunctionDef, cst.Lambda)):
+            return None
+        if isinstance(enclosing, cst.ExceptHandler):
+            return enclosing if is_failure(rec, enclosing, call.scope, call.order) else None
+        if isinstance(enclosing, cst.If) and status_polarity(enclosing.test) == "bad":
+            return enclosing
+    return None
+
+
+def _tries_a_call_out(rec: Recogniser, function: FunctionInfo, handler: cst.ExceptHandler) -> bool:
+    """The ``try`` of the handler calls another service (not builtins, not local state)."""
+    for node in iter_nodes(function.node.body, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):  # type: ignore[union-attr]
+        if isinstance(node, (cst.Try, cst.TryStar)) and any(h is handler for h in node.handlers):
+            calls = rec.model.calls_in(function.scope)
+            return calls_out(rec, node, calls) and not local_state(rec, node, [handler], calls, function.scope, 1 << 62)
+    return False
+
+
+def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSite, statements: List[cst.BaseStatement]) -> None:
+    """Bounded when the handler leaves on a test of a parameter that the recursive call
+    counts with (``fetch(url, attempt + 1)``, ``retries - 1``); unbounded when nothing counts."""
+    counters = _counted_parameters(function, call.node)
+    for node in walk_statements(statements):
+        if isinstance(node, cst.If) and conditional_exit(node):
+            names = {dotted_name(n) for n in expression_nodes(node.test) if isinstance(n, cst.Name)}
+            if names & counters:
+                policy.max_attempts, policy.time_limit = _attempts(node.test, function, counters), UNKNOWN
+                policy.attempts = Setting("bounded", node.test)
+                return
+    if counters:
+        policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN  # counted, tested elsewhere
+        policy.attempts = Setting(UNKNOWN, call.node)
+        return
+    policy.max_attempts, policy.time_limit = None, None
+    policy.attempts = Setting(
+        "unbounded", call.node,
+        f"`{function.name}` calls itself again after a failure with no attempt counter or limit, so it retries forever",
+    )
+
+
+def _counted_parameters(function: FunctionInfo, call: cst.Call) -> Set[str]:
+    """Parameters the recursive call passes one more (or one less) of."""
+    params = function.node.params  # type: ignore[union-attr]
+    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    found: Set[str] = set()
+    for arg in call.args:
+        value = arg.value
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
+            for side in (value.left, value.right):
+                if isinstance(side, cst.Name) and side.value in names:
+                    found.add(side.value)
+    return found
+
+
+def _attempts(test: cst.BaseExpression, function: FunctionInfo, counters: Set[str]) -> object:
+    """``attempt >= 3`` with ``attempt=0``: 4 attempts; else unknown (but bounded)."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)):
+        return UNKNOWN
+    name = test.left.value
+    limit = number_of(test.comparisons[0].comparator)
+    operator = test.comparisons[0].operator
+    params = function.node.params  # type: ignore[union-attr]
+    default = next(
+        (number_of(p.default) for p in (*params.params, *params.kwonly_params) if p.name.value == name and p.default),
+        None,
+    )
+    if name not in counters or not isinstance(limit, int) or default != 0:
+        return UNKNOWN
+    if isinstance(operator, cst.GreaterThanEqual):
+        return limit + 1
+    if isinstance(operator, cst.GreaterThan):
+        return limit + 2
+    return UNKNOWN
+
+
+def _wait(rec: Recogniser, policy: Policy, call: CallSite, path: cst.CSTNode) -> None:
+    """What the failure path sleeps before calling again."""
+    sleeps = [
+        site for site in rec.model.calls_in(call.scope)
+        if any(n is path for n in site.stack) and rec.name(site) in SLEEPS
+    ]
+    if not sleeps:
+        policy.wait = Setting(WAIT_NONE, None, f"`{code_of(call.node.func)}` is called again at once, with no pause")
+        return
+    site = sleeps[0]
+    argument = call_argument(site.node, "seconds", 0) or call_argument(site.node, "delay", 0)
+    if argument is None:
+        policy.wait = Setting(WAIT_NONE, site.node, "")
+        return
+    kind, detail = delay_kind(rec, argument.value, site.scope, site.order, None, site=site)
+    name = rec.name(site) or "sleep"
+    text = f"`{name}({detail})`"
+    if kind == WAIT_EXPONENTIAL:
+        text += " grows exponentially but has no random term"
+    elif kind == WAIT_FIXED:
+        text += " waits a constant interval with no random term"
+    policy.wait = Setting(kind if kind in (WAIT_FIXED, WAIT_EXPONENTIAL, WAIT_JITTERED) else UNKNOWN, site.node, text)
