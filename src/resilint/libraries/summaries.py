@@ -26,6 +26,7 @@ from resilint.libraries.retry_scopes import (
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
 from resilint.libraries.retry_scopes.recogniser import Recogniser
+from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
 from resilint.libraries.self_retrying import (
     ClientLayer,
@@ -95,7 +96,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
 
     found = retry_scopes(model)
     loops: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(stack depth, layer index)]
-    for scope in found.covering():
+    for scope in found.scopes:
+        if scope.covers is None and scope.kind != "call":
+            continue
         layer = layer_of(scope.policy)
         if layer is None:
             continue
@@ -104,10 +107,16 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             owner.layers.append(_layer(model, scope.policy, layer, locate(scope.node), whole_function=True))
             continue
         covered = list(calls_within(model, scope))
+        applies = _applied(model, scope)
+        if applies is not None:
+            covered = [applies[0]]
         if not covered:
             continue
         owner = function_of(covered[0].scope.enclosing_function)
-        owner.layers.append(replace(_layer(model, scope.policy, layer, locate(scope.node)), guard=_guard(model, scope, covered[0])))
+        owner.layers.append(replace(
+            _layer(model, scope.policy, layer, locate(scope.node)), guard=_guard(model, scope, covered[0]),
+            applies=applies[1] if applies is not None else "",
+        ))
         index = len(owner.layers) - 1
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
@@ -355,6 +364,23 @@ def _may_build_headers(model: SemanticModel, info: FunctionInfo) -> bool:
         if isinstance(followed, cst.Call) and model.qualified_name(followed.func, info.scope, 1 << 62) == "builtins.dict":
             return True
     return False
+
+
+def _applied(model: SemanticModel, scope: RetryScope) -> Optional[Tuple[CallSite, str]]:
+    """A policy applied by a call to a function the file cannot see (``Retrying(...)(fn)``,
+    ``queue.enqueue(fn, retry=Retry(...))`` with ``fn`` from another module): the call, and the
+    function's name, which the project pass follows."""
+    if scope.kind != "call" or scope.covers is not None or not isinstance(scope.node, cst.Call):
+        return None
+    site = model.call_site(scope.node)
+    target = applied_function(scope.node)
+    if target is None:
+        positional = [a.value for a in scope.node.args if a.keyword is None and not a.star]
+        target = positional[0] if positional else None
+    name = model.qualified_name(target, site.scope, site.order) if site is not None and target is not None else None
+    if site is None or name is None or name.startswith(_SKIPPED_TARGETS):
+        return None
+    return site, name
 
 
 def _foreign_policies(

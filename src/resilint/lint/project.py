@@ -193,17 +193,17 @@ class ProjectGraph:
     def _apply_imported_policies(self) -> None:
         """A loop or call driven by another module's object (``for attempt in api_retrying``):
         a layer with that policy's facts when the object is a retry policy; otherwise no layer
-        at all."""
+        at all. A policy applied by a call to a function (``api_retrying(fn, *args)``,
+        ``queue.enqueue(fn, retry=Retry(3))``) runs that function on every attempt."""
         for function in self.functions:
             inert: Set[int] = set()
             for index, layer in enumerate(function.layers):
-                if not layer.via:
-                    continue
-                policy = self._policy(layer.via, function.place.path)
-                if policy is None:
-                    inert.add(index)
-                    continue
-                function.layers[index] = replace(policy, whole_function=False, via=layer.via, applies=layer.applies)
+                if layer.via:
+                    policy = self._policy(layer.via, function.place.path)
+                    if policy is None:
+                        inert.add(index)
+                        continue
+                    function.layers[index] = replace(policy, whole_function=False, via=layer.via, applies=layer.applies)
                 if layer.applies:  # ``policy(fn, *args)`` runs ``fn(*args)`` on every attempt
                     application = next((c for c in function.calls if c.place == layer.place), None)
                     if application is not None:

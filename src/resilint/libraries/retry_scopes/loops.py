@@ -3,7 +3,7 @@ loops whose body catches a failure, or checks a response status, and goes round 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -34,10 +34,12 @@ from resilint.libraries.retry_scopes.statements import (
     has_exit,
     is_counting,
     leaves,
+    small_statements,
     walk_statements,
 )
 from resilint.lint.nodes import dotted_name, expression_nodes
 from resilint.lint.semantic import CallSite, Scope
+from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -109,7 +111,8 @@ def _handwritten(
     sleeps = [c for c in calls if rec.name(c) in SLEEPS]
     if not counted and not sleeps:
         return None  # a failover loop: next host, no pause
-    if takes_new_work(rec, body, calls):
+    requeue = requeued_item(body)
+    if requeue is None and takes_new_work(rec, body, calls):
         return None  # a worker: each pass fetches new work, the failed one is not repeated
     if asks_again(rec, body, within):
         return None  # each pass asks for new input: a different request, not the same one again
@@ -119,9 +122,12 @@ def _handwritten(
         if not isinstance(node, (cst.Try, cst.TryStar)):
             continue
         going_round = [h for h in node.handlers if _goes_round(h) and is_failure(rec, h, scope, order)]
+        if requeue is not None:
+            # a worker that puts the failed item back on its queue tries that item again
+            going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]
         if not going_round:
             continue
-        success = (
+        success = requeue is not None or (
             _succeeds(block(node.body), flags)
             or (node.orelse is not None and _succeeds(block(node.orelse.body), flags))
             # ``except X: sleep(); continue``, then the success path after the ``try``
@@ -144,10 +150,74 @@ def _handwritten(
             policy.retry_on = Setting(UNKNOWN if UNKNOWN in kinds else ON_SPECIFIC)
     else:
         policy.retry_on = Setting(ON_STATUS, status_ifs[0])
-    if not _bound_by_deadline(rec, policy, loop, sample):
+    if requeue is not None and handlers:
+        _requeue_limit(rec, policy, requeue[1], scope, order)
+    elif not _bound_by_deadline(rec, policy, loop, sample):
         loop_limit(rec, policy, loop, body, scope, order)
     loop_wait(rec, policy, sleeps, calls, scope)
     return policy
+
+
+_TAKES = frozenset({"get", "get_nowait", "pop", "popleft"})
+_PUTS_BACK = frozenset({"put", "put_nowait", "append", "appendleft", "insert"})
+
+
+def requeued_item(body: Sequence[cst.BaseStatement]) -> Optional[Tuple[cst.Call, Tuple[cst.BaseExpression, ...]]]:
+    """``job = jobs.get()`` ... ``except ...: jobs.put(job)``: the call that puts the item the
+    loop took back on the same queue, from a handler, with the tests of the ``if``s it is under."""
+    taken: Dict[str, str] = {}  # the item's name → the queue it came from
+    for node in walk_statements(body):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            value = node.value
+            if isinstance(value, cst.Await):
+                value = value.expression
+            if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                    and value.func.attr.value in _TAKES):
+                source = dotted_name(value.func.value)
+                if source:
+                    taken[node.targets[0].target.value] = source
+    if not taken:
+        return None
+    for handler in walk_statements(body):
+        if not isinstance(handler, cst.ExceptHandler):
+            continue
+        for call, guards in _calls_with_guards(block(handler.body), ()):
+            func = call.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in _PUTS_BACK and call.args
+                    and isinstance(call.args[-1].value, cst.Name)
+                    and taken.get(call.args[-1].value.value) == dotted_name(func.value)):
+                return call, guards
+    return None
+
+
+def _calls_with_guards(
+    stmts: Sequence[cst.BaseStatement], guards: Tuple[cst.BaseExpression, ...],
+) -> Iterator[Tuple[cst.Call, Tuple[cst.BaseExpression, ...]]]:
+    for stmt in stmts:
+        if isinstance(stmt, cst.If):
+            yield from _calls_with_guards(block(stmt.body), guards + (stmt.test,))
+            if isinstance(stmt.orelse, cst.Else):
+                yield from _calls_with_guards(block(stmt.orelse.body), guards + (stmt.test,))
+            continue
+        for small in small_statements(stmt):
+            for node in expression_nodes(small):
+                if isinstance(node, cst.Call):
+                    yield node, guards
+
+
+def _requeue_limit(
+    rec: Recogniser, policy: Policy, guards: Tuple[cst.BaseExpression, ...], scope: Scope, order: int,
+) -> None:
+    """A re-queued item is tried again as often as the test around the ``put`` allows."""
+    if any(mentions_bound(rec, test, set(), scope, order) for test in guards):
+        policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
+        policy.attempts = Setting("bounded", guards[0])
+        return
+    policy.max_attempts, policy.time_limit = None, None
+    policy.attempts = Setting(
+        "unbounded", policy.node.test if isinstance(policy.node, cst.While) else policy.node,
+        "this worker puts a failed item back on its queue with no attempt counter, so it retries forever",
+    )
 
 
 def _goes_round(handler: cst.ExceptHandler) -> bool:

@@ -6,8 +6,9 @@
   decorator (``@tenacity.retry``);
 * ``WRAPS_FUNCTION``: names among its ``POLICIES`` that, called with one function
   (``retry(fn)``), apply the policy to it;
-* ``CLIENTS``: qualified name → handler ``(recogniser, call) -> None`` for the clients that
-  retry by themselves (adapters, pools, transports), run after every policy is known.
+* ``CLIENTS``: qualified name → handler ``(recogniser, call) -> None`` for the calls that
+  apply a policy known by then: clients that retry by themselves (adapters, pools,
+  transports), and job queues that retry what they run (RQ's ``enqueue(..., retry=...)``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,104 @@
+"""RQ: a job enqueued with ``retry=Retry(max=3, interval=60)`` runs again when it raises.
+
+``Retry(max=N)`` allows N retries after the first run (N + 1 runs); ``interval`` is a fixed
+number of seconds, or a list of them per retry, 0 (at once) by default, never random. Any
+exception the job raises is retried. The policy applies to the function enqueued with it
+(``queue.enqueue(fn, *args, retry=...)``, ``enqueue_call(func=fn, retry=...)``, the ``@job``
+decorator), not to other calls of that function."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+import libcst as cst
+
+from resilint.libraries.retry_scopes.model import (
+    ON_ANY,
+    UNKNOWN,
+    WAIT_EXPONENTIAL,
+    WAIT_FIXED,
+    WAIT_NONE,
+    Policy,
+    RetryScope,
+    Setting,
+)
+from resilint.lint.nodes import code_of, keyword_args, number_of
+from resilint.lint.semantic import CallSite, FunctionInfo, Scope
+
+if TYPE_CHECKING:
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
+
+_ENQUEUE = ("enqueue", "enqueue_call", "enqueue_in", "enqueue_at")
+
+
+def retry_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -> Policy:
+    policy = Policy("rq", "rq-retry", node, scope=scope, order=order)
+    keywords, star = keyword_args(node) if isinstance(node, cst.Call) else ({}, False)
+    positional = [a for a in getattr(node, "args", ()) if a.keyword is None and not a.star]
+    limit = keywords.get("max") or (positional[0] if positional else None)
+    retries = number_of(limit.value) if limit is not None else None
+    if isinstance(retries, int):
+        policy.max_attempts, policy.time_limit = retries + 1, None
+        policy.attempts = Setting("bounded", limit.value if limit else None)
+    else:
+        policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
+        policy.attempts = Setting("bounded" if limit is not None else UNKNOWN, limit.value if limit else None)
+    interval = keywords.get("interval") or (positional[1] if len(positional) > 1 else None)
+    if interval is None:
+        policy.wait = Setting(UNKNOWN if star else WAIT_NONE, None, "" if star else "RQ retries at once by default (`interval=0`)")
+    else:
+        value = interval.value
+        if isinstance(value, (cst.List, cst.Tuple)):
+            numbers = [number_of(e.value) for e in value.elements]
+            kind = WAIT_EXPONENTIAL if None not in numbers and len(set(numbers)) > 1 else WAIT_FIXED if None not in numbers else UNKNOWN
+            text = f"`interval={code_of(value)}` grows but has no random term" if kind == WAIT_EXPONENTIAL else (
+                f"`interval={code_of(value)}` waits a constant interval with no random term"
+            )
+        else:
+            kind = WAIT_FIXED if number_of(value) is not None else UNKNOWN
+            text = f"`interval={code_of(value)}` waits a constant interval with no random term"
+        policy.wait = Setting(kind, value, text if kind != UNKNOWN else "")
+    policy.retry_on = Setting(ON_ANY, None, "RQ retries a job on every exception it raises")
+    return policy
+
+
+def enqueued_with_retry(rec: Recogniser, call: CallSite) -> None:
+    """``queue.enqueue(fn, ..., retry=Retry(...))``: the policy over ``fn``."""
+    func = call.node.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in _ENQUEUE):
+        return
+    keywords, _ = keyword_args(call.node)
+    retry = keywords.get("retry")
+    if retry is None:
+        return
+    policy = rec.by_node.get(id(rec.follow(retry.value, call.scope, call.order)))
+    if policy is None or policy.library != "rq":
+        return
+    target = _enqueued(call.node, func.attr.value)
+    function = rec.model.resolve(target, call.scope, call.order) if target is not None else None
+    if isinstance(function, FunctionInfo):
+        rec.scopes.append(RetryScope(policy, "call", call.node, function.node, function))
+    else:
+        rec.scopes.append(RetryScope(policy, "call", call.node))
+
+
+def _enqueued(node: cst.Call, method: str) -> Optional[cst.BaseExpression]:
+    keywords, _ = keyword_args(node)
+    if "func" in keywords:
+        return keywords["func"].value
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    skip = 1 if method in ("enqueue_in", "enqueue_at") else 0  # the time comes first
+    return positional[skip] if len(positional) > skip else None
+
+
+def applied_function(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    """The function an ``enqueue`` call with a retry runs (its ``func=`` or its first
+    positional argument after the time of ``enqueue_in``/``enqueue_at``)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _ENQUEUE:
+        return _enqueued(node, node.func.attr.value)
+    return None
+
+
+# declarations collected by the registry
+POLICIES = {"rq.Retry": retry_policy, "rq.job.Retry": retry_policy, "rq.retry.Retry": retry_policy}
+CLIENTS = {f"rq.Queue.{method}": enqueued_with_retry for method in _ENQUEUE}
