@@ -38,7 +38,7 @@ from resilint.libraries.self_retrying import (
 )
 from resilint.libraries.sessions import class_supplies_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
-from resilint.lint.nodes import code_of, is_none, kwargs_name, number_of, string_of
+from resilint.lint.nodes import code_of, is_none, keyword_args, kwargs_name, number_of, string_of
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
     Binding,
@@ -198,6 +198,10 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         values.store(_qualified(model, name), bindings)
     for cls in model.classes:
         qualified = _qualified(model, cls.qualname)
+        policy = policies.get(id(cls.node))  # a celery task class: ``base=`` applies it anywhere
+        layer = layer_of(policy) if policy is not None else None
+        if policy is not None and layer is not None:
+            summary.policies[qualified] = _layer(model, policy, layer, locate(cls.node.name), whole_function=True)
         outer = cls.scope.parent or cls.scope
         summary.classes[qualified] = [
             name for name in (model.qualified_name(base, outer, 1 << 62) for base in cls.bases) if name is not None
@@ -262,7 +266,10 @@ class _Values:
             key = string_of(element.key)
             if key is None:
                 return None
-            refs = self.refs(self.model.resolve_all(element.value, binding.scope, binding.order))
+            number = number_of(element.value) if isinstance(element.value, cst.Integer) else None
+            refs = [("int", number)] if isinstance(number, int) else self.refs(
+                self.model.resolve_all(element.value, binding.scope, binding.order)
+            )
             entries.append((key, refs[0] if refs else ("unknown",)))
         return ("dict", tuple(entries))
 
@@ -581,6 +588,10 @@ def _unknown_decorators(
         name = model.qualified_name(expr.func if isinstance(expr, cst.Call) else expr, outer, 1 << 62)
         if name is not None and not name.startswith(_SKIPPED_TARGETS):
             found.append((name, locate(decorator)))
+        base = keyword_args(expr)[0].get("base") if isinstance(expr, cst.Call) else None
+        base_name = model.qualified_name(base.value, outer, 1 << 62) if base is not None else None
+        if base_name is not None:  # ``@app.task(base=ProviderTask)``: the task class's retries
+            found.append((base_name, locate(decorator)))
     return found
 
 

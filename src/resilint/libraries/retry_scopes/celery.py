@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Optional
+from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.delays import delay_kind
+from resilint.libraries.retry_scopes.delays import delay_kind, growth, growth_words
 from resilint.libraries.retry_scopes.loops import handler_kind
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
@@ -20,13 +20,14 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
-from resilint.lint.nodes import is_false, is_true, keyword_args, number_of
-from resilint.lint.semantic import FunctionInfo, Scope
+from resilint.lint.nodes import dotted_name, is_false, is_true, keyword_args, number_of, string_of
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 _TASK_DECORATORS = frozenset({"celery.shared_task", "celery.Celery.task", "celery.current_app.task"})
+_TASK_CLASSES = frozenset({"celery.Task", "celery.app.task.Task"})
 _OPTIONS = frozenset({"autoretry_for", "retry_backoff", "retry_jitter", "retry_backoff_max", "max_retries", "default_retry_delay"})
 
 
@@ -46,9 +47,51 @@ def task_policy(rec: Recogniser, call: cst.Call, function: Optional[FunctionInfo
     if not _is_task_decorator(rec, call, scope, order):
         return None
     keywords, star = keyword_args(call)
+    base = keywords.get("base")
+    if base is not None:
+        cls = rec.model.resolve(base.value, scope, order)
+        inherited = task_class_policy(rec, cls) if isinstance(cls, ClassInfo) else None
+        if inherited is not None and not _OPTIONS & set(keywords):
+            return inherited  # ``@app.task(base=ProviderTask)``: the class's retry options
+        if inherited is not None:
+            keywords = {**_class_options(cls), **keywords}  # type: ignore[arg-type]
+    return _options_policy(rec, call, keywords, star, scope, order)
+
+
+def task_class_policy(rec: Recogniser, cls: ClassInfo) -> Optional[Policy]:
+    """A ``celery.Task`` subclass whose class attributes set ``autoretry_for`` (and the other
+    retry options): every task built on it (``base=``) retries so. Reported at the class."""
+    if id(cls.node) in rec.by_node:
+        return rec.by_node[id(cls.node)]
+    outer = cls.scope.parent or cls.scope
+    if not any(rec.expr_name(b, outer, 1 << 62) in _TASK_CLASSES for b in cls.bases):
+        return None
+    return _options_policy(rec, cls.node, _class_options(cls), False, cls.scope, 1 << 62)
+
+
+def _class_options(cls: ClassInfo) -> Dict[str, cst.Arg]:
+    """The class body's retry options, as the keywords of a decorator would give them."""
+    found: Dict[str, cst.Arg] = {}
+    for name, bindings in cls.scope.bindings.items():
+        if name in _OPTIONS | {"retry_kwargs"} and bindings[-1].expr is not None:
+            expr = bindings[-1].expr
+            if name == "retry_kwargs" and isinstance(expr, cst.Dict):
+                for element in expr.elements:
+                    key = string_of(element.key) if isinstance(element, cst.DictElement) else None
+                    if key in ("max_retries", "countdown"):
+                        found[key if key != "countdown" else "default_retry_delay"] = cst.Arg(element.value, keyword=cst.Name(key))
+            elif name != "retry_kwargs":
+                found[name] = cst.Arg(expr, keyword=cst.Name(name))
+    return found
+
+
+def _options_policy(
+    rec: Recogniser, node: cst.CSTNode, keywords: Dict[str, cst.Arg], star: bool, scope: Scope, order: int,
+) -> Optional[Policy]:
     autoretry = keywords.get("autoretry_for")
     if autoretry is None:
         return None  # retried only through self.retry(), recognised per call
+    call = node
     policy = Policy("celery", "task", call, scope=scope, order=order)
     _limits(rec, policy, keywords, star, scope, order)
     backoff = keywords.get("retry_backoff")
@@ -88,49 +131,31 @@ def _limits(rec: Recogniser, policy: Policy, keywords: Dict[str, cst.Arg], star:
 
 
 def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
-    """``@app.task(bind=True)`` whose body calls ``self.retry(...)``."""
-    task = None
-    for decorator in function.decorators:
-        expr = decorator.decorator
-        if isinstance(expr, cst.Call):
-            scope = function.scope.parent or function.scope
-            if _is_task_decorator(rec, expr, scope, 1 << 62):
-                keywords, _ = keyword_args(expr)
-                bind = keywords.get("bind")
-                if bind is not None and is_true(bind.value):
-                    task = (expr, keywords)
+    """``@app.task(bind=True)`` whose body calls ``self.retry(...)``, or hands ``self`` to a
+    helper that does (``except X as exc: retry_later(self, exc)``); and a helper that retries
+    the task it receives (``def retry_later(task, exc): raise task.retry(countdown=...)``),
+    whose wait is judged there."""
+    params = list(function.node.params.posonly_params) + list(function.node.params.params)  # type: ignore[union-attr]
+    task = _bound_task(rec, function)
     if task is None:
+        for param in params:
+            _helper_retries(rec, function, param.name.value)
         return
-    params = list(function.node.params.posonly_params) + list(function.node.params.params)
     if not params:
         return
     self_name = params[0].name.value
     decorator_call, decorator_keywords = task
-    for call in rec.model.calls:
-        if call.scope is not function.scope:
-            continue
+    for call in rec.model.calls_in(function.scope):
         func = call.node.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "retry"
+        if (isinstance(func, cst.Attribute) and func.attr.value == "retry"
                 and isinstance(func.value, cst.Name) and func.value.value == self_name):
-            continue
-        policy = Policy("celery", "task-retry", call.node, scope=call.scope, order=call.order)
-        keywords, star = keyword_args(call.node)
-        _limits(rec, policy, decorator_keywords, star, call.scope, call.order, keywords.get("max_retries"))
-        countdown = keywords.get("countdown")
-        eta = keywords.get("eta")
-        if eta is not None or star:
-            policy.wait = Setting(UNKNOWN)
-        elif countdown is None:
-            delay = decorator_keywords.get("default_retry_delay")
-            seconds = number_of(delay.value) if delay else 180
-            text = f"{seconds:g} s" if isinstance(seconds, (int, float)) else "`default_retry_delay`"
-            policy.wait = Setting(
-                WAIT_FIXED, call.node,
-                f"`self.retry()` without `countdown` waits celery's fixed `default_retry_delay` ({text})",
-            )
+            policy = _retry_call(rec, call, decorator_keywords)
+        elif _hands_over(rec, call, self_name):
+            policy = Policy("celery", "task-retry", call.node, scope=call.scope, order=call.order)
+            _limits(rec, policy, decorator_keywords, False, call.scope, call.order)
+            policy.wait = Setting(UNKNOWN)  # the helper's, judged where it is written
         else:
-            kind, detail = delay_kind(rec, countdown.value, call.scope, call.order, None, site=call)
-            policy.wait = Setting(kind, countdown.value, f"`countdown={detail}`" if detail else "")
+            continue
         handler = next((n for n in reversed(call.stack) if isinstance(n, cst.ExceptHandler)), None)
         if handler is not None:
             kind = handler_kind(rec, handler, call.scope, call.order)
@@ -143,3 +168,106 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
             policy.retry_on = Setting(ON_RESULT)
         policy = rec.add(policy)
         rec.scopes.append(RetryScope(policy, "task", call.node, function.node, function))
+
+
+def _bound_task(rec: Recogniser, function: FunctionInfo) -> Optional[Tuple[cst.Call, Dict[str, cst.Arg]]]:
+    for decorator in function.decorators:
+        expr = decorator.decorator
+        if isinstance(expr, cst.Call):
+            scope = function.scope.parent or function.scope
+            if _is_task_decorator(rec, expr, scope, 1 << 62):
+                keywords, _ = keyword_args(expr)
+                bind = keywords.get("bind")
+                if bind is not None and is_true(bind.value):
+                    return expr, keywords
+    return None
+
+
+def _hands_over(rec: Recogniser, call: CallSite, self_name: str) -> bool:
+    """In an ``except``, the task itself handed to a helper that retries it: a function of the
+    file that calls ``.retry(...)`` on that parameter, or one named for it (``retry_later``)."""
+    if not any(isinstance(n, cst.ExceptHandler) for n in call.stack):
+        return False
+    if not any(isinstance(a.value, cst.Name) and a.value.value == self_name for a in call.node.args):
+        return False
+    callee = rec.model.resolve(call.node.func, call.scope, call.order)
+    if isinstance(callee, FunctionInfo):
+        return any(
+            isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value == "retry"
+            for c in rec.model.calls_in(callee.scope)
+        )
+    name = rec.name(call) or dotted_name(call.node.func) or ""
+    return "retry" in name.rsplit(".", 1)[-1].lower()
+
+
+def _helper_retries(rec: Recogniser, function: FunctionInfo, param: str) -> None:
+    """``def retry_later(task, exc): raise task.retry(exc=exc, countdown=...)``: its wait."""
+    if param in ("self", "cls"):
+        return
+    for call in rec.model.calls_in(function.scope):
+        func = call.node.func
+        if (isinstance(func, cst.Attribute) and func.attr.value == "retry"
+                and isinstance(func.value, cst.Name) and func.value.value == param
+                and ("countdown" in keyword_args(call.node)[0] or "eta" in keyword_args(call.node)[0])):
+            policy = _retry_call(rec, call, {})
+            policy.attempts = Setting(UNKNOWN)  # the task's limit, not the helper's
+            policy.max_attempts = policy.time_limit = UNKNOWN
+            policy.retry_on = Setting(UNKNOWN)
+            rec.add(policy)
+
+
+def _retry_call(rec: Recogniser, call: CallSite, decorator_keywords: Dict[str, cst.Arg]) -> Policy:
+    """The policy of one ``task.retry(...)`` call: the decorator's limits, its countdown."""
+    policy = Policy("celery", "task-retry", call.node, scope=call.scope, order=call.order)
+    keywords, star = keyword_args(call.node)
+    via: Optional[str] = None
+    if star:
+        unpacked = _unpacked_keywords(rec, call)
+        if unpacked is not None:
+            extra, via = unpacked
+            keywords = {**extra, **keywords}
+            star = False
+    _limits(rec, policy, decorator_keywords, star, call.scope, call.order, keywords.get("max_retries"))
+    countdown = keywords.get("countdown")
+    eta = keywords.get("eta")
+    if via is not None and countdown is None and eta is None:
+        policy.wait = Setting(UNKNOWN, call.node, f"`countdown` of `{via.rsplit('.', 1)[-1]}`", via=via)
+    elif eta is not None or star:
+        policy.wait = Setting(UNKNOWN)
+    elif countdown is None:
+        delay = decorator_keywords.get("default_retry_delay")
+        seconds = number_of(delay.value) if delay else 180
+        text = f"{seconds:g} s" if isinstance(seconds, (int, float)) else "`default_retry_delay`"
+        policy.wait = Setting(
+            WAIT_FIXED, call.node,
+            f"`self.retry()` without `countdown` waits celery's fixed `default_retry_delay` ({text})",
+        )
+    else:
+        kind, detail = delay_kind(rec, countdown.value, call.scope, call.order, None, site=call)
+        grows = growth(countdown.value, set(), set(), lambda expr: rec.follow(expr, call.scope, call.order))
+        text = f"`countdown={detail}`" if detail else ""
+        if text and grows != "constant" and kind != WAIT_JITTERED:
+            text += " " + growth_words(grows)
+        policy.wait = Setting(kind, countdown.value, text)
+    return policy
+
+
+def _unpacked_keywords(rec: Recogniser, call: CallSite) -> Optional[Tuple[Dict[str, cst.Arg], Optional[str]]]:
+    """``self.retry(exc=exc, **RETRY_KWARGS)``: the keywords of a dict literal of the file, or
+    no keywords and the name of another module's dict (the project pass reads its
+    ``countdown``); None when the ``**`` is of unknown content."""
+    unpacked = [a for a in call.node.args if a.star == "**"]
+    if len(unpacked) != 1 or any(a.star == "*" for a in call.node.args):
+        return None
+    expr = unpacked[0].value
+    followed = rec.follow(expr, call.scope, call.order)
+    if isinstance(followed, cst.Dict):
+        found: Dict[str, cst.Arg] = {}
+        for element in followed.elements:
+            key = string_of(element.key) if isinstance(element, cst.DictElement) else None
+            if key is None:
+                return None
+            found[key] = cst.Arg(element.value, keyword=cst.Name(key))
+        return found, None
+    name = rec.expr_name(expr, call.scope, call.order) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+    return ({}, name) if name is not None and followed is expr else None

@@ -4,7 +4,7 @@ jittered), and the wait of a hand-written retry loop."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -79,10 +79,7 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
         grows = growth(argument.value, counters, rec.growing) if argument is not None else "constant"
         if grows == "constant" and kind == WAIT_EXPONENTIAL:
             grows = "exponential"
-        text += (
-            " waits a constant interval with no random term" if grows == "constant"
-            else f" grows {'exponentially' if grows == 'exponential' else grows + 'ly'} but has no random term"
-        )
+        text += " " + growth_words(grows)
     policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
 
 
@@ -225,16 +222,33 @@ def _header_lookup(call: cst.Call) -> bool:
     return key is not None and bool(_RETRY_AFTER.search(key))
 
 
-def growth(expr: cst.BaseExpression, counters: Set[str], growing: Set[str]) -> str:
+def growth(
+    expr: cst.BaseExpression, counters: Set[str], growing: Set[str],
+    follow: Optional[Callable[[cst.BaseExpression], cst.BaseExpression]] = None, depth: int = 0,
+) -> str:
     """How a delay grows from one attempt to the next, for messages: "constant", "linear"
     (``60 * attempt``), "polynomial" (``attempt ** 2``) or "exponential" (``2 ** attempt``,
-    ``delay *= 2``). ``counters``: the loop's attempt counters; ``growing``: names it multiplies."""
+    ``delay *= 2``). ``counters``: the loop's attempt counters; ``growing``: names it multiplies;
+    ``follow``: what a name was assigned (``countdown = 30 * (self.request.retries + 1)``)."""
+    if depth > 6:
+        return "constant"
+
+    def again(inner: cst.BaseExpression) -> str:
+        return growth(inner, counters, growing, follow, depth + 1)
+
     if isinstance(expr, cst.Name):
-        return "exponential" if expr.value in growing else "linear" if expr.value in counters else "constant"
+        if expr.value in growing:
+            return "exponential"
+        if expr.value in counters:
+            return "linear"
+        followed = follow(expr) if follow is not None else expr
+        return again(followed) if followed is not expr else "constant"
+    if isinstance(expr, cst.Attribute):
+        return "linear" if (dotted_name(expr) or "").endswith("request.retries") else "constant"  # celery's count
     if isinstance(expr, cst.UnaryOperation):
-        return growth(expr.expression, counters, growing)
+        return again(expr.expression)
     if isinstance(expr, cst.BinaryOperation):
-        left, right = growth(expr.left, counters, growing), growth(expr.right, counters, growing)
+        left, right = again(expr.left), again(expr.right)
         if isinstance(expr.operator, (cst.Power, cst.LeftShift)):
             if right != "constant":
                 return "exponential"
@@ -243,9 +257,16 @@ def growth(expr: cst.BaseExpression, counters: Set[str], growing: Set[str]) -> s
             return _GROWTHS[max(_GROWTHS.index(left), _GROWTHS.index(right), _GROWTHS.index("polynomial"))]
         return _GROWTHS[max(_GROWTHS.index(left), _GROWTHS.index(right))]
     if isinstance(expr, cst.Call):
-        kinds = [growth(a.value, counters, growing) for a in expr.args if not a.star]
+        kinds = [again(a.value) for a in expr.args if not a.star]
         return _GROWTHS[max(_GROWTHS.index(k) for k in kinds)] if kinds else "constant"
     return "constant"
+
+
+def growth_words(grows: str) -> str:
+    """``grows linearly but has no random term`` (or a constant interval's words)."""
+    if grows == "constant":
+        return "waits a constant interval with no random term"
+    return f"grows {'exponentially' if grows == 'exponential' else grows + 'ly'} but has no random term"
 
 
 _GROWTHS = ["constant", "linear", "polynomial", "exponential"]

@@ -8,7 +8,7 @@ from typing import Dict, List, Optional, Set
 import libcst as cst
 
 from resilint.libraries.retry_scopes.applications import apply_all
-from resilint.libraries.retry_scopes.celery import task_policy
+from resilint.libraries.retry_scopes.celery import task_class_policy, task_policy
 from resilint.libraries.retry_scopes.decorators import decorated
 from resilint.libraries.retry_scopes.loops import find_loops
 from resilint.libraries.retry_scopes.model import (
@@ -49,6 +49,8 @@ class Recogniser:
             factory = found.policies.get(name) if name is not None else None
             if factory is not None:
                 self.add(factory(self, call.node, call.scope, call.order))
+        for cls in self.model.classes:
+            task_class_policy(self, cls)  # ``class ProviderTask(celery.Task): autoretry_for = ...``
         for bindings in self.model.module_scope.bindings.values():
             # a celery task decorator kept in a variable: ``retrying_task = shared_task(autoretry_for=...)``
             expr = bindings[-1].expr

@@ -12,6 +12,7 @@ from resilint.libraries.retry_scopes import (
     retry_scopes,
 )
 from resilint.lint.project import ProjectContext
+from resilint.lint.summary import Wait
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import ASK_AGAIN, PAGINATION, QUEUE_WORKER, WATCH_JOB
@@ -442,7 +443,10 @@ class BackoffWithoutJitter(ProjectRule):
         for module in ctx.graph.summaries:
             for wait in module.waits:
                 helper = ctx.graph.resolve(wait.via, wait.place.path)
-                if helper is None or helper.delay not in (WAIT_FIXED, WAIT_EXPONENTIAL):
+                if helper is None:
+                    _keyword_countdown(ctx, wait)
+                    continue
+                if helper.delay not in (WAIT_FIXED, WAIT_EXPONENTIAL):
                     continue
                 short = wait.via.rsplit(".", 1)[-1]
                 grows = "grows exponentially but has no random term" if helper.delay == WAIT_EXPONENTIAL else (
@@ -452,13 +456,27 @@ class BackoffWithoutJitter(ProjectRule):
                 ctx.report(wait.place, _message(wait.library, helper.delay, detail), [(helper.place, f"`{short}` computes the delay")])
 
 
+def _keyword_countdown(ctx: ProjectContext, wait: Wait) -> None:
+    """``self.retry(exc=exc, **RETRY_KWARGS)`` with another module's ``RETRY_KWARGS =
+    {"countdown": 60, ...}``: a fixed countdown."""
+    for held in ctx.graph.values.of(wait.via, wait.place.path):
+        if held.kind != "dict" or held.module is None:
+            continue
+        for key, ref in held.entries:
+            if key == "countdown" and ref[0] == "int":
+                short = wait.via.rsplit(".", 1)[-1]
+                detail = f"`countdown={ref[1]}` (from `{short}`) is a constant interval with no random term"
+                ctx.report(wait.place, _message(wait.library, WAIT_FIXED, detail), [])
+                return
+
+
 def _message(library: str, kind: str, detail: str) -> str:
     if kind == WAIT_NONE:
         base = detail or f"{library} waits nothing between attempts"
         return f"{base}: {_HERD}, immediately; add a jittered wait (e.g. `wait_random_exponential`)"
     if library in ("loop", "recursion"):
         return f"{detail}: {_HERD}; sleep a random share of the backoff (full jitter)"
-    if library == "celery" and detail.startswith("`countdown="):
+    if library == "celery" and detail.startswith("`countdown=") and " grows " not in detail:
         return f"{detail} is the same for every task that failed together: {_HERD}; add a random term"
     if detail:
         what = "without a random term" if "without" not in detail and "jitter" not in detail else ""
