@@ -13,7 +13,7 @@ import libcst as cst
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
 from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of
 from resilint.libraries.sessions import object_key, receiver_keys
-from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Param, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel
 from resilint.lint.traversal import children
 
 UNSAFE = ("POST", "PATCH")
@@ -169,6 +169,9 @@ class RequestFinder:
                 return Sent("", name, REQUEST_CALLS[name], method_from=method)
             return None
         func = node.func
+        if isinstance(func, cst.Name):  # ``send = getattr(self.session, method.lower()); send(url)``
+            assigned = self.model.assigned_expression(func, call.scope, call.order)
+            func = assigned if isinstance(assigned, cst.Call) else func
         if isinstance(func, cst.Call) and normalise(self.model.qualified_name(func.func, call.scope, call.order)) == "builtins.getattr":
             return self._getattr_request(func, call, function)
         if isinstance(func, cst.Attribute) and func.attr.value in ("post", "patch", "request"):
@@ -189,21 +192,34 @@ class RequestFinder:
         args = func.args
         if len(args) < 2 or any(a.star or a.keyword for a in args[:2]):
             return None
-        receiver = self.model.resolve(args[0].value, call.scope, call.order)
-        client = normalise(self.model.type_name(receiver)) if receiver is not None else None
-        if client not in CLIENTS and not (receiver is None and CLIENT_WORD.search(last_name(args[0].value) or "")):
-            return None
-        name = f"{client or code_of(args[0].value, 30)}.<method>"
         parameter = _parameter_read(self.model, args[1].value, call)
-        if parameter is not None:
-            return Sent("", name, None, method_from=parameter)
+        if parameter is None:
+            return None
+        values = self.model.resolve_all(args[0].value, call.scope, call.order)
+        client = next((n for n in (normalise(self.model.type_name(v)) for v in values) if n in CLIENTS), None)
+        if client is not None:
+            return Sent("", f"{client}.<method>", None, method_from=parameter)
+        # an object only the project can tell is a client (``session or get_session()``)
+        ordered = sorted(values, key=lambda v: isinstance(v, Param))  # what the file makes first
+        receiver = next(filter(None, (self._chain(v) for v in ordered)), None)
+        if receiver is None and not CLIENT_WORD.search(last_name(args[0].value) or ""):
+            return None
+        return Sent("", f"{code_of(args[0].value, 30)}.<method>", None, method_from=parameter, receiver=receiver)
+
+    def _chain(self, value: object) -> Optional[str]:
+        """The name the project pass reads an object by."""
+        if isinstance(value, Instance):
+            return self.model.type_name(value)
+        if isinstance(value, (Param, QName)):
+            return self.model.name_of(value)
         return None
 
     def _project_receiver(self, func: cst.Attribute, call: CallSite) -> Optional[Sent]:
         """``self.events.post(...)`` on an object only the project pass can tell (a class
         attribute set in another module, what a parameter holds)."""
         names = [n for n in self.model.call_names(call) if n.endswith("." + func.attr.value)]
-        receivers = [n.rsplit(".", 1)[0] for n in names]
+        # what the file makes first, a parameter's callers' objects last (``session or build()``)
+        receivers = sorted((n.rsplit(".", 1)[0] for n in names), key=lambda n: "(" in n)
         if not receivers or normalise(self.model.type_name(self.model.resolve(func.value, call.scope, call.order))) in CLIENTS:
             return None
         if func.attr.value == "request":
@@ -221,6 +237,19 @@ class RequestFinder:
         headers = _headers_argument(call.node, position)
         if headers is None:
             return "unknown", None
+        return self.headers_source(headers, call)
+
+    def passed_headers(self, headers: cst.BaseExpression, call: CallSite) -> Tuple[str, Optional[str]]:
+        """What headers passed to a project function (which sends them on) say of the key:
+        "missing", "unstable", "ok", or where it comes from ("param"/"via", name)."""
+        found = self.find_key(headers, call.scope, call.order, call)
+        if found is False:
+            return "missing", None
+        if found is not None and self.generator(found, call.scope, call.order, False) is not None:
+            return "unstable", None
+        return self.headers_source(headers, call)
+
+    def headers_source(self, headers: cst.BaseExpression, call: CallSite) -> Tuple[str, Optional[str]]:
         value = self._key_expression(headers, call)
         if value is not None:
             parameter = _parameter_read(self.model, value, call)

@@ -333,6 +333,11 @@ class _Values:
             slot: Any = position if arg.keyword is None else arg.keyword.value
             if arg.keyword is None:
                 position += 1
+            if slot == "headers":  # for a project function that sends them on: what of the key
+                status, source = self.finder.passed_headers(arg.value, site)
+                if status != "unknown":
+                    found.append((slot, ("headers", status, source or "")))
+                continue
             if arg.value.__class__ is cst.Integer and id(site.node) in self.decorator_calls:
                 number = number_of(arg.value)
                 if isinstance(number, int):
@@ -361,15 +366,20 @@ _NO_VALUE = frozenset({
 _KEY_WORDS = ("uuid", "secrets", "random", "urandom", "time", "datetime", "ulid", "nanoid", "idempotency_key")
 
 
-def _may_build_headers(model: SemanticModel, info: FunctionInfo) -> bool:
-    """A function whose returns may be a header mapping: a dict literal, ``dict(...)``, or a
-    name bound to one (most functions return something else, and are not read)."""
+def _may_build_headers(model: SemanticModel, info: FunctionInfo, depth: int = 0) -> bool:
+    """A function whose returns may be a header mapping: a dict literal, ``dict(...)``, a name
+    bound to one, or what another such function of the file returns (most functions return
+    something else, and are not read)."""
     for expr in info.returns:
         followed = model.followed(expr, info.scope, 1 << 62)
         if isinstance(followed, cst.Dict):
             return True
-        if isinstance(followed, cst.Call) and model.qualified_name(followed.func, info.scope, 1 << 62) == "builtins.dict":
-            return True
+        if isinstance(followed, cst.Call):
+            callee = model.resolve(followed.func, info.scope, 1 << 62)
+            if model.name_of(callee) == "builtins.dict":
+                return True
+            if isinstance(callee, FunctionInfo) and callee is not info and depth < 3 and _may_build_headers(model, callee, depth + 1):
+                return True
     return False
 
 

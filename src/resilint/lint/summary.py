@@ -31,6 +31,9 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 #   ("str", TEXT)          a string constant
 #   ("bool", FLAG)         True or False
 #   ("int", NUMBER)        an integer (kept for the arguments of decorators: ``@with_retries(5)``)
+#   ("headers", STATUS, FROM)  headers passed on, as to the idempotency key: STATUS "missing",
+#                          "unstable", "ok", "param" (FROM: the caller's parameter holding the
+#                          key or the headers) or "via" (FROM: the helper or mapping they come from)
 #   ("fresh", TEXT)        a value made anew where it is written (``uuid.uuid4()``): a key
 #                          that is new on every attempt when that code is retried
 #   ("partial", NAME, KEYWORDS)  functools.partial(NAME, ...) binding those keywords

@@ -125,11 +125,11 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         # ``retry_after or 5``, ``int(h["Retry-After"]) if "Retry-After" in h else 5``: the
         # server's delay when it sends one; the code's own on every other path, judged so
         branches = [expr.body, expr.orelse] if isinstance(expr, cst.IfExp) else [expr.left, expr.right]
-        own = [b for b in branches if not server_delay(b)]
+        own = [b for b in branches if not server_delay(b, lambda e: rec.follow(e, scope, order))]
         if not own:
             return UNKNOWN
         return _strongest([_delay(rec, b, scope, order, loop, depth + 1) for b in own])
-    if server_delay(expr):
+    if server_delay(expr, lambda e: rec.follow(e, scope, order)):
         return UNKNOWN  # a server's Retry-After
     if isinstance(expr, cst.Call) and _header_lookup(expr):
         default = expr.args[1].value if len(expr.args) > 1 else None
@@ -200,11 +200,17 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
 _RETRY_AFTER = re.compile(r"retry[-_]?after", re.I)
 
 
-def server_delay(expr: cst.BaseExpression) -> bool:
+def server_delay(
+    expr: cst.BaseExpression, follow: Optional[Callable[[cst.BaseExpression], cst.BaseExpression]] = None,
+) -> bool:
     """A delay the server sends: ``response.retry_after``, ``headers["Retry-After"]``,
-    ``headers.get("Retry-After")`` (without a default of the code's own), in ``int()``/``float()``."""
+    ``headers.get("Retry-After")`` (without a default of the code's own), in ``int()``/``float()``,
+    or a name assigned one (``follow``)."""
     while isinstance(expr, cst.Call) and dotted_name(expr.func) in ("int", "float") and len(expr.args) == 1:
         expr = expr.args[0].value
+    if isinstance(expr, cst.Name) and follow is not None:
+        followed = follow(expr)
+        return followed is not expr and server_delay(followed)
     if isinstance(expr, cst.Attribute):
         return "after" in expr.attr.value.lower()
     if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):

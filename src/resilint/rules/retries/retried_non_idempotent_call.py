@@ -24,7 +24,7 @@ from resilint.libraries.retry_scopes import (
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite
-from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Ref, Request
+from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
 from resilint.lint.value_flow import Caller, Held, split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
@@ -546,27 +546,49 @@ class _Judge:
         if status in ("missing", "unstable"):
             return _Problem(method, status, request.detail)
         if status == "forwarded":
-            entry = steps[-1][1] if steps else None
-            return _Problem(method, "missing") if entry is not None and _passes_no_headers(entry) else None
-        if status == "param" and request.key_from:
-            return self.key_parameter(method, function, request.key_from, steps)
-        if status == "via" and request.key_from:
-            helper = self.graph.resolve(request.key_from, function.place.path)
-            headers = helper.headers if helper is not None else self.mapping_headers(request.key_from, function)
+            return self.forwarded(method, steps)
+        return self.key(method, function, status, request.key_from, request.place, steps)
+
+    def key(
+        self, method: str, function: FunctionSummary, status: str, source: Optional[str], place: Place,
+        steps: Tuple[Tuple[FunctionSummary, Call], ...],
+    ) -> Optional[_Problem]:
+        """The key of headers ``function`` sends at ``place``: "param" (its parameter ``source``
+        holds the key or the headers) or "via" (they come from the helper or mapping ``source``)."""
+        if status == "param" and source:
+            return self.key_parameter(method, function, source, steps)
+        if status == "via" and source:
+            helper = self.graph.resolve(source, function.place.path)
+            headers = helper.headers if helper is not None else self.mapping_headers(source, function)
             if headers in ("missing", "unstable"):
                 return _Problem(method, headers)
             if headers is not None and headers.startswith("param:") and helper is not None:
-                return self.helper_key(method, function, request, helper, headers[6:], steps)
+                return self.helper_key(method, function, source, place, helper, headers[6:], steps)
         return None
 
+    def forwarded(self, method: str, steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> Optional[_Problem]:
+        """The request sends the ``**kwargs`` of its function: the headers (if any) the call
+        into it passes decide."""
+        if not steps:
+            return None
+        caller, entry = steps[-1]
+        if _passes_no_headers(entry):
+            return _Problem(method, "missing")
+        passed = next((ref for slot, ref in entry.passed if slot == "headers" and ref[0] == "headers"), None)
+        if passed is None:
+            return None
+        status, source = passed[1], passed[2]
+        if status in ("missing", "unstable"):
+            return _Problem(method, status)
+        return self.key(method, caller, status, source, entry.place, steps[:-1])
+
     def helper_key(
-        self, method: str, function: FunctionSummary, request: Request, helper: FunctionSummary, parameter: str,
-        steps: Tuple[Tuple[FunctionSummary, Call], ...],
+        self, method: str, function: FunctionSummary, name: str, place: Place, helper: FunctionSummary,
+        parameter: str, steps: Tuple[Tuple[FunctionSummary, Call], ...],
     ) -> Optional[_Problem]:
-        """The helper puts its parameter in the headers: what the request's function passes it."""
+        """The helper puts its parameter in the headers: what ``function`` passes it."""
         for call in function.calls:
-            if call.target != request.key_from or call.place.line != request.place.line and not (
-                    request.place.line <= call.place.line <= request.place.end_line):
+            if call.target != name or not (place.line <= call.place.line <= place.end_line):
                 continue
             for slot, ref in call.passed:
                 if slot == parameter or (isinstance(slot, int) and parameter in helper.parameters
