@@ -48,8 +48,8 @@ def longest_wait(name: str, arguments: Optional[Arguments], extend_clients: Iter
     library's default, in words (``up to 13 s (connect 3 s + read 10 s)``, ``with no limit:
     requests waits forever by default``); None when that cannot be told."""
     spec = spec_for(name, extend_clients)
-    if spec is None or arguments is None:
-        return None
+    if spec is None or arguments is None or arguments.supplied:
+        return None  # (an object that fills in its own timeout: the call does not say how long)
     keyword = spec.keyword or ""
     if keyword in arguments.keywords:
         given = arguments.value(keyword)

@@ -36,7 +36,7 @@ from resilint.libraries.self_retrying import (
     may_send,
     retried_exceptions,
 )
-from resilint.libraries.sessions import class_supplies_timeout, writes_timeout_key
+from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.lint.nodes import code_of, is_none, keyword_args, kwargs_name, number_of, string_of
 from resilint.lint.traversal import iter_nodes
@@ -627,7 +627,12 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
             if keyword in TIMEOUT_KEYWORDS:
                 evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                 values.append(_argument(model, evaluator, function, keyword, arg.value, locate))
-    return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values))
+    func = site.node.func
+    supplied = (
+        isinstance(func, cst.Attribute) and (model.call_name(site) or "").startswith("requests.Session.")
+        and receiver_sets_timeout(func.value, func.attr.value, model, site.scope, site.order)
+    )
+    return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values), supplied)
 
 
 def _argument(

@@ -295,22 +295,30 @@ class ProjectGraph:
         """``pkg.http.get_session.get`` → ``requests.Session.get`` when the object is a known
         library client that leaves the timeout to the caller; None for a project function, a
         call the file itself resolved, or an object that fills in a timeout by itself."""
+        return next((name for name, sets_timeout in self.object_methods(target, near) if not sets_timeout), None)
+
+    def object_methods(self, target: str, near: str = "") -> List[Tuple[str, bool]]:
+        """The library methods ``target`` may call on an object only the project can tell
+        (``pkg.make.get``: ``requests.Session.get``), each with whether the object fills in a
+        timeout itself (a ``Session`` subclass, a mounted adapter)."""
         if not self.is_project_name(target) or self.resolve(target, near) is not None:
-            return None
+            return []
+        found: List[Tuple[str, bool]] = [  # ``get_bounded = partial(session.get, timeout=5)``
+            (canonical_name(held.name), "timeout" in held.keywords or "**" in held.keywords)
+            for held in self.values.of(target, near) if held.kind == "partial"
+        ]
         base, attribute = split_last(target)
         if not base or base in self._modules:
-            return None
+            return found
         for held in self.instances(base, near):
             facts = held.facts
-            if facts is not None and facts.sets_timeout:
-                continue
+            sets_timeout = facts is not None and facts.sets_timeout
             cls = held.name
             if cls in self._classes:
-                if self._sets_timeout(cls):
-                    continue
+                sets_timeout = sets_timeout or self._sets_timeout(cls)
                 cls = self.values.library_base(cls) or cls
-            return canonical_name(f"{cls}.{attribute}")
-        return None
+            found.append((canonical_name(f"{cls}.{attribute}"), sets_timeout))
+        return found
 
     def _sets_timeout(self, cls: str) -> bool:
         module = self._classes.get(cls)

@@ -160,6 +160,8 @@ class Arguments:
     double_star: bool = False  # ``**something`` of unknown content
     forwards_kwargs: bool = False  # the ``**`` is the calling function's own ``**kwargs``
     values: Tuple[Argument, ...] = ()
+    # The object called fills in a timeout itself (a ``Session`` subclass, a mounted adapter).
+    supplied: bool = False
 
     def value(self, keyword: str) -> Optional[Argument]:
         return next((a for a in self.values if a.keyword == keyword), None)
@@ -315,7 +317,7 @@ class ModuleSummary:
             values = [[v.keyword, v.value, v.text, place(v.place), v.parameter, v.position, v.default, v.default_text]
                       for v in item.values]
             return _trimmed([list(item.keywords), item.positional, item.star, item.double_star, item.forwards_kwargs,
-                             values], _ARGUMENTS)
+                             values, item.supplied], _ARGUMENTS)
 
         def function(f: FunctionSummary) -> List[Any]:
             return _trimmed([
@@ -362,7 +364,7 @@ class ModuleSummary:
                     return None
                 d = d + _ARGUMENTS[len(d):]
                 values = tuple(Argument(v[0], v[1], v[2], place(v[3]), v[4], v[5], v[6], v[7]) for v in d[5])
-                return Arguments(tuple(d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), values)
+                return Arguments(tuple(d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), values, bool(d[6]))
 
             def call(c: List[Any]) -> Call:
                 c = c + _CALL[len(c):]
@@ -412,7 +414,7 @@ class ModuleSummary:
 
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
-_ARGUMENTS: List[Any] = [[], 0, False, False, False, []]
+_ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False]
 _FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]

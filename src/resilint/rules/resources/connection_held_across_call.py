@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from resilint.libraries.clients import spec_for
 from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, defers
@@ -392,6 +392,7 @@ class _Judge:
         self.extend_clients = tuple(ctx.settings.extend_clients)
         self._provided: Dict[str, Optional[_Held]] = {}
         self._paths: Dict[str, Optional[Tuple[Path, str]]] = {}
+        self._filled: Set[int] = set()  # requests whose object fills in the timeout
 
     def run(self) -> None:
         for function in self.graph.functions:
@@ -461,8 +462,12 @@ class _Judge:
 
     def _request(self, call: Call, near: str) -> Optional[str]:
         """The client request ``call`` makes, by its canonical name, if it makes one."""
-        for name in (call.target, self.graph.object_call(call.target, near)):
-            if name is not None and sends_request(name, self.extend_clients) and not self._mocked(name, call):
+        # whatever fills in its timeout: a request holds the connection for as long as it waits
+        names = [(call.target, False)] + self.graph.object_methods(call.target, near)
+        for name, sets_timeout in names:
+            if sends_request(name, self.extend_clients) and not self._mocked(name, call):
+                if sets_timeout:
+                    self._filled.add(id(call))  # its own arguments do not say how long it waits
                 return name
         return None
 
@@ -511,7 +516,7 @@ class _Judge:
         if held.wrapper is not None and held.scope.description != held.spelling:
             where = f"{where}, which opens {scope.description} ({scope.place.short()})"
         locks = ", and rows locked by `select_for_update()`," if scope.locks else ""
-        wait = longest_wait(client, last.arguments, self.extend_clients)
+        wait = None if id(last) in self._filled else longest_wait(client, last.arguments, self.extend_clients)
         how_long = f"for as long as `{client}` waits: {wait}" if wait is not None else "until the call returns"
         defer = " (or defer it with `transaction.on_commit`)" if "atomic" in scope.description else ""
         message = (

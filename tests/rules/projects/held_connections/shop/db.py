@@ -1,0 +1,14 @@
+from functools import wraps
+
+from sqlalchemy import create_engine
+
+engine = create_engine("postgresql://shop")
+
+
+def in_transaction(function):
+    @wraps(function)
+    def wrapper(*args, **kwargs):
+        with engine.begin() as conn:
+            return function(conn, *args, **kwargs)
+
+    return wrapper
