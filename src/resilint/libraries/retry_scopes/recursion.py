@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 
 
 def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
-    """Record a scope for each call of ``function`` to itself from a failure path."""
+    """Record a scope for each call of ``function`` to itself from a failure path, after a
+    pause or with a counted parameter (a retry, not a fallback that calls again once)."""
     node = function.node
     if not isinstance(node, cst.FunctionDef):
         return
@@ -49,6 +50,8 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         path = _failure_path(rec, call, node)
         if path is None or (isinstance(path, cst.ExceptHandler) and not _tries_a_call_out(rec, function, path)):
             continue
+        if not _pauses(rec, call, path) and not _counted_parameters(function, call.node):
+            continue  # called again at once, uncounted: a fallback (create the table, run again), not a retry
         policy = Policy("recursion", "recursion", call.node, scope=call.scope, order=call.order)
         if isinstance(path, cst.ExceptHandler):
             kind = handler_kind(rec, path, call.scope, call.order)
@@ -145,12 +148,20 @@ def _attempts(test: cst.BaseExpression, function: FunctionInfo, counters: Set[st
     return UNKNOWN
 
 
-def _wait(rec: Recogniser, policy: Policy, call: CallSite, path: cst.CSTNode) -> None:
-    """What the failure path sleeps before calling again."""
-    sleeps = [
+def _sleeps(rec: Recogniser, call: CallSite, path: cst.CSTNode) -> List[CallSite]:
+    return [
         site for site in rec.model.calls_in(call.scope)
         if any(n is path for n in site.stack) and rec.name(site) in SLEEPS
     ]
+
+
+def _pauses(rec: Recogniser, call: CallSite, path: cst.CSTNode) -> bool:
+    return bool(_sleeps(rec, call, path))
+
+
+def _wait(rec: Recogniser, policy: Policy, call: CallSite, path: cst.CSTNode) -> None:
+    """What the failure path sleeps before calling again."""
+    sleeps = _sleeps(rec, call, path)
     if not sleeps:
         policy.wait = Setting(WAIT_NONE, None, f"`{code_of(call.node.func)}` is called again at once, with no pause")
         return
