@@ -33,8 +33,13 @@ class BackoffWithoutJitter(ProjectRule):
     - backoff with `jitter=None`;
     - urllib3 `Retry(backoff_factor=...)` (a positive factor) without `backoff_jitter`;
     - celery tasks with `autoretry_for` but no `retry_backoff` (a fixed `default_retry_delay`,
-      180 s unless changed), with `retry_jitter=False`, and `self.retry()` with a constant
-      `countdown` or none at all;
+      180 s unless changed), with `retry_jitter=False` (also set as class attributes of a `Task`
+      subclass that tasks use through `base=`, reported at the class), and `self.retry()` with a
+      constant or growing `countdown` or none at all, also in a helper that receives the task
+      (`raise task.retry(countdown=30 * (task.request.retries + 1))`) and with the keywords of a
+      dict (`self.retry(exc=exc, **RETRY_KWARGS)`, in this module or another);
+    - RQ `Retry(max=..., interval=...)` (a constant or a list of intervals; `interval` defaults
+      to 0);
     - stamina with `wait_jitter=0`;
     - retrying with `wait_fixed`/`wait_exponential_multiplier` and no `wait_jitter_max`, or no
       wait at all;
@@ -47,7 +52,13 @@ class BackoffWithoutJitter(ProjectRule):
       value on both branches of an `if` is jittered, on one branch only it is not. A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
-      where a wait would only add latency.
+      where a wait would only add latency. A server's `Retry-After` is the server's; the code's
+      own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`) is
+      judged. The same goes for a retry by recursion (a function that calls itself again from an
+      `except` after a `sleep`) and a worker that puts a failed item back on its queue.
+
+    The message says how the wait grows: a constant interval, linearly (`60 * attempt`),
+    polynomially (`attempt ** 2`) or exponentially (`2 ** attempt`).
 
     A policy stored in a variable (`api_retry = tenacity.retry(...)`) is reported once, where it
     is defined. Polling loops that handle no failure are not retry loops and are not checked,

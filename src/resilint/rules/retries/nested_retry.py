@@ -16,14 +16,20 @@ class NestedRetry(ProjectRule):
 
     ## What it does
     Flags a retry layer — a tenacity/backoff/stamina/retrying/resilint decorator or loop, a
-    celery task that retries, a hand-written retry loop — whose retried code reaches another
+    celery task that retries (also through a `Task` class given as `base=`), an RQ job enqueued
+    with `retry=Retry(...)`, a hand-written retry loop, a function that retries by calling
+    itself, a worker that re-queues failed items — whose retried code reaches another
     layer: a function that retries by itself, a retry loop below it, or a client that retries
     every request (a requests session with a retrying `HTTPAdapter` mounted, an httpx client on
     a transport built with `retries=`, a botocore/boto3 client or resource, an OpenAI client).
     The other layer may be any number of calls away, in any module of the project; the client
     may be another module's object or what a factory returns (`retrying_session().get(...)`),
-    and a layer may come from a policy kept in another module's variable (`@api_retry`) or
-    from a project decorator that wraps the function in a retry.
+    and a layer may come from a policy kept in another module's variable (`@api_retry`,
+    `for attempt in api_retrying:`, `api_retrying(fn, ...)`) or from a project decorator that
+    wraps the function in a retry, a library's or a hand-written loop in its wrapper
+    (`@with_retries(5)`: its attempts are the decorator's argument, or its default). Clients
+    reach a layer however they travel: module objects, attributes set in a base class,
+    parameters, lazy singletons, factories (see "Across functions and modules" in the README).
 
     The finding is reported at the call in the outer layer that leads inward, once per pair of
     layers; the message states the layers and the product of their attempts

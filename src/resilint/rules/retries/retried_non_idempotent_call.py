@@ -39,11 +39,18 @@ class RetriedNonIdempotentCall(ProjectRule):
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
     retries, a hand-written retry loop — directly or through project functions at any depth and in any module,
     unless they send an `Idempotency-Key` header whose value is created outside the retried
-    code. A key generated inside it (`uuid.uuid4()` in the decorated function or loop body)
+    code. The method, the headers and the key may come from anywhere the project shows: a
+    method passed as a string (`client.request("POST", ...)` into `session.request(method, ...)`,
+    `getattr(session, verb.lower())`), a dispatch dict entry, headers built by a helper or merged
+    from a default dict of another module, a key set on the session's own headers, a key passed
+    down as a parameter (stable) or made by a caller inside the retry (`key=str(uuid4())`,
+    unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
+    caller says so (`send("POST", url, retry=True)`) is reported at that call. A key generated inside it (`uuid.uuid4()` in the decorated function or loop body)
     changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
     resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
-    `@resilint.runtime.idempotent_operation` above it (one key per call). Headers of unknown content (a parameter,
-    `**kwargs`, a dict built elsewhere) are not flagged.
+    `@resilint.runtime.idempotent_operation` above it (one key per call). Headers the project
+    cannot read (a parameter no caller shows, `**kwargs` of unknown content, a dict built by code
+    it cannot follow) are not flagged.
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
     PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after

@@ -17,13 +17,16 @@ class UnboundedRetry(Rule):
     Flags retry scopes with neither an attempt limit nor a time limit: tenacity without `stop=`
     (or with `stop=stop_never`), backoff without `max_tries`/`max_time`, retrying without
     `stop_max_attempt_number`/`stop_max_delay`, stamina with `attempts=None, timeout=None`,
-    celery with `max_retries=None`, and hand-written `while True` (or `while not done`,
-    `while not succeeded and url`, `for _ in itertools.count()`) retry loops that leave only on
-    success. A tenacity `stop=` may be a project function: one that returns `False`, or a
+    celery with `max_retries=None` (also a task that hands itself to a helper that retries it),
+    hand-written `while True` (or `while not done`, `while not succeeded and url`,
+    `for _ in itertools.count()`) retry loops that leave only on success, a function that calls
+    itself again after a failure with no attempt parameter it counts (`return log(event)` in its
+    `except`, after a pause), and a worker that puts a failed item back on its queue with no test
+    of a counter around the `put`. A tenacity `stop=` may be a project function: one that returns `False`, or a
     factory that returns `stop_never`, never stops.
 
     A loop is bounded when it leaves on an attempt counter (`if attempt >= 5: raise`, also
-    `if attempt < 5: continue` before a `raise`) or a deadline/elapsed-time check
+    `if attempt < 5: continue` before a `raise`, or in an `elif`) or a deadline/elapsed-time check
     (`if time.monotonic() > deadline: raise`), when its condition counts
     (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
     the failure path (one retry at most), or when it runs inside a deadline scope: a
@@ -32,14 +35,17 @@ class UnboundedRetry(Rule):
     `CancelScope(deadline=...)`, or resilint's own `resilint.runtime.deadline(...)` (whose
     timeouts and retries inside stop at the deadline); or in a function whose coroutine every
     call in the file bounds with `asyncio.wait_for(..., timeout)`. A scope whose limit is
-    `None` bounds nothing. A limit we cannot read (a `stop=` passed in `**kwargs`, a `giveup`
-    predicate in a handler) is not flagged.
+    `None` bounds nothing, and neither does an exit on anything but a counter or the time: a
+    handler that re-raises some errors (`if exc.response.status_code != 409: raise`) retries the
+    others forever. A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
 
     Not retries, so not flagged: a loop that asks for new input each pass and sends that
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`), and a watch
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
     return`, `if result.get("validated"): return`, `if profit <= limit: break`) and tolerates
-    failed reads meanwhile. A loop that leaves once the call returns something
+    failed reads meanwhile, and a loop that waits out local state (a lock file,
+    `FileExistsError`, an `IndexError` while reading rows, a unix socket): it retries nothing
+    another service does. A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
 
     ## Why is this bad?
