@@ -575,25 +575,29 @@ def _forwards_own_kwargs(call: CallSite, function: FunctionInfo) -> bool:
 def session_has_key(model: SemanticModel, value: Instance) -> bool:
     """The session's own headers get an ``Idempotency-Key`` (``s.headers.update({...})``,
     ``s.headers["Idempotency-Key"] = ...``): every request on it sends the same one."""
-    if value.site is None or (model.text is not None and "dempotency" not in model.text.lower()):
-        return False
-    wanted = object_key(value)
+    return value.site is not None and object_key(value) in model.derived(session_has_key, lambda: _keyed_sessions(model))
+
+
+def _keyed_sessions(model: SemanticModel) -> Set[Tuple[object, ...]]:
+    """The identities of the sessions whose headers the file gives a key (read once per file)."""
+    found: Set[Tuple[object, ...]] = set()
+    if model.text is not None and "dempotency" not in model.text.lower():
+        return found
     finder = RequestFinder(model)
     for site in model.calls:
         func = site.node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value in ("update", "setdefault")):
             continue
         headers = func.value
-        if not (isinstance(headers, cst.Attribute) and headers.attr.value == "headers"):
-            continue
-        if wanted not in receiver_keys(headers.value, model, site.scope, site.order) or not site.node.args:
+        if not (isinstance(headers, cst.Attribute) and headers.attr.value == "headers") or not site.node.args:
             continue
         if func.attr.value == "setdefault":
             name = finder.header_name(site.node.args[0].value, site.scope, site.order)
-            if name is not None and name.lower() == KEY_HEADER:
-                return True
-        elif finder.find_key(site.node.args[0].value, site.scope, site.order, site) not in (None, False):
-            return True
+            keyed = name is not None and name.lower() == KEY_HEADER
+        else:
+            keyed = finder.find_key(site.node.args[0].value, site.scope, site.order, site) not in (None, False)
+        if keyed:
+            found.update(receiver_keys(headers.value, model, site.scope, site.order))
     scope = model.module_scope
     for node in statements_in(model.module):  # module-level ``s.headers["Idempotency-Key"] = ...``
         if not isinstance(node, cst.Assign):
@@ -604,9 +608,7 @@ def session_has_key(model: SemanticModel, value: Instance) -> bool:
                     and subscript.value.attr.value == "headers" and len(subscript.slice) == 1
                     and isinstance(subscript.slice[0].slice, cst.Index)):
                 continue
-            if wanted not in receiver_keys(subscript.value.value, model, scope, 1 << 62):
-                continue
             name = finder.header_name(subscript.slice[0].slice.value, scope, 1 << 62)
             if name is not None and name.lower() == KEY_HEADER:
-                return True
-    return False
+                found.update(receiver_keys(subscript.value.value, model, scope, 1 << 62))
+    return found

@@ -74,6 +74,8 @@ class ValueFlow:
         self._computing: Set[object] = set()
         self._cycles = 0
         self._callers_final: Dict[int, List[Caller]] = {}
+        self._callees_final: Dict[int, List[Tuple[FunctionSummary, int]]] = {}
+        self._directories: Dict[str, str] = {}
         self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
@@ -105,7 +107,10 @@ class ValueFlow:
 
     def of(self, name: str, near: str = "") -> Tuple[Held, ...]:
         """Everything ``name`` may hold, seen from the file ``near``."""
-        return self._memo((name, os.path.dirname(near)), lambda: self._of(name, near))
+        directory = self._directories.get(near)
+        if directory is None:
+            directory = self._directories[near] = os.path.dirname(near)
+        return self._memo((name, directory), lambda: self._of(name, near))
 
     def _of(self, name: str, near: str) -> Iterable[Held]:
         own = self._own(name, near)
@@ -311,6 +316,17 @@ class ValueFlow:
     def callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
         """The project functions a call may run, each with how many of its first parameters
         the call fills by itself (``self`` of a method called on an object)."""
+        key = id(call)
+        known = self._callees_final.get(key)
+        if known is not None:
+            return known
+        cycles = self._cycles
+        found = self._callees(call, near)
+        if self._cycles == cycles:
+            self._callees_final[key] = found
+        return found
+
+    def _callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
         found: List[Tuple[FunctionSummary, int]] = []
         held = self.of(call.target, near)
         for callee in held:
