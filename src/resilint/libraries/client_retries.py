@@ -39,7 +39,7 @@ Each library's count, default and "off" setting, as its documentation and code s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
@@ -50,7 +50,18 @@ from resilint.lint.traversal import iter_nodes
 
 Layer = Tuple[str, Optional[int]]  # how a layer describes itself, and its calls per operation
 # …, where the retries are configured, and the retry policy the file recognised there (if any)
-ClientLayer = Tuple[str, Optional[int], cst.CSTNode, Optional[Policy]]
+Found = Tuple[str, Optional[int], cst.CSTNode, Optional[Policy]]
+
+
+class ClientLayer(NamedTuple):
+    """The retries a client adds by itself; ``raises``: the packages whose exceptions are all
+    it raises once its attempts are spent (an SDK's own errors), when that is so."""
+
+    description: str
+    calls: Optional[int]
+    where: cst.CSTNode
+    policy: Optional[Policy]
+    raises: Tuple[str, ...] = ()
 
 
 def layer_of(policy: Policy) -> Optional[Layer]:
@@ -75,7 +86,7 @@ def layer_of(policy: Policy) -> Optional[Layer]:
     return f"{name} (attempts unknown)", None
 
 
-def layer_at(model: SemanticModel, node: cst.CSTNode) -> Optional[ClientLayer]:
+def layer_at(model: SemanticModel, node: cst.CSTNode) -> Optional[Found]:
     """The layer of the retrying adapter, pool or transport built by ``node``, if it retries."""
     for scope in retry_scopes(model).scopes:
         if scope.node is node:
@@ -86,7 +97,7 @@ def layer_at(model: SemanticModel, node: cst.CSTNode) -> Optional[ClientLayer]:
 
 # --- clients, by class ---------------------------------------------------------------------
 
-Reader = Callable[[SemanticModel, CallSite], Optional[ClientLayer]]
+Reader = Callable[[SemanticModel, CallSite], Optional[Found]]
 
 
 @dataclass(frozen=True)
@@ -95,12 +106,14 @@ class RetryingClient:
     that builds it (None: it does not retry); ``requests`` whether a method path under the
     client (``("chat", "completions", "create")``) sends a request; ``unseen`` describes the
     layer when the call that builds the client is not in the file (None: not a layer then);
-    ``namespaced``: its attributes are parts of the same client (``client.chat.completions``)."""
+    ``namespaced``: its attributes are parts of the same client (``client.chat.completions``);
+    ``raises``: the packages whose exceptions are all it raises when its attempts are spent."""
 
     read: Reader
     requests: Callable[[Tuple[str, ...]], bool]
     unseen: Optional[str] = None
     namespaced: bool = False
+    raises: Tuple[str, ...] = ()
 
 
 # SDK methods that build or describe rather than call the service
@@ -154,7 +167,7 @@ def _count(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: 
 def _retries_setting(keyword: str, default: int, what: str) -> Reader:
     """A client whose ``keyword`` is the number of retries after the first attempt."""
 
-    def read(model: SemanticModel, site: CallSite) -> Optional[ClientLayer]:
+    def read(model: SemanticModel, site: CallSite) -> Optional[Found]:
         arg = call_argument(site.node, keyword)
         if arg is None:
             if keyword_args(site.node)[1]:
@@ -167,7 +180,7 @@ def _retries_setting(keyword: str, default: int, what: str) -> Reader:
 
 def _retries(
     model: SemanticModel, expr: cst.BaseExpression, site: CallSite, what: str, where: Optional[cst.CSTNode] = None,
-) -> Optional[ClientLayer]:
+) -> Optional[Found]:
     """A number of retries after the first attempt: 0 (or False) is none."""
     where = site.node if where is None else where
     value = model.followed(expr, site.scope, site.order)
@@ -180,8 +193,8 @@ def _retries(
 
 
 def _botocore(what: str) -> Reader:
-    def read(model: SemanticModel, site: CallSite) -> Optional[ClientLayer]:
-        unknown: ClientLayer = (what, None, site.node, None)
+    def read(model: SemanticModel, site: CallSite) -> Optional[Found]:
+        unknown: Found = (what, None, site.node, None)
         arg = call_argument(site.node, "config", 9)  # boto3.client, Session.client/resource, create_client
         if arg is None:
             return unknown
@@ -230,7 +243,7 @@ def _entries(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order
 _REDIS_RETRY = frozenset({"redis.retry.Retry", "redis.asyncio.retry.Retry", "redis.Retry"})
 
 
-def _redis(model: SemanticModel, site: CallSite) -> Optional[ClientLayer]:
+def _redis(model: SemanticModel, site: CallSite) -> Optional[Found]:
     keywords, _ = keyword_args(site.node)
     if "connection_pool" in keywords:
         return None  # the pool's settings apply, not these
@@ -257,32 +270,45 @@ def _redis(model: SemanticModel, site: CallSite) -> Optional[ClientLayer]:
     return (f"redis-py Retry(retries={count})", count + 1, site.node, None) if count > 0 else None
 
 
-def _stripe_client(model: SemanticModel, site: CallSite) -> Optional[ClientLayer]:
+def _stripe_client(model: SemanticModel, site: CallSite) -> Optional[Found]:
     arg = call_argument(site.node, "max_network_retries")
     return _retries(model, arg.value, site, "StripeClient max_network_retries") if arg is not None else None
 
 
-def _minio(model: SemanticModel, site: CallSite) -> Optional[ClientLayer]:
+def _minio(model: SemanticModel, site: CallSite) -> Optional[Found]:
     arg = call_argument(site.node, "http_client", 6)
     if arg is None:
         return "Minio's default urllib3 Retry total=5", 6, site.node, None
     return layer_at(model, model.followed(arg.value, site.scope, site.order))
 
 
-def _pool(model: SemanticModel, site: CallSite) -> Optional[ClientLayer]:
+def _pool(model: SemanticModel, site: CallSite) -> Optional[Found]:
     return layer_at(model, site.node)
 
 
-_OPENAI = RetryingClient(_retries_setting("max_retries", 2, "OpenAI client"), _sdk_request, "OpenAI client retries", True)
-_BOTOCORE = RetryingClient(_botocore("botocore client retries"), _sdk_request, "botocore client retries")
-_ELASTICSEARCH = RetryingClient(_retries_setting("max_retries", 3, "Elasticsearch client"), _sdk_request, namespaced=True)
-_OPENSEARCH = RetryingClient(_retries_setting("max_retries", 3, "OpenSearch client"), _sdk_request, namespaced=True)
-_REDIS = RetryingClient(_redis, _redis_request)
+_OPENAI = RetryingClient(
+    _retries_setting("max_retries", 2, "OpenAI client"), _sdk_request, "OpenAI client retries", True, ("openai",),
+)
+_BOTO = ("botocore", "boto3", "s3transfer")
+_ELASTICSEARCH = RetryingClient(
+    _retries_setting("max_retries", 3, "Elasticsearch client"), _sdk_request, namespaced=True,
+    raises=("elasticsearch", "elastic_transport"),
+)
+_OPENSEARCH = RetryingClient(
+    _retries_setting("max_retries", 3, "OpenSearch client"), _sdk_request, namespaced=True, raises=("opensearchpy",),
+)
+_REDIS = RetryingClient(_redis, _redis_request, raises=("redis",))
+# A pool's last failure is urllib3's; a status it gives up on comes back as a response, which
+# the caller may turn into an error of its own.
 _POOL = RetryingClient(_pool, _pool_request)
 
 CLIENTS: Dict[str, RetryingClient] = {
-    "botocore.client.BaseClient": _BOTOCORE,
-    "boto3.resource": RetryingClient(_botocore("boto3 resource retries"), _sdk_request, "boto3 resource retries"),
+    "botocore.client.BaseClient": RetryingClient(
+        _botocore("botocore client retries"), _sdk_request, "botocore client retries", raises=_BOTO,
+    ),
+    "boto3.resource": RetryingClient(
+        _botocore("boto3 resource retries"), _sdk_request, "boto3 resource retries", raises=_BOTO,
+    ),
     "openai.OpenAI": _OPENAI,
     "openai.AsyncOpenAI": _OPENAI,
     "openai.AzureOpenAI": _OPENAI,
@@ -294,9 +320,9 @@ CLIENTS: Dict[str, RetryingClient] = {
     "redis.Redis": _REDIS,
     "redis.asyncio.Redis": _REDIS,
     "stripe.StripeClient": RetryingClient(
-        _stripe_client, lambda path: len(path) > 1 and _sdk_request(path), namespaced=True,
+        _stripe_client, lambda path: len(path) > 1 and _sdk_request(path), namespaced=True, raises=("stripe",),
     ),
-    "minio.Minio": RetryingClient(_minio, _direct_request(_MINIO_LOCAL)),
+    "minio.Minio": RetryingClient(_minio, _direct_request(_MINIO_LOCAL), raises=("minio", "urllib3")),
     "urllib3.PoolManager": _POOL,
     "urllib3.ProxyManager": _POOL,
     "urllib3.HTTPConnectionPool": _POOL,
@@ -321,16 +347,22 @@ def instance_retries(model: SemanticModel, kind: str, site: cst.CSTNode) -> Opti
     call = model.call_site(site) if client is not None else None
     if client is None or call is None:
         return None
-    return client.read(model, call)
+    return client_retries(kind, client.read(model, call))
+
+
+def client_retries(kind: str, found: Optional[Found]) -> Optional[ClientLayer]:
+    """The layer a client of class ``kind`` adds, as found."""
+    if found is None:
+        return None
+    client = CLIENTS.get(kind)
+    return ClientLayer(*found[:4], raises=client.raises if client is not None else ())
 
 
 # --- one request's own settings --------------------------------------------------------------
 
 _API_CORE_RETRIES = frozenset({
     "google.api_core.retry.Retry", "google.api_core.retry.AsyncRetry", "google.api_core.retry.StreamingRetry",
-    "google.api_core.retry.AsyncStreamingRetry", "google.api_core.retry_async.AsyncRetry",
-    "google.api_core.retry.retry_unary.Retry", "google.api_core.retry.retry_unary_async.AsyncRetry",
-    "google.cloud.storage.retry.DEFAULT_RETRY", "google.cloud.bigquery.retry.DEFAULT_RETRY",
+    "google.api_core.retry.AsyncStreamingRetry", "google.cloud.storage.retry.DEFAULT_RETRY", "google.cloud.bigquery.retry.DEFAULT_RETRY",
     "google.cloud.bigquery.DEFAULT_RETRY",
 })
 _RETRY_COPIES = frozenset({"with_deadline", "with_timeout", "with_delay", "with_predicate", "with_on_error"})
@@ -346,7 +378,7 @@ def request_retries(model: SemanticModel, site: CallSite, name: str) -> Tuple[bo
     if retry is not None:
         layer = _api_core_retry(model, retry.value, site)
         if layer is not None:
-            return True, layer
+            return True, ClientLayer(*layer, raises=("google",))
     found = client_of(name)
     pool_request = found is not None and CLIENTS[found[0]] is _POOL and _pool_request(found[1])
     if not pool_request and name not in _URLLIB3_REQUESTS:
@@ -354,14 +386,15 @@ def request_retries(model: SemanticModel, site: CallSite, name: str) -> Tuple[bo
     retries = keywords.get("retries")
     if retries is None or is_none(model.followed(retries.value, site.scope, site.order)):
         if name in _URLLIB3_REQUESTS:
-            return True, ("urllib3 default retries=3", 4, site.node, None)
+            return True, ClientLayer("urllib3 default retries=3", 4, site.node, None)
         return False, None  # the pool's own
     value = model.followed(retries.value, site.scope, site.order)
     policy = next((p for p in retry_scopes(model).policies if p.node is value), None)
     if policy is not None:
         described = layer_of(policy)
-        return True, (described[0], described[1], value, policy) if described is not None else None
-    return True, _retries(model, retries.value, site, "urllib3 retries")
+        return True, ClientLayer(described[0], described[1], value, policy) if described is not None else None
+    found = _retries(model, retries.value, site, "urllib3 retries")
+    return True, ClientLayer(*found) if found is not None else None
 
 
 def refuses_retries(model: SemanticModel, site: CallSite) -> bool:
@@ -383,7 +416,7 @@ def refuses_retries(model: SemanticModel, site: CallSite) -> bool:
     return False
 
 
-def _api_core_retry(model: SemanticModel, expr: cst.BaseExpression, site: CallSite) -> Optional[ClientLayer]:
+def _api_core_retry(model: SemanticModel, expr: cst.BaseExpression, site: CallSite) -> Optional[Found]:
     value = model.followed(expr, site.scope, site.order)
     limit: Optional[cst.BaseExpression] = None
     while (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
@@ -407,7 +440,7 @@ def _api_core_retry(model: SemanticModel, expr: cst.BaseExpression, site: CallSi
 _FOR_SOME_REQUESTS = frozenset({"options", "with_options"})
 
 
-def retries_for_some(model: SemanticModel, call: cst.Call, site: CallSite) -> Optional[Tuple[Optional[ClientLayer]]]:
+def retries_for_some(model: SemanticModel, call: cst.Call, site: CallSite) -> Optional[Tuple[Optional[Found]]]:
     """``client.options(max_retries=N)`` (Elasticsearch, OpenSearch) and
     ``client.with_options(max_retries=N)`` (OpenAI): the retries of the requests made through
     the copy, as a one-element tuple (holding None when it retries nothing), else None."""
@@ -423,6 +456,7 @@ def retries_for_some(model: SemanticModel, call: cst.Call, site: CallSite) -> Op
 # --- settings of a whole library -----------------------------------------------------------
 
 STRIPE_RETRIES = "stripe.max_network_retries"
+_STRIPE = ("stripe",)
 # module-level objects of stripe that answer without a request
 _STRIPE_LOCAL = frozenset({"error", "util", "Webhook", "WebhookSignature", "StripeClient", "http_client", "oauth_error"})
 
@@ -460,6 +494,8 @@ def settings_made(model: SemanticModel) -> Iterator[Tuple[str, Optional[ClientLa
             assert value is not None
             count = _count(model, value, model.module_scope, 1 << 62)
             if count is None:
-                yield STRIPE_RETRIES, (f"stripe.max_network_retries = {code_of(value)}", None, node, None)
+                yield STRIPE_RETRIES, ClientLayer(f"stripe.max_network_retries = {code_of(value)}", None, node, None, _STRIPE)
+            elif count > 0:
+                yield STRIPE_RETRIES, ClientLayer(f"stripe.max_network_retries = {count}", count + 1, node, None, _STRIPE)
             else:
-                yield STRIPE_RETRIES, (f"stripe.max_network_retries = {count}", count + 1, node, None) if count > 0 else None
+                yield STRIPE_RETRIES, None

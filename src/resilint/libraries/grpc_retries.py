@@ -16,7 +16,7 @@ from typing import Any, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.client_retries import ClientLayer
+from resilint.libraries.client_retries import ClientLayer, Found
 from resilint.lint.nodes import call_argument, number_of, string_of
 from resilint.lint.semantic import Instance, Scope, SemanticModel
 
@@ -54,11 +54,11 @@ def stub_retries(model: SemanticModel, kind: str, site: cst.CSTNode) -> Optional
         if isinstance(value, Instance) and value.site is not None:
             layer = _channel_retries(model, value, service, 0)
             if layer is not None:
-                return layer
+                return ClientLayer(*layer, raises=("grpc",))  # a stub raises ``grpc.RpcError``
     return None
 
 
-def _channel_retries(model: SemanticModel, channel: Instance, service: str, depth: int) -> Optional[ClientLayer]:
+def _channel_retries(model: SemanticModel, channel: Instance, service: str, depth: int) -> Optional[Found]:
     made = channel.site
     call = model.call_site(made) if made is not None else None
     if call is None or not isinstance(made, cst.Call) or depth > 3:

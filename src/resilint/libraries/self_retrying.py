@@ -11,14 +11,17 @@ call that made it, so that it follows the object to whatever module uses it).
 
 from __future__ import annotations
 
-from typing import List, Optional, Protocol, Tuple
+import sys
+from typing import Callable, List, Optional, Protocol, Tuple
 
 import libcst as cst
 
 from resilint.libraries.client_retries import (
     CLIENTS,
     ClientLayer,
+    Found,
     client_of,
+    client_retries,
     instance_retries,
     layer_at,
     request_retries,
@@ -80,7 +83,8 @@ def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> O
         return _library_layer(model, func.value, site, kind) if requests else None
     if name.rsplit(".", 1)[-1] not in _REQUEST_METHODS:
         return None
-    return object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0])
+    found = object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0])
+    return ClientLayer(*found) if found is not None else None
 
 
 def _client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
@@ -100,24 +104,35 @@ def _library_layer(model: SemanticModel, receiver: cst.BaseExpression, site: Cal
     object the request is sent on, or the retries set for some requests on the way
     (``client.with_options(max_retries=0).chat.completions.create``)."""
     expr: cst.BaseExpression = receiver
+    found: Optional[Found] = None
     for _ in range(8):
         values = model.resolve_all(expr, site.scope, site.order)
         made = [v for v in values if isinstance(v, Instance) and _under(model.type_name(v), kind)]
         if made:
-            return _made_by(model, made, kind, receiver, site)
+            found = _made_by(model, made, kind, receiver, site)
+            break
         if isinstance(expr, cst.Attribute):
             expr = expr.value
         elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
             override = retries_for_some(model, expr, site)
             if override is not None:
-                return override[0]
+                found = override[0]
+                break
             expr = expr.func.value
         else:
+            found = _unseen(model, kind, receiver, site)  # built where the file cannot see
             break
+    if found is not None and is_stub(kind):
+        return ClientLayer(*found[:4], raises=("grpc",))
+    return client_retries(kind, found)
+
+
+def _unseen(model: SemanticModel, kind: str, receiver: cst.BaseExpression, site: CallSite) -> Optional[Found]:
+    """The layer of a client built where the file cannot see, when its library retries anyway."""
     client = CLIENTS.get(kind)
-    if client is not None and client.unseen is not None:  # built where the file cannot see
-        return client.unseen, None, model.followed(receiver, site.scope, site.order), None
-    return None
+    if client is None or client.unseen is None:
+        return None
+    return client.unseen, None, model.followed(receiver, site.scope, site.order), None
 
 
 def _under(name: Optional[str], kind: str) -> bool:
@@ -126,7 +141,7 @@ def _under(name: Optional[str], kind: str) -> bool:
 
 def _made_by(
     model: SemanticModel, made: List[Instance], kind: str, receiver: cst.BaseExpression, site: CallSite, depth: int = 0,
-) -> Optional[ClientLayer]:
+) -> Optional[Found]:
     """The layer of the first of ``made`` that retries: a client of ``kind``, or an object one
     made (``s3.Table("t")``, ``r.pipeline()``), judged by that client."""
     unseen = False
@@ -138,7 +153,7 @@ def _made_by(
         if name == kind:
             layer = stub_retries(model, kind, value.site) if is_stub(kind) else instance_retries(model, kind, value.site)
             if layer is not None:
-                return layer
+                return layer[:4]
             continue
         maker = model.call_site(value.site)
         made_by = value.site if isinstance(value.site, cst.Call) else None
@@ -155,16 +170,13 @@ def _made_by(
         layer = _made_by(model, owners, kind, func.value, maker, depth + 1)
         if layer is not None:
             return layer
-    client = CLIENTS.get(kind)
-    if unseen and client is not None and client.unseen is not None:
-        return client.unseen, None, model.followed(receiver, site.scope, site.order), None
-    return None
+    return _unseen(model, kind, receiver, site) if unseen else None
 
 
 def object_layer(
     model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int, kind: Optional[str] = None,
     depth: int = 0,
-) -> Optional[ClientLayer]:
+) -> Optional[Found]:
     """The retries a requests session or an httpx client adds by itself: a retrying adapter
     mounted, a retrying transport; also when the object is what a function of the file returns
     (``session = retrying_session()``)."""
@@ -190,13 +202,13 @@ def object_layer(
     return None
 
 
-def _mounted_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[ClientLayer]:
+def _mounted_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[Found]:
     return _retrying_adapter(model, mounted_on(model, receiver_keys(receiver, model, scope, order)))
 
 
 def _retrying_adapter(
     model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]]
-) -> Optional[ClientLayer]:
+) -> Optional[Found]:
     for adapter, scope, order in adapters:
         layer = layer_at(model, model.followed(adapter, scope, order))
         if layer is not None:
@@ -217,14 +229,15 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
         return instance_retries(model, kind, site)
     if is_stub(kind):
         return stub_retries(model, kind, site)
+    found: Optional[Found] = None
     if kind == "requests.Session":
-        return _retrying_adapter(model, mounted_on(model, [object_key(value)]))
-    if kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
+        found = _retrying_adapter(model, mounted_on(model, [object_key(value)]))
+    elif kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
         transport = keyword_args(site)[0].get("transport")
         made = model.call_site(site)
         if transport is not None and made is not None:
-            return layer_at(model, model.followed(transport.value, made.scope, made.order))
-    return None
+            found = layer_at(model, model.followed(transport.value, made.scope, made.order))
+    return ClientLayer(*found) if found is not None else None
 
 
 def shares_layer_with_attributes(model: SemanticModel, value: Instance) -> bool:
@@ -234,7 +247,7 @@ def shares_layer_with_attributes(model: SemanticModel, value: Instance) -> bool:
     return client is not None and client.namespaced
 
 
-def _transport_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[ClientLayer]:
+def _transport_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[Found]:
     built = model.followed(receiver, scope, order)
     if not isinstance(built, cst.Call):
         return None
@@ -273,18 +286,40 @@ def gives_up_with(policy: Policy) -> Optional[str]:
     return None
 
 
-def separate_failures(outer: "LayerFacts", inner: "LayerFacts") -> bool:
+def separate_failures(
+    outer: "LayerFacts", inner: "LayerFacts", in_project: Callable[[str], bool] = lambda name: False,
+) -> bool:
     """True when two layers retry different kinds of failure, so they do not multiply: the outer
     one retries a business condition (a result) and the inner one errors; the inner one retries
     statuses only and the outer one exceptions; or the outer one never retries what the inner
-    one raises when it gives up."""
+    one raises when it gives up (tenacity's ``RetryError``; an SDK's own errors, when the outer
+    one retries only exceptions of other libraries). ``in_project`` tells the project's own
+    exception classes, which its code may raise from the inner layer's errors."""
     if outer.retries_on == ON_RESULT and inner.retries_on != ON_RESULT:
         return True
     if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
         return True
     raised = inner.gives_up_with
     caught = set(outer.exceptions)
-    return bool(raised and caught and not caught & _GENERIC_EXCEPTIONS and raised not in caught)
+    if not raised or not caught or caught & _GENERIC_EXCEPTIONS:
+        return False
+    if raised.endswith(".*"):
+        packages = tuple(family[:-1] for family in raised.split())
+        return all(_elsewhere(name, packages, in_project) for name in caught)
+    return raised not in caught
+
+
+def _elsewhere(name: str, packages: Tuple[str, ...], in_project: Callable[[str], bool]) -> bool:
+    """An exception class of a third-party library other than ``packages`` (``requests.HTTPError``
+    around an OpenAI client): never the class, nor a base class, of what those raise. Built-in
+    and standard-library classes may be bases; project classes may wrap their errors."""
+    root = name.split(".", 1)[0]
+    return not name.startswith(packages) and root not in _STANDARD and not in_project(name)
+
+
+_STANDARD = frozenset(getattr(sys, "stdlib_module_names", ())) | {
+    "builtins", "socket", "ssl", "asyncio", "concurrent", "http", "urllib", "json", "os", "io", "select",
+}
 
 
 class LayerFacts(Protocol):

@@ -505,10 +505,14 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
 
 
 def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> Layer:
-    description, calls, where, policy = client
+    description, calls, where, policy, raises = client
+    # An SDK's retries end in an exception of its own package ("openai.*"): an outer layer
+    # that retries only other libraries' exceptions does not repeat it.
+    family = " ".join(f"{package}.*" for package in raises) or None
     if policy is not None:
-        return _layer(model, policy, (description, calls), locate(where), client=True)
-    return Layer(description, calls, locate(where), client=True, retrier=description)
+        layer = _layer(model, policy, (description, calls), locate(where), client=True)
+        return replace(layer, gives_up_with=family) if family else layer
+    return Layer(description, calls, locate(where), client=True, retrier=description, gives_up_with=family)
 
 
 def _layer(

@@ -54,7 +54,9 @@ class NestedRetry(ProjectRule):
     `except`, a retry on the result such as tenacity's `retry_if_result` status poll) around
     transport retries; an inner hand-written loop that retries statuses only (429) inside an
     outer layer that retries exceptions; an outer layer that does not retry what the inner one
-    raises when it gives up (tenacity's `RetryError` unless `reraise=True`). A loop that moves on to the next mirror, remote or replica is
+    raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
+    errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
+    retries only other libraries' exceptions, such as `requests.HTTPError`). A loop that moves on to the next mirror, remote or replica is
     failover, not a retry.
 
     ## Why is this bad?
@@ -277,7 +279,7 @@ class NestedRetry(ProjectRule):
         for outer in graph.all_layers():
             after = None if outer.layer.whole_function else outer.index
             for reached in graph.layers_reached(outer.function, graph.covered_calls(outer), after):
-                if separate_failures(outer.layer, reached.layer.layer):
+                if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name):
                     continue
                 below = _chain(graph, reached.layer, chains, {outer.key})
                 _report(ctx, outer, reached, below)
@@ -296,7 +298,7 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
     after = None if ref.layer.whole_function else ref.index
     best: Chain = [ref]
     for reached in graph.layers_reached(ref.function, graph.covered_calls(ref), after):
-        if separate_failures(ref.layer, reached.layer.layer):
+        if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name):
             continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen)
         if _weight(candidate) > _weight(best):

@@ -5,6 +5,7 @@ import time
 
 import backoff
 import redis
+import requests
 import tenacity
 import urllib3
 from elasticsearch import ConnectionError as EsConnectionError
@@ -25,7 +26,7 @@ poll = tenacity.retry(
 
 @retry
 def summarize(text):
-    return llm.Assistant().complete(text)  # expect: RES204 "tenacity 3 attempts (app/jobs.py:26) x OpenAI client max_retries=2 (the default) (app/llm.py:10) = up to 9 calls"
+    return llm.Assistant().complete(text)  # expect: RES204 "tenacity 3 attempts (app/jobs.py:27) x OpenAI client max_retries=2 (the default) (app/llm.py:10) = up to 9 calls"
 
 
 @retry
@@ -36,6 +37,28 @@ def classify(text):
 @retry
 def classify_patiently(text):
     return llm.PATIENT.chat.completions.create(model="m", messages=[{"role": "user", "content": text}])  # expect: RES204 "x OpenAI client max_retries=5 (app/llm.py:5) = up to 18 calls"
+
+
+class LlmError(Exception):
+    pass
+
+
+@tenacity.retry(stop=tenacity.stop_after_attempt(3), retry=tenacity.retry_if_exception_type(requests.HTTPError))
+def classify_other_errors(text):
+    """Retries requests' errors only, which the OpenAI client never raises."""
+    return llm.PATIENT.chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+
+
+@tenacity.retry(stop=tenacity.stop_after_attempt(3), retry=tenacity.retry_if_exception_type(LlmError))
+def classify_wrapped(text):
+    return ask_patiently(text)  # expect: RES204 "x OpenAI client max_retries=5 (app/llm.py:5) = up to 18 calls"
+
+
+def ask_patiently(text):
+    try:
+        return llm.PATIENT.chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+    except Exception as error:
+        raise LlmError(str(error)) from error
 
 
 @retry
@@ -50,7 +73,7 @@ def wait_for_finetune(job_id):
 
 @backoff.on_exception(backoff.expo, (EsConnectionError, TransportError), max_tries=5)
 def index_document(doc):
-    return search.Backend().put(doc)  # expect: RES204 "backoff 5 attempts (app/jobs.py:51) x Elasticsearch client max_retries=3 (the default) (app/search.py:6) = up to 20 calls"
+    return search.Backend().put(doc)  # expect: RES204 "backoff 5 attempts (app/jobs.py:74) x Elasticsearch client max_retries=3 (the default) (app/search.py:6) = up to 20 calls"
 
 
 @backoff.on_exception(backoff.expo, TransportError, max_tries=5)
@@ -103,7 +126,7 @@ def bump_plain(name):
 def fetch_source(url):
     for attempt in range(3):
         try:
-            resp = retrying.request("GET", url)  # expect: RES204 "a hand-written retry loop 3 attempts (app/jobs.py:104) x urllib3 Retry total=4 (app/pools.py:5) = up to 15 calls"
+            resp = retrying.request("GET", url)  # expect: RES204 "a hand-written retry loop 3 attempts (app/jobs.py:127) x urllib3 Retry total=4 (app/pools.py:5) = up to 15 calls"
             if resp.status == 200:
                 return json.loads(resp.data)
         except urllib3.exceptions.HTTPError:
@@ -147,7 +170,7 @@ def manifest(path):
 
 @retry
 def fetch_module(url):
-    return urllib3.request("GET", url, timeout=5).data  # expect: RES204 "x urllib3 default retries=3 (app/jobs.py:150) = up to 12 calls"
+    return urllib3.request("GET", url, timeout=5).data  # expect: RES204 "x urllib3 default retries=3 (app/jobs.py:173) = up to 12 calls"
 
 
 @retry

@@ -13,6 +13,7 @@ tuned = Minio("minio:9000", access_key="a", secret_key="s", http_client=urllib3.
 single = Minio("minio:9000", access_key="a", secret_key="s", http_client=urllib3.PoolManager(timeout=TIMEOUT, retries=False))
 
 gcs_retry = retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5), retry=retry_if_exception_type(gexc.GoogleAPIError), reraise=True)
+s3_retry = retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5), retry=retry_if_exception_type(urllib3.exceptions.HTTPError), reraise=True)
 
 
 @gcs_retry
@@ -32,21 +33,27 @@ def copy_report(blob, path):
     blob.upload_from_filename(path, retry=GCS_RETRY.with_deadline(30), timeout=30)  # expect: RES204 "google-api-core Retry (for up to 30 s)"
 
 
-@gcs_retry
+@s3_retry
 def put(name, data, size):
     return objects.put_object("reports", name, data, size)  # expect: RES204 "x Minio's default urllib3 Retry total=5 (app/storage.py:11) = up to 18 calls"
 
 
-@gcs_retry
+@s3_retry
 def put_tuned(name, data, size):
     return tuned.put_object("reports", name, data, size)  # expect: RES204 "x urllib3 Retry total=1 (app/storage.py:12) = up to 6 calls"
 
 
-@gcs_retry
+@s3_retry
 def put_once(name, data, size):
     return single.put_object("reports", name, data, size)
 
 
-@gcs_retry
+@s3_retry
 def share(name):
     return objects.presigned_get_object("reports", name)
+
+
+@gcs_retry
+def put_beside(name, data, size):
+    """The retry is for google's errors: Minio's (urllib3's) are not retried, so nothing multiplies."""
+    return objects.put_object("reports", name, data, size)
