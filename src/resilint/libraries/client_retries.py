@@ -120,7 +120,7 @@ class RetryingClient:
 _LOCAL = frozenset({
     "get_paginator", "get_waiter", "can_paginate", "close", "meta", "exceptions", "generate_presigned_url",
     "generate_presigned_post", "with_options", "options", "with_raw_response", "with_streaming_response",
-    "copy", "construct_event", "parse_thin_event", "parse_event_notification",
+    "construct_event", "parse_thin_event", "parse_event_notification",
 })
 _POOL_REQUESTS = frozenset({"request", "urlopen", "request_encode_url", "request_encode_body"})
 # redis-py methods that do not send a command by themselves
@@ -139,7 +139,7 @@ _MINIO_LOCAL = frozenset({
 def _sdk_request(path: Tuple[str, ...]) -> bool:
     """A request of a client whose every lower-case method (at any depth) calls the service."""
     method = path[-1]
-    return method not in _LOCAL and not method[:1].isupper() and not method.startswith("_")
+    return method not in _LOCAL and not method[:1].isupper()
 
 
 def _direct_request(local: frozenset) -> Callable[[Tuple[str, ...]], bool]:
