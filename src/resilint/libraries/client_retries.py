@@ -45,7 +45,7 @@ import libcst as cst
 
 from resilint.libraries.retry_scopes import Policy, retry_scopes
 from resilint.lint.nodes import call_argument, code_of, is_false, is_none, is_true, keyword_args, number_of, string_of
-from resilint.lint.semantic import CallSite, Instance, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 Layer = Tuple[str, Optional[int]]  # how a layer describes itself, and its calls per operation
@@ -199,7 +199,8 @@ def _botocore(what: str) -> Reader:
         if arg is None:
             return unknown
         config = model.followed(arg.value, site.scope, site.order)
-        if not isinstance(config, cst.Call) or model.qualified_name(config.func, site.scope, site.order) != "botocore.config.Config":
+        built = model.qualified_name(config.func, site.scope, site.order) if isinstance(config, cst.Call) else None
+        if not isinstance(config, cst.Call) or built != "botocore.config.Config":
             return unknown
         retries = call_argument(config, "retries")
         entries = _entries(model, retries.value, site.scope, site.order) if retries is not None else None
@@ -221,7 +222,9 @@ def _botocore(what: str) -> Reader:
     return read
 
 
-def _entries(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[Dict[str, cst.BaseExpression]]:
+def _entries(
+    model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int,
+) -> Optional[Dict[str, cst.BaseExpression]]:
     """The string-keyed entries of a dict literal or ``dict(key=...)``, None when unreadable."""
     value = model.followed(expr, scope, order)
     if isinstance(value, cst.Dict):
@@ -362,8 +365,8 @@ def client_retries(kind: str, found: Optional[Found]) -> Optional[ClientLayer]:
 
 _API_CORE_RETRIES = frozenset({
     "google.api_core.retry.Retry", "google.api_core.retry.AsyncRetry", "google.api_core.retry.StreamingRetry",
-    "google.api_core.retry.AsyncStreamingRetry", "google.cloud.storage.retry.DEFAULT_RETRY", "google.cloud.bigquery.retry.DEFAULT_RETRY",
-    "google.cloud.bigquery.DEFAULT_RETRY",
+    "google.api_core.retry.AsyncStreamingRetry", "google.cloud.storage.retry.DEFAULT_RETRY",
+    "google.cloud.bigquery.retry.DEFAULT_RETRY", "google.cloud.bigquery.DEFAULT_RETRY",
 })
 _RETRY_COPIES = frozenset({"with_deadline", "with_timeout", "with_delay", "with_predicate", "with_on_error"})
 _URLLIB3_REQUESTS = frozenset({"urllib3.request"})
@@ -458,7 +461,10 @@ def retries_for_some(model: SemanticModel, call: cst.Call, site: CallSite) -> Op
 STRIPE_RETRIES = "stripe.max_network_retries"
 _STRIPE = ("stripe",)
 # module-level objects of stripe that answer without a request
-_STRIPE_LOCAL = frozenset({"error", "util", "Webhook", "WebhookSignature", "StripeClient", "http_client", "oauth_error"})
+_STRIPE_LOCAL = frozenset({
+    "error", "util", "Webhook", "WebhookSignature", "StripeClient", "http_client", "oauth_error",
+})
+_STRIPE_OBJECT_METHODS = frozenset({"construct_from", "refresh_from", "to_dict", "class_url"})
 
 
 def library_setting(name: str) -> Optional[str]:
@@ -467,11 +473,10 @@ def library_setting(name: str) -> Optional[str]:
     parts = name.split(".")
     if parts[0] != "stripe" or len(parts) < 3 or parts[1] in _STRIPE_LOCAL:
         return None
-    method = parts[-1]
-    resource = parts[-2]
-    if not resource[:1].isupper() or method[:1].isupper() or method.startswith("_") or method in _LOCAL:
+    resource, method = parts[-2], parts[-1]
+    if not resource[:1].isupper() or method[:1].isupper() or method.startswith("_"):
         return None
-    return STRIPE_RETRIES if method not in ("construct_from", "refresh_from", "to_dict", "class_url") else None
+    return STRIPE_RETRIES if method not in _LOCAL and method not in _STRIPE_OBJECT_METHODS else None
 
 
 def settings_made(model: SemanticModel) -> Iterator[Tuple[str, Optional[ClientLayer]]]:
@@ -493,9 +498,6 @@ def settings_made(model: SemanticModel) -> Iterator[Tuple[str, Optional[ClientLa
                 continue
             assert value is not None
             count = _count(model, value, model.module_scope, 1 << 62)
-            if count is None:
-                yield STRIPE_RETRIES, ClientLayer(f"stripe.max_network_retries = {code_of(value)}", None, node, None, _STRIPE)
-            elif count > 0:
-                yield STRIPE_RETRIES, ClientLayer(f"stripe.max_network_retries = {count}", count + 1, node, None, _STRIPE)
-            else:
-                yield STRIPE_RETRIES, None
+            shown = code_of(value) if count is None else str(count)
+            made = ClientLayer(f"stripe.max_network_retries = {shown}", count + 1 if count else None, node, None, _STRIPE)
+            yield STRIPE_RETRIES, made if count is None or count > 0 else None

@@ -99,7 +99,9 @@ def _client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
     return None
 
 
-def _library_layer(model: SemanticModel, receiver: cst.BaseExpression, site: CallSite, kind: str) -> Optional[ClientLayer]:
+def _library_layer(
+    model: SemanticModel, receiver: cst.BaseExpression, site: CallSite, kind: str,
+) -> Optional[ClientLayer]:
     """The layer of the library client a request goes to: the client (or stub) that made the
     object the request is sent on, or the retries set for some requests on the way
     (``client.with_options(max_retries=0).chat.completions.create``)."""
@@ -151,7 +153,8 @@ def _made_by(
             unseen = True
             continue
         if name == kind:
-            layer = stub_retries(model, kind, value.site) if is_stub(kind) else instance_retries(model, kind, value.site)
+            retries = stub_retries if is_stub(kind) else instance_retries
+            layer = retries(model, kind, value.site)
             if layer is not None:
                 return layer[:4]
             continue

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.db_scopes import db_scopes, runs_later
 from resilint.libraries.http_requests import RequestFinder
@@ -26,7 +27,6 @@ from resilint.libraries.retry_scopes import (
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
 from resilint.libraries.retry_scopes.recogniser import Recogniser
-from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.objects import object_facts
 from resilint.libraries.self_retrying import client_layer, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, writes_timeout_key

@@ -168,7 +168,7 @@ class ProjectGraph:
 
     def _policy(self, name: str, near: str) -> Optional[Layer]:
         """The retry policy a module keeps under ``name`` (``api_retry = tenacity.retry(...)``),
-        re-exports followed."""
+        re-exports followed; or the library setting of that name some module makes."""
         if name in self._settings:
             return self._settings[name]
         for _ in range(_MAX_ALIAS_HOPS):

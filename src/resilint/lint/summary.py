@@ -73,7 +73,8 @@ class Layer:
     guards_non_idempotent: bool = False  # it never repeats a POST/PATCH by itself
     library: str = ""
     # What it retries on: "any" | "specific" (exceptions) | "status" | "result" | "unknown",
-    # the exception classes when known, and the one it raises when it gives up, if known.
+    # the exception classes when known, and the one it raises when it gives up, if known (a
+    # class, or "pkg.*": only errors of those packages, several separated by spaces).
     retries_on: str = "unknown"
     exceptions: Tuple[str, ...] = ()
     gives_up_with: Optional[str] = None
