@@ -8,19 +8,21 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 from resilint.libraries.http_requests import session_has_key
-from resilint.libraries.self_retrying import ClientLayer, instance_layer
+from resilint.libraries.client_retries import ClientLayer
+from resilint.libraries.self_retrying import instance_layer, shares_layer_with_attributes
 from resilint.libraries.sessions import object_sets_timeout
 from resilint.lint.semantic import Instance, SemanticModel
 
-ObjectFacts = Tuple[Optional[ClientLayer], bool, str]
+ObjectFacts = Tuple[Optional[ClientLayer], bool, str, bool]
 
 
 def object_facts(model: SemanticModel, value: Instance) -> Optional[ObjectFacts]:
     """(its retry layer, whether it sets a timeout, "stable" when its headers carry an
-    idempotency key), or None when the file shows none of them."""
+    idempotency key, whether its attributes share its retries: ``client.chat.completions``),
+    or None when the file shows none of them."""
     layer = instance_layer(model, value)
     sets_timeout = object_sets_timeout(model, value)
     key = "stable" if session_has_key(model, value) else ""
     if layer is None and not sets_timeout and not key:
         return None
-    return layer, sets_timeout, key
+    return layer, sets_timeout, key, shares_layer_with_attributes(model, value)

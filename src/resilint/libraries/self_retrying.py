@@ -1,73 +1,55 @@
 """Clients that retry by themselves, whoever calls them: a requests session with a retrying
-adapter mounted, an httpx client on a transport built with ``retries=``, and SDK clients whose
-library retries every request (botocore, OpenAI).
+adapter mounted, an httpx client on a transport built with ``retries=``, and the library
+clients whose retries ``client_retries.py`` reads (SDK clients, urllib3 pools, redis-py,
+Minio, Stripe, google-api-core ``retry=``) and gRPC stubs (``grpc_retries.py``).
 
-For each, ``(description, calls per operation, where the retries are configured)``; the count
-is None when the file cannot see it (an SDK client configured elsewhere).
+For each, ``(description, calls per operation, where the retries are configured, policy)``;
+the count is None when the code does not say it (a client configured elsewhere). A layer
+belongs to a request (``client_layer``) or to an object (``instance_layer``: judged at the
+call that made it, so that it follows the object to whatever module uses it).
 """
 
 from __future__ import annotations
 
-from typing import List, Optional, Protocol, Tuple
+import sys
+from typing import Callable, List, Optional, Protocol, Tuple
 
 import libcst as cst
 
+from resilint.libraries.client_retries import (
+    CLIENTS,
+    ClientLayer,
+    Found,
+    client_of,
+    client_retries,
+    instance_retries,
+    layer_at,
+    request_retries,
+    retries_for_some,
+)
+from resilint.libraries.grpc_retries import is_stub, stub_request, stub_retries
 from resilint.libraries.retry_scopes import (
     ON_RESULT,
     ON_SPECIFIC,
     ON_STATUS,
     Policy,
-    retry_scopes,
 )
 from resilint.libraries.sessions import mounted_on, object_key, receiver_keys
 from resilint.lint.nodes import is_false, keyword_args
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
-# method-name prefixes of SDK clients that retry every request → what the library does
-# (botocore: 5 attempts in legacy mode, 3 in standard mode, unless the client's Config says
-# otherwise; OpenAI: 3 attempts unless max_retries says otherwise. Where the client is built
-# is rarely visible from the call, so the count is left unknown rather than guessed.)
-_SDK_CLIENTS = {
-    "botocore.client.BaseClient.": "botocore client retries",
-    "boto3.resource.": "boto3 resource retries",
-    "openai.OpenAI.": "OpenAI client retries",
-    "openai.AsyncOpenAI.": "OpenAI client retries",
-}
 _HTTPX_CLIENTS = frozenset({"httpx.Client", "httpx.AsyncClient"})
-
-Layer = Tuple[str, Optional[int]]
-ClientLayer = Tuple[str, Optional[int], cst.CSTNode, Optional[Policy]]  # …, where, and the policy
-
-
-def layer_of(policy: Policy) -> Optional[Layer]:
-    """How a retry policy describes itself as a layer, or None when it does not retry at all."""
-    attempts = policy.max_attempts
-    known = isinstance(attempts, (int, float)) and not isinstance(attempts, bool)
-    if policy.kind in ("adapter", "pool", "transport", "urllib3-retry"):
-        # these count retries after the first attempt
-        if known and attempts <= 0:
-            return None
-        what = "httpx transport retries" if policy.library == "httpx" else "urllib3 Retry total"
-        return (f"{what}={int(attempts)}" if known else f"{what}=unknown"), (int(attempts) + 1 if known else None)
-    name = {"loop": "a hand-written retry loop", "recursion": "a retry by recursion"}.get(policy.library, policy.library)
-    if known:
-        if attempts <= 1:
-            return None
-        return f"{name} {int(attempts)} attempts", int(attempts)
-    if attempts is None and policy.time_limit is None:
-        return f"{name} with no attempt limit", None
-    return f"{name} (attempts unknown)", None
-
-
+# The SDK clients whose requests RES301 counts as calls to another service.
+_SERVICES = frozenset({"botocore.client.BaseClient", "boto3.resource", "openai.OpenAI", "openai.AsyncOpenAI"})
 _REQUEST_METHODS = frozenset({"get", "options", "head", "post", "put", "patch", "delete", "request", "send", "stream"})
-# SDK client methods that build or describe rather than call the service
-_NOT_REQUESTS = frozenset({"get_paginator", "get_waiter", "can_paginate", "close", "meta", "exceptions",
-                           "generate_presigned_url", "generate_presigned_post", "with_options"})
-
-
-_ADMINISTRATION = _NOT_REQUESTS | frozenset({
-    "mount", "get_adapter", "prepare_request", "merge_environment_settings", "build_request", "rebuild_auth",
+# Methods of clients that build, describe or configure rather than send (``session.mount``,
+# ``r.pipeline()``, ``es.options(...)``).
+_ADMINISTRATION = frozenset({
+    "get_paginator", "get_waiter", "can_paginate", "close", "meta", "exceptions", "generate_presigned_url",
+    "generate_presigned_post", "with_options", "options", "mount", "get_adapter", "prepare_request",
+    "merge_environment_settings", "build_request", "rebuild_auth", "pipeline", "pubsub", "lock",
+    "register_script", "monitor",
 })
 
 
@@ -77,49 +59,134 @@ def may_send(name: str) -> bool:
     return method not in _ADMINISTRATION and not method[:1].isupper()
 
 
-def _sdk_client(name: str) -> Optional[str]:
-    """How an SDK client that retries by itself is described, when ``name`` is one of its requests."""
-    method = name.rsplit(".", 1)[-1]
-    for prefix, description in _SDK_CLIENTS.items():
-        if name.startswith(prefix) and method not in _NOT_REQUESTS and not method[:1].isupper():
-            return description
-    return None
-
-
 def sdk_request(name: str) -> bool:
     """A request of an SDK client (``botocore.client.BaseClient.put_object``)."""
-    return _sdk_client(name) is not None
+    found = client_of(name)
+    return found is not None and found[0] in _SERVICES and CLIENTS[found[0]].requests(found[1])
 
 
 def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> Optional[ClientLayer]:
     """The retry layer that the client this call goes to adds by itself, if the call is a
-    request (``session.mount(...)`` is not)."""
+    request (``session.mount(...)`` is not), or that the request asks for by itself."""
     if name is None:
         return None
-    method = name.rsplit(".", 1)[-1]
-    description = _sdk_client(name)
-    if description is not None:
-        return description, None, site.node, None
+    decided, layer = request_retries(model, site, name)
+    if decided:
+        return layer
     func = site.node.func
-    if not isinstance(func, cst.Attribute) or method not in _REQUEST_METHODS:
+    if not isinstance(func, cst.Attribute):
         return None
-    return object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0])
+    found = _client_of(name)
+    if found is not None:
+        kind, path = found
+        requests = stub_request(path) if is_stub(kind) else CLIENTS[kind].requests(path)
+        return _library_layer(model, func.value, site, kind) if requests else None
+    if name.rsplit(".", 1)[-1] not in _REQUEST_METHODS:
+        return None
+    found = object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0])
+    return ClientLayer(*found) if found is not None else None
+
+
+def _client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
+    """The library client (or gRPC stub) class a request name is under, and its method path."""
+    found = client_of(name)
+    if found is not None:
+        return found
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        if is_stub(parts[cut - 1]):
+            return ".".join(parts[:cut]), tuple(parts[cut:])
+    return None
+
+
+def _library_layer(
+    model: SemanticModel, receiver: cst.BaseExpression, site: CallSite, kind: str,
+) -> Optional[ClientLayer]:
+    """The layer of the library client a request goes to: the client (or stub) that made the
+    object the request is sent on, or the retries set for some requests on the way
+    (``client.with_options(max_retries=0).chat.completions.create``)."""
+    expr: cst.BaseExpression = receiver
+    found: Optional[Found] = None
+    for _ in range(8):
+        values = model.resolve_all(expr, site.scope, site.order)
+        made = [v for v in values if isinstance(v, Instance) and _under(model.type_name(v), kind)]
+        if made:
+            found = _made_by(model, made, kind, receiver, site)
+            break
+        if isinstance(expr, cst.Attribute):
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            override = retries_for_some(model, expr, site)
+            if override is not None:
+                found = override[0]
+                break
+            expr = expr.func.value
+        else:
+            found = _unseen(model, kind, receiver, site)  # built where the file cannot see
+            break
+    if found is not None and is_stub(kind):
+        return ClientLayer(*found[:4], raises=("grpc",))
+    return client_retries(kind, found)
+
+
+def _unseen(model: SemanticModel, kind: str, receiver: cst.BaseExpression, site: CallSite) -> Optional[Found]:
+    """The layer of a client built where the file cannot see, when its library retries anyway."""
+    client = CLIENTS.get(kind)
+    if client is None or client.unseen is None:
+        return None
+    return client.unseen, None, model.followed(receiver, site.scope, site.order), None
+
+
+def _under(name: Optional[str], kind: str) -> bool:
+    return name is not None and (name == kind or name.startswith(kind + "."))
+
+
+def _made_by(
+    model: SemanticModel, made: List[Instance], kind: str, receiver: cst.BaseExpression, site: CallSite, depth: int = 0,
+) -> Optional[Found]:
+    """The layer of the first of ``made`` that retries: a client of ``kind``, or an object one
+    made (``s3.Table("t")``, ``r.pipeline()``), judged by that client."""
+    unseen = False
+    for value in made:
+        name = model.type_name(value)
+        if value.site is None:
+            unseen = True
+            continue
+        if name == kind:
+            retries = stub_retries if is_stub(kind) else instance_retries
+            layer = retries(model, kind, value.site)
+            if layer is not None:
+                return layer[:4]
+            continue
+        maker = model.call_site(value.site)
+        made_by = value.site if isinstance(value.site, cst.Call) else None
+        func = made_by.func if made_by is not None else None
+        if maker is None or made_by is None or not isinstance(func, cst.Attribute) or depth > 3:
+            continue
+        override = retries_for_some(model, made_by, maker)
+        if override is not None:
+            if override[0] is not None:
+                return override[0]
+            continue
+        owners = [v for v in model.resolve_all(func.value, maker.scope, maker.order)
+                  if isinstance(v, Instance) and _under(model.type_name(v), kind)]
+        layer = _made_by(model, owners, kind, func.value, maker, depth + 1)
+        if layer is not None:
+            return layer
+    return _unseen(model, kind, receiver, site) if unseen else None
 
 
 def object_layer(
     model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int, kind: Optional[str] = None,
     depth: int = 0,
-) -> Optional[ClientLayer]:
-    """The retries a client object adds by itself: a session with a retrying adapter mounted, an
-    httpx client on a retrying transport, an SDK client; also when the object is what a
-    function of the file returns (``session = retrying_session()``)."""
+) -> Optional[Found]:
+    """The retries a requests session or an httpx client adds by itself: a retrying adapter
+    mounted, a retrying transport; also when the object is what a function of the file returns
+    (``session = retrying_session()``)."""
     if kind is None:
         kind = model.type_name(model.resolve(expr, scope, order))
     if kind is None or depth > 3:
         return None
-    for prefix, description in _SDK_CLIENTS.items():
-        if kind + "." == prefix:
-            return description, None, model.followed(expr, scope, order), None  # where it is built
     if kind == "requests.Session":
         found = _mounted_retries(model, expr, scope, order)
     elif kind in _HTTPX_CLIENTS:
@@ -138,24 +205,15 @@ def object_layer(
     return None
 
 
-def _layer_at(model: SemanticModel, node: cst.CSTNode) -> Optional[ClientLayer]:
-    """The layer of the retrying adapter or transport built by ``node``, if it retries."""
-    for scope in retry_scopes(model).scopes:
-        if scope.node is node:
-            layer = layer_of(scope.policy)
-            return None if layer is None else (layer[0], layer[1], node, scope.policy)
-    return None
-
-
-def _mounted_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[ClientLayer]:
+def _mounted_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[Found]:
     return _retrying_adapter(model, mounted_on(model, receiver_keys(receiver, model, scope, order)))
 
 
 def _retrying_adapter(
     model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]]
-) -> Optional[ClientLayer]:
+) -> Optional[Found]:
     for adapter, scope, order in adapters:
-        layer = _layer_at(model, model.followed(adapter, scope, order))
+        layer = layer_at(model, model.followed(adapter, scope, order))
         if layer is not None:
             return layer
     return None
@@ -163,33 +221,43 @@ def _retrying_adapter(
 
 def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLayer]:
     """The retries an object adds to every request by itself, judged at the call that made it:
-    an SDK client, a session with a retrying adapter mounted (wherever the file mounts it), an
-    httpx client built on a retrying transport."""
+    a library client (its settings, or its library's default), a gRPC stub on a retrying
+    channel, a session with a retrying adapter mounted (wherever the file mounts it), an httpx
+    client built on a retrying transport."""
     kind = model.type_name(value)
     site = value.site
     if kind is None or site is None:
         return None
-    for prefix, description in _SDK_CLIENTS.items():
-        if kind + "." == prefix:
-            return description, None, site, None
+    if kind in CLIENTS:
+        return instance_retries(model, kind, site)
+    if is_stub(kind):
+        return stub_retries(model, kind, site)
+    found: Optional[Found] = None
     if kind == "requests.Session":
-        return _retrying_adapter(model, mounted_on(model, [object_key(value)]))
-    if kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
+        found = _retrying_adapter(model, mounted_on(model, [object_key(value)]))
+    elif kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
         transport = keyword_args(site)[0].get("transport")
         made = model.call_site(site)
         if transport is not None and made is not None:
-            return _layer_at(model, model.followed(transport.value, made.scope, made.order))
-    return None
+            found = layer_at(model, model.followed(transport.value, made.scope, made.order))
+    return ClientLayer(*found) if found is not None else None
 
 
-def _transport_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[ClientLayer]:
+def shares_layer_with_attributes(model: SemanticModel, value: Instance) -> bool:
+    """The object's attributes are parts of the same client (``client.chat.completions``), so
+    a request made through them has the object's retries."""
+    client = CLIENTS.get(model.type_name(value) or "")
+    return client is not None and client.namespaced
+
+
+def _transport_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[Found]:
     built = model.followed(receiver, scope, order)
     if not isinstance(built, cst.Call):
         return None
     transport = keyword_args(built)[0].get("transport")
     if transport is None:
         return None
-    return _layer_at(model, model.followed(transport.value, scope, order))
+    return layer_at(model, model.followed(transport.value, scope, order))
 
 
 # --- what a layer retries on, and what it raises when it gives up ----------------------------
@@ -221,18 +289,40 @@ def gives_up_with(policy: Policy) -> Optional[str]:
     return None
 
 
-def separate_failures(outer: "LayerFacts", inner: "LayerFacts") -> bool:
+def separate_failures(
+    outer: "LayerFacts", inner: "LayerFacts", in_project: Callable[[str], bool] = lambda name: False,
+) -> bool:
     """True when two layers retry different kinds of failure, so they do not multiply: the outer
     one retries a business condition (a result) and the inner one errors; the inner one retries
     statuses only and the outer one exceptions; or the outer one never retries what the inner
-    one raises when it gives up."""
+    one raises when it gives up (tenacity's ``RetryError``; an SDK's own errors, when the outer
+    one retries only exceptions of other libraries). ``in_project`` tells the project's own
+    exception classes, which its code may raise from the inner layer's errors."""
     if outer.retries_on == ON_RESULT and inner.retries_on != ON_RESULT:
         return True
     if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
         return True
     raised = inner.gives_up_with
     caught = set(outer.exceptions)
-    return bool(raised and caught and not caught & _GENERIC_EXCEPTIONS and raised not in caught)
+    if not raised or not caught or caught & _GENERIC_EXCEPTIONS:
+        return False
+    if raised.endswith(".*"):
+        packages = tuple(family[:-1] for family in raised.split())
+        return all(_elsewhere(name, packages, in_project) for name in caught)
+    return raised not in caught
+
+
+def _elsewhere(name: str, packages: Tuple[str, ...], in_project: Callable[[str], bool]) -> bool:
+    """An exception class of a third-party library other than ``packages`` (``requests.HTTPError``
+    around an OpenAI client): never the class, nor a base class, of what those raise. Built-in
+    and standard-library classes may be bases; project classes may wrap their errors."""
+    root = name.split(".", 1)[0]
+    return not name.startswith(packages) and root not in _STANDARD and not in_project(name)
+
+
+_STANDARD = frozenset(getattr(sys, "stdlib_module_names", ())) | {
+    "builtins", "socket", "ssl", "asyncio", "concurrent", "http", "urllib", "json", "os", "io", "select",
+}
 
 
 class LayerFacts(Protocol):

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.db_scopes import db_scopes, runs_later
 from resilint.libraries.http_requests import RequestFinder
@@ -28,14 +29,7 @@ from resilint.libraries.retry_scopes.model import UNKNOWN
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
-from resilint.libraries.self_retrying import (
-    ClientLayer,
-    client_layer,
-    gives_up_with,
-    layer_of,
-    may_send,
-    retried_exceptions,
-)
+from resilint.libraries.self_retrying import client_layer, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.lint.nodes import code_of, is_none, keyword_args, kwargs_name, number_of, string_of
@@ -152,17 +146,22 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         arguments = _arguments(model, site, locate)
         passed = values.passed(site)
         bound = _through_object(model, site)
+        own_retries = refuses_retries(model, site)
         place = locate(site.node)
         scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
             client = client_layer(model, site, name)
+            setting = library_setting(name) if client is None else None
             if client is not None:
                 owner.layers.append(_client_layer(model, client, locate))
                 retrying = len(owner.layers) - 1
+            elif setting is not None:  # a layer if the project sets it (``stripe.max_network_retries = 2``)
+                owner.layers.append(Layer("", None, place, client=True, via=setting))
+                retrying = len(owner.layers) - 1
             owner.calls.append(Call(
-                name, place, covering, retrying, arguments, mocked, may_send(name), scopes, runs_later(site), passed,
-                bound,
+                name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
+                runs_later(site), passed, bound,
             ))
 
     finder = RequestFinder(model)
@@ -196,6 +195,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if policy is not None and layer is not None:
             summary.policies[_qualified(model, name)] = _layer(model, policy, layer, locate(policy.node), whole_function=True)
         values.store(_qualified(model, name), bindings)
+    for setting, made in settings_made(model):
+        if made is not None:
+            summary.policies[setting] = _client_layer(model, made, locate)
     for cls in model.classes:
         qualified = _qualified(model, cls.qualname)
         policy = policies.get(id(cls.node))  # a celery task class: ``base=`` applies it anywhere
@@ -309,7 +311,7 @@ class _Values:
         facts = object_facts(self.model, value)
         if facts is None:
             return ""
-        layer, sets_timeout, key = facts
+        layer, sets_timeout, key, namespaced = facts
         where = self.locate(value.site)
         name = f"{where.line}:{where.column}"
         if name not in self.summary.objects:
@@ -318,7 +320,7 @@ class _Values:
                 top = self.top()
                 top.layers.append(_client_layer(self.model, layer, self.locate))
                 index = len(top.layers) - 1
-            self.summary.objects[name] = ObjectFacts(index, sets_timeout, key)
+            self.summary.objects[name] = ObjectFacts(index, sets_timeout, key, namespaced and index is not None)
         return name
 
     def passed(self, site: CallSite) -> Tuple[Tuple[Any, Ref], ...]:
@@ -557,10 +559,14 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
 
 
 def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> Layer:
-    description, calls, where, policy = client
+    description, calls, where, policy, raises = client
+    # An SDK's retries end in an exception of its own package ("openai.*"): an outer layer
+    # that retries only other libraries' exceptions does not repeat it.
+    family = " ".join(f"{package}.*" for package in raises) or None
     if policy is not None:
-        return _layer(model, policy, (description, calls), locate(where), client=True)
-    return Layer(description, calls, locate(where), client=True, retrier=description)
+        layer = _layer(model, policy, (description, calls), locate(where), client=True)
+        return replace(layer, gives_up_with=family) if family else layer
+    return Layer(description, calls, locate(where), client=True, retrier=description, gives_up_with=family)
 
 
 def _layer(

@@ -54,6 +54,20 @@ _ALIASES: Dict[str, str] = {
     "boto3.session.Session": "boto3.Session",
     "botocore.client.Config": "botocore.config.Config",
     "boto3.session.Config": "botocore.config.Config",
+    "elasticsearch.client.Elasticsearch": "elasticsearch.Elasticsearch",
+    "elasticsearch._sync.client.Elasticsearch": "elasticsearch.Elasticsearch",
+    "elasticsearch._async.client.AsyncElasticsearch": "elasticsearch.AsyncElasticsearch",
+    "opensearchpy.client.OpenSearch": "opensearchpy.OpenSearch",
+    "opensearchpy._async.client.AsyncOpenSearch": "opensearchpy.AsyncOpenSearch",
+    "openai._client.OpenAI": "openai.OpenAI",
+    "openai._client.AsyncOpenAI": "openai.AsyncOpenAI",
+    "openai.lib.azure.AzureOpenAI": "openai.AzureOpenAI",
+    "openai.lib.azure.AsyncAzureOpenAI": "openai.AsyncAzureOpenAI",
+    "stripe._stripe_client.StripeClient": "stripe.StripeClient",
+    "minio.api.Minio": "minio.Minio",
+    "google.api_core.retry.retry_unary.Retry": "google.api_core.retry.Retry",
+    "google.api_core.retry.retry_unary_async.AsyncRetry": "google.api_core.retry.AsyncRetry",
+    "google.api_core.retry_async.AsyncRetry": "google.api_core.retry.AsyncRetry",
 }
 
 # Factories: calling the key returns an instance of the value.

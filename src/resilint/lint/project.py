@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.rule import Rule
 
 _MAX_ALIAS_HOPS = 10
+_MAX_CLIENT_PARTS = 4  # ``client.beta.chat.completions.create``: the parts of a client a request goes through
 T = TypeVar("T")
 
 
@@ -87,6 +88,15 @@ class ProjectGraph:
             name: summary for summary in self.summaries for name in summary.classes
         }
         self._tops = {name.split(".", 1)[0] for name in self._modules}
+        # What a module sets for a whole library (``stripe.max_network_retries = 2``), by the
+        # setting's name: a request of that library in any module retries so.
+        self._settings: Dict[str, Layer] = {}
+        for summary in self.summaries:
+            for name, layer in summary.policies.items():
+                if not self.is_project_name(name):
+                    known = self._settings.get(name)
+                    if known is None or (layer.calls or 0) > (known.calls or 0):
+                        self._settings[name] = layer
         self.values = ValueFlow(self)
         # Layers a function gets from a decorator defined in another module: what it does
         # directly is retried too, though its own file could not tell.
@@ -158,7 +168,9 @@ class ProjectGraph:
 
     def _policy(self, name: str, near: str) -> Optional[Layer]:
         """The retry policy a module keeps under ``name`` (``api_retry = tenacity.retry(...)``),
-        re-exports followed."""
+        re-exports followed; or the library setting of that name some module makes."""
+        if name in self._settings:
+            return self._settings[name]
         for _ in range(_MAX_ALIAS_HOPS):
             located = self.locate(name, near)
             if located is None:
@@ -214,7 +226,9 @@ class ProjectGraph:
                         ))
             if inert:
                 function.calls = [
-                    replace(call, layers=tuple(i for i in call.layers if i not in inert)) if set(call.layers) & inert else call
+                    replace(call, layers=tuple(i for i in call.layers if i not in inert),
+                            retrying=None if call.retrying in inert else call.retrying)
+                    if set(call.layers) & inert or call.retrying in inert else call
                     for call in function.calls
                 ]
 
@@ -327,17 +341,22 @@ class ProjectGraph:
     def object_layer(self, target: str, near: str = "") -> Optional["LayerRef"]:
         """The retry layer of the client a call goes to, whatever module made the client and
         however it got here (a module object, a factory's result, an attribute set in a base
-        class, a parameter)."""
+        class, a parameter); also through a part of such a client whose facts say its parts
+        share its retries (``client.chat.completions.create``)."""
         base, _ = split_last(target)
-        if not base:
-            return None
-        for held in self.instances(base, near):
-            facts = held.facts
-            if facts is None or facts.layer is None or held.module is None:
-                continue
-            top = held.module.functions.get(f"{held.module.module}.{MODULE_CODE}")
-            if top is not None and facts.layer < len(top.layers):
-                return LayerRef(top, facts.layer)
+        part = False
+        for _ in range(_MAX_CLIENT_PARTS):
+            if not base:
+                return None
+            for held in self.instances(base, near):
+                facts = held.facts
+                if facts is None or facts.layer is None or held.module is None or (part and not facts.namespaced):
+                    continue
+                top = held.module.functions.get(f"{held.module.module}.{MODULE_CODE}")
+                if top is not None and facts.layer < len(top.layers):
+                    return LayerRef(top, facts.layer)
+            base, _ = split_last(base)
+            part = True
         return None
 
     # --- retry layers ------------------------------------------------------------------------
@@ -358,7 +377,7 @@ class ProjectGraph:
             if inner is not None:
                 _keep(found, Reached(LayerRef(owner, inner), path))
                 continue
-            if call.retrying is not None:
+            if call.retrying is not None and not owner.layers[call.retrying].pending:
                 _keep(found, Reached(LayerRef(owner, call.retrying), path))
                 continue
             client = self.object_layer(call.target, owner.place.path) if call.sends else None

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-SUMMARY_VERSION = 4
+SUMMARY_VERSION = 5
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -77,7 +77,8 @@ class Layer:
     guards_non_idempotent: bool = False  # it never repeats a POST/PATCH by itself
     library: str = ""
     # What it retries on: "any" | "specific" (exceptions) | "status" | "result" | "unknown",
-    # the exception classes when known, and the one it raises when it gives up, if known.
+    # the exception classes when known, and the one it raises when it gives up, if known (a
+    # class, or "pkg.*": only errors of those packages, several separated by spaces).
     retries_on: str = "unknown"
     exceptions: Tuple[str, ...] = ()
     gives_up_with: Optional[str] = None
@@ -193,12 +194,15 @@ class DbScope:
 class ObjectFacts:
     """What the file shows of one object it makes: the retry layer it adds to every request (an
     index into the layers of the module's top-level code), whether it fills in a timeout for
-    every request (a mounted adapter, a ``Session`` subclass), and the idempotency key its
-    headers carry for every request ("stable", "unstable", or "" for none)."""
+    every request (a mounted adapter, a ``Session`` subclass), the idempotency key its
+    headers carry for every request ("stable", "unstable", or "" for none), and whether the
+    requests made through its attributes have its retry layer too (``client.chat.completions``
+    is part of the client ``client``)."""
 
     layer: Optional[int] = None
     sets_timeout: bool = False
     key: str = ""
+    namespaced: bool = False
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -217,7 +221,9 @@ class Call:
     retrying: Optional[int] = None
     arguments: Optional[Arguments] = None
     mocked: Tuple[str, ...] = ()  # client libraries a test double answers here (no network)
-    sends: bool = False  # by its method name, a request if the object is a client
+    # By its method name, a request if the object is a client, which the request leaves to
+    # retry as the client does (``pool.request(..., retries=False)`` does not).
+    sends: bool = False
     db_scopes: Tuple[int, ...] = ()
     later: bool = False
     # What the call passes that the file can read: (position or keyword, value), for the
@@ -274,7 +280,8 @@ class ModuleSummary:
     # Facts about objects made in the module, by the key their "new" values carry.
     objects: Dict[str, "ObjectFacts"] = field(default_factory=dict)
     # Retry policies kept in module variables (``api_retry = tenacity.retry(...)``), for the
-    # functions of other modules that they decorate.
+    # functions of other modules that they decorate; and, under a library's name, the settings
+    # that make every request of that library retry (``stripe.max_network_retries = 2``).
     policies: Dict[str, Layer] = field(default_factory=dict)
     waits: List[Wait] = field(default_factory=list)
     # Suppression comments: line → the codes they name (None: every code).
@@ -337,7 +344,7 @@ class ModuleSummary:
         return [
             SUMMARY_VERSION, self.module, path, [function(f) for f in self.functions.values()], self.aliases,
             self.imports, self.values, {name: layer(item) for name, item in self.policies.items()}, self.classes,
-            {key: [o.layer, o.sets_timeout, o.key] for key, o in self.objects.items()}, self.timeout_classes,
+            {key: [o.layer, o.sets_timeout, o.key, o.namespaced] for key, o in self.objects.items()}, self.timeout_classes,
             [[w.via, w.text, w.library, place(w.place)] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
             [[line, codes] for line, codes in self.file_suppressions],
@@ -399,7 +406,7 @@ class ModuleSummary:
                 values={str(name): [ref_from_json(r) for r in refs] for name, refs in data[6].items()},
                 policies={str(name): layer(item) for name, item in data[7].items()},
                 classes={str(name): [str(b) for b in bases] for name, bases in data[8].items()},
-                objects={str(key): ObjectFacts(o[0], bool(o[1]), str(o[2])) for key, o in data[9].items()},
+                objects={str(key): ObjectFacts(o[0], bool(o[1]), str(o[2]), bool(o[3])) for key, o in data[9].items()},
                 timeout_classes=[str(name) for name in data[10]],
                 waits=[Wait(w[0], w[1], w[2], place(w[3])) for w in data[11]],
                 suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[12]},

@@ -11,6 +11,7 @@ import libcst as cst
 from resilint.libraries.retry_scopes.decorators import decorator_policy
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
+    ON_RESULT,
     ON_SPECIFIC,
     UNKNOWN,
     WAIT_EXPONENTIAL,
@@ -159,8 +160,11 @@ def _wait(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, d
     return UNKNOWN, ""
 
 
+# ``retry_if_result`` and ``retry_if_not_result`` judge only a returned value: an attempt that
+# raises is not retried (tenacity's ``retry_if_result.__call__`` returns False on a failure).
+_ON_RESULT = frozenset({"tenacity.retry_if_result", "tenacity.retry_if_not_result"})
 _SPECIFIC = frozenset({
-    "tenacity.retry_if_result", "tenacity.retry_if_not_result", "tenacity.retry_if_exception",
+    "tenacity.retry_if_exception",
     "tenacity.retry_if_exception_message", "tenacity.retry_if_not_exception_message",
     "tenacity.retry_if_not_exception_type", "tenacity.retry_unless_exception_type",
     "tenacity.retry_if_exception_cause_type", "tenacity.retry_never",
@@ -178,6 +182,8 @@ def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: in
         left = _retry_on(rec, expr.left, scope, order, depth + 1)
         right = _retry_on(rec, expr.right, scope, order, depth + 1)
         either = isinstance(expr.operator, cst.BitOr)
+        if left[0] == right[0] == ON_RESULT:
+            return ON_RESULT, ""
         if (left[0] == ON_ANY or right[0] == ON_ANY) if either else (left[0] == ON_ANY and right[0] == ON_ANY):
             return ON_ANY, left[1] if left[0] == ON_ANY else right[1]
         if UNKNOWN in (left[0], right[0]):
@@ -187,6 +193,8 @@ def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: in
         name = rec.expr_name(expr, scope, order)
         if name == "tenacity.retry_always":
             return ON_ANY, "`retry_always` retries every outcome"
+        if name in _ON_RESULT:
+            return ON_RESULT, ""
         if name in _SPECIFIC:
             return ON_SPECIFIC, ""
         return UNKNOWN, ""
@@ -206,7 +214,11 @@ def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: in
         kinds = [p[0] for p in parts]
         if (ON_ANY in kinds) if name == "tenacity.retry_any" else all(k == ON_ANY for k in kinds):
             return ON_ANY, next(p[1] for p in parts if p[0] == ON_ANY)
+        if all(kind == ON_RESULT for kind in kinds):
+            return ON_RESULT, ""
         return (UNKNOWN, "") if UNKNOWN in kinds else (ON_SPECIFIC, "")
+    if name in _ON_RESULT:
+        return ON_RESULT, ""
     if name in _SPECIFIC:
         return ON_SPECIFIC, ""
     return UNKNOWN, ""

@@ -20,16 +20,15 @@ class NestedRetry(ProjectRule):
     with `retry=Retry(...)`, a hand-written retry loop, a function that retries by calling
     itself, a worker that re-queues failed items — whose retried code reaches another
     layer: a function that retries by itself, a retry loop below it, or a client that retries
-    every request (a requests session with a retrying `HTTPAdapter` mounted, an httpx client on
-    a transport built with `retries=`, a botocore/boto3 client or resource, an OpenAI client).
-    The other layer may be any number of calls away, in any module of the project; the client
-    may be another module's object or what a factory returns (`retrying_session().get(...)`),
-    and a layer may come from a policy kept in another module's variable (`@api_retry`,
-    `for attempt in api_retrying:`, `api_retrying(fn, ...)`) or from a project decorator that
-    wraps the function in a retry, a library's or a hand-written loop in its wrapper
-    (`@with_retries(5)`: its attempts are the decorator's argument, or its default). Clients
-    reach a layer however they travel: module objects, attributes set in a base class,
-    parameters, lazy singletons, factories (see "Across functions and modules" in the README).
+    every request (the table below). The other layer may be any number of calls away, in any
+    module of the project; the client may be another module's object or what a factory
+    returns (`retrying_session().get(...)`), and a layer may come from a policy kept in
+    another module's variable (`@api_retry`, `for attempt in api_retrying:`,
+    `api_retrying(fn, ...)`) or from a project decorator that wraps the function in a retry, a
+    library's or a hand-written loop in its wrapper (`@with_retries(5)`: its attempts are the
+    decorator's argument, or its default). Clients reach a layer however they travel: module
+    objects, attributes set in a base class, parameters, lazy singletons, factories (see
+    "Across functions and modules" in the README).
 
     The finding is reported at the call in the outer layer that leads inward, once per pair of
     layers; the message states the layers and the product of their attempts
@@ -39,12 +38,31 @@ class NestedRetry(ProjectRule):
     unknown, never guessed. Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
     not layers.
 
+    Clients that retry by themselves, as their libraries document them. A client's settings
+    are read where it is built, and follow the object to every module it reaches:
+
+    | client | calls per request | switched off by |
+    |---|---|---|
+    | requests session with `HTTPAdapter(max_retries=...)` mounted | the `Retry`'s total + 1 (requests' own default: no retry) | `max_retries=0`, `Retry(0)` |
+    | httpx client on `HTTPTransport(retries=N)` | N + 1, failed connects only | `retries=0` |
+    | urllib3 `PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `urllib3.request()` | `retries=` + 1; 4 by default (`Retry.DEFAULT`); a request's own `retries=` replaces the pool's | `retries=False`, `retries=0`, `Retry(0)` |
+    | botocore/boto3 client or resource | `Config(retries=...)`: `total_max_attempts`, else `max_attempts` + 1 (it counts retries); without them the retry mode's default (3 in standard mode, 5 in legacy mode) or `AWS_MAX_ATTEMPTS`: stated as unknown | `{"total_max_attempts": 1}`, `{"max_attempts": 0}` |
+    | OpenAI (`OpenAI`, `AsyncOpenAI`, Azure) | `max_retries` + 1; 3 by default; `with_options(max_retries=...)` for some requests | `max_retries=0` |
+    | Elasticsearch, OpenSearch | `max_retries` + 1; 4 by default (connection errors, 429/502/503/504); `options(max_retries=...)` for some requests | `max_retries=0` |
+    | redis-py `Redis`, `from_url` | `retry=Retry(backoff, N)`: N + 1 (N < 0: for ever); `retry_on_timeout=True` or `retry_on_error` with `retry=None`: 2; without `retry=`: unknown (1 retry before redis-py 6, the client's default `Retry` since) | `Retry(backoff, 0)`; a client with none of these is not counted: it retries by default only since redis-py 6 (3 times, 10 since redis-py 8), which the code does not show |
+    | Stripe | `StripeClient(max_network_retries=N)`: N + 1; the module setting `stripe.max_network_retries = N` anywhere in the project, for `stripe.Charge.create` and the like: N + 1 | 0; a `StripeClient` without it; the module default (0 before stripe-python 12, 2 since) is not counted |
+    | Minio | its `http_client`'s urllib3 retries; 6 without one (Minio's own `Retry(total=5)`) | an `http_client` with `retries=False` |
+    | google-api-core `retry=Retry(...)` of a request (`blob.upload_from_filename(..., retry=...)`) | for up to its `timeout` (120 s by default): unknown | `retry=None`; a request without `retry=` (each method's own default) is not counted |
+    | gRPC stub on a channel whose `grpc.service_config` has a `retryPolicy` for its service | `maxAttempts` (above 5 counts as 5) | `("grpc.enable_retries", 0)`; no `retryPolicy` |
+
     Layers that retry different failures do not multiply and are not reported: an outer layer
     that retries on a condition of its own (a celery task calling `self.retry()` outside any
-    `except`, a retry on the result) around transport retries; an inner hand-written loop that
-    retries statuses only (429) inside an outer layer that retries exceptions; an outer layer
-    that does not retry what the inner one raises when it gives up (tenacity's `RetryError`
-    unless `reraise=True`). A loop that moves on to the next mirror, remote or replica is
+    `except`, a retry on the result such as tenacity's `retry_if_result` status poll) around
+    transport retries; an inner hand-written loop that retries statuses only (429) inside an
+    outer layer that retries exceptions; an outer layer that does not retry what the inner one
+    raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
+    errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
+    retries only other libraries' exceptions, such as `requests.HTTPError`). A loop that moves on to the next mirror, remote or replica is
     failover, not a retry.
 
     ## Why is this bad?
@@ -163,6 +181,30 @@ class NestedRetry(ProjectRule):
                 raise self.retry(countdown=60)
             return order
         """,
+        # the client's own retries are off: OpenAI(max_retries=0), botocore total_max_attempts=1
+        """
+        import boto3, tenacity
+        from botocore.config import Config
+        from openai import OpenAI
+        llm = OpenAI(timeout=10, max_retries=0)
+        s3 = boto3.client("s3", config=Config(read_timeout=10, retries={"total_max_attempts": 1}))
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+        def classify(text):
+            return llm.chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+        def head(key):
+            return s3.head_object(Bucket="b", Key=key)
+        """,
+        # a status poll retries on the result, not on the failures the client retries
+        """
+        import tenacity
+        from openai import OpenAI
+        llm = OpenAI(timeout=10)
+        @tenacity.retry(retry=tenacity.retry_if_result(lambda job: job.status == "running"),
+                        stop=tenacity.stop_after_delay(600), wait=tenacity.wait_random(5, 15))
+        def wait_for(job_id):
+            return llm.fine_tuning.jobs.retrieve(job_id)
+        """,
         # failover to the next mirror around a retrying download
         """
         import tenacity
@@ -208,6 +250,18 @@ class NestedRetry(ProjectRule):
         ),
         Invalid(
             """
+            import boto3, tenacity
+            from botocore.config import Config
+            sqs = boto3.client("sqs", config=Config(read_timeout=10, retries={"max_attempts": 4}))
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+            def enqueue(url, body):
+                sqs.send_message(QueueUrl=url, MessageBody=body)
+            """,
+            line=6,
+            message="botocore client retries (max_attempts=4 retries) (example.py:3) = up to 15 calls",
+        ),
+        Invalid(
+            """
             import random, time, tenacity
             @tenacity.retry(stop=tenacity.stop_after_attempt(2), wait=tenacity.wait_random(0, 1), reraise=True)
             def inner(client):
@@ -231,7 +285,7 @@ class NestedRetry(ProjectRule):
         for outer in graph.all_layers():
             after = None if outer.layer.whole_function else outer.index
             for reached in graph.layers_reached(outer.function, graph.covered_calls(outer), after):
-                if separate_failures(outer.layer, reached.layer.layer):
+                if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name):
                     continue
                 below = _chain(graph, reached.layer, chains, {outer.key})
                 _report(ctx, outer, reached, below)
@@ -250,7 +304,7 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
     after = None if ref.layer.whole_function else ref.index
     best: Chain = [ref]
     for reached in graph.layers_reached(ref.function, graph.covered_calls(ref), after):
-        if separate_failures(ref.layer, reached.layer.layer):
+        if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name):
             continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen)
         if _weight(candidate) > _weight(best):

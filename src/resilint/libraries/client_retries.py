@@ -1,0 +1,503 @@
+"""How many times a library client retries each request by itself, read from the call that
+builds it (or from the request): the inner layers RES204 multiplies.
+
+Each library's count, default and "off" setting, as its documentation and code say:
+
+* botocore / boto3, ``config=Config(retries={...})``: ``total_max_attempts`` counts every
+  attempt, the first included (1: no retry); ``max_attempts`` counts the retries after the
+  first in every mode (0: no retry; botocore adds one to it); ``total_max_attempts`` wins when
+  both are given. Without either, the count is the retry mode's default (3 attempts in
+  ``standard`` mode, botocore's default mode today; 5 in ``legacy`` mode, the default of older
+  releases) or ``AWS_MAX_ATTEMPTS``: not in the code.
+* OpenAI (``OpenAI``, ``AsyncOpenAI``, the Azure clients): ``max_retries`` retries after the first
+  attempt, 2 by default; 0 is off; ``client.with_options(max_retries=...)`` for some requests.
+* Elasticsearch and OpenSearch: ``max_retries``, 3 by default (connection errors and statuses
+  429/502/503/504; timeouts with ``retry_on_timeout=True``); 0 is off;
+  ``client.options(max_retries=...)`` for some requests.
+* redis-py: ``retry=Retry(backoff, retries)`` retries that many times (a negative count for
+  ever; 0 is off); ``retry_on_timeout=True`` or ``retry_on_error=[...]`` with ``retry=None``
+  retries once. Without ``retry=``, those retry once before redis-py 6 and with the client's
+  default ``Retry`` since; and a client with none of them retries by default since redis-py 6
+  (3 times; 10 since redis-py 8) and not before. The version is not in the code: such a
+  client is counted as unknown when it asks for retries, and not at all otherwise.
+* Stripe: ``StripeClient(max_network_retries=N)``; a ``StripeClient`` without it does not
+  retry. The module setting ``stripe.max_network_retries = N`` (for ``stripe.Charge.create``
+  and the like) is 0 by default before stripe-python 12 and 2 since: only an assignment the
+  project makes counts (``library_setting``).
+* Minio: the urllib3 pool given as ``http_client``; without one, Minio's own pool retries 5
+  times (``Retry(total=5, backoff_factor=0.2, status_forcelist=[500, 502, 503, 504])``).
+* urllib3 pools: ``retries=`` of the pool (``retry_scopes/urllib3.py``: ``Retry.DEFAULT``, 3
+  retries, when not given), replaced for one request by ``retries=`` of the request
+  (``False`` or 0: none); ``urllib3.request(...)`` goes through a pool with the default.
+* google-api-core: a ``retry=`` argument holding a ``Retry`` retries until its ``timeout`` (120 s
+  by default): a time, not a count. Without ``retry=`` each method has its own default (storage
+  downloads retry, uploads only with a generation precondition, generated clients as their
+  service config says; ``retry=None`` turns it off): not counted.
+* gRPC: ``grpc_retries.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
+
+import libcst as cst
+
+from resilint.libraries.retry_scopes import Policy, retry_scopes
+from resilint.lint.nodes import call_argument, code_of, is_false, is_none, is_true, keyword_args, number_of, string_of
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
+
+Layer = Tuple[str, Optional[int]]  # how a layer describes itself, and its calls per operation
+# …, where the retries are configured, and the retry policy the file recognised there (if any)
+Found = Tuple[str, Optional[int], cst.CSTNode, Optional[Policy]]
+
+
+class ClientLayer(NamedTuple):
+    """The retries a client adds by itself; ``raises``: the packages whose exceptions are all
+    it raises once its attempts are spent (an SDK's own errors), when that is so."""
+
+    description: str
+    calls: Optional[int]
+    where: cst.CSTNode
+    policy: Optional[Policy]
+    raises: Tuple[str, ...] = ()
+
+
+def layer_of(policy: Policy) -> Optional[Layer]:
+    """How a retry policy describes itself as a layer, or None when it does not retry at all."""
+    attempts = policy.max_attempts
+    known = isinstance(attempts, (int, float)) and not isinstance(attempts, bool)
+    if policy.kind in ("adapter", "pool", "transport", "urllib3-retry"):
+        # these count retries after the first attempt
+        if known and attempts <= 0:
+            return None
+        if policy.kind == "pool" and policy.attempts.node is None and policy.library == "urllib3":
+            return "urllib3 default retries=3", 4  # no ``retries=``: ``Retry.DEFAULT``
+        what = "httpx transport retries" if policy.library == "httpx" else "urllib3 Retry total"
+        return (f"{what}={int(attempts)}" if known else f"{what}=unknown"), (int(attempts) + 1 if known else None)
+    name = {"loop": "a hand-written retry loop", "recursion": "a retry by recursion"}.get(policy.library, policy.library)
+    if known:
+        if attempts <= 1:
+            return None
+        return f"{name} {int(attempts)} attempts", int(attempts)
+    if attempts is None and policy.time_limit is None:
+        return f"{name} with no attempt limit", None
+    return f"{name} (attempts unknown)", None
+
+
+def layer_at(model: SemanticModel, node: cst.CSTNode) -> Optional[Found]:
+    """The layer of the retrying adapter, pool or transport built by ``node``, if it retries."""
+    for scope in retry_scopes(model).scopes:
+        if scope.node is node:
+            layer = layer_of(scope.policy)
+            return None if layer is None else (layer[0], layer[1], node, scope.policy)
+    return None
+
+
+# --- clients, by class ---------------------------------------------------------------------
+
+Reader = Callable[[SemanticModel, CallSite], Optional[Found]]
+
+
+@dataclass(frozen=True)
+class RetryingClient:
+    """A client class that may retry every request: ``read`` tells its retries from the call
+    that builds it (None: it does not retry); ``requests`` whether a method path under the
+    client (``("chat", "completions", "create")``) sends a request; ``unseen`` describes the
+    layer when the call that builds the client is not in the file (None: not a layer then);
+    ``namespaced``: its attributes are parts of the same client (``client.chat.completions``);
+    ``raises``: the packages whose exceptions are all it raises when its attempts are spent."""
+
+    read: Reader
+    requests: Callable[[Tuple[str, ...]], bool]
+    unseen: Optional[str] = None
+    namespaced: bool = False
+    raises: Tuple[str, ...] = ()
+
+
+# SDK methods that build or describe rather than call the service
+_LOCAL = frozenset({
+    "get_paginator", "get_waiter", "can_paginate", "close", "meta", "exceptions", "generate_presigned_url",
+    "generate_presigned_post", "with_options", "options", "with_raw_response", "with_streaming_response",
+    "construct_event", "parse_thin_event", "parse_event_notification",
+})
+_POOL_REQUESTS = frozenset({"request", "urlopen", "request_encode_url", "request_encode_body"})
+# redis-py methods that do not send a command by themselves
+_REDIS_LOCAL = frozenset({
+    "pipeline", "pubsub", "lock", "register_script", "monitor", "close", "get_retry", "set_retry", "get_encoder",
+    "get_connection_kwargs", "set_response_callback", "load_external_module", "from_url", "from_pool",
+})
+_MINIO_LOCAL = frozenset({
+    "presigned_get_object", "presigned_put_object", "presigned_post_policy", "get_presigned_url", "set_app_info",
+    "trace_on", "trace_off", "enable_accelerate_endpoint", "disable_accelerate_endpoint",
+    "enable_dualstack_endpoint", "disable_dualstack_endpoint", "enable_virtual_style_endpoint",
+    "disable_virtual_style_endpoint",
+})
+
+
+def _sdk_request(path: Tuple[str, ...]) -> bool:
+    """A request of a client whose every lower-case method (at any depth) calls the service."""
+    method = path[-1]
+    return method not in _LOCAL and not method[:1].isupper()
+
+
+def _direct_request(local: frozenset) -> Callable[[Tuple[str, ...]], bool]:
+    def requests(path: Tuple[str, ...]) -> bool:
+        return len(path) == 1 and path[0] not in local and not path[0][:1].isupper() and not path[0].startswith("_")
+    return requests
+
+
+def _redis_request(path: Tuple[str, ...]) -> bool:
+    """A command (``r.get``), or a pipeline's ``execute`` (its other methods only queue)."""
+    if len(path) == 2 and path[0] in ("pipeline", "transaction"):
+        return path[1] == "execute"
+    return _direct_request(_REDIS_LOCAL)(path)
+
+
+def _pool_request(path: Tuple[str, ...]) -> bool:
+    return len(path) == 1 and path[0] in _POOL_REQUESTS
+
+
+def _count(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[int]:
+    value = number_of(model.followed(expr, scope, order))
+    return int(value) if value is not None and value == int(value) else None
+
+
+def _retries_setting(keyword: str, default: int, what: str) -> Reader:
+    """A client whose ``keyword`` is the number of retries after the first attempt."""
+
+    def read(model: SemanticModel, site: CallSite) -> Optional[Found]:
+        arg = call_argument(site.node, keyword)
+        if arg is None:
+            if keyword_args(site.node)[1]:
+                return f"{what} retries", None, site.node, None  # ``**options`` may set it
+            return f"{what} {keyword}={default} (the default)", default + 1, site.node, None
+        return _retries(model, arg.value, site, f"{what} {keyword}")
+
+    return read
+
+
+def _retries(
+    model: SemanticModel, expr: cst.BaseExpression, site: CallSite, what: str, where: Optional[cst.CSTNode] = None,
+) -> Optional[Found]:
+    """A number of retries after the first attempt: 0 (or False) is none."""
+    where = site.node if where is None else where
+    value = model.followed(expr, site.scope, site.order)
+    if is_false(value):
+        return None
+    count = _count(model, expr, site.scope, site.order)
+    if count is None:
+        return f"{what}={code_of(expr)}", None, where, None
+    return (f"{what}={count}", count + 1, where, None) if count > 0 else None
+
+
+def _botocore(what: str) -> Reader:
+    def read(model: SemanticModel, site: CallSite) -> Optional[Found]:
+        unknown: Found = (what, None, site.node, None)
+        arg = call_argument(site.node, "config", 9)  # boto3.client, Session.client/resource, create_client
+        if arg is None:
+            return unknown
+        config = model.followed(arg.value, site.scope, site.order)
+        built = model.qualified_name(config.func, site.scope, site.order) if isinstance(config, cst.Call) else None
+        if not isinstance(config, cst.Call) or built != "botocore.config.Config":
+            return unknown
+        retries = call_argument(config, "retries")
+        entries = _entries(model, retries.value, site.scope, site.order) if retries is not None else None
+        if entries is None:
+            return unknown  # the mode's default, or AWS_MAX_ATTEMPTS
+        total, extra = entries.get("total_max_attempts"), entries.get("max_attempts")
+        if total is not None:
+            count = _count(model, total, site.scope, site.order)
+            if count is None:
+                return f"{what} (total_max_attempts={code_of(total)})", None, site.node, None
+            return (f"{what} (total_max_attempts={count})", count, site.node, None) if count > 1 else None
+        if extra is not None:
+            count = _count(model, extra, site.scope, site.order)
+            if count is None:
+                return f"{what} (max_attempts={code_of(extra)})", None, site.node, None
+            return (f"{what} (max_attempts={count} retries)", count + 1, site.node, None) if count > 0 else None
+        return unknown
+
+    return read
+
+
+def _entries(
+    model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int,
+) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The string-keyed entries of a dict literal or ``dict(key=...)``, None when unreadable."""
+    value = model.followed(expr, scope, order)
+    if isinstance(value, cst.Dict):
+        found: Dict[str, cst.BaseExpression] = {}
+        for element in value.elements:
+            key = string_of(element.key) if isinstance(element, cst.DictElement) else None
+            if key is None:
+                return None
+            found[key] = element.value
+        return found
+    if isinstance(value, cst.Call) and model.qualified_name(value.func, scope, order) == "builtins.dict":
+        keywords, star = keyword_args(value)
+        if star or any(arg.keyword is None for arg in value.args):
+            return None
+        return {key: arg.value for key, arg in keywords.items()}
+    return None
+
+
+_REDIS_RETRY = frozenset({"redis.retry.Retry", "redis.asyncio.retry.Retry", "redis.Retry"})
+
+
+def _redis(model: SemanticModel, site: CallSite) -> Optional[Found]:
+    keywords, _ = keyword_args(site.node)
+    if "connection_pool" in keywords:
+        return None  # the pool's settings apply, not these
+    on_timeout, on_error = keywords.get("retry_on_timeout"), keywords.get("retry_on_error")
+    asks = None
+    if on_timeout is not None and is_true(model.followed(on_timeout.value, site.scope, site.order)):
+        asks = "retry_on_timeout=True"
+    elif on_error is not None and not is_none(model.followed(on_error.value, site.scope, site.order)):
+        asks = "retry_on_error"
+    retry = keywords.get("retry")
+    if retry is None:
+        return (f"redis-py {asks}", None, site.node, None) if asks else None
+    value = model.followed(retry.value, site.scope, site.order)
+    if is_none(value):
+        return (f"redis-py {asks} (1 retry)", 2, site.node, None) if asks else None
+    if not isinstance(value, cst.Call) or model.qualified_name(value.func, site.scope, site.order) not in _REDIS_RETRY:
+        return None
+    retries = call_argument(value, "retries", 1)
+    count = _count(model, retries.value, site.scope, site.order) if retries is not None else None
+    if count is None:
+        return "redis-py Retry (retries unknown)", None, site.node, None
+    if count < 0:
+        return f"redis-py Retry(retries={count}), which retries for ever", None, site.node, None
+    return (f"redis-py Retry(retries={count})", count + 1, site.node, None) if count > 0 else None
+
+
+def _stripe_client(model: SemanticModel, site: CallSite) -> Optional[Found]:
+    arg = call_argument(site.node, "max_network_retries")
+    return _retries(model, arg.value, site, "StripeClient max_network_retries") if arg is not None else None
+
+
+def _minio(model: SemanticModel, site: CallSite) -> Optional[Found]:
+    arg = call_argument(site.node, "http_client", 6)
+    if arg is None:
+        return "Minio's default urllib3 Retry total=5", 6, site.node, None
+    return layer_at(model, model.followed(arg.value, site.scope, site.order))
+
+
+def _pool(model: SemanticModel, site: CallSite) -> Optional[Found]:
+    return layer_at(model, site.node)
+
+
+_OPENAI = RetryingClient(
+    _retries_setting("max_retries", 2, "OpenAI client"), _sdk_request, "OpenAI client retries", True, ("openai",),
+)
+_BOTO = ("botocore", "boto3", "s3transfer")
+_ELASTICSEARCH = RetryingClient(
+    _retries_setting("max_retries", 3, "Elasticsearch client"), _sdk_request, namespaced=True,
+    raises=("elasticsearch", "elastic_transport"),
+)
+_OPENSEARCH = RetryingClient(
+    _retries_setting("max_retries", 3, "OpenSearch client"), _sdk_request, namespaced=True, raises=("opensearchpy",),
+)
+_REDIS = RetryingClient(_redis, _redis_request, raises=("redis",))
+# A pool's last failure is urllib3's; a status it gives up on comes back as a response, which
+# the caller may turn into an error of its own.
+_POOL = RetryingClient(_pool, _pool_request)
+
+CLIENTS: Dict[str, RetryingClient] = {
+    "botocore.client.BaseClient": RetryingClient(
+        _botocore("botocore client retries"), _sdk_request, "botocore client retries", raises=_BOTO,
+    ),
+    "boto3.resource": RetryingClient(
+        _botocore("boto3 resource retries"), _sdk_request, "boto3 resource retries", raises=_BOTO,
+    ),
+    "openai.OpenAI": _OPENAI,
+    "openai.AsyncOpenAI": _OPENAI,
+    "openai.AzureOpenAI": _OPENAI,
+    "openai.AsyncAzureOpenAI": _OPENAI,
+    "elasticsearch.Elasticsearch": _ELASTICSEARCH,
+    "elasticsearch.AsyncElasticsearch": _ELASTICSEARCH,
+    "opensearchpy.OpenSearch": _OPENSEARCH,
+    "opensearchpy.AsyncOpenSearch": _OPENSEARCH,
+    "redis.Redis": _REDIS,
+    "redis.asyncio.Redis": _REDIS,
+    "stripe.StripeClient": RetryingClient(
+        _stripe_client, lambda path: len(path) > 1 and _sdk_request(path), namespaced=True, raises=("stripe",),
+    ),
+    "minio.Minio": RetryingClient(_minio, _direct_request(_MINIO_LOCAL), raises=("minio", "urllib3")),
+    "urllib3.PoolManager": _POOL,
+    "urllib3.ProxyManager": _POOL,
+    "urllib3.HTTPConnectionPool": _POOL,
+    "urllib3.HTTPSConnectionPool": _POOL,
+}
+
+
+def client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
+    """``openai.OpenAI.chat.completions.create`` → (``openai.OpenAI``, its method path), when
+    the name is under a client class that may retry by itself."""
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        kind = ".".join(parts[:cut])
+        if kind in CLIENTS:
+            return kind, tuple(parts[cut:])
+    return None
+
+
+def instance_retries(model: SemanticModel, kind: str, site: cst.CSTNode) -> Optional[ClientLayer]:
+    """The retries of the client of class ``kind`` built by the call ``site``."""
+    client = CLIENTS.get(kind)
+    call = model.call_site(site) if client is not None else None
+    if client is None or call is None:
+        return None
+    return client_retries(kind, client.read(model, call))
+
+
+def client_retries(kind: str, found: Optional[Found]) -> Optional[ClientLayer]:
+    """The layer a client of class ``kind`` adds, as found."""
+    if found is None:
+        return None
+    client = CLIENTS.get(kind)
+    return ClientLayer(*found[:4], raises=client.raises if client is not None else ())
+
+
+# --- one request's own settings --------------------------------------------------------------
+
+_API_CORE_RETRIES = frozenset({
+    "google.api_core.retry.Retry", "google.api_core.retry.AsyncRetry", "google.api_core.retry.StreamingRetry",
+    "google.api_core.retry.AsyncStreamingRetry", "google.cloud.storage.retry.DEFAULT_RETRY",
+    "google.cloud.bigquery.retry.DEFAULT_RETRY", "google.cloud.bigquery.DEFAULT_RETRY",
+})
+_RETRY_COPIES = frozenset({"with_deadline", "with_timeout", "with_delay", "with_predicate", "with_on_error"})
+_URLLIB3_REQUESTS = frozenset({"urllib3.request"})
+
+
+def request_retries(model: SemanticModel, site: CallSite, name: str) -> Tuple[bool, Optional[ClientLayer]]:
+    """(whether the request itself says how it is retried, and the layer it then has): a
+    google-api-core ``retry=Retry(...)``; urllib3's ``retries=`` of one request (``False``: none),
+    and ``urllib3.request`` without it (a pool with urllib3's default)."""
+    keywords, _ = keyword_args(site.node)
+    retry = keywords.get("retry")
+    if retry is not None:
+        layer = _api_core_retry(model, retry.value, site)
+        if layer is not None:
+            return True, ClientLayer(*layer, raises=("google",))
+    found = client_of(name)
+    pool_request = found is not None and CLIENTS[found[0]] is _POOL and _pool_request(found[1])
+    if not pool_request and name not in _URLLIB3_REQUESTS:
+        return False, None
+    retries = keywords.get("retries")
+    if retries is None or is_none(model.followed(retries.value, site.scope, site.order)):
+        if name in _URLLIB3_REQUESTS:
+            return True, ClientLayer("urllib3 default retries=3", 4, site.node, None)
+        return False, None  # the pool's own
+    value = model.followed(retries.value, site.scope, site.order)
+    policy = next((p for p in retry_scopes(model).policies if p.node is value), None)
+    if policy is not None:
+        described = layer_of(policy)
+        return True, ClientLayer(described[0], described[1], value, policy) if described is not None else None
+    found = _retries(model, retries.value, site, "urllib3 retries")
+    return True, ClientLayer(*found) if found is not None else None
+
+
+def refuses_retries(model: SemanticModel, site: CallSite) -> bool:
+    """The request turns its client's retries off for itself, whatever client it goes to:
+    urllib3's ``retries=False`` (or 0), or a copy of the client made without retries on the
+    way (``es.options(max_retries=0).search``, ``client.with_options(max_retries=0)...``)."""
+    retries = keyword_args(site.node)[0].get("retries")
+    if retries is not None and is_false(model.followed(retries.value, site.scope, site.order)):
+        return True
+    expr = site.node.func
+    while isinstance(expr, (cst.Attribute, cst.Call)):
+        if isinstance(expr, cst.Call):
+            copy = retries_for_some(model, expr, site)
+            if copy is not None:
+                return copy[0] is None
+            expr = expr.func
+        else:
+            expr = expr.value
+    return False
+
+
+def _api_core_retry(model: SemanticModel, expr: cst.BaseExpression, site: CallSite) -> Optional[Found]:
+    value = model.followed(expr, site.scope, site.order)
+    limit: Optional[cst.BaseExpression] = None
+    while (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+           and value.func.attr.value in _RETRY_COPIES):  # ``DEFAULT_RETRY.with_deadline(30)``
+        if limit is None and value.func.attr.value in ("with_deadline", "with_timeout") and value.args:
+            limit = value.args[0].value
+        value = model.followed(value.func.value, site.scope, site.order)
+    built = value.func if isinstance(value, cst.Call) else value
+    if model.qualified_name(built, site.scope, site.order) not in _API_CORE_RETRIES:
+        return None
+    if limit is None and isinstance(value, cst.Call):
+        arg = call_argument(value, "timeout") or call_argument(value, "deadline")
+        limit = arg.value if arg is not None else None
+        seconds = _count(model, limit, site.scope, site.order) if limit is not None else 120  # its default
+    else:
+        seconds = _count(model, limit, site.scope, site.order) if limit is not None else None
+    until = f"for up to {seconds} s" if seconds is not None else "until its timeout"
+    return f"google-api-core Retry ({until})", None, value, None
+
+
+_FOR_SOME_REQUESTS = frozenset({"options", "with_options"})
+
+
+def retries_for_some(model: SemanticModel, call: cst.Call, site: CallSite) -> Optional[Tuple[Optional[Found]]]:
+    """``client.options(max_retries=N)`` (Elasticsearch, OpenSearch) and
+    ``client.with_options(max_retries=N)`` (OpenAI): the retries of the requests made through
+    the copy, as a one-element tuple (holding None when it retries nothing), else None."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _FOR_SOME_REQUESTS:
+        return None
+    retries = keyword_args(call)[0].get("max_retries")
+    if retries is None:
+        return None
+    return (_retries(model, retries.value, site, f"{func.attr.value}(max_retries)", call),)
+
+
+# --- settings of a whole library -----------------------------------------------------------
+
+STRIPE_RETRIES = "stripe.max_network_retries"
+_STRIPE = ("stripe",)
+# module-level objects of stripe that answer without a request
+_STRIPE_LOCAL = frozenset({
+    "error", "util", "Webhook", "WebhookSignature", "StripeClient", "http_client", "oauth_error",
+})
+_STRIPE_OBJECT_METHODS = frozenset({"construct_from", "refresh_from", "to_dict", "class_url"})
+
+
+def library_setting(name: str) -> Optional[str]:
+    """The process-wide setting that decides how a library request is retried, when the
+    library has one: ``stripe.Charge.create`` → ``stripe.max_network_retries``."""
+    parts = name.split(".")
+    if parts[0] != "stripe" or len(parts) < 3 or parts[1] in _STRIPE_LOCAL:
+        return None
+    resource, method = parts[-2], parts[-1]
+    if not resource[:1].isupper() or method[:1].isupper() or method.startswith("_"):
+        return None
+    return STRIPE_RETRIES if method not in _LOCAL and method not in _STRIPE_OBJECT_METHODS else None
+
+
+def settings_made(model: SemanticModel) -> Iterator[Tuple[str, Optional[ClientLayer]]]:
+    """The library settings the file assigns (``stripe.max_network_retries = 2``), each with
+    the layer it makes (None: retries off)."""
+    if model.text is not None and "max_network_retries" not in model.text:
+        return
+    for node in iter_nodes(model.module):
+        targets: List[cst.BaseExpression] = []
+        value: Optional[cst.BaseExpression] = None
+        if isinstance(node, cst.Assign):
+            targets, value = [t.target for t in node.targets], node.value
+        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        for target in targets:
+            if not (isinstance(target, cst.Attribute) and target.attr.value == "max_network_retries"):
+                continue
+            if model.qualified_name(target.value, model.module_scope, 1 << 62) != "stripe":
+                continue
+            assert value is not None
+            count = _count(model, value, model.module_scope, 1 << 62)
+            shown = code_of(value) if count is None else str(count)
+            made = ClientLayer(f"stripe.max_network_retries = {shown}", count + 1 if count else None, node, None, _STRIPE)
+            yield STRIPE_RETRIES, made if count is None or count > 0 else None

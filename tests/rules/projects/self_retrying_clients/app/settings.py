@@ -1,0 +1,4 @@
+import stripe
+
+stripe.api_key = "sk_test"
+stripe.max_network_retries = 2
