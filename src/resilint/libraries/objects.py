@@ -1,6 +1,7 @@
 """What every request on one object gets from the object itself, judged where the file makes
 it: retries (an SDK client, a retrying adapter or transport), a timeout (a ``Session`` subclass
-or an adapter that fills one in), an idempotency key in the session's own headers. The summary
+or an adapter that fills one in), an idempotency key in the session's own headers, a boto3
+client the file only signs URLs with. The summary
 keeps these facts with the object, so that they reach every module the object travels to."""
 
 from __future__ import annotations
@@ -8,19 +9,25 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 from resilint.libraries.http_requests import session_has_key
+from resilint.libraries.presign import signs_only, uses_of
 from resilint.libraries.self_retrying import ClientLayer, instance_layer
 from resilint.libraries.sessions import object_sets_timeout
 from resilint.lint.semantic import Instance, SemanticModel
 
-ObjectFacts = Tuple[Optional[ClientLayer], bool, str]
+ObjectFacts = Tuple[Optional[ClientLayer], bool, str, str]
 
 
 def object_facts(model: SemanticModel, value: Instance) -> Optional[ObjectFacts]:
     """(its retry layer, whether it sets a timeout, "stable" when its headers carry an
-    idempotency key), or None when the file shows none of them."""
+    idempotency key, what the file does with a boto3 client other modules may also use:
+    "signs" when it only signs URLs with it, "escapes" when it makes no call through it), or None
+    when the file shows none of them."""
     layer = instance_layer(model, value)
     sets_timeout = object_sets_timeout(model, value)
     key = "stable" if session_has_key(model, value) else ""
-    if layer is None and not sets_timeout and not key:
+    presign = ""
+    if value.site is not None and signs_only(model, value.site) is None:
+        presign = "signs" if uses_of(model, value.site).signs else "escapes"
+    if layer is None and not sets_timeout and not key and not presign:
         return None
-    return layer, sets_timeout, key
+    return layer, sets_timeout, key, presign

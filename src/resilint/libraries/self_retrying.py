@@ -20,6 +20,7 @@ from resilint.libraries.retry_scopes import (
     retry_scopes,
 )
 from resilint.libraries.sessions import mounted_on, object_key, receiver_keys
+from resilint.lint.canonical import library_class
 from resilint.lint.nodes import is_false, keyword_args
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -120,7 +121,7 @@ def object_layer(
     for prefix, description in _SDK_CLIENTS.items():
         if kind + "." == prefix:
             return description, None, model.followed(expr, scope, order), None  # where it is built
-    if kind == "requests.Session":
+    if library_class(kind) == "requests.Session":
         found = _mounted_retries(model, expr, scope, order)
     elif kind in _HTTPX_CLIENTS:
         found = _transport_retries(model, expr, scope, order)
@@ -172,7 +173,7 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
     for prefix, description in _SDK_CLIENTS.items():
         if kind + "." == prefix:
             return description, None, site, None
-    if kind == "requests.Session":
+    if library_class(kind) == "requests.Session":
         return _retrying_adapter(model, mounted_on(model, [object_key(value)]))
     if kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
         transport = keyword_args(site)[0].get("transport")

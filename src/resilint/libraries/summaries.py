@@ -289,7 +289,7 @@ class _Values:
         facts = object_facts(self.model, value)
         if facts is None:
             return ""
-        layer, sets_timeout, key = facts
+        layer, sets_timeout, key, presign = facts
         where = self.locate(value.site)
         name = f"{where.line}:{where.column}"
         if name not in self.summary.objects:
@@ -298,7 +298,7 @@ class _Values:
                 top = self.top()
                 top.layers.append(_client_layer(self.model, layer, self.locate))
                 index = len(top.layers) - 1
-            self.summary.objects[name] = ObjectFacts(index, sets_timeout, key)
+            self.summary.objects[name] = ObjectFacts(index, sets_timeout, key, presign)
         return name
 
     def passed(self, site: CallSite) -> Tuple[Tuple[Any, Ref], ...]:

@@ -26,7 +26,7 @@ from typing import (
     TypeVar,
 )
 
-from resilint.lint.canonical import canonical_name
+from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
@@ -250,7 +250,7 @@ class ProjectGraph:
                 found.extend(h for h in self.values.results(held.function) if h.kind == "instance")
             elif held.kind == "class":
                 found.append(Held("instance", held.name))
-            elif held.kind == "instance":
+            elif held.kind == "instance" or (held.kind == "object" and held.name in DYNAMIC_OBJECTS):
                 found.append(held)
         return found
 
@@ -274,6 +274,34 @@ class ProjectGraph:
                 cls = self.values.library_base(cls) or cls
             return canonical_name(f"{cls}.{attribute}")
         return None
+
+    def uses_of(self, module: ModuleSummary, key: str) -> Iterator[Tuple[FunctionSummary, Call, Optional[Tuple[str, ...]]]]:
+        """Every call of the project the values show is made through the object ``module``
+        makes at ``key`` (a module global, an attribute, what a factory returns, a parameter
+        given it), with the attributes the call takes from it (``("put_object",)``,
+        ``("meta", "client", "upload_file")``); and the calls it is passed to that are no
+        project function (a library's, which may use it in any way), with None. Calls its own
+        file resolved to the library are not among them: that file told what they are."""
+        for function in self.functions:
+            near = function.place.path
+            for call in function.calls:
+                parts = call.target.split(".")
+                for end in range(len(parts) - 1, 0, -1):
+                    base = ".".join(parts[:end])
+                    if self.is_project_name(base) and self._holds(base, near, module, key):
+                        yield function, call, tuple(parts[end:])
+                        break
+                if call.passed and self.callee(call, near) is None:
+                    caller = self.module_of(function)
+                    if any(self._is(held, module, key) for _, ref in call.passed for held in self.values.ref(ref, caller)):
+                        yield function, call, None
+
+    def _holds(self, name: str, near: str, module: ModuleSummary, key: str) -> bool:
+        return any(self._is(held, module, key) for held in self.instances(name, near))
+
+    @staticmethod
+    def _is(held: Held, module: ModuleSummary, key: str) -> bool:
+        return held.key == key and held.where == module.path
 
     def _sets_timeout(self, cls: str) -> bool:
         module = self._classes.get(cls)
