@@ -136,11 +136,10 @@ def mock_libraries(name: Optional[str]) -> Libraries:
     return _NONE
 
 
-# A file that mentions none of these has no mock to look for.
-_MOCK_WORDS = (
-    "moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "patch",
-    "monkeypatch",
-)
+# A file that mentions none of these has no mock to look for; a patch needs one of the
+# patching words too.
+_MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty")
+_PATCH_WORDS = (("mock", "monkeypatch"), ("patch", "setattr"))
 
 
 def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
@@ -171,7 +170,13 @@ def answered(mocked: Iterable[str], library: str, name: Optional[str]) -> bool:
 
 def _may_mock(model: SemanticModel) -> bool:
     # asked once per call site: the text is scanned once per file
-    return model.derived(_MOCK_WORDS, lambda: model.text is None or any(word in model.text for word in _MOCK_WORDS))
+    return model.derived(_MOCK_WORDS, lambda: model.text is None or _mentions_mock(model.text))
+
+
+def _mentions_mock(text: str) -> bool:
+    if any(word in text for word in _MOCK_WORDS):
+        return True
+    return all(any(word in text for word in words) for words in _PATCH_WORDS)
 
 
 class _Mocks:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 from resilint.libraries.http_requests import session_has_key
-from resilint.libraries.presign import signs_only, uses_of
+from resilint.libraries.presign import is_client, signs_only, uses_of
 from resilint.libraries.self_retrying import ClientLayer, instance_layer
 from resilint.libraries.sessions import object_sets_timeout
 from resilint.lint.semantic import Instance, SemanticModel
@@ -26,7 +26,7 @@ def object_facts(model: SemanticModel, value: Instance) -> Optional[ObjectFacts]
     sets_timeout = object_sets_timeout(model, value)
     key = "stable" if session_has_key(model, value) else ""
     presign = ""
-    if value.site is not None and signs_only(model, value.site) is None:
+    if value.site is not None and is_client(model, value) and signs_only(model, value.site) is None:
         presign = "signs" if uses_of(model, value.site).signs else "escapes"
     if layer is None and not sets_timeout and not key and not presign:
         return None

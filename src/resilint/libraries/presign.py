@@ -20,11 +20,13 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tup
 import libcst as cst
 
 from resilint.libraries.clients import CLIENT_CALLS
+from resilint.lint.canonical import returned_type
 from resilint.lint.semantic import Binding, CallSite, ClassInfo, FunctionInfo, Instance, QName, SemanticModel
 
 SIGNS: FrozenSet[str] = frozenset({"generate_presigned_url", "generate_presigned_post"})
 # The calls that make a botocore client (or a boto3 resource, whose meta.client is one).
 CONSTRUCTIONS: FrozenSet[str] = frozenset(name for name, spec in CLIENT_CALLS.items() if spec.botocore_config)
+CLIENT_TYPES: FrozenSet[str] = frozenset(returned_type(name) for name in CONSTRUCTIONS)
 # Callees that are no project function: a client passed to one may be used in any way.
 _LIBRARIES = frozenset({"builtins", "boto3", "botocore", "functools", "operator"})
 
@@ -47,6 +49,11 @@ class Uses:
 def uses_of(model: SemanticModel, made: cst.CSTNode) -> Uses:
     """What the file does with the client object the call ``made`` makes."""
     return _Clients.of(model).uses.get(id(made), Uses())
+
+
+def is_client(model: SemanticModel, value: Instance) -> bool:
+    """Whether an object is a botocore client (or a boto3 resource) the file makes."""
+    return value.site is not None and model.type_name(value) in CLIENT_TYPES
 
 
 def signs_only(model: SemanticModel, made: cst.CSTNode) -> Optional[bool]:

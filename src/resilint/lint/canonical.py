@@ -121,34 +121,35 @@ def canonical_name(name: str) -> str:
     """Rewrite the longest aliased prefix of a dotted name to its canonical spelling; a method
     a library subclass inherits is its base's, and a made-up attribute of a dynamic object is
     the object it makes."""
-    name = _aliased(name)
-    owner, dot, attribute = name.rpartition(".")
-    if dot and not attribute.startswith("_"):
-        inherited = _SUBCLASSES.get(owner)
-        if inherited is not None and attribute not in inherited[1]:
-            return f"{inherited[0]}.{attribute}"
-        dynamic = _DYNAMIC.get(owner)
-        if dynamic is not None and attribute not in dynamic[1]:
-            return dynamic[0]
-    return name
-
-
-def _aliased(name: str) -> str:
     if name in _ALIASES:
-        return _ALIASES[name]
-    end = name.rfind(".")
-    while end > 0:
-        prefix = name[:end]
-        replacement = _ALIASES.get(prefix)
-        if replacement is not None:
-            return replacement + name[end:]
-        end = name.rfind(".", 0, end)
+        name = _ALIASES[name]
+    else:
+        end = name.rfind(".")
+        while end > 0:
+            replacement = _ALIASES.get(name[:end])
+            if replacement is not None:
+                name = replacement + name[end:]
+                break
+            end = name.rfind(".", 0, end)
+    if name.startswith(_REWRITTEN):
+        owner, _, attribute = name.rpartition(".")
+        if not attribute.startswith("_"):
+            inherited = _SUBCLASSES.get(owner)
+            if inherited is not None and attribute not in inherited[1]:
+                return f"{inherited[0]}.{attribute}"
+            dynamic = _DYNAMIC.get(owner)
+            if dynamic is not None and attribute not in dynamic[1]:
+                return dynamic[0]
     return name
 
 
 # Objects of a dynamic class, which its made-up attributes and calls give again
 # (``api.customers(7).orders``: a slumber Resource at each step).
 DYNAMIC_OBJECTS: FrozenSet[str] = frozenset(made for made, _ in _DYNAMIC.values())
+
+
+# The packages whose names ``canonical_name`` rewrites beyond aliases (a cheap first test).
+_REWRITTEN = tuple(sorted({f"{name.split('.', 1)[0]}." for name in (*_SUBCLASSES, *_DYNAMIC)}))
 
 
 def library_class(name: Optional[str]) -> Optional[str]:
