@@ -5,10 +5,11 @@ is answered from a table. The RES1xx rules skip client calls made while such a m
 for the call's library:
 
 * moto (``mock_aws`` and the older per-service ``mock_s3``, ``mock_sts`` …): botocore;
-* responses, requests-mock: requests;
+* responses, requests-mock: requests (and hvac, slumber, zeep, which send with it);
 * respx, pytest-httpx: httpx;
 * aioresponses: aiohttp;
-* httpretty (it patches the socket module): requests, urllib3, urllib, http.client;
+* httpretty (it patches the socket module): requests (and its users), urllib3, urllib,
+  http.client, httplib2 (and googleapiclient);
 * ``unittest.mock.patch`` (and the ``mock`` backport), ``patch.object``, ``patch.multiple``,
   pytest-mock's ``mocker.patch`` (``.object``, ``.multiple``) and pytest's
   ``monkeypatch.setattr``: the client function, method or class they replace, by its qualified
@@ -52,11 +53,12 @@ from resilint.lint.traversal import iter_nodes
 
 Libraries = FrozenSet[str]
 _NONE: Libraries = frozenset()
-_REQUESTS = frozenset({"requests"})
+# Clients built on requests are answered by requests' mocks too.
+_REQUESTS = frozenset({"requests", "hvac", "slumber", "zeep"})
 _HTTPX = frozenset({"httpx"})
 _BOTOCORE = frozenset({"botocore"})
 _AIOHTTP = frozenset({"aiohttp"})
-_SOCKET_HTTP = frozenset({"requests", "urllib3", "urllib", "http.client"})
+_SOCKET_HTTP = _REQUESTS | frozenset({"urllib3", "urllib", "http.client", "httplib2", "googleapiclient"})
 
 # Context managers and decorators (called or not) that activate a mock.
 _MOCKS: Dict[str, Libraries] = {
