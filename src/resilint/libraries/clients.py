@@ -278,7 +278,7 @@ def _mysql() -> Dict[str, TimeoutSpec]:
             "mysql-connector-python waits for the connection with no timeout by default "
             "(connection_timeout=None)"
         ),
-        elsewhere=("option_files", "pool_name"), zero_unbounded="libmysqlclient",
+        elsewhere=("option_files",), zero_unbounded="libmysqlclient",
     )
     # PyMySQL: keyword-only connect_timeout=10 (connect only), read_timeout=None.
     pymysql = TimeoutSpec(

@@ -54,7 +54,9 @@ class MissingTimeout(ProjectRule):
       `google_auth_httplib2.AuthorizedHttp(creds)` without `http=` (it makes such an `Http()`);
     - `zeep.Client`/`CachingClient`/`AsyncClient` without `transport=` (the default transport's
       `operation_timeout` is `None`), and a zeep `Transport`/`AsyncTransport` without
-      `operation_timeout` (its `timeout=` bounds only loading the WSDL);
+      `operation_timeout` (its `timeout=` bounds only loading the WSDL); a timeout set later
+      (`client.transport.operation_timeout = 10`, `with transport.settings(timeout=10):`) is
+      not seen;
     - `slumber.API` without `session=`, or given a plain `requests.Session()`: slumber sends
       every request with `session.request(...)` and no timeout, and the keywords of its resource
       methods are query parameters, so only a session that fills in a timeout (a mounted
