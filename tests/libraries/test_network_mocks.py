@@ -76,3 +76,67 @@ def test_a_fixture_that_returns_inside_the_mock_does_not_keep_it_on():
             boto3.client("s3")
         """
     ) == [(10, "RES105")]
+
+
+def test_a_patched_client_is_not_judged_through_a_wrapper_of_the_file():
+    assert codes(
+        """
+        from unittest.mock import patch
+        import requests
+
+        def fetch(url, **kwargs):
+            return requests.get(url, **kwargs)
+
+        @patch("requests.get")
+        def test_fetch(get):
+            fetch("https://a.example")
+
+        def test_real():
+            fetch("https://a.example")
+        """
+    ) == [(12, "RES101")]
+
+
+def test_a_patch_of_one_object_leaves_the_other_clients_judged():
+    assert codes(
+        """
+        import requests
+
+        def test_fetch(mocker):
+            session = requests.Session()
+            mocker.patch.object(session, "get")
+            session.get("https://a.example")
+            session.post("https://a.example")
+            requests.get("https://a.example")
+        """
+    ) == [(7, "RES101"), (8, "RES101")]
+
+
+def test_a_fixture_that_monkeypatches_covers_its_tests():
+    assert codes(
+        """
+        import pytest, requests
+
+        @pytest.fixture(autouse=True)
+        def offline(monkeypatch):
+            monkeypatch.setattr(requests.Session, "send", lambda *a, **k: None)
+
+        def test_fetch():
+            requests.get("https://a.example")
+        """
+    ) == []
+
+
+def test_a_patch_the_file_cannot_read_patches_nothing():
+    assert codes(
+        """
+        from unittest import mock
+        import requests
+
+        def test_fetch(target):
+            with mock.patch(target):
+                requests.get("https://a.example")
+            with mock.patch.object(requests, target):
+                requests.get("https://a.example")
+        """
+    ) == [(6, "RES101"), (8, "RES101")]

@@ -33,7 +33,8 @@ class TimeoutSpec:
     default_seconds: Optional[float] = None
     default_message: Optional[str] = None
     none_means_default: bool = False  # ``timeout=None`` selects the default (aiohttp's session)
-    zero_unbounded: bool = False  # libpq: connect_timeout=0 waits forever
+    # Who reads a timeout of 0 as no timeout at all ("libpq": connect_timeout=0 waits forever).
+    zero_unbounded: str = ""
     zero_means_default: bool = False  # psycopg 3: connect_timeout=0 falls back to 130 s
     zero_is_mode: bool = False  # sock.settimeout(0) selects non-blocking mode, not a timeout
     # How to split one value into connect and read (RES104); None: the client cannot.
@@ -48,8 +49,36 @@ class TimeoutSpec:
     # A connection string we cannot read (``settings.REDIS_URL``) is taken to carry no timeout:
     # real projects almost never put one there (the ``redis-url-timeouts`` setting says they do).
     opaque_dsn_lacks_timeout: bool = False
-    # Keywords that bound only one phase (``socket_connect_timeout``): named in the message.
+    # Keywords that bound only one phase (``socket_connect_timeout``): named in the message,
+    # which says what they bound (``partial_note``).
     partial: Tuple[str, ...] = ()
+    partial_note: str = "the connect, not reads"
+    # Other keywords that set the same timeout (mysql-connector's ``connect_timeout``).
+    aliases: Tuple[str, ...] = ()
+    # The position of an argument that configures the timeout elsewhere (``transport=`` of
+    # ``zeep.Client(wsdl, wsse, transport)``), like a keyword of ``elsewhere``.
+    elsewhere_position: Optional[int] = None
+    # A ``requests.Session`` passed here sends the requests (slumber): a plain session
+    # leaves them without a timeout, one that fills one in bounds them. (position, keyword)
+    session: Optional[Tuple[int, str]] = None
+    # Keywords that, when true, make the library ignore the timeout (psycopg2's ``async_``),
+    # and why, for the message.
+    ignored_when: Tuple[str, ...] = ()
+    ignored_note: str = ""
+
+    # What the timeout is called where it is not a keyword (pycurl's ``TIMEOUT`` option).
+    label: str = ""
+    unit: float = 1.0  # seconds per unit of the value (0.001: milliseconds)
+
+    @property
+    def setting(self) -> str:
+        """The timeout's name, for messages."""
+        return self.keyword or self.label or "timeout"
+
+    @property
+    def keywords(self) -> Tuple[str, ...]:
+        """Every keyword that carries this timeout."""
+        return ((self.keyword,) if self.keyword is not None else ()) + self.aliases
 
 
 _SOCKET_DEFAULT = (
@@ -202,13 +231,17 @@ def _databases() -> Dict[str, TimeoutSpec]:
         "libpq waits forever to connect by default (connect_timeout unset, unless PGCONNECT_TIMEOUT "
         "is set in the environment)"
     )
+    asynchronous = (
+        "libpq ignores connect_timeout when it connects asynchronously (PQconnectPoll): the connect "
+        "waits as long as the code that polls the connection lets it"
+    )
     psycopg2 = TimeoutSpec(
         "psycopg2", keyword="connect_timeout", unbounded_default=libpq, dsn=(0, "dsn"),
-        zero_unbounded=True,
+        zero_unbounded="libpq", ignored_when=("async_", "async"), ignored_note=asynchronous,
     )
     psycopg2_pool = TimeoutSpec(
         "psycopg2", keyword="connect_timeout", unbounded_default=libpq, dsn=(2, "dsn"),
-        zero_unbounded=True,
+        zero_unbounded="libpq",
     )
     psycopg = TimeoutSpec(
         "psycopg", keyword="connect_timeout", dsn=(0, "conninfo"), default_seconds=130.0,
@@ -230,7 +263,35 @@ def _databases() -> Dict[str, TimeoutSpec]:
         "psycopg2.pool.ThreadedConnectionPool": psycopg2_pool,
         "psycopg.connect": psycopg,
         "psycopg.AsyncConnection.connect": psycopg,
+        **_mysql(),
     }
+
+
+def _mysql() -> Dict[str, TimeoutSpec]:
+    # mysql-connector-python: connection_timeout (alias connect_timeout) defaults to None
+    # (constants.DEFAULT_CONFIGURATION) and bounds the connect and handshake only; reads are
+    # bounded by read_timeout since 9.2 (default None). The C extension passes ``or 0`` to
+    # libmysqlclient, which reads 0 as no timeout. An option file may carry the setting.
+    connector = TimeoutSpec(
+        "mysql.connector", keyword="connection_timeout", aliases=("connect_timeout",),
+        unbounded_default=(
+            "mysql-connector-python waits for the connection with no timeout by default "
+            "(connection_timeout=None)"
+        ),
+        elsewhere=("option_files",), zero_unbounded="libmysqlclient",
+    )
+    # PyMySQL: keyword-only connect_timeout=10 (connect only), read_timeout=None.
+    pymysql = TimeoutSpec(
+        "pymysql", keyword="connect_timeout", default_seconds=10.0,
+        default_message="PyMySQL waits up to 10 s to connect by default",
+    )
+    table = {name: connector for name in (
+        "mysql.connector.connect", "mysql.connector.MySQLConnection", "mysql.connector.CMySQLConnection",
+        "mysql.connector.aio.connect", "mysql.connector.aio.MySQLConnection",
+        "mysql.connector.pooling.MySQLConnectionPool",
+    )}
+    table["pymysql.Connection"] = pymysql
+    return table
 
 
 def _aws() -> Dict[str, TimeoutSpec]:
@@ -248,10 +309,114 @@ def _aws() -> Dict[str, TimeoutSpec]:
     return {name: spec for name in names}
 
 
+def _sdk_http() -> Dict[str, TimeoutSpec]:
+    """HTTP stacks that libraries build on: requests subclasses and wrappers, httplib2, and the
+    SDKs whose client is built on one of them (zeep, slumber, hvac, googleapiclient)."""
+    oauth_fetch = {
+        # fetch_token(token_url, code, authorization_response, body, auth, username, password,
+        #             method, force_querystring, timeout, ...); refresh_token(token_url,
+        #             refresh_token, body, auth, timeout, ...): both default to timeout=None.
+        "requests_oauthlib.OAuth2Session.fetch_token": 9,
+        "requests_oauthlib.OAuth2Session.refresh_token": 4,
+        "requests_oauthlib.OAuth2Session.request": None,  # request(method, url, data, headers, ...)
+        "requests_oauthlib.OAuth1Session.fetch_request_token": None,
+        "requests_oauthlib.OAuth1Session.fetch_access_token": None,
+    }
+    table = {
+        name: TimeoutSpec("requests", position=position, unbounded_default=_REQUESTS_DEFAULT, split_hint=_REQUESTS_SPLIT)
+        for name, position in oauth_fetch.items()
+    }
+    # requests-hardened: every request gets Config.default_timeout (a required field) when it
+    # passes none or None, so only the Config's value is judged; a call's own value still is.
+    hardened_call = TimeoutSpec("requests", none_means_default=True, split_hint=_REQUESTS_SPLIT)
+    table["requests_hardened.Manager.send_request"] = hardened_call
+    table.update({f"requests_hardened.HTTPSession.{m}": hardened_call for m in _REQUESTS_METHODS + ("request", "send")})
+    # Config(ip_filter_enable, ip_filter_allow_loopback_ips, never_redirect, default_timeout, ...)
+    table["requests_hardened.Config"] = TimeoutSpec(
+        "requests_hardened", keyword="default_timeout", position=3, split_hint=_REQUESTS_SPLIT,
+    )
+    # httplib2.Http(cache=None, timeout=None, ...): None is the socket default.
+    table["httplib2.Http"] = TimeoutSpec("httplib2", position=1, unbounded_default=_SOCKET_DEFAULT)
+    # AuthorizedHttp(credentials, http=None, ...) makes a httplib2.Http() without a timeout.
+    table["google_auth_httplib2.AuthorizedHttp"] = TimeoutSpec(
+        "httplib2", keyword=None, elsewhere=("http",), elsewhere_position=1,
+        unbounded_default="without `http=` it makes a `httplib2.Http()` with no timeout (the socket default)",
+    )
+    # build(serviceName, version, http=None, ...): without http, googleapiclient.http.build_http()
+    # makes httplib2.Http(timeout=DEFAULT_HTTP_TIMEOUT_SEC), 60 s, unless socket.getdefaulttimeout() is set.
+    discovery = TimeoutSpec(
+        "googleapiclient", keyword=None, elsewhere=("http",), elsewhere_position=2, default_seconds=60.0,
+        default_message="without `http=`, googleapiclient's build_http() waits up to 60 s (DEFAULT_HTTP_TIMEOUT_SEC)",
+    )
+    table["googleapiclient.discovery.build"] = discovery
+    table["googleapiclient.discovery.build_from_document"] = discovery
+    # zeep: Transport(cache=None, timeout=300, operation_timeout=None, session=None); timeout
+    # bounds loading the WSDL and XSDs only. Client(wsdl, wsse=None, transport=None, ...) makes
+    # a default Transport (AsyncClient an AsyncTransport, whose httpx client gets
+    # timeout=operation_timeout=None).
+    zeep_operations = "zeep waits forever for an operation by default (the Transport's operation_timeout=None)"
+    zeep_client = TimeoutSpec(
+        "zeep", keyword=None, elsewhere=("transport",), elsewhere_position=2,
+        unbounded_default=f"{zeep_operations}; pass `transport=Transport(operation_timeout=...)`",
+    )
+    table.update({name: zeep_client for name in ("zeep.Client", "zeep.CachingClient", "zeep.AsyncClient")})
+    table["zeep.Transport"] = TimeoutSpec(
+        "zeep", keyword="operation_timeout", position=2, unbounded_default=zeep_operations,
+        partial=("timeout",), partial_note="loading the WSDL, not operations",
+    )
+    # AsyncTransport(client=None, wsdl_client=None, cache=None, timeout=300, operation_timeout=None, ...)
+    table["zeep.transports.AsyncTransport"] = TimeoutSpec(
+        "zeep", keyword="operation_timeout", position=4, unbounded_default=zeep_operations,
+        elsewhere=("client",), elsewhere_position=0, partial=("timeout",),
+        partial_note="loading the WSDL, not operations",
+    )
+    # slumber.API(base_url, auth, format, append_slash, session, ...) sends every request with
+    # session.request(...) and no timeout; the keywords of its resource methods are query
+    # parameters, so only a session that fills in a timeout bounds them.
+    table["slumber.API"] = TimeoutSpec(
+        "slumber", keyword=None, session=(4, "session"),
+        unbounded_default=(
+            "slumber sends every request through a requests.Session without a timeout, and its resource "
+            "methods take none; pass `session=` a session that sets one"
+        ),
+    )
+    # hvac.Client(url, token, cert, verify, timeout=30, ...): a bounded default.
+    table["hvac.Client"] = TimeoutSpec(
+        "hvac", position=4, default_seconds=30.0, default_message="hvac's default timeout is 30 s",
+        split_hint=_REQUESTS_SPLIT,
+    )
+    return table
+
+
 CLIENT_CALLS: Dict[str, TimeoutSpec] = {
     **_requests(), **_httpx(), **_aiohttp(), **_stdlib(), **_other_waits(), **_urllib3(),
-    **_databases(), **_aws(),
+    **_databases(), **_aws(), **_sdk_http(),
 }
+
+def _curl() -> Dict[str, TimeoutSpec]:
+    """pycurl's timeout options, by name, judged where ``setopt`` sets them (``curl.py``)."""
+    def option(label: str, unit: float, connect: bool) -> TimeoutSpec:
+        if connect:  # 0 (or None) selects libcurl's built-in 300 s
+            return TimeoutSpec(
+                "pycurl", keyword=None, position=1, label=label, unit=unit, default_seconds=300.0,
+                default_message="libcurl waits up to 300 s to connect by default", none_means_default=True,
+                zero_means_default=True,
+            )
+        return TimeoutSpec("pycurl", keyword=None, position=1, label=label, unit=unit, zero_unbounded="libcurl")
+
+    return {
+        "TIMEOUT": option("TIMEOUT", 1.0, False),
+        "TIMEOUT_MS": option("TIMEOUT_MS", 0.001, False),
+        "CONNECTTIMEOUT": option("CONNECTTIMEOUT", 1.0, True),
+        "CONNECTTIMEOUT_MS": option("CONNECTTIMEOUT_MS", 0.001, True),
+    }
+
+
+# pycurl options that carry a timeout, by option name (not calls: see ``curl.py``).
+CURL_OPTIONS: Dict[str, TimeoutSpec] = _curl()
+CURL_DEFAULT = (
+    "libcurl waits forever for a transfer by default (CURLOPT_TIMEOUT 0) and up to 300 s to connect"
+)
 
 # Names a file must mention for any of these calls to be in it (the prefilter).
 # ``http.client`` is reached as ``http.client.X``, ``from http.client import X`` or
@@ -259,14 +424,15 @@ CLIENT_CALLS: Dict[str, TimeoutSpec] = {
 TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "psycopg", "boto", "asyncio",
-    "async_timeout", "anyio",
+    "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
+    "pycurl",
 )
 
 
 # The keywords that carry a timeout in some client: what a summary records of every call, so
 # that a call resolved to a client in another module can still be judged.
 TIMEOUT_KEYWORDS: FrozenSet[str] = frozenset(
-    spec.keyword for spec in CLIENT_CALLS.values() if spec.keyword is not None
+    keyword for spec in CLIENT_CALLS.values() for keyword in spec.keywords
 )
 
 
@@ -307,9 +473,10 @@ def find_timeout(
 ) -> TimeoutArgument:
     positional = []
     unknown = False
+    keywords = spec.keywords
     for arg in call.args:
         if arg.keyword is not None:
-            if spec.keyword is not None and arg.keyword.value == spec.keyword:
+            if arg.keyword.value in keywords:
                 return TimeoutArgument(arg.value)
             if arg.keyword.value in spec.elsewhere:
                 unknown = True
@@ -320,12 +487,14 @@ def find_timeout(
             elif found is not None:
                 return TimeoutArgument(found)  # type: ignore[arg-type]
         elif arg.star == "*":
-            if spec.position is not None:
+            if spec.position is not None or spec.elsewhere_position is not None:
                 unknown = True
         else:
             positional.append(arg.value)
     if spec.position is not None and len(positional) > spec.position:
         return TimeoutArgument(positional[spec.position])
+    if spec.elsewhere_position is not None and len(positional) > spec.elsewhere_position:
+        unknown = True
     return TimeoutArgument(None, unknown)
 
 
@@ -352,7 +521,7 @@ def _from_unpacked(
     for element in value.elements:
         if isinstance(element, cst.StarredDictElement):
             result = _UNKNOWN
-        elif spec.keyword is not None and string_of(element.key) == spec.keyword:
+        elif string_of(element.key) in spec.keywords:
             return element.value
         elif string_of(element.key) in spec.elsewhere:
             result = _UNKNOWN

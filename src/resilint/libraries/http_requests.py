@@ -20,6 +20,7 @@ UNSAFE = ("POST", "PATCH")
 KEY_HEADER = "idempotency-key"
 CLIENTS = (
     "requests", "requests.Session", "httpx", "httpx.Client", "httpx.AsyncClient", "aiohttp.ClientSession",
+    "requests_hardened.HTTPSession", "slumber.Resource",
 )
 # method call → its HTTP method
 METHOD_CALLS: Dict[str, str] = {
@@ -34,6 +35,8 @@ REQUEST_CALLS: Dict[str, Optional[int]] = {
        for m in ("request", "urlopen")},
     "http.client.HTTPConnection.request": 3,
     "http.client.HTTPSConnection.request": 3,
+    "requests_hardened.Manager.send_request": None,
+    "requests_oauthlib.OAuth2Session.request": 3,  # request(method, url, data, headers, ...)
 }
 CLIENT_WORD = re.compile(r"session|client|http", re.I)
 RANDOM_KEYS = ("uuid.uuid1", "uuid.uuid4", "secrets.", "random.", "os.urandom", "time.time", "time.monotonic",

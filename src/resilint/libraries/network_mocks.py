@@ -5,10 +5,19 @@ is answered from a table. The RES1xx rules skip client calls made while such a m
 for the call's library:
 
 * moto (``mock_aws`` and the older per-service ``mock_s3``, ``mock_sts`` …): botocore;
-* responses, requests-mock: requests;
+* responses, requests-mock: requests (and hvac, slumber, zeep, which send with it);
 * respx, pytest-httpx: httpx;
 * aioresponses: aiohttp;
-* httpretty (it patches the socket module): requests, urllib3, urllib, http.client.
+* httpretty (it patches the socket module): requests (and its users), urllib3, urllib,
+  http.client, httplib2 (and googleapiclient);
+* ``unittest.mock.patch`` (and the ``mock`` backport), ``patch.object``, ``patch.multiple``,
+  pytest-mock's ``mocker.patch`` (``.object``, ``.multiple``) and pytest's
+  ``monkeypatch.setattr``: the client function, method or class they replace, by its qualified
+  name (``patch("app.http.requests.get")`` and ``patch.object(requests, "get")`` replace
+  ``requests.get`` wherever it is called; ``patch("requests.Session")`` every method of the
+  class; ``patch.object(requests.Session, "request")``, through which every requests call
+  goes, all of requests). A target that replaces only a name of a project module
+  (``patch("app.http.get")``) leaves this file's own calls alone.
 
 "Active" is read from the code around the call, in its own file:
 
@@ -20,7 +29,10 @@ for the call's library:
   or marked ``autouse`` in the module or class; the plugins' own fixtures ``requests_mock``,
   ``respx_mock``, ``httpx_mock`` and ``aioresponses`` count the same way;
 * a mock started with ``.start()`` (``self.mock = mock_aws(); self.mock.start()`` in
-  ``setUp``) in the class, or at module level;
+  ``setUp``, ``patcher = patch("requests.get"); patcher.start()``) in the class, or at module
+  level;
+* a ``mocker.patch(...)`` or ``monkeypatch.setattr(...)`` made in the test (or in a fixture it
+  requests): the ``mocker`` and ``monkeypatch`` fixtures undo it when the test ends;
 * for a helper of the file (``create_bucket()``), every call of it in the file being made
   under the mock.
 
@@ -33,17 +45,20 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from resilint.libraries.clients import CLIENT_CALLS
+from resilint.lint.canonical import canonical_name
 from resilint.lint.nodes import is_true, keyword_args, parameter_names, string_of
-from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 Libraries = FrozenSet[str]
 _NONE: Libraries = frozenset()
-_REQUESTS = frozenset({"requests"})
+# Clients built on requests are answered by requests' mocks too.
+_REQUESTS = frozenset({"requests", "hvac", "slumber", "zeep"})
 _HTTPX = frozenset({"httpx"})
 _BOTOCORE = frozenset({"botocore"})
 _AIOHTTP = frozenset({"aiohttp"})
-_SOCKET_HTTP = frozenset({"requests", "urllib3", "urllib", "http.client"})
+_SOCKET_HTTP = _REQUESTS | frozenset({"urllib3", "urllib", "http.client", "httplib2", "googleapiclient"})
 
 # Context managers and decorators (called or not) that activate a mock.
 _MOCKS: Dict[str, Libraries] = {
@@ -77,6 +92,36 @@ _PLUGIN_FIXTURES: Dict[str, Libraries] = {
     "httpx_mock": _HTTPX,
     "aioresponses": _AIOHTTP,
 }
+# Calls that replace an object for a while: unittest.mock's patchers (as decorators, context
+# managers or started), by qualified name; and the patching fixtures of pytest-mock and pytest,
+# by the methods the fixture has (the fixture is a parameter, so it has no qualified name unless
+# annotated).
+_PATCHERS: Dict[str, str] = {
+    f"{module}.patch{kind}": kind.lstrip(".") or "patch"
+    for module in ("unittest.mock", "mock") for kind in ("", ".object", ".multiple")
+}
+_FIXTURES: Dict[str, str] = {  # fixture name → the fixture it is
+    "mocker": "mocker", "module_mocker": "mocker", "class_mocker": "mocker", "package_mocker": "mocker",
+    "session_mocker": "mocker", "monkeypatch": "monkeypatch",
+}
+_FIXTURE_CLASSES: Dict[str, str] = {  # an annotation of the parameter
+    "pytest_mock.MockerFixture": "mocker", "pytest_mock.plugin.MockerFixture": "mocker",
+    "pytest_mock.MockFixture": "mocker", "pytest.MonkeyPatch": "monkeypatch",
+    "_pytest.monkeypatch.MonkeyPatch": "monkeypatch",
+}
+_FIXTURE_PATCHERS: Dict[Tuple[str, Tuple[str, ...]], str] = {
+    ("mocker", ("patch",)): "patch", ("mocker", ("patch", "object")): "object",
+    ("mocker", ("patch", "multiple")): "multiple", ("monkeypatch", ("setattr",)): "setattr",
+}
+# Objects every call of a library goes through: replacing one answers the whole library.
+_FUNNELS: Dict[str, str] = {
+    "requests.Session.request": "requests", "requests.Session.send": "requests",
+    "requests.adapters.HTTPAdapter.send": "requests", "httpx.Client.send": "httpx",
+    "httpx.AsyncClient.send": "httpx", "httpx.HTTPTransport.handle_request": "httpx",
+    "httpx.AsyncHTTPTransport.handle_async_request": "httpx",
+}
+# Client objects outside the catalog that a patch may replace (pycurl is judged by its options).
+_EXTRA_CLIENTS = ("pycurl.Curl.perform",)
 _FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 _USEFIXTURES = "pytest.mark.usefixtures"
 _MODULE_SETUP = frozenset({"setUpModule", "setup_module"})
@@ -93,20 +138,47 @@ def mock_libraries(name: Optional[str]) -> Libraries:
     return _NONE
 
 
-# A file that mentions none of these has no mock to look for.
+# A file that mentions none of these has no mock to look for; a patch needs one of the
+# patching words too.
 _MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty")
+_PATCH_WORDS = (("mock", "monkeypatch"), ("patch", "setattr"))
 
 
 def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
-    """The client libraries an active mock answers at ``site`` (for calls judged elsewhere)."""
-    if not model.derived(_MOCK_WORDS, lambda: model.text is None or any(word in model.text for word in _MOCK_WORDS)):
-        return _NONE  # asked once per call site: the text is scanned once per file
+    """What active test doubles answer at ``site`` (for calls judged elsewhere): client
+    libraries (``"requests"``) and the qualified names of replaced objects (``"requests.get"``);
+    ``answered`` reads them."""
+    if not _may_mock(model):
+        return _NONE
     return _Mocks.of(model).around(site)
 
 
-def in_process(model: SemanticModel, site: CallSite, library: str) -> bool:
-    """Whether a call of a client of ``library`` at ``site`` is answered by an active mock."""
-    return library in _Mocks.of(model).around(site)
+def in_process(model: SemanticModel, site: CallSite, library: str, name: Optional[str] = None) -> bool:
+    """Whether a call of ``name``, a client of ``library``, at ``site`` is answered by an active
+    test double."""
+    if not _may_mock(model):
+        return False
+    return answered(_Mocks.of(model).around(site), library, name)
+
+
+def answered(mocked: Iterable[str], library: str, name: Optional[str]) -> bool:
+    """Whether what ``mocked_libraries`` found answers a call of ``name`` (a client of
+    ``library``): a mock of the library, or a replaced object that is the callee or owns it."""
+    for entry in mocked:
+        if entry == library or (name is not None and (name == entry or name.startswith(entry + "."))):
+            return True
+    return False
+
+
+def _may_mock(model: SemanticModel) -> bool:
+    # asked once per call site: the text is scanned once per file
+    return model.derived(_MOCK_WORDS, lambda: model.text is None or _mentions_mock(model.text))
+
+
+def _mentions_mock(text: str) -> bool:
+    if any(word in text for word in _MOCK_WORDS):
+        return True
+    return all(any(word in text for word in words) for words in _PATCH_WORDS)
 
 
 class _Mocks:
@@ -167,10 +239,46 @@ class _Mocks:
     # --- what activates a mock ---------------------------------------------------------------
 
     def expression(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Libraries:
-        """A decorator or ``with`` item that activates a mock: ``mock_aws()``, ``respx.mock``."""
+        """A decorator or ``with`` item that activates a mock: ``mock_aws()``, ``respx.mock``,
+        ``patch("requests.get")``."""
         target = expr.func if isinstance(expr, cst.Call) else expr
         value = self.model.resolve(target, scope, order)
-        return mock_libraries(self.model.name_of(value) or self.model.type_name(value))
+        name = self.model.name_of(value) or self.model.type_name(value)
+        if isinstance(expr, cst.Call) and name in _PATCHERS:
+            return self.patched(expr, _PATCHERS[name], scope, order)
+        return mock_libraries(name)
+
+    def patched(self, call: cst.Call, kind: str, scope: Scope, order: int) -> Libraries:
+        """What a patching call replaces: qualified names of library objects (a library, for an
+        object every call of it goes through)."""
+        args = [a for a in call.args if not a.star]
+        positional = [a.value for a in args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        targets: List[str] = []
+        if kind in ("patch", "multiple") or (kind == "setattr" and len(positional) == 2):
+            first = keywords.get("target", positional[0] if positional else None)
+            text = string_of(first)
+            if kind == "multiple":
+                owner = text if text is not None else self._owner(first, scope, order)
+                replaced = [_library_object(f"{owner}.{a}") for a in keywords if a != "target"] if owner else []
+                targets = [r for r in replaced if r]
+            else:
+                found = _library_object(text) if text else None
+                targets = [found] if found else []
+        elif kind in ("object", "setattr") and len(positional) >= 2:
+            attribute = string_of(positional[1])
+            owner = self._owner(positional[0], scope, order)
+            replaced = _client_object(canonical_name(f"{owner}.{attribute}")) if attribute and owner else None
+            targets = [replaced] if replaced else []
+        return frozenset(targets)
+
+    def _owner(self, expr: Optional[cst.BaseExpression], scope: Scope, order: int) -> Optional[str]:
+        """The library module or class an expression names, or the class of a library object
+        (``patch.object(session, "get")`` replaces ``get`` of that session: its class's, here)."""
+        if expr is None:
+            return None
+        held = self.model.resolve(expr, scope, order)
+        return held.name if isinstance(held, QName) else self.model.type_name(held)
 
     def _decorators(self, decorators: Iterable[cst.Decorator], scope: Scope) -> Libraries:
         found: Set[str] = set()
@@ -203,12 +311,47 @@ class _Mocks:
         return self._decorators(cls.node.decorators, outer) | self._started(*methods) | self._autouse(cls.scope)
 
     def _started(self, *scopes: Scope) -> Libraries:
-        """Mocks switched on by a call made directly in one of these scopes."""
+        """Mocks switched on by a call made directly in one of these scopes: ``responses.start()``,
+        a started patcher, ``mocker.patch(...)``, ``monkeypatch.setattr(...)``."""
         found: Set[str] = set()
         for scope in scopes:
             for call in self.calls_in.get(id(scope), ()):
-                found |= _start_libraries(self.model.call_name(call))
+                name = self.model.call_name(call)
+                found |= _start_libraries(name)
+                if name is not None and name.endswith(".start") and isinstance(call.node.func, cst.Attribute):
+                    found |= self._started_patcher(call.node.func.value, call)
+                kind = self._fixture_patcher(call)
+                if kind is not None:
+                    found |= self.patched(call.node, kind, call.scope, call.order)
         return frozenset(found)
+
+    def _started_patcher(self, receiver: cst.BaseExpression, call: CallSite) -> Libraries:
+        """``patcher.start()`` of ``patcher = patch("requests.get")`` (or of the call itself)."""
+        found: Set[str] = set()
+        for value in self.model.resolve_all(receiver, call.scope, call.order):
+            if isinstance(value, Instance) and isinstance(value.of, str) and value.of in _PATCHERS:
+                made = self.model.call_site(value.site) if value.site is not None else None
+                if made is not None:
+                    found |= self.patched(made.node, _PATCHERS[value.of], made.scope, made.order)
+        return frozenset(found)
+
+    def _fixture_patcher(self, call: CallSite) -> Optional[str]:
+        """The kind of patch ``mocker.patch.object(...)``/``monkeypatch.setattr(...)`` makes, when
+        ``mocker``/``monkeypatch`` is that fixture: a parameter of that name, or one annotated
+        with its class."""
+        chain: List[str] = []
+        expr: cst.BaseExpression = call.node.func
+        while isinstance(expr, cst.Attribute):
+            chain.append(expr.attr.value)
+            expr = expr.value
+        if not isinstance(expr, cst.Name) or not chain:
+            return None
+        binding = self.model.lookup(expr.value, call.scope, call.order)
+        if binding is None or binding.parameter is None:
+            return None
+        annotated = self.model.type_name(self.model.binding_value(binding))
+        fixture = _FIXTURE_CLASSES.get(annotated) if annotated is not None else _FIXTURES.get(expr.value)
+        return _FIXTURE_PATCHERS.get((fixture or "", tuple(reversed(chain))))
 
     # --- pytest fixtures -----------------------------------------------------------------------
 
@@ -259,6 +402,33 @@ class _Mocks:
                 if autouse and function.scope.parent is scope:
                     found |= self._provided(function)
         return frozenset(found)
+
+
+# The client objects a patch may replace: the catalog's calls and their owners (``requests``,
+# ``requests.Session``), and the objects every call of a library goes through.
+_CLIENT_OBJECTS = frozenset(
+    ".".join(parts[:end]) for parts in (name.split(".") for name in (*CLIENT_CALLS, *_FUNNELS, *_EXTRA_CLIENTS))
+    for end in range(1, len(parts) + 1)
+)
+
+
+def _client_object(name: str) -> Optional[str]:
+    """``name`` as a patch replaces it, when it is a client object: a library for a funnel."""
+    if "." not in name or name not in _CLIENT_OBJECTS:
+        return None
+    return _FUNNELS.get(name, name)
+
+
+def _library_object(target: str) -> Optional[str]:
+    """The client object a patch target string replaces: ``"app.http.requests.get"`` →
+    ``requests.get`` (``app.http.requests`` is the requests module); None for a name of a
+    project module (``"app.http.get"``, ``"app.http.requests"``) or anything else."""
+    parts = target.split(".")
+    for index in range(len(parts) - 1):
+        found = _client_object(canonical_name(".".join(parts[index:])))
+        if found is not None:
+            return found
+    return None
 
 
 def _start_libraries(name: Optional[str]) -> Libraries:

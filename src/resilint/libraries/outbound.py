@@ -23,11 +23,21 @@ _CONSTRUCTIONS = frozenset({
     "urllib3.connection_from_url", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool",
     "http.client.HTTPConnection", "http.client.HTTPSConnection", "socket.socket.settimeout",
     "socket.setdefaulttimeout", "boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",
-    "botocore.session.Session.create_client",
+    "botocore.session.Session.create_client", "requests_hardened.Config", "httplib2.Http",
+    "google_auth_httplib2.AuthorizedHttp", "zeep.Transport", "zeep.transports.AsyncTransport", "slumber.API",
+    "hvac.Client", "googleapiclient.discovery.build", "googleapiclient.discovery.build_from_document",
+})
+# Requests of clients the catalog judges elsewhere than at the call (pycurl by its options,
+# slumber where its session is given).
+_OTHER_REQUESTS = frozenset({
+    "pycurl.Curl.perform", "pycurl.Curl.perform_rb", "pycurl.Curl.perform_rs",
+    *(f"slumber.Resource.{verb}" for verb in ("get", "options", "head", "post", "patch", "put", "delete")),
 })
 # Libraries of the catalog that are not another service's API: generic waits, and databases
 # (a Redis or second database call inside a transaction is not what RES301 is about).
-_NOT_SERVICES = frozenset({"asyncio", "async_timeout", "anyio", "redis", "psycopg2", "psycopg"})
+_NOT_SERVICES = frozenset({
+    "asyncio", "async_timeout", "anyio", "redis", "psycopg2", "psycopg", "mysql.connector", "pymysql",
+})
 _BUILD_ONLY = frozenset({"build_request"})
 
 
@@ -35,7 +45,7 @@ def sends_request(name: Optional[str], extend_clients: Iterable[str] = ()) -> bo
     """Whether calling ``name`` (a canonical qualified name) makes a request to another service."""
     if name is None:
         return False
-    if sdk_request(name):
+    if sdk_request(name) or name in _OTHER_REQUESTS:
         return True
     spec = spec_for(name, extend_clients)
     if spec is None or name in _CONSTRUCTIONS or spec.library in _NOT_SERVICES:

@@ -35,6 +35,7 @@ from resilint.libraries.retry_scopes import (
     Policy,
 )
 from resilint.libraries.sessions import mounted_on, object_key, receiver_keys
+from resilint.lint.canonical import library_class
 from resilint.lint.nodes import is_false, keyword_args
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -187,7 +188,7 @@ def object_layer(
         kind = model.type_name(model.resolve(expr, scope, order))
     if kind is None or depth > 3:
         return None
-    if kind == "requests.Session":
+    if library_class(kind) == "requests.Session":
         found = _mounted_retries(model, expr, scope, order)
     elif kind in _HTTPX_CLIENTS:
         found = _transport_retries(model, expr, scope, order)
@@ -233,7 +234,7 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
     if is_stub(kind):
         return stub_retries(model, kind, site)
     found: Optional[Found] = None
-    if kind == "requests.Session":
+    if library_class(kind) == "requests.Session":
         found = _retrying_adapter(model, mounted_on(model, [object_key(value)]))
     elif kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
         transport = keyword_args(site)[0].get("transport")

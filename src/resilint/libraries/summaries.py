@@ -311,7 +311,7 @@ class _Values:
         facts = object_facts(self.model, value)
         if facts is None:
             return ""
-        layer, sets_timeout, key, namespaced = facts
+        layer, sets_timeout, key, namespaced, presign = facts
         where = self.locate(value.site)
         name = f"{where.line}:{where.column}"
         if name not in self.summary.objects:
@@ -320,7 +320,7 @@ class _Values:
                 top = self.top()
                 top.layers.append(_client_layer(self.model, layer, self.locate))
                 index = len(top.layers) - 1
-            self.summary.objects[name] = ObjectFacts(index, sets_timeout, key, namespaced and index is not None)
+            self.summary.objects[name] = ObjectFacts(index, sets_timeout, key, namespaced and index is not None, presign)
         return name
 
     def passed(self, site: CallSite) -> Tuple[Tuple[Any, Ref], ...]:

@@ -6,7 +6,7 @@ returns a ``requests.Session``. Rules match canonical names only, so they list e
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, FrozenSet, Optional, Tuple
 
 # Module paths (or objects) that are re-exported under a shorter public name.
 _ALIASES: Dict[str, str] = {
@@ -68,6 +68,23 @@ _ALIASES: Dict[str, str] = {
     "google.api_core.retry.retry_unary.Retry": "google.api_core.retry.Retry",
     "google.api_core.retry.retry_unary_async.AsyncRetry": "google.api_core.retry.AsyncRetry",
     "google.api_core.retry_async.AsyncRetry": "google.api_core.retry.AsyncRetry",
+    "requests_oauthlib.oauth2_session.OAuth2Session": "requests_oauthlib.OAuth2Session",
+    "requests_oauthlib.oauth1_session.OAuth1Session": "requests_oauthlib.OAuth1Session",
+    "requests_hardened.manager.Manager": "requests_hardened.Manager",
+    "requests_hardened.config.Config": "requests_hardened.Config",
+    "requests_hardened.client.HTTPSession": "requests_hardened.HTTPSession",
+    "pymysql.connect": "pymysql.Connection",
+    "pymysql.Connect": "pymysql.Connection",
+    "pymysql.connections.Connection": "pymysql.Connection",
+    "mysql.connector.connection.MySQLConnection": "mysql.connector.MySQLConnection",
+    "mysql.connector.connection_cext.CMySQLConnection": "mysql.connector.CMySQLConnection",
+    "mysql.connector.pooling.connect": "mysql.connector.connect",
+    "mysql.connector.aio.connection.MySQLConnection": "mysql.connector.aio.MySQLConnection",
+    "apiclient.discovery": "googleapiclient.discovery",
+    "zeep.client.Client": "zeep.Client",
+    "zeep.client.AsyncClient": "zeep.AsyncClient",
+    "zeep.client.CachingClient": "zeep.CachingClient",
+    "zeep.transports.Transport": "zeep.Transport",
 }
 
 # Factories: calling the key returns an instance of the value.
@@ -87,21 +104,75 @@ _RETURNS: Dict[str, str] = {
     "psycopg.connect": "psycopg.Connection",
     "psycopg.AsyncConnection.connect": "psycopg.AsyncConnection",
     "urllib.request.build_opener": "urllib.request.OpenerDirector",
+    "requests_hardened.Manager.get_session": "requests_hardened.HTTPSession",
+    "mysql.connector.connect": "mysql.connector.MySQLConnection",
+}
+
+# Library classes that extend another library class: calling a method they inherit is calling
+# the base's (``OAuth2Session(...).get`` is ``requests.Session.get``); their own methods, and
+# overrides with another signature, keep the class's name.
+_SUBCLASSES: Dict[str, Tuple[str, FrozenSet[str]]] = {
+    "requests_oauthlib.OAuth2Session": ("requests.Session", frozenset({
+        "request", "fetch_token", "refresh_token", "token_from_fragment", "authorization_url", "new_state",
+        "register_compliance_hook", "scope", "client_id", "token", "access_token", "authorized",
+    })),
+    "requests_oauthlib.OAuth1Session": ("requests.Session", frozenset({
+        "fetch_request_token", "fetch_access_token", "authorization_url", "parse_authorization_response",
+        "rebuild_auth", "token", "authorized",
+    })),
+}
+# Objects whose attributes are made up on access (``api.customers(7).get()`` in slumber): any
+# attribute that is not one of the class's own methods is another object of the given class.
+_DYNAMIC: Dict[str, Tuple[str, FrozenSet[str]]] = {
+    "slumber.API": ("slumber.Resource", frozenset()),
+    "slumber.Resource": ("slumber.Resource", frozenset({
+        "get", "options", "head", "post", "patch", "put", "delete", "url", "as_raw",
+    })),
 }
 
 
 def canonical_name(name: str) -> str:
-    """Rewrite the longest aliased prefix of a dotted name to its canonical spelling."""
+    """Rewrite the longest aliased prefix of a dotted name to its canonical spelling; a method
+    a library subclass inherits is its base's, and a made-up attribute of a dynamic object is
+    the object it makes."""
     if name in _ALIASES:
-        return _ALIASES[name]
-    end = name.rfind(".")
-    while end > 0:
-        prefix = name[:end]
-        replacement = _ALIASES.get(prefix)
-        if replacement is not None:
-            return replacement + name[end:]
-        end = name.rfind(".", 0, end)
+        name = _ALIASES[name]
+    else:
+        end = name.rfind(".")
+        while end > 0:
+            replacement = _ALIASES.get(name[:end])
+            if replacement is not None:
+                name = replacement + name[end:]
+                break
+            end = name.rfind(".", 0, end)
+    if name.startswith(_REWRITTEN):
+        owner, _, attribute = name.rpartition(".")
+        if not attribute.startswith("_"):
+            inherited = _SUBCLASSES.get(owner)
+            if inherited is not None and attribute not in inherited[1]:
+                return f"{inherited[0]}.{attribute}"
+            dynamic = _DYNAMIC.get(owner)
+            if dynamic is not None and attribute not in dynamic[1]:
+                return dynamic[0]
     return name
+
+
+# Objects of a dynamic class, which its made-up attributes and calls give again
+# (``api.customers(7).orders``: a slumber Resource at each step).
+DYNAMIC_OBJECTS: FrozenSet[str] = frozenset(made for made, _ in _DYNAMIC.values())
+
+
+# The packages whose names ``canonical_name`` rewrites beyond aliases (a cheap first test).
+_REWRITTEN = tuple(sorted({f"{name.split('.', 1)[0]}." for name in (*_SUBCLASSES, *_DYNAMIC)}))
+
+
+def library_class(name: Optional[str]) -> Optional[str]:
+    """The library class whose behaviour an instance of ``name`` has: the base of a library
+    subclass (``requests_oauthlib.OAuth2Session`` is a ``requests.Session``), else ``name``."""
+    if name is None:
+        return None
+    inherited = _SUBCLASSES.get(name)
+    return inherited[0] if inherited is not None else name
 
 
 def returned_type(callee: str) -> str:

@@ -26,7 +26,7 @@ from typing import (
     TypeVar,
 )
 
-from resilint.lint.canonical import canonical_name
+from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
@@ -301,7 +301,7 @@ class ProjectGraph:
                 found.extend(h for h in self.values.results(held.function) if h.kind == "instance")
             elif held.kind == "class":
                 found.append(Held("instance", held.name))
-            elif held.kind == "instance":
+            elif held.kind == "instance" or (held.kind == "object" and held.name in DYNAMIC_OBJECTS):
                 found.append(held)
         return found
 
@@ -333,6 +333,69 @@ class ProjectGraph:
                 cls = self.values.library_base(cls) or cls
             found.append((canonical_name(f"{cls}.{attribute}"), sets_timeout))
         return found
+
+    def uses_of(self, module: ModuleSummary, key: str) -> Iterator[Tuple[FunctionSummary, Call, Optional[Tuple[str, ...]]]]:
+        """Every call of the project the values show is made through the object ``module``
+        makes at ``key`` (a module global, an attribute, what a factory returns, a parameter
+        given it), with the attributes the call takes from it (``("put_object",)``,
+        ``("meta", "client", "upload_file")``); and the calls it is passed to that are no
+        project function (a library's, which may use it in any way), with None. Calls its own
+        file resolved to the library are not among them: that file told what they are.
+
+        Only calls that name something that may hold the object are asked of the values (the
+        value flow of every call of a large project costs seconds)."""
+        qualified, names = self._holder_names(module, key)
+        for function in self.functions:
+            near = function.place.path
+            for call in function.calls:
+                parts = call.target.split(".")
+                if not names.isdisjoint(parts):
+                    for end in range(len(parts) - 1, 0, -1):
+                        base = ".".join(parts[:end])
+                        if self.is_project_name(base) and self._holds(base, near, module, key):
+                            yield function, call, tuple(parts[end:])
+                            break
+                if call.passed and any(_mentions(ref, qualified, module is self.module_of(function), key) for _, ref in call.passed):
+                    caller = self.module_of(function)
+                    if self.callee(call, near) is None and any(
+                        self._is(held, module, key) for _, ref in call.passed for held in self.values.ref(ref, caller)
+                    ):
+                        yield function, call, None
+
+    def _holder_names(self, module: ModuleSummary, key: str) -> Tuple[Set[str], Set[str]]:
+        """The names that may hold the object ``module`` makes at ``key`` (module globals and
+        attributes whose values mention it, functions that return it, and so on through every
+        name that mentions one of those), and the last parts of those names with the
+        parameters of project functions it is passed to, as call targets spell them: a
+        superset, the value flow decides."""
+        qualified: Set[str] = set()
+        names: Set[str] = set()
+        for _ in range(_MAX_ALIAS_HOPS):
+            before = len(qualified) + len(names)
+            for summary in self.summaries:
+                here = summary is module
+                for name, refs in summary.values.items():
+                    if name not in qualified and any(_mentions(ref, qualified, here, key) for ref in refs):
+                        qualified.add(name)
+                for function in summary.functions.values():
+                    if function.name not in qualified and any(_mentions(r, qualified, here, key) for r in function.returns):
+                        qualified.add(function.name)
+                    for call in function.calls:
+                        if call.passed and any(_mentions(ref, qualified, here, key) for _, ref in call.passed):
+                            callee = self.resolve(call.target, function.place.path)
+                            if callee is not None:
+                                names.update(f"({parameter})" for parameter in callee.parameters)
+            names.update(name.rsplit(".", 1)[-1] for name in qualified)
+            if len(qualified) + len(names) == before:
+                break
+        return qualified, names
+
+    def _holds(self, name: str, near: str, module: ModuleSummary, key: str) -> bool:
+        return any(self._is(held, module, key) for held in self.instances(name, near))
+
+    @staticmethod
+    def _is(held: Held, module: ModuleSummary, key: str) -> bool:
+        return held.key == key and held.where == module.path
 
     def _sets_timeout(self, cls: str) -> bool:
         module = self._classes.get(cls)
@@ -432,6 +495,17 @@ def _calls_a_parameter(target: str, prefix: str, factory: str) -> bool:
     """The call target is a parameter of the decorator or of a function inside it."""
     owner, last = split_last(target)
     return last.startswith("(") and (owner == factory or owner.startswith(prefix))
+def _mentions(ref: Tuple[object, ...], names: Set[str], here: bool, key: str) -> bool:
+    """Whether a summary value may be the object made at ``key`` (``here``: in the module of the
+    value) or what one of ``names`` holds or returns."""
+    kind = ref[0]
+    if kind == "new":
+        return (here and ref[2] == key) or ref[1] in names
+    if kind in ("ref", "partial"):
+        return ref[1] in names
+    if kind == "dict":
+        return any(_mentions(entry, names, here, key) for _, entry in ref[1])  # type: ignore[union-attr]
+    return False
 
 
 def _nearest(candidates: Sequence[T], near: str, path: Callable[[T], str]) -> T:

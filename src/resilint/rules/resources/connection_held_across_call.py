@@ -7,6 +7,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from resilint.libraries.clients import spec_for
 from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, defers
+from resilint.libraries.network_mocks import answered
 from resilint.libraries.outbound import longest_wait, sends_request
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid
@@ -20,9 +21,11 @@ class ConnectionHeldAcrossCall(ProjectRule):
     ## What it does
     Flags a call made while a database connection is checked out, a transaction is open or
     rows are locked, when that call — directly, or through project functions in any module —
-    makes a request to another service: an HTTP client (requests, httpx, aiohttp, urllib3,
-    urllib), SMTP/FTP/POP/IMAP, a socket connection, an SDK client (boto3), or a client named
-    in `extend-clients`.
+    makes a request to another service: an HTTP client (requests and the sessions of
+    requests-oauthlib and requests-hardened, httpx, aiohttp, urllib3, urllib, httplib2, a
+    pycurl `perform()`, slumber resources, zeep clients loading their WSDL), SMTP/FTP/POP/IMAP,
+    a socket connection, an SDK client (boto3), or a client named in `extend-clients`.
+    Database and Redis clients (psycopg, MySQL drivers, redis-py) are not another service.
 
     DB scopes recognised:
 
@@ -474,7 +477,7 @@ class _Judge:
     def _mocked(self, name: str, call: Call) -> bool:
         spec = spec_for(name, self.extend_clients)
         library = spec.library if spec is not None else name.split(".", 1)[0]
-        return library in call.mocked
+        return answered(call.mocked, library, name)
 
     def _path(self, function: FunctionSummary, call: Call) -> Optional[Tuple[Path, str]]:
         """The calls from ``call`` to the first request it leads to (the request last), and

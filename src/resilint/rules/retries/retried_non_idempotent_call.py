@@ -34,8 +34,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     """A POST or PATCH is retried without an idempotency key that survives the retry.
 
     ## What it does
-    Flags POST and PATCH requests (`requests`, `httpx`, `aiohttp`, urllib3 and `http.client`,
-    as `.post()`/`.patch()` or `request("POST", ...)`) executed inside a retry scope — a
+    Flags POST and PATCH requests (`requests` and its sessions, requests-oauthlib's
+    `OAuth2Session`/`OAuth1Session`, requests-hardened's `Manager.send_request("POST", ...)` and
+    sessions, slumber resources' `.post()`/`.patch()`, `httpx`, `aiohttp`, urllib3 and
+    `http.client`, as `.post()`/`.patch()` or `request("POST", ...)`) executed inside a retry scope — a
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
     retries, a hand-written retry loop — directly or through project functions at any depth and in any module,
     unless they send an `Idempotency-Key` header whose value is created outside the retried

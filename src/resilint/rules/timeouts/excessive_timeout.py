@@ -27,7 +27,30 @@ class ExcessiveTimeout(ProjectRule):
       `session.client(...)` and botocore's `create_client(...)` without
       `config=Config(connect_timeout=..., read_timeout=...)` wait 60 s to connect and 60 s per
       read; `psycopg.connect(...)` (psycopg 3) without `connect_timeout` (or with 0 or `None`)
-      waits 130 s to connect.
+      waits 130 s to connect; googleapiclient's `build(...)` (and `build_from_document`)
+      without `http=` makes its `httplib2.Http` with `build_http()`, 60 s
+      (`DEFAULT_HTTP_TIMEOUT_SEC`, unless `socket.setdefaulttimeout` was called); pycurl's
+      `CONNECTTIMEOUT` of 0 (or `None`) selects libcurl's 300 s.
+    - the values of the clients RES101 lists: pycurl's `TIMEOUT_MS`/`CONNECTTIMEOUT_MS` are
+      read in milliseconds, hvac's `Client(timeout=...)`, PyMySQL's and mysql-connector's
+      `connect_timeout`, zeep's `operation_timeout`, requests-hardened's
+      `Config(default_timeout=...)`.
+
+    Bounded defaults that are not above the default `max-timeout`: httpx 5 s,
+    `urllib3.request` 3 s, PyMySQL's `connect_timeout` 10 s, hvac's 30 s (RES101's table lists
+    every client's default).
+
+    A boto3 client that only signs URLs sends nothing: `generate_presigned_url` and
+    `generate_presigned_post` compute a signature in the process, so its timeouts never apply
+    and its construction is not reported. The client is followed by the value flow: a local,
+    `self.attr`, a module global, a factory (`presign_client().generate_presigned_url(...)`),
+    a parameter it is passed as, in any module; `resource.meta.client.generate_presigned_url`
+    signs too. It is reported as usual when any call the project makes through it does
+    something else (`put_object`, `get_paginator`, `meta.client.upload_file`), when it is passed
+    to a library (`S3Transfer(client)`, `getattr(client, name)`), or when no call through it
+    is seen at all. When only some files are checked (pre-commit), the calls of modules they
+    do not import are not seen, as for every value the project pass follows: what the
+    client's own file does with it decides.
 
     Generic waits (`asyncio.wait_for`) are not judged: a long wait for your own work is a design
     choice, not a dependency's latency. An unbounded value is RES102, not RES105.
@@ -36,12 +59,22 @@ class ExcessiveTimeout(ProjectRule):
     built while moto is active (`mock_aws()` or an older `mock_s3()` as a `with` block, a
     decorator on the test or its class, `.start()` in `setUp`), a requests call under
     `responses` or `requests-mock`, httpx under `respx` or pytest-httpx, aiohttp under
-    `aioresponses`, HTTP under `httpretty`. A pytest fixture of the same file that yields
-    inside such a mock (or starts it) covers the tests and fixtures that request it by
-    parameter, `@pytest.mark.usefixtures` or `autouse`; so do the plugins' own `requests_mock`,
-    `respx_mock` and `httpx_mock` fixtures, and a helper of the file that is only called
-    under the mock (`create_bucket()` from mocked tests) is covered too. Fixtures defined in
-    `conftest.py` are not seen.
+    `aioresponses`, HTTP under `httpretty`; and a client function, method or class replaced
+    by `unittest.mock.patch` (or the `mock` backport), `patch.object`, `patch.multiple`,
+    pytest-mock's `mocker.patch` (`.object`, `.multiple`) or pytest's `monkeypatch.setattr`,
+    as a decorator on the test or its class, a `with` block, a patcher's `.start()`, or a call
+    in the test or one of its fixtures. A patch replaces the object it names wherever it is
+    called: `patch("app.http.requests.get")` and `patch.object(requests, "get")` answer
+    `requests.get(...)` in the test; `patch("requests.Session")` every method of the class;
+    `patch.object(requests.Session, "request")` (or `send`, or `HTTPAdapter.send`), which every
+    requests call goes through, all of requests. A patch of a name in a project module
+    (`patch("app.http.get")`) replaces only that module's name, and leaves the test's own calls
+    judged. A `mocker.patch` counts for the whole test, also for calls before it. A pytest
+    fixture of the same file that yields inside such a mock (or starts it) covers the tests
+    and fixtures that request it by parameter, `@pytest.mark.usefixtures` or `autouse`; so do
+    the plugins' own `requests_mock`, `respx_mock` and `httpx_mock` fixtures, and a helper of
+    the file that is only called under the mock (`create_bucket()` from mocked tests) is
+    covered too. Fixtures defined in `conftest.py` are not seen.
 
     ## Why is this bad?
     By Little's law (in-flight = arrival rate × time in system), a worker pool of 50 serving
@@ -126,6 +159,15 @@ class ExcessiveTimeout(ProjectRule):
         def make(config):
             return boto3.client("s3", config=config)
         """,
+        # a client that only signs URLs sends nothing
+        """
+        import boto3
+
+        SIGNER = boto3.client("s3")
+
+        def share_link(key):
+            return SIGNER.generate_presigned_url("get_object", Params={"Bucket": "b", "Key": key})
+        """,
         # moto keeps the client in the process: no network, no timeout to judge
         """
         import boto3, pytest
@@ -202,6 +244,16 @@ class ExcessiveTimeout(ProjectRule):
             httpx.Client(timeout=httpx.Timeout(10, read=60))
             """,
             message="read phase",
+        ),
+        Invalid(
+            """
+            from googleapiclient.discovery import build
+
+            def drive(creds):
+                return build("drive", "v3", credentials=creds)
+            """,
+            line=4,
+            message="60 s",
         ),
     ]
 

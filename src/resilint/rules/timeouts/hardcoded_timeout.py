@@ -22,8 +22,11 @@ class HardcodedTimeout(ProjectRule):
     Generic waits (`asyncio.wait_for`, `asyncio.timeout`) are not flagged: how long to wait for
     your own work is the caller's business. A literal that is also too large is reported as
     RES105 and one that is unbounded as RES102, never twice. A client call that a test double
-    answers in the process (moto, responses, requests-mock, respx, …, see RES105) is not
-    judged.
+    answers in the process (moto, responses, requests-mock, respx, a `mock.patch`,
+    `patch.object`, `mocker.patch` or `monkeypatch.setattr` of the client, …, see RES105) is
+    not judged. Connection settings of the clients RES101 lists count too: pycurl's
+    `setopt(pycurl.TIMEOUT, 30)`, `hvac.Client(timeout=10)`, `pymysql.connect(connect_timeout=5)`,
+    requests-hardened's `Config(default_timeout=(2, 10))`.
 
     ## Why is this bad?
     A timeout is a business answer ("after how long is the answer worthless to the caller?")

@@ -34,8 +34,63 @@ class MissingTimeout(ProjectRule):
       real projects almost never put one there; the message says a URL parameter would also
       do, and the `redis-url-timeouts` setting turns this off;
     - `psycopg2.connect` without `connect_timeout`, as a keyword or inside a literal DSN string
-      (`"host=db connect_timeout=5"`, `"postgresql://db/app?connect_timeout=5"`);
+      (`"host=db connect_timeout=5"`, `"postgresql://db/app?connect_timeout=5"`), and any
+      `psycopg2.connect(..., async_=True)`: libpq ignores `connect_timeout` when it connects
+      asynchronously (`PQconnectPoll`), so the connect waits as long as the code that polls the
+      connection lets it;
+    - `mysql.connector.connect` (and `MySQLConnection`, `CMySQLConnection`, the `aio` ones,
+      `MySQLConnectionPool`) without `connection_timeout` or its alias `connect_timeout`, unless
+      `option_files=` may carry it;
+    - the sessions of requests-oauthlib (`OAuth2Session`, `OAuth1Session` are
+      `requests.Session`s: every rule judges them as sessions), and their token calls
+      (`fetch_token`, `refresh_token`, `fetch_request_token`, `fetch_access_token`), whose
+      timeout defaults to `None`;
+    - a pycurl handle's `perform()` (`perform_rb`, `perform_rs`) when the options the file sets
+      on that handle (`curl.setopt(pycurl.TIMEOUT, ...)`, or `c.TIMEOUT`) include neither
+      `TIMEOUT`/`TIMEOUT_MS` nor both `LOW_SPEED_LIMIT` and `LOW_SPEED_TIME` (stall detection);
+      `CONNECTTIMEOUT` alone bounds only the connect. A handle the file passes to a call
+      (`configure(c)`), configures with an option it cannot read, or did not make, is not judged;
+    - `httplib2.Http()` without `timeout` (its `None` is the socket default), and
+      `google_auth_httplib2.AuthorizedHttp(creds)` without `http=` (it makes such an `Http()`);
+    - `zeep.Client`/`CachingClient`/`AsyncClient` without `transport=` (the default transport's
+      `operation_timeout` is `None`), and a zeep `Transport`/`AsyncTransport` without
+      `operation_timeout` (its `timeout=` bounds only loading the WSDL); a timeout set later
+      (`client.transport.operation_timeout = 10`, `with transport.settings(timeout=10):`) is
+      not seen;
+    - `slumber.API` without `session=`, or given a plain `requests.Session()`: slumber sends
+      every request with `session.request(...)` and no timeout, and the keywords of its resource
+      methods are query parameters, so only a session that fills in a timeout (a mounted
+      adapter, a subclass) bounds them;
     - the qualified names listed in `extend-clients`.
+
+    Library defaults, and what RES101 makes of them (a bounded default is judged by RES105
+    against `max-timeout` instead; an explicit value by RES102–RES105):
+
+    | client | without a timeout | verdict |
+    |---|---|---|
+    | requests, requests-oauthlib sessions and token calls | waits forever | RES101 |
+    | requests-hardened `Manager`/`HTTPSession` | the `Config`'s required `default_timeout` (also for `timeout=None`) | judged at the `Config`: `None` is RES102 |
+    | httpx | 5 s | bounded (RES105 if `max-timeout` < 5) |
+    | aiohttp `ClientSession` | 300 s total | RES105 |
+    | urllib, `http.client`, urllib3 pools, sockets, SMTP/FTP/POP/IMAP, httplib2 | the socket default: none | RES101 |
+    | `urllib3.request` | 3 s | bounded |
+    | redis-py | reads wait forever (`socket_timeout=None`) | RES101 |
+    | psycopg2 (libpq) | connects wait forever; `async_=True` ignores `connect_timeout` | RES101 |
+    | psycopg 3 | 130 s to connect | RES105 |
+    | mysql-connector-python | `connection_timeout=None`: no limit to connect | RES101 |
+    | PyMySQL | `connect_timeout=10` (`read_timeout=None`) | bounded |
+    | botocore / boto3 | 60 s to connect, 60 s per read | RES105 |
+    | googleapiclient `build()` without `http=` | `build_http()`: 60 s | RES105 |
+    | zeep | `operation_timeout=None`: operations wait forever (`timeout=300` loads the WSDL) | RES101 |
+    | slumber | its session's: a plain session waits forever | RES101 |
+    | hvac `Client` | 30 s | bounded (RES105 if `max-timeout` < 30) |
+    | pycurl | `TIMEOUT` 0: a transfer waits forever; connects 300 s | RES101 |
+
+    A database's *reads* are not required to be bounded: how long a query may run is the
+    server's business (`statement_timeout`, `max_execution_time`), and a client read timeout
+    would cut long queries; what RES101 requires of a database client is a bound on reaching a
+    server that does not answer. PyMySQL's `read_timeout` and mysql-connector's (9.2 and later)
+    default to `None`.
 
     The client may come from another module of the project: a factory (`get_session().get(u)`),
     a module-level session imported under any name, `self.session` of a class defined
@@ -52,14 +107,14 @@ class MissingTimeout(ProjectRule):
 
     Not flagged: a database connection string that is not a literal
     (`os.environ["DATABASE_URL"]`), which may carry `connect_timeout`; a call answered in the
-    process by a test double (responses, requests-mock, httpretty …, see RES105); a call that passes `**kwargs` of unknown
+    process by a test double (responses, requests-mock, httpretty, `mock.patch` …, see RES105); a call that passes `**kwargs` of unknown
     content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`
-    subclass whose `request`/`send` sets it. Clients with a bounded default are not RES101:
-    httpx (5 s), `urllib3.request` (3 s), aiohttp (300 s total), botocore (60 s) and psycopg 3
-    (130 s) are judged by RES105 against `max-timeout` instead.
+    subclass whose `request`/`send` sets it; a requests-hardened `Manager`'s requests (its
+    `Config` gives every one a timeout). Clients with a bounded default (the table above) are
+    not RES101.
 
     ## Why is this bad?
     A call that can wait forever holds a connection, a thread and a worker slot for as long as
@@ -98,7 +153,8 @@ class MissingTimeout(ProjectRule):
     are never given the keyword (they are not findings). Left alone, and listed by `resilint
     fix`: clients whose timeout is not a per-call split timeout (aiohttp's `ClientTimeout`,
     urllib, `http.client`, urllib3, sockets, mail and FTP clients, Redis, psycopg2, botocore,
-    `extend-clients` names).
+    MySQL drivers, httplib2, googleapiclient, zeep, slumber, hvac, pycurl, `extend-clients`
+    names).
 
     ## Options
     - `extend-clients`: more qualified names (`"myapp.http.get"`) to treat as calls that need a
@@ -170,6 +226,22 @@ class MissingTimeout(ProjectRule):
         """
         import urllib.request
         urllib.request.urlopen("https://a.example", None, 10)
+        """,
+        # requests-hardened fills in its Config's default_timeout
+        """
+        from requests_hardened import Config, Manager
+        from myapp import settings
+
+        HTTP = Manager(Config(True, False, True, settings.HTTP_TIMEOUT))
+        HTTP.send_request("GET", "https://a.example")
+        """,
+        """
+        import pycurl
+        from myapp import settings
+
+        c = pycurl.Curl()
+        c.setopt(pycurl.TIMEOUT, settings.CURL_TIMEOUT)
+        c.perform()
         """,
         # answered by responses in the process: no network, no timeout to judge
         """
@@ -332,6 +404,27 @@ class MissingTimeout(ProjectRule):
             import urllib3
             http = urllib3.PoolManager(num_pools=4)
             """,
+        ),
+        Invalid(
+            """
+            import pycurl
+
+            def fetch(url):
+                c = pycurl.Curl()
+                c.setopt(pycurl.URL, url)
+                c.perform()
+            """,
+            line=6,
+            message="libcurl waits forever",
+        ),
+        Invalid(
+            """
+            from requests_oauthlib import OAuth2Session
+
+            def orders(token):
+                return OAuth2Session("client", token=token).get("https://a.example/orders")
+            """,
+            line=4,
         ),
         Invalid(
             """

@@ -26,13 +26,17 @@ class UnboundedTimeout(ProjectRule):
     - `sock.settimeout(None)` on a `socket.socket` (including one from
       `socket.create_connection`), `socket.setdefaulttimeout(None)`;
     - `redis.Redis(socket_timeout=None)`, `psycopg2.connect(connect_timeout=0)` (libpq reads 0
-      as "wait forever");
+      as "wait forever"), `mysql.connector.connect(connection_timeout=0)` (so does
+      libmysqlclient), `hvac.Client(timeout=None)`, zeep's `Transport(operation_timeout=None)`,
+      requests-hardened's `Config(default_timeout=None)` (every request of its `Manager` that
+      passes no timeout then waits forever), pycurl's `setopt(pycurl.TIMEOUT, 0)`;
     - generic waits: `asyncio.wait_for(x, None)`, `asyncio.timeout(None)`,
       `asyncio.timeout_at(None)`, `async_timeout.timeout(None)`, `anyio.fail_after(None)`.
 
     Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`). Where
     `None` selects the library default rather than no limit (`aiohttp.ClientSession(timeout=None)`,
-    `psycopg.connect(connect_timeout=None)`), RES105 judges the default instead. A client call
+    `psycopg.connect(connect_timeout=None)`, a requests-hardened request's `timeout=None`,
+    pycurl's `CONNECTTIMEOUT` of 0), RES105 judges the default instead. A client call
     that a test double answers in the process (moto, responses, requests-mock, respx, …, see
     RES105) is not judged.
 

@@ -9,13 +9,23 @@ RES104). Each rule reports only the verdicts that carry its own code. What the c
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from resilint.libraries.clients import TimeoutArgument, TimeoutSpec, find_dsn, find_timeout, spec_for
-from resilint.libraries.network_mocks import in_process
-from resilint.libraries.sessions import session_sets_timeout
+from resilint.libraries import curl
+from resilint.libraries.clients import (
+    CURL_DEFAULT,
+    CURL_OPTIONS,
+    TimeoutArgument,
+    TimeoutSpec,
+    find_dsn,
+    find_timeout,
+    spec_for,
+)
+from resilint.libraries.network_mocks import answered, in_process
+from resilint.libraries.presign import CONSTRUCTIONS, signs, signs_only
+from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
     Phase,
     TimeoutEvaluator,
@@ -24,9 +34,10 @@ from resilint.libraries.timeout_values import (
     seconds_text as _seconds,
     value_from_data,
 )
-from resilint.lint.nodes import call_argument, code_of, is_none
-from resilint.lint.semantic import CallSite, Partial, SemanticModel
-from resilint.lint.summary import Arguments, Call, FunctionSummary, Place
+from resilint.lint.canonical import library_class
+from resilint.lint.nodes import call_argument, code_of, is_none, is_true, string_of
+from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
+from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, Place
 from resilint.lint.value_flow import split_last
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,6 +58,14 @@ _RUNTIME_HINTS = {
     "psycopg2": None,
     "psycopg": None,
     "botocore": None,
+    "mysql.connector": None,
+    "pymysql": None,
+    "httplib2": None,
+    "googleapiclient": None,
+    "zeep": None,
+    "hvac": None,
+    "requests_hardened": None,
+    "pycurl": None,
 }
 _RUNTIME_SCALAR_HINT = f"pass `resilint.runtime.timeout(...).read`, {_DEADLINE}"
 
@@ -59,6 +78,8 @@ class Verdict:
     # The client call's qualified name and catalog entry (what the timeout codemods rewrite).
     client: Optional[str] = None
     spec: Optional[TimeoutSpec] = None
+    # Reported by the project pass, which reads how other modules use the client.
+    deferred: bool = False
 
 
 def judge(
@@ -76,6 +97,9 @@ def judge(
         if made is None or find_timeout(bound, spec, model, made.scope, made.order) != TimeoutArgument(None, False):
             return None  # the partial gives the timeout (judged where it is made) or may give it
         call = call.with_changes(args=(*bound.args, *call.args))
+    ignored = _ignoring_timeout(call, spec)
+    if ignored is not None:
+        return Verdict("RES101", call.func, f"`{name}` is called with `{ignored}`: {spec.ignored_note}", call)
     argument = find_timeout(call, spec, model, site.scope, site.order)
     node = argument.value
     if node is not None and spec.none_means_default and is_none(node):
@@ -83,6 +107,13 @@ def judge(
     if node is None:
         if argument.unknown:
             return None
+        if spec.session is not None:
+            session = call_argument(call, spec.session[1], spec.session[0])
+            if session is not None:
+                if not _plain_session(model, session.value, site):
+                    return None  # the session decides, and may set a timeout
+                return _missing(call, name, spec, model, site, max_timeout,
+                                how="is given a `requests.Session` that sets no timeout")
         dsn = find_dsn(call, spec)
         if dsn is not None and spec.keyword is not None:
             state, seconds = dsn_value(dsn, spec.keyword, evaluator)
@@ -105,16 +136,39 @@ def _through_partial(model: SemanticModel, site: CallSite) -> Optional[Partial]:
     return next((v for v in model.resolve_all(site.node.func, site.scope, site.order) if isinstance(v, Partial)), None)
 
 
+def _ignoring_timeout(call: cst.Call, spec: TimeoutSpec) -> Optional[str]:
+    """``async_=True`` (a keyword of ``ignored_when`` given a true literal, also inside a literal
+    ``**{...}``), as written, when the call has one."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in spec.ignored_when and is_true(arg.value):
+            return f"{arg.keyword.value}={code_of(arg.value)}"
+        if arg.star == "**" and isinstance(arg.value, cst.Dict):
+            for element in arg.value.elements:
+                if isinstance(element, cst.DictElement) and string_of(element.key) in spec.ignored_when and is_true(element.value):
+                    return f"{string_of(element.key)}={code_of(element.value)}"
+    return None
+
+
+def _plain_session(model: SemanticModel, expr: cst.BaseExpression, site: CallSite) -> bool:
+    """The expression holds only ``requests.Session`` objects that fill in no timeout."""
+    values = model.resolve_all(expr, site.scope, site.order)
+    return bool(values) and all(
+        isinstance(value, Instance) and library_class(model.type_name(value)) == "requests.Session"
+        and isinstance(value.of, str) and not object_sets_timeout(model, value)
+        for value in values
+    )
+
+
 def _missing(
     call: cst.Call, name: str, spec: TimeoutSpec, model: SemanticModel, site: CallSite, max_timeout: float,
-    given_none: Optional[cst.BaseExpression] = None,
+    given_none: Optional[cst.BaseExpression] = None, how: Optional[str] = None,
 ) -> Optional[Verdict]:
     if spec.library == "requests" and session_sets_timeout(call, model, site.scope, site.order):
         return None
     given = [k for k in spec.partial if call_argument(call, k) is not None]
     judgement = judge_missing(
         name, spec, max_timeout, given_none=given_none is not None,
-        how=_partial(given[0]) if given else None,
+        how=_partial(given[0], spec) if given else how,
     )
     if judgement is None:
         return None
@@ -129,8 +183,8 @@ def _judge_value(
     return Verdict(judgement.code, node, judgement.message, call) if judgement is not None else None
 
 
-def _partial(keyword: str) -> str:
-    return f"is given only `{keyword}`, which bounds the connect, not reads"
+def _partial(keyword: str, spec: TimeoutSpec) -> str:
+    return f"is given only `{keyword}`, which bounds {spec.partial_note}"
 
 
 @dataclass(frozen=True)
@@ -153,7 +207,7 @@ def judge_missing(
     if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in spec.checks:
         if how is None:
             how = (
-                f"is given {spec.keyword}=None, which selects the default" if given_none
+                f"is given {spec.setting}=None, which selects the default" if given_none
                 else "is called without a timeout"
             )
         return Judgement(
@@ -169,19 +223,21 @@ def judge_given(
 ) -> Optional[Judgement]:
     """The timeout ``value`` (written ``text``) reaches the client ``name``."""
     checks = spec.checks if checks is None else spec.checks & checks
+    if spec.unit != 1.0:
+        value = _in_seconds(value, spec.unit)
     shown = f" ({value.via})" if value.via else ""
     if spec.zero_is_mode and value.scalar and value.phases[0].seconds == 0:
         return None
     if spec.zero_unbounded and value.scalar and value.phases[0].seconds is not None and value.phases[0].seconds <= 0:
         value = TimeoutValue(
-            (Phase("", None, f"{spec.keyword}={_seconds(value.phases[0].seconds)}, which libpq reads as no timeout"),),
+            (Phase("", None, f"{spec.setting}={_seconds(value.phases[0].seconds)}, which {spec.zero_unbounded} reads as no timeout"),),
             literal=False, scalar=False, via=value.via,
         )
     if spec.zero_means_default and value.scalar and (value.phases[0].seconds or 0) <= 0:
         if spec.default_seconds is not None and spec.default_seconds > max_timeout and "RES105" in checks:
             return Judgement(
                 "RES105",
-                f"`{name}` is given {spec.keyword}={_seconds(value.phases[0].seconds or 0)}{shown}, which "
+                f"`{name}` is given {spec.setting}={_seconds(value.phases[0].seconds or 0)}{shown}, which "
                 f"falls back to the default: {spec.default_message}, above max-timeout ({_seconds(max_timeout)} s)",
                 True,
             )
@@ -217,6 +273,12 @@ def judge_given(
     return None
 
 
+def _in_seconds(value: TimeoutValue, unit: float) -> TimeoutValue:
+    """A value written in another unit (pycurl's ``TIMEOUT_MS``), in seconds."""
+    phases = tuple(replace(p, seconds=p.seconds * unit if p.seconds is not None else None) for p in value.phases)
+    return replace(value, phases=phases)
+
+
 def timeout_verdicts(ctx: "RuleContext") -> List[Verdict]:
     """Every timeout verdict of the file, computed once for all RES1xx rules."""
     return model_verdicts(ctx.model, ctx.settings)
@@ -231,20 +293,70 @@ def model_verdicts(model: SemanticModel, settings: "Settings") -> List[Verdict]:
 def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
     verdicts = []
     for site, name in model.iter_calls():
+        if name in CONSTRUCTIONS:
+            verdict = _judge_client(model, site, name, settings)
+            if verdict is not None:
+                verdicts.append(verdict)
+            continue
         if name == "functools.partial":
             verdict = _judge_partial(model, site, settings)
             if verdict is not None:
                 verdicts.append(verdict)
             continue
+        if name == curl.SETOPT or name in curl.PERFORMS:
+            if not in_process(model, site, "pycurl", name):
+                verdict = _judge_curl(model, site, name, settings.max_timeout)
+                if verdict is not None:
+                    verdicts.append(verdict)
+            continue
         spec = spec_for(name, settings.extend_clients)
         if spec is None or name is None:
             continue
-        if in_process(model, site, spec.library):
+        if in_process(model, site, spec.library, name):
             continue  # a mock answers it: no network, so no timeout to judge
         verdict = judge(site, name, spec, model, settings.max_timeout, settings.redis_url_timeouts)
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
+
+
+def _judge_client(model: SemanticModel, site: CallSite, name: str, settings: "Settings") -> Optional[Verdict]:
+    """A boto3 client's construction: none when the file only signs URLs with it; left to the
+    project pass when other modules may use it and the file makes no other call through it."""
+    spec = spec_for(name)
+    if spec is None or in_process(model, site, spec.library, name):
+        return None
+    verdict = judge(site, name, spec, model, settings.max_timeout)
+    if verdict is None:
+        return None
+    only = signs_only(model, site.node)
+    if only:
+        return None  # every call through it signs a URL: nothing goes over the network
+    return replace(verdict, client=name, spec=spec, deferred=only is None)
+
+
+def _judge_curl(model: SemanticModel, site: CallSite, name: str, max_timeout: float) -> Optional[Verdict]:
+    """A pycurl timeout option's value where ``setopt`` sets it; at ``perform()``, a handle
+    whose options never bound the transfer."""
+    if name == curl.SETOPT:
+        found = curl.timeout_option(model, site)
+        if found is None:
+            return None
+        spec = CURL_OPTIONS[found[0]]
+        verdict = judge(site, f"pycurl.{found[0]}", spec, model, max_timeout)
+        return replace(verdict, client=name, spec=spec) if verdict is not None else None
+    options = curl.Handles.of(model).set_on(site)
+    if options is None:
+        return None
+    transfer, connect = curl.bounds(options)
+    if transfer:
+        return None
+    how = (
+        "runs a transfer whose handle is given only `CONNECTTIMEOUT`, which bounds the connect, not the transfer"
+        if connect else "runs a transfer whose handle sets no `TIMEOUT`"
+    )
+    return Verdict("RES101", site.node.func, f"`{name}` {how}: {CURL_DEFAULT}", site.node, client=name,
+                   spec=CURL_OPTIONS["TIMEOUT"])
 
 
 def _judge_partial(model: SemanticModel, site: CallSite, settings: "Settings") -> Optional[Verdict]:
@@ -272,7 +384,7 @@ def _judge_partial(model: SemanticModel, site: CallSite, settings: "Settings") -
 
 def report_verdicts(ctx: "RuleContext", code: str) -> None:
     for verdict in timeout_verdicts(ctx):
-        if verdict.code == code:
+        if verdict.code == code and not verdict.deferred:
             ctx.report(verdict.node, verdict.message, anchor=verdict.anchor)
 
 
@@ -330,7 +442,7 @@ class _ProjectJudge:
         return spec_for(name, self.settings.extend_clients)
 
     def all(self) -> List[ProjectVerdict]:
-        verdicts: List[ProjectVerdict] = []
+        verdicts: List[ProjectVerdict] = list(self.signing_clients())
         for function in self.graph.functions:
             # A client call of the file itself is judged with the file; another object the same
             # call may go to (``(a if fast else b).get``) only when it is another client.
@@ -347,13 +459,39 @@ class _ProjectJudge:
                 verdicts.extend(self.judge_call(call, near))
         return verdicts
 
+    def signing_clients(self) -> Iterator[ProjectVerdict]:
+        """The verdicts on boto3 clients that other modules may reach, which their own file left
+        to this pass (``Verdict.deferred``): reported unless every call the project makes
+        through the client signs a URL, and one does."""
+        for function in self.graph.functions:
+            module = self.graph.module_of(function)
+            if not module.objects:
+                continue
+            for call in function.calls:
+                if call.target not in CONSTRUCTIONS or call.arguments is None:
+                    continue
+                key = f"{call.place.line}:{call.place.column}"
+                facts = module.objects.get(key)
+                spec = self.spec(call.target)
+                if facts is None or not facts.presign or spec is None or answered(call.mocked, spec.library, call.target):
+                    continue
+                judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
+                if judgement is None:
+                    continue
+                paths = [path for _, _, path in self.graph.uses_of(module, key)]
+                if (facts.presign == "signs" or paths) and all(path is not None and signs(path) for path in paths):
+                    continue  # it only signs URLs: nothing goes over the network
+                given = _given(call.arguments, spec)
+                place = given.place if judgement.at_value and given is not None else call.place
+                yield ProjectVerdict(judgement.code, place, judgement.message)
+
     def judge_call(self, call: Call, near: str) -> List[ProjectVerdict]:
         args = call.arguments
         assert args is not None
         client = self.graph.object_call(call.target, near)
         spec = self.spec(client)
         if client is not None and spec is not None:
-            if spec.library in call.mocked:
+            if answered(call.mocked, spec.library, client):
                 return []  # a test double answers it: no network
             base = split_last(call.target)[0]
             judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
@@ -361,7 +499,7 @@ class _ProjectJudge:
                 return []
             factory = self.graph.resolve(base, near)
             related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
-            given = args.value(spec.keyword or "")
+            given = _given(args, spec)
             place = given.place if judgement.at_value and given is not None else call.place
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({_origin(base)})", related)]
         partial = self.through_partial(call, near)
@@ -387,13 +525,13 @@ class _ProjectJudge:
             spec = self.spec(held.name) if held.kind == "partial" else None
             if spec is None or spec.position is not None:
                 continue
-            if spec.keyword in held.keywords or "**" in held.keywords or spec.library in call.mocked:
+            if set(spec.keywords) & set(held.keywords) or "**" in held.keywords or answered(call.mocked, spec.library, held.name):
                 return []
             assert call.arguments is not None
             judgement = _judge_arguments(call.arguments, spec, held.name, self.settings.max_timeout)
             if judgement is None:
                 return []
-            given = call.arguments.value(spec.keyword or "")
+            given = _given(call.arguments, spec)
             place = given.place if judgement.at_value and given is not None else call.place
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} (through `functools.partial`: `{_short(call.target)}`)")]
         return None
@@ -401,7 +539,7 @@ class _ProjectJudge:
     def judge_forwarded(self, call: Call, callee: FunctionSummary, forward: Forward) -> Optional[ProjectVerdict]:
         args = call.arguments
         assert args is not None
-        if forward.spec.library in call.mocked:
+        if answered(call.mocked, forward.spec.library, forward.client):
             return None  # a test double answers what the wrapper sends
         related = tuple(
             (step.place, f"`{_short(owner.name)}` passes {'`**kwargs`' if forward.parameter is None else f'`{forward.parameter}`'} "
@@ -461,13 +599,13 @@ class _ProjectJudge:
             spec = self.spec(client)
             step = ((function, call),)
             if client is not None and spec is not None and spec.keyword is not None:
-                given = args.value(spec.keyword)
+                given = _given(args, spec)
                 if given is not None and given.parameter is not None:
                     found.append(Forward(
                         client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
                     ))
-                elif (args.forwards_kwargs and not function.sets_timeout and spec.keyword not in args.keywords
+                elif (args.forwards_kwargs and not function.sets_timeout and given is None
                         and not args.star and not (spec.position is not None and args.positional > spec.position)):
                     found.append(Forward(client, spec, None, None, None, None, step))
                 continue
@@ -490,10 +628,15 @@ class _ProjectJudge:
 _DEFAULT_CHECKS = frozenset({"RES102", "RES105"})
 
 
+def _given(args: Arguments, spec: TimeoutSpec) -> Optional[Argument]:
+    """The recorded timeout argument of a call, under any keyword that carries it."""
+    return next((args.value(k) for k in spec.keywords if k in args.keywords), None)
+
+
 def _judge_arguments(args: Arguments, spec: TimeoutSpec, name: str, max_timeout: float) -> Optional[Judgement]:
     """The verdict for a client call known only by its recorded arguments."""
-    keyword = spec.keyword
-    if keyword is not None and keyword in args.keywords:
+    keyword = next((k for k in spec.keywords if k in args.keywords), None)
+    if keyword is not None:
         given = args.value(keyword)
         value = value_from_data(given.value) if given is not None and given.value is not None else None
         if given is None or value is None:
@@ -505,10 +648,14 @@ def _judge_arguments(args: Arguments, spec: TimeoutSpec, name: str, max_timeout:
         return None
     if spec.position is not None and args.positional > spec.position:
         return None
-    if set(spec.elsewhere) & set(args.keywords) or spec.dsn is not None:
+    if spec.elsewhere_position is not None and args.positional > spec.elsewhere_position:
         return None
+    if set(spec.elsewhere) & set(args.keywords) or spec.dsn is not None or spec.session is not None:
+        return None
+    if set(spec.ignored_when) & set(args.keywords):
+        return None  # its value is not recorded
     given = [k for k in spec.partial if k in args.keywords]
-    return judge_missing(name, spec, max_timeout, how=_partial(given[0]) if given else None)
+    return judge_missing(name, spec, max_timeout, how=_partial(given[0], spec) if given else None)
 
 
 def _origin(receiver: str) -> str:
