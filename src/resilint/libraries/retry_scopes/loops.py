@@ -338,7 +338,10 @@ def _local_call(rec: Recogniser, call: CallSite) -> bool:
         func = call.node.func
         made = call.node if name == "socket.socket" else None
         if made is None and isinstance(func, cst.Attribute):
-            followed = rec.follow(func.value, call.scope, call.order)
+            root = func.value  # the socket a chain starts from: ``sock.recv(64).startswith(...)``
+            while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
+                root = root.func.value
+            followed = rec.follow(root, call.scope, call.order)
             made = followed if isinstance(followed, cst.Call) else None
         if made is not None and made.args:
             return rec.expr_name(made.args[0].value, call.scope, call.order) == "socket.AF_UNIX"
