@@ -333,9 +333,14 @@ CLIENTS: Dict[str, RetryingClient] = {
 }
 
 
+_CLIENT_PACKAGES = frozenset(kind.split(".", 1)[0] for kind in CLIENTS)
+
+
 def client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
     """``openai.OpenAI.chat.completions.create`` → (``openai.OpenAI``, its method path), when
     the name is under a client class that may retry by itself."""
+    if name.split(".", 1)[0] not in _CLIENT_PACKAGES:
+        return None
     parts = name.split(".")
     for cut in range(len(parts) - 1, 0, -1):
         kind = ".".join(parts[:cut])

@@ -13,6 +13,7 @@ from typing import Dict, FrozenSet, Iterable, Optional, Tuple
 
 import libcst as cst
 
+from resilint.lint.canonical import ALIASES
 from resilint.lint.nodes import string_of
 from resilint.lint.semantic import Scope, SemanticModel
 
@@ -434,6 +435,14 @@ TRIGGERS: Tuple[str, ...] = (
 TIMEOUT_KEYWORDS: FrozenSet[str] = frozenset(
     keyword for spec in CLIENT_CALLS.values() for keyword in spec.keywords
 )
+
+
+def client_method_names(extend_clients: Iterable[str] = ()) -> FrozenSet[str]:
+    """The last parts of the names of every call that needs a timeout, however a call target
+    may spell them (``get``, ``urlopen``, ``from_url``): a call whose name ends otherwise is no
+    client call, whatever object it is made on."""
+    names = set(CLIENT_CALLS) | set(extend_clients) | {alias for alias, name in ALIASES.items() if name in CLIENT_CALLS}
+    return frozenset(name.rsplit(".", 1)[-1] for name in names)
 
 
 def spec_for(name: Optional[str], extend_clients: Iterable[str] = ()) -> Optional[TimeoutSpec]:

@@ -109,7 +109,7 @@ class RequestFinder:
         if name in REQUEST_CALLS:
             verb = literal_method(node)
             return (verb, name, REQUEST_CALLS[name]) if verb in UNSAFE else None
-        if not isinstance(func, cst.Attribute):
+        if not isinstance(func, cst.Attribute) or func.attr.value not in ("post", "patch", "request"):
             return None
         attr = func.attr.value
         receiver = func.value

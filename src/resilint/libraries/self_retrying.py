@@ -91,7 +91,7 @@ def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> O
 def _client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
     """The library client (or gRPC stub) class a request name is under, and its method path."""
     found = client_of(name)
-    if found is not None:
+    if found is not None or "Stub" not in name:
         return found
     parts = name.split(".")
     for cut in range(len(parts) - 1, 0, -1):

@@ -347,7 +347,10 @@ class _Values:
                 continue
             if arg.value.__class__ in _NO_VALUE:
                 continue
-            fresh = self.finder.generator(arg.value, site.scope, site.order, False) if self.keys else None
+            fresh = (
+                self.finder.generator(arg.value, site.scope, site.order, False)
+                if self.keys and arg.value.__class__ not in _NO_CALL else None
+            )
             if fresh is not None:
                 found.append((slot, ("fresh", fresh)))
                 continue
@@ -365,6 +368,8 @@ _NO_VALUE = frozenset({
 })
 
 
+# Expressions that call nothing, so make no fresh key by themselves.
+_NO_CALL = frozenset({cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString})
 _KEY_WORDS = ("uuid", "secrets", "random", "urandom", "time", "datetime", "ulid", "nanoid", "idempotency_key")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Dict, FrozenSet, Optional, Tuple
 
 # Module paths (or objects) that are re-exported under a shorter public name.
-_ALIASES: Dict[str, str] = {
+ALIASES: Dict[str, str] = {
     "requests.api": "requests",
     "requests.sessions.Session": "requests.Session",
     "requests.sessions.session": "requests.session",
@@ -135,12 +135,12 @@ def canonical_name(name: str) -> str:
     """Rewrite the longest aliased prefix of a dotted name to its canonical spelling; a method
     a library subclass inherits is its base's, and a made-up attribute of a dynamic object is
     the object it makes."""
-    if name in _ALIASES:
-        name = _ALIASES[name]
+    if name in ALIASES:
+        name = ALIASES[name]
     else:
         end = name.rfind(".")
         while end > 0:
-            replacement = _ALIASES.get(name[:end])
+            replacement = ALIASES.get(name[:end])
             if replacement is not None:
                 name = replacement + name[end:]
                 break

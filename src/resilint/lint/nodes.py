@@ -95,6 +95,11 @@ def number_of(node: cst.BaseExpression) -> Optional[Union[int, float]]:
 def string_of(node: Optional[cst.CSTNode]) -> Optional[str]:
     """The value of a string literal (implicit concatenations included), else None."""
     if isinstance(node, cst.SimpleString):
+        text = node.value
+        quote = text[-1]
+        # a plain one-quoted literal without escapes is its inner text (literal_eval parses)
+        if text[0] == quote and "\\" not in text and text[1] != quote:
+            return text[1:-1]
         try:
             value = node.evaluated_value
         except Exception:  # pragma: no cover - defensive

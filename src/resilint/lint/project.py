@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.rule import Rule
 
 _MAX_ALIAS_HOPS = 10
+_UNRESOLVED = object()
 _MAX_CLIENT_PARTS = 4  # ``client.beta.chat.completions.create``: the parts of a client a request goes through
 T = TypeVar("T")
 
@@ -84,6 +85,7 @@ class ProjectGraph:
                 self._by_name.setdefault(name, []).append(function)
                 self._module_of[id(function)] = summary
         self._resolved: Dict[Tuple[str, str], Optional[FunctionSummary]] = {}
+        self._directories: Dict[str, str] = {}
         self._classes: Dict[str, ModuleSummary] = {
             name: summary for summary in self.summaries for name in summary.classes
         }
@@ -112,10 +114,18 @@ class ProjectGraph:
     def resolve(self, target: str, near: str = "") -> Optional[FunctionSummary]:
         """The project function a call target names, seen from the file ``near`` (re-exports
         and other names of modules followed), else None."""
-        key = (target, os.path.dirname(near))
-        if key not in self._resolved:
-            self._resolved[key] = self._resolve(target, near)
-        return self._resolved[key]
+        key = (target, self.directory(near))
+        found = self._resolved.get(key, _UNRESOLVED)
+        if found is _UNRESOLVED:
+            found = self._resolved[key] = self._resolve(target, near)
+        return found  # type: ignore[return-value]
+
+    def directory(self, near: str) -> str:
+        """The directory of the file ``near``, which is all that name resolution depends on."""
+        found = self._directories.get(near)
+        if found is None:
+            found = self._directories[near] = os.path.dirname(near)
+        return found
 
     def _resolve(self, target: str, near: str) -> Optional[FunctionSummary]:
         seen: Set[str] = set()

@@ -197,6 +197,8 @@ class SemanticModel:
         self.classes: List[ClassInfo] = []
         self.scope_of: Dict[cst.CSTNode, Scope] = {}
         self._cache: Dict[Tuple[int, int], object] = {}
+        self._call_names: Dict[int, object] = {}  # the rules ask every call's name many times
+        self._enclosing: Dict[Tuple[int, str], Tuple[Binding, ...]] = {}  # what inner scopes read of a scope
         self._derived: Dict[object, object] = {}
         builder = _ModelBuilder(self)
         walk(module, builder)
@@ -231,7 +233,11 @@ class SemanticModel:
 
     def call_name(self, call: CallSite) -> Optional[str]:
         """``requests.get``, ``requests.Session.get`` (a method), ``mymodule.helper`` …"""
-        return next(self._known_names(self.resolve_all(call.node.func, call.scope, call.order)), None)
+        key = id(call.node)
+        found = self._call_names.get(key, _UNRESOLVED)
+        if found is _UNRESOLVED:
+            found = self._call_names[key] = next(self._known_names(self.resolve_all(call.node.func, call.scope, call.order)), None)
+        return found  # type: ignore[return-value]
 
     def call_names(self, call: CallSite) -> Tuple[str, ...]:
         """Every name the call may call, for the project pass: the objects the file knows
@@ -288,10 +294,15 @@ class SemanticModel:
             bindings = current.bindings.get(name)
             if bindings:
                 if first:
-                    earlier = [b for b in bindings if b.order < order]
-                    return (earlier[-1] if earlier else bindings[-1],)
-                held = tuple(b for b in bindings if not is_none(b.expr))
-                return held or (bindings[-1],)
+                    for binding in reversed(bindings):
+                        if binding.order < order:
+                            return (binding,)
+                    return (bindings[-1],)
+                key = (id(current), name)
+                held = self._enclosing.get(key)
+                if held is None:
+                    held = self._enclosing[key] = tuple(b for b in bindings if not is_none(b.expr)) or (bindings[-1],)
+                return held
             first = False
             current = current.parent
         return ()
@@ -888,6 +899,9 @@ class _ModelBuilder:
 
 def _distinct(values: Iterable[Value]) -> Values:
     """The values, each once, in order (None is no value)."""
+    values = tuple(values)
+    if len(values) < 2:
+        return values if not values or values[0] is not None else ()
     found: Dict[object, Value] = {}
     for value in values:
         if value is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pickle
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 SUMMARY_VERSION = 6
 # The main process holds the summary of every file until the project pass: without a __dict__
@@ -429,6 +429,21 @@ _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False]
 _FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
+
+
+def summary_refs(summary: ModuleSummary) -> Iterator[Ref]:
+    """Every value a module summary records: its names', its functions' returns, defaults and
+    the arguments of their calls, the entries of its mappings."""
+    pending: List[Ref] = [ref for refs in summary.values.values() for ref in refs]
+    for function in summary.functions.values():
+        pending.extend(function.returns)
+        pending.extend(function.defaults.values())
+        pending.extend(ref for call in function.calls for _, ref in call.passed)
+    while pending:
+        ref = pending.pop()
+        if ref[0] == "dict":
+            pending.extend(entry for _, entry in ref[1])
+        yield ref
 
 
 def ref_from_json(data: Any) -> Ref:

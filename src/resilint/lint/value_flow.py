@@ -14,7 +14,6 @@ values that are known. Recursion and cycles end (a value being computed is empty
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
@@ -75,7 +74,6 @@ class ValueFlow:
         self._cycles = 0
         self._callers_final: Dict[int, List[Caller]] = {}
         self._callees_final: Dict[int, List[Tuple[FunctionSummary, int]]] = {}
-        self._directories: Dict[str, str] = {}
         self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
@@ -107,10 +105,7 @@ class ValueFlow:
 
     def of(self, name: str, near: str = "") -> Tuple[Held, ...]:
         """Everything ``name`` may hold, seen from the file ``near``."""
-        directory = self._directories.get(near)
-        if directory is None:
-            directory = self._directories[near] = os.path.dirname(near)
-        return self._memo((name, directory), lambda: self._of(name, near))
+        return self._memo((name, self.graph.directory(near)), lambda: self._of(name, near))
 
     def _of(self, name: str, near: str) -> Iterable[Held]:
         own = self._own(name, near)
@@ -353,6 +348,9 @@ class ValueFlow:
 def split_last(name: str) -> Tuple[str, str]:
     """``pkg.mod.f.(session)`` → (``pkg.mod.f``, ``(session)``): the last segment of a name,
     where a parameter or an item is one segment whatever it holds."""
+    if not name.endswith((")", "]")):
+        base, _, last = name.rpartition(".")
+        return base, last
     depth = 0
     for index in range(len(name) - 1, -1, -1):
         char = name[index]

@@ -5,6 +5,7 @@ one library handles are declared in that library's module."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Optional
 
 from resilint.lint.canonical import canonical_name
@@ -19,6 +20,11 @@ def normalise(name: Optional[str]) -> Optional[str]:
     """Canonical name, with library-internal module paths folded onto the public package."""
     if name is None:
         return None
+    return _normalised(name)
+
+
+@lru_cache(maxsize=1 << 16)  # the same few thousand names are asked for every call of a run
+def _normalised(name: str) -> str:
     previous = None
     while previous != name:
         previous, name = name, canonical_name(name)

@@ -19,6 +19,7 @@ from resilint.libraries.clients import (
     CURL_OPTIONS,
     TimeoutArgument,
     TimeoutSpec,
+    client_method_names,
     find_dsn,
     find_timeout,
     spec_for,
@@ -37,7 +38,7 @@ from resilint.libraries.timeout_values import (
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, code_of, is_none, is_true, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
-from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, Place
+from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, Place, summary_refs
 from resilint.lint.value_flow import split_last
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -437,6 +438,10 @@ class _ProjectJudge:
         self.graph = graph
         self.settings = settings
         self._forwards: Dict[str, Optional[List[Forward]]] = {}
+        # Cheap first tests, so that the value flow is asked only of calls that may be answered
+        self._client_methods = client_method_names(settings.extend_clients)
+        self._forwarding: Optional[Set[str]] = None
+        self._partial_clients: Optional[bool] = None
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
         return spec_for(name, self.settings.extend_clients)
@@ -454,7 +459,7 @@ class _ProjectJudge:
                 if call.arguments is None or call.target in judged.get(call.place, ()):
                     continue
                 near = function.place.path
-                if call.place in judged and self.graph.object_call(call.target, near) in judged[call.place]:
+                if call.place in judged and self.object_client(call.target, near) in judged[call.place]:
                     continue
                 verdicts.extend(self.judge_call(call, near))
         return verdicts
@@ -485,10 +490,50 @@ class _ProjectJudge:
                 place = given.place if judgement.at_value and given is not None else call.place
                 yield ProjectVerdict(judgement.code, place, judgement.message)
 
+    def object_client(self, target: str, near: str) -> Optional[str]:
+        """The library client method a call on a project object runs (``graph.object_call``),
+        asked only of calls whose name ends as a client method's."""
+        if split_last(target)[1] not in self._client_methods:
+            return None
+        return self.graph.object_call(target, near)
+
+    def forwarding_callee(self, call: Call, near: str) -> Optional[FunctionSummary]:
+        """The project function a call runs, when that function passes its callers' timeout
+        (or their lack of one) on to a client: by name, else by the values of its receiver
+        when its name ends as such a function's."""
+        graph = self.graph
+        callee = graph.resolve(call.target, near)
+        if callee is None and split_last(call.target)[1] in self.forwarding_names():
+            callee = graph.callee(call, near)
+        return callee
+
+    def forwarding_names(self) -> Set[str]:
+        """The last parts of the names of the functions that forward a timeout, as calls spell
+        them (a constructor by its class)."""
+        if self._forwarding is None:
+            names: Set[str] = set()
+            for function in self.graph.functions:
+                if self.forwards(function):
+                    parts = function.name.rsplit(".", 2)
+                    names.add(parts[-1])
+                    if parts[-1] == "__init__" and len(parts) > 2:
+                        names.add(parts[-2])
+            self._forwarding = names
+        return self._forwarding
+
+    def partial_clients(self) -> bool:
+        """Whether some module binds a ``functools.partial`` of a client call at all."""
+        if self._partial_clients is None:
+            self._partial_clients = any(
+                ref[0] == "partial" and self.spec(ref[1]) is not None
+                for summary in self.graph.summaries for ref in summary_refs(summary)
+            )
+        return self._partial_clients
+
     def judge_call(self, call: Call, near: str) -> List[ProjectVerdict]:
         args = call.arguments
         assert args is not None
-        client = self.graph.object_call(call.target, near)
+        client = self.object_client(call.target, near)
         spec = self.spec(client)
         if client is not None and spec is not None:
             if answered(call.mocked, spec.library, client):
@@ -502,10 +547,10 @@ class _ProjectJudge:
             given = _given(args, spec)
             place = given.place if judgement.at_value and given is not None else call.place
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({_origin(base)})", related)]
-        partial = self.through_partial(call, near)
+        partial = self.through_partial(call, near) if self.partial_clients() else None
         if partial is not None:
             return partial
-        callee = self.graph.callee(call, near)
+        callee = self.forwarding_callee(call, near)
         if callee is None:
             return []
         found = []
@@ -595,7 +640,7 @@ class _ProjectJudge:
             if args is None:
                 continue
             near = function.place.path
-            client = call.target if self.spec(call.target) is not None else self.graph.object_call(call.target, near)
+            client = call.target if self.spec(call.target) is not None else self.object_client(call.target, near)
             spec = self.spec(client)
             step = ((function, call),)
             if client is not None and spec is not None and spec.keyword is not None:

@@ -47,7 +47,6 @@ ComponentArg = Union[None, bool, Any]
 if TYPE_CHECKING:  # for type checkers only: the runtime imports nothing outside the stdlib
     from typing import TypedDict
 
-    from typing_extensions import Unpack
 
     class PolicyOptions(TypedDict, total=False):
         """The keyword arguments of :class:`HttpPolicy`, for ``**policy_kwargs: Unpack[...]``."""
