@@ -238,6 +238,7 @@ class _Values:
         }
         # a file that makes no key makes no fresh one either (the generators are named so)
         self.keys = model.text is None or any(word in model.text for word in _KEY_WORDS)
+        self.keys_set: Dict[int, List[Tuple[str, cst.BaseExpression]]] = {}
 
     def store(self, name: str, bindings: List[Binding]) -> None:
         """The joined values of a name (or attribute) under ``name``, when any is known.
@@ -326,14 +327,18 @@ class _Values:
     def passed(self, site: CallSite) -> Tuple[Tuple[Any, Ref], ...]:
         """The values a call passes that the file can read, by position or keyword."""
         found: List[Tuple[Any, Ref]] = []
-        position = 0
+        position: Optional[int] = 0
         for arg in site.node.args:
+            if arg.star == "*":
+                position = None  # later positions are unknown
+                continue
             if arg.star:
-                if arg.star == "*":
-                    break  # later positions are unknown
+                found.extend(self.forwarded(arg.value, site))
+                continue
+            if arg.keyword is None and position is None:
                 continue
             slot: Any = position if arg.keyword is None else arg.keyword.value
-            if arg.keyword is None:
+            if position is not None and arg.keyword is None:
                 position += 1
             if slot == "headers":  # for a project function that sends them on: what of the key
                 status, source = self.finder.passed_headers(arg.value, site)
@@ -359,6 +364,42 @@ class _Values:
         return tuple(found)
 
 
+    def forwarded(self, mapping: cst.BaseExpression, site: CallSite) -> List[Tuple[Any, Ref]]:
+        """``f(**kwargs)`` with the function's own ``**kwargs``: whatever keywords its callers
+        pass (slot ``**``), and the keys it sets itself (``kwargs["client"] = make()``,
+        ``kwargs.setdefault("http", Session())``), which a decorator's wrapper injects so."""
+        function = self.model.keyword_mapping(mapping, site.scope, site.order)
+        if function is None:
+            return []
+        found: List[Tuple[Any, Ref]] = [("**", ("ref", f"{self.model.name_of(function)}.(**)"))]
+        keys = self.keys_set.get(id(function))
+        if keys is None:
+            keys = self.keys_set[id(function)] = list(_keys_set(function, mapping.value))  # type: ignore[attr-defined]
+        for key, value in keys:
+            refs = self.refs(self.model.resolve_all(value, function.scope, site.order))
+            found.extend((key, ref) for ref in refs[:_MAX_PASSED])
+        return found
+
+
+def _keys_set(function: FunctionInfo, mapping: str) -> Iterator[Tuple[str, cst.BaseExpression]]:
+    """The string keys ``function``'s own statements set on the mapping named ``mapping``, with
+    their values (nested functions are theirs)."""
+    for node in iter_nodes(function.node.body, stop_at=_NESTED):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            target = node.targets[0].target
+            if (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == mapping
+                    and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)):
+                key = string_of(target.slice[0].slice.value)
+                if key is not None:
+                    yield key, node.value
+        elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "setdefault"
+              and isinstance(node.func.value, cst.Name) and node.func.value.value == mapping and len(node.args) == 2):
+            key = string_of(node.args[0].value)
+            if key is not None:
+                yield key, node.args[1].value
+
+
+_NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _BOOLEANS = {"builtins.True": True, "builtins.False": False}
 # Expressions whose value no project fact depends on (numbers, containers of them, f-strings).
 _NO_VALUE = frozenset({

@@ -30,7 +30,7 @@ from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
-from resilint.lint.value_flow import Caller, Held, ValueFlow, split_last
+from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -261,7 +261,7 @@ class ProjectGraph:
             for index, layer in enumerate(inner.layers):
                 if layer.client or layer.whole_function or layer.pending:
                     continue
-                if any(index in call.layers and _calls_a_parameter(call.target, prefix, factory.name)
+                if any(index in call.layers and calls_a_parameter(call.target, prefix, factory.name)
                        for call in inner.calls):
                     return replace(layer, whole_function=True)
         return None
@@ -501,10 +501,6 @@ class ProjectGraph:
                     yield LayerRef(function, index)
 
 
-def _calls_a_parameter(target: str, prefix: str, factory: str) -> bool:
-    """The call target is a parameter of the decorator or of a function inside it."""
-    owner, last = split_last(target)
-    return last.startswith("(") and (owner == factory or owner.startswith(prefix))
 def _mentions(ref: Tuple[object, ...], names: Set[str], here: bool, key: str) -> bool:
     """Whether a summary value may be the object made at ``key`` (``here``: in the module of the
     value) or what one of ``names`` holds or returns."""

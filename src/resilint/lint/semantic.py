@@ -376,6 +376,13 @@ class SemanticModel:
             for value in self.resolve_all(func.value, scope, order):  # type: ignore[attr-defined]
                 if isinstance(value, Const):
                     yield Const(value.value.lower() if func.attr.value == "lower" else value.value.upper())  # type: ignore[attr-defined]
+        if func.__class__ is cst.Attribute and func.attr.value in _KEYWORD_READS and args and args[0].keyword is None:  # type: ignore[attr-defined]
+            read = self._keyword_read(func.value, args[0].value, scope, order)  # type: ignore[attr-defined]
+            if read is not None:  # ``kwargs.pop("client")``: what the callers pass as ``client=``
+                yield read
+                if len(args) > 1:  # the default when they pass none
+                    yield from self.resolve_all(args[1].value, scope, order)
+                return
         for callee in self.resolve_all(func, scope, order):
             if callee == _SUPER and not args:
                 yield from self._super(scope)
@@ -397,10 +404,33 @@ class SemanticModel:
             else:
                 yield from self._call_result(callee, call)
 
+    def keyword_mapping(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[FunctionInfo]:
+        """The function whose ``**kwargs`` parameter ``expr`` names (not reassigned since)."""
+        if expr.__class__ is not cst.Name:
+            return None
+        binding = self.lookup(expr.value, scope, order)  # type: ignore[attr-defined]
+        function = binding.scope.function if binding is not None else None
+        if (function is None or binding is None or binding.expr is not None or binding.entered is not None
+                or binding.parameter is not None or binding.imported is not None or binding.defined is not None):
+            return None
+        star = function.node.params.star_kwarg
+        return function if isinstance(star, cst.Param) and star.name.value == binding.name else None
+
+    def _keyword_read(self, mapping: cst.BaseExpression, key: cst.BaseExpression, scope: Scope, order: int) -> Value:
+        """``kwargs["client"]``, ``kwargs.get("client")``: the keyword argument ``client`` of the
+        function's callers, read as a parameter of that name."""
+        name = string_of(key)
+        function = self.keyword_mapping(mapping, scope, order) if name is not None and name.isidentifier() else None
+        return Param(function, name, None) if function is not None and name is not None else None
+
     def _item(self, expr: cst.Subscript, scope: Scope, order: int) -> Iterator[Value]:
         """``HANDLERS["create"]`` of a dict literal: that entry; with a key the file cannot
         read, any of its entries."""
         if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return
+        read = self._keyword_read(expr.value, expr.slice[0].slice.value, scope, order)
+        if read is not None:
+            yield read
             return
         mapping = self.assigned_expression(expr.value, scope, order) if isinstance(expr.value, cst.Name) else expr.value
         key = string_of(expr.slice[0].slice.value)
@@ -895,6 +925,10 @@ class _ModelBuilder:
 
     def visit_Call(self, node: cst.Call) -> None:
         self.model.calls.append(CallSite(node, self.scope, self._next(), tuple(self.stack)))
+
+
+# Reads of one keyword from a ``**kwargs`` mapping.
+_KEYWORD_READS = frozenset({"pop", "get", "setdefault"})
 
 
 def _distinct(values: Iterable[Value]) -> Values:

@@ -254,8 +254,25 @@ class ValueFlow:
         if function is None:
             return ()
         found: List[Held] = []
-        for caller in self.callers(function):
+        for caller in self.callers(function) + self.decorator_calls(function):
             found.extend(self.argument(caller, function, parameter))
+        return found
+
+    def decorator_calls(self, function: FunctionSummary) -> List[Caller]:
+        """The calls of ``function`` that the wrappers of its project decorators make
+        (``@assumed_client("acm")`` whose wrapper sets ``kwargs["client"]`` and calls
+        ``function(*args, **kwargs)``): they pass it what the wrapper adds."""
+        found: List[Caller] = []
+        near = function.place.path
+        for name, _ in function.decorators:
+            factory = self.graph.resolve(name, near)
+            if factory is None:
+                continue
+            prefix = factory.name + ".<locals>."
+            module = self.graph.module_of(factory)
+            for inner in module.functions.values():
+                if inner.name.startswith(prefix):
+                    found.extend(Caller(inner, call, 0) for call in inner.calls if calls_a_parameter(call.target, prefix, factory.name))
         return found
 
     def argument(self, caller: Caller, function: FunctionSummary, parameter: str) -> List[Held]:
@@ -269,6 +286,10 @@ class ValueFlow:
                 refs.extend(ref for slot, ref in caller.call.passed if slot == position)
         if refs:
             return [held for ref in refs for held in self.ref(ref, module)]
+        forwarded = [ref[1] for slot, ref in caller.call.passed if slot == "**" and ref[0] == "ref"]
+        if forwarded:
+            # ``f(**kwargs)``: what the caller's own callers pass as that keyword
+            return [held for name in forwarded for held in self.of(f"{split_last(name)[0]}.({parameter})", caller.function.place.path)]
         args = caller.call.arguments
         if args is not None and (args.double_star or args.star or parameter in args.keywords):
             return []
@@ -343,6 +364,13 @@ class ValueFlow:
         base, _ = split_last(call.target)
         owners = self.of(base, near) if base else ()
         return 0 if owners and all(h.kind == "class" for h in owners) else 1
+
+
+def calls_a_parameter(target: str, prefix: str, factory: str) -> bool:
+    """The call target is a parameter of the decorator ``factory`` or of a function inside it
+    (``prefix``): the decorated function, called by a wrapper."""
+    owner, last = split_last(target)
+    return last.startswith("(") and (owner == factory or owner.startswith(prefix))
 
 
 def split_last(name: str) -> Tuple[str, str]:
