@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
@@ -24,9 +25,11 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
+from resilint.libraries.retry_scopes.names import normalise
 from resilint.libraries.retry_scopes.tenacity_callables import project_callable, retry_on_of, stop_of, wait_of
 from resilint.lint.nodes import call_argument, code_of, keyword_args
-from resilint.lint.semantic import CallSite, FunctionInfo, Scope
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, QName, Scope
+from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -143,14 +146,16 @@ def _wait(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, d
             return WAIT_NONE, "`wait_none`"
         return UNKNOWN, ""
     name = rec.expr_name(expr.func, scope, order)
-    if name in _JITTER:
-        return WAIT_JITTERED, f"`{name.rsplit('.', 1)[1]}`"
-    if name in _EXPONENTIAL:
-        return WAIT_EXPONENTIAL, "`wait_exponential`"
-    if name in _FIXED:
-        return WAIT_FIXED, f"`{name.rsplit('.', 1)[1]}`"
-    if name == "tenacity.wait_none":
-        return WAIT_NONE, "`wait_none()`"
+    made = [_wait_made(rec, value) for value in rec.model.resolve_all(expr.func, scope, order)]
+    if len(made) == 1 and made[0][0] != UNKNOWN:
+        return made[0]
+    if len(made) > 1:
+        # ``(wait_after if respect else wait_exponential)(...)``: no jitter as soon as one of
+        # them may wait without
+        unjittered = next((m for m in made if m[0] in (WAIT_EXPONENTIAL, WAIT_FIXED)), None)
+        if unjittered is not None:
+            return unjittered
+        return made[0] if all(m[0] == WAIT_JITTERED for m in made) else (UNKNOWN, "")
     if name in _COMBINE:
         parts = [_wait(rec, a.value, scope, order, depth + 1) for a in expr.args if not a.star]
         if any(a.star for a in expr.args) or not parts:
@@ -158,6 +163,38 @@ def _wait(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, d
         kind, detail = _join_waits(parts)
         return kind, f"`{name.rsplit('.', 1)[1]}` of {detail}" if kind != UNKNOWN else ""
     return UNKNOWN, ""
+
+
+def _wait_made(rec: Recogniser, callee: object) -> Tuple[str, str]:
+    """(kind, its description) of the wait that calling
+    ``callee`` makes: a tenacity wait by its name; a class of the file that extends one and
+    draws no random number of its own waits as its base does."""
+    if isinstance(callee, ClassInfo):
+        for base in callee.bases:
+            kind, detail = _wait_made(rec, rec.model.resolve(base, callee.scope.parent or callee.scope, 1 << 62))
+            if kind == WAIT_JITTERED or (kind in (WAIT_EXPONENTIAL, WAIT_FIXED) and not _draws_randomly(callee.node)):
+                return kind, f"`{callee.name}` (a {detail})"
+            if kind != UNKNOWN:
+                return UNKNOWN, ""
+        return UNKNOWN, ""
+    name = normalise(rec.model.name_of(callee)) if isinstance(callee, QName) else None
+    if name in _JITTER:
+        return WAIT_JITTERED, f"`{name.rsplit('.', 1)[1]}`"  # type: ignore[union-attr]
+    if name in _EXPONENTIAL:
+        return WAIT_EXPONENTIAL, "`wait_exponential`"
+    if name in _FIXED:
+        return WAIT_FIXED, f"`{name.rsplit('.', 1)[1]}`"  # type: ignore[union-attr]
+    if name == "tenacity.wait_none":
+        return WAIT_NONE, "`wait_none()`"
+    return UNKNOWN, ""
+
+
+def _draws_randomly(cls: cst.ClassDef) -> bool:
+    """The class names something random (``random.uniform``, ``jitter``) anywhere in its body."""
+    return any(isinstance(node, cst.Name) and _RANDOM_WORD.search(node.value) for node in iter_nodes(cls.body))
+
+
+_RANDOM_WORD = re.compile(r"random|jitter|uniform", re.IGNORECASE)
 
 
 # ``retry_if_result`` and ``retry_if_not_result`` judge only a returned value: an attempt that

@@ -29,7 +29,11 @@ class BackoffWithoutJitter(ProjectRule):
     - tenacity without `wait=` (it waits nothing), or with `wait_fixed`, `wait_exponential`,
       `wait_incrementing` or `wait_chain` and no `wait_random*`/`wait_*_jitter` term, also
       when a project function given as `wait=` returns one applied to the retry state
-      (`return wait_exponential(...)(retry_state)`) or computes a delay with no random term;
+      (`return wait_exponential(...)(retry_state)`) or computes a delay with no random term,
+      when the wait is a class of the module that extends one of these and draws nothing
+      random itself (`class wait_retry_after(wait_exponential)`), and when one of several
+      classes the code may pick (`(wait_retry_after if respect else wait_exponential)(...)`)
+      has no random term;
     - backoff with `jitter=None`;
     - urllib3 `Retry(backoff_factor=...)` (a positive factor) without `backoff_jitter`;
     - celery tasks with `autoretry_for` but no `retry_backoff` (a fixed `default_retry_delay`,
