@@ -10,6 +10,12 @@ import pytest
 from resilint.lint.semantic import SemanticModel
 
 
+def project_call_names(source: str, module_name: str = "app"):
+    """Every name each call may call, those only the project pass can resolve included."""
+    model = SemanticModel(cst.parse_module(textwrap.dedent(source)), module_name=module_name)
+    return {cst.Module([]).code_for_node(site.node.func): model.call_names(site) for site in model.calls}
+
+
 def call_names(source: str, module_name: str = "app"):
     model = SemanticModel(cst.parse_module(textwrap.dedent(source)), module_name=module_name)
     return {cst.Module([]).code_for_node(call.node.func): name for call, name in model.iter_calls()}
@@ -225,3 +231,44 @@ def test_relative_imports_resolve_as_importlib_does(tmp_path, monkeypatch):
     for dotted in [m for m in sys.modules if m == "top" or m.startswith("top.")]:
         monkeypatch.delitem(sys.modules, dotted)
     assert checked == 11
+
+
+def test_a_return_annotation_names_the_object_when_the_returns_cannot_be_read():
+    names = call_names(
+        """
+        from __future__ import annotations
+        import httpx
+
+        class Pool:
+            def client(self) -> httpx.AsyncClient:
+                return self._clients[0]
+            def optional(self) -> "httpx.Client | None":
+                return self._maybe
+            def made(self) -> httpx.Client:
+                return httpx.AsyncClient()
+            async def run(self):
+                await self.client().request("POST", u)
+                self.optional().get(u)
+                self.made().get(u)
+        """
+    )
+    assert names['self.client().request'] == "httpx.AsyncClient.request"
+    assert names["self.optional().get"] == "httpx.Client.get"
+    assert names["self.made().get"] == "httpx.AsyncClient.get"  # what it returns comes first
+
+
+def test_keywords_read_from_kwargs_are_the_callers_keywords():
+    names = project_call_names(
+        """
+        def upload(name, **kwargs):
+            kwargs.pop("client").put(name)
+            kwargs["http"].post(name)
+            kwargs.get("session", None).get(name)
+            kwargs = {}
+            kwargs.get("other").get(name)
+        """
+    )
+    assert names['kwargs.pop("client").put'] == ("app.upload.(client).put",)
+    assert names['kwargs["http"].post'] == ("app.upload.(http).post",)
+    assert names['kwargs.get("session", None).get'] == ("app.upload.(session).get",)
+    assert names['kwargs.get("other").get'] == ()

@@ -170,6 +170,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     for info in model.functions:
         owner = function_of(info)  # functions that call nothing still return something
         owner.returns = values.refs(model.returned_values(info))
+        annotated = model.returned_class(info)
+        owner.annotation = model.name_of(annotated) if annotated is not None else None
         owner.decorators = _unknown_decorators(model, info, applied, locate)
         delay = returned_delay(delays, info)
         owner.delay = delay if delay != UNKNOWN else None

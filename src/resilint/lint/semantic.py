@@ -199,6 +199,7 @@ class SemanticModel:
         self._cache: Dict[Tuple[int, int], object] = {}
         self._call_names: Dict[int, object] = {}  # the rules ask every call's name many times
         self._enclosing: Dict[Tuple[int, str], Tuple[Binding, ...]] = {}  # what inner scopes read of a scope
+        self._parsed_annotations: Dict[str, Optional[cst.BaseExpression]] = {}
         self._derived: Dict[object, object] = {}
         builder = _ModelBuilder(self)
         walk(module, builder)
@@ -380,7 +381,7 @@ class SemanticModel:
             read = self._keyword_read(func.value, args[0].value, scope, order)  # type: ignore[attr-defined]
             if read is not None:  # ``kwargs.pop("client")``: what the callers pass as ``client=``
                 yield read
-                if len(args) > 1:  # the default when they pass none
+                if len(args) > 1 and not is_none(args[1].value):  # the default when they pass none
                     yield from self.resolve_all(args[1].value, scope, order)
                 return
         for callee in self.resolve_all(func, scope, order):
@@ -488,7 +489,26 @@ class SemanticModel:
     def _annotated(self, binding: Binding) -> Value:
         """An instance of the class a binding is annotated with: ``requests.Session``,
         ``Optional[requests.Session]`` or ``requests.Session | None``."""
-        annotation = binding.annotation
+        cls = self.annotated_class(binding.annotation, binding.scope, binding.order)
+        if isinstance(cls, QName):
+            return Instance(cls.name)
+        if isinstance(cls, ClassInfo):
+            return Instance(cls)
+        return None
+
+    def annotated_class(self, annotation: Optional[cst.BaseExpression], scope: Scope, order: int) -> Value:
+        """The class an annotation names (``requests.Session``, ``Optional[Session]``,
+        ``Session | None``, ``"Network"``): a QName of a library's or a ClassInfo, else None."""
+        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+            text = string_of(annotation)
+            if text is None or len(text) > 200:
+                return None
+            if text not in self._parsed_annotations:  # kept: resolutions are cached by the node's id
+                try:
+                    self._parsed_annotations[text] = cst.parse_expression(text)
+                except cst.ParserSyntaxError:
+                    self._parsed_annotations[text] = None
+            annotation = self._parsed_annotations[text]
         while annotation is not None:
             if isinstance(annotation, cst.Subscript) and annotation.slice:
                 element = annotation.slice[0].slice
@@ -499,11 +519,11 @@ class SemanticModel:
                 break
         if annotation is None:
             return None
-        cls = self.resolve(annotation, binding.scope, binding.order)
-        if isinstance(cls, QName) and not cls.name.startswith("builtins."):
-            return Instance(cls.name)
+        cls = self.resolve(annotation, scope, order)
+        if isinstance(cls, QName) and not cls.name.startswith(("builtins.", "typing.")):
+            return cls
         if isinstance(cls, ClassInfo):
-            return Instance(cls)
+            return cls
         return None
 
     def _attribute(self, base: Value, attr: str) -> Values:
@@ -570,7 +590,18 @@ class SemanticModel:
         found: List[Value] = []
         for expr in function.returns:
             found.extend(self.resolve_all(expr, function.scope, 1 << 62))
+        if not found:  # what it returns cannot be read: the class it is annotated to return
+            annotated = self.returned_class(function)
+            if annotated is not None:
+                found.append(Instance(annotated.name if isinstance(annotated, QName) else annotated))  # type: ignore[union-attr,arg-type]
         return _distinct(found)
+
+    def returned_class(self, function: FunctionInfo) -> Value:
+        """The class a function's return annotation names (``-> httpx.AsyncClient``)."""
+        node = function.node
+        if not isinstance(node, cst.FunctionDef) or node.returns is None:
+            return None
+        return self.annotated_class(node.returns.annotation, function.scope.parent or function.scope, 1 << 62)
 
     def is_property(self, function: FunctionInfo) -> bool:
         for decorator in function.decorators:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 6
+SUMMARY_VERSION = 7
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -262,6 +262,9 @@ class FunctionSummary:
     # The headers it returns, as to the idempotency key: "missing", "stable", "unstable",
     # "param:NAME" (its parameter's value); None when it returns no mapping the file reads.
     headers: Optional[str] = None
+    # The class its return annotation names (``-> "Network"``), for the project pass when what
+    # it returns cannot be read.
+    annotation: Optional[str] = None
 
 
 @dataclass(**_SLOTS)
@@ -341,7 +344,7 @@ class ModuleSummary:
                 list(f.returns), f.delay, f.sets_timeout,
                 [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps]
                  for d in f.db_scopes],
-                f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers,
+                f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
             ], _FUNCTION)
 
         return [
@@ -401,6 +404,7 @@ class ModuleSummary:
                     ],
                     defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),
                     defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()}, headers=f[14],
+                    annotation=f[15],
                 )
 
             functions = [function(f) for f in data[3]]
@@ -427,7 +431,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

@@ -241,9 +241,23 @@ class ValueFlow:
         return found
 
     def results(self, function: FunctionSummary) -> Tuple[Held, ...]:
-        """What a call of ``function`` may return."""
+        """What a call of ``function`` may return: what its ``return``s hold, else an instance
+        of the class its return annotation names."""
         module = self.graph.module_of(function)
-        return self._memo(("()", id(function)), lambda: [held for ref in function.returns for held in self.ref(ref, module)])
+        return self._memo(("()", id(function)), lambda: self._results(function, module))
+
+    def _results(self, function: FunctionSummary, module: ModuleSummary) -> List[Held]:
+        found = [held for ref in function.returns for held in self.ref(ref, module)]
+        if function.annotation is not None and not any(self._known(held) for held in found):
+            found.extend(held for held in self.made(function.annotation, module) if held.kind == "instance")
+        return found
+
+    def _known(self, held: Held) -> bool:
+        """A value that says what the object is: not the result of a call only the project
+        could tell, which it could not (``NETWORKS.get(name)`` of an empty mapping)."""
+        if held.kind != "instance":
+            return True
+        return self.graph.class_module(held.name) is not None or not self.graph.is_project_name(held.name)
 
     # --- parameters -------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Set, Tuple
+from typing import Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.http_requests import (
     CLIENTS as HTTP_CLIENTS,
@@ -47,7 +47,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     from a default dict of another module, a key set on the session's own headers, a key passed
     down as a parameter (stable) or made by a caller inside the retry (`key=str(uuid4())`,
     unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
-    caller says so (`send("POST", url, retry=True)`) is reported at that call. A key generated inside it (`uuid.uuid4()` in the decorated function or loop body)
+    caller says so (`send("POST", url, retry=True)`) is reported at that call; when the method
+    (or the headers, through `**kwargs`) is handed down through several wrappers (`post()` →
+    `request("post", ...)` → a retry loop around `client.request(method, ...)`), at the call
+    that decides it. A key generated inside it (`uuid.uuid4()` in the decorated function or loop body)
     changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
     resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
     `@resilint.runtime.idempotent_operation` above it (one key per call). Headers the project
@@ -494,14 +497,24 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
                 layer = function.layers[index]
                 if not judge.guard_holds(layer, function, caller):
                     continue
-                problem = judge.problem(request, function, step)
-                if problem is None or not (request.method_from or problem.status != "missing"):
-                    continue
-                ctx.report(caller.call.place, _message(f"`{_short(function.name)}`", problem, "", layer, request), [
-                    (request.place, f"the {problem.method} without a stable idempotency key"),
-                    (layer.place, f"the retry: {layer.description}"),
-                ])
-                break
+                reported = False
+                for steps in judge.method_chains(function, request, step):
+                    problem = judge.problem(request, function, steps)
+                    if problem is None or not (request.method_from or problem.status != "missing"):
+                        continue
+                    top = steps[0][1]
+                    through = " through " + " -> ".join(f"`{_short(c.target)}`" for _, c in steps[1:]) if len(steps) > 1 else ""
+                    related = [
+                        (request.place, f"the {problem.method} without a stable idempotency key"),
+                        (layer.place, f"the retry: {layer.description}"),
+                    ]
+                    related.extend((c.place, f"calls `{_short(c.target)}`") for _, c in steps[1:])
+                    ctx.report(top.place, _message(
+                        f"`{_short(top.target)}`", problem, through, layer, request, where=f"in `{_short(function.name)}`",
+                    ), related)
+                    reported = True
+                if reported:
+                    break
 
 
 def _pending(request: Request) -> bool:
@@ -581,6 +594,10 @@ class _Judge:
         if not steps:
             return None
         caller, entry = steps[-1]
+        while entry.arguments is not None and entry.arguments.forwards_kwargs and "headers" not in entry.arguments.keywords \
+                and len(steps) > 1:
+            steps = steps[:-1]  # its own ``**kwargs``, from the call before
+            caller, entry = steps[-1]
         if _passes_no_headers(entry):
             return _Problem(method, "missing")
         passed = next((ref for slot, ref in entry.passed if slot == "headers" and ref[0] == "headers"), None)
@@ -619,6 +636,38 @@ class _Judge:
         if fresh is not None:
             return _Problem(method, "unstable", f"`{str(fresh[1]).strip('`')}`")
         return None
+
+    def method_chains(
+        self, function: FunctionSummary, request: Request, steps: Tuple[Tuple[FunctionSummary, Call], ...], depth: int = 0,
+    ) -> Iterator[Tuple[Tuple[FunctionSummary, Call], ...]]:
+        """The paths of calls that decide a request's method: the call into ``function`` when
+        it passes the method itself, else, when it hands down a parameter of its own
+        (``request(method, ...)`` called by ``post`` as ``request("post", ...)``), the paths
+        from each caller of that function that passes one, up to a few calls up."""
+        handed = self.handed_down(function, request.method_from, steps) if request.method_from else None
+        if handed is None and request.status == "forwarded":
+            top, call = steps[0]
+            args = call.arguments
+            if args is not None and args.forwards_kwargs and "headers" not in args.keywords:
+                handed = top  # the headers are its callers' ``**kwargs``
+        if handed is None or depth >= _MAX_METHOD_HOPS:
+            yield steps
+            return
+        for caller in self.graph.values.callers(handed):
+            yield from self.method_chains(function, request, ((caller.function, caller.call),) + steps, depth + 1)
+
+    def handed_down(self, function: FunctionSummary, parameter: str, steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> Optional[FunctionSummary]:
+        """The outermost function of ``steps`` when every call of the path passes ``parameter``
+        on from a parameter of its own: its callers decide it."""
+        graph = self.graph
+        for caller, call in reversed(steps):
+            offset = next((o for f, o in graph.values.callees(call, caller.place.path) if f is function), None)
+            refs = _arguments(call, function, parameter, offset) if offset is not None else []
+            own = _own_parameter(caller, refs[0]) if len(refs) == 1 else None
+            if own is None:
+                return None
+            function, parameter = caller, own
+        return function
 
     def passed(self, function: FunctionSummary, parameter: str, steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> List[Held]:
         found: List[Held] = []
@@ -698,6 +747,9 @@ class _Judge:
         return False
 
 
+_MAX_METHOD_HOPS = 4  # calls that may hand a request's method down
+
+
 def _arguments(call: Call, function: FunctionSummary, parameter: str, offset: int) -> List[Ref]:
     refs = [ref for slot, ref in call.passed if slot == parameter]
     if parameter in function.parameters:
@@ -714,7 +766,9 @@ def _own_parameter(function: FunctionSummary, ref: Ref) -> Optional[str]:
     return None
 
 
-def _message(what: str, problem: _Problem, through: str, layer: Layer, request: Optional[Request] = None) -> str:
+def _message(
+    what: str, problem: _Problem, through: str, layer: Layer, request: Optional[Request] = None, where: str = "here",
+) -> str:
     sent = f"a {problem.method}"
     if request is not None:
         sent += f" (`{request.name}`)"
@@ -723,7 +777,7 @@ def _message(what: str, problem: _Problem, through: str, layer: Layer, request: 
         else "without an `Idempotency-Key` header"
     )
     return (
-        f"{what} sends {sent}{through} {why} and is retried here by {layer.retrier}: if an attempt reached the "
+        f"{what} sends {sent}{through} {why} and is retried {where} by {layer.retrier}: if an attempt reached the "
         "server and only the response was lost, the retry repeats the effect"
     )
 

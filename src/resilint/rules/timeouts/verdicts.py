@@ -553,12 +553,14 @@ class _ProjectJudge:
         callee = self.forwarding_callee(call, near)
         if callee is None:
             return []
-        found = []
-        for forward in self.forwards(callee) or ():
+        found: Dict[Tuple[str, Place], ProjectVerdict] = {}
+        for forward in sorted(self.forwards(callee) or (), key=lambda f: f.client):
             verdict = self.judge_forwarded(call, callee, forward)
-            if verdict is not None:
-                found.append(verdict)
-        return found
+            # a wrapper that may pass the timeout to several client methods (``request`` or
+            # ``stream``): one finding per call
+            if verdict is not None and (verdict.code, verdict.place) not in found:
+                found[(verdict.code, verdict.place)] = verdict
+        return list(found.values())
 
     def through_partial(self, call: Call, near: str) -> Optional[List[ProjectVerdict]]:
         """A call through another module's ``functools.partial`` of a client that binds no
