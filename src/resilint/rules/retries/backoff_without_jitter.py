@@ -494,7 +494,8 @@ def _message(library: str, kind: str, detail: str) -> str:
     if library == "celery" and detail.startswith("`countdown=") and " grows " not in detail:
         return f"{detail} is the same for every task that failed together: {_HERD}; add a random term"
     if detail:
-        what = "without a random term" if "without" not in detail and "jitter" not in detail else ""
+        said = ("without", "jitter", "no random term")
+        what = "" if any(words in detail for words in said) else "without a random term"
         return f"{detail} {what}: {_HERD}".replace("  ", " ").replace(" :", ":")
     return f"{library} backoff has no random term: {_HERD}"
 

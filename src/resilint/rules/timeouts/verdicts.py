@@ -97,7 +97,10 @@ def judge(
         bound = partial.call.with_changes(args=partial.call.args[1:])
         if made is None or find_timeout(bound, spec, model, made.scope, made.order) != TimeoutArgument(None, False):
             return None  # the partial gives the timeout (judged where it is made) or may give it
-        call = call.with_changes(args=(*bound.args, *call.args))
+        # what the call runs: the partial's positional arguments, the call's, then the keywords
+        merged = (*bound.args, *call.args)
+        positional = tuple(a for a in merged if a.keyword is None and a.star != "**")
+        call = call.with_changes(args=positional + tuple(a for a in merged if a.keyword is not None or a.star == "**"))
     ignored = _ignoring_timeout(call, spec)
     if ignored is not None:
         return Verdict("RES101", call.func, f"`{name}` is called with `{ignored}`: {spec.ignored_note}", call)

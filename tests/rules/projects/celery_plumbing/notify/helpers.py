@@ -12,6 +12,11 @@ def retry_later(task, exc):
     raise task.retry(exc=exc, countdown=countdown)  # expect: RES202 "grows linearly"
 
 
+def retry_doubling(task, exc):
+    countdown = task.retry_backoff * (2 ** task.request.retries)
+    raise task.retry(exc=exc, countdown=countdown)  # expect: RES202 "`countdown=countdown` grows exponentially but has no random term: clients"
+
+
 def retry_jittered(task, exc):
     raise task.retry(exc=exc, countdown=random.uniform(0, 60))
 

@@ -1,7 +1,7 @@
 import requests
 from celery import Celery
 
-from notify.helpers import RETRY_KWARGS, ProviderTask, SafeTask, retry_jittered, retry_later
+from notify.helpers import RETRY_KWARGS, ProviderTask, SafeTask, retry_doubling, retry_jittered, retry_later
 
 app = Celery("notify")
 URL = "https://push.example"
@@ -23,6 +23,14 @@ def deliver_webhook(self, url, payload):
         return requests.post(url, json=payload, timeout=5)  # expect: RES201
     except requests.RequestException as exc:
         retry_later(self, exc)
+
+
+@app.task(bind=True, max_retries=5)
+def refresh_feed(self, url):
+    try:
+        return requests.get(url, timeout=5)
+    except requests.RequestException as exc:
+        retry_doubling(self, exc)
 
 
 @app.task(bind=True, max_retries=5)
