@@ -83,6 +83,17 @@ def _library_loop(rec: Recogniser, loop: cst.For, sample: CallSite) -> bool:
     return True
 
 
+def _takes_next(body: Sequence[cst.BaseStatement]) -> bool:
+    """The loop binds a name to the next item of an iterator (``url = next(urls)``,
+    ``if url := next(urls, None):``)."""
+    for statement in body:
+        for node in iter_nodes(statement):
+            value = node.value if isinstance(node, (cst.Assign, cst.NamedExpr)) else None
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "next":
+                return True
+    return False
+
+
 def _bound_by_deadline(rec: Recogniser, policy: Policy, loop: cst.CSTNode, sample: CallSite) -> bool:
     """A loop inside a deadline scope (``with anyio.fail_after(20):``, ``asyncio.wait_for`` of its
     function) stops when the deadline does, whatever its own limit."""
@@ -111,6 +122,8 @@ def _handwritten(
     sleeps = [c for c in calls if rec.name(c) in SLEEPS]
     if not counted and not sleeps:
         return None  # a failover loop: next host, no pause
+    if not sleeps and isinstance(loop, cst.While) and _takes_next(body):
+        return None  # ``url = next(mirrors, None)`` on failure: the next mirror, until none is left
     requeue = requeued_item(body)
     if requeue is None and takes_new_work(rec, body, calls):
         return None  # a worker: each pass fetches new work, the failed one is not repeated

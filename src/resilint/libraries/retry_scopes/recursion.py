@@ -31,7 +31,7 @@ from resilint.libraries.retry_scopes.model import (
 from resilint.libraries.retry_scopes.names import SLEEPS
 from resilint.libraries.retry_scopes.statements import block, conditional_exit, walk_statements
 from resilint.lint.nodes import call_argument, code_of, dotted_name, expression_nodes, number_of
-from resilint.lint.semantic import CallSite, FunctionInfo
+from resilint.lint.semantic import CallSite, FunctionInfo, Instance
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
     if not isinstance(node, cst.FunctionDef):
         return
     for call in rec.model.calls_in(function.scope):
-        if function not in rec.model.resolve_all(call.node.func, call.scope, call.order):
+        if not _calls_itself(rec, function, call):
             continue
         path = _failure_path(rec, call, node)
         if path is None or (isinstance(path, cst.ExceptHandler) and not _tries_a_call_out(rec, function, path)):
@@ -65,6 +65,16 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         _limit(rec, policy, function, call, statements)
         _wait(rec, policy, call, path)
         rec.scopes.append(RetryScope(rec.add(policy), "recursion", call.node, node, function))
+
+
+def _calls_itself(rec: Recogniser, function: FunctionInfo, call: CallSite) -> bool:
+    """The call runs ``function`` again: by its name, or ``self(...)`` in a ``__call__``."""
+    values = rec.model.resolve_all(call.node.func, call.scope, call.order)
+    if function in values:
+        return True
+    return function.name == "__call__" and function.owner is not None and any(
+        isinstance(value, Instance) and value.of is function.owner for value in values
+    )
 
 
 def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) -> Optional[cst.CSTNode]:
@@ -95,13 +105,17 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
     """Bounded when the handler leaves on a test of a parameter that the recursive call
     counts with (``fetch(url, attempt + 1)``, ``retries - 1``); unbounded when nothing counts."""
     counters = _counted_parameters(function, call.node)
+    # ``self.retry_count += 1`` on the way: a counter kept outside the call's arguments
+    kept = {dotted_name(n.target) for n in walk_statements(statements) if isinstance(n, cst.AugAssign)} - {None}
     for node in walk_statements(statements):
-        if isinstance(node, cst.If) and conditional_exit(node):
-            names = {dotted_name(n) for n in expression_nodes(node.test) if isinstance(n, cst.Name)}
-            if names & counters:
-                policy.max_attempts, policy.time_limit = _attempts(node.test, function, counters), UNKNOWN
-                policy.attempts = Setting("bounded", node.test)
-                return
+        if not isinstance(node, cst.If):
+            continue
+        names = {dotted_name(n) for n in expression_nodes(node.test) if isinstance(n, (cst.Name, cst.Attribute))}
+        guards = any(n is call.node for n in iter_nodes(node.body)) and names & kept
+        if (conditional_exit(node) and names & (counters | kept)) or guards:
+            policy.max_attempts, policy.time_limit = _attempts(node.test, function, counters), UNKNOWN
+            policy.attempts = Setting("bounded", node.test)
+            return
     if counters:
         policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN  # counted, tested elsewhere
         policy.attempts = Setting(UNKNOWN, call.node)

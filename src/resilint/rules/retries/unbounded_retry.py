@@ -45,7 +45,8 @@ class UnboundedRetry(Rule):
     return`, `if result.get("validated"): return`, `if profit <= limit: break`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
     `FileExistsError`, an `IndexError` while reading rows, a unix socket): it retries nothing
-    another service does. A loop that leaves once the call returns something
+    another service does. Nor is a failover that moves to the next mirror on each failure
+    (`if url := next(urls, None): continue`) and stops when none is left. A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
 
     ## Why is this bad?
