@@ -255,6 +255,10 @@ class _Values:
                 if mapping is not None:
                     mappings.append(mapping)
                 continue
+            fallback = self.fallback(binding)
+            if fallback is not None:
+                mappings.append(fallback)
+                continue
             found.extend(self.model.binding_values(binding))
         refs = mappings + self.refs(tuple(found))
         if refs:
@@ -277,6 +281,17 @@ class _Values:
             )
             entries.append((key, refs[0] if refs else ("unknown",)))
         return ("dict", tuple(entries))
+
+    def fallback(self, binding: Binding) -> Optional[Ref]:
+        """``session or make_session()`` with ``session`` a parameter: the parameter's values,
+        and the fallback's for the callers that may pass nothing (``("or", parameter,
+        fallback values)``)."""
+        if not self.model.falls_back(binding):
+            return None
+        expr = binding.expr
+        assert isinstance(expr, cst.BooleanOperation)
+        name = self.model.name_of(self.model.resolve_all(expr.left, binding.scope, binding.order)[0])
+        return ("or", name, tuple(self.refs(self.model.resolve_all(expr.right, binding.scope, binding.order)))) if name else None
 
     def refs(self, values: Values) -> List[Ref]:
         found: List[Ref] = []

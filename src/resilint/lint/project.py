@@ -511,6 +511,8 @@ def _mentions(ref: Tuple[object, ...], names: Set[str], here: bool, key: str) ->
         return ref[1] in names
     if kind == "dict":
         return any(_mentions(entry, names, here, key) for _, entry in ref[1])  # type: ignore[union-attr]
+    if kind == "or":
+        return ref[1] in names or any(_mentions(entry, names, here, key) for entry in ref[2])  # type: ignore[union-attr]
     return False
 
 

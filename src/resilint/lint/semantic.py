@@ -461,6 +461,14 @@ class SemanticModel:
         elif isinstance(base, ClassInfo) and base is not cls:
             yield Instance(base)
 
+    def falls_back(self, binding: Binding) -> bool:
+        """``parameter or fallback``: the fallback only when a caller passes nothing."""
+        expr = binding.expr
+        if not (isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or)):
+            return False
+        left = self.resolve_all(expr.left, binding.scope, binding.order)
+        return len(left) == 1 and isinstance(left[0], Param)
+
     def binding_value(self, binding: Binding) -> Value:
         return _first_object(self.binding_values(binding))
 
@@ -556,7 +564,11 @@ class SemanticModel:
                 found.extend(self.binding_values(binding))
         if instance:
             for binding in cls.instance_attributes.get(attr, ()):
-                if not is_none(binding.expr):
+                if self.falls_back(binding):
+                    # ``self.session = session or make()``: whether ``make()`` is ever used
+                    # depends on the callers, which the project pass reads by this name
+                    found.append(QName(f"{self._local_name(cls.qualname)}.{attr}"))
+                elif not is_none(binding.expr):
                     found.extend(self.binding_values(binding))
         if found or own or (instance and attr in cls.instance_attributes) or depth > 10:
             return _distinct(found)

@@ -447,6 +447,9 @@ def summary_refs(summary: ModuleSummary) -> Iterator[Ref]:
         ref = pending.pop()
         if ref[0] == "dict":
             pending.extend(entry for _, entry in ref[1])
+        elif ref[0] == "or":
+            pending.append(("ref", ref[1]))
+            pending.extend(ref[2])
         yield ref
 
 

@@ -225,7 +225,30 @@ class ValueFlow:
             return (Held("partial", ref[1], module=module, keywords=tuple(ref[2])),)
         if kind == "dict":
             return (Held("dict", "", module=module, entries=tuple(ref[1])),)
+        if kind == "or":
+            return self.fallback(ref[1], ref[2], module)
         return ()
+
+    def fallback(self, parameter: str, fallback: Iterable[Ref], module: ModuleSummary) -> List[Held]:
+        """``session or make_session()``: what the callers pass as ``session``, and what
+        ``make_session()`` makes unless every caller passes an object (not ``None``, not
+        nothing)."""
+        function_name, last = split_last(parameter)
+        function = self.graph.resolve(function_name, module.path)
+        name = last[1:-1]
+        passed: List[Held] = []
+        always = function is not None
+        if function is not None:
+            callers = self.callers(function) + self.decorator_calls(function)
+            always = bool(callers)
+            for caller in callers:
+                held = self.argument(caller, function, name)
+                if not held or any(h.kind not in ("instance", "function", "class", "partial") for h in held):
+                    always = False
+                passed.extend(held)
+        if always:
+            return passed
+        return passed + [held for ref in fallback for held in self.ref(ref, module)]
 
     def made(self, name: str, module: ModuleSummary, key: str = "") -> Iterable[Held]:
         """What calling ``name`` makes: an instance of a class, what a function returns."""
