@@ -49,6 +49,10 @@ async def fetch(url, /, tïme: int = 1, *args, key=None, **kwargs) -> "Resp":
     é = "ünïcode"; requests.get(é, timeout=(3, 5), params={"q": "ä", **extra})
     async with s.get(u) as r, lock:
         return await f(x for x in range(3))(*args, **kwargs)
+    any(
+        x for x in (y)  # a comment before the call's parenthesis
+    ) and all(y for y in g(z)  # another
+              )
     async for item in stream():
         yield item
     yield from other()

@@ -34,7 +34,7 @@ from resilint.libraries.retry_scopes import (
     ON_STATUS,
     Policy,
 )
-from resilint.libraries.sessions import mounted_on, object_key, receiver_keys
+from resilint.libraries.sessions import mounted_on, mounted_on_object, receiver_keys
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import is_false, keyword_args
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
@@ -235,7 +235,7 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
         return stub_retries(model, kind, site)
     found: Optional[Found] = None
     if library_class(kind) == "requests.Session":
-        found = _retrying_adapter(model, mounted_on(model, [object_key(value)]))
+        found = _retrying_adapter(model, mounted_on_object(model, value))
     elif kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
         transport = keyword_args(site)[0].get("transport")
         made = model.call_site(site)

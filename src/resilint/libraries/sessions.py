@@ -4,7 +4,7 @@ one, or a ``requests.Session`` subclass whose ``request``/``send`` does."""
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -62,7 +62,7 @@ def object_sets_timeout(model: SemanticModel, value: Instance) -> bool:
     a project ``Session`` subclass that does, or a session with such an adapter mounted."""
     if isinstance(value.of, ClassInfo) and class_supplies_timeout(value.of, model):
         return True
-    return value.site is not None and _adapters_set_timeout(model, mounted_on(model, [object_key(value)]))
+    return value.site is not None and _adapters_set_timeout(model, mounted_on_object(model, value))
 
 
 def _adapters_set_timeout(model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]]) -> bool:
@@ -143,6 +143,24 @@ def receiver_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, 
 
 def object_key(value: Instance) -> Tuple[object, ...]:
     return ("object", id(value.site))
+
+
+def mounted_on_object(model: SemanticModel, value: Instance) -> List[Tuple[cst.BaseExpression, Scope, int]]:
+    """The adapters mounted on one object: where it is made and at module level, and by the
+    function that configured it (``value.by``); the mounts of the functions that configure
+    it into other objects (a retrying session and a single-attempt one from the same base
+    factory) are theirs."""
+    adapters = mounted_on(model, [object_key(value)])
+    made = model.call_site(value.site) if value.site is not None else None
+    made_in = made.scope.enclosing_function if made is not None else None
+    if value.by is not None:
+        return [a for a in adapters if _function_of(a) is None or _function_of(a) is value.by or _function_of(a) is made_in]
+    others = model.configuring_functions()
+    return [a for a in adapters if _function_of(a) is None or id(_function_of(a)) not in others]
+
+
+def _function_of(adapter: Tuple[cst.BaseExpression, Scope, int]) -> Optional[FunctionInfo]:
+    return adapter[1].enclosing_function
 
 
 def mounted_on(model: SemanticModel, keys: List[Tuple[object, ...]]) -> List[Tuple[cst.BaseExpression, Scope, int]]:

@@ -146,6 +146,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         arguments = _arguments(model, site, locate)
         passed = values.passed(site)
         bound = _through_object(model, site)
+        receiver = _receiver_made_at(model, site, locate) if bound else ""
         own_retries = refuses_retries(model, site)
         place = locate(site.node)
         scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
@@ -161,7 +162,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 retrying = len(owner.layers) - 1
             owner.calls.append(Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
-                runs_later(site), passed, bound,
+                runs_later(site), passed, bound, receiver,
             ))
 
     finder = RequestFinder(model)
@@ -331,7 +332,7 @@ class _Values:
             return ""
         layer, sets_timeout, key, namespaced, presign = facts
         where = self.locate(value.site)
-        name = f"{where.line}:{where.column}"
+        name = f"{where.line}:{where.column}" + (f":{value.by.qualname}" if value.by is not None else "")
         if name not in self.summary.objects:
             index: Optional[int] = None
             if layer is not None:
@@ -584,6 +585,18 @@ def _leaves(block: cst.BaseSuite) -> bool:
 
 def _contains(tree: Optional[cst.CSTNode], node: Optional[cst.CSTNode]) -> bool:
     return tree is not None and node is not None and any(inner is node for inner in iter_nodes(tree))
+
+
+def _receiver_made_at(model: SemanticModel, site: CallSite, locate: Locate) -> str:
+    """Where the object a method is called on was made, when the file shows the one call
+    that made it."""
+    func = site.node.func
+    assert isinstance(func, cst.Attribute)
+    values = model.resolve_all(func.value, site.scope, site.order)
+    if len(values) != 1 or not isinstance(values[0], Instance) or not isinstance(values[0].site, cst.Call):
+        return ""
+    where = locate(values[0].site)
+    return f"{where.line}:{where.column}" if where is not None else ""
 
 
 def _through_object(model: SemanticModel, site: CallSite) -> bool:

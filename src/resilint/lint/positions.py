@@ -226,7 +226,23 @@ class ConvertedPositions(NodePositions):
                 end = CodePosition(after.line, after.column + 1)
         else:
             end = self._before_blanks(where.end.line, where.end.column - 1)
+            end = self._before_comment(node, end)
         return CodeRange(start, end)
+
+    def _before_comment(self, node: ast.GeneratorExp, end: CodePosition) -> CodePosition:
+        """A comment between the generator's last clause and the closing parenthesis is not
+        the generator's: its end is the clause's (with the clause's own closing parentheses)."""
+        last = node.generators[-1]
+        clause = self._range(last.ifs[-1] if last.ifs else last.iter).end
+        if (end.line, end.column) <= (clause.line, clause.column):
+            return end
+        text = self._lines[clause.line - 1]
+        between = text[clause.column:end.column] if end.line == clause.line else text[clause.column:]
+        comment = between.find("#")
+        if comment < 0 or between[:comment].strip(" \t)"):
+            return end
+        # after the clause, only its own closing parentheses before the comment
+        return CodePosition(clause.line, clause.column + len(between[:comment].rstrip(" \t")))
 
     def _before_blanks(self, line: int, column: int) -> CodePosition:
         """The end of the code before (line, column), over whitespace and line breaks."""

@@ -439,12 +439,12 @@ class ProjectGraph:
         inside ``after`` (or any loop layer when ``after`` is None), the client layer of the call
         itself, or, in the functions it calls at any depth, their first layers."""
         found: Dict[Tuple[str, int], Reached] = {}
-        queue: Deque[Tuple[FunctionSummary, Call, Tuple[Tuple[FunctionSummary, Call], ...], Optional[int]]] = deque(
-            (function, call, (), after) for call in calls
+        queue: Deque[Tuple[FunctionSummary, Call, Tuple[Tuple[FunctionSummary, Call], ...], Optional[int], Optional[Made]]] = deque(
+            (function, call, (), after, None) for call in calls
         )
         visited: Set[str] = {function.name}
         while queue:
-            owner, call, path, outer = queue.popleft()
+            owner, call, path, outer, made = queue.popleft()
             path = path + ((owner, call),)
             inner = _next_loop(call, outer)
             if inner is not None:
@@ -453,10 +453,15 @@ class ProjectGraph:
             if call.retrying is not None and not owner.layers[call.retrying].pending:
                 _keep(found, Reached(LayerRef(owner, call.retrying), path))
                 continue
-            client = self.object_layer(call.target, owner.place.path) if call.sends else None
-            if client is not None:
-                _keep(found, Reached(client, path))
-                continue
+            if call.sends:
+                known, client = self.made_layer(call.target, made)
+                if not known:
+                    client = self.object_layer(call.target, owner.place.path)
+                if client is not None:
+                    _keep(found, Reached(client, path))
+                    continue
+                if known:
+                    continue  # that object's attribute is a client that does not retry
             callee = self.callee(call, owner.place.path)
             if callee is None or callee.name in visited:
                 continue
@@ -465,8 +470,51 @@ class ProjectGraph:
             if decorators:
                 _keep(found, Reached(LayerRef(callee, decorators[0]), path))
                 continue
-            queue.extend((callee, inner_call, path, None) for inner_call in callee.calls)
+            receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] == made.cls else None)
+            queue.extend((callee, inner_call, path, None, receiver) for inner_call in callee.calls)
         return list(found.values())
+
+    # --- one object's attributes ------------------------------------------------------------
+
+    def made_by(self, owner: FunctionSummary, call: Call) -> Optional["Made"]:
+        """The project object a method call is made on, when ``owner`` shows the call that made
+        it (``ErpClient(session=s).stock()``)."""
+        if not call.receiver:
+            return None
+        line, column = (int(part) for part in call.receiver.split(":"))
+        made = next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not call), None)
+        if made is None or split_last(call.target)[0] != made.target:
+            return None
+        cls = next((h.name for h in self.values.of(made.target, owner.place.path) if h.kind == "class"), None)
+        return Made(cls, owner, made) if cls is not None else None
+
+    def made_layer(self, target: str, made: Optional["Made"]) -> Tuple[bool, Optional[LayerRef]]:
+        """For a call on an attribute of the object ``made`` (``self.session.get``): whether the
+        call that made the object decides what the attribute holds, and the retry layer of that
+        client. An attribute set from a constructor parameter, or from a parameter with a
+        fallback (``session or make()``), holds what the call passed, when it passed objects."""
+        if made is None:
+            return False, None
+        base, _ = split_last(target)
+        cls, attribute = split_last(base)
+        module = self.class_module(cls) if cls == made.cls else None
+        refs = module.values.get(f"{cls}.{attribute}") if module is not None else None
+        if not refs or len(refs) != 1 or refs[0][0] not in ("or", "ref"):
+            return False, None
+        owner, parameter = split_last(refs[0][1])
+        init = self.resolve(f"{cls}.__init__", module.path) if module is not None else None
+        if init is None or owner != init.name or not parameter.startswith("("):
+            return False, None
+        held = self.values.argument(Caller(made.function, made.call, 1), init, parameter[1:-1])
+        if not held or any(h.kind != "instance" for h in held):
+            return False, None
+        for each in held:
+            facts = each.facts
+            if facts is not None and facts.layer is not None and each.module is not None:
+                top = each.module.functions.get(f"{each.module.module}.{MODULE_CODE}")
+                if top is not None and facts.layer < len(top.layers):
+                    return True, LayerRef(top, facts.layer)
+        return True, None
 
     def reachable(
         self, function: FunctionSummary, follow: Optional[Callable[[Call, FunctionSummary], bool]] = None,
@@ -499,6 +547,15 @@ class ProjectGraph:
             for index, layer in enumerate(function.layers):
                 if not layer.client and not layer.pending:
                     yield LayerRef(function, index)
+
+
+@dataclass(frozen=True)
+class Made:
+    """A project object by the call that made it: ``call`` of class ``cls``, in ``function``."""
+
+    cls: str
+    function: FunctionSummary
+    call: Call
 
 
 def _mentions(ref: Tuple[object, ...], names: Set[str], here: bool, key: str) -> bool:

@@ -30,7 +30,7 @@ import builtins
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar, Union
 
 import libcst as cst
 
@@ -86,6 +86,10 @@ class Instance:
     # The call that made it, when the file shows it: facts about one object (an adapter
     # mounted on it, headers set on it) follow the object, whatever names it travels by.
     site: Optional[cst.CSTNode] = field(default=None, compare=False)
+    # The function that configured this object made elsewhere before returning it
+    # (``session = base_session(); session.mount(...); return session``): the facts of its
+    # result are those of the object with what this function did to it, not what others did.
+    by: Optional["FunctionInfo"] = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -606,7 +610,36 @@ class SemanticModel:
             annotated = self.returned_class(function)
             if annotated is not None:
                 found.append(Instance(annotated.name if isinstance(annotated, QName) else annotated))  # type: ignore[union-attr,arg-type]
-        return _distinct(found)
+        return _distinct([self._configured(function, value) for value in found])
+
+    def _configured(self, function: FunctionInfo, value: Value) -> Value:
+        """``value``, or the object as ``function`` configured it: an object another function
+        made that this one calls methods of before returning it (``session.mount(...)``,
+        ``session.headers.update(...)``)."""
+        if not isinstance(value, Instance) or value.by is not None or not isinstance(value.site, cst.Call):
+            return value
+        made = self.call_site(value.site)
+        if made is None or made.scope.enclosing_function is function:
+            return value
+        identity = _identity(value)
+        for site in self.calls_in(function.scope):
+            root = site.node.func
+            if root.__class__ is not cst.Attribute:
+                continue
+            while root.__class__ is cst.Attribute:
+                root = root.value  # type: ignore[attr-defined]
+            if root.__class__ is cst.Name and any(
+                _identity(held) == identity for held in self.resolve_all(root, site.scope, site.order)  # type: ignore[arg-type]
+            ):
+                return Instance(value.of, value.site, by=function)
+        return value
+
+    def configuring_functions(self) -> Set[int]:
+        """The functions that return an object made elsewhere as they configured it."""
+        return self.derived("configuring", lambda: {
+            id(function) for function in self.functions
+            if any(isinstance(v, Instance) and v.by is function for v in self.returned_values(function))
+        })
 
     def returned_class(self, function: FunctionInfo) -> Value:
         """The class a function's return annotation names (``-> httpx.AsyncClient``)."""
@@ -644,6 +677,7 @@ class SemanticModel:
             cls.instance_attributes = {}  # their bindings' parameters hold the methods
         self._derived.clear()
         self._cache.clear()
+        self._enclosing.clear()
 
     def calls_in(self, scope: Scope) -> List[CallSite]:
         """The calls made directly in ``scope`` (not in the functions, lambdas or comprehensions
@@ -990,7 +1024,7 @@ def _identity(value: Value) -> object:
     # Two instances made at different calls are different objects; two spellings of the same
     # call's result are one.
     if isinstance(value, Instance):
-        return (Instance, value.of if isinstance(value.of, str) else id(value.of), id(value.site))
+        return (Instance, value.of if isinstance(value.of, str) else id(value.of), id(value.site), id(value.by))
     return value
 
 

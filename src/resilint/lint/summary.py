@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 7
+SUMMARY_VERSION = 8
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -235,6 +235,10 @@ class Call:
     # The callee is a method reached through an object the file knows (``self.gateway.charge``,
     # ``super().__init__``): Python passes the object as its first argument.
     bound: bool = False
+    # The object it is called on was made by the call at this "line:column" of the file
+    # (``ErpClient(session=s).stock()``, ``client = ErpClient(...)``; ``client.stock()``): what
+    # that call passed decides what the object's attributes hold.
+    receiver: str = ""
 
 
 @dataclass(**_SLOTS)
@@ -336,7 +340,8 @@ class ModuleSummary:
             return _trimmed([
                 f.name, place(f.place), [layer(item) for item in f.layers],
                 [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
-                           c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound], _CALL)
+                           c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound, c.receiver],
+                          _CALL)
                  for c in f.calls],
                 [_trimmed([r.method, r.name, r.status, r.detail, place(r.place), r.method_from, r.key_from, r.receiver],
                           _REQUEST) for r in f.requests],
@@ -384,7 +389,7 @@ class ModuleSummary:
                 c = c + _CALL[len(c):]
                 return Call(str(c[0]), place(c[1]), tuple(c[2]), c[3], arguments(c[4]), tuple(c[5]), bool(c[6]),
                             tuple(int(i) for i in c[7]), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
-                            bool(c[10]))
+                            bool(c[10]), str(c[11]))
 
             def request(r: List[Any]) -> Request:
                 r = r + _REQUEST[len(r):]
@@ -430,7 +435,7 @@ class ModuleSummary:
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
-_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False]
+_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, ""]
 _FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
