@@ -287,7 +287,17 @@ def gives_up_with(policy: Policy) -> Optional[str]:
         reraise = keyword_args(policy.node)[0].get("reraise")
         if reraise is None or is_false(reraise.value):
             return "tenacity.RetryError"
+    if policy.library == "httpx":
+        return " ".join(_HTTPX_CONNECT_FAILURES)  # a transport retries failed connections only
     return None
+
+
+# What an httpx transport raises when its connection retries are spent, with the classes an
+# ``except`` or a retry predicate catches them by.
+_HTTPX_CONNECT_FAILURES = {
+    "httpx.ConnectError": ("httpx.NetworkError", "httpx.TransportError", "httpx.RequestError", "httpx.HTTPError"),
+    "httpx.ConnectTimeout": ("httpx.TimeoutException", "httpx.TransportError", "httpx.RequestError", "httpx.HTTPError"),
+}
 
 
 def separate_failures(
@@ -310,7 +320,8 @@ def separate_failures(
     if raised.endswith(".*"):
         packages = tuple(family[:-1] for family in raised.split())
         return all(_elsewhere(name, packages, in_project) for name in caught)
-    return raised not in caught
+    catching = {name for each in raised.split() for name in (each, *_HTTPX_CONNECT_FAILURES.get(each, ()))}
+    return not (catching & caught) and not any(in_project(name) for name in caught)
 
 
 def _elsewhere(name: str, packages: Tuple[str, ...], in_project: Callable[[str], bool]) -> bool:

@@ -150,6 +150,10 @@ class _Finder:
             opening = library.opening(expr, receiver)
             if opening is not None:
                 return opening, None
+        # ``with replica_conn() as conn:`` where the file shows that the call returns a connection
+        entered = dbapi.entered(model.type_name(model.resolve(expr, scope, order)), code_of(expr))
+        if entered is not None:
+            return entered, None
         name = receiver.name
         if name is not None and not name.startswith(_SKIPPED):
             return Opening(spelled(expr), TRANSACTION), name  # judged in the project pass

@@ -62,7 +62,9 @@ class NestedRetry(ProjectRule):
     outer layer that retries exceptions; an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
-    retries only other libraries' exceptions, such as `requests.HTTPError`). A loop that moves on to the next mirror, remote or replica is
+    retries only other libraries' exceptions, such as `requests.HTTPError`; an httpx transport's
+    last `ConnectError`/`ConnectTimeout` when the outer layer retries only
+    `httpx.HTTPStatusError`). A loop that moves on to the next mirror, remote or replica is
     failover, not a retry.
 
     ## Why is this bad?
