@@ -39,7 +39,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     sessions, slumber resources' `.post()`/`.patch()`, `httpx`, `aiohttp`, urllib3 and
     `http.client`, as `.post()`/`.patch()` or `request("POST", ...)`) executed inside a retry scope — a
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
-    retries, a hand-written retry loop — directly or through project functions at any depth and in any module,
+    retries, an RQ job enqueued with `retry=Retry(...)`, a hand-written retry loop, a function
+    that calls itself again after a failure, a worker that puts a failed item back on its
+    queue — directly or through project functions at any depth and in any module,
     unless they send an `Idempotency-Key` header whose value is created outside the retried
     code. The method, the headers and the key may come from anywhere the project shows: a
     method passed as a string (`client.request("POST", ...)` into `session.request(method, ...)`,

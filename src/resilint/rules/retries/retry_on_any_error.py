@@ -24,6 +24,7 @@ class RetryOnAnyError(Rule):
     retries any exception), `retry_if_exception_type()` with no argument or with `Exception`/
     `BaseException`, `retry_always`, backoff `on_exception(..., Exception)`, stamina
     `on=Exception`, retrying without `retry_on_exception`, celery `autoretry_for=(Exception,)`,
+    an RQ job enqueued with `retry=Retry(...)` (RQ retries a job on whatever it raises),
     and `except Exception:` or a bare `except:` in a hand-written retry loop or around a celery
     `self.retry()` (reported on the `except` line). A project function given as tenacity's
     `retry=` is read when it has one `return`: `retry_state.outcome.failed`, `True` or
