@@ -631,6 +631,8 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
             defaults[param.name.value] = ("bool", default.value == "True")
         elif isinstance(default, cst.Integer) and isinstance(number_of(default), int):
             defaults[param.name.value] = ("int", number_of(default))
+        elif is_none(default):
+            defaults[param.name.value] = ("none",)  # ``headers=None``: no headers unless given
     return positional, bound, defaults
 
 

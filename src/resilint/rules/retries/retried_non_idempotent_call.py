@@ -637,6 +637,8 @@ class _Judge:
         fresh = next((ref for ref, _ in refs if ref[0] == "fresh"), None)
         if fresh is not None:
             return _Problem(method, "unstable", f"`{str(fresh[1]).strip('`')}`")
+        if refs and all(ref[0] == "none" for ref, _ in refs):
+            return _Problem(method, "missing")  # the call leaves ``headers=None``: no headers at all
         return None
 
     def method_chains(
