@@ -24,7 +24,8 @@ def write_tree(root: Path, files: Dict[str, str]) -> Path:
     return root
 
 
-def _runner() -> CliRunner:
+def cli_runner() -> CliRunner:
+    """A runner that keeps standard error apart from standard output on every Click release."""
     try:
         return CliRunner(mix_stderr=False)  # click < 8.2
     except TypeError:
@@ -39,6 +40,6 @@ def cli(monkeypatch):
         monkeypatch.chdir(cwd)
         monkeypatch.delenv("NO_COLOR", raising=False)
         monkeypatch.delenv("FORCE_COLOR", raising=False)
-        return _runner().invoke(main, list(args), catch_exceptions=False)
+        return cli_runner().invoke(main, list(args), catch_exceptions=False)
 
     return invoke

@@ -11,11 +11,10 @@ import sys
 import textwrap
 
 import pytest
-from click.testing import CliRunner
 
 from resilint.cli import main
 from tests.cli.test_fix_cli import CLIENT as INDENTED_CLIENT
-from tests.conftest import write_tree
+from tests.conftest import cli_runner, write_tree
 
 CLIENT = textwrap.dedent(INDENTED_CLIENT).lstrip()  # a safe fix, an unsafe one, a case left alone
 CLEAN = "import requests\n\ndef fetch(u, timeout):\n    return requests.get(u, timeout=timeout)\n"
@@ -29,7 +28,7 @@ def run(monkeypatch):
         monkeypatch.chdir(cwd)
         monkeypatch.delenv("NO_COLOR", raising=False)
         monkeypatch.delenv("FORCE_COLOR", raising=False)
-        return CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
+        return cli_runner().invoke(main, list(args), input=stdin, catch_exceptions=False)
 
     return invoke
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Dict, List
 
 from resilint.cli import main
-from tests.conftest import _runner
+from tests.conftest import cli_runner
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "output-formats.md"
 
@@ -53,7 +53,7 @@ def _run(args: List[str], root: Path) -> str:
     os.chdir(root)
     try:
         env = {"NO_COLOR": None, "FORCE_COLOR": None}
-        result = _runner().invoke(main, args, env=env, catch_exceptions=False)
+        result = cli_runner().invoke(main, args, env=env, catch_exceptions=False)
     finally:
         os.chdir(before)
     return result.stdout

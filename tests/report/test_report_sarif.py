@@ -10,7 +10,7 @@ import pytest
 from resilint import __version__
 from resilint.lint.finding import AnalysisError, Finding, Related, RunResult
 from resilint.lint.line_hash import line_hashes
-from resilint.lint.report.sarif import DESCRIPTION_LIMIT, linked_message
+from resilint.lint.report.sarif import linked_message
 
 from tests.conftest import SARIF_SCHEMA
 

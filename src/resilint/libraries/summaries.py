@@ -554,6 +554,9 @@ def _guard(model: SemanticModel, scope: RetryScope, site: CallSite) -> str:
             if tested is not None:
                 return tested
         previous = node
+    single = _single_attempt_unless(model, scope, site)
+    if single:
+        return single
     if isinstance(previous, cst.FunctionDef) and isinstance(previous.body, cst.IndentedBlock):
         for statement in previous.body.body:
             if statement is scope.covers:
@@ -562,6 +565,23 @@ def _guard(model: SemanticModel, scope: RetryScope, site: CallSite) -> str:
                 tested = _tested_parameter(model, statement.test, site)
                 if tested is not None:
                     return tested[1:] if tested.startswith("!") else "!" + tested
+    return ""
+
+
+def _single_attempt_unless(model: SemanticModel, scope: RetryScope, site: CallSite) -> str:
+    """``for attempt in range(attempts)`` with ``attempts = self.max_attempts if retry else 1``:
+    one attempt unless the parameter says so ("retry", or "!retry" for the reverse)."""
+    loop = scope.covers
+    if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Call) or not loop.iter.args:
+        return ""
+    count = model.followed(loop.iter.args[-1].value, site.scope, site.order)
+    if not isinstance(count, cst.IfExp):
+        return ""
+    for once, polarity in ((count.orelse, ""), (count.body, "!")):
+        if number_of(once) in (0, 1):
+            tested = _tested_parameter(model, count.test, site)
+            if tested is not None:
+                return polarity + tested if not tested.startswith("!") else (tested[1:] if polarity else tested)
     return ""
 
 

@@ -445,8 +445,10 @@ class ProjectGraph:
         visited: Set[str] = {function.name}
         while queue:
             owner, call, path, outer, made = queue.popleft()
-            path = path + ((owner, call),)
             inner = _next_loop(call, outer)
+            while inner is not None and path and not self.guard_holds(owner.layers[inner], owner, *path[-1]):
+                inner = _next_loop(call, inner)  # ``retry=False``: that loop makes one attempt
+            path = path + ((owner, call),)
             if inner is not None:
                 _keep(found, Reached(LayerRef(owner, inner), path))
                 continue
@@ -473,6 +475,18 @@ class ProjectGraph:
             receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] == made.cls else None)
             queue.extend((callee, inner_call, path, None, receiver) for inner_call in callee.calls)
         return list(found.values())
+
+    def guard_holds(self, layer: Layer, function: FunctionSummary, caller: FunctionSummary, call: Call) -> bool:
+        """Whether ``call`` (made by ``caller``) runs ``function``'s loop ``layer`` as a retry: a
+        loop that runs only when a parameter says so (``send(..., retry=True)``) does when the
+        call passes that value."""
+        if not layer.guard:
+            return True
+        wanted = not layer.guard.startswith("!")
+        parameter = layer.guard.lstrip("!")
+        offset = next((o for f, o in self.values.callees(call, caller.place.path) if f is function), 0)
+        held = self.values.argument(Caller(caller, call, offset), function, parameter)
+        return any(h.kind == "bool" and (h.name == "True") == wanted for h in held)
 
     # --- one object's attributes ------------------------------------------------------------
 

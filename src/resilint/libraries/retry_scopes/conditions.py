@@ -102,7 +102,15 @@ def polls_state(test: cst.BaseExpression) -> bool:
             for c in node.comparisons
         ):
             return True  # a measured value crossing a threshold: a monitor, not a failure check
+    # ``resp.status_code not in RETRYABLE_STATUS``: a set of HTTP codes, not a state
+    codes = {
+        id(inner) for node in expression_nodes(test) if isinstance(node, cst.Comparison)
+        and (dotted_name(node.left) or "").endswith("status_code")
+        for c in node.comparisons for inner in expression_nodes(c.comparator)
+    }
     for node in expression_nodes(test):
+        if id(node) in codes:
+            continue
         if isinstance(node, (cst.Name, cst.Attribute)):
             text = dotted_name(node)
             if text and _STATE_WORDS.search(text.rsplit(".", 1)[-1]) and not text.endswith("status_code"):

@@ -25,7 +25,7 @@ from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite
 from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
-from resilint.lint.value_flow import Caller, Held, split_last
+from resilint.lint.value_flow import Held, split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
@@ -497,7 +497,7 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
             step = ((caller.function, caller.call),)
             for request, index in covered:
                 layer = function.layers[index]
-                if not judge.guard_holds(layer, function, caller):
+                if not graph.guard_holds(layer, function, caller.function, caller.call):
                     continue
                 reported = False
                 for steps in judge.method_chains(function, request, step):
@@ -710,14 +710,6 @@ class _Judge:
         if any(key.lower() == KEY_HEADER for h in mappings for key, _ in h.entries):
             return "stable"
         return "missing"
-
-    def guard_holds(self, layer: Layer, function: FunctionSummary, caller: Caller) -> bool:
-        if not layer.guard:
-            return True
-        wanted = not layer.guard.startswith("!")
-        parameter = layer.guard.lstrip("!")
-        held = self.passed(function, parameter, ((caller.function, caller.call),))
-        return any(h.kind == "bool" and (h.name == "True") == wanted for h in held)
 
     def library_post(self, call: Call, near: str) -> Optional[_Problem]:
         """A call the project resolves to a library's POST or PATCH (an entry of a dispatch
