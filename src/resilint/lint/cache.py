@@ -28,17 +28,15 @@ import tempfile
 from dataclasses import asdict
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-import libcst
-
 from resilint import __version__
-from resilint.lint.checker import module_names
+from resilint.lint.modules import module_names
 from resilint.lint.config import Settings
 from resilint.lint.finding import Edit, Finding, Fix, Related
 from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 _SUMMARIES_HEADER = f'{{"format":{CACHE_FORMAT}}}'
 _MAX_ENTRIES = 200_000
 _GITIGNORE = "# Automatically created by resilint.\n*\n"
@@ -57,11 +55,31 @@ def _code_fingerprint() -> List[object]:
     return stamps
 
 
+def _libcst_version() -> str:
+    """LibCST's version, read from its package without importing it (a tenth of a second, which
+    a run answered from the cache need not pay)."""
+    import importlib.util
+    import re
+
+    spec = importlib.util.find_spec("libcst")
+    directory = os.path.dirname(spec.origin) if spec is not None and spec.origin else ""
+    try:
+        with open(os.path.join(directory, "_version.py"), encoding="utf-8") as handle:
+            found = re.search(r"""version\s*=\s*['"]([^'"]+)['"]""", handle.read())
+    except OSError:
+        found = None
+    if found is None:  # laid out otherwise: ask the package itself
+        import libcst
+
+        return str(getattr(libcst, "__version__", ""))
+    return found.group(1)
+
+
 def _settings_digest(settings: Settings, codes: Sequence[str]) -> str:
     relevant = asdict(settings)
     relevant.pop("config_path", None)
     # The interpreter's own parser and LibCST's decide what is a syntax error (and so RES000).
-    parsers = [list(sys.version_info[:3]), getattr(libcst, "__version__", "")]
+    parsers = [list(sys.version_info[:3]), _libcst_version()]
     text = json.dumps([__version__, _code_fingerprint(), parsers, sorted(codes), relevant], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -86,7 +104,7 @@ _FINDING_FIELDS = {
     "code": str, "name": str, "message": str, "path": str, "line": int, "column": int,
     "end_line": int, "end_column": int, "severity": str, "related": list, "line_text": str,
 }
-_FIX_FIELDS = {"applicability": str, "description": str, "edits": list}
+_FIX_FIELDS = {"applicability": str, "description": str}  # and "edits": a list, or None (declared only)
 _EDIT_FIELDS = {"line": int, "column": int, "end_line": int, "end_column": int, "content": str}
 _RELATED_FIELDS = {"path": str, "line": int, "column": int, "message": str}
 
@@ -108,8 +126,11 @@ def _finding_from_cache(data: Any) -> Finding:
     values = _fields(data, _FINDING_FIELDS)
     fix = data.get("fix")
     if fix is not None:
+        stored = fix.get("edits") if isinstance(fix, dict) else None
         fix = _fields(fix, _FIX_FIELDS)
-        edits = tuple(Edit(**_fields(edit, _EDIT_FIELDS)) for edit in fix["edits"])
+        if stored is not None and not isinstance(stored, list):
+            raise ValueError("not an entry resilint wrote")
+        edits = None if stored is None else tuple(Edit(**_fields(edit, _EDIT_FIELDS)) for edit in stored)
         fix = Fix(fix["applicability"], fix["description"], edits)  # ValueError: unknown applicability
     values["fix"] = fix
     values["related"] = tuple(Related(**_fields(item, _RELATED_FIELDS)) for item in values["related"])
@@ -263,6 +284,12 @@ class ResultCache:
             return None
         self._fresh_project = stored
         return findings
+
+    def project_read(self) -> Optional[Dict[str, str]]:
+        """The files (``path → key``) besides the checked ones that the last project pass read."""
+        stored = self._fresh_project or self._project
+        read = stored.get("read") if isinstance(stored, dict) else None
+        return dict(read) if isinstance(read, dict) else None
 
     def project_fixes(self, keys: Mapping[str, str]) -> Dict[Tuple[Any, ...], Optional[Fix]]:
         """The fixes (None: it has none) of the last project pass's findings in files whose key

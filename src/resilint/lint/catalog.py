@@ -16,10 +16,11 @@ import ast
 import os
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple
 
 import resilint
-from resilint.lint.rule import Rule, rule_metadata, summary_of
+from resilint.lint.finding import Fix
+from resilint.lint.rule import Rule, family_of, rule_metadata, sections_of, summary_of
 
 _RULES_PACKAGE = "rules"
 _CODEMODS_PACKAGE = "codemods"
@@ -37,9 +38,15 @@ class RuleInfo:
     severity: str
     fixable: Optional[str]
     precision: str = Rule.precision
+    message: str = ""
+    always_reported: bool = False
+    family: Optional[str] = None  # the rule's subpackage of ``resilint.rules`` (timeouts, retries...)
 
     def documentation(self) -> str:
         return self.doc
+
+    def sections(self) -> Dict[str, str]:
+        return sections_of(self.doc)
 
     def summary(self) -> str:
         return summary_of(self.doc)
@@ -81,10 +88,14 @@ def rule_catalog() -> Dict[str, RuleInfo]:
     declared = _declared_classes(_RULES_PACKAGE, recursive=True)
     if declared is None:
         return _imported_rules()
-    defaults = {"code": None, "default": Rule.default, "severity": Rule.severity, "precision": Rule.precision}
-    fixable = _fixability(codemod_catalog().values())
+    defaults = {
+        "code": None, "default": Rule.default, "severity": Rule.severity, "precision": Rule.precision, "message": "",
+        "always_reported": Rule.always_reported,
+    }
+    fixable = rule_fixability()
     found: Dict[str, RuleInfo] = {}
-    for classes in declared.values():
+    for module, classes in declared.items():
+        parts = module.split(".")
         for name, declaration in classes.items():
             if not _inherits(name, "Rule", classes, declared):
                 continue
@@ -98,18 +109,53 @@ def rule_catalog() -> Dict[str, RuleInfo]:
                 doc=declaration.doc, default=_attribute(name, "default", classes, declared, defaults),
                 severity=_attribute(name, "severity", classes, declared, defaults), fixable=fixable.get(code),
                 precision=_attribute(name, "precision", classes, declared, defaults),
+                message=_attribute(name, "message", classes, declared, defaults),
+                always_reported=_attribute(name, "always_reported", classes, declared, defaults),
+                family=parts[1] if len(parts) >= 3 else None,
             )
     return dict(sorted(found.items()))
 
 
-def _fixability(codemods: Any) -> Dict[str, str]:
-    """Code → "safe" when a safe codemod fixes its findings, else "unsafe" (as
-    ``registry._fix_applicability``)."""
+@lru_cache(maxsize=None)
+def project_codes() -> FrozenSet[str]:
+    """The codes of the rules that read the project pass (``project = True``)."""
+    declared = _declared_classes(_RULES_PACKAGE, recursive=True)
+    if declared is None:
+        from resilint.lint.registry import all_rules
+
+        return frozenset(code for code, rule in all_rules().items() if rule.project)
+    found = set()
+    for classes in declared.values():
+        for name in classes:
+            if _inherits(name, "Rule", classes, declared) and _attribute(name, "project", classes, declared, {"project": False}):
+                code = _attribute(name, "code", classes, declared, {"code": None})
+                if code is not None:
+                    found.add(code)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=None)
+def rule_fixability() -> Dict[str, str]:
+    """Code → "safe" when a safe codemod fixes its findings, else "unsafe"; a code without a
+    codemod is not there. What ``Rule.fixable`` says, read without importing a codemod."""
     found: Dict[str, str] = {}
-    for codemod in codemods:
+    for codemod in codemod_catalog().values():
         for code in codemod.codes:
             if found.get(code) != "safe":
                 found[code] = codemod.applicability
+    return found
+
+
+@lru_cache(maxsize=None)
+def declared_fixes() -> Dict[str, Fix]:
+    """Code → the fix its findings carry until the edits are computed (``Fix.edits`` None):
+    the rule's applicability and the codemods of that applicability that may fix a finding.
+    Whether one does, and how, only running it tells (``resilint.fixing``)."""
+    fixable = rule_fixability()
+    found: Dict[str, Fix] = {}
+    for code, applicability in fixable.items():
+        names = [c.name for c in codemod_catalog().values() if code in c.codes and c.applicability == applicability]
+        found[code] = Fix(applicability, f"may be fixed by {' or '.join(names)}", None)
     return found
 
 
@@ -219,7 +265,10 @@ def _imported_rules() -> Dict[str, RuleInfo]:
     from resilint.lint.registry import all_rules
 
     return {
-        code: RuleInfo(rule.code, rule.name, rule.documentation(), rule.default, rule.severity, rule.fixable, rule.precision)
+        code: RuleInfo(
+            rule.code, rule.name, rule.documentation(), rule.default, rule.severity, rule.fixable, rule.precision,
+            getattr(rule, "message", ""), rule.always_reported, family_of(rule),
+        )
         for code, rule in all_rules().items()
     }
 

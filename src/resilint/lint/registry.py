@@ -1,5 +1,6 @@
 """Rule registry by discovery: every ``Rule`` subclass in a module under ``resilint.rules``;
-whether a rule is fixable follows from the codemods, found by discovery as well."""
+whether a rule is fixable follows from the codemods' declarations, which the catalog reads
+without importing them (the engine never imports the codemods)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import importlib
 import inspect
 import pkgutil
 from functools import lru_cache
-from typing import Dict, Optional, Type
+from typing import Dict, Type
 
+from resilint.lint.catalog import rule_fixability
 from resilint.lint.rule import Rule
 
 
@@ -30,15 +32,7 @@ def all_rules() -> Dict[str, Type[Rule]]:
                         f"{found[obj.code].__module__} and {obj.__module__}"
                     )
                 found[obj.code] = obj
+    fixable = rule_fixability()
     for code, rule in found.items():
-        rule.fixable = _fix_applicability(code)
+        rule.fixable = fixable.get(code)
     return dict(sorted(found.items()))
-
-
-def _fix_applicability(code: str) -> Optional[str]:
-    """A rule is fixable because a codemod fixes its findings (``resilint.codemods``, found by
-    discovery too): "safe" when one of them is safe, else "unsafe"; None without one."""
-    from resilint.codemods import codemods_for
-
-    found = codemods_for(code)
-    return found[0].APPLICABILITY if found else None
