@@ -16,7 +16,7 @@ from contextlib import contextmanager, nullcontext
 from itertools import zip_longest
 from dataclasses import replace
 from types import MethodType
-from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Set, Tuple, Type, Union
+from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Type, Union
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -121,6 +121,8 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
             if first is None:
                 return True
             line, column = _span(first)[:2]
+        if any(s is None for s in self._planned):
+            return True  # a plan without a position may be anywhere
         starts, ends = self._planned_by_start()
         # Node spans nest or are disjoint: the first plan that starts inside the node ends there.
         index = bisect_left(starts, (line, column))
@@ -131,12 +133,9 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         return False
 
     def _planned_by_start(self) -> Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]:
-        """The planned spans' starts, sorted, and their ends; a plan without a position starts
-        at the beginning and ends at the end, so that every node may hold it."""
+        """The planned spans' starts, sorted, and their ends."""
         if self._planned_sorted is None:
-            spans = sorted(
-                ((0, 0, 1 << 62, 1 << 62) if s is None else s for s in self._planned), key=lambda s: (s[0], s[1], -s[2], -s[3])
-            )
+            spans = sorted((s for s in self._planned if s is not None), key=lambda s: (s[0], s[1], -s[2], -s[3]))
             self._planned_sorted = ([(s[0], s[1]) for s in spans], [(s[2], s[3]) for s in spans])
         return self._planned_sorted
 
@@ -200,7 +199,7 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
             # A position that does not contain its node's children left a planned node out:
             # the subtrees passed over are the original nodes, so a full visit still finds it.
             self.visited_everything = True
-            updated = updated.visit(_Missed(self._edits, self._applied))
+            updated = updated.visit(_Missed(self._edits, self._applied, self.replaced))
         return updated
 
     def _instantiate_and_run(self, transform: Type[Codemod], tree: cst.Module) -> cst.Module:
@@ -327,10 +326,11 @@ def _span(where: CodeRange) -> Span:
 class _Missed(cst.CSTTransformer):
     """The planned edits that the pruned visit did not reach, applied by a full visit."""
 
-    def __init__(self, edits: Dict[int, List[Edit]], applied: Set[int]) -> None:
+    def __init__(self, edits: Dict[int, List[Edit]], applied: Set[int], replaced: Dict[int, object]) -> None:
         super().__init__()
         self.edits = edits
         self.applied = applied
+        self.replaced = replaced
 
     def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
         edits = self.edits.get(id(original_node), ())
@@ -338,6 +338,7 @@ class _Missed(cst.CSTTransformer):
             for edit in edits:
                 updated_node = edit(updated_node)
             self.applied.add(id(original_node))
+            self.replaced[id(original_node)] = updated_node
         return updated_node
 
 
@@ -366,6 +367,13 @@ class _ModuleLevelImports(AddImportsVisitor):
         # Only imports are edited: every other statement stays the same object, which tells
         # ``resilint.fixing`` what did not change without comparing text.
         return isinstance(node, cst.Module) or _is_import_line(node)
+
+
+def with_imports(module: cst.Module, items: Sequence[object], path: str = "") -> cst.Module:
+    """``module`` with only these queued imports added (``AddImportsVisitor`` items), as a
+    codemod run that queued them alone adds them: what one finding's fix imports."""
+    context = CodemodContext(filename=path, scratch={AddImportsVisitor.CONTEXT_KEY: list(items)})
+    return _ModuleLevelImports(context).transform_module(module)
 
 
 def _is_import_line(node: cst.CSTNode) -> bool:

@@ -25,17 +25,18 @@ from __future__ import annotations
 import difflib
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState  # what Module.code_for_node writes with
-from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-from resilint.codemods.base import ResilintCodemod, Span
+from resilint.codemods.base import ResilintCodemod, Span, with_imports
 from resilint.fixing.codemod_run import CodemodRun
 from resilint.fixing.edits import line_edits, line_opcodes
 from resilint.lint.finding import Edit
 from resilint.lint.source import LINE_BREAK, python_lines
+from resilint.lint.traversal import iter_nodes
 
 Owners = FrozenSet[Span]
 SHARED: Owners = frozenset()  # a change every finding's fix makes (the imports)
@@ -57,10 +58,65 @@ def split_edits(run: CodemodRun, text: str, targets: Sequence[Span]) -> Tuple[Di
     assert run.changed and run.command is not None
     lines = _Lines(text)
     pieces = _pieces(run, text, lines)
-    if pieces is not None:
-        return _by_windows(pieces, text, lines, targets), _pasted(text, pieces)
+    imports = _imports_by_target(run, text, lines, targets)
+    if pieces is not None and imports is not None:
+        return _by_windows(pieces, imports, text, lines, targets), _pasted(text, pieces)
     after = _decoded(run)
-    return _by_splitting(run, text, after, lines, targets), after
+    return _by_splitting(run, text, after, lines, targets, imports), after
+
+
+def _imports_by_target(
+    run: CodemodRun, text: str, lines: "_Lines", targets: Sequence[Span],
+) -> Optional[Dict[Span, List[_Piece]]]:
+    """What each target's fix adds to the imports, as the run would add it for that target
+    alone: the queued imports whose names its rewritten nodes use (a codemod queues an import
+    for a name it writes, under a name the file does not use yet). None: cannot be told."""
+    command, original = run.command, run.original
+    assert command is not None
+    queued = list(command.context.scratch.get(AddImportsVisitor.CONTEXT_KEY, ()))
+    if not queued:
+        return {}
+    if original is None:
+        return None
+    bound = {_bound_name(item): item for item in queued}
+    names: Dict[Span, set] = {}
+    for key, replacement in command.replaced.items():
+        used = _names_in(replacement) & set(bound)
+        for owner in command.served.get(key, ()):
+            names.setdefault(owner, set()).update(used)
+    found: Dict[Span, List[_Piece]] = {}
+    made: Dict[FrozenSet[str], Optional[List[_Piece]]] = {}
+    for target in targets:
+        wanted = frozenset(names.get(target, ()))
+        if wanted not in made:
+            items = [item for item in queued if _bound_name(item) in wanted]
+            made[wanted] = _import_pieces(original, with_imports(original, items), text, lines) if items else []
+        pieces = made[wanted]
+        if pieces is None:
+            return None
+        found[target] = pieces
+    return found
+
+
+def _bound_name(item: object) -> str:
+    """The name an ``AddImportsVisitor`` item binds (``import a.b`` binds ``a``)."""
+    module, obj, alias = (
+        (item.module_name, item.obj_name, item.alias) if hasattr(item, "module_name") else tuple(item)[:3]  # type: ignore[attr-defined]
+    )
+    return alias or obj or module.split(".", 1)[0]
+
+
+def _names_in(node: object) -> set:
+    """The variables a rewritten node reads (not attribute or keyword names)."""
+    found = set()
+    for each in node.nodes if isinstance(node, cst.FlattenSentinel) else (node,):
+        if not isinstance(each, cst.CSTNode):
+            continue
+        nodes = list(iter_nodes(each))
+        labels = {id(n.attr) for n in nodes if isinstance(n, cst.Attribute)}
+        labels.update(id(n.keyword) for n in nodes if isinstance(n, cst.Arg) and n.keyword is not None)
+        found.update(n.value for n in nodes if isinstance(n, cst.Name) and id(n) not in labels)
+    return found
 
 
 # --- pieces: the run's result as changes pasted into the file --------------------------------
@@ -187,7 +243,9 @@ def _import_pieces(original: cst.Module, result: cst.Module, text: str, lines: "
     and blank lines before the first statement after them. Every other top-level statement is
     the same object in both trees, or holds rewritten nodes (their own pieces)."""
     old, new = list(original.body), list(result.body)
-    if len(old) == len(new) and all(a is b or a.leading_lines == b.leading_lines for a, b in zip(old, new)):
+    if len(old) == len(new) and all(
+        a is b or (not _is_import(a) and not _is_import(b) and a.leading_lines == b.leading_lines) for a, b in zip(old, new)
+    ):
         return []
     pieces: List[_Piece] = []
     starts = _StatementStarts(original)
@@ -262,8 +320,9 @@ def _pasted(text: str, pieces: Iterable[_Piece]) -> str:
 # --- a finding's edits around each of its changes --------------------------------------------
 
 
-def _by_windows(pieces: Sequence[_Piece], text: str, lines: "_Lines", targets: Sequence[Span]) -> Dict[Span, Tuple[Edit, ...]]:
-    shared = [p for p in pieces if p.owners is SHARED or not p.owners]
+def _by_windows(
+    pieces: Sequence[_Piece], imports: Mapping[Span, List[_Piece]], text: str, lines: "_Lines", targets: Sequence[Span],
+) -> Dict[Span, Tuple[Edit, ...]]:
     own: Dict[Span, List[_Piece]] = {}
     for piece in pieces:
         for owner in piece.owners:
@@ -273,17 +332,24 @@ def _by_windows(pieces: Sequence[_Piece], text: str, lines: "_Lines", targets: S
         mine = own.get(target)
         if not mine:
             continue
-        chosen = sorted(set(mine) | set(shared), key=lambda p: (p.start, p.end))
-        edits: List[Edit] = []
-        for window in _windows(chosen, lines):
-            first, last = window[0], window[-1]
-            start, end = lines.line_start(first.start), lines.line_end(max(last.end, last.start))
-            old = text[start:end]
-            new = _pasted_within(text, window, start, end)
-            edits.extend(line_edits(python_lines(old, keepends=True), python_lines(new, keepends=True), lines.line_of(start)))
+        chosen = sorted(set(mine) | set(imports.get(target, ())), key=lambda p: (p.start, p.end))
+        edits = _edits_of(chosen, text, lines)
         if edits:
             found[target] = tuple(edits)
     return found
+
+
+def _edits_of(pieces: Sequence[_Piece], text: str, lines: "_Lines") -> List[Edit]:
+    """The line-wise edits of pasting these pieces (sorted, apart) into the file, found around
+    each group of them: what a diff of the whole file gives, at the cost of their lines."""
+    edits: List[Edit] = []
+    for window in _windows(pieces, lines):
+        first, last = window[0], window[-1]
+        start, end = lines.line_start(first.start), lines.line_end(max(last.end, last.start))
+        old = text[start:end]
+        new = _pasted_within(text, window, start, end)
+        edits.extend(line_edits(python_lines(old, keepends=True), python_lines(new, keepends=True), lines.line_of(start)))
+    return edits
 
 
 def _windows(pieces: Sequence[_Piece], lines: "_Lines") -> List[List[_Piece]]:
@@ -347,7 +413,10 @@ class _Lines:
 # --- otherwise: the run's edits split between the findings ------------------------------------
 
 
-def _by_splitting(run: CodemodRun, text: str, after: str, lines: _Lines, targets: Sequence[Span]) -> Dict[Span, Tuple[Edit, ...]]:
+def _by_splitting(
+    run: CodemodRun, text: str, after: str, lines: _Lines, targets: Sequence[Span],
+    imports: Optional[Mapping[Span, List[_Piece]]],
+) -> Dict[Span, Tuple[Edit, ...]]:
     command = run.command
     assert command is not None
     regions: List[Tuple[int, int, Owners]] = []
@@ -376,7 +445,10 @@ def _by_splitting(run: CodemodRun, text: str, after: str, lines: _Lines, targets
     found: Dict[Span, Tuple[Edit, ...]] = {}
     for target in targets:
         if own.get(target):
-            found[target] = tuple(sorted(shared + own[target], key=lambda e: (e.line, e.column)))
+            # The imports this target's fix adds, when they are known; else every change the
+            # run made outside the rewritten nodes.
+            added = shared if imports is None else _edits_of(imports.get(target, []), text, lines)
+            found[target] = tuple(sorted(added + own[target], key=lambda e: (e.line, e.column)))
     return found
 
 
