@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import subprocess
 import sys
 
@@ -357,3 +358,35 @@ def test_the_worker_pool_runs_the_main_process_work_once_while_files_are_checked
     assert calls == [2]
     assert sorted(outcomes) == [0, 1, 2, 3]
     assert all([f.code for f in outcome[0]] == ["RES101"] for outcome in outcomes.values())
+
+
+def test_a_warm_run_takes_an_unchanged_files_key_from_one_stat(tmp_path):
+    """A file whose size, modification time and inode are those recorded is not read again: a
+    change that keeps all three (same size, time put back) goes unseen, as in make and git;
+    any real edit moves the time."""
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    path = tmp_path / "src" / "a.py"
+    an_hour_ago = time.time() - 3600
+    os.utime(path, (an_hour_ago, an_hour_ago))
+    first, _ = check(tmp_path)
+    assert [f.code for f in first.findings] == ["RES101"]
+    path.write_text("import requests\nrequests.pst(u)\n")  # same size
+    os.utime(path, (an_hour_ago, an_hour_ago))
+    second, _ = check(tmp_path)
+    assert second.from_cache and [f.code for f in second.findings] == ["RES101"]
+    os.utime(path, None)  # what an editor's save does
+    third, _ = check(tmp_path)
+    assert not third.from_cache and third.findings == []
+
+
+def test_a_file_changed_just_before_the_cache_was_written_is_read_again(tmp_path):
+    """Within ``_RACY_SECONDS`` of the write, a change could keep the same time (the clock's
+    resolution): no stat is recorded for such a file, so the next run reads and hashes it."""
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    path = tmp_path / "src" / "a.py"
+    check(tmp_path)
+    stamp = os.stat(path)
+    path.write_text("import requests\nrequests.pst(u)\n")
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    again, _ = check(tmp_path)
+    assert not again.from_cache and again.findings == []

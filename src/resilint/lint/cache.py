@@ -13,6 +13,12 @@ Stored as JSON (never pickle: a cache directory may come with an untrusted check
   ``key<TAB>summary JSON``, read only when the project pass must run again (a file changed):
   a line per entry lets the entries that did not change be written back as they were read.
 
+The document also holds what each file's key was made from as the file stood then
+(``"files"``: path → size, modification time, inode, module names, key and content digest):
+a later run whose ``stat`` of the file says the same uses that key without reading the file.
+A file modified less than ``_RACY_SECONDS`` before the document was written gets no such
+record (a change within the clock's resolution would go unseen): it is read and hashed.
+
 Changing what an entry holds changes ``CACHE_FORMAT``. A file of another format, an unreadable
 or damaged one, and any entry that is not exactly what ``put`` writes are ignored, and the files
 concerned are checked again and their entries rewritten.
@@ -25,6 +31,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from dataclasses import asdict
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -36,7 +43,8 @@ from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
-CACHE_FORMAT = 7
+CACHE_FORMAT = 8
+_RACY_SECONDS = 2.0
 _SUMMARIES_HEADER = f'{{"format":{CACHE_FORMAT}}}'
 _MAX_ENTRIES = 200_000
 _GITIGNORE = "# Automatically created by resilint.\n*\n"
@@ -84,14 +92,14 @@ def _settings_digest(settings: Settings, codes: Sequence[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def file_key(path: str, data: bytes, roots: Sequence[str] = ()) -> str:
+def file_key(path: str, data: bytes, roots: Sequence[str] = (), names: Optional[Sequence[str]] = None) -> str:
     """What decides one file's findings besides the settings: its bytes, the path they are
     reported under, where it is (per-file-ignores match its path relative to the configuration,
     and a relative path depends on the working directory) and which module it is (the
     ``__init__.py`` files around it name it, and relative imports and the project's own
     functions resolve against that name)."""
     digest = hashlib.sha256()
-    for part in (path, os.path.abspath(path), *module_names(path, roots)):
+    for part in (path, os.path.abspath(path), *(module_names(path, roots) if names is None else names)):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     digest.update(data)
@@ -218,6 +226,27 @@ class ResultCache:
         self._new_summaries = False
         self._decoded: Dict[str, ModuleSummary] = {}  # decode_summaries' work, until asked for
         self._fresh_project: Optional[Dict[str, Any]] = None
+        self._files: Dict[str, Any] = _mapping(document.get("files"))
+        self._fresh_files: Dict[str, List[Any]] = {}
+
+    # --- what a file's key was made from ---------------------------------------------------
+
+    def known_key(self, path: str, info: os.stat_result, names: Sequence[str]) -> Optional[Tuple[str, str]]:
+        """The (key, content digest) recorded for ``path`` when it had this size, modification
+        time and inode and these module names; None when it may have changed since."""
+        record = self._files.get(path)
+        if (
+            isinstance(record, list) and len(record) == 6
+            and record[:3] == [info.st_size, info.st_mtime_ns, info.st_ino] and record[3] == list(names)
+            and isinstance(record[4], str) and isinstance(record[5], str)
+        ):
+            self._fresh_files[path] = record
+            return record[4], record[5]
+        return None
+
+    def record_key(self, path: str, info: os.stat_result, names: Sequence[str], key: str, digest: str) -> None:
+        """What ``path``'s key was made from, for ``known_key`` in a later run."""
+        self._fresh_files[path] = [info.st_size, info.st_mtime_ns, info.st_ino, list(names), key, digest]
 
     def get(self, key: str) -> Optional[List[Finding]]:
         """The findings stored for ``key``, or None (absent or damaged)."""
@@ -322,6 +351,10 @@ class ResultCache:
         document: Dict[str, Any] = {"format": CACHE_FORMAT, "entries": merged}
         if self._fresh_project is not None:
             document["project"] = self._fresh_project
+        settled = time.time_ns() - int(_RACY_SECONDS * 1e9)
+        files = {path: record for path, record in self._fresh_files.items() if record[1] < settled}
+        if files:
+            document["files"] = files
         _write(self.path, document, {"format": CACHE_FORMAT, "entries": self._fresh})
         if self._new_summaries:
             summaries = dict(self._summaries) if self._summaries is not None else _load_lines(self.summaries_path)

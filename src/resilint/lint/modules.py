@@ -4,9 +4,13 @@ start from. Read from the directories around the file (``__init__.py``), without
 from __future__ import annotations
 
 import os
-from typing import List, Sequence
+from typing import Callable, List, Sequence
 
 from resilint.lint.config import Settings
+
+
+def _is_package(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
 def module_name(path: str, roots: Sequence[str] = ()) -> str:
@@ -15,7 +19,7 @@ def module_name(path: str, roots: Sequence[str] = ()) -> str:
     return module_names(path, roots)[0]
 
 
-def module_names(path: str, roots: Sequence[str] = ()) -> List[str]:
+def module_names(path: str, roots: Sequence[str] = (), is_package: Callable[[str], bool] = _is_package) -> List[str]:
     """Every name the file may be imported by, the one its own code resolves with first.
 
     A package without ``__init__.py`` (PEP 420) may be imported from the project root
@@ -25,7 +29,7 @@ def module_names(path: str, roots: Sequence[str] = ()) -> List[str]:
     directory, filename = os.path.split(absolute)
     stem = filename.rsplit(".", 1)[0]
     parts = [] if stem == "__init__" else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
+    while is_package(directory):
         directory, package = os.path.split(directory)
         parts.append(package)
         if not package:

@@ -13,7 +13,7 @@ from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.finding import Finding, Fix, RunResult
 from resilint.lint.jobs import MAX_JOBS_PER_CORE, default_jobs
-from resilint.lint.modules import project_roots
+from resilint.lint.modules import module_names, project_roots
 from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
@@ -130,11 +130,11 @@ def _project_findings(
     if every_file_keyed and keep is None:
         assert cache is not None
 
+        names = _ModuleNames(roots)
+
         def unchanged(path: str, key: str) -> bool:
-            try:
-                return file_key(path, read_bytes(path, settings.max_file_size), roots) == key
-            except SourceError:
-                return False
+            keyed = _key_of(path, cache, roots, settings.max_file_size, names)
+            return keyed is not None and keyed[0] == key
 
         stored = cache.project_findings(checked, unchanged)
         if stored is not None:
@@ -355,6 +355,49 @@ class _ModuleFinder:
         return self._directories[path]
 
 
+def _key_of(
+    path: str, cache: ResultCache, roots: Sequence[str], max_file_size: int, names: "_ModuleNames",
+) -> Optional[Tuple[str, str]]:
+    """The file's cache key and content digest: the ones the cache recorded when a ``stat`` of
+    the file says it has not changed since (the usual warm run: one stat per file), else made
+    from its bytes. None when it cannot be read."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    module = names.of(path)
+    if info is not None:
+        known = cache.known_key(path, info, module)
+        if known is not None:
+            return known
+    try:
+        data = read_bytes(path, max_file_size)
+    except SourceError:
+        return None
+    digest = content_digest(data)
+    key = file_key(path, data, roots, module)
+    if info is not None:
+        cache.record_key(path, info, module, key, digest)
+    return key, digest
+
+
+class _ModuleNames:
+    """``module_names`` of the files of one run, the packages around each directory found once."""
+
+    def __init__(self, roots: Sequence[str]) -> None:
+        self.roots = roots
+        self._packages: Dict[str, bool] = {}
+
+    def of(self, path: str) -> List[str]:
+        return module_names(path, self.roots, self._is_package)
+
+    def _is_package(self, directory: str) -> bool:
+        found = self._packages.get(directory)
+        if found is None:
+            found = self._packages[directory] = os.path.isfile(os.path.join(directory, "__init__.py"))
+        return found
+
+
 class _Consulted:
     """Files split into cache hits (path, key, findings) and tasks still to check (with their
     keys, None where there is nothing to cache, and the digests the keys were made from), and
@@ -384,6 +427,7 @@ def _consult_cache(
     checked from their bytes, never answered by the cache nor stored in it; with
     ``edits_wanted``, neither is a file whose cached fixes were only declared."""
     consulted = _Consulted()
+    names = _ModuleNames(roots)
     for path in files:
         if given and path in given:
             digests[path] = content_digest(given[path])
@@ -392,13 +436,11 @@ def _consult_cache(
         if cache is None:
             consulted.add_task(path)
             continue
-        try:
-            data = read_bytes(path, max_file_size)
-        except SourceError:
-            consulted.add_task(path)  # the checker reports why; nothing to cache
+        keyed = _key_of(path, cache, roots, max_file_size, names)
+        if keyed is None:
+            consulted.add_task(path)  # the checker reports why it cannot be read; nothing to cache
             continue
-        digests[path] = content_digest(data)
-        key = file_key(path, data, roots)
+        key, digests[path] = keyed
         consulted.keyed.append((path, key))
         found = cache.get(key)
         if found is not None and not (edits_wanted and any(_declared(f) for f in found)):
