@@ -58,6 +58,7 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         self._edits: Dict[int, List[Edit]] = {}
         self._planned: List[Optional[Span]] = []
         self._planned_sorted: Optional[Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]] = None
+        self._unplaced_plan = False
         self._applied: Set[int] = set()
         # What the run rewrote, for ``resilint.fixing`` to tell each finding's edits apart from
         # one run over all of them: each planned node (by id), what it became, and the targets
@@ -121,7 +122,7 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
             if first is None:
                 return True
             line, column = _span(first)[:2]
-        if any(s is None for s in self._planned):
+        if self._unplaced_plan:
             return True  # a plan without a position may be anywhere
         starts, ends = self._planned_by_start()
         # Node spans nest or are disjoint: the first plan that starts inside the node ends there.
@@ -180,6 +181,7 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if id(node) not in self._edits:
             where = self.get_metadata(PositionProvider, node, None)
             self._planned.append(None if where is None else _span(where))
+            self._unplaced_plan = self._unplaced_plan or where is None
             self._planned_sorted = None
             self.planned_nodes[id(node)] = node
             self.planned_spans[id(node)] = None if where is None else _span(where)
@@ -281,8 +283,8 @@ class _PairedPositions:
     A node the built tree cannot place (a parenthesis) is placed by LibCST's PositionProvider,
     which generates the whole module's code only then, and only when the range is required."""
 
-    def __init__(self, pairs: Dict[int, cst.CSTNode], built: "ConvertedPositions", wrapper: MetadataWrapper) -> None:
-        self._pairs = pairs
+    def __init__(self, pairs: Optional[Dict[int, cst.CSTNode]], built: "ConvertedPositions", wrapper: MetadataWrapper) -> None:
+        self._pairs = pairs  # None: the module is the built tree itself
         self._built = built
         self._wrapper = wrapper
 
@@ -290,7 +292,7 @@ class _PairedPositions:
         """``node``'s range; for a node the built tree cannot place, ``default`` when one is
         given (LibCST's visit passes whitespace and punctuation too, which the pruned visit
         enters when it cannot tell), else LibCST's own range."""
-        mirror = self._pairs.get(id(node))
+        mirror = node if self._pairs is None else self._pairs.get(id(node))
         if mirror is not None:
             try:
                 return self._built[mirror]
@@ -306,6 +308,9 @@ def _known_positions(memo: object, wrapper: MetadataWrapper) -> Optional[_Paired
     None when there are none or the trees do not pair up."""
     if not isinstance(memo, dict) or memo.get("built") is None:
         return None
+    if memo.get("paired_with") is not wrapper and memo["built"].module is wrapper.module:
+        memo["paired"] = _PairedPositions(None, memo["built"], wrapper)  # the built tree itself
+        memo["paired_with"] = wrapper
     if memo.get("paired_with") is not wrapper:
         built = memo["built"]
         pairs: Optional[Dict[int, cst.CSTNode]] = {}
@@ -357,7 +362,7 @@ class _ModuleLevelImports(AddImportsVisitor):
         statements = [s for s in node.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
         # LibCST reads the imports before the first other statement (a docstring aside): a
         # visit of every statement after it would only cost.
-        first = 1 if statements and _docstring_or_strict(statements[0]) else 0
+        first = 1 if statements and docstring_or_strict(statements[0]) else 0
         while first < len(statements) and _is_import_line(statements[first]):
             first += 1
         super().visit_Module(node.with_changes(body=statements[:first]))
@@ -380,7 +385,7 @@ def _is_import_line(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body)
 
 
-def _docstring_or_strict(statement: cst.CSTNode) -> bool:
+def docstring_or_strict(statement: cst.CSTNode) -> bool:
     """What LibCST's ``AddImportsVisitor`` never puts an import before (its ``_skip_first``)."""
     from libcst.codemod.visitors._add_imports import _skip_first
 

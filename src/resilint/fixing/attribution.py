@@ -31,10 +31,12 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState  # what Module.code_for_node writes with
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-from resilint.codemods.base import ResilintCodemod, Span, with_imports
+from resilint.codemods.base import ResilintCodemod, Span, docstring_or_strict as _docstring_or_strict, with_imports
 from resilint.fixing.codemod_run import CodemodRun
 from resilint.fixing.edits import line_edits, line_opcodes
+from resilint.lint.checker import CheckedTree, parse_module
 from resilint.lint.finding import Edit
+from resilint.lint.positions import Unplaced
 from resilint.lint.source import LINE_BREAK, python_lines
 from resilint.lint.traversal import iter_nodes
 
@@ -55,29 +57,95 @@ class _Piece:
 def split_edits(run: CodemodRun, text: str, targets: Sequence[Span]) -> Tuple[Dict[Span, Tuple[Edit, ...]], str]:
     """Each target's edits (targets the run did not rewrite are left out), and the file's new
     text."""
+    assert run.changed and run.command is not None and run.original is not None
+    lines = _Lines(text)
+    imports = _Imports(run.original, text, lines)
+    pieces = _pieces(run, text, lines, imports)
+    by_target = _imports_by_target(run, targets, imports)
+    if pieces is not None and by_target is not None:
+        return _by_windows(pieces, by_target, text, lines, targets), _pasted(text, pieces)
+    after = _decoded(run)
+    return _by_splitting(run, text, after, lines, targets, by_target), after
+
+
+def split_edits_of_built_tree(
+    run: CodemodRun, text: str, targets: Sequence[Span], built: CheckedTree,
+) -> Optional[Tuple[Dict[Span, Tuple[Edit, ...]], str]]:
+    """``split_edits`` of a run over the tree ``check`` built from ``ast``, whose whitespace
+    and comments are LibCST's defaults: a rewritten node's new text is taken from it only where
+    its old code is the file's text there, and the imports' change from a parse of the lines
+    before the first statement that is not an import. None where that does not hold: the run
+    must be made over LibCST's own parse of the file."""
     assert run.changed and run.command is not None
     lines = _Lines(text)
-    pieces = _pieces(run, text, lines)
-    imports = _imports_by_target(run, text, lines, targets)
-    if pieces is not None and imports is not None:
-        return _by_windows(pieces, imports, text, lines, targets), _pasted(text, pieces)
-    after = _decoded(run)
-    return _by_splitting(run, text, after, lines, targets, imports), after
+    imports = _Imports.of_header(built, text)
+    if imports is None:
+        return None
+    pieces = _pieces(run, text, lines, imports)
+    by_target = _imports_by_target(run, targets, imports)
+    if pieces is None or by_target is None:
+        return None
+    return _by_windows(pieces, by_target, text, lines, targets), _pasted(text, pieces)
 
 
-def _imports_by_target(
-    run: CodemodRun, text: str, lines: "_Lines", targets: Sequence[Span],
-) -> Optional[Dict[Span, List[_Piece]]]:
+class _Imports:
+    """The change adding some queued imports makes to the file, as pieces: LibCST's
+    ``AddImportsVisitor`` over ``module``, a parse of the file or of its first lines (``text``
+    is then those lines, the pieces' offsets being the same in the file)."""
+
+    def __init__(self, module: cst.Module, text: str, lines: "_Lines") -> None:
+        self.module, self.text, self.lines = module, text, lines
+        self._made: Dict[FrozenSet[object], Optional[List[_Piece]]] = {}
+
+    @classmethod
+    def of_header(cls, built: CheckedTree, text: str) -> Optional["_Imports"]:
+        """From a LibCST parse of the lines before the module's first statement that is not an
+        import (and a ``pass`` standing for that statement, which LibCST may give a blank line
+        before); None when imports further down could be extended too, or a position is unknown."""
+        body = list(built.module.body)
+        first = 1 if body and _docstring_or_strict(body[0]) else 0
+        while first < len(body) and _is_import(body[first]):
+            first += 1
+        if any(_is_import(statement) for statement in body[first:]):
+            return None  # LibCST also extends an import of the same module lower down
+        if first == len(body):
+            header = text
+        else:
+            statement = body[first]
+            decorators = getattr(statement, "decorators", ())
+            try:
+                where = built.positions[decorators[0] if decorators else statement]
+            except Unplaced:
+                return None
+            lines = _Lines(text)
+            header = text[: lines.offset(where.start.line, 1)] + "pass\n"
+        try:
+            module = parse_module(header)
+        except Exception:  # noqa: BLE001 - LibCST refuses what the whole file's parse would too
+            return None
+        return cls(module, header, _Lines(header))
+
+    def pieces(self, items: Sequence[object]) -> Optional[List[_Piece]]:
+        """The pieces of adding ``items`` (None: they cannot be told from the text)."""
+        key = frozenset(map(_item_key, items))
+        if key not in self._made:
+            self._made[key] = _import_pieces(self.module, with_imports(self.module, items), self.text, self.lines) if items else []
+        return self._made[key]
+
+
+def _item_key(item: object) -> Tuple[object, ...]:
+    return (item.module_name, item.obj_name, item.alias) if hasattr(item, "module_name") else tuple(item)[:3]  # type: ignore[attr-defined]
+
+
+def _imports_by_target(run: CodemodRun, targets: Sequence[Span], imports: _Imports) -> Optional[Dict[Span, List[_Piece]]]:
     """What each target's fix adds to the imports, as the run would add it for that target
     alone: the queued imports whose names its rewritten nodes use (a codemod queues an import
     for a name it writes, under a name the file does not use yet). None: cannot be told."""
-    command, original = run.command, run.original
+    command = run.command
     assert command is not None
     queued = list(command.context.scratch.get(AddImportsVisitor.CONTEXT_KEY, ()))
     if not queued:
         return {}
-    if original is None:
-        return None
     bound = {_bound_name(item): item for item in queued}
     names: Dict[Span, set] = {}
     for key, replacement in command.replaced.items():
@@ -85,13 +153,9 @@ def _imports_by_target(
         for owner in command.served.get(key, ()):
             names.setdefault(owner, set()).update(used)
     found: Dict[Span, List[_Piece]] = {}
-    made: Dict[FrozenSet[str], Optional[List[_Piece]]] = {}
     for target in targets:
-        wanted = frozenset(names.get(target, ()))
-        if wanted not in made:
-            items = [item for item in queued if _bound_name(item) in wanted]
-            made[wanted] = _import_pieces(original, with_imports(original, items), text, lines) if items else []
-        pieces = made[wanted]
+        wanted = names.get(target, ())
+        pieces = imports.pieces([item for item in queued if _bound_name(item) in wanted])
         if pieces is None:
             return None
         found[target] = pieces
@@ -122,7 +186,7 @@ def _names_in(node: object) -> set:
 # --- pieces: the run's result as changes pasted into the file --------------------------------
 
 
-def _pieces(run: CodemodRun, text: str, lines: "_Lines") -> Optional[List[_Piece]]:
+def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> Optional[List[_Piece]]:
     command, original, result = run.command, run.original, run.result
     assert command is not None
     if original is None or result is None or command.visited_everything or command.context.scratch.get(
@@ -147,7 +211,7 @@ def _pieces(run: CodemodRun, text: str, lines: "_Lines") -> Optional[List[_Piece
                 return None  # nested rewrites for different findings: split the other way
             continue  # inside a rewrite for the same findings, whose new text holds it
         outermost.append(piece)
-    shared = _import_pieces(original, result, text, lines)
+    shared = imports.pieces(command.context.scratch.get(AddImportsVisitor.CONTEXT_KEY, ()))
     if shared is None:
         return None
     found = sorted(outermost + shared, key=lambda p: (p.start, p.end))

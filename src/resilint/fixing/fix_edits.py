@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Sequence
 
 from resilint.codemods import codemods_for
 from resilint.codemods.base import release_memo
-from resilint.fixing.attribution import split_edits
+from resilint.fixing.attribution import split_edits, split_edits_of_built_tree
 from resilint.fixing.codemod_run import run_codemod, span_of, uncompilable
 from resilint.lint.checker import CheckedTree
 from resilint.lint.config import Settings
@@ -37,19 +37,33 @@ def with_fixes(
     except SourceError:
         return [replace(f, fix=None) if f.fix is not None and f.fix.edits is None else f for f in findings]
     fixes: Dict[int, Optional[Fix]] = {id(f): None for f in wanted}
-    # The codemods rewrite their own LibCST parse (the tree check built from ``ast`` leaves out
-    # whitespace and comments), placed by check's positions instead of LibCST's.
-    memo: Dict[str, object] = {"built": tree.positions if tree is not None else None}
+    # The codemods first run over the tree check built from ``ast`` with its semantic model (no
+    # parse, no analysis again); where that tree cannot give a rewrite's text (whitespace and
+    # comments are not in it), over LibCST's own parse, placed by check's positions.
+    built: Dict[str, object] = (
+        {"module": tree.module, "built": tree.positions, "model_of": tree.module, "model": tree.model}
+        if tree is not None else {}
+    )
+    parsed: Dict[str, object] = {"built": tree.positions if tree is not None else None}
     codemods = sorted({c for f in wanted for c in codemods_for(f.code)}, key=lambda c: (c.APPLICABILITY != "safe", c.__name__))
     try:
         for codemod in codemods:
             mine = [f for f in wanted if f.code in codemod.CODES and fixes[id(f)] is None]
             if not mine:
                 continue
-            run = run_codemod(codemod, data, path, settings, [span_of(f) for f in mine], memo)
-            if not run.changed:
-                continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
-            split, after = split_edits(run, text, [span_of(f) for f in mine])
+            spans = [span_of(f) for f in mine]
+            found = None
+            if tree is not None:
+                run = run_codemod(codemod, data, path, settings, spans, built)
+                if not run.changed:
+                    continue  # it fixes none of them (a client it leaves alone, a finding through a wrapper)
+                found = split_edits_of_built_tree(run, text, spans, tree)
+            if found is None:
+                run = run_codemod(codemod, data, path, settings, spans, parsed)
+                if not run.changed:
+                    continue
+                found = split_edits(run, text, spans)
+            split, after = found
             if after == text or uncompilable(encode_like(after, data), path, data) is not None:
                 continue
             for finding in mine:
@@ -57,5 +71,6 @@ def with_fixes(
                 if edits:
                     fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, edits)
     finally:
-        release_memo(memo)
+        release_memo(parsed)  # the built tree's model is check's, which releases it
+        built.clear()
     return [replace(f, fix=fixes[id(f)]) if id(f) in fixes else f for f in findings]
