@@ -378,7 +378,49 @@ def with_imports(module: cst.Module, items: Sequence[object], path: str = "") ->
     """``module`` with only these queued imports added (``AddImportsVisitor`` items), as a
     codemod run that queued them alone adds them: what one finding's fix imports."""
     context = CodemodContext(filename=path, scratch={AddImportsVisitor.CONTEXT_KEY: list(items)})
-    return _ModuleLevelImports(context).transform_module(module)
+    with matchers_gathered_once():
+        return _ModuleLevelImports(context).transform_module(module)
+
+
+_GATHERED_BY_CLASS: Dict[Tuple[object, type], Dict[object, Tuple[object, ...]]] = {}
+
+
+@contextmanager
+def matchers_gathered_once() -> Iterator[None]:
+    """LibCST's matcher-decoratable visitors search every attribute of each new instance for
+    matcher decorators (several milliseconds), and the import visitors a codemod chains make
+    new instances on every run: inside this block, the search is made once per class and its
+    result bound to each instance, as ``_start_matchers`` does for the codemods themselves."""
+    from libcst.matchers import _visitors as visitors
+
+    names = ("_gather_constructed_visit_funcs", "_gather_constructed_leave_funcs", "_gather_matchers")
+    originals = {name: getattr(visitors, name) for name in names}
+    for name, gather in originals.items():
+        setattr(visitors, name, _once_per_class(gather))
+    try:
+        yield
+    finally:
+        for name, gather in originals.items():
+            setattr(visitors, name, gather)
+
+
+def _once_per_class(gather: Callable[[object], Dict[object, object]]) -> Callable[[object], Dict[object, object]]:
+    def gathered(obj: object) -> Dict[object, object]:
+        key = (gather, type(obj))
+        known = _GATHERED_BY_CLASS.get(key)
+        if known is None:
+            found = gather(obj)
+            _GATHERED_BY_CLASS[key] = {
+                matcher: tuple(getattr(f, "__func__", f) for f in funcs) if funcs is not None else None
+                for matcher, funcs in found.items()
+            }
+            return found
+        return {
+            matcher: tuple(MethodType(f, obj) for f in funcs) if funcs is not None else None  # type: ignore[arg-type]
+            for matcher, funcs in known.items()
+        }
+
+    return gathered
 
 
 def _is_import_line(node: cst.CSTNode) -> bool:

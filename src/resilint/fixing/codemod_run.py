@@ -11,7 +11,7 @@ from typing import Collection, Dict, List, Optional, Tuple, Type
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
-from resilint.codemods.base import MEMO, SETTINGS, ResilintCodemod, Span
+from resilint.codemods.base import MEMO, SETTINGS, ResilintCodemod, Span, matchers_gathered_once
 from resilint.lint.checker import parse_module
 from resilint.lint.config import Settings
 from resilint.lint.finding import Finding
@@ -72,9 +72,10 @@ def run_codemod(
     scratch: Dict[str, object] = {SETTINGS: settings}
     if memo is not None:
         scratch[MEMO] = memo
-    command = codemod(CodemodContext(filename=path, scratch=scratch), targets)
+    with matchers_gathered_once():
+        command = codemod(CodemodContext(filename=path, scratch=scratch), targets)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), matchers_gathered_once():
             warnings.simplefilter("ignore")
             result = command.transform_module(module)
     except SkipFile:
