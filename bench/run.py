@@ -1010,6 +1010,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="leave out the application corpus (bench/corpus.py APPLICATIONS), measured at 1×")
     ap.add_argument("--no-density", dest="density", action="store_false",
                     help="leave out the 4,001-line modules with 0, 40 and 4,000 findings in every format")
+    ap.add_argument("--density-only", action="store_true",
+                    help="measure only those modules and `resilint --version` (no corpus run, no peers)")
     ap.add_argument("--rerender", action="store_true",
                     help="measure nothing: rebuild the report from <cache>/results/latest.json")
     ap.add_argument("--output", type=Path, default=None,
@@ -1084,6 +1086,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.density and "resilint" in args.tools:
         bench.run_density(args.repeat)
         write()
+    if args.density_only:
+        scales, apps = {}, None
     for s in sorted(scales):
         target, _files, lines = scales[s]
         tools = [t for t in args.tools if s == 1 or args.full or t in args.scale_tools]

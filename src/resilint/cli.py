@@ -331,6 +331,14 @@ def _without_unfixable_fixes(findings: List[Finding], fixable: Sequence[str]) ->
     return [replace(f, fix=None) if f.fix is not None and f.code not in allowed else f for f in findings]
 
 
+def _fix_edits(*args: Any) -> List[Finding]:
+    """The fixing layer's ``with_fixes``, imported (with the codemods and LibCST's codemod
+    machinery) only when a file has a fix to compute."""
+    from resilint.fixing.fix_edits import with_fixes
+
+    return with_fixes(*args)
+
+
 def _run(
     options: _RunOptions, paths: Tuple[str, ...], settings: Settings, codes: List[str], stdin: Optional[Source],
     keep_summaries: bool = False, fix_edits: bool = False,
@@ -341,9 +349,7 @@ def _run(
     from resilint.lint.cache import ResultCache
     from resilint.lint.runner import run
 
-    computing = None
-    if fix_edits:
-        from resilint.fixing.fix_edits import with_fixes as computing
+    computing = _fix_edits if fix_edits else None
 
     import time
 
