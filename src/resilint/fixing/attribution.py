@@ -31,7 +31,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState  # what Module.code_for_node writes with
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-from resilint.codemods.base import ResilintCodemod, Span, docstring_or_strict as _docstring_or_strict, with_imports
+from resilint.codemods.base import Span, docstring_or_strict as _docstring_or_strict, with_imports
 from resilint.fixing.codemod_run import CodemodRun
 from resilint.fixing.edits import line_edits, line_opcodes
 from resilint.lint.checker import CheckedTree, parse_module

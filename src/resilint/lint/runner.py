@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from resilint.lint.cache import ResultCache, file_key, fix_key
 from resilint.lint.config import Settings
@@ -21,7 +19,7 @@ from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
 # What analyses files (the checker, its rules, LibCST) is imported only when a file must be
 # analysed: a run the cache answers whole prints its findings without it.
 if TYPE_CHECKING:  # pragma: no cover
-    from resilint.lint.checker import Checker, FixEdits
+    from resilint.lint.checker import FixEdits
     from resilint.lint.workers import Outcome, Task
 
 _NO_OUTCOME: "Outcome" = ([], None, None, None)
