@@ -8,10 +8,11 @@ findings (a key hoisted above a loop for two requests in it) belongs to each.
 The edits come from the text, not from running the codemod again per finding:
 
 * the usual way, each planned node's new text is generated from what it became (LibCST's code
-  generation of that node alone) and the imports' change from the module's top-level
-  statements; pasting them all into the file must give exactly the run's result, else the
-  other way is taken. A finding's edits are then the difference, around each of its changes,
-  between the file and the file with only its own changes and the shared ones pasted in;
+  generation of that node alone, once the node's own code is found to be the file's text where
+  it stands) and the imports' change from the module's top-level statements, for the imports
+  each finding's rewrite uses (the names it writes). A finding's edits are then the
+  difference, around each of its changes, between the file and the file with only its own
+  changes and its imports pasted in;
 * otherwise (nested rewrites for different findings, imports removed, a rewrite that cannot
   be placed), the difference between the file and the run's result is split: an edit goes to
   the findings of the innermost planned node holding it, an edit outside all of them to every
@@ -93,8 +94,9 @@ class _Imports:
     ``AddImportsVisitor`` over ``module``, a parse of the file or of its first lines (``text``
     is then those lines, the pieces' offsets being the same in the file)."""
 
-    def __init__(self, module: cst.Module, text: str, lines: "_Lines") -> None:
+    def __init__(self, module: cst.Module, text: str, lines: "_Lines", below: FrozenSet[str] = frozenset()) -> None:
         self.module, self.text, self.lines = module, text, lines
+        self.below = below  # the modules of ``from ... import`` statements after ``text``
         self._made: Dict[FrozenSet[object], Optional[List[_Piece]]] = {}
 
     @classmethod
@@ -106,8 +108,8 @@ class _Imports:
         first = 1 if body and _docstring_or_strict(body[0]) else 0
         while first < len(body) and _is_import(body[first]):
             first += 1
-        if any(_is_import(statement) for statement in body[first:]):
-            return None  # LibCST also extends an import of the same module lower down
+        # LibCST also extends a ``from M import`` of the same module lower down (``pieces``).
+        below = frozenset(_from_module(s) for s in body[first:] if _is_import(s))
         if first == len(body):
             header = text
         else:
@@ -123,10 +125,12 @@ class _Imports:
             module = parse_module(header)
         except Exception:  # noqa: BLE001 - LibCST refuses what the whole file's parse would too
             return None
-        return cls(module, header, _Lines(header))
+        return cls(module, header, _Lines(header), below)
 
     def pieces(self, items: Sequence[object]) -> Optional[List[_Piece]]:
         """The pieces of adding ``items`` (None: they cannot be told from the text)."""
+        if any(_item_key(item)[0] in self.below for item in items):
+            return None
         key = frozenset(map(_item_key, items))
         if key not in self._made:
             self._made[key] = _import_pieces(self.module, with_imports(self.module, items), self.text, self.lines) if items else []
@@ -350,6 +354,20 @@ def _imports_first(statements: Sequence[cst.CSTNode]) -> Tuple[Optional[List[cst
     if any(_is_import(s) for s in others):
         return None, others
     return list(statements[:count]), others
+
+
+def _from_module(statement: cst.CSTNode) -> str:
+    """The module of a top-level ``from M import ...`` line ("" for ``import M`` or a relative one)."""
+    first = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and statement.body else None
+    if isinstance(first, cst.ImportFrom) and first.module is not None and not first.relative:
+        return _dotted(first.module)
+    return ""
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return node.value if isinstance(node, cst.Name) else ""
 
 
 def _is_import(statement: cst.CSTNode) -> bool:
