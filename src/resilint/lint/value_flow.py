@@ -73,19 +73,26 @@ class ValueFlow:
         self._provisional: Dict[object, Tuple[Held, ...]] = {}
         self._computing: Set[object] = set()
         self._cycles = 0
+        # Counts every answer that is not final (provisional, cut short): what is derived from
+        # values while it does not move is final too.
+        self._unsettled = 0
         self._callers_final: Dict[int, List[Caller]] = {}
+        self._callees_final: Dict[Tuple[int, str], List[Tuple[FunctionSummary, int]]] = {}
         self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         known = self._final.get(key)
-        if known is None:
-            known = self._provisional.get(key)
         if known is not None:
+            return known
+        known = self._provisional.get(key)
+        if known is not None:
+            self._unsettled += 1
             return known
         if key in self._computing:
             self._cycles += 1
             return ()
         if len(self._computing) > _MAX_DEPTH:
+            self._unsettled += 1
             return ()
         cycles = self._cycles
         self._computing.add(key)
@@ -97,9 +104,14 @@ class ValueFlow:
             self._final[key] = found
         else:
             self._provisional[key] = found
+            self._unsettled += 1
         if not self._computing:
             self._provisional.clear()
         return found
+
+    def _settled(self) -> Tuple[int, int]:
+        """What tells whether values read from now on were all final (``_memo``)."""
+        return self._cycles, self._unsettled
 
     # --- names ------------------------------------------------------------------------------
 
@@ -308,7 +320,20 @@ class ValueFlow:
 
     def callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
         """The project functions a call may run, each with how many of its first parameters
-        the call fills by itself (``self`` of a method called on an object)."""
+        the call fills by itself (``self`` of a method called on an object). Kept once it was
+        found from final values only: ``callers`` asks it of every call named like each
+        function (every ``get`` of the project for every function named ``get``)."""
+        key = (id(call), near)
+        known = self._callees_final.get(key)
+        if known is not None:
+            return known
+        settled = self._settled()
+        found = self._callees(call, near)
+        if self._settled() == settled:
+            self._callees_final[key] = found
+        return found
+
+    def _callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
         found: List[Tuple[FunctionSummary, int]] = []
         held = self.of(call.target, near)
         for callee in held:
