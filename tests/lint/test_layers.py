@@ -21,12 +21,12 @@ ABOVE = {
     "fixing": ("resilint.rules", "resilint.runtime", "resilint.cli"),
     "defaults": ("resilint.",),
 }
-# The registry finds rules by discovery: it walks the ``resilint.rules`` package and names no rule.
-# The catalog reads the codemods' declarations from their source; only where the sources are not
+# The catalog finds rules by discovery: it walks the ``resilint.rules`` package and names no rule.
+# It reads the codemods' declarations from their source; only where the sources are not
 # installed does it import them to read the same declarations.
 DISCOVERY = {
     ("lint/catalog.py", "resilint.codemods"),
-    ("lint/registry.py", "resilint.rules"),
+    ("lint/catalog.py", "resilint.rules"),
 }
 
 
@@ -83,3 +83,27 @@ def test_no_relative_imports_hide_a_layer_crossing():
         if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
     ]
     assert relative == []
+
+
+def test_the_engine_has_no_import_cycle():
+    """Not even one that only type checking follows: checker → fixer → codemods → checker and
+    project ↔ rule were such cycles."""
+    graph = {}
+    for path in (PACKAGE / "lint").rglob("*.py"):
+        name = "resilint." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        graph[name.replace(".__init__", "")] = {dep for dep in _imports(path) if dep.startswith("resilint.lint")}
+    cycles = []
+
+    def visit(module, trail):
+        for dependency in sorted(graph.get(module, ())):
+            if dependency in trail:
+                cycles.append(trail[trail.index(dependency):] + [dependency])
+            elif dependency in graph and dependency not in done:
+                visit(dependency, trail + [dependency])
+        done.add(module)
+
+    done = set()
+    for module in sorted(graph):
+        if module not in done:
+            visit(module, [module])
+    assert [c for c in cycles if "resilint.lint.value_flow" not in c] == []  # value_flow ↔ project: issue 24's

@@ -13,10 +13,13 @@ registries, field by field). A package installed without its sources falls back 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import os
+import pkgutil
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple, Type
 
 import resilint
 from resilint.lint.finding import Fix
@@ -121,9 +124,7 @@ def project_codes() -> FrozenSet[str]:
     """The codes of the rules that read the project pass (``project = True``)."""
     declared = _declared_classes(_RULES_PACKAGE, recursive=True)
     if declared is None:
-        from resilint.lint.registry import all_rules
-
-        return frozenset(code for code, rule in all_rules().items() if rule.project)
+        return frozenset(code for code, rule in discover_rule_classes().items() if rule.project)
     found = set()
     for classes in declared.values():
         for name in classes:
@@ -261,15 +262,35 @@ def _attribute(
 # --- without the sources -------------------------------------------------------------------
 
 
-def _imported_rules() -> Dict[str, RuleInfo]:
-    from resilint.lint.registry import all_rules
+def discover_rule_classes() -> Dict[str, Type[Rule]]:
+    """Code → rule class, sorted by code: every ``Rule`` subclass with a code in a module under
+    ``resilint.rules``, imported (``registry.all_rules`` adds their fixability)."""
+    import resilint.rules as package
 
+    found: Dict[str, Type[Rule]] = {}
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+        module = importlib.import_module(info.name)
+        for _, obj in inspect.getmembers(module, inspect.isclass):
+            if issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__:
+                if getattr(obj, "code", None) is None:
+                    continue
+                if obj.code in found and found[obj.code] is not obj:
+                    raise RuntimeError(
+                        f"rule code {obj.code} is defined twice: "
+                        f"{found[obj.code].__module__} and {obj.__module__}"
+                    )
+                found[obj.code] = obj
+    return dict(sorted(found.items()))
+
+
+def _imported_rules() -> Dict[str, RuleInfo]:
+    fixable = rule_fixability()
     return {
         code: RuleInfo(
-            rule.code, rule.name, rule.documentation(), rule.default, rule.severity, rule.fixable, rule.precision,
+            rule.code, rule.name, rule.documentation(), rule.default, rule.severity, fixable.get(code), rule.precision,
             getattr(rule, "message", ""), rule.always_reported, family_of(rule),
         )
-        for code, rule in all_rules().items()
+        for code, rule in discover_rule_classes().items()
     }
 
 
