@@ -24,8 +24,9 @@ Either way the work is linear in the file and the number of findings.
 from __future__ import annotations
 
 import difflib
+import itertools
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -45,14 +46,19 @@ Owners = FrozenSet[Span]
 SHARED: Owners = frozenset()  # a change every finding's fix makes (the imports)
 
 
+_MADE = itertools.count()
+
+
 @dataclass(frozen=True)
 class _Piece:
-    """Replace ``text[start:end]`` (offsets in the file as checked) by ``new``."""
+    """Replace ``text[start:end]`` (offsets in the file as checked) by ``new``. Two insertions
+    at one place go in the order they were made (``made``): that of the statements they hold."""
 
     start: int
     end: int
     new: str
     owners: Owners
+    made: int = field(default_factory=lambda: next(_MADE), compare=False)
 
 
 def split_edits(run: CodemodRun, text: str, targets: Sequence[Span]) -> Tuple[Dict[Span, Tuple[Edit, ...]], str]:
@@ -218,10 +224,14 @@ def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> O
     shared = imports.pieces(command.context.scratch.get(AddImportsVisitor.CONTEXT_KEY, ()))
     if shared is None:
         return None
-    found = sorted(outermost + shared, key=lambda p: (p.start, p.end))
+    found = sorted(outermost + shared, key=_place)
     if any(b.start < a.end for a, b in zip(found, found[1:])):
         return None
     return found
+
+
+def _place(piece: _Piece) -> Tuple[int, int, int]:
+    return piece.start, piece.end, piece.made
 
 
 def _decoded(run: CodemodRun) -> str:
@@ -414,7 +424,7 @@ def _by_windows(
         mine = own.get(target)
         if not mine:
             continue
-        chosen = sorted(set(mine) | set(imports.get(target, ())), key=lambda p: (p.start, p.end))
+        chosen = sorted(set(mine) | set(imports.get(target, ())), key=_place)
         edits = _edits_of(chosen, text, lines)
         if edits:
             found[target] = tuple(edits)
@@ -524,14 +534,32 @@ def _by_splitting(
                     shared.extend(edits)
                 for owner in owners:
                     own.setdefault(owner, []).extend(edits)
+    removers = _removing(command)
     found: Dict[Span, Tuple[Edit, ...]] = {}
     for target in targets:
         if own.get(target):
-            # The imports this target's fix adds, when they are known; else every change the
-            # run made outside the rewritten nodes.
-            added = shared if imports is None else _edits_of(imports.get(target, []), text, lines)
+            # The imports this target's fix adds, when they are known and it removes none (the
+            # name a rewrite stops using: its import goes); else every change the run made
+            # outside the rewritten nodes.
+            removing = target in removers
+            added = shared if imports is None or removing else _edits_of(imports.get(target, []), text, lines)
             found[target] = tuple(sorted(added + own[target], key=lambda e: (e.line, e.column)))
     return found
+
+
+def _removing(command: object) -> FrozenSet[Span]:
+    """The targets whose rewrite stops using a name whose import the run removes (a name in
+    the nodes it replaced that their replacements no longer hold)."""
+    queued = command.context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY) or ()  # type: ignore[attr-defined]
+    names = {_bound_name(item) for item in queued}
+    if not names:
+        return frozenset()
+    found = set()
+    for key, replacement in command.replaced.items():  # type: ignore[attr-defined]
+        gone = _names_in(command.planned_nodes[key]) - _names_in(replacement)  # type: ignore[attr-defined]
+        if gone & names:
+            found.update(command.served.get(key, ()))  # type: ignore[attr-defined]
+    return frozenset(found)
 
 
 def _versions(old: str, new: str, start: int, regions: Sequence[Tuple[int, int, Owners]]) -> List[Tuple[Owners, str]]:
