@@ -27,8 +27,9 @@ def with_fixes(
     Each codemod runs once over all its findings (safe ones first; a finding takes the first
     codemod that fixes it), and its result is split between them (``attribution``).
 
-    ``tree``: what ``check`` built for ``data``: the codemods take their positions from it
-    instead of generating the module's code again."""
+    ``tree``: what ``check`` built for ``data``. The codemods then run over that tree and its
+    semantic model wherever a rewrite's text can be told from it, else over LibCST's parse of
+    the file placed by its positions (instead of generating the module's code again)."""
     wanted = [f for f in findings if f.fix is not None and f.fix.edits is None]
     if not wanted:
         return list(findings)

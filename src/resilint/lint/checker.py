@@ -47,11 +47,11 @@ _NESTING_MESSAGES = ("too many nested parentheses", "too complex", "too many lev
 _PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
 
 
-
 @dataclass(frozen=True)
 class CheckedTree:
     """What ``check`` built for a file's bytes, lent to ``FixEdits`` while it is alive: the tree
-    made from ``ast`` (code generation gives back the bytes), its positions, its semantic model."""
+    made from ``ast`` (its whitespace and comments are LibCST's defaults, not the file's), its
+    positions, its semantic model."""
 
     module: cst.Module
     positions: ConvertedPositions
