@@ -548,18 +548,18 @@ def _by_splitting(
 
 
 def _removing(command: object) -> FrozenSet[Span]:
-    """The targets whose rewrite stops using a name whose import the run removes (a name in
-    the nodes it replaced that their replacements no longer hold)."""
+    """The targets whose rewrite alone removes an import the run removes: it stops using the
+    name (the nodes it replaced held it, their replacements do not), and no other target's
+    rewritten nodes held it (they still would, fixed alone)."""
     queued = command.context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY) or ()  # type: ignore[attr-defined]
     names = {_bound_name(item) for item in queued}
     if not names:
         return frozenset()
-    found = set()
+    users: Dict[str, set] = {}
     for key, replacement in command.replaced.items():  # type: ignore[attr-defined]
-        gone = _names_in(command.planned_nodes[key]) - _names_in(replacement)  # type: ignore[attr-defined]
-        if gone & names:
-            found.update(command.served.get(key, ()))  # type: ignore[attr-defined]
-    return frozenset(found)
+        for name in _names_in(command.planned_nodes[key]) & names:  # type: ignore[attr-defined]
+            users.setdefault(name, set()).update(command.served.get(key, ()))  # type: ignore[attr-defined]
+    return frozenset(owner for owners in users.values() if len(owners) == 1 for owner in owners)
 
 
 def _versions(old: str, new: str, start: int, regions: Sequence[Tuple[int, int, Owners]]) -> List[Tuple[Owners, str]]:
