@@ -18,9 +18,11 @@ from resilint.lint import runner, workers
 from resilint.lint.checker import Checker
 
 
-def _check_here(tasks: Any, settings: Any, codes: Any, jobs: Any, *args: Any, **kwargs: Any) -> List[Any]:
-    checker = Checker(settings, codes, fixes=True)  # as a worker's: findings carry their fixes' edits
-    meanwhile = kwargs.get("meanwhile") or (args[3] if len(args) > 3 else None)
+def _check_here(
+    tasks: Any, settings: Any, codes: Any, jobs: Any, progress: Any = None, done: int = 0, total: int = 0,
+    meanwhile: Any = None, fix_edits: Any = None,
+) -> List[Any]:
+    checker = Checker(settings, codes, fix_edits=fix_edits)  # as a worker's
     if meanwhile is not None:
         meanwhile()
     return [workers.check_task(checker, task) for task in tasks]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -100,8 +101,12 @@ def main(argv: Sequence[str] = ()) -> int:
     args = parser.parse_args(list(argv) or None)
     with tempfile.TemporaryDirectory(prefix="resilint-base-") as exported:
         base_src = _export(args.base, exported)
-        print(f"base {args.base} vs working tree {REPO}/src")
-        return 0 if compare(base_src, os.path.join(REPO, "src"), args.targets, args.jobs) else 1
+        # A copy of the working tree's src/, so that editing it while the comparison runs
+        # changes neither side.
+        new_src = os.path.join(exported, "working-tree", "src")
+        shutil.copytree(os.path.join(REPO, "src"), new_src, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        print(f"base {args.base} vs working tree {REPO}/src (copied at the start)")
+        return 0 if compare(base_src, new_src, args.targets, args.jobs) else 1
 
 
 if __name__ == "__main__":

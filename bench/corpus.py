@@ -107,6 +107,21 @@ PACKAGES: Tuple[Package, ...] = (
 )
 
 
+# Applications, not libraries: application code (views, services, tasks, models) calls HTTP
+# clients and databases far more densely than the libraries above, and costs resilint more per
+# line. A Django application and a Flask one, as their projects publish them on PyPI.
+APPLICATIONS: Tuple[Package, ...] = (
+    Package("pretix", "2026.8.0", "pretix-2026.8.0-py3-none-any.whl",
+            "a78932e698778d873530d67f25a57c28d1c09b1bfb1a22ec817c00d90397db85",
+            "https://files.pythonhosted.org/packages/39/4c/8ae4bb323f56153d345e231690fea1b2c9885338e634c14c5d06ddfd65ef/pretix-2026.8.0-py3-none-any.whl"),
+    Package("lemur", "1.9.3", "lemur-1.9.3-py3-none-any.whl",
+            "22d5d8723b4b8617dd4d648a483fc352bbc34e90e7546b2d9ad8b40d753a8f7b",
+            "https://files.pythonhosted.org/packages/7f/f5/e0c6c9c43671f853b7835d5a98fb427dba2ba0690d1f977ad70423a7332a/lemur-1.9.3-py3-none-any.whl"),
+)
+LIBRARIES_DIR = "corpus"
+APPLICATIONS_DIR = "apps"
+
+
 class HashMismatch(Exception):
     pass
 
@@ -282,9 +297,10 @@ class CorpusInfo:
         return sum(p.lines for p in self.packages)
 
 
-def ensure_package(pkg: Package, cache_dir: Path, log: Callable[[str], None] = print) -> PackageStats:
-    """Unpack pkg's Python sources under <cache>/corpus/<name>-<version>/ (idempotent)."""
-    target = cache_dir / "corpus" / pkg.dirname
+def ensure_package(pkg: Package, cache_dir: Path, log: Callable[[str], None] = print,
+                   directory: str = LIBRARIES_DIR) -> PackageStats:
+    """Unpack pkg's Python sources under <cache>/<directory>/<name>-<version>/ (idempotent)."""
+    target = cache_dir / directory / pkg.dirname
     marker = target / COMPLETE_MARKER
     if marker.exists():
         try:
@@ -318,12 +334,18 @@ def ensure_corpus(
     cache_dir: Optional[Path] = None,
     packages: Iterable[Package] = PACKAGES,
     log: Callable[[str], None] = print,
+    directory: str = LIBRARIES_DIR,
 ) -> CorpusInfo:
     cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
-    info = CorpusInfo(root=cache_dir / "corpus")
+    info = CorpusInfo(root=cache_dir / directory)
     for pkg in packages:
-        info.packages.append(ensure_package(pkg, cache_dir, log))
+        info.packages.append(ensure_package(pkg, cache_dir, log, directory))
     return info
+
+
+def ensure_applications(cache_dir: Optional[Path] = None, log: Callable[[str], None] = print) -> CorpusInfo:
+    """The application corpus (``APPLICATIONS``) under <cache>/apps/."""
+    return ensure_corpus(cache_dir, APPLICATIONS, log, APPLICATIONS_DIR)
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:
@@ -383,13 +405,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = ap.parse_args(argv)
 
     if args.list:
-        for p in PACKAGES:
+        for p in PACKAGES + APPLICATIONS:
             print(f"{p.name}=={p.version}  {p.filename}  sha256:{p.sha256}")
         return 0
     cache_dir = args.cache_dir or default_cache_dir()
     log = (lambda msg: print(msg, file=sys.stderr)) if args.json else print
     try:
         info = ensure_corpus(cache_dir, log=log)
+        apps = ensure_applications(cache_dir, log=log)
     except (HashMismatch, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -398,13 +421,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(json.dumps({
             "root": str(info.root), "files": info.files, "lines": info.lines,
             "packages": [p.as_dict() for p in info.packages], "scaled": scaled,
+            "applications": {"root": str(apps.root), "files": apps.files, "lines": apps.lines,
+                             "packages": [p.as_dict() for p in apps.packages]},
         }, indent=2))
         return 0
-    width = max(len(p.name) for p in info.packages)
-    for p in info.packages:
-        print(f"{p.name:<{width}}  {p.version:<8} {p.files:>6} files {p.lines:>9,} lines")
-    print(f"{'total':<{width}}  {'':<8} {info.files:>6} files {info.lines:>9,} lines  ({len(info.packages)} packages)")
-    print(f"corpus: {info.root}")
+    width = max(len(p.name) for p in info.packages + apps.packages)
+    for title, found in (("libraries", info), ("applications", apps)):
+        for p in found.packages:
+            print(f"{p.name:<{width}}  {p.version:<8} {p.files:>6} files {p.lines:>9,} lines")
+        print(f"{'total':<{width}}  {'':<8} {found.files:>6} files {found.lines:>9,} lines  "
+              f"({len(found.packages)} {title}: {found.root})")
     for f, path in scaled.items():
         print(f"{f}x: {path}")
     return 0

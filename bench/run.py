@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import functools
 import json
 import math
 import os
@@ -51,13 +52,21 @@ ALL_TOOLS = ("resilint", "ruff", "pylint", "bandit")
 # Packages for --profile: real HTTP/retry client code, ~52k lines.
 PROFILE_PACKAGES = ("requests", "urllib3", "docker", "google-api-core")
 
-# Targets from issue 16 (which tightened issue 6's).
+# Targets from issue 27 (which tightened issue 16's), on both corpora.
 TARGET_PEAK_MB = 500.0
 TARGET_PYLINT_RATIO = 5.0
-TARGET_BANDIT_RATIO = 0.6  # cold, all cores: wall time at most this fraction of bandit's
-TARGET_WARM_VS_RUFF = 5.0
-TARGET_EDITED_VS_WARM = 3.0  # one file edited: wall time at most this multiple of the warm run's
+TARGET_CPU_VS_BANDIT = 0.8  # cold --jobs 1: CPU at most this fraction of bandit's
+TARGET_BANDIT_RATIO = 0.5  # cold, all cores: wall time at most this fraction of bandit's
+TARGET_WARM_VS_RUFF = 3.0
+TARGET_EDITED_VS_WARM = 2.0  # one file edited: wall time at most this multiple of the warm run's
+TARGET_VERSION_SECONDS = 0.2  # `resilint --version`, wall
+# A 4,001-line module with one finding per 100 lines, and with 4,000: CPU at most these
+# multiples of the same module with none, in every format.
+TARGET_DENSITY = {"f40": 1.5, "f4000": 3.0}
 LINEAR_TOLERANCE = 1.15  # s/100k lines at the largest scale at most 15 % above 1x
+LIBRARIES, APPLICATIONS, DENSITY, STARTUP = "libraries", "applications", "density", "startup"
+DENSITY_FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab")
+DENSITY_MODULES = (("none", 0), ("f40", 100), ("f4000", 1))  # name, one finding every N lines
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -155,6 +164,7 @@ class Measurement:
     errors: Optional[int] = None
     note: str = ""
     na: str = ""  # reason when not measured
+    corpus: str = LIBRARIES  # libraries | applications | density | startup
 
     @property
     def median_wall(self) -> float:
@@ -180,7 +190,7 @@ class Measurement:
     def from_dict(cls, d: dict) -> "Measurement":
         m = cls(key=d["key"], label=d["label"], tool=d["tool"], scale=d["scale"], lines=d["lines"],
                 findings=d.get("findings"), per_rule=d.get("per_rule") or {}, errors=d.get("errors"),
-                note=d.get("note", ""), na=d.get("na", ""))
+                note=d.get("note", ""), na=d.get("na", ""), corpus=d.get("corpus", LIBRARIES))
         n = len(d.get("walls", []))
         single = d.get("max_single_rss_mb") or [0.0] * n
         for i in range(n):
@@ -197,6 +207,7 @@ class Measurement:
             "max_single_rss_mb": [r.max_single_rss_mb for r in self.runs],
             "returncodes": [r.returncode for r in self.runs], "findings": self.findings,
             "per_rule": self.per_rule, "errors": self.errors, "note": self.note, "na": self.na,
+            "corpus": self.corpus,
         }
 
 
@@ -244,6 +255,14 @@ class OneFileEdit:
 
 # The file the one-file-edited runs change: an HTTP client module other modules import.
 EDITED_FILE = ("requests-", "requests/sessions.py")
+EDITED_APPLICATION_FILE = ("pretix-", "pretix/base/services/mail.py")
+
+
+def density_module(every: int, lines: int = 4000) -> str:
+    """A module of ``lines`` client calls after its import, one in ``every`` without a timeout
+    (none when 0): what generated clients and long test modules look like."""
+    calls = ["requests.get(u)" if every and i % every == every - 1 else "requests.get(u, timeout=T)" for i in range(lines)]
+    return "\n".join(["import requests", *calls]) + "\n"
 
 
 class Bench:
@@ -384,7 +403,7 @@ class Bench:
         if stdout_to_file and out_file is not None:
             fh = open(out_file, "wb")
             stdout = fh
-        err_path = self.work / f"{m.key}-x{m.scale}.stderr"
+        err_path = self.work / f"{m.corpus}-{m.key}-x{m.scale}.stderr"
         with open(err_path, "wb") as err:
             try:
                 r = run_measured(argv, cwd=self.work, stdout=stdout, stderr=err,
@@ -398,9 +417,10 @@ class Bench:
 
     def measure(self, key: str, label: str, tool: str, scale: int, lines: int, argv: List[str],
                 repeat: int, out_file: Optional[Path], counter: Optional[Callable[[Measurement, Path], None]],
-                stdout_to_file: bool = False, edit: Optional[OneFileEdit] = None) -> Measurement:
+                stdout_to_file: bool = False, edit: Optional[OneFileEdit] = None,
+                corpus: str = LIBRARIES) -> Measurement:
         """Plan a measurement; execute() runs the plan round-robin."""
-        m = Measurement(key=key, label=label, tool=tool, scale=scale, lines=lines)
+        m = Measurement(key=key, label=label, tool=tool, scale=scale, lines=lines, corpus=corpus)
         m.note = " ".join(_short(a) for a in argv)
         self._plan.append(_Job(m, argv, repeat, out_file, counter, stdout_to_file,
                                edit.before if edit else None, edit.after if edit else None))
@@ -428,7 +448,7 @@ class Bench:
                         job.after()
                 m.runs.append(r)
                 if exit_is_failure(m.tool, r.returncode):
-                    err = (self.work / f"{m.key}-x{m.scale}.stderr").read_text(errors="replace")[-800:]
+                    err = (self.work / f"{m.corpus}-{m.key}-x{m.scale}.stderr").read_text(errors="replace")[-800:]
                     self.log(f"    !! {m.label}: exit {r.returncode}: {err.strip()}")
                 if rnd == 0 and job.counter is not None and job.out_file is not None \
                         and job.out_file.exists():
@@ -438,11 +458,13 @@ class Bench:
                         self.log(f"    !! could not count findings of {m.label}: {exc}")
 
     def run_scale(self, scale: int, target: Path, lines: int, repeat: int, tools: Sequence[str],
-                  full: bool) -> None:
-        self.log(f"== {scale}x: {target} ({lines:,} lines), {repeat} run(s) each")
+                  full: bool, corpus: str = LIBRARIES, edited_file: Tuple[str, str] = EDITED_FILE) -> None:
+        self.log(f"== {corpus} {scale}x: {target} ({lines:,} lines), {repeat} run(s) each")
         path = str(target)
         jn = self.jobs_all
-        out = self.work
+        out = self.work / corpus
+        out.mkdir(parents=True, exist_ok=True)
+        measure = functools.partial(self.measure, corpus=corpus)
 
         def res_counter(m: Measurement, p: Path) -> None:
             m.findings, m.per_rule, m.errors = count_resilint(p)
@@ -455,57 +477,78 @@ class Bench:
             cold_flag = ["--no-cache"] if self.has_no_cache else []
             for j in jobs_list:
                 rep = out / f"resilint-x{scale}-j{j}.json"
-                self.measure(f"resilint-cold-j{j}", f"resilint cold --jobs {j}", "resilint", scale,
+                measure(f"resilint-cold-j{j}", f"resilint cold --jobs {j}", "resilint", scale,
                              lines, base + cold_flag + ["--jobs", str(j), "-o", str(rep)], repeat,
                              rep, res_counter)
             if self.has_no_cache and (scale == 1 or full):
-                cache = self.cache_dir / "resilint-cache" / f"x{scale}"
+                cache = self.cache_dir / "resilint-cache" / corpus / f"x{scale}"
                 shutil.rmtree(cache, ignore_errors=True)
                 cache_args = ["--cache-dir", str(cache)] if self.has_cache_dir else []
                 rep = out / f"resilint-x{scale}-fill.json"
-                self.measure(f"resilint-fill-j{jn}", f"resilint filling cache --jobs {jn}", "resilint",
+                measure(f"resilint-fill-j{jn}", f"resilint filling cache --jobs {jn}", "resilint",
                              scale, lines, base + cache_args + ["--jobs", str(jn), "-o", str(rep)], 1,
                              rep, res_counter)
                 for j in jobs_list:
                     rep = out / f"resilint-x{scale}-warm-j{j}.json"
-                    self.measure(f"resilint-warm-j{j}", f"resilint warm --jobs {j}", "resilint", scale,
+                    measure(f"resilint-warm-j{j}", f"resilint warm --jobs {j}", "resilint", scale,
                                  lines, base + cache_args + ["--jobs", str(j), "-o", str(rep)], repeat,
                                  rep, res_counter)
-                edited = next(iter(sorted(target.glob(f"{EDITED_FILE[0]}*/{EDITED_FILE[1]}"))), None)
+                edited = next(iter(sorted(target.glob(f"{edited_file[0]}*/{edited_file[1]}"))), None)
                 if edited is not None:
                     rep = out / f"resilint-x{scale}-edited-j{jn}.json"
                     argv = base + cache_args + ["--jobs", str(jn), "-o", str(rep)]
                     edit = OneFileEdit(edited, argv, self._run_unmeasured)
-                    self.measure(f"resilint-edited-j{jn}", f"resilint one file edited --jobs {jn}", "resilint",
+                    measure(f"resilint-edited-j{jn}", f"resilint one file edited --jobs {jn}", "resilint",
                                  scale, lines, argv, repeat, rep, res_counter, edit=edit)
             elif not self.has_no_cache:
                 for j in jobs_list:
                     m = Measurement(f"resilint-warm-j{j}", f"resilint warm --jobs {j}", "resilint",
-                                    scale, lines, na="n/a (no cache yet)")
+                                    scale, lines, na="n/a (no cache yet)", corpus=corpus)
                     self.measurements.append(m)
 
         if "ruff" in tools:
             rep = out / f"ruff-x{scale}.json"
-            self.measure("ruff", "ruff S113", "ruff", scale, lines,
+            measure("ruff", "ruff S113", "ruff", scale, lines,
                          [str(self.peers_bin / "ruff"), "check", "--select", "S113", "--no-cache",
                           "--isolated", "--exit-zero", "--output-format", "json", "-o", str(rep), path],
                          repeat, rep, lambda m, p: setattr(m, "findings", count_ruff(p)))
         if "bandit" in tools and (full or scale == 1 or "bandit" in self.args.scale_tools):
             rep = out / f"bandit-x{scale}.json"
-            self.measure("bandit", "bandit B113", "bandit", scale, lines,
+            measure("bandit", "bandit B113", "bandit", scale, lines,
                          [str(self.peers_bin / "bandit"), "-t", "B113", "-r", "-q", "-f", "json",
                           "-o", str(rep), path],
                          repeat, rep, lambda m, p: setattr(m, "findings", count_bandit(p)))
         if "pylint" in tools and (full or scale == 1 or "pylint" in self.args.scale_tools):
             rep = out / f"pylint-x{scale}.json"
             # --recursive=y: the corpus root is a directory of packages, not a package.
-            self.measure("pylint", "pylint W3101", "pylint", scale, lines,
+            measure("pylint", "pylint W3101", "pylint", scale, lines,
                          [str(self.peers_bin / "pylint"), "--disable=all", "--enable=W3101",
                           "--recursive=y", "--persistent=n", "--score=n", "--output-format=json",
                           path],
                          min(repeat, self.args.pylint_repeat or repeat), rep,
                          lambda m, p: setattr(m, "findings", count_pylint(p)),
                          stdout_to_file=True)
+        self.execute()
+
+    def run_density(self, repeat: int) -> None:
+        """The same 4,001-line module with no finding, one per 100 lines and 4,000, checked cold
+        with one worker in every format: what findings cost on top of the file's analysis."""
+        directory = self.cache_dir / DENSITY
+        directory.mkdir(parents=True, exist_ok=True)
+        out = self.work / DENSITY
+        out.mkdir(parents=True, exist_ok=True)
+        self.log(f"== density: {', '.join(name for name, _ in DENSITY_MODULES)} x {', '.join(DENSITY_FORMATS)}")
+        for name, every in DENSITY_MODULES:
+            module = directory / f"{name}.py"
+            module.write_text(density_module(every))
+            for fmt in DENSITY_FORMATS:
+                rep = out / f"{name}.{fmt}"
+                self.measure(f"density-{name}-{fmt}", f"resilint {name} --format {fmt}", "resilint", 1, 4001,
+                             self.resilint + ["check", str(module), "--format", fmt, "--no-cache", "--jobs", "1",
+                                              "--exit-zero", "-o", str(rep)],
+                             repeat, rep, None, corpus=DENSITY)
+        self.measure("version", "resilint --version", "resilint", 1, 0, self.resilint + ["--version"], repeat,
+                     None, None, corpus=STARTUP)
         self.execute()
 
     # ----------------------------------------------------------------- profile
@@ -627,8 +670,9 @@ def _short(arg: str) -> str:
 
 def render(bench: Bench, info: corpus_mod.CorpusInfo, facts: List[Tuple[str, str]],
            scales: Dict[int, Tuple[Path, int, int]], profile: Optional[Tuple[str, str, int]],
-           command: str, elapsed: float) -> str:
-    ms = bench.measurements
+           command: str, elapsed: float, apps: Optional[corpus_mod.CorpusInfo] = None) -> str:
+    everything = bench.measurements
+    ms = [m for m in everything if m.corpus == LIBRARIES]
     jn = bench.jobs_all
     out: List[str] = ["# resilint benchmark: latest results", ""]
     out.append(f"Produced by `{command}` in {elapsed / 60:.1f} min. Method: bench/README.md.")
@@ -651,25 +695,38 @@ def render(bench: Bench, info: corpus_mod.CorpusInfo, facts: List[Tuple[str, str
         out.append(f"| {p.name} | {p.version} | {p.files:,} | {p.lines:,} |")
     out.append(f"| **total** | | **{info.files:,}** | **{info.lines:,}** |")
     out.append("")
-    for scale in sorted(scales):
-        _path, files, lines = scales[scale]
-        rows = [m for m in ms if m.scale == scale]
+    if apps is not None:
+        out.append(f"The application corpus: {len(apps.packages)} pinned applications (`APPLICATIONS`), "
+                   f"{apps.files:,} files, {apps.lines:,} lines (1× only).")
+        out.append("")
+        out.append("| application | version | files | lines |")
+        out.append("|---|---|---:|---:|")
+        for p in apps.packages:
+            out.append(f"| {p.name} | {p.version} | {p.files:,} | {p.lines:,} |")
+        out.append(f"| **total** | | **{apps.files:,}** | **{apps.lines:,}** |")
+        out.append("")
+    sections = [(LIBRARIES, scale, scales[scale][1], scales[scale][2]) for scale in sorted(scales)]
+    if apps is not None:
+        sections.append((APPLICATIONS, 1, apps.files, apps.lines))
+    for corpus, scale, files, lines in sections:
+        rows = [m for m in everything if m.scale == scale and m.corpus == corpus]
         if not rows:
             continue
         ref = next((m for m in rows if m.key == f"resilint-cold-j{jn}" and m.runs), None)
         nrep = max((len(m.runs) for m in rows), default=0)
-        out.append(f"## {scale}× corpus ({files:,} files, {lines:,} lines)")
+        title = "application corpus" if corpus == APPLICATIONS else f"{scale}× corpus"
+        out.append(f"## {title} ({files:,} files, {lines:,} lines)")
         out.append("")
         out.append(f"Median of {nrep} run(s) (fill: 1 run). Ratio = median ÷ resilint cold "
                    f"`--jobs {jn}` (above 1× = slower than resilint). Peak MB = peak summed RSS of "
                    f"the process tree (PSS in brackets).")
         out.append("")
         out.append("| measurement | median s | min–max s | CPU s | ratio | lines/s | s / 100k lines "
-                   "| peak MB | findings |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+                   "| CPU s / 100k lines | peak MB | findings |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for m in rows:
             if m.na or not m.runs:
-                out.append(f"| {m.label} | {m.na or 'n/a'} | | | | | | | |")
+                out.append(f"| {m.label} | {m.na or 'n/a'} | | | | | | | | |")
                 continue
             walls = [r.wall for r in m.runs]
             ratio = m.median_wall / ref.median_wall if ref else float("nan")
@@ -682,9 +739,10 @@ def render(bench: Bench, info: corpus_mod.CorpusInfo, facts: List[Tuple[str, str
             out.append(
                 f"| {m.label} | {fmt_s(m.median_wall)} | {fmt_s(min(walls))}–{fmt_s(max(walls))} "
                 f"| {fmt_s(m.median_cpu)} | {fmt_ratio(ratio)} | {fmt_int(m.lines_per_s)} "
-                f"| {fmt_s(per_100k(m.median_wall, m.lines))} "
+                f"| {fmt_s(per_100k(m.median_wall, m.lines))} | {fmt_s(per_100k(m.median_cpu, m.lines))} "
                 f"| {m.peak_rss:.0f} ({m.peak_pss:.0f}) | {fnd} |")
         out.append("")
+    out.extend(density_table(everything))
 
     # missing-timeout comparison and per-rule counts (1x, or the smallest scale measured)
     base_scale = min(scales) if scales else 1
@@ -745,7 +803,7 @@ def render(bench: Bench, info: corpus_mod.CorpusInfo, facts: List[Tuple[str, str
         out.append("")
 
     # targets
-    out.append("## Targets (issue 16)")
+    out.append("## Targets (issue 27)")
     out.append("")
     out.append("| target | figure | met? |")
     out.append("|---|---|---|")
@@ -773,66 +831,94 @@ def render(bench: Bench, info: corpus_mod.CorpusInfo, facts: List[Tuple[str, str
     return "\n".join(out) + "\n"
 
 
+def density_table(ms: Sequence[Measurement]) -> List[str]:
+    """Median CPU of the density modules per format, and each against the module with none."""
+    found = {m.key: m for m in ms if m.corpus == DENSITY and m.runs}
+    if not found:
+        return []
+    out = ["## Findings in one module (4,001 lines, `--jobs 1`, cold)", "",
+           "Median CPU seconds of `resilint check MODULE --format F --no-cache --jobs 1`; in brackets, the "
+           "multiple of the same module with no finding (`none`). `f40`: one call without a timeout per "
+           "100 lines; `f4000`: every line.", "",
+           "| format | " + " | ".join(name for name, _ in DENSITY_MODULES) + " |",
+           "|---|" + "---:|" * len(DENSITY_MODULES)]
+    for fmt in DENSITY_FORMATS:
+        base = found.get(f"density-none-{fmt}")
+        cells = []
+        for name, _ in DENSITY_MODULES:
+            m = found.get(f"density-{name}-{fmt}")
+            if m is None:
+                cells.append("–")
+            elif name == "none" or base is None:
+                cells.append(fmt_s(m.median_cpu))
+            else:
+                cells.append(f"{fmt_s(m.median_cpu)} ({fmt_ratio(m.median_cpu / base.median_cpu)})")
+        out.append(f"| {fmt} | " + " | ".join(cells) + " |")
+    version = next((m for m in ms if m.key == "version" and m.runs), None)
+    if version is not None:
+        out.extend(["", f"`resilint --version`: {fmt_s(version.median_wall)} s wall, {fmt_s(version.median_cpu)} s CPU "
+                        "(median)."])
+    out.append("")
+    return out
+
+
 def targets(bench: Bench, scale: int, linear: Optional[bool]) -> List[str]:
-    ms = [m for m in bench.measurements if m.scale == scale and m.runs]
     jn = bench.jobs_all
 
-    def get(key: str) -> Optional[Measurement]:
-        return next((m for m in ms if m.key == key), None)
-
-    rows = []
-    cold = get(f"resilint-cold-j{jn}")
-    bandit, pylint, ruff = get("bandit"), get("pylint"), get("ruff")
-    warm = get(f"resilint-warm-j{jn}")
+    def get(key: str, corpus: str = LIBRARIES) -> Optional[Measurement]:
+        return next((m for m in bench.measurements if m.key == key and m.corpus == corpus and m.runs
+                     and (m.scale == scale or corpus != LIBRARIES)), None)
 
     def yes(ok: Optional[bool]) -> str:
         return "n/a" if ok is None else ("**met**" if ok else "**missed**")
 
-    cold1 = get("resilint-cold-j1")
-    if cold1 and bandit:
-        rows.append(f"| resilint cold --jobs 1: CPU at most bandit B113's | "
-                    f"{fmt_s(cold1.median_cpu)} s vs {fmt_s(bandit.median_cpu)} s "
-                    f"({fmt_ratio(cold1.median_cpu / bandit.median_cpu)}) | "
-                    f"{yes(cold1.median_cpu <= bandit.median_cpu)} |")
-    else:
-        rows.append("| resilint cold --jobs 1: CPU at most bandit B113's | not measured | n/a |")
-    if cold and bandit:
-        r = cold.median_wall / bandit.median_wall
-        rows.append(f"| resilint cold (--jobs {jn}) wall at most {TARGET_BANDIT_RATIO}× bandit B113's | "
-                    f"{fmt_s(cold.median_wall)} s vs {fmt_s(bandit.median_wall)} s = {fmt_ratio(r)}; CPU "
-                    f"{fmt_s(cold.median_cpu)} s vs {fmt_s(bandit.median_cpu)} s | {yes(r <= TARGET_BANDIT_RATIO)} |")
-    else:
-        rows.append(f"| resilint cold wall at most {TARGET_BANDIT_RATIO}× bandit B113's | not measured | n/a |")
-    if cold and pylint:
-        r = pylint.median_wall / cold.median_wall
-        rows.append(f"| resilint cold ≥ {TARGET_PYLINT_RATIO:.0f}× faster than pylint W3101 | "
-                    f"pylint {fmt_s(pylint.median_wall)} s ÷ resilint {fmt_s(cold.median_wall)} s = "
-                    f"{fmt_ratio(r)}; CPU {fmt_s(pylint.median_cpu)} s ÷ {fmt_s(cold.median_cpu)} s = "
-                    f"{fmt_ratio(pylint.median_cpu / cold.median_cpu)} (pylint runs one process) "
-                    f"| {yes(r >= TARGET_PYLINT_RATIO)} |")
-    else:
-        rows.append(f"| resilint cold ≥ {TARGET_PYLINT_RATIO:.0f}× faster than pylint W3101 | not measured | n/a |")
-    def at_most(label: str, measured: Optional[Measurement], base: Optional[Measurement], limit: float,
-                missing: str = "not measured") -> str:
-        if not (measured and base):
-            return f"| {label} | {missing} | n/a |"
-        r = measured.median_wall / base.median_wall
-        return (f"| {label} | {fmt_s(measured.median_wall)} s vs {fmt_s(base.median_wall)} s = {fmt_ratio(r)} | "
-                f"{yes(r <= limit)} |")
-
-    why = "n/a (no cache yet)" if not bench.has_no_cache else "not measured"
-    rows.append(at_most(f"resilint warm within {TARGET_WARM_VS_RUFF:.0f}× of ruff S113", warm, ruff,
-                        TARGET_WARM_VS_RUFF, why))
-    rows.append(at_most(f"resilint one file edited at most {TARGET_EDITED_VS_WARM:.0f}× the warm run",
-                        get(f"resilint-edited-j{jn}"), warm, TARGET_EDITED_VS_WARM))
+    rows = []
+    for name, limit in TARGET_DENSITY.items():
+        ratios = []
+        for fmt in DENSITY_FORMATS:
+            m, base = get(f"density-{name}-{fmt}", DENSITY), get(f"density-none-{fmt}", DENSITY)
+            if m and base:
+                ratios.append((m.median_cpu / base.median_cpu, fmt))
+        if ratios:
+            worst = max(ratios)
+            figure = ", ".join(f"{fmt} {fmt_ratio(r)}" for r, fmt in ratios)
+            rows.append(f"| `{name}` module at most {limit:g}× the module with no finding (CPU), every format | "
+                        f"{figure} | {yes(worst[0] <= limit)} |")
+    for corpus in (LIBRARIES, APPLICATIONS):
+        cold1, cold, bandit = get("resilint-cold-j1", corpus), get(f"resilint-cold-j{jn}", corpus), get("bandit", corpus)
+        warm, ruff, edited = get(f"resilint-warm-j{jn}", corpus), get("ruff", corpus), get(f"resilint-edited-j{jn}", corpus)
+        if cold1 and bandit:
+            r = cold1.median_cpu / bandit.median_cpu
+            rows.append(f"| {corpus}: cold --jobs 1 CPU at most {TARGET_CPU_VS_BANDIT:g}× bandit B113's | "
+                        f"{fmt_s(cold1.median_cpu)} s vs {fmt_s(bandit.median_cpu)} s = {fmt_ratio(r)} "
+                        f"({fmt_s(per_100k(cold1.median_cpu, cold1.lines))} s per 100k lines) | {yes(r <= TARGET_CPU_VS_BANDIT)} |")
+        if cold and bandit:
+            r = cold.median_wall / bandit.median_wall
+            rows.append(f"| {corpus}: cold --jobs {jn} wall at most {TARGET_BANDIT_RATIO:g}× bandit B113's | "
+                        f"{fmt_s(cold.median_wall)} s vs {fmt_s(bandit.median_wall)} s = {fmt_ratio(r)} | "
+                        f"{yes(r <= TARGET_BANDIT_RATIO)} |")
+        if warm and ruff:
+            r = warm.median_wall / ruff.median_wall
+            rows.append(f"| {corpus}: warm at most {TARGET_WARM_VS_RUFF:g}× ruff S113's | {fmt_s(warm.median_wall)} s vs "
+                        f"{fmt_s(ruff.median_wall)} s = {fmt_ratio(r)} | {yes(r <= TARGET_WARM_VS_RUFF)} |")
+        if edited and warm:
+            r = edited.median_wall / warm.median_wall
+            rows.append(f"| {corpus}: one file edited at most {TARGET_EDITED_VS_WARM:g}× the warm run | "
+                        f"{fmt_s(edited.median_wall)} s vs {fmt_s(warm.median_wall)} s = {fmt_ratio(r)} | "
+                        f"{yes(r <= TARGET_EDITED_VS_WARM)} |")
+    version = get("version", STARTUP)
+    if version:
+        rows.append(f"| `resilint --version` at most {TARGET_VERSION_SECONDS:g} s | {fmt_s(version.median_wall)} s | "
+                    f"{yes(version.median_wall <= TARGET_VERSION_SECONDS)} |")
     res_all = [m for m in bench.measurements if m.tool == "resilint" and m.runs]
     if res_all:
         worst = max(res_all, key=lambda m: m.peak_rss)
         rows.append(f"| resilint peak memory < {TARGET_PEAK_MB:.0f} MB (any run, any size, 4× included) | "
                     f"{worst.peak_rss:.0f} MB RSS / {worst.peak_pss:.0f} MB PSS "
-                    f"({worst.label}, {worst.scale}×) | {yes(worst.peak_rss < TARGET_PEAK_MB)} |")
-    rows.append(f"| resilint cost linear in corpus size (cold, --jobs {jn}) | see Scaling | "
-                f"{yes(linear)} |")
+                    f"({worst.label}, {worst.corpus} {worst.scale}×) | {yes(worst.peak_rss < TARGET_PEAK_MB)} |")
+    rows.append(f"| resilint cost per line flat from 1× to 4× (cold, --jobs {jn}) | see Scaling | {yes(linear)} |")
+    rows.append("| findings identical before and after, fix edits included | `python bench/compare_findings.py` "
+                "(not run by this script) | n/a |")
     return rows
 
 
@@ -867,8 +953,9 @@ def rerender(args: argparse.Namespace, log: Callable[[str], None]) -> int:
         lines = sum(p.lines for p in info.packages if p.name in PROFILE_PACKAGES)
         profile = [*profile_tables(prof, args.profile_top), lines]
     facts = [tuple(f) for f in data["facts"]]
+    apps = corpus_mod.ensure_applications(args.cache_dir, log=log) if data.get("applications") else None
     md = render(bench, info, facts, scales, tuple(profile) if profile else None,  # type: ignore[arg-type]
-                command or "python bench/run.py", elapsed or 0.0)
+                command or "python bench/run.py", elapsed or 0.0, apps)
     md = md.replace("Method: bench/README.md.", "Method: bench/README.md. (Report re-rendered from "
                     "the raw runs with `--rerender`.)", 1)
     args.output.write_text(md)
@@ -919,6 +1006,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="also cProfile resilint --jobs 1 on ~50k lines and add the tables")
     ap.add_argument("--profile-top", type=int, default=15)
     ap.add_argument("--timeout", type=float, default=1800.0, help="kill a single run after this many seconds")
+    ap.add_argument("--no-applications", dest="applications", action="store_false",
+                    help="leave out the application corpus (bench/corpus.py APPLICATIONS), measured at 1×")
+    ap.add_argument("--no-density", dest="density", action="store_false",
+                    help="leave out the 4,001-line modules with 0, 40 and 4,000 findings in every format")
+    ap.add_argument("--density-only", action="store_true",
+                    help="measure only those modules and `resilint --version` (no corpus run, no peers)")
     ap.add_argument("--rerender", action="store_true",
                     help="measure nothing: rebuild the report from <cache>/results/latest.json")
     ap.add_argument("--output", type=Path, default=None,
@@ -945,6 +1038,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     t_start = time.perf_counter()
     info = corpus_mod.ensure_corpus(args.cache_dir, log=log)
     log(f"corpus: {len(info.packages)} packages, {info.files:,} files, {info.lines:,} lines")
+    apps = corpus_mod.ensure_applications(args.cache_dir, log=log) if args.applications else None
+    if apps is not None:
+        log(f"applications: {len(apps.packages)} packages, {apps.files:,} files, {apps.lines:,} lines")
+        for dirpath, _d, files in os.walk(apps.root):
+            for fn in files:
+                with open(os.path.join(dirpath, fn), "rb") as fh:
+                    fh.read()
     bench = Bench(args, log)
     peer_versions = bench.ensure_peers(args.tools)
     facts = bench.machine_facts(peer_versions)
@@ -970,7 +1070,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         elapsed = time.perf_counter() - t_start
         end_facts = facts + [("load average (1/5/15 min) at end" if final else "load average now",
                               " / ".join(f"{x:.2f}" for x in os.getloadavg()))]
-        md = render(bench, info, end_facts, scales, profile, command, elapsed)
+        md = render(bench, info, end_facts, scales, profile, command, elapsed, apps)
         if not final:
             md = md.replace("# resilint benchmark: latest results",
                             "# resilint benchmark: latest results (PARTIAL: run in progress)", 1)
@@ -979,15 +1079,24 @@ def main(argv: Optional[List[str]] = None) -> int:
             "measurements": [m.as_dict() for m in bench.measurements], "facts": end_facts,
             "corpus_lines": info.lines, "command": command, "elapsed": elapsed,
             "scales": {str(k): [str(v[0]), v[1], v[2]] for k, v in scales.items()},
-            "jobs_all": bench.jobs_all, "has_no_cache": bench.has_no_cache,
+            "jobs_all": bench.jobs_all, "has_no_cache": bench.has_no_cache, "applications": apps is not None,
             "profile": list(profile) if profile else None}, indent=1))
         return md
 
+    if args.density and "resilint" in args.tools:
+        bench.run_density(args.repeat)
+        write()
+    if args.density_only:
+        scales, apps = {}, None
     for s in sorted(scales):
         target, _files, lines = scales[s]
         tools = [t for t in args.tools if s == 1 or args.full or t in args.scale_tools]
         bench.run_scale(s, target, lines, args.repeat if s == 1 else args.scale_repeat, tools, args.full)
         write()
+        if s == 1 and apps is not None:
+            bench.run_scale(1, apps.root, apps.lines, args.repeat, args.tools, args.full, APPLICATIONS,
+                            EDITED_APPLICATION_FILE)
+            write()
 
     profile = bench.profile(info) if args.profile else None
     md = write(profile, final=True)

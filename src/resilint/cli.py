@@ -25,7 +25,7 @@ from resilint.lint.signals import Terminated, terminated_by_sigterm
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
     from resilint.lint.finding import Finding, RunResult
-    from resilint.lint.fixer import FixOutcome
+    from resilint.fixing.fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # 128 + the signal's number, as shells report a process that a signal ended.
@@ -247,7 +247,7 @@ def _prepare(options: _RunOptions, stdin: Optional[Source] = None) -> Tuple[Tupl
     settings and the enabled codes of a command that checks. Standard input's configuration is
     the one its ``--stdin-filename`` would have, found from the file or its directory."""
     from resilint.lint.config import ConfigError, enabled_codes
-    from resilint.lint.registry import all_rules
+    from resilint.lint.catalog import rule_catalog as all_rules  # the declarations: no rule is imported
 
     try:
         os.getcwd()
@@ -271,7 +271,7 @@ def _prepare(options: _RunOptions, stdin: Optional[Source] = None) -> Tuple[Tupl
 
 def _settings(paths: Sequence[str], options: _RunOptions) -> Settings:
     from resilint.lint.config import load_settings, validate_selectors, validate_settings
-    from resilint.lint.registry import all_rules
+    from resilint.lint.catalog import rule_catalog as all_rules  # the declarations: no rule is imported
 
     settings = load_settings(paths, options.config_path)
     rules = all_rules()
@@ -307,7 +307,7 @@ def _fixable_codes(settings: Settings, fixable: Sequence[str], unfixable: Sequen
     """The codes whose fixes may be applied, ``--fixable`` replacing and ``--unfixable`` adding
     to the settings."""
     from resilint.lint.config import ConfigError, validate_selectors
-    from resilint.lint.registry import all_rules
+    from resilint.lint.catalog import rule_catalog as all_rules  # the declarations: no rule is imported
 
     from resilint.lint.config import fixable_codes
 
@@ -331,14 +331,25 @@ def _without_unfixable_fixes(findings: List[Finding], fixable: Sequence[str]) ->
     return [replace(f, fix=None) if f.fix is not None and f.code not in allowed else f for f in findings]
 
 
+def _fix_edits(*args: Any) -> List[Finding]:
+    """The fixing layer's ``with_fixes``, imported (with the codemods and LibCST's codemod
+    machinery) only when a file has a fix to compute."""
+    from resilint.fixing.fix_edits import with_fixes
+
+    return with_fixes(*args)
+
+
 def _run(
     options: _RunOptions, paths: Tuple[str, ...], settings: Settings, codes: List[str], stdin: Optional[Source],
-    keep_summaries: bool = False,
+    keep_summaries: bool = False, fix_edits: bool = False,
 ) -> RunResult:
     """The run a command starts from; ``keep_summaries``: with every module summary (the fixer
-    re-runs the project pass)."""
+    re-runs the project pass); ``fix_edits``: the findings' fixes with their edits (for a
+    report that shows them, or to fix), which the fixing layer computes."""
     from resilint.lint.cache import ResultCache
     from resilint.lint.runner import run
+
+    computing = _fix_edits if fix_edits else None
 
     import time
 
@@ -348,7 +359,7 @@ def _run(
         options.log(f"cache: {cache.path if cache is not None else 'off (--no-cache)'}")
         result = run(
             paths, settings, codes, jobs=options.jobs, progress=report_progress, cache=cache,
-            keep_summaries=keep_summaries, contents=_contents(stdin),
+            keep_summaries=keep_summaries, contents=_contents(stdin), fix_edits=computing,
         )
     if options.verbose:
         cached = set(result.from_cache)
@@ -392,15 +403,15 @@ def check(
 ) -> None:
     """Check PATHS (files or directories; default: the current directory; '-': standard input)."""
     from resilint.lint.baseline import new_findings, read_baseline
+    from resilint.lint.catalog import rule_catalog as all_rules  # the declarations: no rule is imported
     from resilint.lint.config import ConfigError
-    from resilint.lint.fixer import Fixer
-    from resilint.lint.registry import all_rules
-    from resilint.lint.report import ReportOptions, reporters
+    from resilint.lint.report import ReportOptions, reporter, shows_fix_edits
 
     run_options = _RunOptions(**options)
-    formats = reporters()
-    if output_format not in formats:
-        raise click.BadParameter(f"unknown format {output_format!r}; choose from {', '.join(formats)}", param_hint="--format")
+    if output_format not in format_names():
+        raise click.BadParameter(
+            f"unknown format {output_format!r}; choose from {', '.join(format_names())}", param_hint="--format",
+        )
     if statistics and output_format not in STATISTICS_FORMATS:
         raise click.UsageError(f"--statistics works with --format {' or '.join(STATISTICS_FORMATS)}, not {output_format}")
     if write_baseline and baseline_path is None:
@@ -417,10 +428,15 @@ def check(
     except ConfigError as exc:
         raise _fail(str(exc)) from None
 
-    result = _run(run_options, paths, settings, codes, stdin, keep_summaries=apply_fixes)
+    result = _run(
+        run_options, paths, settings, codes, stdin, keep_summaries=apply_fixes,
+        fix_edits=apply_fixes or shows_fix_edits(output_format),
+    )
     contents = _contents(stdin)
     outcome = None
     if apply_fixes:
+        from resilint.fixing.fixer import Fixer
+
         fixer = Fixer(settings, codes, result, unsafe=unsafe_fixes, fixable=fixable_codes, contents=contents)
         outcome = fixer.fix(write=stdin is None)
         result.findings = outcome.remaining
@@ -449,7 +465,7 @@ def check(
             quiet=run_options.quiet, fixed=sum(outcome.fixed.values()) if outcome is not None else None,
             unfixed=outcome.unfixed if outcome is not None else {},
         )
-        formats[output_format](result, all_rules(), out, report_options)
+        reporter(output_format)(result, all_rules(), out, report_options)
     if outcome is not None:
         _fix_notes(outcome, run_options, show_fixes, diff=False)
 
@@ -603,13 +619,13 @@ def _write_source(data: bytes) -> None:
 def fix(unsafe_fixes: bool, show_fixes: bool, fixable: Tuple[str, ...], unfixable: Tuple[str, ...], diff: bool, **options: Any) -> None:
     """Fix the findings in PATHS that have a fix (safe ones unless --unsafe-fixes). With '-',
     standard input: the fixed source is printed."""
-    from resilint.lint.fixer import Fixer
+    from resilint.fixing.fixer import Fixer
 
     run_options = _RunOptions(**options)
     stdin = _stdin_source(run_options)
     paths, settings, codes = _prepare(run_options, stdin)
     fixable_codes = _fixable_codes(settings, fixable, unfixable)
-    result = _run(run_options, paths, settings, codes, stdin, keep_summaries=True)
+    result = _run(run_options, paths, settings, codes, stdin, keep_summaries=True, fix_edits=True)
     fixer = Fixer(settings, codes, result, unsafe=unsafe_fixes, fixable=fixable_codes, contents=_contents(stdin))
     outcome = fixer.fix(write=not diff and stdin is None)
     outcome.remaining = _without_unfixable_fixes(outcome.remaining, fixable_codes)
@@ -626,7 +642,7 @@ def codemod_command(name: str, diff: bool, **options: Any) -> None:
     PATHS, safe or not; a change is kept only if it parses, adds no finding of the selected
     rules and a second run would not change it again."""
     from resilint.lint.catalog import codemod_catalog
-    from resilint.lint.fixer import Fixer
+    from resilint.fixing.fixer import Fixer
 
     if name not in codemod_catalog():
         raise _fail(f"unknown codemod {name!r}; `resilint codemods` lists them")
@@ -649,9 +665,9 @@ def _finish_fixing(
     says why it was not fixed; standard input's remaining findings go to stderr, after its
     source."""
     from resilint.lint.finding import RunResult
-    from resilint.lint.fix_report import fix_summary, unified_diff
-    from resilint.lint.registry import all_rules
-    from resilint.lint.report import ReportOptions, reporters
+    from resilint.fixing.report import fix_summary, unified_diff
+    from resilint.lint.catalog import rule_catalog as all_rules  # the declarations: no rule is imported
+    from resilint.lint.report import ReportOptions, reporter
 
     remaining = RunResult(findings=outcome.remaining, files_checked=result.files_checked)
     remaining_options = ReportOptions(color=_use_color(sys.stdout), quiet=True, unfixed=outcome.unfixed)
@@ -665,14 +681,14 @@ def _finish_fixing(
             _write_source(after)
         if report_remaining and outcome.remaining:
             remaining_options = ReportOptions(color=_use_color(sys.stderr), quiet=True, unfixed=outcome.unfixed)
-            reporters()["concise"](remaining, all_rules(), sys.stderr, remaining_options)
+            reporter("concise")(remaining, all_rules(), sys.stderr, remaining_options)
     else:
         with _stdout() as out:
             if diff:
                 for changed, (before, after) in sorted(outcome.changes.items()):
                     out.write(unified_diff(changed, before, after, outcome.applied))
             elif report_remaining and outcome.remaining:
-                reporters()["concise"](remaining, all_rules(), out, remaining_options)
+                reporter("concise")(remaining, all_rules(), out, remaining_options)
     for error in result.errors:
         click.echo(f"resilint: error: {error.path}: {error.message}", err=True)
     _fix_notes(outcome, options, show_fixes, diff)
@@ -687,7 +703,7 @@ def _finish_fixing(
 def _fix_notes(outcome: FixOutcome, options: _RunOptions, show_fixes: bool, diff: bool) -> None:
     """On stderr: the files not written (always), the fixes dropped and the cases left alone
     (unless ``--quiet``), and with ``--show-fixes`` each fix applied."""
-    from resilint.lint.fix_report import applied_fixes
+    from resilint.fixing.report import applied_fixes
 
     for note in outcome.not_written:
         click.echo(f"resilint: not written: {note}", err=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from tests.conftest import write_tree
 
 CLIENT = """
@@ -88,10 +90,21 @@ def test_codemod_runs_one_codemod_safe_or_not_and_codemods_lists_them(cli, tmp_p
 
 
 def test_check_marks_fixable_findings(cli, tmp_path):
+    """The text report says which findings are fixable from what the rules declare (no codemod
+    runs); the socket call, which the timeout codemod leaves alone, is not counted."""
     root = _project(tmp_path)
     result = cli(["check", "--no-cache", "app"], root)
-    assert "= help: Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)` (safe fix)" in result.stdout
+    assert "= help: may be fixed by add-timeout (safe fix)" in result.stdout
+    assert "= help: may be fixed by split-timeout (unsafe fix)" in result.stdout
     assert "(1 fixable with `resilint fix`; 1 more with `resilint fix --unsafe-fixes`)" in result.stdout
+    shown = json.loads(cli(["check", "--no-cache", "--format", "json", "app"], root).stdout)
+    fixes = [f["fix"] for f in shown["findings"]]
+    assert [fix["description"] if fix else None for fix in fixes] == [
+        "Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)`",
+        "Use the deadline-aware, split `resilint.runtime.timeout(read=..., connect=...)`",
+        None,
+    ]
+    assert all(fix is None or fix["edits"] for fix in fixes)
 
 
 def _apply(text: str, edits) -> str:

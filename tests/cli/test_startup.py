@@ -46,3 +46,16 @@ def test_the_guard_sees_libcst_when_a_command_imports_it():
     """The same measure on ``check``, which must import LibCST: the test above can fail."""
     proc_args = ["check", "--no-cache", "--exit-zero", "examples"]
     assert "libcst" in imported_by(*proc_args)
+
+
+def test_a_run_answered_by_the_cache_imports_nothing_that_analyses_code(tmp_path):
+    """A warm check prints what the cache holds: no LibCST, no rule, no codemod, no fixing
+    layer is imported (the same command cold imports them, as the guard above shows)."""
+    (tmp_path / "app.py").write_text("import requests\nrequests.get('https://a.example')\n")
+    cache = str(tmp_path / "cache")
+    for output in ("text", "json"):
+        args = ["check", "--exit-zero", "--cache-dir", cache, "--format", output, str(tmp_path / "app.py")]
+        cold = imported_by(*args)
+        warm = imported_by(*args)
+        assert "libcst" in cold
+        assert not [m for m in warm if m.split(".")[0] == "libcst" or m.startswith(("resilint.rules", "resilint.codemods", "resilint.fixing"))], output

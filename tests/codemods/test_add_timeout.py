@@ -9,7 +9,7 @@ import pytest
 
 from resilint.codemods.add_timeout import AddTimeout
 from resilint.lint.config import Settings
-from resilint.lint.fixer import run_codemod
+from resilint.fixing.codemod_run import run_codemod
 
 
 def _fixed(source: str) -> str:

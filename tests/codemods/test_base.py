@@ -9,7 +9,7 @@ import libcst as cst
 
 from resilint.codemods.add_timeout import AddTimeout
 from resilint.lint.config import Settings
-from resilint.lint.fixer import run_codemod
+from resilint.fixing.codemod_run import run_codemod
 
 _MANY_FUNCTIONS = "".join(f"def f{i}(u):\n    return helper(u, {i})\n\n\n" for i in range(200))
 _SOURCE = "import requests\n\n\n" + _MANY_FUNCTIONS + "def fetch(u):\n    return requests.get(u)\n"

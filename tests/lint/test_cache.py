@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import subprocess
 import sys
 
@@ -18,11 +19,11 @@ from resilint.lint.runner import run
 from tests.conftest import write_tree
 
 
-def check(root, **settings):
+def check(root, fix_edits=None, **settings):
     settings = Settings(root=str(root), **settings)
     codes = enabled_codes(settings, all_rules())
     cache = ResultCache(settings, codes)
-    return run([str(root / "src")], settings, codes, jobs=1, cache=cache), cache
+    return run([str(root / "src")], settings, codes, jobs=1, cache=cache, fix_edits=fix_edits), cache
 
 
 def test_warm_run_matches_cold_run_and_parses_nothing(tmp_path, monkeypatch):
@@ -242,8 +243,8 @@ def test_a_file_changed_between_the_cache_lookup_and_its_check_is_not_cached_und
     assert [f.code for f in after.findings] == ["RES101"]
 
 
-def test_a_project_finding_in_an_unchanged_file_keeps_its_fix_without_running_codemods_again(tmp_path, monkeypatch):
-    import resilint.lint.runner as runner_module
+def test_a_project_finding_in_an_unchanged_file_keeps_its_fix_without_running_codemods_again(tmp_path):
+    from resilint.fixing.fix_edits import with_fixes
 
     write_tree(tmp_path, {
         "src/pkg/__init__.py": "",
@@ -251,24 +252,54 @@ def test_a_project_finding_in_an_unchanged_file_keeps_its_fix_without_running_co
         "src/pkg/caller.py": "from pkg.wrap import fetch\n\nfetch('u')\n",
         "src/pkg/other.py": "import requests\n\nrequests.get('u')\n",
     })
-    first, _ = check(tmp_path)
-    assert {f.code for f in first.findings} == {"RES101", "RES102"}
     ran = []
-    real_with_fixes = runner_module.with_fixes
 
-    def recording(findings, data, path, settings):
-        ran.append(path)
-        return real_with_fixes(findings, data, path, settings)
+    def recording(findings, data, path, settings, tree=None):
+        ran.append(path)  # the project pass's, in this process (files' own run in the worker)
+        return with_fixes(findings, data, path, settings, tree)
 
-    monkeypatch.setattr(runner_module, "with_fixes", recording)
+    first, _ = check(tmp_path, recording)
+    assert {f.code for f in first.findings} == {"RES101", "RES102"}
+    assert all(f.fix is None or f.fix.edits is not None for f in first.findings)
+    ran.clear()
     (tmp_path / "src" / "pkg" / "other.py").write_text("import requests\n\nrequests.get('u')  # edited\n")
-    second, _ = check(tmp_path)
+    second, _ = check(tmp_path, recording)
     assert [(f.code, f.path, f.line, f.fix) for f in second.findings] == [(f.code, f.path, f.line, f.fix) for f in first.findings]
     assert not any(path.endswith("caller.py") for path in ran)
     (tmp_path / "src" / "pkg" / "caller.py").write_text("from pkg.wrap import fetch\n\n\nfetch('u')\n")
-    third, _ = check(tmp_path)
+    third, _ = check(tmp_path, recording)
     assert any(path.endswith("caller.py") for path in ran)
     assert [f.line for f in third.findings if f.code == "RES102"] == [4]
+
+
+def test_a_run_that_shows_edits_after_one_that_did_not_computes_them_and_keeps_them(tmp_path):
+    """A text run caches fixes only declared; a JSON run after it (nothing changed) checks the
+    files whose fixes it must show again, with their edits, and caches those; a third run
+    answers from the cache. A project finding's fix gets its edits the same way."""
+    from resilint.fixing.fix_edits import with_fixes
+
+    write_tree(tmp_path, {
+        "src/pkg/__init__.py": "",
+        "src/pkg/wrap.py": "import requests\n\n\ndef fetch(u, timeout=None):\n    return requests.get(u, timeout=timeout)\n",
+        "src/pkg/caller.py": "from pkg.wrap import fetch\n\nfetch('u')\n",
+        "src/pkg/other.py": "import requests\n\nrequests.get('u')\n",
+        "src/pkg/plain.py": "x = 1\n",
+    })
+    text_run, _ = check(tmp_path)
+    fixable = [f for f in text_run.findings if f.fix is not None]
+    assert fixable and all(f.fix.edits is None for f in fixable)  # declared: may be fixed by add-timeout
+    assert all("add-timeout" in f.fix.description for f in fixable)
+    json_run, _ = check(tmp_path, with_fixes)
+    # other.py's own finding was cached with a declared fix: checked again; the others answered
+    assert [p for p in json_run.digests if p not in json_run.from_cache] == [p for p in json_run.digests if p.endswith("other.py")]
+    assert [f.fix.edits for f in json_run.findings if f.fix is not None] and all(
+        f.fix is None or f.fix.edits for f in json_run.findings
+    )
+    again, _ = check(tmp_path, with_fixes)
+    assert len(again.from_cache) == 5
+    assert again.findings == json_run.findings
+    text_again, _ = check(tmp_path)  # a text run takes what the cache holds, edits and all
+    assert text_again.findings == json_run.findings
 
 
 def test_a_damaged_summary_line_costs_only_its_file(tmp_path):
@@ -327,3 +358,35 @@ def test_the_worker_pool_runs_the_main_process_work_once_while_files_are_checked
     assert calls == [2]
     assert sorted(outcomes) == [0, 1, 2, 3]
     assert all([f.code for f in outcome[0]] == ["RES101"] for outcome in outcomes.values())
+
+
+def test_a_warm_run_takes_an_unchanged_files_key_from_one_stat(tmp_path):
+    """A file whose size, modification time and inode are those recorded is not read again: a
+    change that keeps all three (same size, time put back) goes unseen, as in make and git;
+    any real edit moves the time."""
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    path = tmp_path / "src" / "a.py"
+    an_hour_ago = time.time() - 3600
+    os.utime(path, (an_hour_ago, an_hour_ago))
+    first, _ = check(tmp_path)
+    assert [f.code for f in first.findings] == ["RES101"]
+    path.write_text("import requests\nrequests.pst(u)\n")  # same size
+    os.utime(path, (an_hour_ago, an_hour_ago))
+    second, _ = check(tmp_path)
+    assert second.from_cache and [f.code for f in second.findings] == ["RES101"]
+    os.utime(path, None)  # what an editor's save does
+    third, _ = check(tmp_path)
+    assert not third.from_cache and third.findings == []
+
+
+def test_a_file_changed_just_before_the_cache_was_written_is_read_again(tmp_path):
+    """Within ``_RACY_SECONDS`` of the write, a change could keep the same time (the clock's
+    resolution): no stat is recorded for such a file, so the next run reads and hashes it."""
+    write_tree(tmp_path, {"src/a.py": "import requests\nrequests.get(u)\n"})
+    path = tmp_path / "src" / "a.py"
+    check(tmp_path)
+    stamp = os.stat(path)
+    path.write_text("import requests\nrequests.pst(u)\n")
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    again, _ = check(tmp_path)
+    assert not again.from_cache and again.findings == []

@@ -19,10 +19,12 @@ def test_every_rule_is_read_as_the_registry_imports_it():
     assert list(read) == list(rules)
     for code, rule in rules.items():
         info = read[code]
-        assert (info.code, info.name, info.default, info.severity, info.fixable) == (
-            rule.code, rule.name, rule.default, rule.severity, rule.fixable,
+        assert (info.code, info.name, info.default, info.severity, info.fixable, info.message, info.always_reported) == (
+            rule.code, rule.name, rule.default, rule.severity, rule.fixable, getattr(rule, "message", ""),
+            rule.always_reported,
         ), code
         assert info.documentation() == rule.documentation()
+        assert info.sections() == rule.sections()
         assert info.summary() == rule.summary()
         assert info.metadata() == rule.metadata()
 

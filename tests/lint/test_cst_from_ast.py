@@ -18,6 +18,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 import resilint
 from resilint.lint import checker as checker_module
 from resilint.codemods import codemods_for
+from resilint.fixing.fix_edits import with_fixes
 from resilint.lint.checker import Checker, parse_module, _unvalidated, check_source
 from resilint.lint.config import Settings
 from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
@@ -380,7 +381,7 @@ def test_fix_edits_are_the_same_with_positions_from_the_built_tree(code, rule, m
     settings = Settings(root=str(tmp_path))
 
     def findings() -> list:
-        return Checker(settings, [rule], fixes=True).check_file(code.encode(), str(path)).findings
+        return Checker(settings, [rule], fix_edits=with_fixes).check_file(code.encode(), str(path)).findings
 
     built = findings()
     monkeypatch.setattr(checker_module, "_converted", lambda tree, text, lines: None)

@@ -1,5 +1,7 @@
 """The layers import downwards only: engine (lint) ← library knowledge (libraries) ← rules,
-codemods ← cli. The runtime is an island of its own (tests/runtime/test_runtime_isolation.py)."""
+codemods ← the fixing pipeline (fixing) ← cli. The runtime is an island of its own
+(tests/runtime/test_runtime_isolation.py); what it shares with the linter lives in ``defaults``,
+which imports nothing of resilint."""
 
 from __future__ import annotations
 
@@ -12,19 +14,19 @@ import resilint
 
 PACKAGE = Path(resilint.__file__).parent
 ABOVE = {
-    "lint": ("resilint.libraries", "resilint.rules", "resilint.codemods", "resilint.cli"),
-    "libraries": ("resilint.rules", "resilint.codemods", "resilint.cli"),
-    "rules": ("resilint.codemods", "resilint.cli"),
+    "lint": ("resilint.libraries", "resilint.rules", "resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.cli"),
+    "libraries": ("resilint.rules", "resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.cli"),
+    "rules": ("resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.cli"),
+    "codemods": ("resilint.rules", "resilint.fixing", "resilint.runtime", "resilint.cli"),
+    "fixing": ("resilint.rules", "resilint.runtime", "resilint.cli"),
+    "defaults": ("resilint.",),
 }
-# The registry finds rules by discovery: it walks the ``resilint.rules`` package and names no rule;
-# it and the fixer find codemods the same way (``resilint.codemods`` and its base, no codemod),
-# and so does the catalog when the codemods' sources are not there to read.
+# The catalog finds rules by discovery: it walks the ``resilint.rules`` package and names no rule.
+# It reads the codemods' declarations from their source; only where the sources are not
+# installed does it import them to read the same declarations.
 DISCOVERY = {
     ("lint/catalog.py", "resilint.codemods"),
-    ("lint/registry.py", "resilint.rules"),
-    ("lint/registry.py", "resilint.codemods"),
-    ("lint/fixer.py", "resilint.codemods"),
-    ("lint/fixer.py", "resilint.codemods.base"),
+    ("lint/catalog.py", "resilint.rules"),
 }
 
 
@@ -36,18 +38,41 @@ def _imports(path: Path):
             yield node.module
 
 
+def _offenders(layer: str, files):
+    def where(path: Path) -> str:
+        return str(path.relative_to(PACKAGE)) if PACKAGE in path.parents else path.name
+
+    return [
+        f"{where(path)}: {name}"
+        for path in files
+        for name in _imports(path)
+        if any(name == banned or name.startswith(banned if banned.endswith(".") else banned + ".") for banned in ABOVE[layer])
+        and (where(path), name) not in DISCOVERY
+    ]
+
+
 @pytest.mark.parametrize("layer", sorted(ABOVE))
 def test_a_layer_imports_nothing_above_it(layer):
     files = sorted((PACKAGE / layer).rglob("*.py"))
     assert files
-    offenders = [
-        f"{path.relative_to(PACKAGE)}: {name}"
-        for path in files
-        for name in _imports(path)
-        if any(name == banned or name.startswith(banned + ".") for banned in ABOVE[layer])
-        and (str(path.relative_to(PACKAGE)), name) not in DISCOVERY
-    ]
-    assert offenders == []
+    assert _offenders(layer, files) == []
+
+
+@pytest.mark.parametrize(
+    ("layer", "source"),
+    [
+        ("lint", "from resilint.codemods.add_timeout import AddTimeout\n"),
+        ("lint", "import resilint.runtime.timeouts\n"),
+        ("lint", "from resilint.fixing.fixer import Fixer\n"),
+        ("codemods", "from resilint.rules.timeouts.missing_timeout import MissingTimeout\n"),
+        ("libraries", "from resilint.runtime import timeout\n"),
+    ],
+)
+def test_the_guard_fails_on_an_import_from_above(tmp_path, layer, source):
+    """The same check on a module that crosses: the test above can fail."""
+    module = tmp_path / "crossing.py"
+    module.write_text(source, encoding="utf-8")
+    assert len(_offenders(layer, [module])) == 1
 
 
 def test_no_relative_imports_hide_a_layer_crossing():
@@ -58,3 +83,27 @@ def test_no_relative_imports_hide_a_layer_crossing():
         if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
     ]
     assert relative == []
+
+
+def test_the_engine_has_no_import_cycle():
+    """Not even one that only type checking follows: checker → fixer → codemods → checker and
+    project ↔ rule were such cycles."""
+    graph = {}
+    for path in (PACKAGE / "lint").rglob("*.py"):
+        name = "resilint." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        graph[name.replace(".__init__", "")] = {dep for dep in _imports(path) if dep.startswith("resilint.lint")}
+    cycles = []
+
+    def visit(module, trail):
+        for dependency in sorted(graph.get(module, ())):
+            if dependency in trail:
+                cycles.append(trail[trail.index(dependency):] + [dependency])
+            elif dependency in graph and dependency not in done:
+                visit(dependency, trail + [dependency])
+        done.add(module)
+
+    done = set()
+    for module in sorted(graph):
+        if module not in done:
+            visit(module, [module])
+    assert [c for c in cycles if "resilint.lint.value_flow" not in c] == []  # value_flow ↔ project: issue 24's

@@ -10,10 +10,10 @@ import textwrap
 import pytest
 
 from resilint.lint.checker import check_source, parse_module
-from resilint.lint.fixer import interpreter_limit, uncompilable, unparseable
+from resilint.fixing.codemod_run import interpreter_limit, uncompilable, unparseable
 from resilint.lint.syntax_versions import describe, newer_syntax
 
-from tests.lint.test_fixer import FIXED_CALL, IMPORT, _fix
+from tests.fixing.test_fixer import FIXED_CALL, IMPORT, _fix
 
 PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
 # ``except A, B:`` (PEP 758, Python 3.14) is newer than every Python this runs on here; on 3.14

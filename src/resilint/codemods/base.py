@@ -11,11 +11,12 @@ reason, so that ``fix`` can list them.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from contextlib import contextmanager, nullcontext
 from itertools import zip_longest
 from dataclasses import replace
 from types import MethodType
-from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Set, Tuple, Type
+from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Type, Union
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -50,12 +51,27 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         Codemod.__init__(self, context)
         _start_matchers(self)
         self.targets = None if targets is None else frozenset(targets)
+        self._targets_by_start: Dict[Tuple[int, int], Tuple[Span, ...]] = {}
+        for target in sorted(self.targets or ()):
+            self._targets_by_start[target[:2]] = self._targets_by_start.get(target[:2], ()) + (target,)
         self.left_alone: List[Tuple[int, str]] = []
         self._edits: Dict[int, List[Edit]] = {}
         self._planned: List[Optional[Span]] = []
+        self._planned_sorted: Optional[Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]] = None
+        self._unplaced_plan = False
         self._applied: Set[int] = set()
-        # The span of each finding fixed → the span of the node replaced to fix it (``rewriting``).
-        self.rewritten: Dict[Span, Span] = {}
+        # What the run rewrote, for ``resilint.fixing`` to tell each finding's edits apart from
+        # one run over all of them: each planned node (by id), what it became, and the targets
+        # (finding spans) it was planned for.
+        self.planned_nodes: Dict[int, cst.CSTNode] = {}
+        # The span of each planned node, None: unplaced. A node's position leaves out its own
+        # parentheses, which a replacement of it replaces too (``resilint.fixing`` finds them).
+        self.planned_spans: Dict[int, Optional[Span]] = {}
+        self.replaced: Dict[int, Union[cst.CSTNode, cst.FlattenSentinel, cst.RemovalSentinel]] = {}
+        self.served: Dict[int, Set[Span]] = {}
+        self._serving: Tuple[Span, ...] = ()
+        # A planned node the pruned visit missed was applied by a visit of the whole module.
+        self.visited_everything = False
         self._positions: Optional[_PairedPositions] = None
 
     @contextmanager
@@ -106,8 +122,23 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
             if first is None:
                 return True
             line, column = _span(first)[:2]
-        start, end = (line, column), (end_line, end_column)
-        return any(s is None or start <= (s[0], s[1]) and (s[2], s[3]) <= end for s in self._planned)
+        if self._unplaced_plan:
+            return True  # a plan without a position may be anywhere
+        starts, ends = self._planned_by_start()
+        # Node spans nest or are disjoint: the first plan that starts inside the node ends there.
+        index = bisect_left(starts, (line, column))
+        while index < len(starts) and starts[index] <= (end_line, end_column):
+            if ends[index] <= (end_line, end_column):
+                return True
+            index += 1
+        return False
+
+    def _planned_by_start(self) -> Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]:
+        """The planned spans' starts, sorted, and their ends."""
+        if self._planned_sorted is None:
+            spans = sorted((s for s in self._planned if s is not None), key=lambda s: (s[0], s[1], -s[2], -s[3]))
+            self._planned_sorted = ([(s[0], s[1]) for s in spans], [(s[2], s[3]) for s in spans])
+        return self._planned_sorted
 
     def span(self, node: cst.CSTNode) -> Span:
         """The node's 1-based span, end column exclusive, as findings are reported."""
@@ -118,8 +149,27 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         the finding starts), or any node when no targets were given."""
         if self.targets is None:
             return True
+        found = self._targets_at(node)
+        if found:
+            self._serving = found  # what is planned next is for them
+        return bool(found)
+
+    def _targets_at(self, node: cst.CSTNode) -> Tuple[Span, ...]:
         line, column, _, _ = self.span(node)
-        return any((t[0], t[1]) == (line, column) for t in self.targets)
+        return self._targets_by_start.get((line, column), ())
+
+    @contextmanager
+    def serving(self, *findings: cst.CSTNode) -> Iterator[None]:
+        """Plans made inside fix the findings reported at these nodes. Without it, a plan is for
+        the targets of the latest ``is_target`` that said yes: enough for a codemod that plans
+        each finding's fix right after recognising it; one that decides first and plans later
+        (several findings served by one edit) says whom each plan is for."""
+        previous = self._serving
+        self._serving = tuple(t for node in findings for t in self._targets_at(node))
+        try:
+            yield
+        finally:
+            self._serving = previous
 
     def leave_alone(self, node: cst.CSTNode, reason: str) -> None:
         self.left_alone.append((self.span(node)[0], reason))
@@ -131,7 +181,13 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if id(node) not in self._edits:
             where = self.get_metadata(PositionProvider, node, None)
             self._planned.append(None if where is None else _span(where))
+            self._unplaced_plan = self._unplaced_plan or where is None
+            self._planned_sorted = None
+            self.planned_nodes[id(node)] = node
+            self.planned_spans[id(node)] = None if where is None else _span(where)
         self._edits.setdefault(id(node), []).append(edit)
+        if self.targets is not None:
+            self.served.setdefault(id(node), set()).update(self._serving)
 
     def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
         updated = super().on_leave(original_node, updated_node)
@@ -140,10 +196,12 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
             updated = edit(updated)
         if edits:
             self._applied.add(id(original_node))
+            self.replaced[id(original_node)] = updated
         if isinstance(original_node, cst.Module) and len(self._applied) < len(self._edits):
             # A position that does not contain its node's children left a planned node out:
             # the subtrees passed over are the original nodes, so a full visit still finds it.
-            updated = updated.visit(_Missed(self._edits, self._applied))
+            self.visited_everything = True
+            updated = updated.visit(_Missed(self._edits, self._applied, self.replaced))
         return updated
 
     def _instantiate_and_run(self, transform: Type[Codemod], tree: cst.Module) -> cst.Module:
@@ -153,15 +211,9 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
 
     def rewriting(self, finding: cst.CSTNode, replaced: cst.CSTNode) -> None:
         """Record that the finding reported at ``finding`` is fixed by replacing ``replaced``
-        (and by the imports). Optional: it lets ``resilint check`` split one run's edits
-        between the findings instead of running the codemod once per finding."""
-        line, column, end_line, end_column = self.span(replaced)
-        # A node's position leaves out its parentheses, which a replacement replaces too.
-        lpar, rpar = getattr(replaced, "lpar", ()), getattr(replaced, "rpar", ())
-        if lpar and rpar:
-            line, column = self.span(lpar[0])[:2]
-            end_line, end_column = self.span(rpar[-1])[2:]
-        self.rewritten[self.span(finding)] = (line, column, end_line, end_column)
+        (planned), when the plan was not made right after ``is_target`` said yes for it."""
+        if self.targets is not None and id(replaced) in self.planned_nodes:
+            self.served.setdefault(id(replaced), set()).update(self._targets_at(finding))
 
     @property
     def settings(self) -> Settings:
@@ -231,8 +283,8 @@ class _PairedPositions:
     A node the built tree cannot place (a parenthesis) is placed by LibCST's PositionProvider,
     which generates the whole module's code only then, and only when the range is required."""
 
-    def __init__(self, pairs: Dict[int, cst.CSTNode], built: "ConvertedPositions", wrapper: MetadataWrapper) -> None:
-        self._pairs = pairs
+    def __init__(self, pairs: Optional[Dict[int, cst.CSTNode]], built: "ConvertedPositions", wrapper: MetadataWrapper) -> None:
+        self._pairs = pairs  # None: the module is the built tree itself
         self._built = built
         self._wrapper = wrapper
 
@@ -240,7 +292,7 @@ class _PairedPositions:
         """``node``'s range; for a node the built tree cannot place, ``default`` when one is
         given (LibCST's visit passes whitespace and punctuation too, which the pruned visit
         enters when it cannot tell), else LibCST's own range."""
-        mirror = self._pairs.get(id(node))
+        mirror = node if self._pairs is None else self._pairs.get(id(node))
         if mirror is not None:
             try:
                 return self._built[mirror]
@@ -256,6 +308,9 @@ def _known_positions(memo: object, wrapper: MetadataWrapper) -> Optional[_Paired
     None when there are none or the trees do not pair up."""
     if not isinstance(memo, dict) or memo.get("built") is None:
         return None
+    if memo.get("paired_with") is not wrapper and memo["built"].module is wrapper.module:
+        memo["paired"] = _PairedPositions(None, memo["built"], wrapper)  # the built tree itself
+        memo["paired_with"] = wrapper
     if memo.get("paired_with") is not wrapper:
         built = memo["built"]
         pairs: Optional[Dict[int, cst.CSTNode]] = {}
@@ -276,10 +331,11 @@ def _span(where: CodeRange) -> Span:
 class _Missed(cst.CSTTransformer):
     """The planned edits that the pruned visit did not reach, applied by a full visit."""
 
-    def __init__(self, edits: Dict[int, List[Edit]], applied: Set[int]) -> None:
+    def __init__(self, edits: Dict[int, List[Edit]], applied: Set[int], replaced: Dict[int, object]) -> None:
         super().__init__()
         self.edits = edits
         self.applied = applied
+        self.replaced = replaced
 
     def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def]
         edits = self.edits.get(id(original_node), ())
@@ -287,6 +343,7 @@ class _Missed(cst.CSTTransformer):
             for edit in edits:
                 updated_node = edit(updated_node)
             self.applied.add(id(original_node))
+            self.replaced[id(original_node)] = updated_node
         return updated_node
 
 
@@ -303,8 +360,75 @@ class _ModuleLevelImports(AddImportsVisitor):
 
     def visit_Module(self, node: cst.Module) -> None:
         statements = [s for s in node.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
-        super().visit_Module(node.with_changes(body=statements))
+        # LibCST reads the imports before the first other statement (a docstring aside): a
+        # visit of every statement after it would only cost.
+        first = 1 if statements and docstring_or_strict(statements[0]) else 0
+        while first < len(statements) and _is_import_line(statements[first]):
+            first += 1
+        super().visit_Module(node.with_changes(body=statements[:first]))
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         super().on_visit(node)
-        return isinstance(node, (cst.Module, cst.SimpleStatementLine))
+        # Only imports are edited: every other statement stays the same object, which tells
+        # ``resilint.fixing`` what did not change without comparing text.
+        return isinstance(node, cst.Module) or _is_import_line(node)
+
+
+def with_imports(module: cst.Module, items: Sequence[object], path: str = "") -> cst.Module:
+    """``module`` with only these queued imports added (``AddImportsVisitor`` items), as a
+    codemod run that queued them alone adds them: what one finding's fix imports."""
+    context = CodemodContext(filename=path, scratch={AddImportsVisitor.CONTEXT_KEY: list(items)})
+    with matchers_gathered_once():
+        return _ModuleLevelImports(context).transform_module(module)
+
+
+_GATHERED_BY_CLASS: Dict[Tuple[object, type], Dict[object, Tuple[object, ...]]] = {}
+
+
+@contextmanager
+def matchers_gathered_once() -> Iterator[None]:
+    """LibCST's matcher-decoratable visitors search every attribute of each new instance for
+    matcher decorators (several milliseconds), and the import visitors a codemod chains make
+    new instances on every run: inside this block, the search is made once per class and its
+    result bound to each instance, as ``_start_matchers`` does for the codemods themselves."""
+    from libcst.matchers import _visitors as visitors
+
+    names = ("_gather_constructed_visit_funcs", "_gather_constructed_leave_funcs", "_gather_matchers")
+    originals = {name: getattr(visitors, name) for name in names}
+    for name, gather in originals.items():
+        setattr(visitors, name, _once_per_class(gather))
+    try:
+        yield
+    finally:
+        for name, gather in originals.items():
+            setattr(visitors, name, gather)
+
+
+def _once_per_class(gather: Callable[[object], Dict[object, object]]) -> Callable[[object], Dict[object, object]]:
+    def gathered(obj: object) -> Dict[object, object]:
+        key = (gather, type(obj))
+        known = _GATHERED_BY_CLASS.get(key)
+        if known is None:
+            found = gather(obj)
+            _GATHERED_BY_CLASS[key] = {
+                matcher: tuple(getattr(f, "__func__", f) for f in funcs) if funcs is not None else None
+                for matcher, funcs in found.items()
+            }
+            return found
+        return {
+            matcher: tuple(MethodType(f, obj) for f in funcs) if funcs is not None else None  # type: ignore[arg-type]
+            for matcher, funcs in known.items()
+        }
+
+    return gathered
+
+
+def _is_import_line(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body)
+
+
+def docstring_or_strict(statement: cst.CSTNode) -> bool:
+    """What LibCST's ``AddImportsVisitor`` never puts an import before (its ``_skip_first``)."""
+    from libcst.codemod.visitors._add_imports import _skip_first
+
+    return bool(_skip_first(cst.Module(body=[statement])))  # type: ignore[list-item]

@@ -85,7 +85,8 @@ class AddIdempotencyKey(ResilintCodemod):
                 self._send(call, cst.Name(variable))
             if hoisted:
                 make = name_node(self.context, self.model, RUNTIME, "idempotency_key")
-                self.plan(scope.covers, lambda loop: _hoist(loop, hoisted, make))
+                with self.serving(*(call.node.func for call in sendable)):
+                    self.plan(scope.covers, lambda loop: _hoist(loop, hoisted, make))
             return
         if scope.kind != "decorator" or scope.library not in _DECORATED + ("resilint",) or not isinstance(scope.node, cst.Decorator):
             for call in sendable:
@@ -102,7 +103,8 @@ class AddIdempotencyKey(ResilintCodemod):
             self._send(call, cst.Call(make))
         if scope.library != "resilint":
             operation = name_node(self.context, self.model, RUNTIME, "idempotent_operation")
-            self.plan(scope.node, lambda decorator: _above(decorator, operation))
+            with self.serving(*(call.node.func for call in sendable)):
+                self.plan(scope.node, lambda decorator: _above(decorator, operation))
 
     def _headers_editable(self, call: CallSite, position: Optional[int]) -> bool:
         keywords, star = keyword_args(call.node)
@@ -120,14 +122,15 @@ class AddIdempotencyKey(ResilintCodemod):
     def _send(self, call: CallSite, key: cst.BaseExpression) -> None:
         headers = keyword_args(call.node)[0].get("headers")
         entry = cst.DictElement(cst.SimpleString(f'"{HEADER}"'), key)
-        if headers is not None and isinstance(headers.value, cst.Dict):
-            self.plan(headers.value, lambda updated: _add_entry(updated, entry))
-        else:
-            value = cst.Dict([entry])
-            if headers is not None:
-                self.plan(headers.value, lambda _: value)
+        with self.serving(call.node.func):
+            if headers is not None and isinstance(headers.value, cst.Dict):
+                self.plan(headers.value, lambda updated: _add_entry(updated, entry))
             else:
-                self.plan(call.node, lambda updated: add_argument(updated, keyword("headers", value)))
+                value = cst.Dict([entry])
+                if headers is not None:
+                    self.plan(headers.value, lambda _: value)
+                else:
+                    self.plan(call.node, lambda updated: add_argument(updated, keyword("headers", value)))
 
     def _free(self, base: str, where: cst.CSTNode) -> str:
         """A name nothing in the enclosing function (or module) binds or reads."""

@@ -84,27 +84,31 @@ class MigrateToRuntime(ResilintCodemod):
         for scope in retry_scopes(self.model).scopes:
             policy = scope.policy
             reported = [n for n in (policy.node, policy.wait.node, policy.limit_anchor) if n is not None]
-            if policy.library not in ("tenacity", "backoff", "stamina", "loop") or not any(self.is_target(n) for n in reported):
+            if policy.library not in ("tenacity", "backoff", "stamina", "loop") or not any([self.is_target(n) for n in reported]):
                 continue
-            if policy.library == "loop":
-                why = self._loop(scope)
-                if why:
-                    self.leave_alone(reported[0], why)
-                continue
-            if policy.library == "stamina" or scope.kind != "decorator":
-                self.leave_alone(reported[0], _NOT_MIGRATED.get(policy.library, "a retry loop of a library: migrate it by hand"))
-                continue
-            decorator = scope.node
-            if not isinstance(decorator, cst.Decorator) or decorator.decorator is not policy.node or not isinstance(policy.node, cst.Call):
-                self.leave_alone(policy.node, "the policy is stored in a variable or applied without a call: migrate it by hand")
-                continue
-            options, why = (self._tenacity if policy.library == "tenacity" else self._backoff)(policy, policy.node)
-            if options is None:
-                self.leave_alone(policy.node, why)
-                continue
-            rewritten = new_call(name_node(self.context, self.model, RUNTIME, "retry"), [keyword(k, v) for k, v in options])
-            self.plan(decorator, lambda updated, r=rewritten: updated.with_changes(decorator=r))
-            self._forget_imports(policy, policy.node)
+            with self.serving(*reported):  # one migration fixes every finding of the policy
+                self._migrate(scope, policy, reported)
+
+    def _migrate(self, scope: RetryScope, policy: Policy, reported: List[cst.CSTNode]) -> None:
+        if policy.library == "loop":
+            why = self._loop(scope)
+            if why:
+                self.leave_alone(reported[0], why)
+            return
+        if policy.library == "stamina" or scope.kind != "decorator":
+            self.leave_alone(reported[0], _NOT_MIGRATED.get(policy.library, "a retry loop of a library: migrate it by hand"))
+            return
+        decorator = scope.node
+        if not isinstance(decorator, cst.Decorator) or decorator.decorator is not policy.node or not isinstance(policy.node, cst.Call):
+            self.leave_alone(policy.node, "the policy is stored in a variable or applied without a call: migrate it by hand")
+            return
+        options, why = (self._tenacity if policy.library == "tenacity" else self._backoff)(policy, policy.node)
+        if options is None:
+            self.leave_alone(policy.node, why)
+            return
+        rewritten = new_call(name_node(self.context, self.model, RUNTIME, "retry"), [keyword(k, v) for k, v in options])
+        self.plan(decorator, lambda updated, r=rewritten: updated.with_changes(decorator=r))
+        self._forget_imports(policy, policy.node)
 
     def _forget_imports(self, policy: Policy, removed: cst.CSTNode) -> None:
         """Drop the imports only the removed code used (``retry``, ``stop_after_attempt``,

@@ -16,10 +16,11 @@ import libcst as cst
 from resilint.codemods.base import ResilintCodemod
 from resilint.lint.nodes import number_of
 from resilint.lint.semantic import SemanticModel
-from resilint.rules.timeouts.verdicts import Verdict, model_verdicts
+from resilint.libraries.timeout_verdicts import RUNTIME_TIMEOUT_LIBRARIES, Verdict, model_verdicts, takes_runtime_timeout
 
-# Libraries whose timeout= takes the runtime's split timeout, and the suffix that converts it.
+# The suffix that converts the runtime's split timeout for each library whose timeout= takes it.
 CONVERSIONS: Dict[str, str] = {"requests": "", "httpx": ".as_httpx()"}
+assert set(CONVERSIONS) == set(RUNTIME_TIMEOUT_LIBRARIES)
 _OTHER_LIBRARIES = {
     "aiohttp": "aiohttp takes an `aiohttp.ClientTimeout`: build it from `resilint.runtime.timeout(...)` by hand",
     "redis": "a Redis connection setting belongs in configuration, not a per-call deadline",
@@ -55,7 +56,7 @@ def verdicts_to_fix(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[
         if verdict.code not in codemod.CODES or not codemod.is_target(verdict.node):
             continue
         library = verdict.spec.library if verdict.spec is not None else ""
-        if library in CONVERSIONS and verdict.spec is not None and verdict.spec.keyword == "timeout":
+        if takes_runtime_timeout(verdict):
             yield verdict
         elif verdict.client in settings.extend_clients:
             codemod.leave_alone(verdict.node, _UNKNOWN_CLIENT.format(client=verdict.client))

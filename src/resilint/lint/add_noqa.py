@@ -23,9 +23,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Set
 
-from resilint.lint.checker import ANALYSIS_ERROR, UNUSED_SUPPRESSION
 from resilint.lint.files import ChangedOnDisk, NotWritten, replace_file
-from resilint.lint.finding import Finding
+from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, Finding
 from resilint.lint.source import SourceError, content_digest, decode, python_lines, python_tokens, read_bytes
 from resilint.lint.suppressions import Suppression, by_comment_line, parse_suppressions, suppression_comment
 

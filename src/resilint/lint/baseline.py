@@ -17,10 +17,9 @@ from dataclasses import replace
 from typing import Callable, Dict, List, Sequence
 
 from resilint import __version__
-from resilint.lint.checker import ANALYSIS_ERROR
 from resilint.lint.config import ConfigError
 from resilint.lint.files import write_file
-from resilint.lint.finding import Finding
+from resilint.lint.finding import ANALYSIS_ERROR, Finding
 from resilint.lint.source import SourceError, read_bytes
 
 BASELINE_VERSION = 1

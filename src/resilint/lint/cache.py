@@ -13,6 +13,12 @@ Stored as JSON (never pickle: a cache directory may come with an untrusted check
   ``key<TAB>summary JSON``, read only when the project pass must run again (a file changed):
   a line per entry lets the entries that did not change be written back as they were read.
 
+The document also holds what each file's key was made from as the file stood then
+(``"files"``: path → size, modification time, inode, module names, key and content digest):
+a later run whose ``stat`` of the file says the same uses that key without reading the file.
+A file modified less than ``_RACY_SECONDS`` before the document was written gets no such
+record (a change within the clock's resolution would go unseen): it is read and hashed.
+
 Changing what an entry holds changes ``CACHE_FORMAT``. A file of another format, an unreadable
 or damaged one, and any entry that is not exactly what ``put`` writes are ignored, and the files
 concerned are checked again and their entries rewritten.
@@ -25,20 +31,20 @@ import json
 import os
 import sys
 import tempfile
+import time
 from dataclasses import asdict
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-import libcst
-
 from resilint import __version__
-from resilint.lint.checker import module_names
+from resilint.lint.modules import module_names
 from resilint.lint.config import Settings
 from resilint.lint.finding import Edit, Finding, Fix, Related
 from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 CACHE_DIRECTORY = ".resilint_cache"
-CACHE_FORMAT = 6
+CACHE_FORMAT = 8
+_RACY_SECONDS = 2.0
 _SUMMARIES_HEADER = f'{{"format":{CACHE_FORMAT}}}'
 _MAX_ENTRIES = 200_000
 _GITIGNORE = "# Automatically created by resilint.\n*\n"
@@ -57,23 +63,43 @@ def _code_fingerprint() -> List[object]:
     return stamps
 
 
+def _libcst_version() -> str:
+    """LibCST's version, read from its package without importing it (a tenth of a second, which
+    a run answered from the cache need not pay)."""
+    import importlib.util
+    import re
+
+    spec = importlib.util.find_spec("libcst")
+    directory = os.path.dirname(spec.origin) if spec is not None and spec.origin else ""
+    try:
+        with open(os.path.join(directory, "_version.py"), encoding="utf-8") as handle:
+            found = re.search(r"""version\s*=\s*['"]([^'"]+)['"]""", handle.read())
+    except OSError:
+        found = None
+    if found is None:  # laid out otherwise: ask the package itself
+        import libcst
+
+        return str(getattr(libcst, "__version__", ""))
+    return found.group(1)
+
+
 def _settings_digest(settings: Settings, codes: Sequence[str]) -> str:
     relevant = asdict(settings)
     relevant.pop("config_path", None)
     # The interpreter's own parser and LibCST's decide what is a syntax error (and so RES000).
-    parsers = [list(sys.version_info[:3]), getattr(libcst, "__version__", "")]
+    parsers = [list(sys.version_info[:3]), _libcst_version()]
     text = json.dumps([__version__, _code_fingerprint(), parsers, sorted(codes), relevant], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def file_key(path: str, data: bytes, roots: Sequence[str] = ()) -> str:
+def file_key(path: str, data: bytes, roots: Sequence[str] = (), names: Optional[Sequence[str]] = None) -> str:
     """What decides one file's findings besides the settings: its bytes, the path they are
     reported under, where it is (per-file-ignores match its path relative to the configuration,
     and a relative path depends on the working directory) and which module it is (the
     ``__init__.py`` files around it name it, and relative imports and the project's own
     functions resolve against that name)."""
     digest = hashlib.sha256()
-    for part in (path, os.path.abspath(path), *module_names(path, roots)):
+    for part in (path, os.path.abspath(path), *(module_names(path, roots) if names is None else names)):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     digest.update(data)
@@ -86,7 +112,7 @@ _FINDING_FIELDS = {
     "code": str, "name": str, "message": str, "path": str, "line": int, "column": int,
     "end_line": int, "end_column": int, "severity": str, "related": list, "line_text": str,
 }
-_FIX_FIELDS = {"applicability": str, "description": str, "edits": list}
+_FIX_FIELDS = {"applicability": str, "description": str}  # and "edits": a list, or None (declared only)
 _EDIT_FIELDS = {"line": int, "column": int, "end_line": int, "end_column": int, "content": str}
 _RELATED_FIELDS = {"path": str, "line": int, "column": int, "message": str}
 
@@ -108,8 +134,11 @@ def _finding_from_cache(data: Any) -> Finding:
     values = _fields(data, _FINDING_FIELDS)
     fix = data.get("fix")
     if fix is not None:
+        stored = fix.get("edits") if isinstance(fix, dict) else None
         fix = _fields(fix, _FIX_FIELDS)
-        edits = tuple(Edit(**_fields(edit, _EDIT_FIELDS)) for edit in fix["edits"])
+        if stored is not None and not isinstance(stored, list):
+            raise ValueError("not an entry resilint wrote")
+        edits = None if stored is None else tuple(Edit(**_fields(edit, _EDIT_FIELDS)) for edit in stored)
         fix = Fix(fix["applicability"], fix["description"], edits)  # ValueError: unknown applicability
     values["fix"] = fix
     values["related"] = tuple(Related(**_fields(item, _RELATED_FIELDS)) for item in values["related"])
@@ -197,6 +226,27 @@ class ResultCache:
         self._new_summaries = False
         self._decoded: Dict[str, ModuleSummary] = {}  # decode_summaries' work, until asked for
         self._fresh_project: Optional[Dict[str, Any]] = None
+        self._files: Dict[str, Any] = _mapping(document.get("files"))
+        self._fresh_files: Dict[str, List[Any]] = {}
+
+    # --- what a file's key was made from ---------------------------------------------------
+
+    def known_key(self, path: str, info: os.stat_result, names: Sequence[str]) -> Optional[Tuple[str, str]]:
+        """The (key, content digest) recorded for ``path`` when it had this size, modification
+        time and inode and these module names; None when it may have changed since."""
+        record = self._files.get(path)
+        if (
+            isinstance(record, list) and len(record) == 6
+            and record[:3] == [info.st_size, info.st_mtime_ns, info.st_ino] and record[3] == list(names)
+            and isinstance(record[4], str) and isinstance(record[5], str)
+        ):
+            self._fresh_files[path] = record
+            return record[4], record[5]
+        return None
+
+    def record_key(self, path: str, info: os.stat_result, names: Sequence[str], key: str, digest: str) -> None:
+        """What ``path``'s key was made from, for ``known_key`` in a later run."""
+        self._fresh_files[path] = [info.st_size, info.st_mtime_ns, info.st_ino, list(names), key, digest]
 
     def get(self, key: str) -> Optional[List[Finding]]:
         """The findings stored for ``key``, or None (absent or damaged)."""
@@ -264,6 +314,12 @@ class ResultCache:
         self._fresh_project = stored
         return findings
 
+    def project_read(self) -> Optional[Dict[str, str]]:
+        """The files (``path → key``) besides the checked ones that the last project pass read."""
+        stored = self._fresh_project or self._project
+        read = stored.get("read") if isinstance(stored, dict) else None
+        return dict(read) if isinstance(read, dict) else None
+
     def project_fixes(self, keys: Mapping[str, str]) -> Dict[Tuple[Any, ...], Optional[Fix]]:
         """The fixes (None: it has none) of the last project pass's findings in files whose key
         is still the one in ``keys`` (``path → key``): a fix depends only on its file and its
@@ -295,6 +351,10 @@ class ResultCache:
         document: Dict[str, Any] = {"format": CACHE_FORMAT, "entries": merged}
         if self._fresh_project is not None:
             document["project"] = self._fresh_project
+        settled = time.time_ns() - int(_RACY_SECONDS * 1e9)
+        files = {path: record for path, record in self._fresh_files.items() if record[1] < settled}
+        if files:
+            document["files"] = files
         _write(self.path, document, {"format": CACHE_FORMAT, "entries": self._fresh})
         if self._new_summaries:
             summaries = dict(self._summaries) if self._summaries is not None else _load_lines(self.summaries_path)

@@ -13,13 +13,17 @@ registries, field by field). A package installed without its sources falls back 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import os
+import pkgutil
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple, Type
 
 import resilint
-from resilint.lint.rule import Rule, rule_metadata, summary_of
+from resilint.lint.finding import Fix
+from resilint.lint.rule import Rule, family_of, rule_metadata, sections_of, summary_of
 
 _RULES_PACKAGE = "rules"
 _CODEMODS_PACKAGE = "codemods"
@@ -37,9 +41,15 @@ class RuleInfo:
     severity: str
     fixable: Optional[str]
     precision: str = Rule.precision
+    message: str = ""
+    always_reported: bool = False
+    family: Optional[str] = None  # the rule's subpackage of ``resilint.rules`` (timeouts, retries...)
 
     def documentation(self) -> str:
         return self.doc
+
+    def sections(self) -> Dict[str, str]:
+        return sections_of(self.doc)
 
     def summary(self) -> str:
         return summary_of(self.doc)
@@ -81,10 +91,14 @@ def rule_catalog() -> Dict[str, RuleInfo]:
     declared = _declared_classes(_RULES_PACKAGE, recursive=True)
     if declared is None:
         return _imported_rules()
-    defaults = {"code": None, "default": Rule.default, "severity": Rule.severity, "precision": Rule.precision}
-    fixable = _fixability(codemod_catalog().values())
+    defaults = {
+        "code": None, "default": Rule.default, "severity": Rule.severity, "precision": Rule.precision, "message": "",
+        "always_reported": Rule.always_reported,
+    }
+    fixable = rule_fixability()
     found: Dict[str, RuleInfo] = {}
-    for classes in declared.values():
+    for module, classes in declared.items():
+        parts = module.split(".")
         for name, declaration in classes.items():
             if not _inherits(name, "Rule", classes, declared):
                 continue
@@ -98,18 +112,51 @@ def rule_catalog() -> Dict[str, RuleInfo]:
                 doc=declaration.doc, default=_attribute(name, "default", classes, declared, defaults),
                 severity=_attribute(name, "severity", classes, declared, defaults), fixable=fixable.get(code),
                 precision=_attribute(name, "precision", classes, declared, defaults),
+                message=_attribute(name, "message", classes, declared, defaults),
+                always_reported=_attribute(name, "always_reported", classes, declared, defaults),
+                family=parts[1] if len(parts) >= 3 else None,
             )
     return dict(sorted(found.items()))
 
 
-def _fixability(codemods: Any) -> Dict[str, str]:
-    """Code → "safe" when a safe codemod fixes its findings, else "unsafe" (as
-    ``registry._fix_applicability``)."""
+@lru_cache(maxsize=None)
+def project_codes() -> FrozenSet[str]:
+    """The codes of the rules that read the project pass (``project = True``)."""
+    declared = _declared_classes(_RULES_PACKAGE, recursive=True)
+    if declared is None:
+        return frozenset(code for code, rule in discover_rule_classes().items() if rule.project)
+    found = set()
+    for classes in declared.values():
+        for name in classes:
+            if _inherits(name, "Rule", classes, declared) and _attribute(name, "project", classes, declared, {"project": False}):
+                code = _attribute(name, "code", classes, declared, {"code": None})
+                if code is not None:
+                    found.add(code)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=None)
+def rule_fixability() -> Dict[str, str]:
+    """Code → "safe" when a safe codemod fixes its findings, else "unsafe"; a code without a
+    codemod is not there. What ``Rule.fixable`` says, read without importing a codemod."""
     found: Dict[str, str] = {}
-    for codemod in codemods:
+    for codemod in codemod_catalog().values():
         for code in codemod.codes:
             if found.get(code) != "safe":
                 found[code] = codemod.applicability
+    return found
+
+
+@lru_cache(maxsize=None)
+def declared_fixes() -> Dict[str, Fix]:
+    """Code → the fix its findings carry until the edits are computed (``Fix.edits`` None):
+    the rule's applicability and the codemods of that applicability that may fix a finding.
+    Whether one does, and how, only running it tells (``resilint.fixing``)."""
+    fixable = rule_fixability()
+    found: Dict[str, Fix] = {}
+    for code, applicability in fixable.items():
+        names = [c.name for c in codemod_catalog().values() if code in c.codes and c.applicability == applicability]
+        found[code] = Fix(applicability, f"may be fixed by {' or '.join(names)}", None)
     return found
 
 
@@ -215,12 +262,35 @@ def _attribute(
 # --- without the sources -------------------------------------------------------------------
 
 
-def _imported_rules() -> Dict[str, RuleInfo]:
-    from resilint.lint.registry import all_rules
+def discover_rule_classes() -> Dict[str, Type[Rule]]:
+    """Code → rule class, sorted by code: every ``Rule`` subclass with a code in a module under
+    ``resilint.rules``, imported (``registry.all_rules`` adds their fixability)."""
+    import resilint.rules as package
 
+    found: Dict[str, Type[Rule]] = {}
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+        module = importlib.import_module(info.name)
+        for _, obj in inspect.getmembers(module, inspect.isclass):
+            if issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__:
+                if getattr(obj, "code", None) is None:
+                    continue
+                if obj.code in found and found[obj.code] is not obj:
+                    raise RuntimeError(
+                        f"rule code {obj.code} is defined twice: "
+                        f"{found[obj.code].__module__} and {obj.__module__}"
+                    )
+                found[obj.code] = obj
+    return dict(sorted(found.items()))
+
+
+def _imported_rules() -> Dict[str, RuleInfo]:
+    fixable = rule_fixability()
     return {
-        code: RuleInfo(rule.code, rule.name, rule.documentation(), rule.default, rule.severity, rule.fixable, rule.precision)
-        for code, rule in all_rules().items()
+        code: RuleInfo(
+            rule.code, rule.name, rule.documentation(), rule.default, rule.severity, fixable.get(code), rule.precision,
+            getattr(rule, "message", ""), rule.always_reported, family_of(rule),
+        )
+        for code, rule in discover_rule_classes().items()
     }
 
 

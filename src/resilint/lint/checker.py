@@ -9,7 +9,7 @@ import os
 import sys
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import (
     Callable,
     Dict,
@@ -27,8 +27,10 @@ from typing import (
 
 import libcst as cst
 
+from resilint.lint.catalog import declared_fixes
 from resilint.lint.config import Settings
-from resilint.lint.finding import Finding
+from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, Finding
+from resilint.lint.modules import module_name, module_names, project_roots
 from resilint.lint.nesting import check_tokens, check_tree
 from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
 from resilint.lint.nodes import reading_source
@@ -41,19 +43,38 @@ from resilint.lint.source import LINE_BREAK, SourceError, decode, line_text, pyt
 from resilint.lint.summary import ModuleSummary, Place
 from resilint.lint.suppressions import FILE_LEVEL, Suppression, parse_suppressions, suppressing
 
-ANALYSIS_ERROR = "RES000"
-UNUSED_SUPPRESSION = "RES001"
 _NESTING_MESSAGES = ("too many nested parentheses", "too complex", "too many levels of indentation")
 _PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
 
 
-class Checker:
-    """The enabled rules and settings, applied file by file (one per worker process)."""
+@dataclass(frozen=True)
+class CheckedTree:
+    """What ``check`` built for a file's bytes, lent to ``FixEdits`` while it is alive: the tree
+    made from ``ast`` (its whitespace and comments are LibCST's defaults, not the file's), its
+    positions, its semantic model."""
 
-    def __init__(self, settings: Settings, codes: Sequence[str], fixes: bool = False) -> None:
+    module: cst.Module
+    positions: ConvertedPositions
+    model: SemanticModel
+
+
+# What computes the edits of a file's findings' fixes (``resilint.fixing.fix_edits``, above the
+# engine): (findings, the file's bytes, its path, settings, what check built for those bytes
+# when it made its tree from ``ast``) → the findings, each declared fix computed or dropped.
+FixEdits = Callable[[Sequence[Finding], bytes, str, Settings, Optional[CheckedTree]], List[Finding]]
+
+
+class Checker:
+    """The enabled rules and settings, applied file by file (one per worker process).
+
+    A finding whose rule has a codemod carries a declared fix (``Fix.edits`` None); with
+    ``fix_edits`` (for the reports that show edits, and for ``fix``), its edits are computed by
+    that function, which the caller takes from the fixing layer: the engine runs no codemod."""
+
+    def __init__(self, settings: Settings, codes: Sequence[str], fix_edits: Optional[FixEdits] = None) -> None:
         self.settings = settings
-        # Findings carry the edits of their fix (reports); the fixer's own re-checks need none.
-        self.fixes = fixes
+        self.fix_edits = fix_edits
+        self.declared = declared_fixes()
         self.registry: Mapping[str, Type[Rule]] = all_rules()
         self.codes = [c for c in codes if c in self.registry]
         enabled = [self.registry[c]() for c in self.codes if not self.registry[c].engine]
@@ -88,28 +109,27 @@ class Checker:
         try:
             with _quiet():
                 try:
-                    located, suppressions, summary, positions = self._analyse(text, data, path, codes, lines, True)
+                    findings, summary = self._analyse(text, data, path, codes, lines, True)
                 except Unplaced:
-                    located, suppressions, summary, positions = self._analyse(text, data, path, codes, lines, False)
+                    findings, summary = self._analyse(text, data, path, codes, lines, False)
         except SourceError as exc:
             return FileResult([self._analysis_error(path, exc, lines)])
         except MemoryError:
             reason = "ran out of memory while analysing this file"
             return FileResult([self._analysis_error(path, SourceError(reason), lines)])
-        findings = self._apply_suppressions(located, suppressions, path, lines, codes, summary)
-        if self.fixes:
-            from resilint.lint.fixer import with_fixes  # the fixer imports this module
-
-            built = positions if isinstance(positions, ConvertedPositions) else None
-            findings = with_fixes(findings, data, path, self.settings, built)
         return FileResult(findings, summary)
 
     def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
         """The project rules' findings over these summaries (per-file ignores applied), and the
         suppressions left unused once they are known (RES001)."""
         findings, used = run_project_rules(self.project_rules, summaries, self.settings, reported_paths)
-        findings = [f for f in findings if f.code in self._codes_for(f.path)]
+        findings = [self.with_declared_fix(f) for f in findings if f.code in self._codes_for(f.path)]
         return findings + self.unused_after_project(summaries, used, reported_paths)
+
+    def with_declared_fix(self, finding: Finding) -> Finding:
+        """``finding`` with its rule's declared fix, when it has none yet."""
+        declared = self.declared.get(finding.code)
+        return finding if finding.fix is not None or declared is None else replace(finding, fix=declared)
 
     # --- steps ---------------------------------------------------------------------------
 
@@ -123,7 +143,7 @@ class Checker:
 
     def _analyse(
         self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool
-    ) -> Tuple[List["_WithAnchor"], Dict[int, List[Suppression]], Optional[ModuleSummary], Optional[NodePositions]]:
+    ) -> Tuple[List[Finding], Optional[ModuleSummary]]:
         model, positions, rules, multiline_strings = self._model(text, data, path, codes, lines, convert)
         reports: List[Report] = []
         try:
@@ -139,10 +159,18 @@ class Checker:
                 located = self._locate(reports, positions, path, lines)
                 suppressions = parse_suppressions(text, multiline_strings, lines)
                 summary = self._summarise(model, positions, path, lines, suppressions)
+                findings = self._apply_suppressions(located, suppressions, path, lines, codes, summary)
+                if self.fix_edits is not None and any(f.fix is not None and f.fix.edits is None for f in findings):
+                    # While the model lives: the codemods decide from it, and from the same tree.
+                    built = (
+                        CheckedTree(positions.module, positions, model)
+                        if isinstance(positions, ConvertedPositions) and model is not None else None
+                    )
+                    findings = self.fix_edits(findings, data, path, self.settings, built)
         finally:
             if model is not None:
                 model.release()
-        return located, suppressions, summary, positions
+        return findings, summary
 
     def _model(
         self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool
@@ -221,7 +249,8 @@ class Checker:
                         code=report.code, name=rule.name, message=report.message, path=path,
                         line=where.start.line, column=where.start.column + 1,
                         end_line=where.end.line, end_column=where.end.column + 1,
-                        severity=rule.severity, fix=report.fix, related=report.related,
+                        severity=rule.severity, related=report.related,
+                        fix=report.fix or (self.declared.get(report.code) if report.fixable else None),
                         line_text=line_text(lines, where.start.line),
                     ),
                     min(anchor.start.line, where.start.line),
@@ -486,52 +515,6 @@ def _unparenthesized_annotation_targets(text: str, tree: ast.Module) -> Optional
         ).decode("utf-8")
         changed = True
     return "".join(pieces) if changed else None
-
-
-def module_name(path: str, roots: Sequence[str] = ()) -> str:
-    """The dotted module name of a file: from the packages (``__init__.py``) around it, or, for
-    a file in no package (namespace packages, scripts), from the project root it lies under."""
-    return module_names(path, roots)[0]
-
-
-def module_names(path: str, roots: Sequence[str] = ()) -> List[str]:
-    """Every name the file may be imported by, the one its own code resolves with first.
-
-    A package without ``__init__.py`` (PEP 420) may be imported from the project root
-    (``app.services.x``) or from a directory on ``sys.path`` below it (``services.x``): both
-    are names of the same module."""
-    absolute = os.path.abspath(path)
-    directory, filename = os.path.split(absolute)
-    stem = filename.rsplit(".", 1)[0]
-    parts = [] if stem == "__init__" else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
-        directory, package = os.path.split(directory)
-        parts.append(package)
-        if not package:
-            break
-    packaged = ".".join(reversed(parts))
-    names = [packaged] if packaged else []
-    for root in roots:
-        relative = os.path.relpath(absolute, root)
-        if relative.startswith(".."):
-            continue
-        pieces = relative.split(os.sep)
-        pieces[-1] = pieces[-1].rsplit(".", 1)[0]
-        if pieces[-1] == "__init__":
-            pieces.pop()
-        if pieces and all(piece.isidentifier() for piece in pieces):
-            name = ".".join(pieces)
-            if name not in names:
-                names.append(name)
-    if len(parts) == 1 and len(names) > 1:
-        names.append(names.pop(0))  # in no package: the root-relative name is the module's own
-    return names or [stem]
-
-
-def project_roots(settings: Settings) -> List[str]:
-    """Where the project's imports start: ``src/`` in a src layout, and the project root."""
-    source = os.path.join(settings.root, "src")
-    return [source, settings.root] if os.path.isdir(source) else [settings.root]
 
 
 def check_source(

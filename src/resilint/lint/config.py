@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from resilint.defaults import DEFAULT_CONNECT, DEFAULT_READ
 from resilint.lint.source import SourceError, read_bytes
-from resilint.runtime.timeouts import DEFAULT_CONNECT, DEFAULT_READ
 
 if sys.version_info >= (3, 11):
     import tomllib

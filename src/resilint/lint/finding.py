@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.summary import ModuleSummary
 
+ANALYSIS_ERROR = "RES000"  # a file that could not be analysed
+UNUSED_SUPPRESSION = "RES001"
+
 
 @dataclass(frozen=True)
 class Edit:
@@ -23,9 +26,13 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
+    """What fixes a finding. ``edits`` None: not computed, only declared (the finding's rule has
+    a codemod of this applicability, which may fix it): the text formats need no more, and the
+    edits are computed only for what shows them (JSON, SARIF, ``fix``, ``--diff``)."""
+
     applicability: str  # "safe" or "unsafe"
     description: str
-    edits: Tuple[Edit, ...] = ()
+    edits: Optional[Tuple[Edit, ...]] = ()
 
     def __post_init__(self) -> None:
         if self.applicability not in ("safe", "unsafe"):
@@ -89,7 +96,7 @@ class Finding:
             data["fix"] = {
                 "applicability": self.fix.applicability,
                 "description": self.fix.description,
-                "edits": [asdict(e) for e in self.fix.edits],
+                "edits": None if self.fix.edits is None else [asdict(e) for e in self.fix.edits],
             }
         return data
 

@@ -20,6 +20,7 @@ from typing import (
     Iterator,
     List,
     Optional,
+    Protocol,
     Sequence,
     Set,
     Tuple,
@@ -34,12 +35,22 @@ from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter,
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
-    from resilint.lint.rule import Rule
 
 _MAX_ALIAS_HOPS = 10
 _UNRESOLVED = object()
 _MAX_CLIENT_PARTS = 4  # ``client.beta.chat.completions.create``: the parts of a client a request goes through
 T = TypeVar("T")
+
+
+class ProjectRule(Protocol):
+    """What the project pass needs of a rule (``lint/rule.py``'s ``Rule``, which this module does
+    not import: the rule module refers to ``ProjectContext``)."""
+
+    code: str
+    name: str
+    severity: str
+
+    def check_project(self, ctx: "ProjectContext") -> None: ...
 
 
 @dataclass(frozen=True)
@@ -624,7 +635,7 @@ class ProjectContext:
         self.settings = settings
         self.findings: List[Finding] = []
         self._reported_paths = reported_paths
-        self._rule: Optional["Rule"] = None
+        self._rule: Optional["ProjectRule"] = None
         self._by_path = {summary.path: summary for summary in graph.summaries}
         self._derived: Dict[object, object] = {}
         self._lines: Dict[str, List[str]] = {}  # the lines of each file a finding is reported in
@@ -666,7 +677,7 @@ class ProjectContext:
             self._lines[place.path] = lines
         return line_text(lines, place.line)
 
-    def run(self, rule: "Rule") -> None:
+    def run(self, rule: ProjectRule) -> None:
         self._rule = rule
         try:
             rule.check_project(self)
@@ -675,7 +686,7 @@ class ProjectContext:
 
 
 def run_project_rules(
-    rules: Sequence["Rule"], summaries: Iterable[ModuleSummary], settings: "Settings",
+    rules: Sequence[ProjectRule], summaries: Iterable[ModuleSummary], settings: "Settings",
     reported_paths: Optional[Set[str]] = None,
 ) -> Tuple[List[Finding], Set[Tuple[str, int, str]]]:
     """The findings of the project rules over these summaries, for the files in

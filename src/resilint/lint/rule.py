@@ -78,6 +78,9 @@ class Report:
     related: Tuple["Related", ...] = ()
     # The node whose lines a suppression comment may stand on (a whole multi-line call).
     anchor: Optional["cst.CSTNode"] = None
+    # False: the rule knows that its codemods leave this finding alone, so it is not reported
+    # as fixable (a rule's findings carry its declared fix otherwise, ``catalog.declared_fixes``).
+    fixable: bool = True
 
 
 class RuleContext:
@@ -97,10 +100,11 @@ class RuleContext:
         fix: Optional["Fix"] = None,
         related: Sequence["Related"] = (),
         anchor: Optional["cst.CSTNode"] = None,
+        fixable: bool = True,
     ) -> None:
         assert self._rule is not None, "report() is only valid while a rule runs"
         self.reports.append(
-            Report(self._rule.code, node, message or self._rule.message, fix, tuple(related), anchor)
+            Report(self._rule.code, node, message or self._rule.message, fix, tuple(related), anchor, fixable)
         )
 
     def run(self, rule: "Rule") -> None:
@@ -158,9 +162,7 @@ class Rule:
 
     @classmethod
     def sections(cls) -> Dict[str, str]:
-        doc = cls.documentation()
-        parts = _SECTION_RE.split(doc)
-        return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
+        return sections_of(cls.documentation())
 
     @classmethod
     def valid_examples(cls) -> List[Valid]:
@@ -173,6 +175,22 @@ class Rule:
     @classmethod
     def metadata(cls) -> Dict[str, Any]:
         return rule_metadata(cls)
+
+
+def family_of(rule: Any) -> Optional[str]:
+    """The family of a rule class or of its ``RuleInfo``: its subpackage of ``resilint.rules``."""
+    if hasattr(rule, "family"):
+        return rule.family  # type: ignore[no-any-return]
+    parts = getattr(rule, "__module__", "").split(".")
+    if len(parts) >= 3 and parts[0] == "resilint" and parts[1] == "rules":
+        return parts[2]
+    return None
+
+
+def sections_of(documentation: str) -> Dict[str, str]:
+    """A rule's documentation by section (``What it does``, ``Example``...)."""
+    parts = _SECTION_RE.split(documentation)
+    return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
 
 
 def summary_of(documentation: str) -> str:

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from resilint.lint.cache import ResultCache, file_key, fix_key
-from resilint.lint.checker import Checker, project_roots
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
-from resilint.lint.fixer import codemods_for, with_fixes
 from resilint.lint.finding import Finding, Fix, RunResult
 from resilint.lint.jobs import MAX_JOBS_PER_CORE, default_jobs
+from resilint.lint.modules import module_names, project_roots
 from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
-from resilint.lint.workers import NOTHING, Outcome, Task, WorkerPool
+
+# What analyses files (the checker, its rules, LibCST) is imported only when a file must be
+# analysed: a run the cache answers whole prints its findings without it.
+if TYPE_CHECKING:  # pragma: no cover
+    from resilint.lint.checker import FixEdits
+    from resilint.lint.workers import Outcome, Task
+
+_NO_OUTCOME: "Outcome" = ([], None, None, None)
 
 # Below this many files a second worker costs more to start than it saves.
 _POOL_THRESHOLD = 16
@@ -49,9 +55,16 @@ def run(
     cache: Optional[ResultCache] = None,
     keep_summaries: bool = False,
     contents: Optional[Mapping[str, bytes]] = None,
+    fix_edits: Optional["FixEdits"] = None,
 ) -> RunResult:
     """Check ``paths``; ``keep_summaries``: the result also holds every module summary the
     project pass read (``resilint fix`` re-runs that pass with a file's new summary).
+
+    ``fix_edits``: what computes the edits of the findings' fixes (``resilint.fixing``), for a
+    report that shows them or a command that applies them; without it a fixable finding carries
+    its rule's declared fix only (``Fix.edits`` None). A cached result whose fixes were only
+    declared is not used when edits are asked for: the file is checked again (and its entry
+    then holds the edits).
 
     ``contents``: files checked from the given bytes rather than from disk (standard input, as
     if it were the file of that path: its configuration, module name and project are those of
@@ -61,17 +74,17 @@ def run(
     files = [display_path(p) for p in discovered.files if display_path(p) not in given] + list(given)
     result = RunResult(errors=list(discovered.errors), files_checked=len(files))
     roots = project_roots(settings)
-    consulted = _consult_cache(files, cache, result.digests, roots, settings.max_file_size, given)
+    consulted = _consult_cache(files, cache, result.digests, roots, settings.max_file_size, given, fix_edits is not None)
     result.from_cache = [path for path, _, _ in consulted.hits]
     result.findings = [f for _, _, batch in consulted.hits for f in batch]
-    checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
+    project_rules = _has_project_rules(codes)
     meanwhile = None
-    if cache is not None and checker.project_rules and consulted.hits:
+    if cache is not None and project_rules and consulted.hits and consulted.tasks:
         # A file changed, so the project pass runs again: the cached summaries are decoded
         # while the workers check the changed files, not after.
         hit_keys = [key for _, key, _ in consulted.hits]
         meanwhile = lambda: cache.decode_summaries(hit_keys)  # noqa: E731
-    fresh = _check_all(consulted.tasks, settings, codes, jobs, progress, len(consulted.hits), len(files), meanwhile)
+    fresh = _check_all(consulted.tasks, settings, codes, jobs, progress, len(consulted.hits), len(files), meanwhile, fix_edits)
     for (path, _), (_, _, _, digest) in zip(consulted.tasks, fresh):
         if digest is not None:
             result.digests[path] = digest  # what the findings come from, even if it changed since
@@ -79,11 +92,11 @@ def run(
     result.findings.extend(f for batch, _, _, _ in fresh for f in batch)
     result.errors.extend(error for _, error, _, _ in fresh if error is not None)
     del fresh  # its summaries are in ``packed``, which the project pass empties as it unpacks
-    if checker.project_rules:
+    if project_rules:
         result.findings.extend(
             _project_findings(
-                checker, consulted, packed, settings, codes, cache, roots, files, result.digests,
-                result if keep_summaries else None, given,
+                consulted, packed, settings, codes, cache, roots, files, result.digests,
+                result if keep_summaries else None, given, fix_edits,
             )
         )
     if cache is not None:
@@ -93,10 +106,19 @@ def run(
     return result
 
 
+def _has_project_rules(codes: Sequence[str]) -> bool:
+    """Whether a project rule is among ``codes`` (a project rule reads ``ProjectRule``'s
+    summaries: the catalog knows them by their base, without importing them)."""
+    from resilint.lint.catalog import project_codes
+
+    return any(code in project_codes() for code in codes)
+
+
 def _project_findings(
-    checker: Checker, consulted: "_Consulted", packed: List[PackedSummary], settings: Settings,
+    consulted: "_Consulted", packed: List[PackedSummary], settings: Settings,
     codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
     digests: Mapping[str, str], keep: Optional[RunResult] = None, given: Optional[Mapping[str, bytes]] = None,
+    fix_edits: Optional["FixEdits"] = None,
 ) -> List[Finding]:
     """The project pass: from the cache when no file it read has changed, else from every
     file's summary (the cached ones, and fresh ones for files whose summary is missing);
@@ -106,19 +128,26 @@ def _project_findings(
     if every_file_keyed and keep is None:
         assert cache is not None
 
+        names = _ModuleNames(roots)
+
         def unchanged(path: str, key: str) -> bool:
-            try:
-                return file_key(path, read_bytes(path, settings.max_file_size), roots) == key
-            except SourceError:
-                return False
+            keyed = _key_of(path, cache, roots, settings.max_file_size, names)
+            return keyed is not None and keyed[0] == key
 
         stored = cache.project_findings(checked, unchanged)
         if stored is not None:
-            return stored
+            if fix_edits is None or not any(_declared(f) for f in stored):
+                return stored
+            findings = _with_fixes(stored, settings, {}, given or {}, fix_edits)
+            cache.put_project(checked, cache.project_read() or {}, findings)
+            return findings
+    from resilint.lint.checker import Checker  # the project pass runs: its rules are needed
+
+    checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     summaries = unpack_all(packed) + _cached_summaries(consulted.hits, settings, codes, cache, digests)
     extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
     known = cache.project_fixes({**read, **checked}) if cache is not None else {}
-    findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings, known, given or {})
+    findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings, known, given or {}, fix_edits)
     if keep is not None:
         keep.summaries = summaries + extra
     if every_file_keyed and cache is not None:
@@ -126,30 +155,37 @@ def _project_findings(
     return findings
 
 
+def _declared(finding: Finding) -> bool:
+    return finding.fix is not None and finding.fix.edits is None
+
+
 def _with_fixes(
     findings: List[Finding], settings: Settings, known: Mapping[Tuple[object, ...], Optional[Fix]],
-    given: Mapping[str, bytes],
+    given: Mapping[str, bytes], fix_edits: Optional["FixEdits"],
 ) -> List[Finding]:
-    """Project findings with the edits of their fix, as the workers give the files' own. What
-    the last pass found for the same finding in the same bytes (``known``: its fix or None)
-    is not sought again."""
+    """Project findings with the edits of their fix when they are asked for, as the workers
+    give the files' own. What the last pass found for the same finding in the same bytes
+    (``known``: its fix or None) is not sought again; without ``fix_edits`` the fix of a
+    known finding is kept as it was (the edits found then, or the declared fix)."""
     fixed: List[Finding] = []
     by_path: Dict[str, List[Finding]] = {}
     for finding in findings:
         key = fix_key(finding)
-        if key in known:
-            fix = known[key]
-            fixed.append(replace(finding, fix=fix) if fix is not None else finding)
-        else:
+        fix = known.get(key, finding.fix)
+        if key in known and (fix is None or fix.edits is not None or fix_edits is None):
+            fixed.append(replace(finding, fix=fix))
+        elif fix_edits is not None and _declared(finding):
             by_path.setdefault(finding.path, []).append(finding)
+        else:
+            fixed.append(finding)
     for path, found in by_path.items():
-        if any(codemods_for(f.code) for f in found):
-            try:
-                data = given[path] if path in given else read_bytes(path, settings.max_file_size)
-                found = with_fixes(found, data, path, settings)
-            except SourceError:
-                pass
-        fixed.extend(found)
+        try:
+            data = given[path] if path in given else read_bytes(path, settings.max_file_size)
+        except SourceError:
+            fixed.extend(replace(f, fix=None) for f in found)  # gone since: no edits to give
+            continue
+        assert fix_edits is not None
+        fixed.extend(fix_edits(found, data, path, settings, None))
     return fixed
 
 
@@ -172,7 +208,7 @@ def _cached_summaries(
 
 
 def _store(
-    cache: Optional[ResultCache], keys: Sequence[Optional[str]], outcomes: Sequence[Outcome],
+    cache: Optional[ResultCache], keys: Sequence[Optional[str]], outcomes: Sequence["Outcome"],
     digests: Sequence[Optional[str]],
 ) -> List[PackedSummary]:
     """Put fresh outcomes in the cache, each under its key if the worker checked the bytes the
@@ -187,16 +223,18 @@ def _store(
 
 
 def _check_all(
-    tasks: Sequence[Task], settings: Settings, codes: Sequence[str], jobs: Optional[int],
+    tasks: Sequence["Task"], settings: Settings, codes: Sequence[str], jobs: Optional[int],
     progress: Optional[Callable[[int, int], None]] = None, done: int = 0, total: int = 0,
-    meanwhile: Optional[Callable[[], None]] = None,
-) -> List[Outcome]:
+    meanwhile: Optional[Callable[[], None]] = None, fix_edits: Optional["FixEdits"] = None,
+) -> List["Outcome"]:
     """The outcome of each task, in order, from worker processes (a file that crashes one
     costs one RES000, never the run); ``meanwhile`` runs in this process as they start."""
-    fresh: List[Outcome] = [NOTHING] * len(tasks)
+    fresh: List["Outcome"] = [_NO_OUTCOME] * len(tasks)
     if not tasks:
         return fresh
-    with WorkerPool(settings, codes, worker_count(jobs, len(tasks))) as pool:
+    from resilint.lint.workers import WorkerPool
+
+    with WorkerPool(settings, codes, worker_count(jobs, len(tasks)), fix_edits) as pool:
         for index, outcome in pool.check(tasks, meanwhile):
             fresh[index] = outcome
             done += 1
@@ -315,6 +353,49 @@ class _ModuleFinder:
         return self._directories[path]
 
 
+def _key_of(
+    path: str, cache: ResultCache, roots: Sequence[str], max_file_size: int, names: "_ModuleNames",
+) -> Optional[Tuple[str, str]]:
+    """The file's cache key and content digest: the ones the cache recorded when a ``stat`` of
+    the file says it has not changed since (the usual warm run: one stat per file), else made
+    from its bytes. None when it cannot be read."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    module = names.of(path)
+    if info is not None:
+        known = cache.known_key(path, info, module)
+        if known is not None:
+            return known
+    try:
+        data = read_bytes(path, max_file_size)
+    except SourceError:
+        return None
+    digest = content_digest(data)
+    key = file_key(path, data, roots, module)
+    if info is not None:
+        cache.record_key(path, info, module, key, digest)
+    return key, digest
+
+
+class _ModuleNames:
+    """``module_names`` of the files of one run, the packages around each directory found once."""
+
+    def __init__(self, roots: Sequence[str]) -> None:
+        self.roots = roots
+        self._packages: Dict[str, bool] = {}
+
+    def of(self, path: str) -> List[str]:
+        return module_names(path, self.roots, self._is_package)
+
+    def _is_package(self, directory: str) -> bool:
+        found = self._packages.get(directory)
+        if found is None:
+            found = self._packages[directory] = os.path.isfile(os.path.join(directory, "__init__.py"))
+        return found
+
+
 class _Consulted:
     """Files split into cache hits (path, key, findings) and tasks still to check (with their
     keys, None where there is nothing to cache, and the digests the keys were made from), and
@@ -322,7 +403,7 @@ class _Consulted:
 
     def __init__(self) -> None:
         self.hits: List[Tuple[str, str, List[Finding]]] = []
-        self.tasks: List[Task] = []
+        self.tasks: List["Task"] = []
         self.keys: List[Optional[str]] = []
         self.digests: List[Optional[str]] = []
         self.keyed: List[Tuple[str, str]] = []
@@ -337,12 +418,14 @@ class _Consulted:
 
 def _consult_cache(
     files: Sequence[str], cache: Optional[ResultCache], digests: Dict[str, str], roots: Sequence[str],
-    max_file_size: int, given: Optional[Mapping[str, bytes]] = None,
+    max_file_size: int, given: Optional[Mapping[str, bytes]] = None, edits_wanted: bool = False,
 ) -> _Consulted:
     """Which files the cache answers, and the digest of the bytes each answer comes from.
     Without a cache no file is read here: the workers read them. The ``given`` files are
-    checked from their bytes, never answered by the cache nor stored in it."""
+    checked from their bytes, never answered by the cache nor stored in it; with
+    ``edits_wanted``, neither is a file whose cached fixes were only declared."""
     consulted = _Consulted()
+    names = _ModuleNames(roots)
     for path in files:
         if given and path in given:
             digests[path] = content_digest(given[path])
@@ -351,16 +434,14 @@ def _consult_cache(
         if cache is None:
             consulted.add_task(path)
             continue
-        try:
-            data = read_bytes(path, max_file_size)
-        except SourceError:
-            consulted.add_task(path)  # the checker reports why; nothing to cache
+        keyed = _key_of(path, cache, roots, max_file_size, names)
+        if keyed is None:
+            consulted.add_task(path)  # the checker reports why it cannot be read; nothing to cache
             continue
-        digests[path] = content_digest(data)
-        key = file_key(path, data, roots)
+        key, digests[path] = keyed
         consulted.keyed.append((path, key))
         found = cache.get(key)
-        if found is not None:
+        if found is not None and not (edits_wanted and any(_declared(f) for f in found)):
             consulted.hits.append((path, key, found))
         else:
             consulted.add_task(path, key, digests[path])

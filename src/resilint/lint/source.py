@@ -119,6 +119,12 @@ def _line_at(data: bytes, offset: int) -> int:
     return before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
 
 
+def encode_like(text: str, original: bytes) -> bytes:
+    """``text`` encoded as ``original`` is (its encoding, its byte order mark)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(original).readline)
+    return text.encode(encoding, "surrogateescape" if encoding.startswith("utf") else "strict")
+
+
 def decode(data: bytes) -> Source:
     """Decode per PEP 263 (BOM, coding cookie, else UTF-8); refuse NUL bytes as CPython does."""
     nul = data.find(b"\0")

@@ -72,20 +72,29 @@ class ValueFlow:
         self._provisional: Dict[object, Tuple[Held, ...]] = {}
         self._computing: Set[object] = set()
         self._cycles = 0
+        # Counts every answer that is not final (provisional, cut short): what is derived from
+        # values while it does not move is final too.
+        self._unsettled = 0
         self._callers_final: Dict[int, List[Caller]] = {}
-        self._callees_final: Dict[int, List[Tuple[FunctionSummary, int]]] = {}
+        self._callees_final: Dict[Tuple[int, str], List[Tuple[FunctionSummary, int]]] = {}
+        # By call name: the calls filed by the function each may call (with their place in the
+        # project's order), and those whose callees are not final yet.
+        self._filed: Dict[str, Tuple[Dict[int, List[Tuple[int, Caller]]], List[Tuple[int, Tuple[FunctionSummary, Call]]]]] = {}
         self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         known = self._final.get(key)
-        if known is None:
-            known = self._provisional.get(key)
         if known is not None:
+            return known
+        known = self._provisional.get(key)
+        if known is not None:
+            self._unsettled += 1
             return known
         if key in self._computing:
             self._cycles += 1
             return ()
         if len(self._computing) > _MAX_DEPTH:
+            self._unsettled += 1
             return ()
         cycles = self._cycles
         self._computing.add(key)
@@ -97,9 +106,14 @@ class ValueFlow:
             self._final[key] = found
         else:
             self._provisional[key] = found
+            self._unsettled += 1
         if not self._computing:
             self._provisional.clear()
         return found
+
+    def _settled(self) -> Tuple[int, int]:
+        """What tells whether values read from now on were all final (``_memo``)."""
+        return self._cycles, self._unsettled
 
     # --- names ------------------------------------------------------------------------------
 
@@ -348,14 +362,37 @@ class ValueFlow:
         cycles = self._cycles
         parts = function.name.rsplit(".", 2)
         names = {parts[-1]} | ({parts[-2]} if len(parts) > 2 and parts[-1] == "__init__" else set())
-        found = [
-            Caller(caller, call, offset)
-            for name in names for caller, call in self._named().get(name, ())
-            for callee, offset in self.callees(call, caller.place.path) if callee is function
-        ]
+        found: List[Caller] = []
+        for name in names:
+            found.extend(self._callers_named(name, function))
         if self._cycles == cycles:
             self._callers_final[key] = found
         return found
+
+    def _callers_named(self, name: str, function: FunctionSummary) -> List[Caller]:
+        """The calls named ``name`` that may call ``function``, in the project's order. A call
+        whose callees are final is filed under each of them once; only the others are asked
+        again for each function of that name (a project has hundreds of functions named
+        ``get`` and thousands of calls of a ``get``)."""
+        filed = self._filed.get(name)
+        if filed is None:
+            filed = self._filed[name] = ({}, list(enumerate(self._named().get(name, ()))))
+        by_callee, pending = filed
+        found = list(by_callee.get(id(function), ()))
+        still = []
+        for position, (caller, call) in pending:
+            callees = self.callees(call, caller.place.path)
+            final = (id(call), caller.place.path) in self._callees_final
+            for callee, offset in callees:
+                if final:
+                    by_callee.setdefault(id(callee), []).append((position, Caller(caller, call, offset)))
+                if callee is function:
+                    found.append((position, Caller(caller, call, offset)))
+            if not final:
+                still.append((position, (caller, call)))
+        filed[1][:] = still
+        # A call filed earlier and one found now are merged back into the project's order.
+        return [each for _, each in sorted(found, key=lambda item: item[0])]
 
     def _named(self) -> Dict[str, List[Tuple[FunctionSummary, Call]]]:
         """Every call of the project by the last part of its target's name."""
@@ -368,14 +405,16 @@ class ValueFlow:
 
     def callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
         """The project functions a call may run, each with how many of its first parameters
-        the call fills by itself (``self`` of a method called on an object)."""
-        key = id(call)
+        the call fills by itself (``self`` of a method called on an object). Kept once it was
+        found from final values only: ``callers`` asks it of every call named like each
+        function (every ``get`` of the project for every function named ``get``)."""
+        key = (id(call), near)
         known = self._callees_final.get(key)
         if known is not None:
             return known
-        cycles = self._cycles
+        settled = self._settled()
         found = self._callees(call, near)
-        if self._cycles == cycles:
+        if self._settled() == settled:
             self._callees_final[key] = found
         return found
 

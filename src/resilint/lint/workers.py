@@ -34,7 +34,7 @@ from collections import deque
 from multiprocessing.connection import wait
 from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from resilint.lint.checker import Checker, analysis_error
+from resilint.lint.checker import Checker, FixEdits, analysis_error
 from resilint.lint.config import Settings
 from resilint.lint.finding import AnalysisError, Finding
 from resilint.lint.source import SourceError, content_digest, read_bytes
@@ -96,7 +96,10 @@ def _call_with_deep_stack(function: Callable[..., None], *args: Any) -> None:
 # --- inside a worker ------------------------------------------------------------------------
 
 
-def _serve(connection: Any, settings: Settings, codes: Sequence[str], parent: int, stderr: Optional[str]) -> None:
+def _serve(
+    connection: Any, settings: Settings, codes: Sequence[str], parent: int, stderr: Optional[str],
+    fix_edits: Optional[FixEdits] = None,
+) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the main process's handler, inherited by fork
     faulthandler.disable()  # a crash here is reported as a RES000, not as a dump of Python stacks
@@ -104,7 +107,7 @@ def _serve(connection: Any, settings: Settings, codes: Sequence[str], parent: in
         with open(stderr, "wb") as handle:
             os.dup2(handle.fileno(), 2)
     _limit_memory()
-    _call_with_deep_stack(_answer, connection, Checker(settings, codes, fixes=True), parent)
+    _call_with_deep_stack(_answer, connection, Checker(settings, codes, fix_edits=fix_edits), parent)
 
 
 def _answer(connection: Any, checker: Checker, parent: int) -> None:
@@ -208,7 +211,9 @@ def _statm(field: int) -> Optional[int]:
 
 
 class _Worker:
-    def __init__(self, context: Any, settings: Settings, codes: Sequence[str], alone: Optional[int]) -> None:
+    def __init__(
+        self, context: Any, settings: Settings, codes: Sequence[str], alone: Optional[int], fix_edits: Optional[FixEdits],
+    ) -> None:
         # A re-check of one file after a worker died on it: if this one dies too, the file is why.
         self.alone = alone
         self.stderr: Optional[str] = None
@@ -217,7 +222,7 @@ class _Worker:
             os.close(descriptor)
         ours, theirs = context.Pipe()
         self.process = context.Process(
-            target=_serve, args=(theirs, settings, codes, os.getpid(), self.stderr),
+            target=_serve, args=(theirs, settings, codes, os.getpid(), self.stderr, fix_edits),
             name="resilint-worker", daemon=True,
         )
         try:
@@ -261,10 +266,11 @@ class WorkerPool:
     ends every worker.
     """
 
-    def __init__(self, settings: Settings, codes: Sequence[str], size: int) -> None:
+    def __init__(self, settings: Settings, codes: Sequence[str], size: int, fix_edits: Optional[FixEdits] = None) -> None:
         self.settings = settings
         self.codes = codes
         self.size = size
+        self.fix_edits = fix_edits  # the findings' fixes get their edits (``Checker``)
         self.context = multiprocessing.get_context()
         self.workers: List[_Worker] = []
         self.failed_starts = 0
@@ -318,7 +324,7 @@ class WorkerPool:
 
     def _start(self, alone: Optional[int] = None) -> None:
         try:
-            self.workers.append(_Worker(self.context, self.settings, self.codes, alone))
+            self.workers.append(_Worker(self.context, self.settings, self.codes, alone, self.fix_edits))
         except OSError:  # no more processes allowed (EAGAIN): the files wait for the others
             self.failed_starts += 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, NamedTuple, Optional
 
+from ..defaults import DEFAULT_CONNECT, DEFAULT_READ
 from ._clock import Clock
 from .deadline import current_deadline
 from .errors import DeadlineExceeded
@@ -13,9 +14,8 @@ __all__ = [
     "SplitTimeout", "timeout", "Calibration", "calibrate", "DEFAULT_CONNECT", "DEFAULT_READ", "DEFAULT_FACTOR",
 ]
 
-#: Defaults used when ``timeout()`` is called without arguments (codemods emit that form).
-DEFAULT_CONNECT = 3.05  # just above a multiple of the 3 s TCP SYN retransmission interval
-DEFAULT_READ = 10.0
+#: ``DEFAULT_CONNECT`` and ``DEFAULT_READ`` (``resilint.defaults``, shared with the codemods) are
+#: used when ``timeout()`` is called without arguments (codemods emit that form).
 #: ``calibrate``'s timeout = healthy p99 × factor; read the other way, a timeout ÷ this factor is
 #: the healthy p99 it stands for (what the adapters call slow for a breaker without its own bar).
 DEFAULT_FACTOR = 1.4

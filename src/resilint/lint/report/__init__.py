@@ -48,6 +48,18 @@ def format_names() -> List[str]:
     return sorted(info.name for info in pkgutil.iter_modules(__path__))
 
 
+def reporter(name: str) -> Renderer:
+    """The renderer of one format, importing that format's module only."""
+    return importlib.import_module(f"{__name__}.{name}").render  # type: ignore[no-any-return]
+
+
+def shows_fix_edits(name: str) -> bool:
+    """Whether the format writes the edits of the findings' fixes (``SHOWS_FIX_EDITS``): only
+    then does ``check`` compute them; the others say which findings are fixable from the rules'
+    declarations."""
+    return bool(getattr(importlib.import_module(f"{__name__}.{name}"), "SHOWS_FIX_EDITS", False))
+
+
 def reporters() -> Dict[str, Renderer]:
     found: Dict[str, Renderer] = {}
     for info in pkgutil.iter_modules(__path__):

@@ -18,6 +18,7 @@ from resilint.lint.rule import Rule
 
 FORMAT = "json"
 VERSION = 1
+SHOWS_FIX_EDITS = True  # each fix with its edits: check computes them for this format
 
 
 def render(

@@ -31,10 +31,11 @@ import resilint
 from resilint.lint.finding import Finding, Related, RunResult
 from resilint.lint.report import ReportOptions, SourcePaths, read_source
 from resilint.lint.line_hash import line_hashes
-from resilint.lint.rule import Rule
+from resilint.lint.rule import Rule, family_of
 from resilint.lint.source import python_lines
 
 FORMAT = "sarif"
+SHOWS_FIX_EDITS = True  # results carry ``fixes`` with their replacements
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -87,10 +88,7 @@ def _physical(path: str, paths: SourcePaths, region: Dict[str, int]) -> Dict[str
 
 
 def _family(rule: Type[Rule]) -> Optional[str]:
-    parts = getattr(rule, "__module__", "").split(".")
-    if len(parts) >= 3 and parts[0] == "resilint" and parts[1] == "rules":
-        return parts[2]
-    return None
+    return family_of(rule)
 
 
 def full_description(rule: Type[Rule]) -> str:

@@ -6,7 +6,7 @@ from resilint.libraries.clients import TRIGGERS
 from resilint.lint.project import ProjectContext
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.rules.project_rule import ProjectRule
-from resilint.rules.timeouts.verdicts import report_project_verdicts, report_verdicts
+from resilint.libraries.timeout_verdicts import report_project_verdicts, report_verdicts
 
 
 class UnsplitTimeout(ProjectRule):

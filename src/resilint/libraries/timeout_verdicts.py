@@ -386,10 +386,23 @@ def _judge_partial(model: SemanticModel, site: CallSite, settings: "Settings") -
     return Verdict(judgement.code, argument.value, judgement.message, site.node, client=name, spec=spec)
 
 
+# Clients whose ``timeout=`` takes what ``resilint.runtime.timeout(...)`` returns (requests: the
+# ``(connect, read)`` tuple it is; httpx: through ``.as_httpx()``): the only ones the timeout
+# codemods rewrite.
+RUNTIME_TIMEOUT_LIBRARIES = ("requests", "httpx")
+
+
+def takes_runtime_timeout(verdict: Verdict) -> bool:
+    """Whether the call's ``timeout=`` can be given the runtime's split timeout (a client of
+    ``RUNTIME_TIMEOUT_LIBRARIES``); the timeout codemods leave the other calls alone."""
+    spec = verdict.spec
+    return spec is not None and spec.library in RUNTIME_TIMEOUT_LIBRARIES and spec.keyword == "timeout"
+
+
 def report_verdicts(ctx: "RuleContext", code: str) -> None:
     for verdict in timeout_verdicts(ctx):
         if verdict.code == code and not verdict.deferred:
-            ctx.report(verdict.node, verdict.message, anchor=verdict.anchor)
+            ctx.report(verdict.node, verdict.message, anchor=verdict.anchor, fixable=takes_runtime_timeout(verdict))
 
 
 

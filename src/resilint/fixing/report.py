@@ -9,7 +9,8 @@ import re
 from typing import List, Sequence, Tuple
 
 from resilint.lint.finding import Edit
-from resilint.lint.fixer import AppliedFix, FixOutcome, last_line_of
+from resilint.fixing.edits import last_line_of
+from resilint.fixing.fixer import AppliedFix, FixOutcome
 from resilint.lint.source import SourceError, decode, python_lines
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")

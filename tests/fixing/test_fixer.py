@@ -10,9 +10,13 @@ import libcst as cst
 import pytest
 
 from resilint.codemods.base import ResilintCodemod
-from resilint.lint import fixer as fixer_module
+from resilint.fixing import fixer as fixer_module
+from resilint.fixing.codemod_run import run_codemod, span_of
+from resilint.fixing.edits import edits_between
+from resilint.fixing.fix_edits import with_fixes
+from resilint.fixing.fixer import Fixer
 from resilint.lint.config import Settings, enabled_codes
-from resilint.lint.fixer import Fixer, edits_between
+from resilint.lint.finding import Edit
 from resilint.lint.registry import all_rules
 from resilint.lint.runner import run
 
@@ -199,10 +203,10 @@ def test_a_fix_that_adds_a_finding_in_another_module_is_dropped(tmp_path, monkey
 
 
 def test_edits_are_the_smallest_change_with_exclusive_end_columns():
-    assert edits_between("a = f(x)\n", "a = f(x, y=1)\n")[0] == fixer_module.Edit(1, 8, 1, 8, ", y=1")
+    assert edits_between("a = f(x)\n", "a = f(x, y=1)\n")[0] == Edit(1, 8, 1, 8, ", y=1")
     inserted = edits_between("import a\nb()\n", "import a\nimport c\nb()\n")
-    assert inserted == (fixer_module.Edit(2, 1, 2, 1, "import c\n"),)
-    assert edits_between("x = 1\r\n", "x = 22\r\n") == (fixer_module.Edit(1, 5, 1, 6, "22"),)
+    assert inserted == (Edit(2, 1, 2, 1, "import c\n"),)
+    assert edits_between("x = 1\r\n", "x = 22\r\n") == (Edit(1, 5, 1, 6, "22"),)
 
 
 SEPARATE = (
@@ -228,8 +232,18 @@ ON_ONE_LINE = (
 )
 
 
-@pytest.mark.parametrize(("source", "count", "one_run"), [(SEPARATE, 5, True), (ON_ONE_LINE, 6, False)])
-def test_one_run_split_between_findings_gives_each_the_edits_of_fixing_it_alone(monkeypatch, source, count, one_run):
+def _alone(codemod, findings, data, source, settings):
+    """The oracle: each finding's edits from a run of the codemod with that one target."""
+    found = {}
+    for finding in findings:
+        run = run_codemod(codemod, data, "example.py", settings, [span_of(finding)])
+        if run.updated is not None:
+            found[id(finding)] = edits_between(source, run.updated.decode())
+    return found
+
+
+@pytest.mark.parametrize(("source", "count"), [(SEPARATE, 5), (ON_ONE_LINE, 6)])
+def test_one_run_split_between_findings_gives_each_the_edits_of_fixing_it_alone(monkeypatch, source, count):
     from resilint.codemods.add_timeout import AddTimeout
     from resilint.codemods.split_timeout import SplitTimeout
     from resilint.lint.checker import check_source
@@ -238,13 +252,19 @@ def test_one_run_split_between_findings_gives_each_the_edits_of_fixing_it_alone(
     findings = check_source(source, ["RES101", "RES102", "RES103"], settings)
     assert len(findings) == count
     data = source.encode()
-    one_by_one = fixer_module._one_by_one
-    if one_run:  # fixes on separate lines: no run per finding is needed
-        monkeypatch.setattr(fixer_module, "_one_by_one", None)
-    split = fixer_module.with_fixes(findings, data, "example.py", settings)
+    runs = []
+    real = run_codemod
+
+    def counted(codemod, *args, **kwargs):
+        runs.append(codemod)
+        return real(codemod, *args, **kwargs)
+
+    monkeypatch.setattr("resilint.fixing.fix_edits.run_codemod", counted)
+    split = with_fixes(findings, data, "example.py", settings)
+    assert sorted(c.__name__ for c in runs) == ["AddTimeout", "SplitTimeout"]  # one run each, whatever the count
     for codemod in (AddTimeout, SplitTimeout):
         mine = [f for f in findings if f.code in codemod.CODES]
-        alone = one_by_one(codemod, mine, data, source, "example.py", settings)
+        alone = _alone(codemod, mine, data, source, settings)
         for finding, fixed in zip(findings, split):
             if finding.code in codemod.CODES:
                 assert fixed.fix is not None and fixed.fix.edits == alone[id(finding)], finding

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from resilint.lint.checker import Checker
 from resilint.lint.config import Settings, enabled_codes
 from resilint.lint.finding import RunResult
-from resilint.lint.fixer import Fixer, unparseable
+from resilint.fixing.codemod_run import unparseable
+from resilint.fixing.fix_edits import with_fixes
+from resilint.fixing.fixer import Fixer
 from resilint.lint.registry import all_rules
 from resilint.lint.source import content_digest
 
@@ -25,7 +27,7 @@ BOUNDED = settings(max_examples=25, deadline=None, suppress_health_check=list(He
 
 def _checked(path: str, settings_: Settings, codes) -> RunResult:
     """What ``runner.run`` gives for one file, in this process (no worker pool per example)."""
-    checker = Checker(settings_, codes, fixes=True)
+    checker = Checker(settings_, codes, fix_edits=with_fixes)
     with open(path, "rb") as handle:
         data = handle.read()
     result = checker.check_file(data, path)
