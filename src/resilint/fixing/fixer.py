@@ -176,6 +176,7 @@ class Fixer:
         self._cases = {}
         self._steps = []
         applied_before = len(self.outcome.applied)
+        fixed_before = Counter(self.outcome.fixed)  # a file not written fixed nothing
         for _ in range(MAX_ROUNDS):
             progressed = False
             for name, codemod in codemods:
@@ -192,6 +193,7 @@ class Fixer:
             again = run_codemod(codemods[0][1], current, path, self.settings, None)
             if again.updated is not None:
                 self.outcome.dropped.append(f"{path}: {codemods[0][0]}: a second run would change it again")
+                self.outcome.fixed = fixed_before
                 self._forget(path)
                 return
         if current == original:
@@ -209,6 +211,7 @@ class Fixer:
                 self._not_written(path, exc.reason)
                 del self.outcome.changes[path]
                 del self.outcome.applied[applied_before:]
+                self.outcome.fixed = fixed_before
                 self._forget(path)
 
     def _not_written(self, path: str, reason: str) -> None:
