@@ -39,3 +39,96 @@ def test_a_refused_write_is_not_counted_as_fixed(cli, tmp_path):
     assert "Fixed 1 finding in 1 file (RES101: 1); 1 finding remaining." in result.stderr
     assert FIXED_CALL in (root / "b.py").read_text()
     assert (root / "a.py").read_text() == f"import requests\n\n{CALL}\n"
+
+
+# --- 1. an existing import is reused only where it is bound before use ------------------------
+
+TYPE_CHECKING_ONLY = """
+    from typing import TYPE_CHECKING
+    import requests
+
+    if TYPE_CHECKING:
+        from resilint.runtime import timeout
+
+
+    def fetch():
+        return requests.get("u")
+
+
+    fetch()
+"""
+BELOW_A_CALL = """
+    import requests
+
+    requests.get("u")
+
+    from resilint.runtime import timeout
+"""
+# --- 4. a star import below may rebind the name the fix imports ---------------------------------
+STAR_BELOW = """
+    import requests
+
+
+    def fetch():
+        return requests.get("u")
+
+
+    from socket import *
+
+    fetch()
+"""
+STAR_BELOW_AN_EXISTING_IMPORT = """
+    import requests
+    from resilint.runtime import timeout
+
+
+    def fetch():
+        return requests.get("u")
+
+
+    from socket import *
+
+    fetch()
+"""
+
+
+def test_the_fixed_call_never_reads_an_import_that_is_not_bound_or_is_rebound(cli, tmp_path):
+    sources = {
+        "type_checking.py": TYPE_CHECKING_ONLY, "below_a_call.py": BELOW_A_CALL,
+        "star_below.py": STAR_BELOW, "star_below_import.py": STAR_BELOW_AN_EXISTING_IMPORT,
+    }
+    root = write_tree(tmp_path, sources)
+    for name in sources:  # as they were: they run (requests waits forever, the stub does not)
+        ran = _run_python(root / name, cwd=root)
+        assert ran.returncode == 0 and ran.stdout == "timeout None\n", (name, ran.stderr)
+    result = cli(["fix", "--no-cache", "."], root)
+    assert "Fixed 4 findings in 4 files (RES101: 4); 0 findings remaining." in result.stderr
+    for name in sources:
+        text = (root / name).read_text()
+        assert 'requests.get("u", timeout=runtime_timeout(read=10, connect=3.05))' in text, text
+        assert "from resilint.runtime import timeout as runtime_timeout" in text, text
+        ran = _run_python(root / name, cwd=root)
+        assert ran.returncode == 0, (name, ran.stderr)
+        assert ran.stdout.startswith("timeout ") and "None" not in ran.stdout, (name, ran.stdout)
+
+
+def test_an_import_bound_before_any_code_runs_is_reused(cli, tmp_path):
+    root = write_tree(tmp_path, {"a.py": """
+        import requests
+        from resilint.runtime import timeout
+
+        LIMIT = 3
+
+
+        def fetch():
+            return requests.get("u")
+
+
+        fetch()
+    """})
+    cli(["fix", "--no-cache", "."], root)
+    text = (root / "a.py").read_text()
+    assert 'requests.get("u", timeout=timeout(read=10, connect=3.05))' in text
+    assert text.count("import timeout") == 1 and "runtime_timeout" not in text
+    ran = _run_python(root / "a.py", cwd=root)
+    assert ran.returncode == 0 and ran.stdout.startswith("timeout ") and "None" not in ran.stdout, ran.stderr
