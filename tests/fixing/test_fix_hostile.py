@@ -4,12 +4,18 @@ running it where it matters."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import libcst as cst
+
+from resilint.codemods.add_timeout import AddTimeout
+from resilint.fixing import fixer as fixer_module
 
 from tests.conftest import write_tree
 
@@ -132,3 +138,64 @@ def test_an_import_bound_before_any_code_runs_is_reused(cli, tmp_path):
     assert text.count("import timeout") == 1 and "runtime_timeout" not in text
     ran = _run_python(root / "a.py", cwd=root)
     assert ran.returncode == 0 and ran.stdout.startswith("timeout ") and "None" not in ran.stdout, ran.stderr
+
+
+# --- 2. deep but valid code is fixed with the workers' stack; what is deeper stays per file ----
+
+
+def _elif_chain(branches: int) -> str:
+    lines = ["import requests", "", "", "def pick(x, u):", "    if x == 0:", "        pass"]
+    for value in range(1, branches):
+        lines += [f"    elif x == {value}:", "        pass"]
+    return "\n".join(lines + ["    return requests.get(u)", ""])
+
+
+def _long_or(terms: int) -> str:
+    condition = " or ".join(f"v{i}" for i in range(terms))
+    return f"import requests\n\n\ndef fetch(u):\n    ok = {condition}\n    return requests.get(u)\n"
+
+
+def test_deep_code_is_fixed_like_check_says_and_other_files_too(cli, tmp_path):
+    sources = {"a_elif.py": _elif_chain(900), "b_or.py": _long_or(400), "c_plain.py": f"import requests\n\n{CALL}\n"}
+    root = write_tree(tmp_path, {})
+    for name, text in sources.items():
+        (root / name).write_text(text)
+    checked = cli(["check", "--no-cache", "--format", "json", "."], root)
+    fixable = {f["path"]: f["fix"] is not None for f in json.loads(checked.stdout)["findings"]}
+    assert fixable == {"a_elif.py": True, "b_or.py": True, "c_plain.py": True}
+    result = cli(["fix", "--no-cache", "."], root)
+    assert result.exit_code == 0, result.stderr
+    assert "Fixed 3 findings in 3 files (RES101: 3); 0 findings remaining." in result.stderr
+    for name in sources:
+        text = (root / name).read_text()
+        assert "timeout=timeout(read=10, connect=3.05))" in text, name
+        compile(text, name, "exec")
+
+
+class _Bottomless(cst.Name):
+    """A node whose code generation never ends: a RecursionError however deep the stack."""
+
+    def _codegen_impl(self, state, default_semicolon=False):  # type: ignore[no-untyped-def]
+        self._codegen_impl(state)
+
+
+class _TooDeepForDeepFiles(AddTimeout):
+    """The real add-timeout, whose result for ``deep.py`` cannot even be generated."""
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        updated = super().leave_Module(original_node, updated_node)
+        if (self.context.filename or "").endswith("deep.py"):
+            return updated.with_changes(body=[cst.SimpleStatementLine([cst.Expr(_Bottomless("x"))]), *updated.body])
+        return updated
+
+
+def test_a_recursion_error_left_in_one_file_is_that_files_error_and_the_others_are_fixed(cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(fixer_module, "all_codemods", lambda: {"add-timeout": _TooDeepForDeepFiles})
+    source = f"import requests\n\n{CALL}\n"
+    root = write_tree(tmp_path, {"a.py": source, "deep.py": source, "z.py": source})
+    result = cli(["fix", "--no-cache", "."], root)
+    assert result.exit_code == 2
+    assert "resilint: not written: deep.py: nested too deeply to be fixed (RecursionError); left as it was" in result.stderr
+    assert "Fixed 2 findings in 2 files (RES101: 2); 1 finding remaining." in result.stderr
+    assert (root / "deep.py").read_text() == source
+    assert FIXED_CALL in (root / "a.py").read_text() and FIXED_CALL in (root / "z.py").read_text()

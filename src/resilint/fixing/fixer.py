@@ -14,6 +14,7 @@ The codemods are found by discovery (``resilint.codemods``), as the rules are.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Collection, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type
@@ -26,12 +27,18 @@ from resilint.fixing.edits import edits_between, last_line_of, lines_back
 from resilint.fixing.fix_edits import with_fixes
 from resilint.lint.checker import ANALYSIS_ERROR, Checker
 from resilint.lint.config import Settings
+from resilint.lint.deep_stack import call_with_deep_stack
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, RunResult
 from resilint.lint.source import SourceError, content_digest, decode, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 MAX_ROUNDS = 3
+
+
+class FixingStopped(Exception):
+    """Ctrl-C or SIGTERM asked the fixer to stop; the waiting thread raises the signal's own
+    exception once the fixer has stopped."""
 
 
 @dataclass(frozen=True)
@@ -111,26 +118,36 @@ class Fixer:
         # the changes kept, each as (before, after).
         self._cases: Dict[str, List[Tuple[int, str]]] = {}
         self._steps: List[Tuple[str, str]] = []
+        self._stop = threading.Event()  # set on Ctrl-C or SIGTERM: no further file is started
 
     # --- entry points --------------------------------------------------------------------
 
     def fix(self, write: bool = True) -> FixOutcome:
         """Fix the run's findings that have an allowed codemod, of the fixable codes."""
-        codemods = [c for c in all_codemods().items() if self._allowed(c[1])]
-        codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
-        paths = sorted({f.path for f in self.result.findings if f.code in codes})
-        for path in paths:
-            self._fix_file(path, codemods, write)
-        outcome = self._finish()
-        outcome.unfixed = {finding: self._why_unfixed(finding) for finding in outcome.remaining}
-        return outcome
+        return call_with_deep_stack(self._fix, write, stop=self._stop)
 
     def apply(self, name: str, paths: Iterable[str], write: bool = True) -> FixOutcome:
         """``resilint codemod NAME``: one codemod over every case it recognises in ``paths``,
         kept only if the result parses, adds no finding and a second run changes nothing."""
+        return call_with_deep_stack(self._apply_everywhere, name, list(paths), write, stop=self._stop)
+
+    # Both run with the workers' stack and recursion budget (``deep_stack``), so that a file
+    # ``check`` could analyse, and offer a fix for, can be fixed as well.
+
+    def _fix(self, write: bool) -> FixOutcome:
+        codemods = [c for c in all_codemods().items() if self._allowed(c[1])]
+        codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
+        paths = sorted({f.path for f in self.result.findings if f.code in codes})
+        for path in paths:
+            self._fix_file_alone(path, codemods, write)
+        outcome = self._finish()
+        outcome.unfixed = {finding: self._why_unfixed(finding) for finding in outcome.remaining}
+        return outcome
+
+    def _apply_everywhere(self, name: str, paths: List[str], write: bool) -> FixOutcome:
         codemod = all_codemods()[name]
         for path in sorted(set(paths)):
-            self._fix_file(path, [(name, codemod)], write, everything=True)
+            self._fix_file_alone(path, [(name, codemod)], write, everything=True)
         return self._finish()
 
     # --- one file ------------------------------------------------------------------------
@@ -158,6 +175,24 @@ class Fixer:
         if finding.fix is not None and finding.fix.applicability == "unsafe" and not self.unsafe:
             return "its fix is unsafe: apply it with --unsafe-fixes"
         return "no codemod rewrites this case (see the rule's Fix safety)"
+
+    def _fix_file_alone(
+        self, path: str, codemods: Sequence[Tuple[str, Type[ResilintCodemod]]], write: bool, everything: bool = False
+    ) -> None:
+        """``_fix_file``, stopping before the file when Ctrl-C or SIGTERM asked to stop (a file
+        being written is finished first), and with what is too deeply nested for even the deep
+        stack reported for this file alone: it is left as it was and the other files are fixed."""
+        if self._stop.is_set():
+            raise FixingStopped()
+        applied_before, fixed_before = len(self.outcome.applied), Counter(self.outcome.fixed)
+        try:
+            self._fix_file(path, codemods, write, everything)
+        except RecursionError:
+            self.outcome.changes.pop(path, None)
+            del self.outcome.applied[applied_before:]
+            self.outcome.fixed = fixed_before
+            self._forget(path)
+            self._not_written(path, "nested too deeply to be fixed (RecursionError); left as it was")
 
     def _fix_file(
         self, path: str, codemods: Sequence[Tuple[str, Type[ResilintCodemod]]], write: bool, everything: bool = False
@@ -342,6 +377,9 @@ class Fixer:
         remaining = [f for f in self.result.findings if f.path not in changed]
         for path in sorted(changed):
             found = self._local.get(path, []) + [f for f in project if f.path == path]
-            remaining.extend(with_fixes(found, self.outcome.changes[path][1], path, self.settings))
+            try:
+                remaining.extend(with_fixes(found, self.outcome.changes[path][1], path, self.settings))
+            except RecursionError:  # the remaining findings are reported, without a fix to offer
+                remaining.extend(replace(f, fix=None) if f.fix is not None and f.fix.edits is None else f for f in found)
         self.outcome.remaining = sorted(set(remaining), key=lambda f: f.sort_key)
         return self.outcome
