@@ -199,3 +199,63 @@ def test_a_recursion_error_left_in_one_file_is_that_files_error_and_the_others_a
     assert "Fixed 2 findings in 2 files (RES101: 2); 1 finding remaining." in result.stderr
     assert (root / "deep.py").read_text() == source
     assert FIXED_CALL in (root / "a.py").read_text() and FIXED_CALL in (root / "z.py").read_text()
+
+
+# --- 5. a symbolic link out of the tree is not written through ----------------------------------
+
+
+def test_fix_never_rewrites_a_file_outside_the_tree_through_a_symbolic_link(cli, tmp_path):
+    source = f"import requests\n\n{CALL}\n"
+    write_tree(tmp_path, {"outside/target.py": source, "project/real.py": source})
+    project = tmp_path / "project"
+    (project / "out.py").symlink_to(tmp_path / "outside" / "target.py")
+    (project / "in.py").symlink_to(project / "real.py")
+    result = cli(["fix", "--no-cache", "."], project)
+    assert (tmp_path / "outside" / "target.py").read_text() == source
+    assert result.exit_code == 2
+    assert "resilint: not written: out.py: is reached through a symbolic link and lies outside the project root" in result.stderr
+    assert "Fixed 1 finding in 1 file (RES101: 1); 1 finding remaining." in result.stderr
+    # a link inside the tree is followed: the target is fixed once and the link stays a link
+    assert FIXED_CALL in (project / "real.py").read_text()
+    assert (project / "in.py").is_symlink() and (project / "out.py").is_symlink()
+    assert sorted(p.name for p in (tmp_path / "outside").iterdir()) == ["target.py"]
+
+
+# --- 6. extended attributes and POSIX ACLs survive the atomic rename -----------------------------
+
+
+def _acl(entries) -> bytes:
+    """A ``system.posix_acl_access`` value as the kernel stores it (what ``setfacl`` writes):
+    version 2, then (tag, permissions, id) per entry."""
+    import struct
+
+    return struct.pack("<I", 2) + b"".join(struct.pack("<HHI", tag, perms, ident) for tag, perms, ident in entries)
+
+
+UNDEFINED_ID = 0xFFFFFFFF
+# user::rw- user:12345:rw- group::--- mask::rw- other::---: the owning group has no access, and
+# the mode's group bits show the mask (rw-), which is what the group would get without the ACL.
+GROUP_SHUT_OUT = _acl([
+    (0x01, 6, UNDEFINED_ID), (0x02, 6, 12345), (0x04, 0, UNDEFINED_ID), (0x10, 6, UNDEFINED_ID), (0x20, 0, UNDEFINED_ID),
+])
+
+
+def test_extended_attributes_and_the_acl_are_kept(cli, tmp_path):
+    root = write_tree(tmp_path, {"a.py": f"import requests\n\n{CALL}\n"})
+    target = root / "a.py"
+    os.chmod(target, 0o640)
+    expected = {}
+    for name, value in (("user.origin", b"kept by resilint"), ("system.posix_acl_access", GROUP_SHUT_OUT)):
+        try:
+            os.setxattr(target, name, value)
+            expected[name] = value
+        except OSError:  # a filesystem without them: what it has (the mode) is still checked
+            pass
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    if "system.posix_acl_access" in expected:
+        assert mode & 0o070 == 0o060  # the ACL's mask, not what the owning group may do
+    result = cli(["fix", "--no-cache", "."], root)
+    assert result.exit_code == 0, result.stderr
+    assert FIXED_CALL in target.read_text()
+    assert {name: os.getxattr(target, name) for name in os.listxattr(target)} == expected
+    assert stat.S_IMODE(os.stat(target).st_mode) == mode

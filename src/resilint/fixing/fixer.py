@@ -241,7 +241,7 @@ class Fixer:
         self.outcome.changes[path] = (original, current)
         if write:
             try:
-                replace_file(path, original, current)
+                replace_file(path, original, current, within=self.settings.root)
             except NotWritten as exc:
                 self._not_written(path, exc.reason)
                 del self.outcome.changes[path]
