@@ -259,3 +259,47 @@ def test_extended_attributes_and_the_acl_are_kept(cli, tmp_path):
     assert FIXED_CALL in target.read_text()
     assert {name: os.getxattr(target, name) for name in os.listxattr(target)} == expected
     assert stat.S_IMODE(os.stat(target).st_mode) == mode
+
+
+# --- 10. SIGTERM while the temporary file is being created ------------------------------------
+
+# The signal is sent by the process to itself the moment ``mkstemp`` has created the temporary
+# file, before ``mkstemp`` returns: the window in which it used to leave an empty file behind.
+SIGTERM_AT_MKSTEMP = """
+import os, signal, sys, tempfile
+
+real_mkstemp = tempfile.mkstemp
+
+def mkstemp(*args, **kwargs):
+    created = real_mkstemp(*args, **kwargs)
+    os.kill(os.getpid(), signal.SIGTERM)
+    return created
+
+tempfile.mkstemp = mkstemp
+from resilint.cli import main
+
+main(sys.argv[1:])
+"""
+
+
+def test_sigterm_while_the_temporary_file_is_created_leaves_no_temporary_file(tmp_path):
+    source = f"import requests\n\n{CALL}\n"
+    root = write_tree(tmp_path, {"a.py": source, "b.py": source})
+    driver = tmp_path / "driver.py"
+    driver.write_text(SIGTERM_AT_MKSTEMP)
+    rewritten = {
+        "fix": f"import requests\nfrom resilint.runtime import timeout\n\n{FIXED_CALL}\n",
+        "check": f"import requests\n\n{CALL}  # noqa: RES101\n",
+    }
+    for command in (["fix"], ["check", "--add-noqa"]):
+        ran = subprocess.run(
+            [sys.executable, str(driver), *command, "--no-cache", "."], cwd=root, capture_output=True, text=True, timeout=300,
+        )
+        assert ran.returncode == 143, (command, ran.returncode, ran.stderr)
+        assert "resilint: terminated" in ran.stderr
+        assert sorted(p.name for p in root.iterdir()) == ["a.py", "b.py", "driver.py"], command
+        for name in ("a.py", "b.py"):  # each file whole: as it was, or completely rewritten
+            assert (root / name).read_text() in (source, rewritten[command[0]])
+        assert rewritten[command[0]] in ((root / "a.py").read_text(), (root / "b.py").read_text()), "one file was being written"
+        for name in ("a.py", "b.py"):
+            (root / name).write_text(source)

@@ -34,11 +34,15 @@ def call_with_deep_stack(function: Callable[..., T], *args: Any, stop: Optional[
     return or raise soon; the interruption is raised once it has."""
     outcome: List[Any] = []
 
+    done = threading.Event()
+
     def target() -> None:
         try:
             outcome.append((True, function(*args)))
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
             outcome.append((False, exc))
+        finally:
+            done.set()
 
     try:
         previous_stack = threading.stack_size(STACK_SIZE)
@@ -54,9 +58,12 @@ def call_with_deep_stack(function: Callable[..., T], *args: Any, stop: Optional[
         threading.stack_size(previous_stack)
     interrupted: Optional[BaseException] = None
     try:
-        while thread.is_alive():
+        # Not ``thread.join()``: on Python 3.11, a join interrupted by a signal handler's
+        # exception marks the thread as stopped while it still runs (bpo-45274's fix), so a
+        # second join returned at once and the process ended halfway through a write.
+        while not done.is_set():
             try:
-                thread.join()
+                done.wait()
             except BaseException as exc:  # noqa: BLE001 - Ctrl-C, SIGTERM: stop, then re-raise
                 if interrupted is None:
                     interrupted = exc
@@ -64,6 +71,7 @@ def call_with_deep_stack(function: Callable[..., T], *args: Any, stop: Optional[
                     stop.set()
     finally:
         sys.setrecursionlimit(previous_limit)
+    thread.join()
     if interrupted is not None:
         raise interrupted
     succeeded, value = outcome[0]
