@@ -303,3 +303,61 @@ def test_sigterm_while_the_temporary_file_is_created_leaves_no_temporary_file(tm
         assert rewritten[command[0]] in ((root / "a.py").read_text(), (root / "b.py").read_text()), "one file was being written"
         for name in ("a.py", "b.py"):
             (root / name).write_text(source)
+
+
+# --- 9. what LibCST does not print back byte for byte is kept as the file has it ----------------
+
+ADDED_IMPORT = "from resilint.runtime import timeout"
+FIXED_U = "requests.get(u, timeout=timeout(read=10, connect=3.05))"
+
+
+def test_cr_line_endings_and_form_feeds_are_kept_byte_for_byte(cli, tmp_path):
+    cases = {
+        "cr_only.py": (
+            b'import requests\r\rrequests.get("u")\r',
+            f'import requests\r{ADDED_IMPORT}\r\r{FIXED_CALL}\r'.encode(),
+        ),
+        "form_feed_top.py": (
+            b'import requests\n\n\x0cx = 1\nrequests.get("u")\n',
+            f'import requests\n{ADDED_IMPORT}\n\n\x0cx = 1\n{FIXED_CALL}\n'.encode(),
+        ),
+        "form_feed_top_call.py": (
+            b'import requests\n\n\x0crequests.get("u")\n',
+            f'import requests\n{ADDED_IMPORT}\n\n\x0c{FIXED_CALL}\n'.encode(),
+        ),
+        "form_feed_indented.py": (
+            b'import requests\n\n\ndef f(u):\n\x0c    x = 1\n    return requests.get(u)\n',
+            f'import requests\n{ADDED_IMPORT}\n\n\ndef f(u):\n\x0c    x = 1\n    return {FIXED_U}\n'.encode(),
+        ),
+        "form_feed_on_the_fixed_line.py": (
+            b'import requests\n\n\ndef f(u):\n    x = 1\n\x0c    return requests.get(u)\n',
+            f'import requests\n{ADDED_IMPORT}\n\n\ndef f(u):\n    x = 1\n\x0c    return {FIXED_U}\n'.encode(),
+        ),
+        "form_feed_page_break.py": (
+            b'import requests\n\x0c\n\ndef f(u):\n    return requests.get(u)\n\x0c\n',
+            f'import requests\n{ADDED_IMPORT}\n\x0c\n\ndef f(u):\n    return {FIXED_U}\n\x0c\n'.encode(),
+        ),
+    }
+    root = tmp_path
+    for name, (before, _) in cases.items():
+        (root / name).write_bytes(before)
+    result = cli(["fix", "--no-cache", "."], root)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert f"Fixed {len(cases)} findings in {len(cases)} files" in result.stderr
+    for name, (_, after) in cases.items():
+        assert (root / name).read_bytes() == after, name
+    again = cli(["fix", "--no-cache", "."], root)
+    assert "Fixed 0 findings in 0 files" in again.stderr
+    for name, (_, after) in cases.items():
+        assert (root / name).read_bytes() == after, name
+
+
+def test_a_change_to_a_line_printed_otherwise_than_written_is_refused_not_guessed():
+    from resilint.fixing.edits import carry_over
+
+    # leading whitespace and line breaks are the file's own; lines the change does not touch
+    # are the file's whatever LibCST printed for them
+    assert carry_over("a\r\x0c  b(x)\r", "a\r  b(x)", "a\rz\r  b(x, t)") == "a\rz\r\x0c  b(x, t)\r"
+    assert carry_over("a( 1 )\nb(x)\n", "a(1)\nb(x)\n", "a(1)\nb(x, t)\n") == "a( 1 )\nb(x, t)\n"
+    # any other difference on a changed line: nothing is carried over
+    assert carry_over("b( x )\n", "b(x)\n", "b(x, t)\n") is None

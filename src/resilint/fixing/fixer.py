@@ -14,6 +14,7 @@ The codemods are found by discovery (``resilint.codemods``), as the rules are.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -23,17 +24,60 @@ from resilint.codemods import all_codemods, codemods_for
 from resilint.codemods.base import ResilintCodemod
 from resilint.fixing.attribution import split_edits
 from resilint.fixing.codemod_run import CodemodRun, interpreter_limit, run_codemod, span_of, unparseable
-from resilint.fixing.edits import edits_between, last_line_of, lines_back
+from resilint.fixing.edits import carry_over, edits_between, last_line_of, lines_back
 from resilint.fixing.fix_edits import with_fixes
 from resilint.lint.checker import ANALYSIS_ERROR, Checker
 from resilint.lint.config import Settings
 from resilint.lint.deep_stack import call_with_deep_stack
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, RunResult
-from resilint.lint.source import SourceError, content_digest, decode, read_bytes
+from resilint.lint.source import SourceError, content_digest, decode, encode_like, python_lines, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 MAX_ROUNDS = 3
+
+
+_LINE_STARTING_FORM_FEEDS = re.compile(rb"(?:^|(?<=[\r\n]))\x0c+")
+
+
+def _form_feeds_set_aside(data: bytes, findings: List[Finding]) -> Tuple[bytes, List[Finding]]:
+    """``data`` without the form feeds that start lines (for Python, whitespace that changes
+    no indentation there), and ``findings`` placed in it; ``data`` and ``findings`` themselves
+    when there is none."""
+    if b"\x0c" not in data:
+        return data, findings
+    work = _LINE_STARTING_FORM_FEEDS.sub(b"", data)
+    if work == data:
+        return data, findings
+    text = decode(data).text
+    feeds = [len(line) - len(line.lstrip("\x0c")) for line in python_lines(text)]
+
+    def moved(line: int, column: int) -> int:
+        count = feeds[line - 1] if 0 < line <= len(feeds) else 0
+        return column - count if column > count else column
+
+    placed = [
+        replace(f, column=moved(f.line, f.column), end_column=moved(f.end_line, f.end_column)) for f in findings
+    ]
+    return work, placed
+
+
+def _faithful(run: CodemodRun, data: bytes) -> Optional[str]:
+    """Make ``run``'s result leave every line it does not change byte-identical to ``data``
+    (``edits.carry_over``: LibCST does not print every file exactly as it parsed it); why it
+    cannot, or None."""
+    assert run.original is not None and run.updated is not None
+    printed = run.original.bytes
+    if printed == data:
+        return None
+    carried = carry_over(decode(data).text, decode(printed).text, decode(run.updated).text)
+    if carried is None:
+        return (
+            "LibCST does not write the lines this fix changes as the file has them (a form feed or "
+            "a line ending it does not reproduce), so the rest of the file could not be kept byte for byte"
+        )
+    run.set_updated(encode_like(carried, data))
+    return None
 
 
 class FixingStopped(Exception):
@@ -267,7 +311,12 @@ class Fixer:
         ]
         if not targets and not everything:
             return None
-        run = run_codemod(codemod, data, path, self.settings, None if everything else [span_of(f) for f in targets])
+        # LibCST misplaces a block whose first line starts with a form feed (its indentation
+        # then holds the form feed, and every other line's columns are off by one): the
+        # codemod runs on the file without the form feeds that start lines, and its changes
+        # are carried over onto the file's own lines (``_faithful``).
+        work, targets = _form_feeds_set_aside(data, targets)
+        run = run_codemod(codemod, work, path, self.settings, None if everything else [span_of(f) for f in targets])
         # The latest run's cases, so that their lines are those of the text that is kept.
         self._cases[name] = sorted(set(run.left_alone))
         if run.error is not None or run.updated is None:
@@ -275,7 +324,12 @@ class Fixer:
                 self.outcome.dropped.append(f"{path}: {name}: {run.error}")
                 self._give_up(given_up, name, path, targets, run.error)
             return None
-        alone = [] if everything else self._aimed(run, data, targets)
+        problem = _faithful(run, data)
+        if problem is not None:
+            self.outcome.dropped.append(f"{path}: {name}: {problem}; not applied")
+            self._give_up(given_up, name, path, targets, problem)
+            return None
+        alone = [] if everything else self._aimed(run, work, targets)
         aimed = [finding for finding, _ in alone]
         problem = unparseable(run.updated, path, data) or self._recheck(path, run.updated, findings, aimed)
         if problem is not None:
@@ -283,7 +337,7 @@ class Fixer:
             self._give_up(given_up, name, path, aimed or targets, problem)
             return None
         self.outcome.fixed.update(f.code for f in aimed)
-        self._record(path, codemod, data, alone)
+        self._record(path, codemod, work, alone)
         self._steps.append((decode(data).text, decode(run.updated).text))
         return run.updated
 
