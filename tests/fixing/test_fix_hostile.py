@@ -361,3 +361,38 @@ def test_a_change_to_a_line_printed_otherwise_than_written_is_refused_not_guesse
     assert carry_over("a( 1 )\nb(x)\n", "a(1)\nb(x)\n", "a(1)\nb(x, t)\n") == "a( 1 )\nb(x, t)\n"
     # any other difference on a changed line: nothing is carried over
     assert carry_over("b( x )\n", "b(x)\n", "b(x, t)\n") is None
+
+
+# --- 3. an import other code imports from this module is never removed --------------------------
+
+POLICY = """
+    from tenacity import retry, stop_after_attempt, wait_exponential
+
+
+    @retry(wait=wait_exponential(multiplier=1, max=10), stop=stop_after_attempt(3))
+    def call():
+        pass
+"""
+
+
+def test_a_fix_keeps_an_import_that_another_module_imports_from_this_one(cli, tmp_path):
+    root = write_tree(tmp_path, {
+        "lib/__init__.py": "from tenacity import wait_exponential\n",
+        "lib/policy.py": POLICY,
+        "lib/listed.py": textwrap.dedent(POLICY) + '\n__all__ = ["call", "wait_exponential"]\n',
+        "lib/alone.py": POLICY,
+        "lib/user.py": "from lib.policy import wait_exponential\n\nWAIT = wait_exponential(multiplier=2)\n",
+    })
+    result = cli(["fix", "--no-cache", "."], root)
+    assert "Fixed 3 findings in 3 files (RES202: 3)" in result.stderr, result.stdout + result.stderr
+    for name in ("policy", "listed", "alone"):
+        assert "@retry(wait=wait_random_exponential(multiplier=1, max=10)" in (root / "lib" / f"{name}.py").read_text()
+    assert "import wait_random_exponential, retry, stop_after_attempt, wait_exponential\n" in (root / "lib" / "policy.py").read_text()
+    assert "import wait_random_exponential, retry, stop_after_attempt, wait_exponential\n" in (root / "lib" / "listed.py").read_text()
+    # nothing imports it from ``lib.alone``: the import the fix left unused goes
+    assert "import wait_random_exponential, retry, stop_after_attempt\n" in (root / "lib" / "alone.py").read_text()
+    ran = subprocess.run(
+        [sys.executable, "-c", "import lib.user, lib.listed, lib.alone; from lib.listed import *; print(wait_exponential)"],
+        cwd=root, capture_output=True, text=True,
+    )
+    assert ran.returncode == 0, ran.stderr

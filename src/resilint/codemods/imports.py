@@ -18,6 +18,9 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
+from resilint.codemods.base import SETTINGS
+from resilint.codemods.reexports import is_reexport
+from resilint.lint.config import ConfigError, Settings, load_settings
 from resilint.lint.semantic import Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -143,9 +146,23 @@ def sibling(context: CodemodContext, model: SemanticModel, like: cst.BaseExpress
 
 def forget(context: CodemodContext, module: str, name: Optional[str], local: str) -> None:
     """Drop ``from module import name [as local]`` (``import module [as local]`` when ``name``
-    is None) if the rewrite left it unused."""
+    is None) if the rewrite left it unused and no other code imports it from this module
+    (``reexports.is_reexport``)."""
     spelled = name if name is not None else module
+    if is_reexport(context.wrapper.module if context.wrapper is not None else None, context.filename or "", _settings(context), local):
+        return  # other code imports it from this module (``reexports``)
     RemoveImportsVisitor.remove_unused_import(context, module, name, None if local == spelled else local)
+
+
+def _settings(context: CodemodContext) -> Settings:
+    """The run's settings (``resilint fix``), else those of the file's project (standalone)."""
+    given = context.scratch.get(SETTINGS)
+    if isinstance(given, Settings):
+        return given
+    try:
+        return load_settings([context.filename or "."])
+    except ConfigError:
+        return Settings()
 
 
 def _queued(context: CodemodContext) -> List[Tuple[str, Optional[str], Optional[str]]]:
