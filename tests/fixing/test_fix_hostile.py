@@ -396,3 +396,27 @@ def test_a_fix_keeps_an_import_that_another_module_imports_from_this_one(cli, tm
         cwd=root, capture_output=True, text=True,
     )
     assert ran.returncode == 0, ran.stderr
+
+
+# --- 7. a project module named like a library is the project's ---------------------------------
+
+
+def test_a_project_module_that_shadows_a_library_is_not_judged_or_fixed_as_the_library(cli, tmp_path):
+    app = f"import requests\n\n{CALL}\n"
+    root = write_tree(tmp_path, {
+        "requests.py": "def get(url):\n    return url\n",  # at the project root: what `import requests` finds
+        "app.py": app,
+        "scripts/socket.py": "def create_connection(address):\n    return address\n",
+        "scripts/run.py": "import socket\n\nsocket.create_connection(('db', 5432))\n",  # a script: its directory first
+        "pkg/__init__.py": "",
+        "pkg/socket.py": "",
+        "pkg/client.py": "import socket\n\nsocket.create_connection(('db', 5432))\n",  # in a package: the library
+    })
+    checked = cli(["check", "--no-cache", "--format", "json", "."], root)
+    assert [(f["path"], f["code"]) for f in json.loads(checked.stdout)["findings"]] == [("pkg/client.py", "RES101")]
+    result = cli(["fix", "--no-cache", "--unsafe-fixes", "."], root)
+    assert (root / "app.py").read_text() == app
+    assert "timeout" not in (root / "scripts" / "run.py").read_text()
+    codemod = cli(["codemod", "add-timeout", "--no-cache", "app.py"], root)
+    assert (root / "app.py").read_text() == app, codemod.stderr
+    assert result.exit_code == 1  # the library's socket call in the package remains (no safe fix for it)
