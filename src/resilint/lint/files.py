@@ -136,7 +136,12 @@ def _write_replacing(
         except OSError as exc:
             raise NotWritten(f"cannot create a temporary file in {directory}: {exc.strerror or exc}") from None
         try:
-            with open(descriptor, "wb", closefd=True) as handle:
+            try:
+                handle = os.fdopen(descriptor, "wb")
+            except BaseException:
+                os.close(descriptor)
+                raise
+            with handle:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
