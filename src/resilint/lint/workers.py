@@ -35,7 +35,7 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequenc
 
 from resilint.lint.checker import Checker, FixEdits, analysis_error
 from resilint.lint.config import Settings
-from resilint.lint.deep_stack import STACK_SIZE, call_with_deep_stack
+from resilint.lint.deep_stack import call_with_deep_stack
 from resilint.lint.finding import AnalysisError, Finding
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import PackedSummary
@@ -87,11 +87,15 @@ def _serve(
     if stderr is not None:  # a re-check: what native code says as it dies explains the crash
         with open(stderr, "wb") as handle:
             os.dup2(handle.fileno(), 2)
-    _limit_memory()
     call_with_deep_stack(_answer, connection, Checker(settings, codes, fix_edits=fix_edits), parent)
 
 
 def _answer(connection: Any, checker: Checker, parent: int) -> None:
+    # Bounded from here, on the thread with the deep stack: what the process holds now
+    # includes that stack, however it came (glibc reuses the cached stack of a thread that
+    # exited in the parent before the fork, such as the fixer's); bounding before the thread
+    # existed and adding its size allowed that much more whenever the stack was reused.
+    _limit_memory()
     while True:
         if not connection.poll(_PARENT_CHECK_SECONDS):
             if os.getppid() != parent:
@@ -160,7 +164,7 @@ def _limit_memory() -> None:
     if used is None:  # pragma: no cover - no /proc: the limit could not be relative
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = used + STACK_SIZE + MEMORY_LIMIT
+    limit = used + MEMORY_LIMIT
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     if soft != resource.RLIM_INFINITY and soft <= limit:
