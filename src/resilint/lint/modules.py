@@ -89,8 +89,14 @@ def shadowing_modules(path: str, roots: Sequence[str]) -> FrozenSet[str]:
 
 
 def _top_level_modules(directory: str) -> FrozenSet[str]:
+    """The modules and regular packages in ``directory``, read again when it changed (a
+    long-lived process: the language server, a test suite)."""
     directory = os.path.abspath(directory)
-    if directory not in _LISTINGS:
+    try:
+        key = f"{directory}\0{os.stat(directory).st_mtime_ns}"
+    except OSError:
+        return frozenset()
+    if key not in _LISTINGS:
         names: Set[str] = set()
         try:
             entries = list(os.scandir(directory))
@@ -102,8 +108,8 @@ def _top_level_modules(directory: str) -> FrozenSet[str]:
                 names.add(stem)
             elif not dot and entry.is_dir() and _is_package(entry.path):
                 names.add(entry.name)
-        _LISTINGS[directory] = frozenset(names)
-    return _LISTINGS[directory]
+        _LISTINGS[key] = frozenset(names)
+    return _LISTINGS[key]
 
 
 @lru_cache(maxsize=None)
