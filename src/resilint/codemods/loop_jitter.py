@@ -1,29 +1,38 @@
-"""RES202: a hand-written retry loop that sleeps a constant or a pure exponential sleeps a
-uniform draw below it instead: ``time.sleep(2 ** attempt)`` →
-``time.sleep(full_jitter(2 ** attempt))`` (``resilint.runtime.full_jitter``, full jitter over
-the delay the loop already computes, so its growth and its cap stay the loop's own).
+"""RES202: the reported sleep of a hand-written retry loop gets a random term on top of its
+delay, from the standard library: ``time.sleep(d)`` → ``time.sleep(d + random.uniform(0, d))``.
 
-Every sleep of the loop whose delay the rule judges constant or purely exponential is
-wrapped, so that one run leaves nothing for a second. A sleep whose delay comes from
-elsewhere (a server's ``Retry-After``, a helper of another module) is not touched.
+Safe: every wait is at least what it was (the draw is added, never subtracted), so a loop that
+waits out a service's minimum, or whose attempts bound a readiness window, keeps it. Where the
+loop caps its delay (``min(2 ** n, 30)``, or ``delay = min(delay * 2, 60)`` in the loop), the
+sum is capped by the same value: ``min(2 ** n + random.uniform(0, 2 ** n), 30)``, so no wait
+exceeds the cap either. ``random`` is imported (``import random``) only when the file does not
+already import it; the standard library is never a new dependency.
+
+Only the sleep the finding points at is edited: one jittered sleep makes the loop jittered
+for the rule, and the loop's other sleeps were never reported. A delay computed by a call
+(evaluating it twice could differ or cost) is left alone, with the reason.
 """
 
 from __future__ import annotations
 
+from typing import Optional, Tuple
+
 import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor
 
 from resilint.codemods.base import ResilintCodemod
-from resilint.codemods.imports import RUNTIME, name_node
+from resilint.codemods.imports import bound_names, imported_as, use_name
 from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, WAIT_FIXED, calls_within, normalise, retry_scopes
 from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.names import SLEEPS
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.statements import block, growing_names
-from resilint.lint.nodes import call_argument
+from resilint.lint.nodes import call_argument, number_of
+from resilint.lint.traversal import iter_nodes
 
 
 class LoopJitter(ResilintCodemod):
-    DESCRIPTION = "Sleep a full-jitter draw in hand-written retry loops (RES202)."
+    DESCRIPTION = "Add a random.uniform draw on top of the sleep of hand-written retry loops, within their cap (RES202)."
     CODES = ("RES202",)
     APPLICABILITY = "safe"
 
@@ -40,12 +49,109 @@ class LoopJitter(ResilintCodemod):
             loop = policy.node
             recogniser.growing = growing_names(block(loop.body))  # type: ignore[attr-defined]
             for call in calls_within(self.model, scope):
-                if normalise(self.model.call_name(call)) not in SLEEPS:
-                    continue
+                if call.node is not policy.wait.node or normalise(self.model.call_name(call)) not in SLEEPS:
+                    continue  # only the finding's statement
                 argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
                 if argument is None:
                     continue
                 kind, _ = delay_kind(recogniser, argument.value, call.scope, call.order, loop, site=call)
-                if kind in (WAIT_FIXED, WAIT_EXPONENTIAL):
-                    jitter = name_node(self.context, self.model, RUNTIME, "full_jitter")
-                    self.plan(argument.value, lambda updated, f=jitter: cst.Call(f, [cst.Arg(updated)]))
+                if kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
+                    continue
+                delay, cap = _delay_and_cap(argument.value, loop)
+                if delay is None:
+                    self.leave_alone(call.node, "the delay is computed by a call: add `random.uniform(0, ...)` on top of it by hand")
+                    continue
+                uniform = self._uniform()
+                self.plan(argument.value, lambda updated, d=delay, c=cap, u=uniform: _jittered(updated, d, c, u))
+
+    def _uniform(self) -> cst.BaseExpression:
+        """``random.uniform`` as the file can spell it, ``import random`` queued when absent."""
+        module = imported_as(self.model, "random")
+        if module is not None:
+            return cst.Attribute(cst.Name(module), cst.Name("uniform"))
+        if "random" not in bound_names(self.model):
+            AddImportsVisitor.add_needed_import(self.context, "random")
+            return cst.Attribute(cst.Name("random"), cst.Name("uniform"))
+        return cst.Name(use_name(self.context, self.model, "random", "uniform"))
+
+
+def _delay_and_cap(
+    value: cst.BaseExpression, loop: cst.CSTNode,
+) -> Tuple[Optional[cst.BaseExpression], Optional[cst.BaseExpression]]:
+    """The uncapped delay (None: not an expression that may be written twice) and the cap the
+    loop puts on it (None: none)."""
+    capped = _min_parts(value)
+    if capped is not None:
+        delay, cap = capped
+        return (delay if _pure(delay) else None), cap
+    if not _pure(value):
+        return None, None
+    if isinstance(value, cst.Name):
+        for node in iter_nodes(loop):
+            if isinstance(node, cst.Assign) and any(
+                isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets
+            ):
+                parts = _min_parts(node.value)
+                if parts is not None:
+                    return value, parts[1]
+    return value, None
+
+
+def _min_parts(value: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """``min(delay, cap)``/``min(cap, delay)`` with a number or a name as the cap: (delay, cap)."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "min"):
+        return None
+    if len(value.args) != 2 or any(a.keyword is not None or a.star for a in value.args):
+        return None
+    first, second = value.args[0].value, value.args[1].value
+    if _constant(second):
+        return first, second
+    if _constant(first):
+        return second, first
+    return None
+
+
+def _constant(expr: cst.BaseExpression) -> bool:
+    return number_of(expr) is not None or isinstance(expr, (cst.Name, cst.Attribute))
+
+
+def _pure(expr: cst.BaseExpression) -> bool:
+    """Arithmetic over numbers and (dotted) names: the same value each time it is written."""
+    allowed = (
+        cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.BinaryOperation, cst.UnaryOperation,
+        cst.LeftParen, cst.RightParen, cst.BaseBinaryOp, cst.BaseUnaryOp, cst.SimpleWhitespace,
+        cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.Newline, cst.EmptyLine, cst.Comment,
+        cst.Dot,
+    )
+    return all(isinstance(n, allowed) for n in iter_nodes(expr))
+
+
+def _jittered(
+    updated: cst.BaseExpression, delay: cst.BaseExpression, cap: Optional[cst.BaseExpression], uniform: cst.BaseExpression,
+) -> cst.BaseExpression:
+    spread = delay.deep_clone()
+    spread = spread.with_changes(lpar=[], rpar=[]) if getattr(spread, "lpar", None) else spread
+    draw = cst.Call(uniform.deep_clone(), [cst.Arg(cst.Integer("0")), cst.Arg(spread)])
+    total = cst.BinaryOperation(_bare(delay), cst.Add(), draw)
+    if cap is None:
+        return total
+    if updated is not None and _min_parts(updated) is not None:
+        # ``min(d, cap)`` → ``min(d + draw, cap)``: the cap stays where it was written
+        first = updated.args[0].value  # type: ignore[attr-defined]
+        index = 0 if _bare(first).deep_equals(_bare(delay)) else 1
+        args = list(updated.args)  # type: ignore[attr-defined]
+        args[index] = args[index].with_changes(value=total)
+        return updated.with_changes(args=args)
+    return cst.Call(cst.Name("min"), [cst.Arg(total), cst.Arg(_bare(cap))])
+
+
+def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """A copy without the parentheses it was written with, except those that an addition
+    binding tighter than its operator needs (``(1 << n) + draw``)."""
+    copy = expr.deep_clone()
+    if isinstance(copy, cst.BinaryOperation) and isinstance(copy.operator, _BELOW_ADDITION):
+        return copy.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return copy.with_changes(lpar=[], rpar=[]) if getattr(copy, "lpar", None) else copy
+
+
+_BELOW_ADDITION = (cst.LeftShift, cst.RightShift, cst.BitAnd, cst.BitOr, cst.BitXor)

@@ -66,6 +66,7 @@ class MigrateToRuntime(ResilintCodemod):
     DESCRIPTION = "Rewrite simple tenacity/backoff retry decorators and retry loops to resilint.runtime (unsafe)."
     CODES = ("RES202", "RES203")
     APPLICABILITY = "unsafe"
+    TARGETS = ("runtime",)
 
     def transform_module(self, tree: cst.Module) -> cst.Module:
         updated = super().transform_module(tree)

@@ -20,12 +20,14 @@ from typing import Collection, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from resilint.codemods import all_codemods, codemods_for
 from resilint.codemods.base import ResilintCodemod
+from resilint.codemods.imports import RUNTIME
 from resilint.fixing.attribution import split_edits
 from resilint.fixing.codemod_run import CodemodRun, interpreter_limit, run_codemod, span_of, unparseable
 from resilint.fixing.edits import edits_between, last_line_of, lines_back
 from resilint.fixing.fix_edits import with_fixes
 from resilint.lint.checker import ANALYSIS_ERROR, Checker
 from resilint.lint.config import Settings
+from resilint.lint.dependencies import RUNTIME_DISTRIBUTIONS, with_fix_target
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, RunResult
 from resilint.lint.source import SourceError, content_digest, decode, read_bytes
@@ -51,6 +53,12 @@ class AppliedFix:
     before: str
     step: int = 0  # how many changes to the file were kept before this fix's
     original_lines: Tuple[Tuple[int, int], ...] = ()  # (first, last) per edit, in the file as checked
+
+
+def _uses_runtime(before: str, edits: Sequence[Edit]) -> bool:
+    """Whether a fix's edits write or change an import of ``resilint.runtime``."""
+    lines = before.splitlines()
+    return any(RUNTIME in edit.content or RUNTIME in "".join(lines[edit.line - 1:edit.end_line]) for edit in edits)
 
 
 def _placed(fix: AppliedFix, back: Sequence[List[int]]) -> AppliedFix:
@@ -91,7 +99,10 @@ class Fixer:
         self, settings: Settings, codes: Sequence[str], result: RunResult, unsafe: bool = False,
         fixable: Optional[Collection[str]] = None, contents: Optional[Mapping[str, bytes]] = None,
     ) -> None:
+        if settings.fix_target not in ("native", "runtime"):
+            settings = with_fix_target(settings, sorted(result.digests) or ["."], result.digests)[0]
         self.settings = settings
+        self.target = settings.fix_target
         self.checker = Checker(settings, codes)
         self.unsafe = unsafe
         self.fixable = set(fixable) if fixable is not None else None
@@ -116,11 +127,14 @@ class Fixer:
 
     def fix(self, write: bool = True) -> FixOutcome:
         """Fix the run's findings that have an allowed codemod, of the fixable codes."""
-        codemods = [c for c in all_codemods().items() if self._allowed(c[1])]
+        # safe ones first, as ``codemods_for`` orders them: a finding takes the safe fix when
+        # there is one (a runtime-target loop gets jitter on top rather than full jitter)
+        codemods = sorted((c for c in all_codemods().items() if self._allowed(c[1])), key=lambda c: c[1].APPLICABILITY != "safe")
         codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
         paths = sorted({f.path for f in self.result.findings if f.code in codes})
         for path in paths:
             self._fix_file(path, codemods, write)
+        self._list_runtime_only()
         outcome = self._finish()
         outcome.unfixed = {finding: self._why_unfixed(finding) for finding in outcome.remaining}
         return outcome
@@ -136,7 +150,26 @@ class Fixer:
     # --- one file ------------------------------------------------------------------------
 
     def _allowed(self, codemod: Type[ResilintCodemod]) -> bool:
-        return codemod.APPLICABILITY == "safe" or self.unsafe
+        return (codemod.APPLICABILITY == "safe" or self.unsafe) and self.target in codemod.TARGETS
+
+    def _runtime_only(self, code: str) -> Optional[str]:
+        """Why the findings of ``code`` are not fixed for the native target, when only codemods
+        that import ``resilint.runtime`` fix them; else None."""
+        if self.target != "native" or codemods_for(code, "native") or not codemods_for(code):
+            return None
+        names = " or ".join(f"`resilint codemod {c.__module__.rsplit('.', 1)[1].replace('_', '-')}`" for c in codemods_for(code))
+        return (
+            f"needs {RUNTIME_DISTRIBUTIONS[0]}, which the project does not declare; "
+            f'set fix-target = "runtime" or use {names}'
+        )
+
+    def _list_runtime_only(self) -> None:
+        """The findings only a runtime fix would fix (none ran for them), listed as left alone."""
+        for finding in self.result.findings:
+            why = self._runtime_only(finding.code) if self._fixable(finding.code) else None
+            if why is not None:
+                self.outcome.left_alone.append(f"{finding.path}:{finding.line}: {finding.code}: {why}")
+                self._left_alone_at.setdefault((finding.path, finding.line), why)
 
     def _fixable(self, code: str) -> bool:
         return self.fixable is None or code in self.fixable
@@ -149,6 +182,9 @@ class Fixer:
             return f"{finding.code} has no automatic fix"
         if not self._fixable(finding.code):
             return f"{finding.code} is not fixable in this run (--fixable/--unfixable, or the fixable/unfixable settings)"
+        runtime_only = self._runtime_only(finding.code)
+        if runtime_only is not None:
+            return f"left alone: {runtime_only}"
         dropped = self._dropped_why.get((finding.path, finding.code, finding.message))
         if dropped is not None:
             return f"its fix was dropped: {dropped}"
@@ -261,9 +297,12 @@ class Fixer:
         its lines are those of the text it was applied to until ``_placed``."""
         before = decode(data).text
         for finding, edits in alone:
+            description = codemod.DESCRIPTION
+            if _uses_runtime(before, edits):
+                description = f"{description.rstrip('.')}; uses the resilint-runtime dependency (fix target: runtime)."
             self.outcome.applied.append(
                 AppliedFix(
-                    path, finding.line, finding.column, finding.code, finding.name, codemod.DESCRIPTION,
+                    path, finding.line, finding.column, finding.code, finding.name, description,
                     codemod.APPLICABILITY, edits, before, len(self._steps),
                 )
             )
