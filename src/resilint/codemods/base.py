@@ -237,6 +237,13 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         self.context.scratch[SETTINGS] = found
         return found
 
+    @classmethod
+    def applicability_for(cls, settings: Settings) -> Tuple[str, str]:
+        """(applicability, why) of its fixes in the project ``settings`` describe: a codemod
+        whose safety depends on what the project declares (a library version) says so here;
+        ``APPLICABILITY`` is what ``resilint codemods`` and the rule docs list."""
+        return cls.APPLICABILITY, ""
+
     @property
     def fix_target(self) -> str:
         """"native" or "runtime": given in the context, else the run's resolved setting, else

@@ -18,10 +18,9 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor
 
 from resilint.codemods.base import ResilintCodemod
-from resilint.codemods.imports import bound_names, imported_as, use_name
+from resilint.codemods.imports import stdlib_attribute
 from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, WAIT_FIXED, calls_within, normalise, retry_scopes
 from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.names import SLEEPS
@@ -61,18 +60,8 @@ class LoopJitter(ResilintCodemod):
                 if delay is None:
                     self.leave_alone(call.node, "the delay is computed by a call: add `random.uniform(0, ...)` on top of it by hand")
                     continue
-                uniform = self._uniform()
+                uniform = stdlib_attribute(self.context, self.model, "random", "uniform")
                 self.plan(argument.value, lambda updated, d=delay, c=cap, u=uniform: _jittered(updated, d, c, u))
-
-    def _uniform(self) -> cst.BaseExpression:
-        """``random.uniform`` as the file can spell it, ``import random`` queued when absent."""
-        module = imported_as(self.model, "random")
-        if module is not None:
-            return cst.Attribute(cst.Name(module), cst.Name("uniform"))
-        if "random" not in bound_names(self.model):
-            AddImportsVisitor.add_needed_import(self.context, "random")
-            return cst.Attribute(cst.Name("random"), cst.Name("uniform"))
-        return cst.Name(use_name(self.context, self.model, "random", "uniform"))
 
 
 def _delay_and_cap(

@@ -49,7 +49,7 @@ def with_fixes(
     # "auto" is resolved by the commands that fix; a caller that did not gets the native target,
     # which adds no dependency
     target = settings.fix_target if settings.fix_target in ("native", "runtime") else "native"
-    codemods = sorted({c for f in wanted for c in codemods_for(f.code, target)}, key=lambda c: (c.APPLICABILITY != "safe", c.__name__))
+    codemods = sorted({c for f in wanted for c in codemods_for(f.code, target)}, key=lambda c: (c.applicability_for(settings)[0] != "safe", c.__name__))
     try:
         for codemod in codemods:
             mine = [f for f in wanted if f.code in codemod.CODES and fixes[id(f)] is None]
@@ -73,7 +73,7 @@ def with_fixes(
             for finding in mine:
                 edits = split.get(span_of(finding))
                 if edits:
-                    fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, edits)
+                    fixes[id(finding)] = Fix(codemod.applicability_for(settings)[0], codemod.DESCRIPTION, edits)
     finally:
         release_memo(parsed)  # the built tree's model is check's, which releases it
         built.clear()

@@ -129,7 +129,7 @@ class Fixer:
         """Fix the run's findings that have an allowed codemod, of the fixable codes."""
         # safe ones first, as ``codemods_for`` orders them: a finding takes the safe fix when
         # there is one (a runtime-target loop gets jitter on top rather than full jitter)
-        codemods = sorted((c for c in all_codemods().items() if self._allowed(c[1])), key=lambda c: c[1].APPLICABILITY != "safe")
+        codemods = sorted((c for c in all_codemods().items() if self._allowed(c[1])), key=lambda c: c[1].applicability_for(self.settings)[0] != "safe")
         codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
         paths = sorted({f.path for f in self.result.findings if f.code in codes})
         for path in paths:
@@ -150,7 +150,7 @@ class Fixer:
     # --- one file ------------------------------------------------------------------------
 
     def _allowed(self, codemod: Type[ResilintCodemod]) -> bool:
-        return (codemod.APPLICABILITY == "safe" or self.unsafe) and self.target in codemod.TARGETS
+        return (codemod.applicability_for(self.settings)[0] == "safe" or self.unsafe) and self.target in codemod.TARGETS
 
     def _runtime_only(self, code: str) -> Optional[str]:
         """Why the findings of ``code`` are not fixed for the native target, when only codemods
@@ -192,7 +192,9 @@ class Fixer:
         if left_alone is not None:
             return f"left alone: {left_alone}"
         if finding.fix is not None and finding.fix.applicability == "unsafe" and not self.unsafe:
-            return "its fix is unsafe: apply it with --unsafe-fixes"
+            whys = [c.applicability_for(self.settings)[1] for c in codemods_for(finding.code, self.target)]
+            why = next((w for w in whys if w), "")
+            return f"its fix is unsafe{f' ({why})' if why else ''}: apply it with --unsafe-fixes"
         return "no codemod rewrites this case (see the rule's Fix safety)"
 
     def _fix_file(
@@ -303,7 +305,7 @@ class Fixer:
             self.outcome.applied.append(
                 AppliedFix(
                     path, finding.line, finding.column, finding.code, finding.name, description,
-                    codemod.APPLICABILITY, edits, before, len(self._steps),
+                    codemod.applicability_for(self.settings)[0], edits, before, len(self._steps),
                 )
             )
 

@@ -139,6 +139,26 @@ def read_dependencies(root: Optional[str]) -> ProjectDependencies:
     return found
 
 
+_READ: Dict[Tuple[str, Tuple[Tuple[str, int, int], ...]], ProjectDependencies] = {}
+
+
+def dependencies_of(settings: Settings, paths: Sequence[str] = ()) -> ProjectDependencies:
+    """``read_dependencies`` of the project the settings (and paths) belong to, read again only
+    when one of its files changed."""
+    root = project_root(settings, paths or [settings.root])
+    stamp: Tuple[Tuple[str, int, int], ...] = ()
+    if root is not None:
+        try:
+            names = sorted(n for n in os.listdir(root) if n in _PROJECT_FILES or _is_requirements(n))
+            stamp = tuple((n, st.st_mtime_ns, st.st_size) for n in names for st in [os.stat(os.path.join(root, n))])
+        except OSError:
+            stamp = ()
+    key = (root or "", stamp)
+    if key not in _READ:
+        _READ[key] = read_dependencies(root)
+    return _READ[key]
+
+
 def _text(path: str) -> Optional[str]:
     if not os.path.isfile(path):
         return None
