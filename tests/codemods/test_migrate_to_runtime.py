@@ -290,8 +290,9 @@ def test_the_migrated_loop_makes_the_same_attempts_against_a_real_server(tmp_pat
 
 @pytest.mark.slow
 def test_fix_jitters_the_loop_and_the_codemod_then_migrates_it(tmp_path):
-    """``fix --unsafe-fixes`` runs the safe ``loop-jitter`` first, which fixes the loop's RES202,
-    so nothing is left for the migration; ``resilint codemod migrate-to-runtime`` migrates it."""
+    """``fix --unsafe-fixes`` runs the safe ``loop-jitter`` first (jitter on top, under the cap),
+    which fixes the loop's RES202, so nothing is left for the migration, whatever the target;
+    ``resilint codemod migrate-to-runtime`` migrates it, the added jitter and its import too."""
     path = tmp_path / "client.py"
     path.write_text(dedent("""
         import time
@@ -310,8 +311,8 @@ def test_fix_jitters_the_loop_and_the_codemod_then_migrates_it(tmp_path):
     def resilint(*args: str) -> None:
         subprocess.run([sys.executable, "-m", "resilint", *args, "--no-cache", str(tmp_path)], check=True, capture_output=True)
 
-    resilint("fix", "--select", "RES202", "--unsafe-fixes")
-    assert "time.sleep(full_jitter(min(8, 0.5 * 2 ** attempt)))" in path.read_text()
+    resilint("fix", "--select", "RES202", "--unsafe-fixes", "--fix-target", "runtime")
+    assert "time.sleep(min(8, 0.5 * 2 ** attempt + random.uniform(0, 0.5 * 2 ** attempt)))" in path.read_text()
     resilint("codemod", "migrate-to-runtime")
     assert path.read_text() == dedent("""
         import requests

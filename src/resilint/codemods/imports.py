@@ -109,6 +109,8 @@ def stdlib_attribute(context: CodemodContext, model: SemanticModel, module: str,
     existing ``import module`` (whatever its alias), else a new ``import module`` when nothing
     binds that name, else an imported ``name`` (``use_name``)."""
     local = imported_as(model, module)
+    if local is None and any(m == module and obj is None and alias is None for m, obj, alias in _queued(context)):
+        local = module  # queued by an earlier rewrite of this run
     if local is None and module not in bound_names(model) | _queued_names(context):
         AddImportsVisitor.add_needed_import(context, module)
         local = module

@@ -16,7 +16,8 @@ Rewritten only when every option has an exact runtime counterpart:
   ``try`` ending in ``return`` or ``break``, with one handler of specific exception types that
   re-raises on the last attempt (``if attempt == N - 1: raise``, ``attempt >= N - 1``,
   ``attempt + 1 == N``) and then ``time.sleep`` (``await asyncio.sleep`` in an ``async for``)
-  ``min(c, m * 2 ** attempt)``, jittered by ``full_jitter`` or not (as for ``wait_exponential``)
+  ``min(c, m * 2 ** attempt)``, jittered by ``full_jitter``, by ``+ random.uniform(0, m * 2 **
+  attempt)`` (``loop-jitter``'s fix) or not (as for ``wait_exponential``)
   → ``for attempt in retrying(attempts=N, base=m, cap=c, retry_on=(E,)): with attempt: <try
   body>``. Each attempt, each pause's ceiling and the last error are the same; the handler's
   pause after the last attempt, which that re-raise skips, is what the runtime skips too.
@@ -59,7 +60,7 @@ _NOT_MIGRATED = {
     "stamina": "stamina adds a bounded random term to its pauses; the runtime draws below a ceiling: no exact counterpart",
 }
 # Modules whose imports the removed code may leave unused.
-_MODULES = ("tenacity", "backoff", "time", "asyncio", RUNTIME)
+_MODULES = ("tenacity", "backoff", "time", "asyncio", "random", RUNTIME)
 
 
 class MigrateToRuntime(ResilintCodemod):
@@ -193,10 +194,21 @@ class MigrateToRuntime(ResilintCodemod):
                 and not any(a.keyword or a.star for a in delay.args)):
             return None
         for growing, cap in ((delay.args[0].value, delay.args[1].value), (delay.args[1].value, delay.args[0].value)):
-            base = _base_of(growing, attempt)
+            base = _base_of(self._without_added_jitter(policy, growing), attempt)
             if base is not None and _literal(cap):
                 return base, cap
         return None
+
+    def _without_added_jitter(self, policy: Policy, expr: cst.BaseExpression) -> cst.BaseExpression:
+        """``d`` of ``d + random.uniform(0, d)``, the jitter ``loop-jitter`` adds on top (whose
+        ceiling the runtime's draw replaces, as it replaces ``full_jitter``); else ``expr``."""
+        if not (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add)):
+            return expr
+        draw = expr.right
+        if (isinstance(draw, cst.Call) and self._name(policy, draw.func) == "random.uniform" and len(draw.args) == 2
+                and number_of(draw.args[0].value) == 0 and draw.args[1].value.deep_equals(expr.left)):
+            return expr.left
+        return expr
 
     def _name(self, policy: Policy, expr: cst.BaseExpression) -> Optional[str]:
         return normalise(self.model.qualified_name(expr, policy.scope, policy.order)) if policy.scope else None
