@@ -52,6 +52,9 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
     # already offers) and/or "runtime" (it imports ``resilint.runtime``, a dependency that only
     # the runtime target may use: ``resilint.lint.dependencies``).
     TARGETS: ClassVar[Tuple[str, ...]] = ("native", "runtime")
+    # Names of which a file must hold one for ``resilint codemod NAME`` to look at it; None:
+    # the trigger names of the rules it fixes (``Rule.triggers``).
+    TRIGGERS: ClassVar[Optional[Tuple[str, ...]]] = None
     METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, context: CodemodContext, targets: Optional[Collection[Span]] = None) -> None:

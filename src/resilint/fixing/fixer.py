@@ -26,6 +26,8 @@ from resilint.fixing.codemod_run import CodemodRun, interpreter_limit, run_codem
 from resilint.fixing.edits import edits_between, last_line_of, lines_back
 from resilint.fixing.fix_edits import with_fixes
 from resilint.lint.checker import ANALYSIS_ERROR, Checker
+from resilint.lint.checker import _triggers as checker_triggers
+from resilint.lint.registry import all_rules
 from resilint.lint.config import Settings
 from resilint.lint.dependencies import RUNTIME_DISTRIBUTIONS, with_fix_target
 from resilint.lint.files import NotWritten, replace_file
@@ -143,9 +145,27 @@ class Fixer:
         """``resilint codemod NAME``: one codemod over every case it recognises in ``paths``,
         kept only if the result parses, adds no finding and a second run changes nothing."""
         codemod = all_codemods()[name]
+        # A file with none of its rules' trigger names holds no case: the codemod would parse
+        # and model it to find nothing (issue 26: minutes over a library, changing nothing).
+        if codemod.TRIGGERS is not None:
+            triggers: Optional[Tuple[bytes, ...]] = tuple(t.encode() for t in codemod.TRIGGERS)
+        else:
+            rules = [all_rules()[c] for c in codemod.CODES if c in all_rules()]
+            triggers = checker_triggers(rules, self.settings) if rules else None
         for path in sorted(set(paths)):
+            if triggers is not None and not self._mentions(path, triggers):
+                continue
             self._fix_file(path, [(name, codemod)], write, everything=True)
         return self._finish()
+
+    def _mentions(self, path: str, triggers: Sequence[bytes]) -> bool:
+        """Whether the file's bytes hold one of ``triggers`` (a file that cannot be read is
+        left to ``_fix_file``, which says why)."""
+        try:
+            data = self.contents[path] if path in self.contents else read_bytes(path, self.settings.max_file_size)
+        except SourceError:
+            return True
+        return any(t in data for t in triggers)
 
     # --- one file ------------------------------------------------------------------------
 
@@ -258,12 +278,14 @@ class Fixer:
         everything: bool,
     ) -> Optional[bytes]:
         """The file's bytes with this codemod's fixes, once verified; None if nothing was kept."""
-        findings = self._local_findings(path, data) + [f for f in self._project_findings() if f.path == path]
+        # ``everything`` (``resilint codemod``) needs the file's findings only to check a change:
+        # a file the codemod leaves as it is is not checked again.
+        findings = [] if everything else self._findings_in(path, data)
         # A dropped fix is not tried again in a later round; its finding is known by its message,
         # which, unlike its position, an earlier fix in the file does not move.
         targets = [
             f for f in findings
-            if f.code in codemod.CODES and (name, f.code, f.message) not in given_up and (everything or self._fixable(f.code))
+            if f.code in codemod.CODES and (name, f.code, f.message) not in given_up and self._fixable(f.code)
         ]
         if not targets and not everything:
             return None
@@ -275,6 +297,8 @@ class Fixer:
                 self.outcome.dropped.append(f"{path}: {name}: {run.error}")
                 self._give_up(given_up, name, path, targets, run.error)
             return None
+        if everything:
+            findings = self._findings_in(path, data)
         alone = [] if everything else self._aimed(run, data, targets)
         aimed = [finding for finding, _ in alone]
         problem = unparseable(run.updated, path, data) or self._recheck(path, run.updated, findings, aimed)
@@ -286,6 +310,9 @@ class Fixer:
         self._record(path, codemod, data, alone)
         self._steps.append((decode(data).text, decode(run.updated).text))
         return run.updated
+
+    def _findings_in(self, path: str, data: bytes) -> List[Finding]:
+        return self._local_findings(path, data) + [f for f in self._project_findings() if f.path == path]
 
     def _give_up(self, given_up: Set[Tuple[str, str, str]], name: str, path: str, findings: Iterable[Finding], why: str) -> None:
         for finding in findings:
