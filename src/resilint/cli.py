@@ -243,7 +243,9 @@ def _contents(stdin: Optional[Source]) -> Dict[str, bytes]:
     return {display_path(stdin[0]): stdin[1]} if stdin is not None else {}
 
 
-def _prepare(options: _RunOptions, stdin: Optional[Source] = None) -> Tuple[Tuple[str, ...], Settings, List[str]]:
+def _prepare(
+    options: _RunOptions, stdin: Optional[Source] = None, fix_target: Optional[str] = None,
+) -> Tuple[Tuple[str, ...], Settings, List[str]]:
     """The paths (default ``.``; none for standard input, whose file is in ``stdin``), the
     settings and the enabled codes of a command that checks. Standard input's configuration is
     the one its ``--stdin-filename`` would have, found from the file or its directory."""
@@ -264,6 +266,9 @@ def _prepare(options: _RunOptions, stdin: Optional[Source] = None) -> Tuple[Tupl
         settings = _settings(found_from, options)
     except ConfigError as exc:
         raise _fail(str(exc)) from None
+    # Resolved for every run, so that the fixes a report declares, computes (and caches) and
+    # applies are those of one target, whatever the command and the format.
+    settings = _with_fix_target(settings, paths, stdin, fix_target, options)
     codes = enabled_codes(settings, all_rules())
     options.log(f"configuration: {settings.config_path or 'none found, the defaults'} (paths relative to {settings.root})")
     options.log(f"rules: {', '.join(codes)}")
@@ -442,9 +447,7 @@ def check(
     stdin = _stdin_source(run_options)
     if stdin is not None and (add_noqa or write_baseline):
         raise click.UsageError("--add-noqa and --write-baseline edit files on disk, not standard input")
-    paths, settings, codes = _prepare(run_options, stdin)
-    if apply_fixes or shows_fix_edits(output_format):
-        settings = _with_fix_target(settings, paths, stdin, fix_target, run_options)
+    paths, settings, codes = _prepare(run_options, stdin, fix_target)
     fixable_codes = _fixable_codes(settings, fixable, unfixable)
     try:
         recorded = read_baseline(baseline_path) if baseline_path and not write_baseline else None
@@ -649,8 +652,7 @@ def fix(
 
     run_options = _RunOptions(**options)
     stdin = _stdin_source(run_options)
-    paths, settings, codes = _prepare(run_options, stdin)
-    settings = _with_fix_target(settings, paths, stdin, fix_target, run_options)
+    paths, settings, codes = _prepare(run_options, stdin, fix_target)
     fixable_codes = _fixable_codes(settings, fixable, unfixable)
     result = _run(run_options, paths, settings, codes, stdin, keep_summaries=True, fix_edits=True)
     fixer = Fixer(settings, codes, result, unsafe=unsafe_fixes, fixable=fixable_codes, contents=_contents(stdin))
@@ -676,7 +678,6 @@ def codemod_command(name: str, diff: bool, **options: Any) -> None:
     run_options = _RunOptions(**options)
     stdin = _stdin_source(run_options)
     paths, settings, codes = _prepare(run_options, stdin)
-    settings = _with_fix_target(settings, paths, stdin, None, run_options)
     result = _run(run_options, paths, settings, codes, stdin, keep_summaries=True)
     fixer = Fixer(settings, codes, result, unsafe=True, contents=_contents(stdin))
     outcome = fixer.apply(name, result.digests, write=not diff and stdin is None)

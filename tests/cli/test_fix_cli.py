@@ -22,7 +22,8 @@ CLIENT = """
 
 
 def _project(tmp_path, pyproject=None):
-    files = {"app/client.py": CLIENT}
+    # the project declares the runtime, so fixes may use it (the runtime fix target)
+    files = {"app/client.py": CLIENT, "requirements.txt": "requests>=2\nresilint-runtime>=0.1\n"}
     if pyproject is not None:
         files["pyproject.toml"] = pyproject
     return write_tree(tmp_path, files)
