@@ -17,12 +17,7 @@ import libcst as cst
 
 from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import RUNTIME, name_node
-from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, WAIT_FIXED, calls_within, normalise, retry_scopes
-from resilint.libraries.retry_scopes.delays import delay_kind
-from resilint.libraries.retry_scopes.names import SLEEPS
-from resilint.libraries.retry_scopes.recogniser import Recogniser
-from resilint.libraries.retry_scopes.statements import block, growing_names
-from resilint.lint.nodes import call_argument
+from resilint.codemods.loop_jitter import reported_sleeps
 
 
 class LoopFullJitter(ResilintCodemod):
@@ -33,25 +28,6 @@ class LoopFullJitter(ResilintCodemod):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.model = self.semantic_model(node)
-        found = retry_scopes(self.model)
-        recogniser = Recogniser(self.model)
-        for scope in found.scopes:
-            policy = scope.policy
-            if policy.library != "loop" or policy.wait.kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
-                continue
-            if policy.wait.node is None or not self.is_target(policy.wait.node):
-                continue
-            loop = policy.node
-            recogniser.growing = growing_names(block(loop.body))  # type: ignore[attr-defined]
-            for call in calls_within(self.model, scope):
-                if call.node is not policy.wait.node:
-                    continue  # only the finding's statement
-                if normalise(self.model.call_name(call)) not in SLEEPS:
-                    continue
-                argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
-                if argument is None:
-                    continue
-                kind, _ = delay_kind(recogniser, argument.value, call.scope, call.order, loop, site=call)
-                if kind in (WAIT_FIXED, WAIT_EXPONENTIAL):
-                    jitter = name_node(self.context, self.model, RUNTIME, "full_jitter")
-                    self.plan(argument.value, lambda updated, f=jitter: cst.Call(f, [cst.Arg(updated)]))
+        for _, delay, _ in reported_sleeps(self, self.model):
+            jitter = name_node(self.context, self.model, RUNTIME, "full_jitter")
+            self.plan(delay, lambda updated, f=jitter: cst.Call(f, [cst.Arg(updated)]))

@@ -15,7 +15,7 @@ for the rule, and the loop's other sleeps were never reported. A delay computed 
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Iterator, Optional, Tuple
 
 import libcst as cst
 
@@ -27,6 +27,7 @@ from resilint.libraries.retry_scopes.names import SLEEPS
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.statements import block, growing_names
 from resilint.lint.nodes import call_argument, number_of
+from resilint.lint.semantic import SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 
@@ -37,31 +38,37 @@ class LoopJitter(ResilintCodemod):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.model = self.semantic_model(node)
-        found = retry_scopes(self.model)
-        recogniser = Recogniser(self.model)
-        for scope in found.scopes:
-            policy = scope.policy
-            if policy.library != "loop" or policy.wait.kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
+        for call, delay_node, loop in reported_sleeps(self, self.model):
+            delay, cap = _delay_and_cap(delay_node, loop)
+            if delay is None:
+                self.leave_alone(call, "the delay is computed by a call: add `random.uniform(0, ...)` on top of it by hand")
                 continue
-            if policy.wait.node is None or not self.is_target(policy.wait.node):
+            uniform = stdlib_attribute(self.context, self.model, "random", "uniform")
+            self.plan(delay_node, lambda updated, d=delay, c=cap, u=uniform: _jittered(updated, d, c, u))
+
+
+def reported_sleeps(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[Tuple[cst.Call, cst.BaseExpression, cst.CSTNode]]:
+    """(the sleep call, its delay, the loop) of each hand-written retry loop whose RES202 finding
+    the codemod fixes: only the sleep the finding points at (one jittered sleep makes the loop
+    jittered; the loop's other sleeps were never reported), with a constant or exponential delay."""
+    recogniser = Recogniser(model)
+    for scope in retry_scopes(model).scopes:
+        policy = scope.policy
+        if policy.library != "loop" or policy.wait.kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
+            continue
+        if policy.wait.node is None or not codemod.is_target(policy.wait.node):
+            continue
+        loop = policy.node
+        recogniser.growing = growing_names(block(loop.body))  # type: ignore[attr-defined]
+        for call in calls_within(model, scope):
+            if call.node is not policy.wait.node or normalise(model.call_name(call)) not in SLEEPS:
                 continue
-            loop = policy.node
-            recogniser.growing = growing_names(block(loop.body))  # type: ignore[attr-defined]
-            for call in calls_within(self.model, scope):
-                if call.node is not policy.wait.node or normalise(self.model.call_name(call)) not in SLEEPS:
-                    continue  # only the finding's statement
-                argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
-                if argument is None:
-                    continue
-                kind, _ = delay_kind(recogniser, argument.value, call.scope, call.order, loop, site=call)
-                if kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
-                    continue
-                delay, cap = _delay_and_cap(argument.value, loop)
-                if delay is None:
-                    self.leave_alone(call.node, "the delay is computed by a call: add `random.uniform(0, ...)` on top of it by hand")
-                    continue
-                uniform = stdlib_attribute(self.context, self.model, "random", "uniform")
-                self.plan(argument.value, lambda updated, d=delay, c=cap, u=uniform: _jittered(updated, d, c, u))
+            argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
+            if argument is None:
+                continue
+            kind, _ = delay_kind(recogniser, argument.value, call.scope, call.order, loop, site=call)
+            if kind in (WAIT_FIXED, WAIT_EXPONENTIAL):
+                yield call.node, argument.value, loop
 
 
 def _delay_and_cap(

@@ -150,11 +150,8 @@ class MigrateToRuntime(ResilintCodemod):
         reraise = pause[0]
         if len(pause) != 2 or not _reraises_last(reraise, attempt, attempts):
             return "the handler does more than re-raise on the last attempt and `time.sleep`/`await asyncio.sleep`"
-        sleep = _awaited(pause[1])
-        asynchronous = isinstance(sleep, cst.Await)
-        call = sleep.expression if isinstance(sleep, cst.Await) else sleep
-        expected = "asyncio.sleep" if asynchronous else "time.sleep"
-        if not isinstance(call, cst.Call) or self._name(policy, call.func) != expected or len(call.args) != 1 or call.args[0].keyword:
+        call, asynchronous = self._sleep(policy, pause[1])
+        if call is None:
             return "the handler does more than re-raise on the last attempt and `time.sleep`/`await asyncio.sleep`"
         delay = self._exponential(policy, call.args[0].value, attempt)
         if delay is None:
@@ -170,6 +167,17 @@ class MigrateToRuntime(ResilintCodemod):
         self.plan(loop, lambda updated, r=retrying, a=asynchronous: _under_retrying(updated, r, a))
         self._forget_imports(policy, handler)
         return ""
+
+    def _sleep(self, policy: Policy, statement: cst.BaseStatement) -> Tuple[Optional[cst.Call], bool]:
+        """The ``time.sleep(d)`` (``await asyncio.sleep(d)``) call the statement is, and whether it
+        is awaited; (None, False) for any other statement."""
+        sleep = _awaited(statement)
+        asynchronous = isinstance(sleep, cst.Await)
+        call = sleep.expression if isinstance(sleep, cst.Await) else sleep
+        expected = "asyncio.sleep" if asynchronous else "time.sleep"
+        if not isinstance(call, cst.Call) or self._name(policy, call.func) != expected or len(call.args) != 1 or call.args[0].keyword:
+            return None, False
+        return call, asynchronous
 
     def _one_try(self, policy: Policy, loop: Union[cst.For, cst.While]) -> Tuple[Optional[cst.ExceptHandler], str]:
         """The loop's one ``try`` handler of specific errors, after a body that ends the loop on
@@ -223,11 +231,8 @@ class MigrateToRuntime(ResilintCodemod):
             return "the handler does more than count the attempt, re-raise on the last one and `time.sleep`/`await asyncio.sleep`"
         if counted is not None and code_of(counted[1]) != code_of(attempts):
             return f"the loop runs while `{increment} < {code_of(counted[1])}` but re-raises at {code_of(attempts)}"
-        sleep = _awaited(pause[2])
-        asynchronous = isinstance(sleep, cst.Await)
-        call = sleep.expression if isinstance(sleep, cst.Await) else sleep
-        expected = "asyncio.sleep" if asynchronous else "time.sleep"
-        if not isinstance(call, cst.Call) or self._name(policy, call.func) != expected or len(call.args) != 1 or call.args[0].keyword:
+        call, asynchronous = self._sleep(policy, pause[2])
+        if call is None:
             return "the handler does more than count the attempt, re-raise on the last one and `time.sleep`/`await asyncio.sleep`"
         delay = self._exponential(policy, call.args[0].value, increment)
         if delay is None:
