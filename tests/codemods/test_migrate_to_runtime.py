@@ -300,6 +300,7 @@ def test_while_loops_with_an_attempt_counter_move_under_retrying():
 
 @pytest.mark.parametrize("before, after, reason", [
     ("while attempts < 4", "while self_running and attempts < 4", "is not `counter < N` or `True`"),
+    ("while attempts < 4", "while attempts_left > 0", "counts down (`attempts_left > 0`)"),
     ("            if attempts >= 4:\n                raise\n", "", "does not re-raise when the attempts run out"),
     ("    attempts = 0\n", "    attempts = 0\n    log('start')\n", "does not come right before the loop"),
     ("if attempts >= 4", "if attempts >= 5", "runs while `attempts < 4` but re-raises at 5"),
@@ -307,7 +308,7 @@ def test_while_loops_with_an_attempt_counter_move_under_retrying():
     ("return requests.get(url, timeout=5)\n        except requests.ConnectionError",
      "return requests.get(url, timeout=5, params={'n': attempts})\n        except requests.ConnectionError",
      "counter `attempts` is used besides"),
-], ids=["other-condition", "falls-through", "counter-not-started-there", "different-limits", "constant-pause", "counter-used"])
+], ids=["other-condition", "counts-down", "falls-through", "counter-not-started-there", "different-limits", "constant-pause", "counter-used"])
 def test_while_loops_that_do_not_translate_exactly_are_left_alone_with_a_precise_reason(before, after, reason):
     source = dedent(WHILE_LOOPS).split("\ndef fetch_until_it_works", 1)[0]
     assert before in source

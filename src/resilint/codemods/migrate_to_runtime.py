@@ -211,6 +211,9 @@ class MigrateToRuntime(ResilintCodemod):
         policy = scope.policy
         test = loop.test
         counted = _counted_test(test)
+        if counted is None and _counts_down(test):
+            return (f"the loop counts down (`{code_of(test)}`): only a counter that counts up from 0 to N "
+                    "(`while n < N`, or `while True` with `if n >= N: raise`) is migrated")
         if counted is None and not (isinstance(test, cst.Name) and test.value == "True"):
             return (f"the loop's condition `{code_of(test)}` is not `counter < N` or `True`: `retrying` stops only "
                     "when its attempts run out")
@@ -407,6 +410,15 @@ def _counted_test(test: cst.BaseExpression) -> Optional[Tuple[str, cst.BaseExpre
             and isinstance(test.left, cst.Name) and _literal(test.comparisons[0].comparator)):
         return test.left.value, test.comparisons[0].comparator
     return None
+
+
+def _counts_down(test: cst.BaseExpression) -> bool:
+    """``left > 0`` or ``left >= 1``, alone or as a term of an ``and``."""
+    if isinstance(test, cst.BooleanOperation):
+        return _counts_down(test.left) or _counts_down(test.right)
+    return (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
+            and (isinstance(test.comparisons[0].operator, cst.GreaterThan) and number_of(test.comparisons[0].comparator) == 0
+                 or isinstance(test.comparisons[0].operator, cst.GreaterThanEqual) and number_of(test.comparisons[0].comparator) == 1))
 
 
 def _increment(stmt: cst.BaseStatement) -> Optional[str]:
