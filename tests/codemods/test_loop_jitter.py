@@ -78,9 +78,21 @@ def test_a_cap_in_the_sleep_or_in_the_loop_bounds_the_jittered_wait_and_random_i
                     attempts += 1
                     time.sleep(delay)
                     delay = min(delay * 2, 60)
+
+        def h(max_wait):
+            wait = 5
+            for _ in range(10):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(wait)
+                    wait *= 2
+                    if wait > max_wait:
+                        wait = max_wait
         """)
     assert "time.sleep(min(30, (1 << n) + rnd.uniform(0, 1 << n)))" in code
     assert "time.sleep(min(delay + rnd.uniform(0, delay), 60))" in code
+    assert "time.sleep(min(wait + rnd.uniform(0, wait), max_wait))" in code  # tweepy's shape
     assert code.count("import") == 1, "the file's own `import random as rnd` is used"
     assert remaining(code, "RES202") == []
 

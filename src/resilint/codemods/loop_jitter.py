@@ -3,7 +3,8 @@ delay, from the standard library: ``time.sleep(d)`` → ``time.sleep(d + random.
 
 Safe: every wait is at least what it was (the draw is added, never subtracted), so a loop that
 waits out a service's minimum, or whose attempts bound a readiness window, keeps it. Where the
-loop caps its delay (``min(2 ** n, 30)``, or ``delay = min(delay * 2, 60)`` in the loop), the
+loop caps its delay (``min(2 ** n, 30)``, ``delay = min(delay * 2, 60)`` or ``if delay > 60:
+delay = 60`` in the loop), the
 sum is capped by the same value: ``min(2 ** n + random.uniform(0, 2 ** n), 30)``, so no wait
 exceeds the cap either. ``random`` is imported (``import random``) only when the file does not
 already import it; the standard library is never a new dependency.
@@ -90,7 +91,28 @@ def _delay_and_cap(
                 parts = _min_parts(node.value)
                 if parts is not None:
                     return value, parts[1]
+            cap = _capped_by_if(node, value.value)
+            if cap is not None:
+                return value, cap
     return value, None
+
+
+def _capped_by_if(node: cst.CSTNode, name: str) -> Optional[cst.BaseExpression]:
+    """``cap`` of ``if name > cap: name = cap`` (or ``>=``), the other way a loop caps its delay."""
+    if not isinstance(node, cst.If) or node.orelse is not None:
+        return None
+    test = node.test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
+            and test.left.value == name and isinstance(test.comparisons[0].operator, (cst.GreaterThan, cst.GreaterThanEqual))):
+        return None
+    cap = test.comparisons[0].comparator
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else []
+    smalls = body[0].body if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) else []
+    if (len(smalls) == 1 and isinstance(smalls[0], cst.Assign) and len(smalls[0].targets) == 1
+            and isinstance(smalls[0].targets[0].target, cst.Name) and smalls[0].targets[0].target.value == name
+            and smalls[0].value.deep_equals(cap) and _constant(cap)):
+        return cap
+    return None
 
 
 def _min_parts(value: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, cst.BaseExpression]]:
