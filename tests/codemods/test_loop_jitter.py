@@ -218,3 +218,19 @@ def test_runtime_full_jitter_wraps_the_reported_sleep_only_and_avoids_a_shadowin
     assert "from resilint.runtime import full_jitter as runtime_full_jitter" in code
     assert code.count("runtime_full_jitter(RETRY_DELAY)") == 1
     assert remaining(code, "RES202") == []
+
+
+def test_an_existing_from_random_import_uniform_is_used():
+    code, _ = rewrite(LoopJitter, """
+        import time, requests
+        from random import uniform
+
+        def f():
+            for attempt in range(3):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(2)
+        """)
+    assert "time.sleep(2 + uniform(0, 2))" in code
+    assert code.count("import") == 2

@@ -106,8 +106,11 @@ def _queued_names(context: CodemodContext) -> Set[str]:
 
 def stdlib_attribute(context: CodemodContext, model: SemanticModel, module: str, name: str) -> cst.BaseExpression:
     """``module.name`` of a standard-library module as the file can spell it: through its
-    existing ``import module`` (whatever its alias), else a new ``import module`` when nothing
-    binds that name, else an imported ``name`` (``use_name``)."""
+    existing ``import module`` (whatever its alias) or ``from module import name``, else a new
+    ``import module`` when nothing binds that name, else an imported ``name`` (``use_name``)."""
+    direct = imported_as(model, f"{module}.{name}")
+    if direct is not None:
+        return cst.Name(direct)
     local = imported_as(model, module)
     if local is None and any(m == module and obj is None and alias is None for m, obj, alias in _queued(context)):
         local = module  # queued by an earlier rewrite of this run
