@@ -120,9 +120,11 @@ def test_without_a_declaration_or_an_import_the_target_is_native(tmp_path, files
 def test_a_project_that_already_imports_the_runtime_picks_the_runtime_target(tmp_path, statement):
     _write(tmp_path, {"pyproject.toml": '[project]\nname = "app"\n', "src/app/__init__.py": "", "src/app/client.py": REQUEST})
     (tmp_path / "src/app/other.py").write_text(f"def f():\n{statement if statement.startswith(' ') else '    ' + statement}\n")
-    chosen = choose_fix_target(Settings(root=str(tmp_path)), [str(tmp_path / "src/app/client.py")])
+    chosen = choose_fix_target(Settings(root=str(tmp_path)), [str(tmp_path / "src/app")])
     assert chosen.name == "runtime"
     assert chosen.why.endswith("other.py imports resilint.runtime")
+    # only the files checked are read: one file alone that does not import it stays native
+    assert choose_fix_target(Settings(root=str(tmp_path)), [str(tmp_path / "src/app/client.py")]).name == "native"
 
 
 def test_the_project_root_is_found_above_the_paths_as_the_configuration_is(tmp_path):

@@ -303,8 +303,8 @@ def choose_fix_target(
     dependencies: Optional[ProjectDependencies] = None,
 ) -> FixTarget:
     """``settings.fix_target`` when it names one; for ``auto``, the runtime target when the
-    project declares the runtime or one of ``files`` (default: the project's Python files)
-    imports it, else native."""
+    project declares the runtime or one of ``files`` (default: the Python files of ``paths``,
+    the files the run checks) imports it, else native."""
     if settings.fix_target in ("native", "runtime"):
         return FixTarget(settings.fix_target, "set by fix-target")
     if dependencies is None:
@@ -313,17 +313,19 @@ def choose_fix_target(
     if declared is not None:
         return FixTarget("runtime", f"{os.path.relpath(declared.where)} declares {declared.name}")
     if files is None:
-        files = _python_files(dependencies.root, settings) if dependencies.root is not None else ()
+        # the files the run checks, not every file of the project: a pre-commit run over one
+        # file must not read a whole monorepo
+        files = _python_files(paths, settings)
     importing = imports_runtime(files)
     if importing is not None:
         return FixTarget("runtime", f"{os.path.relpath(importing)} imports resilint.runtime")
     return FixTarget("native", "the project neither declares resilint-runtime nor imports it")
 
 
-def _python_files(root: str, settings: Settings) -> List[str]:
+def _python_files(paths: Sequence[str], settings: Settings) -> List[str]:
     from resilint.lint.discovery import discover  # discovery imports this module's siblings only
 
-    return discover([root], settings).files
+    return discover([p for p in paths if os.path.exists(p)], settings).files
 
 
 def with_fix_target(settings: Settings, paths: Sequence[str], files: Optional[Iterable[str]] = None) -> Tuple[Settings, FixTarget]:
