@@ -749,14 +749,15 @@ def _fix_notes(outcome: FixOutcome, options: _RunOptions, show_fixes: bool, diff
 
 @main.command("codemods")
 def codemods_command() -> None:
-    """List the codemods: name, the rules whose findings they fix, applicability."""
+    """List the codemods: name, the rules whose findings they fix, applicability, the fix targets
+    they write for."""
     from resilint.lint.catalog import codemod_catalog
 
     rows = [
-        (name, ", ".join(codemod.codes) or "-", codemod.applicability, codemod.description)
+        (name, ", ".join(codemod.codes) or "-", codemod.applicability, ", ".join(codemod.targets), codemod.description)
         for name, codemod in codemod_catalog().items()
     ]
-    _print_table(("name", "fixes", "applicability", "what it does"), rows)
+    _print_table(("name", "fixes", "applicability", "targets", "what it does"), rows)
 
 
 def _print_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:

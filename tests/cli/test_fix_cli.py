@@ -88,6 +88,8 @@ def test_codemod_runs_one_codemod_safe_or_not_and_codemods_lists_them(cli, tmp_p
     assert unknown.exit_code == 2 and "unknown codemod 'nope'" in unknown.stderr
     listing = cli(["codemods"], root).stdout
     assert "add-timeout" in listing and "RES101, RES102" in listing and "split-timeout" in listing and "unsafe" in listing
+    rows = {line.split()[0]: line for line in listing.splitlines()}
+    assert " runtime " in rows["add-timeout"] and " native, runtime " in rows["loop-jitter"]
 
 
 def test_check_marks_fixable_findings(cli, tmp_path):
