@@ -198,6 +198,12 @@ CASES: Dict[str, List[Case]] = {
     ],
     "RES203": [
         Case(
+            'runtime-target-tenacity-keeps-its-own-library',
+            'import requests\nfrom tenacity import retry, wait_random\n\n\n@retry(wait=wait_random(0, 1))\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
+            'import requests\nfrom tenacity import stop_after_attempt, retry, wait_random\n\n\n@retry(wait=wait_random(0, 1), stop=stop_after_attempt(5))\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
+            target="runtime",
+        ),
+        Case(
             'backoff-without-max-tries',
             'import backoff\nimport requests\n\n\n@backoff.on_exception(backoff.expo, requests.ConnectionError)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
             'import backoff\nimport requests\n\n\n@backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=5)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
