@@ -56,6 +56,24 @@ def test_the_option_and_the_setting_choose_the_target(cli, tmp_path, option, set
     assert client.read_text() == (RUNTIME_FIXED if fixed else CLIENT)
 
 
+def test_a_declared_runtime_with_the_native_setting_says_the_setting_chose(cli, tmp_path):
+    client = _project(tmp_path, requirements="resilint-runtime\n", pyproject='[tool.resilint]\nfix-target = "native"\n')
+    result = cli(["fix", "--no-cache", "."], tmp_path)
+    assert client.read_text() == CLIENT
+    assert 'RES101: needs resilint-runtime, and fix-target says "native"; set it to "runtime"' in result.stderr
+
+
+def test_a_decorated_retry_gets_no_native_key_and_says_why(cli, tmp_path):
+    client = _project(tmp_path, client=(
+        "import requests\nimport tenacity\n\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))\n"
+        "def pay(body):\n    return requests.post('https://pay.example', json=body, timeout=TIMEOUT)\n"
+    ))
+    before = client.read_text()
+    result = cli(["fix", "--no-cache", "--unsafe-fixes", "--select", "RES201", "."], tmp_path)
+    assert client.read_text() == before
+    assert "needs resilint-runtime's `idempotent_operation`, which the native fix target does not use" in result.stderr
+
+
 def test_check_reports_the_fix_of_the_target_it_would_apply(cli, tmp_path):
     _project(tmp_path)
 

@@ -102,7 +102,7 @@ class AddIdempotencyKey(ResilintCodemod):
             for call in sendable:
                 self.leave_alone(call.node, (
                     f"retried by a {scope.library} decorator: a key made once per operation, outside its retries, needs "
-                    "resilint-runtime's `idempotent_operation`, which the project does not declare; set "
+                    "resilint-runtime's `idempotent_operation`, which the native fix target does not use; set "
                     "fix-target = \"runtime\", or create the key in the caller and pass it in by hand"
                 ))
             return

@@ -27,11 +27,11 @@ from resilint.fixing.edits import edits_between, last_line_of, lines_back
 from resilint.fixing.fix_edits import with_fixes
 from resilint.lint.checker import ANALYSIS_ERROR, Checker
 from resilint.lint.checker import _triggers as checker_triggers
-from resilint.lint.registry import all_rules
 from resilint.lint.config import Settings
-from resilint.lint.dependencies import RUNTIME_DISTRIBUTIONS, with_fix_target
+from resilint.lint.dependencies import RUNTIME_DISTRIBUTIONS, dependencies_of, with_fix_target
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, RunResult
+from resilint.lint.registry import all_rules
 from resilint.lint.source import SourceError, content_digest, decode, read_bytes
 from resilint.lint.summary import ModuleSummary
 
@@ -131,7 +131,10 @@ class Fixer:
         """Fix the run's findings that have an allowed codemod, of the fixable codes."""
         # safe ones first, as ``codemods_for`` orders them: a finding takes the safe fix when
         # there is one (a runtime-target loop gets jitter on top rather than full jitter)
-        codemods = sorted((c for c in all_codemods().items() if self._allowed(c[1])), key=lambda c: c[1].applicability_for(self.settings)[0] != "safe")
+        codemods = sorted(
+            (c for c in all_codemods().items() if self._allowed(c[1])),
+            key=lambda c: c[1].applicability_for(self.settings)[0] != "safe",
+        )
         codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
         paths = sorted({f.path for f in self.result.findings if f.code in codes})
         for path in paths:
@@ -178,6 +181,8 @@ class Fixer:
         if self.target != "native" or codemods_for(code, "native") or not codemods_for(code):
             return None
         names = " or ".join(f"`resilint codemod {c.__module__.rsplit('.', 1)[1].replace('_', '-')}`" for c in codemods_for(code))
+        if dependencies_of(self.settings).declares_runtime() is not None:
+            return f'needs {RUNTIME_DISTRIBUTIONS[0]}, and fix-target says "native"; set it to "runtime" or use {names}'
         return (
             f"needs {RUNTIME_DISTRIBUTIONS[0]}, which the project does not declare; "
             f'set fix-target = "runtime" or use {names}'
