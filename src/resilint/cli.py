@@ -187,6 +187,7 @@ def _fix_options(command: Callable[..., None]) -> Callable[..., None]:
         click.option("--show-fixes", is_flag=True, help="List each fix applied on stderr: file, line, rule and what it changed."),
         click.option("--fixable", multiple=True, help="Rule codes or prefixes whose fixes may be applied (default ALL; replaces the `fixable` setting). Other findings are still reported."),
         click.option("--unfixable", multiple=True, help="Rule codes or prefixes whose fixes are never applied (added to the `unfixable` setting). Their findings are still reported."),
+        click.option("--fix-target", type=click.Choice(["auto", "native", "runtime"]), default=None, help="What fixes write for: `native` (what the project already uses), `runtime` (resilint.runtime), `auto` (runtime when the project declares or imports it; replaces the `fix-target` setting)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -242,7 +243,9 @@ def _contents(stdin: Optional[Source]) -> Dict[str, bytes]:
     return {display_path(stdin[0]): stdin[1]} if stdin is not None else {}
 
 
-def _prepare(options: _RunOptions, stdin: Optional[Source] = None) -> Tuple[Tuple[str, ...], Settings, List[str]]:
+def _prepare(
+    options: _RunOptions, stdin: Optional[Source] = None, fix_target: Optional[str] = None,
+) -> Tuple[Tuple[str, ...], Settings, List[str]]:
     """The paths (default ``.``; none for standard input, whose file is in ``stdin``), the
     settings and the enabled codes of a command that checks. Standard input's configuration is
     the one its ``--stdin-filename`` would have, found from the file or its directory."""
@@ -263,10 +266,32 @@ def _prepare(options: _RunOptions, stdin: Optional[Source] = None) -> Tuple[Tupl
         settings = _settings(found_from, options)
     except ConfigError as exc:
         raise _fail(str(exc)) from None
+    # Resolved for every run, so that the fixes a report declares, computes (and caches) and
+    # applies are those of one target, whatever the command and the format.
+    settings = _with_fix_target(settings, paths, stdin, fix_target, options)
     codes = enabled_codes(settings, all_rules())
     options.log(f"configuration: {settings.config_path or 'none found, the defaults'} (paths relative to {settings.root})")
     options.log(f"rules: {', '.join(codes)}")
     return paths, settings, codes
+
+
+def _with_fix_target(
+    settings: Settings, paths: Tuple[str, ...], stdin: Optional[Source], option: Optional[str], options: _RunOptions,
+) -> Settings:
+    """``settings`` with the fix target resolved ("native" or "runtime"): ``--fix-target``, else
+    the setting; ``auto`` from what the project declares or imports."""
+    from resilint.lint.dependencies import with_fix_target
+
+    if option is not None:
+        settings = settings.with_overrides(fix_target=option)
+    if stdin is not None:
+        name = stdin[0]
+        start: Tuple[str, ...] = (name if os.path.exists(name) else os.path.dirname(name) or ".",)
+    else:
+        start = paths or (".",)
+    settings, chosen = with_fix_target(settings, start)
+    options.log(f"fix target: {chosen.name} ({chosen.why})")
+    return settings
 
 
 def _settings(paths: Sequence[str], options: _RunOptions) -> Settings:
@@ -399,6 +424,7 @@ def check(
     show_fixes: bool,
     fixable: Tuple[str, ...],
     unfixable: Tuple[str, ...],
+    fix_target: Optional[str],
     **options: Any,
 ) -> None:
     """Check PATHS (files or directories; default: the current directory; '-': standard input)."""
@@ -421,7 +447,7 @@ def check(
     stdin = _stdin_source(run_options)
     if stdin is not None and (add_noqa or write_baseline):
         raise click.UsageError("--add-noqa and --write-baseline edit files on disk, not standard input")
-    paths, settings, codes = _prepare(run_options, stdin)
+    paths, settings, codes = _prepare(run_options, stdin, fix_target)
     fixable_codes = _fixable_codes(settings, fixable, unfixable)
     try:
         recorded = read_baseline(baseline_path) if baseline_path and not write_baseline else None
@@ -616,14 +642,17 @@ def _write_source(data: bytes) -> None:
 @_fix_options
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing; exit 1 if there is something to fix.")
 @_ends_on_signals
-def fix(unsafe_fixes: bool, show_fixes: bool, fixable: Tuple[str, ...], unfixable: Tuple[str, ...], diff: bool, **options: Any) -> None:
+def fix(
+    unsafe_fixes: bool, show_fixes: bool, fixable: Tuple[str, ...], unfixable: Tuple[str, ...], fix_target: Optional[str],
+    diff: bool, **options: Any,
+) -> None:
     """Fix the findings in PATHS that have a fix (safe ones unless --unsafe-fixes). With '-',
     standard input: the fixed source is printed."""
     from resilint.fixing.fixer import Fixer
 
     run_options = _RunOptions(**options)
     stdin = _stdin_source(run_options)
-    paths, settings, codes = _prepare(run_options, stdin)
+    paths, settings, codes = _prepare(run_options, stdin, fix_target)
     fixable_codes = _fixable_codes(settings, fixable, unfixable)
     result = _run(run_options, paths, settings, codes, stdin, keep_summaries=True, fix_edits=True)
     fixer = Fixer(settings, codes, result, unsafe=unsafe_fixes, fixable=fixable_codes, contents=_contents(stdin))
@@ -720,14 +749,15 @@ def _fix_notes(outcome: FixOutcome, options: _RunOptions, show_fixes: bool, diff
 
 @main.command("codemods")
 def codemods_command() -> None:
-    """List the codemods: name, the rules whose findings they fix, applicability."""
+    """List the codemods: name, the rules whose findings they fix, applicability, the fix targets
+    they write for."""
     from resilint.lint.catalog import codemod_catalog
 
     rows = [
-        (name, ", ".join(codemod.codes) or "-", codemod.applicability, codemod.description)
+        (name, ", ".join(codemod.codes) or "-", codemod.applicability, ", ".join(codemod.targets), codemod.description)
         for name, codemod in codemod_catalog().items()
     ]
-    _print_table(("name", "fixes", "applicability", "what it does"), rows)
+    _print_table(("name", "fixes", "applicability", "targets", "what it does"), rows)
 
 
 def _print_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:

@@ -22,7 +22,8 @@ CLIENT = """
 
 
 def _project(tmp_path, pyproject=None):
-    files = {"app/client.py": CLIENT}
+    # the project declares the runtime, so fixes may use it (the runtime fix target)
+    files = {"app/client.py": CLIENT, "requirements.txt": "requests>=2\nresilint-runtime>=0.1\n"}
     if pyproject is not None:
         files["pyproject.toml"] = pyproject
     return write_tree(tmp_path, files)
@@ -87,6 +88,8 @@ def test_codemod_runs_one_codemod_safe_or_not_and_codemods_lists_them(cli, tmp_p
     assert unknown.exit_code == 2 and "unknown codemod 'nope'" in unknown.stderr
     listing = cli(["codemods"], root).stdout
     assert "add-timeout" in listing and "RES101, RES102" in listing and "split-timeout" in listing and "unsafe" in listing
+    rows = {line.split()[0]: line for line in listing.splitlines()}
+    assert " runtime " in rows["add-timeout"] and " native, runtime " in rows["loop-jitter"]
 
 
 def test_check_marks_fixable_findings(cli, tmp_path):

@@ -65,6 +65,7 @@ def test_warnings_turned_into_errors_change_nothing(tmp_path):
             f"import re\nimport requests\n\nPATTERN = re.compile('\\d+')  # an invalid escape: the file's, not ours\n\n"
             f"def f{index}(u):\n    return requests.get(u)\n"
         )
+    (tmp_path / "requirements.txt").write_text("requests\nresilint-runtime\n")  # its fixes may use the runtime
     env = {**{k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}, "PYTHONWARNINGS": "error"}
     for args, expected in WARNED_COMMANDS:
         proc = subprocess.run(

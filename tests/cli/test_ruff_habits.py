@@ -17,6 +17,8 @@ from tests.cli.test_fix_cli import CLIENT as INDENTED_CLIENT
 from tests.conftest import cli_runner, write_tree
 
 CLIENT = textwrap.dedent(INDENTED_CLIENT).lstrip()  # a safe fix, an unsafe one, a case left alone
+# every project here declares the runtime, so the fixes may use it (the runtime fix target)
+DECLARED = {"requirements.txt": "requests>=2\nresilint-runtime>=0.1\n"}
 CLEAN = "import requests\n\ndef fetch(u, timeout):\n    return requests.get(u, timeout=timeout)\n"
 
 
@@ -37,7 +39,7 @@ def run(monkeypatch):
 
 
 def test_stdin_is_checked_as_the_file_it_stands_for(run, tmp_path):
-    root = write_tree(tmp_path, {"app/client.py": CLEAN})
+    root = write_tree(tmp_path, {**DECLARED, "app/client.py": CLEAN})
     result = run(["check", "-", "--stdin-filename", "app/client.py", "--no-cache"], root, CLIENT)
     assert result.exit_code == 1, result.output
     # the text read from stdin, not the file on disk (which is clean)
@@ -53,7 +55,7 @@ def test_stdin_without_a_file_name_is_reported_as_dash(run, tmp_path):
 
 
 def test_stdin_takes_the_configuration_and_per_file_ignores_of_its_path(run, tmp_path):
-    project = write_tree(tmp_path / "project", {
+    project = write_tree(tmp_path / "project", {**DECLARED,
         "pyproject.toml": '[tool.resilint]\nignore = ["RES103"]\nper-file-ignores = { "legacy/*.py" = ["RES101"] }\n',
         "legacy/__init__.py": "",
         "new/__init__.py": "",
@@ -71,7 +73,7 @@ def test_stdin_takes_the_configuration_and_per_file_ignores_of_its_path(run, tmp
 
 
 def test_stdin_is_resolved_with_the_project_around_its_path(run, tmp_path):
-    root = write_tree(tmp_path, {
+    root = write_tree(tmp_path, {**DECLARED,
         "app/__init__.py": "",
         "app/helpers.py": "import requests\n\n\ndef fetch(url, **kwargs):\n    return requests.get(url, **kwargs)\n",
         "app/prices.py": "x = 1\n",
@@ -84,7 +86,7 @@ def test_stdin_is_resolved_with_the_project_around_its_path(run, tmp_path):
 
 
 def test_stdin_is_not_written_to_the_cache(run, tmp_path):
-    root = write_tree(tmp_path, {"other.py": "x = 1\n"})
+    root = write_tree(tmp_path, {**DECLARED, "other.py": "x = 1\n"})
     run(["check", "other.py"], root)
     cache = next((root / ".resilint_cache").rglob("*.json"))
     before = json.loads(cache.read_text())["entries"]
@@ -93,7 +95,7 @@ def test_stdin_is_not_written_to_the_cache(run, tmp_path):
 
 
 def test_fix_of_stdin_prints_the_fixed_source_and_writes_nothing(run, tmp_path):
-    root = write_tree(tmp_path, {"app/client.py": CLEAN})
+    root = write_tree(tmp_path, {**DECLARED, "app/client.py": CLEAN})
     result = run(["fix", "-", "--stdin-filename", "app/client.py", "--no-cache"], root, CLIENT)
     assert result.exit_code == 1  # findings remain
     assert result.stdout == CLIENT.replace(
@@ -109,7 +111,7 @@ def test_fix_of_stdin_prints_the_fixed_source_and_writes_nothing(run, tmp_path):
 
 
 def test_check_fix_of_stdin_prints_the_source_then_reports_on_stderr(run, tmp_path):
-    result = run(["check", "--fix", "-", "--stdin-filename", "client.py", "--no-cache", "--format", "concise"], tmp_path, CLIENT)
+    result = run(["check", "--fix", "-", "--stdin-filename", "client.py", "--no-cache", "--format", "concise", "--fix-target", "runtime"], tmp_path, CLIENT)
     assert result.exit_code == 1
     assert "timeout=timeout(read=10, connect=3.05)" in result.stdout
     assert "client.py:9:48: RES103" in result.stderr and "RES103" not in result.stdout
@@ -117,7 +119,7 @@ def test_check_fix_of_stdin_prints_the_source_then_reports_on_stderr(run, tmp_pa
 
 
 def test_diff_of_stdin(run, tmp_path):
-    result = run(["fix", "--diff", "-", "--stdin-filename", "client.py", "--no-cache"], tmp_path, CLIENT)
+    result = run(["fix", "--diff", "-", "--stdin-filename", "client.py", "--no-cache", "--fix-target", "runtime"], tmp_path, CLIENT)
     assert result.exit_code == 1
     assert result.stdout.startswith("--- a/client.py\n+++ b/client.py\n@@ -1,8 +1,9 @@ RES101 (missing-timeout)\n")
 
@@ -132,7 +134,7 @@ def test_diff_of_stdin(run, tmp_path):
     ],
 )
 def test_standard_input_refuses_what_it_cannot_do(run, tmp_path, args, message):
-    write_tree(tmp_path, {"other.py": "x = 1\n"})
+    write_tree(tmp_path, {**DECLARED, "other.py": "x = 1\n"})
     result = run(args, tmp_path, CLIENT)
     assert result.exit_code == 2
     assert message in result.stderr
@@ -152,7 +154,7 @@ def test_stdin_through_the_installed_command(tmp_path):
 
 
 def test_extend_exclude_and_exclude_on_the_command_line(run, tmp_path):
-    root = write_tree(tmp_path, {
+    root = write_tree(tmp_path, {**DECLARED,
         "app/client.py": CLIENT,
         "generated/api.py": CLIENT,
         "build/out.py": CLIENT,
@@ -178,7 +180,7 @@ def test_extend_exclude_and_exclude_on_the_command_line(run, tmp_path):
 
 
 def test_quiet_prints_the_findings_and_nothing_else(run, tmp_path):
-    root = write_tree(tmp_path, {"client.py": CLIENT, "clean.py": CLEAN})
+    root = write_tree(tmp_path, {**DECLARED, "client.py": CLIENT, "clean.py": CLEAN})
     result = run(["check", "-q", "client.py", "--no-cache"], root)
     assert result.exit_code == 1
     assert "client.py:5:12: RES101" in result.stdout and "Found" not in result.stdout
@@ -191,7 +193,7 @@ def test_quiet_prints_the_findings_and_nothing_else(run, tmp_path):
 
 
 def test_verbose_says_what_it_reads_and_what_the_cache_answered(run, tmp_path):
-    root = write_tree(tmp_path, {"pyproject.toml": "[tool.resilint]\nignore = [\"RES103\"]\n", "client.py": CLIENT})
+    root = write_tree(tmp_path, {**DECLARED, "pyproject.toml": "[tool.resilint]\nignore = [\"RES103\"]\n", "client.py": CLIENT})
     first = run(["check", "-v", "client.py"], root)
     assert f"resilint: configuration: {root / 'pyproject.toml'}" in first.stderr
     assert "resilint: rules: RES000, RES101, RES102, RES104" not in first.stderr  # RES104 is opt-in
@@ -214,7 +216,7 @@ def test_quiet_and_verbose_together_are_refused(run, tmp_path):
 
 
 def test_check_fix_fixes_then_reports_what_remains_and_why(run, tmp_path):
-    root = write_tree(tmp_path, {"app/client.py": CLIENT})
+    root = write_tree(tmp_path, {**DECLARED, "app/client.py": CLIENT})
     result = run(["check", "--fix", "app", "--no-cache"], root)
     assert result.exit_code == 1
     text = (root / "app" / "client.py").read_text()
@@ -228,25 +230,25 @@ def test_check_fix_fixes_then_reports_what_remains_and_why(run, tmp_path):
 
 
 def test_show_fixes_lists_each_fix_with_its_file_line_rule_and_change(run, tmp_path):
-    root = write_tree(tmp_path, {"app/client.py": CLIENT})
+    root = write_tree(tmp_path, {**DECLARED, "app/client.py": CLIENT})
     result = run(["fix", "--show-fixes", "--unsafe-fixes", "app", "--no-cache"], root)
     listing = result.stderr[result.stderr.index("Fixed 2 findings:"):]
     # Lines are those of the file as checked, also for RES103's fix, made after RES101's had
     # added the import (which RES103's fix then needed no more).
     assert listing.splitlines()[:6] == [
         "Fixed 2 findings:",
-        "  app/client.py:5:12: RES101 (missing-timeout), safe fix: Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)`",
+        "  app/client.py:5:12: RES101 (missing-timeout), safe fix: Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)`; uses the resilint-runtime dependency (fix target: runtime)",
         "      line 3: added `from resilint.runtime import timeout`",
         "      line 5: `return requests.get(u)` -> `return requests.get(u, timeout=timeout(read=10, connect=3.05))`",
         "  app/client.py:8:48: RES103 (hardcoded-timeout), unsafe fix: Use the deadline-aware, split `resilint.runtime.timeout(read=..., connect=...)`",
         "      line 8: `return requests.post(u, json=body, timeout=20)` -> `return requests.post(u, json=body, timeout=timeout(read=20, connect=3.05))`",
     ]
-    diffed = run(["check", "--fix", "--show-fixes", "app", "--no-cache"], write_tree(tmp_path / "b", {"app/client.py": CLIENT}))
+    diffed = run(["check", "--fix", "--show-fixes", "app", "--no-cache"], write_tree(tmp_path / "b", {**DECLARED, "app/client.py": CLIENT}))
     assert "Fixed 1 finding:\n  app/client.py:5:12: RES101 (missing-timeout)" in diffed.stderr
 
 
 def test_unfixable_keeps_the_finding_and_withholds_its_fix(run, tmp_path):
-    root = write_tree(tmp_path, {"app/client.py": CLIENT})
+    root = write_tree(tmp_path, {**DECLARED, "app/client.py": CLIENT})
     report = json.loads(run(["check", "app", "--unfixable", "RES101", "--format", "json", "--no-cache"], root).stdout)
     by_code = {f["code"]: f for f in report["findings"]}
     assert by_code["RES101"]["fix"] is None and by_code["RES103"]["fix"] is not None
@@ -258,35 +260,35 @@ def test_unfixable_keeps_the_finding_and_withholds_its_fix(run, tmp_path):
 
 
 def test_fixable_selects_the_rules_that_are_fixed(run, tmp_path):
-    root = write_tree(tmp_path, {"app/client.py": CLIENT})
+    root = write_tree(tmp_path, {**DECLARED, "app/client.py": CLIENT})
     run(["fix", "app", "--fixable", "RES103", "--unsafe-fixes", "--no-cache"], root)
     text = (root / "app" / "client.py").read_text()
     assert "requests.get(u)\n" in text and "timeout=timeout(read=20, connect=3.05)" in text
 
 
 def test_fixable_and_unfixable_settings(run, tmp_path):
-    root = write_tree(tmp_path, {"pyproject.toml": "[tool.resilint]\nunfixable = [\"RES101\"]\n", "app/client.py": CLIENT})
+    root = write_tree(tmp_path, {**DECLARED, "pyproject.toml": "[tool.resilint]\nunfixable = [\"RES101\"]\n", "app/client.py": CLIENT})
     result = run(["fix", "app", "--no-cache"], root)
     assert (root / "app" / "client.py").read_text() == CLIENT
     assert "not fixed: RES101 is not fixable in this run" in result.stdout
     # --fixable replaces the setting's list, --unfixable adds to it: unfixable wins, as in ruff
     assert run(["fix", "app", "--fixable", "RES101", "--no-cache"], root).exit_code == 1
     assert (root / "app" / "client.py").read_text() == CLIENT
-    write_tree(root, {"pyproject.toml": "[tool.resilint]\nfixable = [\"RES9\"]\n"})
+    write_tree(root, {**DECLARED, "pyproject.toml": "[tool.resilint]\nfixable = [\"RES9\"]\n"})
     bad = run(["check", "app"], root)
     assert bad.exit_code == 2 and "`fixable`: unknown rule selector `RES9`" in bad.stderr
     assert run(["check", "app", "--unfixable", "RES9"], root.parent).exit_code == 2
 
 
 def test_a_finding_with_no_fix_says_so(run, tmp_path):
-    root = write_tree(tmp_path, {"app/client.py": "import requests\ns = requests.Session()\ns.get(u, timeout=500)\n"})
+    root = write_tree(tmp_path, {**DECLARED, "app/client.py": "import requests\ns = requests.Session()\ns.get(u, timeout=500)\n"})
     result = run(["fix", "app", "--no-cache"], root)
     assert "RES105" in result.stdout and "not fixed: RES105 has no automatic fix" in result.stdout
 
 
 def test_diff_hunks_name_the_rules_whose_fixes_they_hold(run, tmp_path):
     far = CLIENT + "\n" * 12 + "def later(u):\n    return requests.put(u)\n"
-    root = write_tree(tmp_path, {"app/client.py": far})
+    root = write_tree(tmp_path, {**DECLARED, "app/client.py": far})
     result = run(["fix", "--diff", "--unsafe-fixes", "app", "--no-cache"], root)
     headers = [line for line in result.stdout.splitlines() if line.startswith("@@")]
     assert headers == [

@@ -52,6 +52,7 @@ def test_a_run_answered_by_the_cache_imports_nothing_that_analyses_code(tmp_path
     """A warm check prints what the cache holds: no LibCST, no rule, no codemod, no fixing
     layer is imported (the same command cold imports them, as the guard above shows)."""
     (tmp_path / "app.py").write_text("import requests\nrequests.get('https://a.example')\n")
+    (tmp_path / "requirements.txt").write_text("resilint-runtime\n")  # RES101's fix is the runtime's: edits to compute
     cache = str(tmp_path / "cache")
     for output in ("text", "json"):
         args = ["check", "--exit-zero", "--cache-dir", cache, "--format", output, str(tmp_path / "app.py")]

@@ -15,6 +15,7 @@ class Case(NamedTuple):
     before: str
     after: str
     unsafe: bool = False
+    target: str = "native"  # the fix target (``--fix-target``)
 
 
 # LibCST's AddImportsVisitor leaves a blank line between the imports and code that followed them directly.
@@ -27,6 +28,7 @@ CASES: Dict[str, List[Case]] = {
             "requests-function",
             "import requests\nrequests.get('https://a.example')\n",
             "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=10, connect=3.05))\n",
+            target="runtime",
         ),
         Case(
             "multi-line-call-with-trailing-comma-and-comments",
@@ -45,6 +47,7 @@ CASES: Dict[str, List[Case]] = {
             "        json=body,  # the body\n"
             "        timeout=timeout(read=10, connect=3.05),\n"
             "    )\n",
+            target="runtime",
         ),
         Case(
             "multi-line-call-without-trailing-comma",
@@ -54,12 +57,14 @@ CASES: Dict[str, List[Case]] = {
             "import requests\n" + IMPORT
             + "\nrequests.get('https://a.example',\n"
             "             params={'q': 1}, timeout=timeout(read=10, connect=3.05))  # search\n",
+            target="runtime",
         ),
         Case(
             "comment-before-the-closing-parenthesis",
             "import requests\nrequests.get('https://a.example'  # where\n)\n",
             "import requests\n" + IMPORT
             + "\nrequests.get('https://a.example', timeout=timeout(read=10, connect=3.05)  # where\n)\n",
+            target="runtime",
         ),
         Case(
             "a-parameter-called-timeout-is-not-shadowed",
@@ -71,6 +76,7 @@ CASES: Dict[str, List[Case]] = {
             "def fetch(url, timeout):\n"
             "    with requests.Session() as s:\n"
             "        return s.get(url, timeout=runtime_timeout(read=10, connect=3.05))\n",
+            target="runtime",
         ),
         Case(
             "the-runtime-import-is-reused",
@@ -79,18 +85,21 @@ CASES: Dict[str, List[Case]] = {
             "import requests\nfrom resilint.runtime import timeout\n\n"
             "requests.get('https://a.example', timeout=timeout(read=2))\n"
             "requests.get('https://b.example', timeout=timeout(read=10, connect=3.05))\n",
+            target="runtime",
         ),
         Case(
             # requests.get takes no positional timeout: *args cannot hold one
             "star-args-of-a-function-without-a-positional-timeout",
             "import requests\n\ndef fetch(*args):\n    return requests.get(*args)\n",
             "import requests\n" + IMPORT + "\ndef fetch(*args):\n    return requests.get(*args, timeout=timeout(read=10, connect=3.05))\n",
+            target="runtime",
         ),
         Case(
             "tabs",
             "import requests\n\nif True:\n\trequests.get(\n\t\t'https://a.example',\n\t)\n",
             "import requests\n" + IMPORT + "\nif True:\n\trequests.get(\n\t\t'https://a.example',\n"
             "\t\ttimeout=timeout(read=10, connect=3.05),\n\t)\n",
+            target="runtime",
         ),
     ],
     "RES102": [
@@ -98,16 +107,19 @@ CASES: Dict[str, List[Case]] = {
             "none",
             "import requests\nrequests.get('https://a.example', timeout=None)\n",
             "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=10, connect=3.05))\n",
+            target="runtime",
         ),
         Case(
             "httpx-gets-what-httpx-wants",
             "import httpx\nclient = httpx.Client(timeout=None)\n",
             "import httpx\n" + IMPORT + "\nclient = httpx.Client(timeout=timeout(read=10, connect=3.05).as_httpx())\n",
+            target="runtime",
         ),
         Case(
             "connect-kept-read-bounded",
             "import requests\nrequests.get('https://a.example', timeout=(2, None))\n",
             "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=10, connect=2))\n",
+            target="runtime",
         ),
     ],
     "RES103": [
@@ -116,12 +128,14 @@ CASES: Dict[str, List[Case]] = {
             "import requests\nrequests.get('https://a.example', timeout=20)\n",
             "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=20, connect=3.05))\n",
             unsafe=True,
+            target="runtime",
         ),
         Case(
             "small-number-bounds-connect-too",
             "import requests\nrequests.get('https://a.example', timeout=2.5)\n",
             "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=2.5, connect=2.5))\n",
             unsafe=True,
+            target="runtime",
         ),
         Case(
             "pair-keeps-both-values",
@@ -129,12 +143,14 @@ CASES: Dict[str, List[Case]] = {
             "import requests\n" + IMPORT
             + "\ns = requests.Session()\ns.post('https://a.example', timeout=timeout(read=27, connect=3.05))\n",
             unsafe=True,
+            target="runtime",
         ),
         Case(
             "httpx",
             "import httpx\nhttpx.get('https://a.example', timeout=10)\n",
             "import httpx\n" + IMPORT + "\nhttpx.get('https://a.example', timeout=timeout(read=10, connect=3.05).as_httpx())\n",
             unsafe=True,
+            target="runtime",
         ),
     ],
     "RES201": [
@@ -143,21 +159,50 @@ CASES: Dict[str, List[Case]] = {
             'import time\n\nimport requests\n\n\ndef pay(url, body):\n    for attempt in range(3):\n        try:\n            return requests.post(url, json=body, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(0.5 * 2 ** attempt * random.random())\n    return None\n',
             'import time\n\nimport requests\nfrom resilint.runtime import idempotency_key\n\n\ndef pay(url, body):\n    post_key = idempotency_key()\n    for attempt in range(3):\n        try:\n            return requests.post(url, json=body, timeout=TIMEOUT, headers={"Idempotency-Key": post_key})\n        except requests.ConnectionError:\n            time.sleep(0.5 * 2 ** attempt * random.random())\n    return None\n',
             unsafe=True,
+            target="runtime",
+        ),
+        Case(
+            'native-target-loop-gets-a-uuid4-key-above-it',
+            'import time\n\nimport requests\n\n\ndef pay(url, body):\n    for attempt in range(3):\n        try:\n            return requests.post(url, json=body, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(0.5 * 2 ** attempt * random.random())\n    return None\n',
+            'import time\n\nimport requests\nimport uuid\n\n\ndef pay(url, body):\n    post_key = str(uuid.uuid4())\n    for attempt in range(3):\n        try:\n            return requests.post(url, json=body, timeout=TIMEOUT, headers={"Idempotency-Key": post_key})\n        except requests.ConnectionError:\n            time.sleep(0.5 * 2 ** attempt * random.random())\n    return None\n',
+            unsafe=True,
         ),
     ],
     "RES202": [
         Case(
             'tenacity-multi-line-decorator-with-comment',
             'import requests\nfrom tenacity import retry, stop_after_attempt, wait_exponential\n\n\n@retry(\n    stop=stop_after_attempt(3),\n    wait=wait_exponential(multiplier=1, max=10),  # doubling\n)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
-            'import requests\nfrom tenacity import wait_random_exponential, retry, stop_after_attempt\n\n\n@retry(\n    stop=stop_after_attempt(3),\n    wait=wait_random_exponential(multiplier=1, max=10),  # doubling\n)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
+            'import requests\nfrom tenacity import wait_random, retry, stop_after_attempt, wait_exponential\n\n\n@retry(\n    stop=stop_after_attempt(3),\n    wait=wait_exponential(multiplier=1, max=10) + wait_random(0, 1),  # doubling\n)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
         ),
         Case(
             'hand-written-loop-exponential-sleep',
             'import time\n\nimport requests\n\n\ndef fetch(url):\n    for attempt in range(3):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(2 ** attempt)\n    return None\n',
-            'import time\n\nimport requests\nfrom resilint.runtime import full_jitter\n\n\ndef fetch(url):\n    for attempt in range(3):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(full_jitter(2 ** attempt))\n    return None\n',
+            'import time\n\nimport requests\nimport random\n\n\ndef fetch(url):\n    for attempt in range(3):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(2 ** attempt + random.uniform(0, 2 ** attempt))\n    return None\n',
+        ),
+        Case(
+            'backoff-jitter-none-gets-backoffs-jitter-on-top',
+            'import backoff\nimport requests\n\n\n@backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=3, jitter=None)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
+            'import backoff\nimport requests\n\n\n@backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=3, jitter=backoff.random_jitter)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
+        ),
+        Case(
+            'hand-written-loop-capped-sleep-keeps-its-cap-and-the-random-import',
+            'import random\nimport time\n\nimport requests\n\n\ndef fetch(url):\n    for attempt in range(5):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(min(0.5 * 2 ** attempt, 30))\n    return None\n',
+            'import random\nimport time\n\nimport requests\n\n\ndef fetch(url):\n    for attempt in range(5):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(min(0.5 * 2 ** attempt + random.uniform(0, 0.5 * 2 ** attempt), 30))\n    return None\n',
+        ),
+        Case(
+            'runtime-target-loop-still-gets-the-safe-jitter-on-top',
+            'import time\n\nimport requests\n\n\ndef fetch(url):\n    for attempt in range(3):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(5)\n    return None\n',
+            'import time\n\nimport requests\nimport random\n\n\ndef fetch(url):\n    for attempt in range(3):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(5 + random.uniform(0, 5))\n    return None\n',
+            target="runtime",
         ),
     ],
     "RES203": [
+        Case(
+            'runtime-target-tenacity-keeps-its-own-library',
+            'import requests\nfrom tenacity import retry, wait_random\n\n\n@retry(wait=wait_random(0, 1))\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
+            'import requests\nfrom tenacity import stop_after_attempt, retry, wait_random\n\n\n@retry(wait=wait_random(0, 1), stop=stop_after_attempt(5))\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
+            target="runtime",
+        ),
         Case(
             'backoff-without-max-tries',
             'import backoff\nimport requests\n\n\n@backoff.on_exception(backoff.expo, requests.ConnectionError)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',

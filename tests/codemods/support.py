@@ -14,12 +14,17 @@ from typing import List, Optional, Sequence, Tuple, Type
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from resilint.codemods.base import ResilintCodemod, Span
+from resilint.codemods.base import FIX_TARGET, ResilintCodemod, Span
 from resilint.lint.checker import check_source
 
 
-def run(codemod: Type[ResilintCodemod], source: str, targets: Optional[List[Span]] = None, **options) -> Tuple[str, List[Tuple[int, str]]]:
-    command = codemod(CodemodContext(), targets, **options)
+def run(
+    codemod: Type[ResilintCodemod], source: str, targets: Optional[List[Span]] = None, fix_target: Optional[str] = None, **options,
+) -> Tuple[str, List[Tuple[int, str]]]:
+    """``fix_target``: "native" or "runtime"; None: what the project around the working
+    directory declares (resilint's own declares neither resilint-runtime nor imports it)."""
+    scratch = {} if fix_target is None else {FIX_TARGET: fix_target}
+    command = codemod(CodemodContext(scratch=scratch), targets, **options)
     return command.transform_module(cst.parse_module(source)).code, command.left_alone
 
 

@@ -21,14 +21,15 @@ def test_fix_turns_before_into_after(cli, tmp_path, code, case):
     target.write_bytes(case.before.encode())
     found = json.loads(cli(["check", "--no-cache", "--format", "json", "."], tmp_path).stdout)["findings"]
     assert code in {f["code"] for f in found}
+    chosen = ("--fix-target", case.target)
     if case.unsafe:
-        assert _fix(cli, tmp_path).exit_code == 1
+        assert _fix(cli, tmp_path, *chosen).exit_code == 1
         assert target.read_bytes() == case.before.encode(), "an unsafe fix needs --unsafe-fixes"
-    result = _fix(cli, tmp_path, "--unsafe-fixes")
+    result = _fix(cli, tmp_path, "--unsafe-fixes", *chosen)
     assert target.read_bytes().decode() == case.after
     assert result.exit_code == 0, result.stderr
     compile(case.after, "example.py", "exec")
-    again = _fix(cli, tmp_path, "--unsafe-fixes")
+    again = _fix(cli, tmp_path, "--unsafe-fixes", *chosen)
     assert again.exit_code == 0 and target.read_bytes().decode() == case.after
     assert "Fixed 0 findings in 0 files" in again.stderr
 

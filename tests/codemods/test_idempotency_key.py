@@ -35,7 +35,7 @@ RUNTIME_RETRY = """
 
 
 def test_a_loop_gets_a_key_created_once_above_it():
-    code, left = rewrite(AddIdempotencyKey, LOOP)
+    code, left = rewrite(AddIdempotencyKey, LOOP, fix_target="runtime")
     assert code == dedent("""
         import time, requests
         from resilint.runtime import idempotency_key
@@ -55,7 +55,7 @@ def test_a_loop_gets_a_key_created_once_above_it():
 
 
 def test_a_literal_headers_dict_gets_an_entry_and_each_request_its_own_key():
-    code, _ = rewrite(AddIdempotencyKey, """
+    code, _ = rewrite(AddIdempotencyKey, fix_target="runtime", source="""
         import time, requests
 
         def sync(url, a, b, post_key):
@@ -99,7 +99,7 @@ def test_a_literal_headers_dict_gets_an_entry_and_each_request_its_own_key():
 
 
 def test_a_decorated_function_gets_an_operation_scope_outside_its_retry():
-    code, left = rewrite(AddIdempotencyKey, """
+    code, left = rewrite(AddIdempotencyKey, fix_target="runtime", source="""
         import httpx, requests
         import tenacity
         from tenacity import retry as r, stop_after_attempt
@@ -160,7 +160,7 @@ def test_headers_of_unknown_content_and_keys_made_per_attempt_are_left_alone():
                 except requests.ConnectionError:
                     time.sleep(0.1)
         """
-    code, left = rewrite(AddIdempotencyKey, source)
+    code, left = rewrite(AddIdempotencyKey, source, fix_target="runtime")
     assert code == dedent(source)
     assert [line for line, _ in left] == [6]
 
@@ -189,7 +189,7 @@ BACKOFF_RETRY = """
     ids=["hand-written-loop", "runtime-retry", "tenacity", "backoff"],
 )
 def test_the_fixed_code_sends_one_key_per_operation_to_a_real_server(tmp_path, source):
-    fixed, _ = rewrite(AddIdempotencyKey, source)
+    fixed, _ = rewrite(AddIdempotencyKey, source, fix_target="runtime")
     module = load_module(tmp_path, f"fixed_{abs(hash(source))}", fixed)
     # each operation: two 503s, then a success
     app = Script((503, 0.0), (503, 0.0), (200, 0.0), (503, 0.0), (503, 0.0), (200, 0.0))
@@ -205,7 +205,7 @@ def test_the_fixed_code_sends_one_key_per_operation_to_a_real_server(tmp_path, s
 
 def test_hoisting_keeps_crlf_line_endings_and_tab_indentation():
     source = dedent(LOOP).replace("    ", "\t").replace("\n", "\r\n")
-    code, _ = rewrite(AddIdempotencyKey, source)
+    code, _ = rewrite(AddIdempotencyKey, source, fix_target="runtime")
     assert "\r\n\t# one payment, up to three attempts\r\n\tpost_key = idempotency_key()\r\n\tfor attempt" in code
     assert code.count("\n") == code.count("\r\n")
 
@@ -221,13 +221,13 @@ def test_nothing_is_imported_when_the_request_is_left_alone():
         def run(url, payload):
             return requests.post(url, json=payload, headers=HEADERS, timeout=5)
         """
-    code, left = rewrite(AddIdempotencyKey, source)
+    code, left = rewrite(AddIdempotencyKey, source, fix_target="runtime")
     assert code == dedent(source)
     assert [line for line, _ in left] == [8]
 
 
 def test_nested_retries_get_the_key_outside_the_outer_one():
-    code, _ = rewrite(AddIdempotencyKey, """
+    code, _ = rewrite(AddIdempotencyKey, fix_target="runtime", source="""
         import time, requests
 
         def pay(url, body):

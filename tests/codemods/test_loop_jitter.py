@@ -1,12 +1,18 @@
-"""RES202 in hand-written retry loops: the sleep draws below the delay the loop computes."""
+"""RES202 in hand-written retry loops: ``loop-jitter`` adds a ``random.uniform`` draw on top of
+the reported sleep (safe: no wait gets shorter, none passes the loop's cap), and
+``loop-full-jitter`` (runtime target, unsafe) sleeps the runtime's full-jitter draw below it."""
 
 from __future__ import annotations
 
+import json
+import random
+
+from resilint.codemods.loop_full_jitter import LoopFullJitter
 from resilint.codemods.loop_jitter import LoopJitter
-from tests.codemods.support import dedent, remaining, rewrite
+from tests.codemods.support import dedent, load_module, remaining, rewrite
 
 
-def test_pure_exponential_and_doubling_delays_get_full_jitter_once():
+def test_pure_exponential_and_doubling_delays_get_jitter_on_top():
     code, _ = rewrite(LoopJitter, """
         import asyncio, time, aiohttp, requests
 
@@ -29,14 +35,14 @@ def test_pure_exponential_and_doubling_delays_get_full_jitter_once():
         """)
     assert code == dedent("""
         import asyncio, time, aiohttp, requests
-        from resilint.runtime import full_jitter
+        import random
 
         def f():
             for attempt in range(5):
                 try:
                     return requests.get("https://a.example", timeout=3)
                 except requests.ConnectionError:
-                    time.sleep(full_jitter(2 ** attempt))  # back off
+                    time.sleep(2 ** attempt + random.uniform(0, 2 ** attempt))  # back off
 
         async def g(session):
             delay = 0.5
@@ -45,33 +51,135 @@ def test_pure_exponential_and_doubling_delays_get_full_jitter_once():
                     async with session.get("https://a.example") as r:
                         return await r.json()
                 except aiohttp.ClientError:
-                    await asyncio.sleep(full_jitter(delay))
+                    await asyncio.sleep(delay + random.uniform(0, delay))
                     delay *= 2
         """)
     assert remaining(code, "RES202") == []
 
 
-def test_every_constant_sleep_of_the_loop_but_not_the_servers_retry_after():
+def test_a_cap_in_the_sleep_or_in_the_loop_bounds_the_jittered_wait_and_random_is_imported_once():
+    code, _ = rewrite(LoopJitter, """
+        import random as rnd, time, requests
+
+        def f():
+            for n in range(8):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(min(30, 1 << n))
+
+        def g():
+            delay = 1
+            attempts = 0
+            while attempts < 5:
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    attempts += 1
+                    time.sleep(delay)
+                    delay = min(delay * 2, 60)
+
+        def h(max_wait):
+            wait = 5
+            for _ in range(10):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(wait)
+                    wait *= 2
+                    if wait > max_wait:
+                        wait = max_wait
+        """)
+    assert "time.sleep(min(30, (1 << n) + rnd.uniform(0, 1 << n)))" in code
+    assert "time.sleep(min(delay + rnd.uniform(0, delay), 60))" in code
+    assert "time.sleep(min(wait + rnd.uniform(0, wait), max_wait))" in code  # tweepy's shape
+    assert code.count("import") == 1, "the file's own `import random as rnd` is used"
+    assert remaining(code, "RES202") == []
+
+
+def test_no_wait_gets_shorter_and_none_passes_the_cap(tmp_path):
+    """The fixed delay, run for real over many draws: never below the old one, never above the cap."""
     code, _ = rewrite(LoopJitter, """
         import time, requests
-        RETRY_DELAY = 2
 
-        def f(full_jitter):
+        def f(n):
+            for attempt in range(8):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(min(0.5 * 2 ** attempt, 20))
+        """)
+    expression = code.split("time.sleep(", 1)[1].rsplit(")", 1)[0]
+    module = load_module(tmp_path, "jittered_delay", f"import random\n\ndef delay(attempt):\n    return {expression}\n")
+    random.seed(26)
+    for attempt in range(8):
+        old = min(0.5 * 2 ** attempt, 20)
+        draws = [module.delay(attempt) for _ in range(500)]
+        assert min(draws) >= old
+        assert max(draws) <= 20
+        if old < 20:
+            assert max(draws) > old, "a random term was added"
+
+
+def test_only_the_reported_sleep_is_edited(cli, tmp_path):
+    """One finding per loop: the fix edits that sleep and its import, not the loop's other
+    sleeps (issue 26 saw 6 call sites edited for 4 findings)."""
+    source = dedent("""
+        import time
+        import requests
+
+        def f():
+            for i in range(3):
+                try:
+                    return requests.get("http://x", timeout=TIMEOUT)
+                except requests.ConnectionError:
+                    time.sleep(2)
+                except requests.Timeout:
+                    time.sleep(min(2 ** i, 30))
+                time.sleep(1)
+
+        def g():
             while True:
-                r = requests.get("https://a.example", timeout=3)
+                r = requests.get("https://a.example", timeout=TIMEOUT)
                 if r.status_code == 200:
                     return r
-                if r.status_code == 503:
-                    time.sleep(RETRY_DELAY)
-                    continue
-                time.sleep(
-                    RETRY_DELAY,
-                )
+                time.sleep(3)
+                time.sleep(4)
         """)
-    # a parameter called full_jitter: the runtime's is imported under another name
-    assert "from resilint.runtime import full_jitter as runtime_full_jitter" in code
-    assert code.count("runtime_full_jitter(RETRY_DELAY)") == 2
-    assert remaining(code, "RES202") == []
+    (tmp_path / "client.py").write_text(source)
+    found = json.loads(cli(["check", "--no-cache", "--select", "RES202", "--format", "json", "."], tmp_path).stdout)["findings"]
+    reported = sorted(f["line"] for f in found)
+    assert len(reported) == 2
+    for target in ("native", "runtime"):
+        (tmp_path / "client.py").write_text(source)
+        result = cli(["fix", "--no-cache", "--select", "RES202", "--unsafe-fixes", "--fix-target", target, "."], tmp_path)
+        assert result.exit_code == 0, result.stderr
+        after = (tmp_path / "client.py").read_text().splitlines()
+        before = source.splitlines()
+        added = [line for line in after if line not in before]
+        assert added[0] == "import random"
+        changed = [line for line in added[1:]]
+        assert len(changed) == len(reported), changed
+        assert [line.strip() for line in after if "time.sleep(" in line] == [
+            "time.sleep(2)", "time.sleep(min(2 ** i + random.uniform(0, 2 ** i), 30))", "time.sleep(1)",
+            "time.sleep(3 + random.uniform(0, 3))", "time.sleep(4)",
+        ]
+
+
+def test_a_delay_computed_by_a_call_is_left_alone_with_the_reason():
+    source = """
+        import time, requests
+
+        def f():
+            for attempt in range(3):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(max(1, 2 ** attempt))
+        """
+    code, left = rewrite(LoopJitter, source)
+    assert code == dedent(source)
+    assert [line for line, _ in left] == [8] and "computed by a call" in left[0][1]
 
 
 def test_a_sleep_the_rule_does_not_flag_is_not_touched():
@@ -87,3 +195,42 @@ def test_a_sleep_the_rule_does_not_flag_is_not_touched():
         """
     code, _ = rewrite(LoopJitter, source)
     assert code == dedent(source)
+
+
+def test_runtime_full_jitter_wraps_the_reported_sleep_only_and_avoids_a_shadowing_name():
+    code, _ = rewrite(LoopFullJitter, """
+        import time, requests
+        RETRY_DELAY = 2
+
+        def f(full_jitter):
+            while True:
+                r = requests.get("https://a.example", timeout=3)
+                if r.status_code == 200:
+                    return r
+                if r.status_code == 503:
+                    time.sleep(RETRY_DELAY)
+                    continue
+                time.sleep(
+                    RETRY_DELAY,
+                )
+        """, fix_target="runtime")
+    # a parameter called full_jitter: the runtime's is imported under another name
+    assert "from resilint.runtime import full_jitter as runtime_full_jitter" in code
+    assert code.count("runtime_full_jitter(RETRY_DELAY)") == 1
+    assert remaining(code, "RES202") == []
+
+
+def test_an_existing_from_random_import_uniform_is_used():
+    code, _ = rewrite(LoopJitter, """
+        import time, requests
+        from random import uniform
+
+        def f():
+            for attempt in range(3):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    time.sleep(2)
+        """)
+    assert "time.sleep(2 + uniform(0, 2))" in code
+    assert code.count("import") == 2

@@ -230,7 +230,7 @@ PAUSE = "            time.sleep(full_jitter(min(5, 2 ** attempt)))"
     (PAUSE, PAUSE + "\n        except ValueError:\n            return None", "more than one `except`"),
     ("except OSError", "except Exception", "every error"),
     ("return send()", "send.tries = attempt + 1\n            return send()", "loop variable `attempt`"),
-    ("for attempt in range(3)", "attempt = 0\n    while attempt < 3", "`while` loop"),
+    ("for attempt in range(3)", "attempt = 0\n    while attempt < 3", "does not start with `counter += 1`"),
     ("            if attempt == 2:\n                raise\n", "", "falls through"),
     ("full_jitter(min(5, 2 ** attempt))", "1", "no exact counterpart"),
     ("full_jitter(min(5, 2 ** attempt))", "2 ** attempt", "no exact counterpart"),
@@ -245,6 +245,78 @@ def test_loops_that_do_not_translate_exactly_are_left_alone_with_the_reason(befo
     loop_line = next(n for n, text in enumerate(source.splitlines(), 1) if text.lstrip().startswith(("for ", "while ")))
     assert [line for line, _ in left] == [loop_line]
     assert reason in left[0][1]
+
+
+WHILE_LOOPS = """
+    import time
+
+    import requests
+
+    def fetch(url):
+        attempts = 0
+        while attempts < 4:
+            try:
+                return requests.get(url, timeout=5)
+            except requests.ConnectionError:
+                attempts += 1
+                if attempts >= 4:
+                    raise
+                time.sleep(min(8, 0.5 * 2 ** attempts))
+
+    def fetch_until_it_works(url):
+        tries = 0
+        while True:
+            try:
+                return requests.get(url, timeout=5)
+            except (requests.ConnectionError, requests.Timeout):
+                tries += 1
+                if tries == MAX_TRIES:
+                    raise
+                time.sleep(min(2 ** tries, 30))
+    """
+
+
+def test_while_loops_with_an_attempt_counter_move_under_retrying():
+    """The common shapes (issue 26: 18 of 20 loops left alone were `while` loops): the counter
+    starts at 0 right before the loop, counts each failure, re-raises at N; the pause after the
+    k-th failure, base·2^k, is the runtime's base'·2^(k-1) with base' = 2·base."""
+    code, left = rewrite(MigrateToRuntime, WHILE_LOOPS, migration=True)
+    assert code == dedent("""
+        import requests
+        from resilint.runtime import retrying
+
+        def fetch(url):
+            for attempts in retrying(attempts=4, base=1.0, cap=8, retry_on=(requests.ConnectionError,)):
+                with attempts:
+                    return requests.get(url, timeout=5)
+
+        def fetch_until_it_works(url):
+            for tries in retrying(attempts=MAX_TRIES, base=2, cap=30, retry_on=(requests.ConnectionError, requests.Timeout)):
+                with tries:
+                    return requests.get(url, timeout=5)
+        """)
+    assert left == []
+
+
+@pytest.mark.parametrize("before, after, reason", [
+    ("while attempts < 4", "while self_running and attempts < 4", "is not `counter < N` or `True`"),
+    ("while attempts < 4", "while attempts_left > 0", "counts down (`attempts_left > 0`)"),
+    ("            if attempts >= 4:\n                raise\n", "", "does not re-raise when the attempts run out"),
+    ("    attempts = 0\n", "    attempts = 0\n    log('start')\n", "does not come right before the loop"),
+    ("if attempts >= 4", "if attempts >= 5", "runs while `attempts < 4` but re-raises at 5"),
+    ("time.sleep(min(8, 0.5 * 2 ** attempts))", "time.sleep(1)", "no exact counterpart"),
+    ("return requests.get(url, timeout=5)\n        except requests.ConnectionError",
+     "return requests.get(url, timeout=5, params={'n': attempts})\n        except requests.ConnectionError",
+     "counter `attempts` is used besides"),
+], ids=["other-condition", "counts-down", "falls-through", "counter-not-started-there", "different-limits", "constant-pause", "counter-used"])
+def test_while_loops_that_do_not_translate_exactly_are_left_alone_with_a_precise_reason(before, after, reason):
+    source = dedent(WHILE_LOOPS).split("\ndef fetch_until_it_works", 1)[0]
+    assert before in source
+    source = source.replace(before, after)
+    code, left = rewrite(MigrateToRuntime, source, migration=True)
+    assert code == source
+    assert [line for line, _ in left] == [next(n for n, t in enumerate(source.splitlines(), 1) if t.lstrip().startswith("while "))]
+    assert reason in left[0][1], left[0][1]
 
 
 def test_the_loop_the_refusals_start_from_is_migrated():
@@ -271,12 +343,36 @@ ORIGINAL_LOOP = """
     """
 
 
+ORIGINAL_WHILE_LOOP = """
+    import time
+
+    import requests
+
+    def fetch(url):
+        failures = 0
+        while True:
+            try:
+                response = requests.get(url, timeout=5)
+                response.raise_for_status()
+                return response.text
+            except requests.HTTPError:
+                failures += 1
+                if failures >= 3:
+                    raise
+                time.sleep(min(0.01, 0.001 * 2 ** failures))
+    """
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("steps, answer", [((503, 503, 200), "ok"), ((503, 503, 503), requests.HTTPError)], ids=["recovers", "gives-up"])
-def test_the_migrated_loop_makes_the_same_attempts_against_a_real_server(tmp_path, steps, answer):
-    migrated, _ = rewrite(MigrateToRuntime, ORIGINAL_LOOP, migration=True)
-    assert "retrying(attempts=3, base=0.001, cap=0.01, retry_on=(requests.HTTPError,))" in migrated
-    for name, code in (("original", dedent(ORIGINAL_LOOP)), ("migrated", migrated)):
+@pytest.mark.parametrize("original, migrated_loop", [
+    (ORIGINAL_LOOP, "for attempt in retrying(attempts=3, base=0.001, cap=0.01, retry_on=(requests.HTTPError,)):"),
+    (ORIGINAL_WHILE_LOOP, "for failures in retrying(attempts=3, base=0.002, cap=0.01, retry_on=(requests.HTTPError,)):"),
+], ids=["for", "while"])
+def test_the_migrated_loop_makes_the_same_attempts_against_a_real_server(tmp_path, steps, answer, original, migrated_loop):
+    migrated, _ = rewrite(MigrateToRuntime, original, migration=True)
+    assert migrated_loop in migrated
+    for name, code in (("original", dedent(original)), ("migrated", migrated)):
         module = load_module(tmp_path, f"{name}_{tmp_path.name}", code)
         app = Script(*[(status, 0.0) for status in steps], default=(500, 0.0))
         with serve_wsgi(app) as url:
@@ -290,8 +386,9 @@ def test_the_migrated_loop_makes_the_same_attempts_against_a_real_server(tmp_pat
 
 @pytest.mark.slow
 def test_fix_jitters_the_loop_and_the_codemod_then_migrates_it(tmp_path):
-    """``fix --unsafe-fixes`` runs the safe ``loop-jitter`` first, which fixes the loop's RES202,
-    so nothing is left for the migration; ``resilint codemod migrate-to-runtime`` migrates it."""
+    """``fix --unsafe-fixes`` runs the safe ``loop-jitter`` first (jitter on top, under the cap),
+    which fixes the loop's RES202, so nothing is left for the migration, whatever the target;
+    ``resilint codemod migrate-to-runtime`` migrates it, the added jitter and its import too."""
     path = tmp_path / "client.py"
     path.write_text(dedent("""
         import time
@@ -310,8 +407,8 @@ def test_fix_jitters_the_loop_and_the_codemod_then_migrates_it(tmp_path):
     def resilint(*args: str) -> None:
         subprocess.run([sys.executable, "-m", "resilint", *args, "--no-cache", str(tmp_path)], check=True, capture_output=True)
 
-    resilint("fix", "--select", "RES202", "--unsafe-fixes")
-    assert "time.sleep(full_jitter(min(8, 0.5 * 2 ** attempt)))" in path.read_text()
+    resilint("fix", "--select", "RES202", "--unsafe-fixes", "--fix-target", "runtime")
+    assert "time.sleep(min(8, 0.5 * 2 ** attempt + random.uniform(0, 0.5 * 2 ** attempt)))" in path.read_text()
     resilint("codemod", "migrate-to-runtime")
     assert path.read_text() == dedent("""
         import requests

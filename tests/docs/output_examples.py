@@ -65,6 +65,8 @@ def examples() -> Dict[str, str]:
         root = Path(temporary)
         (root / "app").mkdir()
         (root / "app" / "client.py").write_text(SAMPLE, encoding="utf-8")
+        # the project declares the runtime: the examples show its fixes (the runtime fix target)
+        (root / "requirements.txt").write_text("requests\nresilint-runtime\n", encoding="utf-8")
         found = {"sample": SAMPLE}
         for name in ("text", "concise", "github", "gitlab"):
             found[name] = _run([*ARGS, "--format", name], root)

@@ -26,8 +26,9 @@ IMPORT = b"from resilint.runtime import timeout\n"
 FIXED_CALL = b"requests.get(u, timeout=timeout(read=10, connect=3.05))"
 
 
-def _fix(root, unsafe=False, write=True, before_fixing=None):
-    settings = Settings(root=str(root))
+def _fix(root, unsafe=False, write=True, before_fixing=None, target="runtime"):
+    # the writing mechanics are exercised with RES101's fix, which the runtime target offers
+    settings = Settings(root=str(root), fix_target=target)
     codes = enabled_codes(settings, all_rules())
     result = run([str(root)], settings, codes, keep_summaries=True)
     if before_fixing is not None:
@@ -248,7 +249,7 @@ def test_one_run_split_between_findings_gives_each_the_edits_of_fixing_it_alone(
     from resilint.codemods.split_timeout import SplitTimeout
     from resilint.lint.checker import check_source
 
-    settings = Settings()
+    settings = Settings(fix_target="runtime")
     findings = check_source(source, ["RES101", "RES102", "RES103"], settings)
     assert len(findings) == count
     data = source.encode()

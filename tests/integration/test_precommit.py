@@ -29,7 +29,8 @@ def project(tmp_path):
     git("config", "user.email", "dev@example.com", cwd=work)
     git("config", "user.name", "Dev", cwd=work)
     (work / "client.py").write_text("import requests\n\n\ndef fetch(url):\n    return requests.get(url)\n")
-    git("add", "client.py", cwd=work)
+    (work / "requirements.txt").write_text("requests\nresilint-runtime\n")  # the fix may use the runtime
+    git("add", "client.py", "requirements.txt", cwd=work)
     return work
 
 

@@ -285,20 +285,20 @@ def test_a_run_that_shows_edits_after_one_that_did_not_computes_them_and_keeps_t
         "src/pkg/other.py": "import requests\n\nrequests.get('u')\n",
         "src/pkg/plain.py": "x = 1\n",
     })
-    text_run, _ = check(tmp_path)
+    text_run, _ = check(tmp_path, fix_target="runtime")
     fixable = [f for f in text_run.findings if f.fix is not None]
     assert fixable and all(f.fix.edits is None for f in fixable)  # declared: may be fixed by add-timeout
     assert all("add-timeout" in f.fix.description for f in fixable)
-    json_run, _ = check(tmp_path, with_fixes)
+    json_run, _ = check(tmp_path, with_fixes, fix_target="runtime")
     # other.py's own finding was cached with a declared fix: checked again; the others answered
     assert [p for p in json_run.digests if p not in json_run.from_cache] == [p for p in json_run.digests if p.endswith("other.py")]
     assert [f.fix.edits for f in json_run.findings if f.fix is not None] and all(
         f.fix is None or f.fix.edits for f in json_run.findings
     )
-    again, _ = check(tmp_path, with_fixes)
+    again, _ = check(tmp_path, with_fixes, fix_target="runtime")
     assert len(again.from_cache) == 5
     assert again.findings == json_run.findings
-    text_again, _ = check(tmp_path)  # a text run takes what the cache holds, edits and all
+    text_again, _ = check(tmp_path, fix_target="runtime")  # a text run takes what the cache holds, edits and all
     assert text_again.findings == json_run.findings
 
 

@@ -11,7 +11,7 @@ import pytest
 
 import resilint
 from resilint.codemods.idempotency_key import AddIdempotencyKey
-from resilint.codemods.loop_jitter import LoopJitter
+from resilint.codemods.loop_full_jitter import LoopFullJitter
 from resilint.runtime.testing import serve_wsgi
 from tests.codemods.support import rewrite
 from tests.conftest import REPO
@@ -50,8 +50,8 @@ def test_the_runtime_distribution_has_resilints_version():
 
 @pytest.mark.slow
 def test_fixed_code_runs_where_only_the_runtime_is_installed(tmp_path):
-    fixed, _ = rewrite(LoopJitter, PAYMENT)
-    fixed, _ = rewrite(AddIdempotencyKey, fixed)
+    fixed, _ = rewrite(LoopFullJitter, PAYMENT, fix_target="runtime")
+    fixed, _ = rewrite(AddIdempotencyKey, fixed, fix_target="runtime")
     assert "from resilint.runtime import idempotency_key, full_jitter\n" in fixed  # one import line for both fixes
     script = tmp_path / "payment.py"
     script.write_text(fixed, encoding="utf-8")

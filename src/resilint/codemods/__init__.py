@@ -10,7 +10,7 @@ import importlib
 import inspect
 import pkgutil
 from functools import lru_cache
-from typing import Dict, List, Type
+from typing import Dict, List, Optional, Type
 
 from resilint.codemods.base import ResilintCodemod
 
@@ -27,6 +27,10 @@ def all_codemods() -> Dict[str, Type[ResilintCodemod]]:
     return dict(sorted(found.items()))
 
 
-def codemods_for(code: str) -> List[Type[ResilintCodemod]]:
-    """The codemods that fix findings of rule ``code``, safe ones first."""
-    return sorted((c for c in all_codemods().values() if code in c.CODES), key=lambda c: c.APPLICABILITY != "safe")
+def codemods_for(code: str, target: Optional[str] = None) -> List[Type[ResilintCodemod]]:
+    """The codemods that fix findings of rule ``code`` (writing for fix ``target`` when given:
+    "native" or "runtime"), safe ones first."""
+    return sorted(
+        (c for c in all_codemods().values() if code in c.CODES and (target is None or target in c.TARGETS)),
+        key=lambda c: c.APPLICABILITY != "safe",
+    )

@@ -1,18 +1,22 @@
-"""RES202: give a library retry policy a random term, in the library's own terms.
+"""RES202: give a library retry policy a random term on top of its wait, in the library's own
+terms, so that no wait gets shorter (safe):
 
-* tenacity: ``wait_exponential(...)`` → ``wait_random_exponential(...)`` (same arguments: it is
-  tenacity's full-jitter subclass of ``wait_exponential``); ``wait_fixed(x)`` →
-  ``wait_fixed(x) + wait_random(0, x)``; ``wait_incrementing(..., increment=i)`` →
-  ``... + wait_random(0, i)``; no wait at all (or ``wait_none()``) →
-  ``wait_random_exponential(multiplier=0.1, max=5)``, the runtime's full-jitter schedule;
-* backoff: ``jitter=None`` removed (backoff's default is full jitter);
-* stamina: ``wait_jitter=0`` removed (stamina's default jitter);
-* celery: ``retry_jitter=False`` → ``retry_jitter=True``.
+* tenacity: ``wait_exponential(multiplier=m, ...)`` → ``wait_exponential(...) + wait_random(0, m)``
+  (``m`` is 1 when not given, tenacity's default; the longest wait may exceed ``max`` by at most
+  ``m``: tenacity has no cap over a sum); ``wait_fixed(x)`` → ``wait_fixed(x) + wait_random(0, x)``;
+  ``wait_incrementing(..., increment=i)`` → ``... + wait_random(0, i)``; no wait at all (or
+  ``wait_none()``) → ``wait_random_exponential(multiplier=0.1, max=5)``, the runtime's
+  full-jitter schedule (it waited nothing: any wait is at least that);
+* backoff: ``jitter=None`` → ``jitter=backoff.random_jitter`` (backoff's own jitter that adds
+  0–1 s to each wait; its default, full jitter, would halve the mean wait);
+* stamina: ``wait_jitter=0`` removed (stamina's default adds 0–1 s, within ``wait_max``).
+
+Celery's jitter is full jitter (``celery-jitter``, unsafe). tenacity's ``wait_random_exponential``
+replaces waits with shorter ones and is never written by this fix.
 
 Left alone (listed): waits built by project functions, ``wait_chain`` and sums of waits,
 ``wait_fixed`` of an expression that would be evaluated twice, ``wait_incrementing`` without a
-literal ``increment``, celery tasks without ``retry_backoff`` (adding it changes the whole
-schedule, not just its spread), ``self.retry(countdown=...)``, the retrying library.
+literal ``increment``, a ``wait_exponential`` whose multiplier is computed, the retrying library.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import libcst as cst
 
 from resilint.codemods.arguments import add_argument, keyword, new_call, remove_argument, replace_argument_value
 from resilint.codemods.base import ResilintCodemod
-from resilint.codemods.imports import forget, sibling
+from resilint.codemods.imports import sibling
 from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, WAIT_FIXED, WAIT_NONE, Policy, normalise, retry_scopes
 from resilint.lint.nodes import call_argument, number_of
 
@@ -33,7 +37,7 @@ DEFAULT_MAX = "5"
 
 
 class AddJitter(ResilintCodemod):
-    DESCRIPTION = "Add jitter to tenacity, backoff, stamina and celery retry waits (RES202)."
+    DESCRIPTION = "Add jitter on top of tenacity, backoff and stamina retry waits (RES202)."
     CODES = ("RES202",)
     APPLICABILITY = "safe"
 
@@ -48,11 +52,12 @@ class AddJitter(ResilintCodemod):
                 continue
             if policy.library == "tenacity":
                 self._tenacity(policy, wait.node)
-            elif policy.library in ("backoff", "stamina") and isinstance(policy.node, cst.Call) and wait.node is not None:
+            elif policy.library == "backoff" and isinstance(policy.node, cst.Call) and wait.node is not None:
+                jitter = sibling(self.context, self.model, policy.node.func, "backoff", "random_jitter")
+                self._replace(policy.node, wait.node, jitter)
+            elif policy.library == "stamina" and isinstance(policy.node, cst.Call) and wait.node is not None:
                 self._drop(policy.node, wait.node)
-            elif policy.library == "celery" and policy.kind == "task" and wait.kind == WAIT_EXPONENTIAL:
-                self._replace(policy.node, wait.node, cst.Name("True"))
-            elif policy.library not in ("loop", "urllib3"):
+            elif policy.library not in ("loop", "urllib3", "celery"):
                 self.leave_alone(target, _why_not(policy))
 
     # --- tenacity ------------------------------------------------------------------------
@@ -65,21 +70,18 @@ class AddJitter(ResilintCodemod):
             self.leave_alone(wait, "the wait is built elsewhere (a variable or a project function): add a random term there")
             return
         name = self._name(policy, wait.func)
+        spread: Optional[cst.BaseExpression] = None
         if name == "tenacity.wait_exponential":
-            renamed = sibling(self.context, self.model, wait.func, "tenacity", "wait_random_exponential")
-            self.plan(wait.func, lambda _: renamed)
-            if isinstance(wait.func, cst.Name):
-                forget(self.context, "tenacity", "wait_exponential", wait.func.value)
-            return
-        spread = None
-        if name == "tenacity.wait_fixed":
+            argument = call_argument(wait, "multiplier", 0)
+            spread = cst.Integer("1") if argument is None else argument.value if _cheap(argument.value) else None
+        elif name == "tenacity.wait_fixed":
             argument = call_argument(wait, "wait", 0)
             spread = argument.value if argument is not None and _cheap(argument.value) else None
         elif name == "tenacity.wait_incrementing":
             argument = call_argument(wait, "increment", 1)
             spread = argument.value if argument is not None and number_of(argument.value) is not None else None
         if spread is None:
-            self.leave_alone(wait, "a combined or computed tenacity wait: add a `wait_random(...)` term by hand")
+            self.leave_alone(wait, "a combined or computed tenacity wait: add a `wait_random(...)` term on top by hand")
             return
         jitter = new_call(
             sibling(self.context, self.model, wait.func, "tenacity", "wait_random"),
@@ -125,8 +127,4 @@ def _cheap(expr: cst.BaseExpression) -> bool:
 
 
 def _why_not(policy: Policy) -> str:
-    if policy.library == "celery" and policy.kind == "task":
-        return "celery `autoretry_for` without `retry_backoff`: adding it replaces the fixed delay with a new schedule; choose `retry_backoff`/`retry_backoff_max` by hand"
-    if policy.library == "celery":
-        return "celery `self.retry(countdown=...)`: add a random term to the countdown by hand"
     return f"a {policy.library} wait that has no exact jittered equivalent"

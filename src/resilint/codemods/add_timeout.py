@@ -17,6 +17,7 @@ class AddTimeout(ResilintCodemod):
     DESCRIPTION = "Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)`"
     CODES = ("RES101", "RES102")
     APPLICABILITY = "safe"
+    TARGETS = ("runtime",)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         connect, read = self.settings.fix_timeout

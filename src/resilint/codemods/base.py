@@ -19,6 +19,7 @@ from types import MethodType
 from typing import Callable, ClassVar, Collection, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Type, Union
 
 import libcst as cst
+import libcst.helpers
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.matchers import MatcherDecoratableTransformer
@@ -36,6 +37,9 @@ _UNDEFINED = object()
 Edit = Callable[[cst.CSTNode], cst.CSTNode]
 # ``context.scratch`` key under which ``resilint fix`` hands the run's settings to a codemod.
 SETTINGS = "resilint.settings"
+# ``context.scratch`` key of the fix target ("native" | "runtime") a codemod writes for, when
+# given (tests, LibCST's tool); otherwise the run's settings say it (``fix_target``).
+FIX_TARGET = "resilint.fix_target"
 # ``context.scratch`` key of a dict shared by several runs over one parsed module (the fixer's
 # ``run_codemod(memo=...)``): its position table and semantic model are computed once.
 MEMO = "resilint.memo"
@@ -45,6 +49,13 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
     DESCRIPTION: ClassVar[str] = ""
     CODES: ClassVar[Tuple[str, ...]] = ()  # the rule codes whose findings it fixes
     APPLICABILITY: ClassVar[str] = "safe"  # "safe" | "unsafe", as in the rule's "Fix safety"
+    # The fix targets it writes for: "native" (only what the file or the standard library
+    # already offers) and/or "runtime" (it imports ``resilint.runtime``, a dependency that only
+    # the runtime target may use: ``resilint.lint.dependencies``).
+    TARGETS: ClassVar[Tuple[str, ...]] = ("native", "runtime")
+    # Names of which a file must hold one for ``resilint codemod NAME`` to look at it; None:
+    # the trigger names of the rules it fixes (``Rule.triggers``).
+    TRIGGERS: ClassVar[Optional[Tuple[str, ...]]] = None
     METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, context: CodemodContext, targets: Optional[Collection[Span]] = None) -> None:
@@ -228,6 +239,30 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         except ConfigError:
             found = Settings()
         self.context.scratch[SETTINGS] = found
+        return found
+
+    @classmethod
+    def applicability_for(cls, settings: Settings) -> Tuple[str, str]:
+        """(applicability, why) of its fixes in the project ``settings`` describe: a codemod
+        whose safety depends on what the project declares (a library version) says so here;
+        ``APPLICABILITY`` is what ``resilint codemods`` and the rule docs list."""
+        return cls.APPLICABILITY, ""
+
+    @property
+    def fix_target(self) -> str:
+        """"native" or "runtime": given in the context, else the run's resolved setting, else
+        (a codemod run on its own) what the project around the file declares."""
+        given = self.context.scratch.get(FIX_TARGET)
+        if given in ("native", "runtime"):
+            return given  # type: ignore[return-value]
+        from resilint.lint.dependencies import fix_target_of
+
+        wrapper = self.context.wrapper
+        if self.settings.fix_target == "auto" and wrapper is not None and _imports_runtime(wrapper.module):
+            found = "runtime"
+        else:
+            found = fix_target_of(self.settings, self.context.filename or "")
+        self.context.scratch[FIX_TARGET] = found
         return found
 
     def semantic_model(self, tree: cst.Module) -> SemanticModel:
@@ -423,6 +458,23 @@ def _once_per_class(gather: Callable[[object], Dict[object, object]]) -> Callabl
         }
 
     return gathered
+
+
+def _imports_runtime(module: cst.Module) -> bool:
+    """Whether a module-level import of the file names ``resilint.runtime``."""
+    for statement in module.body:
+        if not _is_import_line(statement):
+            continue
+        for small in statement.body:  # type: ignore[attr-defined]
+            if isinstance(small, cst.ImportFrom) and small.module is not None:
+                name = cst.helpers.get_full_name_for_node(small.module) or ""
+                names = () if isinstance(small.names, cst.ImportStar) else [a.name.value for a in small.names if isinstance(a.name, cst.Name)]
+                if name.startswith("resilint.runtime") or (name == "resilint" and "runtime" in names):
+                    return True
+            elif isinstance(small, cst.Import):
+                if any((cst.helpers.get_full_name_for_node(a.name) or "").startswith("resilint.runtime") for a in small.names):
+                    return True
+    return False
 
 
 def _is_import_line(node: cst.CSTNode) -> bool:

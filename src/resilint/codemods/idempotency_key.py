@@ -28,7 +28,7 @@ import libcst as cst
 
 from resilint.codemods.arguments import add_argument, keyword
 from resilint.codemods.base import ResilintCodemod
-from resilint.codemods.imports import RUNTIME, name_node
+from resilint.codemods.imports import RUNTIME, name_node, stdlib_attribute
 from resilint.libraries.http_requests import RequestFinder
 from resilint.libraries.retry_scopes import RetryScope, calls_within, retry_scopes
 from resilint.lint.nodes import is_none, keyword_args, positional_args
@@ -84,9 +84,9 @@ class AddIdempotencyKey(ResilintCodemod):
                 hoisted.append(variable)
                 self._send(call, cst.Name(variable))
             if hoisted:
-                make = name_node(self.context, self.model, RUNTIME, "idempotency_key")
+                key = self._new_key()
                 with self.serving(*(call.node.func for call in sendable)):
-                    self.plan(scope.covers, lambda loop: _hoist(loop, hoisted, make))
+                    self.plan(scope.covers, lambda loop: _hoist(loop, hoisted, key))
             return
         if scope.kind != "decorator" or scope.library not in _DECORATED + ("resilint",) or not isinstance(scope.node, cst.Decorator):
             for call in sendable:
@@ -98,6 +98,14 @@ class AddIdempotencyKey(ResilintCodemod):
             return
         if not sendable:
             return
+        if self.fix_target == "native":
+            for call in sendable:
+                self.leave_alone(call.node, (
+                    f"retried by a {scope.library} decorator: a key made once per operation, outside its retries, needs "
+                    "resilint-runtime's `idempotent_operation`, which the native fix target does not use; set "
+                    "fix-target = \"runtime\", or create the key in the caller and pass it in by hand"
+                ))
+            return
         make = name_node(self.context, self.model, RUNTIME, "idempotency_key")
         for call in sendable:
             self._send(call, cst.Call(make))
@@ -105,6 +113,13 @@ class AddIdempotencyKey(ResilintCodemod):
             operation = name_node(self.context, self.model, RUNTIME, "idempotent_operation")
             with self.serving(*(call.node.func for call in sendable)):
                 self.plan(scope.node, lambda decorator: _above(decorator, operation))
+
+    def _new_key(self) -> cst.BaseExpression:
+        """A new key: ``idempotency_key()`` for the runtime target, ``str(uuid.uuid4())``
+        (the standard library) for the native one."""
+        if self.fix_target == "native":
+            return cst.Call(cst.Name("str"), [cst.Arg(cst.Call(stdlib_attribute(self.context, self.model, "uuid", "uuid4")))])
+        return cst.Call(name_node(self.context, self.model, RUNTIME, "idempotency_key"))
 
     def _headers_editable(self, call: CallSite, position: Optional[int]) -> bool:
         keywords, star = keyword_args(call.node)
@@ -155,9 +170,9 @@ def _verb(call: CallSite) -> str:
     return attr if attr in ("post", "patch") else "request"
 
 
-def _hoist(loop: cst.CSTNode, names: List[str], make: cst.Name) -> cst.FlattenSentinel:
+def _hoist(loop: cst.CSTNode, names: List[str], key: cst.BaseExpression) -> cst.FlattenSentinel:
     assigns = [
-        cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(n))], cst.Call(make))]) for n in names
+        cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(n))], key.deep_clone())]) for n in names
     ]
     # the loop's comment lines stay above the lines that now start it
     assigns[0] = assigns[0].with_changes(leading_lines=loop.leading_lines)  # type: ignore[attr-defined]

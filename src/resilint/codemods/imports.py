@@ -181,3 +181,21 @@ def _queued_as(context: CodemodContext, module: str, name: str) -> Optional[str]
 
 def _queued_names(context: CodemodContext) -> Set[str]:
     return {alias or obj if obj is not None else (alias or module).split(".", 1)[0] for module, obj, alias in _queued(context)}
+
+
+def stdlib_attribute(context: CodemodContext, model: SemanticModel, module: str, name: str) -> cst.BaseExpression:
+    """``module.name`` of a standard-library module as the file can spell it: through its
+    existing ``import module`` (whatever its alias) or ``from module import name``, else a new
+    ``import module`` when nothing binds that name, else an imported ``name`` (``use_name``)."""
+    direct = imported_as(model, f"{module}.{name}")
+    if direct is not None:
+        return cst.Name(direct)
+    local = imported_as(model, module)
+    if local is None and any(m == module and obj is None and alias is None for m, obj, alias in _queued(context)):
+        local = module  # queued by an earlier rewrite of this run
+    if local is None and module not in bound_names(model) | _queued_names(context):
+        AddImportsVisitor.add_needed_import(context, module)
+        local = module
+    if local is not None:
+        return cst.Attribute(cst.Name(local), cst.Name(name))
+    return cst.Name(use_name(context, model, module, name))

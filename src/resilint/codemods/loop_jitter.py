@@ -1,51 +1,175 @@
-"""RES202: a hand-written retry loop that sleeps a constant or a pure exponential sleeps a
-uniform draw below it instead: ``time.sleep(2 ** attempt)`` →
-``time.sleep(full_jitter(2 ** attempt))`` (``resilint.runtime.full_jitter``, full jitter over
-the delay the loop already computes, so its growth and its cap stay the loop's own).
+"""RES202: the reported sleep of a hand-written retry loop gets a random term on top of its
+delay, from the standard library: ``time.sleep(d)`` → ``time.sleep(d + random.uniform(0, d))``.
 
-Every sleep of the loop whose delay the rule judges constant or purely exponential is
-wrapped, so that one run leaves nothing for a second. A sleep whose delay comes from
-elsewhere (a server's ``Retry-After``, a helper of another module) is not touched.
+Safe: every wait is at least what it was (the draw is added, never subtracted), so a loop that
+waits out a service's minimum, or whose attempts bound a readiness window, keeps it. Where the
+loop caps its delay (``min(2 ** n, 30)``, ``delay = min(delay * 2, 60)`` or ``if delay > 60:
+delay = 60`` in the loop), the
+sum is capped by the same value: ``min(2 ** n + random.uniform(0, 2 ** n), 30)``, so no wait
+exceeds the cap either. ``random`` is imported (``import random``) only when the file does not
+already import it; the standard library is never a new dependency.
+
+Only the sleep the finding points at is edited: one jittered sleep makes the loop jittered
+for the rule, and the loop's other sleeps were never reported. A delay computed by a call
+(evaluating it twice could differ or cost) is left alone, with the reason.
 """
 
 from __future__ import annotations
 
+from typing import Iterator, Optional, Tuple
+
 import libcst as cst
 
 from resilint.codemods.base import ResilintCodemod
-from resilint.codemods.imports import RUNTIME, name_node
+from resilint.codemods.imports import stdlib_attribute
 from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, WAIT_FIXED, calls_within, normalise, retry_scopes
 from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.names import SLEEPS
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.statements import block, growing_names
-from resilint.lint.nodes import call_argument
+from resilint.lint.nodes import call_argument, number_of
+from resilint.lint.semantic import SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 
 class LoopJitter(ResilintCodemod):
-    DESCRIPTION = "Sleep a full-jitter draw in hand-written retry loops (RES202)."
+    DESCRIPTION = "Add a random.uniform draw on top of the sleep of hand-written retry loops, within their cap (RES202)."
     CODES = ("RES202",)
     APPLICABILITY = "safe"
 
     def visit_Module(self, node: cst.Module) -> None:
         self.model = self.semantic_model(node)
-        found = retry_scopes(self.model)
-        recogniser = Recogniser(self.model)
-        for scope in found.scopes:
-            policy = scope.policy
-            if policy.library != "loop" or policy.wait.kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
+        for call, delay_node, loop in reported_sleeps(self, self.model):
+            delay, cap = _delay_and_cap(delay_node, loop)
+            if delay is None:
+                self.leave_alone(call, "the delay is computed by a call: add `random.uniform(0, ...)` on top of it by hand")
                 continue
-            if policy.wait.node is None or not self.is_target(policy.wait.node):
+            uniform = stdlib_attribute(self.context, self.model, "random", "uniform")
+            self.plan(delay_node, lambda updated, d=delay, c=cap, u=uniform: _jittered(updated, d, c, u))
+
+
+def reported_sleeps(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[Tuple[cst.Call, cst.BaseExpression, cst.CSTNode]]:
+    """(the sleep call, its delay, the loop) of each hand-written retry loop whose RES202 finding
+    the codemod fixes: only the sleep the finding points at (one jittered sleep makes the loop
+    jittered; the loop's other sleeps were never reported), with a constant or exponential delay."""
+    recogniser = Recogniser(model)
+    for scope in retry_scopes(model).scopes:
+        policy = scope.policy
+        if policy.library != "loop" or policy.wait.kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
+            continue
+        if policy.wait.node is None or not codemod.is_target(policy.wait.node):
+            continue
+        loop = policy.node
+        recogniser.growing = growing_names(block(loop.body))  # type: ignore[attr-defined]
+        for call in calls_within(model, scope):
+            if call.node is not policy.wait.node or normalise(model.call_name(call)) not in SLEEPS:
                 continue
-            loop = policy.node
-            recogniser.growing = growing_names(block(loop.body))  # type: ignore[attr-defined]
-            for call in calls_within(self.model, scope):
-                if normalise(self.model.call_name(call)) not in SLEEPS:
-                    continue
-                argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
-                if argument is None:
-                    continue
-                kind, _ = delay_kind(recogniser, argument.value, call.scope, call.order, loop, site=call)
-                if kind in (WAIT_FIXED, WAIT_EXPONENTIAL):
-                    jitter = name_node(self.context, self.model, RUNTIME, "full_jitter")
-                    self.plan(argument.value, lambda updated, f=jitter: cst.Call(f, [cst.Arg(updated)]))
+            argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
+            if argument is None:
+                continue
+            kind, _ = delay_kind(recogniser, argument.value, call.scope, call.order, loop, site=call)
+            if kind in (WAIT_FIXED, WAIT_EXPONENTIAL):
+                yield call.node, argument.value, loop
+
+
+def _delay_and_cap(
+    value: cst.BaseExpression, loop: cst.CSTNode,
+) -> Tuple[Optional[cst.BaseExpression], Optional[cst.BaseExpression]]:
+    """The uncapped delay (None: not an expression that may be written twice) and the cap the
+    loop puts on it (None: none)."""
+    capped = _min_parts(value)
+    if capped is not None:
+        delay, cap = capped
+        return (delay if _pure(delay) else None), cap
+    if not _pure(value):
+        return None, None
+    if isinstance(value, cst.Name):
+        for node in iter_nodes(loop):
+            if isinstance(node, cst.Assign) and any(
+                isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets
+            ):
+                parts = _min_parts(node.value)
+                if parts is not None:
+                    return value, parts[1]
+            cap = _capped_by_if(node, value.value)
+            if cap is not None:
+                return value, cap
+    return value, None
+
+
+def _capped_by_if(node: cst.CSTNode, name: str) -> Optional[cst.BaseExpression]:
+    """``cap`` of ``if name > cap: name = cap`` (or ``>=``), the other way a loop caps its delay."""
+    if not isinstance(node, cst.If) or node.orelse is not None:
+        return None
+    test = node.test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
+            and test.left.value == name and isinstance(test.comparisons[0].operator, (cst.GreaterThan, cst.GreaterThanEqual))):
+        return None
+    cap = test.comparisons[0].comparator
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else []
+    smalls = body[0].body if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) else []
+    if (len(smalls) == 1 and isinstance(smalls[0], cst.Assign) and len(smalls[0].targets) == 1
+            and isinstance(smalls[0].targets[0].target, cst.Name) and smalls[0].targets[0].target.value == name
+            and smalls[0].value.deep_equals(cap) and _constant(cap)):
+        return cap
+    return None
+
+
+def _min_parts(value: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """``min(delay, cap)``/``min(cap, delay)`` with a number or a name as the cap: (delay, cap)."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "min"):
+        return None
+    if len(value.args) != 2 or any(a.keyword is not None or a.star for a in value.args):
+        return None
+    first, second = value.args[0].value, value.args[1].value
+    if _constant(second):
+        return first, second
+    if _constant(first):
+        return second, first
+    return None
+
+
+def _constant(expr: cst.BaseExpression) -> bool:
+    return number_of(expr) is not None or isinstance(expr, (cst.Name, cst.Attribute))
+
+
+def _pure(expr: cst.BaseExpression) -> bool:
+    """Arithmetic over numbers and (dotted) names: the same value each time it is written."""
+    allowed = (
+        cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.BinaryOperation, cst.UnaryOperation,
+        cst.LeftParen, cst.RightParen, cst.BaseBinaryOp, cst.BaseUnaryOp, cst.SimpleWhitespace,
+        cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.Newline, cst.EmptyLine, cst.Comment,
+        cst.Dot,
+    )
+    return all(isinstance(n, allowed) for n in iter_nodes(expr))
+
+
+def _jittered(
+    updated: cst.BaseExpression, delay: cst.BaseExpression, cap: Optional[cst.BaseExpression], uniform: cst.BaseExpression,
+) -> cst.BaseExpression:
+    spread = delay.deep_clone()
+    spread = spread.with_changes(lpar=[], rpar=[]) if getattr(spread, "lpar", None) else spread
+    draw = cst.Call(uniform.deep_clone(), [cst.Arg(cst.Integer("0")), cst.Arg(spread)])
+    total = cst.BinaryOperation(_bare(delay), cst.Add(), draw)
+    if cap is None:
+        return total
+    if updated is not None and _min_parts(updated) is not None:
+        # ``min(d, cap)`` → ``min(d + draw, cap)``: the cap stays where it was written
+        first = updated.args[0].value  # type: ignore[attr-defined]
+        index = 0 if _bare(first).deep_equals(_bare(delay)) else 1
+        args = list(updated.args)  # type: ignore[attr-defined]
+        args[index] = args[index].with_changes(value=total)
+        return updated.with_changes(args=args)
+    return cst.Call(cst.Name("min"), [cst.Arg(total), cst.Arg(_bare(cap))])
+
+
+def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """A copy without the parentheses it was written with, except those that an addition
+    binding tighter than its operator needs (``(1 << n) + draw``)."""
+    copy = expr.deep_clone()
+    if isinstance(copy, cst.BinaryOperation) and isinstance(copy.operator, _BELOW_ADDITION):
+        return copy.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return copy.with_changes(lpar=[], rpar=[]) if getattr(copy, "lpar", None) else copy
+
+
+_BELOW_ADDITION = (cst.LeftShift, cst.RightShift, cst.BitAnd, cst.BitOr, cst.BitXor)

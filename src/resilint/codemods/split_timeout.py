@@ -20,6 +20,7 @@ class SplitTimeout(ResilintCodemod):
     DESCRIPTION = "Use the deadline-aware, split `resilint.runtime.timeout(read=..., connect=...)`"
     CODES = ("RES103",)
     APPLICABILITY = "unsafe"
+    TARGETS = ("runtime",)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         connect, _ = self.settings.fix_timeout

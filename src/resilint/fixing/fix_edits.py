@@ -46,7 +46,10 @@ def with_fixes(
         if tree is not None else {}
     )
     parsed: Dict[str, object] = {"built": tree.positions if tree is not None else None}
-    codemods = sorted({c for f in wanted for c in codemods_for(f.code)}, key=lambda c: (c.APPLICABILITY != "safe", c.__name__))
+    # "auto" is resolved by the commands that fix; a caller that did not gets the native target,
+    # which adds no dependency
+    target = settings.fix_target if settings.fix_target in ("native", "runtime") else "native"
+    codemods = sorted({c for f in wanted for c in codemods_for(f.code, target)}, key=lambda c: (c.applicability_for(settings)[0] != "safe", c.__name__))
     try:
         for codemod in codemods:
             mine = [f for f in wanted if f.code in codemod.CODES and fixes[id(f)] is None]
@@ -70,7 +73,7 @@ def with_fixes(
             for finding in mine:
                 edits = split.get(span_of(finding))
                 if edits:
-                    fixes[id(finding)] = Fix(codemod.APPLICABILITY, codemod.DESCRIPTION, edits)
+                    fixes[id(finding)] = Fix(codemod.applicability_for(settings)[0], codemod.DESCRIPTION, edits)
     finally:
         release_memo(parsed)  # the built tree's model is check's, which releases it
         built.clear()

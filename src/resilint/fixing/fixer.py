@@ -22,15 +22,19 @@ from typing import Collection, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from resilint.codemods import all_codemods, codemods_for
 from resilint.codemods.base import ResilintCodemod
+from resilint.codemods.imports import RUNTIME
 from resilint.fixing.attribution import split_edits
 from resilint.fixing.codemod_run import CodemodRun, interpreter_limit, run_codemod, span_of, unparseable
 from resilint.fixing.edits import carry_over, edits_between, last_line_of, lines_back
 from resilint.fixing.fix_edits import with_fixes
 from resilint.lint.checker import ANALYSIS_ERROR, Checker
+from resilint.lint.checker import _triggers as checker_triggers
 from resilint.lint.config import Settings
 from resilint.lint.deep_stack import call_with_deep_stack
+from resilint.lint.dependencies import RUNTIME_DISTRIBUTIONS, dependencies_of, with_fix_target
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, RunResult
+from resilint.lint.registry import all_rules
 from resilint.lint.source import SourceError, content_digest, decode, encode_like, python_lines, read_bytes
 from resilint.lint.summary import ModuleSummary
 
@@ -104,6 +108,12 @@ class AppliedFix:
     original_lines: Tuple[Tuple[int, int], ...] = ()  # (first, last) per edit, in the file as checked
 
 
+def _uses_runtime(before: str, edits: Sequence[Edit]) -> bool:
+    """Whether a fix's edits write or change an import of ``resilint.runtime``."""
+    lines = before.splitlines()
+    return any(RUNTIME in edit.content or RUNTIME in "".join(lines[edit.line - 1:edit.end_line]) for edit in edits)
+
+
 def _placed(fix: AppliedFix, back: Sequence[List[int]]) -> AppliedFix:
     """``fix`` with its lines in the file as checked, through the ``_lines_back`` maps of the
     changes kept before its own (a later round's fix was found in a text earlier ones changed)."""
@@ -142,7 +152,10 @@ class Fixer:
         self, settings: Settings, codes: Sequence[str], result: RunResult, unsafe: bool = False,
         fixable: Optional[Collection[str]] = None, contents: Optional[Mapping[str, bytes]] = None,
     ) -> None:
+        if settings.fix_target not in ("native", "runtime"):
+            settings = with_fix_target(settings, sorted(result.digests) or ["."], result.digests)[0]
         self.settings = settings
+        self.target = settings.fix_target
         self.checker = Checker(settings, codes)
         self.unsafe = unsafe
         self.fixable = set(fixable) if fixable is not None else None
@@ -179,25 +192,70 @@ class Fixer:
     # ``check`` could analyse, and offer a fix for, can be fixed as well.
 
     def _fix(self, write: bool) -> FixOutcome:
-        codemods = [c for c in all_codemods().items() if self._allowed(c[1])]
+        # safe ones first, as ``codemods_for`` orders them: a finding takes the safe fix when
+        # there is one (a runtime-target loop gets jitter on top rather than full jitter)
+        codemods = sorted(
+            (c for c in all_codemods().items() if self._allowed(c[1])),
+            key=lambda c: c[1].applicability_for(self.settings)[0] != "safe",
+        )
         codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
         paths = sorted({f.path for f in self.result.findings if f.code in codes})
         for path in paths:
             self._fix_file_alone(path, codemods, write)
+        self._list_runtime_only()
         outcome = self._finish()
         outcome.unfixed = {finding: self._why_unfixed(finding) for finding in outcome.remaining}
         return outcome
 
     def _apply_everywhere(self, name: str, paths: List[str], write: bool) -> FixOutcome:
         codemod = all_codemods()[name]
+        # A file with none of its rules' trigger names holds no case: the codemod would parse
+        # and model it to find nothing (issue 26: minutes over a library, changing nothing).
+        if codemod.TRIGGERS is not None:
+            triggers: Optional[Tuple[bytes, ...]] = tuple(t.encode() for t in codemod.TRIGGERS)
+        else:
+            rules = [all_rules()[c] for c in codemod.CODES if c in all_rules()]
+            triggers = checker_triggers(rules, self.settings) if rules else None
         for path in sorted(set(paths)):
+            if triggers is not None and not self._mentions(path, triggers):
+                continue
             self._fix_file_alone(path, [(name, codemod)], write, everything=True)
         return self._finish()
+
+    def _mentions(self, path: str, triggers: Sequence[bytes]) -> bool:
+        """Whether the file's bytes hold one of ``triggers`` (a file that cannot be read is
+        left to ``_fix_file``, which says why)."""
+        try:
+            data = self.contents[path] if path in self.contents else read_bytes(path, self.settings.max_file_size)
+        except SourceError:
+            return True
+        return any(t in data for t in triggers)
 
     # --- one file ------------------------------------------------------------------------
 
     def _allowed(self, codemod: Type[ResilintCodemod]) -> bool:
-        return codemod.APPLICABILITY == "safe" or self.unsafe
+        return (codemod.applicability_for(self.settings)[0] == "safe" or self.unsafe) and self.target in codemod.TARGETS
+
+    def _runtime_only(self, code: str) -> Optional[str]:
+        """Why the findings of ``code`` are not fixed for the native target, when only codemods
+        that import ``resilint.runtime`` fix them; else None."""
+        if self.target != "native" or codemods_for(code, "native") or not codemods_for(code):
+            return None
+        names = " or ".join(f"`resilint codemod {c.__module__.rsplit('.', 1)[1].replace('_', '-')}`" for c in codemods_for(code))
+        if dependencies_of(self.settings).declares_runtime() is not None:
+            return f'needs {RUNTIME_DISTRIBUTIONS[0]}, and fix-target says "native"; set it to "runtime" or use {names}'
+        return (
+            f"needs {RUNTIME_DISTRIBUTIONS[0]}, which the project does not declare; "
+            f'set fix-target = "runtime" or use {names}'
+        )
+
+    def _list_runtime_only(self) -> None:
+        """The findings only a runtime fix would fix (none ran for them), listed as left alone."""
+        for finding in self.result.findings:
+            why = self._runtime_only(finding.code) if self._fixable(finding.code) else None
+            if why is not None:
+                self.outcome.left_alone.append(f"{finding.path}:{finding.line}: {finding.code}: {why}")
+                self._left_alone_at.setdefault((finding.path, finding.line), why)
 
     def _fixable(self, code: str) -> bool:
         return self.fixable is None or code in self.fixable
@@ -210,6 +268,9 @@ class Fixer:
             return f"{finding.code} has no automatic fix"
         if not self._fixable(finding.code):
             return f"{finding.code} is not fixable in this run (--fixable/--unfixable, or the fixable/unfixable settings)"
+        runtime_only = self._runtime_only(finding.code)
+        if runtime_only is not None:
+            return f"left alone: {runtime_only}"
         dropped = self._dropped_why.get((finding.path, finding.code, finding.message))
         if dropped is not None:
             return f"its fix was dropped: {dropped}"
@@ -217,7 +278,9 @@ class Fixer:
         if left_alone is not None:
             return f"left alone: {left_alone}"
         if finding.fix is not None and finding.fix.applicability == "unsafe" and not self.unsafe:
-            return "its fix is unsafe: apply it with --unsafe-fixes"
+            whys = [c.applicability_for(self.settings)[1] for c in codemods_for(finding.code, self.target)]
+            why = next((w for w in whys if w), "")
+            return f"its fix is unsafe{f' ({why})' if why else ''}: apply it with --unsafe-fixes"
         return "no codemod rewrites this case (see the rule's Fix safety)"
 
     def _fix_file_alone(
@@ -302,12 +365,14 @@ class Fixer:
         everything: bool,
     ) -> Optional[bytes]:
         """The file's bytes with this codemod's fixes, once verified; None if nothing was kept."""
-        findings = self._local_findings(path, data) + [f for f in self._project_findings() if f.path == path]
+        # ``everything`` (``resilint codemod``) needs the file's findings only to check a change:
+        # a file the codemod leaves as it is is not checked again.
+        findings = [] if everything else self._findings_in(path, data)
         # A dropped fix is not tried again in a later round; its finding is known by its message,
         # which, unlike its position, an earlier fix in the file does not move.
         targets = [
             f for f in findings
-            if f.code in codemod.CODES and (name, f.code, f.message) not in given_up and (everything or self._fixable(f.code))
+            if f.code in codemod.CODES and (name, f.code, f.message) not in given_up and self._fixable(f.code)
         ]
         if not targets and not everything:
             return None
@@ -329,6 +394,8 @@ class Fixer:
             self.outcome.dropped.append(f"{path}: {name}: {problem}; not applied")
             self._give_up(given_up, name, path, targets, problem)
             return None
+        if everything:
+            findings = self._findings_in(path, data)
         alone = [] if everything else self._aimed(run, work, targets)
         aimed = [finding for finding, _ in alone]
         problem = unparseable(run.updated, path, data) or self._recheck(path, run.updated, findings, aimed)
@@ -340,6 +407,9 @@ class Fixer:
         self._record(path, codemod, work, alone)
         self._steps.append((decode(data).text, decode(run.updated).text))
         return run.updated
+
+    def _findings_in(self, path: str, data: bytes) -> List[Finding]:
+        return self._local_findings(path, data) + [f for f in self._project_findings() if f.path == path]
 
     def _give_up(self, given_up: Set[Tuple[str, str, str]], name: str, path: str, findings: Iterable[Finding], why: str) -> None:
         for finding in findings:
@@ -353,10 +423,13 @@ class Fixer:
         its lines are those of the text it was applied to until ``_placed``."""
         before = decode(data).text
         for finding, edits in alone:
+            description = codemod.DESCRIPTION
+            if _uses_runtime(before, edits):
+                description = f"{description.rstrip('.')}; uses the resilint-runtime dependency (fix target: runtime)."
             self.outcome.applied.append(
                 AppliedFix(
-                    path, finding.line, finding.column, finding.code, finding.name, codemod.DESCRIPTION,
-                    codemod.APPLICABILITY, edits, before, len(self._steps),
+                    path, finding.line, finding.column, finding.code, finding.name, description,
+                    codemod.applicability_for(self.settings)[0], edits, before, len(self._steps),
                 )
             )
 

@@ -64,6 +64,7 @@ class CodemodInfo:
     codes: Tuple[str, ...]
     applicability: str
     description: str
+    targets: Tuple[str, ...] = ("native", "runtime")  # the fix targets it writes for
 
 
 @lru_cache(maxsize=None)
@@ -78,10 +79,11 @@ def codemod_catalog() -> Dict[str, CodemodInfo]:
             if name == _CODEMOD_BASE or not _inherits(name, _CODEMOD_BASE, classes, declared):
                 continue
             codemod = module.rsplit(".", 1)[-1].replace("_", "-")
-            codes, applicability, description = (
-                _attribute(name, attribute, classes, declared, {}) for attribute in ("CODES", "APPLICABILITY", "DESCRIPTION")
+            codes, applicability, description, targets = (
+                _attribute(name, attribute, classes, declared, {})
+                for attribute in ("CODES", "APPLICABILITY", "DESCRIPTION", "TARGETS")
             )
-            found[codemod] = CodemodInfo(codemod, tuple(codes), applicability, description)
+            found[codemod] = CodemodInfo(codemod, tuple(codes), applicability, description, tuple(targets))
     return dict(sorted(found.items()))
 
 
@@ -136,11 +138,14 @@ def project_codes() -> FrozenSet[str]:
 
 
 @lru_cache(maxsize=None)
-def rule_fixability() -> Dict[str, str]:
+def rule_fixability(target: Optional[str] = None) -> Dict[str, str]:
     """Code → "safe" when a safe codemod fixes its findings, else "unsafe"; a code without a
-    codemod is not there. What ``Rule.fixable`` says, read without importing a codemod."""
+    codemod is not there. What ``Rule.fixable`` says, read without importing a codemod.
+    ``target``: only the codemods that write for that fix target ("native", "runtime")."""
     found: Dict[str, str] = {}
     for codemod in codemod_catalog().values():
+        if target is not None and target not in codemod.targets:
+            continue
         for code in codemod.codes:
             if found.get(code) != "safe":
                 found[code] = codemod.applicability
@@ -148,14 +153,18 @@ def rule_fixability() -> Dict[str, str]:
 
 
 @lru_cache(maxsize=None)
-def declared_fixes() -> Dict[str, Fix]:
+def declared_fixes(target: Optional[str] = None) -> Dict[str, Fix]:
     """Code → the fix its findings carry until the edits are computed (``Fix.edits`` None):
-    the rule's applicability and the codemods of that applicability that may fix a finding.
-    Whether one does, and how, only running it tells (``resilint.fixing``)."""
-    fixable = rule_fixability()
+    the rule's applicability and the codemods of that applicability that may fix a finding
+    (those that write for the fix ``target`` when given). Whether one does, and how, only
+    running it tells (``resilint.fixing``)."""
+    fixable = rule_fixability(target)
     found: Dict[str, Fix] = {}
     for code, applicability in fixable.items():
-        names = [c.name for c in codemod_catalog().values() if code in c.codes and c.applicability == applicability]
+        names = [
+            c.name for c in codemod_catalog().values()
+            if code in c.codes and c.applicability == applicability and (target is None or target in c.targets)
+        ]
         found[code] = Fix(applicability, f"may be fixed by {' or '.join(names)}", None)
     return found
 
@@ -298,6 +307,6 @@ def _imported_codemods() -> Dict[str, CodemodInfo]:
     from resilint.codemods import all_codemods
 
     return {
-        name: CodemodInfo(name, tuple(codemod.CODES), codemod.APPLICABILITY, codemod.DESCRIPTION)
+        name: CodemodInfo(name, tuple(codemod.CODES), codemod.APPLICABILITY, codemod.DESCRIPTION, tuple(codemod.TARGETS))
         for name, codemod in all_codemods().items()
     }

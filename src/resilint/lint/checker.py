@@ -74,7 +74,8 @@ class Checker:
     def __init__(self, settings: Settings, codes: Sequence[str], fix_edits: Optional[FixEdits] = None) -> None:
         self.settings = settings
         self.fix_edits = fix_edits
-        self.declared = declared_fixes()
+        target = settings.fix_target
+        self.declared = declared_fixes(target if target in ("native", "runtime") else None)
         self.registry: Mapping[str, Type[Rule]] = all_rules()
         self.codes = [c for c in codes if c in self.registry]
         enabled = [self.registry[c]() for c in self.codes if not self.registry[c].engine]

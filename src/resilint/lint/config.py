@@ -55,6 +55,10 @@ class Settings:
     # ``fixable`` selector covers and no ``unfixable`` one does. Findings are reported either way.
     fixable: Tuple[str, ...] = ("ALL",)
     unfixable: Tuple[str, ...] = ()
+    # What fixes write for: "native" (what the project already uses), "runtime"
+    # (``resilint.runtime``), or "auto" (runtime when the project declares or imports it;
+    # ``resilint.lint.dependencies``). The commands that fix resolve "auto" before they run.
+    fix_target: str = "auto"
     # Where the configuration came from; relative patterns are relative to ``root``.
     config_path: Optional[str] = None
     root: str = field(default_factory=os.getcwd)
@@ -114,6 +118,13 @@ def _split_seconds(value: Any, key: str, where: str) -> Tuple[float, float]:
     return connect, read
 
 
+def _fix_target(value: Any, key: str, where: str) -> str:
+    choices = ("auto", "native", "runtime")
+    if value not in choices:
+        raise ConfigError(f"{where}: `{key}` must be one of {', '.join(repr(c) for c in choices)}, got {_describe(value)}")
+    return str(value)
+
+
 def _per_file_ignores(value: Any, key: str, where: str) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: `{key}` must be a table of glob = [codes], got {_describe(value)}")
@@ -139,6 +150,7 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any, str, str], Any]]] = {
     "fix-timeout": ("fix_timeout", _split_seconds),
     "fixable": ("fixable", _string_list),
     "unfixable": ("unfixable", _string_list),
+    "fix-target": ("fix_target", _fix_target),
 }
 
 

@@ -4,7 +4,6 @@ start from. Read from the directories around the file (``__init__.py``), without
 from __future__ import annotations
 
 import os
-import sys
 from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Sequence, Set
 
@@ -61,8 +60,10 @@ def project_roots(settings: Settings) -> List[str]:
     return [source, settings.root] if os.path.isdir(source) else [settings.root]
 
 
-# Python's own modules, by name (3.10+ lists them; before, the ones resilint's rules know of).
-_STDLIB: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
+# The standard library's modules the rules know (network clients, sleeps, random draws): a
+# project module of the same name shadows them. Not every standard module: a project's own
+# ``test`` or ``types`` package is ordinary project code whose values the project pass follows.
+_STDLIB: FrozenSet[str] = frozenset(
     "asyncio ftplib http imaplib poplib random smtplib socket sqlite3 ssl time urllib".split()
 )
 _LISTINGS: Dict[str, FrozenSet[str]] = {}
@@ -71,11 +72,13 @@ _LISTINGS: Dict[str, FrozenSet[str]] = {}
 def shadowing_modules(path: str, roots: Sequence[str]) -> FrozenSet[str]:
     """The top-level names that ``import NAME`` in the file at ``path`` finds in the project,
     as Python's import system does, where a library of that name would otherwise be meant: a
-    module or package of a project root (on the path when the project runs or is tested), or
+    module (a ``.py`` file) of a project root (on the path when the project runs or is tested), or
     of the file's own directory when it is in no package (a script: its directory comes first
     on the path). A library here is one of the standard library or one the rules know by name
     (their trigger words): ``requests.py`` at the root of a project is the project's
-    ``requests``, and its ``get`` is no HTTP call of the requests library."""
+    ``requests``, and its ``get`` is no HTTP call of the requests library. A package of that
+    name is not counted: at a project's root it is the library's own source (its repository,
+    a vendored copy), whose calls are the library's."""
     if not path:
         return frozenset()
     directories = list(roots)
@@ -89,8 +92,8 @@ def shadowing_modules(path: str, roots: Sequence[str]) -> FrozenSet[str]:
 
 
 def _top_level_modules(directory: str) -> FrozenSet[str]:
-    """The modules and regular packages in ``directory``, read again when it changed (a
-    long-lived process: the language server, a test suite)."""
+    """The modules in ``directory``, read again when it changed (a long-lived process: the
+    language server, a test suite)."""
     directory = os.path.abspath(directory)
     try:
         key = f"{directory}\0{os.stat(directory).st_mtime_ns}"
@@ -106,8 +109,6 @@ def _top_level_modules(directory: str) -> FrozenSet[str]:
             stem, dot, suffix = entry.name.partition(".")
             if dot and suffix in ("py", "pyi") and stem.isidentifier():
                 names.add(stem)
-            elif not dot and entry.is_dir() and _is_package(entry.path):
-                names.add(entry.name)
         _LISTINGS[key] = frozenset(names)
     return _LISTINGS[key]
 

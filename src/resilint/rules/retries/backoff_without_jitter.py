@@ -103,34 +103,61 @@ class BackoffWithoutJitter(ProjectRule):
     or `resilint.runtime.retry`, which always uses full jitter.
 
     ## Fix safety
-    **safe** (`add-jitter`, in the library's own terms): tenacity `wait_exponential(...)` becomes
-    `wait_random_exponential(...)` with the same arguments (tenacity's full-jitter subclass),
-    `wait_fixed(x)` gets `+ wait_random(0, x)` and `wait_incrementing(..., increment=i)`
-    `+ wait_random(0, i)`, a tenacity retry with no wait gets
-    `wait=wait_random_exponential(multiplier=0.1, max=5)` (the runtime's schedule); backoff's
-    `jitter=None` and stamina's `wait_jitter=0` are removed (both libraries jitter by default);
-    celery's `retry_jitter=False` becomes `True`. **safe** (`loop-jitter`): the sleep of a
-    hand-written retry loop sleeps `resilint.runtime.full_jitter(<its delay>)`, a uniform draw
-    below the delay it computed (every constant or exponential sleep of that loop; a sleep on a
-    server's `Retry-After` is not touched). This adds a dependency on `resilint-runtime`.
-    **unsafe** (`urllib3-jitter`): `Retry(backoff_factor=f)` gets `backoff_jitter=f`, which exists
-    only in urllib3 2.0 and later (urllib3 1.x raises `TypeError`).
+    A safe jitter fix keeps every wait at or above its current value: the random term is added
+    on top (and kept under the cap where the code has one). A fix that can shorten any wait is
+    unsafe: full jitter halves the mean wait, which breaks a documented minimum wait (HTTP 429)
+    and halves the window of a loop bounded by its attempts. Both fix targets (`fix-target`)
+    use the same library-native fixes; none of them adds a dependency.
+
+    **safe** (`add-jitter`, in the library's own terms): tenacity `wait_exponential(...)` keeps
+    its schedule and gets `+ wait_random(0, m)` (`m` its multiplier, 1 when not given; tenacity
+    has no cap over a sum, so the longest wait may exceed `max` by at most `m`), `wait_fixed(x)`
+    gets `+ wait_random(0, x)` and `wait_incrementing(..., increment=i)` `+ wait_random(0, i)`;
+    a tenacity retry with no wait (it waited nothing) gets
+    `wait=wait_random_exponential(multiplier=0.1, max=5)`; backoff's `jitter=None` becomes
+    `jitter=backoff.random_jitter` (0–1 s added to each wait; backoff's default, full jitter,
+    would shorten them); stamina's `wait_jitter=0` is removed (stamina adds 0–1 s, within
+    `wait_max`). Changed: each wait is longer by a random amount within that bound.
+
+    **safe** (`loop-jitter`, both targets, standard library only): the reported sleep of a
+    hand-written retry loop gets a draw on top of its delay, `time.sleep(d)` →
+    `time.sleep(d + random.uniform(0, d))`, and where the loop caps its delay
+    (`min(2 ** n, 30)`, or `delay = min(delay * 2, 60)` in the loop) the sum stays under that
+    cap: `min(2 ** n + random.uniform(0, 2 ** n), 30)`. `import random` is added only when the
+    file does not import it. Only the sleep the finding points at is edited; a delay computed
+    by a call is left alone and listed. Changed: each wait is up to twice as long (never past
+    the cap).
+
+    **unsafe** (`loop-full-jitter`, runtime target, by `resilint codemod loop-full-jitter`):
+    the reported sleep becomes `time.sleep(resilint.runtime.full_jitter(d))`, a uniform draw
+    below `d`: shorter waits on average. `fix` prefers the safe `loop-jitter` for the same
+    finding.
+
+    **unsafe** (`celery-jitter`): celery's `retry_jitter=False` becomes `True`; celery's jitter
+    is full jitter (shorter countdowns). Tasks without `retry_backoff` and
+    `self.retry(countdown=...)` are left alone and listed.
+
+    **safe** or **unsafe** (`urllib3-jitter`): `Retry(backoff_factor=f)` gets
+    `backoff_jitter=f` (0–f s on top of each sleep), which exists only in urllib3 2.0 and later
+    (urllib3 1.x raises `TypeError`): safe where every declaration of urllib3 in the project
+    guarantees 2.0 or later, unsafe otherwise, with the reason (an older urllib3 allowed, or no
+    urllib3 declared: requests allows 1.x). Computed factors are left alone.
+
     Left alone and listed: waits built in variables or project functions, `wait_chain` and sums
-    of waits, `wait_fixed` of a computed expression, celery tasks without `retry_backoff`
-    (adding it replaces the schedule, not only its spread), `self.retry(countdown=...)`, the
-    retrying library, and urllib3 factors that are computed.
-    **unsafe** (`migrate-to-runtime`): a tenacity or backoff decorator whose every option has an
-    exact runtime counterpart (`stop_after_attempt(N)`/`max_tries` → `attempts`,
-    `multiplier`/`factor` → `base`, `max`/`max_value` → `cap`, the exception types →
+    of waits, `wait_fixed` of a computed expression, the retrying library.
+
+    **unsafe** (`migrate-to-runtime`, runtime target): a tenacity or backoff decorator whose
+    every option has an exact runtime counterpart (`stop_after_attempt(N)`/`max_tries` →
+    `attempts`, `multiplier`/`factor` → `base`, `max`/`max_value` → `cap`, the exception types →
     `retry_on`, tenacity's `reraise=True`) becomes `resilint.runtime.retry(...)`, and a
     hand-written `for attempt in range(N)` loop whose body is one `try` ending in `return` or
     `break`, with one handler of specific exceptions that re-raises on the last attempt
     (`if attempt == N - 1: raise`) and sleeps `min(cap, base * 2 ** attempt)` (jittered or not),
     becomes `for attempt in retrying(attempts=N, base=..., cap=..., retry_on=(...)): with attempt:`.
-    The runtime adds a retry budget, deadline checks and its own classification of transient
-    errors. Anything else (other options, a policy in a variable, stamina, a `while` loop, a loop
-    that falls through to `raise`/`return` after its last attempt...) is left alone and listed.
-    `resilint fix --unsafe-fixes` applies the safe `loop-jitter` first, which fixes a loop's
+    The runtime adds a retry budget, deadline checks, full jitter and its own classification of
+    transient errors. Anything else (other options, a policy in a variable, stamina, a `while`
+    loop, a loop that falls through to `raise`/`return` after its last attempt...) is left alone
+    and listed. `resilint fix --unsafe-fixes` applies the safe fixes first, which fix a loop's
     finding, so loops are migrated by `resilint codemod migrate-to-runtime`.
     """
 

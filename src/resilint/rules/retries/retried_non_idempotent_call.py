@@ -107,18 +107,22 @@ class RetriedNonIdempotentCall(ProjectRule):
 
     ## Fix safety
     **unsafe** (`idempotency-key`): the request changes (it gains a header), and only a server that
-    deduplicates on `Idempotency-Key` is protected by it. In a loop (hand-written, or `for
-    attempt in Retrying(...)`), `post_key = resilint.runtime.idempotency_key()` is created once
-    above the loop and sent as `headers={"Idempotency-Key": post_key}` (or as a new entry of a
-    literal `headers` dict); each request of the loop gets its own key. A function retried by a
+    deduplicates on `Idempotency-Key` is protected by it. Nothing else changes: the retries,
+    their waits and what they retry stay. In a loop (hand-written, or `for attempt in
+    Retrying(...)`), a key is created once above the loop and sent as
+    `headers={"Idempotency-Key": post_key}` (or as a new entry of a literal `headers` dict);
+    each request of the loop gets its own key. With the native fix target the key is
+    `post_key = str(uuid.uuid4())` (the standard library; `import uuid` added when absent), with
+    the runtime target `post_key = resilint.runtime.idempotency_key()`. A function retried by a
     tenacity, backoff, stamina or retrying decorator runs its body once per attempt, so the key
-    cannot be made there: `@resilint.runtime.idempotent_operation` is added directly above the
-    retry decorator (one operation per call, outside the retries) and the request sends
-    `idempotency_key()`, the same on every attempt of a call and new on the next call. Under
-    resilint's own `retry` only the header is added. Left alone and listed: headers given as a
-    variable or positionally, a key made inside the retried code, two or more keyless requests
-    in one retried function (they would share a key), celery tasks and `Retrying(...)(fn)`
-    calls; `Retry(allowed_methods=...)` findings have no fix.
+    cannot be made there: with the runtime target, `@resilint.runtime.idempotent_operation` is
+    added directly above the retry decorator (one operation per call, outside the retries) and
+    the request sends `idempotency_key()`, the same on every attempt of a call and new on the
+    next call; with the native target it is left alone, with the reason (the key belongs in the
+    caller). Under resilint's own `retry` only the header is added. Left alone and listed:
+    headers given as a variable or positionally, a key made inside the retried code, two or more
+    keyless requests in one retried function (they would share a key), celery tasks and
+    `Retrying(...)(fn)` calls; `Retry(allowed_methods=...)` findings have no fix.
     """
 
     code = "RES201"

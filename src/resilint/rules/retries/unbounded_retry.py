@@ -88,7 +88,9 @@ class UnboundedRetry(Rule):
     dependency that stays down sees at most 5 calls per operation. Left alone and listed:
     hand-written `while True` retry loops (a bound restructures their control flow; rewrite
     them with `resilint.runtime.retrying`), and stop conditions built elsewhere or combined.
-    **unsafe** (`migrate-to-runtime`): simple tenacity and backoff decorators with a limit move
+    The same fix for both fix targets (`fix-target`): it uses the retry library the code
+    already imports and adds no dependency; waits and what is retried stay as they were.
+    **unsafe** (`migrate-to-runtime`, runtime target): simple tenacity and backoff decorators with a limit move
     to `resilint.runtime.retry`, as described under RES202's "Fix safety" (the loops it migrates
     are bounded `for ... in range(N)` loops, which this rule does not report).
     """

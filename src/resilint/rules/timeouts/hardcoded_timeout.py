@@ -69,6 +69,10 @@ class HardcodedTimeout(ProjectRule):
     `N` s to connect may now fail sooner. A literal pair `(c, r)` becomes `timeout(read=r,
     connect=c)`, which keeps both values. Other shapes (`5 * 60`, `httpx.Timeout(10)`, aiohttp,
     sockets, botocore) are left alone and listed by `resilint fix --unsafe-fixes`.
+
+    Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
+    native target (a project that neither declares `resilint-runtime` nor imports it) the
+    finding is left alone, with the reason, rather than given an undeclared dependency.
     """
 
     code = "RES103"

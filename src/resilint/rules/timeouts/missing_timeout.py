@@ -156,6 +156,10 @@ class MissingTimeout(ProjectRule):
     MySQL drivers, httplib2, googleapiclient, zeep, slumber, hvac, pycurl, `extend-clients`
     names).
 
+    Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
+    native target (a project that neither declares `resilint-runtime` nor imports it) the
+    finding is left alone, with the reason, rather than given an undeclared dependency.
+
     ## Options
     - `extend-clients`: more qualified names (`"myapp.http.get"`) to treat as calls that need a
       timeout.

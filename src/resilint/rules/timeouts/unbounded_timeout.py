@@ -78,6 +78,10 @@ class UnboundedTimeout(ProjectRule):
     `R` and `C` from the `fix-timeout` setting; a literal `(c, None)` keeps the user's connect
     timeout: `timeout(read=R, connect=c)`. Other shapes (`httpx.Timeout(None)`, a name bound to
     `None`, aiohttp, sockets) are left alone and listed by `resilint fix`.
+
+    Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
+    native target (a project that neither declares `resilint-runtime` nor imports it) the
+    finding is left alone, with the reason, rather than given an undeclared dependency.
     """
 
     code = "RES102"

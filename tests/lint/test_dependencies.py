@@ -1,0 +1,175 @@
+"""What a project declares, read from its real files, and the fix target ``auto`` picks from it."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from resilint.lint.config import ConfigError, Settings, load_settings
+from resilint.lint.dependencies import choose_fix_target, project_root, read_dependencies
+
+REQUEST = "import requests\n\nrequests.get('https://a.example')\n"
+
+
+def _write(root, files):
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+DECLARING = {
+    "pyproject-dependencies": {"pyproject.toml": """
+        [project]
+        name = "app"
+        dependencies = ["requests>=2", "resilint-runtime>=0.1; python_version >= '3.9'"]
+        """},
+    "pyproject-optional-dependencies": {"pyproject.toml": """
+        [project]
+        name = "app"
+        [project.optional-dependencies]
+        prod = ["Resilint[runtime]"]
+        """},
+    "pyproject-dependency-groups": {"pyproject.toml": """
+        [dependency-groups]
+        prod = ["resilint_runtime"]
+        """},
+    "poetry": {"pyproject.toml": """
+        [tool.poetry.dependencies]
+        python = "^3.9"
+        resilint-runtime = "^0.1"
+        """},
+    "poetry-group": {"pyproject.toml": """
+        [tool.poetry.group.prod.dependencies]
+        resilint-runtime = { version = "^0.1" }
+        """},
+    "requirements-txt": {"requirements-prod.txt": """
+        -r requirements-base.txt
+        requests==2.32.3
+        Resilint.Runtime==0.1.0  # the fixes' runtime
+        """},
+    "requirements-directory": {"setup.py": "", "requirements/base.txt": "resilint-runtime\n"},
+    "setup-cfg": {"setup.cfg": """
+        [metadata]
+        name = app
+
+        [options]
+        install_requires =
+            requests>=2
+            resilint-runtime>=0.1
+        """},
+    "setup-cfg-extras": {"setup.cfg": """
+        [options.extras_require]
+        prod =
+            resilint-runtime
+        """},
+    "setup-py": {"setup.py": """
+        from setuptools import setup
+
+        setup(name="app", install_requires=["requests", "resilint-runtime>=0.1"])
+        """},
+    "setup-py-extras": {"setup.py": """
+        from setuptools import setup
+
+        setup(name="app", extras_require={"prod": ["resilint-runtime"]})
+        """},
+}
+
+
+@pytest.mark.parametrize("files", DECLARING.values(), ids=list(DECLARING))
+def test_a_declared_runtime_in_any_project_file_picks_the_runtime_target(tmp_path, files):
+    _write(tmp_path, files)
+    (tmp_path / "app.py").write_text(REQUEST)
+    chosen = choose_fix_target(Settings(root=str(tmp_path)), [str(tmp_path / "app.py")])
+    assert chosen.name == "runtime", chosen.why
+    assert "declares resilint" in chosen.why
+
+
+NOT_DECLARING = {
+    "nothing": {},
+    "other-packages": {"pyproject.toml": """
+        [project]
+        name = "resilint-runtime-demo"
+        dependencies = ["resilint-runtime-extras", "not-resilint"]
+        """},
+    "comments-only": {"requirements.txt": "# resilint-runtime, one day\nrequests\n"},
+    "computed-setup-py": {"setup.py": """
+        from setuptools import setup
+
+        setup(name="app", install_requires=open("reqs").read().split())
+        """},
+    "broken-files": {"pyproject.toml": "[project\n", "setup.cfg": "[options\n", "setup.py": "setup(\n"},
+    "a-comment-that-names-the-import": {"app_notes.py": "# from resilint.runtime import timeout\n"},
+}
+
+
+@pytest.mark.parametrize("files", NOT_DECLARING.values(), ids=list(NOT_DECLARING))
+def test_without_a_declaration_or_an_import_the_target_is_native(tmp_path, files):
+    _write(tmp_path, files)
+    (tmp_path / "app.py").write_text(REQUEST)
+    (tmp_path / ".git").mkdir()  # the search for project files stops at the repository
+    chosen = choose_fix_target(Settings(root=str(tmp_path)), [str(tmp_path)])
+    assert chosen.name == "native", chosen.why
+
+
+@pytest.mark.parametrize("statement", [
+    "from resilint.runtime import timeout", "import resilint.runtime", "from resilint import runtime",
+    "    from resilint.runtime.adapters import session",
+])
+def test_a_project_that_already_imports_the_runtime_picks_the_runtime_target(tmp_path, statement):
+    _write(tmp_path, {"pyproject.toml": '[project]\nname = "app"\n', "src/app/__init__.py": "", "src/app/client.py": REQUEST})
+    (tmp_path / "src/app/other.py").write_text(f"def f():\n{statement if statement.startswith(' ') else '    ' + statement}\n")
+    chosen = choose_fix_target(Settings(root=str(tmp_path)), [str(tmp_path / "src/app")])
+    assert chosen.name == "runtime"
+    assert chosen.why.endswith("other.py imports resilint.runtime")
+    # only the files checked are read: one file alone that does not import it stays native
+    assert choose_fix_target(Settings(root=str(tmp_path)), [str(tmp_path / "src/app/client.py")]).name == "native"
+
+
+def test_the_project_root_is_found_above_the_paths_as_the_configuration_is(tmp_path):
+    _write(tmp_path, {"pyproject.toml": '[project]\nname = "app"\ndependencies = ["resilint-runtime"]\n', "src/app/client.py": REQUEST})
+    settings = load_settings([str(tmp_path / "src/app")])
+    assert settings.config_path is None  # no [tool.resilint]: the project files are looked for
+    assert project_root(settings, [str(tmp_path / "src/app")]) == str(tmp_path)
+    assert choose_fix_target(settings, [str(tmp_path / "src/app")]).name == "runtime"
+    # with a [tool.resilint] table, its directory is the root
+    _write(tmp_path, {"sub/pyproject.toml": "[tool.resilint]\n", "sub/x.py": REQUEST})
+    configured = load_settings([str(tmp_path / "sub")])
+    assert project_root(configured, [str(tmp_path / "sub")]) == str(tmp_path / "sub")
+    assert choose_fix_target(configured, [str(tmp_path / "sub")]).name == "native"
+
+
+def test_the_setting_wins_over_what_the_project_declares(tmp_path):
+    _write(tmp_path, {"pyproject.toml": """
+        [project]
+        name = "app"
+        dependencies = ["resilint-runtime"]
+
+        [tool.resilint]
+        fix-target = "native"
+        """})
+    settings = load_settings([str(tmp_path)])
+    assert settings.fix_target == "native"
+    assert choose_fix_target(settings, [str(tmp_path)]).name == "native"
+
+
+def test_a_wrong_fix_target_is_a_clear_error_naming_the_key(tmp_path):
+    _write(tmp_path, {"pyproject.toml": '[tool.resilint]\nfix-target = "both"\n'})
+    with pytest.raises(ConfigError, match=r"`fix-target` must be one of 'auto', 'native', 'runtime', got str 'both'"):
+        load_settings([str(tmp_path)])
+
+
+@pytest.mark.parametrize(("files", "guaranteed"), [
+    ({"pyproject.toml": '[project]\nname = "a"\ndependencies = ["urllib3>=2.0,<3"]\n'}, True),
+    ({"pyproject.toml": '[tool.poetry.dependencies]\nurllib3 = "^2.2"\n'}, True),
+    ({"requirements.txt": "urllib3==2.2.1\n"}, True),
+    ({"requirements.txt": "urllib3~=2.0\n"}, True),
+    ({"requirements.txt": "urllib3>=1.26,<3\n"}, False),
+    ({"requirements.txt": "urllib3\n"}, False),
+    ({"requirements.txt": "urllib3>=2\n", "setup.cfg": "[options]\ninstall_requires =\n    urllib3<2\n"}, False),
+    ({"requirements.txt": "requests>=2.31\n"}, None),
+])
+def test_a_declared_urllib3_constraint_says_whether_version_2_is_guaranteed(tmp_path, files, guaranteed):
+    _write(tmp_path, files)
+    assert read_dependencies(str(tmp_path)).at_least("urllib3", 2) is guaranteed
