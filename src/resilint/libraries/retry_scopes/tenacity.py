@@ -240,6 +240,8 @@ def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: in
         argument = call_argument(expr, "exception_types", 0)
         if argument is None:
             return ON_ANY, "`retry_if_exception_type()` without a type retries every exception"
+        if _only_try_again(rec, argument.value, scope, order):
+            return ON_RESULT, ""
         caught = rec.exception_kind(argument.value, scope, order)
         if caught == ON_ANY:
             return ON_ANY, "`retry_if_exception_type` of `Exception` retries every exception"
@@ -259,6 +261,15 @@ def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: in
     if name in _SPECIFIC:
         return ON_SPECIFIC, ""
     return UNKNOWN, ""
+
+
+def _only_try_again(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """``retry_if_exception_type(tenacity.TryAgain)``: only what the function raises on purpose
+    to be called again, once it has looked at a complete result (a job still pending): a poll on
+    the result, like ``retry_if_result``; the client's own failures are not retried."""
+    expr = rec.follow(expr, scope, order)
+    elements = [e.value for e in expr.elements] if isinstance(expr, (cst.Tuple, cst.List)) else [expr]
+    return bool(elements) and all(rec.expr_name(e, scope, order) == "tenacity.TryAgain" for e in elements)
 
 
 def retry_with(rec: Recogniser, call: CallSite) -> None:

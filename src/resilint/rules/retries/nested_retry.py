@@ -57,7 +57,9 @@ class NestedRetry(ProjectRule):
 
     Layers that retry different failures do not multiply and are not reported: an outer layer
     that retries on a condition of its own (a celery task calling `self.retry()` outside any
-    `except`, a retry on the result such as tenacity's `retry_if_result` status poll) around
+    `except`, a retry on the result such as tenacity's `retry_if_result` status poll, or
+    `retry_if_exception_type(TryAgain)`, which retries only the `TryAgain` the code raises on
+    purpose once it has read a complete answer) around
     transport retries; an inner hand-written loop that retries statuses only (429) inside an
     outer layer that retries exceptions; an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
@@ -206,6 +208,22 @@ class NestedRetry(ProjectRule):
                         stop=tenacity.stop_after_delay(600), wait=tenacity.wait_random(5, 15))
         def wait_for(job_id):
             return llm.fine_tuning.jobs.retrieve(job_id)
+        """,
+        # tenacity.TryAgain raised on a pending job's answer: a poll on the result as well
+        """
+        import requests
+        import tenacity
+        from requests.adapters import HTTPAdapter
+        from urllib3.util.retry import Retry
+        session = requests.Session()
+        session.mount("https://", HTTPAdapter(max_retries=Retry(total=5)))
+        @tenacity.retry(retry=tenacity.retry_if_exception_type(tenacity.TryAgain),
+                        stop=tenacity.stop_after_attempt(10), wait=tenacity.wait_random(5, 15))
+        def query(job):
+            answer = session.post("https://redash.example/api/jobs", json=job, timeout=10).json()
+            if answer["status"] == "pending":
+                raise tenacity.TryAgain
+            return answer
         """,
         # failover to the next mirror around a retrying download
         """
