@@ -118,7 +118,8 @@ class WarmCache(ResultCache):
     disk's last run."""
 
     def __init__(self, settings: Settings, codes: Sequence[str]) -> None:
-        super().__init__(settings, codes)
+        # Where ``resilint check`` keeps it, so that each warms the other.
+        super().__init__(settings, codes, os.environ.get("RESILINT_CACHE_DIR") or None)
         self._warm: Dict[str, ModuleSummary] = {}
         self._warm_findings: Dict[str, List[Finding]] = {}
 
