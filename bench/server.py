@@ -49,7 +49,7 @@ def _memory(pid: int) -> Dict[str, float]:
 
 def _largest_importing_module(root: Path) -> Path:
     """The largest ``.py`` file of the project that imports from the project's own packages."""
-    packages = {p.name for p in root.iterdir() if (p / "__init__.py").is_file()}
+    packages = {p.parent.name for p in root.glob("*/__init__.py")} | {p.parent.name for p in root.glob("*/*/__init__.py")}
     best, size = None, -1
     for path in root.rglob("*.py"):
         if any(part.startswith(".") or part in ("node_modules", "tests", "migrations") for part in path.relative_to(root).parts):
