@@ -15,6 +15,7 @@ PATH's configuration, module name and project, and never stored in the result ca
 from __future__ import annotations
 
 import io
+import json
 import os
 import tokenize
 from dataclasses import dataclass
@@ -173,6 +174,7 @@ class Project:
         self.roots = project_roots(settings)
         self._checked: Dict[str, _Checked] = {}
         self._summaries: List[ModuleSummary] = []  # of the last project pass
+        self._last_pass: Optional[Tuple[object, List[Finding]]] = None  # what it read, what it found
 
     def check(self, buffers: Mapping[str, bytes]) -> Dict[str, List[Finding]]:
         """The findings of every open document (``path → bytes``) of the project: a buffer
@@ -192,7 +194,17 @@ class Project:
             summaries = [checked.summary for checked in self._checked.values() if checked.summary is not None]
             extra = imported_summaries(summaries, self.settings, self.codes, self.cache, self.roots)
             self._summaries = summaries + extra
-            for finding in self.checker.project_findings(self._summaries, set(buffers)):
+            # What the project pass reads: the open documents' summaries (an edit inside a
+            # comment or a string leaves a summary as it was) and the other modules' (the warm
+            # cache gives the same object while the file's bytes are the same). When none
+            # changed, neither do its findings.
+            read = (
+                tuple((path, json.dumps(c.summary.to_json()) if c.summary is not None else None) for path, c in sorted(self._checked.items())),
+                tuple(id(summary) for summary in extra),
+            )
+            if self._last_pass is None or self._last_pass[0] != read:
+                self._last_pass = (read, self.checker.project_findings(self._summaries, set(buffers)))
+            for finding in self._last_pass[1]:
                 found.setdefault(finding.path, []).append(finding)
         return {path: sorted(findings, key=lambda f: f.sort_key) for path, findings in found.items() if path in buffers}
 
