@@ -66,7 +66,7 @@ def _largest_importing_module(root: Path) -> Path:
     return best
 
 
-async def _published(client: LanguageClient, uri: str, version: int, versions: Dict[str, int], timeout: float = 120.0) -> None:
+async def _published(uri: str, version: int, versions: Dict[str, int], timeout: float = 120.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while versions.get(uri, -1) < version:
@@ -98,7 +98,7 @@ async def _bench(root: Path, target: Path, edits: int) -> None:
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text))
     )
-    await _published(client, uri, 1, versions)
+    await _published(uri, 1, versions)
     startup = time.perf_counter() - started
     findings = len(client.diagnostics.get(uri, ()))
 
@@ -125,7 +125,7 @@ async def _bench(root: Path, target: Path, edits: int) -> None:
                     content_changes=[types.TextDocumentContentChangeWholeDocument(text=new_text)],
                 )
             )
-            await _published(client, uri, version, versions)
+            await _published(uri, version, versions)
             timings[kind].append(time.perf_counter() - sent)
     memory = _memory(pid)
     await client.shutdown_session()

@@ -338,7 +338,6 @@ def _wanted(kind: str, only: Optional[Sequence[str]]) -> bool:
 
 def _code_actions(
     checked: _Checked, uri: str, within: types.Range, only: Optional[Sequence[str]], encoding: Any,
-    context_diagnostics: Sequence[types.Diagnostic],
 ) -> List[types.CodeAction]:
     """On the checking thread: one action per fixable finding in ``within`` (safe ones
     first; unsafe ones say so), one that suppresses each finding on its line, and "fix all"
@@ -498,7 +497,7 @@ def make_server() -> ResilintServer:
             return []
         only = [str(getattr(kind, "value", kind)) for kind in params.context.only] if params.context.only else None
         return await ls.in_thread(
-            _code_actions, checked, uri, params.range, only, ls.workspace.position_encoding, params.context.diagnostics,
+            _code_actions, checked, uri, params.range, only, ls.workspace.position_encoding,
         )
 
     @server.feature(types.SHUTDOWN)
