@@ -795,7 +795,7 @@ def rule_command(code: str) -> None:
 @main.command("server")
 def server_command() -> None:
     """Run the language server on standard input and output, for editors: findings as you
-    type and fixes from code actions (needs the ``server`` extra: pip install 'resilint[server]')."""
+    type and fixes from code actions (needs the server extra: pip install 'resilint[server]')."""
     try:
         from resilint.server.server import serve
     except ImportError as exc:
