@@ -380,3 +380,22 @@ async def test_each_workspace_folder_has_its_own_configuration(tmp_path):
         two = Document(client, second / "app" / "views.py")
         assert codes(await one.published_when(lambda d: len(d) > 0, "the first folder")) == ["RES101", "RES204"]
         assert codes(await two.published_when(lambda d: len(d) > 0, "the second folder")) == ["RES101"]
+
+
+async def test_a_client_that_pulls_is_asked_to_pull_again_when_an_edit_elsewhere_changes_a_file(project):
+    async with serving(project, pull=True) as client:
+        views = Document(client, project / "app" / "views.py")
+        library = Document(client, project / "app" / "client.py")
+
+        async def pulled(document: Document) -> List[Seen]:
+            report = await client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=document.uri))
+            )
+            return seen(report.items)
+
+        assert codes(await pulled(views)) == ["RES101", "RES204"]
+        await pulled(library)
+        assert client.diagnostic_refresh_count == 0
+        library.change(library.text.replace("@retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=10))\n", ""))
+        await until(client, lambda: client.diagnostic_refresh_count > 0, "workspace/diagnostic/refresh")
+        assert codes(await pulled(views)) == ["RES101"]
