@@ -33,7 +33,7 @@ from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, Edit, Find
 from resilint.lint.report.sarif import HELP_URI
 from resilint.lint.runner import display_path
 from resilint.lint.source import SourceError, decode, python_lines
-from resilint.lint.workers import RECURSION_LIMIT, STACK_SIZE
+from resilint.lint.deep_stack import RECURSION_LIMIT, STACK_SIZE
 from resilint.server.engine import ClientSettings, Project, buffer_bytes, settings_for, suppressed
 
 NAME = "resilint"
@@ -234,8 +234,9 @@ def _check_projects(work: Sequence[Tuple[Project, Dict[str, Tuple[str, int, str]
 
 
 def _deep_stack_executor() -> ThreadPoolExecutor:
-    """One thread that checks, with the stack and recursion limit of the command line's
-    workers: deep but real code is analysed rather than refused."""
+    """One thread that checks, with the stack and recursion limit of ``lint.deep_stack``
+    (one long-lived thread, where ``call_with_deep_stack`` starts one per call): deep but
+    real code is analysed rather than refused."""
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="resilint-check")
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     try:
