@@ -1,4 +1,4 @@
-"""The ``resilint`` command: check, fix, codemod, codemods, rules, rule, version."""
+"""The ``resilint`` command: check, fix, codemod, codemods, rules, rule, server, version."""
 
 from __future__ import annotations
 
@@ -820,6 +820,19 @@ def rule_command(code: str) -> None:
 
     with _stdout() as out:
         Console(file=out, no_color=not _use_color(sys.stdout), soft_wrap=False).print(Markdown(render_markdown(rule)))
+
+
+@main.command("server")
+def server_command() -> None:
+    """Run the language server on standard input and output, for editors: findings as you
+    type and fixes from code actions (needs the server extra: pip install 'resilint[server]')."""
+    try:
+        from resilint.server.server import serve
+    except ImportError as exc:
+        if exc.name is None or exc.name.split(".")[0] not in ("pygls", "lsprotocol", "cattrs", "attrs"):
+            raise
+        raise _fail(f"resilint server needs pygls and lsprotocol, which are not installed ({exc}): pip install 'resilint[server]'") from None
+    serve()
 
 
 @main.command("version")

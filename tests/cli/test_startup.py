@@ -40,6 +40,8 @@ def imported_by(*args: str) -> list:
 def test_commands_that_analyse_no_code_do_not_import_libcst(args):
     modules = imported_by(*args)
     assert not [m for m in modules if m == "libcst" or m.startswith("libcst.")]
+    # nor the language server and its protocol libraries (``resilint server`` imports them)
+    assert not [m for m in modules if m.split(".")[0] in ("pygls", "lsprotocol") or m.startswith("resilint.server")]
 
 
 def test_the_guard_sees_libcst_when_a_command_imports_it():

@@ -14,11 +14,14 @@ import resilint
 
 PACKAGE = Path(resilint.__file__).parent
 ABOVE = {
-    "lint": ("resilint.libraries", "resilint.rules", "resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.cli"),
-    "libraries": ("resilint.rules", "resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.cli"),
-    "rules": ("resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.cli"),
-    "codemods": ("resilint.rules", "resilint.fixing", "resilint.runtime", "resilint.cli"),
-    "fixing": ("resilint.rules", "resilint.runtime", "resilint.cli"),
+    "lint": ("resilint.libraries", "resilint.rules", "resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.server", "resilint.cli"),
+    "libraries": ("resilint.rules", "resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.server", "resilint.cli"),
+    "rules": ("resilint.codemods", "resilint.fixing", "resilint.runtime", "resilint.server", "resilint.cli"),
+    "codemods": ("resilint.rules", "resilint.fixing", "resilint.runtime", "resilint.server", "resilint.cli"),
+    "fixing": ("resilint.rules", "resilint.runtime", "resilint.server", "resilint.cli"),
+    # the language server sits beside the CLI: it reaches rules and codemods through the engine
+    # and the fixing layer, as the CLI does
+    "server": ("resilint.rules", "resilint.codemods", "resilint.runtime", "resilint.cli"),
     "defaults": ("resilint.",),
 }
 # The catalog finds rules by discovery: it walks the ``resilint.rules`` package and names no rule.
@@ -66,6 +69,8 @@ def test_a_layer_imports_nothing_above_it(layer):
         ("lint", "from resilint.fixing.fixer import Fixer\n"),
         ("codemods", "from resilint.rules.timeouts.missing_timeout import MissingTimeout\n"),
         ("libraries", "from resilint.runtime import timeout\n"),
+        ("lint", "from resilint.server.engine import Project\n"),
+        ("server", "from resilint.cli import main\n"),
     ],
 )
 def test_the_guard_fails_on_an_import_from_above(tmp_path, layer, source):

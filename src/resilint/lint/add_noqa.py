@@ -87,6 +87,31 @@ def _add_to_file(path: str, findings: List[Finding], digest: Optional[str]) -> N
         raise ChangedOnDisk()
     text = source.text
     done = NoqaOutcome()
+    updated_text = _with_comments(path, text, findings, done)
+    if updated_text is None:
+        return done
+    data = updated_text.encode(source.encoding)
+    if original.startswith(_BOM) and not data.startswith(_BOM):
+        data = _BOM + data
+    replace_file(path, original, data)
+    return done
+
+
+def suppressed_text(text: str, findings: Sequence[Finding]) -> Optional[str]:
+    """``text`` (one file's) with the comments that suppress ``findings``, as ``--add-noqa``
+    writes them (the language server's "suppress on this line"); None when it would not
+    change, or when no comment can go on a finding's line."""
+    done = NoqaOutcome()
+    try:
+        updated = _with_comments("", text, [f for f in findings if f.code != ANALYSIS_ERROR], done)
+    except NotWritten:
+        return None
+    return None if done.skipped or done.remaining else updated
+
+
+def _with_comments(path: str, text: str, findings: List[Finding], done: NoqaOutcome) -> Optional[str]:
+    """``text`` with the comments added (``done`` counts them, and says what was skipped),
+    verified; None when nothing changes. ``NotWritten`` when it cannot be verified."""
     suppressions = by_comment_line(parse_suppressions(text))
     lines = python_lines(text, keepends=True)
     open_ends = _open_line_ends(text)
@@ -109,14 +134,10 @@ def _add_to_file(path: str, findings: List[Finding], digest: Optional[str]) -> N
             done.added += 1
         done.removed += sum(len(codes) for codes in edit.drop.values())
     if not done.added and not done.removed:
-        return done
+        return None
     updated_text = "".join(lines)
     _verify(text, updated_text, applied)
-    data = updated_text.encode(source.encoding)
-    if original.startswith(_BOM) and not data.startswith(_BOM):
-        data = _BOM + data
-    replace_file(path, original, data)
-    return done
+    return updated_text
 
 
 def _plan(

@@ -243,6 +243,16 @@ def _check_all(
     return fresh
 
 
+def imported_summaries(
+    summaries: List[ModuleSummary], settings: Settings, codes: Sequence[str], cache: Optional[ResultCache],
+    project: Sequence[str],
+) -> List[ModuleSummary]:
+    """The summaries of the project modules that ``summaries`` reach (their calls and imports,
+    transitively), from the cache where it has them: what a project pass over a few files
+    (standard input, the language server's open documents) resolves their names through."""
+    return _imported_summaries(summaries, settings, codes, cache, project)[0]
+
+
 def _imported_summaries(
     summaries: List[ModuleSummary], settings: Settings, codes: Sequence[str], cache: Optional[ResultCache],
     project: Sequence[str],
