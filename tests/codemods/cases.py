@@ -149,7 +149,7 @@ CASES: Dict[str, List[Case]] = {
         Case(
             'tenacity-multi-line-decorator-with-comment',
             'import requests\nfrom tenacity import retry, stop_after_attempt, wait_exponential\n\n\n@retry(\n    stop=stop_after_attempt(3),\n    wait=wait_exponential(multiplier=1, max=10),  # doubling\n)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
-            'import requests\nfrom tenacity import wait_random_exponential, retry, stop_after_attempt\n\n\n@retry(\n    stop=stop_after_attempt(3),\n    wait=wait_random_exponential(multiplier=1, max=10),  # doubling\n)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
+            'import requests\nfrom tenacity import retry, stop_after_attempt, wait_random_exponential\n\n\n@retry(\n    stop=stop_after_attempt(3),\n    wait=wait_random_exponential(multiplier=1, max=10),  # doubling\n)\ndef fetch(url):\n    return requests.get(url, timeout=TIMEOUT)\n',
         ),
         Case(
             'hand-written-loop-exponential-sleep',

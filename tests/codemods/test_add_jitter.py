@@ -18,7 +18,7 @@ def test_tenacity_wait_exponential_becomes_its_full_jitter_subclass_multiline_wi
         def fetch(): ...
         """)
     assert code == dedent("""
-        from tenacity import wait_random_exponential, retry, stop_after_attempt
+        from tenacity import retry, stop_after_attempt, wait_random_exponential
 
         @retry(
             stop=stop_after_attempt(3),

@@ -47,7 +47,7 @@ def test_the_import_is_added_once_for_many_calls_and_merged_with_an_existing_one
         requests.get('b', timeout=None)
     """)
     assert fixed.count("import") == 2
-    assert "from resilint.runtime import timeout, retry\n" in fixed  # AddImportsVisitor's merge
+    assert "from resilint.runtime import retry, timeout\n" in fixed  # merged, in isort's order
     assert fixed.count("timeout=timeout(read=10, connect=3.05)") == 2
 
 

@@ -66,7 +66,7 @@ def split_edits(run: CodemodRun, text: str, targets: Sequence[Span]) -> Tuple[Di
     text."""
     assert run.changed and run.command is not None and run.original is not None
     lines = _Lines(text)
-    imports = _Imports(run.original, text, lines)
+    imports = _Imports(run.original, text, lines, path=_path_of(run))
     pieces = _pieces(run, text, lines, imports)
     by_target = _imports_by_target(run, targets, imports)
     if pieces is not None and by_target is not None:
@@ -85,7 +85,7 @@ def split_edits_of_built_tree(
     must be made over LibCST's own parse of the file."""
     assert run.changed and run.command is not None
     lines = _Lines(text)
-    imports = _Imports.of_header(built, text)
+    imports = _Imports.of_header(built, text, _path_of(run))
     if imports is None:
         return None
     pieces = _pieces(run, text, lines, imports)
@@ -100,13 +100,16 @@ class _Imports:
     ``AddImportsVisitor`` over ``module``, a parse of the file or of its first lines (``text``
     is then those lines, the pieces' offsets being the same in the file)."""
 
-    def __init__(self, module: cst.Module, text: str, lines: "_Lines", below: FrozenSet[str] = frozenset()) -> None:
+    def __init__(
+        self, module: cst.Module, text: str, lines: "_Lines", below: FrozenSet[str] = frozenset(), path: str = "",
+    ) -> None:
         self.module, self.text, self.lines = module, text, lines
+        self.path = path  # the file's, whose project's import order places them
         self.below = below  # the modules of ``from ... import`` statements after ``text``
         self._made: Dict[FrozenSet[object], Optional[List[_Piece]]] = {}
 
     @classmethod
-    def of_header(cls, built: CheckedTree, text: str) -> Optional["_Imports"]:
+    def of_header(cls, built: CheckedTree, text: str, path: str = "") -> Optional["_Imports"]:
         """From a LibCST parse of the lines before the module's first statement that is not an
         import (and a ``pass`` standing for that statement, which LibCST may give a blank line
         before); None when imports further down could be extended too, or a position is unknown."""
@@ -131,7 +134,7 @@ class _Imports:
             module = parse_module(header)
         except Exception:  # noqa: BLE001 - LibCST refuses what the whole file's parse would too
             return None
-        return cls(module, header, _Lines(header), below)
+        return cls(module, header, _Lines(header), below, path)
 
     def pieces(self, items: Sequence[object]) -> Optional[List[_Piece]]:
         """The pieces of adding ``items`` (None: they cannot be told from the text)."""
@@ -139,8 +142,12 @@ class _Imports:
             return None
         key = frozenset(map(_item_key, items))
         if key not in self._made:
-            self._made[key] = _import_pieces(self.module, with_imports(self.module, items), self.text, self.lines) if items else []
+            self._made[key] = _import_pieces(self.module, with_imports(self.module, items, self.path), self.text, self.lines) if items else []
         return self._made[key]
+
+
+def _path_of(run: CodemodRun) -> str:
+    return (run.command.context.filename if run.command is not None else None) or ""
 
 
 def _item_key(item: object) -> Tuple[object, ...]:
