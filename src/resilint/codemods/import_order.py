@@ -27,16 +27,16 @@ def import_sort_key(statement: cst.SimpleStatementLine, style: ProjectStyle) -> 
         # ``import time, requests`` (which the tools would split) stands with its last section.
         section = max(style.section(_dotted(alias.name)) for alias in node.names)
         if style.force_sort_within_sections:
-            return section, style.module_key(module) + ("",)
+            return section, style.module_key(module) + ((-1, "", ""),)
         return section, (0,) + style.module_key(module)
     if isinstance(node, cst.ImportFrom):
         level = len(node.relative)
         module = _dotted(node.module) if node.module is not None else ""
         section = style.section(module, level)
         if style.force_sort_within_sections:
-            return section, style.module_key("." * level + module) + (_first_name(node),)
+            return section, style.module_key("." * level + module) + (_first_name(node, style),)
         # isort/ruff: the fewer dots, the later a relative import comes (``from . import`` last)
-        return section, (1, -level) + style.module_key(module) + (_first_name(node),)
+        return section, (1, -level) + style.module_key(module) + (_first_name(node, style),)
     return None
 
 
@@ -156,7 +156,9 @@ def _dotted(node: cst.BaseExpression) -> str:
     return ""
 
 
-def _first_name(node: cst.ImportFrom) -> str:
+def _first_name(node: cst.ImportFrom, style: ProjectStyle) -> Tuple[int, str, str]:
+    """The order of one module's ``from`` imports (several when they are kept one per line):
+    that of their first names."""
     if isinstance(node.names, cst.ImportStar):
-        return "*"
-    return _dotted(node.names[0].name).lower()
+        return (-1, "*", "*")
+    return style.name_key(_dotted(node.names[0].name))
