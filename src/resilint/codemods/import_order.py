@@ -71,7 +71,7 @@ def place(body: Sequence[cst.BaseStatement], start: int, new: cst.SimpleStatemen
     if later:
         index = start + later[0]
         successor = body[index]
-        moved, kept = _split_leading(successor.leading_lines)
+        moved, kept = split_leading(successor.leading_lines)
         part = () if keys[later[0]][0] in style.no_lines_before else (cst.EmptyLine(),)  # type: ignore[index]
         return body[:index] + [new.with_changes(leading_lines=moved), _with_leading(successor, part + kept)] + body[index + 1:]
     part = () if key[0] in style.no_lines_before else (cst.EmptyLine(),)
@@ -121,11 +121,11 @@ def _before(body: List[cst.BaseStatement], index: int, new: cst.SimpleStatementL
     """``new`` just above ``body[index]``, taking the blank lines above it (its comments stay
     with it)."""
     successor = body[index]
-    moved, kept = _split_leading(successor.leading_lines)
+    moved, kept = split_leading(successor.leading_lines)
     return body[:index] + [new.with_changes(leading_lines=moved), _with_leading(successor, kept)] + body[index + 1:]
 
 
-def _split_leading(lines: Sequence[cst.EmptyLine]) -> Tuple[Tuple[cst.EmptyLine, ...], Tuple[cst.EmptyLine, ...]]:
+def split_leading(lines: Sequence[cst.EmptyLine]) -> Tuple[Tuple[cst.EmptyLine, ...], Tuple[cst.EmptyLine, ...]]:
     """The blank lines before the first comment, and the rest."""
     count = 0
     while count < len(lines) and lines[count].comment is None:
