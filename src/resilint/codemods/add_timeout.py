@@ -14,6 +14,7 @@ from libcst.codemod import CodemodContext
 from resilint.codemods.base import ResilintCodemod, Span
 from resilint.codemods.timeout_edits import add_keyword, positive_number, verdicts_to_fix
 from resilint.codemods.timeout_values import NamedTimeouts, fix_target_of
+from resilint.codemods.wrapping import LineFit
 from resilint.lint.nodes import is_none
 
 
@@ -30,6 +31,7 @@ class AddTimeout(ResilintCodemod):
         connect, read = self.settings.fix_timeout
         model = self.semantic_model(tree)
         values: Optional[NamedTimeouts] = None
+        fit = LineFit(self, tree)
         for verdict in verdicts_to_fix(self, model):
             assert verdict.spec is not None
             call = verdict.anchor
@@ -52,10 +54,13 @@ class AddTimeout(ResilintCodemod):
             value = values.in_scope(call, library) if own_connect is None else None
             if value is None:
                 value = values.value(own_connect or min(connect, read), read, library, verdict.node, call)
+            wrap = fit.wrapper(call)  # a call grown past the line length is wrapped as black would
             if verdict.code == "RES101":
-                self.plan(target, lambda updated, v=value: _with_timeout(updated, v))
+                self.plan(target, lambda updated, v=value, w=wrap: w(_with_timeout(updated, v)))
             else:
                 self.plan(target, lambda _, v=value: v)
+                self.plan(call, wrap)
+                self.rewriting(verdict.node, call)
             self.rewriting(verdict.node, target)
         return tree.visit(self) if self._edits else tree
 

@@ -18,6 +18,7 @@ from libcst.codemod import CodemodContext
 from resilint.codemods.base import ResilintCodemod, Span
 from resilint.codemods.timeout_edits import positive_number, verdicts_to_fix
 from resilint.codemods.timeout_values import NamedTimeouts, Number, fix_target_of, positive_pair
+from resilint.codemods.wrapping import LineFit
 
 
 class SplitTimeout(ResilintCodemod):
@@ -33,6 +34,7 @@ class SplitTimeout(ResilintCodemod):
         connect, _ = self.settings.fix_timeout
         model = self.semantic_model(tree)
         values: Optional[NamedTimeouts] = None
+        fit = LineFit(self, tree)
         for verdict in verdicts_to_fix(self, model):
             assert verdict.spec is not None
             phases = _phases(verdict.node, connect)
@@ -43,6 +45,8 @@ class SplitTimeout(ResilintCodemod):
             read, phase_connect = phases
             value = values.value(phase_connect, read, verdict.spec.library, verdict.node, verdict.anchor)
             self.plan(verdict.node, lambda _, v=value: v)
+            self.plan(verdict.anchor, fit.wrapper(verdict.anchor))  # wrapped as black would, if it grew too long
+            self.rewriting(verdict.node, verdict.anchor)
             self.rewriting(verdict.node, verdict.node)
         return tree.visit(self) if self._edits else tree
 

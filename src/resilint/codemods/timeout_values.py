@@ -4,7 +4,7 @@ A fix passes, in this order of preference,
 
 * what the scope already has (RES101/RES102): a ``timeout`` parameter of the enclosing
   function or a ``self.timeout`` attribute its class sets, when the value they hold by default
-  is bounded; else a module constant named like a timeout (``TIMEOUT``, ``HTTP_TIMEOUT``,
+  is bounded (and within ``max-timeout``); else a module constant named like a timeout (``TIMEOUT``, ``HTTP_TIMEOUT``,
   ``DEFAULT_TIMEOUT``: a number, or a ``(connect, read)`` pair for requests) — the project's
   own choice, passed as it is;
 * else one module-level constant per value and file, placed after the imports and reused by
@@ -113,10 +113,14 @@ class NamedTimeouts:
         """Whether ``value`` is a bound the library's ``timeout=`` takes as it is."""
         if value is None or depth > 3:
             return False
-        if positive_number(value) is not None:
-            return True
-        if positive_pair(value) is not None:
-            return library == "requests"  # httpx reads a tuple as four values
+        # Above ``max-timeout`` (RES105) is no bound a fix may hand on.
+        ceiling = self.codemod.settings.max_timeout
+        number = positive_number(value)
+        if number is not None:
+            return number <= ceiling
+        pair = positive_pair(value)
+        if pair is not None:
+            return library == "requests" and max(pair) <= ceiling  # httpx reads a tuple as four values
         if isinstance(value, cst.Name) and value.value in self._constants:
             return self._bounded(self._constants[value.value][0], library, depth + 1)
         return False

@@ -274,6 +274,9 @@ def _rewritten(
 def _with_parentheses(node: cst.CSTNode, start: int, end: int, text: str) -> Tuple[int, int]:
     """``[start, end)``, a node's span without its own parentheses, widened to hold them (and
     the whitespace inside them); as it was when the file's text there is not that."""
+    # A class's ``lpar`` is the parenthesis of its bases (a sentinel when it has none).
+    if isinstance(node, cst.BaseStatement):
+        return start, end
     opening, closing = len(getattr(node, "lpar", ())), len(getattr(node, "rpar", ()))
     first, last = start, end
     for _ in range(opening):
