@@ -17,16 +17,32 @@ class Case(NamedTuple):
     unsafe: bool = False
 
 
-# LibCST's AddImportsVisitor leaves a blank line between the imports and code that followed them directly.
+# The import joins the imports; the seconds are named once per file, after them (one blank line
+# apart from what follows); a call grown past 88 columns is wrapped as black wraps it.
 IMPORT = "from resilint.runtime import timeout\n"
 ALIASED = "from resilint.runtime import timeout as runtime_timeout\n"
+NAMED = "\nHTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n"
+RUNTIME = "timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)"
 
 CASES: Dict[str, List[Case]] = {
     "RES101": [
         Case(
             "requests-function",
             "import requests\nrequests.get('https://a.example')\n",
-            "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=10, connect=3.05))\n",
+            "import requests\n" + IMPORT + NAMED
+            + "\nrequests.get(\n    'https://a.example',\n    timeout=" + RUNTIME + ",\n)\n",
+        ),
+        Case(
+            "arguments-hugged-on-one-line-when-they-fit",
+            "import requests\n\ndef f(u):\n    return requests.get(u)\n",
+            "import requests\n" + IMPORT + NAMED
+            + "\ndef f(u):\n    return requests.get(\n        u, timeout=" + RUNTIME + "\n    )\n",
+        ),
+        Case(
+            "the-call-not-its-trailers-is-split",
+            "import requests\nr = requests.get(url).json()\n",
+            "import requests\n" + IMPORT + NAMED
+            + "\nr = requests.get(\n    url, timeout=" + RUNTIME + "\n).json()\n",
         ),
         Case(
             "multi-line-call-with-trailing-comma-and-comments",
@@ -37,29 +53,30 @@ CASES: Dict[str, List[Case]] = {
             "        # what we send\n"
             "        json=body,  # the body\n"
             "    )\n",
-            "import requests\n" + IMPORT + "\n"
+            "import requests\n" + IMPORT + NAMED + "\n"
             "def send(body):\n"
             "    return requests.post(\n"
             "        'https://a.example',\n"
             "        # what we send\n"
             "        json=body,  # the body\n"
-            "        timeout=timeout(read=10, connect=3.05),\n"
+            "        timeout=" + RUNTIME + ",\n"
             "    )\n",
         ),
         Case(
+            # not black's layout to begin with: the argument is added, nothing is wrapped
             "multi-line-call-without-trailing-comma",
             "import requests\n"
             "requests.get('https://a.example',\n"
             "             params={'q': 1})  # search\n",
-            "import requests\n" + IMPORT
+            "import requests\n" + IMPORT + NAMED
             + "\nrequests.get('https://a.example',\n"
-            "             params={'q': 1}, timeout=timeout(read=10, connect=3.05))  # search\n",
+            "             params={'q': 1}, timeout=" + RUNTIME + ")  # search\n",
         ),
         Case(
             "comment-before-the-closing-parenthesis",
             "import requests\nrequests.get('https://a.example'  # where\n)\n",
-            "import requests\n" + IMPORT
-            + "\nrequests.get('https://a.example', timeout=timeout(read=10, connect=3.05)  # where\n)\n",
+            "import requests\n" + IMPORT + NAMED
+            + "\nrequests.get('https://a.example', timeout=" + RUNTIME + "  # where\n)\n",
         ),
         Case(
             "a-parameter-called-timeout-is-not-shadowed",
@@ -67,73 +84,98 @@ CASES: Dict[str, List[Case]] = {
             "def fetch(url, timeout):\n"
             "    with requests.Session() as s:\n"
             "        return s.get(url)\n",
-            "import requests\n" + ALIASED + "\n"
+            "import requests\n" + ALIASED + NAMED + "\n"
             "def fetch(url, timeout):\n"
             "    with requests.Session() as s:\n"
-            "        return s.get(url, timeout=runtime_timeout(read=10, connect=3.05))\n",
+            "        return s.get(\n"
+            "            url,\n"
+            "            timeout=runtime_timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT),\n"
+            "        )\n",
         ),
         Case(
             "the-runtime-import-is-reused",
             "import requests\nfrom resilint.runtime import timeout\n\n"
             "requests.get('https://a.example', timeout=timeout(read=2))\nrequests.get('https://b.example')\n",
-            "import requests\nfrom resilint.runtime import timeout\n\n"
+            "import requests\nfrom resilint.runtime import timeout\n" + NAMED + "\n"
             "requests.get('https://a.example', timeout=timeout(read=2))\n"
-            "requests.get('https://b.example', timeout=timeout(read=10, connect=3.05))\n",
+            "requests.get(\n    'https://b.example',\n    timeout=" + RUNTIME + ",\n)\n",
         ),
         Case(
-            # requests.get takes no positional timeout: *args cannot hold one
+            # requests.get takes no positional timeout: *args cannot hold one. Left long: black
+            # adds a comma after *args only for the Python versions it infers from the file.
             "star-args-of-a-function-without-a-positional-timeout",
             "import requests\n\ndef fetch(*args):\n    return requests.get(*args)\n",
-            "import requests\n" + IMPORT + "\ndef fetch(*args):\n    return requests.get(*args, timeout=timeout(read=10, connect=3.05))\n",
+            "import requests\n" + IMPORT + NAMED + "\ndef fetch(*args):\n    return requests.get(*args, timeout=" + RUNTIME + ")\n",
         ),
         Case(
             "tabs",
             "import requests\n\nif True:\n\trequests.get(\n\t\t'https://a.example',\n\t)\n",
-            "import requests\n" + IMPORT + "\nif True:\n\trequests.get(\n\t\t'https://a.example',\n"
-            "\t\ttimeout=timeout(read=10, connect=3.05),\n\t)\n",
+            "import requests\n" + IMPORT + NAMED + "\nif True:\n\trequests.get(\n\t\t'https://a.example',\n"
+            "\t\ttimeout=" + RUNTIME + ",\n\t)\n",
         ),
     ],
     "RES102": [
         Case(
             "none",
             "import requests\nrequests.get('https://a.example', timeout=None)\n",
-            "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=10, connect=3.05))\n",
+            "import requests\n" + IMPORT + NAMED
+            + "\nrequests.get(\n    'https://a.example',\n    timeout=" + RUNTIME + ",\n)\n",
         ),
         Case(
             "httpx-gets-what-httpx-wants",
             "import httpx\nclient = httpx.Client(timeout=None)\n",
-            "import httpx\n" + IMPORT + "\nclient = httpx.Client(timeout=timeout(read=10, connect=3.05).as_httpx())\n",
+            "import httpx\n" + IMPORT + NAMED + "\nclient = httpx.Client(\n    timeout=" + RUNTIME + ".as_httpx()\n)\n",
         ),
         Case(
             "connect-kept-read-bounded",
             "import requests\nrequests.get('https://a.example', timeout=(2, None))\n",
-            "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=10, connect=2))\n",
+            "import requests\n" + IMPORT + "\nHTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 2\n"
+            + "\nrequests.get(\n    'https://a.example',\n    timeout=" + RUNTIME + ",\n)\n",
+        ),
+        Case(
+            "a-bounded-timeout-parameter-is-passed-on",
+            "import requests\n\ndef get(url, timeout=5):\n    return requests.get(url, timeout=None)\n",
+            "import requests\n\ndef get(url, timeout=5):\n    return requests.get(url, timeout=timeout)\n",
         ),
     ],
     "RES103": [
         Case(
             "number-is-the-read-ceiling",
             "import requests\nrequests.get('https://a.example', timeout=20)\n",
-            "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=20, connect=3.05))\n",
+            "import requests\n" + IMPORT + "\nHTTP_READ_TIMEOUT = 20\nHTTP_CONNECT_TIMEOUT = 3.05\n"
+            + "\nrequests.get(\n    'https://a.example',\n    timeout=" + RUNTIME + ",\n)\n",
             unsafe=True,
         ),
         Case(
             "small-number-bounds-connect-too",
             "import requests\nrequests.get('https://a.example', timeout=2.5)\n",
-            "import requests\n" + IMPORT + "\nrequests.get('https://a.example', timeout=timeout(read=2.5, connect=2.5))\n",
+            "import requests\n" + IMPORT + "\nHTTP_READ_TIMEOUT = 2.5\nHTTP_CONNECT_TIMEOUT = 2.5\n"
+            + "\nrequests.get(\n    'https://a.example',\n    timeout=" + RUNTIME + ",\n)\n",
             unsafe=True,
         ),
         Case(
             "pair-keeps-both-values",
             "import requests\ns = requests.Session()\ns.post('https://a.example', timeout=(3.05, 27))\n",
-            "import requests\n" + IMPORT
-            + "\ns = requests.Session()\ns.post('https://a.example', timeout=timeout(read=27, connect=3.05))\n",
+            "import requests\n" + IMPORT + "\nHTTP_READ_TIMEOUT = 27\nHTTP_CONNECT_TIMEOUT = 3.05\n"
+            + "\ns = requests.Session()\ns.post(\n    'https://a.example',\n    timeout=" + RUNTIME + ",\n)\n",
             unsafe=True,
         ),
         Case(
             "httpx",
             "import httpx\nhttpx.get('https://a.example', timeout=10)\n",
-            "import httpx\n" + IMPORT + "\nhttpx.get('https://a.example', timeout=timeout(read=10, connect=3.05).as_httpx())\n",
+            "import httpx\n" + IMPORT + NAMED
+            + "\nhttpx.get(\n    'https://a.example',\n    timeout=" + RUNTIME + ".as_httpx(),\n)\n",
+            unsafe=True,
+        ),
+        Case(
+            "one-constant-per-value-and-file",
+            "import requests\n\n\ndef a(u):\n    return requests.get(u, timeout=5)\n\n\n"
+            "def b(u):\n    requests.get(u, timeout=5)\n    return requests.post(u, timeout=(1, 2))\n",
+            "import requests\n" + IMPORT
+            + "\nHTTP_READ_TIMEOUT = 5\nHTTP_CONNECT_TIMEOUT = 3.05\nB_READ_TIMEOUT = 2\nB_CONNECT_TIMEOUT = 1\n"
+            "\n\ndef a(u):\n    return requests.get(\n        u, timeout=" + RUNTIME + "\n    )\n\n\n"
+            "def b(u):\n    requests.get(\n        u, timeout=" + RUNTIME + "\n    )\n"
+            "    return requests.post(\n        u, timeout=timeout(read=B_READ_TIMEOUT, connect=B_CONNECT_TIMEOUT)\n    )\n",
             unsafe=True,
         ),
     ],

@@ -251,6 +251,8 @@ class NamedTimeouts:
                 constants[0] = constants[0].with_changes(leading_lines=blank)
                 below = statement.with_changes(leading_lines=(cst.EmptyLine(),) + comments)
                 return cst.FlattenSentinel([*constants, below])
+            if not statement.leading_lines:
+                statement = statement.with_changes(leading_lines=(cst.EmptyLine(),))  # the constants stand apart
             return cst.FlattenSentinel([*constants, statement])
 
         self.codemod.plan(self._anchor, write)
