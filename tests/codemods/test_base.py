@@ -13,7 +13,7 @@ from resilint.fixing.codemod_run import run_codemod
 
 _MANY_FUNCTIONS = "".join(f"def f{i}(u):\n    return helper(u, {i})\n\n\n" for i in range(200))
 _SOURCE = "import requests\n\n\n" + _MANY_FUNCTIONS + "def fetch(u):\n    return requests.get(u)\n"
-_FIXED = "requests.get(u, timeout=timeout(read=10, connect=3.05))"
+_FIXED = "requests.get(\n        u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )"
 
 
 class _Counting(AddTimeout):

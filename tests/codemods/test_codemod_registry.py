@@ -55,6 +55,8 @@ def test_a_codemod_runs_standalone_with_libcst_tool(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert target.read_text() == (
-        "import requests\nfrom resilint.runtime import timeout as runtime_timeout\n\n\n"
-        "def fetch(u, timeout):\n    return requests.get(u, timeout=runtime_timeout(read=10, connect=3.05))\n"
+        "import requests\nfrom resilint.runtime import timeout as runtime_timeout\n\n"
+        "HTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n\n\n"
+        "def fetch(u, timeout):\n    return requests.get(\n"
+        "        u, timeout=runtime_timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )\n"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from typing import Dict, Type
 
@@ -23,7 +24,8 @@ from resilint.lint.runner import run
 from tests.conftest import write_tree
 
 IMPORT = b"from resilint.runtime import timeout\n"
-FIXED_CALL = b"requests.get(u, timeout=timeout(read=10, connect=3.05))"
+NAMED = b"\nHTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n"  # the fix's seconds, named once per file
+FIXED_CALL = b"requests.get(u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT))"
 
 
 def _fix(root, unsafe=False, write=True, before_fixing=None):
@@ -39,13 +41,13 @@ def _fix(root, unsafe=False, write=True, before_fixing=None):
     ("name", "before", "after"),
     [
         ("crlf", b"import requests\r\n\r\nu = 'x'\r\nrequests.get(u)\r\n",
-         b"import requests\r\n" + IMPORT.replace(b"\n", b"\r\n") + b"\r\nu = 'x'\r\n" + FIXED_CALL + b"\r\n"),
+         b"import requests\r\n" + (IMPORT + NAMED).replace(b"\n", b"\r\n") + b"\r\nu = 'x'\r\n" + FIXED_CALL + b"\r\n"),
         ("bom", b"\xef\xbb\xbfimport requests\n\nu = '\xc3\xa9'\nrequests.get(u)\n",
-         b"\xef\xbb\xbfimport requests\n" + IMPORT + b"\nu = '\xc3\xa9'\n" + FIXED_CALL + b"\n"),
+         b"\xef\xbb\xbfimport requests\n" + IMPORT + NAMED + b"\nu = '\xc3\xa9'\n" + FIXED_CALL + b"\n"),
         ("latin-1-cookie", b"# -*- coding: latin-1 -*-\nimport requests\n\nu = '\xe9'\nrequests.get(u)\n",
-         b"# -*- coding: latin-1 -*-\nimport requests\n" + IMPORT + b"\nu = '\xe9'\n" + FIXED_CALL + b"\n"),
+         b"# -*- coding: latin-1 -*-\nimport requests\n" + IMPORT + NAMED + b"\nu = '\xe9'\n" + FIXED_CALL + b"\n"),
         ("tabs", b"import requests\n\nif True:\n\tu = 'x'\n\trequests.get(u)\n",
-         b"import requests\n" + IMPORT + b"\nif True:\n\tu = 'x'\n\t" + FIXED_CALL + b"\n"),
+         b"import requests\n" + IMPORT + NAMED + b"\nif True:\n\tu = 'x'\n\t" + FIXED_CALL + b"\n"),
     ],
 )
 def test_encoding_bom_and_line_endings_are_kept(tmp_path, name, before, after):
@@ -268,6 +270,33 @@ def test_one_run_split_between_findings_gives_each_the_edits_of_fixing_it_alone(
     for codemod in (AddTimeout, SplitTimeout):
         mine = [f for f in findings if f.code in codemod.CODES]
         alone = _alone(codemod, mine, data, source, settings, path)
+        values = {f.line_text[f.column - 1:f.end_column - 1] for f in mine} if codemod is SplitTimeout else set()
         for finding, fixed in zip(findings, split):
-            if finding.code in codemod.CODES:
-                assert fixed.fix is not None and fixed.fix.edits == alone[id(finding)], finding
+            if finding.code not in codemod.CODES:
+                continue
+            assert fixed.fix is not None
+            if len(values) < 2:
+                assert fixed.fix.edits == alone[id(finding)], finding
+                continue
+            # Several values, one constant each: the run names them apart (HTTP_..., F_...), where
+            # a finding fixed alone takes the first name. Its own edits still stand alone: the
+            # names they use are the ones they define, and the finding is gone.
+            fixed_alone = _applied(source, fixed.fix.edits)
+            compile(fixed_alone, path, "exec")
+            used = set(re.findall(r"=([A-Z0-9_]+_TIMEOUT)\b", fixed_alone))
+            assert used and all(re.search(rf"^{name} = ", fixed_alone, re.M) for name in used), fixed_alone
+            left = [f for f in check_source(fixed_alone, [finding.code], settings) if f.code == finding.code]
+            assert len(left) == len(mine) - 1
+
+
+def _applied(text, edits):
+    """``text`` with these edits made (1-based, end column exclusive), from the last to the first."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        start = starts[edit.line - 1] + edit.column - 1
+        end = starts[edit.end_line - 1] + edit.end_column - 1
+        text = text[:start] + edit.content + text[end:]
+    return text

@@ -31,7 +31,7 @@ class AddTimeout(ResilintCodemod):
         connect, read = self.settings.fix_timeout
         model = self.semantic_model(tree)
         values: Optional[NamedTimeouts] = None
-        fit = LineFit(self, tree)
+        fit = LineFit(self, tree, model)
         for verdict in verdicts_to_fix(self, model):
             assert verdict.spec is not None
             call = verdict.anchor

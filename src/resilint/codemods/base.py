@@ -72,6 +72,13 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         self.planned_spans: Dict[int, Optional[Span]] = {}
         self.replaced: Dict[int, Union[cst.CSTNode, cst.FlattenSentinel, cst.RemovalSentinel]] = {}
         self.served: Dict[int, Set[Span]] = {}
+        # Planned top-level statements whose edit only puts new statements above them (module
+        # constants above the first statement after the imports), by id: for each statement
+        # put above, the targets (finding spans) that use it.
+        self.inserted_above: Dict[int, List[Set[Span]]] = {}
+        # Planned nodes that start their statement's first line outside brackets, by id: lines
+        # their rewrite adds are indented as that line is (``codemods.wrapping``).
+        self.at_statement_start: Set[int] = set()
         self._serving: Tuple[Span, ...] = ()
         # A planned node the pruned visit missed was applied by a visit of the whole module.
         self.visited_everything = False
@@ -211,6 +218,10 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if transform is AddImportsVisitor:
             transform = _ModuleLevelImports
         return super()._instantiate_and_run(transform, tree)
+
+    def targets_at(self, finding: cst.CSTNode) -> Tuple[Span, ...]:
+        """The targets (finding spans) reported at ``finding``; none when fixing everything."""
+        return self._targets_at(finding) if self.targets is not None else ()
 
     def rewriting(self, finding: cst.CSTNode, replaced: cst.CSTNode) -> None:
         """Record that the finding reported at ``finding`` is fixed by replacing ``replaced``

@@ -34,7 +34,7 @@ class SplitTimeout(ResilintCodemod):
         connect, _ = self.settings.fix_timeout
         model = self.semantic_model(tree)
         values: Optional[NamedTimeouts] = None
-        fit = LineFit(self, tree)
+        fit = LineFit(self, tree, model)
         for verdict in verdicts_to_fix(self, model):
             assert verdict.spec is not None
             phases = _phases(verdict.node, connect)

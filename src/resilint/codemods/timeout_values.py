@@ -25,11 +25,11 @@ function (``FETCH_USER_TIMEOUT``), else numbered (``HTTP_TIMEOUT_2``).
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
-from resilint.codemods.base import ResilintCodemod, docstring_or_strict
+from resilint.codemods.base import ResilintCodemod, Span, docstring_or_strict
 from resilint.codemods.import_order import split_leading
 from resilint.codemods.imports import RUNTIME, bound_names, use_name
 from resilint.codemods.timeout_edits import positive_number, runtime_timeout, seconds
@@ -77,6 +77,7 @@ class NamedTimeouts:
         self.codemod, self.model, self.tree, self.target = codemod, model, tree, target
         self._constants = _module_constants(tree, model)
         self._introduced: List[Tuple[str, cst.BaseExpression]] = []
+        self._users: List[Set[Span]] = []  # for each constant introduced, the targets that use it
         self._by_key: Dict[ValueKey, str] = {}
         self._anchor, self._anchor_first = _anchor(tree)
         self._runtime_function: Optional[str] = None
@@ -196,11 +197,15 @@ class NamedTimeouts:
             stem = self._existing_stem(parts)
             if stem is None:
                 stem = self._new_stem(parts, function_name)
+                users: Set[Span] = set()
                 self._introduced.extend((_joined(stem, suffix), value) for suffix, value in parts)
+                self._users.extend(users for _ in parts)
                 self._plan()
             self._by_key[key] = stem
-        if any(name == _joined(stem, parts[0][0]) for name, _ in self._introduced):
+        introduced = [i for i, (name, _) in enumerate(self._introduced) if name == _joined(stem, parts[0][0])]
+        if introduced:
             self.codemod.rewriting(finding, self._anchor)  # the constants' edit serves this finding too
+            self._users[introduced[0]].update(self.codemod.targets_at(finding))
         return stem
 
     def _existing_stem(self, parts: Sequence[Tuple[str, cst.BaseExpression]]) -> Optional[str]:
@@ -256,6 +261,7 @@ class NamedTimeouts:
             return cst.FlattenSentinel([*constants, statement])
 
         self.codemod.plan(self._anchor, write)
+        self.codemod.inserted_above[id(self._anchor)] = self._users
 
 
 def _anchor(tree: cst.Module) -> Tuple[cst.BaseStatement, bool]:

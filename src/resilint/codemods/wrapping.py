@@ -6,8 +6,9 @@
   right-hand split), when that line fits and the call has no magic trailing comma;
 * else one argument per line, each with its comma, the last one too (black's delimiter split).
 
-Only a call that starts on its statement's first line outside any other bracket is wrapped:
-black would split an enclosing bracket first. A call laid out one argument per line already
+Only a call that starts on its statement's first line outside any other bracket, and holds no
+other call a fix rewrites, is wrapped: black would split an enclosing bracket first, and the
+inner call's fix must read the same whether the outer one is fixed or not. A call laid out one argument per line already
 gets a new argument on a line of its own (``timeout_edits.add_keyword``); that argument's value
 is wrapped when the line is still too long.
 A call with ``*args`` or ``**kwargs`` is left long (whether black adds a trailing comma after
@@ -24,6 +25,9 @@ import libcst as cst
 
 from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.style import style_of
+from resilint.libraries.timeout_verdicts import model_verdicts
+from resilint.lint.semantic import SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 # ``context.scratch`` key of the file's text under ``resilint fix`` (``codemod_run``).
 SOURCE = "resilint.source"
@@ -33,8 +37,10 @@ _OPENING, _CLOSING = "([{", ")]}"
 class LineFit:
     """The lines of one file, and the edits that keep a rewritten call within its length."""
 
-    def __init__(self, codemod: ResilintCodemod, tree: cst.Module) -> None:
+    def __init__(self, codemod: ResilintCodemod, tree: cst.Module, model: SemanticModel) -> None:
         self.codemod = codemod
+        self.model = model
+        self._fixable: Optional[FrozenSet[int]] = None
         given = codemod.context.scratch.get(SOURCE)
         text = given.decode(tree.encoding, errors="replace") if isinstance(given, bytes) else None
         self._text = text
@@ -60,8 +66,9 @@ class LineFit:
             text = self.lines()[line - 1] if line <= len(self.lines()) else ""
             prefix, suffix = text[: column - 1], text[end_column - 1:]
             indent = prefix[: len(prefix) - len(prefix.lstrip())]
-            if "\t" in indent or _depth(prefix) != 0 or line not in self._logical_starts():
+            if "\t" in indent or _depth(prefix) != 0 or line not in self._logical_starts() or self._holds_a_fixed_call(call):
                 return updated
+            self.codemod.at_statement_start.add(id(call))
             code = cst.Module([]).code_for_node(updated)
             if "\n" in code:
                 return _last_argument_wrapped(updated, indent, self.limit)
@@ -70,6 +77,14 @@ class LineFit:
             return _wrapped(updated, prefix, indent, "", self.limit)
 
         return wrap
+
+    def _holds_a_fixed_call(self, call: cst.Call) -> bool:
+        """Whether a call inside ``call`` has a finding this codemod fixes: either finding may
+        be fixed alone, and neither fix's edits may depend on whether the other is made."""
+        if self._fixable is None:
+            codes = set(self.codemod.CODES)
+            self._fixable = frozenset(id(v.anchor) for v in model_verdicts(self.model, self.codemod.settings) if v.code in codes)
+        return any(isinstance(node, cst.Call) and id(node) in self._fixable for node in iter_nodes(call) if node is not call)
 
     def _logical_starts(self) -> FrozenSet[int]:
         """The lines a statement starts on (outside brackets and continuation lines)."""

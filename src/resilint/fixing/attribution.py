@@ -216,7 +216,17 @@ def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> O
         owners = frozenset(command.served.get(key, ()))
         if span is None or not owners:
             return None
-        piece = _rewritten(command.planned_nodes[key], replacement, span, owners, original, text, lines)
+        if key in command.inserted_above:
+            above = _inserted_above(command.planned_nodes[key], replacement, span, command.inserted_above[key], original, text, lines)
+            if above is None:
+                return None
+            pieces.extend(above)
+            continue
+        else:
+            # A node on its statement's first line, outside brackets: the lines it is given
+            # (a call wrapped as black wraps it) are indented like that line.
+            block = lines.indentation(span[0]) if key in command.at_statement_start else None
+            piece = _rewritten(command.planned_nodes[key], replacement, span, owners, original, text, lines, block)
         if piece is None:
             return None
         pieces.append(piece)
@@ -237,8 +247,33 @@ def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> O
     return found
 
 
-def _place(piece: _Piece) -> Tuple[int, int, int]:
-    return piece.start, piece.end, piece.made
+def _place(piece: _Piece) -> Tuple[int, int, bool, int]:
+    # At one place, the imports' change first: whatever else a fix inserts there comes below them.
+    return piece.start, piece.end, piece.owners != SHARED, piece.made
+
+
+def _inserted_above(
+    node: cst.CSTNode, replacement: object, span: Span, users: Sequence[Iterable[Span]], module: cst.Module, text: str,
+    lines: "_Lines",
+) -> Optional[List[_Piece]]:
+    """The statements a planned top-level statement was given above it (``FlattenSentinel``
+    whose last node is the statement, its own rewrites being other plans' pieces), each an
+    insertion for the targets that use it (``users``), where the statement's leading lines
+    begin; and a blank line it was given before it, for all of them."""
+    if not isinstance(replacement, cst.FlattenSentinel) or not isinstance(node, cst.BaseStatement) or span[1] != 1:
+        return None
+    *above, statement = replacement.nodes
+    if not isinstance(statement, cst.BaseStatement) or len(above) != len(users):
+        return None
+    old_leading, new_leading = tuple(node.leading_lines), tuple(statement.leading_lines)
+    if new_leading[len(new_leading) - len(old_leading):] != old_leading:
+        return None  # its own leading lines changed, not only preceded by new ones
+    first = lines.offset(span[0] - len(old_leading), 1)
+    pieces = [_Piece(first, first, _code(module, each, ""), frozenset(owners)) for each, owners in zip(above, users)]
+    blank = "".join(_code(module, line, "") for line in new_leading[: len(new_leading) - len(old_leading)])
+    if blank:
+        pieces.append(_Piece(first, first, blank, frozenset(o for owners in users for o in owners)))
+    return pieces
 
 
 def _decoded(run: CodemodRun) -> str:
@@ -248,6 +283,7 @@ def _decoded(run: CodemodRun) -> str:
 
 def _rewritten(
     node: cst.CSTNode, replacement: object, span: Span, owners: Owners, module: cst.Module, text: str, lines: "_Lines",
+    block: Optional[str] = None,
 ) -> Optional[_Piece]:
     """The change replacing ``node`` by ``replacement`` makes to the file, or None when its text
     cannot be told from the node alone."""
@@ -267,7 +303,9 @@ def _rewritten(
         return None
     new = _code(module, replacement, indent)
     if not indent and LINE_BREAK.search(new) and not LINE_BREAK.search(old):
-        return None  # lines after the first whose indentation the original does not tell
+        if block is None:
+            return None  # lines after the first whose indentation the original does not tell
+        new = _code(module, replacement, block)
     return _Piece(start, end, new, owners)
 
 
@@ -545,6 +583,15 @@ def _by_splitting(
                 for owner in owners:
                     own.setdefault(owner, []).extend(edits)
     removers = _removing(command)
+    # Statements put above a planned statement (module constants after the imports) sit outside
+    # every region: they go with the imports of the findings they serve.
+    above: List[_Piece] = []
+    for key, users in command.inserted_above.items():
+        if key in command.replaced and command.planned_spans.get(key) is not None and run.original is not None:
+            above.extend(_inserted_above(
+                command.planned_nodes[key], command.replaced[key], command.planned_spans[key],  # type: ignore[arg-type]
+                users, run.original, text, lines,
+            ) or ())
     found: Dict[Span, Tuple[Edit, ...]] = {}
     for target in targets:
         if own.get(target):
@@ -552,7 +599,8 @@ def _by_splitting(
             # name a rewrite stops using: its import goes); else every change the run made
             # outside the rewritten nodes.
             removing = target in removers
-            added = shared if imports is None or removing else _edits_of(imports.get(target, []), text, lines)
+            mine = [p for p in above if target in p.owners]
+            added = shared if imports is None or removing else _edits_of(sorted(imports.get(target, []) + mine, key=_place), text, lines)
             found[target] = tuple(sorted(added + own[target], key=lambda e: (e.line, e.column)))
     return found
 
