@@ -84,6 +84,8 @@ def split_edits_of_built_tree(
     before the first statement that is not an import. None where that does not hold: the run
     must be made over LibCST's own parse of the file."""
     assert run.changed and run.command is not None
+    if run.command.inserted_above:
+        return None  # the built tree has no blank lines or comments above a statement to go by
     lines = _Lines(text)
     imports = _Imports.of_header(built, text, _path_of(run))
     if imports is None:
@@ -266,7 +268,8 @@ def _inserted_above(
     if not isinstance(statement, cst.BaseStatement) or len(above) != len(users):
         return None
     old_leading, new_leading = tuple(node.leading_lines), tuple(statement.leading_lines)
-    if new_leading[len(new_leading) - len(old_leading):] != old_leading:
+    kept = new_leading[len(new_leading) - len(old_leading):]
+    if len(kept) != len(old_leading) or not all(a.deep_equals(b) for a, b in zip(kept, old_leading)):
         return None  # its own leading lines changed, not only preceded by new ones
     first = lines.offset(span[0] - len(old_leading), 1)
     pieces = [_Piece(first, first, _code(module, each, ""), frozenset(owners)) for each, owners in zip(above, users)]
