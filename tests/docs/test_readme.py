@@ -78,7 +78,7 @@ def test_the_quick_start_runs_in_a_fresh_virtual_environment(tmp_path):
 
 
 SAMPLES = {
-    "AddTimeout": ('import requests\nrequests.get("https://a.example")\n', "timeout=timeout(read=10, connect=3.05)"),
+    "AddTimeout": ('import requests\nrequests.get("https://a.example")\n', "timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)"),
     "AddBound": (
         "import backoff\n\n@backoff.on_exception(backoff.expo, OSError)\ndef sync(): ...\n",
         "@backoff.on_exception(backoff.expo, OSError, max_tries=5)",
