@@ -6,8 +6,9 @@
   right-hand split), when that line fits and the call has no magic trailing comma;
 * else one argument per line, each with its comma, the last one too (black's delimiter split).
 
-Only a call that starts on its statement's first line outside any other bracket, and holds no
-other call a fix rewrites, is wrapped: black would split an enclosing bracket first, and the
+Only a call that starts on its statement's first line outside any other bracket, whose line
+opens no bracket after it (black split such a statement at that bracket already), and that
+holds no other call a fix rewrites, is wrapped: black would split an enclosing bracket first, and the
 inner call's fix must read the same whether the outer one is fixed or not. A call laid out one argument per line already
 gets a new argument on a line of its own (``timeout_edits.add_keyword``); that argument's value
 is wrapped when the line is still too long.
@@ -63,16 +64,23 @@ class LineFit:
         def wrap(updated: cst.CSTNode) -> cst.CSTNode:
             if not isinstance(updated, cst.Call):
                 return updated
-            text = self.lines()[line - 1] if line <= len(self.lines()) else ""
-            prefix, suffix = text[: column - 1], text[end_column - 1:]
+            lines = self.lines()
+            text = lines[line - 1] if line <= len(lines) else ""
+            prefix = text[: column - 1]
+            suffix = lines[end_line - 1][end_column - 1:] if end_line <= len(lines) else ""
             indent = prefix[: len(prefix) - len(prefix.lstrip())]
             if "\t" in indent or _depth(prefix) != 0 or line not in self._logical_starts() or self._holds_a_fixed_call(call):
                 return updated
+            if _depth(suffix) > 0:
+                return updated  # black split this statement at a later bracket: its layout is black's to redo
             self.codemod.at_statement_start.add(id(call))
             code = cst.Module([]).code_for_node(updated)
             if "\n" in code:
+                if _hugged(updated) and "#" not in code and max(map(len, (prefix + code).splitlines())) > self.limit:
+                    # black's one indented line of arguments, now too long: laid out again
+                    return _wrapped(updated, prefix, indent, "", self.limit)
                 return _last_argument_wrapped(updated, indent, self.limit)
-            if len(prefix) + len(code) + len(suffix.rstrip()) <= self.limit:
+            if len(prefix) + len(code) + len(suffix.rstrip()) <= self.limit or _splits_later(prefix + code, suffix, self.limit):
                 return updated
             return _wrapped(updated, prefix, indent, "", self.limit)
 
@@ -164,4 +172,39 @@ def _wrapped(call: cst.Call, prefix: str, line_indent: str, extra: str, limit: i
         return call.with_changes(whitespace_before_args=line_break("    "), args=hugged)
     exploded = [arg.with_changes(comma=cst.Comma(whitespace_after=line_break("    "))) for arg in bare[:-1]]
     exploded.append(bare[-1].with_changes(comma=cst.Comma(whitespace_after=line_break(""))))
+    for index, arg in enumerate(exploded):
+        # An argument still too long on its own line has its call split in turn.
+        keyword = spelled(arg.keyword) + "=" if arg.keyword is not None else ""
+        if isinstance(arg.value, cst.Call) and len(inner + keyword + spelled(arg.value) + ",") > limit:
+            exploded[index] = arg.with_changes(value=_wrapped(arg.value, inner + keyword, inner, extra + "    ", limit))
     return call.with_changes(whitespace_before_args=line_break("    "), args=exploded)
+
+
+def _splits_later(head: str, suffix: str, limit: int) -> bool:
+    """Whether black splits the line at a bracket after the call (``.json()["level"]``): it
+    tries the last non-empty bracket pair first, and takes it when the line up to it fits."""
+    depth, end = 0, None
+    for index in range(len(suffix) - 1, -1, -1):
+        char = suffix[index]
+        if char in _CLOSING:
+            if depth == 0:
+                end = index
+            depth += 1
+        elif char in _OPENING:
+            depth -= 1
+            if depth == 0 and end is not None:
+                if suffix[index + 1:end].strip():
+                    return len(head + suffix[: index + 1]) <= limit
+                end = None  # black cannot split an empty pair: it tries the one before
+    return False
+
+
+def _hugged(call: cst.Call) -> bool:
+    """Whether ``call`` is laid out as black's right-hand split: its arguments on one line of
+    their own between the parentheses' lines."""
+    args = call.args
+    if not args or not isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
+        return False
+    if any(isinstance(arg.comma, cst.Comma) and not isinstance(arg.comma.whitespace_after, cst.SimpleWhitespace) for arg in args):
+        return False
+    return not isinstance(args[-1].comma, cst.Comma) and isinstance(args[-1].whitespace_after_arg, cst.ParenthesizedWhitespace)
