@@ -89,7 +89,9 @@ CASES: Dict[str, List[Case]] = {
             "    with requests.Session() as s:\n"
             "        return s.get(\n"
             "            url,\n"
-            "            timeout=runtime_timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT),\n"
+            "            timeout=runtime_timeout(\n"
+            "                read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT\n"
+            "            ),\n"
             "        )\n",
         ),
         Case(
