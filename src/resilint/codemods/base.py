@@ -28,6 +28,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from resilint.codemods.import_order import import_sort_key, place, with_name
 from resilint.codemods.style import ProjectStyle, style_of
 from resilint.lint.checker import module_name, project_roots
+from resilint.lint.modules import shadowing_modules
 from resilint.lint.config import ConfigError, Settings, load_settings
 from resilint.lint.positions import ConvertedPositions, Unplaced
 from resilint.lint.semantic import SemanticModel
@@ -250,8 +251,9 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if isinstance(memo, dict) and memo.get("model_of") is tree:
             return memo["model"]  # type: ignore[return-value]
         path = self.context.filename or ""
-        name = module_name(path, project_roots(self.settings)) if path else ""
-        model = SemanticModel(tree, module_name=name, path=path)
+        roots = project_roots(self.settings)
+        name = module_name(path, roots) if path else ""
+        model = SemanticModel(tree, module_name=name, path=path, shadowed=shadowing_modules(path, roots))
         if isinstance(memo, dict):
             memo.update(model_of=tree, model=model)
         return model

@@ -52,6 +52,11 @@ class CodemodRun:
             self._generated = self.result.bytes
         return self._generated if self._generated != self.data else None
 
+    def set_updated(self, data: bytes) -> None:
+        """The file's new bytes are ``data``: the result's changes carried over onto the
+        file's own lines (``fixer._faithful``)."""
+        self._generated = data
+
 
 def run_codemod(
     codemod: Type[ResilintCodemod], data: bytes, path: str, settings: Settings, targets: Optional[Collection[Span]],

@@ -4,7 +4,7 @@ reports them (1-based positions, end column exclusive; an insertion has equal st
 from __future__ import annotations
 
 import difflib
-from typing import List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from resilint.lint.finding import Edit
 from resilint.lint.source import LINE_BREAK, python_lines
@@ -101,3 +101,73 @@ def lines_back(before: str, after: str) -> List[int]:
             mapping[line + 1] = i1 + (offset if tag == "equal" else 0) + 1
     mapping[len(new) + 1] = len(old) + 1  # after the last line
     return mapping
+
+
+def carry_over(original: str, printed: str, fixed: str) -> Optional[str]:
+    """``original`` with the changes that turn ``printed`` into ``fixed``, or None when that
+    cannot be done exactly.
+
+    ``printed`` is LibCST's code for its parse of ``original``, and ``fixed`` its code for the
+    fixed tree. The two texts a parse is printed from are not always byte-identical: LibCST
+    drops a form feed before a top-level statement, repeats one that starts an indented line
+    on every line of the block, and drops the last line break of a file whose lines end with a
+    lone CR. So the fix's changes are applied to the file's own lines: every line they do not
+    touch is written back exactly as it was. A changed line that LibCST printed otherwise is
+    carried over when the difference is only its leading whitespace or its line break (the
+    file's own are kept); any other difference on a changed line returns None."""
+    old = python_lines(original, keepends=True)
+    shown = python_lines(printed, keepends=True)
+    new = python_lines(fixed, keepends=True)
+    # For each line of ``printed``, the line of ``original`` it prints, when it prints it
+    # exactly or up to its leading whitespace and line break.
+    same: Dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in line_opcodes(shown, old):
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for offset in range(i2 - i1):
+                if tag == "equal" or _code_of(shown[i1 + offset]) == _code_of(old[j1 + offset]):
+                    same[i1 + offset] = j1 + offset
+    hunks: List[Tuple[int, int, List[str]]] = []  # (first, end) in ``original``, its new lines
+    for tag, i1, i2, j1, j2 in line_opcodes(shown, new):
+        if tag == "equal":
+            continue
+        lines = list(new[j1:j2])
+        if i1 == i2:  # lines added before printed line i1
+            if i1 in same:
+                at = same[i1]
+            elif i1 - 1 in same:
+                at = same[i1 - 1] + 1
+            elif i1 == 0:
+                at = 0
+            else:
+                return None
+            hunks.append((at, at, lines))
+            continue
+        if any(index not in same for index in range(i1, i2)):
+            return None
+        first, last = same[i1], same[i2 - 1]
+        if last - first != i2 - i1 - 1:
+            return None
+        for index in range(i1, i2):  # the file's own indentation instead of LibCST's
+            printed_indent, own_indent = _indent(shown[index]), _indent(old[same[index]])
+            if printed_indent != own_indent:
+                lines = [own_indent + line[len(printed_indent):] if line.startswith(printed_indent) else line for line in lines]
+        if lines and not lines[-1].endswith(("\n", "\r")) and old[last].endswith(("\n", "\r")):
+            lines[-1] += _line_break(old[last])  # the last line's break, which LibCST dropped
+        hunks.append((first, last + 1, lines))
+    result = list(old)
+    for first, end, lines in sorted(hunks, key=lambda hunk: (hunk[0], hunk[1]), reverse=True):
+        result[first:end] = lines
+    return "".join(result)
+
+
+def _code_of(line: str) -> str:
+    """A line without its leading whitespace and its line break."""
+    return line.lstrip(" \t\f").rstrip("\r\n")
+
+
+def _indent(line: str) -> str:
+    return line[:len(line) - len(line.lstrip(" \t\f"))]
+
+
+def _line_break(line: str) -> str:
+    return line[len(line.rstrip("\r\n")):]

@@ -14,6 +14,8 @@ The codemods are found by discovery (``resilint.codemods``), as the rules are.
 
 from __future__ import annotations
 
+import re
+import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Collection, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type
@@ -22,16 +24,65 @@ from resilint.codemods import all_codemods, codemods_for
 from resilint.codemods.base import ResilintCodemod
 from resilint.fixing.attribution import split_edits
 from resilint.fixing.codemod_run import CodemodRun, interpreter_limit, run_codemod, span_of, unparseable
-from resilint.fixing.edits import edits_between, last_line_of, lines_back
+from resilint.fixing.edits import carry_over, edits_between, last_line_of, lines_back
 from resilint.fixing.fix_edits import with_fixes
 from resilint.lint.checker import ANALYSIS_ERROR, Checker
 from resilint.lint.config import Settings
+from resilint.lint.deep_stack import call_with_deep_stack
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, RunResult
-from resilint.lint.source import SourceError, content_digest, decode, read_bytes
+from resilint.lint.source import SourceError, content_digest, decode, encode_like, python_lines, read_bytes
 from resilint.lint.summary import ModuleSummary
 
 MAX_ROUNDS = 3
+
+
+_LINE_STARTING_FORM_FEEDS = re.compile(rb"(?:^|(?<=[\r\n]))\x0c+")
+
+
+def _form_feeds_set_aside(data: bytes, findings: List[Finding]) -> Tuple[bytes, List[Finding]]:
+    """``data`` without the form feeds that start lines (for Python, whitespace that changes
+    no indentation there), and ``findings`` placed in it; ``data`` and ``findings`` themselves
+    when there is none."""
+    if b"\x0c" not in data:
+        return data, findings
+    work = _LINE_STARTING_FORM_FEEDS.sub(b"", data)
+    if work == data:
+        return data, findings
+    text = decode(data).text
+    feeds = [len(line) - len(line.lstrip("\x0c")) for line in python_lines(text)]
+
+    def moved(line: int, column: int) -> int:
+        count = feeds[line - 1] if 0 < line <= len(feeds) else 0
+        return column - count if column > count else column
+
+    placed = [
+        replace(f, column=moved(f.line, f.column), end_column=moved(f.end_line, f.end_column)) for f in findings
+    ]
+    return work, placed
+
+
+def _faithful(run: CodemodRun, data: bytes) -> Optional[str]:
+    """Make ``run``'s result leave every line it does not change byte-identical to ``data``
+    (``edits.carry_over``: LibCST does not print every file exactly as it parsed it); why it
+    cannot, or None."""
+    assert run.original is not None and run.updated is not None
+    printed = run.original.bytes
+    if printed == data:
+        return None
+    carried = carry_over(decode(data).text, decode(printed).text, decode(run.updated).text)
+    if carried is None:
+        return (
+            "LibCST does not write the lines this fix changes as the file has them (a form feed or "
+            "a line ending it does not reproduce), so the rest of the file could not be kept byte for byte"
+        )
+    run.set_updated(encode_like(carried, data))
+    return None
+
+
+class FixingStopped(Exception):
+    """Ctrl-C or SIGTERM asked the fixer to stop; the waiting thread raises the signal's own
+    exception once the fixer has stopped."""
 
 
 @dataclass(frozen=True)
@@ -111,26 +162,36 @@ class Fixer:
         # the changes kept, each as (before, after).
         self._cases: Dict[str, List[Tuple[int, str]]] = {}
         self._steps: List[Tuple[str, str]] = []
+        self._stop = threading.Event()  # set on Ctrl-C or SIGTERM: no further file is started
 
     # --- entry points --------------------------------------------------------------------
 
     def fix(self, write: bool = True) -> FixOutcome:
         """Fix the run's findings that have an allowed codemod, of the fixable codes."""
-        codemods = [c for c in all_codemods().items() if self._allowed(c[1])]
-        codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
-        paths = sorted({f.path for f in self.result.findings if f.code in codes})
-        for path in paths:
-            self._fix_file(path, codemods, write)
-        outcome = self._finish()
-        outcome.unfixed = {finding: self._why_unfixed(finding) for finding in outcome.remaining}
-        return outcome
+        return call_with_deep_stack(self._fix, write, stop=self._stop)
 
     def apply(self, name: str, paths: Iterable[str], write: bool = True) -> FixOutcome:
         """``resilint codemod NAME``: one codemod over every case it recognises in ``paths``,
         kept only if the result parses, adds no finding and a second run changes nothing."""
+        return call_with_deep_stack(self._apply_everywhere, name, list(paths), write, stop=self._stop)
+
+    # Both run with the workers' stack and recursion budget (``deep_stack``), so that a file
+    # ``check`` could analyse, and offer a fix for, can be fixed as well.
+
+    def _fix(self, write: bool) -> FixOutcome:
+        codemods = [c for c in all_codemods().items() if self._allowed(c[1])]
+        codes = {code for _, c in codemods for code in c.CODES if self._fixable(code)}
+        paths = sorted({f.path for f in self.result.findings if f.code in codes})
+        for path in paths:
+            self._fix_file_alone(path, codemods, write)
+        outcome = self._finish()
+        outcome.unfixed = {finding: self._why_unfixed(finding) for finding in outcome.remaining}
+        return outcome
+
+    def _apply_everywhere(self, name: str, paths: List[str], write: bool) -> FixOutcome:
         codemod = all_codemods()[name]
         for path in sorted(set(paths)):
-            self._fix_file(path, [(name, codemod)], write, everything=True)
+            self._fix_file_alone(path, [(name, codemod)], write, everything=True)
         return self._finish()
 
     # --- one file ------------------------------------------------------------------------
@@ -159,6 +220,24 @@ class Fixer:
             return "its fix is unsafe: apply it with --unsafe-fixes"
         return "no codemod rewrites this case (see the rule's Fix safety)"
 
+    def _fix_file_alone(
+        self, path: str, codemods: Sequence[Tuple[str, Type[ResilintCodemod]]], write: bool, everything: bool = False
+    ) -> None:
+        """``_fix_file``, stopping before the file when Ctrl-C or SIGTERM asked to stop (a file
+        being written is finished first), and with what is too deeply nested for even the deep
+        stack reported for this file alone: it is left as it was and the other files are fixed."""
+        if self._stop.is_set():
+            raise FixingStopped()
+        applied_before, fixed_before = len(self.outcome.applied), Counter(self.outcome.fixed)
+        try:
+            self._fix_file(path, codemods, write, everything)
+        except RecursionError:
+            self.outcome.changes.pop(path, None)
+            del self.outcome.applied[applied_before:]
+            self.outcome.fixed = fixed_before
+            self._forget(path)
+            self._not_written(path, "nested too deeply to be fixed (RecursionError); left as it was")
+
     def _fix_file(
         self, path: str, codemods: Sequence[Tuple[str, Type[ResilintCodemod]]], write: bool, everything: bool = False
     ) -> None:
@@ -176,6 +255,7 @@ class Fixer:
         self._cases = {}
         self._steps = []
         applied_before = len(self.outcome.applied)
+        fixed_before = Counter(self.outcome.fixed)  # a file not written fixed nothing
         for _ in range(MAX_ROUNDS):
             progressed = False
             for name, codemod in codemods:
@@ -192,6 +272,7 @@ class Fixer:
             again = run_codemod(codemods[0][1], current, path, self.settings, None)
             if again.updated is not None:
                 self.outcome.dropped.append(f"{path}: {codemods[0][0]}: a second run would change it again")
+                self.outcome.fixed = fixed_before
                 self._forget(path)
                 return
         if current == original:
@@ -204,11 +285,12 @@ class Fixer:
         self.outcome.changes[path] = (original, current)
         if write:
             try:
-                replace_file(path, original, current)
+                replace_file(path, original, current, within=self.settings.root)
             except NotWritten as exc:
                 self._not_written(path, exc.reason)
                 del self.outcome.changes[path]
                 del self.outcome.applied[applied_before:]
+                self.outcome.fixed = fixed_before
                 self._forget(path)
 
     def _not_written(self, path: str, reason: str) -> None:
@@ -229,7 +311,12 @@ class Fixer:
         ]
         if not targets and not everything:
             return None
-        run = run_codemod(codemod, data, path, self.settings, None if everything else [span_of(f) for f in targets])
+        # LibCST misplaces a block whose first line starts with a form feed (its indentation
+        # then holds the form feed, and every other line's columns are off by one): the
+        # codemod runs on the file without the form feeds that start lines, and its changes
+        # are carried over onto the file's own lines (``_faithful``).
+        work, targets = _form_feeds_set_aside(data, targets)
+        run = run_codemod(codemod, work, path, self.settings, None if everything else [span_of(f) for f in targets])
         # The latest run's cases, so that their lines are those of the text that is kept.
         self._cases[name] = sorted(set(run.left_alone))
         if run.error is not None or run.updated is None:
@@ -237,7 +324,12 @@ class Fixer:
                 self.outcome.dropped.append(f"{path}: {name}: {run.error}")
                 self._give_up(given_up, name, path, targets, run.error)
             return None
-        alone = [] if everything else self._aimed(run, data, targets)
+        problem = _faithful(run, data)
+        if problem is not None:
+            self.outcome.dropped.append(f"{path}: {name}: {problem}; not applied")
+            self._give_up(given_up, name, path, targets, problem)
+            return None
+        alone = [] if everything else self._aimed(run, work, targets)
         aimed = [finding for finding, _ in alone]
         problem = unparseable(run.updated, path, data) or self._recheck(path, run.updated, findings, aimed)
         if problem is not None:
@@ -245,7 +337,7 @@ class Fixer:
             self._give_up(given_up, name, path, aimed or targets, problem)
             return None
         self.outcome.fixed.update(f.code for f in aimed)
-        self._record(path, codemod, data, alone)
+        self._record(path, codemod, work, alone)
         self._steps.append((decode(data).text, decode(run.updated).text))
         return run.updated
 
@@ -339,6 +431,9 @@ class Fixer:
         remaining = [f for f in self.result.findings if f.path not in changed]
         for path in sorted(changed):
             found = self._local.get(path, []) + [f for f in project if f.path == path]
-            remaining.extend(with_fixes(found, self.outcome.changes[path][1], path, self.settings))
+            try:
+                remaining.extend(with_fixes(found, self.outcome.changes[path][1], path, self.settings))
+            except RecursionError:  # the remaining findings are reported, without a fix to offer
+                remaining.extend(replace(f, fix=None) if f.fix is not None and f.fix.edits is None else f for f in found)
         self.outcome.remaining = sorted(set(remaining), key=lambda f: f.sort_key)
         return self.outcome

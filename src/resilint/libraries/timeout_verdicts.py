@@ -457,6 +457,7 @@ class _ProjectJudge:
         # Cheap first tests, so that the value flow is asked only of calls that may be answered
         self._client_methods = client_method_names(settings.extend_clients)
         self._forwarding: Optional[Set[str]] = None
+        self._may_forward: Optional[Set[str]] = None
         self._partial_clients: Optional[bool] = None
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
@@ -536,6 +537,26 @@ class _ProjectJudge:
                         names.add(parts[-2])
             self._forwarding = names
         return self._forwarding
+
+    def may_forward_names(self) -> Set[str]:
+        """The last parts of the names of the functions that may pass a timeout on (one of
+        their calls forwards ``**kwargs`` or passes a parameter by keyword), as calls spell
+        them: only calls so named are asked of the value flow for a callee that forwards."""
+        if self._may_forward is None:
+            names: Set[str] = set()
+            for function in self.graph.functions:
+                if any(
+                    call.arguments is not None and (
+                        call.arguments.forwards_kwargs or any(a.parameter is not None for a in call.arguments.values)
+                    )
+                    for call in function.calls
+                ):
+                    parts = function.name.rsplit(".", 2)
+                    names.add(parts[-1])
+                    if parts[-1] == "__init__" and len(parts) > 2:
+                        names.add(parts[-2])
+            self._may_forward = names
+        return self._may_forward
 
     def partial_clients(self) -> bool:
         """Whether some module binds a ``functools.partial`` of a client call at all."""
@@ -673,6 +694,8 @@ class _ProjectJudge:
                     found.append(Forward(client, spec, None, None, None, None, step))
                 continue
             if not args.forwards_kwargs or function.sets_timeout:
+                continue
+            if split_last(call.target)[1] not in self.may_forward_names():
                 continue
             callee = self.graph.callee(call, near)
             if callee is None or callee is function:

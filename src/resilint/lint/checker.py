@@ -30,7 +30,7 @@ import libcst as cst
 from resilint.lint.catalog import declared_fixes
 from resilint.lint.config import Settings
 from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, Finding
-from resilint.lint.modules import module_name, module_names, project_roots
+from resilint.lint.modules import module_name, module_names, project_roots, shadowing_modules
 from resilint.lint.nesting import check_tokens, check_tree
 from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
 from resilint.lint.nodes import reading_source
@@ -196,7 +196,10 @@ class Checker:
         if not wanted and not summarise:
             return None, None, [], None
         try:
-            model = SemanticModel(module, module_name=module_name(path, self.roots), path=path, text=text)
+            model = SemanticModel(
+                module, module_name=module_name(path, self.roots), path=path, text=text,
+                shadowed=shadowing_modules(path, self.roots),
+            )
         except RecursionError:
             raise SourceError("too deeply nested to analyse (recursion limit)") from None
         positions = (

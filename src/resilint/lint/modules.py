@@ -4,7 +4,9 @@ start from. Read from the directories around the file (``__init__.py``), without
 from __future__ import annotations
 
 import os
-from typing import Callable, List, Sequence
+import sys
+from functools import lru_cache
+from typing import Callable, Dict, FrozenSet, List, Sequence, Set
 
 from resilint.lint.config import Settings
 
@@ -57,3 +59,62 @@ def project_roots(settings: Settings) -> List[str]:
     """Where the project's imports start: ``src/`` in a src layout, and the project root."""
     source = os.path.join(settings.root, "src")
     return [source, settings.root] if os.path.isdir(source) else [settings.root]
+
+
+# Python's own modules, by name (3.10+ lists them; before, the ones resilint's rules know of).
+_STDLIB: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset(
+    "asyncio ftplib http imaplib poplib random smtplib socket sqlite3 ssl time urllib".split()
+)
+_LISTINGS: Dict[str, FrozenSet[str]] = {}
+
+
+def shadowing_modules(path: str, roots: Sequence[str]) -> FrozenSet[str]:
+    """The top-level names that ``import NAME`` in the file at ``path`` finds in the project,
+    as Python's import system does, where a library of that name would otherwise be meant: a
+    module or package of a project root (on the path when the project runs or is tested), or
+    of the file's own directory when it is in no package (a script: its directory comes first
+    on the path). A library here is one of the standard library or one the rules know by name
+    (their trigger words): ``requests.py`` at the root of a project is the project's
+    ``requests``, and its ``get`` is no HTTP call of the requests library."""
+    if not path:
+        return frozenset()
+    directories = list(roots)
+    own = os.path.dirname(os.path.abspath(path))
+    if not _is_package(own):
+        directories.append(own)
+    found: Set[str] = set()
+    for directory in directories:
+        found.update(_top_level_modules(directory))
+    return frozenset(found & _library_names())
+
+
+def _top_level_modules(directory: str) -> FrozenSet[str]:
+    """The modules and regular packages in ``directory``, read again when it changed (a
+    long-lived process: the language server, a test suite)."""
+    directory = os.path.abspath(directory)
+    try:
+        key = f"{directory}\0{os.stat(directory).st_mtime_ns}"
+    except OSError:
+        return frozenset()
+    if key not in _LISTINGS:
+        names: Set[str] = set()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            entries = []
+        for entry in entries:
+            stem, dot, suffix = entry.name.partition(".")
+            if dot and suffix in ("py", "pyi") and stem.isidentifier():
+                names.add(stem)
+            elif not dot and entry.is_dir() and _is_package(entry.path):
+                names.add(entry.name)
+        _LISTINGS[key] = frozenset(names)
+    return _LISTINGS[key]
+
+
+@lru_cache(maxsize=None)
+def _library_names() -> FrozenSet[str]:
+    from resilint.lint.registry import all_rules
+
+    triggers = {word for rule in all_rules().values() for word in rule.triggers if word.isidentifier()}
+    return _STDLIB | frozenset(triggers)

@@ -30,7 +30,7 @@ import builtins
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar, Union
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar, Union
 
 import libcst as cst
 
@@ -190,9 +190,15 @@ class CallSite:
 class SemanticModel:
     """Facts about one module, with lazy name resolution."""
 
-    def __init__(self, module: cst.Module, *, module_name: str = "", path: str = "", text: Optional[str] = None) -> None:
+    def __init__(
+        self, module: cst.Module, *, module_name: str = "", path: str = "", text: Optional[str] = None,
+        shadowed: FrozenSet[str] = frozenset(),
+    ) -> None:
         self.module = module
         self.module_name = module_name
+        # Top-level names the file imports from the project, not from the library of that name
+        # (``modules.shadowing_modules``): what they hold is unknown to the rules.
+        self.shadowed = shadowed
         self.path = path
         self.text = text  # the source, when the caller has it (cheap substring tests)
         self.calls: List[CallSite] = []
@@ -478,6 +484,8 @@ class SemanticModel:
 
     def binding_values(self, binding: Binding) -> Values:
         if binding.imported is not None:
+            if self.shadowed and binding.imported.split(".", 1)[0] in self.shadowed:
+                return ()  # the project's own ``requests.py``, say: not the library
             return (QName(canonical_name(binding.imported)),)
         if binding.defined is not None:
             return (binding.defined,)

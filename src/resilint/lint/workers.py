@@ -10,9 +10,9 @@ outside), its result counts. A replacement worker carries on with the other file
 
 Each worker also
 
-* checks files on a thread with a large stack and a high recursion limit, so that deep but
-  real code (hundreds of concatenated strings, long ``elif`` chains) is analysed instead of
-  stopping at Python's default limit of 1,000 frames;
+* checks files on a thread with a large stack and a high recursion limit (``deep_stack``, the
+  fixer's budget too), so that deep but real code (hundreds of concatenated strings, long
+  ``elif`` chains) is analysed instead of stopping at Python's default limit of 1,000 frames;
 * bounds its address space (``RLIMIT_AS``, where the platform enforces it) to what it started
   with plus ``MEMORY_LIMIT``: a file that needs more fails with MemoryError, a RES000;
 * ignores SIGINT, which Ctrl-C sends to the whole process group: the main process decides,
@@ -28,7 +28,6 @@ import os
 import signal
 import sys
 import tempfile
-import threading
 import traceback
 from collections import deque
 from multiprocessing.connection import wait
@@ -36,13 +35,11 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Sequenc
 
 from resilint.lint.checker import Checker, FixEdits, analysis_error
 from resilint.lint.config import Settings
+from resilint.lint.deep_stack import call_with_deep_stack
 from resilint.lint.finding import AnalysisError, Finding
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import PackedSummary
 
-STACK_SIZE = 256 << 20
-# About 2.5 KB of C stack per Python frame where calls go through C: 50,000 fit with room.
-RECURSION_LIMIT = 50_000
 MEMORY_LIMIT = 2 << 30
 # A worker that holds no file wakes up this often to see whether the main process is gone.
 _PARENT_CHECK_SECONDS = 1.0
@@ -77,22 +74,6 @@ def check_task(checker: Checker, task: Task) -> Outcome:
         return [], AnalysisError(path, f"internal error while checking this file: {detail}"), None, None
 
 
-def _call_with_deep_stack(function: Callable[..., None], *args: Any) -> None:
-    """Run ``function`` on a thread with ``STACK_SIZE`` of stack and ``RECURSION_LIMIT``."""
-    try:
-        previous = threading.stack_size(STACK_SIZE)
-    except (ValueError, RuntimeError):  # pragma: no cover - a platform that refuses the size
-        function(*args)
-        return
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
-    thread = threading.Thread(target=function, args=args, name="resilint-check", daemon=True)
-    try:
-        thread.start()
-    finally:
-        threading.stack_size(previous)
-    thread.join()
-
-
 # --- inside a worker ------------------------------------------------------------------------
 
 
@@ -106,11 +87,15 @@ def _serve(
     if stderr is not None:  # a re-check: what native code says as it dies explains the crash
         with open(stderr, "wb") as handle:
             os.dup2(handle.fileno(), 2)
-    _limit_memory()
-    _call_with_deep_stack(_answer, connection, Checker(settings, codes, fix_edits=fix_edits), parent)
+    call_with_deep_stack(_answer, connection, Checker(settings, codes, fix_edits=fix_edits), parent)
 
 
 def _answer(connection: Any, checker: Checker, parent: int) -> None:
+    # Bounded from here, on the thread with the deep stack: what the process holds now
+    # includes that stack, however it came (glibc reuses the cached stack of a thread that
+    # exited in the parent before the fork, such as the fixer's); bounding before the thread
+    # existed and adding its size allowed that much more whenever the stack was reused.
+    _limit_memory()
     while True:
         if not connection.poll(_PARENT_CHECK_SECONDS):
             if os.getppid() != parent:
@@ -179,7 +164,7 @@ def _limit_memory() -> None:
     if used is None:  # pragma: no cover - no /proc: the limit could not be relative
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = used + STACK_SIZE + MEMORY_LIMIT
+    limit = used + MEMORY_LIMIT
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     if soft != resource.RLIM_INFINITY and soft <= limit:
