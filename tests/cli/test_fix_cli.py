@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from resilint.codemods.add_timeout import AddTimeout
+from resilint.codemods.split_timeout import SplitTimeout
 from tests.conftest import write_tree
 
 CLIENT = """
@@ -33,21 +35,24 @@ def test_fix_applies_the_safe_fixes_lists_what_remains_and_exits_1(cli, tmp_path
     root = _project(tmp_path)
     result = cli(["fix", "--no-cache", "app"], root)
     text = (root / "app" / "client.py").read_text()
-    assert "return requests.get(u, timeout=timeout(read=10, connect=3.05))" in text
+    assert "HTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n" in text
+    assert "return requests.get(\n        u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )" in text
     assert "timeout=20" in text, "RES103's fix is unsafe"
     assert result.exit_code == 1
-    assert "app/client.py:9:48: RES103" in result.stdout
-    assert "app/client.py:12:12: RES101" in result.stdout
+    assert "app/client.py:14:48: RES103" in result.stdout
+    assert "app/client.py:17:12: RES101" in result.stdout
     assert "Fixed 1 finding in 1 file (RES101: 1); 2 findings remaining (1 fixable with --unsafe-fixes)" in result.stderr
-    assert "Left alone: app/client.py:12: add-timeout: `socket.create_connection` takes one number of seconds" in result.stderr
+    assert "Left alone: app/client.py:17: add-timeout: `socket.create_connection` takes one number of seconds" in result.stderr
 
 
 def test_unsafe_fixes_and_the_fix_timeout_setting(cli, tmp_path):
     root = _project(tmp_path, "[tool.resilint]\nfix-timeout = { connect = 1, read = 5 }\n")
     result = cli(["fix", "--no-cache", "--unsafe-fixes", "app"], root)
     text = (root / "app" / "client.py").read_text()
-    assert "requests.get(u, timeout=timeout(read=5, connect=1))" in text
-    assert "requests.post(u, json=body, timeout=timeout(read=20, connect=1))" in text
+    # one constant per value: the setting's seconds for RES101, the call's own 20 s for RES103
+    assert "HTTP_READ_TIMEOUT = 5\nHTTP_CONNECT_TIMEOUT = 1\n" in text and "UPLOAD_READ_TIMEOUT = 20\nUPLOAD_CONNECT_TIMEOUT = 1\n" in text
+    assert "u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)" in text
+    assert "timeout=timeout(read=UPLOAD_READ_TIMEOUT, connect=UPLOAD_CONNECT_TIMEOUT)," in text
     assert result.exit_code == 1  # the socket call remains
     assert "Fixed 2 findings in 1 file (RES101: 1, RES103: 1); 1 finding remaining" in result.stderr
 
@@ -59,7 +64,7 @@ def test_diff_prints_the_change_writes_nothing_and_exits_1(cli, tmp_path):
     assert (root / "app" / "client.py").read_text() == before
     assert result.exit_code == 1
     assert result.stdout.startswith("--- a/app/client.py\n+++ b/app/client.py\n")
-    assert "-    return requests.get(u)\n+    return requests.get(u, timeout=timeout(read=10, connect=3.05))\n" in result.stdout
+    assert "-    return requests.get(u)\n+    return requests.get(\n+        u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n+    )\n" in result.stdout
     assert "Would fix 1 finding in 1 file" in result.stderr
     clean = write_tree(tmp_path / "clean", {"a.py": "import requests\nrequests.get('u', timeout=T)\n"})
     nothing = cli(["fix", "--no-cache", "--diff", "."], clean)
@@ -71,7 +76,7 @@ def test_fix_takes_the_selection_options_of_check(cli, tmp_path):
     result = cli(["fix", "--no-cache", "--unsafe-fixes", "--select", "RES103", "app"], root)
     text = (root / "app" / "client.py").read_text()
     assert "return requests.get(u)\n" in text
-    assert "timeout=timeout(read=20, connect=3.05)" in text
+    assert "HTTP_READ_TIMEOUT = 20\n" in text and "timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)" in text
     assert result.exit_code == 0
     assert cli(["fix", "--select", "RES9", "app"], root).exit_code == 2
 
@@ -80,7 +85,7 @@ def test_codemod_runs_one_codemod_safe_or_not_and_codemods_lists_them(cli, tmp_p
     root = _project(tmp_path)
     result = cli(["codemod", "split-timeout", "--no-cache", "app"], root)
     text = (root / "app" / "client.py").read_text()
-    assert "timeout=timeout(read=20, connect=3.05)" in text and "return requests.get(u)\n" in text
+    assert "HTTP_READ_TIMEOUT = 20\n" in text and "return requests.get(u)\n" in text
     assert result.exit_code == 0 and "Changed 1 file." in result.stderr
     again = cli(["codemod", "split-timeout", "--no-cache", "--diff", "app"], root)
     assert again.exit_code == 0 and again.stdout == ""
@@ -103,8 +108,8 @@ def test_check_marks_fixable_findings(cli, tmp_path):
     shown = json.loads(cli(["check", "--no-cache", "--format", "json", "app"], root).stdout)
     fixes = [f["fix"] for f in shown["findings"]]
     assert [fix["description"] if fix else None for fix in fixes] == [
-        "Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)`",
-        "Use the deadline-aware, split `resilint.runtime.timeout(read=..., connect=...)`",
+        AddTimeout.DESCRIPTION,
+        SplitTimeout.DESCRIPTION,
         None,
     ]
     assert all(fix is None or fix["edits"] for fix in fixes)
@@ -142,7 +147,7 @@ def test_json_and_sarif_carry_the_concrete_edits_of_each_fix(cli, tmp_path):
     assert (by_line[11]["code"], by_line[11]["fix"]) == ("RES101", None)  # the socket: left alone
     fixed = _apply(source, by_line[5]["fix"]["edits"])
     assert "from resilint.runtime import timeout\n" in fixed
-    assert "return requests.get(u, timeout=timeout(read=10, connect=3.05))" in fixed
+    assert "return requests.get(\n        u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )" in fixed
     assert "timeout=20" in fixed, "one finding's fix touches only that finding"
 
     sarif = json.loads(cli(["check", "--no-cache", "--format", "sarif", "app"], root).stdout)

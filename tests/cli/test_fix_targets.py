@@ -9,8 +9,14 @@ import pytest
 
 CLIENT = "import requests\n\n\ndef fetch(url):\n    return requests.get(url)\n"
 RUNTIME_FIXED = (
-    "import requests\nfrom resilint.runtime import timeout\n\n\n"
-    "def fetch(url):\n    return requests.get(url, timeout=timeout(read=10, connect=3.05))\n"
+    "import requests\nfrom resilint.runtime import timeout\n\n"
+    "HTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n\n\n"
+    "def fetch(url):\n    return requests.get(\n"
+    "        url, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )\n"
+)
+NATIVE_FIXED = (
+    "import requests\n\nHTTP_TIMEOUT = (3.05, 10)\n\n\n"
+    "def fetch(url):\n    return requests.get(url, timeout=HTTP_TIMEOUT)\n"
 )
 URLLIB3 = "from urllib3.util import Retry\n\nRETRY = Retry(total=3, backoff_factor=0.5)\n"
 
@@ -24,14 +30,12 @@ def _project(tmp_path, requirements=None, pyproject=None, client=CLIENT):
     return tmp_path / "client.py"
 
 
-def test_native_target_leaves_a_runtime_only_fix_alone_and_says_why(cli, tmp_path):
+def test_native_target_writes_what_the_project_already_has(cli, tmp_path):
     client = _project(tmp_path, requirements="requests>=2\n")
-    result = cli(["fix", "--no-cache", "."], tmp_path)
-    assert client.read_text() == CLIENT
-    assert result.exit_code == 1
-    why = 'needs resilint-runtime, which the project does not declare; set fix-target = "runtime" or use `resilint codemod add-timeout`'
-    assert f"Left alone: client.py:5: RES101: {why}" in result.stderr
-    assert f"not fixed: left alone: {why}" in result.stdout
+    result = cli(["fix", "--no-cache", "--show-fixes", "."], tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert client.read_text() == NATIVE_FIXED  # a named (connect, read) pair: no new dependency
+    assert "resilint-runtime" not in result.stderr
 
 
 def test_a_declared_runtime_gets_the_runtime_fix_and_the_report_says_the_dependency_is_used(cli, tmp_path):
@@ -53,14 +57,14 @@ def test_the_option_and_the_setting_choose_the_target(cli, tmp_path, option, set
     client = _project(tmp_path, pyproject=pyproject)
     args = ["fix", "--no-cache", *(("--fix-target", option) if option else ()), "."]
     cli(args, tmp_path)
-    assert client.read_text() == (RUNTIME_FIXED if fixed else CLIENT)
+    assert client.read_text() == (RUNTIME_FIXED if fixed else NATIVE_FIXED)
 
 
-def test_a_declared_runtime_with_the_native_setting_says_the_setting_chose(cli, tmp_path):
+def test_a_declared_runtime_with_the_native_setting_gets_the_native_fix(cli, tmp_path):
     client = _project(tmp_path, requirements="resilint-runtime\n", pyproject='[tool.resilint]\nfix-target = "native"\n')
-    result = cli(["fix", "--no-cache", "."], tmp_path)
-    assert client.read_text() == CLIENT
-    assert 'RES101: needs resilint-runtime, and fix-target says "native"; set it to "runtime"' in result.stderr
+    result = cli(["fix", "--no-cache", "-v", "."], tmp_path)
+    assert client.read_text() == NATIVE_FIXED
+    assert "fix target: native" in result.stderr
 
 
 def test_a_decorated_retry_gets_no_native_key_and_says_why(cli, tmp_path):
@@ -82,8 +86,10 @@ def test_check_reports_the_fix_of_the_target_it_would_apply(cli, tmp_path):
         [finding] = [f for f in json.loads(out)["findings"] if f["code"] == "RES101"]
         return finding["fix"]
 
-    assert fix_of() is None
-    assert fix_of("--fix-target", "runtime")["applicability"] == "safe"
+    native, runtime = fix_of(), fix_of("--fix-target", "runtime")
+    assert native["applicability"] == runtime["applicability"] == "safe"
+    assert not any("resilint.runtime" in edit["content"] for edit in native["edits"])
+    assert any("from resilint.runtime import timeout" in edit["content"] for edit in runtime["edits"])
 
 
 def test_a_wrong_fix_target_setting_exits_2_naming_the_key(cli, tmp_path):

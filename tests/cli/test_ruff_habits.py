@@ -13,6 +13,8 @@ import textwrap
 import pytest
 
 from resilint.cli import main
+from resilint.codemods.add_timeout import AddTimeout
+from resilint.codemods.split_timeout import SplitTimeout
 from tests.cli.test_fix_cli import CLIENT as INDENTED_CLIENT
 from tests.conftest import cli_runner, write_tree
 
@@ -99,9 +101,9 @@ def test_fix_of_stdin_prints_the_fixed_source_and_writes_nothing(run, tmp_path):
     result = run(["fix", "-", "--stdin-filename", "app/client.py", "--no-cache"], root, CLIENT)
     assert result.exit_code == 1  # findings remain
     assert result.stdout == CLIENT.replace(
-        "import socket\n", "import socket\nfrom resilint.runtime import timeout\n"
-    ).replace("requests.get(u)", "requests.get(u, timeout=timeout(read=10, connect=3.05))")
-    assert "app/client.py:9:48: RES103" in result.stderr  # what remains: on stderr, after the fix
+        "import socket\n", "import socket\nfrom resilint.runtime import timeout\n\nHTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n"
+    ).replace("return requests.get(u)", "return requests.get(\n        u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )")
+    assert "app/client.py:14:48: RES103" in result.stderr  # what remains: on stderr, after the fix
     assert "not fixed: its fix is unsafe: apply it with --unsafe-fixes" in result.stderr
     assert (root / "app" / "client.py").read_text() == CLEAN
     nothing = run(["fix", "-", "--stdin-filename", "app/client.py", "--no-cache"], root, CLEAN)
@@ -113,15 +115,15 @@ def test_fix_of_stdin_prints_the_fixed_source_and_writes_nothing(run, tmp_path):
 def test_check_fix_of_stdin_prints_the_source_then_reports_on_stderr(run, tmp_path):
     result = run(["check", "--fix", "-", "--stdin-filename", "client.py", "--no-cache", "--format", "concise", "--fix-target", "runtime"], tmp_path, CLIENT)
     assert result.exit_code == 1
-    assert "timeout=timeout(read=10, connect=3.05)" in result.stdout
-    assert "client.py:9:48: RES103" in result.stderr and "RES103" not in result.stdout
+    assert "timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)" in result.stdout
+    assert "client.py:14:48: RES103" in result.stderr and "RES103" not in result.stdout
     assert "Found 3 findings (1 fixed, 2 remaining)." in result.stderr
 
 
 def test_diff_of_stdin(run, tmp_path):
     result = run(["fix", "--diff", "-", "--stdin-filename", "client.py", "--no-cache", "--fix-target", "runtime"], tmp_path, CLIENT)
     assert result.exit_code == 1
-    assert result.stdout.startswith("--- a/client.py\n+++ b/client.py\n@@ -1,8 +1,9 @@ RES101 (missing-timeout)\n")
+    assert result.stdout.startswith("--- a/client.py\n+++ b/client.py\n@@ -1,8 +1,14 @@ RES101 (missing-timeout)\n")
 
 
 @pytest.mark.parametrize(
@@ -189,7 +191,7 @@ def test_quiet_prints_the_findings_and_nothing_else(run, tmp_path):
     fixing = run(["fix", "-q", "client.py", "--no-cache"], root)
     assert fixing.exit_code == 1
     assert "Fixed" not in fixing.stderr and "Left alone" not in fixing.stderr
-    assert "client.py:9:48: RES103" in fixing.stdout
+    assert "client.py:14:48: RES103" in fixing.stdout
 
 
 def test_verbose_says_what_it_reads_and_what_the_cache_answered(run, tmp_path):
@@ -220,8 +222,8 @@ def test_check_fix_fixes_then_reports_what_remains_and_why(run, tmp_path):
     result = run(["check", "--fix", "app", "--no-cache"], root)
     assert result.exit_code == 1
     text = (root / "app" / "client.py").read_text()
-    assert "requests.get(u, timeout=timeout(read=10, connect=3.05))" in text
-    assert "app/client.py:9:48: RES103" in result.stdout  # positions in the fixed file
+    assert "u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)" in text
+    assert "app/client.py:14:48: RES103" in result.stdout  # positions in the fixed file
     assert "= note: not fixed: its fix is unsafe: apply it with --unsafe-fixes" in result.stdout
     assert "= note: not fixed: left alone: add-timeout: `socket.create_connection` takes one number" in result.stdout
     assert "Found 3 findings (1 fixed, 2 remaining; 1 with `resilint fix --unsafe-fixes`)." in result.stdout
@@ -235,13 +237,16 @@ def test_show_fixes_lists_each_fix_with_its_file_line_rule_and_change(run, tmp_p
     listing = result.stderr[result.stderr.index("Fixed 2 findings:"):]
     # Lines are those of the file as checked, also for RES103's fix, made after RES101's had
     # added the import (which RES103's fix then needed no more).
-    assert listing.splitlines()[:6] == [
+    assert listing.splitlines()[:7] == [
         "Fixed 2 findings:",
-        "  app/client.py:5:12: RES101 (missing-timeout), safe fix: Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)`; uses the resilint-runtime dependency (fix target: runtime)",
-        "      line 3: added `from resilint.runtime import timeout`",
-        "      line 5: `return requests.get(u)` -> `return requests.get(u, timeout=timeout(read=10, connect=3.05))`",
-        "  app/client.py:8:48: RES103 (hardcoded-timeout), unsafe fix: Use the deadline-aware, split `resilint.runtime.timeout(read=..., connect=...)`",
-        "      line 8: `return requests.post(u, json=body, timeout=20)` -> `return requests.post(u, json=body, timeout=timeout(read=20, connect=3.05))`",
+        f"  app/client.py:5:12: RES101 (missing-timeout), safe fix: {AddTimeout.DESCRIPTION}; uses the resilint-runtime dependency (fix target: runtime)",
+        "      line 3: added `from resilint.runtime import timeout HTTP_READ_TIMEOUT = 10 HTTP_CONNECT_TIMEOUT = 3.05`",
+        "      line 5: `return requests.get(u)` -> `return requests.get( u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT) )`",
+        f"  app/client.py:8:48: RES103 (hardcoded-timeout), unsafe fix: {SplitTimeout.DESCRIPTION}",
+        # one constant per value: RES103's 20 s is not RES101's 10 s
+        "      line 3: added `UPLOAD_READ_TIMEOUT = 20 UPLOAD_CONNECT_TIMEOUT = 3.05`",
+        "      line 8: `return requests.post(u, json=body, timeout=20)` -> `return requests.post( u, json=body, "
+        "timeout=timeout(read=UPLOAD_READ_TIMEOUT, connect=UPLOAD_CONNECT_TIMEOUT), )`",
     ]
     diffed = run(["check", "--fix", "--show-fixes", "app", "--no-cache"], write_tree(tmp_path / "b", {**DECLARED, "app/client.py": CLIENT}))
     assert "Fixed 1 finding:\n  app/client.py:5:12: RES101 (missing-timeout)" in diffed.stderr
@@ -263,7 +268,7 @@ def test_fixable_selects_the_rules_that_are_fixed(run, tmp_path):
     root = write_tree(tmp_path, {**DECLARED, "app/client.py": CLIENT})
     run(["fix", "app", "--fixable", "RES103", "--unsafe-fixes", "--no-cache"], root)
     text = (root / "app" / "client.py").read_text()
-    assert "requests.get(u)\n" in text and "timeout=timeout(read=20, connect=3.05)" in text
+    assert "requests.get(u)\n" in text and "HTTP_READ_TIMEOUT = 20\n" in text
 
 
 def test_fixable_and_unfixable_settings(run, tmp_path):
@@ -292,8 +297,8 @@ def test_diff_hunks_name_the_rules_whose_fixes_they_hold(run, tmp_path):
     result = run(["fix", "--diff", "--unsafe-fixes", "app", "--no-cache"], root)
     headers = [line for line in result.stdout.splitlines() if line.startswith("@@")]
     assert headers == [
-        "@@ -1,11 +1,12 @@ RES101 (missing-timeout), RES103 (hardcoded-timeout)",
-        "@@ -22,4 +23,4 @@ RES101 (missing-timeout)",
+        "@@ -1,11 +1,24 @@ RES101 (missing-timeout), RES103 (hardcoded-timeout)",
+        "@@ -22,4 +35,6 @@ RES101 (missing-timeout)",
     ]
     # what patch tools read is untouched: the text after the second @@ is a comment for them
     patch = subprocess.run(["git", "apply", "--check", "-"], input=result.stdout, cwd=root, capture_output=True, text=True)

@@ -27,7 +27,8 @@ def test_tenacity_without_stop_gets_one_in_the_spelling_of_its_decorator():
         """)
     assert code == dedent("""
         import tenacity as t
-        from tenacity import stop_after_attempt as tenacity_stop_after_attempt, retry as r, wait_random
+        from tenacity import retry as r, wait_random
+        from tenacity import stop_after_attempt as tenacity_stop_after_attempt
 
         @r(wait=wait_random(0, 1), stop=tenacity_stop_after_attempt(5))
         def a(): ...

@@ -26,7 +26,7 @@ def test_tenacity_wait_exponential_keeps_its_schedule_and_gets_a_random_term_on_
         def fetch(): ...
         """)
     assert code == dedent("""
-        from tenacity import wait_random, retry, stop_after_attempt, wait_exponential
+        from tenacity import retry, stop_after_attempt, wait_exponential, wait_random
 
         @retry(
             stop=stop_after_attempt(3),

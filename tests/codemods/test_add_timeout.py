@@ -13,7 +13,7 @@ from resilint.fixing.codemod_run import run_codemod
 
 
 def _fixed(source: str) -> str:
-    run = run_codemod(AddTimeout, textwrap.dedent(source).encode(), "example.py", Settings(), None)
+    run = run_codemod(AddTimeout, textwrap.dedent(source).encode(), "example.py", Settings(fix_target="runtime"), None)
     assert run.updated is not None
     return run.updated.decode()
 
@@ -35,7 +35,7 @@ def test_the_import_never_shadows_a_name_already_used(source, name):
     fixed = _fixed(source)
     imported = "from resilint.runtime import timeout" + ("" if name == "timeout" else f" as {name}")
     assert fixed.count(imported + "\n") == 1
-    assert f"timeout={name}(read=10, connect=3.05)" in fixed
+    assert f"timeout={name}(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)" in fixed
 
 
 def test_the_import_is_added_once_for_many_calls_and_merged_with_an_existing_one():
@@ -47,19 +47,24 @@ def test_the_import_is_added_once_for_many_calls_and_merged_with_an_existing_one
         requests.get('b', timeout=None)
     """)
     assert fixed.count("import") == 2
-    assert "from resilint.runtime import timeout, retry\n" in fixed  # AddImportsVisitor's merge
-    assert fixed.count("timeout=timeout(read=10, connect=3.05)") == 2
+    assert "from resilint.runtime import retry, timeout\n" in fixed  # merged, in isort's order
+    assert fixed.count("timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)") == 2
+    assert fixed.count("HTTP_READ_TIMEOUT = 10\n") == 1  # one constant per value and file
 
 
 def test_an_existing_runtime_import_under_an_alias_is_reused():
     source = "import requests\nfrom resilint.runtime import timeout as t\n\nrequests.get('a', timeout=t())\nrequests.get('b')\n"
     fixed = _fixed(source)
-    assert fixed == source.replace("requests.get('b')", "requests.get('b', timeout=t(read=10, connect=3.05))")
+    assert fixed == (
+        "import requests\nfrom resilint.runtime import timeout as t\n\n"
+        "HTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n\n"
+        "requests.get('a', timeout=t())\nrequests.get('b', timeout=t(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT))\n"
+    )
 
 
 def test_a_literal_dict_unpacked_without_a_timeout_gets_the_keyword_after_it():
     fixed = _fixed("import requests\n\nrequests.post('u', **{'json': {}})\n")
-    assert "requests.post('u', **{'json': {}}, timeout=timeout(read=10, connect=3.05))" in fixed
+    assert "requests.post('u', **{'json': {}}, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT))" in fixed
     compile(fixed, "example.py", "exec")
 
 

@@ -13,7 +13,7 @@ from resilint.fixing.codemod_run import run_codemod
 
 _MANY_FUNCTIONS = "".join(f"def f{i}(u):\n    return helper(u, {i})\n\n\n" for i in range(200))
 _SOURCE = "import requests\n\n\n" + _MANY_FUNCTIONS + "def fetch(u):\n    return requests.get(u)\n"
-_FIXED = "requests.get(u, timeout=timeout(read=10, connect=3.05))"
+_FIXED = "requests.get(\n        u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )"
 
 
 class _Counting(AddTimeout):
@@ -32,7 +32,7 @@ class _PositionsMisleading(AddTimeout):
 
 
 def _fixed(codemod, source: str = _SOURCE) -> str:
-    run = run_codemod(codemod, source.encode(), "example.py", Settings(), None)
+    run = run_codemod(codemod, source.encode(), "example.py", Settings(fix_target="runtime"), None)
     assert run.error is None and run.updated is not None
     return run.updated.decode()
 

@@ -54,7 +54,8 @@ def test_a_codemod_runs_standalone_with_libcst_tool(tmp_path):
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    # no project around it declares resilint-runtime: the native form, a named (connect, read)
     assert target.read_text() == (
-        "import requests\nfrom resilint.runtime import timeout as runtime_timeout\n\n\n"
-        "def fetch(u, timeout):\n    return requests.get(u, timeout=runtime_timeout(read=10, connect=3.05))\n"
+        "import requests\n\nHTTP_TIMEOUT = (3.05, 10)\n\n\n"
+        "def fetch(u, timeout):\n    return requests.get(u, timeout=HTTP_TIMEOUT)\n"
     )

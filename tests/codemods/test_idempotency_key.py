@@ -125,7 +125,8 @@ def test_a_decorated_function_gets_an_operation_scope_outside_its_retry():
         import tenacity
         from tenacity import retry as r, stop_after_attempt
         from flask import Flask
-        from resilint.runtime import idempotency_key as runtime_idempotency_key, idempotent_operation
+        from resilint.runtime import idempotency_key as runtime_idempotency_key
+        from resilint.runtime import idempotent_operation
 
         app = Flask(__name__)
 
@@ -146,7 +147,7 @@ def test_a_decorated_function_gets_an_operation_scope_outside_its_retry():
             session.post("https://a.example/y", json=payload)
         """)
     assert [line for line, _ in left] == [18, 19]
-    assert remaining(code, "RES201") == [22, 23]  # the two left alone, lines moved by the fix
+    assert remaining(code, "RES201") == [23, 24]  # the two left alone, lines moved by the fix
 
 
 def test_headers_of_unknown_content_and_keys_made_per_attempt_are_left_alone():

@@ -33,9 +33,12 @@ def test_pure_exponential_and_doubling_delays_get_jitter_on_top():
                     await asyncio.sleep(delay)
                     delay *= 2
         """)
+    # ``import asyncio, time, aiohttp, requests`` stands with its last section (third party),
+    # so the standard library's ``random`` opens its own section above it, as isort would
     assert code == dedent("""
-        import asyncio, time, aiohttp, requests
         import random
+
+        import asyncio, time, aiohttp, requests
 
         def f():
             for attempt in range(5):

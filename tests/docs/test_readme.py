@@ -78,7 +78,8 @@ def test_the_quick_start_runs_in_a_fresh_virtual_environment(tmp_path):
 
 
 SAMPLES = {
-    "AddTimeout": ('import requests\nrequests.get("https://a.example")\n', "timeout=timeout(read=10, connect=3.05)"),
+    # no pyproject.toml around it declares resilint-runtime: the native form
+    "AddTimeout": ('import requests\nrequests.get("https://a.example")\n', "HTTP_TIMEOUT = (3.05, 10)\n"),
     "AddBound": (
         "import backoff\n\n@backoff.on_exception(backoff.expo, OSError)\ndef sync(): ...\n",
         "@backoff.on_exception(backoff.expo, OSError, max_tries=5)",

@@ -21,7 +21,8 @@ from resilint.fixing import fixer as fixer_module
 from tests.conftest import write_tree
 
 CALL = 'requests.get("u")'
-FIXED_CALL = 'requests.get("u", timeout=timeout(read=10, connect=3.05))'
+FIXED_CALL = 'requests.get("u", timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT))'
+NAMED = "HTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n"  # the fix's seconds, named once per file
 
 
 def _run_python(path: Path, *, cwd: Path) -> subprocess.CompletedProcess:
@@ -112,7 +113,7 @@ def test_the_fixed_call_never_reads_an_import_that_is_not_bound_or_is_rebound(cl
     assert "Fixed 4 findings in 4 files (RES101: 4); 0 findings remaining." in result.stderr
     for name in sources:
         text = (root / name).read_text()
-        assert 'requests.get("u", timeout=runtime_timeout(read=10, connect=3.05))' in text, text
+        assert 'timeout=runtime_timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)' in text, text
         assert "from resilint.runtime import timeout as runtime_timeout" in text, text
         ran = _run_python(root / name, cwd=root)
         assert ran.returncode == 0, (name, ran.stderr)
@@ -135,7 +136,7 @@ def test_an_import_bound_before_any_code_runs_is_reused(cli, tmp_path):
     """})
     cli(["fix", "--fix-target", "runtime", "--no-cache", "."], root)
     text = (root / "a.py").read_text()
-    assert 'requests.get("u", timeout=timeout(read=10, connect=3.05))' in text
+    assert 'timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)' in text
     assert text.count("import timeout") == 1 and "runtime_timeout" not in text
     ran = _run_python(root / "a.py", cwd=root)
     assert ran.returncode == 0 and ran.stdout.startswith("timeout ") and "None" not in ran.stdout, ran.stderr
@@ -169,7 +170,7 @@ def test_deep_code_is_fixed_like_check_says_and_other_files_too(cli, tmp_path):
     assert "Fixed 3 findings in 3 files (RES101: 3); 0 findings remaining." in result.stderr
     for name in sources:
         text = (root / name).read_text()
-        assert "timeout=timeout(read=10, connect=3.05))" in text, name
+        assert "timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)" in text, name
         compile(text, name, "exec")
 
 
@@ -289,7 +290,7 @@ def test_sigterm_while_the_temporary_file_is_created_leaves_no_temporary_file(tm
     driver = tmp_path / "driver.py"
     driver.write_text(SIGTERM_AT_MKSTEMP)
     rewritten = {
-        "fix": f"import requests\nfrom resilint.runtime import timeout\n\n{FIXED_CALL}\n",
+        "fix": f"import requests\nfrom resilint.runtime import timeout\n\n{NAMED}\n{FIXED_CALL}\n",
         "check": f"import requests\n\n{CALL}  # noqa: RES101\n",
     }
     for command in (["fix", "--fix-target", "runtime"], ["check", "--add-noqa"]):
@@ -309,34 +310,34 @@ def test_sigterm_while_the_temporary_file_is_created_leaves_no_temporary_file(tm
 # --- 9. what LibCST does not print back byte for byte is kept as the file has it ----------------
 
 ADDED_IMPORT = "from resilint.runtime import timeout"
-FIXED_U = "requests.get(u, timeout=timeout(read=10, connect=3.05))"
+FIXED_U = "requests.get(\n        u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )"
 
 
 def test_cr_line_endings_and_form_feeds_are_kept_byte_for_byte(cli, tmp_path):
     cases = {
         "cr_only.py": (
             b'import requests\r\rrequests.get("u")\r',
-            f'import requests\r{ADDED_IMPORT}\r\r{FIXED_CALL}\r'.encode(),
+            (f'import requests\r{ADDED_IMPORT}\r\r' + NAMED.replace('\n', '\r') + f'\r{FIXED_CALL}\r').encode(),
         ),
         "form_feed_top.py": (
             b'import requests\n\n\x0cx = 1\nrequests.get("u")\n',
-            f'import requests\n{ADDED_IMPORT}\n\n\x0cx = 1\n{FIXED_CALL}\n'.encode(),
+            f'import requests\n{ADDED_IMPORT}\n\n{NAMED}\n\x0cx = 1\n{FIXED_CALL}\n'.encode(),
         ),
         "form_feed_top_call.py": (
             b'import requests\n\n\x0crequests.get("u")\n',
-            f'import requests\n{ADDED_IMPORT}\n\n\x0c{FIXED_CALL}\n'.encode(),
+            f'import requests\n{ADDED_IMPORT}\n\n{NAMED}\n\x0c{FIXED_CALL}\n'.encode(),
         ),
         "form_feed_indented.py": (
             b'import requests\n\n\ndef f(u):\n\x0c    x = 1\n    return requests.get(u)\n',
-            f'import requests\n{ADDED_IMPORT}\n\n\ndef f(u):\n\x0c    x = 1\n    return {FIXED_U}\n'.encode(),
+            f'import requests\n{ADDED_IMPORT}\n\n{NAMED}\n\ndef f(u):\n\x0c    x = 1\n    return {FIXED_U}\n'.encode(),
         ),
         "form_feed_on_the_fixed_line.py": (
             b'import requests\n\n\ndef f(u):\n    x = 1\n\x0c    return requests.get(u)\n',
-            f'import requests\n{ADDED_IMPORT}\n\n\ndef f(u):\n    x = 1\n\x0c    return {FIXED_U}\n'.encode(),
+            f'import requests\n{ADDED_IMPORT}\n\n{NAMED}\n\ndef f(u):\n    x = 1\n\x0c    return {FIXED_U}\n'.encode(),
         ),
         "form_feed_page_break.py": (
             b'import requests\n\x0c\n\ndef f(u):\n    return requests.get(u)\n\x0c\n',
-            f'import requests\n{ADDED_IMPORT}\n\x0c\n\ndef f(u):\n    return {FIXED_U}\n\x0c\n'.encode(),
+            f'import requests\n{ADDED_IMPORT}\n\n{NAMED}\x0c\n\ndef f(u):\n    return {FIXED_U}\n\x0c\n'.encode(),
         ),
     }
     root = tmp_path
@@ -393,8 +394,8 @@ def test_a_fix_keeps_an_import_that_another_module_imports_from_this_one(cli, tm
     assert result.exit_code == 0, result.stdout + result.stderr
     for name in ("policy", "listed", "alone"):
         assert "retry(attempts=3, base=1, cap=10, retry_on=(OSError,))\ndef call" in (root / "lib" / f"{name}.py").read_text()
-    assert "wait_exponential" in (root / "lib" / "policy.py").read_text().splitlines()[0]
-    assert "wait_exponential" in (root / "lib" / "listed.py").read_text().splitlines()[0]
+    assert "from tenacity import wait_exponential\n" in (root / "lib" / "policy.py").read_text()
+    assert "from tenacity import wait_exponential\n" in (root / "lib" / "listed.py").read_text()
     # nothing imports it from ``lib.alone``: the import the fix left unused goes
     assert "wait_exponential" not in (root / "lib" / "alone.py").read_text()
     ran = subprocess.run(

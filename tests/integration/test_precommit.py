@@ -75,8 +75,9 @@ def test_fix_hook_fixes_the_file_fails_once_and_passes_after(project, tmp_path):
     assert "files were modified by this hook" in fixing.stdout
     assert "Fixed 1 finding in 1 file (RES101: 1); 0 findings remaining." in fixing.stdout
     assert (project / "client.py").read_text() == (
-        "import requests\nfrom resilint.runtime import timeout\n\n\n"
-        "def fetch(url):\n    return requests.get(url, timeout=timeout(read=10, connect=3.05))\n"
+        "import requests\nfrom resilint.runtime import timeout\n\nHTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n\n\n"
+        "def fetch(url):\n    return requests.get(\n"
+        "        url, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )\n"
     )
     git("add", "client.py", cwd=project)
     passing = pre_commit(project, home, "resilint-fix")

@@ -13,7 +13,7 @@ from resilint.lint.checker import check_source, parse_module
 from resilint.fixing.codemod_run import interpreter_limit, uncompilable, unparseable
 from resilint.lint.syntax_versions import describe, newer_syntax
 
-from tests.fixing.test_fixer import FIXED_CALL, IMPORT, _fix
+from tests.fixing.test_fixer import FIXED_CALL, IMPORT, NAMED, _fix
 
 PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
 # ``except A, B:`` (PEP 758, Python 3.14) is newer than every Python this runs on here; on 3.14
@@ -39,7 +39,7 @@ def test_a_file_newer_than_this_python_is_checked_fixed_and_the_limit_named(tmp_
     assert [f.code for f in check_source(source.decode(), ["RES101"])] == ["RES101"]
     outcome = _fix(tmp_path)
     assert outcome.fixed == {"RES101": 1} and not outcome.dropped, outcome.dropped
-    assert target.read_bytes() == source.replace(b"import requests\n", b"import requests\n" + IMPORT, 1).replace(
+    assert target.read_bytes() == source.replace(b"import requests\n", b"import requests\n" + IMPORT + NAMED, 1).replace(
         b"requests.get(u)", FIXED_CALL
     )
     [note] = outcome.parsed_only

@@ -52,7 +52,7 @@ def test_the_runtime_distribution_has_resilints_version():
 def test_fixed_code_runs_where_only_the_runtime_is_installed(tmp_path):
     fixed, _ = rewrite(LoopFullJitter, PAYMENT, fix_target="runtime")
     fixed, _ = rewrite(AddIdempotencyKey, fixed, fix_target="runtime")
-    assert "from resilint.runtime import idempotency_key, full_jitter\n" in fixed  # one import line for both fixes
+    assert "from resilint.runtime import full_jitter, idempotency_key\n" in fixed  # one import line for both fixes, in isort's order
     script = tmp_path / "payment.py"
     script.write_text(fixed, encoding="utf-8")
 

@@ -1,50 +1,66 @@
-"""RES101/RES102: a client call without a timeout, or with ``None``, gets the deadline-aware
-``resilint.runtime.timeout(read=..., connect=...)`` (the ``fix-timeout`` setting's values)."""
+"""RES101/RES102: a client call without a timeout, or with ``None``, gets a named bound: the
+scope's own (a ``timeout`` parameter, ``self.timeout``, a module ``*TIMEOUT*`` constant) when
+it has a bounded one, else one module constant per value and file holding the ``fix-timeout``
+setting's seconds (``timeout_values``), passed as it is (native target) or through the
+deadline-aware ``resilint.runtime.timeout(read=..., connect=...)`` (runtime target)."""
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Optional, Union
 
 import libcst as cst
+from libcst.codemod import CodemodContext
 
-from resilint.codemods.base import ResilintCodemod
-from resilint.codemods.imports import RUNTIME, use_name
-from resilint.codemods.timeout_edits import add_keyword, bare, positive_number, runtime_timeout, seconds, verdicts_to_fix
+from resilint.codemods.base import ResilintCodemod, Span
+from resilint.codemods.timeout_edits import add_keyword, positive_number, verdicts_to_fix
+from resilint.codemods.timeout_values import NamedTimeouts, fix_target_of
+from resilint.codemods.wrapping import LineFit
 from resilint.lint.nodes import is_none
 
 
 class AddTimeout(ResilintCodemod):
-    DESCRIPTION = "Pass the deadline-aware `resilint.runtime.timeout(read=..., connect=...)`"
+    DESCRIPTION = "Pass a named timeout: the scope's own bound, or a module constant (through `resilint.runtime.timeout` with the runtime target)"
     CODES = ("RES101", "RES102")
     APPLICABILITY = "safe"
-    TARGETS = ("runtime",)
+
+    def __init__(self, context: CodemodContext, targets: Optional["frozenset[Span]"] = None, fix_target: Optional[str] = None) -> None:
+        super().__init__(context, targets)
+        self.given_target = fix_target  # None: the run's (``timeout_values.fix_target_of``)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         connect, read = self.settings.fix_timeout
-        function = None
         model = self.semantic_model(tree)
+        values: Optional[NamedTimeouts] = None
+        fit = LineFit(self, tree, model)
         for verdict in verdicts_to_fix(self, model):
             assert verdict.spec is not None
+            call = verdict.anchor
+            if not isinstance(call, cst.Call):
+                continue
+            own_connect = None
             if verdict.code == "RES101":
-                if not isinstance(verdict.anchor, cst.Call):
-                    continue
-                target: Union[cst.Call, cst.CSTNode] = verdict.anchor
-                connect_node = seconds(min(connect, read))
+                target: Union[cst.Call, cst.CSTNode] = call
             elif is_none(verdict.node):
                 target = verdict.node
-                connect_node = seconds(min(connect, read))
             elif _connect_then_none(verdict.node) is not None:
                 target = verdict.node
-                connect_node = bare(_connect_then_none(verdict.node))  # type: ignore[arg-type]
+                own_connect = positive_number(_connect_then_none(verdict.node))  # type: ignore[arg-type]
             else:
                 self.leave_alone(verdict.node, "an unbounded value of this shape is not rewritten; bound it by hand")
                 continue
-            function = function or use_name(self.context, model, RUNTIME, "timeout")
-            value = runtime_timeout(function, verdict.spec.library, seconds(read), connect_node)
+            values = values or NamedTimeouts(self, model, tree, fix_target_of(self, self.given_target))
+            library = verdict.spec.library
+            # The user's own connect timeout stays theirs: only the missing read bound is added.
+            value = values.in_scope(call, library) if own_connect is None else None
+            if value is None:
+                value = values.value(own_connect or min(connect, read), read, library, verdict.node, call)
+            wrap = fit.wrapper(call)  # a call grown past the line length is wrapped as black would
             if verdict.code == "RES101":
-                self.plan(target, lambda updated, v=value: _with_timeout(updated, v))
+                self.plan(target, lambda updated, v=value, w=wrap: w(_with_timeout(updated, v)))
             else:
                 self.plan(target, lambda _, v=value: v)
+                self.plan(call, wrap)
+                self.rewriting(verdict.node, call)
             self.rewriting(verdict.node, target)
         return tree.visit(self) if self._edits else tree
 

@@ -22,9 +22,12 @@ import libcst as cst
 import libcst.helpers
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
+from libcst.helpers import get_absolute_module_from_package_for_import
 from libcst.matchers import MatcherDecoratableTransformer
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from resilint.codemods.import_order import import_sort_key, place, with_name
+from resilint.codemods.style import ProjectStyle, style_of
 from resilint.lint.checker import module_name, project_roots
 from resilint.lint.modules import shadowing_modules
 from resilint.lint.config import ConfigError, Settings, load_settings
@@ -81,6 +84,13 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         self.planned_spans: Dict[int, Optional[Span]] = {}
         self.replaced: Dict[int, Union[cst.CSTNode, cst.FlattenSentinel, cst.RemovalSentinel]] = {}
         self.served: Dict[int, Set[Span]] = {}
+        # Planned top-level statements whose edit only puts new statements above them (module
+        # constants above the first statement after the imports), by id: for each statement
+        # put above, the targets (finding spans) that use it.
+        self.inserted_above: Dict[int, List[Set[Span]]] = {}
+        # Planned nodes that start their statement's first line outside brackets, by id: lines
+        # their rewrite adds are indented as that line is (``codemods.wrapping``).
+        self.at_statement_start: Set[int] = set()
         self._serving: Tuple[Span, ...] = ()
         # A planned node the pruned visit missed was applied by a visit of the whole module.
         self.visited_everything = False
@@ -220,6 +230,10 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         if transform is AddImportsVisitor:
             transform = _ModuleLevelImports
         return super()._instantiate_and_run(transform, tree)
+
+    def targets_at(self, finding: cst.CSTNode) -> Tuple[Span, ...]:
+        """The targets (finding spans) reported at ``finding``; none when fixing everything."""
+        return self._targets_at(finding) if self.targets is not None else ()
 
     def rewriting(self, finding: cst.CSTNode, replaced: cst.CSTNode) -> None:
         """Record that the finding reported at ``finding`` is fixed by replacing ``replaced``
@@ -409,6 +423,57 @@ class _ModuleLevelImports(AddImportsVisitor):
         # Only imports are edited: every other statement stays the same object, which tells
         # ``resilint.fixing`` what did not change without comparing text.
         return isinstance(node, cst.Module) or _is_import_line(node)
+
+    @property
+    def style(self) -> ProjectStyle:
+        found = getattr(self, "_style", None)
+        if found is None:
+            found = self._style = style_of(self.context.filename)
+        return found
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom) -> cst.ImportFrom:
+        """A name joins the top-level ``from`` import of its module in the order isort/ruff keep
+        (an aliased one only where they combine them); LibCST's would put it first."""
+        if isinstance(updated_node.names, cst.ImportStar) or original_node not in self.all_imports:
+            return updated_node
+        module = get_absolute_module_from_package_for_import(self.context.full_package_name, updated_node)
+        if module is None or module not in self.module_mapping or self.style.force_single_line:
+            return updated_node
+        for name in sorted(self.module_mapping.pop(module)):
+            updated_node = with_name(updated_node, name, self.style)
+        return updated_node
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        """Each import still missing as a statement of its own, where isort/ruff put it."""
+        config = updated_node.config_for_parsing
+        style = self.style
+        lines: List[str] = [f"import {module}" for module in sorted(self.module_imports)]
+        lines += [f"import {module} as {alias}" for module, alias in sorted(self.module_aliases.items())]
+        for module, names in sorted(self.module_mapping.items()):
+            ordered = sorted(names, key=style.name_key)
+            if style.force_single_line:
+                lines += [f"from {module} import {name}" for name in ordered]
+            else:
+                lines.append(f"from {module} import {', '.join(ordered)}")
+        for module, aliases in sorted(self.alias_mapping.items()):
+            spelled = [f"{name} as {alias}" for name, alias in sorted(aliases, key=lambda a: style.name_key(a[0]))]
+            if style.combine_as_imports and not style.force_single_line:
+                lines.append(f"from {module} import {', '.join(spelled)}")
+            else:
+                lines += [f"from {module} import {each}" for each in spelled]
+        if not lines:
+            return updated_node
+        body = list(updated_node.body)
+        start = 1 if body and docstring_or_strict(body[0]) else 0
+        statements = [cst.parse_statement(line, config=config) for line in lines]
+        for statement in sorted(statements, key=lambda s: import_sort_key(s, style)):  # type: ignore[arg-type, return-value]
+            assert isinstance(statement, cst.SimpleStatementLine)
+            body = place(body, start, statement, style)
+        end = start
+        while end < len(body) and _is_import_line(body[end]):
+            end += 1
+        # Code right below the imports gets a blank line between, as LibCST's visitor gives it.
+        return updated_node.with_changes(body=body[:end] + self._insert_empty_line(body[end:]))
 
 
 def with_imports(module: cst.Module, items: Sequence[object], path: str = "") -> cst.Module:

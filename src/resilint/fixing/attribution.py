@@ -66,7 +66,7 @@ def split_edits(run: CodemodRun, text: str, targets: Sequence[Span]) -> Tuple[Di
     text."""
     assert run.changed and run.command is not None and run.original is not None
     lines = _Lines(text)
-    imports = _Imports(run.original, text, lines)
+    imports = _Imports(run.original, text, lines, path=_path_of(run))
     pieces = _pieces(run, text, lines, imports)
     by_target = _imports_by_target(run, targets, imports)
     if pieces is not None and by_target is not None:
@@ -84,8 +84,10 @@ def split_edits_of_built_tree(
     before the first statement that is not an import. None where that does not hold: the run
     must be made over LibCST's own parse of the file."""
     assert run.changed and run.command is not None
+    if run.command.inserted_above:
+        return None  # the built tree has no blank lines or comments above a statement to go by
     lines = _Lines(text)
-    imports = _Imports.of_header(built, text)
+    imports = _Imports.of_header(built, text, _path_of(run))
     if imports is None:
         return None
     pieces = _pieces(run, text, lines, imports)
@@ -100,13 +102,16 @@ class _Imports:
     ``AddImportsVisitor`` over ``module``, a parse of the file or of its first lines (``text``
     is then those lines, the pieces' offsets being the same in the file)."""
 
-    def __init__(self, module: cst.Module, text: str, lines: "_Lines", below: FrozenSet[str] = frozenset()) -> None:
+    def __init__(
+        self, module: cst.Module, text: str, lines: "_Lines", below: FrozenSet[str] = frozenset(), path: str = "",
+    ) -> None:
         self.module, self.text, self.lines = module, text, lines
+        self.path = path  # the file's, whose project's import order places them
         self.below = below  # the modules of ``from ... import`` statements after ``text``
         self._made: Dict[FrozenSet[object], Optional[List[_Piece]]] = {}
 
     @classmethod
-    def of_header(cls, built: CheckedTree, text: str) -> Optional["_Imports"]:
+    def of_header(cls, built: CheckedTree, text: str, path: str = "") -> Optional["_Imports"]:
         """From a LibCST parse of the lines before the module's first statement that is not an
         import (and a ``pass`` standing for that statement, which LibCST may give a blank line
         before); None when imports further down could be extended too, or a position is unknown."""
@@ -131,7 +136,7 @@ class _Imports:
             module = parse_module(header)
         except Exception:  # noqa: BLE001 - LibCST refuses what the whole file's parse would too
             return None
-        return cls(module, header, _Lines(header), below)
+        return cls(module, header, _Lines(header), below, path)
 
     def pieces(self, items: Sequence[object]) -> Optional[List[_Piece]]:
         """The pieces of adding ``items`` (None: they cannot be told from the text)."""
@@ -139,8 +144,12 @@ class _Imports:
             return None
         key = frozenset(map(_item_key, items))
         if key not in self._made:
-            self._made[key] = _import_pieces(self.module, with_imports(self.module, items), self.text, self.lines) if items else []
+            self._made[key] = _import_pieces(self.module, with_imports(self.module, items, self.path), self.text, self.lines) if items else []
         return self._made[key]
+
+
+def _path_of(run: CodemodRun) -> str:
+    return (run.command.context.filename if run.command is not None else None) or ""
 
 
 def _item_key(item: object) -> Tuple[object, ...]:
@@ -209,7 +218,17 @@ def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> O
         owners = frozenset(command.served.get(key, ()))
         if span is None or not owners:
             return None
-        piece = _rewritten(command.planned_nodes[key], replacement, span, owners, original, text, lines)
+        if key in command.inserted_above:
+            above = _inserted_above(command.planned_nodes[key], replacement, span, command.inserted_above[key], original, text, lines)
+            if above is None:
+                return None
+            pieces.extend(above)
+            continue
+        else:
+            # A node on its statement's first line, outside brackets: the lines it is given
+            # (a call wrapped as black wraps it) are indented like that line.
+            block = lines.indentation(span[0]) if key in command.at_statement_start else None
+            piece = _rewritten(command.planned_nodes[key], replacement, span, owners, original, text, lines, block)
         if piece is None:
             return None
         pieces.append(piece)
@@ -230,8 +249,34 @@ def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> O
     return found
 
 
-def _place(piece: _Piece) -> Tuple[int, int, int]:
-    return piece.start, piece.end, piece.made
+def _place(piece: _Piece) -> Tuple[int, int, bool, int]:
+    # At one place, the imports' change first: whatever else a fix inserts there comes below them.
+    return piece.start, piece.end, piece.owners != SHARED, piece.made
+
+
+def _inserted_above(
+    node: cst.CSTNode, replacement: object, span: Span, users: Sequence[Iterable[Span]], module: cst.Module, text: str,
+    lines: "_Lines",
+) -> Optional[List[_Piece]]:
+    """The statements a planned top-level statement was given above it (``FlattenSentinel``
+    whose last node is the statement, its own rewrites being other plans' pieces), each an
+    insertion for the targets that use it (``users``), where the statement's leading lines
+    begin; and a blank line it was given before it, for all of them."""
+    if not isinstance(replacement, cst.FlattenSentinel) or not isinstance(node, cst.BaseStatement) or span[1] != 1:
+        return None
+    *above, statement = replacement.nodes
+    if not isinstance(statement, cst.BaseStatement) or len(above) != len(users):
+        return None
+    old_leading, new_leading = tuple(node.leading_lines), tuple(statement.leading_lines)
+    kept = new_leading[len(new_leading) - len(old_leading):]
+    if len(kept) != len(old_leading) or not all(a.deep_equals(b) for a, b in zip(kept, old_leading)):
+        return None  # its own leading lines changed, not only preceded by new ones
+    first = lines.offset(span[0] - len(old_leading), 1)
+    pieces = [_Piece(first, first, _code(module, each, ""), frozenset(owners)) for each, owners in zip(above, users)]
+    blank = "".join(_code(module, line, "") for line in new_leading[: len(new_leading) - len(old_leading)])
+    if blank:
+        pieces.append(_Piece(first, first, blank, frozenset(o for owners in users for o in owners)))
+    return pieces
 
 
 def _decoded(run: CodemodRun) -> str:
@@ -241,6 +286,7 @@ def _decoded(run: CodemodRun) -> str:
 
 def _rewritten(
     node: cst.CSTNode, replacement: object, span: Span, owners: Owners, module: cst.Module, text: str, lines: "_Lines",
+    block: Optional[str] = None,
 ) -> Optional[_Piece]:
     """The change replacing ``node`` by ``replacement`` makes to the file, or None when its text
     cannot be told from the node alone."""
@@ -260,13 +306,18 @@ def _rewritten(
         return None
     new = _code(module, replacement, indent)
     if not indent and LINE_BREAK.search(new) and not LINE_BREAK.search(old):
-        return None  # lines after the first whose indentation the original does not tell
+        if block is None:
+            return None  # lines after the first whose indentation the original does not tell
+        new = _code(module, replacement, block)
     return _Piece(start, end, new, owners)
 
 
 def _with_parentheses(node: cst.CSTNode, start: int, end: int, text: str) -> Tuple[int, int]:
     """``[start, end)``, a node's span without its own parentheses, widened to hold them (and
     the whitespace inside them); as it was when the file's text there is not that."""
+    # A class's ``lpar`` is the parenthesis of its bases (a sentinel when it has none).
+    if isinstance(node, cst.BaseStatement):
+        return start, end
     opening, closing = len(getattr(node, "lpar", ())), len(getattr(node, "rpar", ()))
     first, last = start, end
     for _ in range(opening):
@@ -535,6 +586,15 @@ def _by_splitting(
                 for owner in owners:
                     own.setdefault(owner, []).extend(edits)
     removers = _removing(command)
+    # Statements put above a planned statement (module constants after the imports) sit outside
+    # every region: they go with the imports of the findings they serve.
+    above: List[_Piece] = []
+    for key, users in command.inserted_above.items():
+        if key in command.replaced and command.planned_spans.get(key) is not None and run.original is not None:
+            above.extend(_inserted_above(
+                command.planned_nodes[key], command.replaced[key], command.planned_spans[key],  # type: ignore[arg-type]
+                users, run.original, text, lines,
+            ) or ())
     found: Dict[Span, Tuple[Edit, ...]] = {}
     for target in targets:
         if own.get(target):
@@ -542,7 +602,8 @@ def _by_splitting(
             # name a rewrite stops using: its import goes); else every change the run made
             # outside the rewritten nodes.
             removing = target in removers
-            added = shared if imports is None or removing else _edits_of(imports.get(target, []), text, lines)
+            mine = [p for p in above if target in p.owners]
+            added = shared if imports is None or removing else _edits_of(sorted(imports.get(target, []) + mine, key=_place), text, lines)
             found[target] = tuple(sorted(added + own[target], key=lambda e: (e.line, e.column)))
     return found
 

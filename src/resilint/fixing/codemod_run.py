@@ -12,6 +12,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from resilint.codemods.base import MEMO, SETTINGS, ResilintCodemod, Span, matchers_gathered_once
+from resilint.codemods.wrapping import SOURCE
 from resilint.lint.checker import parse_module
 from resilint.lint.config import Settings
 from resilint.lint.finding import Finding
@@ -74,7 +75,7 @@ def run_codemod(
             return CodemodRun(data, error=f"cannot be parsed: {exc}")
         if memo is not None:
             memo["module"] = module
-    scratch: Dict[str, object] = {SETTINGS: settings}
+    scratch: Dict[str, object] = {SETTINGS: settings, SOURCE: data}
     if memo is not None:
         scratch[MEMO] = memo
     with matchers_gathered_once():

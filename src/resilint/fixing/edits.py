@@ -150,7 +150,15 @@ def carry_over(original: str, printed: str, fixed: str) -> Optional[str]:
         for index in range(i1, i2):  # the file's own indentation instead of LibCST's
             printed_indent, own_indent = _indent(shown[index]), _indent(old[same[index]])
             if printed_indent != own_indent:
-                lines = [own_indent + line[len(printed_indent):] if line.startswith(printed_indent) else line for line in lines]
+                # One line become several (constants above it, a call wrapped): the line that
+                # continues it takes its own indentation, form feed and all; the others only
+                # the file's spaces and tabs, a form feed being a page break, not indentation.
+                mine = _continuing(shown[index], lines) if i2 - i1 == 1 and len(lines) > 1 else None
+                lines = [
+                    (own_indent if mine is None or at == mine else own_indent.replace("\f", "")) + line[len(printed_indent):]
+                    if line.startswith(printed_indent) else line
+                    for at, line in enumerate(lines)
+                ]
         if lines and not lines[-1].endswith(("\n", "\r")) and old[last].endswith(("\n", "\r")):
             lines[-1] += _line_break(old[last])  # the last line's break, which LibCST dropped
         hunks.append((first, last + 1, lines))
@@ -158,6 +166,13 @@ def carry_over(original: str, printed: str, fixed: str) -> Optional[str]:
     for first, end, lines in sorted(hunks, key=lambda hunk: (hunk[0], hunk[1]), reverse=True):
         result[first:end] = lines
     return "".join(result)
+
+
+def _continuing(printed: str, lines: Sequence[str]) -> int:
+    """Which of ``lines`` continues the one line ``printed`` (what it began with, up to its
+    first parenthesis, begins it), else the first."""
+    start = _code_of(printed).split("(", 1)[0]
+    return next((at for at, line in enumerate(lines) if start and _code_of(line).startswith(start)), 0)
 
 
 def _code_of(line: str) -> str:

@@ -61,13 +61,19 @@ class HardcodedTimeout(ProjectRule):
     ```
 
     ## Fix safety
-    The fix (codemod `split-timeout`) is **unsafe**: it changes what the number means. On a
-    requests or httpx call, `timeout=N` becomes `timeout=timeout(read=N, connect=C)` from
-    `resilint.runtime` (`.as_httpx()` for httpx): the user's number stays the read ceiling, but
-    the connect phase gets its own, shorter bound `C` (the `fix-timeout` setting's `connect`, at
-    most `N`), and both are lowered to the caller's remaining deadline, so a call that waited
-    `N` s to connect may now fail sooner. A literal pair `(c, r)` becomes `timeout(read=r,
-    connect=c)`, which keeps both values. Other shapes (`5 * 60`, `httpx.Timeout(10)`, aiohttp,
+    The fix (codemod `split-timeout`) is **unsafe**: it changes what the number means. It
+    never writes another literal at the call: the seconds are named once per value and file, by
+    module constants after the imports that every call with that value uses (and that a later
+    run reuses). On a requests or httpx call, `timeout=N` becomes
+    `timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)` from
+    `resilint.runtime` (`.as_httpx()` for httpx), with `HTTP_READ_TIMEOUT = N`: the user's
+    number stays the read ceiling, but the connect phase gets its own, shorter bound (the
+    `fix-timeout` setting's `connect`, at most `N`), and both are lowered to the caller's
+    remaining deadline, so a call that waited `N` s to connect may now fail sooner. A literal
+    pair `(c, r)` keeps both values. A second value in the file gets constants named after the
+    enclosing function (`UPLOAD_READ_TIMEOUT`) or numbered. With the native fix target the
+    constant is what the library takes: `HTTP_TIMEOUT = (C, N)` for requests,
+    `HTTP_TIMEOUT = httpx.Timeout(N, connect=C)` for httpx. Other shapes (`5 * 60`, `httpx.Timeout(10)`, aiohttp,
     sockets, botocore) are left alone and listed by `resilint fix --unsafe-fixes`.
 
     Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the

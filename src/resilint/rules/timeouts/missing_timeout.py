@@ -144,12 +144,19 @@ class MissingTimeout(ProjectRule):
 
     ## Fix safety
     The fix (codemod `add-timeout`) is **safe**: it bounds a wait that had no bound and changes
-    nothing else. A requests call gets `timeout=timeout(read=R, connect=C)` from
-    `resilint.runtime`, an httpx call `timeout(read=R, connect=C).as_httpx()`; `R` and `C` come
-    from the `fix-timeout` setting (default `{ connect = 3.05, read = 10 }`, the runtime's own
-    defaults), and the runtime lowers both to the caller's remaining deadline when there is one.
-    The import is added once, under another name (`runtime_timeout`) when `timeout` is already
-    a name in the module (a parameter called `timeout` is common). Calls that pass `**kwargs`
+    nothing else. It writes a name, never a literal: the scope's own bound when it has one (a
+    `timeout` parameter of the enclosing function or a `self.timeout` its class sets, whose
+    default is a number within `max-timeout`; else a module constant named like `TIMEOUT`,
+    `HTTP_TIMEOUT`, `DEFAULT_TIMEOUT`), else one module constant per value and file, after the
+    imports, holding `R` and `C` from the `fix-timeout` setting (default `{ connect = 3.05,
+    read = 10 }`, the runtime's own defaults): `HTTP_READ_TIMEOUT = R`, `HTTP_CONNECT_TIMEOUT =
+    C`, passed as `timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)` from
+    `resilint.runtime` (`.as_httpx()` for httpx), which lowers both to the caller's remaining
+    deadline when there is one. (With the native fix target the constant holds what the library
+    takes, `HTTP_TIMEOUT = (C, R)` or `httpx.Timeout(R, connect=C)`, and imports no runtime.)
+    The import is added once, where isort/ruff put it, under another name (`runtime_timeout`)
+    when `timeout` is already a name in the module (a parameter called `timeout` is common); a
+    call made longer than the line length is wrapped as black wraps it. Calls that pass `**kwargs`
     are never given the keyword (they are not findings). Left alone, and listed by `resilint
     fix`: clients whose timeout is not a per-call split timeout (aiohttp's `ClientTimeout`,
     urllib, `http.client`, urllib3, sockets, mail and FTP clients, Redis, psycopg2, botocore,

@@ -73,10 +73,13 @@ class UnboundedTimeout(ProjectRule):
 
     ## Fix safety
     The fix (codemod `add-timeout`) is **safe**: it bounds what was unbounded and changes
-    nothing else. A literal `timeout=None` on a requests or httpx call becomes
-    `timeout=timeout(read=R, connect=C)` from `resilint.runtime` (`.as_httpx()` for httpx), with
-    `R` and `C` from the `fix-timeout` setting; a literal `(c, None)` keeps the user's connect
-    timeout: `timeout(read=R, connect=c)`. Other shapes (`httpx.Timeout(None)`, a name bound to
+    nothing else. A literal `timeout=None` on a requests or httpx call gets the scope's own
+    bound (a `timeout` parameter with a bounded default, `self.timeout`, a module `*TIMEOUT*`
+    constant), else module constants named once per value and file (`HTTP_READ_TIMEOUT = R`,
+    `HTTP_CONNECT_TIMEOUT = C`, from the `fix-timeout` setting) passed through
+    `resilint.runtime.timeout(read=..., connect=...)` (`.as_httpx()` for httpx); a literal
+    `(c, None)` keeps the user's connect timeout as the constant's connect value. See RES101
+    for the native target, import placement and line wrapping. Other shapes (`httpx.Timeout(None)`, a name bound to
     `None`, aiohttp, sockets) are left alone and listed by `resilint fix`.
 
     Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the

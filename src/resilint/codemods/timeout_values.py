@@ -1,0 +1,356 @@
+"""The value a timeout fix writes: never another literal at the call site.
+
+A fix passes, in this order of preference,
+
+* what the scope already has (RES101/RES102): a ``timeout`` parameter of the enclosing
+  function or a ``self.timeout`` attribute its class sets, when the value they hold by default
+  is bounded (and within ``max-timeout``); else a module constant named like a timeout (``TIMEOUT``, ``HTTP_TIMEOUT``,
+  ``DEFAULT_TIMEOUT``: a number, or a ``(connect, read)`` pair for requests) — the project's
+  own choice, passed as it is;
+* else one module-level constant per value and file, placed after the imports and reused by
+  every call with that value (and by later runs: a constant with the same value is found):
+
+  - the *native* target writes what the library itself takes: ``HTTP_TIMEOUT = (3.05, 10)``
+    for requests, ``HTTP_TIMEOUT = httpx.Timeout(10, connect=3.05)`` for httpx;
+  - the *runtime* target names the seconds (``HTTP_READ_TIMEOUT = 10``,
+    ``HTTP_CONNECT_TIMEOUT = 3.05``) and calls ``timeout(read=HTTP_READ_TIMEOUT,
+    connect=HTTP_CONNECT_TIMEOUT)`` at the call: the runtime clamps to the deadline left *when
+    the call is made*, so its ``timeout()`` cannot itself be a module constant (evaluated
+    once, at import, with no deadline).
+
+Names never collide with one the file binds: ``HTTP_TIMEOUT``, else after the enclosing
+function (``FETCH_USER_TIMEOUT``), else numbered (``HTTP_TIMEOUT_2``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+
+import libcst as cst
+
+from resilint.codemods.base import ResilintCodemod, Span, docstring_or_strict
+from resilint.codemods.import_order import split_leading
+from resilint.codemods.imports import RUNTIME, bound_names, use_name
+from resilint.codemods.timeout_edits import positive_number, runtime_timeout, seconds
+from resilint.lint.semantic import Binding, FunctionInfo, SemanticModel
+
+NATIVE = "native"
+RUNTIME_TARGET = "runtime"
+FIX_TARGETS = (NATIVE, RUNTIME_TARGET)
+
+Number = Union[int, float]
+# The seconds a run's constants hold, with what they are written for: (library or "runtime",
+# connect, read).
+ValueKey = Tuple[object, ...]
+
+_TIMEOUT_NAME = re.compile(r"^_?[A-Z0-9_]*TIMEOUT[A-Z0-9_]*$")
+# A constant for one phase only is not a whole timeout: passing it as one would change the other.
+_ONE_PHASE = ("CONNECT", "READ", "WRITE", "POOL", "IDLE", "KEEPALIVE", "KEEP_ALIVE", "SOCKET", "LOCK", "TTL")
+
+
+def fix_target_of(codemod: ResilintCodemod, given: Optional[str]) -> str:
+    """The target a timeout codemod writes for: the one it was given, else the run's
+    (``ResilintCodemod.fix_target``: the setting, or what the project declares)."""
+    chosen = given or codemod.fix_target
+    if chosen not in FIX_TARGETS:
+        raise ValueError(f"unknown fix target {chosen!r}: expected one of {', '.join(FIX_TARGETS)}")
+    return chosen
+
+
+def positive_pair(node: cst.BaseExpression) -> Optional[Tuple[Number, Number]]:
+    """``(connect, read)`` of a literal pair of positive numbers."""
+    if isinstance(node, cst.Tuple) and len(node.elements) == 2:
+        first, second = (positive_number(element.value) for element in node.elements)
+        if first is not None and second is not None:
+            return first, second
+    return None
+
+
+class NamedTimeouts:
+    """One codemod run's timeout values: the names in scope it reuses and the module constants
+    it introduces, written after the imports by one planned edit."""
+
+    def __init__(self, codemod: ResilintCodemod, model: SemanticModel, tree: cst.Module, target: str) -> None:
+        self.codemod, self.model, self.tree, self.target = codemod, model, tree, target
+        self._constants = _module_constants(tree, model)
+        self._introduced: List[Tuple[str, cst.BaseExpression]] = []
+        self._users: List[Set[Span]] = []  # for each constant introduced, the targets that use it
+        self._by_key: Dict[ValueKey, str] = {}
+        self._anchor, self._anchor_first = _anchor(tree)
+        self._runtime_function: Optional[str] = None
+        self._planned = False
+
+    # --- what the scope has ---------------------------------------------------------------
+
+    def in_scope(self, call: cst.Call, library: str) -> Optional[cst.BaseExpression]:
+        """A bounded timeout the call's scope already holds: a ``timeout`` parameter, a
+        ``self.timeout`` attribute, a module constant named like a timeout."""
+        site = self.model.call_site(call)
+        if site is None:
+            return None
+        function = site.scope.enclosing_function
+        if function is not None and isinstance(function.node, cst.FunctionDef):
+            binding = self.model.lookup("timeout", site.scope, site.order)
+            if binding is not None and binding.parameter is not None and binding.parameter.function is function:
+                if self._bounded(_default_of(function, "timeout"), library):
+                    return cst.Name("timeout")
+            attribute = self._self_attribute(function, library)
+            if attribute is not None:
+                return attribute
+        at_module = function is None
+        for name, (value, index) in self._constants.items():
+            if not _TIMEOUT_NAME.match(name) or any(part in name for part in _ONE_PHASE):
+                continue
+            if at_module and not self._defined_before(index, call):
+                continue
+            if self._bounded(value, library):
+                return cst.Name(name)
+        return None
+
+    def _bounded(self, value: Optional[cst.BaseExpression], library: str, depth: int = 0) -> bool:
+        """Whether ``value`` is a bound the library's ``timeout=`` takes as it is."""
+        if value is None or depth > 3:
+            return False
+        # Above ``max-timeout`` (RES105) is no bound a fix may hand on.
+        ceiling = self.codemod.settings.max_timeout
+        number = positive_number(value)
+        if number is not None:
+            return number <= ceiling
+        pair = positive_pair(value)
+        if pair is not None:
+            return library == "requests" and max(pair) <= ceiling  # httpx reads a tuple as four values
+        if isinstance(value, cst.Name) and value.value in self._constants:
+            return self._bounded(self._constants[value.value][0], library, depth + 1)
+        return False
+
+    def _self_attribute(self, function: FunctionInfo, library: str) -> Optional[cst.BaseExpression]:
+        """``self.timeout`` (or ``self._timeout``) in a method whose class sets it, in every
+        place it does, to a bounded value (a parameter's bounded default counts)."""
+        cls = function.owner
+        node = function.node
+        if cls is None or not isinstance(node, cst.FunctionDef) or not node.params.params or node.decorators:
+            return None
+        first = node.params.params[0].name.value
+        for attribute in ("timeout", "_timeout"):
+            bindings = cls.instance_attributes.get(attribute)
+            if bindings and all(self._bounded_binding(b, library) for b in bindings):
+                return cst.Attribute(value=cst.Name(first), attr=cst.Name(attribute))
+        return None
+
+    def _bounded_binding(self, binding: Binding, library: str) -> bool:
+        expr = binding.expr
+        if isinstance(expr, cst.Name):
+            found = self.model.lookup(expr.value, binding.scope, binding.order)
+            if found is not None and found.parameter is not None and isinstance(found.parameter.function.node, cst.FunctionDef):
+                return self._bounded(_default_of(found.parameter.function, expr.value), library)
+        return self._bounded(expr, library)
+
+    def _defined_before(self, index: int, call: cst.Call) -> bool:
+        statement = _module_statement_index(self.tree, call)
+        return statement is not None and index < statement
+
+    # --- constants --------------------------------------------------------------------------
+
+    def value(self, connect: Number, read: Number, library: str, finding: cst.CSTNode, near: cst.Call) -> cst.BaseExpression:
+        """What ``timeout=`` gets for these seconds: a constant (native), or the runtime's
+        ``timeout()`` of named seconds (runtime); the constants planned for ``finding``."""
+        function_name = _function_name(self.model, near)
+        if self.target == NATIVE:
+            if library == "httpx":
+                whole = self._httpx_timeout(connect, read)
+            else:
+                whole = cst.Tuple([cst.Element(seconds(connect)), cst.Element(seconds(read))])
+            stem = self._stem((library, connect, read), [("TIMEOUT", whole)], finding, function_name)
+            return cst.Name(_joined(stem, "TIMEOUT"))
+        stem = self._stem(
+            ("runtime", connect, read), [("READ_TIMEOUT", seconds(read)), ("CONNECT_TIMEOUT", seconds(connect))],
+            finding, function_name,
+        )
+        if self._runtime_function is None:
+            self._runtime_function = use_name(self.codemod.context, self.model, RUNTIME, "timeout")
+        return runtime_timeout(
+            self._runtime_function, library, cst.Name(_joined(stem, "READ_TIMEOUT")), cst.Name(_joined(stem, "CONNECT_TIMEOUT")),
+        )
+
+    def _httpx_timeout(self, connect: Number, read: Number) -> cst.BaseExpression:
+        spelled = next((name for name, b in self.model.module_scope.bindings.items() if len(b) == 1 and b[0].imported == "httpx"), None)
+        func: cst.BaseExpression = (
+            cst.Attribute(value=cst.Name(spelled), attr=cst.Name("Timeout")) if spelled is not None
+            else cst.Name(use_name(self.codemod.context, self.model, "httpx", "Timeout"))
+        )
+        connect_arg = cst.Arg(
+            keyword=cst.Name("connect"), value=seconds(connect),
+            equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+        )
+        return cst.Call(func=func, args=[cst.Arg(seconds(read), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), connect_arg])
+
+    def _stem(
+        self, key: ValueKey, parts: Sequence[Tuple[str, cst.BaseExpression]], finding: cst.CSTNode, function_name: Optional[str],
+    ) -> str:
+        """The stem of the constants (``HTTP`` of ``HTTP_TIMEOUT``) holding these parts: ones the
+        module has with the same values, else new ones, planned for ``finding``."""
+        stem = self._by_key.get(key)
+        if stem is None:
+            stem = self._existing_stem(parts)
+            if stem is None:
+                stem = self._new_stem(parts, function_name)
+                users: Set[Span] = set()
+                self._introduced.extend((_joined(stem, suffix), value) for suffix, value in parts)
+                self._users.extend(users for _ in parts)
+                self._plan()
+            self._by_key[key] = stem
+        introduced = [i for i, (name, _) in enumerate(self._introduced) if name == _joined(stem, parts[0][0])]
+        if introduced:
+            self.codemod.rewriting(finding, self._anchor)  # the constants' edit serves this finding too
+            self._users[introduced[0]].update(self.codemod.targets_at(finding))
+        return stem
+
+    def _existing_stem(self, parts: Sequence[Tuple[str, cst.BaseExpression]]) -> Optional[str]:
+        first = parts[0][0]
+        for name in self._constants:
+            if name != first and not name.endswith("_" + first):
+                continue
+            stem = name[: -len(first) - 1] if name != first else ""
+            if all(
+                _joined(stem, suffix) in self._constants and _same(self._constants[_joined(stem, suffix)][0], value)
+                for suffix, value in parts
+            ):
+                return stem
+        return None
+
+    def _new_stem(self, parts: Sequence[Tuple[str, cst.BaseExpression]], function_name: Optional[str]) -> str:
+        taken = bound_names(self.model) | {name for name, _ in self._introduced}
+        candidates = ["HTTP"] + ([_constant_case(function_name)] if function_name else [])
+        number = 2
+        while True:
+            for stem in candidates:
+                if not any(_joined(stem, suffix) in taken for suffix, _ in parts):
+                    return stem
+            candidates = [f"HTTP_{number}"]
+            number += 1
+
+    def _plan(self) -> None:
+        if self._planned:
+            return  # planned with the first: the edit writes every constant the run introduces
+        self._planned = True
+        introduced = self._introduced
+        anchor_first = self._anchor_first
+
+        def write(updated: cst.CSTNode) -> Union[cst.CSTNode, cst.FlattenSentinel]:
+            constants = [
+                cst.SimpleStatementLine(
+                    body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=value)],
+                    leading_lines=(cst.EmptyLine(),) if index == 0 and not anchor_first else (),
+                )
+                for index, (name, value) in enumerate(introduced)
+            ]
+            statement = updated
+            assert isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+            if anchor_first:
+                # No import above: the constants open the module (after its docstring), and
+                # the statement that was first keeps its place below them, a blank line apart.
+                blank, comments = split_leading(statement.leading_lines)
+                constants[0] = constants[0].with_changes(leading_lines=blank)
+                below = statement.with_changes(leading_lines=(cst.EmptyLine(),) + comments)
+                return cst.FlattenSentinel([*constants, below])
+            if not statement.leading_lines:
+                statement = statement.with_changes(leading_lines=(cst.EmptyLine(),))  # the constants stand apart
+            return cst.FlattenSentinel([*constants, statement])
+
+        self.codemod.plan(self._anchor, write)
+        self.codemod.inserted_above[id(self._anchor)] = self._users
+
+
+def _anchor(tree: cst.Module) -> Tuple[cst.BaseStatement, bool]:
+    """The statement the constants go above: the first after the module's imports (docstring,
+    ``__future__`` and imports above it); and whether there is no import above it."""
+    body = list(tree.body)
+    index = 1 if body and docstring_or_strict(body[0]) and len(body) > 1 else 0
+    first = index
+    while index < len(body) - 1 and _is_import_line(body[index]):
+        index += 1
+    if index == len(body) - 1 and _is_import_line(body[index]):
+        index = len(body) - 1  # nothing but imports: the call cannot be in this module's body
+    return body[index], index == first and not _is_import_line(body[index])
+
+
+def _is_import_line(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body)
+
+
+def _module_constants(tree: cst.Module, model: SemanticModel) -> Dict[str, Tuple[cst.BaseExpression, int]]:
+    """Module-level names assigned once, with a literal number, pair or call: value, statement index."""
+    found: Dict[str, Tuple[cst.BaseExpression, int]] = {}
+    for index, statement in enumerate(tree.body):
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            name, value = small.targets[0].target.value, small.value
+        elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+            name, value = small.target.value, small.value
+        else:
+            continue
+        if len(model.module_scope.bindings.get(name, ())) == 1:
+            found[name] = (value, index)
+    return found
+
+
+def _joined(stem: str, suffix: str) -> str:
+    return f"{stem}_{suffix}" if stem else suffix
+
+
+def _same(existing: cst.BaseExpression, wanted: cst.BaseExpression) -> bool:
+    """Whether a constant's value is the one a fix would write: the same seconds, or the same
+    ``httpx.Timeout(read, connect=c)`` (spelled alike)."""
+    number, pair = positive_number(existing), positive_pair(existing)
+    if number is not None or pair is not None:
+        return (number, pair) == (positive_number(wanted), positive_pair(wanted))
+    if isinstance(existing, cst.Call) and isinstance(wanted, cst.Call) and _callee(existing.func) == _callee(wanted.func):
+        spelled = cst.Module([]).code_for_node
+        return "".join(spelled(existing).split()) == "".join(spelled(wanted).split())
+    return False
+
+
+def _callee(func: cst.BaseExpression) -> str:
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        return f"{func.value.value}.{func.attr.value}"
+    return ""
+
+
+def _default_of(function: FunctionInfo, name: str) -> Optional[cst.BaseExpression]:
+    node = function.node
+    assert isinstance(node, cst.FunctionDef)
+    for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
+        if param.name.value == name:
+            return param.default
+    return None
+
+
+def _function_name(model: SemanticModel, call: cst.Call) -> Optional[str]:
+    site = model.call_site(call)
+    function = site.scope.enclosing_function if site is not None else None
+    return function.name if function is not None and isinstance(function.node, cst.FunctionDef) else None
+
+
+def _constant_case(name: str) -> str:
+    spaced = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name.strip("_"))
+    return re.sub(r"_+", "_", spaced).upper() or "HTTP"
+
+
+def _module_statement_index(tree: cst.Module, node: cst.CSTNode) -> Optional[int]:
+    """The index of the module-level statement that holds ``node``."""
+    for index, statement in enumerate(tree.body):
+        if _holds(statement, node):
+            return index
+    return None
+
+
+def _holds(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    from resilint.lint.traversal import iter_nodes
+
+    return any(each is node for each in iter_nodes(tree))
+
