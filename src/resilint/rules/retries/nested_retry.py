@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Set, Tuple
+from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 
+from resilint.libraries.retry_scopes import ON_RESULT
 from resilint.libraries.self_retrying import separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
@@ -59,7 +60,8 @@ class NestedRetry(ProjectRule):
     that retries on a condition of its own (a celery task calling `self.retry()` outside any
     `except`, a retry on the result such as tenacity's `retry_if_result` status poll, or
     `retry_if_exception_type(TryAgain)`, which retries only the `TryAgain` the code raises on
-    purpose once it has read a complete answer) around
+    purpose once it has read a complete answer; a layer that retries failures around such a
+    poll multiplies the layers inside the poll instead) around
     transport retries; an inner hand-written loop that retries statuses only (429) inside an
     outer layer that retries exceptions; an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
@@ -297,14 +299,42 @@ class NestedRetry(ProjectRule):
             line=8,
             message="a hand-written retry loop 3 attempts (example.py:6) x tenacity 2 attempts (example.py:2) = up to 6 calls",
         ),
+        Invalid(
+            # the poll on the result repeats no failure: the loop around it multiplies the
+            # session's own retries
+            """
+            import random, time
+            import requests
+            import tenacity
+            from requests.adapters import HTTPAdapter
+            from urllib3.util.retry import Retry
+            session = requests.Session()
+            session.mount("https://", HTTPAdapter(max_retries=Retry(total=5)))
+            @tenacity.retry(retry=tenacity.retry_if_exception_type(tenacity.TryAgain),
+                            stop=tenacity.stop_after_attempt(10), wait=tenacity.wait_random(5, 15))
+            def query(job):
+                answer = session.post("https://redash.example/api/jobs", json=job, timeout=10).json()
+                if answer["status"] == "pending":
+                    raise tenacity.TryAgain
+                return answer
+            def report(job):
+                for attempt in range(3):
+                    try:
+                        return query(job)
+                    except requests.RequestException:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+                raise RuntimeError("gave up")
+            """,
+            line=18,
+            message="a hand-written retry loop 3 attempts (example.py:16) x urllib3 Retry total=5 (example.py:7) = up to 18 calls",
+        ),
     ]
 
     def check_project(self, ctx: ProjectContext) -> None:
         graph = ctx.graph
         chains: dict = {}
         for outer in graph.all_layers():
-            after = None if outer.layer.whole_function else outer.index
-            for reached in graph.layers_reached(outer.function, graph.covered_calls(outer), after):
+            for reached in _reached(graph, outer):
                 if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name):
                     continue
                 below = _chain(graph, reached.layer, chains, {outer.key})
@@ -321,9 +351,8 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
     if ref.key in seen or ref.layer.client:
         return [ref]
     seen = seen | {ref.key}
-    after = None if ref.layer.whole_function else ref.index
     best: Chain = [ref]
-    for reached in graph.layers_reached(ref.function, graph.covered_calls(ref), after):
+    for reached in _reached(graph, ref):
         if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name):
             continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen)
@@ -331,6 +360,22 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
             best = candidate
     memo[ref.key] = best
     return best
+
+
+def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]] = frozenset()) -> Iterator[Reached]:
+    """The layers the calls a layer covers reach, looking through a poll on the result (a
+    tenacity ``retry_if_result`` or ``TryAgain``) under a layer that retries failures: the poll
+    repeats no failed call, the layers inside it do (an outer loop around a status poll whose
+    session retries by itself multiplies the session's retries)."""
+    after = None if ref.layer.whole_function else ref.index
+    for reached in graph.layers_reached(ref.function, graph.covered_calls(ref), after):
+        inner = reached.layer
+        if inner.layer.retries_on == ON_RESULT and ref.layer.retries_on != ON_RESULT:
+            if inner.key not in seen:
+                for deeper in _reached(graph, inner, seen | {inner.key}):
+                    yield Reached(deeper.layer, reached.path + deeper.path)
+            continue
+        yield reached
 
 
 def _weight(chain: Chain) -> Tuple[int, int]:
