@@ -9,7 +9,7 @@ RES104). Each rule reports only the verdicts that carry its own code. What the c
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -525,37 +525,25 @@ class _ProjectJudge:
         return callee
 
     def forwarding_names(self) -> Set[str]:
-        """The last parts of the names of the functions that forward a timeout, as calls spell
-        them (a constructor by its class)."""
+        """The names, as calls spell them, of the functions that forward a timeout."""
         if self._forwarding is None:
-            names: Set[str] = set()
-            for function in self.graph.functions:
-                if self.forwards(function):
-                    parts = function.name.rsplit(".", 2)
-                    names.add(parts[-1])
-                    if parts[-1] == "__init__" and len(parts) > 2:
-                        names.add(parts[-2])
-            self._forwarding = names
+            self._forwarding = _names_as_called(f for f in self.graph.functions if self.forwards(f))
         return self._forwarding
 
     def may_forward_names(self) -> Set[str]:
-        """The last parts of the names of the functions that may pass a timeout on (one of
-        their calls forwards ``**kwargs`` or passes a parameter by keyword), as calls spell
-        them: only calls so named are asked of the value flow for a callee that forwards."""
+        """The names, as calls spell them, of the functions that may pass a timeout on (one of
+        their calls forwards ``**kwargs`` or passes a parameter by keyword): only calls so
+        named are asked of the value flow for a callee that forwards."""
         if self._may_forward is None:
-            names: Set[str] = set()
-            for function in self.graph.functions:
+            self._may_forward = _names_as_called(
+                function for function in self.graph.functions
                 if any(
                     call.arguments is not None and (
                         call.arguments.forwards_kwargs or any(a.parameter is not None for a in call.arguments.values)
                     )
                     for call in function.calls
-                ):
-                    parts = function.name.rsplit(".", 2)
-                    names.add(parts[-1])
-                    if parts[-1] == "__init__" and len(parts) > 2:
-                        names.add(parts[-2])
-            self._may_forward = names
+                )
+            )
         return self._may_forward
 
     def partial_clients(self) -> bool:
@@ -708,6 +696,17 @@ class _ProjectJudge:
                     ))
         self._forwards[function.name] = found
         return found
+
+
+def _names_as_called(functions: Iterable[FunctionSummary]) -> Set[str]:
+    """The last parts of the functions' names, as calls spell them (a constructor by its class)."""
+    names: Set[str] = set()
+    for function in functions:
+        parts = function.name.rsplit(".", 2)
+        names.add(parts[-1])
+        if parts[-1] == "__init__" and len(parts) > 2:
+            names.add(parts[-2])
+    return names
 
 
 # A default filled in by a wrapper bounds its callers: only an unbounded or excessive one matters.
