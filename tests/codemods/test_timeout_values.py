@@ -132,7 +132,7 @@ def test_native_httpx_gets_an_httpx_timeout_constant():
         """)
 
 
-def test_names_never_collide_and_a_module_whose_imports_are_in_a_try_gets_them_first():
+def test_names_never_collide_and_a_module_whose_imports_are_in_a_try_gets_them_below_it():
     code, _ = rewrite(SplitTimeout, '''
         """Docs."""
         # the client is optional
@@ -151,13 +151,13 @@ def test_names_never_collide_and_a_module_whose_imports_are_in_a_try_gets_them_f
         ''', fix_target="native")
     assert code == dedent('''
         """Docs."""
-        HTTP_3_TIMEOUT = (3.05, 4)
-
         # the client is optional
         try:
             import requests
         except ImportError:
             requests = None
+
+        HTTP_3_TIMEOUT = (3.05, 4)
 
 
         def HTTP_2_TIMEOUT():
@@ -167,3 +167,40 @@ def test_names_never_collide_and_a_module_whose_imports_are_in_a_try_gets_them_f
         def fetch(HTTP_TIMEOUT, FETCH_TIMEOUT):
             return requests.get("u", timeout=HTTP_3_TIMEOUT)
         ''')
+
+
+def test_constants_go_below_import_blocks_that_follow_the_first_imports():
+    # tweepy's client.py: an import, a try/except ImportError of imports, then more imports; a
+    # constant above the try block would put every later import after code (flake8's E402)
+    code, _ = rewrite(AddTimeout, """
+        import datetime
+
+        try:
+            from functools import cache
+        except ImportError:
+            from functools import lru_cache
+            cache = lru_cache(maxsize=None)
+
+        import requests
+
+
+        def get(u):
+            return requests.get(u)
+        """, fix_target="native")
+    assert code == dedent("""
+        import datetime
+
+        try:
+            from functools import cache
+        except ImportError:
+            from functools import lru_cache
+            cache = lru_cache(maxsize=None)
+
+        import requests
+
+        HTTP_TIMEOUT = (3.05, 10)
+
+
+        def get(u):
+            return requests.get(u, timeout=HTTP_TIMEOUT)
+        """)
