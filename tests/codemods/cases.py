@@ -75,7 +75,8 @@ CASES: Dict[str, List[Case]] = {
             "             params={'q': 1})  # search\n",
             "import requests\n" + IMPORT + NAMED
             + "\nrequests.get('https://a.example',\n"
-            "             params={'q': 1}, timeout=" + RUNTIME + ")  # search\n",
+            "             params={'q': 1},\n"
+            "             timeout=" + RUNTIME + ")  # search\n",
             target="runtime",
         ),
         Case(

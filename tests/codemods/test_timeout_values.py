@@ -204,3 +204,32 @@ def test_constants_go_below_import_blocks_that_follow_the_first_imports():
         def get(u):
             return requests.get(u, timeout=HTTP_TIMEOUT)
         """)
+
+
+def test_a_call_with_one_argument_per_line_gets_the_timeout_on_a_line_of_its_own():
+    # tweepy's auth.py: no trailing comma; a comment stays on the line of its argument
+    code, _ = rewrite(AddTimeout, """
+        import requests
+
+
+        def token(key, secret):
+            return requests.post(
+                'https://api.example/oauth2/token',
+                auth=(key, secret),
+                data={'grant_type': 'client_credentials'}  # the grant
+            )
+        """, fix_target="native")
+    assert code == dedent("""
+        import requests
+
+        HTTP_TIMEOUT = (3.05, 10)
+
+
+        def token(key, secret):
+            return requests.post(
+                'https://api.example/oauth2/token',
+                auth=(key, secret),
+                data={'grant_type': 'client_credentials'},  # the grant
+                timeout=HTTP_TIMEOUT
+            )
+        """)

@@ -127,13 +127,34 @@ def add_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.
         args[-1] = last.with_changes(comma=comma.with_changes(whitespace_after=cst.SimpleWhitespace(" ")))
         args.append(new.with_changes(comma=comma.with_changes(whitespace_after=comma.whitespace_after)))
     else:
-        # What followed the last argument (spaces, a comment, a line break) now follows the new one.
+        # What followed the last argument (spaces, a line break) now follows the new one; in a
+        # call with one argument per line the new one takes a line of its own, and a comment
+        # stays on the line of the argument it annotates.
+        closing = last.whitespace_after_arg
+        separator = _line_break_between(call)
+        if separator is not None and isinstance(closing, cst.ParenthesizedWhitespace):
+            separator = separator.with_changes(first_line=closing.first_line)
+            closing = closing.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
         args[-1] = last.with_changes(
-            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+            comma=cst.Comma(whitespace_after=separator or cst.SimpleWhitespace(" ")),
             whitespace_after_arg=cst.SimpleWhitespace(""),
         )
-        args.append(new.with_changes(whitespace_after_arg=last.whitespace_after_arg))
+        args.append(new.with_changes(whitespace_after_arg=closing))
     return call.with_changes(args=args)
+
+
+def _line_break_between(call: cst.Call) -> Optional[cst.ParenthesizedWhitespace]:
+    """The line break (and indentation) that separates the call's arguments when it has one
+    argument per line and no trailing comma; None when they share a line."""
+    args = call.args
+    if len(args) >= 2:
+        comma = args[-2].comma
+        before = comma.whitespace_after if isinstance(comma, cst.Comma) else None
+    else:
+        before = call.whitespace_before_args if isinstance(args[-1].whitespace_after_arg, cst.ParenthesizedWhitespace) else None
+    if isinstance(before, cst.ParenthesizedWhitespace):
+        return before.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=())
+    return None
 
 
 def _argument_indent(call: cst.Call, index: int) -> str:
