@@ -402,15 +402,22 @@ def _code_actions(
 # --- the protocol ------------------------------------------------------------------------------
 
 
+def _take_client_settings(ls: ResilintServer, options: object) -> None:
+    """The editor's ``select``/``ignore``/``extend-select``; when they are wrong, said once, and
+    the configuration's own rules apply until they are fixed."""
+    try:
+        ls.client_settings = ClientSettings.from_options(options)
+    except ConfigError as exc:
+        ls.show_once(f"resilint: {exc}; using the configuration's rules until it is fixed")
+        ls.client_settings = ClientSettings()
+
+
 def make_server() -> ResilintServer:
     server = ResilintServer()
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: ResilintServer, params: types.InitializeParams) -> None:
-        try:
-            ls.client_settings = ClientSettings.from_options(params.initialization_options)
-        except ConfigError as exc:
-            ls.show_once(f"resilint: {exc}; using the configuration's rules until it is fixed")
+        _take_client_settings(ls, params.initialization_options)
         # Paths are reported relative to the first folder, as ``resilint check`` run there
         # reports them: the result cache is shared with it.
         root = None
@@ -467,11 +474,7 @@ def make_server() -> ResilintServer:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(ls: ResilintServer, params: types.DidChangeConfigurationParams) -> None:
-        try:
-            ls.client_settings = ClientSettings.from_options(params.settings)
-        except ConfigError as exc:
-            ls.show_once(f"resilint: {exc}; using the configuration's rules until it is fixed")
-            ls.client_settings = ClientSettings()
+        _take_client_settings(ls, params.settings)
         _configuration_changed(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
