@@ -44,7 +44,7 @@ from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
 import libcst as cst
 
 from resilint.libraries.retry_scopes import Policy, retry_scopes
-from resilint.lint.nodes import call_argument, code_of, is_false, is_none, is_true, keyword_args, number_of, string_of
+from resilint.lint.nodes import call_argument, code_of, is_false, is_none, is_true, keyword_args, number_of, string_keyed
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -228,13 +228,7 @@ def _entries(
     """The string-keyed entries of a dict literal or ``dict(key=...)``, None when unreadable."""
     value = model.followed(expr, scope, order)
     if isinstance(value, cst.Dict):
-        found: Dict[str, cst.BaseExpression] = {}
-        for element in value.elements:
-            key = string_of(element.key) if isinstance(element, cst.DictElement) else None
-            if key is None:
-                return None
-            found[key] = element.value
-        return found
+        return string_keyed(value)
     if isinstance(value, cst.Call) and model.qualified_name(value.func, scope, order) == "builtins.dict":
         keywords, star = keyword_args(value)
         if star or any(arg.keyword is None for arg in value.args):

@@ -17,7 +17,7 @@ from typing import Any, List, Optional, Tuple
 import libcst as cst
 
 from resilint.libraries.client_retries import ClientLayer, Found
-from resilint.lint.nodes import call_argument, number_of, string_of
+from resilint.lint.nodes import call_argument, number_of, string_keyed, string_of
 from resilint.lint.semantic import Instance, Scope, SemanticModel
 
 # channel factories → the position of their ``options``
@@ -163,13 +163,10 @@ def literal(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order:
             items.append(literal(model, element.value, scope, order, depth + 1))
         return items
     if isinstance(expr, cst.Dict):
-        entries = {}
-        for entry in expr.elements:
-            key = string_of(entry.key) if isinstance(entry, cst.DictElement) else None
-            if key is None:
-                return _UNKNOWN
-            entries[key] = literal(model, entry.value, scope, order, depth + 1)
-        return entries
+        entries = string_keyed(expr)
+        if entries is None:
+            return _UNKNOWN
+        return {key: literal(model, value, scope, order, depth + 1) for key, value in entries.items()}
     if (isinstance(expr, cst.Call) and expr.args and not expr.args[0].keyword and not expr.args[0].star
             and model.qualified_name(expr.func, scope, order) == "json.dumps"):
         return literal(model, expr.args[0].value, scope, order, depth + 1)

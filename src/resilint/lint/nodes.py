@@ -92,6 +92,18 @@ def number_of(node: cst.BaseExpression) -> Optional[Union[int, float]]:
     return None
 
 
+def string_keyed(node: cst.Dict) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The values of a dict literal by their keys, when every key is a string literal (None
+    when one is not, or a ``**`` spreads another mapping in)."""
+    found: Dict[str, cst.BaseExpression] = {}
+    for element in node.elements:
+        key = string_of(element.key) if isinstance(element, cst.DictElement) else None
+        if key is None:
+            return None
+        found[key] = element.value
+    return found
+
+
 def string_of(node: Optional[cst.CSTNode]) -> Optional[str]:
     """The value of a string literal (implicit concatenations included), else None."""
     if isinstance(node, cst.SimpleString):

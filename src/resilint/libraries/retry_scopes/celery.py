@@ -20,7 +20,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
-from resilint.lint.nodes import dotted_name, is_false, is_true, keyword_args, number_of, string_of
+from resilint.lint.nodes import dotted_name, is_false, is_true, keyword_args, number_of, string_keyed, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope
 
 if TYPE_CHECKING:
@@ -262,12 +262,9 @@ def _unpacked_keywords(rec: Recogniser, call: CallSite) -> Optional[Tuple[Dict[s
     expr = unpacked[0].value
     followed = rec.follow(expr, call.scope, call.order)
     if isinstance(followed, cst.Dict):
-        found: Dict[str, cst.Arg] = {}
-        for element in followed.elements:
-            key = string_of(element.key) if isinstance(element, cst.DictElement) else None
-            if key is None:
-                return None
-            found[key] = cst.Arg(element.value, keyword=cst.Name(key))
-        return found, None
+        entries = string_keyed(followed)
+        if entries is None:
+            return None
+        return {key: cst.Arg(value, keyword=cst.Name(key)) for key, value in entries.items()}, None
     name = rec.expr_name(expr, call.scope, call.order) if isinstance(expr, (cst.Name, cst.Attribute)) else None
     return ({}, name) if name is not None and followed is expr else None
