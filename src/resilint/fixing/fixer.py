@@ -31,7 +31,7 @@ from resilint.lint.checker import ANALYSIS_ERROR, Checker
 from resilint.lint.checker import _triggers as checker_triggers
 from resilint.lint.config import Settings
 from resilint.lint.deep_stack import call_with_deep_stack
-from resilint.lint.dependencies import RUNTIME_DISTRIBUTIONS, dependencies_of, with_fix_target
+from resilint.lint.dependencies import with_fix_target
 from resilint.lint.files import NotWritten, replace_file
 from resilint.lint.finding import Edit, Finding, RunResult
 from resilint.lint.registry import all_rules
@@ -202,7 +202,6 @@ class Fixer:
         paths = sorted({f.path for f in self.result.findings if f.code in codes})
         for path in paths:
             self._fix_file_alone(path, codemods, write)
-        self._list_runtime_only()
         outcome = self._finish()
         outcome.unfixed = {finding: self._why_unfixed(finding) for finding in outcome.remaining}
         return outcome
@@ -236,27 +235,6 @@ class Fixer:
     def _allowed(self, codemod: Type[ResilintCodemod]) -> bool:
         return (codemod.applicability_for(self.settings)[0] == "safe" or self.unsafe) and self.target in codemod.TARGETS
 
-    def _runtime_only(self, code: str) -> Optional[str]:
-        """Why the findings of ``code`` are not fixed for the native target, when only codemods
-        that import ``resilint.runtime`` fix them; else None."""
-        if self.target != "native" or codemods_for(code, "native") or not codemods_for(code):
-            return None
-        names = " or ".join(f"`resilint codemod {c.__module__.rsplit('.', 1)[1].replace('_', '-')}`" for c in codemods_for(code))
-        if dependencies_of(self.settings).declares_runtime() is not None:
-            return f'needs {RUNTIME_DISTRIBUTIONS[0]}, and fix-target says "native"; set it to "runtime" or use {names}'
-        return (
-            f"needs {RUNTIME_DISTRIBUTIONS[0]}, which the project does not declare; "
-            f'set fix-target = "runtime" or use {names}'
-        )
-
-    def _list_runtime_only(self) -> None:
-        """The findings only a runtime fix would fix (none ran for them), listed as left alone."""
-        for finding in self.result.findings:
-            why = self._runtime_only(finding.code) if self._fixable(finding.code) else None
-            if why is not None:
-                self.outcome.left_alone.append(f"{finding.path}:{finding.line}: {finding.code}: {why}")
-                self._left_alone_at.setdefault((finding.path, finding.line), why)
-
     def _fixable(self, code: str) -> bool:
         return self.fixable is None or code in self.fixable
 
@@ -268,9 +246,6 @@ class Fixer:
             return f"{finding.code} has no automatic fix"
         if not self._fixable(finding.code):
             return f"{finding.code} is not fixable in this run (--fixable/--unfixable, or the fixable/unfixable settings)"
-        runtime_only = self._runtime_only(finding.code)
-        if runtime_only is not None:
-            return f"left alone: {runtime_only}"
         dropped = self._dropped_why.get((finding.path, finding.code, finding.message))
         if dropped is not None:
             return f"its fix was dropped: {dropped}"
