@@ -115,6 +115,65 @@ def test_check_marks_fixable_findings(cli, tmp_path):
     assert all(fix is None or fix["edits"] for fix in fixes)
 
 
+def test_check_calls_fixable_only_what_fix_fixes(cli, tmp_path):
+    """A hand-written `while True` retry loop (RES203), a wrapper's `timeout=None` default seen
+    by the project pass (RES102) and a delay computed by another module's helper (RES202) are
+    bounded or jittered by hand: `check` does not promise a fix for them, and `fix` then fixes
+    exactly what `check` counted (the tenacity retry with no stop)."""
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/http.py": """
+            import requests
+
+            def get(url, timeout=None):
+                return requests.get(url, timeout=timeout)
+        """,
+        "app/delays.py": """
+            def backoff_delay(attempt):
+                return 2 ** attempt
+        """,
+        "app/jobs.py": """
+            import time
+
+            import requests
+            import tenacity
+
+            from app.delays import backoff_delay
+            from app.http import get
+
+            def poll(url):
+                while True:
+                    try:
+                        return requests.get(url, timeout=5)
+                    except requests.ConnectionError:
+                        time.sleep(2 + 1)
+
+            def fetch(url):
+                for attempt in range(5):
+                    try:
+                        return requests.get(url, timeout=5)
+                    except requests.ConnectionError:
+                        time.sleep(backoff_delay(attempt))
+
+            def status(url):
+                return get(url)
+
+            @tenacity.retry(wait=tenacity.wait_random(0, 1))
+            def refresh(url):
+                return requests.get(url, timeout=5)
+        """,
+    })
+    shown = json.loads(cli(["check", "--no-cache", "--format", "json", "--select", "RES102,RES202,RES203", "app"], tmp_path).stdout)
+    by_line = {(f["code"], f["line"]): f["fix"] for f in shown["findings"]}
+    assert set(by_line) >= {("RES203", 10), ("RES202", 21), ("RES102", 24), ("RES203", 26)}, sorted(by_line)
+    fixable = sorted(key for key, fix in by_line.items() if fix is not None)
+    text = cli(["check", "--no-cache", "--select", "RES102,RES202,RES203", "app"], tmp_path).stdout
+    assert f"({len(fixable)} fixable with `resilint fix`" in text
+    assert ("RES203", 10) not in fixable and ("RES202", 21) not in fixable and ("RES102", 24) not in fixable
+    fixed = cli(["fix", "--no-cache", "--select", "RES102,RES202,RES203", "app"], tmp_path)
+    assert f"Fixed {len(fixable)} finding" in fixed.stdout + fixed.stderr, fixed.stdout + fixed.stderr
+
+
 def _apply(text: str, edits) -> str:
     """Apply JSON edits (1-based, end column exclusive) from the last to the first."""
     lines = text.splitlines(keepends=True)

@@ -100,8 +100,10 @@ def test_fix_of_stdin_prints_the_fixed_source_and_writes_nothing(run, tmp_path):
     root = write_tree(tmp_path, {**DECLARED, "app/client.py": CLEAN})
     result = run(["fix", "-", "--stdin-filename", "app/client.py", "--no-cache"], root, CLIENT)
     assert result.exit_code == 1  # findings remain
+    # the file's imports are in no isort order: the new one joins its section (`requests`)
     assert result.stdout == CLIENT.replace(
-        "import socket\n", "import socket\nfrom resilint.runtime import timeout\n\nHTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n"
+        "import requests\nimport socket\n",
+        "import requests\nfrom resilint.runtime import timeout\nimport socket\n\nHTTP_READ_TIMEOUT = 10\nHTTP_CONNECT_TIMEOUT = 3.05\n",
     ).replace("return requests.get(u)", "return requests.get(\n        u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)\n    )")
     assert "app/client.py:14:48: RES103" in result.stderr  # what remains: on stderr, after the fix
     assert "not fixed: its fix is unsafe: apply it with --unsafe-fixes" in result.stderr
@@ -109,7 +111,7 @@ def test_fix_of_stdin_prints_the_fixed_source_and_writes_nothing(run, tmp_path):
     nothing = run(["fix", "-", "--stdin-filename", "app/client.py", "--no-cache"], root, CLEAN)
     assert nothing.exit_code == 0 and nothing.stdout == CLEAN  # unchanged: printed as it came
     crlf = run(["check", "--fix", "-", "--no-cache", "-q"], root, CLIENT.replace("\n", "\r\n").encode())
-    assert crlf.stdout_bytes.startswith(b"import requests\r\nimport socket\r\nfrom resilint.runtime import timeout\r\n")
+    assert crlf.stdout_bytes.startswith(b"import requests\r\nfrom resilint.runtime import timeout\r\nimport socket\r\n")
 
 
 def test_check_fix_of_stdin_prints_the_source_then_reports_on_stderr(run, tmp_path):
@@ -237,10 +239,13 @@ def test_show_fixes_lists_each_fix_with_its_file_line_rule_and_change(run, tmp_p
     listing = result.stderr[result.stderr.index("Fixed 2 findings:"):]
     # Lines are those of the file as checked, also for RES103's fix, made after RES101's had
     # added the import (which RES103's fix then needed no more).
-    assert listing.splitlines()[:7] == [
+    assert listing.splitlines()[:8] == [
         "Fixed 2 findings:",
         f"  app/client.py:5:12: RES101 (missing-timeout), safe fix: {AddTimeout.DESCRIPTION}; uses the resilint-runtime dependency (fix target: runtime)",
-        "      line 3: added `from resilint.runtime import timeout HTTP_READ_TIMEOUT = 10 HTTP_CONNECT_TIMEOUT = 3.05`",
+        # the import joins `requests` (the file's imports are in no isort order), the constants
+        # go below the imports
+        "      line 2: added `from resilint.runtime import timeout`",
+        "      line 3: added `HTTP_READ_TIMEOUT = 10 HTTP_CONNECT_TIMEOUT = 3.05`",
         "      line 5: `return requests.get(u)` -> `return requests.get( u, timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT) )`",
         f"  app/client.py:8:48: RES103 (hardcoded-timeout), unsafe fix: {SplitTimeout.DESCRIPTION}",
         # one constant per value: RES103's 20 s is not RES101's 10 s

@@ -236,7 +236,7 @@ CASES: Dict[str, List[Case]] = {
         Case(
             'hand-written-loop-capped-sleep-keeps-its-cap-and-the-random-import',
             'import random\nimport time\n\nimport requests\n\n\ndef fetch(url):\n    for attempt in range(5):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(min(0.5 * 2 ** attempt, 30))\n    return None\n',
-            'import random\nimport time\n\nimport requests\n\n\ndef fetch(url):\n    for attempt in range(5):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(min(0.5 * 2 ** attempt + random.uniform(0, 0.5 * 2 ** attempt), 30))\n    return None\n',
+            'import random\nimport time\n\nimport requests\n\n\ndef fetch(url):\n    for attempt in range(5):\n        try:\n            return requests.get(url, timeout=TIMEOUT)\n        except requests.ConnectionError:\n            time.sleep(\n                min(0.5 * 2 ** attempt + random.uniform(0, 0.5 * 2 ** attempt), 30)\n            )\n    return None\n',
         ),
         Case(
             'runtime-target-loop-still-gets-the-safe-jitter-on-top',

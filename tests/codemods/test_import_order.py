@@ -148,10 +148,31 @@ def test_a_name_joins_a_parenthesised_import_one_per_line(tmp_path):
     assert _sorted_by("ruff", path, fixed) == fixed
 
 
-def test_imports_in_no_order_the_tools_keep_get_the_new_one_last(tmp_path):
+def test_imports_in_no_order_the_tools_keep_get_the_new_one_beside_its_section(tmp_path):
     path = _project(tmp_path, "pyproject.toml", "[tool.ruff]\n")
     source = "import requests\nimport os\n\nrequests.get(os.sep)\n"
     assert _added(path, source, ADDED["random"]) == "import requests\nimport os\nimport random\n\nrequests.get(os.sep)\n"
+    # A block sorted by hand with `from` imports among the plain ones (one slip: traceback
+    # before threading), then third-party and first-party sections (tweepy's streaming.py).
+    by_hand = (
+        "from collections import namedtuple\nimport json\nimport logging\nfrom math import inf\n"
+        "from platform import python_version\nimport ssl\nimport traceback\nfrom threading import Thread\n"
+        "from time import sleep\n\nimport requests\n\nimport mypkg\nfrom mypkg.client import Client\n\n"
+        "sleep(1)\n"
+    )
+    assert _added(path, by_hand, ADDED["random"]) == by_hand.replace(
+        "from platform import python_version\n", "from platform import python_version\nimport random\n"
+    )
+    # Sections mixed up (hvac's test harness): next to the standard library imports before it.
+    mixed = (
+        "import logging\nimport os\nimport subprocess\nimport time\nimport requests\nimport typing as t\n\n"
+        "import shutil\nfrom mypkg import settings\n\ntime.sleep(1)\n"
+    )
+    assert _added(path, mixed, ADDED["random"]) == mixed.replace("import os\n", "import os\nimport random\n")
+    # Nothing of its section sorts before it: above the first import of its section.
+    assert _added(path, "import requests\nimport time\nimport os\n\ntime.sleep(1)\n", (ImportItem("abc", None, None),)) == (
+        "import requests\nimport abc\nimport time\nimport os\n\ntime.sleep(1)\n"
+    )
 
 
 def test_sections_come_from_the_project_on_disk(tmp_path):

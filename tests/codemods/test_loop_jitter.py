@@ -112,7 +112,8 @@ def test_no_wait_gets_shorter_and_none_passes_the_cap(tmp_path):
                 except requests.ConnectionError:
                     time.sleep(min(0.5 * 2 ** attempt, 20))
         """)
-    expression = code.split("time.sleep(", 1)[1].rsplit(")", 1)[0]
+    # the sleep may be wrapped over lines (black's layout): its argument, on one line
+    expression = " ".join(code.split("time.sleep(", 1)[1].rsplit(")", 1)[0].split())
     module = load_module(tmp_path, "jittered_delay", f"import random\n\ndef delay(attempt):\n    return {expression}\n")
     random.seed(26)
     for attempt in range(8):

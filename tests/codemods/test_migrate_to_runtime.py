@@ -408,7 +408,8 @@ def test_fix_jitters_the_loop_and_the_codemod_then_migrates_it(tmp_path):
         subprocess.run([sys.executable, "-m", "resilint", *args, "--no-cache", str(tmp_path)], check=True, capture_output=True)
 
     resilint("fix", "--select", "RES202", "--unsafe-fixes", "--fix-target", "runtime")
-    assert "time.sleep(min(8, 0.5 * 2 ** attempt + random.uniform(0, 0.5 * 2 ** attempt)))" in path.read_text()
+    # 92 characters on one line: wrapped as black wraps it
+    assert "time.sleep(\n                min(8, 0.5 * 2 ** attempt + random.uniform(0, 0.5 * 2 ** attempt))\n            )\n" in path.read_text()
     resilint("codemod", "migrate-to-runtime")
     assert path.read_text() == dedent("""
         import requests

@@ -18,6 +18,7 @@ CLIENT = '''\
 """Calls to the inventory service."""
 
 import logging
+import time
 
 import requests
 
@@ -57,6 +58,26 @@ def ping():
 
 def short(u):
     return requests.get(u)
+
+
+def wait_for_stock_service(reservation_retry_delay_in_seconds=0.5):
+    for _ in range(10):
+        try:
+            return requests.get(settings.INVENTORY_URL, timeout=settings.TIMEOUT)
+        except requests.ConnectionError:
+            time.sleep(reservation_retry_delay_in_seconds)
+
+
+def follow_stock_stream(url, http_error_wait=60, http_error_wait_max=320):
+    while True:
+        response = requests.get(url, stream=True, timeout=settings.TIMEOUT)
+        if response.status_code == 200:
+            return response
+        if response.status_code in (420, 429):
+            time.sleep(http_error_wait)
+            http_error_wait *= 2
+            if http_error_wait > http_error_wait_max:
+                http_error_wait = http_error_wait_max
 '''
 
 CONFIGS = {
@@ -91,15 +112,15 @@ def test_a_fixed_file_passes_black_ruff_format_and_ruff_isort(tmp_path, name, ta
     before = client.read_text()
     assert _tool(ruff, "format", "--check", "--no-cache", str(client), cwd=tmp_path).returncode == 0, before
     assert _tool(ruff, "check", "--select", "I", "--no-cache", str(client), cwd=tmp_path).returncode == 0, before
-    if target == "native":
-        # the fix target is a codemod option until the configuration chooses it
-        done = _tool(sys.executable, "-c", _NATIVE_RUN, str(client), cwd=tmp_path)
-    else:
-        done = _tool(str(BIN / "resilint"), "fix", "--unsafe-fixes", "--no-cache", str(client), cwd=tmp_path)
+    fix = [str(BIN / "resilint"), "fix", "--unsafe-fixes", "--no-cache", "--fix-target", target]
+    done = _tool(*fix, str(client), cwd=tmp_path)
     assert done.returncode in (0, 1), done.stdout + done.stderr
     after = client.read_text()
     assert after != before
     assert "timeout=2.5" not in after and "timeout=None" not in after
+    # both retry loops' sleeps gained their random term, grown past the line length
+    assert after.count("random.uniform(0, reservation_retry_delay_in_seconds)") == 1
+    assert after.count("random.uniform(0, http_error_wait)") == 1
     for check in (
         [*black, "--check", "--diff", str(client)],
         [ruff, "format", "--check", "--diff", "--no-cache", str(client)],
@@ -109,17 +130,3 @@ def test_a_fixed_file_passes_black_ruff_format_and_ruff_isort(tmp_path, name, ta
         assert result.returncode == 0, f"{check[:3]}\n{after}\n{result.stdout}{result.stderr}"
     compile(after, str(client), "exec")
 
-
-# The fixer's run of both timeout codemods, with the native target chosen.
-_NATIVE_RUN = """
-import sys
-from libcst.codemod import CodemodContext
-import libcst as cst
-from resilint.codemods.add_timeout import AddTimeout
-from resilint.codemods.split_timeout import SplitTimeout
-path = sys.argv[1]
-for codemod in (AddTimeout, SplitTimeout):
-    source = open(path).read()
-    tree = codemod(CodemodContext(filename=path), None, fix_target="native").transform_module(cst.parse_module(source))
-    open(path, "w").write(tree.code)
-"""

@@ -243,40 +243,11 @@ def test_a_file_changed_between_the_cache_lookup_and_its_check_is_not_cached_und
     assert [f.code for f in after.findings] == ["RES101"]
 
 
-def test_a_project_finding_in_an_unchanged_file_keeps_its_fix_without_running_codemods_again(tmp_path):
-    from resilint.fixing.fix_edits import with_fixes
-
-    write_tree(tmp_path, {
-        "src/pkg/__init__.py": "",
-        "src/pkg/wrap.py": "import requests\n\n\ndef fetch(u, timeout=None):\n    return requests.get(u, timeout=timeout)\n",
-        "src/pkg/caller.py": "from pkg.wrap import fetch\n\nfetch('u')\n",
-        "src/pkg/other.py": "import requests\n\nrequests.get('u')\n",
-    })
-    ran = []
-
-    def recording(findings, data, path, settings, tree=None):
-        ran.append(path)  # the project pass's, in this process (files' own run in the worker)
-        return with_fixes(findings, data, path, settings, tree)
-
-    first, _ = check(tmp_path, recording)
-    assert {f.code for f in first.findings} == {"RES101", "RES102"}
-    assert all(f.fix is None or f.fix.edits is not None for f in first.findings)
-    ran.clear()
-    # edited below the call: its fix (a call wrapped to the line length) reads the same
-    (tmp_path / "src" / "pkg" / "other.py").write_text("import requests\n\nrequests.get('u')\n# edited\n")
-    second, _ = check(tmp_path, recording)
-    assert [(f.code, f.path, f.line, f.fix) for f in second.findings] == [(f.code, f.path, f.line, f.fix) for f in first.findings]
-    assert not any(path.endswith("caller.py") for path in ran)
-    (tmp_path / "src" / "pkg" / "caller.py").write_text("from pkg.wrap import fetch\n\n\nfetch('u')\n")
-    third, _ = check(tmp_path, recording)
-    assert any(path.endswith("caller.py") for path in ran)
-    assert [f.line for f in third.findings if f.code == "RES102"] == [4]
-
-
 def test_a_run_that_shows_edits_after_one_that_did_not_computes_them_and_keeps_them(tmp_path):
     """A text run caches fixes only declared; a JSON run after it (nothing changed) checks the
     files whose fixes it must show again, with their edits, and caches those; a third run
-    answers from the cache. A project finding's fix gets its edits the same way."""
+    answers from the cache. A project finding (caller.py's, through the wrapper) carries no
+    fix: no codemod rewrites what only the project pass sees."""
     from resilint.fixing.fix_edits import with_fixes
 
     write_tree(tmp_path, {

@@ -47,6 +47,7 @@ def test_no_configuration_gives_defaults(tmp_path):
         ("per-file-ignores = ['x']", "`per-file-ignores` must be a table"),
         ("respect-gitignore = 1", "`respect-gitignore` must be true or false"),
         ("redis-url-timeouts = 'yes'", "`redis-url-timeouts` must be true or false"),
+        ("test-code = 'tests/*'", "`test-code` must be a list of strings, got str 'tests/*'"),
         ("select = [", "invalid TOML"),
         ("extend-clients = ['get']", "`extend-clients` takes qualified names such as \"myapp.http.get\", got 'get'"),
         ("fix-timeout = 5", "`fix-timeout` must be a table such as { connect = 3.05, read = 10 }, got int 5"),

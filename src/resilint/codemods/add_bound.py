@@ -61,7 +61,7 @@ class AddBound(ResilintCodemod):
             if not self.is_target(reported):
                 continue
             if not self._bound(policy, limit.node):
-                self.leave_alone(reported, _why_not(policy))
+                self.leave_alone(reported, _why_not(policy, self.fix_target))
 
     def _bound(self, policy: Policy, given: Optional[cst.CSTNode]) -> bool:
         n = self.attempts
@@ -98,10 +98,11 @@ class AddBound(ResilintCodemod):
         return False
 
 
-def _why_not(policy: Policy) -> str:
+def _why_not(policy: Policy, target: str) -> str:
     if policy.library == "loop":
+        way = "rewrite it with `resilint.runtime.retrying`" if target == "runtime" else "a deadline"
         return (
             "a hand-written retry loop with no limit: bounding it restructures its control flow; "
-            "add an attempt counter or rewrite it with `resilint.runtime.retrying`"
+            f"add an attempt counter or {way}"
         )
     return f"a {policy.library} stop condition built elsewhere: bound it by hand"

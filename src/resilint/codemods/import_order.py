@@ -1,6 +1,7 @@
 """Where an import a fix adds goes: where isort or ruff's isort rules would put it
 (``ProjectStyle``), so that an import-order gate still passes on the fixed file. A block of
-imports that is not in their order already (the project runs neither) gets it last.
+imports that is not in their order already (the project runs neither) gets it next to the
+imports of its section that sort before it, as its author would place it by hand.
 
 The new import joins its section (FUTURE, STDLIB, THIRDPARTY, FIRSTPARTY, LOCALFOLDER) in the
 module's first block of imports, in sorted position: plain imports before ``from`` imports
@@ -12,6 +13,7 @@ already imports from joins that statement in order (``order-by-type``), unless i
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -56,10 +58,8 @@ def place(body: Sequence[cst.BaseStatement], start: int, new: cst.SimpleStatemen
         if following and not _starts_with_blank(following[0]):
             following[0] = _with_leading(following[0], (cst.EmptyLine(),) + tuple(following[0].leading_lines))
         return body[:start] + [new.with_changes(leading_lines=())] + following
-    if any(b is None or a is None or b < a for a, b in zip(keys, keys[1:])):  # type: ignore[operator]
-        # Imports in no order the tools would keep: the project runs neither, and the new one
-        # goes last, where LibCST puts it.
-        return body[:end] + [new.with_changes(leading_lines=())] + body[end:]
+    if _inversions(keys):
+        return _among_unordered(body, start, end, new, style)
     same = [i for i, k in enumerate(keys) if k is not None and k[0] == key[0]]
     if same:
         after = [i for i in same if keys[i][1] > key[1]]  # type: ignore[index, operator]
@@ -76,6 +76,34 @@ def place(body: Sequence[cst.BaseStatement], start: int, new: cst.SimpleStatemen
         return body[:index] + [new.with_changes(leading_lines=moved), _with_leading(successor, part + kept)] + body[index + 1:]
     part = () if key[0] in style.no_lines_before else (cst.EmptyLine(),)
     return body[:end] + [new.with_changes(leading_lines=part)] + body[end:]
+
+
+def _inversions(keys: Sequence[Optional[Tuple[int, object]]]) -> int:
+    return sum(1 for a, b in zip(keys, keys[1:]) if a is None or b is None or b < a)  # type: ignore[operator]
+
+
+def _among_unordered(
+    body: List[cst.BaseStatement], start: int, end: int, new: cst.SimpleStatementLine, style: ProjectStyle,
+) -> List[cst.BaseStatement]:
+    """``new`` in a block of imports that the tools would reorder (the project runs neither):
+    by hand, as its author would, next to the imports of its section that sort before it (in
+    the way of sorting the block is closest to: with or without ``from`` imports apart), or
+    else above the first of them; last when the block has no import of its section."""
+    lines = body[start:end]
+    variant = replace(style, force_sort_within_sections=not style.force_sort_within_sections)
+    if _inversions([import_sort_key(s, variant) for s in lines]) < _inversions([import_sort_key(s, style) for s in lines]):  # type: ignore[arg-type]
+        style = variant
+    keys = [import_sort_key(s, style) for s in lines]  # type: ignore[arg-type]
+    key = import_sort_key(new, style)
+    assert key is not None
+    same = [i for i, k in enumerate(keys) if k is not None and k[0] == key[0]]
+    if not same:
+        return body[:end] + [new.with_changes(leading_lines=())] + body[end:]
+    smaller = [i for i in same if keys[i][1] < key[1]]  # type: ignore[index, operator]
+    if not smaller:
+        return _before(body, start + same[0], new)
+    index = start + smaller[-1] + 1
+    return body[:index] + [new.with_changes(leading_lines=())] + body[index:]
 
 
 def with_name(node: cst.ImportFrom, name: str, style: ProjectStyle) -> cst.ImportFrom:

@@ -7,7 +7,8 @@ loop caps its delay (``min(2 ** n, 30)``, ``delay = min(delay * 2, 60)`` or ``if
 delay = 60`` in the loop), the
 sum is capped by the same value: ``min(2 ** n + random.uniform(0, 2 ** n), 30)``, so no wait
 exceeds the cap either. ``random`` is imported (``import random``) only when the file does not
-already import it; the standard library is never a new dependency.
+already import it; the standard library is never a new dependency. A sleep that grows past
+the project's line length is wrapped as black wraps it (``wrapping``).
 
 Only the sleep the finding points at is edited: one jittered sleep makes the loop jittered
 for the rule, and the loop's other sleeps were never reported. A delay computed by a call
@@ -22,6 +23,7 @@ import libcst as cst
 
 from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import stdlib_attribute
+from resilint.codemods.wrapping import LineFit
 from resilint.libraries.retry_scopes import WAIT_EXPONENTIAL, WAIT_FIXED, calls_within, normalise, retry_scopes
 from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.names import SLEEPS
@@ -39,6 +41,7 @@ class LoopJitter(ResilintCodemod):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.model = self.semantic_model(node)
+        fit = LineFit(self, node, self.model)
         for call, delay_node, loop in reported_sleeps(self, self.model):
             delay, cap = _delay_and_cap(delay_node, loop)
             if delay is None:
@@ -46,6 +49,7 @@ class LoopJitter(ResilintCodemod):
                 continue
             uniform = stdlib_attribute(self.context, self.model, "random", "uniform")
             self.plan(delay_node, lambda updated, d=delay, c=cap, u=uniform: _jittered(updated, d, c, u))
+            self.plan(call, fit.wrapper(call))  # grown past the line length: wrapped as black would
 
 
 def reported_sleeps(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[Tuple[cst.Call, cst.BaseExpression, cst.CSTNode]]:

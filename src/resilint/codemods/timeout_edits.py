@@ -22,7 +22,7 @@ from resilint.libraries.timeout_verdicts import RUNTIME_TIMEOUT_LIBRARIES, Verdi
 CONVERSIONS: Dict[str, str] = {"requests": "", "httpx": ".as_httpx()"}
 assert set(CONVERSIONS) == set(RUNTIME_TIMEOUT_LIBRARIES)
 _OTHER_LIBRARIES = {
-    "aiohttp": "aiohttp takes an `aiohttp.ClientTimeout`: build it from `resilint.runtime.timeout(...)` by hand",
+    "aiohttp": "aiohttp takes an `aiohttp.ClientTimeout`: build it from configuration by hand",
     "redis": "a Redis connection setting belongs in configuration, not a per-call deadline",
     "psycopg2": "a database connect timeout belongs in the DSN or configuration",
     "psycopg": "a database connect timeout belongs in the DSN or configuration",
@@ -42,10 +42,12 @@ _OTHER_LIBRARIES = {
     "async_timeout": "a wait for your own work: choose its bound (or a deadline) by hand",
 }
 _UNKNOWN_CLIENT = "`{client}` comes from `extend-clients`: resilint does not know what its timeout takes"
-_SCALAR_CLIENT = (
-    "`{client}` takes one number of seconds, not a split timeout: pass `resilint.runtime.timeout(...).read` "
-    "or a configured value by hand"
-)
+_SCALAR_CLIENT = "`{client}` takes one number of seconds, not a split timeout: pass a configured value by hand"
+# What the runtime target adds to a reason (a project that uses resilint.runtime).
+_RUNTIME_WAYS = {
+    "aiohttp": " (from `resilint.runtime.timeout(...)`, which the caller's deadline caps)",
+    "": " (or `resilint.runtime.timeout(...).read`, which the caller's deadline caps)",
+}
 
 
 def verdicts_to_fix(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[Verdict]:
@@ -61,7 +63,12 @@ def verdicts_to_fix(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[
         elif verdict.client in settings.extend_clients:
             codemod.leave_alone(verdict.node, _UNKNOWN_CLIENT.format(client=verdict.client))
         else:
-            codemod.leave_alone(verdict.node, _OTHER_LIBRARIES.get(library) or _SCALAR_CLIENT.format(client=verdict.client))
+            reason = _OTHER_LIBRARIES.get(library)
+            if reason is None:
+                reason, library = _SCALAR_CLIENT.format(client=verdict.client), ""
+            if codemod.fix_target == "runtime":
+                reason += _RUNTIME_WAYS.get(library, "")
+            codemod.leave_alone(verdict.node, reason)
 
 
 def runtime_timeout(

@@ -170,14 +170,53 @@ def _wrapped(call: cst.Call, prefix: str, line_indent: str, extra: str, limit: i
         hugged = [arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for arg in bare[:-1]]
         hugged.append(bare[-1].with_changes(whitespace_after_arg=line_break("")))
         return call.with_changes(whitespace_before_args=line_break("    "), args=hugged)
+    if len(bare) == 1 and not magic:
+        # A lone argument gets no trailing comma: black splits the argument itself instead.
+        lone = bare[0]
+        keyword = spelled(lone.keyword) + "=" if lone.keyword is not None else ""
+        value = _split(lone.value, inner + keyword, inner, extra + "    ", limit, "")
+        return call.with_changes(
+            whitespace_before_args=line_break("    "), args=[lone.with_changes(value=value, whitespace_after_arg=line_break(""))]
+        )
     exploded = [arg.with_changes(comma=cst.Comma(whitespace_after=line_break("    "))) for arg in bare[:-1]]
     exploded.append(bare[-1].with_changes(comma=cst.Comma(whitespace_after=line_break(""))))
     for index, arg in enumerate(exploded):
-        # An argument still too long on its own line has its call split in turn.
+        # An argument still too long on its own line is split in turn.
         keyword = spelled(arg.keyword) + "=" if arg.keyword is not None else ""
-        if isinstance(arg.value, cst.Call) and len(inner + keyword + spelled(arg.value) + ",") > limit:
-            exploded[index] = arg.with_changes(value=_wrapped(arg.value, inner + keyword, inner, extra + "    ", limit))
+        exploded[index] = arg.with_changes(value=_split(arg.value, inner + keyword, inner, extra + "    ", limit, ","))
     return call.with_changes(whitespace_before_args=line_break("    "), args=exploded)
+
+
+def _split(value: cst.BaseExpression, prefix: str, line_indent: str, extra: str, limit: int, suffix: str) -> cst.BaseExpression:
+    """``value`` on a line of its own after ``prefix`` (and before ``suffix``), split as black
+    splits it when it does not fit: a call at its brackets, a sum before each ``+``/``-``."""
+    spelled = cst.Module([]).code_for_node
+    if len(prefix + spelled(value) + suffix) <= limit:
+        return value
+    if isinstance(value, cst.Call):
+        return _wrapped(value, prefix, line_indent, extra, limit)
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) and not value.lpar:
+        return _operator_split(value, prefix, line_indent, extra, limit, suffix)
+    return value
+
+
+def _operator_split(
+    value: cst.BinaryOperation, prefix: str, line_indent: str, extra: str, limit: int, suffix: str,
+) -> cst.BaseExpression:
+    """``a + b - c`` over lines, each operator starting one (black's delimiter split), each
+    operand split in turn when its line is still too long."""
+    spelled = cst.Module([]).code_for_node
+    left = value.left
+    if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, (cst.Add, cst.Subtract)) and not left.lpar:
+        left = _operator_split(left, prefix, line_indent, extra, limit, "")
+    else:
+        left = _split(left, prefix, line_indent, extra, limit, "")
+    operator = value.operator
+    sign = spelled(operator).strip() + " "
+    line_break = cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(extra))
+    operator = operator.with_changes(whitespace_before=line_break, whitespace_after=cst.SimpleWhitespace(" "))
+    right = _split(value.right, line_indent + sign, line_indent, extra, limit, suffix)
+    return value.with_changes(left=left, operator=operator, right=right)
 
 
 def _splits_later(head: str, suffix: str, limit: int) -> bool:

@@ -69,6 +69,19 @@ _RUNTIME_HINTS = {
     "pycurl": None,
 }
 _RUNTIME_SCALAR_HINT = f"pass `resilint.runtime.timeout(...).read`, {_DEADLINE}"
+_RUNTIME_ALTERNATIVES = tuple(
+    f", or {hint}" for hint in {*_RUNTIME_HINTS.values(), _RUNTIME_SCALAR_HINT} if hint is not None
+)
+
+
+def for_fix_target(message: str, settings: "Settings") -> str:
+    """A message as the run's fix target puts it: the ``resilint.runtime`` alternative is named
+    only to a project that uses the runtime (``fix-target``), as the fixes write."""
+    if settings.fix_target == "runtime":
+        return message
+    for alternative in _RUNTIME_ALTERNATIVES:
+        message = message.replace(alternative, "")
+    return message
 
 @dataclass(frozen=True)
 class Verdict:
@@ -402,9 +415,8 @@ def takes_runtime_timeout(verdict: Verdict) -> bool:
 def report_verdicts(ctx: "RuleContext", code: str) -> None:
     for verdict in timeout_verdicts(ctx):
         if verdict.code == code and not verdict.deferred:
-            ctx.report(verdict.node, verdict.message, anchor=verdict.anchor, fixable=takes_runtime_timeout(verdict))
-
-
+            message = for_fix_target(verdict.message, ctx.settings)
+            ctx.report(verdict.node, message, anchor=verdict.anchor, fixable=takes_runtime_timeout(verdict))
 
 
 # --- across functions and modules (the project pass) ----------------------------------------
@@ -446,7 +458,7 @@ def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
 def report_project_verdicts(ctx: "ProjectContext", code: str) -> None:
     for verdict in project_verdicts(ctx):
         if verdict.code == code:
-            ctx.report(verdict.place, verdict.message, verdict.related)
+            ctx.report(verdict.place, for_fix_target(verdict.message, ctx.settings), verdict.related)
 
 
 class _ProjectJudge:

@@ -145,11 +145,6 @@ def _finding_from_cache(data: Any) -> Finding:
     return Finding(**values)
 
 
-def fix_key(finding: Finding) -> Tuple[Any, ...]:
-    """What decides a finding's fix besides its file's bytes."""
-    return (finding.path, finding.code, finding.line, finding.column, finding.end_line, finding.end_column)
-
-
 def _shaped_like_an_entry(entry: Any) -> bool:
     return isinstance(entry, dict) and isinstance(entry.get("findings"), list)
 
@@ -319,22 +314,6 @@ class ResultCache:
         stored = self._fresh_project or self._project
         read = stored.get("read") if isinstance(stored, dict) else None
         return dict(read) if isinstance(read, dict) else None
-
-    def project_fixes(self, keys: Mapping[str, str]) -> Dict[Tuple[Any, ...], Optional[Fix]]:
-        """The fixes (None: it has none) of the last project pass's findings in files whose key
-        is still the one in ``keys`` (``path → key``): a fix depends only on its file and its
-        finding, so a finding reported again there needs no codemod run. Keyed by ``fix_key``."""
-        stored = self._project
-        found: Dict[Tuple[Any, ...], Optional[Fix]] = {}
-        try:
-            then = {**stored["read"], **stored["checked"]}
-            for item in stored["findings"]:
-                if then.get(item["path"]) == keys.get(item["path"]):
-                    finding = _finding_from_cache(item)
-                    found[fix_key(finding)] = finding.fix
-        except (KeyError, TypeError, ValueError, AttributeError):
-            return {}
-        return found
 
     def put_project(self, checked: Mapping[str, str], read: Mapping[str, str], findings: List[Finding]) -> None:
         self._fresh_project = {

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import ast
-import fnmatch
 import gc
-import os
 import sys
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import (
     Callable,
     Dict,
@@ -28,7 +26,7 @@ from typing import (
 import libcst as cst
 
 from resilint.lint.catalog import declared_fixes
-from resilint.lint.config import Settings
+from resilint.lint.config import Settings, path_matches
 from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, Finding
 from resilint.lint.modules import module_name, module_names, project_roots, shadowing_modules
 from resilint.lint.nesting import check_tokens, check_tree
@@ -124,21 +122,15 @@ class Checker:
         """The project rules' findings over these summaries (per-file ignores applied), and the
         suppressions left unused once they are known (RES001)."""
         findings, used = run_project_rules(self.project_rules, summaries, self.settings, reported_paths)
-        findings = [self.with_declared_fix(f) for f in findings if f.code in self._codes_for(f.path)]
+        findings = [f for f in findings if f.code in self._codes_for(f.path)]
         return findings + self.unused_after_project(summaries, used, reported_paths)
-
-    def with_declared_fix(self, finding: Finding) -> Finding:
-        """``finding`` with its rule's declared fix, when it has none yet."""
-        declared = self.declared.get(finding.code)
-        return finding if finding.fix is not None or declared is None else replace(finding, fix=declared)
 
     # --- steps ---------------------------------------------------------------------------
 
     def _codes_for(self, path: str) -> List[str]:
         ignored = set()
-        relative = os.path.relpath(os.path.abspath(path), self.settings.root).replace(os.sep, "/")
         for pattern, codes in self.settings.per_file_ignores:
-            if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(os.path.basename(path), pattern):
+            if path_matches(path, (pattern,), self.settings.root):
                 ignored.update(codes)
         return [c for c in self.codes if not any(c.startswith(i) for i in ignored)]
 

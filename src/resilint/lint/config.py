@@ -7,6 +7,7 @@ the file; the CLI turns it into a one-line message and exit code 2.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import math
 import os
 import sys
@@ -28,6 +29,13 @@ DEFAULT_EXCLUDES: Tuple[str, ...] = (
     "__pypackages__", ".eggs", ".direnv",
 )
 DEFAULT_MAX_TIMEOUT = 30.0
+# Test modules, fixtures and the helpers beside them, as pytest and Django lay them out
+# (per-file-ignores' glob semantics: a pattern matches the path relative to the root, or the
+# file name).
+DEFAULT_TEST_CODE = (
+    "tests/*", "*/tests/*", "test/*", "*/test/*", "testing/*", "*/testing/*", "*_tests/*",
+    "test_*.py", "*_test.py", "conftest.py", "tests.py",
+)
 # Larger files are generated data rather than code; parsing one costs about a gigabyte per MiB.
 DEFAULT_MAX_FILE_SIZE = 1 << 20
 
@@ -49,6 +57,8 @@ class Settings:
     extend_clients: Tuple[str, ...] = ()
     respect_gitignore: bool = True
     redis_url_timeouts: bool = False  # Redis URLs read from configuration carry socket_timeout
+    # Globs of test code: a retry there serves one test process, so RES202 leaves its waits alone.
+    test_code: Tuple[str, ...] = DEFAULT_TEST_CODE
     # (connect, read) seconds that the timeout codemods write where no timeout was given.
     fix_timeout: Tuple[float, float] = (DEFAULT_CONNECT, DEFAULT_READ)
     # Which rules' fixes may be applied (ruff's ``fixable``/``unfixable``): a rule whose code a
@@ -147,6 +157,7 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any, str, str], Any]]] = {
     "extend-clients": ("extend_clients", _qualified_names),
     "respect-gitignore": ("respect_gitignore", _boolean),
     "redis-url-timeouts": ("redis_url_timeouts", _boolean),
+    "test-code": ("test_code", _string_list),
     "fix-timeout": ("fix_timeout", _split_seconds),
     "fixable": ("fixable", _string_list),
     "unfixable": ("unfixable", _string_list),
@@ -282,6 +293,18 @@ def validate_settings(settings: Settings, rules: Mapping[str, Any]) -> None:
         validate_selectors(codes, rules, f'{where}: `per-file-ignores` "{glob}"', ignoring=True)
     validate_selectors(settings.fixable, rules, f"{where}: `fixable`")
     validate_selectors(settings.unfixable, rules, f"{where}: `unfixable`")
+
+
+def path_matches(path: str, patterns: Iterable[str], root: str) -> bool:
+    """Whether one of the globs matches ``path`` relative to ``root``, or its file name (the
+    semantics of ``per-file-ignores``)."""
+    relative = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+    name = os.path.basename(path)
+    return any(fnmatch.fnmatchcase(relative, p) or fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def is_test_code(path: str, settings: Settings) -> bool:
+    return path_matches(path, settings.test_code, settings.root)
 
 
 def fixable_codes(settings: Settings, rules: Mapping[str, Any]) -> List[str]:

@@ -648,6 +648,9 @@ class ProjectContext:
         return self._derived[key]  # type: ignore[return-value]
 
     def report(self, place: Place, message: str, related: Sequence[Tuple[Place, str]] = ()) -> None:
+        """A finding with no fix: the codemods rewrite what a file's own analysis sees, and what
+        only the project pass sees (a client, a delay or a POST behind a call into another
+        module) is fixed by hand."""
         rule = self._rule
         assert rule is not None, "report() is only valid while a rule runs"
         if self._reported_paths is not None and place.path not in self._reported_paths:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
-from resilint.lint.cache import ResultCache, file_key, fix_key
+from resilint.lint.cache import ResultCache, file_key
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
-from resilint.lint.finding import Finding, Fix, RunResult
+from resilint.lint.finding import Finding, RunResult
 from resilint.lint.jobs import MAX_JOBS_PER_CORE, default_jobs
 from resilint.lint.modules import module_names, project_roots
 from resilint.lint.signals import deferred_signals
@@ -96,7 +95,7 @@ def run(
         result.findings.extend(
             _project_findings(
                 consulted, packed, settings, codes, cache, roots, files, result.digests,
-                result if keep_summaries else None, given, fix_edits,
+                result if keep_summaries else None,
             )
         )
     if cache is not None:
@@ -117,12 +116,12 @@ def _has_project_rules(codes: Sequence[str]) -> bool:
 def _project_findings(
     consulted: "_Consulted", packed: List[PackedSummary], settings: Settings,
     codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
-    digests: Mapping[str, str], keep: Optional[RunResult] = None, given: Optional[Mapping[str, bytes]] = None,
-    fix_edits: Optional["FixEdits"] = None,
+    digests: Mapping[str, str], keep: Optional[RunResult] = None,
 ) -> List[Finding]:
     """The project pass: from the cache when no file it read has changed, else from every
     file's summary (the cached ones, and fresh ones for files whose summary is missing);
-    ``keep``: a result to hold those summaries (then the pass itself is never skipped)."""
+    ``keep``: a result to hold those summaries (then the pass itself is never skipped). Its
+    findings carry no fix: the codemods rewrite what a file's own analysis sees."""
     checked = {path: key for path, key in consulted.keyed}
     every_file_keyed = cache is not None and len(checked) == len(files)
     if every_file_keyed and keep is None:
@@ -136,18 +135,13 @@ def _project_findings(
 
         stored = cache.project_findings(checked, unchanged)
         if stored is not None:
-            if fix_edits is None or not any(_declared(f) for f in stored):
-                return stored
-            findings = _with_fixes(stored, settings, {}, given or {}, fix_edits)
-            cache.put_project(checked, cache.project_read() or {}, findings)
-            return findings
+            return stored
     from resilint.lint.checker import Checker  # the project pass runs: its rules are needed
 
     checker = Checker(settings, codes)  # only its project rules run here: no file is parsed
     summaries = unpack_all(packed) + _cached_summaries(consulted.hits, settings, codes, cache, digests)
     extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
-    known = cache.project_fixes({**read, **checked}) if cache is not None else {}
-    findings = _with_fixes(checker.project_findings(summaries + extra, set(files)), settings, known, given or {}, fix_edits)
+    findings = checker.project_findings(summaries + extra, set(files))
     if keep is not None:
         keep.summaries = summaries + extra
     if every_file_keyed and cache is not None:
@@ -156,37 +150,8 @@ def _project_findings(
 
 
 def _declared(finding: Finding) -> bool:
+    """Whether the finding's fix is only declared (its edits not computed)."""
     return finding.fix is not None and finding.fix.edits is None
-
-
-def _with_fixes(
-    findings: List[Finding], settings: Settings, known: Mapping[Tuple[object, ...], Optional[Fix]],
-    given: Mapping[str, bytes], fix_edits: Optional["FixEdits"],
-) -> List[Finding]:
-    """Project findings with the edits of their fix when they are asked for, as the workers
-    give the files' own. What the last pass found for the same finding in the same bytes
-    (``known``: its fix or None) is not sought again; without ``fix_edits`` the fix of a
-    known finding is kept as it was (the edits found then, or the declared fix)."""
-    fixed: List[Finding] = []
-    by_path: Dict[str, List[Finding]] = {}
-    for finding in findings:
-        key = fix_key(finding)
-        fix = known.get(key, finding.fix)
-        if key in known and (fix is None or fix.edits is not None or fix_edits is None):
-            fixed.append(replace(finding, fix=fix))
-        elif fix_edits is not None and _declared(finding):
-            by_path.setdefault(finding.path, []).append(finding)
-        else:
-            fixed.append(finding)
-    for path, found in by_path.items():
-        try:
-            data = given[path] if path in given else read_bytes(path, settings.max_file_size)
-        except SourceError:
-            fixed.extend(replace(f, fix=None) for f in found)  # gone since: no edits to give
-            continue
-        assert fix_edits is not None
-        fixed.extend(fix_edits(found, data, path, settings, None))
-    return fixed
 
 
 def _cached_summaries(

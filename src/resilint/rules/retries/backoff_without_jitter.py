@@ -11,6 +11,7 @@ from resilint.libraries.retry_scopes import (
     WAIT_NONE,
     retry_scopes,
 )
+from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext
 from resilint.lint.summary import Wait
 from resilint.lint.rule import Invalid, RuleContext
@@ -65,7 +66,11 @@ class BackoffWithoutJitter(ProjectRule):
     polynomially (`attempt ** 2`) or exponentially (`2 ** attempt`).
 
     A policy stored in a variable (`api_retry = tenacity.retry(...)`) is reported once, where it
-    is defined. Polling loops that handle no failure are not retry loops and are not checked,
+    is defined. Test code is not checked (the `test-code` setting says which files are: test
+    modules, `conftest.py` and whatever lies in a `tests/` directory, by default): a test's
+    fixture that waits for its own server, or polls a job it started, is the only client of
+    what it waits for, so there is no crowd for jitter to spread, and a random term would only
+    make the test slower and its timing harder to reproduce. Polling loops that handle no failure are not retry loops and are not checked,
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request, a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
@@ -159,6 +164,12 @@ class BackoffWithoutJitter(ProjectRule):
     loop, a loop that falls through to `raise`/`return` after its last attempt...) is left alone
     and listed. `resilint fix --unsafe-fixes` applies the safe fixes first, which fix a loop's
     finding, so loops are migrated by `resilint codemod migrate-to-runtime`.
+
+    ## Options
+    `test-code` (globs with the semantics of `per-file-ignores`; by default `tests/*`,
+    `*/tests/*`, `test/*`, `*/test/*`, `testing/*`, `*/testing/*`, `*_tests/*`, `test_*.py`,
+    `*_test.py`, `conftest.py`, `tests.py`): the files whose waits this rule leaves alone.
+    `test-code = []` checks them too.
     """
 
     code = "RES202"
@@ -465,6 +476,8 @@ class BackoffWithoutJitter(ProjectRule):
     ]
 
     def check(self, ctx: RuleContext) -> None:
+        if is_test_code(ctx.model.path, ctx.settings):
+            return
         reported: Set[int] = set()
         for policy in retry_scopes(ctx.model).policies:
             wait = policy.wait
@@ -483,6 +496,8 @@ class BackoffWithoutJitter(ProjectRule):
     def check_project(self, ctx: ProjectContext) -> None:
         """Waits computed by a function of another module, judged from what it returns."""
         for module in ctx.graph.summaries:
+            if is_test_code(module.path, ctx.settings):
+                continue
             for wait in module.waits:
                 helper = ctx.graph.resolve(wait.via, wait.place.path)
                 if helper is None:
@@ -517,7 +532,7 @@ def _message(library: str, kind: str, detail: str) -> str:
         base = detail or f"{library} waits nothing between attempts"
         return f"{base}: {_HERD}, immediately; add a jittered wait (e.g. `wait_random_exponential`)"
     if library in ("loop", "recursion"):
-        return f"{detail}: {_HERD}; sleep a random share of the backoff (full jitter)"
+        return f"{detail}: {_HERD}; add a random term to each delay"
     if library == "celery" and detail.startswith("`countdown=") and " grows " not in detail:
         return f"{detail} is the same for every task that failed together: {_HERD}; add a random term"
     if detail:

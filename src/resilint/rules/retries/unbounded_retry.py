@@ -10,6 +10,11 @@ from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.rules.retries.near_misses import ASK_AGAIN, QUEUE_WORKER, WATCH_JOB
 
 
+# The libraries whose stop the add-bound fix sets (``codemods/add_bound.py``); a hand-written
+# loop, a recursion or a re-queued job is bounded by hand, so its finding is not offered as fixable.
+_BOUNDED_BY_FIX = frozenset({"tenacity", "backoff", "retrying", "stamina", "celery"})
+
+
 class UnboundedRetry(Rule):
     """A retry with no attempt limit and no deadline keeps going for as long as the failure lasts.
 
@@ -376,4 +381,7 @@ class UnboundedRetry(Rule):
                 continue
             reported.add(id(node))
             detail = limit.detail or f"{policy.library} retries without an attempt or time limit"
-            ctx.report(node, f"{detail}: a dependency that stays down keeps every caller retrying, and adding load, until it recovers", anchor=node)
+            ctx.report(
+                node, f"{detail}: a dependency that stays down keeps every caller retrying, and adding load, until it recovers",
+                anchor=node, fixable=policy.library in _BOUNDED_BY_FIX,
+            )

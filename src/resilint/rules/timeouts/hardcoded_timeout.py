@@ -121,7 +121,7 @@ class HardcodedTimeout(ProjectRule):
             requests.get("https://a.example", timeout=10)
             """,
             line=2,
-            message="resilint.runtime.timeout",
+            message="has a hard-coded timeout `10`: take it from configuration",
         ),
         Invalid(
             """
