@@ -238,3 +238,37 @@ def test_an_existing_from_random_import_uniform_is_used():
         """)
     assert "time.sleep(2 + uniform(0, 2))" in code
     assert code.count("import") == 2
+
+
+def test_fix_never_runs_full_jitter_only_the_codemod_by_name_does(cli, tmp_path):
+    """posthog's flags retry (issue 26): a delay computed by a call, which its tests pin to
+    0.3 s and 0.6 s. `fix --unsafe-fixes` with the runtime target leaves it alone with the
+    reason (full jitter would shorten the waits); `resilint codemod loop-full-jitter` is how a
+    user asks for it."""
+    source = dedent("""
+        import time
+
+        import requests
+
+        def retry_delay(failed_attempt):
+            return 0.3 * 2 ** failed_attempt
+
+        def flags(url):
+            failed_attempt = 0
+            while True:
+                try:
+                    return requests.get(url, timeout=3)
+                except requests.ConnectionError:
+                    if failed_attempt >= 2:
+                        raise
+                time.sleep(retry_delay(failed_attempt))
+                failed_attempt += 1
+    """).lstrip()
+    (tmp_path / "flags.py").write_text(source)
+    (tmp_path / "requirements.txt").write_text("requests\nresilint-runtime\n")
+    fixed = cli(["fix", "--unsafe-fixes", "--fix-target", "runtime", "--no-cache", "--select", "RES202", "."], tmp_path)
+    assert (tmp_path / "flags.py").read_text() == source
+    assert "the delay is computed by a call" in fixed.stdout + fixed.stderr
+    asked = cli(["codemod", "loop-full-jitter", "--no-cache", "."], tmp_path)
+    assert asked.exit_code == 0, asked.output
+    assert "time.sleep(full_jitter(retry_delay(failed_attempt)))" in (tmp_path / "flags.py").read_text()

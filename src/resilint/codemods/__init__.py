@@ -28,9 +28,12 @@ def all_codemods() -> Dict[str, Type[ResilintCodemod]]:
 
 
 def codemods_for(code: str, target: Optional[str] = None) -> List[Type[ResilintCodemod]]:
-    """The codemods that fix findings of rule ``code`` (writing for fix ``target`` when given:
-    "native" or "runtime"), safe ones first."""
+    """The codemods that ``resilint fix`` may run for findings of rule ``code`` (writing for fix
+    ``target`` when given: "native" or "runtime"), safe ones first."""
     return sorted(
-        (c for c in all_codemods().values() if code in c.CODES and (target is None or target in c.TARGETS)),
+        (
+            c for c in all_codemods().values()
+            if code in c.CODES and c.RUN_BY_FIX and (target is None or target in c.TARGETS)
+        ),
         key=lambda c: c.APPLICABILITY != "safe",
     )

@@ -56,6 +56,9 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
     # already offers) and/or "runtime" (it imports ``resilint.runtime``, a dependency that only
     # the runtime target may use: ``resilint.lint.dependencies``).
     TARGETS: ClassVar[Tuple[str, ...]] = ("native", "runtime")
+    # False: only ``resilint codemod NAME`` runs it, never ``resilint fix`` (a deliberate change
+    # of behaviour that a user asks for by name, where ``fix`` has a safe fix of its own).
+    RUN_BY_FIX: ClassVar[bool] = True
     # Names of which a file must hold one for ``resilint codemod NAME`` to look at it; None:
     # the trigger names of the rules it fixes (``Rule.triggers``).
     TRIGGERS: ClassVar[Optional[Tuple[str, ...]]] = None

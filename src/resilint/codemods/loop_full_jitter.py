@@ -5,7 +5,8 @@ growth and its cap stay the loop's own).
 
 Unsafe: full jitter halves the mean wait, and any single wait may be near zero (a loop that
 waits out a service's documented minimum, or whose attempts bound a readiness window, waits
-less). The safe fix is ``loop-jitter``, which adds jitter on top.
+less). The safe fix is ``loop-jitter``, which adds jitter on top; ``resilint fix`` runs only
+that one, and this codemod runs when asked for by name (``resilint codemod loop-full-jitter``).
 
 Only the sleep the finding points at is wrapped: one jittered sleep makes the loop jittered
 for the rule, and the loop's other sleeps were never reported.
@@ -25,6 +26,9 @@ class LoopFullJitter(ResilintCodemod):
     CODES = ("RES202",)
     APPLICABILITY = "unsafe"
     TARGETS = ("runtime",)
+    # Full jitter shortens waits: asked for by name. ``fix`` adds jitter on top (``loop-jitter``)
+    # and leaves a delay it cannot (one computed by a call) to the user, with the reason.
+    RUN_BY_FIX = False
 
     def visit_Module(self, node: cst.Module) -> None:
         self.model = self.semantic_model(node)

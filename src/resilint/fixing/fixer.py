@@ -233,7 +233,10 @@ class Fixer:
     # --- one file ------------------------------------------------------------------------
 
     def _allowed(self, codemod: Type[ResilintCodemod]) -> bool:
-        return (codemod.applicability_for(self.settings)[0] == "safe" or self.unsafe) and self.target in codemod.TARGETS
+        return (
+            codemod.RUN_BY_FIX and (codemod.applicability_for(self.settings)[0] == "safe" or self.unsafe)
+            and self.target in codemod.TARGETS
+        )
 
     def _fixable(self, code: str) -> bool:
         return self.fixable is None or code in self.fixable

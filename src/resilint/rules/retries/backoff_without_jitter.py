@@ -135,8 +135,8 @@ class BackoffWithoutJitter(ProjectRule):
 
     **unsafe** (`loop-full-jitter`, runtime target, by `resilint codemod loop-full-jitter`):
     the reported sleep becomes `time.sleep(resilint.runtime.full_jitter(d))`, a uniform draw
-    below `d`: shorter waits on average. `fix` prefers the safe `loop-jitter` for the same
-    finding.
+    below `d`: shorter waits on average. `fix` never runs it (also not with `--unsafe-fixes`):
+    it applies the safe `loop-jitter`, and a delay computed by a call stays the user's to change.
 
     **unsafe** (`celery-jitter`): celery's `retry_jitter=False` becomes `True`; celery's jitter
     is full jitter (shorter countdowns). Tasks without `retry_backoff` and
