@@ -404,3 +404,29 @@ async def test_a_client_that_pulls_is_asked_to_pull_again_when_an_edit_elsewhere
         library.change(library.text.replace("@retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=10))\n", ""))
         await until(client, lambda: client.diagnostic_refresh_count > 0, "workspace/diagnostic/refresh")
         assert codes(await pulled(views)) == ["RES101"]
+
+
+async def test_a_cancelled_request_is_answered_as_cancelled_and_the_next_one_is_answered(project):
+    """A pull the editor cancels (the user typed on) while its check runs is answered as
+    cancelled at once, not after the check; the document is checked again for the next pull."""
+    from pygls.exceptions import JsonRpcRequestCancelled
+
+    many = "".join(f"def call_{n}(u):\n    return requests.get(u)\n\n\n" for n in range(1500))
+    big = write_tree(project, {"app/many.py": "import requests\n\n\n" + many}) / "app" / "many.py"
+    async with serving(project, pull=True) as client:
+        document = Document(client, big)
+        params = types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=document.uri))
+        pending = asyncio.ensure_future(
+            client.protocol.send_request_async(types.TEXT_DOCUMENT_DIAGNOSTIC, params, msg_id="cancelled-pull")
+        )
+        await until(client, lambda: "cancelled-pull" in client.protocol._request_futures, "the request to be sent")
+        started = asyncio.get_running_loop().time()
+        client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="cancelled-pull"))
+        with pytest.raises(JsonRpcRequestCancelled):
+            await asyncio.wait_for(pending, WAIT)
+        cancelled_after = asyncio.get_running_loop().time() - started
+        started = asyncio.get_running_loop().time()
+        report = await client.text_document_diagnostic_async(params)
+        checked_in = asyncio.get_running_loop().time() - started
+        assert len(report.items) == 1500 and {d.code for d in report.items} == {"RES101"}
+        assert cancelled_after < checked_in  # answered without waiting for the check
