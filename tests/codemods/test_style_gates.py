@@ -60,6 +60,11 @@ def short(u):
     return requests.get(u)
 
 
+def node_health(consul_addr, node_name):
+    health = requests.get(f"http://{consul_addr}/v1/health/node/{node_name}/checks")
+    return health.json()
+
+
 def wait_for_stock_service(reservation_retry_delay_in_seconds=0.5):
     for _ in range(10):
         try:
@@ -118,6 +123,7 @@ def test_a_fixed_file_passes_black_ruff_format_and_ruff_isort(tmp_path, name, ta
     after = client.read_text()
     assert after != before
     assert "timeout=2.5" not in after and "timeout=None" not in after
+    assert "/checks\",\n" in after or "/checks\", timeout=" in after  # a lone argument's call got its timeout
     # both retry loops' sleeps gained their random term, grown past the line length
     assert after.count("random.uniform(0, reservation_retry_delay_in_seconds)") == 1
     assert after.count("random.uniform(0, http_error_wait)") == 1

@@ -152,13 +152,14 @@ def add_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.
 
 def _line_break_between(call: cst.Call) -> Optional[cst.ParenthesizedWhitespace]:
     """The line break (and indentation) that separates the call's arguments when it has one
-    argument per line and no trailing comma; None when they share a line."""
+    argument per line and no trailing comma; None when they share a line, and for a lone
+    argument on a line of its own (black's right-hand split: a new argument joins its line,
+    and the call is laid out again if that line grows too long, ``wrapping``)."""
     args = call.args
-    if len(args) >= 2:
-        comma = args[-2].comma
-        before = comma.whitespace_after if isinstance(comma, cst.Comma) else None
-    else:
-        before = call.whitespace_before_args if isinstance(args[-1].whitespace_after_arg, cst.ParenthesizedWhitespace) else None
+    if len(args) < 2:
+        return None
+    comma = args[-2].comma
+    before = comma.whitespace_after if isinstance(comma, cst.Comma) else None
     if isinstance(before, cst.ParenthesizedWhitespace):
         return before.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=())
     return None

@@ -76,7 +76,7 @@ class LineFit:
             self.codemod.at_statement_start.add(id(call))
             code = cst.Module([]).code_for_node(updated)
             if "\n" in code:
-                if _hugged(updated) and "#" not in code and max(map(len, (prefix + code).splitlines())) > self.limit:
+                if _hugged(updated) and "#" not in code and _longest_line(prefix, code, indent) > self.limit:
                     # black's one indented line of arguments, now too long: laid out again
                     return _wrapped(updated, prefix, indent, "", self.limit)
                 return _last_argument_wrapped(updated, indent, self.limit)
@@ -112,6 +112,13 @@ class LineFit:
                 pass  # what tokenize cannot read is not wrapped
             self._starts = frozenset(starts)
         return self._starts
+
+
+def _longest_line(prefix: str, code: str, indent: str) -> int:
+    """The longest line of ``code`` written after ``prefix``: its continuation lines are
+    rendered without the block's indentation (``indent``), which the file gives them."""
+    first, *rest = code.split("\n")
+    return max([len(prefix + first)] + [len(indent + line) for line in rest])
 
 
 def _depth(text: str) -> int:
