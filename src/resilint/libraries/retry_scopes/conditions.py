@@ -102,6 +102,8 @@ def polls_state(test: cst.BaseExpression) -> bool:
             for c in node.comparisons
         ):
             return True  # a measured value crossing a threshold: a monitor, not a failure check
+        if isinstance(node, cst.Comparison) and _awaits_a_held_value(node):
+            return True
     # ``resp.status_code not in RETRYABLE_STATUS``: a set of HTTP codes, not a state
     codes = {
         id(inner) for node in expression_nodes(test) if isinstance(node, cst.Comparison)
@@ -118,6 +120,24 @@ def polls_state(test: cst.BaseExpression) -> bool:
         elif _STATE_WORDS.search(_key(node) or ""):
             return True
     return False
+
+
+def _awaits_a_held_value(comparison: cst.Comparison) -> bool:
+    """``newsum == checksum``: a polled value compared with one the code already holds (two
+    names, neither a constant, a status or an outcome), so the loop waits until a remote state
+    reaches it, which a failed call does not decide."""
+    if len(comparison.comparisons) != 1 or not isinstance(comparison.comparisons[0].operator, (cst.Equal, cst.NotEqual)):
+        return False
+    sides = [dotted_name(comparison.left), dotted_name(comparison.comparisons[0].comparator)]
+    return all(
+        side and not side.isupper() and side not in ("None", "True", "False")
+        and not _FAILURE_NAMES.search(side.rsplit(".", 1)[-1])
+        for side in sides
+    )
+
+
+# Names a comparison with which checks a call's outcome rather than a polled state.
+_FAILURE_NAMES = re.compile(r"status|code|ok$|error|result|response|success|fail|expected", re.IGNORECASE)
 
 
 def _key(node: cst.CSTNode) -> Optional[str]:

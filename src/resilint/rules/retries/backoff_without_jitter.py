@@ -16,7 +16,7 @@ from resilint.lint.project import ProjectContext
 from resilint.lint.summary import Wait
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.rules.project_rule import ProjectRule
-from resilint.rules.retries.near_misses import ASK_AGAIN, PAGINATION, QUEUE_WORKER, WATCH_JOB
+from resilint.rules.retries.near_misses import ASK_AGAIN, PAGINATION, QUEUE_WORKER, WATCH_JOB, WATCH_VALUE
 
 _HERD = "clients that failed together retry together"
 
@@ -74,7 +74,8 @@ class BackoffWithoutJitter(ProjectRule):
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request, a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
-    a polled state says so (`if job.status == "done": return`). Hand-written retry loops are
+    a polled state says so (`if job.status == "done": return`) or a polled value reaches one the
+    code holds (`if newsum == checksum: return`). Hand-written retry loops are
     recognised with statements before the `try` (a log line, a metrics call), a read loop
     inside it, a `continue` after the sleep in the handler, and a success flag in the
     condition (`while count < max_count and not succeeded`).
@@ -275,6 +276,7 @@ class BackoffWithoutJitter(ProjectRule):
         PAGINATION,
         ASK_AGAIN,
         WATCH_JOB,
+        WATCH_VALUE,
         # jittered on every path to the sleep
         """
         import random, time, requests

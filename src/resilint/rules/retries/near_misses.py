@@ -62,3 +62,20 @@ WATCH_JOB = """
                     print("could not read the job status")
                 time.sleep(10)
         """
+# A watch loop that waits for a remote value to reach one it holds, tolerating read errors in
+# the meantime (bodhi's mirror sync): it leaves on the value, not when a call stops failing.
+WATCH_VALUE = """
+        import hashlib, time
+        from urllib.error import URLError
+        from urllib.request import urlopen
+        def wait_for_sync(url, checksum):
+            while True:
+                try:
+                    newsum = hashlib.sha1(urlopen(url, timeout=30).read()).hexdigest()
+                except URLError:
+                    time.sleep(200)
+                    continue
+                if newsum == checksum:
+                    return
+                time.sleep(200)
+        """

@@ -7,7 +7,7 @@ from typing import Set
 
 from resilint.libraries.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.retries.near_misses import ASK_AGAIN, QUEUE_WORKER, WATCH_JOB
+from resilint.rules.retries.near_misses import ASK_AGAIN, QUEUE_WORKER, WATCH_JOB, WATCH_VALUE
 
 
 # The libraries whose stop the add-bound fix sets (``codemods/add_bound.py``); a hand-written
@@ -47,7 +47,8 @@ class UnboundedRetry(Rule):
     Not retries, so not flagged: a loop that asks for new input each pass and sends that
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`), and a watch
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
-    return`, `if result.get("validated"): return`, `if profit <= limit: break`) and tolerates
+    return`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
+    checksum: return`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
     `FileExistsError`, an `IndexError` while reading rows, a unix socket): it retries nothing
     another service does. Nor is a failover that moves to the next mirror on each failure
@@ -198,6 +199,7 @@ class UnboundedRetry(Rule):
         QUEUE_WORKER,
         ASK_AGAIN,
         WATCH_JOB,
+        WATCH_VALUE,
         # bounded by the deadline scope around it
         """
         import anyio, httpx, random
