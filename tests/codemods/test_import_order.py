@@ -175,6 +175,22 @@ def test_imports_in_no_order_the_tools_keep_get_the_new_one_beside_its_section(t
     )
 
 
+def test_a_try_import_parts_the_imports_and_the_new_one_joins_the_block_of_its_section(tmp_path):
+    """tweepy's client.py: the stdlib imports, a `try:` import, then the rest of the imports; a
+    third-party import goes beside `requests`, not into the first block (ruff sorts each block
+    on its own and accepts both, a reader would not)."""
+    path = _project(tmp_path, "pyproject.toml", '[tool.ruff.lint.isort]\nknown-first-party = ["mypkg"]\n')
+    source = (
+        "import datetime\n\ntry:\n    from functools import cache\nexcept ImportError:\n    cache = None\n\n"
+        "import logging\n\nimport requests\n\nfrom mypkg import settings\n\nrequests.get(settings.URL)\n"
+    )
+    fixed = _added(path, source, ADDED["runtime"])
+    assert fixed == source.replace("import requests\n", "import requests\nfrom resilint.runtime import timeout\n")
+    assert _sorted_by("ruff", path, fixed) == fixed
+    # a standard-library import stays in the first block, which holds that section
+    assert _added(path, source, ADDED["random"]) == source.replace("import datetime\n", "import datetime\nimport random\n")
+
+
 def test_sections_come_from_the_project_on_disk(tmp_path):
     path = _project(tmp_path, "pyproject.toml", '[tool.isort]\nknown_third_party = ["mypkg"]\nknown_local_folder = ["helpers"]\n')
     style = style_of(str(path))

@@ -19,6 +19,7 @@ from typing import List, Optional, Sequence, Tuple
 import libcst as cst
 
 from resilint.codemods.style import ProjectStyle
+from resilint.lint.traversal import iter_nodes
 
 
 def import_sort_key(statement: cst.SimpleStatementLine, style: ProjectStyle) -> Optional[Tuple[int, object]]:
@@ -43,9 +44,11 @@ def import_sort_key(statement: cst.SimpleStatementLine, style: ProjectStyle) -> 
 
 
 def place(body: Sequence[cst.BaseStatement], start: int, new: cst.SimpleStatementLine, style: ProjectStyle) -> List[cst.BaseStatement]:
-    """``body`` (a module's statements) with ``new`` inserted in the block of imports that
-    begins at ``start`` (after a docstring), where the import-order tools would put it."""
+    """``body`` (a module's statements) with ``new`` inserted in the imports at its top (from
+    ``start``, after a docstring), where the import-order tools would put it: in the block of
+    imports that holds its section, when a ``try:`` import parts the imports in several."""
     body = list(body)
+    start = _block_of_its_section(body, start, new, style)
     end = start
     while end < len(body) and _is_import_line(body[end]):
         end += 1
@@ -76,6 +79,42 @@ def place(body: Sequence[cst.BaseStatement], start: int, new: cst.SimpleStatemen
         return body[:index] + [new.with_changes(leading_lines=moved), _with_leading(successor, part + kept)] + body[index + 1:]
     part = () if key[0] in style.no_lines_before else (cst.EmptyLine(),)
     return body[:end] + [new.with_changes(leading_lines=part)] + body[end:]
+
+
+def _block_of_its_section(
+    body: Sequence[cst.BaseStatement], start: int, new: cst.SimpleStatementLine, style: ProjectStyle,
+) -> int:
+    """Where the block of imports begins that holds imports of ``new``'s section, among the
+    blocks that import-only compound statements (``try: from functools import cache``) part at
+    the top of a module; the first block when none does."""
+    key = import_sort_key(new, style)
+    assert key is not None
+    index = start
+    while True:
+        end = index
+        while end < len(body) and _is_import_line(body[end]):
+            end += 1
+        keys = [import_sort_key(s, style) for s in body[index:end]]  # type: ignore[arg-type]
+        if any(k is not None and k[0] == key[0] for k in keys):
+            return index
+        following = end
+        while following < len(body) and _imports_only(body[following]):
+            following += 1
+        if following == end or following >= len(body) or not _is_import_line(body[following]):
+            return start
+        index = following
+
+
+def _imports_only(statement: cst.BaseStatement) -> bool:
+    """A ``try``/``if`` made of imports (and ``pass`` or a name bound in their place)."""
+    if not isinstance(statement, (cst.Try, cst.If)):
+        return False
+    for node in iter_nodes(statement):
+        if isinstance(node, cst.SimpleStatementLine) and not all(
+            isinstance(small, (cst.Import, cst.ImportFrom, cst.Pass, cst.Assign)) for small in node.body
+        ):
+            return False
+    return True
 
 
 def _inversions(keys: Sequence[Optional[Tuple[int, object]]]) -> int:
