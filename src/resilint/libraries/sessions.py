@@ -77,8 +77,13 @@ def _adapters_set_timeout(model: SemanticModel, adapters: List[Tuple[cst.BaseExp
 
 
 def class_supplies_timeout(cls: ClassInfo, model: SemanticModel) -> bool:
-    """A session subclass whose ``request``/``send`` (or a verb method) fills in a timeout."""
-    return _class_sets_timeout(cls, model, _SESSION_HOOKS + ("get", "options", "head", "post", "put", "patch", "delete"))
+    """A session subclass whose ``request``/``send`` (or a verb method) fills in a timeout.
+    Once per class and file: every instance of a project class the summary records asks it,
+    and the answer reads the bodies of the class's methods and of its bases'."""
+    return model.derived(
+        (class_supplies_timeout, id(cls)),
+        lambda: _class_sets_timeout(cls, model, _SESSION_HOOKS + ("get", "options", "head", "post", "put", "patch", "delete")),
+    )
 
 
 def writes_timeout_key(model: SemanticModel, function: FunctionInfo) -> bool:

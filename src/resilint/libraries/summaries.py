@@ -242,6 +242,10 @@ class _Values:
         # a file that makes no key makes no fresh one either (the generators are named so)
         self.keys = model.text is None or any(word in model.text for word in _KEY_WORDS)
         self.keys_set: Dict[int, List[Tuple[str, cst.BaseExpression]]] = {}
+        # The key of each object's facts, by what they depend on (its class, the call that made
+        # it, the function that configured it): the same object is passed, stored and
+        # returned many times, and its facts read the whole file's mounts and sessions.
+        self.objects: Dict[Tuple[object, int, int], str] = {}
 
     def store(self, name: str, bindings: List[Binding]) -> None:
         """The joined values of a name (or attribute) under ``name``, when any is known.
@@ -327,6 +331,13 @@ class _Values:
         """The key of the object's facts in the summary, "" when the file shows none."""
         if value.site is None:
             return ""
+        identity = (value.of if isinstance(value.of, str) else id(value.of), id(value.site), id(value.by))
+        key = self.objects.get(identity)
+        if key is None:
+            key = self.objects[identity] = self._object(value)
+        return key
+
+    def _object(self, value: Instance) -> str:
         facts = object_facts(self.model, value)
         if facts is None:
             return ""

@@ -363,9 +363,14 @@ class ModuleSummary:
         ]
 
     @classmethod
-    def from_json(cls, data: Any) -> Optional["ModuleSummary"]:
+    def from_json(cls, data: Any, shared: Optional["SharedValues"] = None) -> Optional["ModuleSummary"]:
         """The summary stored in ``data`` (``to_json``), or None when it is not one of this
-        version or not of its shape."""
+        version or not of its shape. ``shared``: the values already read from other summaries,
+        which this one then shares rather than holds again (``SharedValues``)."""
+        if shared is None:
+            shared = SharedValues()
+        ref_from_json = shared.ref
+        intern = sys.intern
         try:
             if data[0] != SUMMARY_VERSION:
                 return None
@@ -382,13 +387,17 @@ class ModuleSummary:
                 if d is None:
                     return None
                 d = d + _ARGUMENTS[len(d):]
+                if not d[5]:  # most calls: no timeout value, an Arguments like many others
+                    return shared.arguments(
+                        tuple(intern(str(k)) for k in d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), bool(d[6]),
+                    )
                 values = tuple(Argument(v[0], v[1], v[2], place(v[3]), v[4], v[5], v[6], v[7]) for v in d[5])
                 return Arguments(tuple(d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), values, bool(d[6]))
 
             def call(c: List[Any]) -> Call:
                 c = c + _CALL[len(c):]
-                return Call(str(c[0]), place(c[1]), tuple(c[2]), c[3], arguments(c[4]), tuple(c[5]), bool(c[6]),
-                            tuple(int(i) for i in c[7]), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
+                return Call(intern(str(c[0])), place(c[1]), tuple(c[2]), c[3], arguments(c[4]), tuple(c[5]), bool(c[6]),
+                            tuple(map(int, c[7])), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
                             bool(c[10]), str(c[11]))
 
             def request(r: List[Any]) -> Request:
@@ -463,6 +472,45 @@ def ref_from_json(data: Any) -> Ref:
     return tuple(ref_from_json(item) if isinstance(item, list) else item for item in data)
 
 
+# The kinds of values made of strings only (``lint/summary.py``'s list at the top).
+_FLAT_KINDS = frozenset({"ref", "new", "str", "headers", "fresh"})
+
+
+class SharedValues:
+    """What the summaries of one project read from JSON have in common, held once: the values
+    (``("ref", "pkg.f.(session)")`` is passed by hundreds of calls), the names in them, and the
+    shapes of call arguments without a timeout value. The main process holds every summary of
+    a project during its pass; about a third of them was such repeats."""
+
+    __slots__ = ("_refs", "_arguments")
+
+    def __init__(self) -> None:
+        self._refs: Dict[Ref, Ref] = {}
+        self._arguments: Dict[Tuple[Any, ...], Arguments] = {}
+
+    def ref(self, data: Any) -> Ref:
+        """``ref_from_json(data)``, the same tuple for equal values made of strings."""
+        if data[0] in _FLAT_KINDS:
+            # (Only values made of strings: ``("int", 1)`` equals ``("int", True)``.)
+            value = tuple(data)
+            try:
+                return self._refs.setdefault(value, value)
+            except TypeError:  # not of its kind's shape: kept as it is
+                pass
+        return ref_from_json(data)
+
+    def arguments(
+        self, keywords: Tuple[str, ...], positional: int, star: bool, double_star: bool, forwards_kwargs: bool,
+        supplied: bool,
+    ) -> Arguments:
+        """The arguments of that shape without values (``Arguments`` is frozen: shared safely)."""
+        key = (keywords, positional, star, double_star, forwards_kwargs, supplied)
+        found = self._arguments.get(key)
+        if found is None:
+            found = self._arguments[key] = Arguments(keywords, positional, star, double_star, forwards_kwargs, (), supplied)
+        return found
+
+
 def _trimmed(values: List[Any], defaults: List[Any]) -> List[Any]:
     while len(values) > 2 and values[-1] == defaults[len(values) - 1]:
         values.pop()
@@ -485,17 +533,19 @@ class PackedSummary:
         # state pickle reads and restores field by field in Python), and a third smaller.
         return cls(pickle.dumps(summary.to_json(), protocol=pickle.HIGHEST_PROTOCOL))
 
-    def unpack(self) -> ModuleSummary:
-        summary = ModuleSummary.from_json(pickle.loads(self.data))
+    def unpack(self, shared: Optional["SharedValues"] = None) -> ModuleSummary:
+        summary = ModuleSummary.from_json(pickle.loads(self.data), shared)
         assert summary is not None  # made by ``pack`` in this version
         return summary
 
 
-def unpack_all(packed: List[PackedSummary]) -> List[ModuleSummary]:
+def unpack_all(packed: List[PackedSummary], shared: Optional[SharedValues] = None) -> List[ModuleSummary]:
     """The summaries, emptying ``packed`` as it goes so that each pickle is freed as soon as
-    its objects exist (the two forms of every summary are never held at once)."""
+    its objects exist (the two forms of every summary are never held at once); their common
+    values held once (``shared``, else among these summaries)."""
+    shared = shared if shared is not None else SharedValues()
     packed.reverse()
     summaries = []
     while packed:
-        summaries.append(packed.pop().unpack())
+        summaries.append(packed.pop().unpack(shared))
     return summaries
