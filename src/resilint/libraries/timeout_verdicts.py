@@ -676,8 +676,8 @@ class _ProjectJudge:
         found: List[Forward] = []
         for call in function.calls:
             args = call.arguments
-            if args is None:
-                continue
+            if args is None or not (args.forwards_kwargs or any(a.parameter is not None for a in args.values)):
+                continue  # passes nothing of its caller's on: no question for the value flow
             near = function.place.path
             client = call.target if self.spec(call.target) is not None else self.object_client(call.target, near)
             spec = self.spec(client)
