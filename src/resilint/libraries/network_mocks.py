@@ -264,7 +264,9 @@ class _Mocks:
                 targets = [r for r in replaced if r]
             else:
                 found = _library_object(text) if text else None
-                targets = [found] if found else []
+                # a project object (``"shop.vendors.async_session.get"``): the project pass
+                # tells whether it is the client, or the wrapper, a call goes through
+                targets = [found] if found else [text] if text else []
         elif kind in ("object", "setattr") and len(positional) >= 2:
             attribute = string_of(positional[1])
             owner = self._owner(positional[0], scope, order)

@@ -623,8 +623,11 @@ class _ProjectJudge:
     def judge_forwarded(self, call: Call, callee: FunctionSummary, forward: Forward) -> Optional[ProjectVerdict]:
         args = call.arguments
         assert args is not None
-        if answered(call.mocked, forward.spec.library, forward.client):
-            return None  # a test double answers what the wrapper sends
+        wrappers = [callee.name, *(owner.name for owner, _ in forward.path)]
+        if any(answered(call.mocked, forward.spec.library, name) for name in [forward.client, *wrappers]) or (
+            self.replaced_client(call.mocked, forward)
+        ):
+            return None  # a test double answers what the wrapper sends, or the wrapper itself
         related = tuple(
             (step.place, f"`{_short(owner.name)}` passes {'`**kwargs`' if forward.parameter is None else f'`{forward.parameter}`'} "
                          f"on to `{_short(step.target)}`")
@@ -667,6 +670,26 @@ class _ProjectJudge:
             "which this call does not override)",
             related,
         )
+
+    def replaced_client(self, mocked: Iterable[str], forward: Forward) -> bool:
+        """Whether a patch replaces the project's client object that the wrapper sends through,
+        or its method (``patch("shop.vendors.async_session.get")`` for a module's
+        ``async_session = httpx.AsyncClient()``)."""
+        cls, method = split_last(forward.client)
+        for entry in mocked:
+            owner, _, name = entry.rpartition(".")
+            objects = [entry] + ([owner] if owner and name == method else [])
+            for function, step in forward.path:
+                if not step.receiver:
+                    continue
+                module = self.graph.module_of(function)
+                for held in (held for path in objects for held in self.graph.values.of(path, function.place.path)):
+                    # the object the call is sent on: by its facts' key, else (an object with no
+                    # facts recorded) a client of the same class held in the wrapper's module
+                    same = held.key == step.receiver if held.key else held.kind == "instance" and held.name == cls
+                    if same and held.module is module:
+                        return True
+        return False
 
     def forwards(self, function: FunctionSummary) -> Optional[List[Forward]]:
         """What ``function`` passes on from its callers to clients, at any depth."""

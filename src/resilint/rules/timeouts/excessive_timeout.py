@@ -69,7 +69,10 @@ class ExcessiveTimeout(ProjectRule):
     `patch.object(requests.Session, "request")` (or `send`, or `HTTPAdapter.send`), which every
     requests call goes through, all of requests. A patch of a name in a project module
     (`patch("app.http.get")`) replaces only that module's name, and leaves the test's own calls
-    judged. A `mocker.patch` counts for the whole test, also for calls before it. A pytest
+    judged; a call the test makes through a project wrapper is answered when the patch replaces
+    that wrapper (`patch("shop.vendors.metadata")`) or the module's client it sends through
+    (`patch("shop.vendors.async_session.get")` or `patch("shop.vendors.async_session")` for
+    `async_session = httpx.AsyncClient()`). A `mocker.patch` counts for the whole test, also for calls before it. A pytest
     fixture of the same file that yields inside such a mock (or starts it) covers the tests
     and fixtures that request it by parameter, `@pytest.mark.usefixtures` or `autouse`; so do
     the plugins' own `requests_mock`, `respx_mock` and `httpx_mock` fixtures, and a helper of
