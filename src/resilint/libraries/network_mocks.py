@@ -10,6 +10,8 @@ for the call's library:
 * aioresponses: aiohttp;
 * httpretty (it patches the socket module): requests (and its users), urllib3, urllib,
   http.client, httplib2 (and googleapiclient);
+* fakeredis: a redis client or pool given ``connection_class=fakeredis.FakeConnection``
+  (its server lives in the process, wherever the call is);
 * ``unittest.mock.patch`` (and the ``mock`` backport), ``patch.object``, ``patch.multiple``,
   pytest-mock's ``mocker.patch`` (``.object``, ``.multiple``) and pytest's
   ``monkeypatch.setattr``: the client function, method or class they replace, by its qualified
@@ -155,10 +157,21 @@ def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
 
 def in_process(model: SemanticModel, site: CallSite, library: str, name: Optional[str] = None) -> bool:
     """Whether a call of ``name``, a client of ``library``, at ``site`` is answered by an active
-    test double."""
+    test double, or is built on a fake connection (``connection_class=fakeredis.FakeConnection``)."""
+    if _on_a_fake_connection(model, site):
+        return True
     if not _may_mock(model):
         return False
     return answered(_Mocks.of(model).around(site), library, name)
+
+
+def _on_a_fake_connection(model: SemanticModel, site: CallSite) -> bool:
+    """A redis client or pool given fakeredis's connection class: its server is in the process."""
+    given = keyword_args(site.node)[0].get("connection_class")
+    if given is None:
+        return False
+    name = model.qualified_name(given.value, site.scope, site.order) or ""
+    return name.split(".", 1)[0] == "fakeredis"
 
 
 def answered(mocked: Iterable[str], library: str, name: Optional[str]) -> bool:
