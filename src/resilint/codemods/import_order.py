@@ -49,9 +49,7 @@ def place(body: Sequence[cst.BaseStatement], start: int, new: cst.SimpleStatemen
     imports that holds its section, when a ``try:`` import parts the imports in several."""
     body = list(body)
     start = _block_of_its_section(body, start, new, style)
-    end = start
-    while end < len(body) and _is_import_line(body[end]):
-        end += 1
+    end = _block_end(body, start)
     key = import_sort_key(new, style)
     assert key is not None
     keys = [import_sort_key(s, style) for s in body[start:end]]  # type: ignore[arg-type]
@@ -91,30 +89,37 @@ def _block_of_its_section(
     assert key is not None
     index = start
     while True:
-        end = index
-        while end < len(body) and _is_import_line(body[end]):
-            end += 1
+        end = _block_end(body, index)
         keys = [import_sort_key(s, style) for s in body[index:end]]  # type: ignore[arg-type]
         if any(k is not None and k[0] == key[0] for k in keys):
             return index
         following = end
-        while following < len(body) and _imports_only(body[following]):
-            following += 1
+        while following < len(body) and not _is_import_line(body[following]) and in_imports(body[following]):
+            following += 1  # a ``try:``/``if`` of imports between two blocks
         if following == end or following >= len(body) or not _is_import_line(body[following]):
             return start
         index = following
 
 
-def _imports_only(statement: cst.BaseStatement) -> bool:
-    """A ``try``/``if`` made of imports (and ``pass`` or a name bound in their place)."""
-    if not isinstance(statement, (cst.Try, cst.If)):
+def _block_end(body: Sequence[cst.BaseStatement], start: int) -> int:
+    """Where the run of import lines that begins at ``start`` ends."""
+    end = start
+    while end < len(body) and _is_import_line(body[end]):
+        end += 1
+    return end
+
+
+def in_imports(node: cst.CSTNode) -> bool:
+    """An import line, or a block of imports (``try: import x`` / ``except ImportError:``, ``if
+    TYPE_CHECKING:``) that holds nothing but imports and fallback assignments."""
+    if isinstance(node, cst.SimpleStatementLine):
+        return any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in node.body)
+    if not isinstance(node, (cst.Try, cst.If)):
         return False
-    for node in iter_nodes(statement):
-        if isinstance(node, cst.SimpleStatementLine) and not all(
-            isinstance(small, (cst.Import, cst.ImportFrom, cst.Pass, cst.Assign)) for small in node.body
-        ):
-            return False
-    return True
+    lines = [n for n in iter_nodes(node) if isinstance(n, cst.SimpleStatementLine)]
+    return any(in_imports(line) for line in lines) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom, cst.Pass, cst.Assign)) for line in lines for small in line.body
+    )
 
 
 def _inversions(keys: Sequence[Optional[Tuple[int, object]]]) -> int:

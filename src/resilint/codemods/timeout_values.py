@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 
 from resilint.codemods.base import ResilintCodemod, Span, docstring_or_strict
-from resilint.codemods.import_order import split_leading
+from resilint.codemods.import_order import in_imports, split_leading
 from resilint.codemods.imports import RUNTIME, bound_names, use_name
 from resilint.codemods.timeout_edits import positive_number, runtime_timeout, seconds
 from resilint.lint.semantic import Binding, FunctionInfo, SemanticModel
@@ -269,29 +269,11 @@ def _anchor(tree: cst.Module) -> Tuple[cst.BaseStatement, bool]:
     body = list(tree.body)
     index = 1 if body and docstring_or_strict(body[0]) and len(body) > 1 else 0
     first = index
-    while index < len(body) - 1 and _in_imports(body[index]):
+    while index < len(body) - 1 and in_imports(body[index]):
         index += 1
-    if index == len(body) - 1 and _in_imports(body[index]):
+    if index == len(body) - 1 and in_imports(body[index]):
         index = len(body) - 1  # nothing but imports: the call cannot be in this module's body
-    return body[index], index == first and not _in_imports(body[index])
-
-
-def _is_import_line(node: cst.CSTNode) -> bool:
-    return isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body)
-
-
-def _in_imports(node: cst.CSTNode) -> bool:
-    """An import line, or a block of imports (``try: import x`` / ``except ImportError:``, ``if
-    TYPE_CHECKING:``) that holds nothing but imports and fallback assignments: a constant put
-    above it would stand before imports (flake8's E402 for every import below it)."""
-    if _is_import_line(node):
-        return True
-    if not isinstance(node, (cst.Try, cst.If)):
-        return False
-    lines = [n for n in iter_nodes(node) if isinstance(n, cst.SimpleStatementLine)]
-    return any(_is_import_line(line) for line in lines) and all(
-        isinstance(small, (cst.Import, cst.ImportFrom, cst.Pass, cst.Assign)) for line in lines for small in line.body
-    )
+    return body[index], index == first and not in_imports(body[index])
 
 
 def _module_constants(tree: cst.Module, model: SemanticModel) -> Dict[str, Tuple[cst.BaseExpression, int]]:
@@ -365,7 +347,5 @@ def _module_statement_index(tree: cst.Module, node: cst.CSTNode) -> Optional[int
 
 
 def _holds(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
-    from resilint.lint.traversal import iter_nodes
-
     return any(each is node for each in iter_nodes(tree))
 

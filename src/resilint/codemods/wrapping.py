@@ -202,9 +202,14 @@ def _split(value: cst.BaseExpression, prefix: str, line_indent: str, extra: str,
         return value
     if isinstance(value, cst.Call):
         return _wrapped(value, prefix, line_indent, extra, limit)
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) and not value.lpar:
-        return _operator_split(value, prefix, line_indent, extra, limit, suffix)
+    if _is_sum(value):
+        return _operator_split(value, prefix, line_indent, extra, limit, suffix)  # type: ignore[arg-type]
     return value
+
+
+def _is_sum(value: cst.BaseExpression) -> bool:
+    """``a + b`` or ``a - b`` not in parentheses: black splits it before its operators."""
+    return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) and not value.lpar
 
 
 def _operator_split(
@@ -214,8 +219,8 @@ def _operator_split(
     operand split in turn when its line is still too long."""
     spelled = cst.Module([]).code_for_node
     left = value.left
-    if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, (cst.Add, cst.Subtract)) and not left.lpar:
-        left = _operator_split(left, prefix, line_indent, extra, limit, "")
+    if _is_sum(left):
+        left = _operator_split(left, prefix, line_indent, extra, limit, "")  # type: ignore[arg-type]
     else:
         left = _split(left, prefix, line_indent, extra, limit, "")
     operator = value.operator

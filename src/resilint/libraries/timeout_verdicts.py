@@ -549,12 +549,7 @@ class _ProjectJudge:
         if self._may_forward is None:
             self._may_forward = _names_as_called(
                 function for function in self.graph.functions
-                if any(
-                    call.arguments is not None and (
-                        call.arguments.forwards_kwargs or any(a.parameter is not None for a in call.arguments.values)
-                    )
-                    for call in function.calls
-                )
+                if any(call.arguments is not None and _passes_callers_arguments(call.arguments) for call in function.calls)
             )
         return self._may_forward
 
@@ -699,8 +694,8 @@ class _ProjectJudge:
         found: List[Forward] = []
         for call in function.calls:
             args = call.arguments
-            if args is None or not (args.forwards_kwargs or any(a.parameter is not None for a in args.values)):
-                continue  # passes nothing of its caller's on: no question for the value flow
+            if args is None or not _passes_callers_arguments(args):
+                continue  # no question for the value flow: it cannot forward a timeout
             near = function.place.path
             client = call.target if self.spec(call.target) is not None else self.object_client(call.target, near)
             spec = self.spec(client)
@@ -731,6 +726,12 @@ class _ProjectJudge:
                     ))
         self._forwards[function.name] = found
         return found
+
+
+def _passes_callers_arguments(args: Arguments) -> bool:
+    """Whether a call passes something of its caller's on (its ``**kwargs``, or a parameter by
+    keyword): only such a call can forward a timeout its caller gives."""
+    return args.forwards_kwargs or any(a.parameter is not None for a in args.values)
 
 
 def _names_as_called(functions: Iterable[FunctionSummary]) -> Set[str]:
