@@ -301,3 +301,45 @@ def _applied(text, edits):
         end = starts[edit.end_line - 1] + edit.end_column - 1
         text = text[:start] + edit.content + text[end:]
     return text
+
+
+CALLS = "".join(f'requests.get("https://{n}.example")\n' for n in range(3))
+
+
+@pytest.mark.parametrize("source", [
+    "import requests\n" + CALLS,  # the statement the constant goes above is itself fixed
+    "import requests\n\n\n" + CALLS,
+    "import requests\n\n# the calls\n" + CALLS,
+    "import requests\n\nprint(1)\n" + CALLS,
+    "import requests\n\n\nclass A:\n    pass\n" + CALLS.replace("requests.get", "A.x = requests.get"),
+])
+def test_a_module_constant_is_attributed_from_the_codemod_run_over_the_checked_tree(monkeypatch, tmp_path, source):
+    """Each finding gets the edits of fixing it alone, the constant its fix adds above the first
+    statement after the imports included, told from one run over the tree ``check`` built: the
+    blank and comment lines above that statement are read from the file. (A second run over
+    LibCST's parse, and the line diff of the whole file behind it, were quadratic: minutes on a
+    module of 4,000 calls.)"""
+    from resilint.codemods.add_timeout import AddTimeout
+    from resilint.fixing import attribution
+    from resilint.lint.checker import Checker
+
+    settings = Settings()
+    runs = []
+    real = run_codemod
+
+    def counted(codemod, *args, **kwargs):
+        runs.append(codemod)
+        return real(codemod, *args, **kwargs)
+
+    def no_diff(*args, **kwargs):
+        raise AssertionError("the fix edits were split by diffing the file")
+
+    monkeypatch.setattr("resilint.fixing.fix_edits.run_codemod", counted)
+    monkeypatch.setattr(attribution, "_by_splitting", no_diff)
+    path = str(tmp_path / "example.py")
+    findings = Checker(settings, ["RES101"], fix_edits=with_fixes).check_file(source.encode(), path).findings
+    assert len(findings) == 3 and len(runs) == 1
+    alone = _alone(AddTimeout, findings, source.encode(), source, settings, path)
+    for finding in findings:  # the same change (a diff of the texts may place a blank line apart)
+        assert finding.fix is not None and _applied(source, finding.fix.edits) == _applied(source, alone[id(finding)])
+        assert "HTTP_TIMEOUT = (3.05, 10)" in _applied(source, finding.fix.edits)

@@ -84,13 +84,14 @@ def split_edits_of_built_tree(
     before the first statement that is not an import. None where that does not hold: the run
     must be made over LibCST's own parse of the file."""
     assert run.changed and run.command is not None
-    if run.command.inserted_above:
-        return None  # the built tree has no blank lines or comments above a statement to go by
     lines = _Lines(text)
+    leading = _leading_lines_in_text(run.command, built, lines)
+    if leading is None:
+        return None
     imports = _Imports.of_header(built, text, _path_of(run))
     if imports is None:
         return None
-    pieces = _pieces(run, text, lines, imports)
+    pieces = _pieces(run, text, lines, imports, leading)
     by_target = _imports_by_target(run, targets, imports)
     if pieces is None or by_target is None:
         return None
@@ -205,7 +206,38 @@ def _names_in(node: object) -> set:
 # --- pieces: the run's result as changes pasted into the file --------------------------------
 
 
-def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> Optional[List[_Piece]]:
+def _leading_lines_in_text(command: object, built: CheckedTree, lines: "_Lines") -> Optional[Dict[int, int]]:
+    """For each top-level statement a run put statements above (module constants after the
+    imports), how many blank and comment lines the file has above it: the built tree has none
+    of them, and the constants go above those lines as they do in a parse of the file. Told
+    only right after an import statement, whose lines between are all the statement's (not a
+    block's trailing comments); None otherwise."""
+    found: Dict[int, int] = {}
+    body = list(built.module.body)
+    for key in command.inserted_above:  # type: ignore[attr-defined]
+        node = command.planned_nodes.get(key)  # type: ignore[attr-defined]
+        index = next((i for i, statement in enumerate(body) if statement is node), None)
+        if index is None or index == 0 or not _is_import(body[index - 1]) or getattr(node, "decorators", ()):
+            return None
+        try:
+            after = built.positions[body[index - 1]].end.line
+            line = built.positions[node].start.line
+        except Unplaced:
+            return None
+        between = range(after + 1, line)
+        for number in between:
+            content = lines.text[lines.offset(number, 1):lines.offset(number + 1, 1)].strip()
+            if content and (not content.startswith("#") or lines.indentation(number)):
+                return None  # code, or an indented comment, which LibCST may give to another node
+        found[key] = len(between)
+    return found
+
+
+def _pieces(
+    run: CodemodRun, text: str, lines: "_Lines", imports: _Imports, leading: Optional[Mapping[int, int]] = None,
+) -> Optional[List[_Piece]]:
+    """The run's changes as pieces of the file's text. ``leading``: the blank and comment lines
+    above each statement given statements above it, where the tree has none (``ast``'s)."""
     command, original, result = run.command, run.original, run.result
     assert command is not None
     if original is None or result is None or command.visited_everything or command.context.scratch.get(
@@ -219,7 +251,10 @@ def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> O
         if span is None or not owners:
             return None
         if key in command.inserted_above:
-            above = _inserted_above(command.planned_nodes[key], replacement, span, command.inserted_above[key], original, text, lines)
+            above = _inserted_above(
+                command.planned_nodes[key], replacement, span, command.inserted_above[key], original, text, lines,
+                leading.get(key) if leading is not None else None,
+            )
             if above is None:
                 return None
             pieces.extend(above)
@@ -232,7 +267,9 @@ def _pieces(run: CodemodRun, text: str, lines: "_Lines", imports: _Imports) -> O
         if piece is None:
             return None
         pieces.append(piece)
-    pieces.sort(key=lambda p: (p.start, -p.end))
+    # Outer rewrites before the ones they hold; an insertion where a rewrite begins (a constant
+    # above a statement whose call is rewritten) is not inside it: it goes first.
+    pieces.sort(key=lambda p: (p.start, p.end != p.start, -p.end))
     outermost: List[_Piece] = []
     for piece in pieces:
         if outermost and piece.start < outermost[-1].end:
@@ -256,12 +293,14 @@ def _place(piece: _Piece) -> Tuple[int, int, bool, int]:
 
 def _inserted_above(
     node: cst.CSTNode, replacement: object, span: Span, users: Sequence[Iterable[Span]], module: cst.Module, text: str,
-    lines: "_Lines",
+    lines: "_Lines", leading: Optional[int] = None,
 ) -> Optional[List[_Piece]]:
     """The statements a planned top-level statement was given above it (``FlattenSentinel``
     whose last node is the statement, its own rewrites being other plans' pieces), each an
     insertion for the targets that use it (``users``), where the statement's leading lines
-    begin; and a blank line it was given before it, for all of them."""
+    begin; and a blank line it was given before it, for all of them. ``leading``: how many
+    leading lines the statement has in the file, when its node has none (a tree built from
+    ``ast``; the codemod then gave it the blank line it gives a statement without any)."""
     if not isinstance(replacement, cst.FlattenSentinel) or not isinstance(node, cst.BaseStatement) or span[1] != 1:
         return None
     *above, statement = replacement.nodes
@@ -271,9 +310,14 @@ def _inserted_above(
     kept = new_leading[len(new_leading) - len(old_leading):]
     if len(kept) != len(old_leading) or not all(a.deep_equals(b) for a, b in zip(kept, old_leading)):
         return None  # its own leading lines changed, not only preceded by new ones
-    first = lines.offset(span[0] - len(old_leading), 1)
+    given = new_leading[: len(new_leading) - len(old_leading)]
+    if leading is not None:
+        if old_leading:
+            return None
+        given = given if leading == 0 else ()  # the file's own lines stand between, as in its parse
+    first = lines.offset(span[0] - (len(old_leading) if leading is None else leading), 1)
     pieces = [_Piece(first, first, _code(module, each, ""), frozenset(owners)) for each, owners in zip(above, users)]
-    blank = "".join(_code(module, line, "") for line in new_leading[: len(new_leading) - len(old_leading)])
+    blank = "".join(_code(module, line, "") for line in given)
     if blank:
         pieces.append(_Piece(first, first, blank, frozenset(o for owners in users for o in owners)))
     return pieces
