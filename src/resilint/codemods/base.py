@@ -98,6 +98,10 @@ class ResilintCodemod(VisitorBasedCodemodCommand):
         # Planned nodes that start their statement's first line outside brackets, by id: lines
         # their rewrite adds are indented as that line is (``codemods.wrapping``).
         self.at_statement_start: Set[int] = set()
+        # The one-line code of replacements, by id (with the node, kept alive so that its id is
+        # not another's), where a plan already wrote it to measure it against the line length:
+        # the same text is not generated again to tell the edit.
+        self.spelled: Dict[int, Tuple[cst.CSTNode, str]] = {}
         self._serving: Tuple[Span, ...] = ()
         # A planned node the pruned visit missed was applied by a visit of the whole module.
         self.visited_everything = False

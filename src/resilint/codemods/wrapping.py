@@ -81,6 +81,7 @@ class LineFit:
                     return _wrapped(updated, prefix, indent, "", self.limit)
                 return _last_argument_wrapped(updated, indent, self.limit)
             if len(prefix) + len(code) + len(suffix.rstrip()) <= self.limit or _splits_later(prefix + code, suffix, self.limit):
+                self.codemod.spelled[id(updated)] = (updated, code)
                 return updated
             return _wrapped(updated, prefix, indent, "", self.limit)
 

@@ -263,7 +263,9 @@ def _pieces(
             # A node on its statement's first line, outside brackets: the lines it is given
             # (a call wrapped as black wraps it) are indented like that line.
             block = lines.indentation(span[0]) if key in command.at_statement_start else None
-            piece = _rewritten(command.planned_nodes[key], replacement, span, owners, original, text, lines, block)
+            piece = _rewritten(
+                command.planned_nodes[key], replacement, span, owners, original, text, lines, block, command.spelled,
+            )
         if piece is None:
             return None
         pieces.append(piece)
@@ -330,10 +332,11 @@ def _decoded(run: CodemodRun) -> str:
 
 def _rewritten(
     node: cst.CSTNode, replacement: object, span: Span, owners: Owners, module: cst.Module, text: str, lines: "_Lines",
-    block: Optional[str] = None,
+    block: Optional[str] = None, spelled: Mapping[int, Tuple[cst.CSTNode, str]] = {},
 ) -> Optional[_Piece]:
     """The change replacing ``node`` by ``replacement`` makes to the file, or None when its text
-    cannot be told from the node alone."""
+    cannot be told from the node alone. ``spelled``: the one-line code of replacements already
+    written (the same at any indentation)."""
     start, end = _with_parentheses(node, lines.offset(span[0], span[1]), lines.offset(span[2], span[3]), text)
     if isinstance(node, (cst.BaseStatement, cst.Decorator)):
         # A statement's code holds its leading lines, indentation and line break: its whole lines.
@@ -348,7 +351,8 @@ def _rewritten(
     indent = _continuation_indent(module, node, old)
     if indent is None:
         return None
-    new = _code(module, replacement, indent)
+    written = spelled.get(id(replacement))
+    new = written[1] if written is not None and written[0] is replacement else _code(module, replacement, indent)
     if not indent and LINE_BREAK.search(new) and not LINE_BREAK.search(old):
         if block is None:
             return None  # lines after the first whose indentation the original does not tell
