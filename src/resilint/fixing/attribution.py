@@ -226,7 +226,7 @@ def _leading_lines_in_text(command: object, built: CheckedTree, lines: "_Lines")
             return None
         between = range(after + 1, line)
         for number in between:
-            content = lines.text[lines.offset(number, 1):lines.offset(number + 1, 1)].strip()
+            content = lines.line(number).strip()
             if content and (not content.startswith("#") or lines.indentation(number)):
                 return None  # code, or an indented comment, which LibCST may give to another node
         found[key] = len(between)
@@ -594,10 +594,13 @@ class _Lines:
         line = self.line_of(offset)
         return self.starts[line] if line < len(self.starts) else len(self.text)
 
+    def line(self, number: int) -> str:
+        """The text of a 1-based line, its line break included."""
+        stop = self.starts[number] if number < len(self.starts) else len(self.text)
+        return self.text[self.starts[number - 1]:stop]
+
     def indentation(self, line: int) -> str:
-        start = self.starts[line - 1]
-        stop = self.starts[line] if line < len(self.starts) else len(self.text)
-        content = self.text[start:stop]
+        content = self.line(line)
         return content[: len(content) - len(content.lstrip(" \t\f"))]
 
 
