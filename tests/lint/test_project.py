@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 
+from resilint.lint.checker import Checker
+from resilint.lint.config import Settings
+from resilint.lint.registry import all_rules
 from tests.conftest import write_tree
 
 THREE_LAYERS = {
@@ -572,3 +575,48 @@ def test_a_relative_re_export_in_a_sub_package_init_is_followed(cli, tmp_path):
     assert "tenacity 4 attempts (pkg/jobs.py:4) x tenacity 3 attempts (pkg/sub/client.py:4) = up to 12 calls" in (
         findings[0]["message"]
     )
+
+
+POLICIES_FROM_OTHER_MODULES = {
+    "policies.py": """
+        import tenacity
+
+        api_retry = tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random_exponential(max=5))
+    """,
+    "client.py": """
+        import requests
+
+        from policies import api_retry
+
+
+        @api_retry
+        def send(payload):
+            return requests.post("https://api.example.com/orders", json=payload, timeout=5)
+    """,
+    "jobs.py": """
+        import tenacity
+
+        from client import send
+
+
+        def submit(payload):
+            retrying = tenacity.Retrying(stop=tenacity.stop_after_attempt(2), wait=tenacity.wait_random_exponential(max=5))
+            return retrying(send, payload)
+    """,
+}
+
+
+def test_the_project_pass_leaves_the_summaries_it_reads_as_they_were(tmp_path):
+    """A language server runs the pass again over the same summaries after every edit: the
+    layers a decorator or a policy of another module adds to a function are the pass's own,
+    and a second pass finds what the first found."""
+    write_tree(tmp_path, POLICIES_FROM_OTHER_MODULES)
+    checker = Checker(Settings(root=str(tmp_path)), list(all_rules()))
+    summaries = [checker.check_file(None, str(tmp_path / name)).summary for name in POLICIES_FROM_OTHER_MODULES]
+    read = [json.dumps(summary.to_json()) for summary in summaries]
+
+    first = [finding.to_json() for finding in checker.project_findings(summaries)]
+
+    assert [json.dumps(summary.to_json()) for summary in summaries] == read
+    assert [(f["code"], f["line"]) for f in first] == [("RES201", 8)]
+    assert [finding.to_json() for finding in checker.project_findings(summaries)] == first

@@ -7,7 +7,7 @@ import gc
 import sys
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import (
     Callable,
     Dict,
@@ -26,6 +26,7 @@ from typing import (
 import libcst as cst
 
 from resilint.lint.catalog import declared_fixes
+from resilint.lint.comment_edits import comment_edit_line
 from resilint.lint.config import Settings, path_matches
 from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, Finding
 from resilint.lint.modules import module_name, module_names, project_roots, shadowing_modules
@@ -85,12 +86,42 @@ class Checker:
 
     # --- entry points --------------------------------------------------------------------
 
-    def check_file(self, data: Optional[bytes], path: str) -> "FileResult":
-        """The file's findings and, when project rules are enabled, its summary."""
+    def check_file(self, data: Optional[bytes], path: str, reusable: bool = False) -> "FileResult":
+        """The file's findings and, when project rules are enabled, its summary; with
+        ``reusable``, what ``recheck`` needs to answer a later edit of the file (an editor's)."""
         with _collected_once():
-            return self._check_file(data, path)
+            return self._check_file(data, path, reusable)
 
-    def _check_file(self, data: Optional[bytes], path: str) -> "FileResult":
+    def recheck(self, previous: "FileResult", data: bytes, path: str) -> Optional["FileResult"]:
+        """The result of ``check_file(data, path)`` drawn from ``previous`` (a reusable result of
+        the same path) when ``data`` differs from its text only inside one comment; None when
+        the file must be checked again. Such an edit leaves the code as it was: the findings
+        are the same but for their suppression comments and the edited line's text."""
+        kept = previous.reusable
+        if kept is None or self.fix_edits is not None:
+            return None
+        try:
+            text = decode(data).text
+        except SourceError:
+            return None
+        number = comment_edit_line(kept.text, text, kept.multiline_strings)
+        if number is None or self._wanted(data) != kept.wanted:
+            return None
+        lines = python_lines(text)
+        edited = line_text(lines, number)
+        located = [
+            _WithAnchor(replace(item.finding, line_text=edited), item.first_line, item.last_line)
+            if item.finding.line == number else item
+            for item in kept.located
+        ]
+        suppressions = parse_suppressions(text, kept.multiline_strings, lines)
+        summary = replace(previous.summary) if previous.summary is not None else None
+        if summary is not None:
+            _record_suppressions(summary, suppressions)
+        findings = self._apply_suppressions(located, suppressions, path, lines, kept.codes, summary)
+        return FileResult(findings, summary, replace(kept, text=text, located=located))
+
+    def _check_file(self, data: Optional[bytes], path: str, reusable: bool = False) -> "FileResult":
         if data is None:
             try:
                 data = read_bytes(path, self.settings.max_file_size)
@@ -108,15 +139,15 @@ class Checker:
         try:
             with _quiet():
                 try:
-                    findings, summary = self._analyse(text, data, path, codes, lines, True)
+                    findings, summary, kept = self._analyse(text, data, path, codes, lines, True, reusable)
                 except Unplaced:
-                    findings, summary = self._analyse(text, data, path, codes, lines, False)
+                    findings, summary, kept = self._analyse(text, data, path, codes, lines, False, reusable)
         except SourceError as exc:
             return FileResult([self._analysis_error(path, exc, lines)])
         except MemoryError:
             reason = "ran out of memory while analysing this file"
             return FileResult([self._analysis_error(path, SourceError(reason), lines)])
-        return FileResult(findings, summary)
+        return FileResult(findings, summary, kept)
 
     def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
         """The project rules' findings over these summaries (per-file ignores applied), and the
@@ -135,8 +166,9 @@ class Checker:
         return [c for c in self.codes if not any(c.startswith(i) for i in ignored)]
 
     def _analyse(
-        self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool
-    ) -> Tuple[List[Finding], Optional[ModuleSummary]]:
+        self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool,
+        reusable: bool = False,
+    ) -> Tuple[List[Finding], Optional[ModuleSummary], Optional["_Reusable"]]:
         model, positions, rules, multiline_strings = self._model(text, data, path, codes, lines, convert)
         reports: List[Report] = []
         try:
@@ -163,7 +195,8 @@ class Checker:
         finally:
             if model is not None:
                 model.release()
-        return findings, summary
+        kept = _Reusable(text, self._wanted(data), tuple(codes), located, multiline_strings) if reusable else None
+        return findings, summary, kept
 
     def _model(
         self, text: str, data: bytes, path: str, codes: Sequence[str], lines: List[str], convert: bool
@@ -171,7 +204,7 @@ class Checker:
         """The file's semantic model and positions, the rules to run on it, and where its strings
         on several lines are, when its tree was made from ``ast`` (``ConvertedTree``)."""
         rules = [r for r in self.rules if r.code in codes]
-        wanted = bool(rules) and (self.triggers is None or any(t in data for t in self.triggers))
+        wanted = bool(rules) and self._wanted(data)
         # Files without triggers can still sit on a call path, so project rules see every file.
         summarise = self.summarise is not None
         # CPython's parser runs on every file, trigger or not, so that every syntax error is a
@@ -202,6 +235,10 @@ class Checker:
         strings = converted.multiline_strings if converted is not None else None
         return model, positions, rules if wanted else [], strings
 
+    def _wanted(self, data: bytes) -> bool:
+        """Whether the file names something the rules look for (``_triggers``)."""
+        return self.triggers is None or any(t in data for t in self.triggers)
+
     def _summarise(
         self, model: Optional[SemanticModel], positions: Optional[NodePositions], path: str, lines: List[str],
         suppressions: Dict[int, List[Suppression]],
@@ -218,15 +255,7 @@ class Checker:
         except RecursionError:
             raise SourceError("too deeply nested to analyse (recursion limit)") from None
         summary.aliases = [name for name in module_names(path, self.roots) if name != summary.module]
-        summary.suppressions = {
-            line: (None if entry.codes is None else sorted(entry.codes))
-            for line, entries in suppressions.items()
-            if line != FILE_LEVEL
-            for entry in entries
-        }
-        summary.file_suppressions = [
-            (entry.line, None if entry.codes is None else sorted(entry.codes)) for entry in suppressions.get(FILE_LEVEL, ())
-        ]
+        _record_suppressions(summary, suppressions)
         return summary
 
     def _locate(
@@ -359,6 +388,33 @@ def _quiet() -> Iterator[None]:
 class FileResult:
     findings: List[Finding]
     summary: Optional[ModuleSummary] = None
+    reusable: Optional["_Reusable"] = None
+
+
+@dataclass(frozen=True)
+class _Reusable:
+    """What ``Checker.recheck`` reuses of a file's check: its text, whether it named a rule's
+    trigger, the codes enabled for it, its findings before suppression, and its strings that
+    span lines."""
+
+    text: str
+    wanted: bool
+    codes: Tuple[str, ...]
+    located: List["_WithAnchor"]
+    multiline_strings: Optional[List[Tuple[int, int, int]]]
+
+
+def _record_suppressions(summary: ModuleSummary, suppressions: Dict[int, List[Suppression]]) -> None:
+    """The file's suppression comments in its summary, for the project rules' findings."""
+    summary.suppressions = {
+        line: (None if entry.codes is None else sorted(entry.codes))
+        for line, entries in suppressions.items()
+        if line != FILE_LEVEL
+        for entry in entries
+    }
+    summary.file_suppressions = [
+        (entry.line, None if entry.codes is None else sorted(entry.codes)) for entry in suppressions.get(FILE_LEVEL, ())
+    ]
 
 
 def _pending(entry: Suppression, lines: Sequence[str]) -> Dict[str, object]:

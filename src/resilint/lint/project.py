@@ -83,7 +83,10 @@ class ProjectGraph:
     looked up from the file that uses it, and the module nearest to that file wins."""
 
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
-        self.summaries: List[ModuleSummary] = list(summaries)
+        # The functions whose layers and calls the graph completes with other modules' facts are
+        # its own copies: the summaries it is given stay as their files made them (a language
+        # server runs the pass again over the same summaries after every edit).
+        self.summaries: List[ModuleSummary] = [_completed_copy(s) if _may_complete(s) else s for s in summaries]
         self.functions: List[FunctionSummary] = []
         self._modules: Dict[str, List[ModuleSummary]] = {}  # primary and other names
         self._by_name: Dict[str, List[FunctionSummary]] = {}
@@ -686,6 +689,22 @@ class ProjectContext:
             rule.check_project(self)
         finally:
             self._rule = None
+
+
+def _may_complete(summary: ModuleSummary) -> bool:
+    """Whether the graph may add to a function of the module (``_apply_imported_decorators``,
+    ``_apply_imported_policies``)."""
+    return any(
+        function.decorators or any(layer.via or layer.applies for layer in function.layers)
+        for function in summary.functions.values()
+    )
+
+
+def _completed_copy(summary: ModuleSummary) -> ModuleSummary:
+    return replace(summary, functions={
+        name: replace(function, layers=list(function.layers), calls=list(function.calls))
+        for name, function in summary.functions.items()
+    })
 
 
 def run_project_rules(

@@ -26,7 +26,7 @@ from resilint.fixing.fixer import Fixer
 from resilint.lint.add_noqa import suppressed_text
 from resilint.lint.cache import ResultCache
 from resilint.lint.catalog import project_codes, rule_catalog
-from resilint.lint.checker import Checker
+from resilint.lint.checker import Checker, FileResult
 from resilint.lint.config import (
     ConfigError, Settings, enabled_codes, find_config, fixable_codes, validate_selectors, validate_settings,
 )
@@ -160,8 +160,18 @@ class WarmCache(ResultCache):
 @dataclass
 class _Checked:
     digest: str
-    findings: List[Finding]
-    summary: Optional[ModuleSummary]
+    result: FileResult
+    # The summary as the project pass reads it, to tell whether it changed (made once).
+    summary_json: Optional[str] = None
+
+    @property
+    def summary(self) -> Optional[ModuleSummary]:
+        return self.result.summary
+
+    def read_by_project_pass(self) -> Optional[str]:
+        if self.summary_json is None and self.result.summary is not None:
+            self.summary_json = json.dumps(self.result.summary.to_json())
+        return self.summary_json
 
 
 class Project:
@@ -191,9 +201,12 @@ class Project:
             digest = content_digest(data)
             known = self._checked.get(path)
             if known is None or known.digest != digest:
-                result = self.checker.check_file(data, path)
-                self._checked[path] = _Checked(digest, result.findings, result.summary)
-        found: Dict[str, List[Finding]] = {path: list(self._checked[path].findings) for path in buffers}
+                # Typing in a comment changes no code: the last check of the buffer answers.
+                result = self.checker.recheck(known.result, data, path) if known is not None else None
+                if result is None:
+                    result = self.checker.check_file(data, path, reusable=True)
+                self._checked[path] = _Checked(digest, result)
+        found: Dict[str, List[Finding]] = {path: list(self._checked[path].result.findings) for path in buffers}
         if self.has_project_rules:
             summaries = [checked.summary for checked in self._checked.values() if checked.summary is not None]
             extra = imported_summaries(summaries, self.settings, self.codes, self.cache, self.roots)
@@ -203,7 +216,7 @@ class Project:
             # cache gives the same object while the file's bytes are the same). When none
             # changed, neither do its findings.
             read = (
-                tuple((path, json.dumps(c.summary.to_json()) if c.summary is not None else None) for path, c in sorted(self._checked.items())),
+                tuple((path, checked.read_by_project_pass()) for path, checked in sorted(self._checked.items())),
                 tuple(id(summary) for summary in extra),
             )
             if self._last_pass is None or self._last_pass[0] != read:
