@@ -98,7 +98,7 @@ class Checker:
         the file must be checked again. Such an edit leaves the code as it was: the findings
         are the same but for their suppression comments and the edited line's text."""
         kept = previous.reusable
-        if kept is None or self.fix_edits is not None:
+        if kept is None or self.fix_edits is not None or len(data) > self.settings.max_file_size:
             return None
         try:
             text = decode(data).text
