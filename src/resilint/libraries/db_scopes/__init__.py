@@ -27,7 +27,7 @@ One module per library (``django``, ``sqlalchemy``, ``dbapi``, ``asyncpg``), plu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -254,6 +254,8 @@ def _spans(
     found: List[Tuple[CallSite, List[CallSite]]] = []
     current: Optional[Tuple[CallSite, List[CallSite]]] = None
     for site in sorted(sites, key=lambda s: s.order):
+        if current is not None and not _reaches(current[0], site):
+            current = None  # the branch that began it returned: what follows runs without it
         if current is not None:
             if ends(site):
                 current = None
@@ -263,6 +265,50 @@ def _spans(
             current = (site, [])
             found.append(current)
     return found
+
+
+_TRY = tuple(t for t in (getattr(cst, "Try", None), getattr(cst, "TryStar", None)) if t is not None)
+
+
+def _reaches(start: CallSite, site: CallSite) -> bool:
+    """Whether ``site``, written after ``start``, may run after it: not when ``start`` is in a
+    branch (of an ``if``, a loop, a ``with``) that ``site`` is not in and that returns or raises
+    after it. Inside a ``try``, an exception after ``start`` may be handled where ``site`` runs."""
+    if any(isinstance(node, _TRY) for node in start.stack):
+        return True
+    shared = {id(node) for node in site.stack}
+    for node in start.stack:
+        if id(node) in shared:
+            continue
+        for statements in _suites(node):
+            index = next((i for i, statement in enumerate(statements) if _holds(statement, start.node)), None)
+            if index is not None and any(_leaves(statement) for statement in statements[index:]):
+                return False
+    return True
+
+
+def _suites(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
+    """The statement lists of a compound statement's own branches (an ``elif`` is its own ``If``)."""
+    blocks: List[cst.BaseSuite] = []
+    if isinstance(node, (cst.If, cst.For, cst.While)):
+        blocks.append(node.body)
+        orelse = node.orelse
+        if isinstance(orelse, cst.Else):
+            blocks.append(orelse.body)
+    elif isinstance(node, cst.With):
+        blocks.append(node.body)
+    return [block.body for block in blocks]
+
+
+def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+    return any(inner is node for inner in iter_nodes(statement))
+
+
+def _leaves(statement: cst.CSTNode) -> bool:
+    """A ``return`` or ``raise`` at the top level of a statement list (no condition around it)."""
+    if isinstance(statement, (cst.Return, cst.Raise)):
+        return True
+    return isinstance(statement, cst.SimpleStatementLine) and any(isinstance(s, (cst.Return, cst.Raise)) for s in statement.body)
 
 
 def _locks(call: cst.Call) -> bool:

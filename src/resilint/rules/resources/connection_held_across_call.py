@@ -53,7 +53,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
     task queue (`.delay()`, `.apply_async()`, `enqueue`), an executor (`submit`) or a thread;
     a `def` or `lambda` defined in the scope but not called there; calls made before the
     scope opens or after it closes, commits or is removed; requests answered by a test double
-    (`responses`, `respx`, `moto`...).
+    (`responses`, `respx`, `moto`...); a request after an `if` (or loop, or `with`) branch that
+    ran the query and then returned or raised (the request runs only when that branch did
+    not), unless a `try` around the query may carry an exception past that exit.
 
     Limits: statements are taken in the order they are written (a loop that queries at the end
     of its body and calls out at the start is not seen); a session's implicit transaction is
@@ -215,6 +217,17 @@ class ConnectionHeldAcrossCall(ProjectRule):
                 cursor.execute("refresh materialized view stats")
             requests.post("https://metrics", json={}, timeout=5)
         """,
+        # the branch that queried returned: the request runs only when it did not
+        """
+        import requests
+        from app import db
+        def login(provider, email):
+            if provider == "facebook":
+                if db.session.query(User).filter_by(email=email).count():
+                    return "known"
+                return "new"
+            return requests.post("https://auth/token", json={}, timeout=5)
+        """,
         # an HTTP session called `session` is not a database session
         """
         import requests
@@ -318,6 +331,21 @@ class ConnectionHeldAcrossCall(ProjectRule):
             """,
             line=6,
             message="the transaction that `Order.query.get()` began",
+        ),
+        Invalid(
+            # the branch that queried may fall through to the request
+            """
+            import requests
+            from app import db
+            def login(provider, email):
+                if provider == "facebook":
+                    user = db.session.query(User).filter_by(email=email).first()
+                    if user is not None:
+                        return user
+                return requests.post("https://auth/token", json={}, timeout=5)
+            """,
+            line=8,
+            message="the transaction that `db.session.query()` began",
         ),
         Invalid(
             """
