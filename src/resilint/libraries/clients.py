@@ -38,6 +38,8 @@ class TimeoutSpec:
     zero_unbounded: str = ""
     zero_means_default: bool = False  # psycopg 3: connect_timeout=0 falls back to 130 s
     zero_is_mode: bool = False  # sock.settimeout(0) selects non-blocking mode, not a timeout
+    # Its default is ``socket.getdefaulttimeout()`` when one is set (googleapiclient's build_http).
+    socket_default: bool = False
     # How to split one value into connect and read (RES104); None: the client cannot.
     split_hint: Optional[str] = None
     checks: FrozenSet[str] = ALL_CHECKS
@@ -348,6 +350,7 @@ def _sdk_http() -> Dict[str, TimeoutSpec]:
     discovery = TimeoutSpec(
         "googleapiclient", keyword=None, elsewhere=("http",), elsewhere_position=2, default_seconds=60.0,
         default_message="without `http=`, googleapiclient's build_http() waits up to 60 s (DEFAULT_HTTP_TIMEOUT_SEC)",
+        socket_default=True,
     )
     table["googleapiclient.discovery.build"] = discovery
     table["googleapiclient.discovery.build_from_document"] = discovery

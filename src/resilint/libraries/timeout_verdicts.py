@@ -26,6 +26,7 @@ from resilint.libraries.clients import (
 )
 from resilint.libraries.network_mocks import answered, in_process
 from resilint.libraries.presign import CONSTRUCTIONS, signs, signs_only
+from resilint.libraries.server_sockets import SETTIMEOUT, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
     Phase,
@@ -103,6 +104,8 @@ def judge(
     """The one timeout finding for this client call, if any. ``trust_urls``: a Redis URL we
     cannot read carries a timeout (the ``redis-url-timeouts`` setting)."""
     call = site.node
+    if spec.socket_default:
+        spec = _with_socket_default(model, spec)
     evaluator = TimeoutEvaluator(model, site.scope, site.order)
     partial = _through_partial(model, site)
     if partial is not None:
@@ -331,10 +334,31 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             continue
         if in_process(model, site, spec.library, name):
             continue  # a mock answers it: no network, so no timeout to judge
+        if name == SETTIMEOUT and serves_only(model, site):
+            continue  # a wait for inbound traffic, not an outbound call's
         verdict = judge(site, name, spec, model, settings.max_timeout, settings.redis_url_timeouts)
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
+
+
+def _with_socket_default(model: SemanticModel, spec: TimeoutSpec) -> TimeoutSpec:
+    """``spec`` with the default the module's own ``socket.setdefaulttimeout(N)`` sets, written
+    at its top level (the last one; ``None`` keeps the library's). A default set by another
+    module is not seen."""
+    found = None
+    for site, name in model.iter_calls():
+        if name == "socket.setdefaulttimeout" and site.scope is model.module_scope and site.node.args:
+            value = TimeoutEvaluator(model, site.scope, site.order).evaluate(site.node.args[0].value)
+            seconds = value.phases[0].seconds if value is not None and value.scalar else None
+            found = seconds if seconds is not None and seconds > 0 else None
+    if found is None:
+        return spec
+    seconds = found
+    return replace(spec, default_seconds=float(seconds), default_message=(
+        f"without `http=`, googleapiclient's build_http() waits what this module's "
+        f"`socket.setdefaulttimeout` sets: {seconds:g} s"
+    ))
 
 
 def _judge_client(model: SemanticModel, site: CallSite, name: str, settings: "Settings") -> Optional[Verdict]:

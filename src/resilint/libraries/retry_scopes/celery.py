@@ -20,7 +20,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
-from resilint.lint.nodes import dotted_name, is_false, is_true, keyword_args, number_of, string_keyed, string_of
+from resilint.lint.nodes import code_of, dotted_name, is_false, is_true, keyword_args, number_of, string_keyed, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope
 
 if TYPE_CHECKING:
@@ -100,9 +100,7 @@ def _options_policy(
         if star:
             policy.wait = Setting(UNKNOWN)
         else:
-            delay = keywords.get("default_retry_delay")
-            seconds = number_of(delay.value) if delay else 180
-            text = f"{seconds:g} s" if isinstance(seconds, (int, float)) else "`default_retry_delay`"
+            text = _delay_text(keywords.get("default_retry_delay"))
             policy.wait = Setting(
                 WAIT_FIXED, (backoff or autoretry).value,
                 f"celery's `autoretry_for` without `retry_backoff` waits a fixed `default_retry_delay` ({text}) between attempts",
@@ -235,9 +233,7 @@ def _retry_call(rec: Recogniser, call: CallSite, decorator_keywords: Dict[str, c
     elif eta is not None or star:
         policy.wait = Setting(UNKNOWN)
     elif countdown is None:
-        delay = decorator_keywords.get("default_retry_delay")
-        seconds = number_of(delay.value) if delay else 180
-        text = f"{seconds:g} s" if isinstance(seconds, (int, float)) else "`default_retry_delay`"
+        text = _delay_text(decorator_keywords.get("default_retry_delay"))
         policy.wait = Setting(
             WAIT_FIXED, call.node,
             f"`self.retry()` without `countdown` waits celery's fixed `default_retry_delay` ({text})",
@@ -268,3 +264,13 @@ def _unpacked_keywords(rec: Recogniser, call: CallSite) -> Optional[Tuple[Dict[s
         return {key: cst.Arg(value, keyword=cst.Name(key)) for key, value in entries.items()}, None
     name = rec.expr_name(expr, call.scope, call.order) if isinstance(expr, (cst.Name, cst.Attribute)) else None
     return ({}, name) if name is not None and followed is expr else None
+
+
+def _delay_text(delay: Optional[cst.Arg]) -> str:
+    """Celery's ``default_retry_delay`` as the message gives it: seconds when written as a number
+    (180 when not given), else the expression that sets it (``settings.RETRY_DELAY``)."""
+    seconds = number_of(delay.value) if delay is not None else 180
+    if isinstance(seconds, (int, float)):
+        return f"{seconds:g} s"
+    assert delay is not None
+    return f"`{code_of(delay.value)}`"

@@ -395,6 +395,15 @@ class BackoffWithoutJitter(ProjectRule):
         ),
         Invalid(
             """
+            from celery import shared_task
+            from django.conf import settings
+            @shared_task(autoretry_for=(ConnectionError,), default_retry_delay=settings.RETRY_DELAY)
+            def sync(): ...
+            """,
+            message="waits a fixed `default_retry_delay` (`settings.RETRY_DELAY`) between attempts",
+        ),
+        Invalid(
+            """
             from myproject.celery import app
             @app.task(bind=True, max_retries=3)
             def sync(self):

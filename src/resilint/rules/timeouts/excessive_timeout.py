@@ -29,7 +29,8 @@ class ExcessiveTimeout(ProjectRule):
       read; `psycopg.connect(...)` (psycopg 3) without `connect_timeout` (or with 0 or `None`)
       waits 130 s to connect; googleapiclient's `build(...)` (and `build_from_document`)
       without `http=` makes its `httplib2.Http` with `build_http()`, 60 s
-      (`DEFAULT_HTTP_TIMEOUT_SEC`, unless `socket.setdefaulttimeout` was called); pycurl's
+      (`DEFAULT_HTTP_TIMEOUT_SEC`), or the default a `socket.setdefaulttimeout(N)` at the top
+      level of the same module sets (one set in another module is not seen); pycurl's
       `CONNECTTIMEOUT` of 0 (or `None`) selects libcurl's 300 s.
     - the values of the clients RES101 lists: pycurl's `TIMEOUT_MS`/`CONNECTTIMEOUT_MS` are
       read in milliseconds, hvac's `Client(timeout=...)`, PyMySQL's and mysql-connector's
@@ -130,6 +131,15 @@ class ExcessiveTimeout(ProjectRule):
     message = "timeout above max-timeout"
     triggers = TRIGGERS
     VALID = [
+        # build_http() takes the socket default the module sets, within max-timeout
+        """
+        import socket
+        from googleapiclient.discovery import build
+        socket.setdefaulttimeout(20)
+
+        def drive(creds):
+            return build("drive", "v3", credentials=creds)
+        """,
         """
         import requests
         requests.get("https://a.example", timeout=(3.05, 27))
@@ -258,6 +268,19 @@ class ExcessiveTimeout(ProjectRule):
             """,
             line=4,
             message="60 s",
+        ),
+        Invalid(
+            """
+            import socket
+            from googleapiclient.discovery import build
+            TIMEOUT = 300
+            socket.setdefaulttimeout(TIMEOUT)
+
+            def drive(creds):
+                return build("drive", "v3", credentials=creds)
+            """,
+            message="waits what this module's `socket.setdefaulttimeout` sets: 300 s",
+            count=2,  # and the default itself, where it is set
         ),
     ]
 

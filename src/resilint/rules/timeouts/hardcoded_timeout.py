@@ -20,7 +20,9 @@ class HardcodedTimeout(ProjectRule):
     (`timeout=TIMEOUT`, `timeout=settings.http_timeout`, `timeout=cfg.timeout()`) is not flagged.
 
     Generic waits (`asyncio.wait_for`, `asyncio.timeout`) are not flagged: how long to wait for
-    your own work is the caller's business. A literal that is also too large is reported as
+    your own work is the caller's business. Nor is the timeout of a socket the program serves
+    on (one the file binds or listens on and never connects or sends from): it bounds a wait
+    for inbound traffic (`recv`, `accept`), not an outbound call, and no RES1xx rule judges it. A literal that is also too large is reported as
     RES105 and one that is unbounded as RES102, never twice. A client call that a test double
     answers in the process (moto, responses, requests-mock, respx, a `mock.patch`,
     `patch.object`, `mocker.patch` or `monkeypatch.setattr` of the client, …, see RES105) is
@@ -86,6 +88,19 @@ class HardcodedTimeout(ProjectRule):
     message = "hard-coded timeout"
     triggers = TRIGGERS
     VALID = [
+        # a socket the program serves on: the timeout only wakes its receive loop up
+        """
+        import socket
+        def serve(stop, handle):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            sock.settimeout(3)
+            sock.bind(("127.0.0.1", 8125))
+            while not stop.is_set():
+                try:
+                    handle(sock.recv(65535))
+                except socket.timeout:
+                    continue
+        """,
         """
         import requests
         from myapp import settings
@@ -144,6 +159,19 @@ class HardcodedTimeout(ProjectRule):
             sock.settimeout(5)
             """,
             line=3,
+        ),
+        Invalid(
+            # bound to a local port, but it sends to another host: its timeout is an outbound one
+            """
+            import socket
+            def ping(host):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                sock.settimeout(3)
+                sock.bind(("0.0.0.0", 5353))
+                sock.sendto(b"ping", (host, 7))
+                return sock.recv(64)
+            """,
+            line=4,
         ),
         Invalid(
             """
