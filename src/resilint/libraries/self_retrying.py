@@ -16,6 +16,7 @@ from typing import Callable, List, Optional, Protocol, Tuple
 
 import libcst as cst
 
+from resilint.libraries.aws_errors import codes_retried, never_retried
 from resilint.libraries.client_retries import (
     CLIENTS,
     ClientLayer,
@@ -274,7 +275,14 @@ def retried_exceptions(model: SemanticModel, policy: Policy) -> Tuple[str, ...]:
     if policy.library == "loop":
         names = []
         for node in iter_nodes(policy.node, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            if isinstance(node, cst.ExceptHandler) and node.type is not None and not _reraises(node):
+            if not isinstance(node, cst.ExceptHandler) or node.type is None:
+                continue
+            # ``except ClientError as e: if e.response["Error"]["Code"] != "X": raise``
+            # retries the error with that code only, whether or not the handler ends raising
+            codes = codes_retried(model, node, scope, order)
+            if codes is not None:
+                names.extend(codes)
+            elif not _reraises(node):
                 names.extend(_exception_names(model, node.type, scope, order))
         return tuple(names)
     node = policy.retry_on.node
@@ -319,7 +327,7 @@ def separate_failures(
         return False
     if raised.endswith(".*"):
         packages = tuple(family[:-1] for family in raised.split())
-        return all(_elsewhere(name, packages, in_project) for name in caught)
+        return all(_elsewhere(name, packages, in_project) or _not_retried(name, packages) for name in caught)
     catching = {name for each in raised.split() for name in (each, *_HTTPX_CONNECT_FAILURES.get(each, ()))}
     return not (catching & caught) and not any(in_project(name) for name in caught)
 
@@ -330,6 +338,15 @@ def _elsewhere(name: str, packages: Tuple[str, ...], in_project: Callable[[str],
     and standard-library classes may be bases; project classes may wrap their errors."""
     root = name.split(".", 1)[0]
     return not name.startswith(packages) and root not in _STANDARD and not in_project(name)
+
+
+def _not_retried(name: str, packages: Tuple[str, ...]) -> bool:
+    """An error of the inner client's own package that its retries never retry, so never end in
+    (``client.exceptions.ResourceNotFoundException`` under botocore's throttling and 5xx
+    retries). Only botocore's are known: the OpenAI and Stripe clients also retry whatever the
+    server asks them to (``x-should-retry``, ``Stripe-Should-Retry``), and google-api-core's
+    predicate is the request's own."""
+    return "botocore." in packages and never_retried(name)
 
 
 _STANDARD = frozenset(getattr(sys, "stdlib_module_names", ())) | {

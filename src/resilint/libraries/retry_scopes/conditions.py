@@ -4,11 +4,17 @@ state of something polled (a job that is not finished yet: waited for, not retri
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, List, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, List, Optional, Sequence, Set
 
 import libcst as cst
 
-from resilint.lint.nodes import dotted_name, expression_nodes, number_of, string_of
+from resilint.lint.nodes import dotted_name, expression_nodes, keyword_args, number_of, string_of
+from resilint.lint.semantic import FunctionInfo
+from resilint.lint.traversal import iter_nodes
+
+if TYPE_CHECKING:
+    from resilint.libraries.retry_scopes.model import Policy
+    from resilint.lint.semantic import SemanticModel
 
 # Names that hold the state of polled work: ``job.status``, ``state``, ``is_done()``, ``r["phase"]``.
 _STATE_WORDS = re.compile(
@@ -156,3 +162,84 @@ def _texts(node: cst.BaseExpression) -> List[str]:
         return [t for part in found for t in part] if found and all(found) else []
     text = string_of(node)
     return [text] if text is not None else []
+
+
+# --- a catch-all retry that still gives up on the failed statuses it checks -----------------
+
+_STATUS_ATTRIBUTES = frozenset({"status", "status_code", "status_int"})
+
+
+def stops_on_status(model: "SemanticModel", policy: "Policy") -> bool:
+    """A retry of every exception that visibly gives up on failed HTTP statuses: backoff's
+    ``giveup=`` a function of the file (or a lambda) that reads the error's status
+    (``400 <= exc.status < 500``), or a loop that leaves with a response whose status it tested
+    (``if not is_recoverable(r.status): return r``, ``if r.status_code == 404: return None``).
+    Such a retry still repeats every other error, bugs included."""
+    if policy.library == "backoff" and isinstance(policy.node, cst.Call):
+        giveup = keyword_args(policy.node)[0].get("giveup")
+        if giveup is None:
+            return False
+        scope, order = policy.scope or model.module_scope, policy.order
+        value = giveup.value
+        target = value if isinstance(value, cst.Lambda) else model.resolve(value, scope, order)
+        node = target.node if isinstance(target, FunctionInfo) else target
+        return isinstance(node, (cst.FunctionDef, cst.Lambda)) and any(
+            isinstance(part, cst.Attribute) and part.attr.value in _STATUS_ATTRIBUTES for part in iter_nodes(node)
+        )
+    if policy.library == "loop" and isinstance(policy.node, (cst.For, cst.While)):
+        body = policy.node.body.body if isinstance(policy.node.body, cst.IndentedBlock) else ()
+        return _leaves_on_status(body, _status_verdicts(body), in_try=False)
+    return False
+
+
+def _reads_status(node: cst.CSTNode) -> bool:
+    return any(isinstance(part, cst.Attribute) and part.attr.value in _STATUS_ATTRIBUTES for part in iter_nodes(node))
+
+
+def _status_verdicts(body: Sequence[cst.BaseStatement]) -> Set[str]:
+    """Names assigned what a call makes of a status: ``recoverable = is_recoverable(r.status)``."""
+    names: Set[str] = set()
+    nodes = (node for stmt in body for node in iter_nodes(stmt, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)))
+    for node in nodes:
+        if (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+                and isinstance(node.value, cst.Call) and any(_reads_status(arg.value) for arg in node.value.args)):
+            names.add(node.targets[0].target.value)
+    return names
+
+
+def _tests_status(test: cst.BaseExpression, verdicts: Set[str]) -> bool:
+    """A test of a failed status: a comparison of a status with codes (``r.status_code == 404``,
+    a success check left on the other branch aside), a call given a status, or a name holding
+    what such a call returned."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if status_polarity(test) == "bad":
+        return True
+    if isinstance(test, cst.Name):
+        return test.value in verdicts
+    return isinstance(test, cst.Call) and any(_reads_status(arg.value) for arg in test.args)
+
+
+def _leaves_on_status(stmts: Sequence[cst.BaseStatement], verdicts: Set[str], in_try: bool) -> bool:
+    """An ``if`` on a failed status whose branch returns or breaks (or raises outside a ``try``,
+    where the catch-all handler would take the error back)."""
+    for stmt in stmts:
+        if isinstance(stmt, cst.If):
+            branch = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else [stmt.body]
+            last = branch[-1] if branch else None
+            exits = (cst.Return, cst.Break) if in_try else (cst.Return, cst.Break, cst.Raise)
+            if (_tests_status(stmt.test, verdicts) and isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
+                    and last.body and isinstance(last.body[-1], exits)):
+                return True
+            continue
+        if isinstance(stmt, (cst.Try, cst.TryStar)):
+            inner = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
+            if _leaves_on_status(inner, verdicts, in_try=True):
+                return True
+            if stmt.orelse is not None and isinstance(stmt.orelse.body, cst.IndentedBlock):
+                if _leaves_on_status(stmt.orelse.body.body, verdicts, in_try):
+                    return True
+        elif isinstance(stmt, cst.With) and isinstance(stmt.body, cst.IndentedBlock):
+            if _leaves_on_status(stmt.body.body, verdicts, in_try):
+                return True
+    return False

@@ -68,7 +68,13 @@ class NestedRetry(ProjectRule):
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
     retries only other libraries' exceptions, such as `requests.HTTPError`; an httpx transport's
     last `ConnectError`/`ConnectTimeout` when the outer layer retries only
-    `httpx.HTTPStatusError`). A loop that moves on to the next mirror, remote or replica is
+    `httpx.HTTPStatusError`; a botocore client's errors when the outer layer retries only
+    service errors botocore never retries — its retries cover connection errors and read
+    timeouts, 5xx responses, throttling codes (`ThrottlingException`,
+    `ProvisionedThroughputExceededException`...) and errors a service marks retryable, so
+    `except client.exceptions.ResourceNotFoundException`, or a `ClientError` handler that
+    re-raises every code but `ResourceNotFoundException`, waits for a table rather than
+    repeating botocore's retries; `except ClientError` testing no code still overlaps them). A loop that moves on to the next mirror, remote or replica is
     failover, not a retry.
 
     ## Why is this bad?
@@ -227,6 +233,28 @@ class NestedRetry(ProjectRule):
                 raise tenacity.TryAgain
             return answer
         """,
+        # waiting for a table: botocore never retries ResourceNotFoundException (a 400)
+        """
+        import time, boto3
+        from botocore.exceptions import ClientError
+        dynamodb = boto3.client("dynamodb")
+        def wait_for_table(name):
+            for _ in range(20):
+                try:
+                    return dynamodb.describe_table(TableName=name)
+                except dynamodb.exceptions.ResourceNotFoundException:
+                    time.sleep(0.5)
+            raise TimeoutError(name)
+        def wait_for_object(s3, key):
+            for _ in range(20):
+                try:
+                    return s3.head_object(Bucket="b", Key=key)
+                except ClientError as error:
+                    if error.response["Error"]["Code"] != "404":
+                        raise
+                    time.sleep(0.5)
+            raise TimeoutError(key)
+        """,
         # failover to the next mirror around a retrying download
         """
         import tenacity
@@ -327,6 +355,39 @@ class NestedRetry(ProjectRule):
             """,
             line=18,
             message="a hand-written retry loop 3 attempts (example.py:16) x urllib3 Retry total=5 (example.py:7) = up to 18 calls",
+        ),
+        Invalid(
+            # throttling is what botocore retries: the loop repeats its retries
+            """
+            import time, boto3
+            dynamodb = boto3.client("dynamodb")
+            def read(key):
+                for _ in range(5):
+                    try:
+                        return dynamodb.get_item(TableName="t", Key=key)
+                    except dynamodb.exceptions.ProvisionedThroughputExceededException:
+                        time.sleep(1)
+                raise TimeoutError(key)
+            """,
+            line=6,
+            message="a hand-written retry loop 5 attempts (example.py:4) x botocore client retries (example.py:2)",
+        ),
+        Invalid(
+            # a ClientError of any code: throttling and 5xx included
+            """
+            import time, boto3
+            from botocore.exceptions import ClientError
+            dynamodb = boto3.client("dynamodb")
+            def read(key):
+                for _ in range(5):
+                    try:
+                        return dynamodb.get_item(TableName="t", Key=key)
+                    except ClientError:
+                        time.sleep(1)
+                raise TimeoutError(key)
+            """,
+            line=7,
+            message="a hand-written retry loop 5 attempts (example.py:5) x botocore client retries (example.py:3)",
         ),
     ]
 

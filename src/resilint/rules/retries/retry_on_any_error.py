@@ -10,10 +10,14 @@ from resilint.libraries.retry_scopes import (
     code_of,
     retry_scopes,
 )
+from resilint.libraries.retry_scopes.conditions import stops_on_status
 from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.rules.retries.near_misses import ASK_AGAIN, QUEUE_WORKER, WATCH_JOB
 
 _WHY = "4xx responses, validation errors and bugs are retried too"
+# When the retry gives up on the failed statuses it checks (backoff's ``giveup=``, a loop that
+# returns a response whose status it tested), 4xx responses are not retried: the rest still is.
+_WHY_STATUS = "{who} on the failed statuses it checks, but every other error, bugs included, is retried"
 
 
 class RetryOnAnyError(Rule):
@@ -30,7 +34,10 @@ class RetryOnAnyError(Rule):
     `retry=` is read when it has one `return`: `retry_state.outcome.failed`, `True` or
     `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
     of specific types does not. Loops that ask for new input or watch a polled state are not
-    retry loops (see RES203).
+    retry loops (see RES203). When the retry visibly gives up on failed HTTP statuses (backoff's
+    `giveup=` reading the error's status, a loop that returns a response whose status it
+    tested), the message says so: 4xx responses are not retried there, but every other error,
+    bugs included, still is.
 
     This rule is opt-in: a catch-all retry is sometimes a deliberate choice for a small,
     well-understood call.
@@ -188,6 +195,36 @@ class RetryOnAnyError(Rule):
             line=4,
             message="`any_failure` returns `retry_state.outcome.failed`",
         ),
+        Invalid(
+            # 4xx statuses give up; a KeyError or a TypeError is still retried
+            """
+            import backoff
+            def fatal(exc):
+                return 400 <= exc.status < 500 and exc.status != 429
+            @backoff.on_exception(backoff.expo, Exception, max_tries=3, giveup=fatal)
+            def send(batch): ...
+            """,
+            line=4,
+            message="its `giveup` stops on the failed statuses it checks, but every other error, bugs included, is retried",
+        ),
+        Invalid(
+            """
+            import time
+            def post(http, body):
+                for attempt in range(2):
+                    try:
+                        r = http.request("POST", "https://events.example", body=body, retries=0)
+                        if r.status < 300:
+                            return r
+                        recoverable = is_recoverable(r.status)
+                        if not recoverable:
+                            return r
+                    except Exception:
+                        time.sleep(1)
+            """,
+            line=11,
+            message="it stops on the failed statuses it checks, but every other error, bugs included, is retried",
+        ),
     ]
 
     def check(self, ctx: RuleContext) -> None:
@@ -196,6 +233,10 @@ class RetryOnAnyError(Rule):
             on = policy.retry_on
             if on.inherited or on.kind != ON_ANY:
                 continue
+            why = _WHY
+            if stops_on_status(ctx.model, policy):
+                who = "its `giveup` stops" if policy.library == "backoff" else "it stops"
+                why = _WHY_STATUS.format(who=who)
             if policy.handlers:
                 for handler in policy.handlers:
                     if id(handler) in reported:
@@ -205,7 +246,7 @@ class RetryOnAnyError(Rule):
                     where = "celery's `self.retry()`" if policy.library == "celery" else "this retry loop"
                     ctx.report(
                         handler.type if handler.type is not None else handler,
-                        f"{what} makes {where} retry every exception: {_WHY}",
+                        f"{what} makes {where} retry every exception: {why}",
                         anchor=handler,
                     )
                 continue
@@ -214,4 +255,4 @@ class RetryOnAnyError(Rule):
                 continue
             reported.add(id(node))
             detail = on.detail or f"{policy.library} retries every exception"
-            ctx.report(node, f"{detail}: {_WHY}; list the transient errors", anchor=node)
+            ctx.report(node, f"{detail}: {why}; list the transient errors", anchor=node)
