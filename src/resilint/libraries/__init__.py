@@ -10,6 +10,8 @@ A fact about a library goes here, in the module named after what it describes:
   objects such as ``httpx.Timeout`` or botocore's ``Config``);
 * ``http_requests``: which calls send which HTTP method, where headers go, idempotency keys;
 * ``retry_scopes``: retry policies and the code they repeat (one module per library).
+* ``browser_automation``: browsers driven on this machine (Selenium, Playwright), whose calls
+  and errors are local work, not calls out.
 
 Rules and codemods ask this layer; it asks the engine (``resilint.lint``) for the semantic
 model and node helpers, and never imports rules, codemods or the CLI (a test enforces it).

@@ -4,10 +4,11 @@ new input. Their failures are skipped or answered with new input, not retried.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.local_work import called_definition, calls_within, local_call
 from resilint.libraries.retry_scopes.names import (
     PURE_FUNCTIONS,
     RANDOM_MODULES,
@@ -17,7 +18,7 @@ from resilint.libraries.retry_scopes.names import (
 )
 from resilint.libraries.retry_scopes.statements import block, small_statements, walk_statements
 from resilint.lint.nodes import dotted_name, expression_nodes
-from resilint.lint.semantic import CallSite
+from resilint.lint.semantic import CallSite, FunctionInfo
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
@@ -230,9 +231,26 @@ def asks_again(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[C
     )
 
 
-def _asks_user(rec: Recogniser, call: CallSite) -> bool:
+def _asks_user(rec: Recogniser, call: CallSite, seen: FrozenSet[int] = frozenset()) -> bool:
     name = rec.name(call) or dotted_name(call.node.func) or ""
-    return name in USER_INPUT or bool(USER_INPUT_WORD.search(name.rsplit(".", 1)[-1]))
+    if name in USER_INPUT or USER_INPUT_WORD.search(name.rsplit(".", 1)[-1]):
+        return True
+    # a wrapper of the file (``def obtain_input(text): return input(text)``, kept to be
+    # patched in tests) asks the user when what it returns is an answer and it does nothing else
+    function = called_definition(rec, call)
+    if not isinstance(function, FunctionInfo) or id(function) in seen or not function.returns:
+        return False
+    inner = calls_within(rec, function.node)
+    by_node = {id(c.node): c for c in inner}
+    answers = []
+    for returned in function.returns:
+        value = rec.follow(returned, function.scope, 1 << 62)
+        site = by_node.get(id(value)) if isinstance(value, cst.Call) else None
+        if site is None or not _asks_user(rec, site, seen | {id(function)}):
+            return False
+        answers.append(site)
+    asked = {id(site.node) for site in answers}
+    return all(id(c.node) in asked or local_call(rec, c) for c in inner)
 
 
 _LOGGING_METHODS = frozenset({

@@ -10,6 +10,7 @@ import libcst as cst
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import polls_state, status_polarity
 from resilint.libraries.retry_scopes.delays import loop_wait
+from resilint.libraries.retry_scopes.local_work import local_call, local_errors
 from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
 from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, takes_new_work, target_feeds
 from resilint.libraries.retry_scopes.model import (
@@ -21,7 +22,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     Setting,
 )
-from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, NOT_FAILURES, SLEEPS
+from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
@@ -322,9 +323,15 @@ def local_state(
     rec: Recogniser, node: cst.CSTNode, handlers: List[cst.ExceptHandler], calls: List[CallSite], scope: Scope,
     order: int,
 ) -> bool:
-    """The failure the handlers wait out comes from local state, not another service: they
-    catch only errors of files, locks and lookups, or the ``try`` calls only local modules
-    (``os.open``, a unix socket's ``connect``)."""
+    """The failure the handlers wait out comes from local work, not another service: they
+    catch only errors of files, locks, lookups or the browser the ``try`` drives, or the
+    ``try`` calls only local work (``os.open``, a unix socket's ``connect``, starting a
+    browser, a function of the file that does only such things)."""
+    handler_ids = {id(h) for h in getattr(node, "handlers", ())}
+    outside = [
+        call for call in calls
+        if any(n is node for n in call.stack) and not any(id(n) in handler_ids for n in call.stack)
+    ]
     names = []
     for handler in handlers:
         if handler.type is None:
@@ -332,33 +339,9 @@ def local_state(
         types = handler.type
         names.extend(rec.expr_name(e.value if isinstance(e, cst.Element) else e, scope, order)
                      for e in (types.elements if isinstance(types, cst.Tuple) else [types]))
-    if names and all(name in LOCAL_ERRORS for name in names):
+    if local_errors(names, outside, rec):
         return True
-    handler_ids = {id(h) for h in getattr(node, "handlers", ())}
-    outside = [
-        call for call in calls
-        if any(n is node for n in call.stack) and not any(id(n) in handler_ids for n in call.stack)
-    ]
-    return bool(outside) and all(_local_call(rec, call) for call in outside)
-
-
-def _local_call(rec: Recogniser, call: CallSite) -> bool:
-    name = rec.name(call) or ""
-    if name.startswith(LOCAL_MODULES):
-        return True
-    # a unix-domain socket (``socket.socket(socket.AF_UNIX)``) talks to a local process
-    if name.startswith("socket.socket"):
-        func = call.node.func
-        made = call.node if name == "socket.socket" else None
-        if made is None and isinstance(func, cst.Attribute):
-            root = func.value  # the socket a chain starts from: ``sock.recv(64).startswith(...)``
-            while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
-                root = root.func.value
-            followed = rec.follow(root, call.scope, call.order)
-            made = followed if isinstance(followed, cst.Call) else None
-        if made is not None and made.args:
-            return rec.expr_name(made.args[0].value, call.scope, call.order) == "socket.AF_UNIX"
-    return False
+    return bool(outside) and all(local_call(rec, call) for call in outside)
 
 
 def _status_ifs(rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[str], scope: Scope, order: int) -> List[cst.If]:

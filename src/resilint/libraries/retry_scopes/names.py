@@ -70,11 +70,11 @@ LOCAL_ERRORS = frozenset({
     "builtins.IndexError", "builtins.KeyError", "builtins.LookupError", "builtins.RuntimeError",
     "builtins.InterruptedError", "builtins.ChildProcessError",
 })
-# Modules whose calls act on the local machine: files, processes, locks, clocks, parsing.
+# Modules whose calls act on the local machine: files, processes, locks, clocks, parsing, log lines.
 LOCAL_MODULES = (
     "os.", "shutil.", "pathlib.", "fcntl.", "msvcrt.", "glob.", "tempfile.", "json.", "io.", "time.",
     "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
-    "builtins.",
+    "builtins.", "logging.",
 )
 # Calls that ask a person for input: a loop that asks again after a failure sends new input.
 USER_INPUT = frozenset({

@@ -16,7 +16,15 @@ from resilint.lint.project import ProjectContext
 from resilint.lint.summary import Wait
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.rules.project_rule import ProjectRule
-from resilint.rules.retries.near_misses import ASK_AGAIN, PAGINATION, QUEUE_WORKER, WATCH_JOB, WATCH_VALUE
+from resilint.rules.retries.near_misses import (
+    ASK_AGAIN,
+    LOCAL_BROWSER_START,
+    PAGE_ASSERTION_POLL,
+    PAGINATION,
+    QUEUE_WORKER,
+    WATCH_JOB,
+    WATCH_VALUE,
+)
 
 _HERD = "clients that failed together retry together"
 
@@ -277,6 +285,8 @@ class BackoffWithoutJitter(ProjectRule):
         ASK_AGAIN,
         WATCH_JOB,
         WATCH_VALUE,
+        LOCAL_BROWSER_START,
+        PAGE_ASSERTION_POLL,
         # jittered on every path to the sleep
         """
         import random, time, requests

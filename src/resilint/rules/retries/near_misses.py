@@ -79,3 +79,60 @@ WATCH_VALUE = """
                     return
                 time.sleep(200)
         """
+
+# Starting a browser on this machine (Selenium, Playwright): the failure waited out comes from
+# local automation, not from a call to another service.
+LOCAL_BROWSER_START = """
+        import time
+        from selenium import webdriver
+        def start_browser(options):
+            driver = None
+            for i in range(3):
+                try:
+                    driver = webdriver.Firefox(options=options)
+                    driver.set_window_size(1024, 768)
+                    break
+                except Exception:
+                    time.sleep(5)
+            return driver
+        """
+
+# A UI step retried on Selenium's timeout around a helper that polls a page assertion against a
+# deadline: both loops wait for the browser driven here, neither repeats a call to a service.
+PAGE_ASSERTION_POLL = """
+        import time
+        from selenium.common.exceptions import TimeoutException, WebDriverException
+        def wait_for(check, timeout=10):
+            start = time.time()
+            while time.time() - start < timeout:
+                try:
+                    return check()
+                except (AssertionError, WebDriverException):
+                    time.sleep(0.1)
+            return check()
+        def delete_user(driver):
+            for i in range(15):
+                try:
+                    driver.find_element("css selector", ".delete-user a").click()
+                    wait_for(lambda: driver.find_element("id", "delete-selected"))
+                    break
+                except TimeoutException:
+                    pass
+        """
+
+# Asking again through a wrapper of ``input()`` kept for tests to patch: the wrapper does
+# nothing but ask, so each pass checks a new answer.
+ASK_THROUGH_WRAPPER = """
+        from models import InvalidName, check_name
+        def obtain_input(text):
+            return input(text)
+        def get_username():
+            while True:
+                username = obtain_input("Username: ")
+                try:
+                    check_name(username)
+                except InvalidName as e:
+                    print("Invalid username: " + str(e))
+                else:
+                    return username
+        """

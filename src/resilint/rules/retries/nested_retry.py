@@ -10,6 +10,7 @@ from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reache
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Place
 from resilint.rules.project_rule import ProjectRule
+from resilint.rules.retries.near_misses import PAGE_ASSERTION_POLL
 
 
 class NestedRetry(ProjectRule):
@@ -269,6 +270,7 @@ class NestedRetry(ProjectRule):
                     continue
             raise RuntimeError("no mirror answered")
         """,
+        PAGE_ASSERTION_POLL,
     ]
     INVALID = [
         Invalid(
@@ -389,6 +391,29 @@ class NestedRetry(ProjectRule):
             line=7,
             message="a hand-written retry loop 5 attempts (example.py:5) x botocore client retries (example.py:3)",
         ),
+        Invalid(
+            # the route names the calls that lead to the inner loop, not the clock of its deadline
+            """
+            import random, time, requests
+            def fetch(session, url, timeout=10):
+                start = time.time()
+                while time.time() - start < timeout:
+                    try:
+                        return session.get(url, timeout=3)
+                    except requests.ConnectionError:
+                        time.sleep(random.uniform(0, 1))
+                raise TimeoutError(url)
+            def sync(session, url):
+                for attempt in range(3):
+                    try:
+                        return fetch(session, url)
+                    except Exception:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+                raise RuntimeError("gave up")
+            """,
+            line=13,
+            message="nested retries through `fetch`: a hand-written retry loop 3 attempts (example.py:11) x a hand-written retry loop (attempts unknown) (example.py:4) =",
+        ),
     ]
 
     def check_project(self, ctx: ProjectContext) -> None:
@@ -459,6 +484,12 @@ def _report(ctx: ProjectContext, outer: LayerRef, reached: Reached, below: Chain
         unknown = ", ".join(ref.layer.description for ref in layers if ref.layer.calls is None)
         total = f"an unknown number of calls per operation ({unknown}: the count is not in the code)"
     path = [call for _, call in reached.path]
+    inner = reached.layer
+    if (len(path) > 1 and reached.path[-1][0] is inner.function and not inner.layer.client
+            and inner.index in path[-1].layers):
+        # the call that entered the inner loop is inside it (the clock of ``while time.time() <
+        # deadline`` as well as the retried request): the steps are the calls that lead there
+        path = path[:-1]
     route = ""
     if len(path) > 1 or reached.layer.function is not outer.function:
         names = [call.target.rsplit(".", 1)[-1] for call in path]

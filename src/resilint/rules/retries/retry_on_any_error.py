@@ -12,7 +12,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.conditions import stops_on_status
 from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.retries.near_misses import ASK_AGAIN, QUEUE_WORKER, WATCH_JOB
+from resilint.rules.retries.near_misses import ASK_AGAIN, LOCAL_BROWSER_START, QUEUE_WORKER, WATCH_JOB
 
 _WHY = "4xx responses, validation errors and bugs are retried too"
 # When the retry gives up on the failed statuses it checks (backoff's ``giveup=``, a loop that
@@ -119,6 +119,7 @@ class RetryOnAnyError(Rule):
         QUEUE_WORKER,
         ASK_AGAIN,
         WATCH_JOB,
+        LOCAL_BROWSER_START,
     ]
     INVALID = [
         Invalid(
@@ -224,6 +225,38 @@ class RetryOnAnyError(Rule):
             """,
             line=11,
             message="it stops on the failed statuses it checks, but every other error, bugs included, is retried",
+        ),
+        Invalid(
+            # a Selenium test that retries a call to the service under test: that call goes out
+            """
+            import time, requests
+            from selenium import webdriver
+            def f(url):
+                driver = webdriver.Firefox()
+                for attempt in range(3):
+                    try:
+                        driver.get(url)
+                        return requests.get(url + "/api/health", timeout=3)
+                    except Exception:
+                        time.sleep(5)
+            """,
+            line=9,
+            message="`except Exception`",
+        ),
+        Invalid(
+            # a browser on a Selenium grid is another machine
+            """
+            import time
+            from selenium import webdriver
+            def f(options):
+                for attempt in range(3):
+                    try:
+                        return webdriver.Remote(command_executor="http://grid:4444", options=options)
+                    except Exception:
+                        time.sleep(5)
+            """,
+            line=7,
+            message="`except Exception`",
         ),
     ]
 

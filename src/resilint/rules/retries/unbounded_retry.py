@@ -7,7 +7,7 @@ from typing import Set
 
 from resilint.libraries.retry_scopes import LIBRARY_TRIGGERS, retry_scopes
 from resilint.lint.rule import Invalid, Rule, RuleContext
-from resilint.rules.retries.near_misses import ASK_AGAIN, QUEUE_WORKER, WATCH_JOB, WATCH_VALUE
+from resilint.rules.retries.near_misses import ASK_AGAIN, ASK_THROUGH_WRAPPER, QUEUE_WORKER, WATCH_JOB, WATCH_VALUE
 
 
 # The libraries whose stop the add-bound fix sets (``codemods/add_bound.py``); a hand-written
@@ -50,8 +50,11 @@ class UnboundedRetry(Rule):
     return`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
     checksum: return`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
-    `FileExistsError`, an `IndexError` while reading rows, a unix socket): it retries nothing
-    another service does. Nor is a failover that moves to the next mirror on each failure
+    `FileExistsError`, an `IndexError` while reading rows, a unix socket, a browser that
+    Selenium or Playwright drives on this machine, a function of the file that does only such
+    things): it retries nothing another service does. A prompt read through a wrapper of the
+    file that only asks (`def obtain_input(text): return input(text)`) asks again like
+    `input()` itself. Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left. A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
 
@@ -198,6 +201,7 @@ class UnboundedRetry(Rule):
         """,
         QUEUE_WORKER,
         ASK_AGAIN,
+        ASK_THROUGH_WRAPPER,
         WATCH_JOB,
         WATCH_VALUE,
         # bounded by the deadline scope around it
@@ -236,6 +240,26 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the "wrapper" of input() also calls a service: a failure of that call is retried
+            """
+            import requests
+            from models import InvalidName, check_name
+            def obtain_input(text):
+                requests.get("https://audit.example/prompted", timeout=3)
+                return input(text)
+            def get_username():
+                while True:
+                    username = obtain_input("Username: ")
+                    try:
+                        check_name(username)
+                    except InvalidName:
+                        print("invalid")
+                    else:
+                        return username
+            """,
+            line=7,
+        ),
         Invalid(
             """
             import tenacity

@@ -1,0 +1,111 @@
+"""Work that stays on this machine: a loop is a retry of an outbound call only when the failure
+it repeats comes from one. Calls of local modules (files, processes, locks, clocks, logging),
+a unix-domain socket, a browser driven here (``browser_automation``), and the functions of
+the file that make only such calls; errors of local state and of browser automation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Union
+
+import libcst as cst
+
+from resilint.libraries.browser_automation import browser_error, local_browser_call, remote_browser_call
+from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, QName
+
+if TYPE_CHECKING:
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
+
+_ASSERTION = "builtins.AssertionError"
+
+
+def local_errors(names: Sequence[Optional[str]], calls: List[CallSite], rec: Recogniser) -> bool:
+    """Whether the errors a handler catches (``names``, resolved) come from local work only:
+    errors of files, locks and lookups, or of the browser automation the ``try`` drives
+    (``calls``: its calls), with an ``AssertionError`` beside them on the page it checks. A
+    browser reached over the network, or Playwright's HTTP client, raises the same errors from
+    another machine."""
+    if not names:
+        return False
+    if all(name in LOCAL_ERRORS for name in names):
+        return True
+    browser = [name for name in names if browser_error(name)]
+    if not browser or any(remote_browser_call(rec.name(call)) for call in calls):
+        return False
+    return all(name in LOCAL_ERRORS or name == _ASSERTION or browser_error(name) for name in names)
+
+
+def local_call(rec: Recogniser, call: CallSite) -> bool:
+    """Whether ``call`` acts on this machine only."""
+    name = rec.name(call) or ""
+    if name.startswith(LOCAL_MODULES) or local_browser_call(name):
+        return True
+    # a unix-domain socket (``socket.socket(socket.AF_UNIX)``) talks to a local process
+    if name.startswith("socket.socket"):
+        func = call.node.func
+        made = call.node if name == "socket.socket" else None
+        if made is None and isinstance(func, cst.Attribute):
+            root = func.value  # the socket a chain starts from: ``sock.recv(64).startswith(...)``
+            while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
+                root = root.func.value
+            followed = rec.follow(root, call.scope, call.order)
+            made = followed if isinstance(followed, cst.Call) else None
+        if made is not None and made.args:
+            return rec.expr_name(made.args[0].value, call.scope, call.order) == "socket.AF_UNIX"
+        return False
+    called = called_definition(rec, call)
+    return called is not None and local_definition(rec, called)
+
+
+def called_definition(rec: Recogniser, call: CallSite) -> Union[FunctionInfo, ClassInfo, None]:
+    """The function or class of this file that ``call`` calls, when the file tells."""
+    values = rec.model.resolve_all(call.node.func, call.scope, call.order)
+    if len(values) == 1 and isinstance(values[0], (FunctionInfo, ClassInfo)):
+        return values[0]
+    return None
+
+
+def local_definition(rec: Recogniser, definition: Union[FunctionInfo, ClassInfo]) -> bool:
+    """A function of the file whose every call (in the lambdas and functions it holds too) acts
+    on this machine only, so that calling it reaches no other service; or a class of the file
+    (an exception raised on bad input) whose bases are builtins or such classes, with such
+    methods."""
+    memo: Dict[int, bool] = rec.model.derived(_LOCAL_DEFINITIONS, dict)
+    key = id(definition)
+    if key not in memo:
+        memo[key] = False  # while it is judged: a call back into it decides nothing
+        if isinstance(definition, ClassInfo) and not all(
+            _local_base(rec, base, definition) for base in definition.bases
+        ):
+            return False
+        memo[key] = all(local_call(rec, call) for call in calls_within(rec, definition.node))
+    return memo[key]
+
+
+def _local_base(rec: Recogniser, base: cst.BaseExpression, cls: ClassInfo) -> bool:
+    scope = cls.scope.parent or cls.scope
+    values = rec.model.resolve_all(base, scope, 1 << 62)
+    if len(values) != 1:
+        return False
+    value = values[0]
+    if isinstance(value, ClassInfo):
+        return local_definition(rec, value)
+    return isinstance(value, QName) and value.name.startswith("builtins.")
+
+
+def calls_within(rec: Recogniser, node: cst.CSTNode) -> List[CallSite]:
+    """The calls written in the definition ``node``, in its nested scopes too."""
+    return rec.model.derived(_CALLS_WITHIN, lambda: _calls_by_definition(rec)).get(id(node), [])
+
+
+def _calls_by_definition(rec: Recogniser) -> Dict[int, List[CallSite]]:
+    found: Dict[int, List[CallSite]] = {}
+    for call in rec.model.calls:
+        for node in call.stack:
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                found.setdefault(id(node), []).append(call)
+    return found
+
+
+_LOCAL_DEFINITIONS = object()  # ``derived`` key: id(definition) → whether it works locally
+_CALLS_WITHIN = object()  # ``derived`` key: id(definition node) → the calls written in it
