@@ -276,3 +276,51 @@ def test_a_wrapper_that_spells_the_timeout_key_with_an_escape_still_sets_it(cli,
         assert "timeout" not in (tmp_path / "app" / f"{name}.py").read_text()
     findings = _check(cli, tmp_path, ".")
     assert _lines(findings, "app/views.py") == [(2 * len(names) + 3, "RES101")]
+
+
+def test_a_session_whose_request_an_adapter_bound_with_a_timeout(cli, tmp_path):
+    """django-allauth's shape: an adapter method replaces the session's ``request`` with a
+    partial that binds the timeout; providers in other modules call its verbs."""
+    write_tree(tmp_path, {
+        "auth/__init__.py": "",
+        "auth/adapter.py": """
+            import functools
+
+            import requests
+
+            from auth import settings
+
+
+            class Adapter:
+                def get_requests_session(self):
+                    session = requests.Session()
+                    session.request = functools.partial(session.request, timeout=settings.REQUESTS_TIMEOUT)
+                    return session
+
+                def get_plain_session(self):
+                    return requests.Session()
+
+
+            def get_adapter():
+                return Adapter()
+        """,
+        "auth/settings.py": "REQUESTS_TIMEOUT = 5\n",
+        "auth/providers.py": """
+            from auth.adapter import get_adapter
+
+
+            def profile(url, token):
+                with get_adapter().get_requests_session() as sess:
+                    return sess.get(url, headers={"Authorization": token}).json()
+
+
+            def token(url, data):
+                return get_adapter().get_requests_session().post(url, data=data)
+
+
+            def unbounded(url):
+                return get_adapter().get_plain_session().get(url)
+        """,
+    })
+    findings = _check(cli, tmp_path, "auth")
+    assert _lines(findings, "auth/providers.py") == [(14, "RES101")]

@@ -4,12 +4,13 @@ one, or a ``requests.Session`` subclass whose ``request``/``send`` does."""
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from resilint.lint.nodes import is_none, string_of
+from resilint.lint.nodes import code_of, is_none, string_of
 from resilint.lint.semantic import (
+    CallSite,
     ClassInfo,
     FunctionInfo,
     Instance,
@@ -54,15 +55,61 @@ def receiver_sets_timeout(
     if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
         if _class_sets_timeout(value.of, model, _SESSION_HOOKS + (method,)):
             return True
-    return _adapters_set_timeout(model, mounted_on(model, receiver_keys(receiver, model, scope, order)))
+    keys = receiver_keys(receiver, model, scope, order)
+    if _adapters_set_timeout(model, mounted_on(model, keys)):
+        return True
+    replaced = _requests_replaced(model)
+    return bool(replaced) and any(
+        key in keys for site, target in replaced for key in receiver_keys(target, model, site.scope, site.order)
+    )
 
 
 def object_sets_timeout(model: SemanticModel, value: Instance) -> bool:
     """True when every request on this object gets a timeout it fills in itself: an instance of
-    a project ``Session`` subclass that does, or a session with such an adapter mounted."""
+    a project ``Session`` subclass that does, a session with such an adapter mounted, or one
+    whose ``request`` the file replaced with a ``functools.partial`` that binds a timeout."""
     if isinstance(value.of, ClassInfo) and class_supplies_timeout(value.of, model):
         return True
-    return value.site is not None and _adapters_set_timeout(model, mounted_on_object(model, value))
+    if value.site is None:
+        return False
+    return _adapters_set_timeout(model, mounted_on_object(model, value)) or _request_bound_with_timeout(model, value)
+
+
+def _request_bound_with_timeout(model: SemanticModel, value: Instance) -> bool:
+    """``session.request = functools.partial(session.request, timeout=T)`` on this object: its
+    verb methods call ``self.request``, which is then the partial (django-allauth's
+    ``get_requests_session``). ``timeout=None`` binds no bound."""
+    key = object_key(value)
+    for site, target in _requests_replaced(model):
+        if key in receiver_keys(target, model, site.scope, site.order):
+            return True
+    return False
+
+
+def _requests_replaced(model: SemanticModel) -> List[Tuple[CallSite, cst.BaseExpression]]:
+    """Each ``X.request = functools.partial(X.request, timeout=T)`` (or ``send``) of the file:
+    the partial's call site and ``X``."""
+    return model.derived(_requests_replaced, lambda: list(_find_requests_replaced(model)))
+
+
+def _find_requests_replaced(model: SemanticModel) -> Iterator[Tuple[CallSite, cst.BaseExpression]]:
+    for site, name in model.iter_calls():
+        if name != "functools.partial" or not site.node.args or site.node.args[0].keyword is not None:
+            continue
+        bound = site.node.args[0].value
+        timeout = next((a for a in site.node.args if a.keyword is not None and a.keyword.value == "timeout"), None)
+        if timeout is None or is_none(timeout.value) or not isinstance(bound, cst.Attribute):
+            continue
+        if bound.attr.value not in _SESSION_HOOKS:
+            continue
+        owner = site.scope.enclosing_function
+        body = owner.node if owner is not None else model.module
+        for node in iter_nodes(body):
+            if isinstance(node, cst.Assign) and node.value is site.node and len(node.targets) == 1:
+                target = node.targets[0].target
+                if (isinstance(target, cst.Attribute) and target.attr.value == bound.attr.value
+                        and code_of(target.value) == code_of(bound.value)):
+                    yield site, bound.value
 
 
 def _adapters_set_timeout(model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]]) -> bool:

@@ -112,7 +112,10 @@ class MissingTimeout(ProjectRule):
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`
-    subclass whose `request`/`send` sets it; a requests-hardened `Manager`'s requests (its
+    subclass whose `request`/`send` sets it, or a session whose `request` the project replaced
+    with a partial that binds one (`session.request = functools.partial(session.request,
+    timeout=T)`, as django-allauth's `get_requests_session()` does; its verb methods call
+    `self.request`); a requests-hardened `Manager`'s requests (its
     `Config` gives every one a timeout). Clients with a bounded default (the table above) are
     not RES101.
 
@@ -180,6 +183,20 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS
     VALID = [
+        # the session's own request binds a timeout: its get/post call it
+        """
+        import functools
+        import requests
+
+        def requests_session():
+            session = requests.Session()
+            session.request = functools.partial(session.request, timeout=10)
+            return session
+
+        def fetch(url):
+            with requests_session() as session:
+                return session.get(url)
+        """,
         """
         import requests
         requests.get("https://a.example", timeout=(3.05, 27))
@@ -265,6 +282,22 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a partial that binds no timeout bounds nothing
+            """
+            import functools
+            import requests
+
+            def requests_session():
+                session = requests.Session()
+                session.request = functools.partial(session.request, verify=False)
+                return session
+
+            def fetch(url):
+                return requests_session().get(url)
+            """,
+            line=10,
+        ),
         Invalid(
             """
             import requests
