@@ -341,7 +341,7 @@ class _Values:
         facts = object_facts(self.model, value)
         if facts is None:
             return ""
-        layer, sets_timeout, key, namespaced, presign = facts
+        layer, sets_timeout, key, namespaced, presign, requests = facts
         where = self.locate(value.site)
         name = f"{where.line}:{where.column}" + (f":{value.by.qualname}" if value.by is not None else "")
         if name not in self.summary.objects:
@@ -350,7 +350,9 @@ class _Values:
                 top = self.top()
                 top.layers.append(_client_layer(self.model, layer, self.locate))
                 index = len(top.layers) - 1
-            self.summary.objects[name] = ObjectFacts(index, sets_timeout, key, namespaced and index is not None, presign)
+            self.summary.objects[name] = ObjectFacts(
+                index, sets_timeout, key, namespaced and index is not None, presign, requests,
+            )
         return name
 
     def passed(self, site: CallSite) -> Tuple[Tuple[Any, Ref], ...]:

@@ -26,6 +26,7 @@ from resilint.libraries.clients import (
 )
 from resilint.libraries.network_mocks import answered, in_process
 from resilint.libraries.presign import CONSTRUCTIONS, signs, signs_only
+from resilint.libraries.request_timeouts import SENDS_NOTHING, TIMED_REQUESTS, bounded, every_request_timed, method_spec
 from resilint.libraries.server_sockets import SETTIMEOUT, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
@@ -337,6 +338,13 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
         if name == SETTIMEOUT and serves_only(model, site):
             continue  # a wait for inbound traffic, not an outbound call's
         verdict = judge(site, name, spec, model, settings.max_timeout, settings.redis_url_timeouts)
+        if verdict is not None and name in TIMED_REQUESTS and verdict.node is site.node.func:
+            # a client without a default: its requests may each give one (judged where sent)
+            timed = every_request_timed(model, site.node)
+            if timed:
+                continue
+            # a verdict with a fix stays with the file, whose findings carry the fixes
+            verdict = replace(verdict, deferred=timed is None and spec.library not in RUNTIME_TIMEOUT_LIBRARIES)
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
@@ -500,7 +508,7 @@ class _ProjectJudge:
         return spec_for(name, self.settings.extend_clients)
 
     def all(self) -> List[ProjectVerdict]:
-        verdicts: List[ProjectVerdict] = list(self.signing_clients())
+        verdicts: List[ProjectVerdict] = [*self.signing_clients(), *self.timed_clients()]
         for function in self.graph.functions:
             # A client call of the file itself is judged with the file; another object the same
             # call may go to (``(a if fast else b).get``) only when it is another client.
@@ -542,6 +550,44 @@ class _ProjectJudge:
                 given = _given(call.arguments, spec)
                 place = given.place if judgement.at_value and given is not None else call.place
                 yield ProjectVerdict(judgement.code, place, judgement.message)
+
+    def timed_clients(self) -> Iterator[ProjectVerdict]:
+        """The verdicts on clients made without a default timeout that other modules may reach,
+        which their own file left to this pass (``Verdict.deferred``): reported unless every
+        call the project makes through the client is a request that gives a bounded timeout
+        (or sends nothing), and one request does."""
+        for function in self.graph.functions:
+            module = self.graph.module_of(function)
+            if not module.objects:
+                continue
+            for call in function.calls:
+                if call.target not in TIMED_REQUESTS or call.arguments is None:
+                    continue
+                key = f"{call.place.line}:{call.place.column}"
+                facts = module.objects.get(key)
+                spec = self.spec(call.target)
+                if (facts is None or not facts.requests or spec is None or spec.library in RUNTIME_TIMEOUT_LIBRARIES
+                        or answered(call.mocked, spec.library, call.target)):
+                    continue
+                judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
+                if judgement is None or judgement.at_value:
+                    continue
+                uses = [(use, path) for _, use, path in self.graph.uses_of(module, key, parameters=False)]
+                sends = facts.requests == "timed" or any(path is not None and path[0] not in SENDS_NOTHING for _, path in uses)
+                if (sends and all(_sends_timed(call.target, use, path) for use, path in uses)
+                        and all(self.called(factory) for factory in self.graph.returned_by(module, key))):
+                    continue  # each request gives its own bounded timeout: the default is never used
+                yield ProjectVerdict(judgement.code, call.place, judgement.message)
+
+    def called(self, function: FunctionSummary) -> bool:
+        """Whether the project calls ``function``: what it returns to no caller of the project
+        goes to callers nobody can read."""
+        last = function.name.rsplit(".", 1)[-1]
+        return any(
+            self.graph.callee(call, caller.place.path) is function
+            for caller in self.graph.functions for call in caller.calls
+            if last in call.target.split(".")
+        )
 
     def object_client(self, target: str, near: str) -> Optional[str]:
         """The library client method a call on a project object runs (``graph.object_call``),
@@ -750,6 +796,22 @@ class _ProjectJudge:
                     ))
         self._forwards[function.name] = found
         return found
+
+
+def _sends_timed(cls: str, call: Call, path: Optional[Tuple[str, ...]]) -> bool:
+    """Whether a call through a client of ``cls`` sends nothing, or sends a request that gives
+    a bounded timeout of its own; or is made on what such a request returned
+    (``pool.request(...).data.decode()``: the request is a use of its own)."""
+    if path is not None and len(path) == 1 and path[0] in SENDS_NOTHING:
+        return True
+    if path is not None and len(path) > 1 and method_spec(cls, path[:1]) is not None:
+        return True
+    spec = method_spec(cls, path)
+    args = call.arguments
+    if spec is None or args is None:
+        return False
+    given = _given(args, spec)
+    return given is not None and given.value is not None and bounded(value_from_data(given.value))
 
 
 def _passes_callers_arguments(args: Arguments) -> bool:

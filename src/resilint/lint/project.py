@@ -358,13 +358,17 @@ class ProjectGraph:
             found.append((canonical_name(f"{cls}.{attribute}"), sets_timeout))
         return found
 
-    def uses_of(self, module: ModuleSummary, key: str) -> Iterator[Tuple[FunctionSummary, Call, Optional[Tuple[str, ...]]]]:
+    def uses_of(
+        self, module: ModuleSummary, key: str, parameters: bool = True,
+    ) -> Iterator[Tuple[FunctionSummary, Call, Optional[Tuple[str, ...]]]]:
         """Every call of the project the values show is made through the object ``module``
         makes at ``key`` (a module global, an attribute, what a factory returns, a parameter
         given it), with the attributes the call takes from it (``("put_object",)``,
         ``("meta", "client", "upload_file")``); and the calls it is passed to that are no
         project function (a library's, which may use it in any way), with None. Calls its own
         file resolved to the library are not among them: that file told what they are.
+        ``parameters=False``: a project function it is passed to counts as a call with None too
+        (the calls made on its parameter are followed, not where else it may store or pass it).
 
         Only calls that name something that may hold the object are asked of the values (the
         value flow of every call of a large project costs seconds)."""
@@ -381,10 +385,15 @@ class ProjectGraph:
                             break
                 if call.passed and any(_mentions(ref, qualified, module is self.module_of(function), key) for _, ref in call.passed):
                     caller = self.module_of(function)
-                    if self.callee(call, near) is None and any(
+                    if (not parameters or self.callee(call, near) is None) and any(
                         self._is(held, module, key) for _, ref in call.passed for held in self.values.ref(ref, caller)
                     ):
                         yield function, call, None
+
+    def returned_by(self, module: ModuleSummary, key: str) -> List[FunctionSummary]:
+        """The project functions that may return the object ``module`` makes at ``key``."""
+        qualified, _ = self._holder_names(module, key)
+        return [function for name in sorted(qualified) for function in self._by_name.get(name, ())]
 
     def _holder_names(self, module: ModuleSummary, key: str) -> Tuple[Set[str], Set[str]]:
         """The names that may hold the object ``module`` makes at ``key`` (module globals and

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 8
+SUMMARY_VERSION = 9
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -199,13 +199,17 @@ class ObjectFacts:
     requests made through its attributes have its retry layer too (``client.chat.completions``
     is part of the client ``client``), and, for a boto3 client other modules may reach, what
     the file does with it: "signs" (it only signs URLs with it), "escapes" (it makes no call
-    through it), or "" (the file judged it alone)."""
+    through it), or "" (the file judged it alone); and for a client made without a default
+    timeout that other modules may reach (``request_timeouts.py``): "timed" (each request the
+    file sends through it gives a bounded timeout), "escapes" (it sends none), or "" (the file
+    judged it alone)."""
 
     layer: Optional[int] = None
     sets_timeout: bool = False
     key: str = ""
     namespaced: bool = False
     presign: str = ""
+    requests: str = ""
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -355,7 +359,7 @@ class ModuleSummary:
         return [
             SUMMARY_VERSION, self.module, path, [function(f) for f in self.functions.values()], self.aliases,
             self.imports, self.values, {name: layer(item) for name, item in self.policies.items()}, self.classes,
-            {key: [o.layer, o.sets_timeout, o.key, o.namespaced, o.presign] for key, o in self.objects.items()},
+            {key: [o.layer, o.sets_timeout, o.key, o.namespaced, o.presign, o.requests] for key, o in self.objects.items()},
             self.timeout_classes,
             [[w.via, w.text, w.library, place(w.place)] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
@@ -428,7 +432,10 @@ class ModuleSummary:
                 values={str(name): [ref_from_json(r) for r in refs] for name, refs in data[6].items()},
                 policies={str(name): layer(item) for name, item in data[7].items()},
                 classes={str(name): [str(b) for b in bases] for name, bases in data[8].items()},
-                objects={str(key): ObjectFacts(o[0], bool(o[1]), str(o[2]), bool(o[3]), str(o[4])) for key, o in data[9].items()},
+                objects={
+                    str(key): ObjectFacts(o[0], bool(o[1]), str(o[2]), bool(o[3]), str(o[4]), str(o[5]))
+                    for key, o in data[9].items()
+                },
                 timeout_classes=[str(name) for name in data[10]],
                 waits=[Wait(w[0], w[1], w[2], place(w[3])) for w in data[11]],
                 suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[12]},

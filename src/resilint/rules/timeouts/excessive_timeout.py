@@ -53,6 +53,16 @@ class ExcessiveTimeout(ProjectRule):
     do not import are not seen, as for every value the project pass follows: what the
     client's own file does with it decides.
 
+    Likewise an `aiohttp.ClientSession()` (or an `httpx` client, when `max-timeout` is below its
+    5 s) made without a timeout is not reported when every request the project sends through
+    it gives its own bounded timeout (`session.get(u, timeout=aiohttp.ClientTimeout(connect=3,
+    sock_read=10))`), which replaces the session's 300 s: it is followed the same way, in any
+    module, and `close()` sends nothing. It is reported as usual when one request gives none,
+    `timeout=None` (no limit at all, RES102 at the request) or a value that cannot be read,
+    when some other call is made through it (`ws_connect`), when it is passed to a library or to
+    a project function, when a factory returning it is called by no code of the project, or
+    when no request through it is seen at all.
+
     Generic waits (`asyncio.wait_for`) are not judged: a long wait for your own work is a design
     choice, not a dependency's latency. An unbounded value is RES102, not RES105.
 
@@ -147,6 +157,34 @@ class ExcessiveTimeout(ProjectRule):
         """
         import aiohttp
 
+        async def fetch(url, timeout: float):
+            s = aiohttp.ClientSession()
+            try:
+                return await s.get(url, timeout=aiohttp.ClientTimeout(total=timeout))
+            finally:
+                await s.close()
+        """,
+        """
+        import aiohttp
+        from app.settings import CONNECT_TIMEOUT, READ_TIMEOUT
+
+        def make_client_session() -> aiohttp.ClientSession:
+            return aiohttp.ClientSession(trust_env=False)
+
+        class Transport:
+            def __init__(self):
+                self._client = None
+
+            async def request(self, method, uri):
+                if self._client is None:
+                    self._client = make_client_session()
+                timeout = aiohttp.ClientTimeout(connect=CONNECT_TIMEOUT, sock_read=READ_TIMEOUT)
+                async with self._client.request(method, uri, timeout=timeout) as response:
+                    return await response.text()
+        """,
+        """
+        import aiohttp
+
         async def fetch(url):
             async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20)) as s:
                 return await s.get(url)
@@ -197,6 +235,32 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            """
+            import aiohttp
+
+            async def fetch(url, timeout: float):
+                async with aiohttp.ClientSession() as s:
+                    await s.get(url, timeout=aiohttp.ClientTimeout(total=timeout))
+                    return await s.get(url + "/more", timeout=None)
+            """,
+            line=4,
+            message="`aiohttp.ClientSession` is called without a timeout",
+        ),
+        Invalid(
+            """
+            import aiohttp
+            from app.settings import TIMEOUT
+            from sse import SSEClient
+
+            async def listen(url):
+                session = aiohttp.ClientSession()
+                await session.get(url, timeout=aiohttp.ClientTimeout(total=TIMEOUT))
+                return SSEClient(url, session=session)
+            """,
+            line=6,
+            message="`aiohttp.ClientSession` is called without a timeout",
+        ),
         Invalid(
             """
             import requests

@@ -102,6 +102,17 @@ class MissingTimeout(ProjectRule):
     location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`) does not. A wrapper
     whose own `timeout=None` default reaches the client is RES102 at the calls that keep it.
 
+    A pool made without a default timeout (`urllib3.PoolManager()`, `ProxyManager`,
+    `HTTP(S)ConnectionPool`) is not reported when every request the project sends through it
+    gives its own bounded timeout (`pool.request("GET", u, timeout=urllib3.Timeout(connect=3,
+    read=10))`): the default it lacks is never used. The pool is followed as a boto3 client
+    that only signs URLs is (RES105): a local, `self.attr`, a module global, a factory, in any
+    module; `clear()` and `close()` send nothing. It is reported as usual when one request
+    gives no timeout, `timeout=None` or a value that cannot be read, when some other call is
+    made through it, when it is passed to a library (`SSEClient(pool=pool)`) or to a project
+    function (which may keep it anywhere), when a factory returning it is called by no code of
+    the project (its callers cannot be read), or when no request through it is seen at all.
+
     Modules bound by a call are recognised too: `boto3 = lazy_import("boto3")`,
     `psycopg2 = pytest.importorskip("psycopg2")`, `importlib.import_module("redis")`.
 
@@ -200,6 +211,21 @@ class MissingTimeout(ProjectRule):
         """
         import requests
         requests.get("https://a.example", timeout=(3.05, 27))
+        """,
+        """
+        import urllib3
+        from app.settings import CONNECT_TIMEOUT, READ_TIMEOUT
+
+        class FeatureRequester:
+            def __init__(self):
+                self._http = urllib3.PoolManager(num_pools=1)
+
+            def get_all(self, uri):
+                timeout = urllib3.Timeout(connect=CONNECT_TIMEOUT, read=READ_TIMEOUT)
+                return self._http.request("GET", uri, timeout=timeout, retries=1)
+
+            def close(self):
+                self._http.clear()
         """,
         """
         import requests
@@ -305,6 +331,18 @@ class MissingTimeout(ProjectRule):
             """,
             line=2,
             message="requests waits forever",
+        ),
+        Invalid(
+            """
+            import urllib3
+
+            def fetch(uri, timeout):
+                http = urllib3.PoolManager(num_pools=1)
+                http.request("GET", uri, timeout=urllib3.Timeout(connect=3, read=10))
+                return http.request("GET", uri + "/more")
+            """,
+            line=4,
+            message="`urllib3.PoolManager` is called without a timeout",
         ),
         Invalid(
             """

@@ -1,0 +1,217 @@
+"""Clients whose every request passes its own timeout: an ``aiohttp.ClientSession()`` or a
+``urllib3.PoolManager()`` made without a default timeout, when each request the project sends
+through the object gives one (``session.get(url, timeout=aiohttp.ClientTimeout(...))``,
+``pool.request("GET", url, timeout=urllib3.Timeout(...))``), never waits by the default it
+lacks: the requests decide, and are judged where they are made.
+
+The file judges an object it keeps to itself; one it stores, returns or passes to a project
+function is left to the project pass, which reads every call the project makes through it
+(``ProjectGraph.uses_of``). Anything else done with the object (a request without a timeout,
+or with an unbounded one; a call we cannot tell; the object handed to a library) keeps the
+construction reported.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from resilint.libraries.clients import CLIENT_CALLS, TimeoutArgument, TimeoutSpec, find_timeout
+from resilint.libraries.object_uses import Classify, object_uses
+from resilint.libraries.timeout_values import TimeoutEvaluator, TimeoutValue
+from resilint.lint.semantic import Binding, CallSite, Instance, Scope, SemanticModel
+
+# Calls through such an object that send nothing, so no timeout applies to them.
+SENDS_NOTHING: FrozenSet[str] = frozenset({"close", "clear", "detach"})
+# Catalog entries under a client's name that make another client (``redis.Redis.from_url``),
+# not a request through this one.
+_MAKES_CLIENT: FrozenSet[str] = frozenset({"from_url"})
+
+
+def _timed_methods(cls: str) -> FrozenSet[str]:
+    return frozenset(
+        name[len(cls) + 1:] for name, spec in CLIENT_CALLS.items()
+        if name.startswith(f"{cls}.") and "." not in name[len(cls) + 1:] and spec.keyword is not None
+        and name[len(cls) + 1:] not in _MAKES_CLIENT
+    )
+
+
+# The client constructions whose requests each take a timeout that replaces the object's own
+# default, with those request methods.
+TIMED_REQUESTS: Dict[str, FrozenSet[str]] = {
+    name: methods for name, spec in CLIENT_CALLS.items()
+    if (spec.unbounded_default is not None or spec.default_seconds is not None)
+    for methods in (_timed_methods(name),) if methods
+}
+
+
+def method_spec(cls: str, path: Optional[Tuple[str, ...]]) -> Optional[TimeoutSpec]:
+    """The catalog entry of the request a call through an object of ``cls`` makes, when the
+    call takes ``path`` (``("get",)``) from it and that is a request taking a timeout."""
+    if path is None or len(path) != 1 or path[0] not in TIMED_REQUESTS.get(cls, ()):
+        return None
+    return CLIENT_CALLS[f"{cls}.{path[0]}"]
+
+
+def bounded(value: Optional[TimeoutValue]) -> bool:
+    """A timeout a request gives that replaces the client's default with a bound: read, and not
+    unbounded (``None`` waits forever)."""
+    return value is not None and value.unbounded is None
+
+
+def _classify(model: SemanticModel) -> Classify:
+    def classify(path: Tuple[str, ...], site: CallSite) -> str:
+        if len(path) == 1 and path[0] in SENDS_NOTHING:
+            return "none"
+        name = model.call_name(site)
+        cls = name.rsplit(".", 1)[0] if name is not None else ""
+        spec = method_spec(cls, path)
+        if spec is None:
+            return "other"
+        argument = find_timeout(site.node, spec, model, site.scope, site.order)
+        if argument.value is None:
+            return "other"
+        value = TimeoutEvaluator(model, site.scope, site.order).evaluate(argument.value)
+        return "timed" if bounded(value) else "other"
+
+    return classify
+
+
+def _holders(model: SemanticModel, made: FrozenSet[int]) -> Dict[Tuple[int, str], Set[int]]:
+    """The names (``session``, by the scope that binds it) and attribute names (``_client`` of
+    ``self._client``, in any scope: 0) the file binds to each object."""
+    bindings: List[Tuple[Tuple[int, str], Binding]] = []
+    for scope in set(model.scope_of.values()) | {model.module_scope}:
+        bindings += [((id(scope), name), b) for name, group in scope.bindings.items() for b in group]
+    for cls in model.classes:
+        bindings += [((0, name), b) for name, group in cls.instance_attributes.items() for b in group]
+    found: Dict[Tuple[int, str], Set[int]] = {}
+    for key, binding in bindings:
+        if binding.expr is None and binding.entered is None:
+            continue
+        for value in model.binding_values(binding):
+            if isinstance(value, Instance) and value.site is not None and id(value.site) in made:
+                found.setdefault(key, set()).add(id(value.site))
+    return found
+
+
+class _Mentions(cst.CSTVisitor):
+    """Where the code mentions a name holding one of the objects in a way the uses do not
+    follow: returned or yielded inside a tuple, a list or a dict, kept in a container, assigned
+    to a name declared ``global``, captured by a lambda. The object may then be used anywhere."""
+
+    def __init__(self, model: SemanticModel, holders: Dict[Tuple[int, str], Set[int]], global_names: Set[str]) -> None:
+        self.model = model
+        self.holders = holders
+        self.global_names = global_names
+        self.parents: List[cst.CSTNode] = []
+        self.scopes: List[Scope] = [model.module_scope]
+        self.hidden: Set[int] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Name):
+            self._check(node, self.holders.get(self._key(node.value)))
+        elif isinstance(node, cst.Attribute):
+            self._check(node, self.holders.get((0, node.attr.value)))
+        self.parents.append(node)
+        scope = self.model.scope_of.get(node)
+        if scope is not None and scope is not self.scopes[-1]:
+            self.scopes.append(scope)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.parents.pop()
+        if len(self.scopes) > 1 and self.model.scope_of.get(original_node) is self.scopes[-1]:
+            self.scopes.pop()
+
+    def _key(self, name: str) -> Tuple[int, str]:
+        """The name as the innermost scope that binds it holds it (a closure reads its
+        function's)."""
+        for scope in reversed(self.scopes):
+            if name in scope.bindings:
+                return id(scope), name
+        return id(self.model.module_scope), name
+
+    def _check(self, node: cst.BaseExpression, objects: Optional[Set[int]]) -> None:
+        if objects and self.parents and not self._followed(node):
+            self.hidden.update(objects)
+
+    def _followed(self, node: cst.BaseExpression) -> bool:
+        parent = self.parents[-1]
+        if isinstance(parent, (cst.Attribute, cst.Arg, cst.Return, cst.WithItem, cst.AnnAssign) + _BINDS_OR_TESTS):
+            # a call through it or an attribute (``session.get``, ``self._client``); passed
+            # (judged as a use); returned (followed); entered by ``with``; a name bound,
+            # declared, compared (``is None``), awaited or deleted
+            return True
+        if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and parent.test is node:
+            return True
+        if isinstance(parent, cst.UnaryOperation) and len(self.parents) > 1 and isinstance(self.parents[-2], (cst.If, cst.While)):
+            return True  # ``if not self._client:``
+        if isinstance(parent, cst.Assign):
+            # another holder, which the value flow follows, unless a declared global
+            return all(
+                isinstance(t.target, cst.Attribute)
+                or (isinstance(t.target, cst.Name) and t.target.value not in self.global_names)
+                for t in parent.targets
+            )
+        return False
+
+
+_BINDS_OR_TESTS = (
+    cst.AssignTarget, cst.AsName, cst.Param, cst.FunctionDef, cst.ClassDef, cst.ImportAlias, cst.NameItem,
+    cst.Comparison, cst.ComparisonTarget, cst.Await, cst.Del,
+)
+
+
+def _hidden(model: SemanticModel, made: FrozenSet[int]) -> Set[int]:
+    """The objects whose holders the file mentions where their uses cannot be followed."""
+    holders = _holders(model, made)
+    if not holders:
+        return set()
+    global_names = {name for scope in set(model.scope_of.values()) for name in scope.global_names}
+    visitor = _Mentions(model, holders, global_names)
+    model.module.visit(visitor)
+    return visitor.hidden
+
+
+def _uses(model: SemanticModel) -> Dict[int, Dict[str, bool]]:
+    """What the file does with each object it makes without a default timeout (only those: the
+    others are judged by what they are given)."""
+
+    def compute() -> Dict[int, Dict[str, bool]]:
+        made = frozenset(
+            id(site.node) for site, name in model.iter_calls()
+            if name in TIMED_REQUESTS
+            and find_timeout(site.node, CLIENT_CALLS[name], model, site.scope, site.order) == TimeoutArgument(None, False)
+        )
+        if not made:
+            return {}
+        found = object_uses(model, made, _classify(model))
+        for key in _hidden(model, made):
+            found[key]["other"] = True
+        return found
+
+    return model.derived(_uses, compute)
+
+
+def every_request_timed(model: SemanticModel, made: cst.CSTNode) -> Optional[bool]:
+    """True when the file makes requests through the object the call ``made`` makes, each with
+    a bounded timeout, and does nothing else that may send with it, and nothing outside the
+    file can reach it; None when other modules may (the project pass decides); False
+    otherwise."""
+    flags = _uses(model).get(id(made))
+    if flags is None or flags.get("other"):
+        return False
+    if flags.get("escapes"):
+        return None
+    return bool(flags.get("timed"))
+
+
+def requests_fact(model: SemanticModel, value: Instance) -> str:
+    """For the summary, what the file does with such an object other modules may reach:
+    "timed" (each request it sends gives a bounded timeout), "escapes" (it sends none), or ""
+    (the file judged it alone)."""
+    if value.site is None or every_request_timed(model, value.site) is not None:
+        return ""
+    return "timed" if _uses(model)[id(value.site)].get("timed") else "escapes"
