@@ -491,7 +491,9 @@ class ProjectGraph:
             if callee is None or callee.name in visited:
                 continue
             visited.add(callee.name)
-            decorators = [i for i, layer in enumerate(callee.layers) if layer.whole_function]
+            # A celery task called as a plain function runs in its caller (``request.called_directly``):
+            # its ``autoretry_for`` and ``self.retry()`` re-raise instead of retrying.
+            decorators = [i for i, layer in enumerate(callee.layers) if layer.whole_function and layer.library != "celery"]
             if decorators:
                 _keep(found, Reached(LayerRef(callee, decorators[0]), path))
                 continue

@@ -57,6 +57,10 @@ class NestedRetry(ProjectRule):
     | google-api-core `retry=Retry(...)` of a request (`blob.upload_from_filename(..., retry=...)`) | for up to its `timeout` (120 s by default): unknown | `retry=None`; a request without `retry=` (each method's own default) is not counted |
     | gRPC stub on a channel whose `grpc.service_config` has a `retryPolicy` for its service | `maxAttempts` (above 5 counts as 5) | `("grpc.enable_retries", 0)`; no `retryPolicy` |
 
+    A celery task called as a plain function (`inner(url)`, not `inner.delay(url)`) runs in its
+    caller, where celery re-raises instead of retrying (`request.called_directly`): its own
+    `autoretry_for` and `self.retry()` are not a layer there; what it calls still is.
+
     Layers that retry different failures do not multiply and are not reported: an outer layer
     that retries on a condition of its own (a celery task calling `self.retry()` outside any
     `except`, a retry on the result such as tenacity's `retry_if_result` status poll, or
@@ -124,6 +128,18 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # a task called as a plain function does not retry: only the outer task does
+        """
+        import requests
+        from celery import Celery
+        app = Celery("jobs")
+        @app.task(bind=True, autoretry_for=(requests.ConnectionError,), max_retries=5, retry_backoff=True)
+        def inner(self, url):
+            return requests.get(url, timeout=5).text
+        @app.task(bind=True, autoretry_for=(requests.ConnectionError,), max_retries=15, retry_backoff=True)
+        def outer(self, url):
+            return inner(url)
+        """,
         # one layer only: the decorated function calls a session without retrying adapters
         """
         import requests, tenacity
