@@ -11,6 +11,7 @@ import libcst as cst
 
 from resilint.libraries.browser_automation import browser_error, local_browser_call, remote_browser_call
 from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES
+from resilint.lint.nodes import dotted_name
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, QName
 
 if TYPE_CHECKING:
@@ -58,11 +59,41 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
 
 
 def called_definition(rec: Recogniser, call: CallSite) -> Union[FunctionInfo, ClassInfo, None]:
-    """The function or class of this file that ``call`` calls, when the file tells."""
+    """The function or class of this file that ``call`` calls, when the file tells. A method
+    only as ``self.method()`` with a body of its own: called on another object (a parameter
+    annotated with a base class), or abstract (``check_health`` of a health-check base), it
+    stands for whatever a subclass's override does."""
     values = rec.model.resolve_all(call.node.func, call.scope, call.order)
-    if len(values) == 1 and isinstance(values[0], (FunctionInfo, ClassInfo)):
-        return values[0]
+    if len(values) != 1:
+        return None
+    value = values[0]
+    if isinstance(value, ClassInfo) or (isinstance(value, FunctionInfo) and value.owner is None):
+        return value
+    func = call.node.func
+    if (isinstance(value, FunctionInfo) and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+            and func.value.value in ("self", "cls") and not _abstract(value)):
+        return value
     return None
+
+
+def _abstract(function: FunctionInfo) -> bool:
+    """A method left to subclasses: ``@abstractmethod``, or a body of only ``pass``, ``...``,
+    a docstring or ``raise NotImplementedError``."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    if any(dotted_name(d.decorator).endswith("abstractmethod") for d in node.decorators if dotted_name(d.decorator)):
+        return True
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
+    for statement in body:
+        smalls = statement.body if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else [statement]
+        for small in smalls:
+            if isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString, cst.ConcatenatedString))):
+                continue
+            if isinstance(small, cst.Raise) and small.exc is not None and "NotImplementedError" in (dotted_name(small.exc.func if isinstance(small.exc, cst.Call) else small.exc) or ""):
+                continue
+            return False
+    return True
 
 
 def local_definition(rec: Recogniser, definition: Union[FunctionInfo, ClassInfo]) -> bool:

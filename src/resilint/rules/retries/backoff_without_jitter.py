@@ -305,6 +305,26 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # an abstract probe stands for what its subclasses do: a call out, retried at a fixed pace
+            """
+            import asyncio
+            from abc import ABC, abstractmethod
+            class HealthCheck(ABC):
+                @abstractmethod
+                async def check_health(self, database) -> bool: ...
+            async def probe(health_check: HealthCheck, database, probes=3):
+                for attempt in range(probes):
+                    try:
+                        if await health_check.check_health(database):
+                            return True
+                    except Exception:
+                        pass
+                    await asyncio.sleep(1)
+                return False
+            """,
+            line=13,
+        ),
+        Invalid(
             """
             import time, requests
             def pages(url):
