@@ -9,7 +9,7 @@ RES104). Each rule reports only the verdicts that carry its own code. What the c
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -40,7 +40,7 @@ from resilint.libraries.timeout_values import (
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, code_of, is_none, is_true, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
-from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, Place, summary_refs
+from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
 from resilint.lint.value_flow import split_last
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -529,55 +529,54 @@ class _ProjectJudge:
         """The verdicts on boto3 clients that other modules may reach, which their own file left
         to this pass (``Verdict.deferred``): reported unless every call the project makes
         through the client signs a URL, and one does."""
+        for module, call, key, facts, spec in self._constructions(CONSTRUCTIONS):
+            if not facts.presign or answered(call.mocked, spec.library, call.target):
+                continue
+            assert call.arguments is not None
+            judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
+            if judgement is None:
+                continue
+            paths = [path for _, _, path in self.graph.uses_of(module, key)]
+            if (facts.presign == "signs" or paths) and all(path is not None and signs(path) for path in paths):
+                continue  # it only signs URLs: nothing goes over the network
+            given = _given(call.arguments, spec)
+            place = given.place if judgement.at_value and given is not None else call.place
+            yield ProjectVerdict(judgement.code, place, judgement.message)
+
+    def _constructions(self, targets: Collection[str]) -> Iterator[Tuple[ModuleSummary, Call, str, ObjectFacts, TimeoutSpec]]:
+        """The project's calls to ``targets`` whose module recorded facts about the object each
+        made, with the key of those facts and the client's spec."""
         for function in self.graph.functions:
             module = self.graph.module_of(function)
             if not module.objects:
                 continue
             for call in function.calls:
-                if call.target not in CONSTRUCTIONS or call.arguments is None:
+                if call.target not in targets or call.arguments is None:
                     continue
                 key = f"{call.place.line}:{call.place.column}"
                 facts = module.objects.get(key)
                 spec = self.spec(call.target)
-                if facts is None or not facts.presign or spec is None or answered(call.mocked, spec.library, call.target):
-                    continue
-                judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
-                if judgement is None:
-                    continue
-                paths = [path for _, _, path in self.graph.uses_of(module, key)]
-                if (facts.presign == "signs" or paths) and all(path is not None and signs(path) for path in paths):
-                    continue  # it only signs URLs: nothing goes over the network
-                given = _given(call.arguments, spec)
-                place = given.place if judgement.at_value and given is not None else call.place
-                yield ProjectVerdict(judgement.code, place, judgement.message)
+                if facts is not None and spec is not None:
+                    yield module, call, key, facts, spec
 
     def timed_clients(self) -> Iterator[ProjectVerdict]:
         """The verdicts on clients made without a default timeout that other modules may reach,
         which their own file left to this pass (``Verdict.deferred``): reported unless every
         call the project makes through the client is a request that gives a bounded timeout
         (or sends nothing), and one request does."""
-        for function in self.graph.functions:
-            module = self.graph.module_of(function)
-            if not module.objects:
+        for module, call, key, facts, spec in self._constructions(TIMED_REQUESTS):
+            if not facts.requests or spec.library in RUNTIME_TIMEOUT_LIBRARIES or answered(call.mocked, spec.library, call.target):
                 continue
-            for call in function.calls:
-                if call.target not in TIMED_REQUESTS or call.arguments is None:
-                    continue
-                key = f"{call.place.line}:{call.place.column}"
-                facts = module.objects.get(key)
-                spec = self.spec(call.target)
-                if (facts is None or not facts.requests or spec is None or spec.library in RUNTIME_TIMEOUT_LIBRARIES
-                        or answered(call.mocked, spec.library, call.target)):
-                    continue
-                judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
-                if judgement is None or judgement.at_value:
-                    continue
-                uses = [(use, path) for _, use, path in self.graph.uses_of(module, key, parameters=False)]
-                sends = facts.requests == "timed" or any(path is not None and path[0] not in SENDS_NOTHING for _, path in uses)
-                if (sends and all(_sends_timed(call.target, use, path) for use, path in uses)
-                        and all(self.called(factory) for factory in self.graph.returned_by(module, key))):
-                    continue  # each request gives its own bounded timeout: the default is never used
-                yield ProjectVerdict(judgement.code, call.place, judgement.message)
+            assert call.arguments is not None
+            judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
+            if judgement is None or judgement.at_value:
+                continue
+            uses = [(use, path) for _, use, path in self.graph.uses_of(module, key, parameters=False)]
+            sends = facts.requests == "timed" or any(path is not None and path[0] not in SENDS_NOTHING for _, path in uses)
+            if (sends and all(_sends_timed(call.target, use, path) for use, path in uses)
+                    and all(self.called(factory) for factory in self.graph.returned_by(module, key))):
+                continue  # each request gives its own bounded timeout: the default is never used
+            yield ProjectVerdict(judgement.code, call.place, judgement.message)
 
     def called(self, function: FunctionSummary) -> bool:
         """Whether the project calls ``function``: what it returns to no caller of the project
