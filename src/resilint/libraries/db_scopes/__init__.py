@@ -35,7 +35,7 @@ from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
 from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction
 from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, parameter_names
-from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 __all__ = ["DB_SCOPE_TRIGGERS", "DbScopes", "HeldScope", "db_scopes", "defers", "runs_later"]
@@ -166,7 +166,12 @@ class _Finder:
             scope, order = site.scope, site.order
         func = call.func
         owner = func.value if isinstance(func, cst.Attribute) else func
-        return receiver_of(call, model.qualified_name(func, scope, order), model.type_name(model.resolve(owner, scope, order)))
+        kind = model.type_name(model.resolve(owner, scope, order))
+        if kind is None:
+            # an object the file names only through a subscript: ``connections["replica"].cursor()``
+            # is Django's, whatever the alias
+            kind = next((model.type_name(v) for v in model.resolve_all(owner, scope, order) if isinstance(v, Instance)), None)
+        return receiver_of(call, model.qualified_name(func, scope, order), kind)
 
     # --- decorated functions -------------------------------------------------------------------
 

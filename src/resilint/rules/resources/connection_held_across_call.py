@@ -38,7 +38,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
       transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query`), from the
       first query to `commit()`/`rollback()`/`close()`/`remove()`.
     - DB-API: psycopg2/sqlite3 `with conn:`, `with psycopg.connect() as conn:`,
-      `conn.transaction()`, and a cursor from `cur.execute(...)` to the connection's `commit()`.
+      `conn.transaction()`, and a cursor from `cur.execute(...)` to the connection's `commit()`
+      (not Django's raw cursors, `connection.cursor()` or `connections[alias].cursor()`, which
+      run in autocommit mode outside `atomic()`).
     - asyncpg/aiopg/databases: `async with pool.acquire()`, `conn.transaction()`,
       `database.connection()`; a connection checked out by hand (`conn = await pool.acquire()`,
       psycopg2's `pool.getconn()`) until `pool.release(conn)`/`pool.putconn(conn)`/`conn.close()`.
@@ -216,6 +218,16 @@ class ConnectionHeldAcrossCall(ProjectRule):
             with connection.cursor() as cursor:
                 cursor.execute("refresh materialized view stats")
             requests.post("https://metrics", json={}, timeout=5)
+        """,
+        # whichever database alias it names
+        """
+        import requests
+        from django.db import connections
+        def export(query):
+            with connections["replica"].cursor() as cursor:
+                cursor.execute(query)
+                rows = cursor.fetchall()
+            requests.post("https://exports", json=rows, timeout=5)
         """,
         # the branch that queried returned: the request runs only when it did not
         """
