@@ -68,7 +68,7 @@ def loop_limit(rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequenc
             iterator = iterator.args[0].value
             name = rec.expr_name(iterator.func, scope, order) if isinstance(iterator, cst.Call) else None
         if name == "builtins.range" and isinstance(iterator, cst.Call):
-            numbers = [number_of(a.value) for a in iterator.args]
+            numbers = [_count(rec, a.value, scope, order) for a in iterator.args]
             if len(numbers) == 1 and numbers[0] is not None:
                 policy.max_attempts = numbers[0]
             elif len(numbers) >= 2 and None not in numbers[:2]:
@@ -158,3 +158,24 @@ def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str]
             if name in CLOCKS or (name or "").endswith(".time"):
                 return True
     return False
+
+
+def _count(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Optional[float]:
+    """A ``range()`` bound: a number written there, a name bound once to one
+    (``MAX_RETRIES = 2``), or a sum or difference of those (``MAX_ATTEMPTS + 1``)."""
+    number = number_of(expr)
+    if number is not None or depth > 3:
+        return number
+    if isinstance(expr, cst.Name):
+        bindings = rec.model.reaching(expr.value, scope, order)
+        if len(bindings) == 1 and bindings[0].expr is not None and bindings[0].imported is None:
+            value = number_of(bindings[0].expr)
+            return value if isinstance(value, int) else None
+        return None
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
+        left = _count(rec, expr.left, scope, order, depth + 1)
+        right = _count(rec, expr.right, scope, order, depth + 1)
+        if left is None or right is None:
+            return None
+        return left + right if isinstance(expr.operator, cst.Add) else left - right
+    return None

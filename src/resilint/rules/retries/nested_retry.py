@@ -290,6 +290,24 @@ class NestedRetry(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the inner loop's bound is a module constant: its count is known
+            """
+            import time, random, requests, tenacity
+            MAX_ATTEMPTS = 3
+            def fetch(url):
+                for attempt in range(1, MAX_ATTEMPTS + 1):
+                    try:
+                        return requests.get(url, timeout=5)
+                    except requests.ConnectionError:
+                        time.sleep(random.uniform(0, attempt))
+                raise RuntimeError(url)
+            @tenacity.retry(stop=tenacity.stop_after_attempt(4), wait=tenacity.wait_random_exponential(max=5))
+            def sync(url):
+                return fetch(url)
+            """,
+            message="= up to 12 calls per operation",
+        ),
+        Invalid(
             """
             import requests, tenacity
             from requests.adapters import HTTPAdapter
