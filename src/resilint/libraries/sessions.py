@@ -58,10 +58,7 @@ def receiver_sets_timeout(
     keys = receiver_keys(receiver, model, scope, order)
     if _adapters_set_timeout(model, mounted_on(model, keys)):
         return True
-    replaced = _requests_replaced(model)
-    return bool(replaced) and any(
-        key in keys for site, target in replaced for key in receiver_keys(target, model, site.scope, site.order)
-    )
+    return not _request_bound_with_timeout(model).isdisjoint(keys)
 
 
 def object_sets_timeout(model: SemanticModel, value: Instance) -> bool:
@@ -72,27 +69,24 @@ def object_sets_timeout(model: SemanticModel, value: Instance) -> bool:
         return True
     if value.site is None:
         return False
-    return _adapters_set_timeout(model, mounted_on_object(model, value)) or _request_bound_with_timeout(model, value)
+    return (_adapters_set_timeout(model, mounted_on_object(model, value))
+            or object_key(value) in _request_bound_with_timeout(model))
 
 
-def _request_bound_with_timeout(model: SemanticModel, value: Instance) -> bool:
-    """``session.request = functools.partial(session.request, timeout=T)`` on this object: its
-    verb methods call ``self.request``, which is then the partial (django-allauth's
-    ``get_requests_session``). ``timeout=None`` binds no bound."""
-    key = object_key(value)
-    for site, target in _requests_replaced(model):
-        if key in receiver_keys(target, model, site.scope, site.order):
-            return True
-    return False
-
-
-def _requests_replaced(model: SemanticModel) -> List[Tuple[CallSite, cst.BaseExpression]]:
-    """Each ``X.request = functools.partial(X.request, timeout=T)`` (or ``send``) of the file:
-    the partial's call site and ``X``."""
-    return model.derived(_requests_replaced, lambda: list(_find_requests_replaced(model)))
+def _request_bound_with_timeout(model: SemanticModel) -> Set[Tuple[object, ...]]:
+    """The identities (``receiver_keys``) of the sessions whose ``request`` the file replaced:
+    ``session.request = functools.partial(session.request, timeout=T)``. Their verb methods call
+    ``self.request``, which is then the partial (django-allauth's ``get_requests_session``);
+    ``timeout=None`` binds no bound."""
+    return model.derived(_request_bound_with_timeout, lambda: {
+        key for site, target in _find_requests_replaced(model)
+        for key in receiver_keys(target, model, site.scope, site.order)
+    })
 
 
 def _find_requests_replaced(model: SemanticModel) -> Iterator[Tuple[CallSite, cst.BaseExpression]]:
+    """Each ``X.request = functools.partial(X.request, timeout=T)`` (or ``send``) of the file:
+    the partial's call site and ``X``."""
     for site, name in model.iter_calls():
         if name != "functools.partial" or not site.node.args or site.node.args[0].keyword is not None:
             continue
