@@ -30,6 +30,7 @@ from resilint.libraries.client_retries import (
 )
 from resilint.libraries.grpc_retries import is_stub, stub_request, stub_retries
 from resilint.libraries.retry_scopes import (
+    ON_ANY,
     ON_RESULT,
     ON_SPECIFIC,
     ON_STATUS,
@@ -289,8 +290,14 @@ def retried_exceptions(model: SemanticModel, policy: Policy) -> Tuple[str, ...]:
     return tuple(_exception_names(model, node, scope, order)) if node is not None else ()
 
 
+GIVES_UP_QUIETLY = "nothing"  # what ``gives_up_with`` says of a loop that swallows the failure
+
+
 def gives_up_with(policy: Policy) -> Optional[str]:
-    """The exception a layer raises once its attempts are spent, when it is not the last error."""
+    """The exception a layer raises once its attempts are spent, when it is not the last error
+    (``GIVES_UP_QUIETLY``: none at all)."""
+    if policy.gives_up_quietly:
+        return GIVES_UP_QUIETLY
     if policy.library == "tenacity" and isinstance(policy.node, cst.Call):
         reraise = keyword_args(policy.node)[0].get("reraise")
         if reraise is None or is_false(reraise.value):
@@ -322,6 +329,8 @@ def separate_failures(
     if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
         return True
     raised = inner.gives_up_with
+    if raised == GIVES_UP_QUIETLY and outer.retries_on in (ON_SPECIFIC, ON_ANY):
+        return True  # the outer layer retries errors, and the inner one's never leave it
     caught = set(outer.exceptions)
     if not raised or not caught or caught & _GENERIC_EXCEPTIONS:
         return False

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from resilint.libraries.call_guards import attributes_passed, call_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.db_scopes import db_scopes, runs_later
@@ -90,6 +91,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
 
     found = retry_scopes(model)
     loops: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(stack depth, layer index)]
+    escapes: Dict[int, List[int]] = {}  # id(call node) → the layers its failure does not set off
     for scope in found.scopes:
         if scope.covers is None and scope.kind != "call":
             continue
@@ -99,6 +101,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if scope.function is not None and isinstance(scope.covers, cst.FunctionDef):
             owner = function_of(scope.function)
             owner.layers.append(_layer(model, scope.policy, layer, locate(scope.node), whole_function=True))
+            for site in _escaping(scope.policy, model.calls_in(scope.function.scope)):
+                escapes.setdefault(id(site.node), []).append(len(owner.layers) - 1)
             continue
         covered = list(calls_within(model, scope))
         applies = _applied(model, scope)
@@ -114,6 +118,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         index = len(owner.layers) - 1
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
+        for site in _escaping(scope.policy, covered):
+            escapes.setdefault(id(site.node), []).append(index)
 
     for node, covered, via, function in _foreign_policies(model, found):
         owner = function_of(covered[0].scope.enclosing_function)
@@ -144,7 +150,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         covering = tuple(index for _, index in sorted(loops.get(id(site.node), ())))
         mocked = tuple(sorted(mocked_libraries(model, site)))
         arguments = _arguments(model, site, locate)
-        passed = values.passed(site)
+        passed = values.passed(site) + values.attributes_passed(site)
+        guards = call_guards(model, site, locate)
         bound = _through_object(model, site)
         receiver = _receiver_made_at(model, site, locate) if bound else ""
         own_retries = refuses_retries(model, site)
@@ -162,7 +169,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 retrying = len(owner.layers) - 1
             owner.calls.append(Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
-                runs_later(site), passed, bound, receiver,
+                runs_later(site), passed, bound, receiver, guards, tuple(escapes.get(id(site.node), ())),
             ))
 
     finder = RequestFinder(model)
@@ -254,6 +261,11 @@ class _Values:
         mappings: List[Ref] = []
         for binding in bindings:
             if binding.imported is not None or binding.defined is not None or is_none(binding.expr):
+                continue
+            if isinstance(binding.expr, cst.Integer):
+                number = number_of(binding.expr)
+                if isinstance(number, int):
+                    mappings.append(("int", number))  # a constant a guard may compare with
                 continue
             if isinstance(binding.expr, cst.Dict):
                 mapping = self.mapping(binding.expr, binding)
@@ -394,6 +406,16 @@ class _Values:
             found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
         return tuple(found)
 
+
+    def attributes_passed(self, site: CallSite) -> Tuple[Tuple[Any, Ref], ...]:
+        """What the attributes of the objects a call passes were set to before it
+        (``fq.status = status``; ``send_webhooks(fq)``), in slots "0.status"."""
+        found: List[Tuple[Any, Ref]] = []
+        for slot, expr in attributes_passed(self.model, site):
+            literal = constant(self.model, expr, site) if not isinstance(expr, (cst.Name, cst.Attribute)) else None
+            refs = [literal] if literal is not None else self.refs(self.model.resolve_all(expr, site.scope, site.order))
+            found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
+        return tuple(found)
 
     def forwarded(self, mapping: cst.BaseExpression, site: CallSite) -> List[Tuple[Any, Ref]]:
         """``f(**kwargs)`` with the function's own ``**kwargs``: whatever keywords its callers
@@ -574,7 +596,7 @@ def _guard(model: SemanticModel, scope: RetryScope, site: CallSite) -> str:
         for statement in previous.body.body:
             if statement is scope.covers:
                 break
-            if isinstance(statement, cst.If) and statement.orelse is None and _leaves(statement.body):
+            if isinstance(statement, cst.If) and statement.orelse is None and leaves_block(statement.body):
                 tested = _tested_parameter(model, statement.test, site)
                 if tested is not None:
                     return tested[1:] if tested.startswith("!") else "!" + tested
@@ -605,15 +627,6 @@ def _tested_parameter(model: SemanticModel, test: cst.BaseExpression, site: Call
     if isinstance(test, cst.Name) and any(isinstance(v, Param) for v in model.resolve_all(test, site.scope, site.order)):
         return ("!" if negated else "") + test.value
     return None
-
-
-def _leaves(block: cst.BaseSuite) -> bool:
-    """The block ends in ``return`` or ``raise``."""
-    body = block.body
-    last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1] if last.body else None
-    return isinstance(last, (cst.Return, cst.Raise))
 
 
 def _contains(tree: Optional[cst.CSTNode], node: Optional[cst.CSTNode]) -> bool:
@@ -689,6 +702,14 @@ def _layer(
         policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
         count_from=_count_from(model, policy),
     )
+
+
+def _escaping(policy: Policy, sites: List[CallSite]) -> List[CallSite]:
+    """The calls of ``sites`` outside the ``try`` statements whose failures set the policy off."""
+    if not policy.tries:
+        return []
+    inside = {id(node) for attempt in policy.tries for node in iter_nodes(attempt.body) if isinstance(node, cst.Call)}  # type: ignore[attr-defined]
+    return [site for site in sites if id(site.node) not in inside]
 
 
 def _count_from(model: SemanticModel, policy: Policy) -> str:

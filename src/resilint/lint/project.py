@@ -16,6 +16,7 @@ from typing import (
     Callable,
     Deque,
     Dict,
+    FrozenSet,
     Iterable,
     Iterator,
     List,
@@ -27,6 +28,7 @@ from typing import (
     TypeVar,
 )
 
+from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
@@ -114,6 +116,7 @@ class ProjectGraph:
                     if known is None or (layer.calls or 0) > (known.calls or 0):
                         self._settings[name] = layer
         self.values = ValueFlow(self)
+        self.conditions = CallConditions(self.values)
         # Layers a function gets from a decorator defined in another module: what it does
         # directly is retried too, though its own file could not tell.
         self.decorated: Set[Tuple[str, int]] = set()
@@ -469,8 +472,12 @@ class ProjectGraph:
         while queue:
             owner, call, path, outer, made = queue.popleft()
             inner = _next_loop(call, outer)
-            while inner is not None and path and not self.guard_holds(owner.layers[inner], owner, *path[-1]):
-                inner = _next_loop(call, inner)  # ``retry=False``: that loop makes one attempt
+            while inner is not None and (
+                inner in call.escapes or (path and not self.guard_holds(owner.layers[inner], owner, *path[-1]))
+            ):
+                # ``retry=False``: that loop makes one attempt; a call outside the ``try`` a loop
+                # retries fails out of it at once
+                inner = _next_loop(call, inner)
             path = path + ((owner, call),)
             if inner is not None:
                 _keep(found, Reached(LayerRef(owner, inner), path))
@@ -557,22 +564,37 @@ class ProjectGraph:
 
     def reachable(
         self, function: FunctionSummary, follow: Optional[Callable[[Call, FunctionSummary], bool]] = None,
-    ) -> Iterator[Tuple[FunctionSummary, Tuple[Call, ...]]]:
-        """``function`` and every project function it calls at any depth, each once, nearest
-        first, with the calls that lead from ``function`` to it; ``follow(call, callee)`` may
-        refuse a step (a call that only hands work over)."""
-        queue: Deque[Tuple[FunctionSummary, Tuple[Call, ...]]] = deque([(function, ())])
-        visited: Set[str] = {function.name}
+        entry: Optional[Tuple[FunctionSummary, Call]] = None,
+    ) -> Iterator[Tuple[FunctionSummary, Tuple[Call, ...], Sequence[Call]]]:
+        """``function`` and every project function it calls at any depth, nearest first, with
+        the calls that lead from ``function`` to it and those of its calls that may run there;
+        ``follow(call, callee)`` may refuse a step (a call that only hands work over).
+        ``entry``: the caller and call that run ``function``, whose arguments may rule some of
+        its calls out (``call_conditions.py``); so may the calls on the way to a function: each
+        is yielded once per such context (a few at most), else once."""
+        start = self.conditions.enter(entry[0], entry[1], function, {}) if entry is not None else {}
+        queue: Deque[Tuple[FunctionSummary, Tuple[Call, ...], Context]] = deque([(function, (), start)])
+        visited: Set[Tuple[str, FrozenSet[Tuple[str, FrozenSet[Tuple[str, str]]]]]] = {(function.name, _frozen(start))}
+        contexts: Dict[str, int] = {}
+        conditions = self.conditions
         while queue:
-            current, path = queue.popleft()
-            yield current, path
-            for call in current.calls:
+            current, path, context = queue.popleft()
+            running = [c for c in current.calls if conditions.runs(c, current, context)] if context else current.calls
+            yield current, path, running
+            for call in running:
                 callee = self.callee(call, current.place.path)
-                if callee is not None and follow is not None and not follow(call, callee):
+                if callee is None or (follow is not None and not follow(call, callee)):
                     continue
-                if callee is not None and callee.name not in visited:
-                    visited.add(callee.name)
-                    queue.append((callee, path + (call,)))
+                inner = conditions.enter(current, call, callee, context) if conditions.subjects(callee) else {}
+                if inner and contexts.get(callee.name, 0) >= _MAX_CONTEXTS:
+                    inner = {}
+                key = (callee.name, _frozen(inner))
+                if key in visited or (callee.name, frozenset()) in visited:
+                    continue
+                visited.add(key)
+                if inner:
+                    contexts[callee.name] = contexts.get(callee.name, 0) + 1
+                queue.append((callee, path + (call,), inner))
 
     def covered_calls(self, ref: LayerRef) -> Iterator[Call]:
         """The calls of the layer's function that one attempt of the layer makes."""
@@ -730,3 +752,10 @@ def run_project_rules(
     for rule in rules:
         ctx.run(rule)
     return ctx.findings, ctx.suppressed
+
+
+_MAX_CONTEXTS = 4  # contexts a walk enters one function in before it stops telling them apart
+
+
+def _frozen(context: Context) -> FrozenSet[Tuple[str, FrozenSet[Tuple[str, str]]]]:
+    return frozenset(context.items())

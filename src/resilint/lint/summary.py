@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 9
+SUMMARY_VERSION = 10
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -30,7 +30,9 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 #                          what f's callers pass as ``session``)
 #   ("str", TEXT)          a string constant
 #   ("bool", FLAG)         True or False
-#   ("int", NUMBER)        an integer (kept for the arguments of decorators: ``@with_retries(5)``)
+#   ("int", NUMBER)        an integer (kept for the arguments of decorators, ``@with_retries(5)``,
+#                          for module and class constants, and for the values guards compare)
+#   ("none",)              None, in a guard's values
 #   ("headers", STATUS, FROM)  headers passed on, as to the idempotency key: STATUS "missing",
 #                          "unstable", "ok", "param" (FROM: the caller's parameter holding the
 #                          key or the headers) or "via" (FROM: the helper or mapping they come from)
@@ -243,6 +245,13 @@ class Call:
     # (``ErpClient(session=s).stock()``, ``client = ErpClient(...)``; ``client.stock()``): what
     # that call passed decides what the object's attributes hold.
     receiver: str = ""
+    # What must hold of the function's parameters for the call to run (``libraries/call_guards.py``):
+    # (subject, test, values), subject a parameter or a parameter's attribute ("no_delay",
+    # "fq.status"), test "true" | "false" | "in" | "not in", values the constants of an "in".
+    guards: Tuple[Tuple[str, str, Tuple[Ref, ...]], ...] = ()
+    # The function's retry layers (indexes) that a failure of this call does not set off: they
+    # retry only what fails in other ``try`` statements, so this call's errors leave them.
+    escapes: Tuple[int, ...] = ()
 
 
 @dataclass(**_SLOTS)
@@ -344,7 +353,8 @@ class ModuleSummary:
             return _trimmed([
                 f.name, place(f.place), [layer(item) for item in f.layers],
                 [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
-                           c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound, c.receiver],
+                           c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound, c.receiver,
+                           [[g[0], g[1], [list(r) for r in g[2]]] for g in c.guards], list(c.escapes)],
                           _CALL)
                  for c in f.calls],
                 [_trimmed([r.method, r.name, r.status, r.detail, place(r.place), r.method_from, r.key_from, r.receiver],
@@ -402,7 +412,9 @@ class ModuleSummary:
                 c = c + _CALL[len(c):]
                 return Call(intern(str(c[0])), place(c[1]), tuple(c[2]), c[3], arguments(c[4]), tuple(c[5]), bool(c[6]),
                             tuple(map(int, c[7])), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
-                            bool(c[10]), str(c[11]))
+                            bool(c[10]), str(c[11]),
+                            tuple((str(g[0]), str(g[1]), tuple(ref_from_json(r) for r in g[2])) for g in c[12]),
+                            tuple(map(int, c[13])))
 
             def request(r: List[Any]) -> Request:
                 r = r + _REQUEST[len(r):]
@@ -451,7 +463,7 @@ class ModuleSummary:
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
-_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, ""]
+_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], []]
 _FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 

@@ -87,6 +87,9 @@ class _Finder:
         # so a query there begins no transaction that outlives the block.
         self.in_blocks: Set[int] = set()
         self.with_items: Set[int] = set()  # calls that a ``with`` enters
+        imported = [b.imported for bindings in model.module_scope.bindings.values() for b in bindings if b.imported]
+        # A cursor the file cannot trace (a parameter) comes from the one DB-API driver it imports.
+        self.sole_driver = dbapi.sole_driver(imported)
         for site in model.calls:
             self.site_of[id(site.node)] = site
             for index, node in enumerate(site.stack):
@@ -171,7 +174,25 @@ class _Finder:
             # an object the file names only through a subscript: ``connections["replica"].cursor()``
             # is Django's, whatever the alias
             kind = next((model.type_name(v) for v in model.resolve_all(owner, scope, order) if isinstance(v, Instance)), None)
-        return receiver_of(call, model.qualified_name(func, scope, order), kind)
+        name = model.qualified_name(func, scope, order)
+        if name is None and self.sole_driver is not None and (kind is None or ".(" in kind):
+            kind = self.sole_driver  # nothing known, or only what a parameter's ``cursor()`` returns
+        made_by = None
+        if any(n is not None and n.startswith(dbapi.AUTOCOMMIT) for n in (name, kind)):
+            made_by = self._connect_call(owner, scope, order)
+        return receiver_of(call, name, kind, made_by)
+
+    def _connect_call(self, owner: cst.BaseExpression, scope: Scope, order: int) -> Optional[cst.Call]:
+        """The call that made the connection behind ``owner`` (a cursor or the connection):
+        ``cur = conn.cursor()`` after ``conn = connect(...)``."""
+        for _ in range(3):
+            made = self.model.followed(owner, scope, order)
+            if not isinstance(made, cst.Call):
+                return None
+            if not (isinstance(made.func, cst.Attribute) and made.func.attr.value == "cursor"):
+                return made
+            owner = made.func.value
+        return None
 
     # --- decorated functions -------------------------------------------------------------------
 
@@ -205,6 +226,8 @@ class _Finder:
                 return method_of(site.node) in methods and ends(site.node, self._receiver(site.node, site.scope, site.order))
 
             for start, covered in _spans(sites, begins, closes):
+                if starts is sqlalchemy.starts_implicit:
+                    covered = _within_app_context(start, covered)
                 function = start.scope.enclosing_function
                 text = dotted_name(start.node.func) or "query"
                 began = "the transaction that" if holds == TRANSACTION else "the connection that"
@@ -241,6 +264,21 @@ def runs_later(site: CallSite) -> bool:
         if isinstance(node, cst.FunctionDef):
             return False
     return False
+
+
+_APP_CONTEXTS = frozenset({"app_context", "test_request_context", "request_context"})
+
+
+def _within_app_context(start: CallSite, covered: List[CallSite]) -> List[CallSite]:
+    """Flask-SQLAlchemy's session is scoped to the application context: leaving ``with
+    app.app_context():`` removes it (``teardown_appcontext``), ending the transaction a query
+    in the block began."""
+    block = next((node for node in reversed(start.stack) if isinstance(node, cst.With) and any(
+        isinstance(item.item, cst.Call) and method_of(item.item) in _APP_CONTEXTS for item in node.items
+    )), None)
+    if block is None:
+        return covered
+    return [site for site in covered if any(node is block for node in site.stack)]
 
 
 def _through(name: str, methods: frozenset) -> Callable[[CallSite], bool]:

@@ -9,11 +9,12 @@ psycopg.connect() as conn:`` (a connection for the block), ``with conn.transacti
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Iterable, Optional
 
 import libcst as cst
 
 from resilint.libraries.db_scopes.model import CONNECTION, TRANSACTION, Opening, Receiver, method_of, spelled
+from resilint.lint.nodes import dotted_name
 
 TRIGGERS = ("psycopg", "sqlite3", "pymysql", "MySQLdb", "cursor", "transaction(")
 _DRIVERS = ("psycopg2.", "psycopg.", "sqlite3.", "pymysql.", "MySQLdb.")
@@ -53,13 +54,43 @@ def entered(kind: Optional[str], spelling: str) -> Optional[Opening]:
     return Opening(f"`with {spelling}:`", holds) if holds is not None else None
 
 
-# Django runs raw cursors in autocommit mode outside ``atomic()``: no transaction stays open.
-_AUTOCOMMIT = ("django.",)
+# Drivers whose cursors run in autocommit mode unless told otherwise, so no transaction stays
+# open: Django's raw cursors outside ``atomic()``, and the DB-API clients of query engines and
+# warehouses (Trino, Presto, Snowflake, Databricks SQL, BigQuery, Athena, ClickHouse).
+AUTOCOMMIT = (
+    "django.", "trino.", "prestodb.", "pyhive.", "snowflake.connector.", "databricks.sql.",
+    "google.cloud.bigquery.dbapi.", "pyathena.", "clickhouse_driver.", "clickhouse_connect.",
+)
+
+
+def sole_driver(imported: Iterable[str]) -> Optional[str]:
+    """The DB-API driver a file imports when it imports only one (Django's aside), by package
+    (``"trino."``): a cursor handed to the file's functions is that driver's."""
+    drivers = {
+        prefix for name in imported for prefix in _DRIVERS + AUTOCOMMIT
+        if prefix != "django." and (name + ".").startswith(prefix)
+    }
+    return drivers.pop() if len(drivers) == 1 else None
+
+
+def autocommit(receiver: Receiver) -> bool:
+    return any(n is not None and n.startswith(AUTOCOMMIT) for n in (receiver.name, receiver.kind))
+
+
+def _told_to_open_transactions(connect: Optional[cst.Call]) -> bool:
+    """``connect(..., autocommit=False)`` or an ``isolation_level`` other than autocommit."""
+    for arg in connect.args if connect is not None else ():
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword == "autocommit" and isinstance(arg.value, cst.Name) and arg.value.value == "False":
+            return True
+        if keyword == "isolation_level" and "AUTOCOMMIT" not in (dotted_name(arg.value) or "").upper():
+            return True
+    return False
 
 
 def starts_work(call: cst.Call, receiver: Receiver) -> bool:
     """SQL sent through a cursor (or the connection's shortcut): a transaction begins."""
-    if any(n is not None and n.startswith(_AUTOCOMMIT) for n in (receiver.name, receiver.kind)):
+    if autocommit(receiver) and not _told_to_open_transactions(receiver.made_by):
         return False
     return method_of(call) in _WORK and (_driver(receiver) or bool(_CURSOR_WORD.search(receiver.last)))
 

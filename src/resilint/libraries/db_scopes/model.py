@@ -40,13 +40,18 @@ class Receiver:
     kind: Optional[str]  # the class of the receiver, when known
     text: str  # the receiver as written: ``db.session``, ``self.pool``, ``""`` when not a name
     last: str  # its last name: ``session``, ``pool``
+    # The call that made the connection (``connect(..., isolation_level=...)``), when the file
+    # shows it and its settings matter (an autocommit driver told to open transactions).
+    made_by: Optional[cst.Call] = None
 
 
-def receiver_of(call: cst.Call, name: Optional[str], kind: Optional[str]) -> Receiver:
+def receiver_of(
+    call: cst.Call, name: Optional[str], kind: Optional[str], made_by: Optional[cst.Call] = None,
+) -> Receiver:
     func = call.func
     base = func.value if isinstance(func, cst.Attribute) else None
     text = (dotted_name(base) or "") if base is not None else ""
-    return Receiver(name, kind, text, last_name(base) if base is not None else "")
+    return Receiver(name, kind, text, last_name(base) if base is not None else "", made_by)
 
 
 def method_of(call: cst.Call) -> str:

@@ -154,10 +154,13 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
             policy.wait = Setting(UNKNOWN)  # the helper's, judged where it is written
         else:
             continue
-        handler = next((n for n in reversed(call.stack) if isinstance(n, cst.ExceptHandler)), None)
-        if handler is not None:
+        position = next((i for i in range(len(call.stack) - 1, -1, -1) if isinstance(call.stack[i], cst.ExceptHandler)), None)
+        handler = call.stack[position] if position is not None else None
+        if isinstance(handler, cst.ExceptHandler):
             kind = handler_kind(rec, handler, call.scope, call.order)
             policy.retry_on = Setting(kind, handler, "")
+            if position and isinstance(call.stack[position - 1], (cst.Try, cst.TryStar)):
+                policy.tries = (call.stack[position - 1],)  # only what fails in its ``try`` is retried
             if kind == ON_ANY:
                 policy.handlers = (handler,)
         else:

@@ -28,6 +28,7 @@ from resilint.libraries.retry_scopes.statements import (
     block,
     blocks,
     branch,
+    child_blocks,
     conditional_exit,
     counter_names,
     guarded_exits,
@@ -132,6 +133,7 @@ def _handwritten(
         return None  # each pass asks for new input: a different request, not the same one again
     flags = while_flags(loop)
     handlers: List[cst.ExceptHandler] = []
+    tries: List[cst.CSTNode] = []
     for node in walk_statements(body):
         if not isinstance(node, (cst.Try, cst.TryStar)):
             continue
@@ -151,11 +153,14 @@ def _handwritten(
         if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order):
             continue
         handlers.extend(going_round)
+        tries.append(node)
     status_ifs = [] if handlers else _status_ifs(rec, body, flags | _condition_names(loop, body), scope, order)
     if not handlers and not status_ifs:
         return None
     policy = Policy("loop", "loop", loop, scope=scope, order=order)
     if handlers:
+        policy.tries = tuple(tries)
+        policy.gives_up_quietly = _swallows(handlers) and not _raises_when_spent(loop, sample)
         kinds = [handler_kind(rec, h, scope, order) for h in handlers]
         policy.handlers = tuple(h for h, k in zip(handlers, kinds) if k == ON_ANY)
         if policy.handlers:
@@ -170,6 +175,43 @@ def _handwritten(
         loop_limit(rec, policy, loop, body, scope, order)
     loop_wait(rec, policy, sleeps, calls, scope)
     return policy
+
+
+def _swallows(handlers: List[cst.ExceptHandler]) -> bool:
+    """No handler raises: not on the last attempt, not another error."""
+    return not any(
+        isinstance(node, cst.Raise)
+        for handler in handlers for node in iter_nodes(handler.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
+    )
+
+
+def _raises_when_spent(loop: cst.CSTNode, sample: CallSite) -> bool:
+    """What runs once the attempts are spent raises, or may: the loop's ``else:``, or the
+    statement after the loop (``raise GaveUp()``, ``if not result: raise ...``). Unknown (the
+    loop ends a block of a statement other than a ``def``) counts as raising."""
+    assert isinstance(loop, (cst.For, cst.While))
+    following: List[cst.CSTNode] = [loop.orelse] if loop.orelse is not None else []
+    position = next((i for i, node in enumerate(sample.stack) if node is loop), 0)
+    parent = sample.stack[position - 1] if position > 0 else None
+    if parent is None:
+        return True
+    suites = [block(parent.body)] if isinstance(parent, (cst.FunctionDef, cst.For, cst.While)) else []
+    if isinstance(parent, (cst.For, cst.While)) and parent.orelse is not None:
+        suites.append(block(parent.orelse.body))
+    if not isinstance(parent, (cst.FunctionDef, cst.For, cst.While)):
+        suites = list(child_blocks(parent))
+    for stmts in suites:
+        index = next((i for i, stmt in enumerate(stmts) if stmt is loop), None)
+        if index is None:
+            continue
+        if index + 1 < len(stmts):
+            following.append(stmts[index + 1])
+        elif not isinstance(parent, cst.FunctionDef):
+            return True  # what runs next is past the enclosing statement
+        break
+    else:
+        return True
+    return any(isinstance(node, cst.Raise) for part in following for node in iter_nodes(part, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)))
 
 
 _TAKES = frozenset({"get", "get_nowait", "pop", "popleft"})

@@ -66,6 +66,13 @@ class Policy:
     guards_non_idempotent: bool = False
     scope: Optional[Scope] = None  # the scope the definition is written in
     order: int = 0
+    # The ``try`` statements whose failures set the retry off (a hand-written loop's handlers
+    # that go round, the ``except`` around celery's ``self.retry()``); empty: any failure in
+    # the code it covers does. A call outside them that fails leaves the scope unretried.
+    tries: Tuple[cst.CSTNode, ...] = ()
+    # A hand-written loop whose handlers swallow the failure: once its attempts are spent it
+    # raises nothing, so a layer around it never sees the failure it retried.
+    gives_up_quietly: bool = False
 
     @property
     def unbounded(self) -> bool:

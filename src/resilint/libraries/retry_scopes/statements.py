@@ -97,11 +97,11 @@ def blocks(stmts: Sequence[cst.BaseStatement]) -> Iterator[Sequence[cst.BaseStat
     handlers), not entering nested loops or defs: each statement with its neighbours."""
     yield stmts
     for stmt in stmts:
-        for child in _child_blocks(stmt):
+        for child in child_blocks(stmt):
             yield from blocks(child)
 
 
-def _child_blocks(stmt: cst.CSTNode) -> List[Sequence[cst.BaseStatement]]:
+def child_blocks(stmt: cst.CSTNode) -> List[Sequence[cst.BaseStatement]]:
     if isinstance(stmt, cst.If):
         found = [block(stmt.body)]
         if isinstance(stmt.orelse, cst.If):
@@ -144,7 +144,7 @@ def guarded_exits(
                 if isinstance(node, cst.Return):
                     yield node, inner
         elif not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            for child in _child_blocks(stmt):
+            for child in child_blocks(stmt):
                 yield from guarded_exits(child, guards, flags)
 
 

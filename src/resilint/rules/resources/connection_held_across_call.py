@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from resilint.libraries.clients import spec_for
 from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, defers
@@ -36,11 +36,16 @@ class ConnectionHeldAcrossCall(ProjectRule):
     - SQLAlchemy: `with session.begin():`, `with engine.begin():`, `with Session(engine) as s:`
       and `with engine.connect() as conn:` once a query ran through `s`/`conn`; the implicit
       transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query`), from the
-      first query to `commit()`/`rollback()`/`close()`/`remove()`.
+      first query to `commit()`/`rollback()`/`close()`/`remove()`, or to the end of the
+      `with app.app_context():` block the query ran in (its teardown removes the session).
     - DB-API: psycopg2/sqlite3 `with conn:`, `with psycopg.connect() as conn:`,
       `conn.transaction()`, and a cursor from `cur.execute(...)` to the connection's `commit()`
       (not Django's raw cursors, `connection.cursor()` or `connections[alias].cursor()`, which
-      run in autocommit mode outside `atomic()`).
+      run in autocommit mode outside `atomic()`, nor the clients of query engines and
+      warehouses that default to autocommit — Trino, Presto, PyHive, Snowflake, Databricks SQL,
+      BigQuery, Athena, ClickHouse — unless `connect()` passes `autocommit=False` or an
+      `isolation_level` other than autocommit; a cursor the file cannot trace, such as one
+      made from a parameter, is taken to be of the one DB-API driver the file imports).
     - asyncpg/aiopg/databases: `async with pool.acquire()`, `conn.transaction()`,
       `database.connection()`; a connection checked out by hand (`conn = await pool.acquire()`,
       psycopg2's `pool.getconn()`) until `pool.release(conn)`/`pool.putconn(conn)`/`conn.close()`.
@@ -57,15 +62,25 @@ class ConnectionHeldAcrossCall(ProjectRule):
     scope opens or after it closes, commits or is removed; requests answered by a test double
     (`responses`, `respx`, `moto`...); a request after an `if` (or loop, or `with`) branch that
     ran the query and then returned or raised (the request runs only when that branch did
-    not), unless a `try` around the query may carry an exception past that exit.
+    not), unless a `try` around the query may carry an exception past that exit; a request
+    behind an `if` on a parameter that the call path rules out: `establish_basket(user)` does
+    not run the `if no_delay:` branch of `def establish_basket(user, *, no_delay=False)`, and
+    `mark_status(fq, Status.IN_PROGRESS)` does not run what `send_webhooks(fq)` (called after
+    `fq.status = status`) does only `if fq.status in (Status.SUCCESSFUL, Status.FAILED)`. The
+    tests read are a parameter's truth, `==`/`!=`/`is`/`in`/`not in` against literals and
+    module or class constants, `not`, `and`/`or`, and an `if` that leaves the block before the
+    call; a value passed through any number of calls counts, an unknown one never removes a
+    path.
 
     Limits: statements are taken in the order they are written (a loop that queries at the end
     of its body and calls out at the start is not seen); a session's implicit transaction is
-    followed within one function; `ATOMIC_REQUESTS` (configured in settings) is not modelled.
+    followed within one function; `ATOMIC_REQUESTS` (configured in settings) is not modelled;
+    an attribute a guard tests (`fq.status`) is taken to keep the value the caller set last
+    before the call (a method that changes it on the way is not seen).
 
     Summary facts it reads (`lint/summary.py`): each function's `db_scopes` (description,
     place, `via`, `yields`, `wraps`, `locks`), `decorators`, `defers_in_transaction`, and each
-    call's `db_scopes`, `later`, `target`, `arguments` and `mocked`. Its `triggers` are every
+    call's `db_scopes`, `later`, `target`, `arguments`, `mocked`, `guards` and `passed`. Its `triggers` are every
     name that opens a DB scope (`resilint.libraries.db_scopes.DB_SCOPE_TRIGGERS`); a file with
     none of them opens no scope of its own, but its summary still needs, for the walk from a
     scope in another file: every call with `later` (calls inside a lambda must not be
@@ -218,6 +233,48 @@ class ConnectionHeldAcrossCall(ProjectRule):
             with connection.cursor() as cursor:
                 cursor.execute("refresh materialized view stats")
             requests.post("https://metrics", json={}, timeout=5)
+        """,
+        # leaving the application context removes Flask-SQLAlchemy's scoped session
+        """
+        import requests
+        def check_versions(app):
+            with app.app_context():
+                latest = Release.query.order_by(Release.id).first()
+            requests.get("https://versions", params={"v": latest}, timeout=5)
+        """,
+        # the caller leaves ``no_delay`` at its default: the branch that calls out does not run
+        """
+        import requests
+        from django.db import transaction
+        def establish_basket(user, *, no_delay=False):
+            if no_delay:
+                requests.post("https://x", json={}, timeout=5)
+            return user
+        def add_to_cart(user):
+            with transaction.atomic():
+                establish_basket(user)
+        """,
+        # a query engine's DB-API client runs in autocommit mode unless told otherwise
+        """
+        import requests
+        from trino.dbapi import connect
+        def migrate():
+            cur = connect(host="trino", port=443, user="etl").cursor()
+            cur.execute("select user_id from enrollments")
+            for (user_id,) in cur.fetchall():
+                requests.get("https://x", params={"u": user_id}, timeout=5)
+        """,
+        # a cursor handed in, in a file whose one DB-API driver is such a client
+        """
+        import requests
+        from trino.dbapi import connect
+        def migrate(conn):
+            cur = conn.cursor()
+            cur.execute("select user_id from enrollments")
+            for (user_id,) in cur.fetchall():
+                requests.get("https://x", params={"u": user_id}, timeout=5)
+        def main():
+            migrate(connect(host="trino", port=443, user="etl"))
         """,
         # whichever database alias it names
         """
@@ -385,6 +442,34 @@ class ConnectionHeldAcrossCall(ProjectRule):
         ),
         Invalid(
             """
+            import requests
+            from django.db import transaction
+            def establish_basket(user, *, no_delay=False):
+                if no_delay:
+                    requests.post("https://x", json={}, timeout=5)
+                return user
+            def add_to_cart(user):
+                with transaction.atomic():
+                    establish_basket(user, no_delay=True)
+            """,
+            line=9,
+            message="`add_to_cart` -> `establish_basket` -> `requests.post`",
+        ),
+        Invalid(
+            """
+            import requests
+            from trino.dbapi import IsolationLevel, connect
+            def migrate():
+                conn = connect(host="trino", isolation_level=IsolationLevel.REPEATABLE_READ)
+                cur = conn.cursor()
+                cur.execute("select user_id from enrollments")
+                requests.get("https://x", timeout=5)
+            """,
+            line=7,
+            message="the transaction that `cur.execute()` began",
+        ),
+        Invalid(
+            """
             import aiohttp
             async def sync(pool, session: aiohttp.ClientSession):
                 async with pool.acquire() as conn:
@@ -434,7 +519,7 @@ class _Judge:
         self.graph: ProjectGraph = ctx.graph
         self.extend_clients = tuple(ctx.settings.extend_clients)
         self._provided: Dict[str, Optional[_Held]] = {}
-        self._paths: Dict[str, Optional[Tuple[Path, str]]] = {}
+        self._paths: Dict[Tuple[str, FrozenSet[Any]], Optional[Tuple[Path, str]]] = {}
         self._filled: Set[int] = set()  # requests whose object fills in the timeout
 
     def run(self) -> None:
@@ -531,17 +616,21 @@ class _Judge:
         callee = self.graph.callee(call, near)
         if callee is None or callee.defers_in_transaction:
             return None
-        if callee.name not in self._paths:
-            self._paths[callee.name] = self._first_request(callee)
-        below = self._paths[callee.name]
+        conditions = self.graph.conditions
+        # what the call passes may rule some of the callee's calls out (``if no_delay:``)
+        context = conditions.enter(function, call, callee, {}) if conditions.subjects(callee) else {}
+        key = (callee.name, frozenset(context.items()))
+        if key not in self._paths:
+            self._paths[key] = self._first_request(callee, (function, call) if context else None)
+        below = self._paths[key]
         return ((call,) + below[0], below[1]) if below is not None else None
 
-    def _first_request(self, start: FunctionSummary) -> Optional[Tuple[Path, str]]:
+    def _first_request(self, start: FunctionSummary, entry: Optional[Tuple[FunctionSummary, Call]]) -> Optional[Tuple[Path, str]]:
         def follow(call: Call, callee: FunctionSummary) -> bool:
             return not call.later and not defers(call.target) and not callee.defers_in_transaction
 
-        for function, path in self.graph.reachable(start, follow):
-            for call in function.calls:
+        for function, path, running in self.graph.reachable(start, follow, entry):
+            for call in running:
                 client = self._request(call, function.place.path) if not call.later else None
                 if client is not None:
                     return path + (call,), client

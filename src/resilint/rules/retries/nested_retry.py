@@ -79,8 +79,14 @@ class NestedRetry(ProjectRule):
     `ProvisionedThroughputExceededException`...) and errors a service marks retryable, so
     `except client.exceptions.ResourceNotFoundException`, or a `ClientError` handler that
     re-raises every code but `ResourceNotFoundException`, waits for a table rather than
-    repeating botocore's retries; `except ClientError` testing no code still overlaps them). A loop that moves on to the next mirror, remote or replica is
-    failover, not a retry.
+    repeating botocore's retries; `except ClientError` testing no code still overlaps them); a
+    call outside the `try` statements a layer retries (a hand-written loop's handlers that go
+    round, the `except` around celery's `self.retry()`): its failure leaves the layer at once,
+    so a client that retries by itself there is not multiplied by it (a loop that calls OpenAI,
+    then retries only the parsing of the answer); an inner hand-written loop whose handlers
+    swallow the failure (no `raise`, and nothing raised right after the loop once its attempts
+    are spent) inside an outer layer that retries exceptions, which never sees that failure.
+    A loop that moves on to the next mirror, remote or replica is failover, not a retry.
 
     ## Why is this bad?
     Retries are extra traffic, sent exactly when the dependency has the least capacity. Each
@@ -287,8 +293,74 @@ class NestedRetry(ProjectRule):
             raise RuntimeError("no mirror answered")
         """,
         PAGE_ASSERTION_POLL,
+        # the loop retries only the parsing of the answer: a failed OpenAI call leaves it
+        """
+        import time
+        from openai import OpenAI
+        def solve(session, url):
+            for attempt in range(3):
+                text = OpenAI().audio.transcriptions.create(model="whisper-1", file=session.get(url, timeout=5).content)
+                try:
+                    return parse(text)
+                except ValueError:
+                    time.sleep(1)
+            raise ValueError("no solution")
+        """,
+        # the inner loop swallows its parse failures: the task retries network errors only
+        """
+        import time, httpx
+        from celery import Celery
+        app = Celery("jobs")
+        @app.task(bind=True, autoretry_for=(httpx.NetworkError,), max_retries=10, retry_backoff=True)
+        def process(self, url):
+            data = None
+            for attempt in range(2):
+                try:
+                    data = httpx.get(url, timeout=TIMEOUT).json()["docket"]
+                    break
+                except ValueError:
+                    time.sleep(60)
+            if not data:
+                return None
+            return data
+        """,
     ]
     INVALID = [
+        Invalid(
+            # the OpenAI call is inside the ``try`` the loop retries
+            """
+            import time
+            from openai import OpenAI
+            def solve(session, url):
+                for attempt in range(3):
+                    try:
+                        return OpenAI().audio.transcriptions.create(model="whisper-1", file=session.get(url, timeout=5).content)
+                    except Exception:
+                        time.sleep(1)
+                raise ValueError("no solution")
+            """,
+            line=6,
+            message="x OpenAI client max_retries=2 (the default)",
+        ),
+        Invalid(
+            # the inner loop re-raises on its last attempt: the task retries what it gives up with
+            """
+            import time, httpx
+            from celery import Celery
+            app = Celery("jobs")
+            @app.task(bind=True, autoretry_for=(httpx.NetworkError,), max_retries=10, retry_backoff=True)
+            def process(self, url):
+                for attempt in range(2):
+                    try:
+                        return httpx.get(url, timeout=TIMEOUT).json()["docket"]
+                    except httpx.NetworkError:
+                        if attempt == 1:
+                            raise
+                        time.sleep(60)
+            """,
+            line=8,
+            message="celery 11 attempts",
+        ),
         Invalid(
             # the inner loop's bound is a module constant: its count is known
             """
@@ -488,7 +560,9 @@ def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]
     repeats no failed call, the layers inside it do (an outer loop around a status poll whose
     session retries by itself multiplies the session's retries)."""
     after = None if ref.layer.whole_function else ref.index
-    for reached in graph.layers_reached(ref.function, graph.covered_calls(ref), after):
+    # a call whose failure leaves the layer (outside the ``try`` it retries) is not multiplied by it
+    covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes]
+    for reached in graph.layers_reached(ref.function, covered, after):
         inner = reached.layer
         if inner.layer.retries_on == ON_RESULT and ref.layer.retries_on != ON_RESULT:
             if inner.key not in seen:

@@ -464,9 +464,12 @@ def _check_project(ctx: ProjectContext) -> None:
             callee = graph.callee(call, near)
             if callee is None or callee is function:
                 continue  # a retry by recursion calls its own function: judged with it
-            for reached, path in graph.reachable(callee):
+            for reached, path, running in graph.reachable(callee, entry=(function, call)):
                 steps = judge.steps(function, call, path)
+                ruled_out = {c.place for c in reached.calls} - {c.place for c in running} if running is not reached.calls else ()
                 for request in reached.requests:
+                    if request.place in ruled_out:
+                        continue
                     problem = judge.problem(request, reached, steps)
                     if problem is None:
                         continue
