@@ -27,6 +27,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
+from resilint.libraries.retry_scopes.swallowing import swallows
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
@@ -142,6 +143,14 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     for info in db.deferring:
         function_of(info).defers_in_transaction = True
 
+    retried_tries = {id(t) for policy in found.policies for t in policy.tries}
+
+    def swallowed(site: CallSite) -> bool:
+        return any(
+            isinstance(node, (cst.Try, cst.TryStar)) and id(node) not in retried_tries and swallows(model, node, site)
+            for node in site.stack
+        )
+
     for site in model.calls:
         names = [n for n in model.call_names(site) if not n.startswith(_SKIPPED_TARGETS)]
         if not names:
@@ -170,6 +179,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             owner.calls.append(Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site), passed, bound, receiver, guards, tuple(escapes.get(id(site.node), ())),
+                swallowed(site),
             ))
 
     finder = RequestFinder(model)

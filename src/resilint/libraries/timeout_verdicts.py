@@ -445,8 +445,10 @@ def takes_runtime_timeout(verdict: Verdict) -> bool:
 
 
 def report_verdicts(ctx: "RuleContext", code: str) -> None:
+    reported: Set[int] = set()  # a value two calls share (``**pool_kwargs``) is one finding
     for verdict in timeout_verdicts(ctx):
-        if verdict.code == code and not verdict.deferred:
+        if verdict.code == code and not verdict.deferred and id(verdict.node) not in reported:
+            reported.add(id(verdict.node))
             message = for_fix_target(verdict.message, ctx.settings)
             ctx.report(verdict.node, message, anchor=verdict.anchor, fixable=takes_runtime_timeout(verdict))
 

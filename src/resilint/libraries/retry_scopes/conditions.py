@@ -46,8 +46,8 @@ def status_polarity(
         if follow is not None and isinstance(comparator, (cst.Name, cst.Attribute)):
             comparator = follow(comparator)
         codes = status_codes(comparator)
-        if not codes:
-            return None
+        if not codes or all(300 <= c < 400 for c in codes):
+            return None  # a redirect is no failure: following it sends another request
         operator = target.operator
         good_codes = all(200 <= c < 300 for c in codes)
         if isinstance(operator, (cst.Equal, cst.In)):

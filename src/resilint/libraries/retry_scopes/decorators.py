@@ -8,9 +8,13 @@ from typing import TYPE_CHECKING, List, Optional
 import libcst as cst
 
 from resilint.libraries.retry_scopes.celery import self_retry, task_policy
+from resilint.libraries.retry_scopes.local_work import calls_within
+from resilint.libraries.retry_scopes.loop_work import asks_again
 from resilint.libraries.retry_scopes.model import Policy, RetryScope
 from resilint.libraries.retry_scopes.registry import libraries
+from resilint.libraries.retry_scopes.statements import block
 from resilint.lint.semantic import FunctionInfo, Scope
+from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -39,8 +43,27 @@ def decorator_scopes(rec: Recogniser, function: FunctionInfo) -> List[RetryScope
 
 def decorated(rec: Recogniser, function: FunctionInfo) -> None:
     scopes = decorator_scopes(rec, function)
-    rec.scopes.extend(scopes)
+    inert = [scope for scope in scopes if _repeats_nothing(rec, scope, function)]
+    for scope in inert:
+        if scope.policy.node is scope.node.decorator and scope.policy in rec.policies:  # type: ignore[attr-defined]
+            rec.policies.remove(scope.policy)  # written for this function alone: no policy at all
+    rec.scopes.extend(scope for scope in scopes if scope not in inert)
     self_retry(rec, function)
+
+
+def _repeats_nothing(rec: Recogniser, scope: RetryScope, function: FunctionInfo) -> bool:
+    """A decorator that never repeats what its function does: tenacity on an async generator
+    (it takes it for a plain function, whose call only makes the generator, and never fails);
+    or any retry around a function that asks the user for new input on each call
+    (``click.prompt``, ``getpass``) and sends it: each attempt is another request."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    if scope.policy.library == "tenacity" and node.asynchronous is not None and any(
+        isinstance(inner, (cst.Yield,)) for inner in iter_nodes(node.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
+    ):
+        return True
+    return scope.kind == "decorator" and asks_again(rec, block(node.body), calls_within(rec, node))
 
 
 def _decorator(rec: Recogniser, decorator: cst.Decorator, function: FunctionInfo, scope: Scope, order: int) -> Optional[Policy]:

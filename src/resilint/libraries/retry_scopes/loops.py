@@ -126,6 +126,10 @@ def _handwritten(
         return None  # a failover loop: next host, no pause
     if not sleeps and isinstance(loop, cst.While) and _takes_next(body):
         return None  # ``url = next(mirrors, None)`` on failure: the next mirror, until none is left
+    if isinstance(loop, cst.While) and isinstance(loop.test, cst.NamedExpr) and isinstance(
+        loop.test.value, (cst.Call, cst.Await)
+    ):
+        return None  # ``while job := queue.next_job():``: each pass takes a new item, until none is left
     requeue = requeued_item(body)
     if requeue is None and takes_new_work(rec, body, calls):
         return None  # a worker: each pass fetches new work, the failed one is not repeated

@@ -73,6 +73,10 @@ class Policy:
     # A hand-written loop whose handlers swallow the failure: once its attempts are spent it
     # raises nothing, so a layer around it never sees the failure it retried.
     gives_up_quietly: bool = False
+    # A tenacity policy that retries on the returned value only (``retry_if_result``): an
+    # attempt that fails is not repeated, so it waits for a state to change rather than
+    # retrying a failure (no crowd of failed clients to spread, no failure to outlast).
+    polls_result: bool = False
 
     @property
     def unbounded(self) -> bool:

@@ -32,7 +32,7 @@ def leaves(stmts: Sequence[cst.BaseStatement]) -> bool:
         smalls = small_statements(stmt)
         if smalls:
             for small in smalls:
-                if isinstance(small, (cst.Raise, cst.Return, cst.Break)):
+                if isinstance(small, (cst.Raise, cst.Return, cst.Break)) or _exits_process(small):
                     return True
                 if isinstance(small, cst.Continue):
                     return False
@@ -47,6 +47,15 @@ def leaves(stmts: Sequence[cst.BaseStatement]) -> bool:
             return leaves(block(stmt.body)) and all(leaves(block(h.body)) for h in stmt.handlers)
         return False
     return False
+
+
+_PROCESS_EXITS = frozenset({"exit", "quit", "sys.exit", "os._exit"})
+
+
+def _exits_process(small: cst.BaseSmallStatement) -> bool:
+    """``exit("...")``, ``sys.exit(1)``: the process ends, the loop with it."""
+    value = small.value if isinstance(small, cst.Expr) else None
+    return isinstance(value, cst.Call) and dotted_name(value.func) in _PROCESS_EXITS
 
 
 def _if_leaves(node: cst.If) -> bool:
@@ -184,7 +193,9 @@ def assigned_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
 
 
 def counter_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
-    """Names changed by ``+=``/``-=`` or ``x = x + 1`` in the loop: attempt counters."""
+    """Names changed by ``+=``/``-=`` or ``x = x + 1`` in the loop: attempt counters; and lists
+    of delays used up one per pass (``delays = delays[1:]``, ``delays.pop(0)``), whose running
+    out (``if not delays: raise``) ends the loop as a counter would."""
     names: Set[str] = set()
     for node in walk_statements(stmts):
         if isinstance(node, cst.AugAssign) and isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)):
@@ -197,6 +208,16 @@ def counter_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
             if text and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
                 if dotted_name(value.left) == text or dotted_name(value.right) == text:
                     names.add(text)
+            elif (text and isinstance(value, cst.Subscript) and dotted_name(value.value) == text
+                  and any(isinstance(e.slice, cst.Slice) for e in value.slice)):
+                names.add(text)
+        for small in small_statements(node) if isinstance(node, cst.SimpleStatementLine) else ():
+            for part in expression_nodes(small):
+                if (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute)
+                        and part.func.attr.value in ("pop", "popleft")):
+                    text = dotted_name(part.func.value)
+                    if text:
+                        names.add(text)
     return names
 
 

@@ -67,6 +67,13 @@ def build_policy(
         rec, keywords.get("retry"), star, _retry_on, scope, order,
         Setting(ON_ANY, None, "tenacity retries every exception by default (no `retry=`)"),
     )
+    retry = keywords.get("retry")
+    # ``retry_if_result(...)``: a poll; ``retry_if_exception_type(TryAgain)`` is judged as a
+    # result too (RES204), but the code may raise ``TryAgain`` from a failure
+    policy.polls_result = (
+        policy.retry_on.kind == ON_RESULT and retry is not None
+        and not any(isinstance(n, cst.Name) and n.value == "TryAgain" for n in iter_nodes(rec.follow(retry.value, scope, order)))
+    )
     return policy
 
 

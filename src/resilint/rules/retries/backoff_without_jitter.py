@@ -78,7 +78,11 @@ class BackoffWithoutJitter(ProjectRule):
     modules, `conftest.py` and whatever lies in a `tests/` directory, by default): a test's
     fixture that waits for its own server, or polls a job it started, is the only client of
     what it waits for, so there is no crowd for jitter to spread, and a random term would only
-    make the test slower and its timing harder to reproduce. Polling loops that handle no failure are not retry loops and are not checked,
+    make the test slower and its timing harder to reproduce. Polling loops that handle no failure are not retry loops and are not checked
+    (a tenacity policy whose only `retry=` is `retry_if_result`/`retry_if_not_result` is such a
+    poll: an attempt that raises is not repeated), nor are decorators that repeat nothing
+    (tenacity's `@retry` on an `async def` generator, which it calls as a plain function; a
+    retry around a function that asks the user for new input on each call),
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request, a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
@@ -187,6 +191,30 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep",)
     VALID = [
+        # tenacity polling a state: a failed attempt is not retried
+        """
+        from tenacity import retry, retry_if_result, stop_after_attempt, wait_fixed
+        @retry(retry=retry_if_result(lambda status: status != "Available"), wait=wait_fixed(60), stop=stop_after_attempt(10))
+        def wait_for_image(image):
+            return image.sync()
+        """,
+        # tenacity takes an async generator for a plain function: it never retries it
+        """
+        from tenacity import retry, stop_after_attempt, wait_exponential
+        @retry(wait=wait_exponential(min=4, max=10), stop=stop_after_attempt(3))
+        async def stream_chat(client, messages):
+            async for chunk in await client.chat.completions.create(model="m", messages=messages, stream=True):
+                yield chunk
+        """,
+        # each attempt asks the user again: another request, not the same one repeated
+        """
+        import click, requests
+        from tenacity import retry, stop_after_attempt
+        @retry(stop=stop_after_attempt(3))
+        def login():
+            username = click.prompt("Username")
+            return requests.post("https://x/login", data={"usr": username}, timeout=TIMEOUT)
+        """,
         # jittered tenacity waits
         """
         from tenacity import retry, stop_after_attempt, wait_random_exponential
@@ -304,6 +332,20 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # ``TryAgain`` raised from a failure: a retry, not a poll
+            """
+            from tenacity import TryAgain, retry, retry_if_exception_type, stop_after_attempt, wait_exponential
+            @retry(stop=stop_after_attempt(3), retry=retry_if_exception_type(TryAgain), wait=wait_exponential(min=2, max=5))
+            def make_call(client, func):
+                try:
+                    return getattr(client, func)().execute()
+                except HttpError:
+                    raise TryAgain from None
+            """,
+            line=2,
+            message="`wait_exponential` without a random term",
+        ),
         Invalid(
             # an abstract probe stands for what its subclasses do: a call out, retried at a fixed pace
             """
@@ -522,7 +564,7 @@ class BackoffWithoutJitter(ProjectRule):
         reported: Set[int] = set()
         for policy in retry_scopes(ctx.model).policies:
             wait = policy.wait
-            if wait.inherited or wait.kind not in (WAIT_NONE, WAIT_FIXED, WAIT_EXPONENTIAL):
+            if wait.inherited or wait.kind not in (WAIT_NONE, WAIT_FIXED, WAIT_EXPONENTIAL) or policy.polls_result:
                 continue
             if wait.kind == WAIT_NONE and policy.library not in ("tenacity", "retrying"):
                 # urllib3/httpx without backoff retry mostly failed connects; a hand-written

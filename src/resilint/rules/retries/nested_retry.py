@@ -85,7 +85,9 @@ class NestedRetry(ProjectRule):
     so a client that retries by itself there is not multiplied by it (a loop that calls OpenAI,
     then retries only the parsing of the answer); an inner hand-written loop whose handlers
     swallow the failure (no `raise`, and nothing raised right after the loop once its attempts
-    are spent) inside an outer layer that retries exceptions, which never sees that failure.
+    are spent) inside an outer layer that retries exceptions, which never sees that failure;
+    an inner layer reached through a call inside `try: ... except Exception: pass` (handlers
+    that catch everything and raise nothing), where its last failure ends.
     A loop that moves on to the next mirror, remote or replica is failover, not a retry.
 
     ## Why is this bad?
@@ -134,6 +136,23 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the client's last failure ends in ``except Exception: pass``: the loop never repeats it
+        """
+        import openai
+        def setup(save):
+            models = ["default"]
+            try:
+                models = [m.id for m in openai.OpenAI(api_key="k").models.list()]
+            except Exception:
+                pass
+            save(models)
+        def init(save):
+            for attempt in range(5):
+                try:
+                    return setup(save)
+                except Exception:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """,
         # a task called as a plain function does not retry: only the outer task does
         """
         import requests
@@ -563,6 +582,8 @@ def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]
     # a call whose failure leaves the layer (outside the ``try`` it retries) is not multiplied by it
     covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes]
     for reached in graph.layers_reached(ref.function, covered, after):
+        if any(call.swallowed for _, call in reached.path):
+            continue  # the inner layer's last failure ends in an ``except Exception: pass`` on the way
         inner = reached.layer
         if inner.layer.retries_on == ON_RESULT and ref.layer.retries_on != ON_RESULT:
             if inner.key not in seen:

@@ -33,8 +33,8 @@ class RetryOnAnyError(Rule):
     `self.retry()` (reported on the `except` line). A project function given as tenacity's
     `retry=` is read when it has one `return`: `retry_state.outcome.failed`, `True` or
     `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
-    of specific types does not. Loops that ask for new input or watch a polled state are not
-    retry loops (see RES203). When the retry visibly gives up on failed HTTP statuses (backoff's
+    of specific types does not. Loops that ask for new input, take the next item of a queue or
+    watch a polled state are not retry loops (see RES203). When the retry visibly gives up on failed HTTP statuses (backoff's
     `giveup=` reading the error's status, a loop that returns a response whose status it
     tested), the message says so: 4xx responses are not retried there, but every other error,
     bugs included, still is.
@@ -79,6 +79,16 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # a worker taking the next queued message each pass
+        """
+        def send_queued():
+            while message := Message.get_one_queued():
+                try:
+                    message.send()
+                    return
+                except Exception:
+                    pass
+        """,
         """
         import tenacity, requests
         @tenacity.retry(stop=tenacity.stop_after_attempt(3),

@@ -31,8 +31,9 @@ class UnboundedRetry(Rule):
     factory that returns `stop_never`, never stops.
 
     A loop is bounded when it leaves on an attempt counter (`if attempt >= 5: raise`, also
-    `if attempt < 5: continue` before a `raise`, or in an `elif`) or a deadline/elapsed-time check
-    (`if time.monotonic() > deadline: raise`), when its condition counts
+    `if attempt < 5: continue` before a `raise`, or in an `elif`; a list of delays used up one
+    per pass, `delays = delays[1:]` or `delays.pop(0)`, with `if not delays: raise`) or a deadline/elapsed-time check
+    (`if time.monotonic() > deadline: raise`, or `sys.exit(...)`), when its condition counts
     (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
     the failure path (one retry at most), or when it runs inside a deadline scope: a
     `with`/`async with` of `anyio.fail_after`/`move_on_after`, `asyncio.timeout`/`timeout_at`,
@@ -45,7 +46,9 @@ class UnboundedRetry(Rule):
     others forever. A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
 
     Not retries, so not flagged: a loop that asks for new input each pass and sends that
-    (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`), and a watch
+    (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`), a worker that
+    takes the next item each pass (`while job := queue.next_job():`), a loop that follows
+    redirects by hand (a 3xx status is no failure), a tenacity poll on the result only, and a watch
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
     return`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
     checksum: return`) and tolerates
@@ -111,6 +114,46 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # following redirects by hand: each pass requests another URL
+        """
+        import requests
+        def ping(url):
+            done = False
+            while not done:
+                response = requests.get(url, timeout=TIMEOUT, allow_redirects=False)
+                if response.status_code in (301, 302):
+                    url = response.headers.get("Location")
+                else:
+                    done = True
+            return response
+        """,
+        # the deadline check ends the process
+        """
+        import sys, time, requests
+        def wait_for_api(url, wait_for):
+            start = time.monotonic()
+            while True:
+                if time.monotonic() - start > wait_for:
+                    sys.exit("the API did not answer in time")
+                try:
+                    return requests.get(url, timeout=5)
+                except requests.ConnectionError:
+                    time.sleep(0.25)
+        """,
+        # the delays run out: at most one attempt more than there are delays
+        """
+        import time, requests
+        def fetch(url):
+            delays = [1, 3, 6]
+            while True:
+                try:
+                    return requests.get(url, timeout=5)
+                except requests.ConnectionError:
+                    if not delays:
+                        raise
+                    time.sleep(delays[0])
+                    delays = delays[1:]
+        """,
         """
         import tenacity
         @tenacity.retry(stop=tenacity.stop_after_attempt(3))
@@ -400,7 +443,7 @@ class UnboundedRetry(Rule):
         reported: Set[int] = set()
         for policy in retry_scopes(ctx.model).policies:
             limit = policy.attempts
-            if limit.inherited or limit.kind != "unbounded":
+            if limit.inherited or limit.kind != "unbounded" or policy.polls_result:
                 continue
             node = policy.limit_anchor
             if id(node) in reported:

@@ -131,6 +131,19 @@ class HardcodedTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # one value two constructions share is one finding
+            """
+            import urllib3
+            def pool(host, secure):
+                pool_kwargs = {"timeout": urllib3.Timeout(connect=10, read=30)}
+                if secure:
+                    return urllib3.HTTPSConnectionPool(host, **pool_kwargs)
+                return urllib3.HTTPConnectionPool(host, **pool_kwargs)
+            """,
+            line=3,
+            count=1,
+        ),
+        Invalid(
             """
             import requests
             requests.get("https://a.example", timeout=10)
