@@ -12,7 +12,7 @@ call that made it, so that it follows the object to whatever module uses it).
 from __future__ import annotations
 
 import sys
-from typing import Callable, List, Optional, Protocol, Tuple
+from typing import Callable, List, Optional, Protocol, Set, Tuple
 
 import libcst as cst
 
@@ -298,6 +298,8 @@ def gives_up_with(policy: Policy) -> Optional[str]:
     (``GIVES_UP_QUIETLY``: none at all)."""
     if policy.gives_up_quietly:
         return GIVES_UP_QUIETLY
+    if policy.gives_up_raising is not None:
+        return policy.gives_up_raising
     if policy.library == "tenacity" and isinstance(policy.node, cst.Call):
         reraise = keyword_args(policy.node)[0].get("reraise")
         if reraise is None or is_false(reraise.value):
@@ -317,13 +319,16 @@ _HTTPX_CONNECT_FAILURES = {
 
 def separate_failures(
     outer: "LayerFacts", inner: "LayerFacts", in_project: Callable[[str], bool] = lambda name: False,
+    ancestry: Callable[[str], Optional[Set[str]]] = lambda name: None,
 ) -> bool:
     """True when two layers retry different kinds of failure, so they do not multiply: the outer
     one retries a business condition (a result) and the inner one errors; the inner one retries
     statuses only and the outer one exceptions; or the outer one never retries what the inner
     one raises when it gives up (tenacity's ``RetryError``; an SDK's own errors, when the outer
-    one retries only exceptions of other libraries). ``in_project`` tells the project's own
-    exception classes, which its code may raise from the inner layer's errors."""
+    one retries only exceptions of other libraries; a project class the inner one raises, none
+    of whose bases the outer one retries). ``in_project`` tells the project's own exception
+    classes, which its code may raise from the inner layer's errors; ``ancestry`` the classes a
+    project class derives from, itself included (None when not all are known)."""
     if outer.retries_on == ON_RESULT and inner.retries_on != ON_RESULT:
         return True
     if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
@@ -337,6 +342,12 @@ def separate_failures(
     if raised.endswith(".*"):
         packages = tuple(family[:-1] for family in raised.split())
         return all(_elsewhere(name, packages, in_project) or _not_retried(name, packages) for name in caught)
+    if " " not in raised and not raised.endswith(".*") and in_project(raised):
+        # a project class the inner layer raises when spent (``raise RetriesExhausted()``):
+        # separate when none of the classes it derives from is one the outer layer retries
+        bases = ancestry(raised)
+        if bases is not None and not bases & caught:
+            return True
     catching = {name for each in raised.split() for name in (each, *_HTTPX_CONNECT_FAILURES.get(each, ()))}
     return not (catching & caught) and not any(in_project(name) for name in caught)
 

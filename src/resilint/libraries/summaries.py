@@ -27,7 +27,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
-from resilint.libraries.retry_scopes.swallowing import swallows
+from resilint.libraries.retry_scopes.swallowing import escaping, swallows
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
@@ -93,6 +93,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     found = retry_scopes(model)
     loops: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(stack depth, layer index)]
     escapes: Dict[int, List[int]] = {}  # id(call node) → the layers its failure does not set off
+    answered: Dict[int, List[int]] = {}  # id(call node) → those of them that read its answer
     for scope in found.scopes:
         if scope.covers is None and scope.kind != "call":
             continue
@@ -102,7 +103,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if scope.function is not None and isinstance(scope.covers, cst.FunctionDef):
             owner = function_of(scope.function)
             owner.layers.append(_layer(model, scope.policy, layer, locate(scope.node), whole_function=True))
-            for site in _escaping(scope.policy, model.calls_in(scope.function.scope)):
+            for site in escaping(scope.policy, model.calls_in(scope.function.scope)):
                 escapes.setdefault(id(site.node), []).append(len(owner.layers) - 1)
             continue
         covered = list(calls_within(model, scope))
@@ -119,8 +120,13 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         index = len(owner.layers) - 1
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
-        for site in _escaping(scope.policy, covered):
+        failing_out = escaping(scope.policy, covered)
+        for site in failing_out:
             escapes.setdefault(id(site.node), []).append(index)
+        unread = {id(site.node) for site in escaping(scope.policy, failing_out, answers=True)}
+        for site in failing_out:
+            if id(site.node) not in unread:
+                answered.setdefault(id(site.node), []).append(index)
 
     for node, covered, via, function in _foreign_policies(model, found):
         owner = function_of(covered[0].scope.enclosing_function)
@@ -179,7 +185,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             owner.calls.append(Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site), passed, bound, receiver, guards, tuple(escapes.get(id(site.node), ())),
-                swallowed(site),
+                swallowed(site), tuple(answered.get(id(site.node), ())),
             ))
 
     finder = RequestFinder(model)
@@ -712,14 +718,6 @@ def _layer(
         policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
         count_from=_count_from(model, policy),
     )
-
-
-def _escaping(policy: Policy, sites: List[CallSite]) -> List[CallSite]:
-    """The calls of ``sites`` outside the ``try`` statements whose failures set the policy off."""
-    if not policy.tries:
-        return []
-    inside = {id(node) for attempt in policy.tries for node in iter_nodes(attempt.body) if isinstance(node, cst.Call)}  # type: ignore[attr-defined]
-    return [site for site in sites if id(site.node) not in inside]
 
 
 def _count_from(model: SemanticModel, policy: Policy) -> str:

@@ -3,7 +3,7 @@ loops whose body catches a failure, or checks a response status, and goes round 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -164,7 +164,12 @@ def _handwritten(
     policy = Policy("loop", "loop", loop, scope=scope, order=order)
     if handlers:
         policy.tries = tuple(tries)
-        policy.gives_up_quietly = _swallows(handlers) and not _raises_when_spent(loop, sample)
+        if _swallows(handlers):
+            raised = _raised_when_spent(loop, sample)
+            policy.gives_up_quietly = raised is None
+            if isinstance(raised, cst.Raise) and raised.exc is not None:
+                exc = raised.exc.func if isinstance(raised.exc, cst.Call) else raised.exc
+                policy.gives_up_raising = rec.expr_name(exc, scope, order)
         kinds = [handler_kind(rec, h, scope, order) for h in handlers]
         policy.handlers = tuple(h for h, k in zip(handlers, kinds) if k == ON_ANY)
         if policy.handlers:
@@ -189,11 +194,18 @@ def _swallows(handlers: List[cst.ExceptHandler]) -> bool:
     )
 
 
-def _raises_when_spent(loop: cst.CSTNode, sample: CallSite) -> bool:
-    """What runs once the attempts are spent raises, or may: the loop's ``else:``, or the
-    statement after the loop (``raise GaveUp()``, ``if not result: raise ...``). Unknown (the
-    loop ends a block of a statement other than a ``def``) counts as raising."""
+def _raised_when_spent(loop: cst.CSTNode, sample: CallSite) -> Union[None, bool, cst.Raise]:
+    """What runs once the attempts are spent, when it raises or may: the ``raise`` statement
+    right after the loop (``raise GaveUp()``), else True when the loop's ``else:`` or the
+    statement after it may raise (``if not result: raise ...``); None when nothing raises.
+    Unknown (the loop ends a block of a statement other than a ``def``) counts as raising."""
     assert isinstance(loop, (cst.For, cst.While))
+    if loop.orelse is not None:
+        # ``for ...: ... else: raise GaveUp()``: what the loop runs once its attempts are spent
+        last = block(loop.orelse.body)[-1:]
+        smalls = small_statements(last[0]) if last else ()
+        if smalls and isinstance(smalls[-1], cst.Raise):
+            return smalls[-1]
     following: List[cst.CSTNode] = [loop.orelse] if loop.orelse is not None else []
     position = next((i for i, node in enumerate(sample.stack) if node is loop), 0)
     parent = sample.stack[position - 1] if position > 0 else None
@@ -204,18 +216,26 @@ def _raises_when_spent(loop: cst.CSTNode, sample: CallSite) -> bool:
         suites.append(block(parent.orelse.body))
     if not isinstance(parent, (cst.FunctionDef, cst.For, cst.While)):
         suites = list(child_blocks(parent))
+    after: Optional[cst.CSTNode] = None
     for stmts in suites:
         index = next((i for i, stmt in enumerate(stmts) if stmt is loop), None)
         if index is None:
             continue
         if index + 1 < len(stmts):
-            following.append(stmts[index + 1])
+            after = stmts[index + 1]
+            following.append(after)
         elif not isinstance(parent, cst.FunctionDef):
             return True  # what runs next is past the enclosing statement
         break
     else:
         return True
-    return any(isinstance(node, cst.Raise) for part in following for node in iter_nodes(part, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)))
+    raises = [node for part in following for node in iter_nodes(part, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
+              if isinstance(node, cst.Raise)]
+    if not raises:
+        return None
+    if loop.orelse is None and isinstance(after, cst.SimpleStatementLine) and len(raises) == 1 and raises[0] in after.body:
+        return raises[0]
+    return True
 
 
 _TAKES = frozenset({"get", "get_nowait", "pop", "popleft"})

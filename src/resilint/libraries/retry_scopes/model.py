@@ -73,6 +73,8 @@ class Policy:
     # A hand-written loop whose handlers swallow the failure: once its attempts are spent it
     # raises nothing, so a layer around it never sees the failure it retried.
     gives_up_quietly: bool = False
+    # Or the exception class it raises then (``raise GaveUp()`` right after the loop).
+    gives_up_raising: Optional[str] = None
     # A tenacity policy that retries on the returned value only (``retry_if_result``): an
     # attempt that fails is not repeated, so it waits for a state to change rather than
     # retrying a failure (no crowd of failed clients to spread, no failure to outlast).

@@ -1,12 +1,14 @@
-"""``try: ... except Exception: pass``: a failure inside never reaches the callers, so a retry
-layer around them never repeats it (RES204 does not multiply a client's retries that end there)."""
+"""Where a failure goes: ``try: ... except Exception: pass`` swallows it, so a retry layer
+around the callers never repeats it (RES204 does not multiply a client's retries that end
+there); a call outside the ``try`` statements a layer retries fails out of the layer."""
 
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.model import Policy
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION
 from resilint.lint.semantic import CallSite, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -35,3 +37,43 @@ def swallows(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> bool:
         inner is site.node for part in (node.orelse, node.finalbody) if part is not None
         for inner in iter_nodes(part, stop_at=_OWN_SCOPES)
     )
+
+
+def escaping(policy: Policy, sites: List[CallSite], answers: bool = False) -> List[CallSite]:
+    """The calls of ``sites`` outside the ``try`` statements whose failures set the policy off
+    (``Policy.tries``): when one raises, the error leaves the layer unretried. With
+    ``answers``, not a call whose result those ``try`` statements read (``r = post(...)``,
+    then ``try: r.json()``): a failed answer (an error page that does not parse) sets the
+    retry off there."""
+    if not policy.tries:
+        return []
+    inside = set()
+    read: Set[str] = set()
+    for attempt in policy.tries:
+        for node in iter_nodes(attempt.body):  # type: ignore[attr-defined]
+            if isinstance(node, cst.Call):
+                inside.add(id(node))
+            elif isinstance(node, cst.Name):
+                read.add(node.value)
+    outside = [site for site in sites if id(site.node) not in inside]
+    if not answers or not outside or not read:
+        return outside
+    results = _results(policy.node)
+    return [site for site in outside if not results.get(id(site.node), set()) & read]
+
+
+def _results(node: cst.CSTNode) -> Dict[int, Set[str]]:
+    """id(call) → the names its result is bound to (``r = post(...)``, ``with get() as r``)."""
+    found: Dict[int, Set[str]] = {}
+    for statement in iter_nodes(node, stop_at=_OWN_SCOPES):
+        if isinstance(statement, cst.Assign):
+            names = {t.target.value for t in statement.targets if isinstance(t.target, cst.Name)}
+            value: Optional[cst.CSTNode] = statement.value
+        elif isinstance(statement, cst.WithItem) and statement.asname is not None and isinstance(statement.asname.name, cst.Name):
+            names, value = {statement.asname.name.value}, statement.item
+        else:
+            continue
+        for inner in iter_nodes(value, stop_at=_OWN_SCOPES) if value is not None else ():
+            if isinstance(inner, cst.Call):
+                found.setdefault(id(inner), set()).update(names)
+    return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.retry_scopes import ON_RESULT
@@ -87,7 +88,10 @@ class NestedRetry(ProjectRule):
     swallow the failure (no `raise`, and nothing raised right after the loop once its attempts
     are spent) inside an outer layer that retries exceptions, which never sees that failure;
     an inner layer reached through a call inside `try: ... except Exception: pass` (handlers
-    that catch everything and raise nothing), where its last failure ends.
+    that catch everything and raise nothing), where its last failure ends; an inner loop that
+    raises a project class of its own once spent (`raise RetriesExhausted()` right after it, or
+    in its `else:`)
+    under an outer layer that retries none of the classes it derives from.
     A loop that moves on to the next mirror, remote or replica is failover, not a retry.
 
     ## Why is this bad?
@@ -136,6 +140,34 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the inner layer gives up with a class the outer one does not retry
+        """
+        import time, random, requests
+        class TryAgain(Exception):
+            pass
+        class Exhausted(Exception):
+            pass
+        def with_retries(func):
+            def wrapper(*args):
+                for attempt in range(5):
+                    try:
+                        return func(*args)
+                    except TryAgain:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+                raise Exhausted()
+            return wrapper
+        @with_retries
+        def token():
+            return fetch("https://a/login")
+        def fetch(url):
+            r = requests.get(url, timeout=5)
+            if r.status_code == 429:
+                raise TryAgain()
+            return r
+        @with_retries
+        def put(url):
+            return requests.put(url, headers={"A": token().text}, timeout=5)
+        """,
         # the client's last failure ends in ``except Exception: pass``: the loop never repeats it
         """
         import openai
@@ -346,6 +378,38 @@ class NestedRetry(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # ... but does retry when that class derives from one it retries
+            """
+            import time, random, requests
+            class TryAgain(Exception):
+                pass
+            class Exhausted(TryAgain):
+                pass
+            def with_retries(func):
+                def wrapper(*args):
+                    for attempt in range(5):
+                        try:
+                            return func(*args)
+                        except TryAgain:
+                            time.sleep(random.uniform(0, 2 ** attempt))
+                    raise Exhausted()
+                return wrapper
+            @with_retries
+            def token():
+                return fetch("https://a/login")
+            def fetch(url):
+                r = requests.get(url, timeout=5)
+                if r.status_code == 429:
+                    raise TryAgain()
+                return r
+            @with_retries
+            def put(url):
+                return requests.put(url, headers={"A": token().text}, timeout=5)
+            """,
+            line=25,
+            message="5 attempts (example.py:8) x a hand-written retry loop 5 attempts (example.py:8) = up to 25 calls",
+        ),
+        Invalid(
             # the OpenAI call is inside the ``try`` the loop retries
             """
             import time
@@ -546,7 +610,7 @@ class NestedRetry(ProjectRule):
         chains: dict = {}
         for outer in graph.all_layers():
             for reached in _reached(graph, outer):
-                if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name):
+                if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name, partial(_ancestry, graph)):
                     continue
                 below = _chain(graph, reached.layer, chains, {outer.key})
                 _report(ctx, outer, reached, below)
@@ -564,7 +628,7 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
     seen = seen | {ref.key}
     best: Chain = [ref]
     for reached in _reached(graph, ref):
-        if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name):
+        if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name, partial(_ancestry, graph)):
             continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen)
         if _weight(candidate) > _weight(best):
@@ -591,6 +655,29 @@ def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]
                     yield Reached(deeper.layer, reached.path + deeper.path)
             continue
         yield reached
+
+
+def _ancestry(graph: ProjectGraph, name: str) -> Optional[Set[str]]:
+    """The project class ``name`` and every class it derives from, at any depth; None when a
+    base is a library class or cannot be read (what that class derives from is unknown)."""
+    found = {name}
+    pending = [name]
+    while pending:
+        cls = pending.pop()
+        module = graph.class_module(cls)
+        if module is None:
+            if cls.startswith("builtins."):
+                continue
+            return None
+        written = module.classes.get(cls, ())
+        bases = graph.values.bases(cls, module)
+        if len(bases) != len(written):
+            return None
+        for held in bases:
+            if held.name not in found:
+                found.add(held.name)
+                pending.append(held.name)
+    return found
 
 
 def _weight(chain: Chain) -> Tuple[int, int]:

@@ -21,6 +21,7 @@ from resilint.libraries.retry_scopes import (
     normalise,
     retry_scopes,
 )
+from resilint.libraries.retry_scopes.swallowing import escaping
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite
@@ -57,7 +58,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
     `@resilint.runtime.idempotent_operation` above it (one key per call). Headers the project
     cannot read (a parameter no caller shows, `**kwargs` of unknown content, a dict built by code
-    it cannot follow) are not flagged.
+    it cannot follow) are not flagged, nor is a POST a hand-written loop makes outside the `try`
+    it retries, when that `try` does not read its answer (`reset = session.post(...)`, then
+    `try: check(transcribe(...)) except BadAnswer: continue`): if its response is lost, the
+    error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
+    retries the POST on a failed answer, and is reported.
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
     PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after
@@ -132,6 +137,21 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
     VALID = [
+        # the POST is outside the ``try`` the loop retries, which does not read its answer:
+        # a lost response leaves the loop
+        """
+        import time, requests
+        def solve(session, base):
+            for attempt in range(3):
+                reset = session.post(f"{base}/captcha/reset", timeout=10)
+                reset.raise_for_status()
+                text = transcribe(session.get(f"{base}/captcha/{reset.json()['id']}", timeout=10).content)
+                try:
+                    return check(text)
+                except ValueError:
+                    time.sleep(1)
+            raise RuntimeError("no solution")
+        """,
         # one operation scope per call, outside tenacity's attempts
         """
         import requests, tenacity
@@ -392,9 +412,11 @@ class RetriedNonIdempotentCall(ProjectRule):
         for scope in found.covering():
             if scope.policy.guards_non_idempotent:
                 continue
-            for call in calls_within(model, scope):
-                if id(call.node) in reported:
-                    continue
+            covered = list(calls_within(model, scope))
+            failing_out = {id(call.node) for call in escaping(scope.policy, covered, answers=True)}
+            for call in covered:
+                if id(call.node) in reported or id(call.node) in failing_out:
+                    continue  # outside the ``try`` it retries, a lost response leaves the loop
                 problem = _direct_problem(finder, call, scope)
                 if problem is None:
                     continue
@@ -436,7 +458,8 @@ def _check_project(ctx: ProjectContext) -> None:
             continue
         function = ref.function
         decorated = (function.name, ref.index) in graph.decorated
-        covered = list(graph.covered_calls(ref))
+        # outside the ``try`` a loop retries, a lost response leaves the loop: not repeated
+        covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes or ref.index in call.answered]
         places = {call.place for call in covered}
         posts = set()  # the requests judged here, or by the file itself
         for request in function.requests:
