@@ -76,7 +76,10 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
     if kind in (WAIT_EXPONENTIAL, WAIT_FIXED):
         argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
         counters = _counters(loop) if isinstance(loop, (cst.For, cst.While)) else set()
-        grows = growth(argument.value, counters, rec.growing) if argument is not None else "constant"
+        value = argument.value if argument is not None else None
+        if isinstance(value, cst.Name):
+            value = rec.follow(value, call.scope, call.order)  # ``delay = 60 * retries; sleep(delay)``
+        grows = growth(value, counters, rec.growing) if value is not None else "constant"
         if grows == "constant" and kind == WAIT_EXPONENTIAL:
             grows = "exponential"
         text += " " + growth_words(grows)

@@ -70,7 +70,8 @@ class BackoffWithoutJitter(ProjectRule):
       judged. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`) and a worker that puts a failed item back on its queue.
 
-    The message says how the wait grows: a constant interval, linearly (`60 * attempt`),
+    The message says how the wait grows (also through a name it was assigned to: `delay = 60 *
+    attempt; sleep(delay)`): a constant interval, linearly (`60 * attempt`),
     polynomially (`attempt ** 2`) or exponentially (`2 ** attempt`).
 
     A policy stored in a variable (`api_retry = tenacity.retry(...)`) is reported once, where it
@@ -332,6 +333,21 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the growth of a delay kept in a name
+            """
+            import time
+            def perform(flush):
+                for retries in range(3):
+                    try:
+                        return flush()
+                    except OSError:
+                        delay = 60 * retries
+                        time.sleep(delay)
+            """,
+            line=8,
+            message="grows linearly",
+        ),
         Invalid(
             # ``TryAgain`` raised from a failure: a retry, not a poll
             """
