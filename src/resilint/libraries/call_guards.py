@@ -188,7 +188,8 @@ def attributes_passed(model: SemanticModel, site: CallSite) -> List[Tuple[str, c
     the callee's parameter and the attribute (``"0.status"``, or ``"fq.status"`` by keyword),
     and the expression the attribute was last given."""
     function = site.scope.enclosing_function
-    if function is None or not site.node.args or not _attribute_assignments(model, function):
+    assignments = _attribute_assignments(model, function) if function is not None and site.node.args else []
+    if not assignments:
         return []
     slots: Dict[str, str] = {}
     position = 0
@@ -199,24 +200,15 @@ def attributes_passed(model: SemanticModel, site: CallSite) -> List[Tuple[str, c
             slots[arg.value.value] = str(position) if arg.keyword is None else arg.keyword.value
         if arg.keyword is None:
             position += 1
-    if not slots:
-        return []
-    return [(f"{slots[name.split('.')[0]]}.{name.split('.')[1]}", expr)
-            for name, expr in _attributes_set(model, site, set(slots))]
-
-
-def _attributes_set(model: SemanticModel, site: CallSite, passed: Set[str]) -> Tuple[Tuple[str, cst.BaseExpression], ...]:
-    function = site.scope.enclosing_function
-    if function is None:
-        return ()
-    assignments = [a for a in _attribute_assignments(model, function) if a[1].split(".", 1)[0] in passed]
-    top = _top_statement(function, site) if assignments else None
+    passed = [(index, name, expr) for index, name, expr in assignments if name.split(".", 1)[0] in slots]
+    top = _top_statement(function, site) if passed else None
     assigned: Dict[str, cst.BaseExpression] = {}
-    for index, name, expr in assignments:
+    for index, name, expr in passed:
         if top is None or index >= top:
             break
-        assigned[name] = expr
-    return tuple(assigned.items())
+        parameter, attribute = name.split(".", 1)
+        assigned[f"{slots[parameter]}.{attribute}"] = expr
+    return list(assigned.items())
 
 
 def _top_statement(function: FunctionInfo, site: CallSite) -> Optional[int]:

@@ -27,7 +27,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
-from resilint.libraries.retry_scopes.swallowing import escaping, swallows
+from resilint.libraries.retry_scopes.swallowing import failing_out, swallows
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
@@ -103,7 +103,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if scope.function is not None and isinstance(scope.covers, cst.FunctionDef):
             owner = function_of(scope.function)
             owner.layers.append(_layer(model, scope.policy, layer, locate(scope.node), whole_function=True))
-            for site in escaping(scope.policy, model.calls_in(scope.function.scope)):
+            for site, _ in failing_out(scope.policy, model.calls_in(scope.function.scope)):
                 escapes.setdefault(id(site.node), []).append(len(owner.layers) - 1)
             continue
         covered = list(calls_within(model, scope))
@@ -120,12 +120,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         index = len(owner.layers) - 1
         for site in covered:
             loops.setdefault(id(site.node), []).append((_depth(site, scope), index))
-        failing_out = escaping(scope.policy, covered)
-        for site in failing_out:
+        for site, read in failing_out(scope.policy, covered):
             escapes.setdefault(id(site.node), []).append(index)
-        unread = {id(site.node) for site in escaping(scope.policy, failing_out, answers=True)}
-        for site in failing_out:
-            if id(site.node) not in unread:
+            if read:
                 answered.setdefault(id(site.node), []).append(index)
 
     for node, covered, via, function in _foreign_policies(model, found):

@@ -585,7 +585,7 @@ class ProjectGraph:
                 callee = self.callee(call, current.place.path)
                 if callee is None or (follow is not None and not follow(call, callee)):
                     continue
-                inner = conditions.enter(current, call, callee, context) if conditions.subjects(callee) else {}
+                inner = conditions.enter(current, call, callee, context)
                 if inner and contexts.get(callee.name, 0) >= _MAX_CONTEXTS:
                     inner = {}
                 key = (callee.name, _frozen(inner))

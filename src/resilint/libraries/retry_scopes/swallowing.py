@@ -4,7 +4,7 @@ there); a call outside the ``try`` statements a layer retries fails out of the l
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -39,12 +39,11 @@ def swallows(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> bool:
     )
 
 
-def escaping(policy: Policy, sites: List[CallSite], answers: bool = False) -> List[CallSite]:
+def failing_out(policy: Policy, sites: List[CallSite]) -> List[Tuple[CallSite, bool]]:
     """The calls of ``sites`` outside the ``try`` statements whose failures set the policy off
-    (``Policy.tries``): when one raises, the error leaves the layer unretried. With
-    ``answers``, not a call whose result those ``try`` statements read (``r = post(...)``,
-    then ``try: r.json()``): a failed answer (an error page that does not parse) sets the
-    retry off there."""
+    (``Policy.tries``): when one raises, the error leaves the layer unretried. Each comes with
+    whether those ``try`` statements read its result (``r = post(...)``, then ``try:
+    r.json()``): a failed answer (an error page that does not parse) sets the retry off there."""
     if not policy.tries:
         return []
     inside = set()
@@ -56,10 +55,8 @@ def escaping(policy: Policy, sites: List[CallSite], answers: bool = False) -> Li
             elif isinstance(node, cst.Name):
                 read.add(node.value)
     outside = [site for site in sites if id(site.node) not in inside]
-    if not answers or not outside or not read:
-        return outside
-    results = _results(policy.node)
-    return [site for site in outside if not results.get(id(site.node), set()) & read]
+    results = _results(policy.node) if outside and read else {}
+    return [(site, bool(results.get(id(site.node), set()) & read)) for site in outside]
 
 
 def _results(node: cst.CSTNode) -> Dict[int, Set[str]]:

@@ -616,9 +616,8 @@ class _Judge:
         callee = self.graph.callee(call, near)
         if callee is None or callee.defers_in_transaction:
             return None
-        conditions = self.graph.conditions
         # what the call passes may rule some of the callee's calls out (``if no_delay:``)
-        context = conditions.enter(function, call, callee, {}) if conditions.subjects(callee) else {}
+        context = self.graph.conditions.enter(function, call, callee, {})
         key = (callee.name, frozenset(context.items()))
         if key not in self._paths:
             self._paths[key] = self._first_request(callee, (function, call) if context else None)

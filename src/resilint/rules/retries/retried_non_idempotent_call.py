@@ -21,7 +21,7 @@ from resilint.libraries.retry_scopes import (
     normalise,
     retry_scopes,
 )
-from resilint.libraries.retry_scopes.swallowing import escaping
+from resilint.libraries.retry_scopes.swallowing import failing_out
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite
@@ -413,9 +413,9 @@ class RetriedNonIdempotentCall(ProjectRule):
             if scope.policy.guards_non_idempotent:
                 continue
             covered = list(calls_within(model, scope))
-            failing_out = {id(call.node) for call in escaping(scope.policy, covered, answers=True)}
+            unread = {id(call.node) for call, read in failing_out(scope.policy, covered) if not read}
             for call in covered:
-                if id(call.node) in reported or id(call.node) in failing_out:
+                if id(call.node) in reported or id(call.node) in unread:
                     continue  # outside the ``try`` it retries, a lost response leaves the loop
                 problem = _direct_problem(finder, call, scope)
                 if problem is None:
