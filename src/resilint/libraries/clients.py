@@ -9,13 +9,14 @@ against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' curre
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, Optional, Set, Tuple
 
 import libcst as cst
 
 from resilint.lint.canonical import ALIASES
 from resilint.lint.nodes import string_of
 from resilint.lint.semantic import Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 ALL_CHECKS: FrozenSet[str] = frozenset({"RES101", "RES102", "RES103", "RES104", "RES105"})
 # Generic waits (asyncio.wait_for …) only get RES102: their length is the caller's business.
@@ -82,6 +83,16 @@ class TimeoutSpec:
     def keywords(self) -> Tuple[str, ...]:
         """Every keyword that carries this timeout."""
         return ((self.keyword,) if self.keyword is not None else ()) + self.aliases
+
+    @property
+    def settings(self) -> FrozenSet[str]:
+        """Every keyword the spec reads: the timeout's, and those that set it or change its
+        meaning elsewhere (a DSN, a session, ``config=``, ``async_=``)."""
+        named = {*self.keywords, *self.elsewhere, *self.partial, *self.ignored_when}
+        named.update(pair[1] for pair in (self.dsn, self.session) if pair is not None)
+        if self.botocore_config:
+            named.add("config")
+        return frozenset(named)
 
 
 _SOCKET_DEFAULT = (
@@ -524,6 +535,9 @@ def _from_unpacked(
     """
     followed = False
     if isinstance(value, cst.Name) and model is not None and scope is not None:
+        keys = _local_mapping_keys(value.value, model, scope)
+        if keys is not None and not keys & spec.settings:
+            return None  # every dict the name may hold is written out, and none sets the timeout
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
             value, followed = assigned, True
@@ -538,6 +552,40 @@ def _from_unpacked(
         elif string_of(element.key) in spec.elsewhere:
             result = _UNKNOWN
     return _UNKNOWN if followed else result
+
+
+def _local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:
+    """The keys of a local of a function that is only ever assigned dicts written out (``{"json":
+    payload}``, ``dict(data=payload)``) and only read by unpacking (``**kwargs``): nothing can
+    add a key the code does not show. None when the name is used any other way."""
+    bindings = scope.bindings.get(name) if scope.kind == "function" else None
+    if not bindings:
+        return None
+    keys: Set[str] = set()
+    for binding in bindings:
+        written = _written_keys(binding.expr, model, scope, binding.order) if binding.expr is not None else None
+        if written is None:
+            return None
+        keys |= written
+    allowed, mentions = 0, 0
+    for node in iter_nodes(scope.node):
+        if isinstance(node, cst.Name) and node.value == name:
+            mentions += 1
+        elif isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name) and node.target.value == name:
+            allowed += 1
+        elif isinstance(node, cst.Arg) and node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
+            allowed += 1
+    return keys if mentions == allowed else None
+
+
+def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int) -> Optional[Set[str]]:
+    if isinstance(expr, cst.Dict):
+        keys = [string_of(e.key) if isinstance(e, cst.DictElement) else None for e in expr.elements]
+    elif isinstance(expr, cst.Call) and model.qualified_name(expr.func, scope, order) == "builtins.dict":
+        keys = [a.keyword.value if a.keyword is not None and not a.star else None for a in expr.args]
+    else:
+        return None
+    return None if any(key is None for key in keys) else set(keys)  # type: ignore[arg-type]
 
 
 def find_dsn(call: cst.Call, spec: TimeoutSpec) -> Optional[cst.BaseExpression]:

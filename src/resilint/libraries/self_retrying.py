@@ -36,6 +36,7 @@ from resilint.libraries.retry_scopes import (
     ON_STATUS,
     Policy,
 )
+from resilint.libraries.retry_scopes.statements import has_continue
 from resilint.libraries.sessions import mounted_on, mounted_on_object, receiver_keys
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import is_false, keyword_args
@@ -392,8 +393,9 @@ def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, orde
 
 
 def _reraises(handler: cst.ExceptHandler) -> bool:
+    """The handler ends raising, and goes round on no path before (``if retryable: continue``)."""
     body = handler.body.body if isinstance(handler.body, cst.IndentedBlock) else ()
     last = body[-1] if body else None
     if isinstance(last, cst.SimpleStatementLine) and last.body:
-        return isinstance(last.body[-1], cst.Raise)
+        return isinstance(last.body[-1], cst.Raise) and not has_continue(body)
     return False

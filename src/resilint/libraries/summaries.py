@@ -31,6 +31,7 @@ from resilint.libraries.retry_scopes.swallowing import failing_out, swallows
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
+from resilint.libraries.raised_errors import raised_errors
 from resilint.libraries.self_retrying import client_layer, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
@@ -204,6 +205,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             ))
         if info.returns and _may_build_headers(model, info):
             owner.headers = finder.returned_headers(info)
+    for info, raised in raised_errors(model):
+        function_of(info).raises = tuple(raised)
     for policy in found.policies:
         wait = policy.wait
         if wait.via is not None and wait.node is not None:

@@ -175,6 +175,28 @@ class ProjectGraph:
         """The module that defines the project class ``name``."""
         return self._classes.get(name)
 
+    def ancestry(self, name: str) -> Optional[Set[str]]:
+        """The project class ``name`` and every class it derives from, at any depth; None when a
+        base is a library class or cannot be read (what that class derives from is unknown)."""
+        found = {name}
+        pending = [name]
+        while pending:
+            cls = pending.pop()
+            module = self.class_module(cls)
+            if module is None:
+                if cls.startswith("builtins."):
+                    continue
+                return None
+            written = module.classes.get(cls, ())
+            bases = self.values.bases(cls, module)
+            if len(bases) != len(written):
+                return None
+            for held in bases:
+                if held.name not in found:
+                    found.add(held.name)
+                    pending.append(held.name)
+        return found
+
     def locate(self, name: str, near: str) -> Optional[Tuple[ModuleSummary, str]]:
         """The module a dotted name starts with (the longest such prefix), and the rest."""
         parts = name.split(".")

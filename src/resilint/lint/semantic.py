@@ -187,6 +187,14 @@ class CallSite:
     stack: Tuple[cst.CSTNode, ...]
 
 
+@dataclass(eq=False)
+class RaiseSite:
+    node: cst.Raise
+    scope: Scope
+    order: int
+    stack: Tuple[cst.CSTNode, ...]
+
+
 class SemanticModel:
     """Facts about one module, with lazy name resolution."""
 
@@ -202,6 +210,7 @@ class SemanticModel:
         self.path = path
         self.text = text  # the source, when the caller has it (cheap substring tests)
         self.calls: List[CallSite] = []
+        self.raises: List[RaiseSite] = []  # ``raise X(...)`` statements that name what they raise
         self.loops: List[Union[cst.For, cst.While]] = []  # in source order
         self.functions: List[FunctionInfo] = []
         self.classes: List[ClassInfo] = []
@@ -1010,6 +1019,10 @@ class _ModelBuilder:
 
     def visit_Call(self, node: cst.Call) -> None:
         self.model.calls.append(CallSite(node, self.scope, self._next(), tuple(self.stack)))
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        if node.exc is not None:
+            self.model.raises.append(RaiseSite(node, self.scope, self.order, tuple(self.stack)))
 
 
 # Reads of one keyword from a ``**kwargs`` mapping.

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 12
+SUMMARY_VERSION = 13
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -288,6 +288,10 @@ class FunctionSummary:
     # The class its return annotation names (``-> "Network"``), for the project pass when what
     # it returns cannot be read.
     annotation: Optional[str] = None
+    # The project errors its ``raise`` statements name, each with how it raises it
+    # (``libraries/raised_errors.py``): "failure" (in an ``except`` handler), "refused" (on a
+    # status with which the server says it did not act, 429) or "answer".
+    raises: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclass(**_SLOTS)
@@ -370,6 +374,7 @@ class ModuleSummary:
                 [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps]
                  for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
+                [list(entry) for entry in f.raises],
             ], _FUNCTION)
 
         return [
@@ -440,7 +445,7 @@ class ModuleSummary:
                     ],
                     defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),
                     defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()}, headers=f[14],
-                    annotation=f[15],
+                    annotation=f[15], raises=tuple((str(e[0]), str(e[1])) for e in f[16]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -470,7 +475,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, []]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

@@ -69,6 +69,25 @@ def status_polarity(
     return polarity
 
 
+# Statuses with which a server says it did not act on the request: 408 (it did not receive it
+# in time), 425 (too early to risk a replay), 429 (too many requests).
+_NOT_ACTED = frozenset({408, 425, 429})
+
+
+def refused_request(test: cst.BaseExpression, otherwise: bool = False) -> bool:
+    """``r.status == 429``, ``response.status_code in (408, 429)``: true only when the server
+    refused the request without acting on it, so sending it again repeats no effect.
+    ``otherwise``: the test's false branch is the one read (``if r.status != 429: return r``)."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return False
+    left, target = test.left, test.comparisons[0]
+    if not (isinstance(left, cst.Attribute) and left.attr.value in _STATUS_ATTRIBUTES):
+        return False
+    codes = status_codes(target.comparator)
+    matches = (cst.NotEqual, cst.NotIn) if otherwise else (cst.Equal, cst.In)
+    return isinstance(target.operator, matches) and bool(codes) and set(codes) <= _NOT_ACTED
+
+
 def status_codes(node: cst.BaseExpression) -> List[int]:
     values: List[int] = []
     elements: Iterable[cst.BaseExpression]

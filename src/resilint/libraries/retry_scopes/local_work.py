@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Union
 import libcst as cst
 
 from resilint.libraries.browser_automation import browser_error, local_browser_call, remote_browser_call
-from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES
+from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, REFUSED_INPUT_ERRORS
 from resilint.lint.nodes import dotted_name
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, QName
 
@@ -36,11 +36,47 @@ def local_errors(names: Sequence[Optional[str]], calls: List[CallSite], rec: Rec
     return all(name in LOCAL_ERRORS or name == _ASSERTION or browser_error(name) for name in names)
 
 
+def refused_input(names: Sequence[Optional[str]]) -> bool:
+    """Whether a handler catches only errors of an input the dependency refused (an integrity
+    or validation error of any library or of the project): it did answer."""
+    return bool(names) and all(name is not None and name.rpartition(".")[2] in REFUSED_INPUT_ERRORS for name in names)
+
+
+# Reads of the next message on a connection that is already open (a websocket, a socket, a
+# ZeroMQ or message-queue consumer): a timeout there is the peer's silence, not a failed request.
+_RECEIVES = frozenset({
+    "receive", "receive_json", "receive_str", "receive_bytes", "recv", "recv_json", "recv_string",
+    "recv_multipart", "recv_pyobj", "read_message",
+})
+# Methods of ``str`` (and ``bytes``) that no client names a request after.
+_STRING_METHODS = frozenset({
+    "startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines",
+    "partition", "rpartition", "removeprefix", "removesuffix", "casefold", "isdigit", "isalpha", "isalnum",
+    "zfill", "ljust", "rjust", "expandtabs", "title", "capitalize",
+})
+_TIMEOUTS = frozenset({"TimeoutError", "timeout", "Timeout", "ReadTimeout"})
+
+
+def receives(call: CallSite) -> bool:
+    """``await ws.receive(55)``: waits for the next inbound message."""
+    func = call.node.func
+    return isinstance(func, cst.Attribute) and func.attr.value in _RECEIVES
+
+
+def silence(names: Sequence[Optional[str]]) -> bool:
+    """Whether a handler catches only timeouts (``TimeoutError``, ``socket.timeout``): on a
+    read of an open connection, no message yet. A closed connection is a failure."""
+    return bool(names) and all(name is not None and name.rpartition(".")[2] in _TIMEOUTS for name in names)
+
+
 def local_call(rec: Recogniser, call: CallSite) -> bool:
     """Whether ``call`` acts on this machine only."""
     name = rec.name(call) or ""
     if name.startswith(LOCAL_MODULES) or local_browser_call(name):
         return True
+    func = call.node.func
+    if isinstance(func, cst.Attribute) and func.attr.value in _STRING_METHODS:
+        return True  # ``argv[-1].startswith("--")``: text work, whatever holds the text
     # a unix-domain socket (``socket.socket(socket.AF_UNIX)``) talks to a local process
     if name.startswith("socket.socket"):
         func = call.node.func

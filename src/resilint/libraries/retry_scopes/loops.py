@@ -3,14 +3,15 @@ loops whose body catches a failure, or checks a response status, and goes round 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
 from resilint.libraries.deadline_scopes import deadline_around
-from resilint.libraries.retry_scopes.conditions import polls_state, status_polarity
+from resilint.libraries.retry_scopes.conditions import polls_state, refused_request, status_polarity
 from resilint.libraries.retry_scopes.delays import loop_wait
-from resilint.libraries.retry_scopes.local_work import local_call, local_errors
+from resilint.libraries.retry_scopes.local_work import local_call, local_errors, receives, refused_input, silence
 from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
 from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, takes_new_work, target_feeds
 from resilint.libraries.retry_scopes.model import (
@@ -154,11 +155,11 @@ def _handwritten(
             or (any(has_continue(block(h.body)) for h in going_round)
                 and (leaves(body) or _succeeds(_following(body, node), flags)))
         )
-        if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order):
+        if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order, body):
             continue
         handlers.extend(going_round)
         tries.append(node)
-    status_ifs = [] if handlers else _status_ifs(rec, body, flags | _condition_names(loop, body), scope, order)
+    status_ifs = [] if handlers else _status_ifs(rec, body, flags | _condition_names(loop, body), scope, order, calls)
     if not handlers and not status_ifs:
         return None
     policy = Policy("loop", "loop", loop, scope=scope, order=order)
@@ -178,6 +179,11 @@ def _handwritten(
             policy.retry_on = Setting(UNKNOWN if UNKNOWN in kinds else ON_SPECIFIC)
     else:
         policy.retry_on = Setting(ON_STATUS, status_ifs[0])
+        # it goes round only on statuses with which the server refused the request (429): a
+        # POST whose response was lost raises, and leaves the loop
+        policy.guards_non_idempotent = all(
+            refused_request(node.test, otherwise=status_polarity(node.test) == "good") for node in status_ifs
+        )
     if requeue is not None and handlers:
         _requeue_limit(rec, policy, requeue[1], scope, order)
     elif not _bound_by_deadline(rec, policy, loop, sample):
@@ -387,12 +393,16 @@ def calls_out(rec: Recogniser, node: cst.CSTNode, calls: List[CallSite]) -> bool
 
 def local_state(
     rec: Recogniser, node: cst.CSTNode, handlers: List[cst.ExceptHandler], calls: List[CallSite], scope: Scope,
-    order: int,
+    order: int, body: Sequence[cst.BaseStatement] = (),
 ) -> bool:
     """The failure the handlers wait out comes from local work, not another service: they
     catch only errors of files, locks, lookups or the browser the ``try`` drives, or the
     ``try`` calls only local work (``os.open``, a unix socket's ``connect``, starting a
-    browser, a function of the file that does only such things)."""
+    browser, a function of the file that does only such things); or it only waits for the
+    next message on an open connection (``ws.receive()``) and catches only its timeout; or it
+    is no failure of a service at all, but its answer refusing the input (an
+    ``IntegrityError``), and the handlers change what the loop ``body`` sends next (the next
+    name, the item's turn in the queue): the same input again would be refused again."""
     handler_ids = {id(h) for h in getattr(node, "handlers", ())}
     outside = [
         call for call in calls
@@ -405,12 +415,72 @@ def local_state(
         types = handler.type
         names.extend(rec.expr_name(e.value if isinstance(e, cst.Element) else e, scope, order)
                      for e in (types.elements if isinstance(types, cst.Tuple) else [types]))
-    if local_errors(names, outside, rec):
+    if local_errors(names, outside, rec) or (refused_input(names) and _changes_input(handlers, body)):
         return True
+    if outside and all(receives(call) for call in outside) and silence(names):
+        return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
     return bool(outside) and all(local_call(rec, call) for call in outside)
 
 
-def _status_ifs(rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[str], scope: Scope, order: int) -> List[cst.If]:
+def _moves_on(
+    rec: Recogniser, stmts: Sequence[cst.BaseStatement], body: Sequence[cst.BaseStatement], calls: List[CallSite],
+) -> bool:
+    """The failed branch assigns what a call of the loop sends (``next_url = ...`` for
+    ``fetch(next_url)``): the next pass asks for something else, it does not repeat the call."""
+    changed = assigned_names(stmts)
+    if not changed:
+        return False
+    # what the failed branch itself calls (``LoginFailed(err)``), or the loop's ``else:``, is
+    # no request sent again
+    inside = {id(node) for stmt in stmts for node in iter_nodes(stmt) if isinstance(node, cst.Call)}
+    again = {id(node) for stmt in body for node in iter_nodes(stmt) if isinstance(node, cst.Call)} - inside
+    for call in calls:
+        if id(call.node) not in again or rec.name(call) in SLEEPS:
+            continue
+        for arg in call.node.args:
+            if arg.keyword is not None and _SETTINGS.search(arg.keyword.value):
+                continue  # ``timeout=timeout * 2``: the same request, given longer
+            if any(isinstance(part, cst.Name) and part.value in changed for part in iter_nodes(arg.value)):
+                return True
+    return False
+
+
+_SETTINGS = re.compile(r"timeout|retr|attempt|backoff|delay", re.IGNORECASE)
+
+
+# Methods that change the collection they are called on (``queue.insert(0, item)``).
+_MUTATORS = frozenset({
+    "append", "appendleft", "insert", "extend", "add", "update", "pop", "popleft", "remove", "discard", "put",
+    "put_nowait", "setdefault", "clear",
+})
+
+
+def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.BaseStatement]) -> bool:
+    """A handler assigns or changes a name that the loop ``body`` reads outside the handlers."""
+    changed: Set[str] = set()
+    for handler in handlers:
+        changed |= assigned_names(block(handler.body))
+        for part in iter_nodes(handler.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
+                    and part.func.attr.value in _MUTATORS):
+                changed.add(part.func.value.value)
+    if not changed:
+        return False
+    inside = {id(handler) for handler in handlers}
+    pending: List[cst.CSTNode] = list(body)
+    while pending:
+        part = pending.pop()
+        if id(part) in inside:
+            continue
+        if isinstance(part, cst.Name) and part.value in changed:
+            return True
+        pending.extend(part.children)
+    return False
+
+
+def _status_ifs(
+    rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[str], scope: Scope, order: int, calls: List[CallSite],
+) -> List[cst.If]:
     found = []
     loop_exits = has_exit(body) or bool(flags & assigned_names(body))
     for node in walk_statements(body):
@@ -422,7 +492,7 @@ def _status_ifs(rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[s
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
         good_stmts, bad_stmts = branch(good), branch(bad)
         bad_goes_round = has_continue(bad_stmts) or not leaves(bad_stmts)
-        if not bad_goes_round:
+        if not bad_goes_round or _moves_on(rec, bad_stmts, body, calls):
             continue
         good_leaves = bool(good_stmts) and (has_exit(good_stmts) or bool(flags & assigned_names(good_stmts)))
         if good_leaves or (has_continue(bad_stmts) and loop_exits):

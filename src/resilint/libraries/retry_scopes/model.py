@@ -61,8 +61,9 @@ class Policy:
     handlers: Tuple[cst.ExceptHandler, ...] = ()
     # Non-idempotent methods this policy retries (urllib3 ``allowed_methods``), if any.
     unsafe_methods: Optional[Setting] = None
-    # True when the library itself refuses to repeat non-idempotent requests
-    # (resilint's runtime with ``method=``/``idempotent=False``, httpx connect retries).
+    # True when it never repeats a non-idempotent request whose outcome is unknown: the library
+    # refuses to (resilint's runtime with ``method=``/``idempotent=False``, httpx connect
+    # retries), or a loop goes round only on statuses with which the server refused it (429).
     guards_non_idempotent: bool = False
     scope: Optional[Scope] = None  # the scope the definition is written in
     order: int = 0

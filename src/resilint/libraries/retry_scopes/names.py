@@ -60,6 +60,8 @@ NOT_FAILURES = frozenset({
     "builtins.GeneratorExit", "builtins.SystemExit", "queue.Empty", "queue.Full",
     "asyncio.CancelledError", "asyncio.QueueEmpty", "asyncio.QueueFull", "builtins.EOFError",
     "concurrent.futures.CancelledError", "multiprocessing.queues.Empty",
+    # TLS asks for the peer's next bytes (a non-blocking socket, a memory BIO): a wait, not a failure
+    "ssl.SSLWantReadError", "ssl.SSLWantWriteError", "OpenSSL.SSL.WantReadError", "OpenSSL.SSL.WantWriteError",
 })
 ANY_EXCEPTION = frozenset({"builtins.Exception", "builtins.BaseException"})
 # Errors of local state only (a file, a lock, a lookup, a collection changed while read): a
@@ -70,11 +72,20 @@ LOCAL_ERRORS = frozenset({
     "builtins.IndexError", "builtins.KeyError", "builtins.LookupError", "builtins.RuntimeError",
     "builtins.InterruptedError", "builtins.ChildProcessError",
 })
-# Modules whose calls act on the local machine: files, processes, locks, clocks, parsing, log lines.
+# The last part of the name of an error a dependency raises when it answered and refused the
+# input (a constraint or a validation failed): the same input fails the same way again, and a
+# dependency that is down raises something else. A loop that catches only these changes its
+# input (the next name, the table's turn in the queue) rather than waiting for a service.
+REFUSED_INPUT_ERRORS = frozenset({
+    "IntegrityError", "UniqueViolation", "UniqueViolationError", "ForeignKeyViolation",
+    "ForeignKeyViolationError", "DuplicateKeyError", "ValidationError",
+})
+# Modules whose calls act on the local machine: files, processes, locks, clocks, parsing, log
+# lines, devices. (Not D-Bus: a broker many clients of the machine share fails them together.)
 LOCAL_MODULES = (
     "os.", "shutil.", "pathlib.", "fcntl.", "msvcrt.", "glob.", "tempfile.", "json.", "io.", "time.",
     "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
-    "builtins.", "logging.",
+    "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.",
 )
 # Calls that ask a person for input: a loop that asks again after a failure sends new input.
 USER_INPUT = frozenset({

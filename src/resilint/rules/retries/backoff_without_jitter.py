@@ -88,7 +88,9 @@ class BackoffWithoutJitter(ProjectRule):
     time, a loop over pages whose number goes into the request, a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
     a polled state says so (`if job.status == "done": return`) or a polled value reaches one the
-    code holds (`if newsum == checksum: return`). Hand-written retry loops are
+    code holds (`if newsum == checksum: return`), nor loops that wait out local state (a lock
+    file, a unix socket, a device read through pyudev) or catch only an answer that refuses the input (an `IntegrityError`,
+    a `ValidationError`: the next pass sends another input). Hand-written retry loops are
     recognised with statements before the `try` (a log line, a metrics call), a read loop
     inside it, a `continue` after the sleep in the handler, and a success flag in the
     condition (`while count < max_count and not succeeded`).
@@ -269,6 +271,34 @@ class BackoffWithoutJitter(ProjectRule):
                 if job["state"] == "done":
                     return job
                 time.sleep(5)
+        """,
+        # relaunching a local child process; the helper only works on text
+        """
+        import subprocess, sys, time
+        def without_reloader(argv):
+            return argv[:-1] if argv[-1].startswith("--reloader=") else argv
+        def launch(retry=0):
+            try:
+                return subprocess.Popen(without_reloader(sys.argv))
+            except OSError:
+                time.sleep((retry + 1) * 0.5)
+                return launch(retry + 1)
+        """,
+        # waiting for udev (local sysfs) to initialise a device: no service, no crowd of clients
+        """
+        import asyncio
+        import pyudev
+        async def wait_for_device(context, sys_path):
+            device = None
+            for _ in range(3):
+                await asyncio.sleep(2)
+                try:
+                    device = pyudev.Devices.from_sys_path(context, sys_path)
+                except pyudev.DeviceNotFoundAtPathError:
+                    continue
+                if device.is_initialized:
+                    break
+            return device
         """,
         # a failover loop with no sleep is not a retry loop; no sleep is not RES202 anyway
         """

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.retry_scopes import ON_RESULT
@@ -92,7 +91,10 @@ class NestedRetry(ProjectRule):
     raises a project class of its own once spent (`raise RetriesExhausted()` right after it, or
     in its `else:`)
     under an outer layer that retries none of the classes it derives from.
-    A loop that moves on to the next mirror, remote or replica is failover, not a retry.
+    A loop that moves on to the next mirror, remote or replica is failover, not a retry; nor is
+    a loop that, on a failed status, changes what its request sends before it goes round (`if
+    page.status_code >= 500: next_url = f"{base}?page={n + 1}"; continue`): it skips to the next
+    page. A changed timeout or attempt number (`timeout=timeout * 2`) still sends the same request.
 
     ## Why is this bad?
     Retries are extra traffic, sent exactly when the dependency has the least capacity. Each
@@ -140,6 +142,28 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # a page that fails is skipped: the next pass asks for the next page
+        """
+        import random, time, requests
+        def fetch(url):
+            for attempt in range(5):
+                response = requests.get(url, timeout=10)
+                if response.status_code < 500:
+                    return response
+                time.sleep(random.uniform(0, 2 ** attempt))
+            return response
+        def pages(base):
+            number = 1
+            url = f"{base}?page={number}"
+            while url:
+                page = fetch(url)
+                if page.status_code >= 500:
+                    number += 1
+                    url = f"{base}?page={number}"
+                    continue
+                yield from page.json()["results"]
+                url = page.json()["next"]
+        """,
         # the inner layer gives up with a class the outer one does not retry
         """
         import time, random, requests
@@ -610,7 +634,7 @@ class NestedRetry(ProjectRule):
         chains: dict = {}
         for outer in graph.all_layers():
             for reached in _reached(graph, outer):
-                if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name, partial(_ancestry, graph)):
+                if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name, graph.ancestry):
                     continue
                 below = _chain(graph, reached.layer, chains, {outer.key})
                 _report(ctx, outer, reached, below)
@@ -628,7 +652,7 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
     seen = seen | {ref.key}
     best: Chain = [ref]
     for reached in _reached(graph, ref):
-        if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name, partial(_ancestry, graph)):
+        if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name, graph.ancestry):
             continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen)
         if _weight(candidate) > _weight(best):
@@ -655,29 +679,6 @@ def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]
                     yield Reached(deeper.layer, reached.path + deeper.path)
             continue
         yield reached
-
-
-def _ancestry(graph: ProjectGraph, name: str) -> Optional[Set[str]]:
-    """The project class ``name`` and every class it derives from, at any depth; None when a
-    base is a library class or cannot be read (what that class derives from is unknown)."""
-    found = {name}
-    pending = [name]
-    while pending:
-        cls = pending.pop()
-        module = graph.class_module(cls)
-        if module is None:
-            if cls.startswith("builtins."):
-                continue
-            return None
-        written = module.classes.get(cls, ())
-        bases = graph.values.bases(cls, module)
-        if len(bases) != len(written):
-            return None
-        for held in bases:
-            if held.name not in found:
-                found.add(held.name)
-                pending.append(held.name)
-    return found
 
 
 def _weight(chain: Chain) -> Tuple[int, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Iterator, List, Optional, Sequence, Set, Tuple
 
 from resilint.libraries.http_requests import (
     CLIENTS as HTTP_CLIENTS,
@@ -12,8 +12,10 @@ from resilint.libraries.http_requests import (
     UNSAFE,
     RequestFinder,
 )
+from resilint.libraries.raised_errors import ANSWERED, file_classes, raised_errors, repeats_lost_response
 from resilint.libraries.retry_scopes import (
     LIBRARY_TRIGGERS,
+    ON_SPECIFIC,
     RetryScope,
     RetryScopes,
     calls_within,
@@ -22,9 +24,10 @@ from resilint.libraries.retry_scopes import (
     retry_scopes,
 )
 from resilint.libraries.retry_scopes.swallowing import failing_out
+from resilint.libraries.self_retrying import GIVES_UP_QUIETLY, retried_exceptions
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
-from resilint.lint.semantic import CallSite
+from resilint.lint.semantic import CallSite, FunctionInfo
 from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
 from resilint.lint.value_flow import Held, split_last
 from resilint.rules.project_rule import ProjectRule
@@ -62,7 +65,16 @@ class RetriedNonIdempotentCall(ProjectRule):
     it retries, when that `try` does not read its answer (`reset = session.post(...)`, then
     `try: check(transcribe(...)) except BadAnswer: continue`): if its response is lost, the
     error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
-    retries the POST on a failed answer, and is reported.
+    retries the POST on a failed answer, and is reported. Nor is a POST sent again only after
+    the server refused it without acting: a loop that goes round only on a 429 (or 408, 425)
+    status, or a layer that retries only the project's own errors when no code on the way to
+    the POST turns its failure into one of them (`except ClientError: raise TryAgain() from
+    exc`) and neither the function that sends it nor a helper it calls on the response raises
+    one on an answer other than a refusal (`if r.status == 429: raise RateLimited()` is a
+    refusal, `if r.status >= 500: raise TryAgain()` is not: a 5xx may come after the server
+    acted). A lost response then raises the library's own error, which leaves the layer; a POST
+    that succeeded and is sent again because a later call failed (a fresh login after a 401)
+    repeats no lost attempt.
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
     PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after
@@ -262,8 +274,69 @@ class RetriedNonIdempotentCall(ProjectRule):
             r(requests.post, url, json={}, timeout=timeouts.payments, headers={"Idempotency-Key": key})
             return r(requests.get, url, timeout=timeouts.payments)
         """,
+        # sent again only after a 429: the server did not act, and a lost response raises out
+        """
+        import random, time, requests
+        def notify(url, payload):
+            for attempt in range(5):
+                response = requests.post(url, json=payload, timeout=5)
+                if response.status_code != 429:
+                    return response
+                time.sleep(random.uniform(0, 2 ** attempt))
+        """,
+        # the loop retries only the project's own error, raised on a 429
+        """
+        import random, time, requests
+        class RateLimited(Exception):
+            pass
+        def notify(url, payload):
+            for attempt in range(5):
+                try:
+                    response = requests.post(url, json=payload, timeout=5)
+                    if response.status_code == 429:
+                        raise RateLimited()
+                    return response
+                except RateLimited:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """,
     ]
     INVALID = [
+        Invalid(
+            # a 502 may come after the server acted
+            """
+            import random, time, requests
+            class Unavailable(Exception):
+                pass
+            def notify(url, payload):
+                for attempt in range(5):
+                    try:
+                        response = requests.post(url, json=payload, timeout=5)
+                        if response.status_code in (502, 503):
+                            raise Unavailable()
+                        return response
+                    except Unavailable:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+            """,
+            line=7,
+        ),
+        Invalid(
+            # the lost response becomes the error the loop retries
+            """
+            import random, time, requests
+            class Unavailable(Exception):
+                pass
+            def notify(url, payload):
+                for attempt in range(5):
+                    try:
+                        try:
+                            return requests.post(url, json=payload, timeout=5)
+                        except requests.ConnectionError as exc:
+                            raise Unavailable() from exc
+                    except Unavailable:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+            """,
+            line=8,
+        ),
         # the operation scope inside the retry: opened anew by every attempt
         Invalid(
             """
@@ -409,14 +482,26 @@ class RetriedNonIdempotentCall(ProjectRule):
                         anchor=node,
                     )
         finder = RequestFinder(model)
+        raised = {id(function): raises for function, raises in raised_errors(model)}
+        is_project_class, ancestry = file_classes(model)
         for scope in found.covering():
             if scope.policy.guards_non_idempotent:
                 continue
             covered = list(calls_within(model, scope))
             unread = {id(call.node) for call, read in failing_out(scope.policy, covered) if not read}
+            caught = retried_exceptions(model, scope.policy)
+            # what the file's functions the loop calls raise on an answer (``check(response)``)
+            helpers = [
+                (name, ANSWERED) for site in covered if caught
+                for value in model.resolve_all(site.node.func, site.scope, site.order) if isinstance(value, FunctionInfo)
+                for name, _ in raised.get(id(value), [])
+            ]
             for call in covered:
                 if id(call.node) in reported or id(call.node) in unread:
                     continue  # outside the ``try`` it retries, a lost response leaves the loop
+                chain = [[*raised.get(id(call.scope.enclosing_function), []), *helpers]]
+                if caught and not repeats_lost_response(caught, chain, is_project_class, ancestry):
+                    continue  # it retries only project errors, and none comes of a lost response
                 problem = _direct_problem(finder, call, scope)
                 if problem is None:
                     continue
@@ -468,7 +553,7 @@ def _check_project(ctx: ProjectContext) -> None:
             if not (decorated or _pending(request)):
                 posts.add(request.place)  # unless the retry comes from another module
                 continue
-            problem = judge.problem(request, function, ())
+            problem = judge.problem(request, function, ()) if judge.repeats_lost(layer, (function,)) else None
             if problem is not None:
                 posts.add(request.place)
                 ctx.report(request.place, _message(f"`{request.name}`", problem, "", layer), [
@@ -479,7 +564,7 @@ def _check_project(ctx: ProjectContext) -> None:
                 continue
             near = function.place.path
             library_post = judge.library_post(call, near)
-            if library_post is not None:
+            if library_post is not None and judge.repeats_lost(layer, (function,)):
                 ctx.report(call.place, _message(f"`{_short(call.target)}`", library_post, "", layer), [
                     (layer.place, f"the retry: {layer.description}"),
                 ])
@@ -489,6 +574,8 @@ def _check_project(ctx: ProjectContext) -> None:
                 continue  # a retry by recursion calls its own function: judged with it
             for reached, path, running in graph.reachable(callee, entry=(function, call)):
                 steps = judge.steps(function, call, path)
+                if not judge.repeats_lost(layer, [caller for caller, _ in steps] + [reached]):
+                    continue
                 ruled_out = {c.place for c in reached.calls} - {c.place for c in running} if running is not reached.calls else ()
                 for request in reached.requests:
                     if request.place in ruled_out:
@@ -587,6 +674,32 @@ class _Judge:
             steps.append((owner, step))
             owner = self.graph.callee(step, owner.place.path)
         return tuple(steps)
+
+    def repeats_lost(self, layer: Layer, chain: Sequence[FunctionSummary]) -> bool:
+        """Whether ``layer`` sends a request of the last function of ``chain`` again after its
+        response was lost (``libraries/raised_errors.py``)."""
+        if layer.retries_on != ON_SPECIFIC:
+            return True
+        graph = self.graph
+        sender = chain[-1]
+        # what the sender's helpers raise on the answer (``check(response)``) is the sender's
+        helpers = (graph.callee(call, sender.place.path) for call in sender.calls)
+        answers = [*sender.raises, *((name, ANSWERED) for helper in helpers if helper is not None for name in self.escaping(helper))]
+        return repeats_lost_response(
+            layer.exceptions, [*(f.raises for f in chain[:-1]), answers], lambda name: graph.class_module(name) is not None,
+            graph.ancestry,
+        )
+
+    def escaping(self, helper: FunctionSummary) -> Iterator[str]:
+        """The project errors ``helper`` raises that leave it: one that a retry of its own
+        retries leaves as what that retry gives up with (``RetriesExhausted``), if anything."""
+        for name, _ in helper.raises:
+            bases = self.graph.ancestry(name) or {name}
+            own = next((layer for layer in helper.layers if layer.whole_function and bases & set(layer.exceptions)), None)
+            if own is None or own.gives_up_with is None:
+                yield name
+            elif own.gives_up_with != GIVES_UP_QUIETLY and not own.gives_up_with.endswith(".*"):
+                yield own.gives_up_with
 
     def problem(self, request: Request, function: FunctionSummary, steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> Optional[_Problem]:
         method = request.method

@@ -53,9 +53,17 @@ class UnboundedRetry(Rule):
     return`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
     checksum: return`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
-    `FileExistsError`, an `IndexError` while reading rows, a unix socket, a browser that
+    `FileExistsError`, an `IndexError` while reading rows, a unix socket, a device read through
+    pyudev, pyserial, pyusb or evdev, psutil, a browser that
     Selenium or Playwright drives on this machine, a function of the file that does only such
-    things): it retries nothing another service does. A prompt read through a wrapper of the
+    things): it retries nothing another service does. Nor is a read loop on an open connection
+    that catches only the timeout of its receive (`msg = await ws.receive(55)`, then `except
+    TimeoutError: await ws.ping()`): nothing arrived, nothing is sent again. Nor is a loop whose
+    handlers catch only an answer that refuses the input (an `IntegrityError` or
+    `UniqueViolation`, a `ValidationError`) and change that input (the next free name, the
+    table's turn after the tables that reference it): a dependency that is down raises another
+    error, which leaves the loop. The same save retried after an `IntegrityError` (a race with
+    another writer) is a retry. A prompt read through a wrapper of the
     file that only asks (`def obtain_input(text): return input(text)`) asks again like
     `input()` itself. Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left. A loop that leaves once the call returns something
@@ -281,8 +289,91 @@ class UnboundedRetry(Rule):
                     time.sleep(random.random())
                 retried = True
         """,
+        # a table still referenced fails with an IntegrityError and waits its turn; a database
+        # that is down raises OperationalError, which leaves the loop
+        """
+        from psycopg2 import IntegrityError
+        def clear_tables(db, tables):
+            while tables:
+                table = tables.pop()
+                try:
+                    db.run("DELETE FROM %s" % table)
+                except IntegrityError:
+                    tables.insert(0, table)
+        """,
+        # a websocket's read loop: a receive timeout is silence, answered by a keep-alive ping
+        """
+        import aiohttp
+        async def listen(session: aiohttp.ClientSession, url, handle):
+            client = await session.ws_connect(url)
+            while not client.closed:
+                try:
+                    message = await client.receive(55)
+                except TimeoutError:
+                    await client.ping()
+                    continue
+                handle(message)
+        """,
+        # a TLS handshake between two in-memory connections: WantReadError asks for the peer's bytes
+        """
+        from OpenSSL import SSL
+        def pump(client: SSL.Connection, server: SSL.Connection):
+            while True:
+                try:
+                    client.do_handshake()
+                except SSL.WantReadError:
+                    server.bio_write(client.bio_read(2 ** 16))
+                else:
+                    break
+        """,
+        # a generated name that is taken: the next one
+        """
+        from django.core.exceptions import ValidationError
+        from app.models import Host
+        def make_host():
+            saved, index = False, 1
+            while not saved:
+                try:
+                    host = Host(name=f"host-{index}")
+                    host.validate_unique()
+                    host.save()
+                    saved = True
+                except ValidationError:
+                    index += 1
+        """,
     ]
     INVALID = [
+        Invalid(
+            # the same save again after a conflict: a retry, which a lasting conflict never ends
+            """
+            import time
+            from django.db import IntegrityError
+            def save(docket):
+                while True:
+                    try:
+                        docket.save()
+                        break
+                    except IntegrityError:
+                        time.sleep(1)
+            """,
+            line=4,
+        ),
+        Invalid(
+            # a closed websocket is a failure: the reconnect after it retries forever
+            """
+            import asyncio
+            import websockets
+            async def next_message(url):
+                ws = await websockets.connect(url)
+                while True:
+                    try:
+                        return await ws.recv()
+                    except websockets.ConnectionClosed:
+                        await asyncio.sleep(5)
+                        ws = await websockets.connect(url)
+            """,
+            line=5,
+        ),
         Invalid(
             # the "wrapper" of input() also calls a service: a failure of that call is retried
             """

@@ -119,7 +119,9 @@ class MissingTimeout(ProjectRule):
     Not flagged: a database connection string that is not a literal
     (`os.environ["DATABASE_URL"]`), which may carry `connect_timeout`; a call answered in the
     process by a test double (responses, requests-mock, httpretty, `mock.patch` …, see RES105); a call that passes `**kwargs` of unknown
-    content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout); a name that only looks like
+    content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout; a local that
+    is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
+    keys they show, so one without `timeout` is flagged); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`
@@ -194,6 +196,14 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS
     VALID = [
+        # a key added after the dict is written: the timeout may be there
+        """
+        import requests
+        def send(url, payload, timeout):
+            kwargs = {"json": payload}
+            kwargs["timeout"] = timeout
+            return requests.post(url, **kwargs)
+        """,
         # the session's own request binds a timeout: its get/post call it
         """
         import functools
@@ -308,6 +318,19 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # every dict ``kwargs`` may hold is written out here, and none has a timeout
+            """
+            import requests
+            def send(url, payload, encode_json=False):
+                if encode_json:
+                    kwargs = dict(data=payload)
+                else:
+                    kwargs = {"json": payload}
+                return requests.post(url, **kwargs)
+            """,
+            line=7,
+        ),
         Invalid(
             # a partial that binds no timeout bounds nothing
             """

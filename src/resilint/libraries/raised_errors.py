@@ -1,0 +1,105 @@
+"""What a function raises of its own (``raise RateLimited()``), and on what: a failure it turns
+into that error (the ``raise`` is in an ``except`` handler), an answer with which the server
+refused the request before acting on it (``if r.status == 429: raise RateLimited()``), or
+another answer. A retry layer that catches only project errors repeats a POST whose response
+was lost only when project code turns that failure into one of them."""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from resilint.libraries.retry_scopes.conditions import refused_request
+from resilint.lint.semantic import FunctionInfo, RaiseSite, SemanticModel
+from resilint.lint.traversal import iter_nodes
+
+CONVERTED = "failure"
+REFUSED = "refused"
+ANSWERED = "answer"
+
+Raised = Sequence[Tuple[str, str]]
+
+
+def raised_errors(model: SemanticModel) -> List[Tuple[FunctionInfo, List[Tuple[str, str]]]]:
+    """Each function with the classes its ``raise`` statements name, each with how it raises
+    it; builtin errors are left out (no project layer catches only those)."""
+    found: Dict[int, Tuple[FunctionInfo, List[Tuple[str, str]]]] = {}
+    for site in model.raises:
+        function = site.scope.enclosing_function
+        exc = site.node.exc
+        if function is None or exc is None:
+            continue
+        name = model.qualified_name(exc.func if isinstance(exc, cst.Call) else exc, site.scope, site.order)
+        if not name or name.startswith("builtins."):
+            continue
+        entry = (name, _how(site, function.node))
+        raised = found.setdefault(id(function), (function, []))[1]
+        if entry not in raised:
+            raised.append(entry)
+    return list(found.values())
+
+
+def _how(site: RaiseSite, function: cst.CSTNode) -> str:
+    start = next((i for i, node in enumerate(site.stack) if node is function), -1)
+    own = site.stack[start + 1:]
+    if any(isinstance(node, cst.ExceptHandler) for node in own):
+        return CONVERTED
+    branch = next((node for node in reversed(own) if isinstance(node, cst.If)), None)
+    if branch is not None and refused_request(branch.test) and any(node is site.node for node in iter_nodes(branch.body)):
+        return REFUSED
+    return ANSWERED
+
+
+def repeats_lost_response(
+    caught: Sequence[str], chain: Sequence[Raised], is_project_class: Callable[[str], bool],
+    ancestry: Callable[[str], Optional[Set[str]]],
+) -> bool:
+    """Whether a layer that retries the errors ``caught`` sends a request again after its
+    response was lost, for a request sent at the end of ``chain`` (what each function raises,
+    from the retried one down to the one that sends). A request's own failure is an error of
+    its library, so a layer that catches only project errors repeats it only when a function of
+    the chain turns a failure into one of them (in an ``except``), or the sender (or a helper it
+    calls on the response) raises one on an answer that is not a refusal (a 502 may come after
+    the server acted; a 429 never does).
+    ``ancestry``: a project class and those it derives from, None when not all are known."""
+    if not caught or not all(is_project_class(name) for name in caught):
+        return True
+    retried = set(caught)
+
+    def sets_off(name: str) -> bool:
+        bases = ancestry(name)
+        return bases is None or bool(bases & retried)
+
+    if any(how == CONVERTED and sets_off(name) for raised in chain for name, how in raised):
+        return True
+    return bool(chain) and any(how == ANSWERED and sets_off(name) for name, how in chain[-1])
+
+
+def file_classes(model: SemanticModel) -> Tuple[Callable[[str], bool], Callable[[str], Optional[Set[str]]]]:
+    """What a single file can tell ``repeats_lost_response``: a class of the project is one
+    under the file's own top-level package; the classes a class of this file derives from."""
+    top = model.module_name.split(".", 1)[0]
+    prefix = f"{model.module_name}." if model.module_name else ""
+    bases = {
+        prefix + cls.qualname: [model.qualified_name(base, cls.scope.parent or cls.scope, 1 << 62) for base in cls.bases]
+        for cls in model.classes
+    }
+
+    def ancestry(name: str) -> Optional[Set[str]]:
+        found, pending = {name}, [name]
+        while pending:
+            cls = pending.pop()
+            if cls.startswith("builtins."):
+                continue
+            if cls not in bases:
+                return None
+            for base in bases[cls]:
+                if base is None:
+                    return None
+                if base not in found:
+                    found.add(base)
+                    pending.append(base)
+        return found
+
+    return (lambda name: bool(top) and name.split(".", 1)[0] == top), ancestry
