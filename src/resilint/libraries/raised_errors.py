@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from resilint.libraries.retry_scopes.conditions import refused_request
+from resilint.lint.project import class_ancestry
 from resilint.lint.semantic import FunctionInfo, RaiseSite, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -86,20 +87,8 @@ def file_classes(model: SemanticModel) -> Tuple[Callable[[str], bool], Callable[
         for cls in model.classes
     }
 
-    def ancestry(name: str) -> Optional[Set[str]]:
-        found, pending = {name}, [name]
-        while pending:
-            cls = pending.pop()
-            if cls.startswith("builtins."):
-                continue
-            if cls not in bases:
-                return None
-            for base in bases[cls]:
-                if base is None:
-                    return None
-                if base not in found:
-                    found.add(base)
-                    pending.append(base)
-        return found
+    def written(cls: str) -> Optional[List[str]]:
+        names = bases.get(cls)
+        return None if names is None or None in names else names  # type: ignore[return-value]
 
-    return (lambda name: bool(top) and name.split(".", 1)[0] == top), ancestry
+    return (lambda name: bool(top) and name.split(".", 1)[0] == top), lambda name: class_ancestry(name, written)

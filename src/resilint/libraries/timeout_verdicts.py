@@ -38,9 +38,10 @@ from resilint.libraries.timeout_values import (
     value_from_data,
 )
 from resilint.lint.canonical import library_class
-from resilint.lint.nodes import call_argument, code_of, is_none, is_true, string_of
+from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
 from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
+from resilint.lint.traversal import iter_nodes
 from resilint.lint.value_flow import split_last
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -126,7 +127,7 @@ def judge(
     if node is not None and spec.none_means_default and is_none(node):
         return _missing(call, name, spec, model, site, max_timeout, given_none=node)
     if node is None:
-        if argument.unknown:
+        if argument.unknown or _pool_kwargs_set(model, site, spec):
             return None
         if spec.session is not None:
             session = call_argument(call, spec.session[1], spec.session[0])
@@ -215,6 +216,29 @@ class Judgement:
     code: str
     message: str
     at_value: bool
+
+
+def _pool_kwargs_set(model: SemanticModel, site: CallSite, spec: TimeoutSpec) -> bool:
+    """redis-py: ``client.connection_pool.connection_kwargs["socket_timeout"] = 3`` after the
+    client is made gives every connection its pool opens later that timeout."""
+    if spec.library != "redis" or site.scope.kind not in ("function", "module"):
+        return False
+    holder = next((name for name, bindings in site.scope.bindings.items()
+                   if any(binding.expr is site.node for binding in bindings)), None)
+    if holder is None:
+        return False
+    root = site.scope.node.body if isinstance(site.scope.node, cst.FunctionDef) else site.scope.node
+    for node in iter_nodes(root, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if not isinstance(node, cst.AssignTarget) or not isinstance(node.target, cst.Subscript):
+            continue
+        target = node.target
+        owner = target.value
+        key = target.slice[0].slice if len(target.slice) == 1 else None
+        if (isinstance(owner, cst.Attribute) and owner.attr.value == "connection_kwargs"
+                and isinstance(key, cst.Index) and string_of(key.value) in spec.keywords
+                and (dotted_name(owner) or "").split(".", 1)[0] == holder):
+            return True
+    return False
 
 
 def judge_missing(

@@ -178,24 +178,15 @@ class ProjectGraph:
     def ancestry(self, name: str) -> Optional[Set[str]]:
         """The project class ``name`` and every class it derives from, at any depth; None when a
         base is a library class or cannot be read (what that class derives from is unknown)."""
-        found = {name}
-        pending = [name]
-        while pending:
-            cls = pending.pop()
+
+        def bases(cls: str) -> Optional[List[str]]:
             module = self.class_module(cls)
             if module is None:
-                if cls.startswith("builtins."):
-                    continue
                 return None
-            written = module.classes.get(cls, ())
-            bases = self.values.bases(cls, module)
-            if len(bases) != len(written):
-                return None
-            for held in bases:
-                if held.name not in found:
-                    found.add(held.name)
-                    pending.append(held.name)
-        return found
+            held = self.values.bases(cls, module)
+            return [h.name for h in held] if len(held) == len(module.classes.get(cls, ())) else None
+
+        return class_ancestry(name, bases)
 
     def locate(self, name: str, near: str) -> Optional[Tuple[ModuleSummary, str]]:
         """The module a dotted name starts with (the longest such prefix), and the rest."""
@@ -630,6 +621,25 @@ class ProjectGraph:
             for index, layer in enumerate(function.layers):
                 if not layer.client and not layer.pending:
                     yield LayerRef(function, index)
+
+
+def class_ancestry(name: str, bases: Callable[[str], Optional[List[str]]]) -> Optional[Set[str]]:
+    """``name`` and every class it derives from, at any depth, as ``bases`` reads each class
+    (None: not known); None when one other than a builtin is not known."""
+    found = {name}
+    pending = [name]
+    while pending:
+        cls = pending.pop()
+        if cls.startswith("builtins."):
+            continue
+        written = bases(cls)
+        if written is None:
+            return None
+        for base in written:
+            if base not in found:
+                found.add(base)
+                pending.append(base)
+    return found
 
 
 @dataclass(frozen=True)

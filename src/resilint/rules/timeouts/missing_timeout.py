@@ -28,7 +28,9 @@ class MissingTimeout(ProjectRule):
       `ftplib.FTP/FTP_TLS`, `poplib.POP3/POP3_SSL`, `imaplib.IMAP4/IMAP4_SSL` (its timeout
       parameter exists since Python 3.9);
     - `redis.Redis`/`StrictRedis`/`from_url`/`ConnectionPool` without `socket_timeout` (unless a
-      `connection_pool=` carries it), also when only `socket_connect_timeout` is given (it
+      `connection_pool=` carries it, or the function sets it on the client's pool afterwards,
+      `client.connection_pool.connection_kwargs["socket_timeout"] = 3`, which every connection
+      the pool opens later uses), also when only `socket_connect_timeout` is given (it
       bounds the connect, not reads). A `from_url` URL read from configuration
       (`redis.from_url(settings.REDIS_URL)`) is taken to carry no `socket_timeout`, since
       real projects almost never put one there; the message says a URL parameter would also
@@ -196,6 +198,14 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS
     VALID = [
+        # the pool's connection settings get the timeout before any connection is made
+        """
+        from redis import StrictRedis
+        def check(uri):
+            client = StrictRedis.from_url(uri)
+            client.connection_pool.connection_kwargs["socket_timeout"] = 3
+            return client.ping()
+        """,
         # a key added after the dict is written: the timeout may be there
         """
         import requests
