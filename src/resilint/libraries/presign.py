@@ -1,6 +1,6 @@
-"""boto3 clients that only sign: ``generate_presigned_url`` and ``generate_presigned_post``
-compute a signature in the process and send nothing, so a client used for nothing else never
-waits on the network and its timeouts cannot matter.
+"""boto3 clients that only sign: ``generate_presigned_url``, ``generate_presigned_post`` and
+``generate_db_auth_token`` compute a signature in the process and send nothing, so a client
+used for nothing else never waits on the network and its timeouts cannot matter.
 
 What the file shows of each client object it makes (``boto3.client(...)``, ``.resource``,
 ``Session().client``, botocore's ``create_client``), followed by the call that made it through
@@ -24,7 +24,7 @@ from resilint.libraries.object_uses import object_uses
 from resilint.lint.canonical import returned_type
 from resilint.lint.semantic import Instance, SemanticModel
 
-SIGNS: FrozenSet[str] = frozenset({"generate_presigned_url", "generate_presigned_post"})
+SIGNS: FrozenSet[str] = frozenset({"generate_presigned_url", "generate_presigned_post", "generate_db_auth_token"})
 # The calls that make a botocore client (or a boto3 resource, whose meta.client is one).
 CONSTRUCTIONS: FrozenSet[str] = frozenset(name for name, spec in CLIENT_CALLS.items() if spec.botocore_config)
 CLIENT_TYPES: FrozenSet[str] = frozenset(returned_type(name) for name in CONSTRUCTIONS)

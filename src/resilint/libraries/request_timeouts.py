@@ -2,7 +2,9 @@
 ``urllib3.PoolManager()`` made without a default timeout, when each request the project sends
 through the object gives one (``session.get(url, timeout=aiohttp.ClientTimeout(...))``,
 ``pool.request("GET", url, timeout=urllib3.Timeout(...))``), never waits by the default it
-lacks: the requests decide, and are judged where they are made.
+lacks: the requests decide, and are judged where they are made. Likewise a client made with a
+default (``httpx.AsyncClient(timeout=60)``) whose every request gives its own timeout, bounded
+or not (``timeout=None`` is RES102 where it is given), never waits by that default.
 
 The file judges an object it keeps to itself; one it stores, returns or passes to a project
 function is left to the project pass, which reads every call the project makes through it
@@ -17,13 +19,13 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from resilint.libraries.clients import CLIENT_CALLS, TimeoutArgument, TimeoutSpec, find_timeout
+from resilint.libraries.clients import CLIENT_CALLS, TimeoutSpec, find_timeout
 from resilint.libraries.object_uses import Classify, object_uses
 from resilint.libraries.timeout_values import TimeoutEvaluator, TimeoutValue
 from resilint.lint.semantic import Binding, CallSite, Instance, Scope, SemanticModel
 
 # Calls through such an object that send nothing, so no timeout applies to them.
-SENDS_NOTHING: FrozenSet[str] = frozenset({"close", "clear", "detach"})
+SENDS_NOTHING: FrozenSet[str] = frozenset({"close", "aclose", "clear", "detach"})
 # Catalog entries under a client's name that make another client (``redis.Redis.from_url``),
 # not a request through this one.
 _MAKES_CLIENT: FrozenSet[str] = frozenset({"from_url"})
@@ -73,7 +75,7 @@ def _classify(model: SemanticModel) -> Classify:
         if argument.value is None:
             return "other"
         value = TimeoutEvaluator(model, site.scope, site.order).evaluate(argument.value)
-        return "timed" if bounded(value) else "other"
+        return "timed" if bounded(value) else "given"  # ``timeout=None`` replaces a default too
 
     return classify
 
@@ -176,20 +178,25 @@ def _hidden(model: SemanticModel, made: FrozenSet[int]) -> Set[int]:
 
 
 def _uses(model: SemanticModel) -> Dict[int, Dict[str, bool]]:
-    """What the file does with each object it makes without a default timeout (only those: the
-    others are judged by what they are given)."""
+    """What the file does with each object it makes: each request through it that gives a
+    bounded timeout ("timed"), another one ("given"), anything else ("other"), whether other
+    modules may reach it ("escapes"), and whether it was made with a default ("defaulted")."""
 
     def compute() -> Dict[int, Dict[str, bool]]:
-        made = frozenset(
-            id(site.node) for site, name in model.iter_calls()
-            if name in TIMED_REQUESTS
-            and find_timeout(site.node, CLIENT_CALLS[name], model, site.scope, site.order) == TimeoutArgument(None, False)
-        )
-        if not made:
+        given = {
+            id(site.node): argument.value is not None for site, name in model.iter_calls() if name in TIMED_REQUESTS
+            for argument in (find_timeout(site.node, CLIENT_CALLS[name], model, site.scope, site.order),)
+            if not argument.unknown
+        }
+        if not given:
             return {}
+        made = frozenset(given)
         found = object_uses(model, made, _classify(model))
         for key in _hidden(model, made):
             found[key]["other"] = True
+        for key, defaulted in given.items():
+            if defaulted:
+                found[key]["defaulted"] = True
         return found
 
     return model.derived(_uses, compute)
@@ -201,17 +208,33 @@ def every_request_timed(model: SemanticModel, made: cst.CSTNode) -> Optional[boo
     file can reach it; None when other modules may (the project pass decides); False
     otherwise."""
     flags = _uses(model).get(id(made))
-    if flags is None or flags.get("other"):
+    if flags is None or flags.get("other") or flags.get("given"):
         return False
     if flags.get("escapes"):
         return None
     return bool(flags.get("timed"))
 
 
+def every_request_given(model: SemanticModel, made: cst.CSTNode) -> Optional[bool]:
+    """For an object made with a default timeout: True when each request the file sends
+    through it gives its own (bounded or not), which replaces that default, and nothing outside
+    the file can reach it; None when other modules may (the default is then judged as usual);
+    False otherwise."""
+    flags = _uses(model).get(id(made))
+    if flags is None or flags.get("other"):
+        return False
+    if flags.get("escapes"):
+        return None
+    return bool(flags.get("timed") or flags.get("given"))
+
+
 def requests_fact(model: SemanticModel, value: Instance) -> str:
-    """For the summary, what the file does with such an object other modules may reach:
-    "timed" (each request it sends gives a bounded timeout), "escapes" (it sends none), or ""
-    (the file judged it alone)."""
-    if value.site is None or every_request_timed(model, value.site) is not None:
+    """For the summary, what the file does with an object made without a default timeout that
+    other modules may reach: "timed" (each request it sends gives a bounded timeout), "escapes"
+    (it sends none), or "" (the file judged it alone)."""
+    if value.site is None:
         return ""
-    return "timed" if _uses(model)[id(value.site)].get("timed") else "escapes"
+    flags = _uses(model).get(id(value.site))
+    if not flags or flags.get("defaulted") or every_request_timed(model, value.site) is not None:
+        return ""  # a default is judged by the file alone: the finding carries its fix
+    return "timed" if flags.get("timed") else "escapes"

@@ -7,7 +7,7 @@ DB scopes (transactions, held connections) with the calls made inside them."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -751,6 +751,22 @@ def _unknown_decorators(
     return found
 
 
+def _merged_into(model: SemanticModel, name: str, site: CallSite) -> Optional[Sequence[cst.BaseDictElement]]:
+    """What ``**name`` passes of the caller's keyword arguments: all of them (no elements) while
+    the name still holds the parameter; the elements of the dict it was rebound to when that
+    dict unpacks them (``options = {"socket_timeout": ..., **options}``); None otherwise."""
+    binding = model.lookup(name, site.scope, site.order)
+    if binding is None or binding.expr is None:
+        return ()
+    value = binding.expr
+    if isinstance(value, cst.Dict) and any(
+        isinstance(e, cst.StarredDictElement) and isinstance(e.value, cst.Name) and e.value.value == name
+        for e in value.elements
+    ):
+        return value.elements
+    return None
+
+
 def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Arguments:
     """The shape of the call's arguments, with the values of timeout-like keywords."""
     function = site.scope.enclosing_function
@@ -762,7 +778,16 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
     for arg in site.node.args:
         if arg.star == "**":
             double_star = True
-            forwards = forwards or (isinstance(arg.value, cst.Name) and arg.value.value == kwargs_param)
+            if not (isinstance(arg.value, cst.Name) and arg.value.value == kwargs_param):
+                continue
+            merged = _merged_into(model, arg.value.value, site)
+            forwards = forwards or merged is not None
+            for element in merged or ():
+                keyword = string_of(element.key) if isinstance(element, cst.DictElement) else None
+                if keyword in TIMEOUT_KEYWORDS:  # a default the function fills in
+                    keywords.append(keyword)
+                    evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                    values.append(_argument(model, evaluator, function, keyword, element.value, locate))
         elif arg.star == "*":
             star = True
         elif arg.keyword is None:

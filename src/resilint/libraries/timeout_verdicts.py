@@ -26,7 +26,9 @@ from resilint.libraries.clients import (
 )
 from resilint.libraries.network_mocks import answered, in_process
 from resilint.libraries.presign import CONSTRUCTIONS, signs, signs_only
-from resilint.libraries.request_timeouts import SENDS_NOTHING, TIMED_REQUESTS, bounded, every_request_timed, method_spec
+from resilint.libraries.request_timeouts import (
+    SENDS_NOTHING, TIMED_REQUESTS, bounded, every_request_given, every_request_timed, method_spec,
+)
 from resilint.libraries.server_sockets import SETTIMEOUT, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
@@ -369,6 +371,8 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
                 continue
             # a verdict with a fix stays with the file, whose findings carry the fixes
             verdict = replace(verdict, deferred=timed is None and spec.library not in RUNTIME_TIMEOUT_LIBRARIES)
+        elif verdict is not None and name in TIMED_REQUESTS and every_request_given(model, site.node):
+            continue  # a verdict on the client's default, which each of its requests replaces
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts

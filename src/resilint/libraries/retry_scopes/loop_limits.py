@@ -99,8 +99,8 @@ def loop_limit(rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequenc
     # failures and keeps retrying the others forever: it bounds nothing.
     counters = counter_names(body)
     verdict = "unbounded"
-    for test, _ in _exit_tests(body, flags):
-        if mentions_bound(rec, test, counters, scope, order):
+    for test, _, flipped in _exit_tests(body, flags):
+        if mentions_bound(rec, test, counters | flipped, scope, order):
             verdict = "bounded"
             break
     if verdict == "unbounded":
@@ -120,9 +120,10 @@ def _limited(policy: Policy, kind: str, node: Optional[cst.CSTNode] = None) -> N
 
 
 def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tuple]:
-    """The tests of the ``if``s that decide to leave the loop, and whether each is in an
-    ``except`` handler: ``if attempt >= 5: raise``, ``if failures > 3: done = True``, and
-    ``if attempt < 4: sleep(); continue`` followed by ``raise``."""
+    """The tests of the ``if``s that decide to leave the loop, whether each is in an ``except``
+    handler, and the names the branch that stays assigns when the other leaves: ``if attempt >=
+    5: raise``, ``if failures > 3: done = True``, ``if attempt < 4: sleep(); continue``
+    followed by ``raise``, ``if not failed: failed = e`` … ``else: raise``."""
     handler_statements = {
         id(node)
         for handler in walk_statements(body) if isinstance(handler, cst.ExceptHandler)
@@ -140,7 +141,13 @@ def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tupl
                     or (has_continue(block(branch.body)) and leaves(following))
                 )
                 if exits:
-                    found.append((branch.test, id(stmt) in handler_statements))
+                    # ``if not failed: failed = e`` (reconnect once) ``else: raise``: the branch
+                    # that goes round sets what the test reads, so the next failure leaves
+                    otherwise = branch.orelse
+                    flips = (isinstance(otherwise, cst.Else) and leaves(block(otherwise.body))
+                             and not leaves(block(branch.body)))
+                    flipped = assigned_names(block(branch.body)) if flips else set()
+                    found.append((branch.test, id(stmt) in handler_statements, flipped))
                 branch = branch.orelse
     return found
 

@@ -40,7 +40,7 @@ from resilint.libraries.retry_scopes.statements import (
     small_statements,
     walk_statements,
 )
-from resilint.lint.nodes import dotted_name, expression_nodes
+from resilint.lint.nodes import dotted_name, expression_nodes, string_of
 from resilint.lint.semantic import CallSite, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -97,6 +97,22 @@ def _takes_next(body: Sequence[cst.BaseStatement]) -> bool:
     return False
 
 
+def _pops_next(loop: cst.While, body: Sequence[cst.BaseStatement]) -> bool:
+    """``while urls:`` (or ``while len(self.candidates) > 0``) that takes ``urls.pop(0)`` each
+    pass and puts nothing back: each pass tries the next item, until none is left."""
+    tested = {dotted_name(node) for node in expression_nodes(loop.test) if isinstance(node, (cst.Name, cst.Attribute))}
+    tested.discard(None)
+    popped, refilled = False, False
+    for statement in body:
+        for node in iter_nodes(statement):
+            if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                    and dotted_name(node.func.value) in tested):
+                method = node.func.attr.value
+                popped = popped or method in ("pop", "popleft")
+                refilled = refilled or method in ("append", "appendleft", "insert", "extend", "put")
+    return popped and not refilled
+
+
 def _bound_by_deadline(rec: Recogniser, policy: Policy, loop: cst.CSTNode, sample: CallSite) -> bool:
     """A loop inside a deadline scope (``with anyio.fail_after(20):``, ``asyncio.wait_for`` of its
     function) stops when the deadline does, whatever its own limit."""
@@ -125,7 +141,7 @@ def _handwritten(
     sleeps = [c for c in calls if rec.name(c) in SLEEPS]
     if not counted and not sleeps:
         return None  # a failover loop: next host, no pause
-    if not sleeps and isinstance(loop, cst.While) and _takes_next(body):
+    if not sleeps and isinstance(loop, cst.While) and (_takes_next(body) or _pops_next(loop, body)):
         return None  # ``url = next(mirrors, None)`` on failure: the next mirror, until none is left
     if isinstance(loop, cst.While) and isinstance(loop.test, cst.NamedExpr) and isinstance(
         loop.test.value, (cst.Call, cst.Await)
@@ -415,7 +431,9 @@ def local_state(
         types = handler.type
         names.extend(rec.expr_name(e.value if isinstance(e, cst.Element) else e, scope, order)
                      for e in (types.elements if isinstance(types, cst.Tuple) else [types]))
-    if local_errors(names, outside, rec) or (refused_input(names) and _changes_input(handlers, body)):
+    if local_errors(names, outside, rec) or (
+        (refused_input(names) or all(_refused_by_message(handler) for handler in handlers)) and _changes_input(handlers, body)
+    ):
         return True
     if outside and all(receives(call) for call in outside) and silence(names):
         return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
@@ -446,6 +464,21 @@ def _moves_on(
 
 
 _SETTINGS = re.compile(r"timeout|retr|attempt|backoff|delay", re.IGNORECASE)
+
+
+_REFUSAL_WORDS = re.compile(r"conflict|already exists|already in use|duplicate|unique|is taken", re.IGNORECASE)
+
+
+def _refused_by_message(handler: cst.ExceptHandler) -> bool:
+    """The handler goes round only when the error's text says the input was refused (``if
+    "Conflict" in str(exc): name = next_name() else: raise``)."""
+    for statement in block(handler.body):
+        if not isinstance(statement, cst.If) or not isinstance(statement.orelse, cst.Else):
+            continue
+        words = [string_of(node) or "" for node in expression_nodes(statement.test) if isinstance(node, cst.SimpleString)]
+        if any(_REFUSAL_WORDS.search(word) for word in words) and leaves(block(statement.orelse.body)):
+            return True
+    return False
 
 
 # Methods that change the collection they are called on (``queue.insert(0, item)``).

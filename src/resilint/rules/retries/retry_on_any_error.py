@@ -34,7 +34,8 @@ class RetryOnAnyError(Rule):
     `retry=` is read when it has one `return`: `retry_state.outcome.failed`, `True` or
     `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
     of specific types does not. Loops that ask for new input, take the next item of a queue or
-    watch a polled state are not retry loops (see RES203). When the retry visibly gives up on failed HTTP statuses (backoff's
+    of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
+    state are not retry loops (see RES203). When the retry visibly gives up on failed HTTP statuses (backoff's
     `giveup=` reading the error's status, a loop that returns a response whose status it
     tested), the message says so: 4xx responses are not retried there, but every other error,
     bugs included, still is.
@@ -79,6 +80,19 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # failover: each pass takes the next candidate off the list, until none is left
+        """
+        import logging, requests
+        def detect(candidates):
+            while candidates:
+                host = candidates.pop(0)
+                try:
+                    requests.get(f"http://{host}/hello", timeout=TIMEOUT).raise_for_status()
+                    return host
+                except Exception:
+                    logging.exception("candidate %s failed", host)
+            return None
+        """,
         # a worker taking the next queued message each pass
         """
         def send_queued():

@@ -35,7 +35,9 @@ class UnboundedRetry(Rule):
     per pass, `delays = delays[1:]` or `delays.pop(0)`, with `if not delays: raise`) or a deadline/elapsed-time check
     (`if time.monotonic() > deadline: raise`, or `sys.exit(...)`), when its condition counts
     (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
-    the failure path (one retry at most), or when it runs inside a deadline scope: a
+    the failure path (one retry at most), when the handler's test reads what the branch that
+    goes round sets and its other branch raises (`if not reconnected: reconnect();
+    reconnected = exc` … `else: raise`, one reconnect), or when it runs inside a deadline scope: a
     `with`/`async with` of `anyio.fail_after`/`move_on_after`, `asyncio.timeout`/`timeout_at`,
     `async_timeout.timeout`, trio's `fail_after`/`move_on_after`/`fail_at`/`move_on_at` or a
     `CancelScope(deadline=...)`, or resilint's own `resilint.runtime.deadline(...)` (whose
@@ -62,11 +64,13 @@ class UnboundedRetry(Rule):
     handlers catch only an answer that refuses the input (an `IntegrityError` or
     `UniqueViolation`, a `ValidationError`) and change that input (the next free name, the
     table's turn after the tables that reference it): a dependency that is down raises another
-    error, which leaves the loop. The same save retried after an `IntegrityError` (a race with
-    another writer) is a retry. A prompt read through a wrapper of the
+    error, which leaves the loop; the same goes for a broad error that the handler tells by its
+    text (`if "Conflict" in str(exc): name = next_name()` … `else: raise`). The same save
+    retried after an `IntegrityError` (a race with another writer) is a retry. A prompt read through a wrapper of the
     file that only asks (`def obtain_input(text): return input(text)`) asks again like
     `input()` itself. Nor is a failover that moves to the next mirror on each failure
-    (`if url := next(urls, None): continue`) and stops when none is left. A loop that leaves once the call returns something
+    (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
+    loops on (`while urls: url = urls.pop(0)`) and puts nothing back. A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
 
     ## Why is this bad?
@@ -325,6 +329,38 @@ class UnboundedRetry(Rule):
                     server.bio_write(client.bio_read(2 ** 16))
                 else:
                     break
+        """,
+        # a name conflict, told by the error's text: the next free name; anything else leaves
+        """
+        import docker
+        def create(client: docker.DockerClient, name):
+            index, container, original = 0, None, name
+            while not container:
+                try:
+                    container = client.containers.create(name=name)
+                except docker.errors.APIError as exc:
+                    if "Conflict" in str(exc):
+                        index += 1
+                        name = f"{original}-{index}"
+                    else:
+                        raise
+            return container
+        """,
+        # one reconnect: the handler sets what it tests, so a second failure raises
+        """
+        import smtplib
+        def send(server, host, message):
+            reconnected = None
+            while True:
+                try:
+                    server.sendmail("a@example.com", ["b@example.com"], message)
+                    break
+                except smtplib.SMTPServerDisconnected as exc:
+                    if not reconnected:
+                        server = smtplib.SMTP(host, 25, timeout=10)
+                        reconnected = exc
+                    else:
+                        raise
         """,
         # a generated name that is taken: the next one
         """

@@ -41,8 +41,9 @@ class ExcessiveTimeout(ProjectRule):
     `urllib3.request` 3 s, PyMySQL's `connect_timeout` 10 s, hvac's 30 s (RES101's table lists
     every client's default).
 
-    A boto3 client that only signs URLs sends nothing: `generate_presigned_url` and
-    `generate_presigned_post` compute a signature in the process, so its timeouts never apply
+    A boto3 client that only signs URLs sends nothing: `generate_presigned_url`,
+    `generate_presigned_post` and RDS's `generate_db_auth_token` compute a signature in the
+    process, so its timeouts never apply
     and its construction is not reported. The client is followed by the value flow: a local,
     `self.attr`, a module global, a factory (`presign_client().generate_presigned_url(...)`),
     a parameter it is passed as, in any module; `resource.meta.client.generate_presigned_url`
@@ -61,7 +62,11 @@ class ExcessiveTimeout(ProjectRule):
     `timeout=None` (no limit at all, RES102 at the request) or a value that cannot be read,
     when some other call is made through it (`ws_connect`), when it is passed to a library or to
     a project function, when a factory returning it is called by no code of the project, or
-    when no request through it is seen at all.
+    when no request through it is seen at all. A client made with a long default
+    (`httpx.AsyncClient(timeout=60)`) is not reported either when every request the file sends
+    through it gives its own timeout, which replaces that default (one of `None` is RES102 where
+    it is given); when other modules may reach such a client (it is stored on `self`, returned
+    or passed on), its default is judged as usual.
 
     Generic waits (`asyncio.wait_for`) are not judged: a long wait for your own work is a design
     choice, not a dependency's latency. An unbounded value is RES102, not RES105.
@@ -141,6 +146,14 @@ class ExcessiveTimeout(ProjectRule):
     message = "timeout above max-timeout"
     triggers = TRIGGERS
     VALID = [
+        # every request replaces the client's 60 s default with its own
+        """
+        import httpx
+        async def fetch(url, read_timeout):
+            async with httpx.AsyncClient(timeout=60) as client:
+                response = await client.get(url, timeout=read_timeout)
+                return response.json()
+        """,
         # build_http() takes the socket default the module sets, within max-timeout
         """
         import socket
@@ -235,6 +248,17 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # this request waits by the client's default
+            """
+            import httpx
+            async def fetch(url):
+                async with httpx.AsyncClient(timeout=60) as client:
+                    response = await client.get(url)
+                    return response.json()
+            """,
+            line=3,
+        ),
         Invalid(
             """
             import aiohttp

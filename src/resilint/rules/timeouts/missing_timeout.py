@@ -206,6 +206,15 @@ class MissingTimeout(ProjectRule):
             client.connection_pool.connection_kwargs["socket_timeout"] = 3
             return client.ping()
         """,
+        # the wrapper's own ``**options`` are rebound to a dict that fills in the timeout
+        """
+        from redis.asyncio import Redis
+        def redis_from_settings(settings, **options):
+            options = {"socket_timeout": settings.socket_timeout, **options}
+            return Redis(host=settings.host, **options)
+        def client(settings):
+            return redis_from_settings(settings)
+        """,
         # a key added after the dict is written: the timeout may be there
         """
         import requests
