@@ -81,11 +81,16 @@ REFUSED_INPUT_ERRORS = frozenset({
     "ForeignKeyViolationError", "DuplicateKeyError", "ValidationError",
 })
 # Modules whose calls act on the local machine: files, processes, locks, clocks, parsing, log
-# lines, devices. (Not D-Bus: a broker many clients of the machine share fails them together.)
+# lines, devices, in-process queues. (Not D-Bus: a broker many clients of the machine share
+# fails them together.)
 LOCAL_MODULES = (
     "os.", "shutil.", "pathlib.", "fcntl.", "msvcrt.", "glob.", "tempfile.", "json.", "io.", "time.",
     "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
     "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.",
+    # in-process queues and events, and the wait that bounds them (its awaited call is judged itself)
+    "asyncio.Queue.", "asyncio.PriorityQueue.", "asyncio.LifoQueue.", "asyncio.Event.", "asyncio.Condition.",
+    "asyncio.wait_for", "queue.Queue.", "queue.SimpleQueue.", "queue.PriorityQueue.", "queue.LifoQueue.",
+    "threading.Event.", "threading.Condition.",
 )
 # Calls that ask a person for input: a loop that asks again after a failure sends new input.
 USER_INPUT = frozenset({

@@ -56,7 +56,8 @@ class UnboundedRetry(Rule):
     checksum: return`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
     `FileExistsError`, an `IndexError` while reading rows, a unix socket, a device read through
-    pyudev, pyserial, pyusb or evdev, psutil, a browser that
+    pyudev, pyserial, pyusb or evdev, psutil, an in-process queue or event
+    (`asyncio.wait_for(queue.get(), timeout=1)`), a browser that
     Selenium or Playwright drives on this machine, a function of the file that does only such
     things): it retries nothing another service does. Nor is a read loop on an open connection
     that catches only the timeout of its receive (`msg = await ws.receive(55)`, then `except
@@ -361,6 +362,20 @@ class UnboundedRetry(Rule):
                         reconnected = exc
                     else:
                         raise
+        """,
+        # a worker that waits for the next item of an in-process queue; a failed send leaves
+        """
+        import asyncio
+        async def serve(websocket, queue: asyncio.Queue):
+            while True:
+                try:
+                    item = await asyncio.wait_for(queue.get(), timeout=1)
+                except asyncio.TimeoutError:
+                    continue
+                try:
+                    await websocket.send_json(item)
+                except ConnectionError:
+                    return
         """,
         # a generated name that is taken: the next one
         """
