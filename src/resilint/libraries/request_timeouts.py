@@ -177,29 +177,25 @@ def _hidden(model: SemanticModel, made: FrozenSet[int]) -> Set[int]:
     return visitor.hidden
 
 
-def _uses(model: SemanticModel) -> Dict[int, Dict[str, bool]]:
-    """What the file does with each object it makes: each request through it that gives a
-    bounded timeout ("timed"), another one ("given"), anything else ("other"), whether other
-    modules may reach it ("escapes"), and whether it was made with a default ("defaulted")."""
+def _uses(model: SemanticModel, defaulted: bool = False) -> Dict[int, Dict[str, bool]]:
+    """What the file does with each object it makes without a default timeout (``defaulted``:
+    with one): each request through it that gives a bounded timeout ("timed"), another one
+    ("given"), anything else ("other"), and whether other modules may reach it ("escapes")."""
 
     def compute() -> Dict[int, Dict[str, bool]]:
-        given = {
-            id(site.node): argument.value is not None for site, name in model.iter_calls() if name in TIMED_REQUESTS
+        made = frozenset(
+            id(site.node) for site, name in model.iter_calls() if name in TIMED_REQUESTS
             for argument in (find_timeout(site.node, CLIENT_CALLS[name], model, site.scope, site.order),)
-            if not argument.unknown
-        }
-        if not given:
+            if not argument.unknown and (argument.value is not None) == defaulted
+        )
+        if not made:
             return {}
-        made = frozenset(given)
         found = object_uses(model, made, _classify(model))
         for key in _hidden(model, made):
             found[key]["other"] = True
-        for key, defaulted in given.items():
-            if defaulted:
-                found[key]["defaulted"] = True
         return found
 
-    return model.derived(_uses, compute)
+    return model.derived((_uses, defaulted), compute)
 
 
 def every_request_timed(model: SemanticModel, made: cst.CSTNode) -> Optional[bool]:
@@ -220,7 +216,7 @@ def every_request_given(model: SemanticModel, made: cst.CSTNode) -> Optional[boo
     through it gives its own (bounded or not), which replaces that default, and nothing outside
     the file can reach it; None when other modules may (the default is then judged as usual);
     False otherwise."""
-    flags = _uses(model).get(id(made))
+    flags = _uses(model, defaulted=True).get(id(made))
     if flags is None or flags.get("other"):
         return False
     if flags.get("escapes"):
@@ -235,6 +231,6 @@ def requests_fact(model: SemanticModel, value: Instance) -> str:
     if value.site is None:
         return ""
     flags = _uses(model).get(id(value.site))
-    if not flags or flags.get("defaulted") or every_request_timed(model, value.site) is not None:
-        return ""  # a default is judged by the file alone: the finding carries its fix
+    if not flags or every_request_timed(model, value.site) is not None:
+        return ""  # none made without a default here (one with a default is the file's alone), or judged
     return "timed" if flags.get("timed") else "escapes"

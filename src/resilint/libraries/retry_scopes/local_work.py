@@ -5,7 +5,7 @@ the file that make only such calls; errors of local state and of browser automat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Union
 
 import libcst as cst
 
@@ -39,7 +39,12 @@ def local_errors(names: Sequence[Optional[str]], calls: List[CallSite], rec: Rec
 def refused_input(names: Sequence[Optional[str]]) -> bool:
     """Whether a handler catches only errors of an input the dependency refused (an integrity
     or validation error of any library or of the project): it did answer."""
-    return bool(names) and all(name is not None and name.rpartition(".")[2] in REFUSED_INPUT_ERRORS for name in names)
+    return _only_named(names, REFUSED_INPUT_ERRORS)
+
+
+def _only_named(names: Sequence[Optional[str]], lasts: FrozenSet[str]) -> bool:
+    """Every name is known and ends in one of ``lasts`` (whatever module defines it)."""
+    return bool(names) and all(name is not None and name.rpartition(".")[2] in lasts for name in names)
 
 
 # Reads of the next message on a connection that is already open (a websocket, a socket, a
@@ -66,7 +71,7 @@ def receives(call: CallSite) -> bool:
 def silence(names: Sequence[Optional[str]]) -> bool:
     """Whether a handler catches only timeouts (``TimeoutError``, ``socket.timeout``): on a
     read of an open connection, no message yet. A closed connection is a failure."""
-    return bool(names) and all(name is not None and name.rpartition(".")[2] in _TIMEOUTS for name in names)
+    return _only_named(names, _TIMEOUTS)
 
 
 def local_call(rec: Recogniser, call: CallSite) -> bool:

@@ -108,8 +108,8 @@ def _pops_next(loop: cst.While, body: Sequence[cst.BaseStatement]) -> bool:
             if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
                     and dotted_name(node.func.value) in tested):
                 method = node.func.attr.value
-                popped = popped or method in ("pop", "popleft")
-                refilled = refilled or method in ("append", "appendleft", "insert", "extend", "put")
+                popped = popped or method in _POPS
+                refilled = refilled or method in _REFILLS
     return popped and not refilled
 
 
@@ -260,8 +260,10 @@ def _raised_when_spent(loop: cst.CSTNode, sample: CallSite) -> Union[None, bool,
     return True
 
 
-_TAKES = frozenset({"get", "get_nowait", "pop", "popleft"})
+_POPS = frozenset({"pop", "popleft"})
+_TAKES = frozenset({"get", "get_nowait"}) | _POPS
 _PUTS_BACK = frozenset({"put", "put_nowait", "append", "appendleft", "insert"})
+_REFILLS = _PUTS_BACK | {"extend"}
 
 
 def requeued_item(body: Sequence[cst.BaseStatement]) -> Optional[Tuple[cst.Call, Tuple[cst.BaseExpression, ...]]]:
@@ -482,10 +484,7 @@ def _refused_by_message(handler: cst.ExceptHandler) -> bool:
 
 
 # Methods that change the collection they are called on (``queue.insert(0, item)``).
-_MUTATORS = frozenset({
-    "append", "appendleft", "insert", "extend", "add", "update", "pop", "popleft", "remove", "discard", "put",
-    "put_nowait", "setdefault", "clear",
-})
+_MUTATORS = _REFILLS | _POPS | {"add", "update", "remove", "discard", "setdefault", "clear"}
 
 
 def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.BaseStatement]) -> bool:
