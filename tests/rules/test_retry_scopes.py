@@ -324,3 +324,61 @@ def test_calls_within_skip_nested_defs_and_loop_iterables():
     (scope,) = found.covering()
     names = sorted(c.node.func.value for c in calls_within(model, scope) if isinstance(c.node.func, cst.Name))
     assert names == ["send"]
+
+
+@pytest.mark.parametrize("code, attempts, counted_from", [
+    # freqtrade's ``retrier``: a count taken from the keywords, counted down while above 0
+    ("""
+     import time
+     RETRIES = 4
+     class TemporaryError(Exception): ...
+     def wrapper(*args, **kwargs):
+         count = kwargs.pop("count", RETRIES)
+         try:
+             return send(*args, **kwargs)
+         except TemporaryError:
+             if count > 0:
+                 count -= 1
+                 kwargs["count"] = count
+                 time.sleep(1)
+                 return wrapper(*args, **kwargs)
+             raise
+     """, 5, None),
+    # a parameter counted down, left when spent
+    ("""
+     import time, requests
+     def fetch(url, retries=2):
+         try:
+             return requests.get(url, timeout=5)
+         except requests.ConnectionError:
+             if retries <= 0:
+                 raise
+             time.sleep(1)
+             return fetch(url, retries - 1)
+     """, 3, None),
+    # the count starts from a decorator factory's parameter: the project pass reads it
+    ("""
+     import time, requests
+     def retrier(*, retries=3):
+         def decorator(f):
+             def wrapper(*args, **kwargs):
+                 count = kwargs.pop("count", retries)
+                 try:
+                     return f(*args, **kwargs)
+                 except requests.ConnectionError:
+                     if count > 0:
+                         kwargs["count"] = count - 1
+                         count -= 1
+                         time.sleep(1)
+                         return wrapper(*args, **kwargs)
+                     raise
+             return wrapper
+         return decorator
+     """, UNKNOWN, "retries"),
+])
+def test_recursion_counted_down(code, attempts, counted_from):
+    policy = only_policy(code)
+    assert policy.library == "recursion" and policy.attempts.kind == "bounded"
+    assert policy.max_attempts == attempts
+    counted = policy.counted_from
+    assert (counted[0].value, counted[1]) == (counted_from, 1) if counted_from else counted is None

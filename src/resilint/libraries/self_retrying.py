@@ -324,7 +324,9 @@ def separate_failures(
 ) -> bool:
     """True when two layers retry different kinds of failure, so they do not multiply: the outer
     one retries a business condition (a result) and the inner one errors; the inner one retries
-    statuses only and the outer one exceptions; or the outer one never retries what the inner
+    statuses only and the outer one exceptions, or the outer one refusals only (429) and the
+    inner one never retries those (``guards_non_idempotent``, ``retries_refusals``); or the
+    outer one never retries what the inner
     one raises when it gives up (tenacity's ``RetryError``; an SDK's own errors, when the outer
     one retries only exceptions of other libraries; a project class the inner one raises, none
     of whose bases the outer one retries). ``in_project`` tells the project's own exception
@@ -334,6 +336,9 @@ def separate_failures(
         return True
     if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
         return True
+    if (outer.library == "loop" and outer.retries_on == ON_STATUS and outer.guards_non_idempotent
+            and not inner.retries_refusals):
+        return True  # the outer loop goes round on a 429 only, which the inner layer never retries
     raised = inner.gives_up_with
     if raised == GIVES_UP_QUIETLY and outer.retries_on in (ON_SPECIFIC, ON_ANY):
         return True  # the outer layer retries errors, and the inner one's never leave it
@@ -380,6 +385,8 @@ class LayerFacts(Protocol):
     retries_on: str
     exceptions: Tuple[str, ...]
     gives_up_with: Optional[str]
+    guards_non_idempotent: bool
+    retries_refusals: bool
 
 
 def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, order: int) -> List[str]:

@@ -140,7 +140,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         owner = function_of(scope.function)
         owner.db_scopes.append(DbScope(
             scope.opening.description, scope.opening.holds, locate(scope.node), scope.via, scope.whole_function,
-            scope.locks, scope.yields, scope.wraps,
+            scope.locks, scope.yields, scope.wraps, scope.implicit,
         ))
         for site in scope.covered:
             held.setdefault(id(site.node), []).append((scope.depth, len(owner.db_scopes) - 1))
@@ -695,6 +695,13 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
             defaults[param.name.value] = ("int", number_of(default))
         elif is_none(default):
             defaults[param.name.value] = ("none",)  # ``headers=None``: no headers unless given
+        elif isinstance(default, cst.Name):  # ``retries=API_RETRY_COUNT``: a constant's number
+            number = number_of(model.followed(default, info.scope.parent or info.scope, 1 << 62))
+            binding = model.lookup(default.value, info.scope.parent or info.scope, 1 << 62) if number is None else None
+            if isinstance(number, int):
+                defaults[param.name.value] = ("int", number)
+            elif binding is not None and binding.imported is not None:
+                defaults[param.name.value] = ("ref", binding.imported)
     return positional, bound, defaults
 
 
@@ -716,17 +723,26 @@ def _layer(
     return Layer(
         layer[0], layer[1], place, whole_function, client, describe(policy), policy.guards_non_idempotent,
         policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
-        count_from=_count_from(model, policy),
+        count_from=_count_from(model, policy), count_offset=policy.counted_from[1] if policy.counted_from else 0,
+        retries_refusals=policy.retries_refusals,
     )
 
 
 def _count_from(model: SemanticModel, policy: Policy) -> str:
-    """The parameter a loop's ``range(...)`` reads, when the file cannot count its attempts."""
-    node = policy.attempts.node
-    if policy.library != "loop" or policy.max_attempts != UNKNOWN or not isinstance(node, cst.Call) or len(node.args) != 1:
+    """What the attempts are when the file cannot count them: the parameter a loop's
+    ``range(...)`` reads, or the parameter or other module's constant a recursion's count
+    starts from."""
+    if policy.max_attempts != UNKNOWN:
         return ""
-    for value in model.resolve_all(node.args[0].value, policy.scope or model.module_scope, policy.order):
-        if isinstance(value, Param):
+    node = policy.attempts.node
+    if policy.counted_from is not None:
+        counted = policy.counted_from[0]
+    elif policy.library == "loop" and isinstance(node, cst.Call) and len(node.args) == 1:
+        counted = node.args[0].value
+    else:
+        return ""
+    for value in model.resolve_all(counted, policy.scope or model.module_scope, policy.order):
+        if isinstance(value, Param) or (policy.counted_from is not None and isinstance(value, QName)):
             return model.name_of(value) or ""
     return ""
 

@@ -297,9 +297,12 @@ class ProjectGraph:
         return None
 
     def _counted(self, layer: Layer, name: str, where: Place, function: FunctionSummary) -> Layer:
-        """A project decorator's loop counted by the argument its application passes
-        (``@with_retries(5)``), or by the factory's default."""
+        """A project decorator's retry counted by the argument its application passes
+        (``@with_retries(5)``), or by the factory's default, or by another module's constant
+        (``count = kwargs.pop("count", API_RETRY_COUNT)``)."""
         factory_name, parameter = split_last(layer.count_from)
+        if not parameter.startswith("("):
+            return self._with_attempts(layer, self.values.of(layer.count_from, function.place.path))
         factory = self.resolve(factory_name, function.place.path)
         if factory is None:
             return layer
@@ -314,10 +317,14 @@ class ProjectGraph:
         if application is None:
             default = factory.defaults.get(parameter[1:-1])
             held = list(self.values.ref(default, self.module_of(factory))) if default is not None else []
+        return self._with_attempts(layer, held)
+
+    @staticmethod
+    def _with_attempts(layer: Layer, held: Iterable[Held]) -> Layer:
         counts = {int(h.name) for h in held if h.kind == "int"}
         if len(counts) != 1:
             return layer
-        attempts = counts.pop()
+        attempts = counts.pop() + layer.count_offset
         return replace(layer, calls=attempts, description=layer.description.replace("(attempts unknown)", f"{attempts} attempts"))
 
     def callee(self, call: Call, near: str) -> Optional[FunctionSummary]:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 13
+SUMMARY_VERSION = 14
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -95,7 +95,15 @@ class Layer:
     # A loop whose attempts are a parameter of a function around it (``for attempt in
     # range(attempts)`` in a decorator factory ``with_retries(attempts=3)``): that parameter, by
     # name (``pkg.with_retries.(attempts)``); where the decorator is applied, its argument counts.
+    # Or a module constant another module defines (``API_RETRY_COUNT``). ``count_offset`` is
+    # added to that value: a recursion that counts ``retries`` down and goes again while it is
+    # above 0 makes ``retries + 1`` attempts.
     count_from: str = ""
+    count_offset: int = 0
+    # Whether it may retry a request the server refused without acting on it (429, 408, 425):
+    # False only where the code says so (a urllib3 ``Retry`` that ignores ``Retry-After`` and
+    # lists none of them among its statuses).
+    retries_refusals: bool = True
 
     @property
     def pending(self) -> bool:
@@ -179,7 +187,10 @@ class DbScope:
     the file could not tell about, a scope only if the project pass finds that function is a
     context manager yielding inside one. ``yields``: a generator yields inside it (so the
     function is such a context manager); ``wraps``: it covers a call of the function that an
-    enclosing decorator wraps; ``locks``: rows are locked in it (``select_for_update()``).
+    enclosing decorator wraps; ``locks``: rows are locked in it (``select_for_update()``);
+    ``implicit``: the first query sent through an object opened it (``cursor.execute()``, at
+    ``place``): "driver" when the file knows that object is a DB-API driver's, "named" when
+    only its name says it is a cursor.
     """
 
     description: str
@@ -190,6 +201,7 @@ class DbScope:
     locks: bool = False
     yields: bool = False
     wraps: bool = False
+    implicit: str = ""
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -349,7 +361,8 @@ class ModuleSummary:
         def layer(item: Layer) -> List[Any]:
             return [item.description, item.calls, place(item.place), item.whole_function, item.client, item.retrier,
                     item.guards_non_idempotent, item.library, item.retries_on, list(item.exceptions), item.gives_up_with,
-                    item.guard, item.via, item.applies, item.count_from]
+                    item.guard, item.via, item.applies, item.count_from, item.count_offset,
+                    item.retries_refusals]
 
         def arguments(item: Optional[Arguments]) -> Optional[List[Any]]:
             if item is None:
@@ -371,7 +384,7 @@ class ModuleSummary:
                           _REQUEST) for r in f.requests],
                 [[name, place(where)] for name, where in f.decorators],
                 list(f.returns), f.delay, f.sets_timeout,
-                [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps]
+                [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps, d.implicit]
                  for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
                 [list(entry) for entry in f.raises],
@@ -406,7 +419,7 @@ class ModuleSummary:
 
             def layer(d: List[Any]) -> Layer:
                 return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10], d[11], d[12],
-                             d[13], d[14])
+                             d[13], d[14], d[15], d[16])
 
             def arguments(d: Optional[List[Any]]) -> Optional[Arguments]:
                 if d is None:
@@ -440,7 +453,7 @@ class ModuleSummary:
                     decorators=[(str(name), place(where)) for name, where in f[5]],
                     returns=[ref_from_json(r) for r in f[6]], delay=f[7], sets_timeout=bool(f[8]),
                     db_scopes=[
-                        DbScope(str(d[0]), str(d[1]), place(d[2]), d[3], bool(d[4]), bool(d[5]), bool(d[6]), bool(d[7]))
+                        DbScope(str(d[0]), str(d[1]), place(d[2]), d[3], bool(d[4]), bool(d[5]), bool(d[6]), bool(d[7]), str(d[8]))
                         for d in f[9]
                     ],
                     defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),

@@ -62,6 +62,9 @@ class HeldScope:
     locks: bool = False  # ``select_for_update()`` / ``with_for_update()`` runs in it
     yields: bool = False  # a generator yields inside it (a ``@contextmanager`` provider)
     wraps: bool = False  # it covers a call of the function being decorated
+    # the first query sent through an object opened it (``node``): "driver" when the object is
+    # known to be a DB-API driver's, "named" when only its name says so
+    implicit: str = ""
 
 
 @dataclass
@@ -228,11 +231,42 @@ class _Finder:
             for start, covered in _spans(sites, begins, closes):
                 if starts is sqlalchemy.starts_implicit:
                     covered = _within_app_context(start, covered)
+                elif starts is dbapi.starts_work:
+                    block = self._entering_block(start)
+                    if block is not None:
+                        covered = [site for site in covered if any(node is block for node in site.stack)]
                 function = start.scope.enclosing_function
                 text = dotted_name(start.node.func) or "query"
                 began = "the transaction that" if holds == TRANSACTION else "the connection that"
                 opening = Opening(f"{began} `{text}()` {'began' if holds == TRANSACTION else 'checked out'}", holds)
-                self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST))
+                receiver = self._receiver(start.node, start.scope, start.order)
+                implicit = "named" if starts is dbapi.starts_work and not dbapi.is_driver(receiver) else "driver"
+                self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST, implicit=implicit))
+
+    def _entering_block(self, start: CallSite) -> Optional[cst.With]:
+        """The ``with`` around ``start`` whose item gave the cursor it sends SQL through, or
+        the connection that cursor came from (``with db.read_ctx() as cursor:``, ``with
+        psycopg2.connect() as conn:``): the context manager ends that work with the block
+        (commits, or gives the connection back). Not a DB-API ``cursor()`` item, whose end
+        closes the cursor and leaves its transaction open."""
+        func = start.node.func
+        expr = func.value if isinstance(func, cst.Attribute) else None
+        for _ in range(3):
+            if not isinstance(expr, cst.Name):
+                return None
+            name = expr.value
+            block, made = next((
+                (node, item.item) for node in reversed(start.stack) if isinstance(node, cst.With) for item in node.items
+                if item.asname is not None and isinstance(item.asname.name, cst.Name) and item.asname.name.value == name
+            ), (None, None))
+            if block is None:
+                binding = self.model.lookup(name, start.scope, start.order)
+                made = binding.expr if binding is not None else None
+            if isinstance(made, cst.Call) and method_of(made) == "cursor" and isinstance(made.func, cst.Attribute):
+                expr = made.func.value
+                continue
+            return block
+        return None
 
     def _calls_wrapped(self, site: CallSite) -> bool:
         """``fn(*args)`` where ``fn`` is a parameter of an enclosing function: the decorated one."""

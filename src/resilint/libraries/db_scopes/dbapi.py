@@ -36,14 +36,15 @@ _ENDS = frozenset({"commit", "rollback", "close"})
 WORK_METHODS = _WORK | _ENDS  # the only methods a cursor's transaction looks at
 
 
-def _driver(receiver: Receiver) -> bool:
+def is_driver(receiver: Receiver) -> bool:
+    """The object is known to be a DB-API driver's (not only named like a cursor)."""
     return any(n is not None and n.startswith(_DRIVERS) for n in (receiver.name, receiver.kind))
 
 
 def opening(call: cst.Call, receiver: Receiver) -> Optional[Opening]:
     if receiver.name in _ENTERED:
         return Opening(spelled(call), _ENTERED[receiver.name])
-    if method_of(call) == "transaction" and (_driver(receiver) or _CONNECTION_WORD.search(receiver.last)):
+    if method_of(call) == "transaction" and (is_driver(receiver) or _CONNECTION_WORD.search(receiver.last)):
         return Opening(spelled(call), TRANSACTION)
     return None
 
@@ -92,8 +93,8 @@ def starts_work(call: cst.Call, receiver: Receiver) -> bool:
     """SQL sent through a cursor (or the connection's shortcut): a transaction begins."""
     if autocommit(receiver) and not _told_to_open_transactions(receiver.made_by):
         return False
-    return method_of(call) in _WORK and (_driver(receiver) or bool(_CURSOR_WORD.search(receiver.last)))
+    return method_of(call) in _WORK and (is_driver(receiver) or bool(_CURSOR_WORD.search(receiver.last)))
 
 
 def ends_work(call: cst.Call, receiver: Receiver) -> bool:
-    return method_of(call) in _ENDS and (_driver(receiver) or bool(_CONNECTION_WORD.search(receiver.last)))
+    return method_of(call) in _ENDS and (is_driver(receiver) or bool(_CONNECTION_WORD.search(receiver.last)))

@@ -50,6 +50,8 @@ def status_polarity(
             return None  # a redirect is no failure: following it sends another request
         operator = target.operator
         good_codes = all(200 <= c < 300 for c in codes)
+        if not good_codes and any(200 <= c < 300 for c in codes):
+            return None  # ``not in {200, 429}``: neither a success nor a failure by itself
         if isinstance(operator, (cst.Equal, cst.In)):
             polarity = "good" if good_codes else "bad"
         elif isinstance(operator, (cst.NotEqual, cst.NotIn)):
@@ -70,8 +72,9 @@ def status_polarity(
 
 
 # Statuses with which a server says it did not act on the request: 408 (it did not receive it
-# in time), 425 (too early to risk a replay), 429 (too many requests).
-_NOT_ACTED = frozenset({408, 425, 429})
+# in time), 425 (too early to risk a replay), 429 (too many requests), and 418, which Binance
+# and others answer to a client banned for sending too many.
+REFUSAL_STATUSES = frozenset({408, 418, 425, 429})
 
 
 def refused_request(test: cst.BaseExpression, otherwise: bool = False) -> bool:
@@ -85,7 +88,7 @@ def refused_request(test: cst.BaseExpression, otherwise: bool = False) -> bool:
         return False
     codes = status_codes(target.comparator)
     matches = (cst.NotEqual, cst.NotIn) if otherwise else (cst.Equal, cst.In)
-    return isinstance(target.operator, matches) and bool(codes) and set(codes) <= _NOT_ACTED
+    return isinstance(target.operator, matches) and bool(codes) and set(codes) <= REFUSAL_STATUSES
 
 
 def status_codes(node: cst.BaseExpression) -> List[int]:

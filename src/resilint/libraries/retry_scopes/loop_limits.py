@@ -123,7 +123,8 @@ def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tupl
     """The tests of the ``if``s that decide to leave the loop, whether each is in an ``except``
     handler, and the names the branch that stays assigns when the other leaves: ``if attempt >=
     5: raise``, ``if failures > 3: done = True``, ``if attempt < 4: sleep(); continue``
-    followed by ``raise``, ``if not failed: failed = e`` … ``else: raise``."""
+    followed by ``raise``, ``if not failed: failed = e`` … ``else: raise``; and the tests of
+    ``assert`` statements, which leave when false (test code bounds its polls so)."""
     handler_statements = {
         id(node)
         for handler in walk_statements(body) if isinstance(handler, cst.ExceptHandler)
@@ -133,6 +134,12 @@ def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tupl
     for stmts in blocks(body):
         for index, stmt in enumerate(stmts):
             following = stmts[index + 1 :]
+            if isinstance(stmt, cst.SimpleStatementLine):  # ``assert time.monotonic() < deadline``
+                found.extend(
+                    (small.test, id(stmt) in handler_statements, set())
+                    for small in stmt.body if isinstance(small, cst.Assert)
+                )
+                continue
             branch: object = stmt
             while isinstance(branch, cst.If):  # an ``elif`` goes on to what follows its ``if``
                 exits = (

@@ -468,17 +468,22 @@ def _moves_on(
 _SETTINGS = re.compile(r"timeout|retr|attempt|backoff|delay", re.IGNORECASE)
 
 
-_REFUSAL_WORDS = re.compile(r"conflict|already exists|already in use|duplicate|unique|is taken", re.IGNORECASE)
+_REFUSAL_WORDS = re.compile(
+    r"conflict|already exists|already in use|duplicate|unique|is taken|smaller|too large|too big|too many", re.IGNORECASE,
+)
 
 
 def _refused_by_message(handler: cst.ExceptHandler) -> bool:
     """The handler goes round only when the error's text says the input was refused (``if
-    "Conflict" in str(exc): name = next_name() else: raise``)."""
-    for statement in block(handler.body):
-        if not isinstance(statement, cst.If) or not isinstance(statement.orelse, cst.Else):
+    "Conflict" in str(exc): name = next_name() else: raise``; ``if "select a smaller result"
+    in str(exc): step //= 2; continue`` then ``raise``)."""
+    statements = block(handler.body)
+    for index, statement in enumerate(statements):
+        if not isinstance(statement, cst.If):
             continue
+        otherwise = block(statement.orelse.body) if isinstance(statement.orelse, cst.Else) else statements[index + 1:]
         words = [string_of(node) or "" for node in expression_nodes(statement.test) if isinstance(node, cst.SimpleString)]
-        if any(_REFUSAL_WORDS.search(word) for word in words) and leaves(block(statement.orelse.body)):
+        if any(_REFUSAL_WORDS.search(word) for word in words) and otherwise and leaves(otherwise):
             return True
     return False
 

@@ -80,6 +80,13 @@ class Policy:
     # attempt that fails is not repeated, so it waits for a state to change rather than
     # retrying a failure (no crowd of failed clients to spread, no failure to outlast).
     polls_result: bool = False
+    # A count the file cannot read, that the attempts follow: the expression it starts from (a
+    # decorator factory's parameter, another module's constant) and what to add to its value
+    # (``count = kwargs.pop("count", retries)`` counted down while above 0: ``retries + 1``).
+    counted_from: Optional[Tuple[cst.BaseExpression, int]] = None
+    # It may retry a request refused without effect (429, 408, 425): False only where the code
+    # says it never does (urllib3 ``Retry`` ignoring ``Retry-After``, none of them listed).
+    retries_refusals: bool = True
 
     @property
     def unbounded(self) -> bool:

@@ -114,6 +114,13 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
         guards = any(n is call.node for n in iter_nodes(node.body)) and names & kept
         if (conditional_exit(node) and names & (counters | kept)) or guards:
             policy.max_attempts, policy.time_limit = _attempts(node.test, function, counters), UNKNOWN
+            start = _counted_down(node, function, call, statements) if policy.max_attempts == UNKNOWN else None
+            if start is not None:
+                number = rec.int_value(start, call.scope, call.order)
+                if isinstance(number, int):
+                    policy.max_attempts = number + 1
+                else:
+                    policy.counted_from = (start, 1)  # the project may know it (``@retrier(retries=2)``)
             policy.attempts = Setting("bounded", node.test)
             return
     if counters:
@@ -139,6 +146,72 @@ def _counted_parameters(function: FunctionInfo, call: cst.Call) -> Set[str]:
                 if isinstance(side, cst.Name) and side.value in names:
                     found.add(side.value)
     return found
+
+
+def _counted_down(test: cst.If, function: FunctionInfo, call: CallSite, statements: List[cst.BaseStatement]) -> Optional[cst.BaseExpression]:
+    """``if count > 0: count -= 1; return wrapper(*args, **kwargs)`` (or ``if retries <= 0:
+    raise`` before ``fetch(url, retries - 1)``): the expression the count starts from, whose
+    value is the number of retries (one attempt more), else None."""
+    calls_again = any(n is call.node for n in iter_nodes(test.body))
+    name = _while_positive(test.test) if calls_again else (_when_spent(test.test) if conditional_exit(test) else None)
+    if name is None:
+        return None
+    decremented = any(
+        isinstance(n, cst.AugAssign) and isinstance(n.operator, cst.SubtractAssign) and dotted_name(n.target) == name
+        and number_of(n.value) == 1
+        for n in walk_statements(statements)
+    ) or any(
+        isinstance(arg.value, cst.BinaryOperation) and isinstance(arg.value.operator, cst.Subtract)
+        and isinstance(arg.value.left, cst.Name) and arg.value.left.value == name and number_of(arg.value.right) == 1
+        for arg in call.node.args
+    )
+    return _start_of(function, name) if decremented else None
+
+
+def _while_positive(test: cst.BaseExpression) -> Optional[str]:
+    """``count > 0``, ``count >= 1``, ``0 < count``, ``count``: the name."""
+    if isinstance(test, cst.Name):
+        return test.value
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(test.left, cst.Name) and (
+        (isinstance(operator, cst.GreaterThan) and number_of(right) == 0)
+        or (isinstance(operator, cst.GreaterThanEqual) and number_of(right) == 1)
+    ):
+        return test.left.value
+    if isinstance(right, cst.Name) and isinstance(operator, cst.LessThan) and number_of(test.left) == 0:
+        return right.value
+    return None
+
+
+def _when_spent(test: cst.BaseExpression) -> Optional[str]:
+    """``count <= 0``, ``count == 0``, ``count < 1``, ``not count``: the name."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+        return test.expression.value
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 or not isinstance(test.left, cst.Name):
+        return None
+    operator, right = test.comparisons[0].operator, number_of(test.comparisons[0].comparator)
+    if (isinstance(operator, (cst.LessThanEqual, cst.Equal)) and right == 0) or (isinstance(operator, cst.LessThan) and right == 1):
+        return test.left.value
+    return None
+
+
+def _start_of(function: FunctionInfo, name: str) -> Optional[cst.BaseExpression]:
+    """What a count starts from: its parameter's default, or its first assignment in the
+    function, where ``kwargs.pop("count", retries)`` (or ``.get``) starts from the default
+    (the callers other than the recursion pass none)."""
+    params = function.node.params  # type: ignore[union-attr]
+    for param in (*params.params, *params.kwonly_params):
+        if param.name.value == name:
+            return param.default
+    bindings = function.scope.bindings.get(name)
+    first = min(bindings, key=lambda b: b.order) if bindings else None
+    expr = first.expr if first is not None else None
+    if (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("pop", "get")
+            and len(expr.args) == 2 and not any(a.keyword or a.star for a in expr.args)):
+        return expr.args[1].value
+    return expr
 
 
 def _attempts(test: cst.BaseExpression, function: FunctionInfo, counters: Set[str]) -> object:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Set
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.conditions import REFUSAL_STATUSES, status_codes
 from resilint.libraries.retry_scopes.model import (
     ON_SPECIFIC,
     ON_STATUS,
@@ -74,6 +75,12 @@ def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int) -> P
         )
     statuses = keywords.get("status_forcelist")
     policy.retry_on = Setting(ON_STATUS if statuses else ON_SPECIFIC, statuses.value if statuses else None)
+    respects = keywords.get("respect_retry_after_header")
+    listed = status_codes(rec.follow(statuses.value, scope, order)) if statuses is not None else []
+    policy.retries_refusals = not (
+        respects is not None and is_false(rec.follow(respects.value, scope, order))
+        and (statuses is None or listed) and not set(listed) & REFUSAL_STATUSES
+    )
     policy.unsafe_methods = _unsafe_methods(rec, keywords, scope, order)
     policy.guards_non_idempotent = policy.unsafe_methods is None
     return policy

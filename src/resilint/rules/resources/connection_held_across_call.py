@@ -45,7 +45,14 @@ class ConnectionHeldAcrossCall(ProjectRule):
       warehouses that default to autocommit — Trino, Presto, PyHive, Snowflake, Databricks SQL,
       BigQuery, Athena, ClickHouse — unless `connect()` passes `autocommit=False` or an
       `isolation_level` other than autocommit; a cursor the file cannot trace, such as one
-      made from a parameter, is taken to be of the one DB-API driver the file imports).
+      made from a parameter, is taken to be of the one DB-API driver the file imports). A
+      cursor a `with` gave (`with db.read_ctx() as cursor:`, or the cursor of a connection a
+      `with` gave, as in `with psycopg2.connect() as conn:`) is done with when that block ends,
+      which commits or gives the connection back; a DB-API `with conn.cursor() as cur:` only
+      closes the cursor, so its transaction stays open after the block. A cursor the project
+      shows to be an instance of one of its own classes (`cursor = server.db.conn.cursor()`
+      returning a `DBCursor`) opens a transaction only if that class sends its queries through
+      a cursor known to be a DB-API driver's.
     - asyncpg/aiopg/databases: `async with pool.acquire()`, `conn.transaction()`,
       `database.connection()`; a connection checked out by hand (`conn = await pool.acquire()`,
       psycopg2's `pool.getconn()`) until `pool.release(conn)`/`pool.putconn(conn)`/`conn.close()`.
@@ -541,12 +548,27 @@ class _Judge:
 
     def _active(self, function: FunctionSummary, index: int) -> Optional[_Held]:
         scope = function.db_scopes[index]
+        if scope.implicit and self._project_method(function, scope.place):
+            return None
         if scope.via is None:
             return _Held(scope, scope.place, spelling=scope.description)
         inner = self._provider(scope.via, function.place.path)
         if inner is None:
             return None
         return _Held(inner.scope, scope.place, inner.wrapper, scope.description)
+
+    def _project_method(self, function: FunctionSummary, place: Place) -> bool:
+        """The query that would open a transaction is a method of a project class (a
+        ``DBCursor`` reached as ``db.conn.cursor()``) that sends no query through an object
+        known to be a DB-API driver's: whether a transaction stays open is not the cursor's
+        name to tell (rotki's wrapper runs sqlcipher in autocommit mode)."""
+        near = function.place.path
+        for call in function.calls:
+            method = self.graph.callee(call, near) if call.place == place else None
+            if method is not None:
+                # unless it sends the query through a driver's cursor itself: a transparent wrapper
+                return not any(scope.implicit == "driver" for scope in method.db_scopes)
+        return False
 
     def _decorated(self, function: FunctionSummary) -> Optional[_Held]:
         """A project decorator (or context manager used as one) that runs the function in a scope."""

@@ -28,7 +28,10 @@ class NestedRetry(ProjectRule):
     another module's variable (`@api_retry`, `for attempt in api_retrying:`,
     `api_retrying(fn, ...)`) or from a project decorator that wraps the function in a retry, a
     library's or a hand-written loop in its wrapper (`@with_retries(5)`: its attempts are the
-    decorator's argument, or its default). Clients reach a layer however they travel: module
+    decorator's argument, or its default), or a wrapper that calls itself again with a count
+    (`count = kwargs.pop("count", retries)` … `if count > 0: count -= 1; return
+    wrapper(*args, **kwargs)`: `retries + 1` attempts, `@retrier(retries=0)` none to
+    multiply; a count that starts from another module's constant is read there). Clients reach a layer however they travel: module
     objects, attributes set in a base class, parameters, lazy singletons, factories (see
     "Across functions and modules" in the README).
 
@@ -68,7 +71,10 @@ class NestedRetry(ProjectRule):
     purpose once it has read a complete answer; a layer that retries failures around such a
     poll multiplies the layers inside the poll instead) around
     transport retries; an inner hand-written loop that retries statuses only (429) inside an
-    outer layer that retries exceptions; an outer layer that does not retry what the inner one
+    outer layer that retries exceptions; an outer hand-written loop that goes round only when
+    the server refused the request (408, 418, 425, 429) around a urllib3 `Retry` that never
+    retries those (`respect_retry_after_header=False`, none of them in `status_forcelist`);
+    an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
     retries only other libraries' exceptions, such as `requests.HTTPError`; an httpx transport's
@@ -142,6 +148,29 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the loop goes round on a 429 (or Binance's 418 ban) only, which this urllib3 Retry never
+        # retries: it ignores Retry-After and lists only 5xx statuses
+        """
+        import time, requests
+        from requests.adapters import HTTPAdapter
+        from urllib3.util import Retry
+        session = requests.Session()
+        session.mount("https://", HTTPAdapter(max_retries=Retry(
+            connect=3, read=2, status_forcelist=[502, 503, 504], respect_retry_after_header=False,
+        )))
+        def query(url, tries=5):
+            while True:
+                response = session.get(url, timeout=(5, 30))
+                if response.status_code not in {200, 418, 429}:
+                    raise RuntimeError(response.status_code)
+                if response.status_code in {418, 429}:
+                    if tries >= 1:
+                        time.sleep(10 / tries)
+                        tries -= 1
+                        continue
+                    raise RuntimeError("rate limited")
+                return response.json()
+        """,
         # a page that fails is skipped: the next pass asks for the next page
         """
         import random, time, requests
@@ -401,6 +430,26 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # urllib3 honours a 429's Retry-After by default: both layers retry the same refusal
+            """
+            import time, requests
+            from requests.adapters import HTTPAdapter
+            from urllib3.util import Retry
+            session = requests.Session()
+            session.mount("https://", HTTPAdapter(max_retries=Retry(total=3, status_forcelist=[502, 503])))
+            def query(url):
+                for attempt in range(4):
+                    response = session.get(url, timeout=(5, 30))
+                    if response.status_code == 429:
+                        time.sleep(10)
+                        continue
+                    return response.json()
+                raise RuntimeError("rate limited")
+            """,
+            line=8,
+            message="a hand-written retry loop 4 attempts (example.py:7) x urllib3 Retry total=3",
+        ),
         Invalid(
             # ... but does retry when that class derives from one it retries
             """

@@ -33,7 +33,8 @@ class UnboundedRetry(Rule):
     A loop is bounded when it leaves on an attempt counter (`if attempt >= 5: raise`, also
     `if attempt < 5: continue` before a `raise`, or in an `elif`; a list of delays used up one
     per pass, `delays = delays[1:]` or `delays.pop(0)`, with `if not delays: raise`) or a deadline/elapsed-time check
-    (`if time.monotonic() > deadline: raise`, or `sys.exit(...)`), when its condition counts
+    (`if time.monotonic() > deadline: raise`, or `sys.exit(...)`, or a test's `assert
+    time.monotonic() < deadline`), when its condition counts
     (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
     the failure path (one retry at most), when the handler's test reads what the branch that
     goes round sets and its other branch raises (`if not reconnected: reconnect();
@@ -66,7 +67,8 @@ class UnboundedRetry(Rule):
     `UniqueViolation`, a `ValidationError`) and change that input (the next free name, the
     table's turn after the tables that reference it): a dependency that is down raises another
     error, which leaves the loop; the same goes for a broad error that the handler tells by its
-    text (`if "Conflict" in str(exc): name = next_name()` … `else: raise`). The same save
+    text (`if "Conflict" in str(exc): name = next_name()` … `else: raise`, or a server asking
+    for less: `if "select a smaller result" in str(exc): step //= 2; continue` … `raise`). The same save
     retried after an `IntegrityError` (a race with another writer) is a retry. A prompt read through a wrapper of the
     file that only asks (`def obtain_input(text): return input(text)`) asks again like
     `input()` itself. Nor is a failover that moves to the next mirror on each failure
@@ -127,6 +129,41 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # a test's poll bounded by an ``assert`` on the clock, which fails once the time is up
+        """
+        import time, requests
+        def test_backend_starts():
+            deadline = time.monotonic() + 10
+            while True:
+                assert time.monotonic() < deadline, "the API did not answer in time"
+                try:
+                    response = requests.get("http://127.0.0.1:4242/info", timeout=TIMEOUT)
+                except requests.RequestException:
+                    time.sleep(0.1)
+                    continue
+                if response.status_code == 200:
+                    break
+                time.sleep(0.1)
+        """,
+        # the server says the range is too large: each pass asks for half as much, and the
+        # handler gives up once the step is small
+        """
+        import requests
+        class RemoteError(Exception): ...
+        def query_logs(indexer, start_block, until_block):
+            blocks_step = 300000
+            while True:
+                end_block = min(start_block + blocks_step, until_block)
+                try:
+                    return indexer.get_logs(start_block, end_block)
+                except RemoteError as e:
+                    if "Please select a smaller result dataset" in str(e):
+                        blocks_step //= 2
+                        if blocks_step < 100:
+                            raise
+                        continue
+                    raise
+        """,
         # following redirects by hand: each pass requests another URL
         """
         import requests

@@ -1,0 +1,1 @@
+API_RETRY_COUNT = 4
