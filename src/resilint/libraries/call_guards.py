@@ -91,6 +91,31 @@ def call_guards(model: SemanticModel, site: CallSite, locate: Locate) -> Tuple[G
     return tuple(guards)
 
 
+def callee_guards(model: SemanticModel, site: CallSite) -> Dict[str, Tuple[Guard, ...]]:
+    """Which callee a conditional expression picks on the function's parameters (``request =
+    requests.post if method == "POST" else requests.get``; ``request(url)``): by the name of
+    each callee only one branch holds, the guards that hold where it is called."""
+    function = site.scope.enclosing_function
+    if function is None or not isinstance(function.node, cst.FunctionDef):
+        return {}
+    func, scope, order = site.node.func, site.scope, site.order
+    if isinstance(func, cst.Name):
+        binding = model.lookup(func.value, scope, order)
+        if binding is None or binding.scope is not scope or not isinstance(binding.expr, cst.IfExp):
+            return {}
+        func, order = binding.expr, binding.order
+    if not isinstance(func, cst.IfExp) or not _tests_parameter(model, func.test, _parameters(model, function)):
+        return {}
+    body = {model.name_of(value) for value in model.resolve_all(func.body, scope, order)} - {None}
+    orelse = {model.name_of(value) for value in model.resolve_all(func.orelse, scope, order)} - {None}
+    found: Dict[str, Tuple[Guard, ...]] = {}
+    for names, holds in ((body - orelse, True), (orelse - body, False)):
+        guards = tuple(_tests(model, func.test, site, function, holds))
+        if guards:
+            found.update(dict.fromkeys(names, guards))  # type: ignore[arg-type]
+    return found
+
+
 def _branch(node: cst.If, inner: Optional[cst.CSTNode], at: Optional[Tuple[int, int]], locate: Locate) -> Optional[bool]:
     """Whether the call (inside ``inner``, or at ``at`` when written in ``node`` itself) is in
     the ``if``'s body (True), its ``else``/``elif`` (False) or its test (None)."""

@@ -571,11 +571,23 @@ def _local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Option
     for node in iter_nodes(scope.node):
         if isinstance(node, cst.Name) and node.value == name:
             mentions += 1
-        elif isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name) and node.target.value == name:
-            allowed += 1
+        elif (isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and isinstance(node.target, cst.Name)
+              and node.target.value == name):
+            allowed += 1  # ``kwargs = {...}``, ``kwargs: dict[str, Any] = {...}``
         elif isinstance(node, cst.Arg) and node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
             allowed += 1
     return keys if mentions == allowed else None
+
+
+def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[cst.Dict]:
+    """The one dict written out (``kwargs = {"timeout": 20}``) that a local of a function holds
+    when it is assigned nothing else and only ever unpacked (``send(query, **kwargs)``): what
+    each call that unpacks it passes, keyword by keyword. None otherwise."""
+    keys = _local_mapping_keys(name, model, scope)
+    bindings = scope.bindings.get(name) if keys is not None else None
+    if not bindings or len(bindings) != 1 or not isinstance(bindings[0].expr, cst.Dict):
+        return None
+    return bindings[0].expr
 
 
 def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int) -> Optional[Set[str]]:

@@ -11,9 +11,9 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set,
 
 import libcst as cst
 
-from resilint.libraries.call_guards import attributes_passed, call_guards, constant, leaves_block
+from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
-from resilint.libraries.clients import TIMEOUT_KEYWORDS
+from resilint.libraries.clients import TIMEOUT_KEYWORDS, written_mapping
 from resilint.libraries.db_scopes import db_scopes, runs_later
 from resilint.libraries.http_requests import RequestFinder
 from resilint.libraries.network_mocks import mocked_libraries
@@ -165,6 +165,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         arguments = _arguments(model, site, locate)
         passed = values.passed(site) + values.attributes_passed(site)
         guards = call_guards(model, site, locate)
+        chosen = callee_guards(model, site) if len(names) > 1 else {}
         bound = _through_object(model, site)
         receiver = _receiver_made_at(model, site, locate) if bound else ""
         own_retries = refuses_retries(model, site)
@@ -182,7 +183,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 retrying = len(owner.layers) - 1
             owner.calls.append(Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
-                runs_later(site), passed, bound, receiver, guards, tuple(escapes.get(id(site.node), ())),
+                runs_later(site), passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
                 swallowed(site), tuple(answered.get(id(site.node), ())),
             ))
 
@@ -793,6 +794,18 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
     evaluator: Optional[TimeoutEvaluator] = None
     for arg in site.node.args:
         if arg.star == "**":
+            written = (
+                written_mapping(arg.value.value, model, function.scope)
+                if isinstance(arg.value, cst.Name) and arg.value.value != kwargs_param and function is not None else None
+            )
+            if written is not None:  # ``kwargs = {"timeout": 20}`` … ``send(query, **kwargs)``
+                for element in written.elements:
+                    keyword = string_of(element.key)  # type: ignore[union-attr]
+                    keywords.append(keyword)  # type: ignore[arg-type]
+                    if keyword in TIMEOUT_KEYWORDS:
+                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                        values.append(_argument(model, evaluator, function, keyword, element.value, locate))
+                continue
             double_star = True
             if not (isinstance(arg.value, cst.Name) and arg.value.value == kwargs_param):
                 continue

@@ -552,7 +552,7 @@ class _ProjectJudge:
                 near = function.place.path
                 if call.place in judged and self.object_client(call.target, near) in judged[call.place]:
                     continue
-                verdicts.extend(self.judge_call(call, near))
+                verdicts.extend(self.judge_call(call, near, function))
         return verdicts
 
     def signing_clients(self) -> Iterator[ProjectVerdict]:
@@ -661,7 +661,7 @@ class _ProjectJudge:
             )
         return self._partial_clients
 
-    def judge_call(self, call: Call, near: str) -> List[ProjectVerdict]:
+    def judge_call(self, call: Call, near: str, caller: Optional[FunctionSummary] = None) -> List[ProjectVerdict]:
         args = call.arguments
         assert args is not None
         client = self.object_client(call.target, near)
@@ -686,6 +686,8 @@ class _ProjectJudge:
             return []
         found: Dict[Tuple[str, Place], ProjectVerdict] = {}
         for forward in sorted(self.forwards(callee) or (), key=lambda f: f.client):
+            if caller is not None and not self.may_reach(caller, call, callee, forward):
+                continue  # the caller's arguments rule out the branch that sends it
             verdict = self.judge_forwarded(call, callee, forward)
             # a wrapper that may pass the timeout to several client methods (``request`` or
             # ``stream``): one finding per call
@@ -713,6 +715,21 @@ class _ProjectJudge:
             place = given.place if judgement.at_value and given is not None else call.place
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} (through `functools.partial`: `{_short(call.target)}`)")]
         return None
+
+    def may_reach(self, caller: FunctionSummary, call: Call, callee: FunctionSummary, forward: Forward) -> bool:
+        """Whether the calls on the way to the client run, given what ``caller`` passes
+        (``request_api(url, timeout=5)`` leaves ``method`` "GET": ``requests.post if method ==
+        "POST" else requests.get`` sends a GET)."""
+        conditions = self.graph.conditions
+        context = conditions.enter(caller, call, callee, {})
+        for index, (owner, step) in enumerate(forward.path):
+            if not context:
+                return True
+            if not conditions.runs(step, owner, context):
+                return False
+            if index + 1 < len(forward.path):
+                context = conditions.enter(owner, step, forward.path[index + 1][0], context)
+        return True
 
     def judge_forwarded(self, call: Call, callee: FunctionSummary, forward: Forward) -> Optional[ProjectVerdict]:
         args = call.arguments

@@ -11,7 +11,9 @@ import libcst as cst
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import polls_state, refused_request, status_polarity
 from resilint.libraries.retry_scopes.delays import loop_wait
-from resilint.libraries.retry_scopes.local_work import local_call, local_errors, receives, refused_input, silence
+from resilint.libraries.retry_scopes.local_work import (
+    called_definition, local_call, local_errors, receives, refused_input, silence,
+)
 from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
 from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, takes_new_work, target_feeds
 from resilint.libraries.retry_scopes.model import (
@@ -23,7 +25,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     Setting,
 )
-from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS
+from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, NOT_FAILURES, SLEEPS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
@@ -41,7 +43,7 @@ from resilint.libraries.retry_scopes.statements import (
     walk_statements,
 )
 from resilint.lint.nodes import dotted_name, expression_nodes, string_of
-from resilint.lint.semantic import CallSite, Scope
+from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
@@ -439,7 +441,30 @@ def local_state(
         return True
     if outside and all(receives(call) for call in outside) and silence(names):
         return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
-    return bool(outside) and all(local_call(rec, call) for call in outside)
+    return bool(outside) and all(local_call(rec, call) or _never_raises(rec, call) for call in outside)
+
+
+def _never_raises(rec: Recogniser, call: CallSite) -> bool:
+    """A function of the file that lets no exception out: after statements that call nothing,
+    one ``try`` whose ``finally`` returns (which discards any exception), or one of whose
+    handlers catches everything and raises nothing. A retry around it never sees a failure."""
+    called = called_definition(rec, call)
+    node = called.node if isinstance(called, FunctionInfo) else None
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    statements = list(node.body.body) if isinstance(node.body, cst.IndentedBlock) else []
+    if not statements or not isinstance(statements[-1], cst.Try):
+        return False
+    if any(isinstance(part, cst.Call) for statement in statements[:-1] for part in iter_nodes(statement)):
+        return False
+    last = statements[-1]
+    if last.finalbody is not None and any(isinstance(part, cst.Return) for part in walk_statements(block(last.finalbody.body))):
+        return True
+    return any(
+        (handler.type is None or rec.expr_name(handler.type, called.scope, 1 << 62) in ANY_EXCEPTION)  # type: ignore[union-attr]
+        and not any(isinstance(part, cst.Raise) for part in walk_statements(block(handler.body)))
+        for handler in last.handlers
+    ) and last.orelse is None and last.finalbody is None
 
 
 def _moves_on(

@@ -86,7 +86,8 @@ REFUSED_INPUT_ERRORS = frozenset({
 LOCAL_MODULES = (
     "os.", "shutil.", "pathlib.", "fcntl.", "msvcrt.", "glob.", "tempfile.", "json.", "io.", "time.",
     "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
-    "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.",
+    "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.", "re.",
+    "portend.",  # whether a port of this machine is free, or taken
     # in-process queues and events, and the wait that bounds them (its awaited call is judged itself)
     "asyncio.Queue.", "asyncio.PriorityQueue.", "asyncio.LifoQueue.", "asyncio.Event.", "asyncio.Condition.",
     "asyncio.wait_for", "queue.Queue.", "queue.SimpleQueue.", "queue.PriorityQueue.", "queue.LifoQueue.",

@@ -89,8 +89,11 @@ class BackoffWithoutJitter(ProjectRule):
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
     a polled state says so (`if job.status == "done": return`) or a polled value reaches one the
     code holds (`if newsum == checksum: return`), nor loops that wait out local state (a lock
-    file, a unix socket, a device read through pyudev) or catch only an answer that refuses the input (an `IntegrityError`,
-    a `ValidationError`: the next pass sends another input). Hand-written retry loops are
+    file, a config file read and matched with a regular expression, a unix socket, a device
+    read through pyudev) or catch only an answer that refuses the input (an `IntegrityError`,
+    a `ValidationError`: the next pass sends another input), nor loops whose only call is a
+    function of the file that lets no exception out (one whose `finally` returns, or whose
+    handler catches everything and raises nothing): nothing fails there to be retried. Hand-written retry loops are
     recognised with statements before the `try` (a log line, a metrics call), a read loop
     inside it, a `continue` after the sleep in the handler, and a success flag in the
     condition (`while count < max_count and not succeeded`).
@@ -194,6 +197,45 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep",)
     VALID = [
+        # a retry of local file work: reading a config file and matching it with a regex
+        """
+        import os, re, shutil, time
+        VERSION = re.compile(r"version: (\\d+)")
+        def check_version(path, n=0):
+            try:
+                if not os.path.exists(path):
+                    shutil.copy("default.cfg", path)
+                with open(path, encoding="utf-8") as fp:
+                    found = VERSION.search(fp.read())
+                if found is None:
+                    shutil.copy("default.cfg", path)
+            except Exception:
+                if n < 3:
+                    time.sleep(1)
+                    check_version(path, n + 1)
+                else:
+                    raise
+        """,
+        # the loop's call lets no exception out (its ``finally`` returns): nothing is retried
+        """
+        import time, requests
+        class Hosters:
+            def _grab(self):
+                self.hosters = []
+                try:
+                    self.hosters = requests.get("https://api.example/hosts", timeout=TIMEOUT).json()
+                except Exception as exc:
+                    print("cannot load hosters", exc)
+                finally:
+                    return self.hosters
+            def get(self):
+                for _ in range(5):
+                    try:
+                        return set(self._grab())
+                    except Exception:
+                        time.sleep(60)
+                return set()
+        """,
         # tenacity polling a state: a failed attempt is not retried
         """
         from tenacity import retry, retry_if_result, stop_after_attempt, wait_fixed

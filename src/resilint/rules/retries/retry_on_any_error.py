@@ -80,6 +80,20 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # looking for a free port of this machine, five further on each time
+        """
+        import portend
+        def find_free_port(host, port):
+            tries = 0
+            while tries < 10:
+                try:
+                    portend.free(host, port, timeout=0.025)
+                    return port
+                except Exception:
+                    port += 5
+                    tries += 1
+            return 0
+        """,
         # failover: each pass takes the next candidate off the list, until none is left
         """
         import logging, requests

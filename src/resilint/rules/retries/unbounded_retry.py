@@ -57,7 +57,8 @@ class UnboundedRetry(Rule):
     checksum: return`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
     `FileExistsError`, an `IndexError` while reading rows, a unix socket, a device read through
-    pyudev, pyserial, pyusb or evdev, psutil, an in-process queue or event
+    pyudev, pyserial, pyusb or evdev, psutil, regular expressions, a free port of this
+    machine probed with portend, an in-process queue or event
     (`asyncio.wait_for(queue.get(), timeout=1)`), a browser that
     Selenium or Playwright drives on this machine, a function of the file that does only such
     things): it retries nothing another service does. Nor is a read loop on an open connection

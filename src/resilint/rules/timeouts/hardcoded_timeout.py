@@ -16,7 +16,9 @@ class HardcodedTimeout(ProjectRule):
     Flags a numeric literal passed as the timeout of a client RES101 knows, of httpx or aiohttp,
     or of `socket.settimeout`: `timeout=30`, `timeout=(3, 27)`, `timeout=5 * 60`,
     `httpx.Timeout(10)`, `aiohttp.ClientTimeout(total=10)`, botocore
-    `Config(connect_timeout=2, read_timeout=5)` written inline. A name, an attribute or a call
+    `Config(connect_timeout=2, read_timeout=5)` written inline, also in a dict written out and
+    unpacked into the call or into a project wrapper that passes its keywords on (`kwargs =
+    {"timeout": 20}; send_query(q, **kwargs)`). A name, an attribute or a call
     (`timeout=TIMEOUT`, `timeout=settings.http_timeout`, `timeout=cfg.timeout()`) is not flagged.
 
     Generic waits (`asyncio.wait_for`, `asyncio.timeout`) are not flagged: how long to wait for
@@ -130,6 +132,21 @@ class HardcodedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a dict written out, unpacked into a wrapper that passes its keywords on
+            """
+            from typing import Any
+            import httpx
+            CLIENT = httpx.Client()
+            def send_query(query, **kwargs):
+                return CLIENT.get("https://query.example/sparql", params={"query": query}, **kwargs)
+            def init():
+                kwargs: dict[str, Any] = {"timeout": 20}
+                return send_query("SELECT 1", **kwargs)
+            """,
+            line=7,
+            message="`httpx.Client.get` has a hard-coded timeout `20`: take it from configuration (passed through `send_query`)",
+        ),
         Invalid(
             # one value two constructions share is one finding
             """

@@ -103,6 +103,10 @@ class MissingTimeout(ProjectRule):
     it that passes no timeout a finding, in any module, with the forwarding call as a related
     location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`) does not. A wrapper
     whose own `timeout=None` default reaches the client is RES102 at the calls that keep it.
+    A wrapper that picks its client by a parameter (`request = requests.post if method ==
+    "POST" else requests.get`) is judged, at each call, on the client that call's arguments
+    pick (RES102 and RES103 too: a test that replaces `requests.get` and calls the wrapper with
+    its default `method="GET"` sends nothing).
 
     A pool made without a default timeout (`urllib3.PoolManager()`, `ProxyManager`,
     `HTTP(S)ConnectionPool`) is not reported when every request the project sends through it
