@@ -382,3 +382,21 @@ def test_recursion_counted_down(code, attempts, counted_from):
     assert policy.max_attempts == attempts
     counted = policy.counted_from
     assert (counted[0].value, counted[1]) == (counted_from, 1) if counted_from else counted is None
+
+
+def test_recursion_once_flag():
+    policy = only_policy(
+        """
+        import time, requests
+        class Throttled(Exception): ...
+        def checked(fn, raise_api_limit=False):
+            try:
+                return fn()
+            except Throttled:
+                if not raise_api_limit:
+                    time.sleep(12)
+                    return checked(fn, raise_api_limit=True)
+                raise
+        """
+    )
+    assert policy.library == "recursion" and policy.attempts.kind == "bounded" and policy.max_attempts == 2

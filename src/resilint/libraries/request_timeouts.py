@@ -177,6 +177,20 @@ def _hidden(model: SemanticModel, made: FrozenSet[int]) -> Set[int]:
     return visitor.hidden
 
 
+_ADAPTER_POOL_METHODS = frozenset({"init_poolmanager", "proxy_manager_for"})
+
+
+def pool_of_adapter(model: SemanticModel, site: CallSite) -> bool:
+    """A pool made in ``init_poolmanager`` (or ``proxy_manager_for``) of a requests
+    ``HTTPAdapter`` subclass: the adapter's ``send`` passes every request's timeout to it."""
+    function = site.scope.enclosing_function
+    cls = function.owner if function is not None else None
+    if cls is None or function.name not in _ADAPTER_POOL_METHODS:
+        return False
+    outer = cls.scope.parent or cls.scope
+    return any(model.qualified_name(base, outer, 1 << 62) == "requests.adapters.HTTPAdapter" for base in cls.bases)
+
+
 def _uses(model: SemanticModel, defaulted: bool = False) -> Dict[int, Dict[str, bool]]:
     """What the file does with each object it makes without a default timeout (``defaulted``:
     with one): each request through it that gives a bounded timeout ("timed"), another one
@@ -186,7 +200,7 @@ def _uses(model: SemanticModel, defaulted: bool = False) -> Dict[int, Dict[str, 
         made = frozenset(
             id(site.node) for site, name in model.iter_calls() if name in TIMED_REQUESTS
             for argument in (find_timeout(site.node, CLIENT_CALLS[name], model, site.scope, site.order),)
-            if not argument.unknown and (argument.value is not None) == defaulted
+            if not argument.unknown and (argument.value is not None) == defaulted and not pool_of_adapter(model, site)
         )
         if not made:
             return {}

@@ -27,7 +27,7 @@ from resilint.libraries.clients import (
 from resilint.libraries.network_mocks import answered, in_process
 from resilint.libraries.presign import CONSTRUCTIONS, signs, signs_only
 from resilint.libraries.request_timeouts import (
-    SENDS_NOTHING, TIMED_REQUESTS, bounded, every_request_given, every_request_timed, method_spec,
+    SENDS_NOTHING, TIMED_REQUESTS, bounded, every_request_given, every_request_timed, method_spec, pool_of_adapter,
 )
 from resilint.libraries.server_sockets import SETTIMEOUT, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
@@ -363,6 +363,8 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             continue  # a mock answers it: no network, so no timeout to judge
         if name == SETTIMEOUT and serves_only(model, site):
             continue  # a wait for inbound traffic, not an outbound call's
+        if spec.library == "urllib3" and pool_of_adapter(model, site):
+            continue  # requests gives each request's own timeout to the pool its adapter makes
         verdict = judge(site, name, spec, model, settings.max_timeout, settings.redis_url_timeouts)
         if verdict is not None and name in TIMED_REQUESTS and verdict.node is site.node.func:
             # a client without a default: its requests may each give one (judged where sent)

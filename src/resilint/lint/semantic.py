@@ -30,7 +30,7 @@ import builtins
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar, Union
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 import libcst as cst
 
@@ -404,7 +404,7 @@ class SemanticModel:
                     yield from self.resolve_all(args[1].value, scope, order)
                 return
         for callee in self.resolve_all(func, scope, order):
-            if callee == _SUPER and not args:
+            if callee == _SUPER and (not args or self._own_super(args, scope, order)):
                 yield from self._super(scope)
                 continue
             if callee == _PARTIAL and args and not args[0].star and args[0].keyword is None:
@@ -466,6 +466,16 @@ class SemanticModel:
         chosen = [e for e in entries if string_of(e.key) == key] if key is not None else entries
         for entry in chosen:
             yield from self.resolve_all(entry.value, scope, order)
+
+    def _own_super(self, args: Sequence[cst.Arg], scope: Scope, order: int) -> bool:
+        """``super(Client, self)`` in a method of ``Client``: the same as ``super()``."""
+        function = scope.enclosing_function
+        cls = function.owner if function is not None else None
+        return (
+            cls is not None and len(args) == 2 and not any(a.star or a.keyword for a in args)
+            and self.resolve(args[0].value, scope, order) is cls
+            and isinstance(args[1].value, cst.Name) and args[1].value.value in ("self", "cls")
+        )
 
     def _super(self, scope: Scope) -> Iterator[Value]:
         """``super()`` in a method: the first base class, so that ``super().request(...)`` in a

@@ -14,7 +14,7 @@ from typing import Iterable, Optional
 import libcst as cst
 
 from resilint.libraries.db_scopes.model import CONNECTION, TRANSACTION, Opening, Receiver, method_of, spelled
-from resilint.lint.nodes import dotted_name
+from resilint.lint.nodes import dotted_name, string_of
 
 TRIGGERS = ("psycopg", "sqlite3", "pymysql", "MySQLdb", "cursor", "transaction(")
 _DRIVERS = ("psycopg2.", "psycopg.", "sqlite3.", "pymysql.", "MySQLdb.")
@@ -93,7 +93,27 @@ def starts_work(call: cst.Call, receiver: Receiver) -> bool:
     """SQL sent through a cursor (or the connection's shortcut): a transaction begins."""
     if autocommit(receiver) and not _told_to_open_transactions(receiver.made_by):
         return False
+    if _sqlite_read(call, receiver):
+        return False
     return method_of(call) in _WORK and (is_driver(receiver) or bool(_CURSOR_WORD.search(receiver.last)))
+
+
+_SQLITE_WRITES = re.compile(r"\s*(insert|update|delete|replace)\b", re.IGNORECASE)
+
+
+def _sqlite_read(call: cst.Call, receiver: Receiver) -> bool:
+    """sqlite3 (in its default, legacy transaction control) begins a transaction only before
+    an INSERT, UPDATE, DELETE or REPLACE: a ``SELECT`` or a ``CREATE TABLE`` written out holds
+    none."""
+    if not any(n is not None and n.startswith("sqlite3.") for n in (receiver.name, receiver.kind)):
+        return False
+    if not call.args or call.args[0].keyword is not None or call.args[0].star:
+        return False
+    value = call.args[0].value
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo):
+        value = value.left  # ``'SELECT xml FROM %s' % table``
+    text = string_of(value)
+    return text is not None and not _SQLITE_WRITES.match(text)
 
 
 def ends_work(call: cst.Call, receiver: Receiver) -> bool:

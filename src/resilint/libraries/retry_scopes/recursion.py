@@ -105,6 +105,11 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
     """Bounded when the handler leaves on a test of a parameter that the recursive call
     counts with (``fetch(url, attempt + 1)``, ``retries - 1``); unbounded when nothing counts."""
     counters = _counted_parameters(function, call.node)
+    once = _once_flag(function, call, statements)
+    if once is not None:
+        policy.max_attempts, policy.time_limit = 2, UNKNOWN  # the second call cannot go again
+        policy.attempts = Setting("bounded", once)
+        return
     # ``self.retry_count += 1`` on the way: a counter kept outside the call's arguments
     kept = {dotted_name(n.target) for n in walk_statements(statements) if isinstance(n, cst.AugAssign)} - {None}
     for node in walk_statements(statements):
@@ -132,6 +137,27 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
         "unbounded", call.node,
         f"`{function.name}` calls itself again after a failure with no attempt counter or limit, so it retries forever",
     )
+
+
+def _once_flag(function: FunctionInfo, call: CallSite, statements: List[cst.BaseStatement]) -> Optional[cst.If]:
+    """``if not retried: ...; return fetch(url, retried=True)``: the call again goes round only
+    while a parameter flag is unset, and sets it: one retry at most. The ``if``, else None."""
+    params = function.node.params  # type: ignore[union-attr]
+    names = {p.name.value for p in (*params.params, *params.kwonly_params)}
+    for node in walk_statements(statements):
+        if not isinstance(node, cst.If) or not any(n is call.node for n in iter_nodes(node.body)):
+            continue
+        test, wanted = node.test, "True"
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        else:
+            wanted = "False"
+        if not isinstance(test, cst.Name) or test.value not in names:
+            continue
+        if any(arg.keyword is not None and arg.keyword.value == test.value and isinstance(arg.value, cst.Name)
+               and arg.value.value == wanted for arg in call.node.args):
+            return node
+    return None
 
 
 def _counted_parameters(function: FunctionInfo, call: cst.Call) -> Set[str]:

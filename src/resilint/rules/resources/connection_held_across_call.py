@@ -40,6 +40,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
       `with app.app_context():` block the query ran in (its teardown removes the session).
     - DB-API: psycopg2/sqlite3 `with conn:`, `with psycopg.connect() as conn:`,
       `conn.transaction()`, and a cursor from `cur.execute(...)` to the connection's `commit()`
+      (for sqlite3, from the first `INSERT`/`UPDATE`/`DELETE`/`REPLACE`: it opens no
+      transaction for a `SELECT` or a `CREATE TABLE` written out)
       (not Django's raw cursors, `connection.cursor()` or `connections[alias].cursor()`, which
       run in autocommit mode outside `atomic()`, nor the clients of query engines and
       warehouses that default to autocommit — Trino, Presto, PyHive, Snowflake, Databricks SQL,
@@ -145,6 +147,17 @@ class ConnectionHeldAcrossCall(ProjectRule):
     message = "a DB connection or transaction is held across a call to another service"
     triggers = DB_SCOPE_TRIGGERS
     VALID = [
+        # sqlite3 begins a transaction only before a write: a SELECT holds none
+        """
+        import sqlite3, requests
+        def import_history(database_file, table):
+            connection = sqlite3.connect(database_file, timeout=20)
+            connection.execute("SELECT xml FROM %s" % table)
+            users = requests.get("https://plex.example/api/users", timeout=TIMEOUT).json()
+            rows = connection.execute("SELECT id, xml FROM %s" % table).fetchall()
+            connection.close()
+            return users, rows
+        """,
         # fetch first, then a short transaction to save
         """
         import requests

@@ -38,7 +38,9 @@ class UnboundedRetry(Rule):
     (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
     the failure path (one retry at most), when the handler's test reads what the branch that
     goes round sets and its other branch raises (`if not reconnected: reconnect();
-    reconnected = exc` … `else: raise`, one reconnect), or when it runs inside a deadline scope: a
+    reconnected = exc` … `else: raise`, one reconnect), or, for a function that calls itself
+    again, when it does so only while a flag parameter is unset and sets it (`if not
+    retried: return fetch(url, retried=True)`, one retry), or when it runs inside a deadline scope: a
     `with`/`async with` of `anyio.fail_after`/`move_on_after`, `asyncio.timeout`/`timeout_at`,
     `async_timeout.timeout`, trio's `fail_after`/`move_on_after`/`fail_at`/`move_on_at` or a
     `CancelScope(deadline=...)`, or resilint's own `resilint.runtime.deadline(...)` (whose

@@ -108,6 +108,8 @@ class MissingTimeout(ProjectRule):
     pick (RES102 and RES103 too: a test that replaces `requests.get` and calls the wrapper with
     its default `method="GET"` sends nothing).
 
+    A pool a requests `HTTPAdapter` subclass makes in `init_poolmanager` (or
+    `proxy_manager_for`) is not judged: the adapter's `send` gives it each request's timeout.
     A pool made without a default timeout (`urllib3.PoolManager()`, `ProxyManager`,
     `HTTP(S)ConnectionPool`) is not reported when every request the project sends through it
     gives its own bounded timeout (`pool.request("GET", u, timeout=urllib3.Timeout(connect=3,
@@ -202,6 +204,34 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS
     VALID = [
+        # the pool a requests adapter makes: its ``send`` passes each request's timeout on
+        """
+        from requests import Session
+        from requests.adapters import HTTPAdapter
+        from urllib3 import poolmanager
+        class LegacyTLSAdapter(HTTPAdapter):
+            def init_poolmanager(self, connections, maxsize, block=False):
+                self.poolmanager = poolmanager.PoolManager(num_pools=connections, maxsize=maxsize, block=block)
+        """,
+        # ``super(Client, self).__init__(session=...)`` hands the base class a session that
+        # fills in its timeout, so its ``session or requests.Session()`` keeps that one
+        """
+        import requests
+        class TimeoutSession(requests.Session):
+            def request(self, method, url, *args, **kwargs):
+                kwargs.setdefault("timeout", 10)
+                return super().request(method, url, *args, **kwargs)
+        class Client(object):
+            def __init__(self, session=None):
+                self.session = session or requests.Session()
+        class PatchedClient(Client):
+            def __init__(self, session=None):
+                if not session:
+                    session = TimeoutSession()
+                super(PatchedClient, self).__init__(session=session)
+            def get(self, url):
+                return self.session.get(url)
+        """,
         # the pool's connection settings get the timeout before any connection is made
         """
         from redis import StrictRedis
