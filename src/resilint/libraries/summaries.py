@@ -27,7 +27,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import UNKNOWN
-from resilint.libraries.retry_scopes.swallowing import failing_out, swallows
+from resilint.libraries.retry_scopes.swallowing import converted, failing_out, swallows
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
@@ -171,6 +171,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         own_retries = refuses_retries(model, site)
         place = locate(site.node)
         scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
+        converted_to = converted(model, site) if any(node.__class__ is cst.Try for node in site.stack) else ()
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
             client = client_layer(model, site, name)
@@ -184,7 +185,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             owner.calls.append(Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site), passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
-                swallowed(site), tuple(answered.get(id(site.node), ())),
+                swallowed(site), tuple(answered.get(id(site.node), ())), converted_to,
             ))
 
     finder = RequestFinder(model)

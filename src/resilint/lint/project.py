@@ -241,6 +241,25 @@ class ProjectGraph:
                 if layer is not None and layer not in function.layers:
                     function.layers.append(layer)
                     self.decorated.add((function.name, len(function.layers) - 1))
+                    self._converted_escape(function, layer, len(function.layers) - 1)
+
+    def _converted_escape(self, function: FunctionSummary, layer: Layer, index: int) -> None:
+        """The calls whose failures ``function`` turns into classes the decorator's layer does
+        not retry (``except Exception as e: raise ServiceUnavailable(e)`` under a layer that
+        retries ``RequestException``): they leave the layer unretried."""
+        caught = set(layer.exceptions)
+        if layer.retries_on != "specific" or not caught:
+            return
+        for position, call in enumerate(function.calls):
+            if not call.converted or index in call.escapes:
+                continue
+            if all(self._not_caught(name, caught) for name in call.converted):
+                function.calls[position] = replace(call, escapes=call.escapes + (index,))
+
+    def _not_caught(self, raised: str, caught: Set[str]) -> bool:
+        """A project class none of whose known bases is among ``caught``."""
+        bases = self.ancestry(raised) if self.is_project_name(raised) else None
+        return bases is not None and not bases & caught
 
     def _apply_imported_policies(self) -> None:
         """A loop or call driven by another module's object (``for attempt in api_retrying``):

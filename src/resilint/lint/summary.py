@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 14
+SUMMARY_VERSION = 15
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -270,6 +270,10 @@ class Call:
     # Among ``escapes``, the layers whose ``try`` reads what the call returned (``r = post(...)``;
     # ``try: r.json()``): a failed answer, rather than a raised error, sets them off.
     answered: Tuple[int, ...] = ()
+    # The call is in a ``try`` whose handlers catch every exception and each raise one named
+    # class (``except Exception as e: raise ServiceUnavailable(e)``): the classes its failures
+    # leave the function as. A layer around that retries none of them never sees them.
+    converted: Tuple[str, ...] = ()
 
 
 @dataclass(**_SLOTS)
@@ -377,7 +381,8 @@ class ModuleSummary:
                 f.name, place(f.place), [layer(item) for item in f.layers],
                 [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
                            c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound, c.receiver,
-                           [[g[0], g[1], [list(r) for r in g[2]]] for g in c.guards], list(c.escapes), c.swallowed, list(c.answered)],
+                           [[g[0], g[1], [list(r) for r in g[2]]] for g in c.guards], list(c.escapes), c.swallowed, list(c.answered),
+                           list(c.converted)],
                           _CALL)
                  for c in f.calls],
                 [_trimmed([r.method, r.name, r.status, r.detail, place(r.place), r.method_from, r.key_from, r.receiver],
@@ -438,7 +443,7 @@ class ModuleSummary:
                             tuple(map(int, c[7])), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
                             bool(c[10]), str(c[11]),
                             tuple((str(g[0]), str(g[1]), tuple(ref_from_json(r) for r in g[2])) for g in c[12]),
-                            tuple(map(int, c[13])), bool(c[14]), tuple(map(int, c[15])))
+                            tuple(map(int, c[13])), bool(c[14]), tuple(map(int, c[15])), tuple(map(str, c[16])))
 
             def request(r: List[Any]) -> Request:
                 r = r + _REQUEST[len(r):]
@@ -487,7 +492,7 @@ class ModuleSummary:
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
-_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, []]
+_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], []]
 _FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, []]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 

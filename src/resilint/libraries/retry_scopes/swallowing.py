@@ -39,6 +39,42 @@ def swallows(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> bool:
     )
 
 
+def converted(model: SemanticModel, site: CallSite) -> Tuple[str, ...]:
+    """The classes the failures of ``site`` leave its function as, when the innermost ``try``
+    around it (in its body) catches everything and each handler ends raising a named class
+    (``except HTTPError as e: raise TooManyRequests(e)``, ``except Exception as e: raise
+    ServiceUnavailable(e)``); () otherwise."""
+    function = site.scope.enclosing_function
+    for index in range(len(site.stack) - 1, -1, -1):
+        node = site.stack[index]
+        if function is not None and node is function.node:
+            return ()
+        if not isinstance(node, cst.Try):
+            continue
+        if any(isinstance(n, (cst.ExceptHandler, cst.ExceptStarHandler)) for n in site.stack[index + 1:]) or any(
+            inner is site.node for part in (node.orelse, node.finalbody) if part is not None
+            for inner in iter_nodes(part, stop_at=_OWN_SCOPES)
+        ):
+            return ()  # in a handler, the ``else`` or the ``finally``: not what they catch
+        names = [_raised_class(model, handler, site) for handler in node.handlers]
+        catches_all = any(
+            handler.type is None or model.qualified_name(handler.type, site.scope, site.order) in ANY_EXCEPTION
+            for handler in node.handlers
+        )
+        return tuple(dict.fromkeys(names)) if catches_all and names and all(names) else ()  # type: ignore[arg-type]
+    return ()
+
+
+def _raised_class(model: SemanticModel, handler: cst.ExceptHandler, site: CallSite) -> Optional[str]:
+    body = handler.body.body
+    last = body[-1] if body else None
+    statement = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+    if not isinstance(statement, cst.Raise) or statement.exc is None:
+        return None
+    raised = statement.exc.func if isinstance(statement.exc, cst.Call) else statement.exc
+    return model.qualified_name(raised, site.scope, site.order)
+
+
 def failing_out(policy: Policy, sites: List[CallSite]) -> List[Tuple[CallSite, bool]]:
     """The calls of ``sites`` outside the ``try`` statements whose failures set the policy off
     (``Policy.tries``): when one raises, the error leaves the layer unretried. Each comes with

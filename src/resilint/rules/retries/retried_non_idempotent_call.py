@@ -67,7 +67,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
     retries the POST on a failed answer, and is reported. Nor is a POST sent again only after
     the server refused it without acting: a loop that goes round only on a 429 (or 408, 425)
-    status, or a layer that retries only the project's own errors when no code on the way to
+    status (or 418), a project decorator's layer that retries only other errors than those the
+    decorated function turns every failure of the call into (`except Exception as e: raise
+    ServiceUnavailable(e)` under a layer that retries `RequestException`: its exceptions must
+    be written in the decorator, not passed to it), or a layer that retries only the project's own errors when no code on the way to
     the POST turns its failure into one of them (`except ClientError: raise TryAgain() from
     exc`) and neither the function that sends it nor a helper it calls on the response raises
     one on an answer other than a refusal (`if r.status == 429: raise RateLimited()` is a
