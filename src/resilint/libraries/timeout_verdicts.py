@@ -339,7 +339,15 @@ def model_verdicts(model: SemanticModel, settings: "Settings") -> List[Verdict]:
 
 def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
     verdicts = []
+    # ``redis.StrictRedis().from_url(url)``: the first client only reaches the class method
+    reaching_class = {
+        id(site.node.func.value) for site, _ in model.iter_calls()
+        if isinstance(site.node.func, cst.Attribute) and site.node.func.attr.value == "from_url"
+        and isinstance(site.node.func.value, cst.Call)
+    }
     for site, name in model.iter_calls():
+        if id(site.node) in reaching_class:
+            continue
         if name in CONSTRUCTIONS:
             verdict = _judge_client(model, site, name, settings)
             if verdict is not None:

@@ -11,6 +11,7 @@ import libcst as cst
 
 from resilint.libraries.browser_automation import browser_error, local_browser_call, remote_browser_call
 from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, REFUSED_INPUT_ERRORS
+from resilint.libraries.server_sockets import serves_only
 from resilint.lint.nodes import dotted_name
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, QName
 
@@ -54,10 +55,12 @@ _RECEIVES = frozenset({
     "recv_multipart", "recv_pyobj", "read_message",
 })
 # Methods of ``str`` (and ``bytes``) that no client names a request after.
-_STRING_METHODS = frozenset({
+_LOCAL_METHODS = frozenset({
     "startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines",
     "partition", "rpartition", "removeprefix", "removesuffix", "casefold", "isdigit", "isalpha", "isalnum",
     "zfill", "ljust", "rjust", "expandtabs", "title", "capitalize",
+    # and a list's, whatever holds the list (``children.remove(pid)``)
+    "append", "extend", "insert", "remove",
 })
 _TIMEOUTS = frozenset({"TimeoutError", "timeout", "Timeout", "ReadTimeout"})
 
@@ -80,9 +83,12 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
     if name.startswith(LOCAL_MODULES) or local_browser_call(name):
         return True
     func = call.node.func
-    if isinstance(func, cst.Attribute) and func.attr.value in _STRING_METHODS:
-        return True  # ``argv[-1].startswith("--")``: text work, whatever holds the text
-    # a unix-domain socket (``socket.socket(socket.AF_UNIX)``) talks to a local process
+    if isinstance(func, cst.Attribute) and func.attr.value in _LOCAL_METHODS:
+        return True  # ``argv[-1].startswith("--")``: text or list work, whatever holds it
+    # a unix-domain socket (``socket.socket(socket.AF_UNIX)``) talks to a local process, and
+    # a socket the program serves on waits for what others send (``server.accept()``)
+    if name.startswith("socket.socket.") and serves_only(rec.model, call):
+        return True
     if name.startswith("socket.socket"):
         func = call.node.func
         made = call.node if name == "socket.socket" else None

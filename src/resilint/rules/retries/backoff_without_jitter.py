@@ -197,6 +197,22 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep",)
     VALID = [
+        # waiting for this process's own children at exit: nothing goes over the network
+        """
+        import errno, os, time
+        def kill_workers(children):
+            start_time = time.time()
+            for child_pid in children[:]:
+                while time.time() < start_time + 3:
+                    try:
+                        os.waitpid(child_pid, os.WNOHANG)
+                        children.remove(child_pid)
+                    except OSError as e:
+                        if e.errno == errno.EINTR:
+                            time.sleep(0.1)
+                    else:
+                        break
+        """,
         # a retry of local file work: reading a config file and matching it with a regex
         """
         import os, re, shutil, time

@@ -58,7 +58,8 @@ class UnboundedRetry(Rule):
     return`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
     checksum: return`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
-    `FileExistsError`, an `IndexError` while reading rows, a unix socket, a device read through
+    `FileExistsError`, an `IndexError` while reading rows, a unix socket, the `accept()` of a
+    socket the program listens on, its own child processes, a device read through
     pyudev, pyserial, pyusb or evdev, psutil, regular expressions, a free port of this
     machine probed with portend, an in-process queue or event
     (`asyncio.wait_for(queue.get(), timeout=1)`), a browser that
@@ -132,6 +133,22 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # waiting for a connection on a socket the function serves on: nothing is sent again
+        """
+        import socket
+        def receive_callback(host, port):
+            server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            server.bind((host, port))
+            server.listen(1)
+            server.settimeout(1.0)
+            while True:
+                try:
+                    client = server.accept()[0]
+                    break
+                except socket.timeout:
+                    pass
+            return client.recv(1024)
+        """,
         # a test's poll bounded by an ``assert`` on the clock, which fails once the time is up
         """
         import time, requests

@@ -108,7 +108,8 @@ class MissingTimeout(ProjectRule):
     pick (RES102 and RES103 too: a test that replaces `requests.get` and calls the wrapper with
     its default `method="GET"` sends nothing).
 
-    A pool a requests `HTTPAdapter` subclass makes in `init_poolmanager` (or
+    A client made only to reach a class method (`redis.StrictRedis().from_url(url)`) is not
+    judged apart from what that method makes. A pool a requests `HTTPAdapter` subclass makes in `init_poolmanager` (or
     `proxy_manager_for`) is not judged: the adapter's `send` gives it each request's timeout.
     A pool made without a default timeout (`urllib3.PoolManager()`, `ProxyManager`,
     `HTTP(S)ConnectionPool`) is not reported when every request the project sends through it
@@ -371,6 +372,16 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the first client only reaches the class method: one finding, at ``from_url``
+            """
+            import redis
+            store = redis.StrictRedis().from_url(SESSION_STORAGE_URL)
+            """,
+            line=2,
+            count=1,
+            message="`redis.Redis.from_url` is called without a timeout",
+        ),
         Invalid(
             # every dict ``kwargs`` may hold is written out here, and none has a timeout
             """
