@@ -171,7 +171,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         own_retries = refuses_retries(model, site)
         place = locate(site.node)
         scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
-        converted_to = converted(model, site) if any(node.__class__ is cst.Try for node in site.stack) else ()
+        converted_to = converted(model, site)
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
             client = client_layer(model, site, name)

@@ -9,7 +9,7 @@ psycopg.connect() as conn:`` (a connection for the block), ``with conn.transacti
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -36,9 +36,14 @@ _ENDS = frozenset({"commit", "rollback", "close"})
 WORK_METHODS = _WORK | _ENDS  # the only methods a cursor's transaction looks at
 
 
+def _of(receiver: Receiver, packages: Union[str, Tuple[str, ...]]) -> bool:
+    """The receiver's method or class is one of ``packages``' (``"sqlite3."``)."""
+    return any(n is not None and n.startswith(packages) for n in (receiver.name, receiver.kind))
+
+
 def is_driver(receiver: Receiver) -> bool:
     """The object is known to be a DB-API driver's (not only named like a cursor)."""
-    return any(n is not None and n.startswith(_DRIVERS) for n in (receiver.name, receiver.kind))
+    return _of(receiver, _DRIVERS)
 
 
 def opening(call: cst.Call, receiver: Receiver) -> Optional[Opening]:
@@ -75,7 +80,7 @@ def sole_driver(imported: Iterable[str]) -> Optional[str]:
 
 
 def autocommit(receiver: Receiver) -> bool:
-    return any(n is not None and n.startswith(AUTOCOMMIT) for n in (receiver.name, receiver.kind))
+    return _of(receiver, AUTOCOMMIT)
 
 
 def _told_to_open_transactions(connect: Optional[cst.Call]) -> bool:
@@ -105,7 +110,7 @@ def _sqlite_read(call: cst.Call, receiver: Receiver) -> bool:
     """sqlite3 (in its default, legacy transaction control) begins a transaction only before
     an INSERT, UPDATE, DELETE or REPLACE: a ``SELECT`` or a ``CREATE TABLE`` written out holds
     none."""
-    if not any(n is not None and n.startswith("sqlite3.") for n in (receiver.name, receiver.kind)):
+    if not _of(receiver, "sqlite3."):
         return False
     if not call.args or call.args[0].keyword is not None or call.args[0].star:
         return False

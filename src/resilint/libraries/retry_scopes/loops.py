@@ -25,7 +25,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     Setting,
 )
-from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, NOT_FAILURES, SLEEPS
+from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
@@ -42,6 +42,7 @@ from resilint.libraries.retry_scopes.statements import (
     small_statements,
     walk_statements,
 )
+from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing
 from resilint.lint.nodes import dotted_name, expression_nodes, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
@@ -461,8 +462,7 @@ def _never_raises(rec: Recogniser, call: CallSite) -> bool:
     if last.finalbody is not None and any(isinstance(part, cst.Return) for part in walk_statements(block(last.finalbody.body))):
         return True
     return any(
-        (handler.type is None or rec.expr_name(handler.type, called.scope, 1 << 62) in ANY_EXCEPTION)  # type: ignore[union-attr]
-        and not any(isinstance(part, cst.Raise) for part in walk_statements(block(handler.body)))
+        catches_all(rec.model, handler, called.scope, 1 << 62) and raises_nothing(handler)  # type: ignore[union-attr]
         for handler in last.handlers
     ) and last.orelse is None and last.finalbody is None
 

@@ -10,7 +10,7 @@ import libcst as cst
 
 from resilint.libraries.retry_scopes.model import Policy
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION
-from resilint.lint.semantic import CallSite, SemanticModel
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 _OWN_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
@@ -24,15 +24,25 @@ def swallows(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> bool:
     known: Dict[int, bool] = model.derived(_SWALLOWING, dict)
     if id(node) not in known:
         known[id(node)] = bool(node.handlers) and all(
-            (handler.type is None or model.qualified_name(handler.type, site.scope, site.order) in ANY_EXCEPTION)
-            and not any(isinstance(n, cst.Raise) for n in iter_nodes(handler.body, stop_at=_OWN_SCOPES))
-            for handler in node.handlers
+            catches_all(model, handler, site.scope, site.order) and raises_nothing(handler) for handler in node.handlers
         )
-    if not known[id(node)]:
+    return known[id(node)] and _in_body(node, site, site.stack.index(node))
+
+
+def catches_all(model: SemanticModel, handler: cst.ExceptHandler, scope: Scope, order: int) -> bool:
+    """A bare ``except:``, or one of ``Exception``/``BaseException``."""
+    return handler.type is None or model.qualified_name(handler.type, scope, order) in ANY_EXCEPTION
+
+
+def raises_nothing(handler: cst.ExceptHandler) -> bool:
+    return not any(isinstance(n, cst.Raise) for n in iter_nodes(handler.body, stop_at=_OWN_SCOPES))
+
+
+def _in_body(node: cst.Try, site: CallSite, index: int) -> bool:
+    """Whether ``site`` (with ``node`` at ``index`` of its stack) is in the ``try``'s body, not
+    in a handler, its ``else`` or its ``finally``: what the handlers catch."""
+    if any(isinstance(n, (cst.ExceptHandler, cst.ExceptStarHandler)) for n in site.stack[index + 1:]):
         return False
-    after = site.stack[site.stack.index(node) + 1:]
-    if any(isinstance(n, (cst.ExceptHandler, cst.ExceptStarHandler)) for n in after):
-        return False  # in a handler
     return not any(
         inner is site.node for part in (node.orelse, node.finalbody) if part is not None
         for inner in iter_nodes(part, stop_at=_OWN_SCOPES)
@@ -51,17 +61,11 @@ def converted(model: SemanticModel, site: CallSite) -> Tuple[str, ...]:
             return ()
         if not isinstance(node, cst.Try):
             continue
-        if any(isinstance(n, (cst.ExceptHandler, cst.ExceptStarHandler)) for n in site.stack[index + 1:]) or any(
-            inner is site.node for part in (node.orelse, node.finalbody) if part is not None
-            for inner in iter_nodes(part, stop_at=_OWN_SCOPES)
-        ):
-            return ()  # in a handler, the ``else`` or the ``finally``: not what they catch
+        if not _in_body(node, site, index):
+            return ()
         names = [_raised_class(model, handler, site) for handler in node.handlers]
-        catches_all = any(
-            handler.type is None or model.qualified_name(handler.type, site.scope, site.order) in ANY_EXCEPTION
-            for handler in node.handlers
-        )
-        return tuple(dict.fromkeys(names)) if catches_all and names and all(names) else ()  # type: ignore[arg-type]
+        everything = any(catches_all(model, handler, site.scope, site.order) for handler in node.handlers)
+        return tuple(dict.fromkeys(names)) if everything and names and all(names) else ()  # type: ignore[arg-type]
     return ()
 
 
