@@ -199,6 +199,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         owner.decorators = _unknown_decorators(model, info, applied, locate)
         delay = returned_delay(delays, info)
         owner.delay = delay if delay != UNKNOWN else None
+        slept = delays.slept_by(info)
+        owner.sleeps = slept[0] if slept is not None else None
         for unsafe in finder.unsafe_requests(info):
             sent = unsafe.sent
             owner.requests.append(Request(
@@ -211,8 +213,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         function_of(info).raises = tuple(raised)
     for policy in found.policies:
         wait = policy.wait
-        if wait.via is not None and wait.node is not None:
-            summary.waits.append(Wait(wait.via, wait.detail, policy.library, locate(wait.node)))
+        if wait.via is not None and wait.node is not None and not (wait.slept and policy.polls_result):
+            summary.waits.append(Wait(wait.via, wait.detail, policy.library, locate(wait.node), wait.slept))
     policies = {id(policy.node): policy for policy in found.policies}
     for name, bindings in model.module_scope.bindings.items():
         for binding in bindings:

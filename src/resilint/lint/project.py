@@ -79,6 +79,15 @@ class Reached:
     path: Tuple[Tuple[FunctionSummary, Call], ...]
 
 
+def _implementations(summaries: Iterable[ModuleSummary]) -> List[ModuleSummary]:
+    """The summaries that say what the project's modules do: a stub (``http.pyi``) beside its
+    module's source (``http.py``) declares the same names with no bodies, and what runs is the
+    source (a ``Session`` subclass that fills in a timeout, a retrying wrapper)."""
+    summaries = list(summaries)
+    sources = {summary.path for summary in summaries if not summary.path.endswith(".pyi")}
+    return [summary for summary in summaries if not (summary.path.endswith(".pyi") and summary.path[:-1] in sources)]
+
+
 class ProjectGraph:
     """Every summarised function, and their names. Two modules may share a name (two projects
     checked together, or scripts beside each other that import ``helpers``): a name is then
@@ -88,7 +97,9 @@ class ProjectGraph:
         # The functions whose layers and calls the graph completes with other modules' facts are
         # its own copies: the summaries it is given stay as their files made them (a language
         # server runs the pass again over the same summaries after every edit).
-        self.summaries: List[ModuleSummary] = [_completed_copy(s) if _may_complete(s) else s for s in summaries]
+        self.summaries: List[ModuleSummary] = [
+            _completed_copy(s) if _may_complete(s) else s for s in _implementations(summaries)
+        ]
         self.functions: List[FunctionSummary] = []
         self._modules: Dict[str, List[ModuleSummary]] = {}  # primary and other names
         self._by_name: Dict[str, List[FunctionSummary]] = {}

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 15
+SUMMARY_VERSION = 16
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -135,12 +135,15 @@ class Request:
 @dataclass(frozen=True, **_SLOTS)
 class Wait:
     """A retry policy's wait that is whatever the function ``via`` returns, for a project rule
-    to judge once it knows that function (``time.sleep(backoff.delay_for(attempt))``)."""
+    to judge once it knows that function (``time.sleep(backoff.delay_for(attempt))``); with
+    ``slept``, the kind of delay the loop hands ``via`` (``cancellable_sleep(5)``), a wait if
+    that function sleeps it."""
 
     via: str
     text: str  # how the wait is written
     library: str
     place: Place
+    slept: str = ""
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -308,6 +311,8 @@ class FunctionSummary:
     # (``libraries/raised_errors.py``): "failure" (in an ``except`` handler), "refused" (on a
     # status with which the server says it did not act, 429) or "answer".
     raises: Tuple[Tuple[str, str], ...] = ()
+    # The position among its callers' arguments of the parameter it sleeps (``sleepers.py``).
+    sleeps: Optional[int] = None
 
 
 @dataclass(**_SLOTS)
@@ -392,7 +397,7 @@ class ModuleSummary:
                 [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps, d.implicit]
                  for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
-                [list(entry) for entry in f.raises],
+                [list(entry) for entry in f.raises], f.sleeps,
             ], _FUNCTION)
 
         return [
@@ -400,7 +405,7 @@ class ModuleSummary:
             self.imports, self.values, {name: layer(item) for name, item in self.policies.items()}, self.classes,
             {key: [o.layer, o.sets_timeout, o.key, o.namespaced, o.presign, o.requests] for key, o in self.objects.items()},
             self.timeout_classes,
-            [[w.via, w.text, w.library, place(w.place)] for w in self.waits],
+            [[w.via, w.text, w.library, place(w.place), w.slept] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
             [[line, codes] for line, codes in self.file_suppressions],
         ]
@@ -464,6 +469,7 @@ class ModuleSummary:
                     defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),
                     defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()}, headers=f[14],
                     annotation=f[15], raises=tuple((str(e[0]), str(e[1])) for e in f[16]),
+                    sleeps=None if f[17] is None else int(f[17]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -478,7 +484,7 @@ class ModuleSummary:
                     for key, o in data[9].items()
                 },
                 timeout_classes=[str(name) for name in data[10]],
-                waits=[Wait(w[0], w[1], w[2], place(w[3])) for w in data[11]],
+                waits=[Wait(w[0], w[1], w[2], place(w[3]), str(w[4])) for w in data[11]],
                 suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[12]},
                 pending_suppressions=[dict(entry) for entry in data[13]],
                 file_suppressions=[
@@ -493,7 +499,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, []]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

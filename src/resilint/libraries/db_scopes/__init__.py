@@ -225,8 +225,19 @@ class _Finder:
                         and id(site.node) not in self.with_items
                         and starts(site.node, self._receiver(site.node, site.scope, site.order)))
 
-            def closes(site: CallSite, ends: Callable[..., bool] = ends, methods: frozenset = methods) -> bool:
+            def ends_here(site: CallSite, ends: Callable[..., bool] = ends, methods: frozenset = methods) -> bool:
                 return method_of(site.node) in methods and ends(site.node, self._receiver(site.node, site.scope, site.order))
+
+            def closes(site: CallSite, ends_here: Callable[[CallSite], bool] = ends_here) -> bool:
+                if ends_here(site):
+                    return True
+                # ``self.sql_close()``, a helper of the file that only commits (or closes): one
+                # that does more may do it inside the transaction, before its commit
+                helper = self.model.resolve(site.node.func, site.scope, site.order)
+                if not isinstance(helper, FunctionInfo):
+                    return False
+                inner = self.model.calls_in(helper.scope)
+                return any(ends_here(s) for s in inner) and all(ends_here(s) or method_of(s.node) == "close" for s in inner)
 
             for start, covered in _spans(sites, begins, closes):
                 if starts is sqlalchemy.starts_implicit:

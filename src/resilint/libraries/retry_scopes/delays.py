@@ -23,6 +23,7 @@ from resilint.libraries.retry_scopes.names import (
     RANDOM_MODULES,
 )
 from resilint.libraries.retry_scopes.reaching import reaching_definitions
+from resilint.libraries.retry_scopes.sleepers import slept_argument
 from resilint.libraries.retry_scopes.statements import block, counter_names, growing_names, is_counting
 from resilint.lint.nodes import (
     call_argument,
@@ -33,7 +34,7 @@ from resilint.lint.nodes import (
     parameter_names,
     string_of,
 )
-from resilint.lint.semantic import Binding, CallSite, FunctionInfo, QName, Scope
+from resilint.lint.semantic import Binding, CallSite, ClassInfo, FunctionInfo, QName, Scope
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
@@ -46,15 +47,18 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
     loop = policy.node
     rec.growing = growing_names(block(loop.body)) if isinstance(loop, (cst.For, cst.While)) else set()
     if not sleeps:
-        hidden = any(
-            re.search(r"sleep|wait|backoff|delay|pause|throttle", (rec.name(c) or dotted_name(c.node.func) or ""), re.I)
-            for c in calls
-        )
-        policy.wait = Setting(UNKNOWN if hidden else WAIT_NONE, None, "" if hidden else "retries immediately, with no pause")
+        hidden = [
+            c for c in calls
+            if re.search(r"sleep|wait|backoff|delay|pause|throttle", (rec.name(c) or dotted_name(c.node.func) or ""), re.I)
+        ]
+        if hidden:
+            policy.wait = _slept_elsewhere(rec, hidden, loop) or Setting(UNKNOWN, None, "")
+        else:
+            policy.wait = Setting(WAIT_NONE, None, "retries immediately, with no pause")
         return
     results = []
     for call in sleeps:
-        argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
+        argument = _sleep_argument(rec, call)
         if argument is None:
             results.append((WAIT_NONE, "", call, None))
             continue
@@ -71,10 +75,24 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
     else:
         chosen = results[0]
     kind, detail, call, via = chosen
-    name = (rec.name(call) or "sleep")
+    name = (rec.name(call) if rec.slept(call) is None else code_of(call.node.func)) or "sleep"
+    text = _described(rec, name, detail, kind, _sleep_argument(rec, call), call, loop)
+    policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
+
+
+def _sleep_argument(rec: Recogniser, call: CallSite) -> Optional[cst.Arg]:
+    slept = rec.slept(call)
+    if slept is not None:
+        return slept_argument(call.node, slept)
+    return call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
+
+
+def _described(
+    rec: Recogniser, name: str, detail: str, kind: str, argument: Optional[cst.Arg], call: CallSite, loop: cst.CSTNode
+) -> str:
+    """How the loop waits, for messages: ``time.sleep(delay)`` and how that delay grows."""
     text = f"`{name}({detail})`" if detail else f"`{name}`"
     if kind in (WAIT_EXPONENTIAL, WAIT_FIXED):
-        argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
         counters = _counters(loop) if isinstance(loop, (cst.For, cst.While)) else set()
         value = argument.value if argument is not None else None
         if isinstance(value, cst.Name):
@@ -83,7 +101,25 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
         if grows == "constant" and kind == WAIT_EXPONENTIAL:
             grows = "exponential"
         text += " " + growth_words(grows)
-    policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
+    return text
+
+
+def _slept_elsewhere(rec: Recogniser, hidden: List[CallSite], loop: cst.CSTNode) -> Optional[Setting]:
+    """A loop whose one pause is a call to a function of another module given a delay
+    (``cancellable_sleep(5)``): the project pass knows whether that function sleeps it."""
+    if len(hidden) != 1:
+        return None
+    call = hidden[0]
+    name = rec.name(call)
+    target = rec.model.resolve(call.node.func, call.scope, call.order)
+    positional = [arg for arg in call.node.args if arg.keyword is None and not arg.star]
+    if name is None or not positional or isinstance(target, (FunctionInfo, ClassInfo)):
+        return None
+    kind, detail = delay_kind(rec, positional[0].value, call.scope, call.order, loop, site=call)
+    if kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
+        return None
+    text = _described(rec, code_of(call.node.func), detail, kind, positional[0], call, loop)
+    return Setting(UNKNOWN, call.node, text, via=name, slept=kind)
 
 
 def _counters(loop: Union[cst.For, cst.While]) -> Set[str]:

@@ -61,8 +61,14 @@ _LOCAL_METHODS = frozenset({
     "zfill", "ljust", "rjust", "expandtabs", "title", "capitalize",
     # and a list's, whatever holds the list (``children.remove(pid)``)
     "append", "extend", "insert", "remove",
+    # and a parsed XML document's (``dom.getElementsByTagName("issue")``): the DOM API's own names
+    "getElementsByTagName", "getElementsByTagNameNS", "getElementById", "getAttribute", "getAttributeNS",
+    "hasAttribute", "toxml", "toprettyxml",
 })
-_TIMEOUTS = frozenset({"TimeoutError", "timeout", "Timeout", "ReadTimeout"})
+# Also "no data yet" on a non-blocking socket (TLS wanting more of the record included).
+_TIMEOUTS = frozenset({
+    "TimeoutError", "timeout", "Timeout", "ReadTimeout", "BlockingIOError", "SSLWantReadError", "SSLWantWriteError",
+})
 
 
 def receives(call: CallSite) -> bool:

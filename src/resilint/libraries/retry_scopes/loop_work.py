@@ -206,8 +206,10 @@ def _ends_pass(stmts: Sequence[cst.BaseStatement]) -> bool:
 
 
 def asks_again(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
-    """A loop that asks for new input each pass (``name = prompt("Name?")``) and gives it to the
-    operation: after ``AlreadyExists`` it sends a different request, not the same one again."""
+    """A loop that asks for new input each pass (``name = prompt("Name?")``): it gives the
+    operation a different request after ``AlreadyExists``, or it re-asks after an answer it
+    could not read (``int(input(...))``); either way each pass waits for a person, and what
+    goes round is the question, not a request the machine repeats."""
     by_node = {id(c.node): c for c in calls}
     asked: Set[str] = set()
     # also in a nested loop that asks until the answer is not empty
@@ -223,12 +225,7 @@ def asks_again(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[C
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             for target in targets:
                 asked |= target_names(target)
-    if not asked:
-        return False
-    fed = _tainted(body, asked)
-    return any(
-        _uses(expr, fed) for call in operation_calls(rec, body, calls, tried=True) for expr in call_inputs(call.node)
-    )
+    return bool(asked)
 
 
 def _asks_user(rec: Recogniser, call: CallSite, seen: FrozenSet[int] = frozenset()) -> bool:

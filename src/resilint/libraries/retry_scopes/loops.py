@@ -141,7 +141,7 @@ def _handwritten(
         if feeds == "value":
             return None
         counted = feeds is None
-    sleeps = [c for c in calls if rec.name(c) in SLEEPS]
+    sleeps = [c for c in calls if rec.name(c) in SLEEPS or rec.slept(c) is not None]
     if not counted and not sleeps:
         return None  # a failover loop: next host, no pause
     if not sleeps and isinstance(loop, cst.While) and (_takes_next(body) or _pops_next(loop, body)):
@@ -161,7 +161,8 @@ def _handwritten(
     for node in walk_statements(body):
         if not isinstance(node, (cst.Try, cst.TryStar)):
             continue
-        going_round = [h for h in node.handlers if _goes_round(h) and is_failure(rec, h, scope, order)]
+        after = _following(body, node)
+        going_round = [h for h in node.handlers if _goes_round(h, after) and is_failure(rec, h, scope, order)]
         if requeue is not None:
             # a worker that puts the failed item back on its queue tries that item again
             going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]
@@ -207,8 +208,21 @@ def _handwritten(
         _requeue_limit(rec, policy, requeue[1], scope, order)
     elif not _bound_by_deadline(rec, policy, loop, sample):
         loop_limit(rec, policy, loop, body, scope, order)
-    loop_wait(rec, policy, sleeps, calls, scope)
+    waits = calls
+    if handlers and all(_straight_round(h) for h in handlers):
+        # every failure goes straight round: what follows its ``try`` runs after a success only
+        # (a pause that yields to other tasks while a batch is worked through)
+        after = {id(n) for node in tries for stmt in _following(body, node) for n in iter_nodes(stmt)}
+        waits = [c for c in calls if id(c.node) not in after]
+        sleeps = [c for c in sleeps if id(c.node) not in after]
+    loop_wait(rec, policy, sleeps, waits, scope)
     return policy
+
+
+def _straight_round(handler: cst.ExceptHandler) -> bool:
+    """The handler's last statement is ``continue``."""
+    last = block(handler.body)[-1:]
+    return bool(last) and isinstance(last[0], cst.SimpleStatementLine) and isinstance(last[0].body[-1], cst.Continue)
 
 
 def _swallows(handlers: List[cst.ExceptHandler]) -> bool:
@@ -327,11 +341,12 @@ def _requeue_limit(
     )
 
 
-def _goes_round(handler: cst.ExceptHandler) -> bool:
-    """A handler that does not always leave the loop: it falls through to the next pass, or
-    ``continue``s under a condition (``if attempt < 4: sleep(); continue`` before ``raise``)."""
+def _goes_round(handler: cst.ExceptHandler, after: Sequence[cst.BaseStatement]) -> bool:
+    """A handler that does not always leave the loop: it falls through to the next pass (unless
+    what follows its ``try`` leaves: ``except RequestException: pass`` then ``return status``),
+    or ``continue``s under a condition (``if attempt < 4: sleep(); continue`` before ``raise``)."""
     stmts = block(handler.body)
-    return not leaves(stmts) or has_continue(stmts)
+    return has_continue(stmts) or not (leaves(stmts) or leaves(after))
 
 
 def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
@@ -430,17 +445,20 @@ def local_state(
         if any(n is node for n in call.stack) and not any(id(n) in handler_ids for n in call.stack)
     ]
     names = []
+    bare = any(handler.type is None for handler in handlers)  # catches anything: only the calls tell
     for handler in handlers:
-        if handler.type is None:
-            return False
         types = handler.type
-        names.extend(rec.expr_name(e.value if isinstance(e, cst.Element) else e, scope, order)
-                     for e in (types.elements if isinstance(types, cst.Tuple) else [types]))
-    if local_errors(names, outside, rec) or (
+        if types is not None:
+            names.extend(rec.expr_name(e.value if isinstance(e, cst.Element) else e, scope, order)
+                         for e in (types.elements if isinstance(types, cst.Tuple) else [types]))
+    if not bare and (local_errors(names, outside, rec) or (
         (refused_input(names) or all(_refused_by_message(handler) for handler in handlers)) and _changes_input(handlers, body)
-    ):
+    )):
         return True
-    if outside and all(receives(call) for call in outside) and silence(names):
+    # the error a ``try`` raises itself (``raise SocketError("Connection lost")``) is no call out
+    raised = {id(n.exc) for n in iter_nodes(node) if isinstance(n, cst.Raise) and n.exc is not None}
+    reads = [call for call in outside if id(call.node) not in raised and not (rec.name(call) or "").startswith("builtins.")]
+    if not bare and reads and all(receives(call) for call in reads) and silence(names):
         return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
     return bool(outside) and all(local_call(rec, call) or _never_raises(rec, call) for call in outside)
 

@@ -43,6 +43,8 @@ class Setting:
     # An unknown wait that is whatever this function returns (a helper of another module):
     # the project pass judges it from that function's summary.
     via: Optional[str] = None
+    # With ``via``: the kind of the delay handed to that function, which may sleep it.
+    slept: str = ""
 
 
 @dataclass(eq=False)

@@ -71,6 +71,8 @@ LOCAL_ERRORS = frozenset({
     "builtins.NotADirectoryError", "builtins.PermissionError", "builtins.BlockingIOError",
     "builtins.IndexError", "builtins.KeyError", "builtins.LookupError", "builtins.RuntimeError",
     "builtins.InterruptedError", "builtins.ChildProcessError",
+    # a future of this process not done yet (``future.result(timeout=0.5)``): nothing is sent again
+    "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
 })
 # The last part of the name of an error a dependency raises when it answered and refused the
 # input (a constraint or a validation failed): the same input fails the same way again, and a

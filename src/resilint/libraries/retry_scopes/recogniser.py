@@ -23,8 +23,9 @@ from resilint.libraries.retry_scopes.model import (
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, normalise
 from resilint.libraries.retry_scopes.recursion import recursive_retries
 from resilint.libraries.retry_scopes.registry import libraries
+from resilint.libraries.retry_scopes.sleepers import Slept, slept_parameter
 from resilint.lint.nodes import is_none, number_of
-from resilint.lint.semantic import CallSite, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 
 
 class Recogniser:
@@ -39,6 +40,7 @@ class Recogniser:
         self.visiting: Set[str] = set()  # names whose delay kind is being computed
         self.delay_via: Optional[str] = None  # the other module's function a delay depends on
         self.site: Optional[CallSite] = None  # the sleep (or retry call) whose delay is judged
+        self._slept: Dict[int, Optional[Slept]] = {}  # id(FunctionInfo) → the parameter it sleeps
 
     # --- driver ----------------------------------------------------------------------------
 
@@ -84,6 +86,17 @@ class Recogniser:
         if key not in self.names:
             self.names[key] = normalise(self.model.call_name(call))
         return self.names[key]
+
+    def slept(self, call: CallSite) -> Optional[Slept]:
+        """The parameter a function of this file sleeps, for a call to it (``sleepers.py``)."""
+        target = self.model.resolve(call.node.func, call.scope, call.order)
+        return self.slept_by(target) if isinstance(target, FunctionInfo) else None
+
+    def slept_by(self, function: FunctionInfo) -> Optional[Slept]:
+        key = id(function)
+        if key not in self._slept:
+            self._slept[key] = slept_parameter(self.model, function)
+        return self._slept[key]
 
     def expr_name(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
         return normalise(self.model.qualified_name(expr, scope, order))

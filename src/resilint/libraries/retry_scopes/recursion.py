@@ -9,7 +9,7 @@ handler catches (or the bad statuses of an ``if`` around the call).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional, Set
+from typing import TYPE_CHECKING, Iterator, List, Optional, Set
 
 import libcst as cst
 
@@ -62,6 +62,11 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         else:
             policy.retry_on = Setting(ON_STATUS, path)
             statements = block(path.body)
+        handler = next((n for n in reversed(call.stack) if isinstance(n, cst.ExceptHandler)), None)
+        if handler is not None:
+            # what fails in its ``try`` is called again; a call of the handler that fails (a
+            # login after a 401) leaves the function
+            policy.tries = tuple(_try_of(function, handler))
         _limit(rec, policy, function, call, statements)
         _wait(rec, policy, call, path)
         rec.scopes.append(RetryScope(rec.add(policy), "recursion", call.node, node, function))
@@ -92,12 +97,19 @@ def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) ->
     return None
 
 
-def _tries_a_call_out(rec: Recogniser, function: FunctionInfo, handler: cst.ExceptHandler) -> bool:
-    """The ``try`` of the handler calls another service (not builtins, not local state)."""
+def _try_of(function: FunctionInfo, handler: cst.ExceptHandler) -> Iterator[cst.CSTNode]:
+    """The ``try`` statement whose handler ``handler`` is."""
     for node in iter_nodes(function.node.body, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):  # type: ignore[union-attr]
         if isinstance(node, (cst.Try, cst.TryStar)) and any(h is handler for h in node.handlers):
-            calls = rec.model.calls_in(function.scope)
-            return calls_out(rec, node, calls) and not local_state(rec, node, [handler], calls, function.scope, 1 << 62)
+            yield node
+            return
+
+
+def _tries_a_call_out(rec: Recogniser, function: FunctionInfo, handler: cst.ExceptHandler) -> bool:
+    """The ``try`` of the handler calls another service (not builtins, not local state)."""
+    for node in _try_of(function, handler):
+        calls = rec.model.calls_in(function.scope)
+        return calls_out(rec, node, calls) and not local_state(rec, node, [handler], calls, function.scope, 1 << 62)
     return False
 
 
@@ -126,6 +138,17 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
                     policy.max_attempts = number + 1
                 else:
                     policy.counted_from = (start, 1)  # the project may know it (``@retrier(retries=2)``)
+            policy.attempts = Setting("bounded", node.test)
+            return
+    # ``safechk += 1`` in the handler, then ``fetch(url, safechk)``: the count the caller passes
+    # on is tested where the function starts (``elif safechk > 4: return``)
+    parameters = {p.name.value for p in (*function.node.params.params, *function.node.params.kwonly_params)}  # type: ignore[union-attr]
+    passed_on = kept & parameters & {arg.value.value for arg in call.node.args if isinstance(arg.value, cst.Name)}
+    for node in walk_statements(block(function.node.body)) if passed_on else ():  # type: ignore[union-attr]
+        if isinstance(node, cst.If) and conditional_exit(node) and passed_on & {
+            n.value for n in expression_nodes(node.test) if isinstance(n, cst.Name)
+        }:
+            policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
             policy.attempts = Setting("bounded", node.test)
             return
     if counters:

@@ -68,8 +68,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
     project helper that defers when `connection.in_atomic_block` is true); work handed to a
     task queue (`.delay()`, `.apply_async()`, `enqueue`), an executor (`submit`) or a thread;
     a `def` or `lambda` defined in the scope but not called there; calls made before the
-    scope opens or after it closes, commits or is removed; requests answered by a test double
-    (`responses`, `respx`, `moto`...); a request after an `if` (or loop, or `with`) branch that
+    scope opens or after it closes, commits or is removed (also by a function of the same module
+    that commits it, `self.sql_close()`); requests answered by a test double
+    (`responses`, `respx`, `moto`...), also when the test that installs it (`@responses.activate`)
+    reaches the request through project functions in other modules; a request after an `if` (or loop, or `with`) branch that
     ran the query and then returned or raised (the request runs only when that branch did
     not), unless a `try` around the query may carry an exception past that exit; a request
     behind an `if` on a parameter that the call path rules out: `establish_basket(user)` does
@@ -147,6 +149,19 @@ class ConnectionHeldAcrossCall(ProjectRule):
     message = "a DB connection or transaction is held across a call to another service"
     triggers = DB_SCOPE_TRIGGERS
     VALID = [
+        # the helper of the same class commits before the request
+        """
+        import sqlite3, requests
+        class Maintenance:
+            def close(self):
+                self.conn.commit()
+            def run(self, ids):
+                for comic_id in ids:
+                    self.conn = sqlite3.connect("maintenance.db")
+                    self.conn.execute("UPDATE maintenance SET current=?", (comic_id,))
+                    self.close()
+                    requests.get("https://comics.example/" + comic_id, timeout=TIMEOUT)
+        """,
         # sqlite3 begins a transaction only before a write: a SELECT holds none
         """
         import sqlite3, requests
@@ -657,7 +672,9 @@ class _Judge:
         if key not in self._paths:
             self._paths[key] = self._first_request(callee, (function, call) if context else None)
         below = self._paths[key]
-        return ((call,) + below[0], below[1]) if below is not None else None
+        if below is None or self._mocked(below[1], call):
+            return None  # a test double the caller installed (``@responses.activate``) answers it
+        return (call,) + below[0], below[1]
 
     def _first_request(self, start: FunctionSummary, entry: Optional[Tuple[FunctionSummary, Call]]) -> Optional[Tuple[Path, str]]:
         def follow(call: Call, callee: FunctionSummary) -> bool:

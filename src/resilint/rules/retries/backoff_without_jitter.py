@@ -67,7 +67,12 @@ class BackoffWithoutJitter(ProjectRule):
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
       where a wait would only add latency. A server's `Retry-After` is the server's; the code's
       own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`) is
-      judged. The same goes for a retry by recursion (a function that calls itself again from an
+      judged. A loop that pauses through a project function which hands its parameter
+      unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
+      seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
+      module or another. In a loop whose every handler goes straight round (its last statement
+      is `continue`), a pause after the `try` follows a success only, and is not the retry's
+      wait. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`) and a worker that puts a failed item back on its queue.
 
     The message says how the wait grows (also through a name it was assigned to: `delay = 60 *
@@ -197,6 +202,31 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep",)
     VALID = [
+        # every failure goes straight round: the pause after the ``try`` follows a success only
+        """
+        import time, requests
+        def drain(url, batches):
+            while True:
+                try:
+                    sent = requests.post(url, json=next(batches), timeout=3)
+                except requests.ConnectionError:
+                    continue
+                if sent.status_code == 204:
+                    break
+                time.sleep(0.01)
+        """,
+        # the pause helper draws a random wait below what it is given
+        """
+        import random, time, requests
+        def pause(seconds):
+            time.sleep(random.uniform(0, seconds))
+        def f():
+            for attempt in range(5):
+                try:
+                    return requests.get("https://a.example", timeout=3)
+                except requests.ConnectionError:
+                    pause(2 ** attempt)
+        """,
         # waiting for this process's own children at exit: nothing goes over the network
         """
         import errno, os, time
@@ -650,6 +680,21 @@ class BackoffWithoutJitter(ProjectRule):
         Invalid(
             """
             import time, requests
+            def pause(seconds):
+                time.sleep(seconds)
+            def f():
+                for attempt in range(5):
+                    try:
+                        return requests.get("https://a.example", timeout=3)
+                    except requests.ConnectionError:
+                        pause(2 ** attempt)
+            """,
+            line=9,
+            message="`pause(2 ** attempt)` grows exponentially",
+        ),
+        Invalid(
+            """
+            import time, requests
             RETRY_DELAY = 2
             def f():
                 while True:
@@ -689,6 +734,12 @@ class BackoffWithoutJitter(ProjectRule):
                 helper = ctx.graph.resolve(wait.via, wait.place.path)
                 if helper is None:
                     _keyword_countdown(ctx, wait)
+                    continue
+                if wait.slept:
+                    if helper.sleeps == 0:
+                        short = wait.via.rsplit(".", 1)[-1]
+                        detail = f"{wait.text} (`{short}` sleeps its argument)"
+                        ctx.report(wait.place, _message(wait.library, wait.slept, detail), [(helper.place, f"`{short}` sleeps the delay it is given")])
                     continue
                 if helper.delay not in (WAIT_FIXED, WAIT_EXPONENTIAL):
                     continue

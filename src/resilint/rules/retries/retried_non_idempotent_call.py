@@ -152,6 +152,44 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
     VALID = [
+        # every failure falls through to the ``return`` after the ``try``: the POST goes round
+        # only on a 429, with which the server refused it
+        """
+        import requests
+        def post(url, payload, retry):
+            wait = None
+            status_code = -1
+            while 1:
+                throttle(wait=wait)
+                try:
+                    r = requests.post(url, data=payload, timeout=TIMEOUT)
+                    status_code = r.status_code
+                    if status_code == requests.codes.ok:
+                        return status_code
+                    if status_code == requests.codes.too_many_requests and retry:
+                        retry = retry - 1
+                        if retry > 0:
+                            wait = 5
+                            continue
+                except requests.RequestException:
+                    pass
+                return status_code
+        """,
+        # the login POST runs in the handler after a 401: if it fails, its error leaves the
+        # function, and a successful login is not repeated for a lost response of its own
+        """
+        import requests
+        def fetch(url, attempt=0):
+            try:
+                response = requests.get(url, timeout=TIMEOUT)
+                response.raise_for_status()
+                return response.json()
+            except requests.HTTPError as exc:
+                if exc.response.status_code == 401 and attempt < 3:
+                    requests.post(LOGIN_URL, data=CREDENTIALS, timeout=TIMEOUT)
+                    return fetch(url, attempt + 1)
+                raise
+        """,
         # the POST is outside the ``try`` the loop retries, which does not read its answer:
         # a lost response leaves the loop
         """

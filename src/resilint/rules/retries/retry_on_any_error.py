@@ -35,7 +35,9 @@ class RetryOnAnyError(Rule):
     `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
     of specific types does not. Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
-    state are not retry loops (see RES203). When the retry visibly gives up on failed HTTP statuses (backoff's
+    state are not retry loops (see RES203), and neither is a `try` that does local work only
+    (reading a parsed XML document with `getElementsByTagName`, string and list methods), even
+    under a bare `except:`. When the retry visibly gives up on failed HTTP statuses (backoff's
     `giveup=` reading the error's status, a loop that returns a response whose status it
     tested), the message says so: 4xx responses are not retried there, but every other error,
     bugs included, still is.
@@ -80,6 +82,16 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # the same parsed document is read again: nothing another service does is retried
+        """
+        import time
+        def comic_url(dom, tries=0):
+            try:
+                return dom.getElementsByTagName("site_detail_url")[0].firstChild.wholeText
+            except:
+                time.sleep(10)
+                return comic_url(dom, tries + 1)
+        """,
         # looking for a free port of this machine, five further on each time
         """
         import portend

@@ -40,7 +40,9 @@ class UnboundedRetry(Rule):
     goes round sets and its other branch raises (`if not reconnected: reconnect();
     reconnected = exc` … `else: raise`, one reconnect), or, for a function that calls itself
     again, when it does so only while a flag parameter is unset and sets it (`if not
-    retried: return fetch(url, retried=True)`, one retry), or when it runs inside a deadline scope: a
+    retried: return fetch(url, retried=True)`, one retry), or when the handler adds to a count
+    that it passes on as the same parameter and the function leaves at its start once that
+    count is high (`elif safechk > 4: return` … `safechk += 1; fetch(url, safechk)`), or when it runs inside a deadline scope: a
     `with`/`async with` of `anyio.fail_after`/`move_on_after`, `asyncio.timeout`/`timeout_at`,
     `async_timeout.timeout`, trio's `fail_after`/`move_on_after`/`fail_at`/`move_on_at` or a
     `CancelScope(deadline=...)`, or resilint's own `resilint.runtime.deadline(...)` (whose
@@ -50,8 +52,9 @@ class UnboundedRetry(Rule):
     handler that re-raises some errors (`if exc.response.status_code != 409: raise`) retries the
     others forever. A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
 
-    Not retries, so not flagged: a loop that asks for new input each pass and sends that
-    (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`), a worker that
+    Not retries, so not flagged: a loop that asks for new input each pass, and sends that
+    (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`) or asks again
+    after an answer it could not read (`int(input(...))` … `except ValueError`), a worker that
     takes the next item each pass (`while job := queue.next_job():`), a loop that follows
     redirects by hand (a 3xx status is no failure), a tenacity poll on the result only, and a watch
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
@@ -62,11 +65,15 @@ class UnboundedRetry(Rule):
     socket the program listens on, its own child processes, a device read through
     pyudev, pyserial, pyusb or evdev, psutil, regular expressions, a free port of this
     machine probed with portend, an in-process queue or event
-    (`asyncio.wait_for(queue.get(), timeout=1)`), a browser that
+    (`asyncio.wait_for(queue.get(), timeout=1)`), a future of this process not done yet
+    (`future.result(timeout=0.5)` … `except concurrent.futures.TimeoutError`), a browser that
     Selenium or Playwright drives on this machine, a function of the file that does only such
     things): it retries nothing another service does. Nor is a read loop on an open connection
     that catches only the timeout of its receive (`msg = await ws.receive(55)`, then `except
-    TimeoutError: await ws.ping()`): nothing arrived, nothing is sent again. Nor is a loop whose
+    TimeoutError: await ws.ping()`), or a non-blocking socket's "no data yet"
+    (`BlockingIOError`, `ssl.SSLWantReadError`): nothing arrived, nothing is sent again. Nor is
+    a loop whose handlers fall through to a statement after the `try` that leaves the loop
+    (`except RequestException: pass` then `return status`). Nor is a loop whose
     handlers catch only an answer that refuses the input (an `IntegrityError` or
     `UniqueViolation`, a `ValidationError`) and change that input (the next free name, the
     table's turn after the tables that reference it): a dependency that is down raises another
@@ -133,6 +140,62 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # a prompt: each pass waits for a person's answer
+        """
+        import requests
+        def choose(items):
+            while True:
+                try:
+                    index = int(input("Which one? "))
+                    if index == 0:
+                        return None
+                    if 1 <= index <= len(items):
+                        return items[index - 1]
+                    requests.post(LOG_URL, json={"event": "bad choice"}, timeout=TIMEOUT)
+                except ValueError:
+                    requests.post(LOG_URL, json={"event": "not a number"}, timeout=TIMEOUT)
+        """,
+        # a future this process submitted, not done yet: nothing is sent again
+        """
+        from concurrent import futures
+        def wait_result(future, writer):
+            while not writer.closed:
+                try:
+                    return writer.handle(future.result(timeout=0.5))
+                except futures.TimeoutError:
+                    continue
+        """,
+        # a non-blocking socket with no data yet
+        """
+        import ssl
+        class SocketLost(Exception):
+            pass
+        def read(sock, readable):
+            while True:
+                try:
+                    data = sock.recv(4096)
+                    if data == b"":
+                        raise SocketLost("connection lost during read")
+                    return data
+                except (ssl.SSLWantReadError, BlockingIOError):
+                    if not readable(sock):
+                        return b""
+        """,
+        # the count passed on is tested where the function starts
+        """
+        import time, requests
+        def get_info(url, attempt=None):
+            if attempt is None:
+                attempt = 1
+            elif attempt > 4:
+                return None
+            try:
+                return requests.get(url, timeout=TIMEOUT).json()
+            except requests.ConnectionError:
+                time.sleep(10)
+                attempt += 1
+                return get_info(url, attempt)
+        """,
         # waiting for a connection on a socket the function serves on: nothing is sent again
         """
         import socket

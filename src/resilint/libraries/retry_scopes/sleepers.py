@@ -1,0 +1,50 @@
+"""Project functions that sleep what their callers give them (``cancellable_sleep(seconds)``,
+a ``self._pause(delay)`` method): a retry loop that waits through one waits that argument, so
+its backoff is judged as if it called ``time.sleep`` itself."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from resilint.libraries.retry_scopes.names import SLEEPS, normalise
+from resilint.lint.nodes import call_argument
+from resilint.lint.semantic import FunctionInfo, SemanticModel
+
+# The parameter a function sleeps: its position among the arguments a caller passes (a
+# method's ``self`` not counted) and its name, for callers that pass it by keyword.
+Slept = Tuple[int, str]
+
+
+def slept_parameter(model: SemanticModel, function: FunctionInfo) -> Optional[Slept]:
+    """The parameter ``function`` hands unchanged to a library sleep on some path (the other
+    path may wait on a cancellation event instead), None when it sleeps none of them."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef):
+        return None
+    names = [param.name.value for param in (*node.params.posonly_params, *node.params.params)]
+    bound = 1 if function.owner is not None and not _static(node) else 0
+    for call in model.calls_in(function.scope):
+        if normalise(model.call_name(call)) not in SLEEPS:
+            continue
+        argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
+        if argument is None or not isinstance(argument.value, cst.Name):
+            continue
+        name = argument.value.value
+        if name in names[bound:] and len(function.scope.bindings.get(name, ())) == 1:
+            return names.index(name) - bound, name  # never reassigned: what the caller passed
+    return None
+
+
+def slept_argument(call: cst.Call, slept: Slept) -> Optional[cst.Arg]:
+    """The argument of ``call`` that its callee sleeps."""
+    position, name = slept
+    return call_argument(call, name, position)
+
+
+def _static(node: cst.FunctionDef) -> bool:
+    return any(
+        isinstance(decorator.decorator, cst.Name) and decorator.decorator.value == "staticmethod"
+        for decorator in node.decorators
+    )
