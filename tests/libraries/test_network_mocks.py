@@ -140,3 +140,21 @@ def test_a_patch_the_file_cannot_read_patches_nothing():
                 requests.get("https://a.example")
         """
     ) == [(6, "RES101"), (8, "RES101")]
+
+
+def test_a_patched_socket_answers_every_client_that_connects_through_it():
+    assert codes(
+        """
+        import smtplib, socket, urllib.request
+        from unittest import mock
+        import psycopg2, requests
+
+        def test_blocked():
+            with mock.patch("socket.socket", side_effect=OSError):
+                requests.get("https://a.example")
+                smtplib.SMTP("mail.example")
+                urllib.request.urlopen("https://a.example")
+                psycopg2.connect("dbname=app")
+            requests.get("https://a.example")
+        """
+    ) == [(10, "RES101"), (11, "RES101")]

@@ -42,6 +42,7 @@ _OTHER_LIBRARIES = {
     "async_timeout": "a wait for your own work: choose its bound (or a deadline) by hand",
 }
 _UNKNOWN_CLIENT = "`{client}` comes from `extend-clients`: resilint does not know what its timeout takes"
+_APPLIED = "`{client}` is called by the function it is handed to: give the timeout among that call's arguments by hand"
 _SCALAR_CLIENT = "`{client}` takes one number of seconds, not a split timeout: pass a configured value by hand"
 # What the runtime target adds to a reason (a project that uses resilint.runtime).
 _RUNTIME_WAYS = {
@@ -58,7 +59,9 @@ def verdicts_to_fix(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[
         if verdict.code not in codemod.CODES or not codemod.is_target(verdict.node):
             continue
         library = verdict.spec.library if verdict.spec is not None else ""
-        if takes_runtime_timeout(verdict):
+        if verdict.applied:
+            codemod.leave_alone(verdict.node, _APPLIED.format(client=verdict.client))
+        elif takes_runtime_timeout(verdict):
             yield verdict
         elif verdict.client in settings.extend_clients:
             codemod.leave_alone(verdict.node, _UNKNOWN_CLIENT.format(client=verdict.client))

@@ -18,8 +18,10 @@ for the call's library:
   name (``patch("app.http.requests.get")`` and ``patch.object(requests, "get")`` replace
   ``requests.get`` wherever it is called; ``patch("requests.Session")`` every method of the
   class; ``patch.object(requests.Session, "request")``, through which every requests call
-  goes, all of requests). A target that replaces only a name of a project module
-  (``patch("app.http.get")``) leaves this file's own calls alone.
+  goes, all of requests; ``patch("socket.socket")``, through which every pure-Python client
+  connects, all of them). A target that replaces only a name of a project module
+  (``patch("app.http.get")``, ``patch.object(httpclient.HTTPClient, "post")``) leaves this
+  file's own calls alone; the project pass answers the calls that go through it.
 
 "Active" is read from the code around the call, in its own file:
 
@@ -121,7 +123,11 @@ _FUNNELS: Dict[str, str] = {
     "requests.adapters.HTTPAdapter.send": "requests", "httpx.Client.send": "httpx",
     "httpx.AsyncClient.send": "httpx", "httpx.HTTPTransport.handle_request": "httpx",
     "httpx.AsyncHTTPTransport.handle_async_request": "httpx",
+    # the socket every pure-Python client connects through (``_SOCKET_CLIENTS``)
+    "socket.socket": "socket",
 }
+# The libraries whose connections are ``socket.socket`` objects: a patch of it answers them all.
+_SOCKET_CLIENTS = _SOCKET_HTTP | frozenset({"socket", "smtplib", "ftplib", "poplib", "imaplib", "redis", "httpx", "aiohttp"})
 # Client objects outside the catalog that a patch may replace (pycurl is judged by its options).
 _EXTRA_CLIENTS = ("pycurl.Curl.perform",)
 _FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
@@ -179,6 +185,8 @@ def answered(mocked: Iterable[str], library: str, name: Optional[str]) -> bool:
     ``library``): a mock of the library, or a replaced object that is the callee or owns it."""
     for entry in mocked:
         if entry == library or (name is not None and (name == entry or name.startswith(entry + "."))):
+            return True
+        if entry == "socket" and library in _SOCKET_CLIENTS:
             return True
     return False
 
@@ -284,7 +292,9 @@ class _Mocks:
             attribute = string_of(positional[1])
             owner = self._owner(positional[0], scope, order)
             replaced = _client_object(canonical_name(f"{owner}.{attribute}")) if attribute and owner else None
-            targets = [replaced] if replaced else []
+            # else a project object (``patch.object(httpclient.HTTPClient, "post")``): the
+            # project pass tells whether a call goes through it
+            targets = [replaced] if replaced else [f"{owner}.{attribute}"] if attribute and owner else []
         return frozenset(targets)
 
     def _owner(self, expr: Optional[cst.BaseExpression], scope: Scope, order: int) -> Optional[str]:

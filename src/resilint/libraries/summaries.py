@@ -216,6 +216,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if wait.via is not None and wait.node is not None and not (wait.slept and policy.polls_result):
             summary.waits.append(Wait(wait.via, wait.detail, policy.library, locate(wait.node), wait.slept))
     policies = {id(policy.node): policy for policy in found.policies}
+    summary.star_imports = list(model.star_imports)
     for name, bindings in model.module_scope.bindings.items():
         for binding in bindings:
             if binding.imported is not None:
@@ -282,10 +283,11 @@ class _Values:
         for binding in bindings:
             if binding.imported is not None or binding.defined is not None or is_none(binding.expr):
                 continue
-            if isinstance(binding.expr, cst.Integer):
+            if isinstance(binding.expr, (cst.Integer, cst.Float)):
                 number = number_of(binding.expr)
-                if isinstance(number, int):
-                    mappings.append(("int", number))  # a constant a guard may compare with
+                if number is not None:
+                    # a constant a guard may compare with, or another module's timeout
+                    mappings.append(("int", number) if isinstance(number, int) else ("float", number))
                 continue
             if isinstance(binding.expr, cst.Dict):
                 mapping = self.mapping(binding.expr, binding)

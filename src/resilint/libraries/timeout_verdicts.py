@@ -99,6 +99,8 @@ class Verdict:
     spec: Optional[TimeoutSpec] = None
     # Reported by the project pass, which reads how other modules use the client.
     deferred: bool = False
+    # Made by a function the client is handed to (``asyncio.to_thread``): no fix is offered.
+    applied: bool = False
 
 
 def judge(
@@ -358,6 +360,11 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             if verdict is not None:
                 verdicts.append(verdict)
             continue
+        if name in APPLIERS or (name or "").endswith(".run_in_executor"):
+            verdict = _judge_applied(model, site, name, settings)  # type: ignore[arg-type]
+            if verdict is not None:
+                verdicts.append(verdict)
+            continue
         if name == curl.SETOPT or name in curl.PERFORMS:
             if not in_process(model, site, "pycurl", name):
                 verdict = _judge_curl(model, site, name, settings.max_timeout)
@@ -386,6 +393,39 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
+
+
+# Functions that call the callable they are given with the arguments that follow it (in a
+# thread): ``asyncio.to_thread(requests.get, url)`` is ``requests.get(url)``. By the position of
+# the callable (``loop.run_in_executor(None, requests.get, url)``: 1).
+APPLIERS = {
+    "asyncio.to_thread": 0, "starlette.concurrency.run_in_threadpool": 0, "anyio.to_thread.run_sync": 0,
+    "concurrent.futures.Executor.submit": 0, "concurrent.futures.ThreadPoolExecutor.submit": 0,
+    "concurrent.futures.thread.ThreadPoolExecutor.submit": 0,
+}
+
+
+def _judge_applied(model: SemanticModel, site: CallSite, name: str, settings: "Settings") -> Optional[Verdict]:
+    """A client request handed to a function that calls it in a thread, judged as the call it
+    makes there; reported at the client, with no fix (the timeout goes among the applier's
+    arguments, which not every applier passes on by keyword)."""
+    position = APPLIERS.get(name, 1)
+    args = site.node.args
+    if len(args) <= position or any(arg.star or arg.keyword is not None for arg in args[: position + 1]):
+        return None
+    target = args[position].value
+    client = model.qualified_name(target, site.scope, site.order)
+    spec = spec_for(client, settings.extend_clients) if client is not None else None
+    if spec is None or client is None or client in CONSTRUCTIONS or client in TIMED_REQUESTS:
+        return None
+    if in_process(model, site, spec.library, client):
+        return None
+    made = CallSite(site.node.with_changes(func=target, args=args[position + 1:]), site.scope, site.order, site.stack)
+    verdict = judge(made, client, spec, model, settings.max_timeout, settings.redis_url_timeouts)
+    if verdict is None:
+        return None
+    node = target if verdict.node is made.node else verdict.node
+    return replace(verdict, node=node, anchor=site.node, client=client, spec=spec, applied=True)
 
 
 def _with_socket_default(model: SemanticModel, spec: TimeoutSpec) -> TimeoutSpec:
@@ -479,7 +519,7 @@ def takes_runtime_timeout(verdict: Verdict) -> bool:
     """Whether the call's ``timeout=`` can be given the runtime's split timeout (a client of
     ``RUNTIME_TIMEOUT_LIBRARIES``); the timeout codemods leave the other calls alone."""
     spec = verdict.spec
-    return spec is not None and spec.library in RUNTIME_TIMEOUT_LIBRARIES and spec.keyword == "timeout"
+    return spec is not None and spec.library in RUNTIME_TIMEOUT_LIBRARIES and spec.keyword == "timeout" and not verdict.applied
 
 
 def report_verdicts(ctx: "RuleContext", code: str) -> None:
@@ -557,6 +597,8 @@ class _ProjectJudge:
                 if self.spec(call.target) is not None:
                     judged.setdefault(call.place, set()).add(call.target)
             for call in function.calls:
+                if call.arguments is not None and call.target in judged.get(call.place, ()):
+                    verdicts.extend(self.imported_constant(call, function.place.path))
                 if call.arguments is None or call.target in judged.get(call.place, ()):
                     continue
                 near = function.place.path
@@ -564,6 +606,46 @@ class _ProjectJudge:
                     continue
                 verdicts.extend(self.judge_call(call, near, function))
         return verdicts
+
+    def imported_constant(self, call: Call, near: str) -> List[ProjectVerdict]:
+        """A client call whose timeout is a constant of another module (``timeout=HTTP_TIMEOUT``
+        with ``from app.settings import HTTP_TIMEOUT``), which its own file could not read:
+        judged by that constant's number (RES105, RES104)."""
+        spec = self.spec(call.target)
+        arguments = call.arguments
+        if spec is None or arguments is None or spec.keyword is None:
+            return []
+        given = arguments.value(spec.keyword)
+        if given is None or given.value is not None or answered(call.mocked, spec.library, call.target):
+            return []
+        slots = {spec.keyword} | ({given.position} if given.position is not None else set())
+        names = [ref[1] for slot, ref in call.passed if slot in slots and ref[0] == "ref"]
+        if len(names) != 1:
+            return []
+        seconds = self._constant_number(names[0], near)
+        if seconds is None:
+            return []
+        short = names[0].rsplit(".", 1)[-1]
+        value = TimeoutValue((Phase("", seconds),), literal=False, scalar=True, via=f"{short} = {seconds:g}")
+        judgement = judge_given(value, given.text, call.target, spec, self.settings.max_timeout, checks=frozenset({"RES104", "RES105"}))
+        if judgement is None:
+            return []
+        return [ProjectVerdict(judgement.code, given.place if judgement.at_value else call.place, judgement.message)]
+
+    def _constant_number(self, name: str, near: str, depth: int = 0) -> Optional[float]:
+        """The one number a module constant holds, None unless every assignment the summaries
+        show gives that number (``global TIMEOUT; TIMEOUT = value`` in a setter gives another)."""
+        graph = self.graph
+        located = graph.locate(name, near)
+        if located is None or depth > 5:
+            return None
+        module, rest = located
+        refs = module.values.get(f"{module.module}.{rest}")
+        if refs is None:
+            rewritten = graph.through_imports(module, rest)  # a re-export
+            return self._constant_number(rewritten, module.path, depth + 1) if rewritten not in (None, name) else None
+        numbers = {float(ref[1]) for ref in refs if ref[0] in ("int", "float")}
+        return numbers.pop() if len(numbers) == 1 and all(ref[0] in ("int", "float") for ref in refs) else None
 
     def signing_clients(self) -> Iterator[ProjectVerdict]:
         """The verdicts on boto3 clients that other modules may reach, which their own file left

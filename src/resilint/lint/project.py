@@ -208,14 +208,26 @@ class ProjectGraph:
                 return _nearest(candidates, near, lambda m: m.path), ".".join(parts[cut:])
         return None
 
-    @staticmethod
-    def through_imports(module: ModuleSummary, rest: str) -> Optional[str]:
-        """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``."""
+    def through_imports(self, module: ModuleSummary, rest: str) -> Optional[str]:
+        """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``, by
+        name or with ``from .http import *``."""
         first, _, remainder = rest.partition(".")
-        imported = module.imports.get(first)
+        imported = module.imports.get(first) or self._star_source(module, first)
         if imported is None:
             return None
         return f"{imported}.{remainder}" if remainder else imported
+
+    def _star_source(self, module: ModuleSummary, name: str, depth: int = 0) -> Optional[str]:
+        """Where a ``from .timing import *`` of ``module`` takes ``name`` from: the first of those
+        modules that defines or imports it (``__all__`` is not read)."""
+        for star in module.star_imports if depth < _MAX_ALIAS_HOPS else ():
+            for candidate in self._modules.get(star, ()):
+                qualified = f"{candidate.module}.{name}"
+                if (qualified in candidate.functions or qualified in candidate.classes or qualified in candidate.values
+                        or qualified in candidate.policies or name in candidate.imports
+                        or self._star_source(candidate, name, depth + 1) is not None):
+                    return f"{star}.{name}"
+        return None
 
     def _policy(self, name: str, near: str) -> Optional[Layer]:
         """The retry policy a module keeps under ``name`` (``api_retry = tenacity.retry(...)``),

@@ -214,6 +214,7 @@ class SemanticModel:
         self.loops: List[Union[cst.For, cst.While]] = []  # in source order
         self.functions: List[FunctionInfo] = []
         self.classes: List[ClassInfo] = []
+        self.star_imports: List[str] = []  # ``from .timing import *`` at module level
         self.scope_of: Dict[cst.CSTNode, Scope] = {}
         self._cache: Dict[Tuple[int, int], object] = {}
         self._call_names: Dict[int, object] = {}  # the rules ask every call's name many times
@@ -793,12 +794,14 @@ class _ModelBuilder:
                 self._bind(top, order, imported=top)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if isinstance(node.names, cst.ImportStar):
-            return
-        order = self._next()
         module = _dotted(node.module) if node.module is not None else ""
         if node.relative:
             module = self._relative_base(len(node.relative), module or "")
+        if isinstance(node.names, cst.ImportStar):
+            if module and self.scope.kind == "module":
+                self.model.star_imports.append(module)  # what it binds is that module's to say
+            return
+        order = self._next()
         for alias in node.names:
             name = _dotted(alias.name)
             if name is None:

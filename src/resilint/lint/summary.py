@@ -32,6 +32,7 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 #   ("bool", FLAG)         True or False
 #   ("int", NUMBER)        an integer (kept for the arguments of decorators, ``@with_retries(5)``,
 #                          for module and class constants, and for the values guards compare)
+#   ("float", NUMBER)      a float module or class constant (another module's timeout)
 #   ("none",)              None, in a guard's values
 #   ("headers", STATUS, FROM)  headers passed on, as to the idempotency key: STATUS "missing",
 #                          "unstable", "ok", "param" (FROM: the caller's parameter holding the
@@ -322,8 +323,10 @@ class ModuleSummary:
     functions: Dict[str, FunctionSummary] = field(default_factory=dict)
     # Other names the module may be imported by (a namespace package seen from two roots).
     aliases: List[str] = field(default_factory=list)
-    # Names bound by imports at module level: local name → qualified name (re-exports).
+    # Names bound by imports at module level: local name → qualified name (re-exports); and
+    # the modules it imports everything from (``from .timing import *``).
     imports: Dict[str, str] = field(default_factory=dict)
+    star_imports: List[str] = field(default_factory=list)
     # What the module's names may hold, joined over every assignment the file shows: module
     # globals, and ``Class.attr`` for class attributes and what ``self.attr = …`` stores.
     values: Dict[str, List[Ref]] = field(default_factory=dict)
@@ -407,7 +410,7 @@ class ModuleSummary:
             self.timeout_classes,
             [[w.via, w.text, w.library, place(w.place), w.slept] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
-            [[line, codes] for line, codes in self.file_suppressions],
+            [[line, codes] for line, codes in self.file_suppressions], self.star_imports,
         ]
 
     @classmethod
@@ -490,6 +493,7 @@ class ModuleSummary:
                 file_suppressions=[
                     (int(line), None if codes is None else [str(c) for c in codes]) for line, codes in data[14]
                 ],
+                star_imports=[str(name) for name in data[15]],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

@@ -235,6 +235,8 @@ class ValueFlow:
             return (Held("bool", str(ref[1])),)
         if kind == "int":
             return (Held("int", str(ref[1])),)
+        if kind == "float":
+            return (Held("float", str(ref[1])),)
         if kind == "partial":
             return (Held("partial", ref[1], module=module, keywords=tuple(ref[2])),)
         if kind == "dict":

@@ -209,14 +209,41 @@ def _handwritten(
     elif not _bound_by_deadline(rec, policy, loop, sample):
         loop_limit(rec, policy, loop, body, scope, order)
     waits = calls
+    if tries:
+        # a pause in a ``try`` after its first call out runs once that call succeeded (pacing
+        # pages): the wait after a failure is elsewhere
+        after_success = _after_first_call(rec, tries, calls)
+        sleeps = [c for c in sleeps if id(c.node) not in after_success]
+        waits = [c for c in waits if id(c.node) not in after_success]
     if handlers and all(_straight_round(h) for h in handlers):
         # every failure goes straight round: what follows its ``try`` runs after a success only
         # (a pause that yields to other tasks while a batch is worked through)
         after = {id(n) for node in tries for stmt in _following(body, node) for n in iter_nodes(stmt)}
-        waits = [c for c in calls if id(c.node) not in after]
+        waits = [c for c in waits if id(c.node) not in after]
         sleeps = [c for c in sleeps if id(c.node) not in after]
     loop_wait(rec, policy, sleeps, waits, scope)
     return policy
+
+
+def _after_first_call(rec: Recogniser, tries: Sequence[cst.CSTNode], calls: List[CallSite]) -> Set[int]:
+    """The calls of the ``try`` bodies that come after the first call out of their body, on
+    its straight path: one under an ``if`` there (``if response.status_code == 429: sleep(5);
+    continue``) may be the wait of a retry on the answer."""
+    by_node = {id(c.node): c for c in calls}
+    found: Set[int] = set()
+    for node in tries:
+        seen_call_out = False
+        for inner in iter_nodes(node.body):  # type: ignore[attr-defined]
+            site = by_node.get(id(inner)) if isinstance(inner, cst.Call) else None
+            if site is None:
+                continue
+            if seen_call_out:
+                below = site.stack[next(i for i, n in enumerate(site.stack) if n is node) + 1:]
+                if not any(isinstance(n, cst.If) for n in below):
+                    found.add(id(inner))
+            elif rec.name(site) not in SLEEPS and not (rec.name(site) or "").startswith("builtins."):
+                seen_call_out = True
+    return found
 
 
 def _straight_round(handler: cst.ExceptHandler) -> bool:

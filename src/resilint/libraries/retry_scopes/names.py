@@ -73,6 +73,7 @@ LOCAL_ERRORS = frozenset({
     "builtins.InterruptedError", "builtins.ChildProcessError",
     # a future of this process not done yet (``future.result(timeout=0.5)``): nothing is sent again
     "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
+    "graphlib.CycleError",  # a dependency graph of this process sorted again without the cycle
 })
 # The last part of the name of an error a dependency raises when it answered and refused the
 # input (a constraint or a validation failed): the same input fails the same way again, and a
@@ -88,12 +89,15 @@ REFUSED_INPUT_ERRORS = frozenset({
 LOCAL_MODULES = (
     "os.", "shutil.", "pathlib.", "fcntl.", "msvcrt.", "glob.", "tempfile.", "json.", "io.", "time.",
     "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
-    "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.", "re.",
+    "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.", "re.", "graphlib.",
     "portend.",  # whether a port of this machine is free, or taken
     # in-process queues and events, and the wait that bounds them (its awaited call is judged itself)
     "asyncio.Queue.", "asyncio.PriorityQueue.", "asyncio.LifoQueue.", "asyncio.Event.", "asyncio.Condition.",
     "asyncio.wait_for", "queue.Queue.", "queue.SimpleQueue.", "queue.PriorityQueue.", "queue.LifoQueue.",
     "threading.Event.", "threading.Condition.",
+    # a server of this program binding its own port (aiohttp's runner and sites)
+    "aiohttp.web.AppRunner", "aiohttp.web.TCPSite", "aiohttp.web.UnixSite", "aiohttp.web.SockSite",
+    "aiohttp.web_runner.",
 )
 # Calls that ask a person for input: a loop that asks again after a failure sends new input.
 USER_INPUT = frozenset({

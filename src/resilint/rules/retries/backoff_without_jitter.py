@@ -70,7 +70,8 @@ class BackoffWithoutJitter(ProjectRule):
       judged. A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
       seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
-      module or another. In a loop whose every handler goes straight round (its last statement
+      module or another. A pause in the `try` after its first call out runs after a success
+      (pacing pages), and is not the retry's wait. In a loop whose every handler goes straight round (its last statement
       is `continue`), a pause after the `try` follows a success only, and is not the retry's
       wait. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`) and a worker that puts a failed item back on its queue.
@@ -95,7 +96,7 @@ class BackoffWithoutJitter(ProjectRule):
     a polled state says so (`if job.status == "done": return`) or a polled value reaches one the
     code holds (`if newsum == checksum: return`), nor loops that wait out local state (a lock
     file, a config file read and matched with a regular expression, a unix socket, a device
-    read through pyudev) or catch only an answer that refuses the input (an `IntegrityError`,
+    read through pyudev, the port its own aiohttp site binds) or catch only an answer that refuses the input (an `IntegrityError`,
     a `ValidationError`: the next pass sends another input), nor loops whose only call is a
     function of the file that lets no exception out (one whose `finally` returns, or whose
     handler catches everything and raises nothing): nothing fails there to be retried. Hand-written retry loops are
@@ -202,6 +203,19 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep",)
     VALID = [
+        # binding this program's own port until it is free: no other service is retried
+        """
+        import asyncio
+        from aiohttp import web
+        async def serve(runner, port):
+            for _ in range(100):
+                try:
+                    site = web.TCPSite(runner, port=port)
+                    await site.start()
+                    return site
+                except OSError:
+                    await asyncio.sleep(0.1)
+        """,
         # every failure goes straight round: the pause after the ``try`` follows a success only
         """
         import time, requests
@@ -676,6 +690,26 @@ class BackoffWithoutJitter(ProjectRule):
             """,
             line=4,
             message="`wait_strategy` returns `wait_exponential`",
+        ),
+        Invalid(
+            # the pause after the page paces pages; the wait after a 429 is the handler's
+            """
+            import random, time, requests
+            def pages(session, url):
+                retries = 5
+                while retries:
+                    try:
+                        page = session.get(url, timeout=TIMEOUT).json()
+                        url = page.get("next")
+                        if not url:
+                            break
+                        time.sleep(1 + random.random())
+                    except requests.HTTPError:
+                        time.sleep(30)
+                        retries -= 1
+            """,
+            line=12,
+            message="`time.sleep(30)`",
         ),
         Invalid(
             """

@@ -62,7 +62,8 @@ class UnboundedRetry(Rule):
     checksum: return`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
     `FileExistsError`, an `IndexError` while reading rows, a unix socket, the `accept()` of a
-    socket the program listens on, its own child processes, a device read through
+    socket the program listens on, the start of its own aiohttp site (`TCPSite(...).start()`),
+    a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes, a device read through
     pyudev, pyserial, pyusb or evdev, psutil, regular expressions, a free port of this
     machine probed with portend, an in-process queue or event
     (`asyncio.wait_for(queue.get(), timeout=1)`), a future of this process not done yet
@@ -140,6 +141,18 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # a dependency graph sorted again without the cycle: nothing leaves the process
+        """
+        from graphlib import CycleError, TopologicalSorter
+        def activation_order(graph):
+            while True:
+                sorter = TopologicalSorter(graph)
+                try:
+                    return list(sorter.static_order())
+                except CycleError as error:
+                    for name in error.args[1]:
+                        graph.pop(name, None)
+        """,
         # a prompt: each pass waits for a person's answer
         """
         import requests

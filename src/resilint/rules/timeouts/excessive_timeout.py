@@ -16,7 +16,8 @@ class ExcessiveTimeout(ProjectRule):
     Flags an effective timeout above `max-timeout`, comparing the largest phase:
 
     - a literal or arithmetic of literals (`timeout=120`, `timeout=5 * 60`), a module constant
-      resolved by value (`TIMEOUT = 300` … `timeout=TIMEOUT`), `timedelta(minutes=5)` and its
+      resolved by value (`TIMEOUT = 300` … `timeout=TIMEOUT`, also a number another module
+      defines: `from app.settings import HTTP_TIMEOUT`), `timedelta(minutes=5)` and its
       `.total_seconds()`;
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
       `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
@@ -84,10 +85,11 @@ class ExcessiveTimeout(ProjectRule):
     called: `patch("app.http.requests.get")` and `patch.object(requests, "get")` answer
     `requests.get(...)` in the test; `patch("requests.Session")` every method of the class;
     `patch.object(requests.Session, "request")` (or `send`, or `HTTPAdapter.send`), which every
-    requests call goes through, all of requests. A patch of a name in a project module
+    requests call goes through, all of requests; `patch("socket.socket")`, which every
+    pure-Python client connects through (not psycopg2's libpq), all of those. A patch of a name in a project module
     (`patch("app.http.get")`) replaces only that module's name, and leaves the test's own calls
     judged; a call the test makes through a project wrapper is answered when the patch replaces
-    that wrapper (`patch("shop.vendors.metadata")`) or the module's client it sends through
+    that wrapper (`patch("shop.vendors.metadata")`, `patch.object(httpclient.HTTPClient, "post")`) or the module's client it sends through
     (`patch("shop.vendors.async_session.get")` or `patch("shop.vendors.async_session")` for
     `async_session = httpx.AsyncClient()`). A `mocker.patch` counts for the whole test, also for calls before it. A pytest
     fixture of the same file that yields inside such a mock (or starts it) covers the tests

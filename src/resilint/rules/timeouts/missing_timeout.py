@@ -141,6 +141,12 @@ class MissingTimeout(ProjectRule):
     `Config` gives every one a timeout). Clients with a bounded default (the table above) are
     not RES101.
 
+    A client request handed to a function that calls it in a thread (`asyncio.to_thread(
+    requests.get, url)`, an executor's `submit`, `loop.run_in_executor(None, requests.get,
+    url)`, starlette's `run_in_threadpool`, anyio's `to_thread.run_sync`) is judged as the call
+    made there, with the arguments that follow it; such a finding has no fix (not every one of
+    these passes keywords on).
+
     ## Why is this bad?
     A call that can wait forever holds a connection, a thread and a worker slot for as long as
     the other side stays silent. By Little's law (in-flight = arrival rate × time in system), a
@@ -372,6 +378,15 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the request the thread makes has no timeout
+            """
+            import asyncio, requests
+            async def streams():
+                return await asyncio.to_thread(requests.get, "http://127.0.0.1:1984/api/streams")
+            """,
+            line=3,
+        ),
         Invalid(
             # the first client only reaches the class method: one finding, at ``from_url``
             """

@@ -1,0 +1,1 @@
+from .values import LONG_TIMEOUT

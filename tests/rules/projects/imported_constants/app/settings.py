@@ -1,0 +1,11 @@
+HTTP_TIMEOUT = 120
+SHORT_TIMEOUT = 7.5
+SPLIT_TIMEOUT = (3.05, 27)
+
+
+def configure(value):
+    global TUNED_TIMEOUT
+    TUNED_TIMEOUT = value
+
+
+TUNED_TIMEOUT = 60

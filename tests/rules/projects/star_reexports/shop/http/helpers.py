@@ -1,0 +1,5 @@
+import requests
+
+
+def fetch_json(url, **kwargs):
+    return requests.get(url, **kwargs).json()

@@ -1,0 +1,1 @@
+READ_TIMEOUT = 45
