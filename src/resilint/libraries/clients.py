@@ -576,7 +576,20 @@ def _local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Option
             allowed += 1  # ``kwargs = {...}``, ``kwargs: dict[str, Any] = {...}``
         elif isinstance(node, cst.Arg) and node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
             allowed += 1
+        elif _item_of(node, name) is not None:
+            allowed += 1  # ``q["headers"]``, ``q["headers"]["Authorization"] = …``: no key added
+        elif isinstance(node, cst.AssignTarget) and _item_of(node.target, name) is not None:
+            keys.add(_item_of(node.target, name))  # type: ignore[arg-type]  # ``q["auth"] = (user, password)``
     return keys if mentions == allowed else None
+
+
+def _item_of(node: cst.CSTNode, name: str) -> Optional[str]:
+    """The key of ``name["key"]``, a subscript of the local by a string written out."""
+    if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name):
+        return None
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    return string_of(node.slice[0].slice.value)
 
 
 def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[cst.Dict]:
@@ -587,6 +600,8 @@ def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[c
     bindings = scope.bindings.get(name) if keys is not None else None
     if not bindings or len(bindings) != 1 or not isinstance(bindings[0].expr, cst.Dict):
         return None
+    if keys != _written_keys(bindings[0].expr, model, scope, bindings[0].order):
+        return None  # keys set later (``q["timeout"] = 5``) are not the dict's
     return bindings[0].expr
 
 

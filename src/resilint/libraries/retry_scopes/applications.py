@@ -1,4 +1,5 @@
 """Policies applied by a call: ``retry(...)(fn)``, ``r = Retrying(...); r(fn)``, ``r.call(fn)``,
+``Retrying(...).call(fn)``,
 ``retry(fn)`` and tenacity's ``fn.retry_with(...)``."""
 
 from __future__ import annotations
@@ -32,12 +33,16 @@ def apply_all(rec: Recogniser) -> None:
         target = func
         if isinstance(func, cst.Attribute) and func.attr.value in ("call", "wraps", "__call__"):
             target = func.value
-        if isinstance(target, (cst.Name, cst.Attribute)):
+        if isinstance(target, cst.Call) and target is not func and id(target) in rec.by_node:
+            policy = rec.by_node[id(target)]  # ``Retrying(...).call(fn)``, made where it is used
+            if _applied_by_method(policy, func):
+                _apply(rec, policy, call)
+        elif isinstance(target, (cst.Name, cst.Attribute)):
             assigned = rec.follow(target, call.scope, call.order)
             if isinstance(assigned, cst.Call) and assigned is not node and id(assigned) in rec.by_node:
                 policy = rec.by_node[id(assigned)]
                 if policy.library in ("tenacity", "retrying", "backoff", "stamina", "resilint") and (
-                    target is func or policy.kind == "iterator"
+                    target is func or _applied_by_method(policy, func)
                 ):
                     _apply(rec, policy, call)
         # tenacity.retry(fn) without arguments: ``retry(fn)``
@@ -48,6 +53,16 @@ def apply_all(rec: Recogniser) -> None:
                 policy = rec.by_node.get(id(node))
                 if policy is not None:
                     rec.scopes.append(RetryScope(policy, "call", node, value.node, value))
+
+
+def _applied_by_method(policy: Policy, func: cst.BaseExpression) -> bool:
+    """``r.call(fn)`` of a tenacity ``Retrying`` (an iterator policy) or of retrying's
+    ``Retrying``, whose ``call`` is how a policy object is applied."""
+    if not isinstance(func, cst.Attribute):
+        return False
+    return (policy.library in ("tenacity", "retrying", "backoff", "stamina", "resilint") and policy.kind == "iterator") or (
+        policy.library == "retrying" and func.attr.value == "call"
+    )
 
 
 def _apply(rec: Recogniser, policy: Policy, call: CallSite) -> None:

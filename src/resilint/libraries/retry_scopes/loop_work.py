@@ -254,6 +254,9 @@ _LOGGING_METHODS = frozenset({
     "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "append",
     "add", "extend", "format", "str", "repr", "type", "isinstance", "print_exc", "format_exc",
     "retry",  # celery's self.retry(exc=exc) re-raises for a retry: it decides nothing
+    # the error as text for a message (six, Django's encoding helpers), or a message printed
+    "text_type", "ensure_str", "ensure_text", "force_str", "force_text", "smart_str", "smart_text",
+    "format_exception", "echo", "secho",
 })
 
 

@@ -8,6 +8,7 @@ import libcst as cst
 
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
+    ON_RESULT,
     ON_SPECIFIC,
     UNKNOWN,
     WAIT_EXPONENTIAL,
@@ -19,7 +20,7 @@ from resilint.libraries.retry_scopes.model import (
     bounded_kind,
 )
 from resilint.lint.nodes import keyword_args, positional_args
-from resilint.lint.semantic import Scope
+from resilint.lint.semantic import FunctionInfo, Scope
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -59,7 +60,10 @@ def build_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -
         policy.wait = Setting(WAIT_NONE, None, "retrying waits nothing between attempts by default")
     on = keywords.get("retry_on_exception")
     if on is not None:
-        policy.retry_on = Setting(ON_SPECIFIC, on.value)
+        # ``retry_on_exception=lambda e: isinstance(e, AssertionError)``: the code checks what
+        # it read until it holds, a poll (a failed request raises something else and leaves)
+        policy.polls_result = _only_assertions(rec, on.value, scope, order)
+        policy.retry_on = Setting(ON_RESULT if policy.polls_result else ON_SPECIFIC, on.value)
     elif "retry_on_result" in keywords and "retry_on_exception" not in keywords:
         policy.retry_on = Setting(ON_ANY, None, "retrying retries every exception unless given `retry_on_exception=`")
     elif star:
@@ -67,6 +71,25 @@ def build_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -
     else:
         policy.retry_on = Setting(ON_ANY, None, "retrying retries every exception unless given `retry_on_exception=`")
     return policy
+
+
+def _only_assertions(rec: Recogniser, predicate: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """The predicate returns ``isinstance(exc, AssertionError)`` and nothing else."""
+    target = rec.model.resolve(predicate, scope, order)
+    if isinstance(target, FunctionInfo):
+        returned, where = target.returns, target.scope
+    elif isinstance(predicate, cst.Lambda):
+        returned, where = [predicate.body], scope
+    else:
+        return False
+    if len(returned) != 1 or not isinstance(returned[0], cst.Call) or len(returned[0].args) != 2:
+        return False
+    test = returned[0]
+    types = test.args[1].value
+    names = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+    return rec.expr_name(test.func, where, 1 << 62) == "builtins.isinstance" and all(
+        rec.expr_name(name, where, 1 << 62) == "builtins.AssertionError" for name in names
+    )
 
 
 # declarations collected by the registry

@@ -203,6 +203,17 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep",)
     VALID = [
+        # retrying only the code's own assertion on what it read: a poll
+        """
+        import retrying, requests
+        def only_assertions(exc):
+            return isinstance(exc, AssertionError)
+        @retrying.retry(retry_on_exception=only_assertions, wait_fixed=500, stop_max_delay=60000)
+        def wait_for_state(url, states):
+            state = requests.get(url, timeout=TIMEOUT).json()["status"]
+            assert state in states
+            return state
+        """,
         # binding this program's own port until it is free: no other service is retried
         """
         import asyncio

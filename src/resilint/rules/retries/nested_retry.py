@@ -68,8 +68,9 @@ class NestedRetry(ProjectRule):
     that retries on a condition of its own (a celery task calling `self.retry()` outside any
     `except`, a retry on the result such as tenacity's `retry_if_result` status poll, or
     `retry_if_exception_type(TryAgain)`, which retries only the `TryAgain` the code raises on
-    purpose once it has read a complete answer; a layer that retries failures around such a
-    poll multiplies the layers inside the poll instead) around
+    purpose once it has read a complete answer, or retrying's `retry_on_exception` that
+    retries only the code's own `AssertionError` on what it read; a layer (a poll included)
+    around such a poll multiplies the layers inside the poll instead) around
     transport retries; an inner hand-written loop that retries statuses only (429) inside an
     outer layer that retries exceptions; an outer hand-written loop that goes round only when
     the server refused the request (408, 418, 425, 429) around a urllib3 `Retry` that never
@@ -148,6 +149,20 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # a poll inside a poll: neither repeats a failed call
+        """
+        import retrying, requests
+        def only_assertions(exc):
+            return isinstance(exc, AssertionError)
+        @retrying.retry(retry_on_exception=only_assertions, wait_fixed=500, stop_max_delay=60000)
+        def wait_for_state(url, states):
+            state = requests.get(url, timeout=TIMEOUT).json()["status"]
+            assert state in states
+            return state
+        @retrying.retry(retry_on_exception=only_assertions, wait_fixed=500, stop_max_delay=60000)
+        def wait_for_task(url):
+            assert wait_for_state(url, ["running", "done"]) == "done"
+        """,
         # the loop goes round on a 429 (or Binance's 418 ban) only, which this urllib3 Retry never
         # retries: it ignores Retry-After and lists only 5xx statuses
         """
@@ -712,8 +727,8 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
 
 def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]] = frozenset()) -> Iterator[Reached]:
     """The layers the calls a layer covers reach, looking through a poll on the result (a
-    tenacity ``retry_if_result`` or ``TryAgain``) under a layer that retries failures: the poll
-    repeats no failed call, the layers inside it do (an outer loop around a status poll whose
+    tenacity ``retry_if_result`` or ``TryAgain``): the poll repeats no failed call, the layers
+    inside it do (an outer loop around a status poll whose
     session retries by itself multiplies the session's retries)."""
     after = None if ref.layer.whole_function else ref.index
     # a call whose failure leaves the layer (outside the ``try`` it retries) is not multiplied by it
@@ -722,7 +737,7 @@ def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]
         if any(call.swallowed for _, call in reached.path):
             continue  # the inner layer's last failure ends in an ``except Exception: pass`` on the way
         inner = reached.layer
-        if inner.layer.retries_on == ON_RESULT and ref.layer.retries_on != ON_RESULT:
+        if inner.layer.retries_on == ON_RESULT:
             if inner.key not in seen:
                 for deeper in _reached(graph, inner, seen | {inner.key}):
                     yield Reached(deeper.layer, reached.path + deeper.path)

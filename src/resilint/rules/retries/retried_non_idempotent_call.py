@@ -343,6 +343,17 @@ class RetriedNonIdempotentCall(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # retrying's policy object applied with ``.call``
+            """
+            import retrying, requests
+            def charge(url):
+                return requests.post(url, timeout=TIMEOUT)
+            def run(url):
+                return retrying.Retrying(stop_max_attempt_number=3).call(charge, url)
+            """,
+            line=3,
+        ),
+        Invalid(
             # a 502 may come after the server acted
             """
             import random, time, requests

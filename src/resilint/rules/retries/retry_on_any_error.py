@@ -173,6 +173,22 @@ class RetryOnAnyError(Rule):
     ]
     INVALID = [
         Invalid(
+            # the error made text for the message decides nothing
+            """
+            import time, six, paramiko
+            def wait_for_ssh(hostname, retries=10):
+                client = paramiko.SSHClient()
+                for _ in range(retries):
+                    try:
+                        client.connect(hostname, timeout=TIMEOUT)
+                        return True
+                    except Exception as e:
+                        print("Attempt failed (%s)" % six.text_type(e))
+                        time.sleep(5)
+            """,
+            line=8,
+        ),
+        Invalid(
             """
             import tenacity
             @tenacity.retry(stop=tenacity.stop_after_attempt(3))

@@ -130,7 +130,7 @@ class MissingTimeout(ProjectRule):
     process by a test double (responses, requests-mock, httpretty, `mock.patch` …, see RES105); a call that passes `**kwargs` of unknown
     content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout; a local that
     is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
-    keys they show, so one without `timeout` is flagged); a name that only looks like
+    keys they show and those its items are set under (`q["auth"] = creds`), so one without `timeout` is flagged); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`
@@ -211,6 +211,14 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS
     VALID = [
+        # the timeout is set under the dict's item before it is unpacked
+        """
+        import requests
+        def lookup(url, search):
+            q = {"params": search}
+            q["timeout"] = TIMEOUT
+            return requests.get(url, **q).json()
+        """,
         # the pool a requests adapter makes: its ``send`` passes each request's timeout on
         """
         from requests import Session
@@ -378,6 +386,18 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the keys the dict shows, and the one set under its item: no timeout among them
+            """
+            import requests
+            def lookup(url, search, user, password):
+                q = {"params": search}
+                if user:
+                    q["auth"] = (user, password)
+                return requests.get(url, **q).json()
+            """,
+            line=6,
+        ),
         Invalid(
             # the request the thread makes has no timeout
             """
