@@ -238,7 +238,7 @@ def _after_first_call(rec: Recogniser, tries: Sequence[cst.CSTNode], calls: List
             if site is None:
                 continue
             if seen_call_out:
-                below = site.stack[next(i for i, n in enumerate(site.stack) if n is node) + 1:]
+                below = site.stack[next((i for i, n in enumerate(site.stack) if n is node), -1) + 1:]
                 if not any(isinstance(n, cst.If) for n in below):
                     found.add(id(inner))
             elif rec.name(site) not in SLEEPS and not (rec.name(site) or "").startswith("builtins."):
