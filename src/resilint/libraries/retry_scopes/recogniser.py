@@ -41,6 +41,7 @@ class Recogniser:
         self.delay_via: Optional[str] = None  # the other module's function a delay depends on
         self.site: Optional[CallSite] = None  # the sleep (or retry call) whose delay is judged
         self._slept: Dict[int, Optional[Slept]] = {}  # id(FunctionInfo) → the parameter it sleeps
+        self._may_sleep = model.text is None or "sleep" in model.text  # every library sleep is named so
 
     # --- driver ----------------------------------------------------------------------------
 
@@ -89,10 +90,14 @@ class Recogniser:
 
     def slept(self, call: CallSite) -> Optional[Slept]:
         """The parameter a function of this file sleeps, for a call to it (``sleepers.py``)."""
+        if not self._may_sleep:
+            return None
         target = self.model.resolve(call.node.func, call.scope, call.order)
         return self.slept_by(target) if isinstance(target, FunctionInfo) else None
 
     def slept_by(self, function: FunctionInfo) -> Optional[Slept]:
+        if not self._may_sleep:
+            return None
         key = id(function)
         if key not in self._slept:
             self._slept[key] = slept_parameter(self.model, function)
