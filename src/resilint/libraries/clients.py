@@ -75,6 +75,11 @@ class TimeoutSpec:
     unit: float = 1.0  # seconds per unit of the value (0.001: milliseconds)
 
     @property
+    def socket_global(self) -> bool:
+        """Without a timeout it waits what ``socket.setdefaulttimeout`` set, forever if nothing did."""
+        return self.unbounded_default == _SOCKET_DEFAULT
+
+    @property
     def setting(self) -> str:
         """The timeout's name, for messages."""
         return self.keyword or self.label or "timeout"

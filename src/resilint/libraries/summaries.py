@@ -217,6 +217,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             summary.waits.append(Wait(wait.via, wait.detail, policy.library, locate(wait.node), wait.slept))
     policies = {id(policy.node): policy for policy in found.policies}
     summary.star_imports = list(model.star_imports)
+    summary.sets_socket_default = _sets_socket_default(model)
+    summary.imported_modules = list(dict.fromkeys(model.imported_modules))
     for name, bindings in model.module_scope.bindings.items():
         for binding in bindings:
             if binding.imported is not None:
@@ -247,6 +249,20 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             if attribute not in cls.scope.bindings:
                 values.store(f"{qualified}.{attribute}", bindings)
     return summary
+
+
+def _sets_socket_default(model: SemanticModel) -> bool:
+    """Whether importing the module sets a process-wide socket timeout: its top level calls
+    ``socket.setdefaulttimeout`` with something other than ``None``, and never with ``None``.
+    (One set in a function holds only for the processes that run it: a start-up routine, a
+    script's ``main``, a service of one platform.)"""
+    if model.text is not None and "setdefaulttimeout" not in model.text:
+        return False
+    resets = [
+        is_none(site.node.args[0].value) for site in model.calls
+        if site.scope is model.module_scope and site.node.args and model.call_name(site) == "socket.setdefaulttimeout"
+    ]
+    return bool(resets) and not any(resets)
 
 
 _MAX_CALLEES = 3  # the objects one call may go to that the summary keeps (``(a or b).get``)

@@ -390,6 +390,11 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             verdict = replace(verdict, deferred=timed is None and spec.library not in RUNTIME_TIMEOUT_LIBRARIES)
         elif verdict is not None and name in TIMED_REQUESTS and every_request_given(model, site.node):
             continue  # a verdict on the client's default, which each of its requests replaces
+        if (verdict is not None and spec.socket_global and verdict.code == "RES101" and not verdict.deferred
+                and verdict.node is site.node.func and name not in TIMED_REQUESTS):
+            if module_socket_default(model) is not None:
+                continue  # the module sets the process-wide default itself, when it is imported
+            verdict = replace(verdict, deferred=True)  # unless another module sets it (the project pass)
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
@@ -428,19 +433,27 @@ def _judge_applied(model: SemanticModel, site: CallSite, name: str, settings: "S
     return replace(verdict, node=node, anchor=site.node, client=client, spec=spec, applied=True)
 
 
+def module_socket_default(model: SemanticModel) -> Optional[float]:
+    """The seconds the module's own ``socket.setdefaulttimeout(N)`` sets at its top level (the
+    last one; None when it sets none, or ``None``)."""
+    def compute() -> Optional[float]:
+        found = None
+        for site, name in model.iter_calls():
+            if name == "socket.setdefaulttimeout" and site.scope is model.module_scope and site.node.args:
+                value = TimeoutEvaluator(model, site.scope, site.order).evaluate(site.node.args[0].value)
+                seconds = value.phases[0].seconds if value is not None and value.scalar else None
+                found = seconds if seconds is not None and seconds > 0 else None
+        return found
+
+    return model.derived(module_socket_default, compute)
+
+
 def _with_socket_default(model: SemanticModel, spec: TimeoutSpec) -> TimeoutSpec:
     """``spec`` with the default the module's own ``socket.setdefaulttimeout(N)`` sets, written
-    at its top level (the last one; ``None`` keeps the library's). A default set by another
-    module is not seen."""
-    found = None
-    for site, name in model.iter_calls():
-        if name == "socket.setdefaulttimeout" and site.scope is model.module_scope and site.node.args:
-            value = TimeoutEvaluator(model, site.scope, site.order).evaluate(site.node.args[0].value)
-            seconds = value.phases[0].seconds if value is not None and value.scalar else None
-            found = seconds if seconds is not None and seconds > 0 else None
-    if found is None:
+    at its top level (``module_socket_default``)."""
+    seconds = module_socket_default(model)
+    if seconds is None:
         return spec
-    seconds = found
     return replace(spec, default_seconds=float(seconds), default_message=(
         f"without `http=`, googleapiclient's build_http() waits what this module's "
         f"`socket.setdefaulttimeout` sets: {seconds:g} s"
@@ -583,12 +596,13 @@ class _ProjectJudge:
         self._forwarding: Optional[Set[str]] = None
         self._may_forward: Optional[Set[str]] = None
         self._partial_clients: Optional[bool] = None
+        self._defaults: Dict[str, bool] = {}  # module → whether importing it sets a socket default
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
         return spec_for(name, self.settings.extend_clients)
 
     def all(self) -> List[ProjectVerdict]:
-        verdicts: List[ProjectVerdict] = [*self.signing_clients(), *self.timed_clients()]
+        verdicts: List[ProjectVerdict] = [*self.signing_clients(), *self.timed_clients(), *self.socket_default_clients()]
         for function in self.graph.functions:
             # A client call of the file itself is judged with the file; another object the same
             # call may go to (``(a if fast else b).get``) only when it is another client.
@@ -646,6 +660,47 @@ class _ProjectJudge:
             return self._constant_number(rewritten, module.path, depth + 1) if rewritten not in (None, name) else None
         numbers = {float(ref[1]) for ref in refs if ref[0] in ("int", "float")}
         return numbers.pop() if len(numbers) == 1 and all(ref[0] in ("int", "float") for ref in refs) else None
+
+    def socket_default_clients(self) -> Iterator[ProjectVerdict]:
+        """The clients that wait what ``socket.setdefaulttimeout`` set, called without a timeout,
+        which their own file left to this pass (``Verdict.deferred``): reported unless importing
+        their module imports one that sets a default for the process (``_sets_default``)."""
+        setters = {summary.module for summary in self.graph.summaries if summary.sets_socket_default}
+        for function in self.graph.functions:
+            if setters and self._sets_default(self.graph.module_of(function), setters):
+                continue
+            reported: Set[Place] = set()  # one finding per call, as its file reports one
+            for call in function.calls:
+                if call.place in reported:
+                    continue
+                spec = self.spec(call.target)
+                if (spec is None or not spec.socket_global or call.arguments is None or call.target in TIMED_REQUESTS
+                        or answered(call.mocked, spec.library, call.target)):
+                    continue
+                judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
+                if judgement is not None and judgement.code == "RES101":
+                    reported.add(call.place)
+                    yield ProjectVerdict(judgement.code, call.place, judgement.message)
+
+    def _sets_default(self, module: ModuleSummary, setters: Set[str]) -> bool:
+        """Whether importing ``module`` runs a module of ``setters``: through the packages above
+        it (their ``__init__``) and the modules their top-level imports load, transitively."""
+        if module.module in self._defaults:
+            return self._defaults[module.module]
+        seen: Set[str] = set()
+        waiting = _with_packages(module.module)
+        found = False
+        while waiting and not found:
+            name = waiting.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            found = name in setters
+            for summary in self.graph.modules_named(name):
+                for imported in summary.imported_modules:
+                    waiting.extend(_with_packages(imported))
+        self._defaults[module.module] = found
+        return found
 
     def signing_clients(self) -> Iterator[ProjectVerdict]:
         """The verdicts on boto3 clients that other modules may reach, which their own file left
@@ -1001,6 +1056,12 @@ def _judge_arguments(args: Arguments, spec: TimeoutSpec, name: str, max_timeout:
         return None  # its value is not recorded
     given = [k for k in spec.partial if k in args.keywords]
     return judge_missing(name, spec, max_timeout, how=_partial(given[0], spec) if given else None)
+
+
+def _with_packages(name: str) -> List[str]:
+    """``a.b.c`` and the packages importing it imports first: ``a``, ``a.b``."""
+    parts = name.split(".")
+    return [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
 
 
 def _origin(receiver: str) -> str:

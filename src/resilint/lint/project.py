@@ -175,6 +175,10 @@ class ProjectGraph:
             target = rewritten
         return None
 
+    def modules_named(self, name: str) -> List[ModuleSummary]:
+        """The summaries of the modules of that dotted name (two projects may share one)."""
+        return self._modules.get(name, [])
+
     def is_module(self, name: str) -> bool:
         return name in self._modules
 

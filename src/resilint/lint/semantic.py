@@ -215,6 +215,7 @@ class SemanticModel:
         self.functions: List[FunctionInfo] = []
         self.classes: List[ClassInfo] = []
         self.star_imports: List[str] = []  # ``from .timing import *`` at module level
+        self.imported_modules: List[str] = []  # what its top-level imports may load (``a.b``, ``a.b.c``)
         self.scope_of: Dict[cst.CSTNode, Scope] = {}
         self._cache: Dict[Tuple[int, int], object] = {}
         self._call_names: Dict[int, object] = {}  # the rules ask every call's name many times
@@ -787,6 +788,8 @@ class _ModelBuilder:
             dotted = _dotted(alias.name)
             if dotted is None:
                 continue
+            if self.scope.kind == "module":
+                self.model.imported_modules.append(dotted)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 self._bind(alias.asname.name.value, order, imported=dotted)
             else:
@@ -797,6 +800,8 @@ class _ModelBuilder:
         module = _dotted(node.module) if node.module is not None else ""
         if node.relative:
             module = self._relative_base(len(node.relative), module or "")
+        if module and self.scope.kind == "module":
+            self.model.imported_modules.append(module)
         if isinstance(node.names, cst.ImportStar):
             if module and self.scope.kind == "module":
                 self.model.star_imports.append(module)  # what it binds is that module's to say
@@ -807,6 +812,8 @@ class _ModelBuilder:
             if name is None:
                 continue
             qualified = f"{module}.{name}" if module else name
+            if self.scope.kind == "module":
+                self.model.imported_modules.append(qualified)  # ``from . import api``: a submodule
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 16
+SUMMARY_VERSION = 17
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -327,6 +327,10 @@ class ModuleSummary:
     # the modules it imports everything from (``from .timing import *``).
     imports: Dict[str, str] = field(default_factory=dict)
     star_imports: List[str] = field(default_factory=list)
+    # It sets a process-wide socket timeout when it is imported (``socket.setdefaulttimeout(N)``
+    # at its top level), and the modules its top-level imports may load (``a.b``, ``a.b.c``).
+    sets_socket_default: bool = False
+    imported_modules: List[str] = field(default_factory=list)
     # What the module's names may hold, joined over every assignment the file shows: module
     # globals, and ``Class.attr`` for class attributes and what ``self.attr = …`` stores.
     values: Dict[str, List[Ref]] = field(default_factory=dict)
@@ -410,7 +414,8 @@ class ModuleSummary:
             self.timeout_classes,
             [[w.via, w.text, w.library, place(w.place), w.slept] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
-            [[line, codes] for line, codes in self.file_suppressions], self.star_imports,
+            [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
+            self.imported_modules,
         ]
 
     @classmethod
@@ -494,6 +499,7 @@ class ModuleSummary:
                     (int(line), None if codes is None else [str(c) for c in codes]) for line, codes in data[14]
                 ],
                 star_imports=[str(name) for name in data[15]],
+                sets_socket_default=bool(data[16]), imported_modules=[str(name) for name in data[17]],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

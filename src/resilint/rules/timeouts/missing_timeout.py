@@ -74,7 +74,7 @@ class MissingTimeout(ProjectRule):
     | requests-hardened `Manager`/`HTTPSession` | the `Config`'s required `default_timeout` (also for `timeout=None`) | judged at the `Config`: `None` is RES102 |
     | httpx | 5 s | bounded (RES105 if `max-timeout` < 5) |
     | aiohttp `ClientSession` | 300 s total | RES105 |
-    | urllib, `http.client`, urllib3 pools, sockets, SMTP/FTP/POP/IMAP, httplib2 | the socket default: none | RES101 |
+    | urllib, `http.client`, urllib3 pools, sockets, SMTP/FTP/POP/IMAP, httplib2 | the socket default: none, unless set at import | RES101 |
     | `urllib3.request` | 3 s | bounded |
     | redis-py | reads wait forever (`socket_timeout=None`) | RES101 |
     | psycopg2 (libpq) | connects wait forever; `async_=True` ignores `connect_timeout` | RES101 |
@@ -140,6 +140,13 @@ class MissingTimeout(ProjectRule):
     `self.request`); a requests-hardened `Manager`'s requests (its
     `Config` gives every one a timeout). Clients with a bounded default (the table above) are
     not RES101.
+
+    The clients that wait the socket default are not reported in a module whose import sets a
+    process-wide default first: a module it imports (or a package above it, or a module those
+    import, transitively) calls `socket.setdefaulttimeout(N)` at its top level. They then wait
+    that default, which RES105 judges where it is set. A default set in a function (a start-up
+    routine, a script's `main`) holds only for the processes that run it, which the code does
+    not tell, so it changes nothing here.
 
     A client request handed to a function that calls it in a thread (`asyncio.to_thread(
     requests.get, url)`, an executor's `submit`, `loop.run_in_executor(None, requests.get,
