@@ -252,17 +252,17 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
 
 
 def _sets_socket_default(model: SemanticModel) -> bool:
-    """Whether importing the module sets a process-wide socket timeout: its top level calls
-    ``socket.setdefaulttimeout`` with something other than ``None``, and never with ``None``.
+    """Whether importing the module sets a process-wide socket timeout: the last
+    ``socket.setdefaulttimeout`` call of its top level is given something other than ``None``.
     (One set in a function holds only for the processes that run it: a start-up routine, a
     script's ``main``, a service of one platform.)"""
     if model.text is not None and "setdefaulttimeout" not in model.text:
         return False
-    resets = [
-        is_none(site.node.args[0].value) for site in model.calls
+    given = [
+        site.node.args[0].value for site in model.calls
         if site.scope is model.module_scope and site.node.args and model.call_name(site) == "socket.setdefaulttimeout"
     ]
-    return bool(resets) and not any(resets)
+    return bool(given) and not is_none(given[-1])
 
 
 _MAX_CALLEES = 3  # the objects one call may go to that the summary keeps (``(a or b).get``)

@@ -392,9 +392,8 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             continue  # a verdict on the client's default, which each of its requests replaces
         if (verdict is not None and spec.socket_global and verdict.code == "RES101" and not verdict.deferred
                 and verdict.node is site.node.func and name not in TIMED_REQUESTS):
-            if module_socket_default(model) is not None:
-                continue  # the module sets the process-wide default itself, when it is imported
-            verdict = replace(verdict, deferred=True)  # unless another module sets it (the project pass)
+            # unless this module or one its import runs sets a process-wide default (the project pass)
+            verdict = replace(verdict, deferred=True)
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
@@ -433,7 +432,7 @@ def _judge_applied(model: SemanticModel, site: CallSite, name: str, settings: "S
     return replace(verdict, node=node, anchor=site.node, client=client, spec=spec, applied=True)
 
 
-def module_socket_default(model: SemanticModel) -> Optional[float]:
+def _module_socket_default(model: SemanticModel) -> Optional[float]:
     """The seconds the module's own ``socket.setdefaulttimeout(N)`` sets at its top level (the
     last one; None when it sets none, or ``None``)."""
     def compute() -> Optional[float]:
@@ -445,13 +444,13 @@ def module_socket_default(model: SemanticModel) -> Optional[float]:
                 found = seconds if seconds is not None and seconds > 0 else None
         return found
 
-    return model.derived(module_socket_default, compute)
+    return model.derived(_module_socket_default, compute)
 
 
 def _with_socket_default(model: SemanticModel, spec: TimeoutSpec) -> TimeoutSpec:
     """``spec`` with the default the module's own ``socket.setdefaulttimeout(N)`` sets, written
-    at its top level (``module_socket_default``)."""
-    seconds = module_socket_default(model)
+    at its top level (``_module_socket_default``)."""
+    seconds = _module_socket_default(model)
     if seconds is None:
         return spec
     return replace(spec, default_seconds=float(seconds), default_message=(
@@ -610,12 +609,13 @@ class _ProjectJudge:
             for call in function.calls:
                 if self.spec(call.target) is not None:
                     judged.setdefault(call.place, set()).add(call.target)
+            near = function.place.path
             for call in function.calls:
-                if call.arguments is not None and call.target in judged.get(call.place, ()):
-                    verdicts.extend(self.imported_constant(call, function.place.path))
-                if call.arguments is None or call.target in judged.get(call.place, ()):
+                if call.arguments is None:
                     continue
-                near = function.place.path
+                if call.target in judged.get(call.place, ()):
+                    verdicts.extend(self.imported_constant(call, near))
+                    continue
                 if call.place in judged and self.object_client(call.target, near) in judged[call.place]:
                     continue
                 verdicts.extend(self.judge_call(call, near, function))
@@ -636,30 +636,17 @@ class _ProjectJudge:
         names = [ref[1] for slot, ref in call.passed if slot in slots and ref[0] == "ref"]
         if len(names) != 1:
             return []
-        seconds = self._constant_number(names[0], near)
-        if seconds is None:
-            return []
+        refs = self.graph.defined(names[0], near, lambda module: module.values)
+        numbers = {float(ref[1]) for ref in refs or () if ref[0] in ("int", "float")}
+        if len(numbers) != 1 or not all(ref[0] in ("int", "float") for ref in refs or ()):
+            return []  # unless every assignment the summaries show gives that one number
+        seconds = numbers.pop()
         short = names[0].rsplit(".", 1)[-1]
         value = TimeoutValue((Phase("", seconds),), literal=False, scalar=True, via=f"{short} = {seconds:g}")
         judgement = judge_given(value, given.text, call.target, spec, self.settings.max_timeout, checks=frozenset({"RES104", "RES105"}))
         if judgement is None:
             return []
         return [ProjectVerdict(judgement.code, given.place if judgement.at_value else call.place, judgement.message)]
-
-    def _constant_number(self, name: str, near: str, depth: int = 0) -> Optional[float]:
-        """The one number a module constant holds, None unless every assignment the summaries
-        show gives that number (``global TIMEOUT; TIMEOUT = value`` in a setter gives another)."""
-        graph = self.graph
-        located = graph.locate(name, near)
-        if located is None or depth > 5:
-            return None
-        module, rest = located
-        refs = module.values.get(f"{module.module}.{rest}")
-        if refs is None:
-            rewritten = graph.through_imports(module, rest)  # a re-export
-            return self._constant_number(rewritten, module.path, depth + 1) if rewritten not in (None, name) else None
-        numbers = {float(ref[1]) for ref in refs if ref[0] in ("int", "float")}
-        return numbers.pop() if len(numbers) == 1 and all(ref[0] in ("int", "float") for ref in refs) else None
 
     def socket_default_clients(self) -> Iterator[ProjectVerdict]:
         """The clients that wait what ``socket.setdefaulttimeout`` set, called without a timeout,

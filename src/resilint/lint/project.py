@@ -20,6 +20,7 @@ from typing import (
     Iterable,
     Iterator,
     List,
+    Mapping,
     Optional,
     Protocol,
     Sequence,
@@ -238,14 +239,19 @@ class ProjectGraph:
         re-exports followed; or the library setting of that name some module makes."""
         if name in self._settings:
             return self._settings[name]
+        return self.defined(name, near, lambda module: module.policies)
+
+    def defined(self, name: str, near: str, table: Callable[[ModuleSummary], Mapping[str, T]]) -> Optional[T]:
+        """What the module that defines ``name`` keeps for it in ``table`` (its policies, its
+        values), re-exports followed."""
         for _ in range(_MAX_ALIAS_HOPS):
             located = self.locate(name, near)
             if located is None:
                 return None
             module, rest = located
-            qualified = f"{module.module}.{rest}"
-            if qualified in module.policies:
-                return module.policies[qualified]
+            found = table(module).get(f"{module.module}.{rest}")
+            if found is not None:
+                return found
             rewritten = self.through_imports(module, rest)
             if rewritten is None or rewritten == name:
                 return None

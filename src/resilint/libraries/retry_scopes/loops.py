@@ -208,20 +208,14 @@ def _handwritten(
         _requeue_limit(rec, policy, requeue[1], scope, order)
     elif not _bound_by_deadline(rec, policy, loop, sample):
         loop_limit(rec, policy, loop, body, scope, order)
-    waits = calls
-    if tries:
-        # a pause in a ``try`` after its first call out runs once that call succeeded (pacing
-        # pages): the wait after a failure is elsewhere
-        after_success = _after_first_call(rec, tries, calls)
-        sleeps = [c for c in sleeps if id(c.node) not in after_success]
-        waits = [c for c in waits if id(c.node) not in after_success]
+    # What runs after a success only is no wait between attempts: a pause in a ``try`` after its
+    # first call out (pacing pages), and, when every failure goes straight round, what follows
+    # the ``try`` (a pause that yields to other tasks while a batch is worked through).
+    after_success = _after_first_call(rec, tries, calls)
     if handlers and all(_straight_round(h) for h in handlers):
-        # every failure goes straight round: what follows its ``try`` runs after a success only
-        # (a pause that yields to other tasks while a batch is worked through)
-        after = {id(n) for node in tries for stmt in _following(body, node) for n in iter_nodes(stmt)}
-        waits = [c for c in waits if id(c.node) not in after]
-        sleeps = [c for c in sleeps if id(c.node) not in after]
-    loop_wait(rec, policy, sleeps, waits, scope)
+        after_success |= {id(n) for node in tries for stmt in _following(body, node) for n in iter_nodes(stmt)}
+    sleeps = [c for c in sleeps if id(c.node) not in after_success]
+    loop_wait(rec, policy, sleeps, [c for c in calls if id(c.node) not in after_success], scope)
     return policy
 
 

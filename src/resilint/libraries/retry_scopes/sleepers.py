@@ -24,7 +24,9 @@ def slept_parameter(model: SemanticModel, function: FunctionInfo) -> Optional[Sl
     if not isinstance(node, cst.FunctionDef):
         return None
     names = [param.name.value for param in (*node.params.posonly_params, *node.params.params)]
-    bound = 1 if function.owner is not None and not _static(node) else 0
+    first = function.scope.bindings.get(names[0], ()) if names else ()
+    # the model binds a method's first parameter to its instance or class: no caller passes it
+    bound = 1 if first and (first[0].self_of is not None or first[0].class_of is not None) else 0
     for call in model.calls_in(function.scope):
         if normalise(model.call_name(call)) not in SLEEPS:
             continue
@@ -41,10 +43,3 @@ def slept_argument(call: cst.Call, slept: Slept) -> Optional[cst.Arg]:
     """The argument of ``call`` that its callee sleeps."""
     position, name = slept
     return call_argument(call, name, position)
-
-
-def _static(node: cst.FunctionDef) -> bool:
-    return any(
-        isinstance(decorator.decorator, cst.Name) and decorator.decorator.value == "staticmethod"
-        for decorator in node.decorators
-    )
