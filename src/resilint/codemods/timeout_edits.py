@@ -36,6 +36,7 @@ _OTHER_LIBRARIES = {
     "hvac": "an hvac Client lives longer than a call: its timeout belongs in configuration",
     "requests_hardened": "a requests-hardened Config lives longer than a call: its default_timeout belongs in configuration",
     "pycurl": "pycurl takes whole seconds (or milliseconds) through setopt: set them from configuration",
+    "treq": "treq cancels a request after `timeout=` seconds: give it from configuration by hand",
     # Generic waits: how long to wait for your own work is the caller's choice, not a client's.
     "asyncio": "a wait for your own work: choose its bound (or a deadline) by hand",
     "anyio": "a wait for your own work: choose its bound (or a deadline) by hand",

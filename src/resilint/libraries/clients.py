@@ -118,6 +118,19 @@ def _requests() -> Dict[str, TimeoutSpec]:
     table["requests.Session.request"] = TimeoutSpec(
         "requests", position=8, unbounded_default=_REQUESTS_DEFAULT, split_hint=_REQUESTS_SPLIT
     )
+    # txrequests.Session is a requests.Session whose requests run in Twisted's thread pool.
+    table.update({name.replace("requests.Session.", "txrequests.Session.", 1): spec
+                  for name, spec in table.items() if name.startswith("requests.Session.")})
+    return table
+
+
+def _treq() -> Dict[str, TimeoutSpec]:
+    # treq.get(url, headers=None, **kwargs): ``timeout=`` (seconds) cancels a request that has
+    # no response by then; without it nothing does (the agent's endpoint bounds the connect).
+    spec = TimeoutSpec("treq", unbounded_default="treq never gives up on a response without `timeout=`")
+    methods = _REQUESTS_METHODS + ("request",)
+    table = {f"treq.{m}": spec for m in methods}
+    table.update({f"treq.client.HTTPClient.{m}": spec for m in methods})
     return table
 
 
@@ -410,7 +423,7 @@ def _sdk_http() -> Dict[str, TimeoutSpec]:
 
 CLIENT_CALLS: Dict[str, TimeoutSpec] = {
     **_requests(), **_httpx(), **_aiohttp(), **_stdlib(), **_other_waits(), **_urllib3(),
-    **_databases(), **_aws(), **_sdk_http(),
+    **_databases(), **_aws(), **_sdk_http(), **_treq(),
 }
 
 def _curl() -> Dict[str, TimeoutSpec]:
@@ -445,7 +458,7 @@ TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
-    "pycurl",
+    "pycurl", "treq",
 )
 
 

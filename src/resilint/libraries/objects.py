@@ -24,7 +24,7 @@ def object_facts(model: SemanticModel, value: Instance) -> Optional[ObjectFacts]
     idempotency key, whether its attributes share its retries (``client.chat.completions``),
     what the file does with a boto3 client other modules may also use: "signs" when it only
     signs URLs with it, "escapes" when it makes no call through it; for a client made without a
-    default timeout, "timed" when each request it sends through it gives a bounded one,
+    default timeout, "timed" when each request it sends through it gives its own,
     "escapes" when it sends none), or None when the file shows none of them."""
     layer = instance_layer(model, value)
     sets_timeout = object_sets_timeout(model, value)

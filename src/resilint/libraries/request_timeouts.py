@@ -213,16 +213,18 @@ def _uses(model: SemanticModel, defaulted: bool = False) -> Dict[int, Dict[str, 
 
 
 def every_request_timed(model: SemanticModel, made: cst.CSTNode) -> Optional[bool]:
-    """True when the file makes requests through the object the call ``made`` makes, each with
-    a bounded timeout, and does nothing else that may send with it, and nothing outside the
-    file can reach it; None when other modules may (the project pass decides); False
-    otherwise."""
+    """True when the file makes requests through the object the call ``made`` makes, each
+    giving its own timeout (which replaces the object's default: a bounded one, or one that
+    ``timeout=None`` makes unbounded, RES102 where it is given, or a value the file cannot
+    read, which the object's default does not decide either), and does nothing else that may
+    send with it, and nothing outside the file can reach it; None when other modules may (the
+    project pass decides); False otherwise."""
     flags = _uses(model).get(id(made))
-    if flags is None or flags.get("other") or flags.get("given"):
+    if flags is None or flags.get("other"):
         return False
     if flags.get("escapes"):
         return None
-    return bool(flags.get("timed"))
+    return bool(flags.get("timed") or flags.get("given"))
 
 
 def every_request_given(model: SemanticModel, made: cst.CSTNode) -> Optional[bool]:
@@ -240,11 +242,11 @@ def every_request_given(model: SemanticModel, made: cst.CSTNode) -> Optional[boo
 
 def requests_fact(model: SemanticModel, value: Instance) -> str:
     """For the summary, what the file does with an object made without a default timeout that
-    other modules may reach: "timed" (each request it sends gives a bounded timeout), "escapes"
+    other modules may reach: "timed" (each request it sends gives its own timeout), "escapes"
     (it sends none), or "" (the file judged it alone)."""
     if value.site is None:
         return ""
     flags = _uses(model).get(id(value.site))
     if not flags or every_request_timed(model, value.site) is not None:
         return ""  # none made without a default here (one with a default is the file's alone), or judged
-    return "timed" if flags.get("timed") else "escapes"
+    return "timed" if flags.get("timed") or flags.get("given") else "escapes"

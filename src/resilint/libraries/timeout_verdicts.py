@@ -72,6 +72,7 @@ _RUNTIME_HINTS = {
     "hvac": None,
     "requests_hardened": None,
     "pycurl": None,
+    "treq": None,
 }
 _RUNTIME_SCALAR_HINT = f"pass `resilint.runtime.timeout(...).read`, {_DEADLINE}"
 _RUNTIME_ALTERNATIVES = tuple(
@@ -919,10 +920,13 @@ class _ProjectJudge:
     def replaced_client(self, mocked: Iterable[str], forward: Forward) -> bool:
         """Whether a patch replaces the project's client object that the wrapper sends through,
         or its method (``patch("shop.vendors.async_session.get")`` for a module's
-        ``async_session = httpx.AsyncClient()``)."""
+        ``async_session = httpx.AsyncClient()``), or the client library as the module that
+        sends imports it (``patch("render.draw.httpx")``)."""
         cls, method = split_last(forward.client)
         for entry in mocked:
             owner, _, name = entry.rpartition(".")
+            if self._replaced_import(owner, name, forward):
+                return True
             objects = [entry] + ([owner] if owner and name == method else [])
             for function, step in forward.path:
                 if not step.receiver:
@@ -935,6 +939,17 @@ class _ProjectJudge:
                     if same and held.module is module:
                         return True
         return False
+
+    def _replaced_import(self, module_name: str, name: str, forward: Forward) -> bool:
+        """``module_name.name`` is the client's library (or a module of it) as imported by the
+        module whose function calls the client: the patch replaces what that call reaches."""
+        if not forward.path or not module_name:
+            return False
+        sender = self.graph.module_of(forward.path[-1][0])
+        if module_name != sender.module and module_name not in sender.aliases:
+            return False
+        imported = sender.imports.get(name)
+        return imported is not None and forward.client.startswith(imported + ".")
 
     def forwards(self, function: FunctionSummary) -> Optional[List[Forward]]:
         """What ``function`` passes on from its callers to clients, at any depth."""

@@ -219,7 +219,7 @@ class ObjectFacts:
     the file does with it: "signs" (it only signs URLs with it), "escapes" (it makes no call
     through it), or "" (the file judged it alone); and for a client made without a default
     timeout that other modules may reach (``request_timeouts.py``): "timed" (each request the
-    file sends through it gives a bounded timeout), "escapes" (it sends none), or "" (the file
+    file sends through it gives its own timeout), "escapes" (it sends none), or "" (the file
     judged it alone)."""
 
     layer: Optional[int] = None

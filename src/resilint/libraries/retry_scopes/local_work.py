@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Uni
 
 import libcst as cst
 
-from resilint.libraries.browser_automation import browser_error, local_browser_call, remote_browser_call
-from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, REFUSED_INPUT_ERRORS
+from resilint.libraries.browser_automation import (
+    browser_error, drives_browser, local_browser_call, remote_browser_call, ui_method,
+)
+from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, REFUSED_INPUT_ERRORS, REFUSED_INPUT_NAME
 from resilint.libraries.server_sockets import serves_only
 from resilint.lint.nodes import dotted_name
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, QName
@@ -39,8 +41,12 @@ def local_errors(names: Sequence[Optional[str]], calls: List[CallSite], rec: Rec
 
 def refused_input(names: Sequence[Optional[str]]) -> bool:
     """Whether a handler catches only errors of an input the dependency refused (an integrity
-    or validation error of any library or of the project): it did answer."""
-    return _only_named(names, REFUSED_INPUT_ERRORS)
+    or validation error of any library or of the project, or a project error named for a
+    name that is taken): it did answer."""
+    lasts = [name.rpartition(".")[2] for name in names if name is not None]
+    return bool(names) and len(lasts) == len(names) and all(
+        last in REFUSED_INPUT_ERRORS or REFUSED_INPUT_NAME.search(last) is not None for last in lasts
+    )
 
 
 def _only_named(names: Sequence[Optional[str]], lasts: FrozenSet[str]) -> bool:
@@ -58,7 +64,7 @@ _RECEIVES = frozenset({
 _LOCAL_METHODS = frozenset({
     "startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines",
     "partition", "rpartition", "removeprefix", "removesuffix", "casefold", "isdigit", "isalpha", "isalnum",
-    "zfill", "ljust", "rjust", "expandtabs", "title", "capitalize",
+    "zfill", "ljust", "rjust", "expandtabs", "title", "capitalize", "join", "format", "encode", "decode",
     # and a list's, whatever holds the list (``children.remove(pid)``)
     "append", "extend", "insert", "remove",
     # and a parsed XML document's (``dom.getElementsByTagName("issue")``): the DOM API's own names
@@ -91,6 +97,11 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
     func = call.node.func
     if isinstance(func, cst.Attribute) and func.attr.value in _LOCAL_METHODS:
         return True  # ``argv[-1].startswith("--")``: text or list work, whatever holds it
+    if isinstance(func, cst.Attribute) and ui_method(func.attr.value) and drives_browser(rec.model.imported_modules):
+        from resilint.libraries.outbound import sends_request  # it imports the retry scopes
+
+        if not sends_request(name):
+            return True  # ``field.click()`` on an element passed in, in a module that drives a browser
     # a unix-domain socket (``socket.socket(socket.AF_UNIX)``) talks to a local process, and
     # a socket the program serves on waits for what others send (``server.accept()``)
     if name.startswith("socket.socket.") and serves_only(rec.model, call):

@@ -23,11 +23,13 @@ from resilint.libraries.retry_scopes.statements import (
     walk_statements,
 )
 from resilint.lint.nodes import code_of, dotted_name, expression_nodes, is_none, is_true, number_of
-from resilint.lint.semantic import Scope
+from resilint.lint.semantic import FunctionInfo, Scope
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
 
+# The errors a budget raises when it is spent (``BackoffTimeoutExceededError``, tenacity's ``RetryError``).
+_SPENT = re.compile(r"timeout|deadline|exceeded|exhausted|expired|RetryError", re.I)
 _BOUND_WORDS = re.compile(r"deadline|timeout|elapsed|expir|until|start|attempt|retr|tries|tried|count|budget|max_|limit|remaining|time|_left|^n$|^i$", re.I)
 
 
@@ -171,6 +173,29 @@ def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str]
             name = rec.expr_name(node.func, scope, order)
             if name in CLOCKS or (name or "").endswith(".time"):
                 return True
+            if _helper_reads_bound(rec, node, scope, order):
+                return True
+    return False
+
+
+def _helper_reads_bound(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> bool:
+    """``if self._handle_backoff(msg): break``: the exit is decided by a function of the file
+    that tests a count, a clock or a deadline (``if self.failures > 5:``), or catches the error
+    a helper object raises once its budget is spent (``except BackoffTimeoutExceededError:
+    return True``)."""
+    values = rec.model.resolve_all(call.func, scope, order)
+    if len(values) != 1 or not isinstance(values[0], FunctionInfo) or not isinstance(values[0].node, cst.FunctionDef):
+        return False
+    body = block(values[0].node.body)
+    counters = counter_names(body)
+    for stmt in walk_statements(body):
+        if isinstance(stmt, (cst.If, cst.While)) and mentions_bound(rec, stmt.test, counters, None, order):
+            return True
+        if isinstance(stmt, cst.ExceptHandler) and stmt.type is not None and any(
+            _SPENT.search(dotted_name(node) or "") for node in expression_nodes(stmt.type)
+            if isinstance(node, (cst.Name, cst.Attribute))
+        ):
+            return True
     return False
 
 

@@ -83,6 +83,9 @@ REFUSED_INPUT_ERRORS = frozenset({
     "IntegrityError", "UniqueViolation", "UniqueViolationError", "ForeignKeyViolation",
     "ForeignKeyViolationError", "DuplicateKeyError", "ValidationError",
 })
+# And a project's own errors named for the conflict (``SlugExistsError``, ``AlreadyExists``,
+# ``DuplicateName``), which code raises when the store refuses a name that is taken.
+REFUSED_INPUT_NAME = re.compile(r"(Already)?Exists(Error|Exception)?$|^Duplicate[A-Z]")
 # Modules whose calls act on the local machine: files, processes, locks, clocks, parsing, log
 # lines, devices, in-process queues. (Not D-Bus: a broker many clients of the machine share
 # fails them together.)
@@ -91,6 +94,10 @@ LOCAL_MODULES = (
     "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
     "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.", "re.", "graphlib.",
     "portend.",  # whether a port of this machine is free, or taken
+    # computing in this process: drawing random values, parsing, compressing, hashing, encoding
+    "random.", "secrets.", "string.", "uuid.", "math.", "decimal.", "fractions.", "zlib.", "gzip.", "bz2.",
+    "lzma.", "base64.", "binascii.", "hashlib.", "hmac.", "struct.", "codecs.", "copy.", "textwrap.",
+    "unicodedata.", "difflib.", "itertools.", "functools.", "operator.", "collections.",
     # in-process queues and events, and the wait that bounds them (its awaited call is judged itself)
     "asyncio.Queue.", "asyncio.PriorityQueue.", "asyncio.LifoQueue.", "asyncio.Event.", "asyncio.Condition.",
     "asyncio.wait_for", "queue.Queue.", "queue.SimpleQueue.", "queue.PriorityQueue.", "queue.LifoQueue.",

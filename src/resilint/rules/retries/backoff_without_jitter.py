@@ -203,6 +203,21 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep",)
     VALID = [
+        # a click retried on an element passed in, in a module that drives a browser here
+        """
+        import time
+        from selenium.webdriver.common.keys import Keys
+        def fill_input(field, text):
+            for attempt in range(3):
+                try:
+                    field.click()
+                    break
+                except Exception as error:
+                    time.sleep(0.2)
+                    if attempt == 2:
+                        raise error
+            field.send_keys(text + Keys.ENTER)
+        """,
         # retrying only the code's own assertion on what it read: a poll
         """
         import retrying, requests
@@ -476,6 +491,20 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the same loop in a module that drives no browser: the object may be a client
+            """
+            import time
+            def submit(form):
+                for attempt in range(3):
+                    try:
+                        form.click()
+                        break
+                    except Exception:
+                        time.sleep(0.2)
+            """,
+            line=8,
+        ),
         Invalid(
             # the growth of a delay kept in a name
             """

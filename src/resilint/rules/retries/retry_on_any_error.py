@@ -14,7 +14,9 @@ from resilint.libraries.retry_scopes.conditions import stops_on_status
 from resilint.lint.rule import Invalid, Rule, RuleContext
 from resilint.rules.retries.near_misses import ASK_AGAIN, LOCAL_BROWSER_START, QUEUE_WORKER, WATCH_JOB
 
-_WHY = "4xx responses, validation errors and bugs are retried too"
+# Not "4xx responses": a client that returns them (requests without ``raise_for_status``) retries
+# none of them, and a retry that tests statuses is told apart below.
+_WHY = "errors another attempt cannot fix (a refused request, bad input, bugs) are retried too"
 # When the retry gives up on the failed statuses it checks (backoff's ``giveup=``, a loop that
 # returns a response whose status it tested), 4xx responses are not retried: the rest still is.
 _WHY_STATUS = "{who} on the failed statuses it checks, but every other error, bugs included, is retried"
@@ -82,6 +84,16 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # decompressing and decoding what was already read: local work, whatever it raises
+        """
+        import time, zlib
+        def unpack(blob):
+            for attempt in range(3):
+                try:
+                    return zlib.decompress(blob, 16 + zlib.MAX_WBITS).decode("utf-8")
+                except Exception:
+                    time.sleep(1)
+        """,
         # the same parsed document is read again: nothing another service does is retried
         """
         import time

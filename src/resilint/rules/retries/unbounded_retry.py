@@ -50,7 +50,10 @@ class UnboundedRetry(Rule):
     call in the file bounds with `asyncio.wait_for(..., timeout)`. A scope whose limit is
     `None` bounds nothing, and neither does an exit on anything but a counter or the time: a
     handler that re-raises some errors (`if exc.response.status_code != 409: raise`) retries the
-    others forever. A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
+    others forever. An exit decided by a method of the file counts when that method tests a
+    counter or the time, or catches the error a backoff object raises once its budget is spent
+    (`if self._gave_up(): raise`, where `_gave_up` returns True on
+    `BackoffTimeoutExceededError`). A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
 
     Not retries, so not flagged: a loop that asks for new input each pass, and sends that
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`) or asks again
@@ -68,7 +71,10 @@ class UnboundedRetry(Rule):
     machine probed with portend, an in-process queue or event
     (`asyncio.wait_for(queue.get(), timeout=1)`), a future of this process not done yet
     (`future.result(timeout=0.5)` … `except concurrent.futures.TimeoutError`), a browser that
-    Selenium or Playwright drives on this machine, a function of the file that does only such
+    Selenium or Playwright drives on this machine (also an element or page object the file
+    cannot type, in a module that imports one of them: `field.click()`,
+    `page.find_by_xpath(...)`), computing in the process (drawing a random name, hashing,
+    decompressing, decoding, joining text), a function of the file that does only such
     things): it retries nothing another service does. Nor is a read loop on an open connection
     that catches only the timeout of its receive (`msg = await ws.receive(55)`, then `except
     TimeoutError: await ws.ping()`), or a non-blocking socket's "no data yet"
@@ -76,7 +82,8 @@ class UnboundedRetry(Rule):
     a loop whose handlers fall through to a statement after the `try` that leaves the loop
     (`except RequestException: pass` then `return status`). Nor is a loop whose
     handlers catch only an answer that refuses the input (an `IntegrityError` or
-    `UniqueViolation`, a `ValidationError`) and change that input (the next free name, the
+    `UniqueViolation`, a `ValidationError`, or a project error named for a name that is taken:
+    `SlugExistsError`, `AlreadyExists`, `DuplicateName`) and change that input (the next free name, the
     table's turn after the tables that reference it): a dependency that is down raises another
     error, which leaves the loop; the same goes for a broad error that the handler tells by its
     text (`if "Conflict" in str(exc): name = next_name()` … `else: raise`, or a server asking
@@ -141,6 +148,57 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # the exit is decided by a method that catches the error its backoff object raises once
+        # the total wait is spent
+        """
+        from backoff_engine import BackoffEngine, BackoffTimeoutExceededError
+        class Worker:
+            def __init__(self):
+                self.backoff = BackoffEngine(max_wait_seconds=3600)
+            def _gave_up(self):
+                try:
+                    self.backoff.wait_on_failure()
+                except BackoffTimeoutExceededError:
+                    return True
+                return False
+            def connect(self, open_connection):
+                while True:
+                    try:
+                        return open_connection()
+                    except Exception:
+                        if self._gave_up():
+                            raise
+        """,
+        # the store turns a unique-key conflict into its own error; the loop takes the next name
+        """
+        from store import SlugExistsError, add_row
+        def add_log(table, name):
+            slug = name
+            while True:
+                try:
+                    return add_row(table, slug)
+                except SlugExistsError:
+                    slug = slug + "_"
+        """,
+        # a unique name drawn until a directory of that name can be made: local work, and each
+        # pass tries another name
+        """
+        import os, secrets, string
+        def make_log_dir(parent, stamp):
+            created = False
+            name = stamp
+            while not created:
+                try:
+                    name += "".join(secrets.choice(string.digits) for _ in range(2))
+                    path = os.path.join(parent, name)
+                    if not os.path.exists(path):
+                        os.makedirs(path, 0o700)
+                        created = True
+                except OSError as error:
+                    if error.errno != 17:
+                        raise
+            return path
+        """,
         # a dependency graph sorted again without the cycle: nothing leaves the process
         """
         from graphlib import CycleError, TopologicalSorter
@@ -527,6 +585,25 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the method that decides the exit reads only the kind of error: the others go round
+            # forever
+            """
+            import time
+            class Worker:
+                def _fatal(self, error):
+                    return isinstance(error, KeyError)
+                def connect(self, open_connection):
+                    while True:
+                        try:
+                            return open_connection()
+                        except Exception as error:
+                            if self._fatal(error):
+                                raise
+                            time.sleep(5)
+            """,
+            line=6,
+        ),
         Invalid(
             # the same save again after a conflict: a retry, which a lasting conflict never ends
             """

@@ -59,8 +59,10 @@ class ExcessiveTimeout(ProjectRule):
     5 s) made without a timeout is not reported when every request the project sends through
     it gives its own bounded timeout (`session.get(u, timeout=aiohttp.ClientTimeout(connect=3,
     sock_read=10))`), which replaces the session's 300 s: it is followed the same way, in any
-    module, and `close()` sends nothing. It is reported as usual when one request gives none,
-    `timeout=None` (no limit at all, RES102 at the request) or a value that cannot be read,
+    module, and `close()` sends nothing. A request that gives `timeout=None` (no limit at all,
+    RES102 at the request) or a value that cannot be read (the caller's `timeout` parameter)
+    replaces the session's default too: whatever it waits, it is not the 300 s. The session is
+    reported as usual when one request gives no timeout,
     when some other call is made through it (`ws_connect`), when it is passed to a library or to
     a project function, when a factory returning it is called by no code of the project, or
     when no request through it is seen at all. A client made with a long default
@@ -148,6 +150,14 @@ class ExcessiveTimeout(ProjectRule):
     message = "timeout above max-timeout"
     triggers = TRIGGERS
     VALID = [
+        # every request replaces the session's 300 s with the timeout its caller gives
+        """
+        from aiohttp import ClientSession
+        async def token(url, headers, **kwargs):
+            async with ClientSession(trust_env=True) as session:
+                async with session.post(url, headers=headers, timeout=kwargs.get("timeout")) as resp:
+                    return await resp.json()
+        """,
         # every request replaces the client's 60 s default with its own
         """
         import httpx
@@ -268,7 +278,7 @@ class ExcessiveTimeout(ProjectRule):
             async def fetch(url, timeout: float):
                 async with aiohttp.ClientSession() as s:
                     await s.get(url, timeout=aiohttp.ClientTimeout(total=timeout))
-                    return await s.get(url + "/more", timeout=None)
+                    return await s.get(url + "/more")
             """,
             line=4,
             message="`aiohttp.ClientSession` is called without a timeout",

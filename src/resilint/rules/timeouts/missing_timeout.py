@@ -63,6 +63,9 @@ class MissingTimeout(ProjectRule):
       every request with `session.request(...)` and no timeout, and the keywords of its resource
       methods are query parameters, so only a session that fills in a timeout (a mounted
       adapter, a subclass) bounds them;
+    - txrequests' `Session` (a `requests.Session` that sends from Twisted's thread pool), and
+      treq's functions and `HTTPClient` methods, which cancel a request only when given
+      `timeout=`;
     - the qualified names listed in `extend-clients`.
 
     Library defaults, and what RES101 makes of them (a bounded default is judged by RES105
@@ -70,7 +73,8 @@ class MissingTimeout(ProjectRule):
 
     | client | without a timeout | verdict |
     |---|---|---|
-    | requests, requests-oauthlib sessions and token calls | waits forever | RES101 |
+    | requests, txrequests and requests-oauthlib sessions, token calls | waits forever | RES101 |
+    | treq (functions and `HTTPClient`) | never cancels a request (the connect is bounded) | RES101 |
     | requests-hardened `Manager`/`HTTPSession` | the `Config`'s required `default_timeout` (also for `timeout=None`) | judged at the `Config`: `None` is RES102 |
     | httpx | 5 s | bounded (RES105 if `max-timeout` < 5) |
     | aiohttp `ClientSession` | 300 s total | RES105 |
@@ -393,6 +397,25 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            """
+            import treq
+            def notify(url, payload):
+                return treq.post(url, json=payload)
+            """,
+            line=3,
+            message="treq never gives up on a response without `timeout=`",
+        ),
+        Invalid(
+            """
+            from txrequests import Session
+            def fetch(url):
+                with Session() as session:
+                    return session.get(url)
+            """,
+            line=4,
+            message="`txrequests.Session.get` is called without a timeout",
+        ),
         Invalid(
             # the keys the dict shows, and the one set under its item: no timeout among them
             """
