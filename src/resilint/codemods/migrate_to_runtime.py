@@ -85,7 +85,8 @@ class MigrateToRuntime(ResilintCodemod):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.model = self.semantic_model(node)
-        for scope in retry_scopes(self.model).scopes:
+        found = retry_scopes(self.model)
+        for scope in found.scopes + found.local:
             policy = scope.policy
             reported = [n for n in (policy.node, policy.wait.node, policy.limit_anchor) if n is not None]
             if policy.library not in ("tenacity", "backoff", "stamina", "loop") or not any([self.is_target(n) for n in reported]):

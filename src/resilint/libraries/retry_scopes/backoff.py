@@ -18,7 +18,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
-from resilint.lint.nodes import call_argument, is_none, keyword_args
+from resilint.lint.nodes import call_argument, code_of, is_none, keyword_args
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, pred
             policy.retry_on = Setting(UNKNOWN)
         else:
             kind = rec.exception_kind(exception.value, scope, order)
-            detail = "`on_exception` of `Exception` retries every error" if kind == ON_ANY else ""
+            detail = f"`on_exception` of `{code_of(exception.value)}` retries every error" if kind == ON_ANY else ""
             policy.retry_on = Setting(kind, exception.value, detail)
     return policy
 

@@ -110,7 +110,7 @@ def _options_policy(
     else:
         policy.wait = Setting(WAIT_JITTERED, backoff.value)
     kind = rec.exception_kind(autoretry.value, scope, order)
-    policy.retry_on = Setting(kind, autoretry.value, "`autoretry_for` of `Exception` retries every error" if kind == ON_ANY else "")
+    policy.retry_on = Setting(kind, autoretry.value, f"`autoretry_for` of `{code_of(autoretry.value)}` retries every error" if kind == ON_ANY else "")
     return rec.add(policy)
 
 

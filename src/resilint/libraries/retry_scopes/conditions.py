@@ -4,6 +4,7 @@ state of something polled (a job that is not finished yet: waited for, not retri
 from __future__ import annotations
 
 import re
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Callable, Iterable, List, Optional, Sequence, Set
 
 import libcst as cst
@@ -80,7 +81,11 @@ REFUSAL_STATUSES = frozenset({408, 418, 425, 429})
 def refused_request(test: cst.BaseExpression, otherwise: bool = False) -> bool:
     """``r.status == 429``, ``response.status_code in (408, 429)``: true only when the server
     refused the request without acting on it, so sending it again repeats no effect.
-    ``otherwise``: the test's false branch is the one read (``if r.status != 429: return r``)."""
+    ``otherwise``: the test's false branch is the one read (``if r.status != 429: return r``).
+    A conjunction with such a test (``r.status == 429 and rate_limit > 0``) holds only on a
+    refusal too."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) and not otherwise:
+        return refused_request(test.left) or refused_request(test.right)
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return False
     left, target = test.left, test.comparisons[0]
@@ -100,11 +105,32 @@ def status_codes(node: cst.BaseExpression) -> List[int]:
         elements = [node]
     for element in elements:
         number = number_of(element)
+        if number is None:
+            number = _named_status(element)
         if isinstance(number, int) and 100 <= number < 600:
             values.append(number)
         else:
             return []
     return values
+
+
+_HTTP_CONSTANT = re.compile(r"^HTTP_(\d{3})(_|$)")  # starlette's and DRF's ``status.HTTP_429_TOO_MANY_REQUESTS``
+
+
+def _named_status(node: cst.BaseExpression) -> Optional[int]:
+    """A status written by name: ``requests.codes.OK`` (or ``.ok``), ``httpx.codes.OK``,
+    ``HTTPStatus.TOO_MANY_REQUESTS``, ``status.HTTP_200_OK``."""
+    text = dotted_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+    if text is None:
+        return None
+    owner, _, last = text.rpartition(".")
+    match = _HTTP_CONSTANT.match(last)
+    if match:
+        return int(match.group(1))
+    if owner.rpartition(".")[2] in ("codes", "HTTPStatus"):
+        member = HTTPStatus.__members__.get(last.upper())
+        return int(member) if member is not None else None
+    return None
 
 
 def polls_state(test: cst.BaseExpression) -> bool:

@@ -19,6 +19,7 @@ from resilint.libraries.retry_scopes.model import (
 )
 from resilint.libraries.retry_scopes.names import (
     JITTERED_HELPERS,
+    LIBRARY_SLEEPERS,
     PURE_FUNCTIONS,
     RANDOM_MODULES,
 )
@@ -76,6 +77,9 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
         chosen = results[0]
     kind, detail, call, via = chosen
     name = (rec.name(call) if rec.slept(call) is None else code_of(call.node.func)) or "sleep"
+    before = LIBRARY_SLEEPERS.get(rec.name(call) or "", (0, ""))[0]
+    if detail and before:  # ``deferLater(reactor, 5)``: what it is given before the delay too
+        detail = ", ".join([*(code_of(arg.value) for arg in call.node.args[:before]), detail])
     text = _described(rec, name, detail, kind, _sleep_argument(rec, call), call, loop)
     policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
 

@@ -61,7 +61,12 @@ def _flag(test: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def loop_limit(rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequence[cst.BaseStatement], scope: Scope, order: int) -> None:
+def loop_limit(
+    rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequence[cst.BaseStatement], scope: Scope, order: int,
+    going_round: Sequence[cst.ExceptHandler] = (),
+) -> None:
+    """The loop's attempt limit. ``going_round``: its handlers that go round again; a bound
+    tested only in some of them leaves the others' failures retried forever."""
     flags = while_flags(loop)
     if isinstance(loop, cst.For):
         iterator = loop.iter
@@ -100,20 +105,39 @@ def loop_limit(rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequenc
     # An exit on anything else (``if exc.response.status_code != 409: raise``) leaves for some
     # failures and keeps retrying the others forever: it bounds nothing.
     counters = counter_names(body)
-    verdict = "unbounded"
-    for test, _, flipped in _exit_tests(body, flags):
-        if mentions_bound(rec, test, counters | flipped, scope, order):
-            verdict = "bounded"
-            break
-    if verdict == "unbounded":
+    bounds = [
+        in_handler for test, in_handler, flipped in _exit_tests(body, flags)
+        if mentions_bound(rec, test, counters | flipped, scope, order)
+    ]
+    header = f"while {code_of(loop.test)}" if isinstance(loop, cst.While) else f"for ... in {code_of(loop.iter)}"
+    if bounds and all(bounds):
+        # every bound is tested in a handler: a handler that tests none (in no ``if`` of its
+        # own) goes round forever
+        for handler in going_round:
+            handler_body = block(handler.body)
+            if not any(
+                mentions_bound(rec, test, counters | flipped, scope, order)
+                for test, _, flipped in _exit_tests(handler_body, flags)
+            ) and not any(
+                mentions_bound(rec, stmt.test, counters, scope, order)
+                for stmt in walk_statements(handler_body) if isinstance(stmt, (cst.If, cst.While))
+            ):
+                caught = f"`except {code_of(handler.type)}`" if handler.type is not None else "a bare `except:`"
+                policy.max_attempts, policy.time_limit = None, None
+                policy.attempts = Setting(
+                    "unbounded", None,
+                    f"this `{header}` retry loop counts only some failures: {caught} goes round with no "
+                    "attempt counter or deadline, so it retries forever",
+                )
+                return
+    if not bounds:
         policy.max_attempts, policy.time_limit = None, None
-        header = f"while {code_of(loop.test)}" if isinstance(loop, cst.While) else f"for ... in {code_of(loop.iter)}"
         policy.attempts = Setting(
             "unbounded", None,
             f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever",
         )
     else:
-        _limited(policy, verdict)
+        _limited(policy, "bounded")
 
 
 def _limited(policy: Policy, kind: str, node: Optional[cst.CSTNode] = None) -> None:

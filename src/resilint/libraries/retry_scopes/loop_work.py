@@ -228,10 +228,20 @@ def asks_again(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[C
     return bool(asked)
 
 
+def _question(call: cst.Call) -> bool:
+    """The call is given a question for a person first: a literal text that ends in ``?``
+    (a client is given an address, a query or a payload, not a question)."""
+    first = next((arg.value for arg in call.args if arg.keyword is None and not arg.star), None)
+    text = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+    return isinstance(text, str) and " " in text.strip() and text.rstrip().endswith("?")
+
+
 def _asks_user(rec: Recogniser, call: CallSite, seen: FrozenSet[int] = frozenset()) -> bool:
     name = rec.name(call) or dotted_name(call.node.func) or ""
     if name in USER_INPUT or USER_INPUT_WORD.search(name.rsplit(".", 1)[-1]):
         return True
+    if _question(call.node):
+        return True  # ``something("What nick would you like your bot to use?")``: a person answers
     # a wrapper of the file (``def obtain_input(text): return input(text)``, kept to be
     # patched in tests) asks the user when what it returns is an answer and it does nothing else
     function = called_definition(rec, call)

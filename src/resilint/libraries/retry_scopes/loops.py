@@ -207,7 +207,7 @@ def _handwritten(
     if requeue is not None and handlers:
         _requeue_limit(rec, policy, requeue[1], scope, order)
     elif not _bound_by_deadline(rec, policy, loop, sample):
-        loop_limit(rec, policy, loop, body, scope, order)
+        loop_limit(rec, policy, loop, body, scope, order, going_round=handlers)
     # What runs after a success only is no wait between attempts: a pause in a ``try`` after its
     # first call out (pacing pages), and, when every failure goes straight round, what follows
     # the ``try`` (a pause that yields to other tasks while a batch is worked through).

@@ -125,6 +125,9 @@ class RetryScope:
 class RetryScopes:
     policies: List[Policy]
     scopes: List[RetryScope]
+    # Retry decorators on functions of the file that do only local work: no retry of a call
+    # out, so no rule sees them; moving a project onto the runtime moves them too.
+    local: List[RetryScope] = field(default_factory=list)
 
     def covering(self) -> List[RetryScope]:
         return [s for s in self.scopes if s.covers is not None]

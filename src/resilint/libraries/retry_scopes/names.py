@@ -42,6 +42,12 @@ SLEEPS = frozenset({
     "time.sleep", "asyncio.sleep", "trio.sleep", "anyio.sleep", "gevent.sleep", "eventlet.sleep",
     "eventlet.greenthread.sleep", "tornado.gen.sleep", "curio.sleep",
 })
+# Library calls that wait their argument at another place than the first (``deferLater(reactor,
+# delay)``, Twisted's sleep): (position, keyword). The fixes leave them alone.
+LIBRARY_SLEEPERS = {"twisted.internet.task.deferLater": (1, "delay")}
+# A method that runs a callback after a delay (Twisted's ``IReactorTime.callLater(delay, f)``):
+# a function that hands it its parameter and waits for the callback sleeps that parameter.
+SCHEDULING_METHODS = frozenset({"callLater"})
 CLOCKS = frozenset({
     "time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns",
     "datetime.datetime.now", "datetime.datetime.utcnow", "asyncio.get_event_loop", "asyncio.get_running_loop",

@@ -20,12 +20,14 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     RetryScopes,
 )
-from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, normalise
+from resilint.libraries.retry_scopes.local_work import calls_within, local_call
+from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, LIBRARY_SLEEPERS, normalise
 from resilint.libraries.retry_scopes.recursion import recursive_retries
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.libraries.retry_scopes.sleepers import Slept, slept_parameter
 from resilint.lint.nodes import is_none, number_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 
 class Recogniser:
@@ -41,7 +43,8 @@ class Recogniser:
         self.delay_via: Optional[str] = None  # the other module's function a delay depends on
         self.site: Optional[CallSite] = None  # the sleep (or retry call) whose delay is judged
         self._slept: Dict[int, Optional[Slept]] = {}  # id(FunctionInfo) → the parameter it sleeps
-        self._may_sleep = model.text is None or "sleep" in model.text  # every library sleep is named so
+        # every library sleep is named so, or is Twisted's
+        self._may_sleep = model.text is None or any(word in model.text for word in ("sleep", "deferLater", "callLater"))
 
     # --- driver ----------------------------------------------------------------------------
 
@@ -68,8 +71,30 @@ class Recogniser:
             decorated(self, function)
             recursive_retries(self, function)
         apply_all(self)
+        local = self._drop_local_decorations()
         find_loops(self)
-        return RetryScopes(self.policies, self.scopes)
+        return RetryScopes(self.policies, self.scopes, local)
+
+    def _drop_local_decorations(self) -> List[RetryScope]:
+        """A retry decorator written on a function of the file that calls something, and only
+        local work (``@backoff.on_exception(...)`` on a task that only sleeps): it repeats no
+        call out, so it is no retry of one. A policy kept in a variable is left alone (other
+        functions, and other modules, may apply it)."""
+        dropped = set()
+        for scope in self.scopes:
+            function = scope.function
+            if (scope.kind != "decorator" or function is None or not isinstance(scope.node, cst.Decorator)
+                    or scope.node.decorator is not scope.policy.node):
+                continue
+            decorating = {id(n) for d in getattr(function.node, "decorators", ()) for n in iter_nodes(d)}
+            calls = [call for call in calls_within(self, function.node) if id(call.node) not in decorating]
+            if calls and all(local_call(self, call) for call in calls):
+                dropped.add(id(scope.policy))
+        local = [s for s in self.scopes if id(s.policy) in dropped]
+        if dropped:
+            self.scopes = [s for s in self.scopes if id(s.policy) not in dropped]
+            self.policies = [p for p in self.policies if id(p) not in dropped]
+        return local
 
     def add(self, policy: Policy) -> Policy:
         """Record a policy once per definition node; the first one recorded wins."""
@@ -89,9 +114,13 @@ class Recogniser:
         return self.names[key]
 
     def slept(self, call: CallSite) -> Optional[Slept]:
-        """The parameter a function of this file sleeps, for a call to it (``sleepers.py``)."""
+        """The parameter a function of this file sleeps, for a call to it (``sleepers.py``), or
+        the argument a library sleep that does not take it first waits (``deferLater``)."""
         if not self._may_sleep:
             return None
+        library = LIBRARY_SLEEPERS.get(self.name(call) or "")
+        if library is not None:
+            return library
         target = self.model.resolve(call.node.func, call.scope, call.order)
         return self.slept_by(target) if isinstance(target, FunctionInfo) else None
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Set
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import status_polarity
+from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity
 from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state
 from resilint.libraries.retry_scopes.model import (
@@ -62,6 +62,13 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         else:
             policy.retry_on = Setting(ON_STATUS, path)
             statements = block(path.body)
+            # ``if r.status_code == 429 and rate_limit > 0: return self._send(...)``, that branch
+            # or one inside it: it calls again only when the server refused the request
+            inner = call.stack[next(i for i, n in enumerate(call.stack) if n is path):]
+            policy.guards_non_idempotent = any(
+                isinstance(n, cst.If) and any(c is call.node for c in iter_nodes(n.body)) and refused_request(n.test)
+                for n in inner
+            )
         handler = next((n for n in reversed(call.stack) if isinstance(n, cst.ExceptHandler)), None)
         if handler is not None:
             # what fails in its ``try`` is called again; a call of the handler that fails (a

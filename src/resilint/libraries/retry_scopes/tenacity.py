@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.conditions import polls_state
 from resilint.libraries.retry_scopes.decorators import decorator_policy
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
@@ -68,11 +69,12 @@ def build_policy(
         Setting(ON_ANY, None, "tenacity retries every exception by default (no `retry=`)"),
     )
     retry = keywords.get("retry")
-    # ``retry_if_result(...)``: a poll; ``retry_if_exception_type(TryAgain)`` is judged as a
-    # result too (RES204), but the code may raise ``TryAgain`` from a failure
-    policy.polls_result = (
-        policy.retry_on.kind == ON_RESULT and retry is not None
-        and not any(isinstance(n, cst.Name) and n.value == "TryAgain" for n in iter_nodes(rec.follow(retry.value, scope, order)))
+    # ``retry_if_result(...)``: a poll; ``retry_if_exception_type(TryAgain)`` (or an error the
+    # module raises on a polled state) is judged as a result too (RES204), and as a poll when
+    # the module raises it only so: never from a failure
+    policy.polls_result = policy.retry_on.kind == ON_RESULT and retry is not None and (
+        not any(isinstance(n, cst.Call) and _raised_types(rec, n, scope, order) for n in iter_nodes(rec.follow(retry.value, scope, order)))
+        or _raised_on_purpose(rec, rec.follow(retry.value, scope, order), scope, order)
     )
     return policy
 
@@ -251,7 +253,7 @@ def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: in
             return ON_RESULT, ""
         caught = rec.exception_kind(argument.value, scope, order)
         if caught == ON_ANY:
-            return ON_ANY, "`retry_if_exception_type` of `Exception` retries every exception"
+            return ON_ANY, f"`retry_if_exception_type` of `{code_of(argument.value)}` retries every exception"
         return caught, ""
     if name in ("tenacity.retry_any", "tenacity.retry_all"):
         parts = [_retry_on(rec, a.value, scope, order, depth + 1) for a in expr.args if not a.star]
@@ -273,10 +275,86 @@ def _retry_on(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: in
 def _only_try_again(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
     """``retry_if_exception_type(tenacity.TryAgain)``: only what the function raises on purpose
     to be called again, once it has looked at a complete result (a job still pending): a poll on
-    the result, like ``retry_if_result``; the client's own failures are not retried."""
+    the result, like ``retry_if_result``; the client's own failures are not retried. So is an
+    error that the module raises only on a polled state (``raise StatementNotFinished`` while
+    the job's state is RUNNING)."""
     expr = rec.follow(expr, scope, order)
     elements = [e.value for e in expr.elements] if isinstance(expr, (cst.Tuple, cst.List)) else [expr]
-    return bool(elements) and all(rec.expr_name(e, scope, order) == "tenacity.TryAgain" for e in elements)
+    return bool(elements) and all(
+        rec.expr_name(e, scope, order) == "tenacity.TryAgain" or _own_error_raised_on_answers(rec, e, scope, order)
+        for e in elements
+    )
+
+
+def _raised_types(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> List[cst.BaseExpression]:
+    """The types a ``retry_if_exception_type(...)`` call names."""
+    if rec.expr_name(call.func, scope, order) != "tenacity.retry_if_exception_type":
+        return []
+    argument = call_argument(call, "exception_types", 0)
+    if argument is None:
+        return []
+    expr = rec.follow(argument.value, scope, order)
+    return [e.value for e in expr.elements] if isinstance(expr, (cst.Tuple, cst.List)) else [expr]
+
+
+def _raised_on_purpose(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """Every type the ``retry=`` expression retries is raised by this module only on a polled
+    state: after reading an answer, never to pass a failure on."""
+    types = [t for n in iter_nodes(expr) if isinstance(n, cst.Call) for t in _raised_types(rec, n, scope, order)]
+    return bool(types) and all(_raised_outside_handlers(rec, t, scope, order) for t in types)
+
+
+def _own_error_raised_on_answers(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    return _raised_outside_handlers(rec, expr, scope, order)
+
+
+def _raised_outside_handlers(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """The module raises this error, and every time on the state it read (``if desc["Status"]
+    in ("SUBMITTED", "STARTED"): raise StatementNotFinished``), never in an ``except`` handler:
+    a job that is not done yet, not a failure passed on (nor a partial answer, ``if
+    unprocessed: raise``, which a throttled service sends)."""
+    name = rec.expr_name(expr, scope, order)
+    raises = rec.model.derived(_RAISES, lambda: _raise_sites(rec))
+    sites = raises.get(name or "", [])
+    return bool(sites) and all(sites)
+
+
+def _raise_sites(rec: Recogniser) -> Dict[str, List[bool]]:
+    """For each error the module raises by name: whether each ``raise`` is outside ``except``
+    handlers, under an ``if`` that tests a polled state."""
+    found: Dict[str, List[bool]] = {}
+    model = rec.model
+
+    class Visitor(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.handlers = 0
+            self.tests: List[cst.BaseExpression] = []
+
+        def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+            self.handlers += 1
+
+        def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
+            self.handlers -= 1
+
+        def visit_If(self, node: cst.If) -> None:
+            self.tests.append(node.test)
+
+        def leave_If(self, original_node: cst.If) -> None:
+            self.tests.pop()
+
+        def visit_Raise(self, node: cst.Raise) -> None:
+            if node.exc is None:
+                return
+            exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+            name = model.qualified_name(exc, model.module_scope, 1 << 62)  # errors are module-level classes
+            if name is not None:
+                found.setdefault(name, []).append(self.handlers == 0 and bool(self.tests) and polls_state(self.tests[-1]))
+
+    model.module.visit(Visitor())
+    return found
+
+
+_RAISES = object()  # ``derived`` key: qualified error name → whether each raise is on a polled state
 
 
 def retry_with(rec: Recogniser, call: CallSite) -> None:

@@ -70,7 +70,9 @@ class BackoffWithoutJitter(ProjectRule):
       judged. A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
       seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
-      module or another. A pause in the `try` after its first call out runs after a success
+      module or another. Twisted's sleeps count: `deferLater(reactor, delay)`, and a clock's
+      `sleep(seconds)` that waits for a Deferred fired by `reactor.callLater(seconds,
+      d.callback)` (no fix is offered for them). A pause in the `try` after its first call out runs after a success
       (pacing pages), and is not the retry's wait. In a loop whose every handler goes straight round (its last statement
       is `continue`), a pause after the `try` follows a success only, and is not the retry's
       wait. The same goes for a retry by recursion (a function that calls itself again from an
@@ -87,9 +89,14 @@ class BackoffWithoutJitter(ProjectRule):
     what it waits for, so there is no crowd for jitter to spread, and a random term would only
     make the test slower and its timing harder to reproduce. Polling loops that handle no failure are not retry loops and are not checked
     (a tenacity policy whose only `retry=` is `retry_if_result`/`retry_if_not_result` is such a
-    poll: an attempt that raises is not repeated), nor are decorators that repeat nothing
+    poll: an attempt that raises is not repeated; so is one that retries only `TryAgain` or an
+    error that the module raises only on the state it read, never in an `except` handler: `if
+    desc["Status"] in ("SUBMITTED", "STARTED"): raise StatementNotFinished`; an error raised on
+    a partial answer, `if unprocessed: raise`, is a retry), nor are decorators that repeat nothing
     (tenacity's `@retry` on an `async def` generator, which it calls as a plain function; a
-    retry around a function that asks the user for new input on each call),
+    retry around a function that asks the user for new input on each call; a retry decorator
+    written on a function of the file that does only local work, such as a task that only
+    sleeps),
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request, a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
@@ -201,8 +208,19 @@ class BackoffWithoutJitter(ProjectRule):
     fixable = "safe"
     name = "backoff-without-jitter"
     message = "retry backoff without jitter"
-    triggers = LIBRARY_TRIGGERS + ("sleep",)
+    triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater")
     VALID = [
+        # a poll: the module raises its own error only while the job it reads is still running
+        """
+        from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_fixed
+        class StatementNotFinished(Exception):
+            pass
+        @retry(wait=wait_fixed(5), stop=stop_after_delay(600), retry=retry_if_exception_type(StatementNotFinished))
+        def wait_for_execution(client, execution_id):
+            state = client.get_query_execution(QueryExecutionId=execution_id)["Status"]["State"]
+            if state in ("QUEUED", "RUNNING"):
+                raise StatementNotFinished
+        """,
         # a click retried on an element passed in, in a module that drives a browser here
         """
         import time
@@ -491,6 +509,60 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the module's error also passes a failed call on: that failure is retried
+            """
+            import requests
+            from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_fixed
+            class Unavailable(Exception):
+                pass
+            @retry(wait=wait_fixed(5), stop=stop_after_attempt(3), retry=retry_if_exception_type(Unavailable))
+            def fetch(url):
+                try:
+                    return requests.get(url, timeout=3)
+                except requests.ConnectionError as error:
+                    raise Unavailable(url) from error
+            """,
+            line=5,
+            message="`wait_fixed`",
+        ),
+        Invalid(
+            """
+            from twisted.internet import defer, reactor
+            from twisted.internet.task import deferLater
+            @defer.inlineCallbacks
+            def fetch(agent, uri):
+                for attempt in range(5):
+                    try:
+                        result = yield agent.request(b"GET", uri)
+                        return result
+                    except ConnectionError:
+                        yield deferLater(reactor, 5, lambda: None)
+            """,
+            line=10,
+            message="`deferLater(reactor, 5)` waits a constant interval",
+        ),
+        Invalid(
+            # a clock whose sleep waits for a Deferred that the reactor fires later
+            """
+            from twisted.internet import defer
+            class Clock:
+                def __init__(self, reactor):
+                    self._reactor = reactor
+                async def sleep(self, seconds):
+                    d = defer.Deferred()
+                    self._reactor.callLater(seconds, d.callback, seconds)
+                    await d
+            async def send(client, clock: Clock, uri):
+                for attempt in range(5):
+                    try:
+                        return await client.post_json(uri)
+                    except ConnectionError:
+                        await clock.sleep(2 ** attempt)
+            """,
+            line=14,
+            message="grows exponentially",
+        ),
         Invalid(
             # the same loop in a module that drives no browser: the object may be a client
             """

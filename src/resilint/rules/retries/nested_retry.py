@@ -68,7 +68,8 @@ class NestedRetry(ProjectRule):
     that retries on a condition of its own (a celery task calling `self.retry()` outside any
     `except`, a retry on the result such as tenacity's `retry_if_result` status poll, or
     `retry_if_exception_type(TryAgain)`, which retries only the `TryAgain` the code raises on
-    purpose once it has read a complete answer, or retrying's `retry_on_exception` that
+    purpose once it has read a complete answer (or an error that the module raises only on
+    the state it read, `StatementNotFinished` on a RUNNING job), or retrying's `retry_on_exception` that
     retries only the code's own `AssertionError` on what it read; a layer (a poll included)
     around such a poll multiplies the layers inside the poll instead) around
     transport retries; an inner hand-written loop that retries statuses only (429) inside an

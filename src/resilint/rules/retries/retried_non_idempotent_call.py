@@ -152,6 +152,18 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
     VALID = [
+        # called again by recursion only on a 429 (named), which the server sends without acting
+        """
+        import time, requests
+        def send(url, payload, rate_limit=3):
+            r = requests.post(url, json=payload, timeout=(3.05, 10))
+            if r.status_code not in (requests.codes.ok, requests.codes.no_content):
+                if r.status_code == requests.codes.too_many_requests and rate_limit > 0:
+                    time.sleep(float(r.headers.get("Retry-After", 1)))
+                    return send(url, payload, rate_limit - 1)
+                return False
+            return True
+        """,
         # every failure falls through to the ``return`` after the ``try``: the POST goes round
         # only on a 429, with which the server refused it
         """
@@ -342,6 +354,24 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the success is tested by name (``requests.codes.OK`` is 200): a 5xx goes round
+            """
+            import requests
+            def upload(session, url, data, max_tries=5):
+                tries = 0
+                while tries < max_tries:
+                    resp = session.post(url, data=data, timeout=(5, 25))
+                    if resp.status_code == requests.codes.OK:
+                        return resp
+                    if 500 <= resp.status_code < 600:
+                        tries += 1
+                    else:
+                        return resp
+                return resp
+            """,
+            line=5,
+        ),
         Invalid(
             # retrying's policy object applied with ``.call``
             """

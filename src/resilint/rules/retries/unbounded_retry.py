@@ -50,16 +50,20 @@ class UnboundedRetry(Rule):
     call in the file bounds with `asyncio.wait_for(..., timeout)`. A scope whose limit is
     `None` bounds nothing, and neither does an exit on anything but a counter or the time: a
     handler that re-raises some errors (`if exc.response.status_code != 409: raise`) retries the
-    others forever. An exit decided by a method of the file counts when that method tests a
+    others forever, and a counter tested in only some handlers bounds only their failures:
+    `except ConnectError: if attempts > 5: raise` beside `except TimeoutError: sleep(1)`
+    retries timeouts forever (the message names the handler). An exit decided by a method of the file counts when that method tests a
     counter or the time, or catches the error a backoff object raises once its budget is spent
     (`if self._gave_up(): raise`, where `_gave_up` returns True on
     `BackoffTimeoutExceededError`). A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
 
-    Not retries, so not flagged: a loop that asks for new input each pass, and sends that
+    Not retries, so not flagged: a retry decorator written on a function of the file that
+    does only local work (a task that only sleeps); a loop that asks for new input each pass, and sends that
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`) or asks again
     after an answer it could not read (`int(input(...))` … `except ValueError`), a worker that
     takes the next item each pass (`while job := queue.next_job():`), a loop that follows
-    redirects by hand (a 3xx status is no failure), a tenacity poll on the result only, and a watch
+    redirects by hand (a 3xx status is no failure), a tenacity poll on the result only (also `retry_if_exception_type` of an error the module
+    raises only on the state it read, never in an `except` handler), and a watch
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
     return`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
     checksum: return`) and tolerates
@@ -90,7 +94,8 @@ class UnboundedRetry(Rule):
     for less: `if "select a smaller result" in str(exc): step //= 2; continue` … `raise`). The same save
     retried after an `IntegrityError` (a race with another writer) is a retry. A prompt read through a wrapper of the
     file that only asks (`def obtain_input(text): return input(text)`) asks again like
-    `input()` itself. Nor is a failover that moves to the next mirror on each failure
+    `input()` itself, and so does any function given a question first (a literal text ending
+    in `?`: `something("What server would you like to connect to?")`). Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
     loops on (`while urls: url = urls.pop(0)`) and puts nothing back. A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
@@ -148,6 +153,27 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # the decorated task only sleeps: the retry repeats no call out
+        """
+        import time, backoff
+        @backoff.on_exception(backoff.expo, BaseException)
+        def stubborn_task(interval):
+            time.sleep(interval)
+        """,
+        # each pass asks a person again, through a helper of another module given the question
+        """
+        import socket
+        from app.questions import something
+        def configure():
+            ip = None
+            while not ip:
+                server = something("What server would you like to connect to?")
+                try:
+                    ip = socket.gethostbyname(server)
+                except OSError:
+                    print("Sorry, I couldn't find that server.")
+            return ip
+        """,
         # the exit is decided by a method that catches the error its backoff object raises once
         # the total wait is spent
         """
@@ -585,6 +611,45 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the error is raised on a partial answer (items a throttled table left unwritten):
+            # a table that stays throttled is written to forever
+            """
+            from tenacity import AsyncRetrying, retry_if_exception_type, wait_exponential
+            class UnprocessedItems(Exception):
+                pass
+            async def write_all(client, table, items):
+                retries = AsyncRetrying(retry=retry_if_exception_type(UnprocessedItems), wait=wait_exponential(max=4))
+                async for attempt in retries:
+                    with attempt:
+                        response = await client.batch_write_item(RequestItems={table: items})
+                        items = response["UnprocessedItems"].get(table, [])
+                        if items:
+                            raise UnprocessedItems()
+            """,
+            line=5,
+        ),
+        Invalid(
+            # the counter bounds connect errors only: a request that keeps timing out goes round
+            # forever
+            """
+            import asyncio
+            async def send(client, uri, data):
+                attempts = 0
+                while True:
+                    try:
+                        return await client.post_json(uri, data)
+                    except TimeoutError:
+                        await asyncio.sleep(1)
+                    except ConnectionError:
+                        if attempts > 5:
+                            raise
+                        await asyncio.sleep(2 ** attempts)
+                        attempts += 1
+            """,
+            line=4,
+            message="`except TimeoutError` goes round with no attempt counter or deadline",
+        ),
         Invalid(
             # the method that decides the exit reads only the kind of error: the others go round
             # forever
