@@ -299,7 +299,9 @@ def judge_given(
         return None
     largest = value.largest()
     if largest is not None and largest.seconds is not None and largest.seconds > max_timeout and "RES105" in checks:
-        phase = f" in the {largest.name} phase" if largest.name else ""
+        # every phase that waits as long is named (``sock_connect`` and ``sock_read`` both 600 s)
+        names = [p.name for p in value.phases if p.name and p.seconds == largest.seconds and not p.unbounded]
+        phase = (f" in the {' and '.join(names)} phases" if len(names) > 1 else f" in the {largest.name} phase") if largest.name else ""
         note = f": {largest.note}" if largest.note else ""
         return Judgement(
             "RES105",

@@ -261,6 +261,17 @@ class ExcessiveTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # both phases wait 600 s: the message names both
+            """
+            import aiohttp
+            def make_session():
+                timeout = aiohttp.ClientTimeout(total=None, sock_connect=600, sock_read=600)
+                return aiohttp.ClientSession(timeout=timeout)
+            """,
+            line=4,
+            message="600 s in the sock_read and sock_connect phases",
+        ),
+        Invalid(
             # this request waits by the client's default
             """
             import httpx
