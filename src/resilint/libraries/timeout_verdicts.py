@@ -300,9 +300,11 @@ def judge_given(
     largest = value.largest()
     if largest is not None and largest.seconds is not None and largest.seconds > max_timeout and "RES105" in checks:
         # every phase that waits as long is named (``sock_connect`` and ``sock_read`` both 600 s)
-        names = [p.name for p in value.phases if p.name and p.seconds == largest.seconds and not p.unbounded]
+        longest = [p for p in value.phases if p.name and p.seconds == largest.seconds and not p.unbounded]
+        names = [p.name for p in longest]
         phase = (f" in the {' and '.join(names)} phases" if len(names) > 1 else f" in the {largest.name} phase") if largest.name else ""
-        note = f": {largest.note}" if largest.note else ""
+        notes = list(dict.fromkeys(p.note for p in (longest if len(longest) > 1 else [largest]) if p.note))
+        note = f": {'; '.join(notes)}" if notes else ""
         return Judgement(
             "RES105",
             f"`{name}` may wait {_seconds(largest.seconds)} s{phase}{shown}{note}, above max-timeout "
