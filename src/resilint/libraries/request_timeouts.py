@@ -21,7 +21,7 @@ import libcst as cst
 
 from resilint.libraries.clients import CLIENT_CALLS, TimeoutSpec, find_timeout
 from resilint.libraries.object_uses import Classify, object_uses
-from resilint.libraries.timeout_values import TimeoutEvaluator, TimeoutValue
+from resilint.libraries.timeout_values import TimeoutValue
 from resilint.lint.semantic import Binding, CallSite, Instance, Scope, SemanticModel
 
 # Calls through such an object that send nothing, so no timeout applies to them.
@@ -72,10 +72,9 @@ def _classify(model: SemanticModel) -> Classify:
         if spec is None:
             return "other"
         argument = find_timeout(site.node, spec, model, site.scope, site.order)
-        if argument.value is None:
-            return "other"
-        value = TimeoutEvaluator(model, site.scope, site.order).evaluate(argument.value)
-        return "timed" if bounded(value) else "given"  # ``timeout=None`` replaces a default too
+        # any value it gives replaces the default: ``timeout=None`` (RES102 there) and one the
+        # file cannot read too
+        return "other" if argument.value is None else "timed"
 
     return classify
 
@@ -193,8 +192,8 @@ def pool_of_adapter(model: SemanticModel, site: CallSite) -> bool:
 
 def _uses(model: SemanticModel, defaulted: bool = False) -> Dict[int, Dict[str, bool]]:
     """What the file does with each object it makes without a default timeout (``defaulted``:
-    with one): each request through it that gives a bounded timeout ("timed"), another one
-    ("given"), anything else ("other"), and whether other modules may reach it ("escapes")."""
+    with one): each request through it that gives a timeout of its own ("timed"), anything else
+    ("other"), and whether other modules may reach it ("escapes")."""
 
     def compute() -> Dict[int, Dict[str, bool]]:
         made = frozenset(
@@ -212,32 +211,19 @@ def _uses(model: SemanticModel, defaulted: bool = False) -> Dict[int, Dict[str, 
     return model.derived((_uses, defaulted), compute)
 
 
-def every_request_timed(model: SemanticModel, made: cst.CSTNode) -> Optional[bool]:
-    """True when the file makes requests through the object the call ``made`` makes, each
-    giving its own timeout (which replaces the object's default: a bounded one, or one that
-    ``timeout=None`` makes unbounded, RES102 where it is given, or a value the file cannot
-    read, which the object's default does not decide either), and does nothing else that may
-    send with it, and nothing outside the file can reach it; None when other modules may (the
-    project pass decides); False otherwise."""
-    flags = _uses(model).get(id(made))
+def every_request_timed(model: SemanticModel, made: cst.CSTNode, defaulted: bool = False) -> Optional[bool]:
+    """True when the file makes requests through the object the call ``made`` makes (one made
+    without a default timeout; ``defaulted``: with one), each giving its own timeout, which
+    replaces the object's default whatever it is (a bound, ``timeout=None``, RES102 where it is
+    given, or a value the file cannot read), and does nothing else that may send with it, and
+    nothing outside the file can reach it; None when other modules may (without a default, the
+    project pass decides; with one, the default is judged as usual); False otherwise."""
+    flags = _uses(model, defaulted).get(id(made))
     if flags is None or flags.get("other"):
         return False
     if flags.get("escapes"):
         return None
-    return bool(flags.get("timed") or flags.get("given"))
-
-
-def every_request_given(model: SemanticModel, made: cst.CSTNode) -> Optional[bool]:
-    """For an object made with a default timeout: True when each request the file sends
-    through it gives its own (bounded or not), which replaces that default, and nothing outside
-    the file can reach it; None when other modules may (the default is then judged as usual);
-    False otherwise."""
-    flags = _uses(model, defaulted=True).get(id(made))
-    if flags is None or flags.get("other"):
-        return False
-    if flags.get("escapes"):
-        return None
-    return bool(flags.get("timed") or flags.get("given"))
+    return bool(flags.get("timed"))
 
 
 def requests_fact(model: SemanticModel, value: Instance) -> str:
@@ -249,4 +235,4 @@ def requests_fact(model: SemanticModel, value: Instance) -> str:
     flags = _uses(model).get(id(value.site))
     if not flags or every_request_timed(model, value.site) is not None:
         return ""  # none made without a default here (one with a default is the file's alone), or judged
-    return "timed" if flags.get("timed") or flags.get("given") else "escapes"
+    return "timed" if flags.get("timed") else "escapes"

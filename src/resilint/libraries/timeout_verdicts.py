@@ -27,7 +27,7 @@ from resilint.libraries.clients import (
 from resilint.libraries.network_mocks import answered, in_process
 from resilint.libraries.presign import CONSTRUCTIONS, signs, signs_only
 from resilint.libraries.request_timeouts import (
-    SENDS_NOTHING, TIMED_REQUESTS, bounded, every_request_given, every_request_timed, method_spec, pool_of_adapter,
+    SENDS_NOTHING, TIMED_REQUESTS, bounded, every_request_timed, method_spec, pool_of_adapter,
 )
 from resilint.libraries.server_sockets import SETTIMEOUT, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
@@ -300,10 +300,10 @@ def judge_given(
     largest = value.largest()
     if largest is not None and largest.seconds is not None and largest.seconds > max_timeout and "RES105" in checks:
         # every phase that waits as long is named (``sock_connect`` and ``sock_read`` both 600 s)
-        longest = [p for p in value.phases if p.name and p.seconds == largest.seconds and not p.unbounded]
-        names = [p.name for p in longest]
-        phase = (f" in the {' and '.join(names)} phases" if len(names) > 1 else f" in the {largest.name} phase") if largest.name else ""
-        notes = list(dict.fromkeys(p.note for p in (longest if len(longest) > 1 else [largest]) if p.note))
+        longest = [p for p in value.phases if p.name and p.seconds == largest.seconds and not p.unbounded] if largest.name else [largest]
+        names = [p.name for p in longest if p.name]
+        phase = f" in the {' and '.join(names)} phase{'s' if len(names) > 1 else ''}" if names else ""
+        notes = list(dict.fromkeys(p.note for p in longest if p.note))
         note = f": {'; '.join(notes)}" if notes else ""
         return Judgement(
             "RES105",
@@ -393,7 +393,7 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
                 continue
             # a verdict with a fix stays with the file, whose findings carry the fixes
             verdict = replace(verdict, deferred=timed is None and spec.library not in RUNTIME_TIMEOUT_LIBRARIES)
-        elif verdict is not None and name in TIMED_REQUESTS and every_request_given(model, site.node):
+        elif verdict is not None and name in TIMED_REQUESTS and every_request_timed(model, site.node, defaulted=True):
             continue  # a verdict on the client's default, which each of its requests replaces
         if (verdict is not None and spec.socket_global and verdict.code == "RES101" and not verdict.deferred
                 and verdict.node is site.node.func and name not in TIMED_REQUESTS):

@@ -72,10 +72,10 @@ def build_policy(
     # ``retry_if_result(...)``: a poll; ``retry_if_exception_type(TryAgain)`` (or an error the
     # module raises on a polled state) is judged as a result too (RES204), and as a poll when
     # the module raises it only so: never from a failure
-    policy.polls_result = policy.retry_on.kind == ON_RESULT and retry is not None and (
-        not any(isinstance(n, cst.Call) and _raised_types(rec, n, scope, order) for n in iter_nodes(rec.follow(retry.value, scope, order)))
-        or _raised_on_purpose(rec, rec.follow(retry.value, scope, order), scope, order)
-    )
+    if policy.retry_on.kind == ON_RESULT and retry is not None:
+        followed = rec.follow(retry.value, scope, order)
+        retried = [t for n in iter_nodes(followed) if isinstance(n, cst.Call) for t in _retried_types(rec, n, scope, order)]
+        policy.polls_result = all(_raised_on_polled_state(rec, t, scope, order) for t in retried)
     return policy
 
 
@@ -278,37 +278,28 @@ def _only_try_again(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, ord
     the result, like ``retry_if_result``; the client's own failures are not retried. So is an
     error that the module raises only on a polled state (``raise StatementNotFinished`` while
     the job's state is RUNNING)."""
-    expr = rec.follow(expr, scope, order)
-    elements = [e.value for e in expr.elements] if isinstance(expr, (cst.Tuple, cst.List)) else [expr]
+    elements = _types(rec, expr, scope, order)
     return bool(elements) and all(
-        rec.expr_name(e, scope, order) == "tenacity.TryAgain" or _own_error_raised_on_answers(rec, e, scope, order)
+        rec.expr_name(e, scope, order) == "tenacity.TryAgain" or _raised_on_polled_state(rec, e, scope, order)
         for e in elements
     )
 
 
-def _raised_types(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> List[cst.BaseExpression]:
-    """The types a ``retry_if_exception_type(...)`` call names."""
-    if rec.expr_name(call.func, scope, order) != "tenacity.retry_if_exception_type":
-        return []
-    argument = call_argument(call, "exception_types", 0)
-    if argument is None:
-        return []
-    expr = rec.follow(argument.value, scope, order)
+def _types(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> List[cst.BaseExpression]:
+    """The exception types an argument names: one, or a tuple or list of them."""
+    expr = rec.follow(expr, scope, order)
     return [e.value for e in expr.elements] if isinstance(expr, (cst.Tuple, cst.List)) else [expr]
 
 
-def _raised_on_purpose(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
-    """Every type the ``retry=`` expression retries is raised by this module only on a polled
-    state: after reading an answer, never to pass a failure on."""
-    types = [t for n in iter_nodes(expr) if isinstance(n, cst.Call) for t in _raised_types(rec, n, scope, order)]
-    return bool(types) and all(_raised_outside_handlers(rec, t, scope, order) for t in types)
+def _retried_types(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> List[cst.BaseExpression]:
+    """The types a ``retry_if_exception_type(...)`` call names (none for another call)."""
+    if rec.expr_name(call.func, scope, order) != "tenacity.retry_if_exception_type":
+        return []
+    argument = call_argument(call, "exception_types", 0)
+    return _types(rec, argument.value, scope, order) if argument is not None else []
 
 
-def _own_error_raised_on_answers(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
-    return _raised_outside_handlers(rec, expr, scope, order)
-
-
-def _raised_outside_handlers(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+def _raised_on_polled_state(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
     """The module raises this error, and every time on the state it read (``if desc["Status"]
     in ("SUBMITTED", "STARTED"): raise StatementNotFinished``), never in an ``except`` handler:
     a job that is not done yet, not a failure passed on (nor a partial answer, ``if
