@@ -35,6 +35,20 @@ def test_exclude_and_extend_exclude(tmp_path):
     assert files == ["build/ok.py", "keep.py"]  # `exclude` replaced the defaults
 
 
+def test_the_test_targets_of_semgrep_rules_are_not_checked_unless_named(tmp_path):
+    rule = "rules:\n  - id: no-requests\n    pattern: requests.get(...)\n    languages: [python]\n"
+    write_tree(tmp_path, {
+        ".semgrep/no-requests.yaml": rule, ".semgrep/no-requests.py": "# ruleid: no-requests\n",
+        ".semgrep/no-requests.fixed.py": "", "lint/other.yml": rule, "lint/other.py": "",
+        "app/settings.yaml": "debug: true\nrules: later\n", "app/settings.py": "",
+        "app/rules.py": "",
+    })
+    files, _ = found(tmp_path)
+    assert files == ["app/rules.py", "app/settings.py"]
+    files, _ = found(tmp_path, [tmp_path / ".semgrep" / "no-requests.py"])
+    assert files == [".semgrep/no-requests.py"]
+
+
 def test_gitignore_is_honoured_in_a_git_repository(tmp_path):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     write_tree(tmp_path, {

@@ -23,6 +23,16 @@ FACTORIES = {
     """,
 }
 
+SESSION_FACTORY = {
+    "app/__init__.py": "",
+    "app/http.py": """
+        import aiohttp
+
+        def make_session():
+            return aiohttp.ClientSession(trust_env=False)
+    """,
+}
+
 
 def _findings(cli, root, *paths):
     result = cli(["check", "--select", "RES101,RES105", "--format", "json", "--no-cache", *paths], root)
@@ -79,7 +89,7 @@ def test_one_request_without_a_timeout_keeps_the_construction_reported(cli, tmp_
                 return await self._client.get(uri)
 
             def get(self, uri):
-                return self._http.request("GET", uri, timeout=None)
+                return self._http.request("GET", uri)
     """})
     assert _findings(cli, tmp_path, "app") == [("app/http.py", 5, "RES105"), ("app/http.py", 8, "RES101")]
 
@@ -104,6 +114,44 @@ def test_a_client_handed_on_is_reported(cli, tmp_path):
             return Store(make_session())
     """})
     assert _findings(cli, tmp_path, "app") == [("app/http.py", 5, "RES105"), ("app/http.py", 8, "RES101")]
+
+
+def test_a_session_handed_to_a_project_function_is_followed_into_it(cli, tmp_path):
+    # The requests made on the parameter are the session's: each gives a timeout the callers
+    # hand in (in a dict unpacked into the request), which replaces the 300 s default.
+    write_tree(tmp_path, {**SESSION_FACTORY, "app/checker.py": """
+        from app.http import make_session
+
+        class Checker:
+            def __init__(self, url, timeout):
+                self.url, self.timeout = url, timeout
+
+            async def _request(self, session, url, timeout):
+                arguments = {"url": url, "timeout": timeout}
+                async with session.get(**arguments) as response:
+                    return await response.text()
+
+            async def check(self):
+                async with make_session() as session:
+                    return await self._request(session, self.url, self.timeout)
+    """})
+    assert _findings(cli, tmp_path, "app/http.py", "app/checker.py") == []
+
+
+def test_a_session_a_project_function_hands_to_a_library_is_reported(cli, tmp_path):
+    write_tree(tmp_path, {**SESSION_FACTORY, "app/checker.py": """
+        from sseclient import SSEClient
+        from app.http import make_session
+
+        async def _listen(session, url):
+            await session.get(url, timeout=5)
+            return SSEClient(url, session=session)
+
+        async def listen(url):
+            async with make_session() as session:
+                return await _listen(session, url)
+    """})
+    assert _findings(cli, tmp_path, "app/http.py", "app/checker.py") == [("app/http.py", 4, "RES105")]
 
 
 def test_a_factory_nobody_in_the_project_calls_is_reported(cli, tmp_path):

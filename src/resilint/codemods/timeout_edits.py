@@ -37,6 +37,7 @@ _OTHER_LIBRARIES = {
     "requests_hardened": "a requests-hardened Config lives longer than a call: its default_timeout belongs in configuration",
     "pycurl": "pycurl takes whole seconds (or milliseconds) through setopt: set them from configuration",
     "treq": "treq cancels a request after `timeout=` seconds: give it from configuration by hand",
+    "xmlrpc": "xmlrpc takes no timeout: pass `transport=` a Transport whose `make_connection` sets one",
     # Generic waits: how long to wait for your own work is the caller's choice, not a client's.
     "asyncio": "a wait for your own work: choose its bound (or a deadline) by hand",
     "anyio": "a wait for your own work: choose its bound (or a deadline) by hand",

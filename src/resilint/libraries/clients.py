@@ -168,6 +168,9 @@ def _stdlib() -> Dict[str, TimeoutSpec]:
     def socket_client(library: str, position: Optional[int]) -> TimeoutSpec:
         return TimeoutSpec(library, position=position, unbounded_default=_SOCKET_DEFAULT)
 
+    xmlrpc_proxy = TimeoutSpec(
+        "xmlrpc", keyword=None, elsewhere=("transport",), elsewhere_position=1, unbounded_default=_SOCKET_DEFAULT,
+    )
     # Positions before 3.12 (3.12 made the timeout of the *_SSL/HTTPS variants keyword-only).
     return {
         # urlopen(url, data=None, timeout=...); OpenerDirector.open(fullurl, data=None, timeout=...)
@@ -197,6 +200,10 @@ def _stdlib() -> Dict[str, TimeoutSpec]:
         "imaplib.IMAP4": socket_client("imaplib", 2),
         # IMAP4_SSL(host='', port=993, keyfile=None, certfile=None, ssl_context=None, timeout=None)
         "imaplib.IMAP4_SSL": socket_client("imaplib", 5),
+        # ServerProxy(uri, transport=None, ...): the default Transport connects with
+        # http.client.HTTP(S)Connection(host), no timeout; only a transport of one's own sets one.
+        "xmlrpc.client.ServerProxy": xmlrpc_proxy,
+        "xmlrpc.client.Server": xmlrpc_proxy,
         # sock.settimeout(value): the argument is required, so only its value is judged.
         "socket.socket.settimeout": TimeoutSpec("socket", keyword=None, position=0, zero_is_mode=True),
         # A process-wide default: unbounded or excessive values matter, a literal is configuration.
@@ -458,7 +465,7 @@ TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
-    "pycurl", "treq",
+    "pycurl", "treq", "xmlrpc",
 )
 
 
@@ -594,6 +601,10 @@ def _local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Option
             allowed += 1  # ``kwargs = {...}``, ``kwargs: dict[str, Any] = {...}``
         elif isinstance(node, cst.Arg) and node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
             allowed += 1
+        elif (isinstance(node, cst.Attribute) and node.attr.value == name) or (
+            isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == name
+        ):
+            allowed += 1  # ``self.kwargs``, ``f(kwargs=…)``: only spelled the same, not the local
         elif _item_of(node, name) is not None:
             allowed += 1  # ``q["headers"]``, ``q["headers"]["Authorization"] = …``: no key added
         elif isinstance(node, cst.AssignTarget) and _item_of(node.target, name) is not None:

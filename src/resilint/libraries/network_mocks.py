@@ -12,6 +12,8 @@ for the call's library:
   http.client, httplib2 (and googleapiclient);
 * fakeredis: a redis client or pool given ``connection_class=fakeredis.FakeConnection``
   (its server lives in the process, wherever the call is);
+* no double at all: a request of a ``file://`` or ``data:`` URL (urllib's handlers, a requests
+  adapter mounted for files) opens no socket;
 * ``unittest.mock.patch`` (and the ``mock`` backport), ``patch.object``, ``patch.multiple``,
   pytest-mock's ``mocker.patch`` (``.object``, ``.multiple``) and pytest's
   ``monkeypatch.setattr``: the client function, method or class they replace, by its qualified
@@ -156,6 +158,8 @@ def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
     """What active test doubles answer at ``site`` (for calls judged elsewhere): client
     libraries (``"requests"``) and the qualified names of replaced objects (``"requests.get"``);
     ``answered`` reads them."""
+    if names_local_resource(model, site):
+        return _ANY_LIBRARY
     if not _may_mock(model):
         return _NONE
     return _Mocks.of(model).around(site)
@@ -163,12 +167,43 @@ def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
 
 def in_process(model: SemanticModel, site: CallSite, library: str, name: Optional[str] = None) -> bool:
     """Whether a call of ``name``, a client of ``library``, at ``site`` is answered by an active
-    test double, or is built on a fake connection (``connection_class=fakeredis.FakeConnection``)."""
-    if _on_a_fake_connection(model, site):
+    test double, or is built on a fake connection (``connection_class=fakeredis.FakeConnection``),
+    or names a URL answered in the process (``file://``, ``data:``)."""
+    if _on_a_fake_connection(model, site) or names_local_resource(model, site):
         return True
     if not _may_mock(model):
         return False
     return answered(_Mocks.of(model).around(site), library, name)
+
+
+_ANY_LIBRARY = frozenset({"*"})  # what answers a request of a URL the process serves itself
+# URL schemes a client answers in the process (urllib's DataHandler and FileHandler, a requests
+# adapter mounted for ``file://``): no socket is opened, so there is nothing to wait for.
+_LOCAL_SCHEMES = ("file:", "data:")
+
+
+def names_local_resource(model: SemanticModel, site: CallSite) -> bool:
+    """Whether a request's URL (its first or second positional argument, or ``url=``), as
+    written at the call or last assigned to the name it passes, starts with a scheme answered
+    in the process (``file:``, ``data:``)."""
+    args = site.node.args
+    given = [a.value for a in args[:2] if a.keyword is None and not a.star]
+    given += [a.value for a in args if a.keyword is not None and a.keyword.value == "url"]
+    for expr in given:
+        head = _text_head(model.followed(expr, site.scope, site.order))
+        if head is not None and head.lower().startswith(_LOCAL_SCHEMES):
+            return True
+    return False
+
+
+def _text_head(expr: cst.BaseExpression) -> Optional[str]:
+    """The text a string expression starts with: a literal, an f-string's leading text, the
+    left side of ``+``."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _text_head(expr.left)
+    if isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringText):
+        return expr.parts[0].value
+    return string_of(expr)
 
 
 def _on_a_fake_connection(model: SemanticModel, site: CallSite) -> bool:
@@ -184,7 +219,7 @@ def answered(mocked: Iterable[str], library: str, name: Optional[str]) -> bool:
     """Whether what ``mocked_libraries`` found answers a call of ``name`` (a client of
     ``library``): a mock of the library, or a replaced object that is the callee or owns it."""
     for entry in mocked:
-        if entry == library or (name is not None and (name == entry or name.startswith(entry + "."))):
+        if entry == "*" or entry == library or (name is not None and (name == entry or name.startswith(entry + "."))):
             return True
         if entry == "socket" and library in _SOCKET_CLIENTS:
             return True

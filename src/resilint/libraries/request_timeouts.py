@@ -79,6 +79,32 @@ def _classify(model: SemanticModel) -> Classify:
     return classify
 
 
+# Clients that open no connection when made without a host: ``connect(host, port, timeout)``
+# opens it later, waiting the timeout it is given (by the position of that timeout).
+_CONNECTS_LATER: Dict[str, int] = {"ftplib.FTP": 2, "ftplib.FTP_TLS": 2}
+
+
+def connects_later_with_timeout(model: SemanticModel, site: CallSite, name: str) -> bool:
+    """``ftp = ftplib.FTP()`` (no host: nothing is sent) whose every ``connect`` in the file
+    gives a timeout: the connection waits what ``connect`` says, not the construction's
+    default. An object kept in an attribute counts too: the file that makes a client without
+    a host is the one that connects it."""
+    position = _CONNECTS_LATER.get(name)
+    if position is None or any(a.keyword is None or a.keyword.value == "host" for a in site.node.args):
+        return False
+
+    def classify(path: Tuple[str, ...], call: CallSite) -> str:
+        if path != ("connect",):
+            return "use"
+        args = call.node.args
+        positional = [a for a in args if a.keyword is None and not a.star]
+        given = len(positional) > position or any(a.keyword is not None and a.keyword.value == "timeout" for a in args)
+        return "timed" if given else "other"
+
+    flags = object_uses(model, frozenset({id(site.node)}), classify)[id(site.node)]
+    return bool(flags.get("timed")) and not flags.get("other")
+
+
 def _holders(model: SemanticModel, made: FrozenSet[int]) -> Dict[Tuple[int, str], Set[int]]:
     """The names (``session``, by the scope that binds it) and attribute names (``_client`` of
     ``self._client``, in any scope: 0) the file binds to each object."""

@@ -13,7 +13,7 @@ import libcst as cst
 
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
-from resilint.libraries.clients import TIMEOUT_KEYWORDS, written_mapping
+from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, written_mapping
 from resilint.libraries.db_scopes import db_scopes, runs_later
 from resilint.libraries.http_requests import RequestFinder
 from resilint.libraries.network_mocks import mocked_libraries
@@ -32,6 +32,7 @@ from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
 from resilint.libraries.raised_errors import raised_errors
+from resilint.libraries.request_timeouts import connects_later_with_timeout
 from resilint.libraries.self_retrying import client_layer, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
@@ -263,6 +264,24 @@ def _sets_socket_default(model: SemanticModel) -> bool:
         if site.scope is model.module_scope and site.node.args and model.call_name(site) == "socket.setdefaulttimeout"
     ]
     return bool(given) and not is_none(given[-1])
+
+
+_ENCLOSING = (cst.If, cst.Else, cst.For, cst.While, cst.Try, cst.TryStar, cst.ExceptHandler, cst.Finally, cst.With)
+
+
+def _default_set_before(model: SemanticModel, site: CallSite) -> bool:
+    """Whether the function sets ``socket.setdefaulttimeout(N)`` (not ``None``) before the
+    call, in a block around it: a client waiting the socket default waits that (a probe that
+    sets 5 s, connects, and puts ``None`` back)."""
+    if model.text is not None and "setdefaulttimeout" not in model.text:
+        return False
+    around = {id(node) for node in site.stack}
+    return any(
+        setter.scope is site.scope and setter.order < site.order and setter.node.args
+        and not is_none(setter.node.args[0].value) and model.call_name(setter) == "socket.setdefaulttimeout"
+        and all(id(node) in around for node in setter.stack if isinstance(node, _ENCLOSING))
+        for setter in model.calls_in(site.scope)
+    )
 
 
 _MAX_CALLEES = 3  # the objects one call may go to that the summary keeps (``(a or b).get``)
@@ -849,9 +868,12 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                 values.append(_argument(model, evaluator, function, keyword, arg.value, locate))
     func = site.node.func
+    name = model.call_name(site) or ""
     supplied = (
-        isinstance(func, cst.Attribute) and (model.call_name(site) or "").startswith("requests.Session.")
+        isinstance(func, cst.Attribute) and name.startswith("requests.Session.")
         and receiver_sets_timeout(func.value, func.attr.value, model, site.scope, site.order)
+    ) or connects_later_with_timeout(model, site, name) or (
+        name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global and _default_set_before(model, site)
     )
     return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values), supplied)
 

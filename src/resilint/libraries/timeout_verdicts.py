@@ -27,7 +27,7 @@ from resilint.libraries.clients import (
 from resilint.libraries.network_mocks import answered, in_process
 from resilint.libraries.presign import CONSTRUCTIONS, signs, signs_only
 from resilint.libraries.request_timeouts import (
-    SENDS_NOTHING, TIMED_REQUESTS, bounded, every_request_timed, method_spec, pool_of_adapter,
+    SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
 )
 from resilint.libraries.server_sockets import SETTIMEOUT, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
@@ -381,6 +381,8 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             continue
         if in_process(model, site, spec.library, name):
             continue  # a mock answers it: no network, so no timeout to judge
+        if connects_later_with_timeout(model, site, name):
+            continue  # ``ftplib.FTP()`` sends nothing; its ``connect(host, port, timeout)`` is bounded
         if name == SETTIMEOUT and serves_only(model, site):
             continue  # a wait for inbound traffic, not an outbound call's
         if spec.library == "urllib3" and pool_of_adapter(model, site):
@@ -666,8 +668,8 @@ class _ProjectJudge:
                 if call.place in reported:
                     continue
                 spec = self.spec(call.target)
-                if (spec is None or not spec.socket_global or call.arguments is None or call.target in TIMED_REQUESTS
-                        or answered(call.mocked, spec.library, call.target)):
+                if (spec is None or not spec.socket_global or call.arguments is None or call.arguments.supplied
+                        or call.target in TIMED_REQUESTS or answered(call.mocked, spec.library, call.target)):
                     continue
                 judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
                 if judgement is not None and judgement.code == "RES101":
@@ -740,7 +742,7 @@ class _ProjectJudge:
             judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
             if judgement is None or judgement.at_value:
                 continue
-            uses = [(use, path) for _, use, path in self.graph.uses_of(module, key, parameters=False)]
+            uses = [(use, path) for _, use, path in self.graph.uses_of(module, key)]
             sends = facts.requests == "timed" or any(path is not None and path[0] not in SENDS_NOTHING for _, path in uses)
             if (sends and all(_sends_timed(call.target, use, path) for use, path in uses)
                     and all(self.called(factory) for factory in self.graph.returned_by(module, key))):
@@ -999,8 +1001,9 @@ class _ProjectJudge:
 
 def _sends_timed(cls: str, call: Call, path: Optional[Tuple[str, ...]]) -> bool:
     """Whether a call through a client of ``cls`` sends nothing, or sends a request that gives
-    a bounded timeout of its own; or is made on what such a request returned
-    (``pool.request(...).data.decode()``: the request is a use of its own)."""
+    a timeout of its own, which replaces the client's default whatever it is (as in the file
+    pass: an unbounded one is RES102 where it is given); or is made on what such a request
+    returned (``pool.request(...).data.decode()``: the request is a use of its own)."""
     if path is not None and len(path) == 1 and path[0] in SENDS_NOTHING:
         return True
     if path is not None and len(path) > 1 and method_spec(cls, path[:1]) is not None:
@@ -1009,8 +1012,7 @@ def _sends_timed(cls: str, call: Call, path: Optional[Tuple[str, ...]]) -> bool:
     args = call.arguments
     if spec is None or args is None:
         return False
-    given = _given(args, spec)
-    return given is not None and given.value is not None and bounded(value_from_data(given.value))
+    return _given(args, spec) is not None
 
 
 def _passes_callers_arguments(args: Arguments) -> bool:

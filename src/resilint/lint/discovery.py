@@ -175,5 +175,23 @@ def _walk(
 
         dirnames[:] = sorted(d for d in dirnames if not skip(d, True))
         for name in sorted(filenames):
-            if name.endswith(PYTHON_SUFFIXES) and not skip(name, False):
+            if name.endswith(PYTHON_SUFFIXES) and not skip(name, False) and not _semgrep_test_target(directory, name, filenames):
                 yield os.path.join(directory, name)
+
+
+def _semgrep_test_target(directory: str, name: str, filenames: Sequence[str]) -> bool:
+    """Whether a file is the test target of a semgrep rule beside it (``rule.py`` or
+    ``rule.fixed.py`` next to ``rule.yaml``, whose first key is ``rules:``): code written to
+    show what another linter flags, which ``semgrep --test`` reads and nothing runs."""
+    stem = name.rsplit(".", 1)[0]
+    stem = stem[: -len(".fixed")] if stem.endswith(".fixed") else stem
+    for rules in (f"{stem}.yaml", f"{stem}.yml"):
+        if rules in filenames:
+            try:
+                with open(os.path.join(directory, rules), "rb") as handle:
+                    head = handle.read(4096)
+            except OSError:
+                return False
+            first = next((line for line in head.splitlines() if line.strip() and not line.startswith((b"#", b"---"))), b"")
+            return first.startswith(b"rules:")
+    return False

@@ -472,10 +472,10 @@ class ProjectGraph:
 
     def _holder_names(self, module: ModuleSummary, key: str) -> Tuple[Set[str], Set[str]]:
         """The names that may hold the object ``module`` makes at ``key`` (module globals and
-        attributes whose values mention it, functions that return it, and so on through every
-        name that mentions one of those), and the last parts of those names with the
-        parameters of project functions it is passed to, as call targets spell them: a
-        superset, the value flow decides."""
+        attributes whose values mention it, functions that return it, the parameters of project
+        functions it is passed to, and so on through every name that mentions one of those),
+        and the last parts of those names, as call targets spell them: a superset, the value
+        flow decides."""
         qualified: Set[str] = set()
         names: Set[str] = set()
         for _ in range(_MAX_ALIAS_HOPS):
@@ -492,7 +492,7 @@ class ProjectGraph:
                         if call.passed and any(_mentions(ref, qualified, here, key) for _, ref in call.passed):
                             callee = self.resolve(call.target, function.place.path)
                             if callee is not None:
-                                names.update(f"({parameter})" for parameter in callee.parameters)
+                                qualified.update(f"{callee.name}.({parameter})" for parameter in callee.parameters)
             names.update(name.rsplit(".", 1)[-1] for name in qualified)
             if len(qualified) + len(names) == before:
                 break

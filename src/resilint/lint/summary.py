@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 17
+SUMMARY_VERSION = 18
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -175,7 +175,9 @@ class Arguments:
     double_star: bool = False  # ``**something`` of unknown content
     forwards_kwargs: bool = False  # the ``**`` is the calling function's own ``**kwargs``
     values: Tuple[Argument, ...] = ()
-    # The object called fills in a timeout itself (a ``Session`` subclass, a mounted adapter).
+    # The object called fills in a timeout itself (a ``Session`` subclass, a mounted adapter), or
+    # is made without a host and connected later with one (``ftplib.FTP()``), or waits the
+    # socket default its function has just set (``socket.setdefaulttimeout(5)`` before it).
     supplied: bool = False
 
     def value(self, keyword: str) -> Optional[Argument]:

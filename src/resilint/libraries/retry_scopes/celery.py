@@ -8,6 +8,7 @@ import libcst as cst
 
 from resilint.libraries.retry_scopes.delays import delay_kind, growth, growth_words
 from resilint.libraries.retry_scopes.loops import handler_kind
+from resilint.libraries.retry_scopes.swallowing import shadowed
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     ON_RESULT,
@@ -156,6 +157,8 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
             continue
         position = next((i for i in range(len(call.stack) - 1, -1, -1) if isinstance(call.stack[i], cst.ExceptHandler)), None)
         handler = call.stack[position] if position is not None else None
+        if position and isinstance(handler, cst.ExceptHandler) and shadowed(rec.model, call.stack[position - 1], handler, call.scope, call.order):
+            continue  # an earlier handler catches all it would: the task never retries there
         if isinstance(handler, cst.ExceptHandler):
             kind = handler_kind(rec, handler, call.scope, call.order)
             policy.retry_on = Setting(kind, handler, "")
@@ -233,7 +236,9 @@ def _retry_call(rec: Recogniser, call: CallSite, decorator_keywords: Dict[str, c
     eta = keywords.get("eta")
     if via is not None and countdown is None and eta is None:
         policy.wait = Setting(UNKNOWN, call.node, f"`countdown` of `{via.rsplit('.', 1)[-1]}`", via=via)
-    elif eta is not None or star:
+    elif eta is not None or (star and countdown is None):
+        # a ``countdown`` written at the call is the one it waits: what ``**`` unpacks cannot
+        # give it again
         policy.wait = Setting(UNKNOWN)
     elif countdown is None:
         text = _delay_text(decorator_keywords.get("default_retry_delay"))

@@ -176,7 +176,9 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         return UNKNOWN  # a server's Retry-After
     if isinstance(expr, cst.Call) and _header_lookup(expr):
         default = expr.args[1].value if len(expr.args) > 1 else None
-        return _delay(rec, default, scope, order, loop, depth + 1) if default is not None else UNKNOWN
+        if default is None or number_of(default) == 0:
+            return UNKNOWN  # no delay of the code's own: the server's, or none when it sends none
+        return _delay(rec, default, scope, order, loop, depth + 1)
     if isinstance(expr, cst.Name):
         if _JITTER_WORD.search(expr.value):
             return WAIT_JITTERED

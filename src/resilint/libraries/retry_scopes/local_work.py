@@ -65,8 +65,8 @@ _LOCAL_METHODS = frozenset({
     "startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines",
     "partition", "rpartition", "removeprefix", "removesuffix", "casefold", "isdigit", "isalpha", "isalnum",
     "zfill", "ljust", "rjust", "expandtabs", "title", "capitalize", "join", "format", "encode", "decode",
-    # and a list's, whatever holds the list (``children.remove(pid)``)
-    "append", "extend", "insert", "remove",
+    # and a list's, whatever holds the list (``children.remove(pid)``), and a mapping's views
+    "append", "extend", "insert", "remove", "items", "keys", "values",
     # and a parsed XML document's (``dom.getElementsByTagName("issue")``): the DOM API's own names
     "getElementsByTagName", "getElementsByTagNameNS", "getElementById", "getAttribute", "getAttributeNS",
     "hasAttribute", "toxml", "toprettyxml",

@@ -197,12 +197,12 @@ def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str]
             name = rec.expr_name(node.func, scope, order)
             if name in CLOCKS or (name or "").endswith(".time"):
                 return True
-            if _helper_reads_bound(rec, node, scope, order):
+            if helper_reads_bound(rec, node, scope, order):
                 return True
     return False
 
 
-def _helper_reads_bound(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> bool:
+def helper_reads_bound(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> bool:
     """``if self._handle_backoff(msg): break``: the exit is decided by a function of the file
     that tests a count, a clock or a deadline (``if self.failures > 5:``), or catches the error
     a helper object raises once its budget is spent (``except BackoffTimeoutExceededError:

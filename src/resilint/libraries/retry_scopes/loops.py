@@ -42,7 +42,7 @@ from resilint.libraries.retry_scopes.statements import (
     small_statements,
     walk_statements,
 )
-from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing
+from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing, shadowed
 from resilint.lint.nodes import dotted_name, expression_nodes, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
@@ -162,7 +162,10 @@ def _handwritten(
         if not isinstance(node, (cst.Try, cst.TryStar)):
             continue
         after = _following(body, node)
-        going_round = [h for h in node.handlers if _goes_round(h, after) and is_failure(rec, h, scope, order)]
+        going_round = [
+            h for h in node.handlers
+            if _goes_round(h, after) and is_failure(rec, h, scope, order) and not shadowed(rec.model, node, h, scope, order)
+        ]
         if requeue is not None:
             # a worker that puts the failed item back on its queue tries that item again
             going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]
@@ -424,7 +427,7 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler) -> bool:
                 return True
         if name is None:
             continue
-        for part in expression_nodes(node) if isinstance(node, (cst.Expr, cst.Assign, cst.If, cst.Return, cst.Raise)) else ():
+        for part in expression_nodes(node) if isinstance(node, (cst.Expr, cst.Assign, cst.AnnAssign, cst.If, cst.Return, cst.Raise)) else ():
             if isinstance(part, cst.Call) and not is_logging(part):
                 for arg in part.args:
                     if isinstance(arg.value, cst.Name) and arg.value.value == name:

@@ -104,6 +104,8 @@ LOCAL_MODULES = (
     "random.", "secrets.", "string.", "uuid.", "math.", "decimal.", "fractions.", "zlib.", "gzip.", "bz2.",
     "lzma.", "base64.", "binascii.", "hashlib.", "hmac.", "struct.", "codecs.", "copy.", "textwrap.",
     "unicodedata.", "difflib.", "itertools.", "functools.", "operator.", "collections.",
+    # dates and time zones (the zone files are this machine's)
+    "datetime.", "calendar.", "zoneinfo.", "dateutil.", "pytz.",
     # in-process queues and events, and the wait that bounds them (its awaited call is judged itself)
     "asyncio.Queue.", "asyncio.PriorityQueue.", "asyncio.LifoQueue.", "asyncio.Event.", "asyncio.Condition.",
     "asyncio.wait_for", "queue.Queue.", "queue.SimpleQueue.", "queue.PriorityQueue.", "queue.LifoQueue.",

@@ -15,6 +15,7 @@ import libcst as cst
 
 from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity
 from resilint.libraries.retry_scopes.delays import delay_kind
+from resilint.libraries.retry_scopes.loop_limits import helper_reads_bound
 from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
@@ -162,6 +163,11 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
         policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN  # counted, tested elsewhere
         policy.attempts = Setting(UNKNOWN, call.node)
         return
+    for node in walk_statements(statements):
+        if isinstance(node, cst.If) and conditional_exit(node) and _decided_by_helper(rec, node.test, call):
+            policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
+            policy.attempts = Setting("bounded", node.test)
+            return
     policy.max_attempts, policy.time_limit = None, None
     policy.attempts = Setting(
         "unbounded", call.node,
@@ -292,10 +298,30 @@ def _attempts(test: cst.BaseExpression, function: FunctionInfo, counters: Set[st
 
 
 def _sleeps(rec: Recogniser, call: CallSite, path: cst.CSTNode) -> List[CallSite]:
-    return [
-        site for site in rec.model.calls_in(call.scope)
-        if any(n is path for n in site.stack) and rec.name(site) in SLEEPS
-    ]
+    """The sleeps on the failure path: written there, or in a function of the file it calls
+    (``if not await self._is_retryable(exc): raise``, which sleeps before saying yes)."""
+    found: List[CallSite] = []
+    for site in rec.model.calls_in(call.scope):
+        if not any(n is path for n in site.stack):
+            continue
+        if rec.name(site) in SLEEPS:
+            found.append(site)
+            continue
+        helper = rec.model.resolve_all(site.node.func, site.scope, site.order)
+        if len(helper) == 1 and isinstance(helper[0], FunctionInfo) and helper[0].scope is not call.scope:
+            found.extend(inner for inner in rec.model.calls_in(helper[0].scope) if rec.name(inner) in SLEEPS)
+    return found
+
+
+def _decided_by_helper(rec: Recogniser, test: cst.BaseExpression, call: CallSite) -> bool:
+    """The exit's test asks a function of the file that tests a count, a clock or a deadline,
+    directly or through the name it was assigned to (``retryable = self._is_retryable(exc)``)."""
+    for node in expression_nodes(test):
+        followed = rec.follow(node, call.scope, call.order) if isinstance(node, cst.Name) else node
+        for part in expression_nodes(followed) if followed is not None else ():
+            if isinstance(part, cst.Call) and helper_reads_bound(rec, part, call.scope, call.order):
+                return True
+    return False
 
 
 def _pauses(rec: Recogniser, call: CallSite, path: cst.CSTNode) -> bool:

@@ -34,6 +34,33 @@ def catches_all(model: SemanticModel, handler: cst.ExceptHandler, scope: Scope, 
     return handler.type is None or model.qualified_name(handler.type, scope, order) in ANY_EXCEPTION
 
 
+# What ``except Exception`` lets through: the classes derived from BaseException alone.
+_BASE_ONLY = frozenset({
+    "BaseException", "KeyboardInterrupt", "SystemExit", "GeneratorExit", "BaseExceptionGroup",
+    "CancelledError", "Cancelled", "GreenletExit",
+})
+
+
+def shadowed(model: SemanticModel, node: cst.CSTNode, handler: cst.ExceptHandler, scope: Scope, order: int) -> bool:
+    """Whether an earlier handler of the ``try`` ``node`` catches everything ``handler`` would
+    (``BaseException``, or ``Exception`` before a handler of anything but
+    the classes only BaseException covers): Python tries handlers in order, so it never runs."""
+    for earlier in getattr(node, "handlers", ()):
+        if earlier is handler:
+            return False
+        if not catches_all(model, earlier, scope, order):
+            continue
+        if model.qualified_name(earlier.type, scope, order) == "builtins.BaseException":
+            return True
+        types = handler.type
+        elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+        if types is not None and not any(
+            (model.qualified_name(e, scope, order) or "").rsplit(".", 1)[-1] in _BASE_ONLY for e in elements
+        ):
+            return True
+    return False
+
+
 def raises_nothing(handler: cst.ExceptHandler) -> bool:
     return not any(isinstance(n, cst.Raise) for n in iter_nodes(handler.body, stop_at=_OWN_SCOPES))
 

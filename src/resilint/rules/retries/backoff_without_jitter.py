@@ -50,7 +50,8 @@ class BackoffWithoutJitter(ProjectRule):
       subclass that tasks use through `base=`, reported at the class), and `self.retry()` with a
       constant or growing `countdown` or none at all, also in a helper that receives the task
       (`raise task.retry(countdown=30 * (task.request.retries + 1))`) and with the keywords of a
-      dict (`self.retry(exc=exc, **RETRY_KWARGS)`, in this module or another);
+      dict (`self.retry(exc=exc, **RETRY_KWARGS)`, in this module or another; a `countdown`
+      written at the call is the one waited, whatever else `**` unpacks);
     - RQ `Retry(max=..., interval=...)` (a constant or a list of intervals; `interval` defaults
       to 0);
     - stamina with `wait_jitter=0`;
@@ -210,6 +211,46 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater")
     VALID = [
+        # only the server's Retry-After is waited (none sent: `0`, and the helper gives up)
+        """
+        import time, requests
+        class Session(requests.Session):
+            def request(self, method, url, *args, **kwargs):
+                try:
+                    return super().request(method, url, *args, **kwargs)
+                except requests.HTTPError as error:
+                    if error.response.status_code == 429:
+                        self._wait(error.response)
+                        return self.request(method, url, *args, **kwargs)
+                    raise
+            def _wait(self, response):
+                remaining = int(response.headers.get("Retry-After", 0))
+                if remaining <= 0:
+                    raise RuntimeError("rate limited without Retry-After")
+                time.sleep(remaining)
+        """,
+        # the retry sits in a handler an earlier `except Exception` shadows: it never runs
+        """
+        import requests, time
+        from celery import shared_task
+        from django.db import OperationalError
+        @shared_task(bind=True)
+        def publish(self, url):
+            try:
+                requests.post(url, timeout=5)
+            except Exception:
+                raise
+            except OperationalError as exc:
+                raise self.retry(exc=exc)
+        def fetch(url):
+            for attempt in range(3):
+                try:
+                    return requests.get(url, timeout=5)
+                except BaseException:
+                    raise
+                except requests.ConnectionError:
+                    time.sleep(2)
+        """,
         # a poll: the module raises its own error only while the job it reads is still running
         """
         from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_fixed
@@ -509,6 +550,45 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # retry by recursion, after a helper of the file has slept (and counted)
+            """
+            import asyncio
+            class Client:
+                def __init__(self, http):
+                    self.http, self.retries = http, 0
+                async def fetch(self, url):
+                    try:
+                        return await self.http.fetch(url)
+                    except ConnectionError:
+                        if not await self._may_retry():
+                            raise
+                        return await self.fetch(url)
+                async def _may_retry(self):
+                    if self.retries >= 3:
+                        return False
+                    await asyncio.sleep(0.1 * 2 ** self.retries)
+                    self.retries += 1
+                    return True
+            """,
+            line=15,
+            message="grows exponentially",
+        ),
+        Invalid(
+            # the countdown written at the call is what it waits, whatever `**` adds
+            """
+            import requests
+            from celery import shared_task
+            @shared_task(bind=True, retry_kwargs={"max_retries": 5})
+            def fetch(self, url):
+                try:
+                    return requests.get(url, timeout=5).content
+                except requests.ConnectionError as exc:
+                    raise self.retry(exc=exc, countdown=30 * 2 ** self.request.retries, **self.retry_kwargs)
+            """,
+            line=8,
+            message="grows exponentially",
+        ),
         Invalid(
             # the module's error also passes a failed call on: that failure is retried
             """

@@ -84,6 +84,20 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # each pass asks the local zone database about a shorter path
+        """
+        import dateutil.tz
+        def zone_name(path):
+            start = path.find("/") + 1
+            while start != 0:
+                path = path[start:]
+                try:
+                    if dateutil.tz.gettz(path):
+                        return path
+                except Exception:
+                    pass
+                start = path.find("/") + 1
+        """,
         # decompressing and decoding what was already read: local work, whatever it raises
         """
         import time, zlib

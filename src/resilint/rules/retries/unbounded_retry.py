@@ -153,6 +153,24 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # a new random boundary drawn when the last one occurs in the data: local work only
+        """
+        import random
+        def _encode(data, boundary):
+            out = b""
+            for key, value in data.items():
+                if boundary.encode() in value:
+                    raise ValueError("boundary occurs in the data")
+                out += b"--" + boundary.encode() + b"\\r\\n" + value
+            return out
+        def multipart(data):
+            while True:
+                boundary = "----" + str(random.randrange(0x0FFFFFFF, 0xFFFFFFFF))
+                try:
+                    return _encode(data, boundary)
+                except ValueError:
+                    pass
+        """,
         # the decorated task only sleeps: the retry repeats no call out
         """
         import time, backoff

@@ -63,9 +63,10 @@ class ExcessiveTimeout(ProjectRule):
     RES102 at the request) or a value that cannot be read (the caller's `timeout` parameter)
     replaces the session's default too: whatever it waits, it is not the 300 s. The session is
     reported as usual when one request gives no timeout,
-    when some other call is made through it (`ws_connect`), when it is passed to a library or to
-    a project function, when a factory returning it is called by no code of the project, or
-    when no request through it is seen at all. A client made with a long default
+    when some other call is made through it (`ws_connect`), when it is passed to a library
+    (a project function it is passed to is followed: the requests it makes on its parameter
+    count, and so does where it passes it on), when a factory returning it is called by no
+    code of the project, or when no request through it is seen at all. A client made with a long default
     (`httpx.AsyncClient(timeout=60)`) is not reported either when every request the file sends
     through it gives its own timeout, which replaces that default (one of `None` is RES102 where
     it is given); when other modules may reach such a client (it is stored on `self`, returned

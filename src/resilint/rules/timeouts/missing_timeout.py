@@ -59,6 +59,9 @@ class MissingTimeout(ProjectRule):
       `operation_timeout` (its `timeout=` bounds only loading the WSDL); a timeout set later
       (`client.transport.operation_timeout = 10`, `with transport.settings(timeout=10):`) is
       not seen;
+    - `xmlrpc.client.ServerProxy` without `transport=`: its default transport connects with
+      `http.client` and no timeout, and it takes none itself (a `Transport` subclass whose
+      `make_connection` sets one bounds it);
     - `slumber.API` without `session=`, or given a plain `requests.Session()`: slumber sends
       every request with `session.request(...)` and no timeout, and the keywords of its resource
       methods are query parameters, so only a session that fills in a timeout (a mounted
@@ -78,7 +81,7 @@ class MissingTimeout(ProjectRule):
     | requests-hardened `Manager`/`HTTPSession` | the `Config`'s required `default_timeout` (also for `timeout=None`) | judged at the `Config`: `None` is RES102 |
     | httpx | 5 s | bounded (RES105 if `max-timeout` < 5) |
     | aiohttp `ClientSession` | 300 s total | RES105 |
-    | urllib, `http.client`, urllib3 pools, sockets, SMTP/FTP/POP/IMAP, httplib2 | the socket default: none, unless set at import | RES101 |
+    | urllib, `http.client`, xmlrpc, urllib3 pools, sockets, SMTP/FTP/POP/IMAP, httplib2 | the socket default: none, unless set at import | RES101 |
     | `urllib3.request` | 3 s | bounded |
     | redis-py | reads wait forever (`socket_timeout=None`) | RES101 |
     | psycopg2 (libpq) | connects wait forever; `async_=True` ignores `connect_timeout` | RES101 |
@@ -120,11 +123,17 @@ class MissingTimeout(ProjectRule):
     gives its own bounded timeout (`pool.request("GET", u, timeout=urllib3.Timeout(connect=3,
     read=10))`): the default it lacks is never used. The pool is followed as a boto3 client
     that only signs URLs is (RES105): a local, `self.attr`, a module global, a factory, in any
-    module; `clear()` and `close()` send nothing. It is reported as usual when one request
-    gives no timeout, `timeout=None` or a value that cannot be read, when some other call is
-    made through it, when it is passed to a library (`SSEClient(pool=pool)`) or to a project
-    function (which may keep it anywhere), when a factory returning it is called by no code of
-    the project (its callers cannot be read), or when no request through it is seen at all.
+    module, and into a project function it is passed to; `clear()` and `close()` send nothing.
+    A request that gives `timeout=None` (RES102 there) or a value that cannot be read replaces
+    the default too. The pool is reported as usual when one request gives no timeout, when
+    some other call is made through it, when it is passed to a library (`SSEClient(pool=pool)`),
+    when a factory returning it is called by no code of the project (its callers cannot be
+    read), or when no request through it is seen at all.
+
+    A request whose URL is written with a scheme answered in the process (`file://`,
+    `data:`, at the call or in the name it passes) opens no socket and is not judged. Nor is
+    an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
+    file gives a timeout (`ftp.connect(host, 21, 10)`).
 
     Modules bound by a call are recognised too: `boto3 = lazy_import("boto3")`,
     `psycopg2 = pytest.importorskip("psycopg2")`, `importlib.import_module("redis")`.
@@ -150,7 +159,8 @@ class MissingTimeout(ProjectRule):
     import, transitively) calls `socket.setdefaulttimeout(N)` at its top level. They then wait
     that default, which RES105 judges where it is set. A default set in a function (a start-up
     routine, a script's `main`) holds only for the processes that run it, which the code does
-    not tell, so it changes nothing here.
+    not tell, so it changes nothing here, except for the calls that function makes after it,
+    in a block around them (`socket.setdefaulttimeout(5)`, then `ServerProxy(url).version()`).
 
     A client request handed to a function that calls it in a thread (`asyncio.to_thread(
     requests.get, url)`, an executor's `submit`, `loop.run_in_executor(None, requests.get,
@@ -222,6 +232,33 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS
     VALID = [
+        # a transport of its own, which may set a timeout
+        """
+        import xmlrpc.client
+        class TimeoutTransport(xmlrpc.client.Transport):
+            def make_connection(self, host):
+                connection = super().make_connection(host)
+                connection.timeout = 10
+                return connection
+        proxy = xmlrpc.client.ServerProxy("https://rpc.example", TimeoutTransport())
+        """,
+        # made without a host, ftplib connects nowhere: `connect` opens it, with a timeout
+        """
+        import ftplib
+        class FTPAdapter:
+            def send(self, host, path):
+                self.conn = ftplib.FTP()
+                self.conn.connect(host, 21, 10)
+                return self.conn.nlst(path)
+        """,
+        # answered in the process: urllib's FileHandler and DataHandler, a mounted file adapter
+        """
+        import os, requests
+        from urllib.request import urlopen
+        def read(path, session: requests.Session):
+            url = "file://" + os.path.abspath(path)
+            return session.get(url).content, urlopen(f"data:text/plain,{path}").read()
+        """,
         # the timeout is set under the dict's item before it is unpacked
         """
         import requests
@@ -659,6 +696,40 @@ class MissingTimeout(ProjectRule):
                 return OAuth2Session("client", token=token).get("https://a.example/orders")
             """,
             line=4,
+        ),
+        Invalid(
+            # the class picked by name from the library; `self.kwargs` is not the local
+            """
+            import imaplib
+            class Mailbox:
+                def __init__(self, **kwargs):
+                    self.kwargs = kwargs
+                def open(self):
+                    name = "IMAP4_SSL" if self.kwargs["ssl"] else "IMAP4"
+                    kwargs = {"host": self.kwargs["host"], "port": self.kwargs["port"]}
+                    return getattr(imaplib, name)(**kwargs)
+            """,
+            line=8,
+        ),
+        Invalid(
+            """
+            from xmlrpc.client import ServerProxy
+            def login(url, user, password):
+                with ServerProxy(url) as proxy:
+                    return proxy.auth.login(user, password)
+            """,
+            line=3,
+            message="global socket default",
+        ),
+        Invalid(
+            """
+            import ftplib
+            def listing(host):
+                ftp = ftplib.FTP()
+                ftp.connect(host, 21)
+                return ftp.nlst()
+            """,
+            line=3,
         ),
         Invalid(
             """
