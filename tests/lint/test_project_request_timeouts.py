@@ -126,9 +126,12 @@ def test_a_session_handed_to_a_project_function_is_followed_into_it(cli, tmp_pat
             def __init__(self, url, timeout):
                 self.url, self.timeout = url, timeout
 
-            async def _request(self, session, url, timeout):
+            async def _request(self, session, url, timeout, payload=None):
+                send = session.post if payload else session.get
                 arguments = {"url": url, "timeout": timeout}
-                async with session.get(**arguments) as response:
+                if payload:
+                    arguments["json"] = payload  # a key set later: the timeout stays
+                async with send(**arguments) as response:
                     return await response.text()
 
             async def check(self):

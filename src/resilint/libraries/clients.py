@@ -621,17 +621,22 @@ def _item_of(node: cst.CSTNode, name: str) -> Optional[str]:
     return string_of(node.slice[0].slice.value)
 
 
-def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[cst.Dict]:
+def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[Tuple[cst.Dict, Set[str]]]:
     """The one dict written out (``kwargs = {"timeout": 20}``) that a local of a function holds
     when it is assigned nothing else and only ever unpacked (``send(query, **kwargs)``): what
-    each call that unpacks it passes, keyword by keyword. None otherwise."""
+    each call that unpacks it passes, keyword by keyword; with the keys set on it later, on
+    some path (``kwargs["json"] = payload``), whose values it does not give. None otherwise."""
     keys = _local_mapping_keys(name, model, scope)
     bindings = scope.bindings.get(name) if keys is not None else None
     if not bindings or len(bindings) != 1 or not isinstance(bindings[0].expr, cst.Dict):
         return None
-    if keys != _written_keys(bindings[0].expr, model, scope, bindings[0].order):
-        return None  # keys set later (``q["timeout"] = 5``) are not the dict's
-    return bindings[0].expr
+    if keys is None or _written_keys(bindings[0].expr, model, scope, bindings[0].order) is None:
+        return None
+    later = {
+        key for node in iter_nodes(scope.node) if isinstance(node, cst.AssignTarget)
+        for key in (_item_of(node.target, name),) if key is not None
+    }
+    return bindings[0].expr, later
 
 
 def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int) -> Optional[Set[str]]:

@@ -839,12 +839,16 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 if isinstance(arg.value, cst.Name) and arg.value.value != kwargs_param and function is not None else None
             )
             if written is not None:  # ``kwargs = {"timeout": 20}`` … ``send(query, **kwargs)``
-                for element in written.elements:
+                mapping, later = written
+                for element in mapping.elements:
                     keyword = string_of(element.key)  # type: ignore[union-attr]
+                    if keyword in later:
+                        continue  # set again on some path: its value is not this one
                     keywords.append(keyword)  # type: ignore[arg-type]
                     if keyword in TIMEOUT_KEYWORDS:
                         evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                         values.append(_argument(model, evaluator, function, keyword, element.value, locate))
+                keywords.extend(sorted(later))  # given, with a value the summary does not keep
                 continue
             double_star = True
             if not (isinstance(arg.value, cst.Name) and arg.value.value == kwargs_param):

@@ -302,7 +302,8 @@ class SemanticModel:
         """The bindings of ``name`` a read at ``order`` in ``scope`` may see, the latest last.
 
         In the scope of the read, code runs in order: the latest assignment before it (the
-        last one of the scope, for a read before any). An enclosing scope is read when the
+        last one of the scope, for a read before any), and the import before a ``None`` that
+        stands in for it when the import fails. An enclosing scope is read when the
         inner code runs, after it is complete, and any of its assignments may have happened
         (a module global that a getter fills in on first use, or a setter replaces); of those,
         ``None`` placeholders say nothing of what the name holds once it is used."""
@@ -316,10 +317,13 @@ class SemanticModel:
             bindings = current.bindings.get(name)
             if bindings:
                 if first:
-                    for binding in reversed(bindings):
-                        if binding.order < order:
-                            return (binding,)
-                    return (bindings[-1],)
+                    index = next((i for i in range(len(bindings) - 1, -1, -1) if bindings[i].order < order), len(bindings) - 1)
+                    binding = bindings[index]
+                    if index and is_none(binding.expr) and bindings[index - 1].imported is not None:
+                        # ``try: import requests`` / ``except ImportError: requests = None``: the
+                        # module, unless the import failed
+                        return (bindings[index - 1], binding)
+                    return (binding,)
                 key = (id(current), name)
                 held = self._enclosing.get(key)
                 if held is None:

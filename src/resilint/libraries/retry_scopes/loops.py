@@ -142,7 +142,15 @@ def _handwritten(
             return None
         counted = feeds is None
     sleeps = [c for c in calls if rec.name(c) in SLEEPS or rec.slept(c) is not None]
-    if not counted and not sleeps:
+    # ``if error_retry(): continue``: a function of the file that sleeps (and counts) before
+    # saying go round; its pause is the loop's, placed where the loop calls it
+    helpers: List[Tuple[CallSite, CallSite]] = []
+    drawn = False  # a helper that draws a random value waits what the code cannot tell
+    for c in calls:
+        inner_sleeps = sleeps_of_helper(rec, c) if c not in sleeps else []
+        drawn = drawn or inner_sleeps is None
+        helpers += [(c, inner) for inner in inner_sleeps or ()]
+    if not counted and not sleeps and not helpers and not drawn:
         return None  # a failover loop: next host, no pause
     if not sleeps and isinstance(loop, cst.While) and (_takes_next(body) or _pops_next(loop, body)):
         return None  # ``url = next(mirrors, None)`` on failure: the next mirror, until none is left
@@ -218,8 +226,36 @@ def _handwritten(
     if handlers and all(_straight_round(h) for h in handlers):
         after_success |= {id(n) for node in tries for stmt in _following(body, node) for n in iter_nodes(stmt)}
     sleeps = [c for c in sleeps if id(c.node) not in after_success]
+    sleeps += [inner for c, inner in helpers if id(c.node) not in after_success]
     loop_wait(rec, policy, sleeps, [c for c in calls if id(c.node) not in after_success], scope)
+    if drawn:
+        policy.wait = Setting(UNKNOWN, None, "")
     return policy
+
+
+def sleeps_of_helper(rec: Recogniser, call: CallSite) -> Optional[List[CallSite]]:
+    """The sleeps written in the function of the file that ``call`` runs (one the file tells,
+    not the caller's own, sleeping a value of its own rather than one it is given), outside
+    any loop of its own (a poll there is its own business); None when that function draws a
+    random value (``delay += random.uniform(...)``: what it waits is jittered, somehow)."""
+    values = rec.model.resolve_all(call.node.func, call.scope, call.order)
+    if len(values) != 1 or not isinstance(values[0], FunctionInfo) or values[0].scope is call.scope:
+        return []
+    helper = values[0]
+    if rec.slept_by(helper) is not None:
+        return []
+    inner_calls = rec.model.calls_in(helper.scope)
+    found = [
+        inner for inner in inner_calls
+        if rec.name(inner) in SLEEPS and not any(isinstance(n, (cst.For, cst.While)) for n in inner.stack
+                                                  if not any(n is m for m in call.stack))
+    ]
+    if found and any(_RANDOM.search(rec.name(inner) or dotted_name(inner.node.func) or "") for inner in inner_calls):
+        return None
+    return found
+
+
+_RANDOM = re.compile(r"(^|\.)(random|secrets)\.|jitter|uniform", re.I)
 
 
 def _after_first_call(rec: Recogniser, tries: Sequence[cst.CSTNode], calls: List[CallSite]) -> Set[int]:
@@ -425,6 +461,8 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler) -> bool:
         if isinstance(node, cst.If) and conditional_exit(node):
             if not mentions_bound(rec, node.test, counters, None, 0):
                 return True
+            if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in expression_nodes(node.test)):
+                return True  # ``if attempt and e.code == 517: sleep(1) else: raise``: the error decides
         if name is None:
             continue
         for part in expression_nodes(node) if isinstance(node, (cst.Expr, cst.Assign, cst.AnnAssign, cst.If, cst.Return, cst.Raise)) else ():

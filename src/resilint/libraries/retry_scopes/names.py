@@ -80,6 +80,8 @@ LOCAL_ERRORS = frozenset({
     # a future of this process not done yet (``future.result(timeout=0.5)``): nothing is sent again
     "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
     "graphlib.CycleError",  # a dependency graph of this process sorted again without the cycle
+    # a SQLite database is a file of this machine ("database is locked": another local writer)
+    "sqlite3.OperationalError", "sqlite3.DatabaseError", "sqlite3.Error",
 })
 # The last part of the name of an error a dependency raises when it answered and refused the
 # input (a constraint or a validation failed): the same input fails the same way again, and a

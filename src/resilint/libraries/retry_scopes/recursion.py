@@ -16,7 +16,7 @@ import libcst as cst
 from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity
 from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.loop_limits import helper_reads_bound
-from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state
+from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state, sleeps_of_helper
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     ON_STATUS,
@@ -304,12 +304,7 @@ def _sleeps(rec: Recogniser, call: CallSite, path: cst.CSTNode) -> List[CallSite
     for site in rec.model.calls_in(call.scope):
         if not any(n is path for n in site.stack):
             continue
-        if rec.name(site) in SLEEPS:
-            found.append(site)
-            continue
-        helper = rec.model.resolve_all(site.node.func, site.scope, site.order)
-        if len(helper) == 1 and isinstance(helper[0], FunctionInfo) and helper[0].scope is not call.scope:
-            found.extend(inner for inner in rec.model.calls_in(helper[0].scope) if rec.name(inner) in SLEEPS)
+        found.extend([site] if rec.name(site) in SLEEPS else sleeps_of_helper(rec, site) or ())
     return found
 
 

@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Optional
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     UNKNOWN,
     WAIT_EXPONENTIAL,
     WAIT_FIXED,
+    WAIT_JITTERED,
     WAIT_NONE,
     Policy,
     RetryScope,
@@ -55,8 +57,11 @@ def retry_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -
                 f"`interval={code_of(value)}` waits a constant interval with no random term"
             )
         else:
-            kind = WAIT_FIXED if number_of(value) is not None else UNKNOWN
-            text = f"`interval={code_of(value)}` waits a constant interval with no random term"
+            # RQ waits the interval as given on every retry: whatever configuration says, it
+            # draws nothing random, unless the value itself is drawn (once per job)
+            kind, _ = delay_kind(rec, value, scope, order, None)
+            kind = WAIT_JITTERED if kind == WAIT_JITTERED else WAIT_FIXED
+            text = f"`interval={code_of(value)}` waits a constant interval with no random term (RQ adds none)"
         policy.wait = Setting(kind, value, text if kind != UNKNOWN else "")
     policy.retry_on = Setting(ON_ANY, None, "RQ retries a job on every exception it raises")
     return policy

@@ -52,8 +52,8 @@ class BackoffWithoutJitter(ProjectRule):
       (`raise task.retry(countdown=30 * (task.request.retries + 1))`) and with the keywords of a
       dict (`self.retry(exc=exc, **RETRY_KWARGS)`, in this module or another; a `countdown`
       written at the call is the one waited, whatever else `**` unpacks);
-    - RQ `Retry(max=..., interval=...)` (a constant or a list of intervals; `interval` defaults
-      to 0);
+    - RQ `Retry(max=..., interval=...)` (a constant, a list of intervals or a value from
+      configuration: RQ adds no random term to any; `interval` defaults to 0);
     - stamina with `wait_jitter=0`;
     - retrying with `wait_fixed`/`wait_exponential_multiplier` and no `wait_jitter_max`, or no
       wait at all;
@@ -211,6 +211,35 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater")
     VALID = [
+        # the helper that pauses adds a random term to the next delay
+        """
+        import random, time
+        class Backend:
+            def serve_forever(self):
+                while True:
+                    try:
+                        self.serve_once()
+                    except ConnectionError:
+                        self._delay_reconnect()
+            def _delay_reconnect(self):
+                time.sleep(self.delay)
+                self.delay = min(self.delay * 2, 300) + random.uniform(0, 3)
+        """,
+        # trying the next executable: the helper's sleep polls its own process
+        """
+        import sarge, time
+        def _execute(command):
+            process = sarge.run(command, async_=True)
+            while not process.commands:
+                time.sleep(0.01)
+            return process.returncode
+        def git(args, executables=("git", "git.exe")):
+            for executable in executables:
+                try:
+                    return _execute([executable, *args])
+                except OSError:
+                    continue
+        """,
         # only the server's Retry-After is waited (none sent: `0`, and the helper gives up)
         """
         import time, requests
@@ -550,6 +579,39 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the loop's pause is in a helper that counts and sleeps before saying go round
+            """
+            import time, requests
+            def query(session, url):
+                failures = []
+                def may_retry():
+                    if len(failures) >= 10:
+                        return False
+                    time.sleep(1)
+                    failures.append(1)
+                    return True
+                while True:
+                    try:
+                        return session.get(url, timeout=5).json()
+                    except requests.ConnectionError:
+                        if may_retry():
+                            continue
+                        raise
+            """,
+            line=7,
+            message="constant interval",
+        ),
+        Invalid(
+            # RQ waits the configured interval exactly
+            """
+            from django.conf import settings
+            from rq import Retry
+            def webhook_retry():
+                return Retry(max=settings.RQ_RETRY_MAX, interval=settings.RQ_RETRY_INTERVAL)
+            """,
+            message="RQ adds none",
+        ),
         Invalid(
             # retry by recursion, after a helper of the file has slept (and counted)
             """

@@ -84,6 +84,20 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # the handler retries one error code and raises every other error
+        """
+        import time
+        from clickhouse_driver import Client
+        def run_ddl(client: Client, sql):
+            for i in range(30, -1, -1):
+                try:
+                    return client.execute(sql)
+                except Exception as e:
+                    if i and e.code == 517:
+                        time.sleep(1 + i % 3)
+                    else:
+                        raise
+        """,
         # each pass asks the local zone database about a shorter path
         """
         import dateutil.tz

@@ -153,6 +153,22 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # SQLite's "database is locked": another writer of this machine's file
+        """
+        from contextlib import contextmanager
+        from sqlite3 import OperationalError
+        from django.db import transaction
+        @contextmanager
+        def db_lock():
+            while True:
+                try:
+                    with transaction.atomic():
+                        yield
+                    break
+                except OperationalError as e:
+                    if "database is locked" not in str(e):
+                        raise
+        """,
         # a new random boundary drawn when the last one occurs in the data: local work only
         """
         import random

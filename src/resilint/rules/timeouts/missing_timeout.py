@@ -712,6 +712,20 @@ class MissingTimeout(ProjectRule):
             line=8,
         ),
         Invalid(
+            # an optional import: the module, unless it is missing
+            """
+            def load(url):
+                try:
+                    import requests
+                except ImportError:
+                    requests = None
+                if requests is None:
+                    raise RuntimeError("requests is needed for URLs")
+                return requests.get(url).text
+            """,
+            line=8,
+        ),
+        Invalid(
             """
             from xmlrpc.client import ServerProxy
             def login(url, user, password):
