@@ -186,6 +186,10 @@ def names_local_resource(model: SemanticModel, site: CallSite) -> bool:
     """Whether a request's URL (its first or second positional argument, or ``url=``), as
     written at the call or last assigned to the name it passes, starts with a scheme answered
     in the process (``file:``, ``data:``)."""
+    if not model.derived(names_local_resource, lambda: model.text is None or any(
+        scheme in model.text.lower() for scheme in _LOCAL_SCHEMES
+    )):
+        return False  # the file writes neither scheme: a byte scan, not a resolution per call
     args = site.node.args
     given = [a.value for a in args[:2] if a.keyword is None and not a.star]
     given += [a.value for a in args if a.keyword is not None and a.keyword.value == "url"]
