@@ -580,13 +580,21 @@ def _from_unpacked(
 
 
 def _local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:
+    """Every key of such a local (``_mapping_keys``), written or set later, or None."""
+    found = _mapping_keys(name, model, scope)
+    return found[0] | found[1] if found is not None else None
+
+
+def _mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Tuple[Set[str], Set[str]]]:
     """The keys of a local of a function that is only ever assigned dicts written out (``{"json":
     payload}``, ``dict(data=payload)``) and only read by unpacking (``**kwargs``): nothing can
-    add a key the code does not show. None when the name is used any other way."""
+    add a key the code does not show: the keys its dicts write, and those set on it later
+    (``q["auth"] = (user, password)``). None when the name is used any other way."""
     bindings = scope.bindings.get(name) if scope.kind == "function" else None
     if not bindings:
         return None
     keys: Set[str] = set()
+    later: Set[str] = set()
     for binding in bindings:
         written = _written_keys(binding.expr, model, scope, binding.order) if binding.expr is not None else None
         if written is None:
@@ -608,8 +616,8 @@ def _local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Option
         elif _item_of(node, name) is not None:
             allowed += 1  # ``q["headers"]``, ``q["headers"]["Authorization"] = …``: no key added
         elif isinstance(node, cst.AssignTarget) and _item_of(node.target, name) is not None:
-            keys.add(_item_of(node.target, name))  # type: ignore[arg-type]  # ``q["auth"] = (user, password)``
-    return keys if mentions == allowed else None
+            later.add(_item_of(node.target, name))  # type: ignore[arg-type]  # ``q["auth"] = (user, password)``
+    return (keys, later) if mentions == allowed else None
 
 
 def _item_of(node: cst.CSTNode, name: str) -> Optional[str]:
@@ -626,17 +634,11 @@ def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[T
     when it is assigned nothing else and only ever unpacked (``send(query, **kwargs)``): what
     each call that unpacks it passes, keyword by keyword; with the keys set on it later, on
     some path (``kwargs["json"] = payload``), whose values it does not give. None otherwise."""
-    keys = _local_mapping_keys(name, model, scope)
-    bindings = scope.bindings.get(name) if keys is not None else None
-    if not bindings or len(bindings) != 1 or not isinstance(bindings[0].expr, cst.Dict):
+    found = _mapping_keys(name, model, scope)
+    bindings = scope.bindings.get(name) if found is not None else None
+    if found is None or not bindings or len(bindings) != 1 or not isinstance(bindings[0].expr, cst.Dict):
         return None
-    if keys is None or _written_keys(bindings[0].expr, model, scope, bindings[0].order) is None:
-        return None
-    later = {
-        key for node in iter_nodes(scope.node) if isinstance(node, cst.AssignTarget)
-        for key in (_item_of(node.target, name),) if key is not None
-    }
-    return bindings[0].expr, later
+    return bindings[0].expr, found[1]
 
 
 def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int) -> Optional[Set[str]]:

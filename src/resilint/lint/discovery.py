@@ -14,7 +14,7 @@ import fnmatch
 import io
 import os
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import pathspec
 
@@ -174,12 +174,13 @@ def _walk(
             return bool(repo_root) and gitignores.ignored(os.path.abspath(full), is_dir, ancestors)
 
         dirnames[:] = sorted(d for d in dirnames if not skip(d, True))
+        present = set(filenames)
         for name in sorted(filenames):
-            if name.endswith(PYTHON_SUFFIXES) and not skip(name, False) and not _semgrep_test_target(directory, name, filenames):
+            if name.endswith(PYTHON_SUFFIXES) and not skip(name, False) and not _semgrep_test_target(directory, name, present):
                 yield os.path.join(directory, name)
 
 
-def _semgrep_test_target(directory: str, name: str, filenames: Sequence[str]) -> bool:
+def _semgrep_test_target(directory: str, name: str, filenames: Set[str]) -> bool:
     """Whether a file is the test target of a semgrep rule beside it (``rule.py`` or
     ``rule.fixed.py`` next to ``rule.yaml``, whose first key is ``rules:``): code written to
     show what another linter flags, which ``semgrep --test`` reads and nothing runs."""

@@ -434,16 +434,15 @@ class ProjectGraph:
         return found
 
     def uses_of(
-        self, module: ModuleSummary, key: str, parameters: bool = True,
+        self, module: ModuleSummary, key: str,
     ) -> Iterator[Tuple[FunctionSummary, Call, Optional[Tuple[str, ...]]]]:
         """Every call of the project the values show is made through the object ``module``
         makes at ``key`` (a module global, an attribute, what a factory returns, a parameter
         given it), with the attributes the call takes from it (``("put_object",)``,
         ``("meta", "client", "upload_file")``); and the calls it is passed to that are no
         project function (a library's, which may use it in any way), with None. Calls its own
-        file resolved to the library are not among them: that file told what they are.
-        ``parameters=False``: a project function it is passed to counts as a call with None too
-        (the calls made on its parameter are followed, not where else it may store or pass it).
+        file resolved to the library are not among them: that file told what they are. A
+        project function it is passed to is followed through its parameter.
 
         Only calls that name something that may hold the object are asked of the values (the
         value flow of every call of a large project costs seconds)."""
@@ -460,7 +459,7 @@ class ProjectGraph:
                             break
                 if call.passed and any(_mentions(ref, qualified, module is self.module_of(function), key) for _, ref in call.passed):
                     caller = self.module_of(function)
-                    if (not parameters or self.callee(call, near) is None) and any(
+                    if self.callee(call, near) is None and any(
                         self._is(held, module, key) for _, ref in call.passed for held in self.values.ref(ref, caller)
                     ):
                         yield function, call, None
@@ -477,9 +476,8 @@ class ProjectGraph:
         and the last parts of those names, as call targets spell them: a superset, the value
         flow decides."""
         qualified: Set[str] = set()
-        names: Set[str] = set()
         for _ in range(_MAX_ALIAS_HOPS):
-            before = len(qualified) + len(names)
+            before = len(qualified)
             for summary in self.summaries:
                 here = summary is module
                 for name, refs in summary.values.items():
@@ -493,10 +491,9 @@ class ProjectGraph:
                             callee = self.resolve(call.target, function.place.path)
                             if callee is not None:
                                 qualified.update(f"{callee.name}.({parameter})" for parameter in callee.parameters)
-            names.update(name.rsplit(".", 1)[-1] for name in qualified)
-            if len(qualified) + len(names) == before:
+            if len(qualified) == before:
                 break
-        return qualified, names
+        return qualified, {name.rsplit(".", 1)[-1] for name in qualified}
 
     def _holds(self, name: str, near: str, module: ModuleSummary, key: str) -> bool:
         return any(self._is(held, module, key) for held in self.instances(name, near))
