@@ -753,11 +753,7 @@ class _ProjectJudge:
         """Whether the project calls ``function``: what it returns to no caller of the project
         goes to callers nobody can read."""
         last = function.name.rsplit(".", 1)[-1]
-        return any(
-            self.graph.callee(call, caller.place.path) is function
-            for caller in self.graph.functions for call in caller.calls
-            if last in call.target.split(".")
-        )
+        return any(self.graph.callee(call, caller.place.path) is function for caller, call in self.graph.calls_naming(last))
 
     def object_client(self, target: str, near: str) -> Optional[str]:
         """The library client method a call on a project object runs (``graph.object_call``),

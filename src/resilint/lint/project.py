@@ -113,6 +113,8 @@ class ProjectGraph:
                 self._by_name.setdefault(name, []).append(function)
                 self._module_of[id(function)] = summary
         self._resolved: Dict[Tuple[str, str], Optional[FunctionSummary]] = {}
+        self._holder_index: Optional[_Holders] = None
+        self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
         self._directories: Dict[str, str] = {}
         self._classes: Dict[str, ModuleSummary] = {
             name: summary for summary in self.summaries for name in summary.classes
@@ -444,25 +446,36 @@ class ProjectGraph:
         file resolved to the library are not among them: that file told what they are. A
         project function it is passed to is followed through its parameter.
 
-        Only calls that name something that may hold the object are asked of the values (the
-        value flow of every call of a large project costs seconds)."""
+        Only calls that name something that may hold the object, or pass it, are asked of the
+        values (the value flow of every call of a large project costs seconds), and they are
+        found through indexes, not by reading every call once per object."""
         qualified, names = self._holder_names(module, key)
-        for function in self.functions:
+        holders = self._holders()
+        candidates: Dict[int, Tuple[FunctionSummary, Call]] = {}
+        for name in names:
+            candidates.update((order, (function, call)) for order, function, call in holders.calls_naming.get(name, ()))
+        for mentioned in (*qualified, (module.path, key)):
+            candidates.update(holders.calls_passing.get(mentioned, ()))
+        for order in sorted(candidates):
+            function, call = candidates[order]
             near = function.place.path
-            for call in function.calls:
-                parts = call.target.split(".")
-                if not names.isdisjoint(parts):
-                    for end in range(len(parts) - 1, 0, -1):
-                        base = ".".join(parts[:end])
-                        if self.is_project_name(base) and self._holds(base, near, module, key):
-                            yield function, call, tuple(parts[end:])
-                            break
-                if call.passed and any(_mentions(ref, qualified, module is self.module_of(function), key) for _, ref in call.passed):
-                    caller = self.module_of(function)
-                    if self.callee(call, near) is None and any(
-                        self._is(held, module, key) for _, ref in call.passed for held in self.values.ref(ref, caller)
-                    ):
-                        yield function, call, None
+            parts = call.target.split(".")
+            if not names.isdisjoint(parts):
+                for end in range(len(parts) - 1, 0, -1):
+                    base = ".".join(parts[:end])
+                    if self.is_project_name(base) and self._holds(base, near, module, key):
+                        yield function, call, tuple(parts[end:])
+                        break
+            if call.passed and any(_mentions(ref, qualified, module is self.module_of(function), key) for _, ref in call.passed):
+                caller = self.module_of(function)
+                if self.callee(call, near) is None and any(
+                    self._is(held, module, key) for _, ref in call.passed for held in self.values.ref(ref, caller)
+                ):
+                    yield function, call, None
+
+    def calls_naming(self, part: str) -> List[Tuple[FunctionSummary, Call]]:
+        """The project's calls whose target has ``part`` among its dotted parts, in order."""
+        return [(function, call) for _, function, call in self._holders().calls_naming.get(part, ())]
 
     def returned_by(self, module: ModuleSummary, key: str) -> List[FunctionSummary]:
         """The project functions that may return the object ``module`` makes at ``key``."""
@@ -475,25 +488,31 @@ class ProjectGraph:
         functions it is passed to, and so on through every name that mentions one of those),
         and the last parts of those names, as call targets spell them: a superset, the value
         flow decides."""
+        memo = (module.path, key)
+        known = self._holder_memo.get(memo)
+        if known is not None:
+            return known
+        holders = self._holders()
         qualified: Set[str] = set()
-        for _ in range(_MAX_ALIAS_HOPS):
-            before = len(qualified)
-            for summary in self.summaries:
-                here = summary is module
-                for name, refs in summary.values.items():
-                    if name not in qualified and any(_mentions(ref, qualified, here, key) for ref in refs):
-                        qualified.add(name)
-                for function in summary.functions.values():
-                    if function.name not in qualified and any(_mentions(r, qualified, here, key) for r in function.returns):
-                        qualified.add(function.name)
-                    for call in function.calls:
-                        if call.passed and any(_mentions(ref, qualified, here, key) for _, ref in call.passed):
-                            callee = self.resolve(call.target, function.place.path)
-                            if callee is not None:
-                                qualified.update(f"{callee.name}.({parameter})" for parameter in callee.parameters)
-            if len(qualified) == before:
-                break
-        return qualified, {name.rsplit(".", 1)[-1] for name in qualified}
+        todo: List[Mentioned] = [(module.path, key)]
+        while todo:
+            mentioned = todo.pop()
+            found = list(holders.names.get(mentioned, ()))
+            for function, call in holders.calls_passing.get(mentioned, {}).values():
+                callee = self.resolve(call.target, function.place.path)
+                if callee is not None:
+                    found.extend(f"{callee.name}.({parameter})" for parameter in callee.parameters)
+            for name in found:
+                if name not in qualified:
+                    qualified.add(name)
+                    todo.append(name)
+        known = self._holder_memo[memo] = (qualified, {name.rsplit(".", 1)[-1] for name in qualified})
+        return known
+
+    def _holders(self) -> "_Holders":
+        if self._holder_index is None:
+            self._holder_index = _Holders(self)
+        return self._holder_index
 
     def _holds(self, name: str, near: str, module: ModuleSummary, key: str) -> bool:
         return any(self._is(held, module, key) for held in self.instances(name, near))
@@ -720,6 +739,67 @@ def _mentions(ref: Tuple[object, ...], names: Set[str], here: bool, key: str) ->
     if kind == "or":
         return ref[1] in names or any(_mentions(entry, names, here, key) for entry in ref[2])  # type: ignore[union-attr]
     return False
+
+
+Mentioned = object  # a name (``str``), or an object made, as (its module's path, its key)
+
+
+class _Holders:
+    """What each summary value mentions, inverted: for a name, or an object made (its module's
+    path and key), the names whose values or returns mention it, and the calls that pass it;
+    and every call by each part of its target's name. Built once per graph, so that finding
+    what may hold an object reads only what mentions it (``_mentions`` decides the same)."""
+
+    def __init__(self, graph: "ProjectGraph") -> None:
+        self.names: Dict[Mentioned, List[str]] = {}
+        self.calls_passing: Dict[Mentioned, Dict[int, Tuple[FunctionSummary, Call]]] = {}
+        self.calls_naming: Dict[str, List[Tuple[int, FunctionSummary, Call]]] = {}
+        order = 0
+        for summary in graph.summaries:
+            path = summary.path
+            for name, refs in summary.values.items():
+                for mentioned in _mentioned_by(refs, path):
+                    self.names.setdefault(mentioned, []).append(name)
+            for function in summary.functions.values():
+                if function.returns:
+                    for mentioned in _mentioned_by(function.returns, path):
+                        self.names.setdefault(mentioned, []).append(function.name)
+        naming = self.calls_naming
+        for function in graph.functions:
+            path = ""
+            for call in function.calls:
+                order += 1
+                each = (order, function, call)
+                for part in frozenset(call.target.split(".")):
+                    bucket = naming.get(part)
+                    if bucket is None:
+                        naming[part] = [each]
+                    else:
+                        bucket.append(each)
+                if call.passed:
+                    path = path or graph.module_of(function).path
+                    for mentioned in _mentioned_by([ref for _, ref in call.passed], path):
+                        self.calls_passing.setdefault(mentioned, {})[order] = (function, call)
+
+
+def _mentioned_by(refs: Iterable[Tuple[object, ...]], path: str) -> Set[Mentioned]:
+    """What summary values of the module at ``path`` mention, in ``_mentions``'s terms."""
+    found: Set[Mentioned] = set()
+    todo = list(refs)
+    while todo:
+        ref = todo.pop()
+        kind = ref[0]
+        if kind == "new":
+            found.add(ref[1])
+            found.add((path, ref[2]))
+        elif kind in ("ref", "partial"):
+            found.add(ref[1])
+        elif kind == "dict":
+            todo.extend(entry for _, entry in ref[1])  # type: ignore[union-attr]
+        elif kind == "or":
+            found.add(ref[1])
+            todo.extend(ref[2])  # type: ignore[arg-type]
+    return found
 
 
 def _nearest(candidates: Sequence[T], near: str, path: Callable[[T], str]) -> T:
