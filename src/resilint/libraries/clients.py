@@ -15,7 +15,7 @@ import libcst as cst
 
 from resilint.lint.canonical import ALIASES
 from resilint.lint.nodes import string_of
-from resilint.lint.semantic import Scope, SemanticModel
+from resilint.lint.semantic import FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 ALL_CHECKS: FrozenSet[str] = frozenset({"RES101", "RES102", "RES103", "RES104", "RES105"})
@@ -566,6 +566,9 @@ def _from_unpacked(
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
             value, followed = assigned, True
+    if isinstance(value, cst.Call) and model is not None and scope is not None:
+        keys = _written_keys(value, model, scope, order)  # ``**self._connection_kwargs()``
+        return None if keys is not None and not keys & spec.settings else _UNKNOWN
     if not isinstance(value, cst.Dict):
         return _UNKNOWN
     result: object = None
@@ -641,11 +644,24 @@ def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[T
     return bindings[0].expr, found[1]
 
 
-def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int) -> Optional[Set[str]]:
+def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int, depth: int = 0) -> Optional[Set[str]]:
+    """The keys of a dict written out, or of what a function of the file returns when each of
+    its returns is one (``return {"verify": verify, "cert": cert}``); None otherwise."""
     if isinstance(expr, cst.Dict):
         keys = [string_of(e.key) if isinstance(e, cst.DictElement) else None for e in expr.elements]
     elif isinstance(expr, cst.Call) and model.qualified_name(expr.func, scope, order) == "builtins.dict":
         keys = [a.keyword.value if a.keyword is not None and not a.star else None for a in expr.args]
+    elif isinstance(expr, cst.Call) and depth < 2:
+        helper = model.resolve(expr.func, scope, order)
+        if not isinstance(helper, FunctionInfo) or not helper.returns:
+            return None
+        found: Set[str] = set()
+        for returned in helper.returns:
+            written = _written_keys(returned, model, helper.scope, 1 << 62, depth + 1)
+            if written is None:
+                return None
+            found |= written
+        return found
     else:
         return None
     return None if any(key is None for key in keys) else set(keys)  # type: ignore[arg-type]

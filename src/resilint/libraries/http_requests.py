@@ -252,18 +252,42 @@ class RequestFinder:
             return "unstable", None
         return self.headers_source(headers, call)
 
-    def headers_source(self, headers: cst.BaseExpression, call: CallSite) -> Tuple[str, Optional[str]]:
+    def headers_source(self, headers: cst.BaseExpression, call: CallSite, depth: int = 0) -> Tuple[str, Optional[str]]:
         value = self._key_expression(headers, call)
         if value is not None:
             parameter = _parameter_read(self.model, value, call)
             if parameter is not None:
                 return "param", parameter
-            return "ok", None
+            maker = self._key_maker(value, call)
+            return ("via", maker) if maker is not None else ("ok", None)
         parameter = _parameter_read(self.model, headers, call)
         if parameter is not None:
             return "param", parameter
+        carrier = self._merged_carrier(headers, call) if depth < 5 else None
+        if carrier is not None:  # (``headers = {**headers, ...}``: the same name again)
+            return self.headers_source(carrier, call, depth + 1)
         source = self._header_source(headers, call.scope, call.order)
         return ("via", source) if source is not None else ("unknown", None)
+
+    def _merged_carrier(self, headers: cst.BaseExpression, call: CallSite) -> Optional[cst.BaseExpression]:
+        """Of headers merged from several mappings (``{**self._headers(), **(headers or {})}``),
+        the one that may carry the key when every other surely lacks it (``headers``)."""
+        merged = self.model.followed(headers, call.scope, call.order)
+        if not isinstance(merged, cst.Dict) or any(isinstance(e, cst.DictElement) and (
+            self.header_name(e.key, call.scope, call.order) or "").lower() == KEY_HEADER for e in merged.elements
+        ):
+            return None
+        open_parts = [
+            e.value for e in merged.elements
+            if isinstance(e, cst.StarredDictElement) and self.find_key(e.value, call.scope, call.order, call) is not False
+        ]
+        if len(open_parts) != 1:
+            return None
+        part = open_parts[0]
+        if isinstance(part, cst.BooleanOperation) and isinstance(part.operator, cst.Or) and isinstance(part.right, cst.Dict) \
+                and not part.right.elements:
+            part = part.left  # ``headers or {}``
+        return part
 
     def _header_source(self, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Optional[str]:
         """The project object the headers are built from, when the file cannot read it: a
@@ -279,12 +303,10 @@ class RequestFinder:
                 return self._header_source(inner[0], scope, order, depth + 1) if len(inner) == 1 else None
             return name if name is not None and not name.startswith("builtins.") else None
         if isinstance(expr, cst.Dict):
-            for element in expr.elements:
-                if isinstance(element, cst.StarredDictElement):
-                    found = self._header_source(element.value, scope, order, depth + 1)
-                    if found is not None:
-                        return found
-            return None
+            # one mapping merged in: its source; more (``{**self._headers(), **(headers or {})}``):
+            # the key may come from any of them
+            starred = [element for element in expr.elements if isinstance(element, cst.StarredDictElement)]
+            return self._header_source(starred[0].value, scope, order, depth + 1) if len(starred) == 1 else None
         if isinstance(expr, cst.Name):
             binding = model.lookup(expr.value, scope, order)
             if binding is None:
@@ -295,6 +317,16 @@ class RequestFinder:
                 return self._header_source(binding.expr, binding.scope, binding.order, depth + 1)
         return None
 
+    def _key_maker(self, value: cst.BaseExpression, call: CallSite) -> Optional[str]:
+        """The function of another module that makes the key at the request (``new_key()``, also
+        in ``str(...)``): whether it makes a new one on every call is for the project pass."""
+        if isinstance(value, cst.Call) and len(value.args) == 1 and self.model.qualified_name(value.func, call.scope, call.order) == "builtins.str":
+            value = value.args[0].value
+        if not isinstance(value, cst.Call) or isinstance(self.model.resolve(value.func, call.scope, call.order), FunctionInfo):
+            return None
+        name = self.model.qualified_name(value.func, call.scope, call.order)
+        return name if name is not None and not name.startswith("builtins.") else None
+
     def _key_expression(self, headers: cst.BaseExpression, call: CallSite) -> Optional[cst.BaseExpression]:
         found = self.find_key(headers, call.scope, call.order, call)
         return found if found not in (None, False) else None
@@ -302,7 +334,13 @@ class RequestFinder:
     def returned_headers(self, function: FunctionInfo) -> Optional[str]:
         """What the headers a helper returns say of the key: "missing", "stable", "unstable"
         (made anew by each call), "param:NAME" (a parameter's value), or None when it returns
-        no header mapping the file can read."""
+        no header mapping the file can read; "unstable" too for a helper that returns a key made
+        anew (``str(uuid.uuid4())``)."""
+        if function.returns and all(
+            not isinstance(expr, cst.Dict) and self.generator(expr, function.scope, 1 << 62, False) is not None
+            for expr in function.returns
+        ):
+            return "unstable"
         found: Optional[str] = None
         for expr in function.returns:
             key = self.find_key(expr, function.scope, 1 << 62, None)  # type: ignore[arg-type]
@@ -488,14 +526,22 @@ class RequestFinder:
                 return True
         return False
 
-    def generator(self, expr: cst.BaseExpression, scope: Scope, order: int, resilint_scope: bool) -> Optional[str]:
-        """The random-key call in ``expr`` (``uuid.uuid4()``), if any."""
+    def generator(
+        self, expr: cst.BaseExpression, scope: Scope, order: int, resilint_scope: bool, depth: int = 0,
+    ) -> Optional[str]:
+        """The random-key call in ``expr`` (``uuid.uuid4()``), if any, also in what a helper of
+        the file it calls returns (``new_key()``)."""
         stack: List[cst.CSTNode] = [expr]
         while stack:
             node = stack.pop()
             if isinstance(node, cst.Call):
                 name = normalise(self.model.qualified_name(node.func, scope, order)) or ""
                 if name.startswith(RANDOM_KEYS) or (name in RESILINT_KEYS and not resilint_scope):
+                    return f"`{code_of(node, 40)}`"
+                helper = self.model.resolve(node.func, scope, order) if depth < 3 else None
+                if isinstance(helper, FunctionInfo) and any(
+                    self.generator(returned, helper.scope, 1 << 62, resilint_scope, depth + 1) for returned in helper.returns
+                ):
                     return f"`{code_of(node, 40)}`"
             if isinstance(node, cst.Lambda):
                 continue

@@ -12,6 +12,7 @@ for the call's library:
   http.client, httplib2 (and googleapiclient);
 * fakeredis: a redis client or pool given ``connection_class=fakeredis.FakeConnection``
   (its server lives in the process, wherever the call is);
+* botocore's ``Stubber``: a client the function that builds it hands to ``Stubber(client)``;
 * no double at all: a request of a ``file://`` or ``data:`` URL (urllib's handlers, a requests
   adapter mounted for files) opens no socket;
 * ``unittest.mock.patch`` (and the ``mock`` backport), ``patch.object``, ``patch.multiple``,
@@ -169,7 +170,7 @@ def in_process(model: SemanticModel, site: CallSite, library: str, name: Optiona
     """Whether a call of ``name``, a client of ``library``, at ``site`` is answered by an active
     test double, or is built on a fake connection (``connection_class=fakeredis.FakeConnection``),
     or names a URL answered in the process (``file://``, ``data:``)."""
-    if _on_a_fake_connection(model, site) or names_local_resource(model, site):
+    if _on_a_fake_connection(model, site) or names_local_resource(model, site) or _stubbed(model, site):
         return True
     if not _may_mock(model):
         return False
@@ -208,6 +209,20 @@ def _text_head(expr: cst.BaseExpression) -> Optional[str]:
     if isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringText):
         return expr.parts[0].value
     return string_of(expr)
+
+
+def _stubbed(model: SemanticModel, site: CallSite) -> bool:
+    """A botocore client that the function building it hands to botocore's own test double,
+    ``Stubber(client)``: every operation is answered in the process, or refused."""
+    if model.text is not None and "Stubber" not in model.text:
+        return False
+    for other in model.calls_in(site.scope):
+        args = other.node.args
+        if not args or args[0].keyword is not None or model.call_name(other) != "botocore.stub.Stubber":
+            continue
+        if any(isinstance(v, Instance) and v.site is site.node for v in model.resolve_all(args[0].value, other.scope, other.order)):
+            return True
+    return False
 
 
 def _on_a_fake_connection(model: SemanticModel, site: CallSite) -> bool:

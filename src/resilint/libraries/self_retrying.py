@@ -41,7 +41,7 @@ from resilint.libraries.sessions import mounted_on, mounted_on_object, receiver_
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import is_false, keyword_args
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
-from resilint.lint.traversal import iter_nodes
+from resilint.lint.traversal import children, iter_nodes
 
 _HTTPX_CLIENTS = frozenset({"httpx.Client", "httpx.AsyncClient"})
 # The SDK clients whose requests RES301 counts as calls to another service.
@@ -88,7 +88,16 @@ def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> O
     if name.rsplit(".", 1)[-1] not in _REQUEST_METHODS:
         return None
     found = object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0])
-    return ClientLayer(*found) if found is not None else None
+    if found is not None:
+        return ClientLayer(*found)
+    # An object of several values (``client if client is not None else httpx.Client(...)``,
+    # or made under ``if client is None:``): the first made here that retries by itself.
+    for value in model.resolve_all(func.value, site.scope, site.order):
+        if isinstance(value, Instance):
+            layer = instance_layer(model, value)
+            if layer is not None:
+                return layer
+    return None
 
 
 def _client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
@@ -390,12 +399,18 @@ class LayerFacts(Protocol):
 
 
 def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, order: int) -> List[str]:
+    """The classes named in ``node`` (a tuple of them, a single one): each whole dotted name,
+    not also its last part (``requests.ConnectionError`` is not the built-in ``ConnectionError``)."""
     names = []
-    for inner in iter_nodes(node):
-        if isinstance(inner, (cst.Name, cst.Attribute)):
-            name = model.qualified_name(inner, scope, order)
-            if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
+    stack: List[cst.CSTNode] = [node]
+    while stack:
+        inner = stack.pop()
+        name = model.qualified_name(inner, scope, order) if isinstance(inner, (cst.Name, cst.Attribute)) else None
+        if name is not None:
+            if name.rsplit(".", 1)[-1][:1].isupper():
                 names.append(name)
+            continue
+        stack.extend(reversed(list(children(inner))))
     return names
 
 

@@ -173,13 +173,16 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         place = locate(site.node)
         scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
         converted_to = converted(model, site)
+        client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
             client = client_layer(model, site, name)
             setting = library_setting(name) if client is None else None
-            if client is not None:
+            if client is not None and id(client.where) in client_layers:
+                retrying = client_layers[id(client.where)]
+            elif client is not None:
                 owner.layers.append(_client_layer(model, client, locate))
-                retrying = len(owner.layers) - 1
+                retrying = client_layers[id(client.where)] = len(owner.layers) - 1
             elif setting is not None:  # a layer if the project sets it (``stripe.max_network_retries = 2``)
                 owner.layers.append(Layer("", None, place, client=True, via=setting))
                 retrying = len(owner.layers) - 1
@@ -208,7 +211,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 sent.method, sent.name, unsafe.status, unsafe.detail, locate(unsafe.call.node), sent.method_from,
                 unsafe.key_from, sent.receiver,
             ))
-        if info.returns and _may_build_headers(model, info):
+        if info.returns and (_may_build_headers(model, info) or values.keys):  # headers, or a key made anew
             owner.headers = finder.returned_headers(info)
     for info, raised in raised_errors(model):
         function_of(info).raises = tuple(raised)
@@ -335,8 +338,35 @@ class _Values:
                 continue
             found.extend(self.model.binding_values(binding))
         refs = mappings + self.refs(tuple(found))
+        if not refs or all(b.scope is self.model.module_scope and isinstance(b.expr, cst.Call) for b in bindings):
+            refs += self.timeout_constant(bindings)
+        elif any(ref[0] in ("int", "float") for ref in refs) and any(is_none(b.expr) for b in bindings if b.imported is None):
+            refs.append(("none",))  # a number on some assignments only: not one timeout
         if refs:
             self.summary.values[name] = refs
+
+    def timeout_constant(self, bindings: List[Binding]) -> List[Ref]:
+        """A name only ever bound to ``None``, a tuple of numbers or (at module level) a call
+        that makes a timeout (``FRAUD_TIMEOUT = None``, ``REPORT_TIMEOUT = (5, 300)``,
+        ``STREAM = httpx.Timeout(5, read=None)``, ``SLOW = timedelta(minutes=2).total_seconds()``),
+        as the timeout it would be (``("timeout", PHASES, SCALAR, TEXT)``): another module's
+        client call may be given it. The value flow does not read it."""
+        found: Set[Ref] = set()
+        for binding in bindings:
+            expr = binding.expr
+            if binding.imported is not None or binding.defined is not None or not (
+                is_none(expr) or isinstance(expr, (cst.Tuple, cst.List))
+                or (isinstance(expr, cst.Call) and binding.scope is self.model.module_scope)
+            ):
+                return []
+            assert expr is not None
+            value = TimeoutEvaluator(self.model, binding.scope, binding.order).evaluate(expr, at_site=False)
+            if value is None or any(p.seconds is None and not p.unbounded for p in value.phases):
+                return []  # not every element is a number or None: not a timeout
+            phases = tuple((p.name, p.seconds, p.unbounded, p.note) for p in value.phases)
+            text = code_of(expr, limit=None)
+            found.add(("timeout", phases, value.scalar, text if len(text) <= 40 else ""))  # shown as the file pass shows it
+        return list(found) if len(found) == 1 else []
 
     def mapping(self, expr: cst.Dict, binding: Binding) -> Optional[Ref]:
         """A dict literal by its string keys: what each entry holds (a dispatch table of

@@ -592,6 +592,10 @@ def report_project_verdicts(ctx: "ProjectContext", code: str) -> None:
             ctx.report(verdict.place, for_fix_target(verdict.message, ctx.settings), verdict.related)
 
 
+# What a constant another module defines can tell (RES103 is for numbers written at the call).
+_CONSTANT_CHECKS = frozenset({"RES102", "RES104", "RES105"})
+
+
 class _ProjectJudge:
     def __init__(self, graph: "ProjectGraph", settings: "Settings") -> None:
         self.graph = graph
@@ -628,32 +632,55 @@ class _ProjectJudge:
                 verdicts.extend(self.judge_call(call, near, function))
         return verdicts
 
-    def imported_constant(self, call: Call, near: str) -> List[ProjectVerdict]:
+    def imported_constant(self, call: Call, near: str, client: Optional[str] = None) -> List[ProjectVerdict]:
         """A client call whose timeout is a constant of another module (``timeout=HTTP_TIMEOUT``
-        with ``from app.settings import HTTP_TIMEOUT``), which its own file could not read:
-        judged by that constant's number (RES105, RES104)."""
-        spec = self.spec(call.target)
+        with ``from app.settings import HTTP_TIMEOUT``, or ``settings.HTTP_TIMEOUT``), which its
+        own file could not read: judged by that constant's value (RES102, RES104, RES105).
+        ``client``: the library method the call runs, when the call is on a project object."""
+        name = client or call.target
+        spec = self.spec(name)
         arguments = call.arguments
         if spec is None or arguments is None or spec.keyword is None:
             return []
         given = arguments.value(spec.keyword)
-        if given is None or given.value is not None or answered(call.mocked, spec.library, call.target):
+        if given is None or given.value is not None or answered(call.mocked, spec.library, name):
             return []
-        slots = {spec.keyword} | ({given.position} if given.position is not None else set())
-        names = [ref[1] for slot, ref in call.passed if slot in slots and ref[0] == "ref"]
-        if len(names) != 1:
+        value = self.passed_constant(call, spec.keyword, given.position, near)
+        if value is None:
             return []
-        refs = self.graph.defined(names[0], near, lambda module: module.values)
-        numbers = {float(ref[1]) for ref in refs or () if ref[0] in ("int", "float")}
-        if len(numbers) != 1 or not all(ref[0] in ("int", "float") for ref in refs or ()):
-            return []  # unless every assignment the summaries show gives that one number
-        seconds = numbers.pop()
-        short = names[0].rsplit(".", 1)[-1]
-        value = TimeoutValue((Phase("", seconds),), literal=False, scalar=True, via=f"{short} = {seconds:g}")
-        judgement = judge_given(value, given.text, call.target, spec, self.settings.max_timeout, checks=frozenset({"RES104", "RES105"}))
+        if spec.none_means_default and value.via is not None and value.via.endswith(" = None"):
+            judgement = judge_missing(name, spec, self.settings.max_timeout, given_none=True)
+        else:
+            judgement = judge_given(
+                value, given.text, name, spec, self.settings.max_timeout, checks=_CONSTANT_CHECKS,
+            )
         if judgement is None:
             return []
         return [ProjectVerdict(judgement.code, given.place if judgement.at_value else call.place, judgement.message)]
+
+    def passed_constant(self, call: Call, keyword: str, position: Optional[int], near: str) -> Optional[TimeoutValue]:
+        """The module constant a call passes as ``keyword`` (or at ``position``), as a timeout."""
+        slots = {keyword} | ({position} if position is not None else set())
+        names = [ref[1] for slot, ref in call.passed if slot in slots and ref[0] == "ref"]
+        return self.constant(names[0], near) if len(names) == 1 else None
+
+    def constant(self, name: str, near: str) -> Optional[TimeoutValue]:
+        """The timeout a module constant is, when every assignment the summaries show gives the
+        same one: a number, ``None`` or a tuple of them."""
+        refs = self.graph.defined(name, near, lambda module: module.values) or ()
+        short = name.rsplit(".", 1)[-1]
+        numbers = {float(ref[1]) for ref in refs if ref[0] in ("int", "float")}
+        if len(numbers) == 1 and all(ref[0] in ("int", "float") for ref in refs):
+            seconds = numbers.pop()
+            return TimeoutValue((Phase("", seconds),), literal=False, scalar=True, via=f"{short} = {seconds:g}")
+        timed = [ref for ref in refs if ref[0] == "timeout"]
+        if len(timed) != 1 or any(ref[0] not in ("timeout", "new") for ref in refs):
+            return None  # (a call's "new" ref is the object that timeout is)
+        _, phases, scalar, text = timed[0]
+        return TimeoutValue(
+            tuple(Phase(n, s, f"{short} is {u}" if u else None, note) for n, s, u, note in phases),
+            literal=False, scalar=scalar, via=f"{short} = {text}" if text else short,
+        )
 
     def socket_default_clients(self) -> Iterator[ProjectVerdict]:
         """The clients that wait what ``socket.setdefaulttimeout`` set, called without a timeout,
@@ -809,7 +836,7 @@ class _ProjectJudge:
             base = split_last(call.target)[0]
             judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
             if judgement is None:
-                return []
+                return self.imported_constant(call, near, client)
             factory = self.graph.resolve(base, near)
             related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
             given = _given(args, spec)
@@ -884,10 +911,16 @@ class _ProjectJudge:
         wrapper = _short(callee.name)
         if forward.keyword in args.keywords:
             given = args.value(forward.keyword)
-            value = value_from_data(given.value) if given is not None and given.value is not None else None
-            if given is None or value is None:
+            if given is None:
                 return None
-            judgement = judge_given(value, given.text, forward.client, forward.spec, self.settings.max_timeout)
+            checks: Optional[FrozenSet[str]] = None
+            value = value_from_data(given.value) if given.value is not None else None
+            if value is None:  # another module's constant, which the caller's file could not read
+                value = self.passed_constant(call, forward.keyword, given.position, call.place.path)
+                checks = _CONSTANT_CHECKS
+            if value is None:
+                return None
+            judgement = judge_given(value, given.text, forward.client, forward.spec, self.settings.max_timeout, checks=checks)
             if judgement is None:
                 return None
             return ProjectVerdict(
@@ -929,6 +962,8 @@ class _ProjectJudge:
             owner, _, name = entry.rpartition(".")
             if self._replaced_import(owner, name, forward):
                 return True
+            if name == method and self._replaced_class_method(owner, forward):
+                return True
             objects = [entry] + ([owner] if owner and name == method else [])
             for function, step in forward.path:
                 if not step.receiver:
@@ -940,6 +975,20 @@ class _ProjectJudge:
                     same = held.key == step.receiver if held.key else held.kind == "instance" and held.name == cls
                     if same and held.module is module:
                         return True
+        return False
+
+    def _replaced_class_method(self, cls: str, forward: Forward) -> bool:
+        """``cls`` is a project class (a ``requests.Session`` subclass) whose method of the
+        client's name the patch replaces (``patch.object(ConfiguredSession, "request")``), and
+        the wrapper sends on an instance of it or of a subclass."""
+        graph = self.graph
+        if not cls or graph.class_module(cls) is None:
+            return False
+        for function, step in forward.path:
+            base = split_last(step.target)[0]
+            for held in graph.values.of(base, function.place.path) if base else ():
+                if held.kind == "instance" and cls in (graph.ancestry(held.name) or {held.name}):
+                    return True
         return False
 
     def _replaced_import(self, module_name: str, name: str, forward: Forward) -> bool:

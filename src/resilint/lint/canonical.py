@@ -106,6 +106,12 @@ _RETURNS: Dict[str, str] = {
     "urllib.request.build_opener": "urllib.request.OpenerDirector",
     "requests_hardened.Manager.get_session": "requests_hardened.HTTPSession",
     "mysql.connector.connect": "mysql.connector.MySQLConnection",
+    # calling an instance: a session factory (``SessionLocal = sessionmaker(...)``; ``SessionLocal()``)
+    "sqlalchemy.orm.sessionmaker.__call__": "sqlalchemy.orm.Session",
+    "sqlalchemy.orm.session.sessionmaker.__call__": "sqlalchemy.orm.Session",
+    "sqlalchemy.orm.scoped_session.__call__": "sqlalchemy.orm.Session",
+    "sqlalchemy.ext.asyncio.async_sessionmaker.__call__": "sqlalchemy.ext.asyncio.AsyncSession",
+    "sqlalchemy.ext.asyncio.async_scoped_session.__call__": "sqlalchemy.ext.asyncio.AsyncSession",
 }
 
 # Library classes that extend another library class: calling a method they inherit is calling
@@ -178,6 +184,12 @@ def library_class(name: Optional[str]) -> Optional[str]:
 def returned_type(callee: str) -> str:
     """The class of what calling ``callee`` returns: itself for a class, else a known factory's."""
     return _RETURNS.get(callee, callee)
+
+
+def called_instance_type(cls: str) -> Optional[str]:
+    """The class of what calling an instance of the library class ``cls`` returns, when known
+    (a ``sessionmaker``'s session)."""
+    return _RETURNS.get(f"{cls}.__call__")
 
 
 # Calls that return the module their first argument names: ``importlib.import_module("redis")``,

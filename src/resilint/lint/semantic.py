@@ -34,7 +34,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 import libcst as cst
 
-from resilint.lint.canonical import canonical_name, loaded_module, returned_type
+from resilint.lint.canonical import called_instance_type, canonical_name, loaded_module, returned_type
 from resilint.lint.nodes import is_none, string_of
 from resilint.lint.traversal import walk
 
@@ -409,6 +409,13 @@ class SemanticModel:
                 if len(args) > 1 and not is_none(args[1].value):  # the default when they pass none
                     yield from self.resolve_all(args[1].value, scope, order)
                 return
+            if func.attr.value == "get" and isinstance(func.value, cst.Name):  # type: ignore[attr-defined]
+                mapping = self.assigned_expression(func.value, scope, order)  # type: ignore[attr-defined]
+                if isinstance(mapping, cst.Dict):  # ``PROVIDERS.get(name)`` of a dict literal: an entry
+                    yield from self._entries(func.value, args[0].value, scope, order)  # type: ignore[attr-defined]
+                    if len(args) > 1 and not is_none(args[1].value):
+                        yield from self.resolve_all(args[1].value, scope, order)
+                    return
         for callee in self.resolve_all(func, scope, order):
             if callee == _SUPER and (not args or self._own_super(args, scope, order)):
                 yield from self._super(scope)
@@ -458,12 +465,17 @@ class SemanticModel:
         if read is not None:
             yield read
             return
-        mapping = self.assigned_expression(expr.value, scope, order) if isinstance(expr.value, cst.Name) else expr.value
-        key = string_of(expr.slice[0].slice.value)
+        yield from self._entries(expr.value, expr.slice[0].slice.value, scope, order)
+
+    def _entries(self, owner: cst.BaseExpression, key_expr: cst.BaseExpression, scope: Scope, order: int) -> Iterator[Value]:
+        """What ``owner[key_expr]`` (or ``owner.get(key_expr)``) holds when ``owner`` is a dict
+        literal; another module's dict is named for the project pass."""
+        mapping = self.assigned_expression(owner, scope, order) if isinstance(owner, cst.Name) else owner
+        key = string_of(key_expr)
         if not isinstance(mapping, cst.Dict):
             # another module's dict (or a parameter's): named for the project pass
             item = f"[{key}]" if key is not None and not any(c in key for c in ".[]()") else "[]"
-            for value in self.resolve_all(expr.value, scope, order):
+            for value in self.resolve_all(owner, scope, order):
                 name = self.name_of(value) if isinstance(value, (QName, Param)) else None
                 if name is not None:
                     yield QName(f"{name}.{item}")
@@ -628,6 +640,10 @@ class SemanticModel:
             return self.returned_values(callee)
         if isinstance(callee, Partial):
             return self._call_result(callee.of, call)
+        if isinstance(callee, Instance):
+            name = self.type_name(callee)
+            made = called_instance_type(name) if name is not None else None
+            return (Instance(made, call),) if made is not None else ()
         return ()
 
     def returned_value(self, function: FunctionInfo) -> Value:

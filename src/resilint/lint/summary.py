@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 19
+SUMMARY_VERSION = 20
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -42,6 +42,8 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 #   ("partial", NAME, KEYWORDS)  functools.partial(NAME, ...) binding those keywords
 #   ("dict", ((KEY, REF), ...))  a dict literal with string keys, by entry (("unknown",): an
 #                          entry whose value the file cannot read)
+#   ("timeout", PHASES, SCALAR, TEXT)  a name only ever bound to None or a tuple of numbers,
+#                          as a timeout (PHASES: (name, seconds, unbounded, note) each)
 Ref = Tuple[Any, ...]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from resilint.lint.canonical import canonical_name
+from resilint.lint.canonical import called_instance_type, canonical_name
 from resilint.lint.summary import Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,6 +81,7 @@ class ValueFlow:
         # project's order), and those whose callees are not final yet.
         self._filed: Dict[str, Tuple[Dict[int, List[Tuple[int, Caller]]], List[Tuple[int, Tuple[FunctionSummary, Call]]]]] = {}
         self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
+        self._inheritors: Optional[Dict[str, List[str]]] = None  # project class → its direct subclasses
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         known = self._final.get(key)
@@ -277,6 +278,10 @@ class ValueFlow:
                 found.extend(self.results(callee.function))  # type: ignore[arg-type]
             elif callee.kind == "object":
                 found.append(Held("instance", callee.name, module=module, key=key, where=where))
+            elif callee.kind == "instance":
+                made = called_instance_type(callee.name)  # ``SessionLocal()`` of a ``sessionmaker``
+                if made is not None:
+                    found.append(Held("instance", made, module=module, key=key, where=where))
         return found
 
     def results(self, function: FunctionSummary) -> Tuple[Held, ...]:
@@ -363,12 +368,34 @@ class ValueFlow:
             return known
         cycles = self._cycles
         parts = function.name.rsplit(".", 2)
-        names = {parts[-1]} | ({parts[-2]} if len(parts) > 2 and parts[-1] == "__init__" else set())
+        names = {parts[-1]}
+        if len(parts) > 2 and parts[-1] == "__init__":
+            names |= {cls.rsplit(".", 1)[-1] for cls in self.constructed_by(function.name.rsplit(".", 1)[0])}
         found: List[Caller] = []
         for name in names:
             found.extend(self._callers_named(name, function))
         if self._cycles == cycles:
             self._callers_final[key] = found
+        return found
+
+    def constructed_by(self, cls: str) -> Set[str]:
+        """The project classes whose ``__init__`` is that of ``cls``: itself, and its subclasses
+        at any depth that do not define their own (``Customers(self)`` runs ``Resource.__init__``)."""
+        if self._inheritors is None:
+            self._inheritors = {}
+            for summary in self.graph.summaries:
+                for name in summary.classes:
+                    for base in self.bases(name, summary):
+                        if base.kind == "class":
+                            self._inheritors.setdefault(base.name, []).append(name)
+        found = {cls}
+        todo = [cls]
+        while todo:
+            for sub in self._inheritors.get(todo.pop(), ()):
+                module = self.graph.class_module(sub)
+                if sub not in found and module is not None and f"{sub}.__init__" not in module.functions:
+                    found.add(sub)
+                    todo.append(sub)
         return found
 
     def _callers_named(self, name: str, function: FunctionSummary) -> List[Caller]:

@@ -34,7 +34,7 @@ import libcst as cst
 from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
 from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction
 from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
-from resilint.lint.nodes import code_of, dotted_name, parameter_names
+from resilint.lint.nodes import code_of, dotted_name, last_name, parameter_names
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -183,7 +183,16 @@ class _Finder:
         made_by = None
         if any(n is not None and n.startswith(dbapi.AUTOCOMMIT) for n in (name, kind)):
             made_by = self._connect_call(owner, scope, order)
-        return receiver_of(call, name, kind, made_by)
+        return receiver_of(call, name, kind, made_by, self._maker_name(owner, scope, order))
+
+    def _maker_name(self, owner: cst.BaseExpression, scope: Scope, order: int) -> str:
+        """The last name of the call a local receiver holds the result of (``db = SessionLocal()``,
+        ``with SessionLocal() as db:``)."""
+        if not isinstance(owner, cst.Name):
+            return ""
+        binding = self.model.lookup(owner.value, scope, order)
+        made = (binding.expr or binding.entered) if binding is not None else None
+        return (last_name(made.func) or "") if isinstance(made, cst.Call) else ""
 
     def _connect_call(self, owner: cst.BaseExpression, scope: Scope, order: int) -> Optional[cst.Call]:
         """The call that made the connection behind ``owner`` (a cursor or the connection):

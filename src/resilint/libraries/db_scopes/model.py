@@ -43,15 +43,18 @@ class Receiver:
     # The call that made the connection (``connect(..., isolation_level=...)``), when the file
     # shows it and its settings matter (an autocommit driver told to open transactions).
     made_by: Optional[cst.Call] = None
+    # The last name of the call a local receiver holds the result of (``db = SessionLocal()``):
+    # another module's factory spells what it makes as an attribute's name does.
+    maker: str = ""
 
 
 def receiver_of(
-    call: cst.Call, name: Optional[str], kind: Optional[str], made_by: Optional[cst.Call] = None,
+    call: cst.Call, name: Optional[str], kind: Optional[str], made_by: Optional[cst.Call] = None, maker: str = "",
 ) -> Receiver:
     func = call.func
     base = func.value if isinstance(func, cst.Attribute) else None
     text = (dotted_name(base) or "") if base is not None else ""
-    return Receiver(name, kind, text, last_name(base) if base is not None else "", made_by)
+    return Receiver(name, kind, text, last_name(base) if base is not None else "", made_by, maker)
 
 
 def method_of(call: cst.Call) -> str:

@@ -64,12 +64,18 @@ def _library(receiver: Receiver) -> bool:
     return bool(receiver.name and receiver.name.startswith(_LIBRARY))
 
 
+def _session_spelled(receiver: Receiver) -> bool:
+    """Named as a session, or made by a call so named (``db = SessionLocal()`` of another
+    module's ``sessionmaker``)."""
+    return bool(_SESSION_WORD.search(receiver.last) or _SESSION_WORD.search(receiver.maker))
+
+
 def opening(call: cst.Call, receiver: Receiver) -> Optional[Opening]:
     if _http(receiver):
         return None
     method = method_of(call)
     if method in ("begin", "begin_nested") and (
-        _library(receiver) or _SESSION_WORD.search(receiver.last) or _ENGINE_WORD.search(receiver.last)
+        _library(receiver) or _session_spelled(receiver) or _ENGINE_WORD.search(receiver.last)
     ):
         return Opening(spelled(call), TRANSACTION)
     if method == "connect" and (_library(receiver) or re.search("engine", receiver.last, re.I)):
@@ -85,7 +91,7 @@ def starts_implicit(call: cst.Call, receiver: Receiver) -> bool:
     if _http(receiver):
         return False
     method = method_of(call)
-    if method in QUERIES and (_library(receiver) or _SESSION_WORD.search(receiver.last)):
+    if method in QUERIES and (_library(receiver) or _session_spelled(receiver)):
         return True
     if method in _MODEL_QUERIES and receiver.last == "query":
         owner = receiver.text.rsplit(".", 2)
@@ -96,7 +102,7 @@ def starts_implicit(call: cst.Call, receiver: Receiver) -> bool:
 def ends_implicit(call: cst.Call, receiver: Receiver) -> bool:
     if method_of(call) not in ENDS or _http(receiver):
         return False
-    return _library(receiver) or bool(_SESSION_WORD.search(receiver.last))
+    return _library(receiver) or _session_spelled(receiver)
 
 
 def locks(call: cst.Call) -> bool:

@@ -37,7 +37,12 @@ class ConnectionHeldAcrossCall(ProjectRule):
       and `with engine.connect() as conn:` once a query ran through `s`/`conn`; the implicit
       transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query`), from the
       first query to `commit()`/`rollback()`/`close()`/`remove()`, or to the end of the
-      `with app.app_context():` block the query ran in (its teardown removes the session).
+      `with app.app_context():` block the query ran in (its teardown removes the session). A
+      session made by calling a `sessionmaker`/`scoped_session` of the file
+      (`SessionLocal = sessionmaker(...)`; `db = SessionLocal()`) is known as one; so is a local
+      name holding what a call spelled as a session factory returns (`db = SessionLocal()` or
+      `with SessionLocal() as db:` with `SessionLocal` imported from another module), as a
+      receiver spelled `session` is.
     - DB-API: psycopg2/sqlite3 `with conn:`, `with psycopg.connect() as conn:`,
       `conn.transaction()`, and a cursor from `cur.execute(...)` to the connection's `commit()`
       (for sqlite3, from the first `INSERT`/`UPDATE`/`DELETE`/`REPLACE`: it opens no

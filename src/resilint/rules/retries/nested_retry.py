@@ -44,7 +44,9 @@ class NestedRetry(ProjectRule):
     not layers.
 
     Clients that retry by themselves, as their libraries document them. A client's settings
-    are read where it is built, and follow the object to every module it reaches:
+    are read where it is built, and follow the object to every module it reaches; an object
+    that may be one of several (`client if client is not None else httpx.Client(...)`, or made
+    under `if client is None:`) retries as the first of them that does:
 
     | client | calls per request | switched off by |
     |---|---|---|

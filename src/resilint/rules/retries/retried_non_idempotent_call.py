@@ -15,6 +15,7 @@ from resilint.libraries.http_requests import (
 from resilint.libraries.raised_errors import ANSWERED, file_classes, raised_errors, repeats_lost_response
 from resilint.libraries.retry_scopes import (
     LIBRARY_TRIGGERS,
+    ON_ANY,
     ON_SPECIFIC,
     RetryScope,
     RetryScopes,
@@ -56,8 +57,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     caller says so (`send("POST", url, retry=True)`) is reported at that call; when the method
     (or the headers, through `**kwargs`) is handed down through several wrappers (`post()` →
     `request("post", ...)` → a retry loop around `client.request(method, ...)`), at the call
-    that decides it. A key generated inside it (`uuid.uuid4()` in the decorated function or loop body)
-    changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
+    that decides it, also when the loop calls a helper that sends it (`_retrying_request(method,
+    **kwargs)` looping over `self._request(method, **kwargs)`, whose headers merge the client's
+    own, which lack a key, with the `headers` its callers pass through `**kwargs`). A key
+    generated inside it (`uuid.uuid4()` in the decorated function or loop body, or a helper of
+    any module that returns a new one, `new_key()`) changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
     resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
     `@resilint.runtime.idempotent_operation` above it (one key per call). Headers the project
     cannot read (a parameter no caller shows, `**kwargs` of unknown content, a dict built by code
@@ -77,7 +81,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     refusal, `if r.status >= 500: raise TryAgain()` is not: a 5xx may come after the server
     acted). A lost response then raises the library's own error, which leaves the layer; a POST
     that succeeded and is sent again because a later call failed (a fresh login after a 401)
-    repeats no lost attempt.
+    repeats no lost attempt. Nor does an outer layer repeat a POST that an inner retry on the
+    way retries first, when that retry retries every error the outer one does and, once spent,
+    raises a class the outer one does not retry (tenacity's `RetryError` without
+    `reraise=True` under a celery task's `autoretry_for=(RequestException,)`): the inner retry
+    is reported on its own.
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
     PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after
@@ -688,19 +696,18 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
                  and not layer.guards_non_idempotent}
         if not loops:
             continue
-        pending = [r for r in function.requests if r.method_from or r.status in ("param", "via")]
-        covered = [(r, index) for r in pending for index in _loops_over(function, r) if index in loops]
+        covered = _covered_requests(graph, function, loops)
         if not covered:
             continue
         for caller in graph.values.callers(function):
-            step = ((caller.function, caller.call),)
-            for request, index in covered:
+            for request, index, sender, inner in covered:
+                step = ((caller.function, caller.call),) + inner
                 layer = function.layers[index]
                 if not graph.guard_holds(layer, function, caller.function, caller.call):
                     continue
                 reported = False
-                for steps in judge.method_chains(function, request, step):
-                    problem = judge.problem(request, function, steps)
+                for steps in judge.method_chains(sender, request, step):
+                    problem = judge.problem(request, sender, steps)
                     if problem is None or not (request.method_from or problem.status != "missing"):
                         continue
                     top = steps[0][1]
@@ -716,6 +723,41 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
                     reported = True
                 if reported:
                     break
+
+
+def _covered_requests(
+    graph: ProjectGraph, function: FunctionSummary, loops: Set[int],
+) -> List[Tuple[Request, int, FunctionSummary, Tuple[Tuple[FunctionSummary, Call], ...]]]:
+    """The requests whose method (or key) the callers decide that a loop of ``function``
+    repeats: its own, and those of the project functions it calls in the loop (``_request(method,
+    ...)`` from ``_retrying_request``), each with the loop, the function that sends it and the
+    call into that function."""
+    found: List[Tuple[Request, int, FunctionSummary, Tuple[Tuple[FunctionSummary, Call], ...]]] = [
+        (r, index, function, ()) for r in function.requests if _decided_by_callers(r)
+        for index in _loops_over(function, r) if index in loops
+    ]
+    near = function.place.path
+    for call in function.calls:
+        indexes = [index for index in call.layers if index in loops]
+        callee = graph.callee(call, near) if indexes else None
+        if callee is None or callee is function:
+            continue
+        found.extend((r, indexes[0], callee, ((function, call),)) for r in callee.requests if _decided_by_callers(r))
+    return found
+
+
+def _gives_up_otherwise(inner: Layer, outer: Layer) -> bool:
+    """``inner`` retries every error ``outer`` retries and, once spent, raises a class ``outer``
+    does not retry (tenacity's ``RetryError`` without ``reraise=True``): ``outer`` never sees
+    the failure of a request inside it."""
+    raised = inner.gives_up_with
+    if not raised or raised == GIVES_UP_QUIETLY or raised.endswith(".*") or " " in raised or raised in outer.exceptions:
+        return False
+    return inner.retries_on == ON_ANY or (inner.retries_on == ON_SPECIFIC and set(outer.exceptions) <= set(inner.exceptions))
+
+
+def _decided_by_callers(request: Request) -> bool:
+    return bool(request.method_from) or request.status in ("param", "via")
 
 
 def _pending(request: Request) -> bool:
@@ -762,6 +804,8 @@ class _Judge:
         response was lost (``libraries/raised_errors.py``)."""
         if layer.retries_on != ON_SPECIFIC:
             return True
+        if any(_gives_up_otherwise(own, layer) for function in chain[1:] for own in function.layers if own.whole_function):
+            return False  # a retry on the way turns the request's failures into what the layer does not retry
         graph = self.graph
         sender = chain[-1]
         # what the sender's helpers raise on the answer (``check(response)``) is the sender's
@@ -810,7 +854,7 @@ class _Judge:
             helper = self.graph.resolve(source, function.place.path)
             headers = helper.headers if helper is not None else self.mapping_headers(source, function)
             if headers in ("missing", "unstable"):
-                return _Problem(method, headers)
+                return _Problem(method, headers, f"`{source.rsplit('.', 1)[-1]}()`" if helper is not None else "")
             if headers is not None and headers.startswith("param:") and helper is not None:
                 return self.helper_key(method, function, source, place, helper, headers[6:], steps)
         return None
@@ -910,18 +954,24 @@ class _Judge:
         """What the path passes as ``parameter`` of ``function``: the last call's argument, or,
         when that is its caller's own parameter, what the call before passes, and so on."""
         graph = self.graph
+        default = function.defaults.get(parameter)
+        defaulted = [(default, graph.module_of(function))] if default is not None else []
         for index in range(len(steps) - 1, -1, -1):
             caller, call = steps[index]
             offset = next((o for f, o in graph.values.callees(call, caller.place.path) if f is function), None)
             if offset is None:
                 return []
             refs = _arguments(call, function, parameter, offset)
+            if not refs and call.arguments is not None and call.arguments.forwards_kwargs and parameter not in caller.parameters:
+                function = caller  # ``f(method, **kwargs)``: the caller's callers may pass it by keyword
+                continue
             if not refs:
                 default = function.defaults.get(parameter)
-                return [(default, graph.module_of(function))] if default is not None else []
+                return [(default, graph.module_of(function))] if default is not None else defaulted
             own = [_own_parameter(caller, ref) for ref in refs]
             if len(refs) == 1 and own[0] is not None:
                 function, parameter = caller, own[0]  # handed down from the caller's caller
+                defaulted = [(caller.defaults[parameter], graph.module_of(caller))] if parameter in caller.defaults else []
                 continue
             return [(ref, graph.module_of(caller)) for ref in refs]
         return []
@@ -994,7 +1044,7 @@ def _message(
     if request is not None:
         sent += f" (`{request.name}`)"
     why = (
-        f"with an `Idempotency-Key` created on each call ({problem.detail})" if problem.status == "unstable"
+        f"with an `Idempotency-Key` created on each call{f' ({problem.detail})' if problem.detail else ''}" if problem.status == "unstable"
         else "without an `Idempotency-Key` header"
     )
     return (

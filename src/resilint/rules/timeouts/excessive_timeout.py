@@ -16,9 +16,12 @@ class ExcessiveTimeout(ProjectRule):
     Flags an effective timeout above `max-timeout`, comparing the largest phase:
 
     - a literal or arithmetic of literals (`timeout=120`, `timeout=5 * 60`), a module constant
-      resolved by value (`TIMEOUT = 300` … `timeout=TIMEOUT`, also a number another module
-      defines: `from app.settings import HTTP_TIMEOUT`), `timedelta(minutes=5)` and its
-      `.total_seconds()`;
+      resolved by value (`TIMEOUT = 300` … `timeout=TIMEOUT`, also a constant another module
+      defines: `from app.settings import HTTP_TIMEOUT` or `settings.HTTP_TIMEOUT`, a number, a
+      `(connect, read)` tuple, an `httpx.Timeout(...)` or `timedelta(...).total_seconds()`, given
+      to a client call, to a request on a session a project function returns, or to a project
+      wrapper that passes it on; one assigned different values, or `None` on some path, is
+      not one value and is not judged), `timedelta(minutes=5)` and its `.total_seconds()`;
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
       `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
       unset counts at botocore's 60 s default);
@@ -151,6 +154,17 @@ class ExcessiveTimeout(ProjectRule):
     message = "timeout above max-timeout"
     triggers = TRIGGERS
     VALID = [
+        # a client built only to be wrapped in botocore's own test double: nothing is sent
+        """
+        import botocore.session
+        from botocore.stub import Stubber
+        def stubbed_glue():
+            client = botocore.session.get_session().create_client("glue", region_name="mars-east-1")
+            stubber = Stubber(client)
+            stubber.add_response("get_databases", {"DatabaseList": []}, {})
+            stubber.activate()
+            return client
+        """,
         # every request replaces the session's 300 s with the timeout its caller gives
         """
         from aiohttp import ClientSession

@@ -143,7 +143,8 @@ class MissingTimeout(ProjectRule):
     process by a test double (responses, requests-mock, httpretty, `mock.patch` …, see RES105); a call that passes `**kwargs` of unknown
     content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout; a local that
     is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
-    keys they show and those its items are set under (`q["auth"] = creds`), so one without `timeout` is flagged); a name that only looks like
+    keys they show and those its items are set under (`q["auth"] = creds`), so one without `timeout` is flagged, and so
+    has what a function of the file returns when each of its returns is such a dict, `**self._kwargs()`); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`
@@ -434,6 +435,18 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # keywords from a method whose every return is a dict written out, without a timeout
+        Invalid(
+            """
+            import requests
+            class Prometheus:
+                def _kwargs(self):
+                    return {"verify": self.verify, "cert": self.cert}
+                def query(self, url):
+                    return requests.get(url, **self._kwargs())
+            """,
+            line=6,
+        ),
         Invalid(
             """
             import treq

@@ -33,7 +33,10 @@ class UnboundedTimeout(ProjectRule):
     - generic waits: `asyncio.wait_for(x, None)`, `asyncio.timeout(None)`,
       `asyncio.timeout_at(None)`, `async_timeout.timeout(None)`, `anyio.fail_after(None)`.
 
-    Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`). Where
+    Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
+    another module (`timeout=settings.FRAUD_TIMEOUT` where `FRAUD_TIMEOUT = None`, or an
+    `httpx.Timeout(5, read=None)` there), given to a client call, to a request on a session a
+    project function returns, or to a project wrapper that passes it on. Where
     `None` selects the library default rather than no limit (`aiohttp.ClientSession(timeout=None)`,
     `psycopg.connect(connect_timeout=None)`, a requests-hardened request's `timeout=None`,
     pycurl's `CONNECTTIMEOUT` of 0), RES105 judges the default instead. A client call

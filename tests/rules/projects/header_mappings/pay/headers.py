@@ -15,3 +15,7 @@ def keyed_headers(token, key):
 
 def fresh_key_headers(token):
     return {**auth_headers(token), "Idempotency-Key": str(uuid.uuid4())}
+
+
+def new_key():
+    return str(uuid.uuid4())

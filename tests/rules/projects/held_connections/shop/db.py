@@ -1,6 +1,7 @@
 from functools import wraps
 
 from sqlalchemy import create_engine
+from sqlalchemy.orm import sessionmaker
 
 engine = create_engine("postgresql://shop")
 
@@ -12,3 +13,6 @@ def in_transaction(function):
             return function(conn, *args, **kwargs)
 
     return wrapper
+
+
+SessionLocal = sessionmaker(bind=engine)

@@ -1,6 +1,16 @@
+import datetime
+
+import httpx
+
 HTTP_TIMEOUT = 120
 SHORT_TIMEOUT = 7.5
 SPLIT_TIMEOUT = (3.05, 27)
+REPORT_TIMEOUT = (5, 300)
+FRAUD_TIMEOUT = None
+MAYBE_TIMEOUT = None
+LABELS = ("a", "b")
+STREAM_TIMEOUT = httpx.Timeout(5, read=None)
+SLOW_CONSUMER = datetime.timedelta(minutes=2).total_seconds()
 
 
 def configure(value):
@@ -9,3 +19,8 @@ def configure(value):
 
 
 TUNED_TIMEOUT = 60
+
+
+def tune(value):
+    global MAYBE_TIMEOUT
+    MAYBE_TIMEOUT = 10

@@ -11,3 +11,6 @@ class BaseClient:
         self.base_url = base_url
         self.session = requests.Session()
         self.session.mount("https://", HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.5, backoff_jitter=1)))
+
+    def fetch_file(self, path):
+        return self.session.get(f"{self.base_url}/files/{path}", timeout=self.timeout)

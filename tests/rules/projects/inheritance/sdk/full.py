@@ -1,0 +1,9 @@
+from sdk.base import BaseClient
+from sdk.resources import Exports, Files
+
+
+class FullClient(BaseClient):
+    def __init__(self, base_url):
+        super().__init__(base_url)
+        self.files = Files(self)
+        self.exports = Exports(self)
