@@ -54,7 +54,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     from a default dict of another module, a key set on the session's own headers, a key passed
     down as a parameter (stable) or made by a caller inside the retry (`key=str(uuid4())`,
     unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
-    caller says so (`send("POST", url, retry=True)`) is reported at that call; when the method
+    caller says so (`send("POST", url, retry=True)`), or whose loop retries a POST with the
+    headers its caller passes (`post(url, headers=None)` called with none), is reported at that
+    call; when the method
     (or the headers, through `**kwargs`) is handed down through several wrappers (`post()` →
     `request("post", ...)` → a retry loop around `client.request(method, ...)`), at the call
     that decides it, also when the loop calls a helper that sends it (`_retrying_request(method,
@@ -362,6 +364,25 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        # the wrapper's loop retries the POST; its caller that passes no headers sends no key
+        Invalid(
+            """
+            import random, time, requests
+            def post(url, headers=None):
+                for attempt in range(3):
+                    try:
+                        return requests.post(url, headers=headers, timeout=5)
+                    except requests.ConnectionError:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+            def create(url):
+                return post(url)
+            def create_keyed(url, key):
+                return post(url, headers={"Idempotency-Key": key})
+            """,
+            line=9,
+            message="is retried in `post` by a hand-written retry loop",
+            count=1,
+        ),
         Invalid(
             # the success is tested by name (``requests.codes.OK`` is 200): a 5xx goes round
             """
@@ -708,7 +729,7 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
                 reported = False
                 for steps in judge.method_chains(sender, request, step):
                     problem = judge.problem(request, sender, steps)
-                    if problem is None or not (request.method_from or problem.status != "missing"):
+                    if problem is None or (request.status == "missing" and not request.method_from):
                         continue
                     top = steps[0][1]
                     through = " through " + " -> ".join(f"`{_short(c.target)}`" for _, c in steps[1:]) if len(steps) > 1 else ""
