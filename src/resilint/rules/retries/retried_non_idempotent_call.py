@@ -729,7 +729,7 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
                 reported = False
                 for steps in judge.method_chains(sender, request, step):
                     problem = judge.problem(request, sender, steps)
-                    if problem is None or (request.status == "missing" and not request.method_from):
+                    if problem is None:
                         continue
                     top = steps[0][1]
                     through = " through " + " -> ".join(f"`{_short(c.target)}`" for _, c in steps[1:]) if len(steps) > 1 else ""
