@@ -412,7 +412,7 @@ class SemanticModel:
             if func.attr.value == "get" and isinstance(func.value, cst.Name):  # type: ignore[attr-defined]
                 mapping = self.assigned_expression(func.value, scope, order)  # type: ignore[attr-defined]
                 if isinstance(mapping, cst.Dict):  # ``PROVIDERS.get(name)`` of a dict literal: an entry
-                    yield from self._entries(func.value, args[0].value, scope, order)  # type: ignore[attr-defined]
+                    yield from self._entries(func.value, mapping, args[0].value, scope, order)  # type: ignore[attr-defined]
                     if len(args) > 1 and not is_none(args[1].value):
                         yield from self.resolve_all(args[1].value, scope, order)
                     return
@@ -465,12 +465,16 @@ class SemanticModel:
         if read is not None:
             yield read
             return
-        yield from self._entries(expr.value, expr.slice[0].slice.value, scope, order)
-
-    def _entries(self, owner: cst.BaseExpression, key_expr: cst.BaseExpression, scope: Scope, order: int) -> Iterator[Value]:
-        """What ``owner[key_expr]`` (or ``owner.get(key_expr)``) holds when ``owner`` is a dict
-        literal; another module's dict is named for the project pass."""
+        owner = expr.value
         mapping = self.assigned_expression(owner, scope, order) if isinstance(owner, cst.Name) else owner
+        yield from self._entries(owner, mapping, expr.slice[0].slice.value, scope, order)
+
+    def _entries(
+        self, owner: cst.BaseExpression, mapping: Optional[cst.BaseExpression], key_expr: cst.BaseExpression,
+        scope: Scope, order: int,
+    ) -> Iterator[Value]:
+        """What ``owner[key_expr]`` (or ``owner.get(key_expr)``) holds when ``owner`` is (a name
+        of) the dict literal ``mapping``; another module's dict is named for the project pass."""
         key = string_of(key_expr)
         if not isinstance(mapping, cst.Dict):
             # another module's dict (or a parameter's): named for the project pass
