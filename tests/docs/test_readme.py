@@ -42,7 +42,7 @@ def test_the_first_paragraph_describes_what_exists():
 QUICK_START = [
     "python3 -m venv .venv && . .venv/bin/activate",
     "python3 -m pip install . && python3 -m resilint check examples/",
-    "python3 -m pip install -e '.[test]' && python3 -m pytest",
+    "python3 -m pip install -e '.[test]' && python3 -m pytest -n auto",
 ]
 
 
