@@ -158,3 +158,27 @@ def test_a_patched_socket_answers_every_client_that_connects_through_it():
             requests.get("https://a.example")
         """
     ) == [(10, "RES101"), (11, "RES101")]
+
+
+def test_a_patch_by_a_trial_test_case_in_its_base_class_covers_the_tests():
+    # Twisted trial's ``self.patch(obj, "name", value)`` lasts for one test, as monkeypatch does
+    source = textwrap.dedent(
+        """
+        import treq
+        from unittest import mock
+        from twisted.trial import unittest
+
+        class Base(unittest.TestCase):
+            def setUp(self):
+                self.patch(treq, "get", mock.Mock())
+
+        class FetchTest(Base):
+            def test_fetch(self):
+                treq.get("http://example.test/")
+
+        class Unpatched(object):
+            def fetch(self):
+                treq.get("http://example.test/")
+        """
+    )
+    assert [(f.code, f.line) for f in check_source(source, ["RES101"])] == [("RES101", 16)]

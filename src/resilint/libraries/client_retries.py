@@ -303,8 +303,9 @@ CLIENTS: Dict[str, RetryingClient] = {
     "botocore.client.BaseClient": RetryingClient(
         _botocore("botocore client retries"), _sdk_request, "botocore client retries", raises=_BOTO,
     ),
+    # a resource's parts (``s3.Bucket(name).upload_file``, ``s3.meta.client``) send through its client
     "boto3.resource": RetryingClient(
-        _botocore("boto3 resource retries"), _sdk_request, "boto3 resource retries", raises=_BOTO,
+        _botocore("boto3 resource retries"), _sdk_request, "boto3 resource retries", namespaced=True, raises=_BOTO,
     ),
     "openai.OpenAI": _OPENAI,
     "openai.AsyncOpenAI": _OPENAI,

@@ -118,6 +118,8 @@ def _requests() -> Dict[str, TimeoutSpec]:
     table["requests.Session.request"] = TimeoutSpec(
         "requests", position=8, unbounded_default=_REQUESTS_DEFAULT, split_hint=_REQUESTS_SPLIT
     )
+    # advocate (requests that refuse internal addresses) has requests' functions and Session.
+    table.update({f"advocate.{name[len('requests.'):]}": spec for name, spec in table.items()})
     # txrequests.Session is a requests.Session whose requests run in Twisted's thread pool.
     table.update({name.replace("requests.Session.", "txrequests.Session.", 1): spec
                   for name, spec in table.items() if name.startswith("requests.Session.")})
@@ -200,6 +202,10 @@ def _stdlib() -> Dict[str, TimeoutSpec]:
         "imaplib.IMAP4": socket_client("imaplib", 2),
         # IMAP4_SSL(host='', port=993, keyfile=None, certfile=None, ssl_context=None, timeout=None)
         "imaplib.IMAP4_SSL": socket_client("imaplib", 5),
+        # imap_tools' MailBox(host='', port=993, timeout=None, ...), MailBoxUnencrypted and
+        # MailBoxStartTls(host='', port=143, timeout=None, ...): imaplib's clients, connected
+        # when made, given that timeout
+        **{f"imap_tools.{cls}": socket_client("imap_tools", 2) for cls in ("MailBox", "MailBoxUnencrypted", "MailBoxStartTls")},
         # ServerProxy(uri, transport=None, ...): the default Transport connects with
         # http.client.HTTP(S)Connection(host), no timeout; only a transport of one's own sets one.
         "xmlrpc.client.ServerProxy": xmlrpc_proxy,
@@ -465,7 +471,7 @@ TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
-    "pycurl", "treq", "xmlrpc",
+    "pycurl", "treq", "xmlrpc", "imap_tools",
 )
 
 

@@ -22,6 +22,8 @@ CLIENTS = (
     "requests", "requests.Session", "httpx", "httpx.Client", "httpx.AsyncClient", "aiohttp.ClientSession",
     "requests_hardened.HTTPSession", "slumber.Resource",
 )
+# urllib3's pools: ``request(method, url, ...)`` and ``urlopen(method, url, ...)``
+POOLS = ("urllib3.PoolManager", "urllib3.ProxyManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool")
 # method call → its HTTP method
 METHOD_CALLS: Dict[str, str] = {
     f"{client}.{verb}": verb.upper() for client in CLIENTS for verb in ("post", "patch")
@@ -30,9 +32,7 @@ METHOD_CALLS: Dict[str, str] = {
 REQUEST_CALLS: Dict[str, Optional[int]] = {
     **{f"{client}.request": None for client in CLIENTS},
     "urllib3.request": 4,
-    **{f"urllib3.{pool}.{m}": (4 if m == "request" else 3)
-       for pool in ("PoolManager", "ProxyManager", "HTTPConnectionPool", "HTTPSConnectionPool")
-       for m in ("request", "urlopen")},
+    **{f"{pool}.{m}": (4 if m == "request" else 3) for pool in POOLS for m in ("request", "urlopen")},
     "http.client.HTTPConnection.request": 3,
     "http.client.HTTPSConnection.request": 3,
     "requests_hardened.Manager.send_request": None,
@@ -165,18 +165,18 @@ class RequestFinder:
         if found is not None:
             return Sent(*found)
         node = call.node
-        name = normalise(self.model.call_name(call))
-        if name in REQUEST_CALLS:
-            method = self._method_argument(node, call)
-            if method is not None:
-                return Sent("", name, REQUEST_CALLS[name], method_from=method)
-            return None
         func = node.func
         if isinstance(func, cst.Name):  # ``send = getattr(self.session, method.lower()); send(url)``
             assigned = self.model.assigned_expression(func, call.scope, call.order)
             func = assigned if isinstance(assigned, cst.Call) else func
         if isinstance(func, cst.Call) and normalise(self.model.qualified_name(func.func, call.scope, call.order)) == "builtins.getattr":
             return self._getattr_request(func, call, function)
+        name = normalise(self.model.call_name(call))
+        if name in REQUEST_CALLS:
+            method = self._method_argument(node, call)
+            if method is not None:
+                return Sent("", name, REQUEST_CALLS[name], method_from=method)
+            return None
         if isinstance(func, cst.Attribute) and func.attr.value in ("post", "patch", "request"):
             return self._project_receiver(func, call)
         return None
@@ -448,6 +448,8 @@ class RequestFinder:
                 return None
             # later writes to the same dict in the function: headers["Idempotency-Key"] = key
             mutated = self.mutations(expr.value, scope, depth + 1)
+            if mutated is _UNREADABLE:
+                return None
             if mutated is not None:
                 return mutated
             return self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1)
@@ -461,10 +463,16 @@ class RequestFinder:
         if name in IDEMPOTENCY_HEADER_NAMES:
             return "Idempotency-Key"
         assigned = self.model.assigned_expression(key, scope, order) if isinstance(key, cst.Name) else None
-        return string_of(assigned) if assigned is not None else None
+        if assigned is not None:
+            return string_of(assigned)
+        if name is not None and "." in name and not _MAY_NAME_KEY.search(name.rsplit(".", 1)[-1]):
+            # another module's constant, named for another header (``SIGNATURE_HEADER``)
+            return f"<{name}>"
+        return None
 
     def mutations(self, name: str, scope: Scope, depth: int = 0):
-        """A key written into the dict after it was built: subscript assignment, update, setdefault."""
+        """A key written into the dict after it was built: subscript assignment, update,
+        setdefault; ``_UNREADABLE`` when a write the file cannot read may add it."""
         for other in self.model.calls_in(scope):
             func = other.node.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
@@ -473,7 +481,7 @@ class RequestFinder:
                     if found not in (None, False):
                         return found
                     if found is None:
-                        return None
+                        return _UNREADABLE
                 if func.attr.value == "setdefault" and len(other.node.args) >= 2:
                     header = self.header_name(other.node.args[0].value, other.scope, other.order)
                     if header is not None and header.lower() == KEY_HEADER:
@@ -481,7 +489,7 @@ class RequestFinder:
         for target, value in _subscript_assignments(scope.node, name):
             header = self.header_name(target, scope, 1 << 62)
             if header is None:
-                return None
+                return _UNREADABLE
             if header.lower() == KEY_HEADER:
                 return value
         return None
@@ -547,6 +555,12 @@ class RequestFinder:
                 continue
             stack.extend(children(node))
         return None
+
+
+# The name of a constant of another module that may hold the idempotency key's header name.
+_MAY_NAME_KEY = re.compile(r"idempot|dedup", re.I)
+# A write into a header mapping whose key the file cannot read (``headers.update(extra)``).
+_UNREADABLE = object()
 
 
 def _headers_argument(node: cst.Call, position: Optional[int]) -> Optional[cst.BaseExpression]:

@@ -120,6 +120,8 @@ _FIXTURE_PATCHERS: Dict[Tuple[str, Tuple[str, ...]], str] = {
     ("mocker", ("patch",)): "patch", ("mocker", ("patch", "object")): "object",
     ("mocker", ("patch", "multiple")): "multiple", ("monkeypatch", ("setattr",)): "setattr",
 }
+# Twisted trial's test cases, whose ``patch(obj, attribute, value)`` lasts for one test.
+_TRIAL_CASES = frozenset({"twisted.trial.unittest.TestCase", "twisted.trial.unittest.SynchronousTestCase"})
 # Objects every call of a library goes through: replacing one answers the whole library.
 _FUNNELS: Dict[str, str] = {
     "requests.Session.request": "requests", "requests.Session.send": "requests",
@@ -151,7 +153,7 @@ def mock_libraries(name: Optional[str]) -> Libraries:
 
 # A file that mentions none of these has no mock to look for; a patch needs one of the
 # patching words too.
-_MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty")
+_MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(")
 _PATCH_WORDS = (("mock", "monkeypatch"), ("patch", "setattr"))
 
 
@@ -387,7 +389,12 @@ class _Mocks:
         (``setUp``): they are on while its tests run."""
         outer = cls.scope.parent or cls.scope
         methods = [f.scope for f in self.model.functions if f.owner is cls]
-        return self._decorators(cls.node.decorators, outer) | self._started(*methods) | self._autouse(cls.scope)
+        found = self._decorators(cls.node.decorators, outer) | self._started(*methods) | self._autouse(cls.scope)
+        for base in cls.bases:  # a base class of the file: its ``setUp`` runs for these tests too
+            inherited = self.model.resolve(base, outer, 1 << 62)
+            if isinstance(inherited, ClassInfo) and inherited is not cls:
+                found |= self._inside(inherited.node)
+        return found
 
     def _started(self, *scopes: Scope) -> Libraries:
         """Mocks switched on by a call made directly in one of these scopes: ``responses.start()``,
@@ -425,12 +432,19 @@ class _Mocks:
             expr = expr.value
         if not isinstance(expr, cst.Name) or not chain:
             return None
+        if chain == ["patch"] and expr.value == "self" and self._trial_test(call):
+            return "setattr"  # Twisted trial's ``self.patch(obj, "name", value)``, undone after the test
         binding = self.model.lookup(expr.value, call.scope, call.order)
         if binding is None or binding.parameter is None:
             return None
         annotated = self.model.type_name(self.model.binding_value(binding))
         fixture = _FIXTURE_CLASSES.get(annotated) if annotated is not None else _FIXTURES.get(expr.value)
         return _FIXTURE_PATCHERS.get((fixture or "", tuple(reversed(chain))))
+
+    def _trial_test(self, call: CallSite) -> bool:
+        function = call.scope.enclosing_function
+        cls = function.owner if function is not None else None
+        return cls is not None and self.model.library_base(cls) in _TRIAL_CASES
 
     # --- pytest fixtures -----------------------------------------------------------------------
 

@@ -33,6 +33,13 @@ _OTHER_REQUESTS = frozenset({
     "pycurl.Curl.perform", "pycurl.Curl.perform_rb", "pycurl.Curl.perform_rs",
     *(f"slumber.Resource.{verb}" for verb in ("get", "options", "head", "post", "patch", "put", "delete")),
 })
+# Django's mail, sent by the configured backend (an SMTP server, or an email service's HTTP API)
+# with the timeout of the project's settings (``EMAIL_TIMEOUT``), which the call does not show.
+_DJANGO_MAIL = frozenset({
+    "django.core.mail.send_mail", "django.core.mail.send_mass_mail", "django.core.mail.mail_admins",
+    "django.core.mail.mail_managers", "django.core.mail.EmailMessage.send",
+    "django.core.mail.EmailMultiAlternatives.send",
+})
 # Libraries of the catalog that are not another service's API: generic waits, and databases
 # (a Redis or second database call inside a transaction is not what RES301 is about).
 _NOT_SERVICES = frozenset({
@@ -45,7 +52,7 @@ def sends_request(name: Optional[str], extend_clients: Iterable[str] = ()) -> bo
     """Whether calling ``name`` (a canonical qualified name) makes a request to another service."""
     if name is None:
         return False
-    if sdk_request(name) or name in _OTHER_REQUESTS:
+    if sdk_request(name) or name in _OTHER_REQUESTS or name in _DJANGO_MAIL:
         return True
     spec = spec_for(name, extend_clients)
     if spec is None or name in _CONSTRUCTIONS or spec.library in _NOT_SERVICES:

@@ -40,7 +40,7 @@ from resilint.libraries.retry_scopes.statements import has_continue
 from resilint.libraries.sessions import mounted_on, mounted_on_object, receiver_keys
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import is_false, keyword_args
-from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import children, iter_nodes
 
 _HTTPX_CLIENTS = frozenset({"httpx.Client", "httpx.AsyncClient"})
@@ -246,9 +246,11 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
     if is_stub(kind):
         return stub_retries(model, kind, site)
     found: Optional[Found] = None
-    if library_class(kind) == "requests.Session":
+    # a project subclass (``class SupplierSession(requests.Session)``) is its library class here
+    library = library_class(model.library_base(value.of) if isinstance(value.of, ClassInfo) else kind)
+    if library == "requests.Session":
         found = _retrying_adapter(model, mounted_on_object(model, value))
-    elif kind in _HTTPX_CLIENTS and isinstance(site, cst.Call):
+    elif library in _HTTPX_CLIENTS and isinstance(site, cst.Call):
         transport = keyword_args(site)[0].get("transport")
         made = model.call_site(site)
         if transport is not None and made is not None:

@@ -197,6 +197,8 @@ def mounted_on_object(model: SemanticModel, value: Instance) -> List[Tuple[cst.B
     it into other objects (a retrying session and a single-attempt one from the same base
     factory) are theirs."""
     adapters = mounted_on(model, [object_key(value)])
+    if not adapters:
+        return adapters
     made = model.call_site(value.site) if value.site is not None else None
     made_in = made.scope.enclosing_function if made is not None else None
     if value.by is not None:

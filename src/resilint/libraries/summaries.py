@@ -6,6 +6,7 @@ DB scopes (transactions, held connections) with the calls made inside them."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -15,7 +16,7 @@ from resilint.libraries.call_guards import attributes_passed, call_guards, calle
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, written_mapping
 from resilint.libraries.db_scopes import db_scopes, runs_later
-from resilint.libraries.http_requests import RequestFinder
+from resilint.libraries.http_requests import RequestFinder, Unsafe
 from resilint.libraries.network_mocks import mocked_libraries
 from resilint.libraries.retry_scopes import (
     Policy,
@@ -53,6 +54,7 @@ from resilint.lint.semantic import (
 )
 from resilint.lint.summary import (
     MODULE_CODE,
+    PER_CALL,
     Argument,
     Arguments,
     Call,
@@ -207,8 +209,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         owner.sleeps = slept[0] if slept is not None else None
         for unsafe in finder.unsafe_requests(info):
             sent = unsafe.sent
+            status = unsafe.status
+            if status == "unstable" and _made_before_loops(finder, found, unsafe):
+                status = PER_CALL
             owner.requests.append(Request(
-                sent.method, sent.name, unsafe.status, unsafe.detail, locate(unsafe.call.node), sent.method_from,
+                sent.method, sent.name, status, unsafe.detail, locate(unsafe.call.node), sent.method_from,
                 unsafe.key_from, sent.receiver,
             ))
         if info.returns and (_may_build_headers(model, info) or values.keys):  # headers, or a key made anew
@@ -224,9 +229,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     summary.sets_socket_default = _sets_socket_default(model)
     summary.imported_modules = list(dict.fromkeys(model.imported_modules))
     for name, bindings in model.module_scope.bindings.items():
-        for binding in bindings:
-            if binding.imported is not None:
-                summary.imports[name] = binding.imported
+        imported = list(dict.fromkeys(b.imported for b in bindings if b.imported is not None))
+        if imported:
+            summary.imports[name] = imported[-1]
+            if len(imported) > 1:  # ``try: from urllib.request import urlopen`` / ``except ImportError: …``
+                summary.other_imports[name] = imported[:-1]
         policy = policies.get(id(bindings[-1].expr)) if bindings[-1].expr is not None else None
         layer = layer_of(policy) if policy is not None else None
         if policy is not None and layer is not None:
@@ -306,7 +313,7 @@ class _Values:
             id(d.decorator) for f in model.functions for d in f.decorators if isinstance(d.decorator, cst.Call)
         }
         # a file that makes no key makes no fresh one either (the generators are named so)
-        self.keys = model.text is None or any(word in model.text for word in _KEY_WORDS)
+        self.keys = model.text is None or _KEY_WORDS.search(model.text) is not None
         self.keys_set: Dict[int, List[Tuple[str, cst.BaseExpression]]] = {}
         # The key of each object's facts, by what they depend on (its class, the call that made
         # it, the function that configured it): the same object is passed, stored and
@@ -521,6 +528,16 @@ class _Values:
         return found
 
 
+def _made_before_loops(finder: RequestFinder, found: RetryScopes, unsafe: Unsafe) -> bool:
+    """A key the function makes anew on each call, before the retry loops of the function
+    around the request: the same on every attempt of those loops, though not of a retry of
+    the whole function."""
+    call = unsafe.call
+    loops = [scope for scope in found.covering() if isinstance(scope.covers, (cst.For, cst.While))
+             and any(node is scope.covers for node in call.stack)]
+    return bool(loops) and all(finder.key_status(call, scope, unsafe.sent.position)[0] == "ok" for scope in loops)
+
+
 def _keys_set(function: FunctionInfo, mapping: str) -> Iterator[Tuple[str, cst.BaseExpression]]:
     """The string keys ``function``'s own statements set on the mapping named ``mapping``, with
     their values (nested functions are theirs)."""
@@ -551,7 +568,8 @@ _NO_VALUE = frozenset({
 
 # Expressions that call nothing, so make no fresh key by themselves.
 _NO_CALL = frozenset({cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString})
-_KEY_WORDS = ("uuid", "secrets", "random", "urandom", "time", "datetime", "ulid", "nanoid", "idempotency_key")
+# Whole words: "time" inside "timeout" or "datetime" names no generator (``RANDOM_KEYS``).
+_KEY_WORDS = re.compile(r"\b(?:uuid|shortuuid|secrets|random|urandom|time|datetime|ulid|nanoid|idempotency_key)\b")
 
 
 def _may_build_headers(model: SemanticModel, info: FunctionInfo, depth: int = 0) -> bool:

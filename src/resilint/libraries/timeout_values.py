@@ -19,7 +19,10 @@ from resilint.lint.nodes import code_of, is_none, number_of, string_of
 from resilint.lint.semantic import Scope, SemanticModel
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
-_HTTPX_PHASES = ("connect", "read", "write", "pool")
+HTTPX_PHASES = ("connect", "read", "write", "pool")
+# The note of a phase given another module's constant, which the project pass reads by value.
+CONSTANT_NOTE = "constant:"
+
 _TIMEDELTA_UNITS = (
     ("days", 86400.0), ("seconds", 1.0), ("microseconds", 1e-6), ("milliseconds", 1e-3),
     ("minutes", 60.0), ("hours", 3600.0), ("weeks", 604800.0),
@@ -188,10 +191,18 @@ class TimeoutEvaluator:
                 assigned = self.follow(expr)
                 if assigned is not None and is_none(assigned):
                     return Phase(name, None, f"{name}={expr.value}, which is None"), False
-            return Phase(name, None), False
+            return Phase(name, None, note=self._constant_of(expr)), False
         if math.isinf(found[0]):
             return Phase(name, None, f"{name} is infinite"), False
         return Phase(name, found[0]), found[1]
+
+    def _constant_of(self, expr: cst.BaseExpression) -> str:
+        """For a phase given a name the file cannot read (``total=config.EXPORT_TIMEOUT``), the
+        note by which the project pass reads it: ``constant:`` and its qualified name."""
+        if not isinstance(expr, (cst.Name, cst.Attribute)) or self.follow(expr) is not None:
+            return ""
+        name = self.qualified(expr)
+        return f"{CONSTANT_NOTE}{name}" if name is not None and "." in name and "(" not in name else ""
 
     def evaluate(self, expr: cst.BaseExpression, at_site: bool = True, depth: int = 0) -> Optional[TimeoutValue]:
         if depth > 10:
@@ -236,7 +247,7 @@ class TimeoutEvaluator:
         elements = expr.elements  # type: ignore[attr-defined]
         if any(isinstance(e, cst.StarredElement) for e in elements):
             return None
-        names = {2: ("connect", "read"), 4: _HTTPX_PHASES}.get(len(elements))
+        names = {2: ("connect", "read"), 4: HTTPX_PHASES}.get(len(elements))
         phases, literal = [], False
         for index, element in enumerate(elements):
             name = names[index] if names else f"element {index}"
@@ -278,7 +289,7 @@ class TimeoutEvaluator:
         given = self._arguments(call, ("timeout",))
         if given is None:
             return None
-        explicit, literal = self._phases(given, _HTTPX_PHASES, at_site)
+        explicit, literal = self._phases(given, HTTPX_PHASES, at_site)
         for phase in explicit:
             if phase.unbounded:
                 return TimeoutValue((Phase(phase.name, None, f"httpx.Timeout with {phase.name}=None"),), False, False)
@@ -286,11 +297,11 @@ class TimeoutEvaluator:
             return TimeoutValue(tuple(explicit), literal=literal, scalar=False)
         default, lit = self.phase("", given["timeout"], at_site)
         literal = literal or lit
-        missing = [p for p in _HTTPX_PHASES if p not in given]
+        missing = [p for p in HTTPX_PHASES if p not in given]
         if default.unbounded and missing:
             reason = f"httpx.Timeout(None), leaving {'/'.join(missing)} unbounded"
             return TimeoutValue((Phase("", None, reason),), False, False)
-        phases = explicit + [Phase(p, default.seconds) for p in missing]
+        phases = explicit + [Phase(p, default.seconds, note=default.note) for p in missing]
         scalar = not explicit and default.seconds is not None
         return TimeoutValue(tuple(phases), literal=literal, scalar=scalar)
 

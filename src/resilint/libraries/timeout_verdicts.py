@@ -9,7 +9,7 @@ RES104). Each rule reports only the verdicts that carry its own code. What the c
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -32,6 +32,8 @@ from resilint.libraries.request_timeouts import (
 from resilint.libraries.server_sockets import SETTIMEOUT, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
+    CONSTANT_NOTE,
+    HTTPX_PHASES,
     Phase,
     TimeoutEvaluator,
     TimeoutValue,
@@ -413,6 +415,8 @@ APPLIERS = {
     "asyncio.to_thread": 0, "starlette.concurrency.run_in_threadpool": 0, "anyio.to_thread.run_sync": 0,
     "concurrent.futures.Executor.submit": 0, "concurrent.futures.ThreadPoolExecutor.submit": 0,
     "concurrent.futures.thread.ThreadPoolExecutor.submit": 0,
+    # run after the response is sent, in a thread for a plain function
+    **{f"{module}.BackgroundTasks.add_task": 0 for module in ("starlette.background", "fastapi", "fastapi.background")},
 }
 
 
@@ -586,9 +590,10 @@ def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
     return ctx.derived(key, lambda: _ProjectJudge(ctx.graph, settings).all())
 
 
-def report_project_verdicts(ctx: "ProjectContext", code: str) -> None:
+def report_project_verdicts(ctx: "ProjectContext", code: str, skip: Callable[[str], bool] = lambda path: False) -> None:
+    """The project's verdicts of ``code``, but in the files ``skip`` names."""
     for verdict in project_verdicts(ctx):
-        if verdict.code == code:
+        if verdict.code == code and not skip(verdict.place.path):
             ctx.report(verdict.place, for_fix_target(verdict.message, ctx.settings), verdict.related)
 
 
@@ -607,6 +612,7 @@ class _ProjectJudge:
         self._may_forward: Optional[Set[str]] = None
         self._partial_clients: Optional[bool] = None
         self._defaults: Dict[str, bool] = {}  # module → whether importing it sets a socket default
+        self._setters: Optional[Set[str]] = None  # the modules that set one when imported
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
         return spec_for(name, self.settings.extend_clients)
@@ -640,23 +646,67 @@ class _ProjectJudge:
         name = client or call.target
         spec = self.spec(name)
         arguments = call.arguments
-        if spec is None or arguments is None or spec.keyword is None:
+        if spec is None or arguments is None or answered(call.mocked, spec.library, name):
             return []
-        given = arguments.value(spec.keyword)
-        if given is None or given.value is not None or answered(call.mocked, spec.library, name):
+        given = arguments.value(spec.keyword) if spec.keyword is not None else None
+        if given is not None:
+            if given.value is not None:  # its file read the value, maybe but for other modules' constants
+                read = value_from_data(given.value)
+                value = self.filled(read, near) if read is not None else None
+            else:
+                value = self.passed_constant(call, spec.keyword, given.position, near)  # type: ignore[arg-type]
+            text, at = given.text, given.place
+        elif (spec.position is not None and arguments.positional > spec.position and not arguments.star
+              and spec.keyword not in arguments.keywords):
+            # by position (``sock.settimeout(settings.IDLE_TIMEOUT)``): a constant of another
+            # module only, as its file judged its own
+            names = [ref[1] for slot, ref in call.passed if slot == spec.position and ref[0] == "ref"]
+            located = self.graph.locate(names[0], near) if len(names) == 1 else None
+            if located is not None and located[0].path == near:
+                return []
+            value = self.constant(names[0], near) if len(names) == 1 else None
+            text, at = names[0].rsplit(".", 1)[-1] if names else "", call.place
+        else:
             return []
-        value = self.passed_constant(call, spec.keyword, given.position, near)
         if value is None:
             return []
         if spec.none_means_default and value.via is not None and value.via.endswith(" = None"):
             judgement = judge_missing(name, spec, self.settings.max_timeout, given_none=True)
         else:
-            judgement = judge_given(
-                value, given.text, name, spec, self.settings.max_timeout, checks=_CONSTANT_CHECKS,
-            )
+            judgement = judge_given(value, text, name, spec, self.settings.max_timeout, checks=_CONSTANT_CHECKS)
         if judgement is None:
             return []
-        return [ProjectVerdict(judgement.code, given.place if judgement.at_value else call.place, judgement.message)]
+        return [ProjectVerdict(judgement.code, at if judgement.at_value else call.place, judgement.message)]
+
+    def filled(self, value: TimeoutValue, near: str) -> Optional[TimeoutValue]:
+        """A timeout object whose phases name constants of other modules
+        (``aiohttp.ClientTimeout(total=config.EXPORT_TIMEOUT)``), with their values; None when
+        it names none, or one that is not a single number or ``None``."""
+        names = {p.note[len(CONSTANT_NOTE):] for p in value.phases if p.seconds is None and p.note.startswith(CONSTANT_NOTE)}
+        if not names:
+            return None
+        constants: Dict[str, Phase] = {}
+        shown: List[str] = []
+        for name in sorted(names):
+            constant = self.constant(name, near)
+            if constant is None or len(constant.phases) != 1 or not (constant.scalar or constant.unbounded):
+                return None
+            short = name.rsplit(".", 1)[-1]
+            found = constant.phases[0]
+            constants[name] = Phase("", found.seconds, f"{short} is None" if found.unbounded else None)
+            if found.seconds is not None:
+                shown.append(f"{short} = {_seconds(found.seconds)}")
+        phases = tuple(
+            replace(constants[p.note[len(CONSTANT_NOTE):]], name=p.name) if p.note.startswith(CONSTANT_NOTE) and p.seconds is None else p
+            for p in value.phases
+        )
+        if any(p.unbounded for p in phases) and not all(p.unbounded for p in phases):
+            return None  # whether ``None`` there is unbounded depends on the other phases
+        # one constant for every phase: ``ClientTimeout(total=X)`` alone, ``httpx.Timeout(X)``
+        scalar = len(names) == 1 and len(phases) == len(value.phases) and all(p.note.startswith(CONSTANT_NOTE) for p in value.phases) and (
+            {p.name for p in value.phases} in ({"total"}, set(HTTPX_PHASES))
+        ) and phases[0].seconds is not None
+        return TimeoutValue(phases, literal=False, scalar=scalar, via=", ".join(shown) or None)
 
     def passed_constant(self, call: Call, keyword: str, position: Optional[int], near: str) -> Optional[TimeoutValue]:
         """The module constant a call passes as ``keyword`` (or at ``position``), as a timeout."""
@@ -667,7 +717,7 @@ class _ProjectJudge:
     def constant(self, name: str, near: str) -> Optional[TimeoutValue]:
         """The timeout a module constant is, when every assignment the summaries show gives the
         same one: a number, ``None`` or a tuple of them."""
-        refs = self.graph.defined(name, near, lambda module: module.values) or ()
+        refs = self.graph.defined(name, near, lambda module: module.values) or self.graph.django_setting(name, near) or ()
         short = name.rsplit(".", 1)[-1]
         numbers = {float(ref[1]) for ref in refs if ref[0] in ("int", "float")}
         if len(numbers) == 1 and all(ref[0] in ("int", "float") for ref in refs):
@@ -686,9 +736,8 @@ class _ProjectJudge:
         """The clients that wait what ``socket.setdefaulttimeout`` set, called without a timeout,
         which their own file left to this pass (``Verdict.deferred``): reported unless importing
         their module imports one that sets a default for the process (``_sets_default``)."""
-        setters = {summary.module for summary in self.graph.summaries if summary.sets_socket_default}
         for function in self.graph.functions:
-            if setters and self._sets_default(self.graph.module_of(function), setters):
+            if self._socket_default_before(function):
                 continue
             reported: Set[Place] = set()  # one finding per call, as its file reports one
             for call in function.calls:
@@ -702,6 +751,12 @@ class _ProjectJudge:
                 if judgement is not None and judgement.code == "RES101":
                     reported.add(call.place)
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)
+
+    def _socket_default_before(self, function: FunctionSummary) -> bool:
+        """Whether importing the module of ``function`` sets a socket default for the process."""
+        if self._setters is None:
+            self._setters = {summary.module for summary in self.graph.summaries if summary.sets_socket_default}
+        return bool(self._setters) and self._sets_default(self.graph.module_of(function), self._setters)
 
     def _sets_default(self, module: ModuleSummary, setters: Set[str]) -> bool:
         """Whether importing ``module`` runs a module of ``setters``: through the packages above
@@ -783,11 +838,15 @@ class _ProjectJudge:
         return any(self.graph.callee(call, caller.place.path) is function for caller, call in self.graph.calls_naming(last))
 
     def object_client(self, target: str, near: str) -> Optional[str]:
-        """The library client method a call on a project object runs (``graph.object_call``),
+        """The library client method a call on a project object runs (``graph.object_methods``),
         asked only of calls whose name ends as a client method's."""
         if split_last(target)[1] not in self._client_methods:
             return None
-        return self.graph.object_call(target, near)
+        return next(
+            (name for name, sets_timeout in self.graph.object_methods(target, near)
+             if not sets_timeout and self.spec(name) is not None),
+            None,
+        )
 
     def forwarding_callee(self, call: Call, near: str) -> Optional[FunctionSummary]:
         """The project function a call runs, when that function passes its callers' timeout
@@ -837,11 +896,17 @@ class _ProjectJudge:
             judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
             if judgement is None:
                 return self.imported_constant(call, near, client)
+            if spec.socket_global and judgement.code == "RES101" and caller is not None and self._socket_default_before(caller):
+                return []
+            importer = self._importer(call.target, near)
+            if importer is not None and (client in CONSTRUCTIONS or client in TIMED_REQUESTS):
+                return []  # judged by what is done with the object, which its file did not record
             factory = self.graph.resolve(base, near)
             related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
             given = _given(args, spec)
             place = given.place if judgement.at_value and given is not None else call.place
-            return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({_origin(base)})", related)]
+            origin = importer or _origin(base)
+            return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({origin})", related)]
         partial = self.through_partial(call, near) if self.partial_clients() else None
         if partial is not None:
             return partial
@@ -858,6 +923,12 @@ class _ProjectJudge:
             if verdict is not None and (verdict.code, verdict.place) not in found:
                 found[(verdict.code, verdict.place)] = verdict
         return list(found.values())
+
+    def _importer(self, target: str, near: str) -> Optional[str]:
+        """For a library name a project module imports and the call reaches through it
+        (``compat.urlopen``), where it comes from, in words."""
+        located = self.graph.locate(target, near) if self.graph.library_names(target, near) else None
+        return f"imported through `{located[0].module}`" if located is not None else None
 
     def through_partial(self, call: Call, near: str) -> Optional[List[ProjectVerdict]]:
         """A call through another module's ``functools.partial`` of a client that binds no

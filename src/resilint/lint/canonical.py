@@ -11,6 +11,9 @@ from typing import Dict, FrozenSet, Optional, Tuple
 # Module paths (or objects) that are re-exported under a shorter public name.
 ALIASES: Dict[str, str] = {
     "requests.api": "requests",
+    "imap_tools.mailbox": "imap_tools",
+    "django.core.mail.message.EmailMessage": "django.core.mail.EmailMessage",
+    "django.core.mail.message.EmailMultiAlternatives": "django.core.mail.EmailMultiAlternatives",
     "requests.sessions.Session": "requests.Session",
     "requests.sessions.session": "requests.session",
     "requests.adapters.HTTPAdapter": "requests.adapters.HTTPAdapter",

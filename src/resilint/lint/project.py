@@ -33,13 +33,15 @@ from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
-from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place
+from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
 from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
 
 _MAX_ALIAS_HOPS = 10
+_DJANGO_SETTINGS = "django.conf.settings."
+
 _UNRESOLVED = object()
 _MAX_CLIENT_PARTS = 4  # ``client.beta.chat.completions.create``: the parts of a client a request goes through
 T = TypeVar("T")
@@ -113,6 +115,8 @@ class ProjectGraph:
                 self._by_name.setdefault(name, []).append(function)
                 self._module_of[id(function)] = summary
         self._resolved: Dict[Tuple[str, str], Optional[FunctionSummary]] = {}
+        self._library_names: Dict[Tuple[str, str], List[str]] = {}
+        self._settings_modules: Optional[Tuple[bool, List[str]]] = None
         self._holder_index: Optional[_Holders] = None
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
         self._directories: Dict[str, str] = {}
@@ -224,6 +228,41 @@ class ProjectGraph:
             return None
         return f"{imported}.{remainder}" if remainder else imported
 
+    def library_names(self, target: str, near: str = "") -> List[str]:
+        """The library names a project name stands for where the project only imports them
+        (``app.compat.urlopen`` → ``urllib.request.urlopen``; ``app.compat.http.get`` →
+        ``requests.get`` after ``import requests as http``), re-exports followed, each import
+        of a name bound on several paths (``if``/``else``, an ``ImportError`` fallback)."""
+        key = (target, self.directory(near))
+        found = self._library_names.get(key)
+        if found is None:
+            found = self._library_names[key] = self._find_library_names(target, near)
+        return found
+
+    def _find_library_names(self, target: str, near: str) -> List[str]:
+        found: List[str] = []
+        todo, seen = [target], set()
+        while todo and len(seen) < _MAX_ALIAS_HOPS:
+            name = todo.pop(0)
+            if name in seen:
+                continue
+            seen.add(name)
+            if not self.is_project_name(name):
+                found.append(name)
+                continue
+            located = self.locate(name, near) if self.resolve(name, near) is None else None
+            if located is None:
+                continue
+            module, rest = located
+            first, _, remainder = rest.partition(".")
+            defined = f"{module.module}.{first}"
+            if defined in module.values or defined in module.classes or defined in module.functions:
+                continue  # the module's own object, not an import
+            last = module.imports.get(first) or self._star_source(module, first)
+            for imported in (*module.other_imports.get(first, ()), *([last] if last else [])):
+                todo.append(f"{imported}.{remainder}" if remainder else imported)
+        return found if target not in found else []
+
     def _star_source(self, module: ModuleSummary, name: str, depth: int = 0) -> Optional[str]:
         """Where a ``from .timing import *`` of ``module`` takes ``name`` from: the first of those
         modules that defines or imports it (``__all__`` is not read)."""
@@ -259,6 +298,36 @@ class ProjectGraph:
                 return None
             name = rewritten
         return None
+
+    def django_setting(self, name: str, near: str) -> Optional[List[Ref]]:
+        """What ``django.conf.settings.NAME`` may hold: the values the project's settings modules
+        give ``NAME``, joined. Those are the modules ``DJANGO_SETTINGS_MODULE`` names where the
+        project sets it (``os.environ.setdefault(...)`` in ``manage.py``, ``wsgi.py``), else
+        every module of a ``settings`` module or package that defines ``NAME``."""
+        attribute = name[len(_DJANGO_SETTINGS):] if name.startswith(_DJANGO_SETTINGS) else ""
+        if not attribute or "." in attribute:
+            return None
+        if self._settings_modules is None:
+            self._settings_modules = self._find_settings_modules()
+        named, modules = self._settings_modules
+        found: List[Ref] = []
+        for module in modules:
+            refs = self.defined(f"{module}.{attribute}", near, lambda summary: summary.values)
+            if refs is None and named:
+                return None  # the settings module in use does not say (the default, or unknown)
+            found.extend(refs or ())
+        return found or None
+
+    def _find_settings_modules(self) -> Tuple[bool, List[str]]:
+        named = {
+            ref[1] for function in self.functions for call in function.calls if call.target == "os.environ.setdefault"
+            for slot, ref in call.passed if slot == 1 and ref[0] == "str"
+            and (0, ("str", "DJANGO_SETTINGS_MODULE")) in call.passed
+        }
+        known = sorted(name for name in named if name in self._modules)
+        if known:
+            return True, known
+        return False, sorted(name for name in self._modules if "settings" in name.split("."))
 
     # --- decorators of other modules ---------------------------------------------------------
 
@@ -406,12 +475,6 @@ class ProjectGraph:
                 found.append(held)
         return found
 
-    def object_call(self, target: str, near: str = "") -> Optional[str]:
-        """``pkg.http.get_session.get`` → ``requests.Session.get`` when the object is a known
-        library client that leaves the timeout to the caller; None for a project function, a
-        call the file itself resolved, or an object that fills in a timeout by itself."""
-        return next((name for name, sets_timeout in self.object_methods(target, near) if not sets_timeout), None)
-
     def object_methods(self, target: str, near: str = "") -> List[Tuple[str, bool]]:
         """The library methods ``target`` may call on an object only the project can tell
         (``pkg.make.get``: ``requests.Session.get``), each with whether the object fills in a
@@ -422,6 +485,10 @@ class ProjectGraph:
             (canonical_name(held.name), "timeout" in held.keywords or "**" in held.keywords)
             for held in self.values.of(target, near) if held.kind == "partial"
         ]
+        for name in self.library_names(target, near):
+            # A method of an instance of a class imported so (``Session().get``): whether
+            # adapters mounted on it fill in a timeout, its own file could not tell.
+            found.append((canonical_name(name), split_last(split_last(name)[0])[1][:1].isupper()))
         base, attribute = split_last(target)
         if not base or base in self._modules:
             return found

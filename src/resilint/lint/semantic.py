@@ -383,7 +383,12 @@ class SemanticModel:
         elif kind is cst.Await:
             yield from self.resolve_all(expr.expression, scope, order)  # type: ignore[attr-defined]
         elif kind is cst.BooleanOperation:
-            yield from self.resolve_all(expr.left, scope, order)  # type: ignore[attr-defined]
+            parameter = self._optional_parameter(expr.left, scope, order)  # type: ignore[attr-defined]
+            if parameter is not None and expr.operator.__class__ is cst.Or:  # type: ignore[attr-defined]
+                # ``session or build()``: what the callers pass, whatever its annotation says
+                yield parameter
+            else:
+                yield from self.resolve_all(expr.left, scope, order)  # type: ignore[attr-defined]
             yield from self.resolve_all(expr.right, scope, order)  # type: ignore[attr-defined]
         elif kind is cst.IfExp:
             yield from self.resolve_all(expr.body, scope, order)  # type: ignore[attr-defined]
@@ -425,10 +430,13 @@ class SemanticModel:
                     yield Partial(of, call)
                 continue
             if callee == _GETATTR and len(args) >= 2 and not any(a.star or a.keyword for a in args[:2]):
-                for attribute in self.resolve_all(args[1].value, scope, order):
-                    if isinstance(attribute, Const):
-                        for base in self.resolve_all(args[0].value, scope, order):
-                            yield from self._attribute(base, attribute.value)
+                attributes = [a.value for a in self.resolve_all(args[1].value, scope, order) if isinstance(a, Const)]
+                if not attributes and _names_http_method(args[1].value):
+                    # ``getattr(session, method.lower())``: whichever verb, the client's ``request``
+                    attributes = ["request"]
+                for attribute in attributes:
+                    for base in self.resolve_all(args[0].value, scope, order):
+                        yield from self._attribute(base, attribute)
                 continue
             first = string_of(args[0].value) if args and args[0].keyword is None else None
             module = loaded_module(self.name_of(callee), first)  # boto3 = lazy_import("boto3")
@@ -511,6 +519,27 @@ class SemanticModel:
             yield Instance(base.name)
         elif isinstance(base, ClassInfo) and base is not cls:
             yield Instance(base)
+
+    def library_base(self, cls: ClassInfo, depth: int = 0) -> Optional[str]:
+        """The library class a class of the file derives from, through its bases here."""
+        for base_expr in cls.bases:
+            base = self.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
+            if isinstance(base, QName) and base.name != "builtins.object":
+                return canonical_name(base.name)
+            if isinstance(base, ClassInfo) and base is not cls and depth < 5:
+                found = self.library_base(base, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def _optional_parameter(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[Param]:
+        """The parameter ``expr`` reads, when it is only that parameter (not reassigned)."""
+        if expr.__class__ is not cst.Name:
+            return None
+        bindings = self.reaching(expr.value, scope, order)  # type: ignore[attr-defined]
+        if len(bindings) != 1 or bindings[0].expr is not None or bindings[0].entered is not None:
+            return None
+        return bindings[0].parameter
 
     def falls_back(self, binding: Binding) -> bool:
         """``parameter or fallback``: the fallback only when a caller passes nothing."""
@@ -1067,6 +1096,15 @@ class _ModelBuilder:
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is not None:
             self.model.raises.append(RaiseSite(node, self.scope, self.order, tuple(self.stack)))
+
+
+def _names_http_method(expr: cst.BaseExpression) -> bool:
+    """An attribute name that spells an HTTP method the file cannot read: ``method.lower()``,
+    ``http_method``, ``verb``."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("lower", "upper"):
+        expr = expr.func.value
+    name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
+    return name.lower().endswith(("method", "verb"))
 
 
 # Reads of one keyword from a ``**kwargs`` mapping.

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 20
+SUMMARY_VERSION = 21
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -115,10 +115,15 @@ class Layer:
         return bool(self.via) and not self.description
 
 
+# The status of a request whose key the function makes on each call, before the loops that
+# retry it inside the function: stable for those loops, new on every attempt of any other retry.
+PER_CALL = "per-call"
+
+
 @dataclass(frozen=True, **_SLOTS)
 class Request:
     """A POST/PATCH a function sends that a retry around it would repeat unsafely:
-    ``status`` "missing" (no idempotency key), "unstable" (a new key on every call),
+    ``status`` "missing" (no idempotency key), "unstable" (a new key on every call), ``PER_CALL``,
     "forwarded" (the caller's ``**kwargs`` carry the headers), "via" (the headers are what the
     project function ``key_from`` returns) or "param" (the key, or the headers, are the
     parameter ``key_from``). ``method`` is "" when the parameter ``method_from`` gives it;
@@ -331,6 +336,9 @@ class ModuleSummary:
     # the modules it imports everything from (``from .timing import *``).
     imports: Dict[str, str] = field(default_factory=dict)
     star_imports: List[str] = field(default_factory=list)
+    # The other imports of a name bound by several (in ``if``/``else`` branches, or a fallback
+    # for an ``ImportError``), in source order; ``imports`` holds the last.
+    other_imports: Dict[str, List[str]] = field(default_factory=dict)
     # It sets a process-wide socket timeout when it is imported (``socket.setdefaulttimeout(N)``
     # at its top level), and the modules its top-level imports may load (``a.b``, ``a.b.c``).
     sets_socket_default: bool = False
@@ -419,7 +427,7 @@ class ModuleSummary:
             [[w.via, w.text, w.library, place(w.place), w.slept] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
             [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
-            self.imported_modules,
+            self.imported_modules, self.other_imports,
         ]
 
     @classmethod
@@ -504,6 +512,7 @@ class ModuleSummary:
                 ],
                 star_imports=[str(name) for name in data[15]],
                 sets_socket_default=bool(data[16]), imported_modules=[str(name) for name in data[17]],
+                other_imports={str(name): [str(i) for i in imported] for name, imported in data[18].items()},
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

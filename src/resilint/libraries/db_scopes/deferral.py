@@ -19,6 +19,7 @@ from resilint.lint.traversal import iter_nodes
 _DEFERRING_METHODS = frozenset({
     "delay", "apply_async", "enqueue", "enqueue_call", "enqueue_at", "enqueue_in", "send_task",
     "submit", "run_in_executor", "create_task", "ensure_future", "start_soon", "on_commit", "add_done_callback",
+    "add_task",
 })
 _DEFERRING = frozenset({
     ON_COMMIT, "threading.Thread", "threading.Timer", "multiprocessing.Process", "asyncio.create_task",

@@ -91,12 +91,21 @@ def starts_implicit(call: cst.Call, receiver: Receiver) -> bool:
     if _http(receiver):
         return False
     method = method_of(call)
-    if method in QUERIES and (_library(receiver) or _session_spelled(receiver)):
+    if (method in QUERIES or (method == "get" and _by_primary_key(call))) and (
+        _library(receiver) or _session_spelled(receiver)
+    ):
         return True
     if method in _MODEL_QUERIES and receiver.last == "query":
         owner = receiver.text.rsplit(".", 2)
         return len(owner) >= 2 and owner[-2][:1].isupper()
     return False
+
+
+def _by_primary_key(call: cst.Call) -> bool:
+    """``session.get(User, user_id)``: a model class and its key (an HTTP session's ``get`` takes
+    a URL)."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    return len(positional) >= 2 and last_name(positional[0])[:1].isupper()
 
 
 def ends_implicit(call: cst.Call, receiver: Receiver) -> bool:

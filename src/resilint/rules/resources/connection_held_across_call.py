@@ -24,7 +24,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
     makes a request to another service: an HTTP client (requests and the sessions of
     requests-oauthlib and requests-hardened, httpx, aiohttp, urllib3, urllib, httplib2, a
     pycurl `perform()`, slumber resources, zeep clients loading their WSDL), SMTP/FTP/POP/IMAP,
-    a socket connection, an SDK client (boto3), or a client named in `extend-clients`.
+    a socket connection, an SDK client (boto3), Django's mail (`send_mail`, `send_mass_mail`,
+    `mail_admins`, `mail_managers`, `EmailMessage.send`: the configured backend talks to an SMTP
+    server or an email service), or a client named in `extend-clients`.
     Database and Redis clients (psycopg, MySQL drivers, redis-py) are not another service.
 
     DB scopes recognised:
@@ -36,7 +38,7 @@ class ConnectionHeldAcrossCall(ProjectRule):
     - SQLAlchemy: `with session.begin():`, `with engine.begin():`, `with Session(engine) as s:`
       and `with engine.connect() as conn:` once a query ran through `s`/`conn`; the implicit
       transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query`), from the
-      first query to `commit()`/`rollback()`/`close()`/`remove()`, or to the end of the
+      first query (`db.session.get(User, user_id)` included: a model class and a key) to `commit()`/`rollback()`/`close()`/`remove()`, or to the end of the
       `with app.app_context():` block the query ran in (its teardown removes the session). A
       session made by calling a `sessionmaker`/`scoped_session` of the file
       (`SessionLocal = sessionmaker(...)`; `db = SessionLocal()`) is known as one; so is a local

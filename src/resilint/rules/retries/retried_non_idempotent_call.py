@@ -9,6 +9,7 @@ from resilint.libraries.http_requests import (
     CLIENTS as HTTP_CLIENTS,
     KEY_HEADER,
     METHOD_CALLS,
+    POOLS,
     UNSAFE,
     RequestFinder,
 )
@@ -29,7 +30,7 @@ from resilint.libraries.self_retrying import GIVES_UP_QUIETLY, retried_exception
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo
-from resilint.lint.summary import Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
+from resilint.lint.summary import PER_CALL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
 from resilint.lint.value_flow import Held, split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
@@ -56,12 +57,20 @@ class RetriedNonIdempotentCall(ProjectRule):
     unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
     caller says so (`send("POST", url, retry=True)`), or whose loop retries a POST with the
     headers its caller passes (`post(url, headers=None)` called with none), is reported at that
-    call; when the method
-    (or the headers, through `**kwargs`) is handed down through several wrappers (`post()` →
-    `request("post", ...)` → a retry loop around `client.request(method, ...)`), at the call
-    that decides it, also when the loop calls a helper that sends it (`_retrying_request(method,
+    call; so is a function whose own retry decorator (`@retried()`, `@tenacity.retry`, from
+    any module) repeats a request whose method its callers pass (`request(method, path, *,
+    headers=None)` called as `request("POST", ...)`). When the method
+    (or the headers, or the key, through `**kwargs`) is handed down through several wrappers
+    (`post()` → `request("post", ...)` → a retry loop or decorator around
+    `client.request(method, ...)`), it is reported at the call that decides it, also when the
+    loop calls a helper that sends it (`_retrying_request(method,
     **kwargs)` looping over `self._request(method, **kwargs)`, whose headers merge the client's
-    own, which lack a key, with the `headers` its callers pass through `**kwargs`). A key
+    own, which lack a key, with the `headers` its callers pass through `**kwargs`). A key made
+    by the call into such a wrapper is made once for all the wrapper's attempts (stable); a
+    key the function makes before its own retry loop is stable for that loop, and new on every
+    attempt of a retry around the whole function. A urllib3 pool of another module
+    (`index_pool.request("POST", ...)` with `index_pool = urllib3.PoolManager(...)` there) is
+    a client like one of the file. A key
     generated inside it (`uuid.uuid4()` in the decorated function or loop body, or a helper of
     any module that returns a new one, `new_key()`) changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
     resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
@@ -648,6 +657,7 @@ def _check_project(ctx: ProjectContext) -> None:
     for (``send("POST", url, retry=True)``)."""
     graph = ctx.graph
     judge = _Judge(graph)
+    reported: Set[Place] = set()
     for ref in graph.all_layers():
         layer = ref.layer
         if layer.guards_non_idempotent:
@@ -661,12 +671,13 @@ def _check_project(ctx: ProjectContext) -> None:
         for request in function.requests:
             if request.place not in places:
                 continue
-            if not (decorated or _pending(request)):
+            if not (decorated or _pending(request)) or (request.status == PER_CALL and not layer.whole_function):
                 posts.add(request.place)  # unless the retry comes from another module
                 continue
             problem = judge.problem(request, function, ()) if judge.repeats_lost(layer, (function,)) else None
             if problem is not None:
                 posts.add(request.place)
+                reported.add(request.place)
                 ctx.report(request.place, _message(f"`{request.name}`", problem, "", layer), [
                     (layer.place, f"the retry: {layer.description}"),
                 ])
@@ -676,6 +687,7 @@ def _check_project(ctx: ProjectContext) -> None:
             near = function.place.path
             library_post = judge.library_post(call, near)
             if library_post is not None and judge.repeats_lost(layer, (function,)):
+                reported.add(call.place)
                 ctx.report(call.place, _message(f"`{_short(call.target)}`", library_post, "", layer), [
                     (layer.place, f"the retry: {layer.description}"),
                 ])
@@ -700,21 +712,22 @@ def _check_project(ctx: ProjectContext) -> None:
                         (layer.place, f"the retry: {layer.description}"),
                     ]
                     related.extend((step.place, f"calls `{_short(step.target)}`") for step in path)
+                    reported.add(call.place)
                     ctx.report(call.place, _message(f"`{_short(callee.name)}`", problem, through, layer, request), related)
                     break
                 else:
                     continue
                 break
-    _guarded_wrappers(ctx, judge)
+    _guarded_wrappers(ctx, judge, reported)
 
 
-def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
-    """A wrapper whose own retry loop repeats a request whose method (or whether it retries at
-    all) its caller decides: reported at each call that makes it a retried POST."""
+def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place]) -> None:
+    """A wrapper whose own retry loop (or retry decorator) repeats a request whose method (or
+    whether it retries at all) its caller decides: reported at each call that makes it a
+    retried POST, unless a retry around that call was reported there already."""
     graph = ctx.graph
     for function in graph.functions:
-        loops = {i for i, layer in enumerate(function.layers) if not layer.whole_function and not layer.client
-                 and not layer.guards_non_idempotent}
+        loops = {i for i, layer in enumerate(function.layers) if not layer.client and not layer.guards_non_idempotent}
         if not loops:
             continue
         covered = _covered_requests(graph, function, loops)
@@ -726,12 +739,19 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
                 layer = function.layers[index]
                 if not graph.guard_holds(layer, function, caller.function, caller.call):
                     continue
+                if judge.problem(request, sender, inner) is not None:
+                    continue  # decided in ``function`` itself: reported there, with its retry
                 reported = False
                 for steps in judge.method_chains(sender, request, step):
                     problem = judge.problem(request, sender, steps)
                     if problem is None:
                         continue
                     top = steps[0][1]
+                    if problem.status == "unstable" and any(ref[0] == "fresh" for _, ref in top.passed):
+                        continue  # made by the call into the retry, once for all its attempts
+                    if top.place in already:
+                        reported = True  # by the retry around the call: one finding per call
+                        break
                     through = " through " + " -> ".join(f"`{_short(c.target)}`" for _, c in steps[1:]) if len(steps) > 1 else ""
                     related = [
                         (request.place, f"the {problem.method} without a stable idempotency key"),
@@ -741,6 +761,7 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge") -> None:
                     ctx.report(top.place, _message(
                         f"`{_short(top.target)}`", problem, through, layer, request, where=f"in `{_short(function.name)}`",
                     ), related)
+                    already.add(top.place)
                     reported = True
                 if reported:
                     break
@@ -753,13 +774,15 @@ def _covered_requests(
     repeats: its own, and those of the project functions it calls in the loop (``_request(method,
     ...)`` from ``_retrying_request``), each with the loop, the function that sends it and the
     call into that function."""
+    # a decorator's retry repeats every call of its function (and is on none's list)
+    whole = tuple(index for index in sorted(loops) if function.layers[index].whole_function)
     found: List[Tuple[Request, int, FunctionSummary, Tuple[Tuple[FunctionSummary, Call], ...]]] = [
         (r, index, function, ()) for r in function.requests if _decided_by_callers(r)
-        for index in _loops_over(function, r) if index in loops
+        for index in whole + _loops_over(function, r) if index in loops
     ]
     near = function.place.path
     for call in function.calls:
-        indexes = [index for index in call.layers if index in loops]
+        indexes = [index for index in whole + call.layers if index in loops]
         callee = graph.callee(call, near) if indexes else None
         if callee is None or callee is function:
             continue
@@ -856,7 +879,7 @@ class _Judge:
             return None
         if request.receiver is not None and not self.is_client(request.receiver, function.place.path):
             return None
-        status = request.status
+        status = "unstable" if request.status == PER_CALL else request.status
         if status in ("missing", "unstable"):
             return _Problem(method, status, request.detail)
         if status == "forwarded":
@@ -939,11 +962,12 @@ class _Judge:
         (``request(method, ...)`` called by ``post`` as ``request("post", ...)``), the paths
         from each caller of that function that passes one, up to a few calls up."""
         handed = self.handed_down(function, request.method_from, steps) if request.method_from else None
-        if handed is None and request.status == "forwarded":
+        carrier = "headers" if request.status == "forwarded" else request.key_from if request.status == "param" else None
+        if handed is None and carrier:
             top, call = steps[0]
             args = call.arguments
-            if args is not None and args.forwards_kwargs and "headers" not in args.keywords:
-                handed = top  # the headers are its callers' ``**kwargs``
+            if args is not None and args.forwards_kwargs and carrier not in args.keywords:
+                handed = top  # the headers (or the key) are its callers' ``**kwargs``
         if handed is None or depth >= _MAX_METHOD_HOPS:
             yield steps
             return
@@ -1034,7 +1058,7 @@ class _Judge:
             cls = held.name
             if self.graph.class_module(cls) is not None:
                 cls = self.graph.values.library_base(cls) or cls
-            if normalise(cls) in HTTP_CLIENTS:
+            if normalise(cls) in HTTP_CLIENTS or normalise(cls) in POOLS:
                 return True
         return False
 

@@ -19,9 +19,11 @@ class ExcessiveTimeout(ProjectRule):
       resolved by value (`TIMEOUT = 300` … `timeout=TIMEOUT`, also a constant another module
       defines: `from app.settings import HTTP_TIMEOUT` or `settings.HTTP_TIMEOUT`, a number, a
       `(connect, read)` tuple, an `httpx.Timeout(...)` or `timedelta(...).total_seconds()`, given
-      to a client call, to a request on a session a project function returns, or to a project
-      wrapper that passes it on; one assigned different values, or `None` on some path, is
-      not one value and is not judged), `timedelta(minutes=5)` and its `.total_seconds()`;
+      to a client call (by keyword or by position), to a request on a session a project
+      function returns, or to a project wrapper that passes it on; one assigned different
+      values, or `None` on some path, is not one value and is not judged; Django's
+      `django.conf.settings.HTTP_TIMEOUT` is what the settings modules give it, see RES102),
+      `timedelta(minutes=5)` and its `.total_seconds()`;
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
       `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
       unset counts at botocore's 60 s default);

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
+from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.rules.project_rule import ProjectRule
@@ -31,6 +32,10 @@ class HardcodedTimeout(ProjectRule):
     not judged. Connection settings of the clients RES101 lists count too: pycurl's
     `setopt(pycurl.TIMEOUT, 30)`, `hvac.Client(timeout=10)`, `pymysql.connect(connect_timeout=5)`,
     requests-hardened's `Config(default_timeout=(2, 10))`.
+
+    Test code is not checked (the `test-code` setting says which files are, as for RES202): a
+    test's literal timeout bounds a call to the server or container the test itself runs, and
+    belongs to the test, not to a configuration that production tunes.
 
     ## Why is this bad?
     A timeout is a business answer ("after how long is the answer worthless to the caller?")
@@ -83,6 +88,11 @@ class HardcodedTimeout(ProjectRule):
     Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
     native target (a project that neither declares `resilint-runtime` nor imports it) the
     finding is left alone, with the reason, rather than given an undeclared dependency.
+
+    ## Options
+    `test-code` (shared with RES202; by default `tests/*`, `*/tests/*`, `test_*.py`,
+    `conftest.py` and the other patterns RES202 lists): the files this rule leaves alone.
+    `test-code = []` checks them too.
     """
 
     code = "RES103"
@@ -223,7 +233,8 @@ class HardcodedTimeout(ProjectRule):
     ]
 
     def check(self, ctx: RuleContext) -> None:
-        report_verdicts(ctx, self.code)
+        if not is_test_code(ctx.model.path, ctx.settings):
+            report_verdicts(ctx, self.code)
 
     def check_project(self, ctx: ProjectContext) -> None:
-        report_project_verdicts(ctx, self.code)
+        report_project_verdicts(ctx, self.code, skip=lambda path: is_test_code(path, ctx.settings))

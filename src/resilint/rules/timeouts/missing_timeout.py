@@ -66,17 +66,30 @@ class MissingTimeout(ProjectRule):
       every request with `session.request(...)` and no timeout, and the keywords of its resource
       methods are query parameters, so only a session that fills in a timeout (a mounted
       adapter, a subclass) bounds them;
+    - advocate's functions and `Session` (requests that refuse internal addresses: the same
+      API, the same missing default);
+    - imap_tools' `MailBox`, `MailBoxUnencrypted` and `MailBoxStartTls` (imaplib's clients,
+      connected when made; the timeout is their third argument);
     - txrequests' `Session` (a `requests.Session` that sends from Twisted's thread pool), and
       treq's functions and `HTTPClient` methods, which cancel a request only when given
       `timeout=`;
     - the qualified names listed in `extend-clients`.
+
+    A client reached through a project module that only imports it is that client, in every
+    module that uses it: `from app.compat import urlopen` where `app/compat.py` has `try: from
+    urllib.request import urlopen` / `except ImportError: ...`, or `compat.http.get(url)` after
+    `import requests as http` there; a name imported on several paths (`if`/`else`) is each of
+    them. A method of an instance of a class imported so (`compat.Session().get`) is not
+    judged for its timeout: adapters mounted on it may fill one in where this pass cannot see;
+    nor is a client whose verdict depends on what is done with it (a boto3 client, a urllib3
+    pool).
 
     Library defaults, and what RES101 makes of them (a bounded default is judged by RES105
     against `max-timeout` instead; an explicit value by RES102–RES105):
 
     | client | without a timeout | verdict |
     |---|---|---|
-    | requests, txrequests and requests-oauthlib sessions, token calls | waits forever | RES101 |
+    | requests, advocate, txrequests and requests-oauthlib sessions, token calls | waits forever | RES101 |
     | treq (functions and `HTTPClient`) | never cancels a request (the connect is bounded) | RES101 |
     | requests-hardened `Manager`/`HTTPSession` | the `Config`'s required `default_timeout` (also for `timeout=None`) | judged at the `Config`: `None` is RES102 |
     | httpx | 5 s | bounded (RES105 if `max-timeout` < 5) |
@@ -113,7 +126,11 @@ class MissingTimeout(ProjectRule):
     A wrapper that picks its client by a parameter (`request = requests.post if method ==
     "POST" else requests.get`) is judged, at each call, on the client that call's arguments
     pick (RES102 and RES103 too: a test that replaces `requests.get` and calls the wrapper with
-    its default `method="GET"` sends nothing).
+    its default `method="GET"` sends nothing). A verb the code reads from a variable
+    (`getattr(self.session, method.lower())(url)`) is the client's `request`. In `session or
+    build_session()`, the annotated parameter (`session: Optional[requests.Session] = None`) is
+    what its callers pass, not an object of its own: when none passes one, the session is the
+    one `build_session()` makes (a `Session` subclass that fills in a timeout bounds it).
 
     A client made only to reach a class method (`redis.StrictRedis().from_url(url)`) is not
     judged apart from what that method makes. A pool a requests `HTTPAdapter` subclass makes in `init_poolmanager` (or
@@ -165,7 +182,8 @@ class MissingTimeout(ProjectRule):
 
     A client request handed to a function that calls it in a thread (`asyncio.to_thread(
     requests.get, url)`, an executor's `submit`, `loop.run_in_executor(None, requests.get,
-    url)`, starlette's `run_in_threadpool`, anyio's `to_thread.run_sync`) is judged as the call
+    url)`, starlette's `run_in_threadpool`, a FastAPI/Starlette background task's `add_task`,
+    anyio's `to_thread.run_sync`) is judged as the call
     made there, with the arguments that follow it; such a finding has no fix (not every one of
     these passes keywords on).
 
@@ -465,6 +483,27 @@ class MissingTimeout(ProjectRule):
             """,
             line=4,
             message="`txrequests.Session.get` is called without a timeout",
+        ),
+        Invalid(
+            """
+            from imap_tools import MailBox
+            def unseen(host, user, password):
+                with MailBox(host).login(user, password) as box:
+                    return [m.uid for m in box.fetch("UNSEEN")]
+            """,
+            line=3,
+            message="`imap_tools.MailBox` is called without a timeout",
+        ),
+        Invalid(
+            # the request runs after the response is sent, with the arguments given here
+            """
+            import requests
+            from fastapi import BackgroundTasks
+            def notify(url: str, payload: dict, tasks: BackgroundTasks):
+                tasks.add_task(requests.post, url, json=payload)
+            """,
+            line=4,
+            message="`requests.post` is called without a timeout",
         ),
         Invalid(
             # the keys the dict shows, and the one set under its item: no timeout among them

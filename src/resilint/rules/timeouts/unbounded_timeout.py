@@ -35,8 +35,13 @@ class UnboundedTimeout(ProjectRule):
 
     Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
     another module (`timeout=settings.FRAUD_TIMEOUT` where `FRAUD_TIMEOUT = None`, or an
-    `httpx.Timeout(5, read=None)` there), given to a client call, to a request on a session a
-    project function returns, or to a project wrapper that passes it on. Where
+    `httpx.Timeout(5, read=None)` there), given to a client call (by keyword, or by position:
+    `sock.settimeout(settings.IDLE_TIMEOUT)`), to a request on a session a project function
+    returns, or to a project wrapper that passes it on. Django's `django.conf.settings.NAME` is
+    what the project's settings give `NAME`: the module `DJANGO_SETTINGS_MODULE` names where
+    the project sets it (`os.environ.setdefault(...)` in `manage.py` or `wsgi.py`), else every
+    module of a `settings` module or package that defines `NAME`; several values are not one
+    and are not judged. Where
     `None` selects the library default rather than no limit (`aiohttp.ClientSession(timeout=None)`,
     `psycopg.connect(connect_timeout=None)`, a requests-hardened request's `timeout=None`,
     pycurl's `CONNECTTIMEOUT` of 0), RES105 judges the default instead. A client call

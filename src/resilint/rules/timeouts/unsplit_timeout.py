@@ -15,7 +15,9 @@ class UnsplitTimeout(ProjectRule):
     ## What it does
     Flags a single scalar timeout passed to requests, httpx or aiohttp, which all accept
     separate connect and read limits: a number, a module constant resolved by value
-    (`TIMEOUT = 10` … `timeout=TIMEOUT`, in this module or imported from another), `httpx.Timeout(TIMEOUT)` with no phase set, or
+    (`TIMEOUT = 10` … `timeout=TIMEOUT`, in this module or imported from another, or a Django
+    setting `settings.TIMEOUT`, read as RES102 describes), `httpx.Timeout(TIMEOUT)` with no
+    phase set, or
     `aiohttp.ClientTimeout(total=TIMEOUT)` alone. A value of unknown shape (a parameter, an
     attribute, a call) is not flagged, since it may already be a split timeout.
 

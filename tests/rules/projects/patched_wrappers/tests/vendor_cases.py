@@ -16,5 +16,6 @@ async def test_the_wrapper_is_replaced():
 
 
 async def test_another_object_is_replaced():
+    # (a literal timeout in test code is the test's own: RES103 leaves tests alone)
     with patch("shop.vendors.cache"):
-        assert await metadata("9780590353427", timeout=5.0)  # expect: RES103
+        assert await metadata("9780590353427", timeout=None)  # expect: RES102

@@ -1,0 +1,1 @@
+from .client import SupplierClient, get_client  # noqa: F401

@@ -1,0 +1,3 @@
+import socket
+
+socket.setdefaulttimeout(10)
