@@ -297,7 +297,8 @@ _OPENSEARCH = RetryingClient(
 _REDIS = RetryingClient(_redis, _redis_request, raises=("redis",))
 # A pool's last failure is urllib3's; a status it gives up on comes back as a response, which
 # the caller may turn into an error of its own.
-_POOL = RetryingClient(_pool, _pool_request)
+# spent, a pool raises ``MaxRetryError`` (on a status too, unless ``raise_on_status=False``)
+_POOL = RetryingClient(_pool, _pool_request, raises=("urllib3",))
 
 CLIENTS: Dict[str, RetryingClient] = {
     "botocore.client.BaseClient": RetryingClient(
@@ -320,7 +321,8 @@ CLIENTS: Dict[str, RetryingClient] = {
     "stripe.StripeClient": RetryingClient(
         _stripe_client, lambda path: len(path) > 1 and _sdk_request(path), namespaced=True, raises=("stripe",),
     ),
-    "minio.Minio": RetryingClient(_minio, _direct_request(_MINIO_LOCAL), raises=("minio", "urllib3")),
+    # Minio calls its pool's ``urlopen`` unwrapped: spent retries end in urllib3's ``MaxRetryError``
+    "minio.Minio": RetryingClient(_minio, _direct_request(_MINIO_LOCAL), raises=("urllib3",)),
     "urllib3.PoolManager": _POOL,
     "urllib3.ProxyManager": _POOL,
     "urllib3.HTTPConnectionPool": _POOL,
@@ -358,7 +360,13 @@ def client_retries(kind: str, found: Optional[Found]) -> Optional[ClientLayer]:
     if found is None:
         return None
     client = CLIENTS.get(kind)
-    return ClientLayer(*found[:4], raises=client.raises if client is not None else ())
+    raises = client.raises if client is not None else ()
+    policy = found[3]
+    if "urllib3" in raises and policy is not None and isinstance(policy.node, cst.Call):
+        given = keyword_args(policy.node)[0].get("raise_on_status")
+        if given is not None and is_false(given.value):
+            raises = ()  # spent on a status, the pool hands back the response: what the caller makes of it
+    return ClientLayer(*found[:4], raises=raises)
 
 
 # --- one request's own settings --------------------------------------------------------------

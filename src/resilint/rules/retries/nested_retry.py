@@ -81,7 +81,10 @@ class NestedRetry(ProjectRule):
     an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
-    retries only other libraries' exceptions, such as `requests.HTTPError`; an httpx transport's
+    retries only other libraries' exceptions, such as `requests.HTTPError`; a urllib3 pool's
+    `MaxRetryError`, also under Minio, which calls its pool unwrapped, when the outer layer
+    retries only the SDK's answers, such as Minio's `S3Error` for a 500 (unless the `Retry`
+    has `raise_on_status=False`, which hands the last answer back instead); an httpx transport's
     last `ConnectError`/`ConnectTimeout` when the outer layer retries only
     `httpx.HTTPStatusError`; a botocore client's errors when the outer layer retries only
     service errors botocore never retries — its retries cover connection errors and read
@@ -295,6 +298,21 @@ class NestedRetry(ProjectRule):
         def notify(queue, item):
             queue.put(item)
         """,
+        # Minio's pool gives up with urllib3's MaxRetryError; the loop retries only Minio's answers
+        """
+        import random, time
+        from minio import Minio, S3Error
+        from urllib3 import PoolManager, Retry
+        client = Minio("s3.example.com", http_client=PoolManager(timeout=10, retries=Retry(total=1)))
+        def put(key, data):
+            for attempt in range(5):
+                try:
+                    return client.put_object("bucket", key, data, len(data))
+                except S3Error as e:
+                    if e.code != "InternalError" or attempt == 4:
+                        raise
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """,
         # the outer loop does not retry what the inner layer raises when it gives up (RetryError)
         """
         import random, time, tenacity
@@ -448,6 +466,26 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # spent on a 500, this pool hands the answer back: Minio raises S3Error, which the loop retries
+            """
+            import random, time
+            from minio import Minio, S3Error
+            from urllib3 import PoolManager, Retry
+            retry = Retry(total=2, status_forcelist=[500], raise_on_status=False)
+            client = Minio("s3.example.com", http_client=PoolManager(timeout=10, retries=retry))
+            def put(key, data):
+                for attempt in range(5):
+                    try:
+                        return client.put_object("bucket", key, data, len(data))
+                    except S3Error:
+                        if attempt == 4:
+                            raise
+                        time.sleep(random.uniform(0, 2 ** attempt))
+            """,
+            line=9,
+            message="x urllib3 Retry total=2",
+        ),
         Invalid(
             # urllib3 honours a 429's Retry-After by default: both layers retry the same refusal
             """
