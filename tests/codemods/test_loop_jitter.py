@@ -100,6 +100,27 @@ def test_a_cap_in_the_sleep_or_in_the_loop_bounds_the_jittered_wait_and_random_i
     assert remaining(code, "RES202") == []
 
 
+def test_a_cap_only_some_paths_apply_is_not_put_on_the_jittered_wait():
+    # tweepy's streams: the wait of a 420 doubles without a cap; capping the sum would cut it
+    code, _ = rewrite(LoopJitter, """
+        import time, requests
+
+        def stream(url, wait_max):
+            wait = 5
+            while True:
+                response = requests.get(url, timeout=(3, 90))
+                if response.status_code == 200:
+                    return response
+                time.sleep(wait)
+                wait *= 2
+                if response.status_code != 420:
+                    if wait > wait_max:
+                        wait = wait_max
+        """)
+    assert "time.sleep(wait + random.uniform(0, wait))" in code
+    assert remaining(code, "RES202") == []
+
+
 def test_no_wait_gets_shorter_and_none_passes_the_cap(tmp_path):
     """The fixed delay, run for real over many draws: never below the old one, never above the cap."""
     code, _ = rewrite(LoopJitter, """

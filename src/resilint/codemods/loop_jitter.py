@@ -17,7 +17,7 @@ for the rule, and the loop's other sleeps were never reported. A delay computed 
 
 from __future__ import annotations
 
-from typing import Iterator, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -31,7 +31,7 @@ from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.statements import block, growing_names
 from resilint.lint.nodes import call_argument, number_of
 from resilint.lint.semantic import SemanticModel
-from resilint.lint.traversal import iter_nodes
+from resilint.lint.traversal import children, iter_nodes
 
 
 class LoopJitter(ResilintCodemod):
@@ -88,17 +88,39 @@ def _delay_and_cap(
     if not _pure(value):
         return None, None
     if isinstance(value, cst.Name):
-        for node in iter_nodes(loop):
-            if isinstance(node, cst.Assign) and any(
-                isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets
-            ):
-                parts = _min_parts(node.value)
-                if parts is not None:
-                    return value, parts[1]
-            cap = _capped_by_if(node, value.value)
-            if cap is not None:
-                return value, cap
+        for statement in _statements_around(loop, value):
+            smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
+            for node in smalls:
+                if isinstance(node, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets
+                ):
+                    parts = _min_parts(node.value)
+                    if parts is not None:
+                        return value, parts[1]
+                cap = _capped_by_if(node, value.value)
+                if cap is not None:
+                    return value, cap
     return value, None
+
+
+def _statements_around(loop: cst.CSTNode, target: cst.CSTNode) -> List[cst.CSTNode]:
+    """The statements of the blocks that hold ``target`` in the loop, from the innermost: a cap
+    there applies on every path to the sleep; one inside another branch (``if status != 420:``)
+    does not, and a capped sum would shorten the waits it leaves uncapped."""
+    found: List[cst.CSTNode] = []
+    path: List[cst.CSTNode] = [loop]
+    pending: List[Tuple[cst.CSTNode, int]] = [(loop, 0)]
+    while pending:  # depth first, with the path to the current node
+        node, depth = pending.pop()
+        del path[depth:]
+        path.append(node)
+        if node is target:
+            for holder in reversed(path):
+                if isinstance(holder, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+                    found.extend(holder.body)
+            return found
+        pending.extend((child, depth + 1) for child in reversed(list(children(node))))
+    return found
 
 
 def _capped_by_if(node: cst.CSTNode, name: str) -> Optional[cst.BaseExpression]:
