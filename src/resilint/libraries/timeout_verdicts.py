@@ -660,7 +660,7 @@ class _ProjectJudge:
               and spec.keyword not in arguments.keywords):
             # by position (``sock.settimeout(settings.IDLE_TIMEOUT)``): a constant of another
             # module only, as its file judged its own
-            names = [ref[1] for slot, ref in call.passed if slot == spec.position and ref[0] == "ref"]
+            names = _passed_names(call, {spec.position})
             located = self.graph.locate(names[0], near) if len(names) == 1 else None
             if located is not None and located[0].path == near:
                 return []
@@ -710,8 +710,7 @@ class _ProjectJudge:
 
     def passed_constant(self, call: Call, keyword: str, position: Optional[int], near: str) -> Optional[TimeoutValue]:
         """The module constant a call passes as ``keyword`` (or at ``position``), as a timeout."""
-        slots = {keyword} | ({position} if position is not None else set())
-        names = [ref[1] for slot, ref in call.passed if slot in slots and ref[0] == "ref"]
+        names = _passed_names(call, {keyword} | ({position} if position is not None else set()))
         return self.constant(names[0], near) if len(names) == 1 else None
 
     def constant(self, name: str, near: str) -> Optional[TimeoutValue]:
@@ -1135,6 +1134,11 @@ def _passes_callers_arguments(args: Arguments) -> bool:
     """Whether a call passes something of its caller's on (its ``**kwargs``, or a parameter by
     keyword): only such a call can forward a timeout its caller gives."""
     return args.forwards_kwargs or any(a.parameter is not None for a in args.values)
+
+
+def _passed_names(call: Call, slots: Collection[object]) -> List[str]:
+    """The names a call passes in these slots (positions or keywords)."""
+    return [ref[1] for slot, ref in call.passed if slot in slots and ref[0] == "ref"]
 
 
 def _names_as_called(functions: Iterable[FunctionSummary]) -> Set[str]:

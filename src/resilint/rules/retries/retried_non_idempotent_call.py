@@ -730,7 +730,11 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
         loops = {i for i, layer in enumerate(function.layers) if not layer.client and not layer.guards_non_idempotent}
         if not loops:
             continue
-        covered = _covered_requests(graph, function, loops)
+        # a request ``function`` decides itself is reported there, with its retry
+        covered = [
+            (request, index, sender, inner) for request, index, sender, inner in _covered_requests(graph, function, loops)
+            if judge.problem(request, sender, inner) is None
+        ]
         if not covered:
             continue
         for caller in graph.values.callers(function):
@@ -739,8 +743,6 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
                 layer = function.layers[index]
                 if not graph.guard_holds(layer, function, caller.function, caller.call):
                     continue
-                if judge.problem(request, sender, inner) is not None:
-                    continue  # decided in ``function`` itself: reported there, with its retry
                 reported = False
                 for steps in judge.method_chains(sender, request, step):
                     problem = judge.problem(request, sender, steps)
