@@ -400,3 +400,110 @@ def test_recursion_once_flag():
         """
     )
     assert policy.library == "recursion" and policy.attempts.kind == "bounded" and policy.max_attempts == 2
+
+
+@pytest.mark.parametrize("code, attempts", [
+    # a countdown that goes round while retries are left: 10 retries, 11 attempts
+    ("""
+     import time
+     class S3Error(Exception): ...
+     def put(client, key, data):
+         retries = 10
+         while True:
+             try:
+                 client.put_object(key, data)
+                 break
+             except S3Error as e:
+                 if e.code == "InternalError" and retries > 0:
+                     retries -= 1
+                     time.sleep(1)
+                     continue
+                 raise
+     """, 11),
+    # counted down before the test that leaves; another reason to leave does not count
+    ("""
+     import time
+     class TransportError(Exception): ...
+     def send(transport, text):
+         tries_left = 2
+         while True:
+             try:
+                 return transport.send(text)
+             except TransportError as e:
+                 tries_left -= 1
+                 if e.permanent or tries_left == 0:
+                     raise
+                 time.sleep(1)
+     """, 2),
+    # the loop's condition, with the bound a parameter's default, counted on a status
+    ("""
+     import time
+     def upload(session, package, max_redirects: int = 5):
+         redirects = 0
+         while redirects < max_redirects:
+             resp = session.post(package)
+             if resp.status_code == 200:
+                 return resp
+             if 500 <= resp.status_code < 600:
+                 redirects += 1
+                 time.sleep(1)
+             else:
+                 return resp
+         return resp
+     """, 5),
+    # counted at the top of the pass, the bound a module constant
+    ("""
+     import time, requests
+     MAX_ATTEMPTS = 3
+     def fetch(url):
+         attempt = 0
+         while attempt < MAX_ATTEMPTS:
+             attempt += 1
+             try:
+                 return requests.get(url, timeout=3)
+             except requests.ConnectionError:
+                 time.sleep(1)
+     """, 3),
+    # tested before it is counted: one attempt more
+    ("""
+     import time, requests
+     def fetch(url):
+         attempt = 0
+         while True:
+             try:
+                 return requests.get(url, timeout=3)
+             except requests.ConnectionError:
+                 if attempt >= 4:
+                     raise
+                 attempt += 1
+                 time.sleep(1)
+     """, 5),
+    # a start the function does not know: bounded, count unknown
+    ("""
+     import time, requests
+     def fetch(url, tries):
+         while tries > 0:
+             try:
+                 return requests.get(url, timeout=3)
+             except requests.ConnectionError:
+                 tries -= 1
+                 time.sleep(1)
+     """, UNKNOWN),
+    # counted in a branch that decides nothing: not read
+    ("""
+     import time, requests
+     def fetch(url, log):
+         attempt = 0
+         while attempt < 3:
+             try:
+                 return requests.get(url, timeout=3)
+             except requests.ConnectionError:
+                 if log:
+                     attempt += 1
+                 time.sleep(1)
+     """, UNKNOWN),
+])
+def test_while_loops_counted(code, attempts):
+    policy = only_policy(code)
+    assert policy.library == "loop" and policy.attempts.kind == "bounded"
+    assert policy.max_attempts == attempts

@@ -16,6 +16,7 @@ from resilint.libraries.call_guards import attributes_passed, call_guards, calle
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, written_mapping
 from resilint.libraries.db_scopes import db_scopes, runs_later
+from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.http_requests import RequestFinder, Unsafe
 from resilint.libraries.network_mocks import mocked_libraries
 from resilint.libraries.retry_scopes import (
@@ -228,6 +229,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     summary.star_imports = list(model.star_imports)
     summary.sets_socket_default = _sets_socket_default(model)
     summary.imported_modules = list(dict.fromkeys(model.imported_modules))
+    summary.settings = settings_assigned(model.module, locate)
     for name, bindings in model.module_scope.bindings.items():
         imported = list(dict.fromkeys(b.imported for b in bindings if b.imported is not None))
         if imported:

@@ -836,14 +836,15 @@ class _ProjectJudge:
         last = function.name.rsplit(".", 1)[-1]
         return any(self.graph.callee(call, caller.place.path) is function for caller, call in self.graph.calls_naming(last))
 
-    def object_client(self, target: str, near: str) -> Optional[str]:
+    def object_client(self, target: str, near: str, filled: bool = False) -> Optional[str]:
         """The library client method a call on a project object runs (``graph.object_methods``),
-        asked only of calls whose name ends as a client method's."""
+        asked only of calls whose name ends as a client method's; one of an object that fills
+        in a timeout itself only with ``filled``."""
         if split_last(target)[1] not in self._client_methods:
             return None
         return next(
             (name for name, sets_timeout in self.graph.object_methods(target, near)
-             if not sets_timeout and self.spec(name) is not None),
+             if (filled or not sets_timeout) and self.spec(name) is not None),
             None,
         )
 
@@ -887,10 +888,13 @@ class _ProjectJudge:
         args = call.arguments
         assert args is not None
         client = self.object_client(call.target, near)
+        # An object that fills in a timeout (``kwargs.setdefault("timeout", ...)``) sends the
+        # one a call gives instead: that one is judged, a call that gives none is not.
+        filled = client is None and (client := self.object_client(call.target, near, filled=True)) is not None
         spec = self.spec(client)
         if client is not None and spec is not None:
-            if answered(call.mocked, spec.library, client):
-                return []  # a test double answers it: no network
+            if answered(call.mocked, spec.library, client) or (filled and _given(args, spec) is None):
+                return []  # a test double answers it: no network; or the object's own timeout
             base = split_last(call.target)[0]
             judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
             if judgement is None:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 21
+SUMMARY_VERSION = 22
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -138,6 +138,19 @@ class Request:
     method_from: Optional[str] = None
     key_from: Optional[str] = None
     receiver: Optional[str] = None
+
+
+@dataclass(frozen=True, **_SLOTS)
+class Setting:
+    """A module-level assignment of a framework setting a project rule reads (Django's
+    ``EMAIL_HOST``): where it is, whether it runs on some paths only (under an ``if`` or a
+    ``try``), and the dotted names among its string constants
+    (``"django.core.mail.backends.smtp.EmailBackend"``)."""
+
+    name: str
+    place: Place
+    conditional: bool
+    dotted: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -357,6 +370,7 @@ class ModuleSummary:
     # that make every request of that library retry (``stripe.max_network_retries = 2``).
     policies: Dict[str, Layer] = field(default_factory=dict)
     waits: List[Wait] = field(default_factory=list)
+    settings: List[Setting] = field(default_factory=list)
     # Suppression comments: line → the codes they name (None: every code).
     suppressions: Dict[int, Optional[List[str]]] = field(default_factory=dict)
     # With RES001 enabled: suppressions that may serve a project rule, judged after the pass.
@@ -428,6 +442,7 @@ class ModuleSummary:
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
             [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
             self.imported_modules, self.other_imports,
+            [[s.name, place(s.place), s.conditional, list(s.dotted)] for s in self.settings],
         ]
 
     @classmethod
@@ -513,6 +528,7 @@ class ModuleSummary:
                 star_imports=[str(name) for name in data[15]],
                 sets_socket_default=bool(data[16]), imported_modules=[str(name) for name in data[17]],
                 other_imports={str(name): [str(i) for i in imported] for name, imported in data[18].items()},
+                settings=[Setting(str(s[0]), place(s[1]), bool(s[2]), tuple(str(d) for d in s[3])) for s in data[19]],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Set
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.loop_counts import counted_attempts
 from resilint.libraries.retry_scopes.model import UNKNOWN, Policy, Setting
 from resilint.libraries.retry_scopes.names import CLOCKS
 from resilint.libraries.retry_scopes.statements import (
@@ -93,7 +94,8 @@ def loop_limit(
     elif not is_true(loop.test):
         others = [part for part in _conjuncts(loop.test) if _flag(part) is None]
         if any(mentions_bound(rec, part, set(), scope, order) for part in others):
-            _limited(policy, "bounded", loop.test)  # ``while tries < 3``, ``while not done and time.time() < end``
+            # ``while tries < 3``, ``while not done and time.time() < end``
+            _limited(policy, "bounded", loop.test, counted_attempts(rec, loop, body, scope, order, going_round))
             return
         if not flags:
             _limited(policy, UNKNOWN, loop.test)
@@ -137,11 +139,12 @@ def loop_limit(
             f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever",
         )
     else:
-        _limited(policy, "bounded")
+        _limited(policy, "bounded", attempts=counted_attempts(rec, loop, body, scope, order, going_round))
 
 
-def _limited(policy: Policy, kind: str, node: Optional[cst.CSTNode] = None) -> None:
-    policy.max_attempts, policy.time_limit = UNKNOWN, UNKNOWN
+def _limited(policy: Policy, kind: str, node: Optional[cst.CSTNode] = None, attempts: Optional[int] = None) -> None:
+    policy.max_attempts = UNKNOWN if attempts is None else attempts
+    policy.time_limit = UNKNOWN
     policy.attempts = Setting(kind, node)
 
 

@@ -39,6 +39,9 @@ class NestedRetry(ProjectRule):
     layers; the message states the layers and the product of their attempts
     (`tenacity 3 attempts (api/client.py:12) x urllib3 Retry total=3 (api/session.py:8) = up to
     12 calls per operation`), and every layer and call on the way is a related location. A
+    hand-written loop's attempts are read from its `range(...)`, or from the counter that ends
+    it (`while attempt < 3`, `if retries > 0: retries -= 1; continue` then `raise`, with the
+    start and bound numbers, constants or parameter defaults), replayed pass by pass. A
     count that cannot be read from the code (an SDK client configured elsewhere) is stated as
     unknown, never guessed. Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
     not layers.
@@ -466,6 +469,29 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a countdown loop's attempts are counted: 5 retries left, 6 attempts
+            """
+            import random, time, requests
+            from requests.adapters import HTTPAdapter
+            from urllib3 import Retry
+            session = requests.Session()
+            session.mount("https://", HTTPAdapter(max_retries=Retry(total=2, backoff_factor=0.5, backoff_jitter=0.5)))
+            def fetch(url):
+                retries = 5
+                while True:
+                    try:
+                        return session.get(url, timeout=5)
+                    except requests.ConnectionError:
+                        if retries > 0:
+                            retries -= 1
+                            time.sleep(random.uniform(0, 2))
+                            continue
+                        raise
+            """,
+            line=10,
+            message="6 attempts",
+        ),
         Invalid(
             # spent on a 500, this pool hands the answer back: Minio raises S3Error, which the loop retries
             """

@@ -881,6 +881,8 @@ class _Judge:
             return None
         if request.receiver is not None and not self.is_client(request.receiver, function.place.path):
             return None
+        if request.receiver is None and self.project_method_at(function, request.place):
+            return None  # ``self._client.request("POST", ...)`` runs the project's own method: followed there
         status = "unstable" if request.status == PER_CALL else request.status
         if status in ("missing", "unstable"):
             return _Problem(method, status, request.detail)
@@ -1053,6 +1055,15 @@ class _Judge:
         """The call's object is a session whose own headers carry an idempotency key."""
         receiver = split_last(call.target)[0]
         return any(h.facts is not None and h.facts.key for h in self.graph.instances(receiver, near))
+
+    def project_method_at(self, function: FunctionSummary, place: Place) -> bool:
+        """The call at ``place``, which its file took for a client's request by the receiver's
+        name alone (``self._client.request``), runs a method of the project."""
+        near = function.place.path
+        return any(
+            call.place == place and self.graph.is_project_name(call.target) and self.graph.callee(call, near) is not None
+            for call in function.calls
+        )
 
     def is_client(self, receiver: str, near: str) -> bool:
         """The object is an HTTP client of a library the rule knows."""

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
+from resilint.libraries.django_mail import MESSAGE as DJANGO_SMTP_MESSAGE, unbounded_smtp_settings
+from resilint.libraries.timeout_verdicts import report_project_verdicts, report_verdicts
+from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.rules.project_rule import ProjectRule
-from resilint.libraries.timeout_verdicts import report_project_verdicts, report_verdicts
 
 
 class MissingTimeout(ProjectRule):
@@ -74,6 +76,16 @@ class MissingTimeout(ProjectRule):
       treq's functions and `HTTPClient` methods, which cancel a request only when given
       `timeout=`;
     - the qualified names listed in `extend-clients`.
+
+    Django sends mail (`send_mail`, `EmailMessage.send`, password resets, `mail_admins`)
+    through its SMTP backend by default, whose timeout is the `EMAIL_TIMEOUT` setting, `None`
+    unless set. The calls take no timeout, so the finding is reported once, in the settings:
+    at each `EMAIL_HOST` assignment of a Django project (one that sets `INSTALLED_APPS` or
+    names one of Django's backends in `EMAIL_BACKEND`) when no module of the project sets
+    `EMAIL_TIMEOUT` (split settings count together; settings in test code count neither way),
+    unless every `EMAIL_BACKEND` the settings set on all paths names a backend that is not SMTP
+    (a console or an API backend; one read from the environment with the SMTP backend as its
+    default counts as SMTP). An `EmailBackend(...)` the code builds itself is not judged.
 
     A client reached through a project module that only imports it is that client, in every
     module that uses it: `from app.compat import urlopen` where `app/compat.py` has `try: from
@@ -249,8 +261,14 @@ class MissingTimeout(ProjectRule):
     code = "RES101"
     name = "missing-timeout"
     message = "call without a timeout"
-    triggers = TRIGGERS
+    triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # Django settings that bound the SMTP backend
+        """
+        INSTALLED_APPS = ["django.contrib.auth"]
+        EMAIL_HOST = "smtp.example.com"
+        EMAIL_TIMEOUT = 10
+        """,
         # a transport of its own, which may set a timeout
         """
         import xmlrpc.client
@@ -453,6 +471,14 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # Django's SMTP backend, configured with no `EMAIL_TIMEOUT`: reported at the host
+        Invalid(
+            """
+            INSTALLED_APPS = ["django.contrib.auth"]
+            EMAIL_HOST = "smtp.example.com"
+            """,
+            line=2,
+        ),
         # keywords from a method whose every return is a dict written out, without a timeout
         Invalid(
             """
@@ -815,3 +841,5 @@ class MissingTimeout(ProjectRule):
 
     def check_project(self, ctx: ProjectContext) -> None:
         report_project_verdicts(ctx, self.code)
+        for place in unbounded_smtp_settings(ctx.graph.summaries, lambda path: is_test_code(path, ctx.settings)):
+            ctx.report(place, DJANGO_SMTP_MESSAGE)

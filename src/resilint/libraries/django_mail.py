@@ -1,0 +1,106 @@
+"""Django's SMTP mail without a timeout: the settings say so, not a call.
+
+Django sends mail (``send_mail``, ``EmailMessage.send``, password resets, ``mail_admins``)
+through the backend ``EMAIL_BACKEND`` names, the SMTP one by default, which opens
+``smtplib.SMTP(host, port, timeout=EMAIL_TIMEOUT)``; ``EMAIL_TIMEOUT`` defaults to ``None``, so
+a mail server that accepts the connection and stops answering holds the sending worker for
+good. The calls pass no timeout of their own: the one place to bound them is the settings, so
+that is where the finding goes, at the ``EMAIL_HOST`` assignment that configures the server.
+
+The local pass records the module-level assignments of the settings read here
+(``settings_assigned``); the project pass (``unbounded_smtp_settings``) joins them over every
+module of the project, since a split settings package may set the timeout in another module
+than the host.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator, List, Tuple
+
+import libcst as cst
+
+from resilint.lint.summary import ModuleSummary, Place, Setting
+from resilint.lint.traversal import iter_nodes
+
+READ = ("EMAIL_HOST", "EMAIL_BACKEND", "EMAIL_TIMEOUT", "INSTALLED_APPS")
+_SMTP_BACKEND = "smtp"
+MESSAGE = (
+    "Django sends mail over SMTP without a timeout: no settings module sets `EMAIL_TIMEOUT` "
+    "(Django's default is None), so a mail server that stops answering blocks the worker "
+    "sending the mail forever; set `EMAIL_TIMEOUT` in the settings"
+)
+
+
+def settings_assigned(module: cst.Module, locate: Callable[[cst.CSTNode], Place]) -> List[Setting]:
+    """The module-level assignments of the settings in ``READ``, in source order."""
+    found: List[Setting] = []
+    for statement, conditional in _module_statements(module.body, False):
+        for small in statement.body:
+            if isinstance(small, cst.Assign):
+                targets = [t.target for t in small.targets]
+                value = small.value
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                targets, value = [small.target], small.value
+            else:
+                continue
+            for target in targets:
+                if isinstance(target, cst.Name) and target.value in READ:
+                    found.append(Setting(target.value, locate(small), conditional, _dotted_strings(value)))
+    return found
+
+
+def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[[str], bool]) -> List[Place]:
+    """Where a Django project configures an SMTP server (``EMAIL_HOST``) while no module of it
+    sets ``EMAIL_TIMEOUT``: none when the project is not Django's (no ``INSTALLED_APPS``, no
+    setting naming a ``django.`` backend), or
+    when every unconditional ``EMAIL_BACKEND`` names only backends that are not SMTP (a
+    console or an API backend; one read from the environment with an SMTP default counts as
+    SMTP). Settings in test code do not count either way."""
+    settings = [s for m in modules if m.settings and not is_test(m.path) for s in m.settings]
+    names = {s.name for s in settings}
+    django = "INSTALLED_APPS" in names or any(d.startswith("django.") for s in settings for d in s.dotted)
+    if not django or "EMAIL_TIMEOUT" in names:
+        return []
+    backends = [s for s in settings if s.name == "EMAIL_BACKEND" and not s.conditional]
+    if backends and all(s.dotted and not any(_SMTP_BACKEND in d for d in s.dotted) for s in backends):
+        return []
+    return [s.place for s in settings if s.name == "EMAIL_HOST"]
+
+
+def _module_statements(
+    body: Iterable[cst.CSTNode], conditional: bool,
+) -> Iterator[Tuple[cst.BaseSuite, bool]]:
+    """The lines of simple statements at the module's top level, with those in ``if``/``try``/
+    ``with`` blocks (conditional: ``if`` and ``try``)."""
+    for statement in body:
+        if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            yield statement, conditional
+        elif isinstance(statement, cst.If):
+            yield from _module_statements(_lines(statement.body), True)
+            if statement.orelse is not None:
+                yield from _module_statements(
+                    [statement.orelse] if isinstance(statement.orelse, cst.If) else _lines(statement.orelse.body), True,
+                )
+        elif isinstance(statement, cst.Try):
+            blocks = [statement.body] + [h.body for h in statement.handlers]
+            blocks += [b.body for b in (statement.orelse, statement.finalbody) if b is not None]
+            for block in blocks:
+                yield from _module_statements(_lines(block), True)
+        elif isinstance(statement, cst.With):
+            yield from _module_statements(_lines(statement.body), conditional)
+
+
+def _lines(block: cst.BaseSuite) -> List[cst.CSTNode]:
+    return [block] if isinstance(block, cst.SimpleStatementSuite) else list(block.body)
+
+
+def _dotted_strings(value: cst.BaseExpression) -> Tuple[str, ...]:
+    """The string constants in ``value`` that read as dotted paths (a backend's import path,
+    not the environment variable's name)."""
+    found = []
+    for node in iter_nodes(value):
+        if isinstance(node, cst.SimpleString):
+            text = node.evaluated_value
+            if isinstance(text, str) and "." in text and " " not in text:
+                found.append(text)
+    return tuple(found)
