@@ -469,7 +469,7 @@ CURL_DEFAULT = (
 # ``from http import client`` … ``client.X``: every spelling names one of its two classes.
 TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
-    "smtplib", "ftplib", "poplib", "imaplib", "redis", "psycopg", "boto", "asyncio",
+    "smtplib", "ftplib", "poplib", "imaplib", "redis", "valkey", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
     "pycurl", "treq", "xmlrpc", "imap_tools",
 )

@@ -88,6 +88,25 @@ ALIASES: Dict[str, str] = {
     "zeep.client.AsyncClient": "zeep.AsyncClient",
     "zeep.client.CachingClient": "zeep.CachingClient",
     "zeep.transports.Transport": "zeep.Transport",
+    # valkey-py is redis-py renamed (a fork with the same API, defaults and retries)
+    "valkey.Valkey": "redis.Redis",
+    "valkey.StrictValkey": "redis.Redis",
+    "valkey.client.Valkey": "redis.Redis",
+    "valkey.client.StrictValkey": "redis.Redis",
+    "valkey.asyncio.Valkey": "redis.asyncio.Redis",
+    "valkey.asyncio.StrictValkey": "redis.asyncio.Redis",
+    "valkey.asyncio.client.Valkey": "redis.asyncio.Redis",
+    "valkey.from_url": "redis.from_url",
+    "valkey.client.from_url": "redis.from_url",
+    "valkey.utils.from_url": "redis.from_url",
+    "valkey.asyncio.from_url": "redis.asyncio.from_url",
+    "valkey.asyncio.utils.from_url": "redis.asyncio.from_url",
+    "valkey.ConnectionPool": "redis.ConnectionPool",
+    "valkey.BlockingConnectionPool": "redis.BlockingConnectionPool",
+    "valkey.connection.ConnectionPool": "redis.ConnectionPool",
+    "valkey.connection.BlockingConnectionPool": "redis.BlockingConnectionPool",
+    "valkey.retry.Retry": "redis.retry.Retry",
+    "valkey.asyncio.retry.Retry": "redis.asyncio.retry.Retry",
 }
 
 # Factories: calling the key returns an instance of the value.

@@ -36,7 +36,9 @@ class MissingTimeout(ProjectRule):
       bounds the connect, not reads). A `from_url` URL read from configuration
       (`redis.from_url(settings.REDIS_URL)`) is taken to carry no `socket_timeout`, since
       real projects almost never put one there; the message says a URL parameter would also
-      do, and the `redis-url-timeouts` setting turns this off;
+      do, and the `redis-url-timeouts` setting turns this off. valkey-py (`valkey.Valkey`,
+      `StrictValkey`, `from_url`, `ConnectionPool`, `valkey.asyncio`) is redis-py's fork with
+      the same API and defaults, judged the same (its messages name redis-py's classes);
     - `psycopg2.connect` without `connect_timeout`, as a keyword or inside a literal DSN string
       (`"host=db connect_timeout=5"`, `"postgresql://db/app?connect_timeout=5"`), and any
       `psycopg2.connect(..., async_=True)`: libpq ignores `connect_timeout` when it connects
