@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _MAX_ALIAS_HOPS = 10
 _DJANGO_SETTINGS = "django.conf.settings."
+_ABSTRACT = frozenset({"abc.abstractmethod", "abc.abstractproperty"})
 
 _UNRESOLVED = object()
 _MAX_CLIENT_PARTS = 4  # ``client.beta.chat.completions.create``: the parts of a client a request goes through
@@ -119,6 +120,7 @@ class ProjectGraph:
         self._settings_modules: Optional[Tuple[bool, List[str]]] = None
         self._holder_index: Optional[_Holders] = None
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
+        self._dispatchers: Dict[int, Optional[FunctionSummary]] = {}
         self._directories: Dict[str, str] = {}
         self._classes: Dict[str, ModuleSummary] = {
             name: summary for summary in self.summaries for name in summary.classes
@@ -452,12 +454,43 @@ class ProjectGraph:
 
     def callee(self, call: Call, near: str) -> Optional[FunctionSummary]:
         """The project function a call runs: by its name, or by what the object it is called on
-        holds (``get_llm().complete``: the ``complete`` of the class ``get_llm`` returns)."""
+        holds (``get_llm().complete``: the ``complete`` of the class ``get_llm`` returns). A
+        method its class only declares (``@abstractmethod``, or a body that does nothing the
+        summaries record) runs a subclass's override: the call runs ``overrides``'s stand-in."""
         found = self.resolve(call.target, near)
-        if found is not None:
-            return found
-        callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
-        return callees[0][0] if callees else None
+        if found is None:
+            callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
+            found = callees[0][0] if callees else None
+        return self.overrides(found) or found if found is not None else None
+
+    def overrides(self, method: FunctionSummary) -> Optional[FunctionSummary]:
+        """For a method its class only declares, a function that calls every override of it in
+        the project's subclasses (at any depth), standing in for the dispatch; None when the
+        method does something itself or nothing overrides it."""
+        known = self._dispatchers.get(id(method), False)
+        if known is not False:
+            return known  # type: ignore[return-value]
+        found: Optional[FunctionSummary] = None
+        cls, name = split_last(method.name)
+        declared = any(d in _ABSTRACT for d, _ in method.decorators) or not (
+            method.calls or method.returns or method.layers or method.requests or method.db_scopes or method.decorators
+        )
+        if declared and self.class_module(cls) is not None and not name.startswith("__"):
+            implementations = [
+                function for sub in self.values.subclasses(cls)
+                for function in (self._class_method(sub, name),) if function is not None
+            ]
+            if implementations:
+                found = FunctionSummary(method.name, method.place, calls=[
+                    Call(function.name, method.place, bound=True) for function in implementations
+                ])
+                self._module_of[id(found)] = self.module_of(method)
+        self._dispatchers[id(method)] = found
+        return found
+
+    def _class_method(self, cls: str, name: str) -> Optional[FunctionSummary]:
+        module = self.class_module(cls)
+        return module.functions.get(f"{cls}.{name}") if module is not None else None
 
     # --- objects ---------------------------------------------------------------------------
 

@@ -378,9 +378,20 @@ class ValueFlow:
             self._callers_final[key] = found
         return found
 
-    def constructed_by(self, cls: str) -> Set[str]:
-        """The project classes whose ``__init__`` is that of ``cls``: itself, and its subclasses
-        at any depth that do not define their own (``Customers(self)`` runs ``Resource.__init__``)."""
+    def subclasses(self, cls: str) -> List[str]:
+        """The project classes derived from ``cls`` at any depth, nearest first."""
+        self._inheritance()
+        assert self._inheritors is not None
+        found: List[str] = []
+        todo = [cls]
+        while todo:
+            for sub in self._inheritors.get(todo.pop(0), ()):
+                if sub not in found and sub != cls:
+                    found.append(sub)
+                    todo.append(sub)
+        return found
+
+    def _inheritance(self) -> None:
         if self._inheritors is None:
             self._inheritors = {}
             for summary in self.graph.summaries:
@@ -388,6 +399,12 @@ class ValueFlow:
                     for base in self.bases(name, summary):
                         if base.kind == "class":
                             self._inheritors.setdefault(base.name, []).append(name)
+
+    def constructed_by(self, cls: str) -> Set[str]:
+        """The project classes whose ``__init__`` is that of ``cls``: itself, and its subclasses
+        at any depth that do not define their own (``Customers(self)`` runs ``Resource.__init__``)."""
+        self._inheritance()
+        assert self._inheritors is not None
         found = {cls}
         todo = [cls]
         while todo:
