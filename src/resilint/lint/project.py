@@ -682,19 +682,27 @@ class ProjectGraph:
                     continue
                 if known:
                     continue  # that object's attribute is a client that does not retry
-            callee = self.callee(call, owner.place.path)
-            if callee is None or callee.name in visited:
-                continue
-            visited.add(callee.name)
-            # A celery task called as a plain function runs in its caller (``request.called_directly``):
-            # its ``autoretry_for`` and ``self.retry()`` re-raise instead of retrying.
-            decorators = [i for i, layer in enumerate(callee.layers) if layer.whole_function and layer.library != "celery"]
-            if decorators:
-                _keep(found, Reached(LayerRef(callee, decorators[0]), path))
-                continue
-            receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] == made.cls else None)
-            queue.extend((callee, inner_call, path, None, receiver) for inner_call in callee.calls)
+            for callee in self.callees(call, owner.place.path):
+                if callee.name in visited:
+                    continue
+                visited.add(callee.name)
+                # A celery task called as a plain function runs in its caller (``request.called_directly``):
+                # its ``autoretry_for`` and ``self.retry()`` re-raise instead of retrying.
+                decorators = [i for i, layer in enumerate(callee.layers) if layer.whole_function and layer.library != "celery"]
+                if decorators:
+                    _keep(found, Reached(LayerRef(callee, decorators[0]), path))
+                    continue
+                receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] == made.cls else None)
+                queue.extend((callee, inner_call, path, None, receiver) for inner_call in callee.calls)
         return list(found.values())
+
+    def callees(self, call: Call, near: str) -> List[FunctionSummary]:
+        """The project functions a call may run: ``callee``'s, or, for a call of a parameter
+        (``fn(*args)`` in ``def call_with_retries(fn, *args)``), every function the callers pass."""
+        if split_last(call.target)[1].startswith("("):
+            return [self.overrides(f) or f for f, _ in self.values.callees(call, near)]
+        callee = self.callee(call, near)
+        return [callee] if callee is not None else []
 
     def guard_holds(self, layer: Layer, function: FunctionSummary, caller: FunctionSummary, call: Call) -> bool:
         """Whether ``call`` (made by ``caller``) runs ``function``'s loop ``layer`` as a retry: a

@@ -8,7 +8,7 @@ from resilint.libraries.retry_scopes import ON_RESULT
 from resilint.libraries.self_retrying import separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
-from resilint.lint.summary import Place
+from resilint.lint.summary import Call, Place
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGE_ASSERTION_POLL
 
@@ -43,7 +43,11 @@ class NestedRetry(ProjectRule):
     it (`while attempt < 3`, `if retries > 0: retries -= 1; continue` then `raise`, with the
     start and bound numbers, constants or parameter defaults), replayed pass by pass. A
     count that cannot be read from the code (an SDK client configured elsewhere) is stated as
-    unknown, never guessed. Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
+    unknown, never guessed. A helper that retries the function it is given
+    (`def call_with_retries(fn, *args): for attempt in range(4): ... fn(*args)`) is a layer
+    around every project function its callers hand it; the finding is at its call of the
+    parameter and names what runs there (`through `fn` (`fetch_page`) -> `request``).
+    Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
     not layers.
 
     Clients that retry by themselves, as their libraries document them. A client's settings
@@ -840,8 +844,7 @@ def _report(ctx: ProjectContext, outer: LayerRef, reached: Reached, below: Chain
         path = path[:-1]
     route = ""
     if len(path) > 1 or reached.layer.function is not outer.function:
-        names = [call.target.rsplit(".", 1)[-1] for call in path]
-        route = " through " + " -> ".join(f"`{name}`" for name in names)
+        route = " through " + " -> ".join(_step_names(reached, path))
     message = (
         f"nested retries{route}: {described} = {total}; let one layer own the retries"
     )
@@ -850,3 +853,18 @@ def _report(ctx: ProjectContext, outer: LayerRef, reached: Reached, below: Chain
     first = path[0] if path else None
     place: Optional[Place] = first.place if first is not None else reached.layer.layer.place
     ctx.report(place, message, related)
+
+
+def _step_names(reached: Reached, path: List[Call]) -> List[str]:
+    """How the message names each call on the way: the function it calls, or, for a call of a
+    parameter (``fn(*args)``), the parameter and the function that runs there (``fn`` =
+    ``fetch_page``)."""
+    names = []
+    for index, call in enumerate(path):
+        name = call.target.rsplit(".", 1)[-1]
+        if name.startswith("(") and index + 1 < len(reached.path):
+            runs = reached.path[index + 1][0].name.rsplit(".", 1)[-1]
+            names.append(f"`{name[1:-1]}` (`{runs}`)")
+        else:
+            names.append(f"`{name.strip('()')}`")
+    return names
