@@ -100,8 +100,9 @@ def test_a_cap_in_the_sleep_or_in_the_loop_bounds_the_jittered_wait_and_random_i
     assert remaining(code, "RES202") == []
 
 
-def test_a_cap_only_some_paths_apply_is_not_put_on_the_jittered_wait():
-    # tweepy's streams: the wait of a 420 doubles without a cap; capping the sum would cut it
+def test_a_cap_only_some_paths_apply_bounds_the_sum_only_where_the_wait_is_within_it():
+    # tweepy's streams: the wait of a 420 doubles without a cap; capping the sum by the cap
+    # alone would cut it, leaving it uncapped would pass the cap every other status keeps
     code, _ = rewrite(LoopJitter, """
         import time, requests
 
@@ -117,7 +118,7 @@ def test_a_cap_only_some_paths_apply_is_not_put_on_the_jittered_wait():
                     if wait > wait_max:
                         wait = wait_max
         """)
-    assert "time.sleep(wait + random.uniform(0, wait))" in code
+    assert "time.sleep(min(wait + random.uniform(0, wait), max(wait, wait_max)))" in code
     assert remaining(code, "RES202") == []
 
 
@@ -144,6 +145,37 @@ def test_no_wait_gets_shorter_and_none_passes_the_cap(tmp_path):
         assert max(draws) <= 20
         if old < 20:
             assert max(draws) > old, "a random term was added"
+
+
+def test_a_cap_on_some_paths_run_for_real(tmp_path):
+    """The tweepy stream's waits replayed, 420s and other errors mixed: no jittered wait is
+    shorter than the original, and none passes the cap unless the original already did."""
+    code, _ = rewrite(LoopJitter, """
+        import time, requests
+
+        def stream(url, wait_max):
+            wait = 5
+            while True:
+                response = requests.get(url, timeout=(3, 90))
+                if response.status_code == 200:
+                    return response
+                time.sleep(wait)
+                wait *= 2
+                if response.status_code != 420:
+                    if wait > wait_max:
+                        wait = wait_max
+        """)
+    expression = " ".join(code.split("time.sleep(", 1)[1].rsplit(")", 1)[0].split())
+    module = load_module(tmp_path, "conditional_cap", f"import random\n\ndef delay(wait, wait_max):\n    return {expression}\n")
+    random.seed(420)
+    wait, wait_max = 5, 320
+    for status in [500, 500, 420, 420, 420, 420, 420, 500, 500, 420]:
+        draws = [module.delay(wait, wait_max) for _ in range(200)]
+        assert min(draws) >= wait
+        assert max(draws) <= max(wait, wait_max)
+        wait *= 2
+        if status != 420 and wait > wait_max:
+            wait = wait_max
 
 
 def test_only_the_reported_sleep_is_edited(cli, tmp_path):

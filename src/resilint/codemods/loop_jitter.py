@@ -6,7 +6,9 @@ waits out a service's minimum, or whose attempts bound a readiness window, keeps
 loop caps its delay (``min(2 ** n, 30)``, ``delay = min(delay * 2, 60)`` or ``if delay > 60:
 delay = 60`` in the loop), the
 sum is capped by the same value: ``min(2 ** n + random.uniform(0, 2 ** n), 30)``, so no wait
-exceeds the cap either. ``random`` is imported (``import random``) only when the file does not
+exceeds the cap either. A cap the loop applies on some paths only (``if status != 420: if
+wait > wait_max: wait = wait_max``) bounds the sum as ``max(wait, wait_max)``: within the cap
+where the wait is, and a wait the loop let grow past it keeps its length. ``random`` is imported (``import random``) only when the file does not
 already import it; the standard library is never a new dependency. A sleep that grows past
 the project's line length is wrapped as black wraps it (``wrapping``).
 
@@ -17,7 +19,7 @@ for the rule, and the loop's other sleeps were never reported. A delay computed 
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -43,12 +45,12 @@ class LoopJitter(ResilintCodemod):
         self.model = self.semantic_model(node)
         fit = LineFit(self, node, self.model)
         for call, delay_node, loop in reported_sleeps(self, self.model):
-            delay, cap = _delay_and_cap(delay_node, loop)
+            delay, cap, some_paths = _delay_and_cap(delay_node, loop)
             if delay is None:
                 self.leave_alone(call, "the delay is computed by a call: add `random.uniform(0, ...)` on top of it by hand")
                 continue
             uniform = stdlib_attribute(self.context, self.model, "random", "uniform")
-            self.plan(delay_node, lambda updated, d=delay, c=cap, u=uniform: _jittered(updated, d, c, u))
+            self.plan(delay_node, lambda updated, d=delay, c=cap, u=uniform, p=some_paths: _jittered(updated, d, c, u, p))
             self.plan(call, fit.wrapper(call))  # grown past the line length: wrapped as black would
 
 
@@ -78,29 +80,41 @@ def reported_sleeps(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[
 
 def _delay_and_cap(
     value: cst.BaseExpression, loop: cst.CSTNode,
-) -> Tuple[Optional[cst.BaseExpression], Optional[cst.BaseExpression]]:
-    """The uncapped delay (None: not an expression that may be written twice) and the cap the
-    loop puts on it (None: none)."""
+) -> Tuple[Optional[cst.BaseExpression], Optional[cst.BaseExpression], bool]:
+    """The uncapped delay (None: not an expression that may be written twice), the cap the
+    loop puts on it (None: none), and whether the loop caps it on some paths only."""
     capped = _min_parts(value)
     if capped is not None:
         delay, cap = capped
-        return (delay if _pure(delay) else None), cap
+        return (delay if _pure(delay) else None), cap, False
     if not _pure(value):
-        return None, None
+        return None, None, False
     if isinstance(value, cst.Name):
-        for statement in _statements_around(loop, value):
-            smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
-            for node in smalls:
-                if isinstance(node, cst.Assign) and any(
-                    isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets
-                ):
-                    parts = _min_parts(node.value)
-                    if parts is not None:
-                        return value, parts[1]
-                cap = _capped_by_if(node, value.value)
-                if cap is not None:
-                    return value, cap
-    return value, None
+        cap = _cap_among(_statements_around(loop, value), value.value)
+        if cap is not None:
+            return value, cap, False
+        statements = [n for n in iter_nodes(loop) if isinstance(n, (cst.SimpleStatementLine, cst.If))]
+        cap = _cap_among(statements, value.value)
+        if cap is not None:
+            return value, cap, True
+    return value, None, False
+
+
+def _cap_among(statements: Sequence[cst.CSTNode], name: str) -> Optional[cst.BaseExpression]:
+    """The cap ``name = min(..., cap)`` or ``if name > cap: name = cap`` puts on the delay."""
+    for statement in statements:
+        smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
+        for node in smalls:
+            if isinstance(node, cst.Assign) and any(
+                isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets
+            ):
+                parts = _min_parts(node.value)
+                if parts is not None:
+                    return parts[1]
+            cap = _capped_by_if(node, name)
+            if cap is not None:
+                return cap
+    return None
 
 
 def _statements_around(loop: cst.CSTNode, target: cst.CSTNode) -> List[cst.CSTNode]:
@@ -172,6 +186,7 @@ def _pure(expr: cst.BaseExpression) -> bool:
 
 def _jittered(
     updated: cst.BaseExpression, delay: cst.BaseExpression, cap: Optional[cst.BaseExpression], uniform: cst.BaseExpression,
+    some_paths: bool = False,
 ) -> cst.BaseExpression:
     spread = delay.deep_clone()
     spread = spread.with_changes(lpar=[], rpar=[]) if getattr(spread, "lpar", None) else spread
@@ -186,6 +201,10 @@ def _jittered(
         args = list(updated.args)  # type: ignore[attr-defined]
         args[index] = args[index].with_changes(value=total)
         return updated.with_changes(args=args)
+    if some_paths:
+        # a cap the loop applies on some paths only (not to a 420's wait): the sum stays within
+        # it where the wait does, and a wait already past it keeps its length
+        cap = cst.Call(cst.Name("max"), [cst.Arg(_bare(delay)), cst.Arg(_bare(cap))])
     return cst.Call(cst.Name("min"), [cst.Arg(total), cst.Arg(_bare(cap))])
 
 

@@ -161,7 +161,9 @@ class BackoffWithoutJitter(ProjectRule):
     hand-written retry loop gets a draw on top of its delay, `time.sleep(d)` →
     `time.sleep(d + random.uniform(0, d))`, and where the loop caps its delay
     (`min(2 ** n, 30)`, or `delay = min(delay * 2, 60)` in the loop) the sum stays under that
-    cap: `min(2 ** n + random.uniform(0, 2 ** n), 30)`. `import random` is added only when the
+    cap: `min(2 ** n + random.uniform(0, 2 ** n), 30)`; a cap applied on some paths only
+    (`if status != 420: wait = min(wait, wait_max)`) bounds the sum by `max(wait, wait_max)`, so
+    a wait the loop lets grow past it is never cut. `import random` is added only when the
     file does not import it. Only the sleep the finding points at is edited; a delay computed
     by a call is left alone and listed. Changed: each wait is up to twice as long (never past
     the cap).
