@@ -70,7 +70,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     key the function makes before its own retry loop is stable for that loop, and new on every
     attempt of a retry around the whole function. A urllib3 pool of another module
     (`index_pool.request("POST", ...)` with `index_pool = urllib3.PoolManager(...)` there) is
-    a client like one of the file. A key
+    a client like one of the file. A POST in a branch no caller in the project takes is not
+    reported: `def send_query(q, method="GET"): if method == "GET": ... else: post(...)` when
+    every call of `send_query` leaves `method` at `"GET"` (a function nothing in the project
+    calls may be called from outside, and is judged as written). A key
     generated inside it (`uuid.uuid4()` in the decorated function or loop body, or a helper of
     any module that returns a new one, `new_key()`) changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
     resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
@@ -675,6 +678,9 @@ def _check_project(ctx: ProjectContext) -> None:
                 posts.add(request.place)  # unless the retry comes from another module
                 continue
             problem = judge.problem(request, function, ()) if judge.repeats_lost(layer, (function,)) else None
+            if problem is not None and judge.never_runs(function, judge.call_at(function, request.place)):
+                posts.add(request.place)
+                continue
             if problem is not None:
                 posts.add(request.place)
                 reported.add(request.place)
@@ -751,6 +757,8 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
                     top = steps[0][1]
                     if problem.status == "unstable" and any(ref[0] == "fresh" for _, ref in top.passed):
                         continue  # made by the call into the retry, once for all its attempts
+                    if judge.never_runs(steps[0][0], top):
+                        continue
                     if top.place in already:
                         reported = True  # by the retry around the call: one finding per call
                         break
@@ -1055,6 +1063,24 @@ class _Judge:
         """The call's object is a session whose own headers carry an idempotency key."""
         receiver = split_last(call.target)[0]
         return any(h.facts is not None and h.facts.key for h in self.graph.instances(receiver, near))
+
+    def never_runs(self, function: FunctionSummary, call: Optional[Call]) -> bool:
+        """Whether no call of ``function`` in the project runs ``call``: every caller leaves the
+        parameter its guard tests at a value that rules it out (``send_query(q)`` with ``method``
+        at its default ``"GET"`` never takes the ``else:`` that POSTs). A function no project
+        code calls may be called from outside: it runs."""
+        if call is None or not call.guards:
+            return False
+        conditions = self.graph.conditions
+        callers = self.graph.values.callers(function)
+        return bool(callers) and not any(
+            conditions.runs(call, function, conditions.enter(caller.function, caller.call, function, {}))
+            for caller in callers
+        )
+
+    @staticmethod
+    def call_at(function: FunctionSummary, place: Place) -> Optional[Call]:
+        return next((call for call in function.calls if call.place == place), None)
 
     def project_method_at(self, function: FunctionSummary, place: Place) -> bool:
         """The call at ``place``, which its file took for a client's request by the receiver's

@@ -1,0 +1,16 @@
+from search.net import get, post
+
+URL = "https://query.example/sparql"
+
+
+def send_query(query, method="GET"):
+    if method == "GET":
+        return get(URL, params={"query": query})
+    # no caller in the project asks for the POST: the branch never runs
+    return post(URL, data={"query": query})
+
+
+def submit(form, method="POST"):
+    if method == "GET":
+        return get(URL, params=form)
+    return post(URL, data=form)  # expect: RES201
