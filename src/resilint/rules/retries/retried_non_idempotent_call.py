@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -890,7 +891,9 @@ class _Judge:
         if request.receiver is not None and not self.is_client(request.receiver, function.place.path):
             return None
         if request.receiver is None and self.project_method_at(function, request.place):
-            return None  # ``self._client.request("POST", ...)`` runs the project's own method: followed there
+            # ``self._client.request("POST", ..., idempotency_key=key)`` runs the project's own
+            # method, which may make the key a header: followed there
+            return None
         status = "unstable" if request.status == PER_CALL else request.status
         if status in ("missing", "unstable"):
             return _Problem(method, status, request.detail)
@@ -1084,10 +1087,13 @@ class _Judge:
 
     def project_method_at(self, function: FunctionSummary, place: Place) -> bool:
         """The call at ``place``, which its file took for a client's request by the receiver's
-        name alone (``self._client.request``), runs a method of the project."""
+        name alone (``self._client.request``), runs a method of the project, and hands it
+        something that may become the key (``idempotency_key=key``, ``**kwargs``): what the
+        method does with it decides. Headers written out without a key stay missing."""
         near = function.place.path
         return any(
-            call.place == place and self.graph.is_project_name(call.target) and self.graph.callee(call, near) is not None
+            call.place == place and self.graph.is_project_name(call.target) and _may_pass_key(call)
+            and self.graph.callee(call, near) is not None
             for call in function.calls
         )
 
@@ -1103,6 +1109,15 @@ class _Judge:
 
 
 _MAX_METHOD_HOPS = 4  # calls that may hand a request's method down
+_KEY_ARGUMENT = re.compile(r"idempot|key", re.I)
+
+
+def _may_pass_key(call: Call) -> bool:
+    """The call passes an argument named for a key (``idempotency_key=``) or ``**kwargs``."""
+    args = call.arguments
+    if args is None:
+        return any(isinstance(slot, str) and _KEY_ARGUMENT.search(slot) for slot, _ in call.passed)
+    return args.double_star or any(_KEY_ARGUMENT.search(keyword) for keyword in args.keywords)
 
 
 def _arguments(call: Call, function: FunctionSummary, parameter: str, offset: int) -> List[Ref]:

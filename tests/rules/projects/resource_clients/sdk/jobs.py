@@ -11,4 +11,4 @@ def charge_invoice(invoice):
 
 @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
 def capture(charge_id):
-    return api.charges.capture(charge_id)  # expect: RES201 "through `request` -> `_send`"
+    return api.charges.capture(charge_id)  # expect: RES201 "`capture` sends a POST"
