@@ -682,7 +682,7 @@ class ProjectGraph:
                     continue
                 if known:
                     continue  # that object's attribute is a client that does not retry
-            for callee in self.callees(call, owner.place.path):
+            for callee in self.callees(call, owner, path[:-1]):
                 if callee.name in visited:
                     continue
                 visited.add(callee.name)
@@ -696,11 +696,22 @@ class ProjectGraph:
                 queue.extend((callee, inner_call, path, None, receiver) for inner_call in callee.calls)
         return list(found.values())
 
-    def callees(self, call: Call, near: str) -> List[FunctionSummary]:
-        """The project functions a call may run: ``callee``'s, or, for a call of a parameter
-        (``fn(*args)`` in ``def call_with_retries(fn, *args)``), every function the callers pass."""
-        if split_last(call.target)[1].startswith("("):
-            return [self.overrides(f) or f for f, _ in self.values.callees(call, near)]
+    def callees(
+        self, call: Call, owner: FunctionSummary, entered: Tuple[Tuple[FunctionSummary, Call], ...] = (),
+    ) -> List[FunctionSummary]:
+        """The project functions a call ``owner`` makes may run: ``callee``'s; for a call of
+        ``owner``'s own parameter (``fn(*args)`` in ``def call_with_retries(fn, *args)``), the
+        function the call that ``entered`` it passes, or, where the walk starts in ``owner``,
+        every function its callers pass."""
+        near = owner.place.path
+        base, last = split_last(call.target)
+        if last.startswith("(") and base == owner.name:
+            if not entered:
+                return [self.overrides(f) or f for f, _ in self.values.callees(call, near)]
+            caller, into = entered[-1]
+            offset = next((o for f, o in self.values.callees(into, caller.place.path) if f is owner), 0)
+            held = self.values.argument(Caller(caller, into, offset), owner, last[1:-1])
+            return [h.function for h in held if h.kind == "function" and h.function is not None]
         callee = self.callee(call, near)
         return [callee] if callee is not None else []
 
