@@ -272,6 +272,9 @@ class _Finder:
         func = start.node.func
         expr = func.value if isinstance(func, cst.Attribute) else None
         for _ in range(3):
+            if isinstance(expr, cst.Call) and method_of(expr) == "cursor" and isinstance(expr.func, cst.Attribute):
+                expr = expr.func.value  # ``conn.cursor().execute(...)``: the connection's block
+                continue
             if not isinstance(expr, cst.Name):
                 return None
             name = expr.value

@@ -156,6 +156,23 @@ class ConnectionHeldAcrossCall(ProjectRule):
     message = "a DB connection or transaction is held across a call to another service"
     triggers = DB_SCOPE_TRIGGERS
     VALID = [
+        # a query through `conn.cursor()` ends with the block that gave `conn` (the context
+        # manager closes the connection): the request runs after it
+        """
+        import contextlib, requests
+        import snowflake.connector
+        @contextlib.contextmanager
+        def connection(config):
+            conn = snowflake.connector.connect(**config)
+            try:
+                yield conn
+            finally:
+                conn.close()
+        def materialize(config, url):
+            with connection(config) as conn:
+                count = conn.cursor().execute("SELECT COUNT(*) FROM t").fetchall()[0][0]
+            return requests.post(url, json={"count": count}, timeout=5)
+        """,
         # the helper of the same class commits before the request
         """
         import sqlite3, requests
