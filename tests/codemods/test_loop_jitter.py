@@ -100,10 +100,8 @@ def test_a_cap_in_the_sleep_or_in_the_loop_bounds_the_jittered_wait_and_random_i
     assert remaining(code, "RES202") == []
 
 
-def test_a_cap_only_some_paths_apply_bounds_the_sum_only_where_the_wait_is_within_it():
-    # tweepy's streams: the wait of a 420 doubles without a cap; capping the sum by the cap
-    # alone would cut it, leaving it uncapped would pass the cap every other status keeps
-    code, _ = rewrite(LoopJitter, """
+# tweepy's streams: the wait of a 420 doubles without a cap, every other error's is capped
+STREAM_CAPPED_BUT_FOR_420 = """
         import time, requests
 
         def stream(url, wait_max):
@@ -117,7 +115,13 @@ def test_a_cap_only_some_paths_apply_bounds_the_sum_only_where_the_wait_is_withi
                 if response.status_code != 420:
                     if wait > wait_max:
                         wait = wait_max
-        """)
+        """
+
+
+def test_a_cap_only_some_paths_apply_bounds_the_sum_only_where_the_wait_is_within_it():
+    # capping the sum by the cap alone would cut a 420's wait, leaving it uncapped would pass
+    # the cap every other status keeps
+    code, _ = rewrite(LoopJitter, STREAM_CAPPED_BUT_FOR_420)
     assert "time.sleep(min(wait + random.uniform(0, wait), max(wait, wait_max)))" in code
     assert remaining(code, "RES202") == []
 
@@ -150,21 +154,7 @@ def test_no_wait_gets_shorter_and_none_passes_the_cap(tmp_path):
 def test_a_cap_on_some_paths_run_for_real(tmp_path):
     """The tweepy stream's waits replayed, 420s and other errors mixed: no jittered wait is
     shorter than the original, and none passes the cap unless the original already did."""
-    code, _ = rewrite(LoopJitter, """
-        import time, requests
-
-        def stream(url, wait_max):
-            wait = 5
-            while True:
-                response = requests.get(url, timeout=(3, 90))
-                if response.status_code == 200:
-                    return response
-                time.sleep(wait)
-                wait *= 2
-                if response.status_code != 420:
-                    if wait > wait_max:
-                        wait = wait_max
-        """)
+    code, _ = rewrite(LoopJitter, STREAM_CAPPED_BUT_FOR_420)
     expression = " ".join(code.split("time.sleep(", 1)[1].rsplit(")", 1)[0].split())
     module = load_module(tmp_path, "conditional_cap", f"import random\n\ndef delay(wait, wait_max):\n    return {expression}\n")
     random.seed(420)

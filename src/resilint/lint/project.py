@@ -461,7 +461,7 @@ class ProjectGraph:
         if found is None:
             callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
             found = callees[0][0] if callees else None
-        return self.overrides(found) or found if found is not None else None
+        return (self.overrides(found) or found) if found is not None else None
 
     def overrides(self, method: FunctionSummary) -> Optional[FunctionSummary]:
         """For a method its class only declares, a function that calls every override of it in

@@ -1090,12 +1090,9 @@ class _Judge:
         name alone (``self._client.request``), runs a method of the project, and hands it
         something that may become the key (``idempotency_key=key``, ``**kwargs``): what the
         method does with it decides. Headers written out without a key stay missing."""
-        near = function.place.path
-        return any(
-            call.place == place and self.graph.is_project_name(call.target) and _may_pass_key(call)
-            and self.graph.callee(call, near) is not None
-            for call in function.calls
-        )
+        call = self.call_at(function, place)
+        return (call is not None and self.graph.is_project_name(call.target) and _may_pass_key(call)
+                and self.graph.callee(call, function.place.path) is not None)
 
     def is_client(self, receiver: str, near: str) -> bool:
         """The object is an HTTP client of a library the rule knows."""
