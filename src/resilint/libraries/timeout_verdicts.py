@@ -15,6 +15,7 @@ import libcst as cst
 
 from resilint.libraries import curl
 from resilint.libraries.clients import (
+    CLIENT_CALLS,
     CURL_DEFAULT,
     CURL_OPTIONS,
     TimeoutArgument,
@@ -43,7 +44,7 @@ from resilint.libraries.timeout_values import (
 )
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, string_of
-from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Partial, SemanticModel
 from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.value_flow import split_last
@@ -379,6 +380,9 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
                     verdicts.append(verdict)
             continue
         spec = spec_for(name, settings.extend_clients)
+        if spec is None:
+            name = _forwarded_client(model, site)
+            spec = spec_for(name)
         if spec is None or name is None:
             continue
         if in_process(model, site, spec.library, name):
@@ -742,14 +746,33 @@ class _ProjectJudge:
             for call in function.calls:
                 if call.place in reported:
                     continue
-                spec = self.spec(call.target)
-                if (spec is None or not spec.socket_global or call.arguments is None or call.arguments.supplied
-                        or call.target in TIMED_REQUESTS or answered(call.mocked, spec.library, call.target)):
+                client = call.target if self.spec(call.target) is not None else self.forwarded_client(call.target, function)
+                spec = self.spec(client)
+                if (client is None or spec is None or not spec.socket_global or call.arguments is None or call.arguments.supplied
+                        or client in TIMED_REQUESTS or answered(call.mocked, spec.library, client)):
                     continue
-                judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
+                judgement = _judge_arguments(call.arguments, spec, client, self.settings.max_timeout)
                 if judgement is not None and judgement.code == "RES101":
                     reported.add(call.place)
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)
+
+    def forwarded_client(self, target: str, function: FunctionSummary) -> Optional[str]:
+        """The library client a project class that only passes its arguments on makes
+        (``class Email(Progress, smtplib.SMTP)``), as its own file judged it (``_forwarded_client``)."""
+        held = [h for h in self.graph.values.of(target, function.place.path) if h.kind == "class"]
+        if len(held) != 1:
+            return None
+        cls = held[0].name
+        base = self.graph.values.library_base(cls)
+        module = self.graph.class_module(cls)
+        if base not in _CONNECTING_CLASSES or module is None:
+            return None
+        init = module.functions.get(f"{cls}.__init__")
+        forwards = init is None or (
+            len(init.calls) == 1 and init.calls[0].target.endswith(".__init__") and init.calls[0].arguments is not None
+            and init.calls[0].arguments.star and init.calls[0].arguments.forwards_kwargs
+        )
+        return base if forwards else None
 
     def _socket_default_before(self, function: FunctionSummary) -> bool:
         """Whether importing the module of ``function`` sets a socket default for the process."""
@@ -1210,3 +1233,53 @@ def _short(name: str) -> str:
     """``app.http.fetch`` → ``fetch``; methods keep their class (``Client.get``)."""
     parts = name.split(".")
     return ".".join(parts[-2:]) if len(parts) > 2 and parts[-2][:1].isupper() else parts[-1]
+
+
+# Clients that connect when made: a subclass of the file that only passes its arguments on
+# (``class Email(Progress, smtplib.SMTP)``) is that client.
+_CONNECTING_CLASSES = frozenset(
+    name for name, spec in CLIENT_CALLS.items()
+    if spec.library in ("smtplib", "ftplib", "poplib", "imaplib", "http.client") and name.rsplit(".", 1)[-1][:1].isupper()
+)
+
+
+def _forwarded_client(model: SemanticModel, site: CallSite) -> Optional[str]:
+    """The library client a call of a class of the file makes: its first base among
+    ``_CONNECTING_CLASSES``, when the class has no ``__init__`` of its own or one that only
+    hands ``*args, **kwargs`` to a base's."""
+    cls = model.resolve(site.node.func, site.scope, site.order)
+    if not isinstance(cls, ClassInfo):
+        return None
+    outer = cls.scope.parent or cls.scope
+    base = next((
+        name for name in (model.qualified_name(b, outer, 1 << 62) for b in cls.bases) if name in _CONNECTING_CLASSES
+    ), None)
+    if base is None:
+        return None
+    init = [b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)]
+    return base if not init or (len(init) == 1 and _only_forwards(init[0])) else None
+
+
+def _only_forwards(init: FunctionInfo) -> bool:
+    """``def __init__(self, *args, **kwargs): Base.__init__(self, *args, **kwargs)`` (or
+    ``super().__init__(*args, **kwargs)``), and nothing else."""
+    node = init.node
+    if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+        return False
+    params = node.params
+    if params.kwonly_params or len(params.params) != 1 or not isinstance(params.star_arg, cst.Param) or params.star_kwarg is None:
+        return False
+    statements = [s for s in node.body.body if not _docstring(s)]
+    if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
+        return False
+    small = statements[0].body[0]
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "__init__":
+        return False
+    stars = [a.star for a in call.args if a.star]
+    return stars == ["*", "**"]
+
+
+def _docstring(statement: cst.CSTNode) -> bool:
+    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.SimpleString))

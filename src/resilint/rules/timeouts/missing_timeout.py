@@ -28,7 +28,10 @@ class MissingTimeout(ProjectRule):
       without a timeout (requests made on them then use the socket default);
     - `socket.create_connection` (timeout is the second argument), `smtplib.SMTP/SMTP_SSL/LMTP`,
       `ftplib.FTP/FTP_TLS`, `poplib.POP3/POP3_SSL`, `imaplib.IMAP4/IMAP4_SSL` (its timeout
-      parameter exists since Python 3.9);
+      parameter exists since Python 3.9), and a subclass of one of these (or of
+      `http.client`'s connections) defined in the same file that has no `__init__` or one that
+      only passes `*args, **kwargs` on (`class Email(Progress, smtplib.SMTP)`), for RES101 to
+      RES105;
     - `redis.Redis`/`StrictRedis`/`from_url`/`ConnectionPool` without `socket_timeout` (unless a
       `connection_pool=` carries it, or the function sets it on the client's pool afterwards,
       `client.connection_pool.connection_kwargs["socket_timeout"] = 3`, which every connection
