@@ -14,6 +14,7 @@ values that are known. Recursion and cycles end (a value being computed is empty
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
@@ -82,6 +83,7 @@ class ValueFlow:
         self._filed: Dict[str, Tuple[Dict[int, List[Tuple[int, Caller]]], List[Tuple[int, Tuple[FunctionSummary, Call]]]]] = {}
         self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
         self._inheritors: Optional[Dict[str, List[str]]] = None  # project class → its direct subclasses
+        self._subclasses: Dict[str, List[str]] = {}
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         known = self._final.get(key)
@@ -380,15 +382,21 @@ class ValueFlow:
 
     def subclasses(self, cls: str) -> List[str]:
         """The project classes derived from ``cls`` at any depth, nearest first."""
+        known = self._subclasses.get(cls)
+        if known is not None:
+            return known
         self._inheritance()
         assert self._inheritors is not None
         found: List[str] = []
-        todo = [cls]
+        seen = {cls}
+        todo = deque([cls])
         while todo:
-            for sub in self._inheritors.get(todo.pop(0), ()):
-                if sub not in found and sub != cls:
+            for sub in self._inheritors.get(todo.popleft(), ()):
+                if sub not in seen:
+                    seen.add(sub)
                     found.append(sub)
                     todo.append(sub)
+        self._subclasses[cls] = found
         return found
 
     def _inheritance(self) -> None:
