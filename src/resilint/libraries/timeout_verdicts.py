@@ -746,7 +746,7 @@ class _ProjectJudge:
             for call in function.calls:
                 if call.place in reported:
                     continue
-                client = call.target if self.spec(call.target) is not None else self.forwarded_client(call.target, function)
+                client = call.target if self.spec(call.target) is not None else self.forwarded_client(call, function)
                 spec = self.spec(client)
                 if (client is None or spec is None or not spec.socket_global or call.arguments is None or call.arguments.supplied
                         or client in TIMED_REQUESTS or answered(call.mocked, spec.library, client)):
@@ -756,10 +756,14 @@ class _ProjectJudge:
                     reported.add(call.place)
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)
 
-    def forwarded_client(self, target: str, function: FunctionSummary) -> Optional[str]:
+    def forwarded_client(self, call: Call, function: FunctionSummary) -> Optional[str]:
         """The library client a project class that only passes its arguments on makes
-        (``class Email(Progress, smtplib.SMTP)``), as its own file judged it (``_forwarded_client``)."""
-        held = [h for h in self.graph.values.of(target, function.place.path) if h.kind == "class"]
+        (``class Email(Progress, smtplib.SMTP)``), as its own file judged it (``_forwarded_client``),
+        when the call gives it a host to connect to (``SMTP()`` connects later, with ``connect``)."""
+        args = call.arguments
+        if args is None or not (args.positional or args.star or "host" in args.keywords):
+            return None
+        held = [h for h in self.graph.values.of(call.target, function.place.path) if h.kind == "class"]
         if len(held) != 1:
             return None
         cls = held[0].name
