@@ -35,12 +35,13 @@ from resilint.libraries.retry_scopes import (
     ON_SPECIFIC,
     ON_STATUS,
     Policy,
+    normalise,
 )
 from resilint.libraries.retry_scopes.statements import has_continue
 from resilint.libraries.sessions import mounted_on, mounted_on_object, receiver_keys
 from resilint.lint.canonical import library_class
-from resilint.lint.nodes import is_false, keyword_args
-from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
+from resilint.lint.nodes import call_argument, is_false, is_none, keyword_args, number_of
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Param, Scope, SemanticModel
 from resilint.lint.traversal import children, iter_nodes
 
 _HTTPX_CLIENTS = frozenset({"httpx.Client", "httpx.AsyncClient"})
@@ -191,44 +192,88 @@ def _made_by(
 
 def object_layer(
     model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int, kind: Optional[str] = None,
-    depth: int = 0,
+    depth: int = 0, bound: Optional[cst.Call] = None,
 ) -> Optional[Found]:
     """The retries a requests session or an httpx client adds by itself: a retrying adapter
     mounted, a retrying transport; also when the object is what a function of the file returns
-    (``session = retrying_session()``)."""
+    (``session = retrying_session()``), as the call that returned it configured it
+    (``bound``: ``make_session(0)`` switches off the adapter's ``max_retries=retries``)."""
     if kind is None:
         kind = model.type_name(model.resolve(expr, scope, order))
     if kind is None or depth > 3:
         return None
+    built = model.followed(expr, scope, order)
+    target = model.resolve(built.func, scope, order) if isinstance(built, cst.Call) else None
+    if isinstance(target, FunctionInfo):
+        bound = built  # type: ignore[assignment]
     if library_class(kind) == "requests.Session":
-        found = _mounted_retries(model, expr, scope, order)
+        found = _retrying_adapter(model, mounted_on(model, receiver_keys(expr, model, scope, order)), bound)
     elif kind in _HTTPX_CLIENTS:
         found = _transport_retries(model, expr, scope, order)
     else:
         return None
     if found is not None:
         return found
-    built = model.followed(expr, scope, order)
-    target = model.resolve(built.func, scope, order) if isinstance(built, cst.Call) else None
     if isinstance(target, FunctionInfo):
         for returned in target.returns:
-            layer = object_layer(model, returned, target.scope, 1 << 62, kind, depth + 1)
+            layer = object_layer(model, returned, target.scope, 1 << 62, kind, depth + 1, bound)
             if layer is not None:
                 return layer
     return None
 
 
-def _mounted_retries(model: SemanticModel, receiver: cst.BaseExpression, scope: Scope, order: int) -> Optional[Found]:
-    return _retrying_adapter(model, mounted_on(model, receiver_keys(receiver, model, scope, order)))
-
-
 def _retrying_adapter(
-    model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]]
+    model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]], bound: Optional[cst.Call] = None,
 ) -> Optional[Found]:
     for adapter, scope, order in adapters:
-        layer = layer_at(model, model.followed(adapter, scope, order))
+        built = model.followed(adapter, scope, order)
+        if bound is not None and switched_off_by(model, built, bound):
+            continue
+        layer = layer_at(model, built)
         if layer is not None:
             return layer
+    return None
+
+
+def off_at_call(model: SemanticModel, value: Instance) -> bool:
+    """The call that returned ``value`` switches off a retrying adapter its function mounts
+    (``switched_off_by``): the object is not the one the function's other calls return."""
+    bound = value.bound
+    if bound is None:
+        return False
+    return any(
+        switched_off_by(model, model.followed(adapter, scope, order), bound)
+        for adapter, scope, order in mounted_on_object(model, value)
+    )
+
+
+def switched_off_by(model: SemanticModel, adapter: cst.CSTNode, bound: cst.Call) -> bool:
+    """``HTTPAdapter(max_retries=retries)`` in a function of the file whose call ``bound``
+    gives ``retries`` no retries (``0``, ``False``, ``None``): that call's object retries nothing,
+    whatever other calls of the function give theirs."""
+    made = model.call_site(adapter) if isinstance(adapter, cst.Call) else None
+    if made is None or normalise(model.call_name(made)) != "requests.adapters.HTTPAdapter":
+        return False
+    given = call_argument(adapter, "max_retries", 2)  # type: ignore[arg-type]
+    if given is None or not isinstance(given.value, cst.Name):
+        return False
+    params = [v for v in model.resolve_all(given.value, made.scope, made.order) if isinstance(v, Param)]
+    callee = model.call_site(bound)
+    if len(params) != 1 or callee is None:
+        return False
+    param = params[0]
+    if model.resolve(bound.func, callee.scope, callee.order) is not param.function:
+        return False
+    passed = call_argument(bound, param.name, param.index)
+    value = passed.value if passed is not None else _default(param)
+    return value is not None and (number_of(value) == 0 or is_false(value) or is_none(value))
+
+
+def _default(param: Param) -> Optional[cst.BaseExpression]:
+    params = getattr(param.function.node, "params", None)
+    for each in (*params.params, *params.kwonly_params) if params is not None else ():
+        if each.name.value == param.name:
+            return each.default
     return None
 
 
@@ -249,7 +294,7 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
     # a project subclass (``class SupplierSession(requests.Session)``) is its library class here
     library = library_class(model.library_base(value.of) if isinstance(value.of, ClassInfo) else kind)
     if library == "requests.Session":
-        found = _retrying_adapter(model, mounted_on_object(model, value))
+        found = _retrying_adapter(model, mounted_on_object(model, value), value.bound)
     elif library in _HTTPX_CLIENTS and isinstance(site, cst.Call):
         transport = keyword_args(site)[0].get("transport")
         made = model.call_site(site)

@@ -35,7 +35,7 @@ from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
 from resilint.libraries.raised_errors import raised_errors
 from resilint.libraries.request_timeouts import connects_later_with_timeout
-from resilint.libraries.self_retrying import client_layer, gives_up_with, may_send, retried_exceptions
+from resilint.libraries.self_retrying import client_layer, gives_up_with, may_send, off_at_call, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.lint.nodes import code_of, is_none, keyword_args, kwargs_name, number_of, string_of
@@ -439,10 +439,13 @@ class _Values:
         """The key of the object's facts in the summary, "" when the file shows none."""
         if value.site is None:
             return ""
-        identity = (value.of if isinstance(value.of, str) else id(value.of), id(value.site), id(value.by))
+        # the object a factory's call returns is that of its other calls, unless the call
+        # switches off what the factory gives it from a parameter (``make_session(0)``)
+        bound = value.bound if value.bound is not None and off_at_call(self.model, value) else None
+        identity = (value.of if isinstance(value.of, str) else id(value.of), id(value.site), id(value.by), id(bound))
         key = self.objects.get(identity)
         if key is None:
-            key = self.objects[identity] = self._object(value)
+            key = self.objects[identity] = self._object(replace(value, bound=bound))
         return key
 
     def _object(self, value: Instance) -> str:
@@ -452,6 +455,9 @@ class _Values:
         layer, sets_timeout, key, namespaced, presign, requests = facts
         where = self.locate(value.site)
         name = f"{where.line}:{where.column}" + (f":{value.by.qualname}" if value.by is not None else "")
+        if value.bound is not None:
+            called = self.locate(value.bound)
+            name += f"@{called.line}:{called.column}"
         if name not in self.summary.objects:
             index: Optional[int] = None
             if layer is not None:

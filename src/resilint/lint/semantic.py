@@ -29,7 +29,7 @@ from __future__ import annotations
 import builtins
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 import libcst as cst
@@ -90,6 +90,10 @@ class Instance:
     # (``session = base_session(); session.mount(...); return session``): the facts of its
     # result are those of the object with what this function did to it, not what others did.
     by: Optional["FunctionInfo"] = field(default=None, compare=False)
+    # The call of a function of the file that returned it (``read = make_session(Retry(2))``):
+    # what that call passes may decide a setting the function gives the object from a parameter
+    # (``HTTPAdapter(max_retries=retries)``). It is the same object for every other purpose.
+    bound: Optional[cst.Call] = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -670,7 +674,13 @@ class SemanticModel:
         if isinstance(callee, ClassInfo):
             return (Instance(callee, call),)
         if isinstance(callee, FunctionInfo):
-            return self.returned_values(callee)
+            returned = self.returned_values(callee)
+            if call is None or not call.args:
+                return returned
+            return tuple(
+                replace(value, bound=call) if isinstance(value, Instance) and value.bound is None else value
+                for value in returned
+            )
         if isinstance(callee, Partial):
             return self._call_result(callee.of, call)
         if isinstance(callee, Instance):

@@ -53,7 +53,10 @@ class NestedRetry(ProjectRule):
     Clients that retry by themselves, as their libraries document them. A client's settings
     are read where it is built, and follow the object to every module it reaches; an object
     that may be one of several (`client if client is not None else httpx.Client(...)`, or made
-    under `if client is None:`) retries as the first of them that does:
+    under `if client is None:`) retries as the first of them that does; a factory of the file
+    that mounts `HTTPAdapter(max_retries=retries)` from its parameter gives each call's object
+    what that call passes (`writes = make_session(0)` retries nothing, `reads =
+    make_session(Retry(total=2))` does):
 
     | client | calls per request | switched off by |
     |---|---|---|
