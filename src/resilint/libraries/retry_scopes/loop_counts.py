@@ -52,24 +52,19 @@ def counted_attempts(
         return None
     handlers = list(going_round) or [None]
     counts = []
-    for handler in handlers:
-        try:
+    try:
+        for handler in handlers:
             events = ([] if _always(loop.test) else [("stay_if", loop.test, [])]) + _events(body, handler, True)
-        except _NotCounted:
-            return None
-        counters = {event[1] for event in _flatten(events) if event[0] == "step"}
-        if not counters:
-            return None
-        start = {name: _start(rec, name, scope) for name in counters}  # type: ignore[misc]
-        if any(value is None for value in start.values()):
-            return None
-        try:
+            counters = {event[1] for event in _flatten(events) if event[0] == "step"}
+            start = {name: _start(rec, name, scope) for name in counters}  # type: ignore[misc]
+            if not counters or any(value is None for value in start.values()):
+                return None
             count = _replay(rec, events, start, scope, order)  # type: ignore[arg-type]
-        except _NotCounted:
-            return None
-        if count is None:
-            return None
-        counts.append(count)
+            if count is None:
+                return None
+            counts.append(count)
+    except _NotCounted:
+        return None
     return max(counts)
 
 
