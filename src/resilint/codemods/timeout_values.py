@@ -94,7 +94,7 @@ class NamedTimeouts:
         if function is not None and isinstance(function.node, cst.FunctionDef):
             binding = self.model.lookup("timeout", site.scope, site.order)
             if binding is not None and binding.parameter is not None and binding.parameter.function is function:
-                if self._bounded(_default_of(function, "timeout"), library):
+                if self._bounded(function.default_of("timeout"), library):
                     return cst.Name("timeout")
             attribute = self._self_attribute(function, library)
             if attribute is not None:
@@ -144,7 +144,7 @@ class NamedTimeouts:
         if isinstance(expr, cst.Name):
             found = self.model.lookup(expr.value, binding.scope, binding.order)
             if found is not None and found.parameter is not None and isinstance(found.parameter.function.node, cst.FunctionDef):
-                return self._bounded(_default_of(found.parameter.function, expr.value), library)
+                return self._bounded(found.parameter.function.default_of(expr.value), library)
         return self._bounded(expr, library)
 
     def _defined_before(self, index: int, call: cst.Call) -> bool:
@@ -316,15 +316,6 @@ def _callee(func: cst.BaseExpression) -> str:
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
         return f"{func.value.value}.{func.attr.value}"
     return ""
-
-
-def _default_of(function: FunctionInfo, name: str) -> Optional[cst.BaseExpression]:
-    node = function.node
-    assert isinstance(node, cst.FunctionDef)
-    for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
-        if param.name.value == name:
-            return param.default
-    return None
 
 
 def _function_name(model: SemanticModel, call: cst.Call) -> Optional[str]:

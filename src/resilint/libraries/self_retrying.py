@@ -265,16 +265,8 @@ def switched_off_by(model: SemanticModel, adapter: cst.CSTNode, bound: cst.Call)
     if model.resolve(bound.func, callee.scope, callee.order) is not param.function:
         return False
     passed = call_argument(bound, param.name, param.index)
-    value = passed.value if passed is not None else _default(param)
+    value = passed.value if passed is not None else param.function.default_of(param.name)
     return value is not None and (number_of(value) == 0 or is_false(value) or is_none(value))
-
-
-def _default(param: Param) -> Optional[cst.BaseExpression]:
-    params = getattr(param.function.node, "params", None)
-    for each in (*params.params, *params.kwonly_params) if params is not None else ():
-        if each.name.value == param.name:
-            return each.default
-    return None
 
 
 def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLayer]:

@@ -320,7 +320,7 @@ class _Values:
         # The key of each object's facts, by what they depend on (its class, the call that made
         # it, the function that configured it): the same object is passed, stored and
         # returned many times, and its facts read the whole file's mounts and sessions.
-        self.objects: Dict[Tuple[object, int, int], str] = {}
+        self.objects: Dict[Tuple[object, ...], str] = {}
 
     def store(self, name: str, bindings: List[Binding]) -> None:
         """The joined values of a name (or attribute) under ``name``, when any is known.
@@ -439,13 +439,16 @@ class _Values:
         """The key of the object's facts in the summary, "" when the file shows none."""
         if value.site is None:
             return ""
-        # the object a factory's call returns is that of its other calls, unless the call
-        # switches off what the factory gives it from a parameter (``make_session(0)``)
-        bound = value.bound if value.bound is not None and off_at_call(self.model, value) else None
-        identity = (value.of if isinstance(value.of, str) else id(value.of), id(value.site), id(value.by), id(bound))
-        key = self.objects.get(identity)
+        made = (value.of if isinstance(value.of, str) else id(value.of), id(value.site), id(value.by))
+        key = self.objects.get(made + (id(value.bound),))
         if key is None:
-            key = self.objects[identity] = self._object(replace(value, bound=bound))
+            # the object a factory's call returns is that of its other calls, unless the call
+            # switches off what the factory gives it from a parameter (``make_session(0)``)
+            bound = value.bound if value.bound is not None and off_at_call(self.model, value) else None
+            key = self.objects.get(made + (id(bound),))
+            if key is None:
+                key = self.objects[made + (id(bound),)] = self._object(replace(value, bound=bound))
+            self.objects[made + (id(value.bound),)] = key
         return key
 
     def _object(self, value: Instance) -> str:

@@ -68,6 +68,14 @@ class FunctionInfo:
     returns: List[cst.BaseExpression] = field(default_factory=list)
     is_async: bool = False
 
+    def default_of(self, name: str) -> Optional[cst.BaseExpression]:
+        """The default the parameter ``name`` is written with, if it has one."""
+        params = self.node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if param.name.value == name:
+                return param.default
+        return None
+
 
 @dataclass(eq=False)
 class ClassInfo:

@@ -282,11 +282,8 @@ def _number(rec: "Recogniser", expr: cst.BaseExpression, scope: Scope, order: in
 
 def _binding_number(binding: Binding, name: str) -> Optional[float]:
     if binding.parameter is not None:
-        params = getattr(binding.parameter.function.node, "params", None)
-        for param in (*params.params, *params.kwonly_params) if params is not None else ():
-            if param.name.value == name and param.default is not None:
-                return number_of(param.default)
-        return None
+        default = binding.parameter.function.default_of(name)
+        return number_of(default) if default is not None else None
     if binding.expr is not None and binding.imported is None and binding.defined is None:
         return number_of(binding.expr)
     return None
