@@ -34,7 +34,7 @@ from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
-from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, split_last
+from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, omits, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -121,6 +121,7 @@ class ProjectGraph:
         self._holder_index: Optional[_Holders] = None
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
         self._dispatchers: Dict[int, Optional[FunctionSummary]] = {}
+        self._lineages: Dict[str, List[str]] = {}
         self._directories: Dict[str, str] = {}
         self._classes: Dict[str, ModuleSummary] = {
             name: summary for summary in self.summaries for name in summary.classes
@@ -692,7 +693,7 @@ class ProjectGraph:
                 if decorators:
                     _keep(found, Reached(LayerRef(callee, decorators[0]), path))
                     continue
-                receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] == made.cls else None)
+                receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] in self.lineage(made.cls) else None)
                 queue.extend((callee, inner_call, path, None, receiver) for inner_call in callee.calls)
         return list(found.values())
 
@@ -730,35 +731,65 @@ class ProjectGraph:
     # --- one object's attributes ------------------------------------------------------------
 
     def made_by(self, owner: FunctionSummary, call: Call) -> Optional["Made"]:
-        """The project object a method call is made on, when ``owner`` shows the call that made
-        it (``ErpClient(session=s).stock()``)."""
-        if not call.receiver:
+        """The project object a method call is made on: by the call that made it when ``owner``
+        shows it (``ErpClient(session=s).stock()``), else by its class when every value the
+        receiver may hold is an instance of one project class (``client = Booking()`` in
+        another module), standing for every construction of that class."""
+        base, _ = split_last(call.target)
+        if call.receiver:
+            line, column = (int(part) for part in call.receiver.split(":"))
+            made = next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not call), None)
+            if made is not None and base == made.target:
+                cls = next((h.name for h in self.values.of(made.target, owner.place.path) if h.kind == "class"), None)
+                return Made(cls, owner, made) if cls is not None else None
+        if not base or not self.is_project_name(base) or base in self._modules:
             return None
-        line, column = (int(part) for part in call.receiver.split(":"))
-        made = next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not call), None)
-        if made is None or split_last(call.target)[0] != made.target:
+        held = self.values.of(base, owner.place.path)
+        # ``booking.cancel()`` that the file resolved to ``Booking.cancel``: a class named
+        # through an object; not ``self._call()`` in a method, whose object may be a subclass's
+        if call.bound and len(held) == 1 and held[0].kind == "class" and held[0].name not in self.lineage(split_last(owner.name)[0]):
+            held = (Held("instance", held[0].name),)
+        classes = {h.name for h in held if h.kind == "instance"}
+        if len(classes) != 1 or len(held) != sum(h.kind == "instance" for h in held):
             return None
-        cls = next((h.name for h in self.values.of(made.target, owner.place.path) if h.kind == "class"), None)
-        return Made(cls, owner, made) if cls is not None else None
+        cls = classes.pop()
+        return Made(cls, None, None) if self.class_module(cls) is not None else None
 
     def made_layer(self, target: str, made: Optional["Made"]) -> Tuple[bool, Optional[LayerRef]]:
-        """For a call on an attribute of the object ``made`` (``self.session.get``): whether the
-        call that made the object decides what the attribute holds, and the retry layer of that
-        client. An attribute set from a constructor parameter, or from a parameter with a
-        fallback (``session or make()``), holds what the call passed, when it passed objects."""
+        """For a call on an attribute of the object ``made`` (``self.session.get``, also in a
+        method its class inherits): whether the constructions of the object decide what the
+        attribute holds, and the retry layer of that client. An attribute set from a
+        constructor parameter, or from a parameter with a fallback (``session or make()``),
+        holds what the object's construction passed there (through ``super().__init__(...)``
+        when a subclass's constructor runs first), when it passed objects."""
         if made is None:
             return False, None
         base, _ = split_last(target)
         cls, attribute = split_last(base)
-        module = self.class_module(cls) if cls == made.cls else None
-        refs = module.values.get(f"{cls}.{attribute}") if module is not None else None
+        lineage = self.lineage(made.cls)
+        if cls not in lineage:
+            return False, None
+        refs = None
+        for holder in lineage:
+            module = self.class_module(holder)
+            refs = module.values.get(f"{holder}.{attribute}") if module is not None else None
+            if refs is not None:
+                break
         if not refs or len(refs) != 1 or refs[0][0] not in ("or", "ref"):
             return False, None
         owner, parameter = split_last(refs[0][1])
-        init = self.resolve(f"{cls}.__init__", module.path) if module is not None else None
+        init = self.resolve(f"{holder}.__init__", module.path) if module is not None else None
         if init is None or owner != init.name or not parameter.startswith("("):
             return False, None
-        held = self.values.argument(Caller(made.function, made.call, 1), init, parameter[1:-1])
+        held: List[Held] = []
+        callers = self._constructions(made, init)
+        for caller in callers:
+            passed = self.values.argument(caller, init, parameter[1:-1])
+            if refs[0][0] == "or" and not passed and omits(caller, init, parameter[1:-1]):
+                passed = [h for ref in refs[0][2] for h in self.values.ref(ref, module)]  # type: ignore[arg-type, union-attr]
+            if not passed:
+                return False, None
+            held.extend(passed)
         if not held or any(h.kind != "instance" for h in held):
             return False, None
         for each in held:
@@ -768,6 +799,53 @@ class ProjectGraph:
                 if top is not None and facts.layer < len(top.layers):
                     return True, LayerRef(top, facts.layer)
         return True, None
+
+    def lineage(self, cls: str) -> List[str]:
+        """``cls`` and the project classes it derives from, in the order Python looks an
+        attribute up for a simple hierarchy (depth first, left base first)."""
+        known = self._lineages.get(cls)
+        if known is not None:
+            return known
+        found: List[str] = []
+        pending = [cls]
+        while pending and len(found) < 20:
+            current = pending.pop()
+            module = self.class_module(current)
+            if current in found or module is None:
+                continue
+            found.append(current)
+            pending.extend(reversed([h.name for h in self.values.bases(current, module) if h.kind == "class"]))
+        self._lineages[cls] = found
+        return found
+
+    def _constructions(self, made: "Made", init: FunctionSummary) -> List[Caller]:
+        """The calls that run ``init`` for the object ``made``: the constructor call itself (or
+        every call constructing its class), or the ``super().__init__(...)`` of the constructor
+        it runs first, and so on; none when the chain cannot be read."""
+        lineage = self.lineage(made.cls)
+        first = next((h.function for h in self.values.class_attribute(made.cls, "__init__") if h.kind == "function"), None)
+        if first is None:
+            return []
+        if made.call is not None and made.function is not None:
+            callers = [Caller(made.function, made.call, 1)]
+        else:
+            callers = [
+                caller for caller in self.values.callers(first)
+                if any(h.kind == "class" and h.name == made.cls for h in self.values.of(caller.call.target, caller.function.place.path))
+            ]
+        for _ in range(len(lineage)):
+            if first is init:
+                return callers
+            near = first.place.path
+            step = next((
+                (call, callee, offset) for call in first.calls for callee, offset in self.values.callees(call, near)
+                if callee is not first and callee.name.endswith(".__init__") and split_last(callee.name)[0] in lineage
+            ), None)
+            if step is None:
+                return []
+            callers = [Caller(first, step[0], step[2])]
+            first = step[1]
+        return []
 
     def reachable(
         self, function: FunctionSummary, follow: Optional[Callable[[Call, FunctionSummary], bool]] = None,
@@ -838,11 +916,12 @@ def class_ancestry(name: str, bases: Callable[[str], Optional[List[str]]]) -> Op
 
 @dataclass(frozen=True)
 class Made:
-    """A project object by the call that made it: ``call`` of class ``cls``, in ``function``."""
+    """A project object by the call that made it: ``call`` of class ``cls``, in ``function``;
+    without them, any object of the class."""
 
     cls: str
-    function: FunctionSummary
-    call: Call
+    function: Optional[FunctionSummary]
+    call: Optional[Call]
 
 
 def _mentions(ref: Tuple[object, ...], names: Set[str], here: bool, key: str) -> bool:

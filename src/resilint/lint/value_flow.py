@@ -350,13 +350,8 @@ class ValueFlow:
         if forwarded:
             # ``f(**kwargs)``: what the caller's own callers pass as that keyword
             return [held for name in forwarded for held in self.of(f"{split_last(name)[0]}.({parameter})", caller.function.place.path)]
-        args = caller.call.arguments
-        if args is not None and (args.double_star or args.star or parameter in args.keywords):
-            return []
-        if parameter in function.parameters and args is not None:
-            position = function.parameters.index(parameter) - caller.offset
-            if 0 <= position < args.positional:
-                return []  # passed, but not a value the file could read
+        if not omits(caller, function, parameter):
+            return []  # passed, but not a value the file could read
         default = function.defaults.get(parameter)
         return list(self.ref(default, self.graph.module_of(function))) if default is not None else []
 
@@ -494,6 +489,24 @@ class ValueFlow:
         base, _ = split_last(call.target)
         owners = self.of(base, near) if base else ()
         return 0 if owners and all(h.kind == "class" for h in owners) else 1
+
+
+def omits(caller: Caller, function: FunctionSummary, parameter: str) -> bool:
+    """Whether the call passes nothing as ``parameter`` of ``function``, which then holds its
+    default: no keyword, no positional argument there, no ``*args``/``**kwargs`` that may fill it."""
+    call = caller.call
+    if any(slot == parameter or slot == "**" for slot, _ in call.passed):
+        return False
+    args = call.arguments
+    if args is None:
+        return False
+    if args.double_star or args.star or parameter in args.keywords:
+        return False
+    if parameter in function.parameters:
+        position = function.parameters.index(parameter) - caller.offset
+        if 0 <= position < args.positional:
+            return False
+    return True
 
 
 def calls_a_parameter(target: str, prefix: str, factory: str) -> bool:
