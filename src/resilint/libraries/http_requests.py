@@ -343,10 +343,15 @@ class RequestFinder:
             return "unstable"
         found: Optional[str] = None
         for expr in function.returns:
-            key = self.find_key(expr, function.scope, 1 << 62, None)  # type: ignore[arg-type]
+            key = self._find_key(expr, function.scope, 1 << 62, None)  # type: ignore[arg-type]
+            if isinstance(key, _Merged):
+                # the key is in the mapping the caller passes, if any: the caller's to judge
+                key = key.own if key.own is not False else key
             if key is None:
                 return None
-            if key is False:
+            if isinstance(key, _Merged):
+                status = f"merge:{key.parameter}"
+            elif key is False:
                 status = "missing"
             else:
                 parameter = _parameter_read(self.model, key, None, function.scope)
@@ -402,6 +407,12 @@ class RequestFinder:
 
     def find_key(self, expr: cst.BaseExpression, scope: Scope, order: int, call: CallSite, depth: int = 0):
         """The key's value expression, False when the headers surely lack it, None if unknown."""
+        found = self._find_key(expr, scope, order, call, depth)
+        return None if isinstance(found, _Merged) else found
+
+    def _find_key(self, expr: cst.BaseExpression, scope: Scope, order: int, call: CallSite, depth: int = 0):
+        """``find_key``, or a ``_Merged`` for headers that merge in a mapping parameter of the
+        function that builds them (``headers.update(extra)``)."""
         if depth > 5:
             return None
         if is_none(expr):
@@ -435,8 +446,12 @@ class RequestFinder:
                     return next(r for r in results if r not in (None, False))
                 return None if None in results else False
             if isinstance(callee, FunctionInfo) and callee.returns:
-                # a helper of this file that builds the headers: what all its returns say
-                results = [self.find_key(r, callee.scope, 1 << 62, call, depth + 1) for r in callee.returns]
+                # a helper of this file that builds the headers: what all its returns say, with
+                # what this call passes it to merge in
+                results = [
+                    self._passed_mapping(found, expr, callee, scope, order, call, depth) if isinstance(found, _Merged) else found
+                    for found in (self._find_key(r, callee.scope, 1 << 62, call, depth + 1) for r in callee.returns)
+                ]
                 if any(r is None for r in results):
                     return None
                 keys = [r for r in results if r is not False]
@@ -450,10 +465,23 @@ class RequestFinder:
             mutated = self.mutations(expr.value, scope, depth + 1)
             if mutated is _UNREADABLE:
                 return None
+            if isinstance(mutated, _Merged):
+                return _Merged(mutated.parameter, self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1))
             if mutated is not None:
                 return mutated
             return self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1)
         return None
+
+    def _passed_mapping(
+        self, merged: "_Merged", node: cst.Call, callee: FunctionInfo, scope: Scope, order: int, call: CallSite, depth: int,
+    ):
+        """The key of headers a helper builds and merges the mapping parameter into: the one in
+        the mapping ``node`` passes there, else the helper's own."""
+        argument = _argument_for(node, callee, merged.parameter)
+        if argument is None:
+            return merged.own
+        passed = self.find_key(argument, scope, order, call, depth + 1)
+        return merged.own if passed is False else passed
 
     def header_name(self, key: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
         text = string_of(key)
@@ -477,6 +505,9 @@ class RequestFinder:
             func = other.node.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
                 if func.attr.value == "update" and other.node.args:
+                    merged = _merged_parameter(other.node.args[0].value, scope)
+                    if merged is not None:
+                        return _Merged(merged, None)
                     found = self.find_key(other.node.args[0].value, other.scope, other.order, other, max(depth, 4) + 1)
                     if found not in (None, False):
                         return found
@@ -561,6 +592,43 @@ class RequestFinder:
 _MAY_NAME_KEY = re.compile(r"idempot|dedup", re.I)
 # A write into a header mapping whose key the file cannot read (``headers.update(extra)``).
 _UNREADABLE = object()
+
+
+@dataclass(frozen=True)
+class _Merged:
+    """Headers a function builds and then merges its mapping ``parameter`` into
+    (``headers.update(extra)``); ``own``: what ``find_key`` says of them without it."""
+
+    parameter: str
+    own: object
+
+
+def _merged_parameter(value: cst.BaseExpression, scope: Scope) -> Optional[str]:
+    """The parameter of the function of ``scope`` that ``value`` names, if it names one."""
+    node = scope.node
+    if not isinstance(value, cst.Name) or not isinstance(node, cst.FunctionDef):
+        return None
+    params = node.params
+    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    return value.value if value.value in names else None
+
+
+def _argument_for(node: cst.Call, callee: FunctionInfo, parameter: str) -> Optional[cst.BaseExpression]:
+    """What a call passes as ``parameter`` of the function it calls (by keyword or position)."""
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == parameter:
+            return arg.value
+    definition = callee.node
+    if not isinstance(definition, cst.FunctionDef):
+        return None
+    positional = [p.name.value for p in (*definition.params.posonly_params, *definition.params.params)]
+    if positional and positional[0] in ("self", "cls") and callee.owner is not None:
+        positional = positional[1:]
+    if parameter not in positional:
+        return None
+    index = positional.index(parameter)
+    plain = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+    return plain[index] if index < len(plain) else None
 
 
 def _headers_argument(node: cst.Call, position: Optional[int]) -> Optional[cst.BaseExpression]:

@@ -500,10 +500,13 @@ class _Values:
                 continue
             if arg.value.__class__ in _NO_VALUE:
                 continue
-            fresh = (
-                self.finder.generator(arg.value, site.scope, site.order, False)
-                if self.keys and arg.value.__class__ not in _NO_CALL else None
-            )
+            if self.keys and isinstance(arg.value, cst.Dict):
+                # a mapping with the key, for a helper that merges it into the headers it builds
+                status, source = self.finder.passed_headers(arg.value, site)
+                if status not in ("unknown", "missing"):
+                    found.append((slot, ("headers", status, source or "")))
+                    continue
+            fresh = self.fresh(arg.value, site) if self.keys else None
             if fresh is not None:
                 found.append((slot, ("fresh", fresh)))
                 continue
@@ -511,6 +514,23 @@ class _Values:
             found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
         return tuple(found)
 
+
+    def fresh(self, value: cst.BaseExpression, site: CallSite) -> Optional[str]:
+        """The random-key call a passed value is made by where it is passed: written there
+        (``key=uuid.uuid4()``), or assigned to a local of the calling function
+        (``key = str(uuid.uuid4())`` … ``key=key``), which every call of that function makes anew."""
+        if value.__class__ not in _NO_CALL:
+            return self.finder.generator(value, site.scope, site.order, False)
+        if not isinstance(value, cst.Name) or site.scope.parent is None:
+            return None
+        binding = self.model.lookup(value.value, site.scope, site.order)
+        if binding is None or binding.expr is None or binding.scope is not site.scope:
+            return None
+        loop = next((node for node in reversed(site.stack) if isinstance(node, (cst.For, cst.While, cst.FunctionDef))), None)
+        if isinstance(loop, (cst.For, cst.While)) and not _contains(loop, binding.expr):
+            return None  # made once before the loop that may retry the call
+        made = self.finder.generator(binding.expr, binding.scope, binding.order, False)
+        return f"`{value.value} = {made.strip('`')}`" if made is not None else None
 
     def attributes_passed(self, site: CallSite) -> Tuple[Tuple[Any, Ref], ...]:
         """What the attributes of the objects a call passes were set to before it

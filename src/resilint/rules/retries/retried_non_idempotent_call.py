@@ -14,7 +14,7 @@ from resilint.libraries.http_requests import (
     UNSAFE,
     RequestFinder,
 )
-from resilint.libraries.raised_errors import ANSWERED, file_classes, raised_errors, repeats_lost_response
+from resilint.libraries.raised_errors import ANSWERED, file_classes, other_library_errors, raised_errors, repeats_lost_response
 from resilint.libraries.retry_scopes import (
     LIBRARY_TRIGGERS,
     ON_ANY,
@@ -32,7 +32,7 @@ from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo
 from resilint.lint.summary import PER_CALL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
-from resilint.lint.value_flow import Held, split_last
+from resilint.lint.value_flow import Caller, Held, omits, split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
@@ -53,9 +53,12 @@ class RetriedNonIdempotentCall(ProjectRule):
     code. The method, the headers and the key may come from anywhere the project shows: a
     method passed as a string (`client.request("POST", ...)` into `session.request(method, ...)`,
     `getattr(session, verb.lower())`), a dispatch dict entry, headers built by a helper or merged
-    from a default dict of another module, a key set on the session's own headers, a key passed
-    down as a parameter (stable) or made by a caller inside the retry (`key=str(uuid4())`,
-    unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
+    from a default dict of another module, a helper that merges the mapping its caller passes
+    on top of its own headers (`partner_headers(extra=None)` with `headers.update(extra)`:
+    called without one, or with one that lacks the key, it sends none), a key set on the
+    session's own headers, a key passed down as a parameter (stable) or made by a caller inside
+    the retry (`key=str(uuid4())`, or `key = str(uuid4())` a line before in the retried task
+    body, unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
     caller says so (`send("POST", url, retry=True)`), or whose loop retries a POST with the
     headers its caller passes (`post(url, headers=None)` called with none), is reported at that
     call; so is a function whose own retry decorator (`@retried()`, `@tenacity.retry`, from
@@ -100,7 +103,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     way retries first, when that retry retries every error the outer one does and, once spent,
     raises a class the outer one does not retry (tenacity's `RetryError` without
     `reraise=True` under a celery task's `autoretry_for=(RequestException,)`): the inner retry
-    is reported on its own.
+    is reported on its own. Nor does a layer that retries only another client library's errors
+    (`except smtplib.SMTPException` around code that also POSTs with aiohttp) repeat a POST
+    whose response was lost: that failure raises the sending library's own error, which leaves
+    the layer, unless code on the way turns it into one the layer retries.
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
     PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after
@@ -175,6 +181,18 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
     VALID = [
+        # the loop retries only smtplib's errors: a lost response of the POST raises requests'
+        """
+        import smtplib, time, requests
+        def deliver(message):
+            for attempt in range(3):
+                try:
+                    requests.post("https://hooks.example", json=message, timeout=5)
+                    with smtplib.SMTP("mail.example", timeout=5) as smtp:
+                        return smtp.send_message(message)
+                except smtplib.SMTPException:
+                    time.sleep(5)
+        """,
         # called again by recursion only on a 429 (named), which the server sends without acting
         """
         import time, requests
@@ -377,6 +395,22 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a helper that merges the caller's own headers on top of its own, which mint a key
+            """
+            import uuid, requests, tenacity
+            def partner_headers(extra=None):
+                headers = {"Idempotency-Key": str(uuid.uuid4())}
+                if extra:
+                    headers.update(extra)
+                return headers
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+            def publish(url):
+                return requests.post(url, headers=partner_headers(), timeout=5)
+            """,
+            line=9,
+            message="changes on every attempt",
+        ),
         # the wrapper's loop retries the POST; its caller that passes no headers sends no key
         Invalid(
             """
@@ -626,6 +660,8 @@ class RetriedNonIdempotentCall(ProjectRule):
                 chain = [[*raised.get(id(call.scope.enclosing_function), []), *helpers]]
                 if caught and not repeats_lost_response(caught, chain, is_project_class, ancestry):
                     continue  # it retries only project errors, and none comes of a lost response
+                if caught and other_library_errors(caught, model.qualified_name(call.node.func, call.scope, call.order) or "", chain):
+                    continue
                 problem = _direct_problem(finder, call, scope)
                 if problem is None:
                     continue
@@ -708,7 +744,9 @@ def _check_project(ctx: ProjectContext) -> None:
                     continue
                 ruled_out = {c.place for c in reached.calls} - {c.place for c in running} if running is not reached.calls else ()
                 for request in reached.requests:
-                    if request.place in ruled_out:
+                    if request.place in ruled_out or (layer.retries_on == ON_SPECIFIC and other_library_errors(
+                        layer.exceptions, request.name, [caller.raises for caller, _ in steps],
+                    )):
                         continue
                     problem = judge.problem(request, reached, steps)
                     if problem is None:
@@ -916,6 +954,8 @@ class _Judge:
                 return _Problem(method, headers, f"`{source.rsplit('.', 1)[-1]}()`" if helper is not None else "")
             if headers is not None and headers.startswith("param:") and helper is not None:
                 return self.helper_key(method, function, source, place, helper, headers[6:], steps)
+            if headers is not None and headers.startswith("merge:") and helper is not None:
+                return self.merged_key(method, function, source, place, helper, headers[6:], steps)
         return None
 
     def forwarded(self, method: str, steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> Optional[_Problem]:
@@ -954,6 +994,29 @@ class _Judge:
                     own = _own_parameter(function, ref)
                     if own is not None:
                         return self.key_parameter(method, function, own, steps)
+        return None
+
+    def merged_key(
+        self, method: str, function: FunctionSummary, name: str, place: Place, helper: FunctionSummary,
+        parameter: str, steps: Tuple[Tuple[FunctionSummary, Call], ...],
+    ) -> Optional[_Problem]:
+        """The helper's own headers lack the key and it merges in the mapping its parameter
+        holds (``partner_headers(extra=None)``): the mapping ``function`` passes it decides;
+        none at all leaves the key out."""
+        for call in _helper_calls(function, name, place):
+            offset = next((o for f, o in self.graph.values.callees(call, function.place.path) if f is helper), 0)
+            passed = _arguments(call, helper, parameter, offset)
+            if not passed:
+                if omits(Caller(function, call, offset), helper, parameter):
+                    return _Problem(method, "missing", f"`{name.rsplit('.', 1)[-1]}()`")
+                continue
+            mapping = next((ref for ref in passed if ref[0] == "headers"), None)
+            if mapping is None:
+                continue
+            status, source = mapping[1], mapping[2]
+            if status in ("missing", "unstable"):
+                return _Problem(method, status, f"`{name.rsplit('.', 1)[-1]}()`")
+            return self.key(method, function, status, source, call.place, steps)
         return None
 
     def key_parameter(
@@ -1115,6 +1178,15 @@ def _may_pass_key(call: Call) -> bool:
     if args is None:
         return any(isinstance(slot, str) and _KEY_ARGUMENT.search(slot) for slot, _ in call.passed)
     return args.double_star or any(_KEY_ARGUMENT.search(keyword) for keyword in args.keywords)
+
+
+def _helper_calls(function: FunctionSummary, name: str, place: Place) -> List[Call]:
+    """The calls of the helper ``name`` that built the headers of the request at ``place``:
+    those written in it, else the helper's only call in ``function`` (``headers = helper(...)``
+    a line before)."""
+    calls = [call for call in function.calls if call.target == name]
+    within = [call for call in calls if place.line <= call.place.line <= place.end_line]
+    return within or (calls if len(calls) == 1 else [])
 
 
 def _arguments(call: Call, function: FunctionSummary, parameter: str, offset: int) -> List[Ref]:
