@@ -140,6 +140,13 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
 
     held: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(depth, DB scope index)]
     db = db_scopes(model)
+    for info in model.functions:
+        last = db.commits.get(id(info))
+        if last is not None:
+            where = locate(last) if isinstance(last, cst.Call) else None
+            commits = "." if last == "." else f"{where.line}:{where.column}" if where is not None else ""
+            if commits:
+                function_of(info).commits = commits
     for scope in db.scopes:
         owner = function_of(scope.function)
         owner.db_scopes.append(DbScope(

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 22
+SUMMARY_VERSION = 23
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -336,6 +336,10 @@ class FunctionSummary:
     raises: Tuple[Tuple[str, str], ...] = ()
     # The position among its callers' arguments of the parameter it sleeps (``sleepers.py``).
     sleeps: Optional[int] = None
+    # It ends the implicit transaction of the session it queries through as its last act
+    # (``session.commit()``, also in a ``try`` that rolls back): "." itself, or the target of
+    # the call that does it last (another module's ``session_commit()``), for the project pass.
+    commits: str = ""
 
 
 @dataclass(**_SLOTS)
@@ -430,7 +434,7 @@ class ModuleSummary:
                 [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps, d.implicit]
                  for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
-                [list(entry) for entry in f.raises], f.sleeps,
+                [list(entry) for entry in f.raises], f.sleeps, f.commits,
             ], _FUNCTION)
 
         return [
@@ -504,7 +508,7 @@ class ModuleSummary:
                     defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),
                     defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()}, headers=f[14],
                     annotation=f[15], raises=tuple((str(e[0]), str(e[1])) for e in f[16]),
-                    sleeps=None if f[17] is None else int(f[17]),
+                    sleeps=None if f[17] is None else int(f[17]), commits=str(f[18]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -538,7 +542,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, ""]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

@@ -27,7 +27,7 @@ One module per library (``django``, ``sqlalchemy``, ``dbapi``, ``asyncpg``), plu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -71,6 +71,9 @@ class HeldScope:
 class DbScopes:
     scopes: List[HeldScope] = field(default_factory=list)
     deferring: List[FunctionInfo] = field(default_factory=list)  # defer in a transaction
+    # Functions whose last act ends the implicit transaction they query in, by id: "." when
+    # they do it themselves, else the call (of another function) that may.
+    commits: Dict[int, Union[str, cst.Call]] = field(default_factory=dict)
 
 
 def db_scopes(model: SemanticModel) -> DbScopes:
@@ -115,6 +118,10 @@ class _Finder:
                 info for info in self.model.functions
                 if isinstance(info.node, cst.FunctionDef) and defers_in_transaction(info.node)
             ]
+        for info in self.model.functions:
+            last = self._last_commit(info)
+            if last is not None:
+                self.found.commits[id(info)] = last
         for scope in self.found.scopes:
             scope.locks = any(_locks(site.node) for site in scope.covered)
             scope.wraps = any(self._calls_wrapped(site) for site in scope.covered)
@@ -263,6 +270,30 @@ class _Finder:
                 implicit = "named" if starts is dbapi.starts_work and not dbapi.is_driver(receiver) else "driver"
                 self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST, implicit=implicit))
 
+    def _last_commit(self, info: FunctionInfo) -> Optional[Union[str, cst.Call]]:
+        """"." when the last statement of ``info`` (before a ``return`` that calls nothing; in a
+        ``try`` whose handlers roll back) ends a SQLAlchemy session's transaction or a DB-API
+        connection's; the call of that statement when it calls something else, which the
+        project pass may find does; None otherwise."""
+        node = info.node
+        if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+            return None
+        body = list(node.body.body)
+        while body and _returns_plainly(body[-1]):
+            body.pop()
+        last = body[-1] if body else None
+        if isinstance(last, cst.Try) and last.body.body:
+            last = last.body.body[-1]
+        call = _statement_call(last)
+        site = self.site_of.get(id(call)) if call is not None else None
+        if site is None or call is None:
+            return None
+        method = method_of(call)
+        receiver = self._receiver(call, site.scope, site.order) if method in sqlalchemy.ENDS | dbapi.WORK_METHODS else None
+        if receiver is not None and (sqlalchemy.ends_implicit(call, receiver) or (method in dbapi.WORK_METHODS and dbapi.ends_work(call, receiver))):
+            return "."
+        return call
+
     def _entering_block(self, start: CallSite) -> Optional[cst.With]:
         """The ``with`` around ``start`` whose item gave the cursor it sends SQL through, or
         the connection that cursor came from (``with db.read_ctx() as cursor:``, ``with
@@ -303,6 +334,25 @@ class _Finder:
         if binding.expr is not None or binding.entered is not None or binding.imported or binding.defined:
             return False
         return isinstance(owner.node, cst.FunctionDef) and func.value in parameter_names(owner.node.params)
+
+
+def _returns_plainly(statement: cst.CSTNode) -> bool:
+    """``return`` of nothing, or of a value computed without a call."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    return isinstance(small, cst.Return) and (small.value is None or not any(isinstance(n, cst.Call) for n in iter_nodes(small.value)))
+
+
+def _statement_call(statement: Optional[cst.CSTNode]) -> Optional[cst.Call]:
+    """The call a simple statement makes as a whole (``s.commit()``, ``x = helper()``)."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    value = small.value if isinstance(small, (cst.Expr, cst.Assign, cst.Return)) else None
+    if isinstance(value, cst.Await):
+        value = value.expression
+    return value if isinstance(value, cst.Call) else None
 
 
 def _function_at(model: SemanticModel, stack: Tuple[cst.CSTNode, ...]) -> Optional[FunctionInfo]:

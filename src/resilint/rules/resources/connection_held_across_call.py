@@ -39,7 +39,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
       and `with engine.connect() as conn:` once a query ran through `s`/`conn`; the implicit
       transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query`), from the
       first query (`db.session.get(User, user_id)` included: a model class and a key) to `commit()`/`rollback()`/`close()`/`remove()`, or to the end of the
-      `with app.app_context():` block the query ran in (its teardown removes the session). A
+      `with app.app_context():` block the query ran in (its teardown removes the session), or
+      to a call of a project function of any module whose last act ends it
+      (`db.session_commit()` whose body is `session.commit()` in a `try` that rolls back, or a
+      `sync_shelves()` that ends by calling such a helper; not one that commits only in a branch). A
       session made by calling a `sessionmaker`/`scoped_session` of the file
       (`SessionLocal = sessionmaker(...)`; `db = SessionLocal()`) is known as one; so is a local
       name holding what a call spelled as a session factory returns (`db = SessionLocal()` or
@@ -580,6 +583,7 @@ class _Judge:
         self._provided: Dict[str, Optional[_Held]] = {}
         self._paths: Dict[Tuple[str, FrozenSet[Any]], Optional[Tuple[Path, str]]] = {}
         self._filled: Set[int] = set()  # requests whose object fills in the timeout
+        self._ends: Dict[Tuple[int, int], Optional[Tuple[int, int]]] = {}
 
     def run(self) -> None:
         for function in self.graph.functions:
@@ -587,7 +591,10 @@ class _Judge:
             for call in function.calls:
                 if call.later:
                     continue
-                held = [h for h in (self._active(function, i) for i in call.db_scopes) if h is not None]
+                held = [
+                    h for h in (self._active(function, i) for i in call.db_scopes if not self._ended_before(function, i, call))
+                    if h is not None
+                ]
                 if decorated is not None:
                     held.insert(0, decorated)
                 if not held:
@@ -597,6 +604,33 @@ class _Judge:
                     self._report(function, held[-1], *found)
 
     # --- which scopes hold a connection -------------------------------------------------------
+
+    def _ended_before(self, function: FunctionSummary, index: int, call: Call) -> bool:
+        """An implicit transaction that a call before ``call`` ends: one of a function (of any
+        module) whose last act commits it (``sync_shelves()`` ending in ``ub.session_commit()``)."""
+        if not function.db_scopes[index].implicit:
+            return False
+        key = (id(function), index)
+        ended = self._ends.get(key, False)
+        if ended is False:
+            near = function.place.path
+            ended = next((
+                (c.place.line, c.place.column) for c in sorted(function.calls, key=lambda c: (c.place.line, c.place.column))
+                if index in c.db_scopes and not c.later and self._commits(self.graph.callee(c, near))
+            ), None)
+            self._ends[key] = ended
+        return ended is not None and (call.place.line, call.place.column) > ended
+
+    def _commits(self, function: Optional[FunctionSummary], depth: int = 0) -> bool:
+        """Whether ``function``'s last act ends the transaction it runs in, itself or through the
+        function it calls last."""
+        if function is None or not function.commits or depth > 4:
+            return False
+        if function.commits == ".":
+            return True
+        line, column = (int(part) for part in function.commits.split(":"))
+        last = next((c for c in function.calls if c.place.line == line and c.place.column == column), None)
+        return last is not None and self._commits(self.graph.callee(last, function.place.path), depth + 1)
 
     def _active(self, function: FunctionSummary, index: int) -> Optional[_Held]:
         scope = function.db_scopes[index]

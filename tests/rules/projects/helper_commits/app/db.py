@@ -1,0 +1,18 @@
+from sqlalchemy import create_engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import sessionmaker
+
+session = sessionmaker(bind=create_engine("sqlite:///app.db"))()
+
+
+def session_commit():
+    try:
+        session.commit()
+    except OperationalError:
+        session.rollback()
+    return ""
+
+
+def maybe_commit(flag):
+    if flag:
+        session.commit()

@@ -1,0 +1,35 @@
+import requests
+
+from app import db
+from app.models import Shelf
+
+STORE_TIMEOUT = (2, 10)
+
+
+def record_shelves(user_id, results):
+    for shelf in db.session.query(Shelf).filter(Shelf.user_id == user_id):
+        results.append(shelf.id)
+    db.session_commit()
+
+
+def call_store(results):
+    return requests.get("https://store.example/sync", params={"n": len(results)}, timeout=STORE_TIMEOUT).json()
+
+
+def handle_sync(user_id):
+    results = []
+    db.session.query(Shelf).filter(Shelf.user_id == user_id).count()
+    record_shelves(user_id, results)  # ends with the other module's commit helper
+    return call_store(results)
+
+
+def handle_direct(user_id):
+    db.session.query(Shelf).filter(Shelf.user_id == user_id).count()
+    db.session_commit()
+    return call_store([])
+
+
+def handle_maybe(user_id, flag):
+    db.session.query(Shelf).filter(Shelf.user_id == user_id).count()
+    db.maybe_commit(flag)  # commits only on some calls
+    return call_store([])  # expect: RES301
