@@ -152,6 +152,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         owner.db_scopes.append(DbScope(
             scope.opening.description, scope.opening.holds, locate(scope.node), scope.via, scope.whole_function,
             scope.locks, scope.yields, scope.wraps, scope.implicit,
+            tuple(f"{where.line}:{where.column}" for where in (locate(site.node) for site in scope.queries) if where is not None),
         ))
         for site in scope.covered:
             held.setdefault(id(site.node), []).append((scope.depth, len(owner.db_scopes) - 1))

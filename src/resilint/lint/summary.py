@@ -228,6 +228,9 @@ class DbScope:
     yields: bool = False
     wraps: bool = False
     implicit: str = ""
+    # Of an implicit transaction: where the queries after the first are ("line:column"); one
+    # begins a new transaction when a call before it ended the first.
+    queries: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -431,8 +434,8 @@ class ModuleSummary:
                           _REQUEST) for r in f.requests],
                 [[name, place(where)] for name, where in f.decorators],
                 list(f.returns), f.delay, f.sets_timeout,
-                [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps, d.implicit]
-                 for d in f.db_scopes],
+                [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps, d.implicit,
+                  list(d.queries)] for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
                 [list(entry) for entry in f.raises], f.sleeps, f.commits,
             ], _FUNCTION)
@@ -502,7 +505,10 @@ class ModuleSummary:
                     decorators=[(str(name), place(where)) for name, where in f[5]],
                     returns=[ref_from_json(r) for r in f[6]], delay=f[7], sets_timeout=bool(f[8]),
                     db_scopes=[
-                        DbScope(str(d[0]), str(d[1]), place(d[2]), d[3], bool(d[4]), bool(d[5]), bool(d[6]), bool(d[7]), str(d[8]))
+                        DbScope(
+                            str(d[0]), str(d[1]), place(d[2]), d[3], bool(d[4]), bool(d[5]), bool(d[6]), bool(d[7]), str(d[8]),
+                            tuple(str(q) for q in d[9]),
+                        )
                         for d in f[9]
                     ],
                     defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),

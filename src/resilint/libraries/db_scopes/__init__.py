@@ -65,6 +65,9 @@ class HeldScope:
     # the first query sent through an object opened it (``node``): "driver" when the object is
     # known to be a DB-API driver's, "named" when only its name says so
     implicit: str = ""
+    # of an implicit transaction: the queries after the first, each of which begins a new one
+    # if a project function called before it ended the transaction (the project pass tells)
+    queries: List[CallSite] = field(default_factory=list)
 
 
 @dataclass
@@ -268,7 +271,8 @@ class _Finder:
                 opening = Opening(f"{began} `{text}()` {'began' if holds == TRANSACTION else 'checked out'}", holds)
                 receiver = self._receiver(start.node, start.scope, start.order)
                 implicit = "named" if starts is dbapi.starts_work and not dbapi.is_driver(receiver) else "driver"
-                self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST, implicit=implicit))
+                queries = [site for site in covered if begins(site)]
+                self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST, implicit=implicit, queries=queries))
 
     def _last_commit(self, info: FunctionInfo) -> Optional[Union[str, cst.Call]]:
         """"." when the last statement of ``info`` (before a ``return`` that calls nothing; in a
@@ -281,18 +285,27 @@ class _Finder:
         body = list(node.body.body)
         while body and _returns_plainly(body[-1]):
             body.pop()
-        last = body[-1] if body else None
-        if isinstance(last, cst.Try) and last.body.body:
-            last = last.body.body[-1]
-        call = _statement_call(last)
+        if body and isinstance(body[-1], cst.Try):
+            body = list(body[-1].body.body)
+        # the commit, then nothing that queries again (``if success: log.info(success)``)
+        for index in range(len(body) - 1, -1, -1):
+            call = _statement_call(body[index])
+            site = self.site_of.get(id(call)) if call is not None else None
+            if call is not None and site is not None and self._ends(call, site):
+                after = body[index + 1:]
+                return "." if not any(_queries(n) for statement in after for n in iter_nodes(statement)) else None
+        call = _statement_call(body[-1]) if body else None
         site = self.site_of.get(id(call)) if call is not None else None
-        if site is None or call is None:
+        if site is None or call is None or (self.model.qualified_name(call.func, site.scope, site.order) or "").startswith("builtins."):
             return None
-        method = method_of(call)
-        receiver = self._receiver(call, site.scope, site.order) if method in sqlalchemy.ENDS | dbapi.WORK_METHODS else None
-        if receiver is not None and (sqlalchemy.ends_implicit(call, receiver) or (method in dbapi.WORK_METHODS and dbapi.ends_work(call, receiver))):
-            return "."
         return call
+
+    def _ends(self, call: cst.Call, site: CallSite) -> bool:
+        method = method_of(call)
+        if method not in sqlalchemy.ENDS | dbapi.WORK_METHODS:
+            return False
+        receiver = self._receiver(call, site.scope, site.order)
+        return sqlalchemy.ends_implicit(call, receiver) or (method in dbapi.WORK_METHODS and dbapi.ends_work(call, receiver))
 
     def _entering_block(self, start: CallSite) -> Optional[cst.With]:
         """The ``with`` around ``start`` whose item gave the cursor it sends SQL through, or
@@ -342,6 +355,10 @@ def _returns_plainly(statement: cst.CSTNode) -> bool:
         return False
     small = statement.body[0]
     return isinstance(small, cst.Return) and (small.value is None or not any(isinstance(n, cst.Call) for n in iter_nodes(small.value)))
+
+
+def _queries(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Call) and method_of(node) in sqlalchemy.IMPLICIT_METHODS | dbapi.WORK_METHODS
 
 
 def _statement_call(statement: Optional[cst.CSTNode]) -> Optional[cst.Call]:

@@ -42,7 +42,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
       `with app.app_context():` block the query ran in (its teardown removes the session), or
       to a call of a project function of any module whose last act ends it
       (`db.session_commit()` whose body is `session.commit()` in a `try` that rolls back, or a
-      `sync_shelves()` that ends by calling such a helper; not one that commits only in a branch). A
+      `sync_shelves()` that ends by calling such a helper; not one that commits only in a branch),
+      unless a query after that call begins a new one; this also ends the transaction a project
+      decorator's wrapper began on the same session around the function (`@requires_auth`). A
       session made by calling a `sessionmaker`/`scoped_session` of the file
       (`SessionLocal = sessionmaker(...)`; `db = SessionLocal()`) is known as one; so is a local
       name holding what a call spelled as a session factory returns (`db = SessionLocal()` or
@@ -583,7 +585,7 @@ class _Judge:
         self._provided: Dict[str, Optional[_Held]] = {}
         self._paths: Dict[Tuple[str, FrozenSet[Any]], Optional[Tuple[Path, str]]] = {}
         self._filled: Set[int] = set()  # requests whose object fills in the timeout
-        self._ends: Dict[Tuple[int, int], Optional[Tuple[int, int]]] = {}
+        self._ends: Dict[Tuple[int, Optional[int]], Tuple[List[Tuple[int, int]], List[Tuple[int, ...]]]] = {}
 
     def run(self) -> None:
         for function in self.graph.functions:
@@ -592,10 +594,13 @@ class _Judge:
                 if call.later:
                     continue
                 held = [
-                    h for h in (self._active(function, i) for i in call.db_scopes if not self._ended_before(function, i, call))
+                    h for h in (
+                        self._active(function, i) for i in call.db_scopes
+                        if not (function.db_scopes[i].implicit and self._ended_before(function, i, call))
+                    )
                     if h is not None
                 ]
-                if decorated is not None:
+                if decorated is not None and not (decorated.scope.implicit and self._ended_before(function, None, call)):
                     held.insert(0, decorated)
                 if not held:
                     continue
@@ -605,21 +610,29 @@ class _Judge:
 
     # --- which scopes hold a connection -------------------------------------------------------
 
-    def _ended_before(self, function: FunctionSummary, index: int, call: Call) -> bool:
-        """An implicit transaction that a call before ``call`` ends: one of a function (of any
-        module) whose last act commits it (``sync_shelves()`` ending in ``ub.session_commit()``)."""
-        if not function.db_scopes[index].implicit:
-            return False
+    def _ended_before(self, function: FunctionSummary, index: Optional[int], call: Call) -> bool:
+        """An implicit transaction that a call before ``call`` ends, with no query in between to
+        begin another: a call of a function (of any module) whose last act commits it
+        (``sync_shelves()`` ending in ``ub.session_commit()``). ``index``: the function's own
+        DB scope; None for one a project decorator opened around it (``@requires_auth``
+        querying the same session), which any query of the function may begin again."""
+        scopes = function.db_scopes if index is None else [function.db_scopes[index]]
         key = (id(function), index)
-        ended = self._ends.get(key, False)
-        if ended is False:
+        known = self._ends.get(key)
+        if known is None:
             near = function.place.path
-            ended = next((
-                (c.place.line, c.place.column) for c in sorted(function.calls, key=lambda c: (c.place.line, c.place.column))
-                if index in c.db_scopes and not c.later and self._commits(self.graph.callee(c, near))
-            ), None)
-            self._ends[key] = ended
-        return ended is not None and (call.place.line, call.place.column) > ended
+            ends = sorted(
+                (c.place.line, c.place.column) for c in function.calls
+                if (index is None or index in c.db_scopes) and not c.later and self._commits(self.graph.callee(c, near))
+            )
+            queries = [tuple(int(part) for part in query.split(":")) for scope in scopes if scope.implicit for query in scope.queries]
+            if index is None:
+                queries.extend((scope.place.line, scope.place.column) for scope in scopes if scope.implicit)
+            known = self._ends[key] = (ends, queries)  # type: ignore[assignment]
+        ends, queries = known
+        at = (call.place.line, call.place.column)
+        last = next((end for end in reversed(ends) if end < at), None)
+        return last is not None and not any(last < query < at for query in queries)
 
     def _commits(self, function: Optional[FunctionSummary], depth: int = 0) -> bool:
         """Whether ``function``'s last act ends the transaction it runs in, itself or through the

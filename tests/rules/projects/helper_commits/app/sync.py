@@ -33,3 +33,10 @@ def handle_maybe(user_id, flag):
     db.session.query(Shelf).filter(Shelf.user_id == user_id).count()
     db.maybe_commit(flag)  # commits only on some calls
     return call_store([])  # expect: RES301
+
+
+def handle_twice(user_id):
+    results = []
+    record_shelves(user_id, results)
+    db.session.query(Shelf).count()  # begins a new transaction after the commit
+    return call_store(results)  # expect: RES301
