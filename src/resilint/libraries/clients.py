@@ -626,7 +626,35 @@ def _mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Tup
             allowed += 1  # ``q["headers"]``, ``q["headers"]["Authorization"] = …``: no key added
         elif isinstance(node, cst.AssignTarget) and _item_of(node.target, name) is not None:
             later.add(_item_of(node.target, name))  # type: ignore[arg-type]  # ``q["auth"] = (user, password)``
+        elif isinstance(node, cst.Call):
+            added = _keys_added(node, name, model, scope)
+            if added is not None:
+                allowed += 1
+                later |= added  # ``params.update({"context": ctx})``, ``params.setdefault("timeout", 5)``
     return (keys, later) if mentions == allowed else None
+
+
+def _keys_added(call: cst.Call, name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:
+    """The keys ``name.update({...})`` / ``name.update(key=...)`` / ``name.setdefault("key", ...)``
+    adds to the local, when the call writes them out; None for any other call."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name):
+        return None
+    if func.attr.value == "setdefault" and call.args and call.args[0].keyword is None:
+        key = string_of(call.args[0].value)
+        return {key} if key is not None else None
+    if func.attr.value != "update" or any(arg.star for arg in call.args):
+        return None
+    found: Set[str] = set()
+    for arg in call.args:
+        if arg.keyword is not None:
+            found.add(arg.keyword.value)
+            continue
+        written = _written_keys(arg.value, model, scope, 1 << 62)
+        if written is None:
+            return None
+        found |= written
+    return found
 
 
 def _item_of(node: cst.CSTNode, name: str) -> Optional[str]:

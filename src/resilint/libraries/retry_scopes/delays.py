@@ -327,9 +327,12 @@ def returned_delay(rec: Recogniser, function: FunctionInfo) -> str:
     """What kind of delay a function returns (fixed / exponential / jittered / unknown)."""
     if not function.returns:
         return UNKNOWN
+    # a return of the server's delay (``Retry-After``) is the server's choice when it sends one;
+    # the others are the code's own, on every path where it sends none
+    own = [r for r in function.returns if not server_delay(r, lambda e: rec.follow(e, function.scope, 1 << 62))]
     saved, rec.growing = rec.growing, set()
     try:
-        return _strongest([_delay(rec, r, function.scope, 1 << 62, None, 1) for r in function.returns])
+        return _strongest([_delay(rec, r, function.scope, 1 << 62, None, 1) for r in own or function.returns])
     finally:
         rec.growing = saved
 

@@ -38,7 +38,9 @@ class BackoffWithoutJitter(ProjectRule):
     - tenacity without `wait=` (it waits nothing), or with `wait_fixed`, `wait_exponential`,
       `wait_incrementing` or `wait_chain` and no `wait_random*`/`wait_*_jitter` term, also
       when a project function given as `wait=` returns one applied to the retry state
-      (`return wait_exponential(...)(retry_state)`) or computes a delay with no random term,
+      (`return wait_exponential(...)(retry_state)`) or computes a delay with no random term
+      (a function that returns the server's `Retry-After` when it sends one is judged on what
+      it returns otherwise),
       when the wait is a class of the module that extends one of these and draws nothing
       random itself (`class wait_retry_after(wait_exponential)`), and when one of several
       classes the code may pick (`(wait_retry_after if respect else wait_exponential)(...)`)
@@ -581,6 +583,22 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the server's Retry-After when it sends one; a timeout never does, and waits 1, 2, 4 s
+            """
+            from tenacity import retry, stop_after_attempt, wait_exponential
+            def wait_time(retry_state):
+                error = retry_state.outcome.exception()
+                if "Retry-After" in error.response.headers:
+                    return int(error.response.headers["Retry-After"])
+                return wait_exponential(multiplier=1, max=60)(retry_state)
+            @retry(stop=stop_after_attempt(5), wait=wait_time)
+            def call(client):
+                return client.api_call("chat.postMessage")
+            """,
+            line=7,
+            message="`wait_time` returns `wait_exponential` without a random term",
+        ),
         Invalid(
             # the loop's pause is in a helper that counts and sleeps before saying go round
             """

@@ -177,7 +177,8 @@ class MissingTimeout(ProjectRule):
     process by a test double (responses, requests-mock, httpretty, `mock.patch` …, see RES105); a call that passes `**kwargs` of unknown
     content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout; a local that
     is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
-    keys they show and those its items are set under (`q["auth"] = creds`), so one without `timeout` is flagged, and so
+    keys they show and those its items are set under (`q["auth"] = creds`) or that `q.update({...})`,
+    `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
     has what a function of the file returns when each of its returns is such a dict, `**self._kwargs()`); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
@@ -300,6 +301,16 @@ class MissingTimeout(ProjectRule):
         def read(path, session: requests.Session):
             url = "file://" + os.path.abspath(path)
             return session.get(url).content, urlopen(f"data:text/plain,{path}").read()
+        """,
+        # the timeout is added by update() before the dict is unpacked
+        """
+        import smtplib
+        def connect(host, secure, context):
+            params = {}
+            params.update({"timeout": 10})
+            if secure:
+                params.update(context=context)
+            return smtplib.SMTP_SSL(host, **params)
         """,
         # the timeout is set under the dict's item before it is unpacked
         """
@@ -476,6 +487,19 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # every key of the unpacked dict is written out, none a timeout
+            """
+            import smtplib
+            def connect(host, secure, context):
+                params = {}
+                if secure:
+                    params.update({"context": context})
+                return smtplib.SMTP_SSL(host, **params)
+            """,
+            line=6,
+            message="`smtplib.SMTP_SSL` is called without a timeout",
+        ),
         # Django's SMTP backend, configured with no `EMAIL_TIMEOUT`: reported at the host
         Invalid(
             """
