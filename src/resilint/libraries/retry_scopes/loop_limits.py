@@ -95,6 +95,16 @@ def loop_limit(
         others = [part for part in _conjuncts(loop.test) if _flag(part) is None]
         if any(mentions_bound(rec, part, set(), scope, order) for part in others):
             # ``while tries < 3``, ``while not done and time.time() < end``
+            skipped = _uncounted_continue(loop.test, body)
+            if skipped is not None:
+                counter, _ = skipped
+                policy.max_attempts, policy.time_limit = None, None
+                policy.attempts = Setting(
+                    "unbounded", None,
+                    f"this `while {code_of(loop.test)}` retry loop has a `continue` before `{counter}` is counted: "
+                    "that path goes round without counting, so it retries forever",
+                )
+                return
             _limited(policy, "bounded", loop.test, counted_attempts(rec, loop, body, scope, order, going_round))
             return
         if not flags:
@@ -140,6 +150,25 @@ def loop_limit(
         )
     else:
         _limited(policy, "bounded", attempts=counted_attempts(rec, loop, body, scope, order, going_round))
+
+
+def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStatement]) -> Optional[tuple]:
+    """``while retry < 3:`` whose counter is counted only by a statement of its own at the end
+    of the body (``retry += 1``) and a ``continue`` before it that goes round without counting
+    (``if r.status_code == 404: continue``): the counter and the ``continue``."""
+    tested = {dotted_name(node) for node in expression_nodes(test)} - {None}
+    counters = counter_names(body) & tested
+    if not counters:
+        return None
+    own = [index for index, stmt in enumerate(body) if counters & counter_names([stmt]) and isinstance(stmt, cst.SimpleStatementLine)]
+    nested = [stmt for stmt in body if counters & counter_names([stmt]) and not isinstance(stmt, cst.SimpleStatementLine)]
+    if not own or nested:
+        return None
+    for stmt in body[:own[0]]:
+        found = next((node for node in walk_statements([stmt]) if isinstance(node, cst.Continue)), None)
+        if found is not None:
+            return next(iter(sorted(counters))), found
+    return None
 
 
 def _limited(policy: Policy, kind: str, node: Optional[cst.CSTNode] = None, attempts: Optional[int] = None) -> None:

@@ -52,7 +52,9 @@ class UnboundedRetry(Rule):
     handler that re-raises some errors (`if exc.response.status_code != 409: raise`) retries the
     others forever, and a counter tested in only some handlers bounds only their failures:
     `except ConnectError: if attempts > 5: raise` beside `except TimeoutError: sleep(1)`
-    retries timeouts forever (the message names the handler). An exit decided by a method of the file counts when that method tests a
+    retries timeouts forever (the message names the handler); nor does a counter in the loop's
+    condition that the body counts only at its end, after a `continue` that goes round without
+    counting (`while retry < 3:` ... `if r.status_code == 404: continue` ... `retry += 1`). An exit decided by a method of the file counts when that method tests a
     counter or the time, or catches the error a backoff object raises once its budget is spent
     (`if self._gave_up(): raise`, where `_gave_up` returns True on
     `BackoffTimeoutExceededError`). A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
@@ -645,6 +647,24 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a 404 goes round before the counter is counted: forever, with no pause
+            """
+            import time, requests
+            def lookup(url):
+                retry = 0
+                while retry < 3:
+                    r = requests.get(url, timeout=5)
+                    if r.status_code == 200:
+                        return r.json()
+                    if r.status_code == 404:
+                        continue
+                    time.sleep(2)
+                    retry += 1
+            """,
+            line=4,
+            message="has a `continue` before `retry` is counted",
+        ),
         Invalid(
             # the error is raised on a partial answer (items a throttled table left unwritten):
             # a table that stays throttled is written to forever
