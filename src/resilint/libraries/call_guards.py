@@ -149,7 +149,7 @@ def _parameters(model: SemanticModel, function: FunctionInfo) -> Set[str]:
     key = id(function)
     if key not in every:
         every[key] = {name for name, bindings in function.scope.bindings.items()
-                      if bindings and bindings[0].parameter is not None}
+                      if bindings and (bindings[0].parameter is not None or bindings[0].self_of is not None)}
     return every[key]
 
 
@@ -357,9 +357,10 @@ def _subject(model: SemanticModel, expr: cst.BaseExpression, function: FunctionI
 
 
 def _is_parameter(name: cst.Name, function: FunctionInfo) -> bool:
-    """A parameter of ``function`` that it never rebinds (annotated or not)."""
+    """A parameter of ``function`` that it never rebinds (annotated or not); ``self`` too, whose
+    attributes the object's construction may have set (``if not self.get_weather: return``)."""
     bindings = function.scope.bindings.get(name.value, [])
-    return len(bindings) == 1 and bindings[0].parameter is not None
+    return len(bindings) == 1 and (bindings[0].parameter is not None or bindings[0].self_of is not None)
 
 
 def _assigned_attributes(model: SemanticModel, function: FunctionInfo) -> Set[str]:

@@ -29,6 +29,12 @@ class Values(Protocol):
 
     def of(self, name: str, near: str) -> Iterable[Any]: ...
 
+    def stored(self, cls: str, attribute: str) -> Optional[str]: ...
+
+    def lineage(self, cls: str) -> List[str]: ...
+
+    def attribute_from(self, cls: str, name: str) -> Optional[str]: ...
+
 
 class CallConditions:
     def __init__(self, values: Values) -> None:
@@ -58,6 +64,14 @@ class CallConditions:
                     parameter for slot, parameter in passed_on
                     if wanted and _parameter_at(callee, slot, offset) in wanted
                 )
+        for call in function.calls:
+            # ``FileService(w, get_weather=self.update_weather).process_workout()`` where
+            # ``process_workout`` tests ``self.get_weather``: this method's ``self.update_weather``
+            for callee, offset in self.values.callees(call, function.place.path) if call.receiver else ():
+                for wanted in self.subjects(callee):
+                    attribute = _self_attribute(callee, wanted)
+                    if attribute and callee.bound == 1:
+                        tested.update(self._construction_subjects(function, call, callee, attribute))
         found = self._subjects[key] = frozenset(tested)
         return found
 
@@ -103,6 +117,10 @@ class CallConditions:
         context: Context,
     ) -> Optional[FrozenSet[Constant]]:
         parameter, _, attribute = subject.partition(".")
+        if attribute and callee.bound == 1 and callee.parameters and callee.parameters[0] == parameter:
+            if not call.receiver and _class_of(call.target) == _class_of(caller.name):
+                return context.get(subject)  # ``self._send()``: the same object
+            return self._constructed(caller, call, callee, attribute, context)
         slots: List[object] = [parameter]
         if parameter in callee.parameters and callee.parameters.index(parameter) - offset >= 0:
             slots.append(callee.parameters.index(parameter) - offset)
@@ -115,6 +133,104 @@ class CallConditions:
             return None
         default = callee.defaults.get(parameter)
         return self._constants([default], callee.place.path, None, None) if default is not None else None
+
+    def _constructed(
+        self, caller: FunctionSummary, call: Call, callee: FunctionSummary, attribute: str, context: Context,
+    ) -> Optional[FrozenSet[Constant]]:
+        """What ``self.<attribute>`` holds in a method called on an object the caller made
+        (``FileService(w, get_weather=False).process_workout()``): what the construction passed
+        as the constructor parameter the attribute is set from (``self.get_weather = get_weather``)."""
+        found = self._construction(caller, call, callee, attribute)
+        if found is None:
+            return None
+        made, init, offset, parameter = found
+        return self._passed(caller, made, init, offset, parameter, context)
+
+    def _construction(
+        self, caller: FunctionSummary, call: Call, callee: FunctionSummary, attribute: str,
+    ) -> Optional[Tuple[Call, FunctionSummary, int, str]]:
+        """The call in ``caller`` that made the object ``call`` is sent to, the constructor it
+        runs, and that constructor's parameter ``self.<attribute>`` is set from."""
+        if not call.receiver:
+            return None
+        line, column = (int(part) for part in call.receiver.split(":"))
+        made = next((c for c in caller.calls if c.place.line == line and c.place.column == column and c is not call), None)
+        if made is None:
+            return None
+        for init, offset in self.values.callees(made, caller.place.path):
+            lineage = self.values.lineage(_class_of(init.name))
+            if not init.name.endswith(".__init__") or _class_of(callee.name) not in lineage:
+                continue
+            holder = next((cls for cls in lineage if self.values.stored(cls, attribute) is not None), None)
+            stored = self.values.stored(holder, attribute) if holder is not None else None
+            if stored is None or not stored.startswith(f"{holder}.__init__.("):
+                return None
+            parameter = self._through_super(init, f"{holder}.__init__", stored[len(holder) + 11:-1], lineage)  # type: ignore[operator]
+            return (made, init, offset, parameter) if parameter is not None else None
+        return None
+
+    def _through_super(self, init: FunctionSummary, target: str, parameter: str, lineage: List[str]) -> Optional[str]:
+        """The parameter of ``init`` that reaches ``parameter`` of the constructor ``target`` it
+        runs through ``super().__init__(...)`` calls, each passing its own parameter on."""
+        chain: List[Tuple[FunctionSummary, Call, FunctionSummary, int]] = []
+        current = init
+        while current.name != target:
+            if len(chain) >= len(lineage):
+                return None
+            step = next((
+                (call, callee, offset) for call in current.calls
+                for callee, offset in self.values.callees(call, current.place.path)
+                if callee is not current and callee.name.endswith(".__init__") and _class_of(callee.name) in lineage
+            ), None)
+            if step is None:
+                return None
+            chain.append((current, step[0], step[1], step[2]))
+            current = step[1]
+        for function, call, callee, offset in reversed(chain):
+            slots: List[object] = [parameter]
+            if parameter in callee.parameters:
+                slots.append(callee.parameters.index(parameter) - offset)
+            refs = [ref for slot, ref in call.passed if slot in slots]
+            own = str(refs[0][1]) if len(refs) == 1 and refs[0][0] == "ref" else ""
+            if not own.startswith(function.name + ".(") or not own.endswith(")"):
+                return None
+            parameter = own[len(function.name) + 2:-1]
+        return parameter
+
+    def _construction_subjects(self, function: FunctionSummary, call: Call, callee: FunctionSummary, attribute: str) -> List[str]:
+        """The subjects of ``function`` that decide what the construction of ``call``'s object
+        passes for ``self.<attribute>``: its own parameter, or its own ``self.<name>``."""
+        found = self._construction(function, call, callee, attribute)
+        if found is None:
+            return []
+        made, init, offset, parameter = found
+        slots: List[object] = [parameter]
+        if parameter in init.parameters:
+            slots.append(init.parameters.index(parameter) - offset)
+        subjects = []
+        for slot, ref in made.passed:
+            if slot in slots and ref[0] == "ref":
+                own = self._own_subject(function, str(ref[1]))
+                if own is not None:
+                    subjects.append(own)
+        return subjects
+
+    def _own_subject(self, function: FunctionSummary, name: str) -> Optional[str]:
+        """The subject of ``function`` a name it passes stands for: a parameter of its own
+        (``pkg.f.(flag)``), or, in a method, an attribute of ``self`` set from a constructor
+        parameter (``pkg.Refresh.__init__.(update_weather)`` or ``pkg.Refresh.update_weather``)."""
+        owner, _, last = name.rpartition(".")
+        if owner == function.name and last.startswith("("):
+            return last[1:-1]
+        cls = _class_of(function.name)
+        if not function.parameters or not cls:
+            return None
+        if owner == cls:
+            return f"{function.parameters[0]}.{last}"
+        if owner == f"{cls}.__init__" and last.startswith("("):
+            attribute = self.values.attribute_from(cls, name)
+            return f"{function.parameters[0]}.{attribute}" if attribute else None
+        return None
 
     @staticmethod
     def _left_out(call: Call, callee: FunctionSummary, offset: int, parameter: str) -> bool:
@@ -140,9 +256,9 @@ class CallConditions:
             if kind != "ref":
                 return None
             name = ref[1]
-            owner, _, last = name.rpartition(".")
-            if last.startswith("(") and caller is not None and context is not None and owner == caller.name:
-                held = context.get(last[1:-1])
+            own = self._own_subject(caller, name) if caller is not None and context is not None else None
+            if own is not None and context is not None and (own in context or "." not in own):
+                held = context.get(own)
                 if held is None:
                     return None
                 found.update(held)
@@ -152,6 +268,16 @@ class CallConditions:
                 return None
             found.update((h.kind, h.name) for h in values)
         return frozenset(found)
+
+
+def _class_of(name: str) -> str:
+    return name.rsplit(".", 1)[0]
+
+
+def _self_attribute(callee: FunctionSummary, subject: str) -> str:
+    """``get_weather`` of the subject ``self.get_weather`` of a method."""
+    parameter, _, attribute = subject.partition(".")
+    return attribute if attribute and callee.parameters and callee.parameters[0] == parameter else ""
 
 
 def _parameter_at(callee: FunctionSummary, slot: object, offset: int) -> Optional[str]:

@@ -154,6 +154,10 @@ class Binding:
     # none of the above: a parameter, a loop target, an unpacked element → unknown, unless
     # annotated (``session: requests.Session``): then an instance of the annotated class
     annotation: Optional[cst.BaseExpression] = None
+    # an element of a tuple assignment (``service, smooth = self._pick()``): the assigned
+    # expression and the element's index; its value is that element of each tuple the
+    # expression may be (``expr`` stays unset: the binding does not hold the whole value)
+    unpacked: Optional[Tuple[cst.BaseExpression, int, int]] = None
 
 
 @dataclass(eq=False)
@@ -575,6 +579,8 @@ class SemanticModel:
             return (Instance(binding.self_of),)
         if binding.class_of is not None:
             return (binding.class_of,)
+        if binding.unpacked is not None:
+            return self._element_values(*binding.unpacked, binding.scope, binding.order)
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
             annotated = self._annotated(binding)
@@ -587,6 +593,27 @@ class SemanticModel:
             return values
         annotated = self._annotated(binding)
         return (annotated,) if annotated is not None else ()
+
+    def _element_values(self, expr: cst.BaseExpression, index: int, size: int, scope: "Scope", order: int) -> Values:
+        """Element ``index`` of the ``size``-tuples ``expr`` may be: of a tuple written out, or
+        of every ``return a, b, c`` of the file's function it calls."""
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            tuples = [(expr, scope, order)]
+        elif isinstance(expr, cst.Call):
+            function = self.resolve(expr.func, scope, order)
+            if not isinstance(function, FunctionInfo) or not function.returns:
+                return ()
+            tuples = [(returned, function.scope, 1 << 62) for returned in function.returns]
+        else:
+            return ()
+        found: List[Value] = []
+        for written, where, at in tuples:
+            if not isinstance(written, (cst.Tuple, cst.List)) or len(written.elements) != size or any(
+                isinstance(e, cst.StarredElement) for e in written.elements
+            ):
+                continue  # ``return None`` on a path that fails, say: nothing to unpack there
+            found.extend(self.resolve_all(written.elements[index].value, where, at))
+        return _distinct(found)
 
     def _annotated(self, binding: Binding) -> Value:
         """An instance of the class a binding is annotated with: ``requests.Session``,
@@ -1026,14 +1053,23 @@ class _ModelBuilder:
         elif isinstance(target, cst.Attribute):
             self._bind_attribute(target, order, expr, entered)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind_target(element.value, order)
+            elements = target.elements
+            plain = expr is not None and not any(isinstance(e, cst.StarredElement) for e in elements)
+            for index, element in enumerate(elements):
+                unpacked = (expr, index, len(elements)) if plain else None  # type: ignore[assignment]
+                if isinstance(element.value, cst.Name):
+                    self._bind(element.value.value, order, unpacked=unpacked)
+                elif isinstance(element.value, cst.Attribute):
+                    self._bind_attribute(element.value, order, None, None, unpacked=unpacked)
+                else:
+                    self._bind_target(element.value, order)
         elif isinstance(target, cst.StarredElement):
             self._bind_target(target.value, order)
 
     def _bind_attribute(
         self, target: cst.Attribute, order: int, expr: Optional[cst.BaseExpression],
         entered: Optional[cst.BaseExpression], annotation: Optional[cst.BaseExpression] = None,
+        unpacked: Optional[Tuple[cst.BaseExpression, int, int]] = None,
     ) -> None:
         # ``self.x = value`` in a method: an instance attribute of the enclosing class.
         function = self.scope.function
@@ -1043,7 +1079,7 @@ class _ModelBuilder:
         if not bindings or bindings[0].self_of is not function.owner:
             return
         attribute = identifier(target.attr.value)
-        binding = Binding(attribute, order, self.scope, expr=expr, entered=entered, annotation=annotation)
+        binding = Binding(attribute, order, self.scope, expr=expr, entered=entered, annotation=annotation, unpacked=unpacked)
         function.owner.instance_attributes.setdefault(attribute, []).append(binding)
 
     def visit_Assign(self, node: cst.Assign) -> None:

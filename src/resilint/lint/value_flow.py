@@ -206,6 +206,32 @@ class ValueFlow:
                 return found
         return ()
 
+    def stored(self, cls: str, attribute: str) -> Optional[str]:
+        """The one name a project class's attribute is set from, when it is set from one only
+        (``self.get_weather = get_weather`` in ``__init__``: ``pkg.FileService.__init__.(get_weather)``)."""
+        module = self.graph.class_module(cls)
+        refs = module.values.get(f"{cls}.{attribute}") if module is not None else None
+        if not refs or len(refs) != 1 or refs[0][0] != "ref":
+            return None
+        return str(refs[0][1])
+
+    def lineage(self, cls: str) -> List[str]:
+        return self.graph.lineage(cls)
+
+    def attribute_from(self, cls: str, name: str) -> Optional[str]:
+        """The attribute of a project class set from ``name`` alone (``self.update_weather =
+        update_weather``: ``update_weather`` for ``pkg.Refresh.__init__.(update_weather)``)."""
+        module = self.graph.class_module(cls)
+        if module is None:
+            return None
+        prefix = cls + "."
+        found = [
+            key[len(prefix):] for key, refs in module.values.items()
+            if key.startswith(prefix) and len(refs) == 1 and refs[0][0] == "ref" and refs[0][1] == name
+            and "." not in key[len(prefix):]
+        ]
+        return found[0] if len(found) == 1 else None
+
     def bases(self, cls: str, module: ModuleSummary) -> List[Held]:
         return [held for base in module.classes.get(cls, ()) for held in self.of(base, module.path)
                 if held.kind in ("class", "object")]

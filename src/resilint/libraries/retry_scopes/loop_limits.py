@@ -165,9 +165,29 @@ def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStateme
     if not own or nested:
         return None
     for stmt in body[:own[0]]:
-        found = next((node for node in walk_statements([stmt]) if isinstance(node, cst.Continue)), None)
+        found = _free_continue(stmt)
         if found is not None:
             return next(iter(sorted(counters))), found
+    return None
+
+
+def _free_continue(node: cst.CSTNode) -> Optional[cst.Continue]:
+    """A ``continue`` in ``node`` (not in a nested loop or definition) that may be taken on
+    every pass: not one under an ``if`` on a name the branch itself sets (``if not
+    was_disconnected: was_disconnected = True; continue`` goes round once)."""
+    if isinstance(node, cst.Continue):
+        return node
+    if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        return None
+    if isinstance(node, cst.If):
+        tested = {dotted_name(n) for n in expression_nodes(node.test)}
+        once = bool(tested & assigned_names(block(node.body)))
+        found = None if once else _free_continue(node.body)
+        return found if found is not None or node.orelse is None else _free_continue(node.orelse)
+    for child in node.children:
+        found = _free_continue(child)
+        if found is not None:
+            return found
     return None
 
 

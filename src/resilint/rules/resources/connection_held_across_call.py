@@ -93,7 +93,12 @@ class ConnectionHeldAcrossCall(ProjectRule):
     tests read are a parameter's truth, `==`/`!=`/`is`/`in`/`not in` against literals and
     module or class constants, `not`, `and`/`or`, and an `if` that leaves the block before the
     call; a value passed through any number of calls counts, an unknown one never removes a
-    path.
+    path. So does a test on an attribute of the object a method runs on, when the caller made
+    that object and the attribute is set from a constructor parameter
+    (`FileService(workout, get_weather=False).process()` does not run what `process` does after
+    `if not self.get_weather: return`), through `super().__init__(...)` and through the
+    caller's own attributes (`get_weather=self.update_weather` in a method of an object made
+    with `update_weather=False`).
 
     Limits: statements are taken in the order they are written (a loop that queries at the end
     of its body and calls out at the start is not seen); a session's implicit transaction is

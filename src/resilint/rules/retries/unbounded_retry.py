@@ -155,6 +155,22 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # the uncounted pass is taken once: the branch sets the flag it tests
+        """
+        import httpx
+        async def call(client, url, retries=2):
+            reconnected = False
+            while retries >= 0:
+                try:
+                    return await client.get(url)
+                except httpx.RemoteProtocolError:
+                    if not reconnected:
+                        reconnected = True
+                        continue
+                    if retries <= 0:
+                        raise
+                retries -= 1
+        """,
         # SQLite's "database is locked": another writer of this machine's file
         """
         from contextlib import contextmanager
