@@ -141,6 +141,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     held: Dict[int, List[Tuple[int, int]]] = {}  # id(call node) → [(depth, DB scope index)]
     db = db_scopes(model)
     for info in model.functions:
+        if id(info) in db.left_open:
+            function_of(info).leaves_open = True
         last = db.commits.get(id(info))
         if last is not None:
             where = locate(last) if isinstance(last, cst.Call) else None

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 23
+SUMMARY_VERSION = 24
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -343,6 +343,9 @@ class FunctionSummary:
     # (``session.commit()``, also in a ``try`` that rolls back): "." itself, or the target of
     # the call that does it last (another module's ``session_commit()``), for the project pass.
     commits: str = ""
+    # It returns with the implicit transaction of a session that outlives it still open (a
+    # query through ``Model.query`` or ``db.session`` and no commit after it).
+    leaves_open: bool = False
 
 
 @dataclass(**_SLOTS)
@@ -437,7 +440,7 @@ class ModuleSummary:
                 [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps, d.implicit,
                   list(d.queries)] for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
-                [list(entry) for entry in f.raises], f.sleeps, f.commits,
+                [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open,
             ], _FUNCTION)
 
         return [
@@ -514,7 +517,7 @@ class ModuleSummary:
                     defers_in_transaction=bool(f[10]), parameters=[str(name) for name in f[11]], bound=int(f[12]),
                     defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()}, headers=f[14],
                     annotation=f[15], raises=tuple((str(e[0]), str(e[1])) for e in f[16]),
-                    sleeps=None if f[17] is None else int(f[17]), commits=str(f[18]),
+                    sleeps=None if f[17] is None else int(f[17]), commits=str(f[18]), leaves_open=bool(f[19]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -548,7 +551,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, ""]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

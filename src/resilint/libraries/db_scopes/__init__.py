@@ -35,7 +35,7 @@ from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
 from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction
 from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, last_name, parameter_names
-from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 __all__ = ["DB_SCOPE_TRIGGERS", "DbScopes", "HeldScope", "db_scopes", "defers", "runs_later"]
@@ -48,6 +48,7 @@ DB_SCOPE_TRIGGERS: Tuple[str, ...] = tuple(sorted({t for lib in _LIBRARIES for t
 _BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _SKIPPED = ("builtins.",)
 _INNERMOST = 1 << 30  # implicit transactions sit inside every block around them
+_MAX_CANDIDATES = 3  # calls before a commit that may have left its transaction open
 
 
 @dataclass(eq=False)
@@ -77,6 +78,8 @@ class DbScopes:
     # Functions whose last act ends the implicit transaction they query in, by id: "." when
     # they do it themselves, else the call (of another function) that may.
     commits: Dict[int, Union[str, cst.Call]] = field(default_factory=dict)
+    # Functions that return with their last implicit transaction still open, by id: its start.
+    left_open: Dict[int, cst.Call] = field(default_factory=dict)
 
 
 def db_scopes(model: SemanticModel) -> DbScopes:
@@ -258,7 +261,11 @@ class _Finder:
                 inner = self.model.calls_in(helper.scope)
                 return any(ends_here(s) for s in inner) and all(ends_here(s) or method_of(s.node) == "close" for s in inner)
 
-            for start, covered in _spans(sites, begins, closes):
+            spans = _spans(sites, begins, closes)
+            if starts is sqlalchemy.starts_implicit and sites:
+                self._left_open(sites, spans, ends_here)
+                self._after_calls(sites, spans, ends_here)
+            for start, covered in spans:
                 if starts is sqlalchemy.starts_implicit:
                     covered = _within_app_context(start, covered)
                 elif starts is dbapi.starts_work:
@@ -273,6 +280,54 @@ class _Finder:
                 implicit = "named" if starts is dbapi.starts_work and not dbapi.is_driver(receiver) else "driver"
                 queries = [site for site in covered if begins(site)]
                 self.found.scopes.append(HeldScope(opening, start.node, function, covered, _INNERMOST, implicit=implicit, queries=queries))
+
+    def _left_open(self, sites: List[CallSite], spans: List[Tuple[CallSite, List[CallSite]]], ends_here: Callable[[CallSite], bool]) -> None:
+        """A function whose last implicit transaction is still open when it returns, on a session
+        that outlives it (a model's ``.query``, ``db.session``, ``self.session``, a parameter;
+        not one it made itself): its callers go on inside that transaction."""
+        function = sites[0].scope.enclosing_function
+        if function is None or not spans:
+            return
+        start, _ = spans[-1]
+        if any(ends_here(site) for site in sites if site.order > start.order):
+            return
+        if any(isinstance(node, (cst.With, cst.If, cst.For, cst.While, cst.Try)) for node in start.stack
+               if not isinstance(node, (cst.FunctionDef, cst.Module, cst.ClassDef))):
+            return  # in a block or a branch: whether it is still open at the end, we cannot say
+        root = start.node.func
+        while isinstance(root, (cst.Attribute, cst.Call)):
+            root = root.value if isinstance(root, cst.Attribute) else root.func
+        binding = self.model.lookup(root.value, start.scope, start.order) if isinstance(root, cst.Name) else None
+        if binding is None or (binding.scope is start.scope and binding.expr is not None):
+            return  # a session made here (or a name we cannot trace)
+        self.found.left_open[id(function)] = start.node
+
+    def _after_calls(self, sites: List[CallSite], spans: List[Tuple[CallSite, List[CallSite]]], ends_here: Callable[[CallSite], bool]) -> None:
+        """Candidate transactions a function commits without opening them itself: from a call
+        of a project function (which may leave one open: the project pass tells) to the next
+        commit of the function, for the first few such calls before each commit."""
+        function = sites[0].scope.enclosing_function
+        if function is None:
+            return
+        inside = {id(site.node) for start, covered in spans for site in (start, *covered)}
+        top = self.model.module_name.split(".", 1)[0]
+        pending: List[CallSite] = []
+        for site in sorted(sites, key=lambda s: s.order):
+            if ends_here(site):
+                for candidate in pending[:_MAX_CANDIDATES]:
+                    covered = [s for s in sites if candidate.order < s.order < site.order and _reaches(candidate, s)]
+                    if covered:
+                        text = dotted_name(candidate.node.func) or "call"
+                        opening = Opening(f"the transaction that `{text}()` left open", TRANSACTION)
+                        self.found.scopes.append(HeldScope(opening, candidate.node, function, covered, _INNERMOST, implicit="after"))
+                pending = []
+                continue
+            if id(site.node) in inside or method_of(site.node) in sqlalchemy.IMPLICIT_METHODS:
+                continue
+            target = self.model.resolve(site.node.func, site.scope, site.order)
+            name = self.model.qualified_name(site.node.func, site.scope, site.order) or ""
+            if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top):
+                pending.append(site)
 
     def _last_commit(self, info: FunctionInfo) -> Optional[Union[str, cst.Call]]:
         """"." when the last statement of ``info`` (before a ``return`` that calls nothing; in a

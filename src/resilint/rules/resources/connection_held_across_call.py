@@ -652,6 +652,12 @@ class _Judge:
 
     def _active(self, function: FunctionSummary, index: int) -> Optional[_Held]:
         scope = function.db_scopes[index]
+        if scope.implicit == "after":
+            # the project function called there returns with its transaction open
+            near = function.place.path
+            call = next((c for c in function.calls if c.place == scope.place), None)
+            callee = self.graph.callee(call, near) if call is not None else None
+            return _Held(scope, scope.place, spelling=scope.description) if callee is not None and callee.leaves_open else None
         if scope.implicit and self._project_method(function, scope.place):
             return None
         if scope.via is None:
