@@ -102,12 +102,17 @@ class ConnectionHeldAcrossCall(ProjectRule):
 
     Limits: statements are taken in the order they are written (a loop that queries at the end
     of its body and calls out at the start is not seen); a session's implicit transaction is
-    followed within one function; `ATOMIC_REQUESTS` (configured in settings) is not modelled;
+    followed within one function, and into its caller only when a project function returns
+    with it open (its last query is through a session that outlives it, with no commit after:
+    `load_sport(id)`, or a service whose constructor queries) and the caller commits later (its
+    calls between that call and the commit are held: up to three such calls before each
+    commit are considered); `ATOMIC_REQUESTS` (configured in settings) is not modelled;
     an attribute a guard tests (`fq.status`) is taken to keep the value the caller set last
     before the call (a method that changes it on the way is not seen).
 
     Summary facts it reads (`lint/summary.py`): each function's `db_scopes` (description,
-    place, `via`, `yields`, `wraps`, `locks`), `decorators`, `defers_in_transaction`, and each
+    place, `via`, `yields`, `wraps`, `locks`, `implicit`, `queries`), `decorators`,
+    `defers_in_transaction`, `commits`, `leaves_open`, and each
     call's `db_scopes`, `later`, `target`, `arguments`, `mocked`, `guards` and `passed`. Its `triggers` are every
     name that opens a DB scope (`resilint.libraries.db_scopes.DB_SCOPE_TRIGGERS`); a file with
     none of them opens no scope of its own, but its summary still needs, for the walk from a
