@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Protocol, Tuple
 
 from resilint.lint.summary import Call, FunctionSummary, Ref
+from resilint.lint.value_flow import made_at
 
 Constant = Tuple[str, str]  # ("str", "FAILED"), ("int", "3"), ("bool", "True"), ("none", "")
 Context = Dict[str, FrozenSet[Constant]]  # a guarded subject → the constants it may hold
@@ -32,6 +33,8 @@ class Values(Protocol):
     def stored(self, cls: str, attribute: str) -> Optional[str]: ...
 
     def lineage(self, cls: str) -> List[str]: ...
+
+    def super_chain(self, init: FunctionSummary, target: str, lineage: List[str]) -> Optional[List[Tuple[Any, FunctionSummary]]]: ...
 
     def attribute_from(self, cls: str, name: str) -> Optional[str]: ...
 
@@ -151,10 +154,7 @@ class CallConditions:
     ) -> Optional[Tuple[Call, FunctionSummary, int, str]]:
         """The call in ``caller`` that made the object ``call`` is sent to, the constructor it
         runs, and that constructor's parameter ``self.<attribute>`` is set from."""
-        if not call.receiver:
-            return None
-        line, column = (int(part) for part in call.receiver.split(":"))
-        made = next((c for c in caller.calls if c.place.line == line and c.place.column == column and c is not call), None)
+        made = made_at(caller, call)
         if made is None:
             return None
         for init, offset in self.values.callees(made, caller.place.path):
@@ -172,29 +172,18 @@ class CallConditions:
     def _through_super(self, init: FunctionSummary, target: str, parameter: str, lineage: List[str]) -> Optional[str]:
         """The parameter of ``init`` that reaches ``parameter`` of the constructor ``target`` it
         runs through ``super().__init__(...)`` calls, each passing its own parameter on."""
-        chain: List[Tuple[FunctionSummary, Call, FunctionSummary, int]] = []
-        current = init
-        while current.name != target:
-            if len(chain) >= len(lineage):
-                return None
-            step = next((
-                (call, callee, offset) for call in current.calls
-                for callee, offset in self.values.callees(call, current.place.path)
-                if callee is not current and callee.name.endswith(".__init__") and _class_of(callee.name) in lineage
-            ), None)
-            if step is None:
-                return None
-            chain.append((current, step[0], step[1], step[2]))
-            current = step[1]
-        for function, call, callee, offset in reversed(chain):
+        chain = self.values.super_chain(init, target, lineage)
+        if chain is None:
+            return None
+        for step, callee in reversed(chain):
             slots: List[object] = [parameter]
             if parameter in callee.parameters:
-                slots.append(callee.parameters.index(parameter) - offset)
-            refs = [ref for slot, ref in call.passed if slot in slots]
+                slots.append(callee.parameters.index(parameter) - step.offset)
+            refs = [ref for slot, ref in step.call.passed if slot in slots]
             own = str(refs[0][1]) if len(refs) == 1 and refs[0][0] == "ref" else ""
-            if not own.startswith(function.name + ".(") or not own.endswith(")"):
+            if not own.startswith(step.function.name + ".(") or not own.endswith(")"):
                 return None
-            parameter = own[len(function.name) + 2:-1]
+            parameter = own[len(step.function.name) + 2:-1]
         return parameter
 
     def _construction_subjects(self, function: FunctionSummary, call: Call, callee: FunctionSummary, attribute: str) -> List[str]:

@@ -34,7 +34,7 @@ from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
-from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, omits, split_last
+from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -736,10 +736,9 @@ class ProjectGraph:
         receiver may hold is an instance of one project class (``client = Booking()`` in
         another module), standing for every construction of that class."""
         base, _ = split_last(call.target)
-        if call.receiver:
-            line, column = (int(part) for part in call.receiver.split(":"))
-            made = next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not call), None)
-            if made is not None and base == made.target:
+        made = made_at(owner, call)
+        if made is not None:
+            if base == made.target:
                 cls = next((h.name for h in self.values.of(made.target, owner.place.path) if h.kind == "class"), None)
                 return Made(cls, owner, made) if cls is not None else None
         if not base or not self.is_project_name(base) or base in self._modules:
@@ -833,19 +832,10 @@ class ProjectGraph:
                 caller for caller in self.values.callers(first)
                 if any(h.kind == "class" and h.name == made.cls for h in self.values.of(caller.call.target, caller.function.place.path))
             ]
-        for _ in range(len(lineage)):
-            if first is init:
-                return callers
-            near = first.place.path
-            step = next((
-                (call, callee, offset) for call in first.calls for callee, offset in self.values.callees(call, near)
-                if callee is not first and callee.name.endswith(".__init__") and split_last(callee.name)[0] in lineage
-            ), None)
-            if step is None:
-                return []
-            callers = [Caller(first, step[0], step[2])]
-            first = step[1]
-        return []
+        chain = self.values.super_chain(first, init.name, lineage)
+        if chain is None:
+            return []
+        return [chain[-1][0]] if chain else callers
 
     def reachable(
         self, function: FunctionSummary, follow: Optional[Callable[[Call, FunctionSummary], bool]] = None,

@@ -218,6 +218,25 @@ class ValueFlow:
     def lineage(self, cls: str) -> List[str]:
         return self.graph.lineage(cls)
 
+    def super_chain(self, init: FunctionSummary, target: str, lineage: List[str]) -> Optional[List[Tuple[Caller, FunctionSummary]]]:
+        """The ``super().__init__(...)`` calls (each made by a constructor, with the one it runs)
+        from the constructor ``init`` down to the constructor ``target`` of a class of
+        ``lineage``; None when a step cannot be read."""
+        chain: List[Tuple[Caller, FunctionSummary]] = []
+        current = init
+        while current.name != target:
+            if len(chain) >= len(lineage):
+                return None
+            step = next((
+                (call, callee, offset) for call in current.calls for callee, offset in self.callees(call, current.place.path)
+                if callee is not current and callee.name.endswith(".__init__") and split_last(callee.name)[0] in lineage
+            ), None)
+            if step is None:
+                return None
+            chain.append((Caller(current, step[0], step[2]), step[1]))
+            current = step[1]
+        return chain
+
     def attribute_from(self, cls: str, name: str) -> Optional[str]:
         """The attribute of a project class set from ``name`` alone (``self.update_weather =
         update_weather``: ``update_weather`` for ``pkg.Refresh.__init__.(update_weather)``)."""
@@ -515,6 +534,15 @@ class ValueFlow:
         base, _ = split_last(call.target)
         owners = self.of(base, near) if base else ()
         return 0 if owners and all(h.kind == "class" for h in owners) else 1
+
+
+def made_at(owner: FunctionSummary, call: Call) -> Optional[Call]:
+    """The call of ``owner`` that made the object ``call`` is sent to, when its file shows it
+    (``Call.receiver``: ``ErpClient(session=s).stock()``, ``client = ErpClient(); client.stock()``)."""
+    if not call.receiver:
+        return None
+    line, column = (int(part) for part in call.receiver.split(":"))
+    return next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not call), None)
 
 
 def omits(caller: Caller, function: FunctionSummary, parameter: str) -> bool:

@@ -95,15 +95,10 @@ def loop_limit(
         others = [part for part in _conjuncts(loop.test) if _flag(part) is None]
         if any(mentions_bound(rec, part, set(), scope, order) for part in others):
             # ``while tries < 3``, ``while not done and time.time() < end``
-            skipped = _uncounted_continue(loop.test, body)
-            if skipped is not None:
-                counter, _ = skipped
-                policy.max_attempts, policy.time_limit = None, None
-                policy.attempts = Setting(
-                    "unbounded", None,
-                    f"this `while {code_of(loop.test)}` retry loop has a `continue` before `{counter}` is counted: "
-                    "that path goes round without counting, so it retries forever",
-                )
+            counter = _uncounted_continue(loop.test, body)
+            if counter is not None:
+                _unbounded(policy, f"this `while {code_of(loop.test)}` retry loop has a `continue` before `{counter}` "
+                                   "is counted: that path goes round without counting, so it retries forever")
                 return
             _limited(policy, "bounded", loop.test, counted_attempts(rec, loop, body, scope, order, going_round))
             return
@@ -135,27 +130,24 @@ def loop_limit(
                 for stmt in walk_statements(handler_body) if isinstance(stmt, (cst.If, cst.While))
             ):
                 caught = f"`except {code_of(handler.type)}`" if handler.type is not None else "a bare `except:`"
-                policy.max_attempts, policy.time_limit = None, None
-                policy.attempts = Setting(
-                    "unbounded", None,
-                    f"this `{header}` retry loop counts only some failures: {caught} goes round with no "
-                    "attempt counter or deadline, so it retries forever",
-                )
+                _unbounded(policy, f"this `{header}` retry loop counts only some failures: {caught} goes round with "
+                                   "no attempt counter or deadline, so it retries forever")
                 return
     if not bounds:
-        policy.max_attempts, policy.time_limit = None, None
-        policy.attempts = Setting(
-            "unbounded", None,
-            f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever",
-        )
+        _unbounded(policy, f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever")
     else:
         _limited(policy, "bounded", attempts=counted_attempts(rec, loop, body, scope, order, going_round))
 
 
-def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStatement]) -> Optional[tuple]:
+def _unbounded(policy: Policy, message: str) -> None:
+    policy.max_attempts, policy.time_limit = None, None
+    policy.attempts = Setting("unbounded", None, message)
+
+
+def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStatement]) -> Optional[str]:
     """``while retry < 3:`` whose counter is counted only by a statement of its own at the end
     of the body (``retry += 1``) and a ``continue`` before it that goes round without counting
-    (``if r.status_code == 404: continue``): the counter and the ``continue``."""
+    (``if r.status_code == 404: continue``): the counter."""
     tested = {dotted_name(node) for node in expression_nodes(test)} - {None}
     counters = counter_names(body) & tested
     if not counters:
@@ -165,9 +157,8 @@ def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStateme
     if not own or nested:
         return None
     for stmt in body[:own[0]]:
-        found = _free_continue(stmt)
-        if found is not None:
-            return next(iter(sorted(counters))), found
+        if _free_continue(stmt) is not None:
+            return sorted(counters)[0]
     return None
 
 
