@@ -307,14 +307,17 @@ class _Finder:
         of a project function (which may leave one open: the project pass tells) to the next
         commit of the function, for the first few such calls before each commit."""
         function = sites[0].scope.enclosing_function
-        if function is None:
+        ordered = sorted(sites, key=lambda s: s.order)
+        ending = [index for index, site in enumerate(ordered) if ends_here(site)]
+        if function is None or not ending:
             return
         inside = {id(site.node) for start, covered in spans for site in (start, *covered)}
         top = self.model.module_name.split(".", 1)[0]
         pending: List[CallSite] = []
-        for site in sorted(sites, key=lambda s: s.order):
-            if ends_here(site):
-                for candidate in pending[:_MAX_CANDIDATES]:
+        ends = set(ending)
+        for index, site in enumerate(ordered[:ending[-1] + 1]):
+            if index in ends:
+                for candidate in pending:
                     covered = [s for s in sites if candidate.order < s.order < site.order and _reaches(candidate, s)]
                     if covered:
                         text = dotted_name(candidate.node.func) or "call"
@@ -322,7 +325,7 @@ class _Finder:
                         self.found.scopes.append(HeldScope(opening, candidate.node, function, covered, _INNERMOST, implicit="after"))
                 pending = []
                 continue
-            if id(site.node) in inside or method_of(site.node) in sqlalchemy.IMPLICIT_METHODS:
+            if len(pending) >= _MAX_CANDIDATES or id(site.node) in inside or method_of(site.node) in sqlalchemy.IMPLICIT_METHODS:
                 continue
             target = self.model.resolve(site.node.func, site.scope, site.order)
             name = self.model.qualified_name(site.node.func, site.scope, site.order) or ""
