@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Protocol, Tuple
 
 from resilint.lint.summary import Call, FunctionSummary, Ref
-from resilint.lint.value_flow import made_at
+from resilint.lint.value_flow import made_at, omits, own_parameter, passed_at
 
 Constant = Tuple[str, str]  # ("str", "FAILED"), ("int", "3"), ("bool", "True"), ("none", "")
 Context = Dict[str, FrozenSet[Constant]]  # a guarded subject → the constants it may hold
@@ -30,7 +30,7 @@ class Values(Protocol):
 
     def of(self, name: str, near: str) -> Iterable[Any]: ...
 
-    def stored(self, cls: str, attribute: str) -> Optional[str]: ...
+    def attribute_source(self, lineage: List[str], attribute: str) -> Optional[Tuple[str, Any, Ref]]: ...
 
     def lineage(self, cls: str) -> List[str]: ...
 
@@ -132,7 +132,7 @@ class CallConditions:
         refs = [ref for slot, ref in call.passed if slot in slots]
         if refs:
             return self._constants(refs, caller.place.path, caller, context)
-        if attribute or not self._left_out(call, callee, offset, parameter):
+        if attribute or not omits(call, callee, parameter, offset):
             return None
         default = callee.defaults.get(parameter)
         return self._constants([default], callee.place.path, None, None) if default is not None else None
@@ -161,11 +161,14 @@ class CallConditions:
             lineage = self.values.lineage(_class_of(init.name))
             if not init.name.endswith(".__init__") or _class_of(callee.name) not in lineage:
                 continue
-            holder = next((cls for cls in lineage if self.values.stored(cls, attribute) is not None), None)
-            stored = self.values.stored(holder, attribute) if holder is not None else None
-            if stored is None or not stored.startswith(f"{holder}.__init__.("):
+            source = self.values.attribute_source(lineage, attribute)
+            if source is None:
                 return None
-            parameter = self._through_super(init, f"{holder}.__init__", stored[len(holder) + 11:-1], lineage)  # type: ignore[operator]
+            target = f"{source[0]}.__init__"
+            stored = own_parameter(target, source[2])
+            if stored is None:
+                return None
+            parameter = self._through_super(init, target, stored, lineage)
             return (made, init, offset, parameter) if parameter is not None else None
         return None
 
@@ -176,14 +179,11 @@ class CallConditions:
         if chain is None:
             return None
         for step, callee in reversed(chain):
-            slots: List[object] = [parameter]
-            if parameter in callee.parameters:
-                slots.append(callee.parameters.index(parameter) - step.offset)
-            refs = [ref for slot, ref in step.call.passed if slot in slots]
-            own = str(refs[0][1]) if len(refs) == 1 and refs[0][0] == "ref" else ""
-            if not own.startswith(step.function.name + ".(") or not own.endswith(")"):
+            refs = passed_at(step.call, callee, parameter, step.offset)
+            own = own_parameter(step.function.name, refs[0]) if len(refs) == 1 else None
+            if own is None:
                 return None
-            parameter = own[len(step.function.name) + 2:-1]
+            parameter = own
         return parameter
 
     def _construction_subjects(self, function: FunctionSummary, call: Call, callee: FunctionSummary, attribute: str) -> List[str]:
@@ -193,24 +193,17 @@ class CallConditions:
         if found is None:
             return []
         made, init, offset, parameter = found
-        slots: List[object] = [parameter]
-        if parameter in init.parameters:
-            slots.append(init.parameters.index(parameter) - offset)
-        subjects = []
-        for slot, ref in made.passed:
-            if slot in slots and ref[0] == "ref":
-                own = self._own_subject(function, str(ref[1]))
-                if own is not None:
-                    subjects.append(own)
-        return subjects
+        subjects = (self._own_subject(function, str(ref[1])) for ref in passed_at(made, init, parameter, offset) if ref[0] == "ref")
+        return [subject for subject in subjects if subject is not None]
 
     def _own_subject(self, function: FunctionSummary, name: str) -> Optional[str]:
         """The subject of ``function`` a name it passes stands for: a parameter of its own
         (``pkg.f.(flag)``), or, in a method, an attribute of ``self`` set from a constructor
         parameter (``pkg.Refresh.__init__.(update_weather)`` or ``pkg.Refresh.update_weather``)."""
+        own = own_parameter(function.name, ("ref", name))
+        if own is not None:
+            return own
         owner, _, last = name.rpartition(".")
-        if owner == function.name and last.startswith("("):
-            return last[1:-1]
         cls = _class_of(function.name)
         if not function.parameters or not cls:
             return None
@@ -220,16 +213,6 @@ class CallConditions:
             attribute = self.values.attribute_from(cls, name)
             return f"{function.parameters[0]}.{attribute}" if attribute else None
         return None
-
-    @staticmethod
-    def _left_out(call: Call, callee: FunctionSummary, offset: int, parameter: str) -> bool:
-        """The call certainly passes nothing as ``parameter``: it takes its default."""
-        args = call.arguments
-        if args is None or args.star or args.double_star or parameter in args.keywords:
-            return False
-        if parameter in callee.parameters:
-            return callee.parameters.index(parameter) - offset >= args.positional
-        return True  # keyword-only
 
     def _constants(
         self, refs: Iterable[Ref], near: str, caller: Optional[FunctionSummary], context: Optional[Context],

@@ -121,7 +121,6 @@ class ProjectGraph:
         self._holder_index: Optional[_Holders] = None
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
         self._dispatchers: Dict[int, Optional[FunctionSummary]] = {}
-        self._lineages: Dict[str, List[str]] = {}
         self._directories: Dict[str, str] = {}
         self._classes: Dict[str, ModuleSummary] = {
             name: summary for summary in self.summaries for name in summary.classes
@@ -693,7 +692,7 @@ class ProjectGraph:
                 if decorators:
                     _keep(found, Reached(LayerRef(callee, decorators[0]), path))
                     continue
-                receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] in self.lineage(made.cls) else None)
+                receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] in self.values.lineage(made.cls) else None)
                 queue.extend((callee, inner_call, path, None, receiver) for inner_call in callee.calls)
         return list(found.values())
 
@@ -746,7 +745,7 @@ class ProjectGraph:
         held = self.values.of(base, owner.place.path)
         # ``booking.cancel()`` that the file resolved to ``Booking.cancel``: a class named
         # through an object; not ``self._call()`` in a method, whose object may be a subclass's
-        if call.bound and len(held) == 1 and held[0].kind == "class" and held[0].name not in self.lineage(split_last(owner.name)[0]):
+        if call.bound and len(held) == 1 and held[0].kind == "class" and held[0].name not in self.values.lineage(split_last(owner.name)[0]):
             held = (Held("instance", held[0].name),)
         classes = {h.name for h in held if h.kind == "instance"}
         if len(classes) != 1 or len(held) != sum(h.kind == "instance" for h in held):
@@ -765,27 +764,20 @@ class ProjectGraph:
             return False, None
         base, _ = split_last(target)
         cls, attribute = split_last(base)
-        lineage = self.lineage(made.cls)
-        if cls not in lineage:
+        lineage = self.values.lineage(made.cls)
+        source = self.values.attribute_source(lineage, attribute) if cls in lineage else None
+        if source is None or source[2][0] not in ("or", "ref"):
             return False, None
-        refs = None
-        for holder in lineage:
-            module = self.class_module(holder)
-            refs = module.values.get(f"{holder}.{attribute}") if module is not None else None
-            if refs is not None:
-                break
-        if not refs or len(refs) != 1 or refs[0][0] not in ("or", "ref"):
-            return False, None
-        owner, parameter = split_last(refs[0][1])
-        init = self.resolve(f"{holder}.__init__", module.path) if module is not None else None
+        holder, module, ref = source
+        owner, parameter = split_last(ref[1])
+        init = self.resolve(f"{holder}.__init__", module.path)
         if init is None or owner != init.name or not parameter.startswith("("):
             return False, None
         held: List[Held] = []
-        callers = self._constructions(made, init)
-        for caller in callers:
+        for caller in self._constructions(made, init):
             passed = self.values.argument(caller, init, parameter[1:-1])
-            if refs[0][0] == "or" and not passed and omits(caller, init, parameter[1:-1]):
-                passed = [h for ref in refs[0][2] for h in self.values.ref(ref, module)]  # type: ignore[arg-type, union-attr]
+            if ref[0] == "or" and not passed and omits(caller.call, init, parameter[1:-1], caller.offset):
+                passed = [h for fallback in ref[2] for h in self.values.ref(fallback, module)]
             if not passed:
                 return False, None
             held.extend(passed)
@@ -799,43 +791,22 @@ class ProjectGraph:
                     return True, LayerRef(top, facts.layer)
         return True, None
 
-    def lineage(self, cls: str) -> List[str]:
-        """``cls`` and the project classes it derives from, in the order Python looks an
-        attribute up for a simple hierarchy (depth first, left base first)."""
-        known = self._lineages.get(cls)
-        if known is not None:
-            return known
-        found: List[str] = []
-        pending = [cls]
-        while pending and len(found) < 20:
-            current = pending.pop()
-            module = self.class_module(current)
-            if current in found or module is None:
-                continue
-            found.append(current)
-            pending.extend(reversed([h.name for h in self.values.bases(current, module) if h.kind == "class"]))
-        self._lineages[cls] = found
-        return found
-
     def _constructions(self, made: "Made", init: FunctionSummary) -> List[Caller]:
         """The calls that run ``init`` for the object ``made``: the constructor call itself (or
         every call constructing its class), or the ``super().__init__(...)`` of the constructor
         it runs first, and so on; none when the chain cannot be read."""
-        lineage = self.lineage(made.cls)
         first = next((h.function for h in self.values.class_attribute(made.cls, "__init__") if h.kind == "function"), None)
-        if first is None:
-            return []
-        if made.call is not None and made.function is not None:
-            callers = [Caller(made.function, made.call, 1)]
-        else:
-            callers = [
-                caller for caller in self.values.callers(first)
-                if any(h.kind == "class" and h.name == made.cls for h in self.values.of(caller.call.target, caller.function.place.path))
-            ]
-        chain = self.values.super_chain(first, init.name, lineage)
+        chain = self.values.super_chain(first, init.name, self.values.lineage(made.cls)) if first is not None else None
         if chain is None:
             return []
-        return [chain[-1][0]] if chain else callers
+        if chain:
+            return [chain[-1][0]]
+        if made.call is not None and made.function is not None:
+            return [Caller(made.function, made.call, 1)]
+        return [
+            caller for caller in self.values.callers(init)
+            if any(h.kind == "class" and h.name == made.cls for h in self.values.of(caller.call.target, caller.function.place.path))
+        ]
 
     def reachable(
         self, function: FunctionSummary, follow: Optional[Callable[[Call, FunctionSummary], bool]] = None,

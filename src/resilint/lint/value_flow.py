@@ -84,6 +84,7 @@ class ValueFlow:
         self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
         self._inheritors: Optional[Dict[str, List[str]]] = None  # project class → its direct subclasses
         self._subclasses: Dict[str, List[str]] = {}
+        self._lineages: Dict[str, List[str]] = {}
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         known = self._final.get(key)
@@ -206,17 +207,35 @@ class ValueFlow:
                 return found
         return ()
 
-    def stored(self, cls: str, attribute: str) -> Optional[str]:
-        """The one name a project class's attribute is set from, when it is set from one only
-        (``self.get_weather = get_weather`` in ``__init__``: ``pkg.FileService.__init__.(get_weather)``)."""
-        module = self.graph.class_module(cls)
-        refs = module.values.get(f"{cls}.{attribute}") if module is not None else None
-        if not refs or len(refs) != 1 or refs[0][0] != "ref":
-            return None
-        return str(refs[0][1])
+    def attribute_source(self, lineage: List[str], attribute: str) -> Optional[Tuple[str, ModuleSummary, Ref]]:
+        """Where a project object's attribute is set, Python's way: the first class of
+        ``lineage`` (``lineage(cls)``) whose code sets it, with its module and the one value it
+        is set to (``self.get_weather = get_weather``: ``("ref",
+        "pkg.FileService.__init__.(get_weather)")``); None when that class sets it to several."""
+        for holder in lineage:
+            module = self.graph.class_module(holder)
+            refs = module.values.get(f"{holder}.{attribute}") if module is not None else None
+            if refs is not None:
+                return (holder, module, refs[0]) if len(refs) == 1 and module is not None else None
+        return None
 
     def lineage(self, cls: str) -> List[str]:
-        return self.graph.lineage(cls)
+        """``cls`` and the project classes it derives from, in the order Python looks an
+        attribute up for a simple hierarchy (depth first, left base first)."""
+        known = self._lineages.get(cls)
+        if known is not None:
+            return known
+        found: List[str] = []
+        pending = [cls]
+        while pending and len(found) < 20:
+            current = pending.pop()
+            module = self.graph.class_module(current)
+            if current in found or module is None:
+                continue
+            found.append(current)
+            pending.extend(reversed([h.name for h in self.bases(current, module) if h.kind == "class"]))
+        self._lineages[cls] = found
+        return found
 
     def super_chain(self, init: FunctionSummary, target: str, lineage: List[str]) -> Optional[List[Tuple[Caller, FunctionSummary]]]:
         """The ``super().__init__(...)`` calls (each made by a constructor, with the one it runs)
@@ -384,18 +403,14 @@ class ValueFlow:
         """What one call passes as ``parameter`` of ``function`` (its default when it passes
         nothing there; nothing when it may pass it through ``*args``/``**kwargs``)."""
         module = self.graph.module_of(caller.function)
-        refs = [ref for slot, ref in caller.call.passed if slot == parameter]
-        if parameter in function.parameters:
-            position = function.parameters.index(parameter) - caller.offset
-            if position >= 0:
-                refs.extend(ref for slot, ref in caller.call.passed if slot == position)
+        refs = passed_at(caller.call, function, parameter, caller.offset)
         if refs:
             return [held for ref in refs for held in self.ref(ref, module)]
         forwarded = [ref[1] for slot, ref in caller.call.passed if slot == "**" and ref[0] == "ref"]
         if forwarded:
             # ``f(**kwargs)``: what the caller's own callers pass as that keyword
             return [held for name in forwarded for held in self.of(f"{split_last(name)[0]}.({parameter})", caller.function.place.path)]
-        if not omits(caller, function, parameter):
+        if not omits(caller.call, function, parameter, caller.offset):
             return []  # passed, but not a value the file could read
         default = function.defaults.get(parameter)
         return list(self.ref(default, self.graph.module_of(function))) if default is not None else []
@@ -545,10 +560,28 @@ def made_at(owner: FunctionSummary, call: Call) -> Optional[Call]:
     return next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not call), None)
 
 
-def omits(caller: Caller, function: FunctionSummary, parameter: str) -> bool:
-    """Whether the call passes nothing as ``parameter`` of ``function``, which then holds its
+def passed_at(call: Call, function: FunctionSummary, parameter: str, offset: int) -> List[Ref]:
+    """What ``call`` passes as ``parameter`` of ``function``, by keyword or by position, when
+    it fills the first ``offset`` parameters itself (``self``)."""
+    refs = [ref for slot, ref in call.passed if slot == parameter]
+    if parameter in function.parameters:
+        position = function.parameters.index(parameter) - offset
+        refs.extend(ref for slot, ref in call.passed if slot == position)
+    return refs
+
+
+def own_parameter(function: str, ref: Ref) -> Optional[str]:
+    """The parameter of the function named ``function`` that a passed value is (``("ref",
+    "pkg.f.(key)")``)."""
+    prefix = f"{function}.("
+    if ref[0] == "ref" and ref[1].startswith(prefix) and ref[1].endswith(")"):
+        return ref[1][len(prefix):-1]
+    return None
+
+
+def omits(call: Call, function: FunctionSummary, parameter: str, offset: int) -> bool:
+    """Whether ``call`` passes nothing as ``parameter`` of ``function``, which then holds its
     default: no keyword, no positional argument there, no ``*args``/``**kwargs`` that may fill it."""
-    call = caller.call
     if any(slot == parameter or slot == "**" for slot, _ in call.passed):
         return False
     args = call.arguments
@@ -557,7 +590,7 @@ def omits(caller: Caller, function: FunctionSummary, parameter: str) -> bool:
     if args.double_star or args.star or parameter in args.keywords:
         return False
     if parameter in function.parameters:
-        position = function.parameters.index(parameter) - caller.offset
+        position = function.parameters.index(parameter) - offset
         if 0 <= position < args.positional:
             return False
     return True

@@ -32,7 +32,7 @@ from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo
 from resilint.lint.summary import PER_CALL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
-from resilint.lint.value_flow import Caller, Held, omits, split_last
+from resilint.lint.value_flow import Held, omits, own_parameter, passed_at, split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
@@ -991,7 +991,7 @@ class _Judge:
                                          and helper.parameters.index(parameter) == slot):
                     if ref[0] == "fresh":
                         return _Problem(method, "unstable", f"`{ref[1].strip('`')}`")
-                    own = _own_parameter(function, ref)
+                    own = own_parameter(function.name, ref)
                     if own is not None:
                         return self.key_parameter(method, function, own, steps)
         return None
@@ -1005,9 +1005,9 @@ class _Judge:
         none at all leaves the key out."""
         for call in _helper_calls(function, name, place):
             offset = next((o for f, o in self.graph.values.callees(call, function.place.path) if f is helper), 0)
-            passed = _arguments(call, helper, parameter, offset)
+            passed = passed_at(call, helper, parameter, offset)
             if not passed:
-                if omits(Caller(function, call, offset), helper, parameter):
+                if omits(call, helper, parameter, offset):
                     return _Problem(method, "missing", f"`{name.rsplit('.', 1)[-1]}()`")
                 continue
             mapping = next((ref for ref in passed if ref[0] == "headers"), None)
@@ -1058,8 +1058,8 @@ class _Judge:
         graph = self.graph
         for caller, call in reversed(steps):
             offset = next((o for f, o in graph.values.callees(call, caller.place.path) if f is function), None)
-            refs = _arguments(call, function, parameter, offset) if offset is not None else []
-            own = _own_parameter(caller, refs[0]) if len(refs) == 1 else None
+            refs = passed_at(call, function, parameter, offset) if offset is not None else []
+            own = own_parameter(caller.name, refs[0]) if len(refs) == 1 else None
             if own is None:
                 return None
             function, parameter = caller, own
@@ -1084,14 +1084,14 @@ class _Judge:
             offset = next((o for f, o in graph.values.callees(call, caller.place.path) if f is function), None)
             if offset is None:
                 return []
-            refs = _arguments(call, function, parameter, offset)
+            refs = passed_at(call, function, parameter, offset)
             if not refs and call.arguments is not None and call.arguments.forwards_kwargs and parameter not in caller.parameters:
                 function = caller  # ``f(method, **kwargs)``: the caller's callers may pass it by keyword
                 continue
             if not refs:
                 default = function.defaults.get(parameter)
                 return [(default, graph.module_of(function))] if default is not None else defaulted
-            own = [_own_parameter(caller, ref) for ref in refs]
+            own = [own_parameter(caller.name, ref) for ref in refs]
             if len(refs) == 1 and own[0] is not None:
                 function, parameter = caller, own[0]  # handed down from the caller's caller
                 defaulted = [(caller.defaults[parameter], graph.module_of(caller))] if parameter in caller.defaults else []
@@ -1187,22 +1187,6 @@ def _helper_calls(function: FunctionSummary, name: str, place: Place) -> List[Ca
     calls = [call for call in function.calls if call.target == name]
     within = [call for call in calls if place.line <= call.place.line <= place.end_line]
     return within or (calls if len(calls) == 1 else [])
-
-
-def _arguments(call: Call, function: FunctionSummary, parameter: str, offset: int) -> List[Ref]:
-    refs = [ref for slot, ref in call.passed if slot == parameter]
-    if parameter in function.parameters:
-        position = function.parameters.index(parameter) - offset
-        refs.extend(ref for slot, ref in call.passed if slot == position)
-    return refs
-
-
-def _own_parameter(function: FunctionSummary, ref: Ref) -> Optional[str]:
-    """The parameter of ``function`` that a passed value is (``("ref", "pkg.f.(key)")``)."""
-    prefix = f"{function.name}.("
-    if ref[0] == "ref" and ref[1].startswith(prefix) and ref[1].endswith(")"):
-        return ref[1][len(prefix):-1]
-    return None
 
 
 def _message(
