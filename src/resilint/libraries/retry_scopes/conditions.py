@@ -39,8 +39,7 @@ def status_polarity(
     if isinstance(test, cst.Attribute) and test.attr.value == "ok":
         polarity = "good"
     elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        left = test.left
-        if not (isinstance(left, cst.Attribute) and left.attr.value in ("status_code", "status", "status_int", "code")):
+        if not _reads_status_of(test.left, _STATUS_NAMES):
             return None
         target = test.comparisons[0]
         comparator = target.comparator
@@ -89,11 +88,24 @@ def refused_request(test: cst.BaseExpression, otherwise: bool = False) -> bool:
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return False
     left, target = test.left, test.comparisons[0]
-    if not (isinstance(left, cst.Attribute) and left.attr.value in _STATUS_ATTRIBUTES):
+    if not _reads_status_of(left, _STATUS_ATTRIBUTES):
         return False
     codes = status_codes(target.comparator)
     matches = (cst.NotEqual, cst.NotIn) if otherwise else (cst.Equal, cst.In)
     return isinstance(target.operator, matches) and bool(codes) and set(codes) <= REFUSAL_STATUSES
+
+
+# What a status is read as: a response's attribute, or the key of the mapping a project's own
+# fetch wrapper returns (``res["code"] == "429"`` on what ``self.sf.fetchUrl(url)`` gives back).
+_STATUS_NAMES = frozenset({"status_code", "status", "status_int", "code"})
+_STATUS_KEYS = frozenset({"status_code", "status", "code", "http_code", "status_int"})
+
+
+def _reads_status_of(node: cst.BaseExpression, attributes: frozenset) -> bool:
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in attributes
+    return (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+            and string_of(node.slice[0].slice.value) in _STATUS_KEYS)
 
 
 def status_codes(node: cst.BaseExpression) -> List[int]:
@@ -107,6 +119,9 @@ def status_codes(node: cst.BaseExpression) -> List[int]:
         number = number_of(element)
         if number is None:
             number = _named_status(element)
+        if number is None:
+            text = string_of(element)  # a status kept as text: ``str(res.status_code)``
+            number = int(text) if text is not None and len(text) == 3 and text.isdigit() else None
         if isinstance(number, int) and 100 <= number < 600:
             values.append(number)
         else:

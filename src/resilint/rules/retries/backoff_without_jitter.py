@@ -79,7 +79,9 @@ class BackoffWithoutJitter(ProjectRule):
       (pacing pages), and is not the retry's wait. In a loop whose every handler goes straight round (its last statement
       is `continue`), a pause after the `try` follows a success only, and is not the retry's
       wait. The same goes for a retry by recursion (a function that calls itself again from an
-      `except` after a `sleep`) and a worker that puts a failed item back on its queue.
+      `except` after a `sleep`) and a worker that puts a failed item back on its queue. A
+      loop goes round on a failed status read on a response (`r.status_code == 429`) or on the
+      mapping a project's own fetch wrapper returns (`if res["code"] == "429": sleep(2)`).
 
     The message says how the wait grows (also through a name it was assigned to: `delay = 60 *
     attempt; sleep(delay)`): a constant interval, linearly (`60 * attempt`),
@@ -583,6 +585,23 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the status of the mapping the project's fetch wrapper returns, kept as text
+            """
+            import time
+            def lookup(fetcher, ip):
+                retry = 0
+                while retry < 3:
+                    res = fetcher.fetch_url("https://api.example/ip/" + ip, timeout=10)
+                    if res["code"] == "200":
+                        return res["content"]
+                    if res["code"] == "429":
+                        time.sleep(2)
+                    retry += 1
+            """,
+            line=9,
+            message="`time.sleep(2)` waits a constant interval",
+        ),
         Invalid(
             # the server's Retry-After when it sends one; a timeout never does, and waits 1, 2, 4 s
             """

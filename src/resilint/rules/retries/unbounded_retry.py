@@ -101,6 +101,9 @@ class UnboundedRetry(Rule):
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
     loops on (`while urls: url = urls.pop(0)`) and puts nothing back. A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
+    A failed status is read on a response (`r.status_code == 429`) and on the mapping a
+    project's own fetch wrapper returns (`res = self.sf.fetch_url(url)` … `if res["code"] ==
+    "429":`, the status kept as text or as a number).
 
     ## Why is this bad?
     Retries are extra traffic sent exactly when the dependency has least capacity. With a
