@@ -33,6 +33,8 @@ Each library's count, default and "off" setting, as its documentation and code s
   by default): a time, not a count. Without ``retry=`` each method has its own default (storage
   downloads retry, uploads only with a generation precondition, generated clients as their
   service config says; ``retry=None`` turns it off): not counted.
+* jira (``JIRA``): ``max_retries`` retries after the first attempt (connection errors, 429
+  and 503), 3 by default; 0 is off.
 * gRPC: ``grpc_retries.py``.
 """
 
@@ -134,6 +136,10 @@ _MINIO_LOCAL = frozenset({
     "enable_dualstack_endpoint", "disable_dualstack_endpoint", "enable_virtual_style_endpoint",
     "disable_virtual_style_endpoint",
 })
+
+
+# jira client methods that build or describe rather than call the server
+_JIRA_LOCAL = frozenset({"close", "client_info"})
 
 
 def _sdk_request(path: Tuple[str, ...]) -> bool:
@@ -323,6 +329,8 @@ CLIENTS: Dict[str, RetryingClient] = {
     ),
     # Minio calls its pool's ``urlopen`` unwrapped: spent retries end in urllib3's ``MaxRetryError``
     "minio.Minio": RetryingClient(_minio, _direct_request(_MINIO_LOCAL), raises=("urllib3",)),
+    # the ResilientSession retries connection errors, 429 and 503 after the first attempt
+    "jira.JIRA": RetryingClient(_retries_setting("max_retries", 3, "jira client"), _direct_request(_JIRA_LOCAL)),
     "urllib3.PoolManager": _POOL,
     "urllib3.ProxyManager": _POOL,
     "urllib3.HTTPConnectionPool": _POOL,

@@ -431,6 +431,13 @@ def _sdk_http() -> Dict[str, TimeoutSpec]:
         "hvac", position=4, default_seconds=30.0, default_message="hvac's default timeout is 30 s",
         split_hint=_REQUESTS_SPLIT,
     )
+    # jira.JIRA(server, options, ..., max_retries=3, proxies=None, timeout=None, ...): every
+    # request of the client (the server-info request the constructor sends too) goes through
+    # a ResilientSession with that timeout; the position moved between releases.
+    table["jira.JIRA"] = TimeoutSpec(
+        "jira", unbounded_default="the jira client sends every request with `timeout=None` by default",
+        split_hint=_REQUESTS_SPLIT,
+    )
     return table
 
 
@@ -471,7 +478,7 @@ TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "valkey", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
-    "pycurl", "treq", "xmlrpc", "imap_tools",
+    "jira", "pycurl", "treq", "xmlrpc", "imap_tools",
 )
 
 

@@ -46,7 +46,7 @@ from resilint.lint.traversal import children, iter_nodes
 
 _HTTPX_CLIENTS = frozenset({"httpx.Client", "httpx.AsyncClient"})
 # The SDK clients whose requests RES301 counts as calls to another service.
-_SERVICES = frozenset({"botocore.client.BaseClient", "boto3.resource", "openai.OpenAI", "openai.AsyncOpenAI"})
+_SERVICES = frozenset({"botocore.client.BaseClient", "boto3.resource", "openai.OpenAI", "openai.AsyncOpenAI", "jira.JIRA"})
 _REQUEST_METHODS = frozenset({"get", "options", "head", "post", "put", "patch", "delete", "request", "send", "stream"})
 # Methods of clients that build, describe or configure rather than send (``session.mount``,
 # ``r.pipeline()``, ``es.options(...)``).

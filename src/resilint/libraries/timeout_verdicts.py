@@ -73,6 +73,7 @@ _RUNTIME_HINTS = {
     "googleapiclient": None,
     "zeep": None,
     "hvac": None,
+    "jira": None,
     "requests_hardened": None,
     "pycurl": None,
     "treq": None,

@@ -24,7 +24,7 @@ class ConnectionHeldAcrossCall(ProjectRule):
     makes a request to another service: an HTTP client (requests and the sessions of
     requests-oauthlib and requests-hardened, httpx, aiohttp, urllib3, urllib, httplib2, a
     pycurl `perform()`, slumber resources, zeep clients loading their WSDL), SMTP/FTP/POP/IMAP,
-    a socket connection, an SDK client (boto3), Django's mail (`send_mail`, `send_mass_mail`,
+    a socket connection, an SDK client (boto3, OpenAI, a jira `JIRA`), Django's mail (`send_mail`, `send_mass_mail`,
     `mail_admins`, `mail_managers`, `EmailMessage.send`: the configured backend talks to an SMTP
     server or an email service), or a client named in `extend-clients`.
     Database and Redis clients (psycopg, MySQL drivers, redis-py) are not another service.

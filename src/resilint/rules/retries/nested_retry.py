@@ -69,6 +69,7 @@ class NestedRetry(ProjectRule):
     | redis-py `Redis`, `from_url` | `retry=Retry(backoff, N)`: N + 1 (N < 0: for ever); `retry_on_timeout=True` or `retry_on_error` with `retry=None`: 2; without `retry=`: unknown (1 retry before redis-py 6, the client's default `Retry` since) | `Retry(backoff, 0)`; a client with none of these is not counted: it retries by default only since redis-py 6 (3 times, 10 since redis-py 8), which the code does not show |
     | Stripe | `StripeClient(max_network_retries=N)`: N + 1; the module setting `stripe.max_network_retries = N` anywhere in the project, for `stripe.Charge.create` and the like: N + 1 | 0; a `StripeClient` without it; the module default (0 before stripe-python 12, 2 since) is not counted |
     | Minio | its `http_client`'s urllib3 retries; 6 without one (Minio's own `Retry(total=5)`) | an `http_client` with `retries=False` |
+    | jira `JIRA` | `max_retries` + 1; 4 by default (connection errors, 429, 503) | `max_retries=0` |
     | google-api-core `retry=Retry(...)` of a request (`blob.upload_from_filename(..., retry=...)`) | for up to its `timeout` (120 s by default): unknown | `retry=None`; a request without `retry=` (each method's own default) is not counted |
     | gRPC stub on a channel whose `grpc.service_config` has a `retryPolicy` for its service | `maxAttempts` (above 5 counts as 5) | `("grpc.enable_retries", 0)`; no `retryPolicy` |
 

@@ -123,6 +123,7 @@ class MissingTimeout(ProjectRule):
     | zeep | `operation_timeout=None`: operations wait forever (`timeout=300` loads the WSDL) | RES101 |
     | slumber | its session's: a plain session waits forever | RES101 |
     | hvac `Client` | 30 s | bounded (RES105 if `max-timeout` < 30) |
+    | jira `JIRA` | `timeout=None`: every request (the constructor's server-info request too) waits forever | RES101 |
     | pycurl | `TIMEOUT` 0: a transfer waits forever; connects 300 s | RES101 |
 
     A database's *reads* are not required to be bounded: how long a query may run is the
@@ -249,7 +250,7 @@ class MissingTimeout(ProjectRule):
     are never given the keyword (they are not findings). Left alone, and listed by `resilint
     fix`: clients whose timeout is not a per-call split timeout (aiohttp's `ClientTimeout`,
     urllib, `http.client`, urllib3, sockets, mail and FTP clients, Redis, psycopg2, botocore,
-    MySQL drivers, httplib2, googleapiclient, zeep, slumber, hvac, pycurl, `extend-clients`
+    MySQL drivers, httplib2, googleapiclient, zeep, slumber, hvac, jira, pycurl, `extend-clients`
     names).
 
     Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
