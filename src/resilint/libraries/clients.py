@@ -438,6 +438,22 @@ def _sdk_http() -> Dict[str, TimeoutSpec]:
         "jira", unbounded_default="the jira client sends every request with `timeout=None` by default",
         split_hint=_REQUESTS_SPLIT,
     )
+    # OpenAI(*, api_key, ..., timeout=NOT_GIVEN, max_retries=2, ..., http_client=None): without
+    # a timeout, openai's DEFAULT_TIMEOUT (600 s, 5 s to connect), or a given http_client's own
+    # when it set one; timeout=None is no timeout at all.
+    openai = TimeoutSpec(
+        "openai", default_seconds=600.0, elsewhere=("http_client",),
+        default_message="openai-python waits up to 600 s for a response by default (5 s to connect)",
+    )
+    table.update({name: openai for name in (
+        "openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI",
+    )})
+    # websocket-client: create_connection(url, timeout=None, ...) falls back to
+    # websocket.getdefaulttimeout(), None unless the process sets one.
+    table["websocket.create_connection"] = TimeoutSpec(
+        "websocket", position=1,
+        unbounded_default="websocket-client waits forever by default (`websocket.getdefaulttimeout()` is None)",
+    )
     return table
 
 
@@ -478,7 +494,7 @@ TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "valkey", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
-    "jira", "pycurl", "treq", "xmlrpc", "imap_tools",
+    "jira", "openai", "websocket", "pycurl", "treq", "xmlrpc", "imap_tools",
 )
 
 

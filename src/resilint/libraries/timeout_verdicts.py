@@ -74,6 +74,8 @@ _RUNTIME_HINTS = {
     "zeep": None,
     "hvac": None,
     "jira": None,
+    "openai": None,
+    "websocket": None,
     "requests_hardened": None,
     "pycurl": None,
     "treq": None,

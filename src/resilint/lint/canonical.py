@@ -69,6 +69,7 @@ ALIASES: Dict[str, str] = {
     "stripe._stripe_client.StripeClient": "stripe.StripeClient",
     "minio.api.Minio": "minio.Minio",
     "jira.client.JIRA": "jira.JIRA",
+    "websocket._core.create_connection": "websocket.create_connection",
     "google.api_core.retry.retry_unary.Retry": "google.api_core.retry.Retry",
     "google.api_core.retry.retry_unary_async.AsyncRetry": "google.api_core.retry.AsyncRetry",
     "google.api_core.retry_async.AsyncRetry": "google.api_core.retry.AsyncRetry",

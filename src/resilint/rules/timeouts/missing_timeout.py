@@ -124,6 +124,8 @@ class MissingTimeout(ProjectRule):
     | slumber | its session's: a plain session waits forever | RES101 |
     | hvac `Client` | 30 s | bounded (RES105 if `max-timeout` < 30) |
     | jira `JIRA` | `timeout=None`: every request (the constructor's server-info request too) waits forever | RES101 |
+    | OpenAI (`OpenAI`, `AsyncOpenAI`, Azure) without `timeout=` or an `http_client` | 600 s (5 s to connect) | RES105 |
+    | websocket-client `create_connection` | `websocket.getdefaulttimeout()`: none unless set | RES101 |
     | pycurl | `TIMEOUT` 0: a transfer waits forever; connects 300 s | RES101 |
 
     A database's *reads* are not required to be bounded: how long a query may run is the
@@ -250,7 +252,8 @@ class MissingTimeout(ProjectRule):
     are never given the keyword (they are not findings). Left alone, and listed by `resilint
     fix`: clients whose timeout is not a per-call split timeout (aiohttp's `ClientTimeout`,
     urllib, `http.client`, urllib3, sockets, mail and FTP clients, Redis, psycopg2, botocore,
-    MySQL drivers, httplib2, googleapiclient, zeep, slumber, hvac, jira, pycurl, `extend-clients`
+    MySQL drivers, httplib2, googleapiclient, zeep, slumber, hvac, jira, OpenAI, websocket-client,
+    pycurl, `extend-clients`
     names).
 
     Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
