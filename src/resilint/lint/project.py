@@ -1003,6 +1003,9 @@ class ProjectContext:
         self._derived: Dict[object, object] = {}
         self._lines: Dict[str, List[str]] = {}  # the lines of each file a finding is reported in
         self.suppressed: Set[Tuple[str, int, str]] = set()  # (path, comment line, code) that served
+        # A module the project reaches under two names (a directory without ``__init__.py``
+        # imported from beside it and from above) yields the same finding on each path.
+        self._reported: Set[Tuple[str, str, int, int, str]] = set()
 
     def derived(self, key: object, compute: "Callable[[], T]") -> "T":
         """A fact several project rules derive from the graph, computed once."""
@@ -1023,6 +1026,10 @@ class ProjectContext:
         if line is not None:
             self.suppressed.add((place.path, line, rule.code))
             return
+        key = (rule.code, place.path, place.line, place.column, message)
+        if key in self._reported:
+            return
+        self._reported.add(key)
         self.findings.append(
             Finding(
                 rule.code, rule.name, message, place.path, place.line, place.column, place.end_line,

@@ -1,0 +1,5 @@
+from lib.vendor.api_client import VendorClient
+
+
+def migrate():
+    return VendorClient("https://api.example.com").get("users")
