@@ -29,6 +29,7 @@ ALIASES: Dict[str, str] = {
     "urllib3.connectionpool.HTTPSConnectionPool": "urllib3.HTTPSConnectionPool",
     "urllib3.util.retry.Retry": "urllib3.Retry",
     "urllib3.util.Retry": "urllib3.Retry",
+    "requests.adapters.Retry": "urllib3.Retry",  # requests re-exports urllib3's
     "requests.packages.urllib3": "urllib3",
     "redis.client.Redis": "redis.Redis",
     "redis.client.StrictRedis": "redis.Redis",

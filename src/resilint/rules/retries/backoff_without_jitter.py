@@ -586,6 +586,17 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # requests re-exports urllib3's Retry
+            """
+            import requests
+            from requests.adapters import HTTPAdapter, Retry
+            session = requests.Session()
+            session.mount("https://", HTTPAdapter(max_retries=Retry(total=5, backoff_factor=0.1)))
+            """,
+            line=4,
+            message="without `backoff_jitter`",
+        ),
+        Invalid(
             # the status of the mapping the project's fetch wrapper returns, kept as text
             """
             import time
