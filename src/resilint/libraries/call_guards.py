@@ -13,7 +13,7 @@ these is no guard: the call is taken to run.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -211,11 +211,16 @@ def attributes_passed(model: SemanticModel, site: CallSite) -> List[Tuple[str, c
     """``fq.status = status`` written before the call in the function's own statements (no
     branch, no loop), for a parameter the call passes on (``send_webhooks(fq)``): the slot of
     the callee's parameter and the attribute (``"0.status"``, or ``"fq.status"`` by keyword),
-    and the expression the attribute was last given."""
+    and the expression the attribute was last given; and ``self.order = order`` written before
+    a method call on the same object in the same block (``self.save()``), in slot
+    ``"self.order"``."""
     function = site.scope.enclosing_function
-    assignments = _attribute_assignments(model, function) if function is not None and site.node.args else []
-    if not assignments:
+    if function is None:
         return []
+    on_self = _receiver_attributes(model, site, function)
+    assignments = _attribute_assignments(model, function) if site.node.args else []
+    if not assignments:
+        return on_self
     slots: Dict[str, str] = {}
     position = 0
     for arg in site.node.args:
@@ -233,7 +238,56 @@ def attributes_passed(model: SemanticModel, site: CallSite) -> List[Tuple[str, c
             break
         parameter, attribute = name.split(".", 1)
         assigned[f"{slots[parameter]}.{attribute}"] = expr
-    return list(assigned.items())
+    return list(assigned.items()) + on_self
+
+
+def _receiver_attributes(model: SemanticModel, site: CallSite, function: FunctionInfo) -> List[Tuple[str, cst.BaseExpression]]:
+    """``self.<attribute> = value`` as the last word on it before ``self.method(...)`` in the
+    block that holds the call (a statement of the block in between that may set it again, in
+    a branch or a loop, forgets it)."""
+    func = site.node.func
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        return []
+    receiver = func.value.value
+    bindings = function.scope.bindings.get(receiver, [])
+    if len(bindings) != 1 or bindings[0].self_of is None:
+        return []
+    prefix = receiver + "."
+    if not any(name.startswith(prefix) for name in _assigned_attributes(model, function)):
+        return []
+    container = site.stack[-1] if site.stack else None
+    if container is None or (isinstance(container, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and container is not function.node):
+        return []
+    for statements in _suites(container):
+        index = next((i for i, statement in enumerate(statements) if isinstance(statement, cst.SimpleStatementLine)
+                      and any(node is site.node for node in iter_nodes(statement, stop_at=(cst.Lambda,)))), None)
+        if index is None:
+            continue
+        assigned: Dict[str, cst.BaseExpression] = {}
+        for statement in statements[:index]:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else (statement,):
+                target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == receiver:
+                    assigned[target.attr.value] = small.value  # type: ignore[union-attr]
+                    continue
+                for name in _targets_in(small):
+                    if name.startswith(prefix):
+                        assigned.pop(name[len(prefix):], None)
+        return [(f"self.{attribute}", expr) for attribute, expr in assigned.items()]
+    return []
+
+
+def _targets_in(node: cst.CSTNode) -> Iterator[str]:
+    """The dotted attributes assigned anywhere in ``node``."""
+    for inner in iter_nodes(node):
+        targets: Sequence[Any] = ()
+        if isinstance(inner, cst.Assign):
+            targets = [t.target for t in inner.targets]
+        elif isinstance(inner, (cst.AugAssign, cst.AnnAssign)):
+            targets = [inner.target]
+        for target in targets:
+            if isinstance(target, cst.Attribute):
+                yield dotted_name(target) or ""
 
 
 def _top_statement(function: FunctionInfo, site: CallSite) -> Optional[int]:
@@ -367,15 +421,7 @@ def _assigned_attributes(model: SemanticModel, function: FunctionInfo) -> Set[st
     every: Dict[int, Set[str]] = model.derived(_ASSIGNED, dict)
     key = id(function)
     if key not in every:
-        found: Set[str] = set()
-        for node in iter_nodes(function.node):
-            targets: Sequence[Any] = ()
-            if isinstance(node, cst.Assign):
-                targets = [t.target for t in node.targets]
-            elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
-                targets = [node.target]
-            found.update(dotted_name(t) or "" for t in targets if isinstance(t, cst.Attribute))
-        every[key] = found
+        every[key] = set(_targets_in(function.node))
     return every[key]
 
 

@@ -89,7 +89,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             if info is not None:
                 function = functions[key]
                 function.sets_timeout = writes_timeout_key(model, info)
-                function.parameters, function.bound, function.defaults = _signature(model, info)
+                function.parameters, function.bound, function.defaults, function.scalars = _signature(model, info)
             summary.functions[name] = functions[key]
         return functions[key]
 
@@ -799,12 +799,16 @@ def _through_object(model: SemanticModel, site: CallSite) -> bool:
     return any(isinstance(v, Instance) for v in model.resolve_all(func.value, site.scope, site.order))
 
 
-def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int, Dict[str, Ref]]:
-    """A function's positional parameters, how a call through an object binds the first, and
-    its constant defaults (True, False, strings)."""
+_SCALARS = frozenset({"int", "float", "str", "bytes", "bool"})
+
+
+def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int, Dict[str, Ref], Dict[str, str]]:
+    """A function's positional parameters, how a call through an object binds the first, its
+    constant defaults (True, False, strings), and its parameters annotated with a builtin
+    scalar type (``order: int``) that do not default to None."""
     node = info.node
     if not isinstance(node, cst.FunctionDef):
-        return [], 0, {}
+        return [], 0, {}, {}
     params = node.params
     positional = [p.name.value for p in (*params.posonly_params, *params.params)]
     bound = 0
@@ -812,8 +816,12 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
         names = {model.qualified_name(d.decorator, info.scope.parent or info.scope, 1 << 62) for d in info.decorators}
         bound = 0 if "builtins.staticmethod" in names else 2 if "builtins.classmethod" in names else 1
     defaults: Dict[str, Ref] = {}
+    scalars: Dict[str, str] = {}
     for param in (*params.posonly_params, *params.params, *params.kwonly_params):
         default = param.default
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        if isinstance(annotation, cst.Name) and annotation.value in _SCALARS and not (default is not None and is_none(default)):
+            scalars[param.name.value] = annotation.value
         if default is None:
             continue
         text = string_of(default)
@@ -832,7 +840,7 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
                 defaults[param.name.value] = ("int", number)
             elif binding is not None and binding.imported is not None:
                 defaults[param.name.value] = ("ref", binding.imported)
-    return positional, bound, defaults
+    return positional, bound, defaults, scalars
 
 
 def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> Layer:

@@ -18,7 +18,9 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Protocol, Tup
 from resilint.lint.summary import Call, FunctionSummary, Ref
 from resilint.lint.value_flow import made_at, omits, own_parameter, passed_at
 
-Constant = Tuple[str, str]  # ("str", "FAILED"), ("int", "3"), ("bool", "True"), ("none", "")
+# ("str", "FAILED"), ("int", "3"), ("bool", "True"), ("none", ""); ("some", "int"): a value of
+# that type, unknown but never None (a parameter annotated ``order: int``)
+Constant = Tuple[str, str]
 Context = Dict[str, FrozenSet[Constant]]  # a guarded subject → the constants it may hold
 _CONSTANT_KINDS = frozenset({"str", "int", "bool", "none"})
 
@@ -100,6 +102,11 @@ class CallConditions:
             held = context.get(subject)
             if not held:
                 continue
+            if any(kind == "some" for kind, _ in held):
+                # only ``is None`` is decided for a value known by its type alone
+                if test == "in" and self._constants(values, function.place.path, None, None) == {("none", "")}:
+                    return False
+                continue
             if test in ("true", "false"):
                 if all(_truthy(c) != (test == "true") for c in held):
                     return False
@@ -122,7 +129,10 @@ class CallConditions:
         parameter, _, attribute = subject.partition(".")
         if attribute and callee.bound == 1 and callee.parameters and callee.parameters[0] == parameter:
             if not call.receiver and _class_of(call.target) == _class_of(caller.name):
-                return context.get(subject)  # ``self._send()``: the same object
+                # ``self.save()``: the same object, with what the caller set just before
+                # (``self.order = order``) or else what it held when the caller was entered
+                refs = [ref for slot, ref in call.passed if slot == f"self.{attribute}"]
+                return self._constants(refs, caller.place.path, caller, context) if refs else context.get(subject)
             return self._constructed(caller, call, callee, attribute, context)
         slots: List[object] = [parameter]
         if parameter in callee.parameters and callee.parameters.index(parameter) - offset >= 0:
@@ -231,6 +241,8 @@ class CallConditions:
             own = self._own_subject(caller, name) if caller is not None and context is not None else None
             if own is not None and context is not None and (own in context or "." not in own):
                 held = context.get(own)
+                if held is None and caller is not None and own in caller.scalars:
+                    held = frozenset({("some", caller.scalars[own])})
                 if held is None:
                     return None
                 found.update(held)

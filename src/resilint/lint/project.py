@@ -651,14 +651,17 @@ class ProjectGraph:
     def layers_reached(self, function: FunctionSummary, calls: Iterable[Call], after: Optional[int] = None) -> List[Reached]:
         """The first retry layers each of ``calls`` (made by ``function``) runs into: a loop layer
         inside ``after`` (or any loop layer when ``after`` is None), the client layer of the call
-        itself, or, in the functions it calls at any depth, their first layers."""
+        itself, or, in the functions it calls at any depth, their first layers. A call that the
+        arguments on the way rule out (``call_conditions.py``) runs into nothing."""
         found: Dict[Tuple[str, int], Reached] = {}
-        queue: Deque[Tuple[FunctionSummary, Call, Tuple[Tuple[FunctionSummary, Call], ...], Optional[int], Optional[Made]]] = deque(
-            (function, call, (), after, None) for call in calls
+        queue: Deque[Tuple[FunctionSummary, Call, Tuple[Tuple[FunctionSummary, Call], ...], Optional[int], Optional[Made], Context]] = deque(
+            (function, call, (), after, None, {}) for call in calls
         )
-        visited: Set[str] = {function.name}
+        visited: Set[Tuple[str, FrozenSet[Tuple[str, FrozenSet[Tuple[str, str]]]]]] = {(function.name, frozenset())}
+        contexts: Dict[str, int] = {}
+        conditions = self.conditions
         while queue:
-            owner, call, path, outer, made = queue.popleft()
+            owner, call, path, outer, made, context = queue.popleft()
             inner = _next_loop(call, outer)
             while inner is not None and (
                 inner in call.escapes or (path and not self.guard_holds(owner.layers[inner], owner, *path[-1]))
@@ -683,9 +686,15 @@ class ProjectGraph:
                 if known:
                     continue  # that object's attribute is a client that does not retry
             for callee in self.callees(call, owner, path[:-1]):
-                if callee.name in visited:
+                entered = conditions.enter(owner, call, callee, context)
+                if entered and contexts.get(callee.name, 0) >= _MAX_CONTEXTS:
+                    entered = {}
+                key = (callee.name, _frozen(entered))
+                if key in visited or (callee.name, frozenset()) in visited:
                     continue
-                visited.add(callee.name)
+                visited.add(key)
+                if entered:
+                    contexts[callee.name] = contexts.get(callee.name, 0) + 1
                 # A celery task called as a plain function runs in its caller (``request.called_directly``):
                 # its ``autoretry_for`` and ``self.retry()`` re-raise instead of retrying.
                 decorators = [i for i, layer in enumerate(callee.layers) if layer.whole_function and layer.library != "celery"]
@@ -693,7 +702,8 @@ class ProjectGraph:
                     _keep(found, Reached(LayerRef(callee, decorators[0]), path))
                     continue
                 receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] in self.values.lineage(made.cls) else None)
-                queue.extend((callee, inner_call, path, None, receiver) for inner_call in callee.calls)
+                running = [c for c in callee.calls if conditions.runs(c, callee, entered)] if entered else callee.calls
+                queue.extend((callee, inner_call, path, None, receiver, entered) for inner_call in running)
         return list(found.values())
 
     def callees(

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 24
+SUMMARY_VERSION = 25
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -346,6 +346,9 @@ class FunctionSummary:
     # It returns with the implicit transaction of a session that outlives it still open (a
     # query through ``Model.query`` or ``db.session`` and no commit after it).
     leaves_open: bool = False
+    # Its parameters annotated with a builtin scalar type and no ``None`` default (``order:
+    # int``): they hold some value of that type, never None, whatever the caller passes.
+    scalars: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(**_SLOTS)
@@ -440,7 +443,7 @@ class ModuleSummary:
                 [[d.description, d.holds, place(d.place), d.via, d.whole_function, d.locks, d.yields, d.wraps, d.implicit,
                   list(d.queries)] for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
-                [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open,
+                [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open, f.scalars,
             ], _FUNCTION)
 
         return [
@@ -518,6 +521,7 @@ class ModuleSummary:
                     defaults={str(name): ref_from_json(ref) for name, ref in f[13].items()}, headers=f[14],
                     annotation=f[15], raises=tuple((str(e[0]), str(e[1])) for e in f[16]),
                     sleeps=None if f[17] is None else int(f[17]), commits=str(f[18]), leaves_open=bool(f[19]),
+                    scalars={str(name): str(kind) for name, kind in f[20].items()},
                 )
 
             functions = [function(f) for f in data[3]]
@@ -551,7 +555,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

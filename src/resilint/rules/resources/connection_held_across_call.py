@@ -98,7 +98,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
     (`FileService(workout, get_weather=False).process()` does not run what `process` does after
     `if not self.get_weather: return`), through `super().__init__(...)` and through the
     caller's own attributes (`get_weather=self.update_weather` in a method of an object made
-    with `update_weather=False`).
+    with `update_weather=False`). An attribute the method's own object was given just before,
+    in the same block (`self.order = order`; `self.save()`), holds that value there; a
+    parameter annotated with a builtin scalar type (`order: int`, no `None` default) is known
+    not to be None.
 
     Limits: statements are taken in the order they are written (a loop that queries at the end
     of its body and calls out at the start is not seen); a session's implicit transaction is

@@ -73,6 +73,12 @@ class NestedRetry(ProjectRule):
     | google-api-core `retry=Retry(...)` of a request (`blob.upload_from_filename(..., retry=...)`) | for up to its `timeout` (120 s by default): unknown | `retry=None`; a request without `retry=` (each method's own default) is not counted |
     | gRPC stub on a channel whose `grpc.service_config` has a `retryPolicy` for its service | `maxAttempts` (above 5 counts as 5) | `("grpc.enable_retries", 0)`; no `retryPolicy` |
 
+    An inner layer behind an `if` that the call path rules out is not reached, read as RES301
+    reads such tests (a parameter's value passed through any number of calls, an attribute of
+    the object set by its construction): `self.order = order` (a parameter annotated `order:
+    int`, never None) then `self.save()` does not run what `save` does only `if self.order is
+    None`. An unknown value never removes a path.
+
     A celery task called as a plain function (`inner(url)`, not `inner.delay(url)`) runs in its
     caller, where celery re-raises instead of retrying (`request.called_directly`): its own
     `autoretry_for` and `self.retry()` are not a layer there; what it calls still is.
