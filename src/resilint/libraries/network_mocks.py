@@ -320,6 +320,8 @@ class _Mocks:
         ``patch("requests.get")``."""
         target = expr.func if isinstance(expr, cst.Call) else expr
         value = self.model.resolve(target, scope, order)
+        if isinstance(value, FunctionInfo) and isinstance(expr, cst.Call):
+            return self._provided(value)  # a helper of the file that yields inside a mock
         name = self.model.name_of(value) or self.model.type_name(value)
         if isinstance(expr, cst.Call) and name in _PATCHERS:
             return self.patched(expr, _PATCHERS[name], scope, order)

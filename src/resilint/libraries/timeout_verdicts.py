@@ -47,7 +47,7 @@ from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Partial, SemanticModel
 from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
 from resilint.lint.traversal import iter_nodes
-from resilint.lint.value_flow import split_last
+from resilint.lint.value_flow import own_parameter, passed_at, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -584,10 +584,18 @@ class Forward:
     default: Optional[TimeoutValue]
     default_text: Optional[str]
     path: Tuple[Tuple[FunctionSummary, Call], ...]
+    # The client is the callable a parameter of the first function on the path holds (``def
+    # call_api(endpoint, http_method, **kwargs): http_method(url, **kwargs)``): each caller's
+    # ``call_api(path, requests.get, **kwargs)`` tells which (``bound_to``); ``client`` and
+    # ``spec`` are placeholders until then.
+    held: str = ""
 
     @property
     def keyword(self) -> str:
         return self.parameter or self.spec.keyword or ""
+
+
+_HELD_SPEC = TimeoutSpec("", keyword=None)
 
 
 def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
@@ -947,7 +955,8 @@ class _ProjectJudge:
         if callee is None:
             return []
         found: Dict[Tuple[str, Place], ProjectVerdict] = {}
-        for forward in sorted(self.forwards(callee) or (), key=lambda f: f.client):
+        forwards = [bound for forward in self.forwards(callee) or () for bound in self.bound_to(forward, call, callee, caller)]
+        for forward in sorted(forwards, key=lambda f: f.client):
             if caller is not None and not self.may_reach(caller, call, callee, forward):
                 continue  # the caller's arguments rule out the branch that sends it
             verdict = self.judge_forwarded(call, callee, forward)
@@ -1004,7 +1013,7 @@ class _ProjectJudge:
         assert args is not None
         wrappers = [callee.name, *(owner.name for owner, _ in forward.path)]
         if any(answered(call.mocked, forward.spec.library, name) for name in [forward.client, *wrappers]) or (
-            self.replaced_client(call.mocked, forward)
+            self.replaced_client(call.mocked, forward) or self._replaced_wrapper_class(call.mocked, wrappers, call.place.path)
         ):
             return None  # a test double answers what the wrapper sends, or the wrapper itself
         related = tuple(
@@ -1095,6 +1104,21 @@ class _ProjectJudge:
                     return True
         return False
 
+    def _replaced_wrapper_class(self, mocked: Iterable[str], wrappers: List[str], near: str) -> bool:
+        """A patch replaces a project class (``patch("app.sync.GrafanaAPIClient")``, by the name
+        a module imports it under) whose methods, or a subclass's, are among the wrappers the
+        request goes through: the double answers them all."""
+        graph = self.graph
+        for entry in mocked:
+            for held in graph.values.of(entry, near) if graph.is_project_name(entry) else ():
+                if held.kind != "class":
+                    continue
+                for wrapper in wrappers:
+                    owner = split_last(wrapper)[0]
+                    if held.name == owner or held.name in (graph.ancestry(owner) or ()):
+                        return True
+        return False
+
     def _replaced_import(self, module_name: str, name: str, forward: Forward) -> bool:
         """``module_name.name`` is the client's library (or a module of it) as imported by the
         module whose function calls the client: the patch replaces what that call reaches."""
@@ -1105,6 +1129,32 @@ class _ProjectJudge:
             return False
         imported = sender.imports.get(name)
         return imported is not None and forward.client.startswith(imported + ".")
+
+    def bound_to(
+        self, forward: Forward, call: Call, callee: FunctionSummary, caller: Optional[FunctionSummary],
+    ) -> List[Forward]:
+        """``forward`` as ``call`` (made by ``caller``) into ``callee`` binds it: a client held by
+        ``callee``'s parameter becomes the client the call passes there (``requests.get``), or
+        stays held, by the caller's own parameter it passes on; a client that is not one whose
+        timeout the wrapper's call leaves out is dropped."""
+        if not forward.held:
+            return [forward]
+        offset = next((o for f, o in self.graph.values.callees(call, callee.place.path) if f is callee), 0)
+        found: List[Forward] = []
+        for ref in passed_at(call, callee, forward.held, offset):
+            own = own_parameter(caller.name, ref) if caller is not None else None
+            if own is not None:
+                found.append(replace(forward, held=own))
+                continue
+            name = ref[1] if ref[0] == "ref" else None
+            spec = self.spec(name)
+            last = forward.path[-1][1].arguments
+            if name is None or spec is None or spec.keyword is None or last is None or _given(last, spec) is not None:
+                continue
+            if spec.position is not None and last.positional > spec.position:
+                continue
+            found.append(replace(forward, client=name, spec=spec, held=""))
+        return found
 
     def forwards(self, function: FunctionSummary) -> Optional[List[Forward]]:
         """What ``function`` passes on from its callers to clients, at any depth."""
@@ -1120,6 +1170,11 @@ class _ProjectJudge:
             client = call.target if self.spec(call.target) is not None else self.object_client(call.target, near)
             spec = self.spec(client)
             step = ((function, call),)
+            held = own_parameter(function.name, ("ref", call.target))
+            if held is not None and not held.startswith("*"):
+                if args.forwards_kwargs and not function.sets_timeout and not args.star:
+                    found.append(Forward("", _HELD_SPEC, None, None, None, None, step, held))
+                continue
             if client is not None and spec is not None and spec.keyword is not None:
                 given = _given(args, spec)
                 if given is not None and given.parameter is not None:
@@ -1138,11 +1193,11 @@ class _ProjectJudge:
             callee = self.graph.callee(call, near)
             if callee is None or callee is function:
                 continue
-            for inner in self.forwards(callee) or ():
+            for inner in (b for f in self.forwards(callee) or () for b in self.bound_to(f, call, callee, function)):
                 if inner.keyword not in args.keywords:
                     found.append(Forward(
                         inner.client, inner.spec, inner.parameter, None, inner.default, inner.default_text,
-                        step + inner.path,
+                        step + inner.path, inner.held,
                     ))
         self._forwards[function.name] = found
         return found

@@ -281,7 +281,16 @@ class SemanticModel:
         """Every name the call may call, for the project pass: the objects the file knows
         (``(a if fast else b).get``: two clients' ``get``) and names only the project can
         resolve (``pkg.f.(session).get``: what ``f``'s callers pass as ``session``)."""
-        return tuple(dict.fromkeys(self._names(self.resolve_all(call.node.func, call.scope, call.order))))
+        names = tuple(dict.fromkeys(self._names(self.resolve_all(call.node.func, call.scope, call.order))))
+        func = call.node.func
+        if not names and isinstance(func, cst.Name):
+            # ``http_method(url)`` of a parameter annotated with a protocol class of the file
+            # (``http_method: HttpMethod``): what the callers pass
+            binding = self.lookup(func.value, call.scope, call.order)
+            if binding is not None and binding.parameter is not None:
+                name = self.name_of(binding.parameter)
+                return (name,) if name is not None else ()
+        return names
 
     def _known_names(self, values: Values) -> Iterator[str]:
         return (name for name in self._names(values) if not _SYMBOLIC.search(name))

@@ -99,12 +99,14 @@ class ExcessiveTimeout(ProjectRule):
     judged; a call the test makes through a project wrapper is answered when the patch replaces
     that wrapper (`patch("shop.vendors.metadata")`, `patch.object(httpclient.HTTPClient, "post")`) or the module's client it sends through
     (`patch("shop.vendors.async_session.get")` or `patch("shop.vendors.async_session")` for
-    `async_session = httpx.AsyncClient()`). A `mocker.patch` counts for the whole test, also for calls before it. A pytest
+    `async_session = httpx.AsyncClient()`), or a project class whose methods, or a
+    subclass's, the wrapper runs (`patch("app.sync.GrafanaAPIClient")`). A `mocker.patch` counts for the whole test, also for calls before it. A pytest
     fixture of the same file that yields inside such a mock (or starts it) covers the tests
     and fixtures that request it by parameter, `@pytest.mark.usefixtures` or `autouse`; so do
     the plugins' own `requests_mock`, `respx_mock` and `httpx_mock` fixtures, and a helper of
     the file that is only called under the mock (`create_bucket()` from mocked tests) is
-    covered too. Fixtures defined in `conftest.py` are not seen.
+    covered too, as is a `with` of a helper of the file that yields inside a mock (a
+    `@contextmanager` around `patch(...)`). Fixtures defined in `conftest.py` are not seen.
 
     ## Why is this bad?
     By Little's law (in-flight = arrival rate × time in system), a worker pool of 50 serving

@@ -143,6 +143,11 @@ class MissingTimeout(ProjectRule):
     it that passes no timeout a finding, in any module, with the forwarding call as a related
     location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`) does not. A wrapper
     whose own `timeout=None` default reaches the client is RES102 at the calls that keep it.
+    A wrapper handed the client function by its caller (`def call_api(self, endpoint,
+    http_method, **kwargs): http_method(url, **kwargs)`, called as `self.call_api(endpoint,
+    requests.get, **kwargs)`) sends with whatever each caller passes, through any number of
+    wrappers; a parameter annotated with a protocol class of the file (`http_method:
+    HttpMethod`) still holds what the callers pass.
     A wrapper that picks its client by a parameter (`request = requests.post if method ==
     "POST" else requests.get`) is judged, at each call, on the client that call's arguments
     pick (RES102 and RES103 too: a test that replaces `requests.get` and calls the wrapper with

@@ -1,0 +1,1 @@
+GRAFANA_TIMEOUT = (3.05, 20)
