@@ -21,7 +21,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
-from resilint.lint.nodes import code_of, dotted_name, is_false, is_true, keyword_args, number_of, string_keyed, string_of
+from resilint.lint.nodes import code_of, dotted_name, is_false, is_none, is_true, keyword_args, number_of, string_keyed, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 _TASK_DECORATORS = frozenset({"celery.shared_task", "celery.Celery.task", "celery.current_app.task"})
 _TASK_CLASSES = frozenset({"celery.Task", "celery.app.task.Task"})
 _OPTIONS = frozenset({"autoretry_for", "retry_backoff", "retry_jitter", "retry_backoff_max", "max_retries", "default_retry_delay"})
+_CELERY_ONLY = frozenset({"autoretry_for", "retry_backoff", "retry_jitter", "retry_backoff_max"})
 
 
 def _is_task_decorator(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> bool:
@@ -41,6 +42,11 @@ def _is_task_decorator(rec: Recogniser, call: cst.Call, scope: Scope, order: int
     if name is not None and (name.endswith(".task") or name.endswith("shared_task")):
         keywords, _ = keyword_args(call)
         return bool(_OPTIONS & set(keywords)) or "bind" in keywords
+    # A project's own task decorator (``shared_dedicated_queue_retry_task(...)``, returning
+    # ``shared_task(*args, base=..., **kwargs)``) given options only celery reads.
+    if name is not None and name.endswith("task"):
+        keywords, _ = keyword_args(call)
+        return bool(_CELERY_ONLY & set(keywords))
     return False
 
 
@@ -125,7 +131,11 @@ def _limits(rec: Recogniser, policy: Policy, keywords: Dict[str, cst.Arg], star:
         limit = rec.limit(arg, scope, order, False)
         policy.max_attempts = limit + 1 if isinstance(limit, (int, float)) else limit
         kind = bounded_kind(policy.max_attempts, None)
-        policy.attempts = Setting(kind, arg.value, "`max_retries=None` makes celery retry forever" if kind == "unbounded" else "")
+        why = ""
+        if kind == "unbounded":
+            why = ("`max_retries=None` makes celery retry forever" if is_none(rec.follow(arg.value, scope, order))
+                   else f"`max_retries={code_of(arg.value)}` is None on one branch, where celery retries forever")
+        policy.attempts = Setting(kind, arg.value, why)
     policy.time_limit = None
 
 

@@ -149,6 +149,13 @@ class Recogniser:
         value = self.follow(arg.value, scope, order)
         if is_none(value):
             return None
+        if isinstance(value, cst.IfExp):
+            # ``1 if settings.DEBUG else None``: no limit on one branch is no limit there
+            sides = [self.limit(cst.Arg(side), scope, order, False) for side in (value.body, value.orelse)]
+            if None in sides:
+                return None
+            numbers = [side for side in sides if isinstance(side, (int, float))]
+            return max(numbers) if len(numbers) == 2 else UNKNOWN
         number = number_of(value)
         return number if number is not None else UNKNOWN
 

@@ -29,7 +29,9 @@ class RetryOnAnyError(Rule):
     Flags retry scopes that retry every exception: tenacity without `retry=` (its default
     retries any exception), `retry_if_exception_type()` with no argument or with `Exception`/
     `BaseException`, `retry_always`, backoff `on_exception(..., Exception)`, stamina
-    `on=Exception`, retrying without `retry_on_exception`, celery `autoretry_for=(Exception,)`,
+    `on=Exception`, retrying without `retry_on_exception`, celery `autoretry_for=(Exception,)`
+    (also given to a project's own task decorator, a name ending in `task` that is passed
+    options only celery reads: `@shared_dedicated_queue_retry_task(autoretry_for=(Exception,))`),
     an RQ job enqueued with `retry=Retry(...)` (RQ retries a job on whatever it raises),
     and `except Exception:` or a bare `except:` in a hand-written retry loop or around a celery
     `self.retry()` (reported on the `except` line). A project function given as tenacity's
@@ -290,6 +292,19 @@ class RetryOnAnyError(Rule):
             @shared_task(autoretry_for=(Exception,), retry_backoff=True)
             def f(): ...
             """,
+        ),
+        Invalid(
+            # the project's own task decorator hands celery's options on
+            """
+            from celery import Task, shared_task
+            class QueuedRetryTask(Task):
+                pass
+            def shared_queued_retry_task(*args, **kwargs):
+                return shared_task(*args, base=QueuedRetryTask, **kwargs)
+            @shared_queued_retry_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+            def f(): ...
+            """,
+            line=6,
         ),
         Invalid(
             """

@@ -22,7 +22,10 @@ class UnboundedRetry(Rule):
     Flags retry scopes with neither an attempt limit nor a time limit: tenacity without `stop=`
     (or with `stop=stop_never`), backoff without `max_tries`/`max_time`, retrying without
     `stop_max_attempt_number`/`stop_max_delay`, stamina with `attempts=None, timeout=None`,
-    celery with `max_retries=None` (also a task that hands itself to a helper that retries it),
+    celery with `max_retries=None` (also a task that hands itself to a helper that retries it;
+    also `max_retries=1 if settings.DEBUG else None`, unbounded where the test fails; also given
+    to a project's own task decorator, a name ending in `task` passed options only celery reads,
+    `autoretry_for`, `retry_backoff`, `retry_jitter`, `retry_backoff_max`),
     hand-written `while True` (or `while not done`, `while not succeeded and url`,
     `for _ in itertools.count()`) retry loops that leave only on success, a function that calls
     itself again after a failure with no attempt parameter it counts (`return log(event)` in its
@@ -666,6 +669,17 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # unbounded wherever DEBUG is off: in production
+            """
+            from celery import shared_task
+            from django.conf import settings
+            @shared_task(autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=1 if settings.DEBUG else None)
+            def ingest(alert): ...
+            """,
+            line=3,
+            message="is None on one branch",
+        ),
         Invalid(
             # a 404 goes round before the counter is counted: forever, with no pause
             """
