@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
+from resilint.libraries.django_cache import unbounded_redis_caches
 from resilint.libraries.django_mail import MESSAGE as DJANGO_SMTP_MESSAGE, unbounded_smtp_settings
 from resilint.libraries.timeout_verdicts import report_project_verdicts, report_verdicts
 from resilint.lint.config import is_test_code
@@ -91,6 +92,14 @@ class MissingTimeout(ProjectRule):
     unless every `EMAIL_BACKEND` the settings set on all paths names a backend that is not SMTP
     (a console or an API backend; one read from the environment with the SMTP backend as its
     default counts as SMTP). An `EmailBackend(...)` the code builds itself is not judged.
+
+    Django's cache on Redis is configured in the settings too: an entry of `CACHES` (a dict
+    literal at module level, also under an `if`) whose `BACKEND` is django-redis's
+    `RedisCache` or Django's own `django.core.cache.backends.redis.RedisCache` is reported
+    when it sets no socket timeout: no `SOCKET_TIMEOUT`/`socket_timeout` in its `OPTIONS`,
+    none in `CONNECTION_POOL_KWARGS`, and no `socket_timeout=` in a literal `LOCATION` URL (a
+    URL read from the environment carries none, unless `redis-url-timeouts` says it does).
+    `OPTIONS` built elsewhere are not judged, nor are settings in test code.
 
     A client reached through a project module that only imports it is that client, in every
     module that uses it: `from app.compat import urlopen` where `app/compat.py` has `try: from
@@ -876,6 +885,9 @@ class MissingTimeout(ProjectRule):
 
     def check(self, ctx: RuleContext) -> None:
         report_verdicts(ctx, self.code)
+        if not is_test_code(ctx.model.path, ctx.settings):
+            for entry, message in unbounded_redis_caches(ctx.model.module, ctx.settings.redis_url_timeouts):
+                ctx.report(entry, message, fixable=False)
 
     def check_project(self, ctx: ProjectContext) -> None:
         report_project_verdicts(ctx, self.code)

@@ -1,0 +1,107 @@
+"""Django's cache on Redis without a socket timeout: the settings say so, not a call.
+
+``CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", ...}}`` (django-redis) and
+Django's own ``django.core.cache.backends.redis.RedisCache`` build their redis-py connection
+pool from the entry: django-redis passes ``SOCKET_TIMEOUT`` (``OPTIONS``) on as
+``socket_timeout`` only when it is given, Django passes ``OPTIONS`` to the pool as they are,
+and a Redis URL may carry ``?socket_timeout=``. With none of them redis-py waits forever for a
+reply (``socket_timeout=None``), so every ``cache.get`` in a request hangs on a Redis that
+stops answering. The calls (``cache.get``) pass no timeout of their own: the finding goes to
+the cache's entry in the settings.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import libcst as cst
+
+from resilint.lint.nodes import string_keyed, string_of
+
+_REDIS_BACKENDS = frozenset({
+    "django_redis.cache.RedisCache", "django.core.cache.backends.redis.RedisCache",
+})
+# Where an entry may bound its reads: django-redis's option, the pool's own keyword (Django's
+# backend passes OPTIONS to the pool; django-redis's CONNECTION_POOL_KWARGS).
+_TIMEOUT_OPTIONS = frozenset({"SOCKET_TIMEOUT", "socket_timeout"})
+_POOL_KWARGS = "CONNECTION_POOL_KWARGS"
+
+
+def message(alias: str, backend: str) -> str:
+    option = "`OPTIONS['SOCKET_TIMEOUT']`" if backend.startswith("django_redis") else "`OPTIONS['socket_timeout']`"
+    return (
+        f"the `{alias}` cache ({backend}) sets no socket timeout: redis-py waits forever for a reply by "
+        f"default (`socket_timeout=None`), so a Redis that stops answering blocks every request that "
+        f"reads the cache; set {option}"
+    )
+
+
+def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[Tuple[cst.CSTNode, str]]:
+    """The Redis entries of the module's ``CACHES`` that set no socket timeout, each with its
+    message. ``url_timeouts``: a URL that is not a literal (read from the environment) is
+    taken to carry one (the ``redis-url-timeouts`` setting)."""
+    for value in _caches(module):
+        for alias, entry in (string_keyed(value) or {}).items():
+            if not isinstance(entry, cst.Dict):
+                continue
+            fields = string_keyed(entry)
+            backend = string_of(fields["BACKEND"]) if fields is not None and "BACKEND" in fields else None
+            if fields is None or backend not in _REDIS_BACKENDS or not _unbounded(fields, url_timeouts):
+                continue
+            yield entry, message(alias, backend)  # type: ignore[arg-type]
+
+
+def _caches(module: cst.Module) -> List[cst.Dict]:
+    """The dict literals assigned to ``CACHES`` at module level (also in its ``if``/``else``
+    and ``try`` blocks)."""
+    found: List[cst.Dict] = []
+    pending: List[cst.CSTNode] = list(module.body)
+    while pending:
+        statement = pending.pop(0)
+        if isinstance(statement, (cst.If, cst.Try, cst.Else)):
+            pending.extend(statement.body.body)
+            orelse = getattr(statement, "orelse", None)
+            if orelse is not None:
+                pending.append(orelse)
+            if isinstance(statement, cst.Try):
+                pending.extend(line for handler in statement.handlers for line in handler.body.body)
+            continue
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign):
+                targets: List[cst.BaseExpression] = [t.target for t in small.targets]
+                value: Optional[cst.BaseExpression] = small.value
+            elif isinstance(small, cst.AnnAssign):
+                targets, value = [small.target], small.value
+            else:
+                continue
+            if isinstance(value, cst.Dict) and any(isinstance(t, cst.Name) and t.value == "CACHES" for t in targets):
+                found.append(value)
+    return found
+
+
+def _unbounded(fields: Dict[str, cst.BaseExpression], url_timeouts: bool) -> bool:
+    """Whether the entry leaves redis-py's reads without a timeout: a readable ``OPTIONS``
+    without one, and a location that carries none."""
+    options = fields.get("OPTIONS")
+    if options is not None:
+        if not isinstance(options, cst.Dict):
+            return False  # built elsewhere: unknown
+        keyed = string_keyed(options)
+        if keyed is None or _TIMEOUT_OPTIONS & set(keyed):
+            return False
+        pool = keyed.get(_POOL_KWARGS)
+        pool_keys = string_keyed(pool) if isinstance(pool, cst.Dict) else None
+        if pool is not None and (pool_keys is None or "socket_timeout" in pool_keys):
+            return False
+    location = fields.get("LOCATION")
+    locations = location.elements if isinstance(location, (cst.List, cst.Tuple)) else [location]
+    for item in locations:
+        expr = item.value if isinstance(item, cst.Element) else item
+        text = string_of(expr) if expr is not None else None
+        if text is None and expr is not None and url_timeouts:
+            return False
+        if text is not None and "socket_timeout=" in text:
+            return False
+    return True
