@@ -22,7 +22,19 @@ import libcst as cst
 from resilint.lint.summary import ModuleSummary, Place, Setting
 from resilint.lint.traversal import iter_nodes
 
-READ = ("EMAIL_HOST", "EMAIL_BACKEND", "EMAIL_TIMEOUT", "INSTALLED_APPS")
+READ = ("EMAIL_HOST", "EMAIL_BACKEND", "EMAIL_TIMEOUT", "INSTALLED_APPS", "ADMINS", "MANAGERS")
+# The project's own sends, which take the connection to send through (``connection=``); a
+# connection it builds with ``get_connection(timeout=...)`` is bounded whatever the settings say.
+_SENDS = frozenset({
+    "django.core.mail.send_mail", "django.core.mail.send_mass_mail", "django.core.mail.mail_admins",
+    "django.core.mail.mail_managers",
+})
+_MESSAGE_SENDS = frozenset({"django.core.mail.EmailMessage.send", "django.core.mail.EmailMultiAlternatives.send"})
+_GET_CONNECTION = "django.core.mail.get_connection"
+# What makes Django send mail by itself, through the default connection: error mails to
+# ``ADMINS`` and broken-link mails to ``MANAGERS``, and the password-reset views and form.
+_DJANGO_SENDS_ITSELF = ("ADMINS", "MANAGERS")
+_PASSWORD_RESET = ("django.contrib.auth.views", "django.contrib.auth.forms.PasswordResetForm")
 _SMTP_BACKEND = "smtp"
 MESSAGE = (
     "Django sends mail over SMTP without a timeout: no settings module sets `EMAIL_TIMEOUT` "
@@ -64,7 +76,33 @@ def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[
     backends = [s for s in settings if s.name == "EMAIL_BACKEND" and not s.conditional]
     if backends and all(s.dotted and not any(_SMTP_BACKEND in d for d in s.dotted) for s in backends):
         return []
+    if not names & set(_DJANGO_SENDS_ITSELF) and _sends_through_bounded_connections([m for m in modules if not is_test(m.path)]):
+        return []
     return [s.place for s in settings if s.name == "EMAIL_HOST"]
+
+
+def _sends_through_bounded_connections(modules: List[ModuleSummary]) -> bool:
+    """Whether the project sends mail, and only through connections it builds with a timeout:
+    every ``send_mail``/``send_mass_mail``/``mail_admins``/``mail_managers`` passes
+    ``connection=``, every ``get_connection(...)`` passes ``timeout=``, no message is sent with
+    ``.send()`` (its connection is not followed), and nothing imports Django's password-reset
+    views or form."""
+    sends = 0
+    for module in modules:
+        if any(name.startswith(_PASSWORD_RESET) for name in module.imports.values()):
+            return False
+        for function in module.functions.values():
+            for call in function.calls:
+                keywords = call.arguments.keywords if call.arguments is not None else ()
+                if call.target in _MESSAGE_SENDS:
+                    return False
+                if call.target in _SENDS:
+                    if "connection" not in keywords:
+                        return False
+                    sends += 1
+                elif call.target == _GET_CONNECTION and "timeout" not in keywords:
+                    return False
+    return sends > 0
 
 
 def _module_statements(

@@ -91,7 +91,13 @@ class MissingTimeout(ProjectRule):
     `EMAIL_TIMEOUT` (split settings count together; settings in test code count neither way),
     unless every `EMAIL_BACKEND` the settings set on all paths names a backend that is not SMTP
     (a console or an API backend; one read from the environment with the SMTP backend as its
-    default counts as SMTP). An `EmailBackend(...)` the code builds itself is not judged.
+    default counts as SMTP). An `EmailBackend(...)` the code builds itself is not judged. Nor
+    is a project that sends mail only through connections it builds with a timeout: every
+    `send_mail`/`send_mass_mail`/`mail_admins`/`mail_managers` passes `connection=`, every
+    `get_connection(...)` passes `timeout=`, no message is sent with `.send()`, the settings
+    set no `ADMINS` or `MANAGERS` (Django mails them itself) and nothing imports Django's
+    password-reset views or form (a `path(..., include("django.contrib.auth.urls"))` is not
+    seen).
 
     Django's cache on Redis is configured in the settings too: an entry of `CACHES` (a dict
     literal at module level, also under an `if`) whose `BACKEND` is django-redis's
