@@ -143,15 +143,19 @@ class Recogniser:
         value = number_of(self.follow(expr, scope, order))
         return value if value is not None else UNKNOWN
 
-    def limit(self, arg: Optional[cst.Arg], scope: Scope, order: int, star: bool) -> Limit:
+    def limit(self, arg: Optional[cst.Arg], scope: Scope, order: int, star: bool, depth: int = 0) -> Limit:
         if arg is None:
             return UNKNOWN if star else None
         value = self.follow(arg.value, scope, order)
         if is_none(value):
             return None
         if isinstance(value, cst.IfExp):
-            # ``1 if settings.DEBUG else None``: no limit on one branch is no limit there
-            sides = [self.limit(cst.Arg(side), scope, order, False) for side in (value.body, value.orelse)]
+            # ``1 if settings.DEBUG else None``: no limit on one branch is no limit there (a
+            # name that follows to its own reassignment, ``n = n if n is not None else 3``, is
+            # not read again)
+            if depth > 2:
+                return UNKNOWN
+            sides = [self.limit(cst.Arg(side), scope, order, False, depth + 1) for side in (value.body, value.orelse)]
             if None in sides:
                 return None
             numbers = [side for side in sides if isinstance(side, (int, float))]
