@@ -589,7 +589,7 @@ def _from_unpacked(
     """
     followed = False
     if isinstance(value, cst.Name) and model is not None and scope is not None:
-        keys = _local_mapping_keys(value.value, model, scope)
+        keys = local_mapping_keys(value.value, model, scope)
         if keys is not None and not keys & spec.settings:
             return None  # every dict the name may hold is written out, and none sets the timeout
         assigned = model.assigned_expression(value, scope, order)
@@ -611,7 +611,7 @@ def _from_unpacked(
     return _UNKNOWN if followed else result
 
 
-def _local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:
+def local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:
     """Every key of such a local (``_mapping_keys``), written or set later, or None."""
     found = _mapping_keys(name, model, scope)
     return found[0] | found[1] if found is not None else None

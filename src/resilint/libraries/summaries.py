@@ -14,7 +14,7 @@ import libcst as cst
 
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
-from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, written_mapping
+from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, written_mapping
 from resilint.libraries.db_scopes import db_scopes, runs_later
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.http_requests import RequestFinder, Unsafe
@@ -946,6 +946,15 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                         evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                         values.append(_argument(model, evaluator, function, keyword, element.value, locate))
                 keywords.extend(sorted(later))  # given, with a value the summary does not keep
+                continue
+            keys = (
+                local_mapping_keys(arg.value.value, model, function.scope)
+                if isinstance(arg.value, cst.Name) and arg.value.value != kwargs_param and function is not None else None
+            )
+            if keys is not None and not keys & TIMEOUT_KEYWORDS:
+                # a dict written out on each branch (``data = {"json": body}`` / ``{"data": body}``):
+                # whichever it is, it passes these keys and no timeout
+                keywords.extend(sorted(keys))
                 continue
             double_star = True
             if not (isinstance(arg.value, cst.Name) and arg.value.value == kwargs_param):

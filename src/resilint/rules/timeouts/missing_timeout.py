@@ -202,7 +202,9 @@ class MissingTimeout(ProjectRule):
     is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
     keys they show and those its items are set under (`q["auth"] = creds`) or that `q.update({...})`,
     `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
-    has what a function of the file returns when each of its returns is such a dict, `**self._kwargs()`); a name that only looks like
+    has what a function of the file returns when each of its returns is such a dict, `**self._kwargs()`;
+    such a local unpacked into a project wrapper passes the wrapper the same keys, one assigned
+    a different dict on each branch included); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`
@@ -511,6 +513,22 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a different dict on each branch, neither with a timeout, through the project's wrapper
+            """
+            import requests
+            def make_request(url, method="POST", **kwargs):
+                return requests.request(method, url, **kwargs)
+            def notify(url, body, as_json):
+                if as_json:
+                    data = {"json": body}
+                else:
+                    data = {"data": body}
+                return make_request(url, headers={}, **data)
+            """,
+            line=9,
+            message="called through `make_request` without a timeout",
+        ),
         Invalid(
             # every key of the unpacked dict is written out, none a timeout
             """
