@@ -1183,7 +1183,9 @@ class _ProjectJudge:
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
                     ))
                 elif (args.forwards_kwargs and not function.sets_timeout and given is None
-                        and not args.star and not (spec.position is not None and args.positional > spec.position)):
+                        # ``*args`` may reach a client's timeout only where it takes one by position
+                        and not (args.star and spec.position is not None)
+                        and not (spec.position is not None and args.positional > spec.position)):
                     found.append(Forward(client, spec, None, None, None, None, step))
                 continue
             if not args.forwards_kwargs or function.sets_timeout:

@@ -19,7 +19,10 @@ class UnsplitTimeout(ProjectRule):
     setting `settings.TIMEOUT`, read as RES102 describes), `httpx.Timeout(TIMEOUT)` with no
     phase set, or
     `aiohttp.ClientTimeout(total=TIMEOUT)` alone. A value of unknown shape (a parameter, an
-    attribute, a call) is not flagged, since it may already be a split timeout.
+    attribute, a call) is not flagged, since it may already be a split timeout. A value passed
+    to a project wrapper that hands its `**kwargs` on to the client (also beside `*args`, for a
+    client that takes its timeout only by keyword: `requests.post(url, *args, **kwargs)`) is
+    judged where it is passed.
 
     A literal at the call site is reported as RES103 instead (whose fix, the runtime's
     `timeout(connect=..., read=...)`, splits it too), and a value above `max-timeout` as
@@ -87,6 +90,19 @@ class UnsplitTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # through a wrapper that hands ``*args`` and ``**kwargs`` on
+            """
+            import requests
+            TIMEOUT = 5
+            def make_request(url, *args, **kwargs):
+                return requests.post(url, *args, **kwargs)
+            def create_incident(url, title):
+                return make_request(url, json={"title": title}, timeout=TIMEOUT)
+            """,
+            line=6,
+            message="one timeout of 5 s",
+        ),
         Invalid(
             """
             import requests
