@@ -94,6 +94,10 @@ class CallConditions:
                 found[subject] = held
         return found
 
+    def running(self, function: FunctionSummary, context: Context) -> List[Call]:
+        """The calls of ``function`` that may run in ``context``."""
+        return [call for call in function.calls if self.runs(call, function, context)] if context else function.calls
+
     def runs(self, call: Call, function: FunctionSummary, context: Context) -> bool:
         """Whether ``call`` may run when ``function`` runs in ``context``."""
         if not call.guards or not context:

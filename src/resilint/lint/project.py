@@ -657,7 +657,7 @@ class ProjectGraph:
         queue: Deque[Tuple[FunctionSummary, Call, Tuple[Tuple[FunctionSummary, Call], ...], Optional[int], Optional[Made], Context]] = deque(
             (function, call, (), after, None, {}) for call in calls
         )
-        visited: Set[Tuple[str, FrozenSet[Tuple[str, FrozenSet[Tuple[str, str]]]]]] = {(function.name, frozenset())}
+        visited: _Visited = {(function.name, frozenset())}
         contexts: Dict[str, int] = {}
         conditions = self.conditions
         while queue:
@@ -686,15 +686,9 @@ class ProjectGraph:
                 if known:
                     continue  # that object's attribute is a client that does not retry
             for callee in self.callees(call, owner, path[:-1]):
-                entered = conditions.enter(owner, call, callee, context)
-                if entered and contexts.get(callee.name, 0) >= _MAX_CONTEXTS:
-                    entered = {}
-                key = (callee.name, _frozen(entered))
-                if key in visited or (callee.name, frozenset()) in visited:
+                entered = _first_entry(visited, contexts, callee.name, conditions.enter(owner, call, callee, context))
+                if entered is None:
                     continue
-                visited.add(key)
-                if entered:
-                    contexts[callee.name] = contexts.get(callee.name, 0) + 1
                 # A celery task called as a plain function runs in its caller (``request.called_directly``):
                 # its ``autoretry_for`` and ``self.retry()`` re-raise instead of retrying.
                 decorators = [i for i, layer in enumerate(callee.layers) if layer.whole_function and layer.library != "celery"]
@@ -702,8 +696,7 @@ class ProjectGraph:
                     _keep(found, Reached(LayerRef(callee, decorators[0]), path))
                     continue
                 receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] in self.values.lineage(made.cls) else None)
-                running = [c for c in callee.calls if conditions.runs(c, callee, entered)] if entered else callee.calls
-                queue.extend((callee, inner_call, path, None, receiver, entered) for inner_call in running)
+                queue.extend((callee, inner_call, path, None, receiver, entered) for inner_call in conditions.running(callee, entered))
         return list(found.values())
 
     def callees(
@@ -830,27 +823,20 @@ class ProjectGraph:
         is yielded once per such context (a few at most), else once."""
         start = self.conditions.enter(entry[0], entry[1], function, {}) if entry is not None else {}
         queue: Deque[Tuple[FunctionSummary, Tuple[Call, ...], Context]] = deque([(function, (), start)])
-        visited: Set[Tuple[str, FrozenSet[Tuple[str, FrozenSet[Tuple[str, str]]]]]] = {(function.name, _frozen(start))}
+        visited: _Visited = {(function.name, _frozen(start))}
         contexts: Dict[str, int] = {}
         conditions = self.conditions
         while queue:
             current, path, context = queue.popleft()
-            running = [c for c in current.calls if conditions.runs(c, current, context)] if context else current.calls
+            running = conditions.running(current, context)
             yield current, path, running
             for call in running:
                 callee = self.callee(call, current.place.path)
                 if callee is None or (follow is not None and not follow(call, callee)):
                     continue
-                inner = conditions.enter(current, call, callee, context)
-                if inner and contexts.get(callee.name, 0) >= _MAX_CONTEXTS:
-                    inner = {}
-                key = (callee.name, _frozen(inner))
-                if key in visited or (callee.name, frozenset()) in visited:
-                    continue
-                visited.add(key)
-                if inner:
-                    contexts[callee.name] = contexts.get(callee.name, 0) + 1
-                queue.append((callee, path + (call,), inner))
+                inner = _first_entry(visited, contexts, callee.name, conditions.enter(current, call, callee, context))
+                if inner is not None:
+                    queue.append((callee, path + (call,), inner))
 
     def covered_calls(self, ref: LayerRef) -> Iterator[Call]:
         """The calls of the layer's function that one attempt of the layer makes."""
@@ -1099,7 +1085,25 @@ def run_project_rules(
 
 
 _MAX_CONTEXTS = 4  # contexts a walk enters one function in before it stops telling them apart
+_Visited = Set[Tuple[str, FrozenSet[Tuple[str, FrozenSet[Tuple[str, str]]]]]]  # (function, context) pairs walked
 
 
 def _frozen(context: Context) -> FrozenSet[Tuple[str, FrozenSet[Tuple[str, str]]]]:
     return frozenset(context.items())
+
+
+def _first_entry(
+    visited: _Visited, contexts: Dict[str, int], name: str,
+    entered: Context,
+) -> Optional[Context]:
+    """The context a walk enters the function ``name`` in, or None when it entered it so
+    before (or without any context): a function is walked once per context, a few at most."""
+    if entered and contexts.get(name, 0) >= _MAX_CONTEXTS:
+        entered = {}
+    key = (name, _frozen(entered))
+    if key in visited or (name, frozenset()) in visited:
+        return None
+    visited.add(key)
+    if entered:
+        contexts[name] = contexts.get(name, 0) + 1
+    return entered
