@@ -1139,7 +1139,7 @@ class _ProjectJudge:
         timeout the wrapper's call leaves out is dropped."""
         if not forward.held:
             return [forward]
-        offset = next((o for f, o in self.graph.values.callees(call, callee.place.path) if f is callee), 0)
+        offset = self.graph.values.offset(call, callee, call.place.path) or 0
         found: List[Forward] = []
         for ref in passed_at(call, callee, forward.held, offset):
             own = own_parameter(caller.name, ref) if caller is not None else None

@@ -30,6 +30,8 @@ class Values(Protocol):
 
     def callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]: ...
 
+    def offset(self, call: Call, function: FunctionSummary, near: str) -> Optional[int]: ...
+
     def of(self, name: str, near: str) -> Iterable[Any]: ...
 
     def attribute_source(self, lineage: List[str], attribute: str) -> Optional[Tuple[str, Any, Ref]]: ...
@@ -86,7 +88,7 @@ class CallConditions:
         subjects = self.subjects(callee)
         if not subjects:
             return {}
-        offset = next((o for f, o in self.values.callees(call, caller.place.path) if f is callee), 0)
+        offset = self.values.offset(call, callee, caller.place.path) or 0
         found: Context = {}
         for subject in subjects:
             held = self._passed(caller, call, callee, offset, subject, context)

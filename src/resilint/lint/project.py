@@ -712,7 +712,7 @@ class ProjectGraph:
             if not entered:
                 return [self.overrides(f) or f for f, _ in self.values.callees(call, near)]
             caller, into = entered[-1]
-            offset = next((o for f, o in self.values.callees(into, caller.place.path) if f is owner), 0)
+            offset = self.values.offset(into, owner, caller.place.path) or 0
             held = self.values.argument(Caller(caller, into, offset), owner, last[1:-1])
             return [h.function for h in held if h.kind == "function" and h.function is not None]
         callee = self.callee(call, near)
@@ -726,7 +726,7 @@ class ProjectGraph:
             return True
         wanted = not layer.guard.startswith("!")
         parameter = layer.guard.lstrip("!")
-        offset = next((o for f, o in self.values.callees(call, caller.place.path) if f is function), 0)
+        offset = self.values.offset(call, function, caller.place.path) or 0
         held = self.values.argument(Caller(caller, call, offset), function, parameter)
         return any(h.kind == "bool" and (h.name == "True") == wanted for h in held)
 

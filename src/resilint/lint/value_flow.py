@@ -512,6 +512,11 @@ class ValueFlow:
                     self._by_name.setdefault(split_last(call.target)[1], []).append((caller, call))
         return self._by_name
 
+    def offset(self, call: Call, function: FunctionSummary, near: str) -> Optional[int]:
+        """How many of ``function``'s first parameters ``call`` (made in ``near``) fills by
+        itself, when it may run ``function``; None when it does not."""
+        return next((o for f, o in self.callees(call, near) if f is function), None)
+
     def callees(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
         """The project functions a call may run, each with how many of its first parameters
         the call fills by itself (``self`` of a method called on an object). Kept once it was

@@ -1004,7 +1004,7 @@ class _Judge:
         holds (``partner_headers(extra=None)``): the mapping ``function`` passes it decides;
         none at all leaves the key out."""
         for call in _helper_calls(function, name, place):
-            offset = next((o for f, o in self.graph.values.callees(call, function.place.path) if f is helper), 0)
+            offset = self.graph.values.offset(call, helper, function.place.path) or 0
             passed = passed_at(call, helper, parameter, offset)
             if not passed:
                 if omits(call, helper, parameter, offset):
@@ -1057,7 +1057,7 @@ class _Judge:
         on from a parameter of its own: its callers decide it."""
         graph = self.graph
         for caller, call in reversed(steps):
-            offset = next((o for f, o in graph.values.callees(call, caller.place.path) if f is function), None)
+            offset = graph.values.offset(call, function, caller.place.path)
             refs = passed_at(call, function, parameter, offset) if offset is not None else []
             own = own_parameter(caller.name, refs[0]) if len(refs) == 1 else None
             if own is None:
@@ -1081,7 +1081,7 @@ class _Judge:
         defaulted = [(default, graph.module_of(function))] if default is not None else []
         for index in range(len(steps) - 1, -1, -1):
             caller, call = steps[index]
-            offset = next((o for f, o in graph.values.callees(call, caller.place.path) if f is function), None)
+            offset = graph.values.offset(call, function, caller.place.path)
             if offset is None:
                 return []
             refs = passed_at(call, function, parameter, offset)
