@@ -30,7 +30,12 @@ def status_polarity(
     test: cst.BaseExpression, follow: Optional[Callable[[cst.BaseExpression], cst.BaseExpression]] = None,
 ) -> Optional[str]:
     """"good" when the test is true for a successful HTTP status, "bad" for a failed one.
-    ``follow``: what a name of codes was assigned (``RETRY_STATUSES = (429, 503)``)."""
+    ``follow``: what a name of codes was assigned (``RETRY_STATUSES = (429, 503)``). A
+    conjunction with a success check (``r.status_code == 200 and "id" in r.json()``) is true
+    only on a success too."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        sides = (status_polarity(test.left, follow), status_polarity(test.right, follow))
+        return "good" if "good" in sides else None
     negate = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negate = not negate
@@ -154,7 +159,13 @@ def polls_state(test: cst.BaseExpression) -> bool:
     with a threshold (``profit <= limit``), or reads a state-like name (``job.is_done()``,
     ``r.json()["ready"]``, ``r.get("validated")``). An HTTP status check, or a comparison with an outcome
     (``resp["status"] == "ok"``), is a check for failure instead; so is a test of the result
-    itself (``if result:``, ``if row is not None:``)."""
+    itself (``if result:``, ``if row is not None:``). A success check joined with a state
+    (``r.status_code == 200 and r.json()["state"] == "done"``) polls it; joined with a key it
+    expects in the answer (``and "id" in reply``), it does not."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        sides = (test.left, test.right)
+        if any(status_polarity(side) is not None for side in sides):
+            return any(polls_state(side) for side in sides if status_polarity(side) is None and not _has_key(side))
     if status_polarity(test) is not None:
         return False
     texts = [
@@ -189,6 +200,12 @@ def polls_state(test: cst.BaseExpression) -> bool:
         elif _STATE_WORDS.search(_key(node) or ""):
             return True
     return False
+
+
+def _has_key(test: cst.BaseExpression) -> bool:
+    """``"id" in reply``: whether the answer carries a key, not what state it reports."""
+    return (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.In) and string_of(test.left) is not None)
 
 
 def _awaits_a_held_value(comparison: cst.Comparison) -> bool:

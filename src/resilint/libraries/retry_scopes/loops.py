@@ -629,8 +629,8 @@ def _status_ifs(
         if not isinstance(node, cst.If):
             continue
         polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
-        if polarity is None:
-            continue
+        if polarity is None or polls_state(node.test):
+            continue  # (a success joined with a state it waits for: a poll)
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
         good_stmts, bad_stmts = branch(good), branch(bad)
         bad_goes_round = has_continue(bad_stmts) or not leaves(bad_stmts)

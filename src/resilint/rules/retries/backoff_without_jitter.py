@@ -81,7 +81,10 @@ class BackoffWithoutJitter(ProjectRule):
       wait. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`) and a worker that puts a failed item back on its queue. A
       loop goes round on a failed status read on a response (`r.status_code == 429`) or on the
-      mapping a project's own fetch wrapper returns (`if res["code"] == "429": sleep(2)`).
+      mapping a project's own fetch wrapper returns (`if res["code"] == "429": sleep(2)`), and
+      leaves on a success check joined with a key the answer must carry (`if r.status_code ==
+      200 and "id" in reply: break`); joined with a state it waits for (`and r.json()["state"]
+      == "done"`), it is a poll.
 
     The message says how the wait grows (also through a name it was assigned to: `delay = 60 *
     attempt; sleep(delay)`): a constant interval, linearly (`60 * attempt`),
@@ -217,6 +220,16 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater")
     VALID = [
+        # a success joined with the state it waits for: a poll, not a retry
+        """
+        import time, requests
+        def wait_done(url):
+            while True:
+                r = requests.get(url, timeout=(3.05, 10))
+                if r.status_code == 200 and r.json()["state"] == "done":
+                    return r.json()
+                time.sleep(5)
+        """,
         # the helper that pauses adds a random term to the next delay
         """
         import random, time
@@ -585,6 +598,20 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a success joined with a key the answer must carry: anything else goes round
+            """
+            import time, requests
+            def add_cover(url, params):
+                for _ in range(10):
+                    response = requests.post(url, data=params, timeout=(3.05, 20))
+                    if response.status_code == 200 and "id" in response.json():
+                        return response.json()["id"]
+                    time.sleep(2)
+            """,
+            line=7,
+            message="`time.sleep(2)` waits a constant interval",
+        ),
         Invalid(
             # requests re-exports urllib3's Retry
             """
