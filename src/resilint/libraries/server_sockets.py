@@ -14,7 +14,7 @@ from resilint.libraries.sessions import receiver_keys
 from resilint.lint.semantic import CallSite, SemanticModel
 
 SETTIMEOUT = "socket.socket.settimeout"
-_SERVES: FrozenSet[str] = frozenset({"socket.socket.bind", "socket.socket.listen"})
+SERVES: FrozenSet[str] = frozenset({"socket.socket.bind", "socket.socket.listen"})
 _CALLS_OUT: FrozenSet[str] = frozenset({"socket.socket.connect", "socket.socket.connect_ex", "socket.socket.sendto"})
 
 
@@ -41,11 +41,11 @@ def _find_uses(model: SemanticModel) -> Tuple[Set[Tuple[object, ...]], Set[Tuple
     served: Set[Tuple[object, ...]] = set()
     called_out: Set[Tuple[object, ...]] = set()
     for site, name in model.iter_calls():
-        if name not in _SERVES and name not in _CALLS_OUT:
+        if name not in SERVES and name not in _CALLS_OUT:
             continue
         func = site.node.func
         if not isinstance(func, cst.Attribute):
             continue
         keys: List[Tuple[object, ...]] = receiver_keys(func.value, model, site.scope, site.order)
-        (served if name in _SERVES else called_out).update(keys)
+        (served if name in SERVES else called_out).update(keys)
     return served, called_out

@@ -111,7 +111,8 @@ class BackoffWithoutJitter(ProjectRule):
     a polled state says so (`if job.status == "done": return`) or a polled value reaches one the
     code holds (`if newsum == checksum: return`), nor loops that wait out local state (a lock
     file, a config file read and matched with a regular expression, a unix socket, a device
-    read through pyudev, the port its own aiohttp site binds) or catch only an answer that refuses the input (an `IntegrityError`,
+    read through pyudev, the port its own aiohttp site binds, a server that binds its own port
+    and is started again after an error) or catch only an answer that refuses the input (an `IntegrityError`,
     a `ValidationError`: the next pass sends another input), nor loops whose only call is a
     function of the file that lets no exception out (one whose `finally` returns, or whose
     handler catches everything and raises nothing): nothing fails there to be retried. Hand-written retry loops are

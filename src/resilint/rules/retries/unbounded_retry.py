@@ -74,7 +74,8 @@ class UnboundedRetry(Rule):
     checksum: return`) and tolerates
     failed reads meanwhile, and a loop that waits out local state (a lock file,
     `FileExistsError`, an `IndexError` while reading rows, a unix socket, the `accept()` of a
-    socket the program listens on, the start of its own aiohttp site (`TCPSite(...).start()`),
+    socket the program listens on, a server that binds its own port and is started again after
+    an error (a `try` that calls `bind` or `listen`, also by recursion), the start of its own aiohttp site (`TCPSite(...).start()`),
     a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes, a device read through
     pyudev, pyserial, pyusb or evdev, psutil, regular expressions, a free port of this
     machine probed with portend, an in-process queue or event
@@ -161,6 +162,23 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # a local listener started again after an error: a server restarting, not a retry
+        """
+        import socket, time
+        class Proxy:
+            def serve(self):
+                try:
+                    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as dock:
+                        dock.bind((self.ip, self.port))
+                        dock.listen()
+                        while True:
+                            client, _ = dock.accept()
+                            backend = socket.create_connection(self.backend, timeout=5)
+                            self.forward(client, backend)
+                except socket.error:
+                    time.sleep(240)
+                    return self.serve()
+        """,
         # the uncounted pass is taken once: the branch sets the flag it tests
         """
         import httpx
