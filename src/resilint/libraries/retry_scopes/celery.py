@@ -40,20 +40,39 @@ def _is_task_decorator(rec: Recogniser, call: cst.Call, scope: Scope, order: int
     # Applications usually import their Celery app from a project module; accept any
     # ``<x>.task(...)``/``shared_task(...)`` that passes celery's retry options.
     if name is not None and (name.endswith(".task") or name.endswith("shared_task")):
-        keywords, _ = keyword_args(call)
+        keywords, _ = _task_keywords(rec, call, scope, order)
         return bool(_OPTIONS & set(keywords)) or "bind" in keywords
     # A project's own task decorator (``shared_dedicated_queue_retry_task(...)``, returning
     # ``shared_task(*args, base=..., **kwargs)``) given options only celery reads.
     if name is not None and name.endswith("task"):
-        keywords, _ = keyword_args(call)
+        keywords, _ = _task_keywords(rec, call, scope, order)
         return bool(_CELERY_ONLY & set(keywords))
     return False
+
+
+def _task_keywords(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> Tuple[Dict[str, cst.Arg], bool]:
+    """The decorator's keywords, with those of a dict written out that it unpacks
+    (``@shared_task(**_RETRY)`` with ``_RETRY = {"autoretry_for": (...), ...}``); and whether
+    an unpacked mapping it cannot read may add more."""
+    found: Dict[str, cst.Arg] = {}
+    star = False
+    for arg in call.args:
+        if arg.star == "**":
+            mapping = rec.follow(arg.value, scope, order)
+            entries = string_keyed(mapping) if isinstance(mapping, cst.Dict) else None
+            if entries is None:
+                star = True
+                continue
+            found.update((key, cst.Arg(value, keyword=cst.Name(key))) for key, value in entries.items())
+        elif arg.keyword is not None:
+            found[arg.keyword.value] = arg
+    return found, star
 
 
 def task_policy(rec: Recogniser, call: cst.Call, function: Optional[FunctionInfo], scope: Scope, order: int) -> Optional[Policy]:
     if not _is_task_decorator(rec, call, scope, order):
         return None
-    keywords, star = keyword_args(call)
+    keywords, star = _task_keywords(rec, call, scope, order)
     base = keywords.get("base")
     if base is not None:
         cls = rec.model.resolve(base.value, scope, order)

@@ -31,7 +31,8 @@ class RetryOnAnyError(Rule):
     `BaseException`, `retry_always`, backoff `on_exception(..., Exception)`, stamina
     `on=Exception`, retrying without `retry_on_exception`, celery `autoretry_for=(Exception,)`
     (also given to a project's own task decorator, a name ending in `task` that is passed
-    options only celery reads: `@shared_dedicated_queue_retry_task(autoretry_for=(Exception,))`),
+    options only celery reads: `@shared_dedicated_queue_retry_task(autoretry_for=(Exception,))`;
+    also written out in a dict the decorator unpacks, `@shared_task(**_RETRY)`),
     an RQ job enqueued with `retry=Retry(...)` (RQ retries a job on whatever it raises),
     and `except Exception:` or a bare `except:` in a hand-written retry loop or around a celery
     `self.retry()` (reported on the `except` line). A project function given as tenacity's
@@ -292,6 +293,16 @@ class RetryOnAnyError(Rule):
             @shared_task(autoretry_for=(Exception,), retry_backoff=True)
             def f(): ...
             """,
+        ),
+        Invalid(
+            # the options written out in a module dict the decorator unpacks
+            """
+            from celery import shared_task
+            _RETRY = {"autoretry_for": (Exception,), "retry_backoff": True, "max_retries": 5}
+            @shared_task(ignore_result=True, **_RETRY)
+            def f(): ...
+            """,
+            line=2,
         ),
         Invalid(
             # the project's own task decorator hands celery's options on
