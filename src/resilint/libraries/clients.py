@@ -210,6 +210,9 @@ def _stdlib() -> Dict[str, TimeoutSpec]:
         # http.client.HTTP(S)Connection(host), no timeout; only a transport of one's own sets one.
         "xmlrpc.client.ServerProxy": xmlrpc_proxy,
         "xmlrpc.client.Server": xmlrpc_proxy,
+        # urlretrieve(url, filename=None, reporthook=None, data=None) takes no timeout at all:
+        # its urlopen waits the socket default
+        "urllib.request.urlretrieve": TimeoutSpec("urllib", keyword=None, unbounded_default=_SOCKET_DEFAULT),
         # sock.settimeout(value): the argument is required, so only its value is judged.
         "socket.socket.settimeout": TimeoutSpec("socket", keyword=None, position=0, zero_is_mode=True),
         # A process-wide default: unbounded or excessive values matter, a literal is configuration.

@@ -24,7 +24,8 @@ class MissingTimeout(ProjectRule):
       `with` block, `self.session` set in `__init__`, a property, a module global, or a project
       function that returns one;
     - `urllib.request.urlopen` and `OpenerDirector.open` (the timeout is the third positional
-      argument), `http.client.HTTPConnection` (third) and `HTTPSConnection`;
+      argument), `urllib.request.urlretrieve` (which takes no timeout: it waits the socket
+      default), `http.client.HTTPConnection` (third) and `HTTPSConnection`;
     - `urllib3.PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `HTTPSConnectionPool` built
       without a timeout (requests made on them then use the socket default);
     - `socket.create_connection` (timeout is the second argument), `smtplib.SMTP/SMTP_SSL/LMTP`,
