@@ -17,6 +17,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from resilint.lint.nodes import string_keyed, string_of
+from resilint.lint.traversal import iter_nodes
 
 _REDIS_BACKENDS = frozenset({
     "django_redis.cache.RedisCache", "django.core.cache.backends.redis.RedisCache",
@@ -39,7 +40,11 @@ def message(alias: str, backend: str) -> str:
 def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[Tuple[cst.CSTNode, str]]:
     """The Redis entries of the module's ``CACHES`` that set no socket timeout, each with its
     message. ``url_timeouts``: a URL that is not a literal (read from the environment) is
-    taken to carry one (the ``redis-url-timeouts`` setting)."""
+    taken to carry one (the ``redis-url-timeouts`` setting). A module that sets a socket
+    timeout into ``CACHES`` later (``CACHES["default"]["OPTIONS"]["SOCKET_TIMEOUT"] = 5``) is
+    taken to bound every entry."""
+    if _set_later(module):
+        return
     for value in _caches(module):
         for alias, entry in (string_keyed(value) or {}).items():
             if not isinstance(entry, cst.Dict):
@@ -79,6 +84,22 @@ def _caches(module: cst.Module) -> List[cst.Dict]:
             if isinstance(value, cst.Dict) and any(isinstance(t, cst.Name) and t.value == "CACHES" for t in targets):
                 found.append(value)
     return found
+
+
+def _set_later(module: cst.Module) -> bool:
+    """``CACHES[...]...["SOCKET_TIMEOUT"] = value`` anywhere in the module."""
+    for node in iter_nodes(module):
+        if not isinstance(node, cst.AssignTarget) or not isinstance(node.target, cst.Subscript):
+            continue
+        target: cst.BaseExpression = node.target
+        keys = []
+        while isinstance(target, cst.Subscript):
+            index = target.slice[0].slice if len(target.slice) == 1 else None
+            keys.append(string_of(index.value) if isinstance(index, cst.Index) else None)
+            target = target.value
+        if isinstance(target, cst.Name) and target.value == "CACHES" and keys and keys[0] in _TIMEOUT_OPTIONS:
+            return True
+    return False
 
 
 def _unbounded(fields: Dict[str, cst.BaseExpression], url_timeouts: bool) -> bool:

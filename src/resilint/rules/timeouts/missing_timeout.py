@@ -106,7 +106,9 @@ class MissingTimeout(ProjectRule):
     when it sets no socket timeout: no `SOCKET_TIMEOUT`/`socket_timeout` in its `OPTIONS`,
     none in `CONNECTION_POOL_KWARGS`, and no `socket_timeout=` in a literal `LOCATION` URL (a
     URL read from the environment carries none, unless `redis-url-timeouts` says it does).
-    `OPTIONS` built elsewhere are not judged, nor are settings in test code.
+    `OPTIONS` built elsewhere are not judged, nor is a module that sets a socket timeout into
+    `CACHES` later (`CACHES["default"]["OPTIONS"]["SOCKET_TIMEOUT"] = 5`), nor settings in test
+    code.
 
     A client reached through a project module that only imports it is that client, in every
     module that uses it: `from app.compat import urlopen` where `app/compat.py` has `try: from
