@@ -36,6 +36,7 @@ _DECIDING = object()  # ``derived`` key: id(function) → the statements that ma
 _READ = object()  # ``derived`` key: (id(test), whether it holds) → the guards it sets
 _ASSIGNMENTS = object()  # ``derived`` key: id(function) → its ``param.attr = value`` statements
 _ASSIGNED = object()  # ``derived`` key: id(function) → the dotted attributes it assigns anywhere
+_STATEMENTS = object()  # ``derived`` key: id(statement) → id(call) → (its block, the index of the line holding it)
 
 
 def call_guards(model: SemanticModel, site: CallSite, locate: Locate) -> Tuple[Guard, ...]:
@@ -258,11 +259,7 @@ def _receiver_attributes(model: SemanticModel, site: CallSite, function: Functio
     container = site.stack[-1] if site.stack else None
     if container is None or (isinstance(container, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and container is not function.node):
         return []
-    for statements in _suites(container):
-        index = next((i for i, statement in enumerate(statements) if isinstance(statement, cst.SimpleStatementLine)
-                      and any(node is site.node for node in iter_nodes(statement, stop_at=(cst.Lambda,)))), None)
-        if index is None:
-            continue
+    for statements, index in _statement_of(model, container, site.node):
         assigned: Dict[str, cst.BaseExpression] = {}
         for statement in statements[:index]:
             for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else (statement,):
@@ -275,6 +272,25 @@ def _receiver_attributes(model: SemanticModel, site: CallSite, function: Functio
                         assigned.pop(name[len(prefix):], None)
         return [(f"self.{attribute}", expr) for attribute, expr in assigned.items()]
     return []
+
+
+def _statement_of(
+    model: SemanticModel, container: cst.CSTNode, call: cst.Call,
+) -> List[Tuple[Sequence[cst.CSTNode], int]]:
+    """The block of ``container`` whose simple statement holds ``call``, and that statement's
+    index: the calls of every simple statement of its blocks are indexed once per container."""
+    every: Dict[int, Dict[int, Tuple[Sequence[cst.CSTNode], int]]] = model.derived(_STATEMENTS, dict)
+    key = id(container)
+    if key not in every:
+        found: Dict[int, Tuple[Sequence[cst.CSTNode], int]] = {}
+        for statements in _suites(container):
+            for index, statement in enumerate(statements):
+                if isinstance(statement, cst.SimpleStatementLine):
+                    found.update((id(node), (statements, index)) for node in iter_nodes(statement, stop_at=(cst.Lambda,))
+                                 if isinstance(node, cst.Call))
+        every[key] = found
+    where = every[key].get(id(call))
+    return [where] if where is not None else []
 
 
 def _targets_in(node: cst.CSTNode) -> Iterator[str]:

@@ -625,6 +625,14 @@ def _mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Tup
     payload}``, ``dict(data=payload)``) and only read by unpacking (``**kwargs``): nothing can
     add a key the code does not show: the keys its dicts write, and those set on it later
     (``q["auth"] = (user, password)``). None when the name is used any other way."""
+    every: Dict[Tuple[str, int], Optional[Tuple[Set[str], Set[str]]]] = model.derived(_mapping_keys, dict)
+    key = (name, id(scope))
+    if key not in every:
+        every[key] = _read_mapping_keys(name, model, scope)
+    return every[key]
+
+
+def _read_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Tuple[Set[str], Set[str]]]:
     bindings = scope.bindings.get(name) if scope.kind == "function" else None
     if not bindings:
         return None
