@@ -254,8 +254,6 @@ def _receiver_attributes(model: SemanticModel, site: CallSite, function: Functio
     if len(bindings) != 1 or bindings[0].self_of is None:
         return []
     prefix = receiver + "."
-    if not any(name.startswith(prefix) for name in _assigned_attributes(model, function)):
-        return []
     container = site.stack[-1] if site.stack else None
     if container is None or (isinstance(container, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and container is not function.node):
         return []
@@ -267,6 +265,8 @@ def _receiver_attributes(model: SemanticModel, site: CallSite, function: Functio
                 if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == receiver:
                     assigned[target.attr.value] = small.value  # type: ignore[union-attr]
                     continue
+                if not assigned:
+                    continue  # nothing to forget yet: no need to read what this statement sets
                 for name in _targets_in(small):
                     if name.startswith(prefix):
                         assigned.pop(name[len(prefix):], None)

@@ -43,8 +43,7 @@ def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[T
     taken to carry one (the ``redis-url-timeouts`` setting). A module that sets a socket
     timeout into ``CACHES`` later (``CACHES["default"]["OPTIONS"]["SOCKET_TIMEOUT"] = 5``) is
     taken to bound every entry."""
-    if _set_later(module):
-        return
+    found: List[Tuple[cst.CSTNode, str]] = []
     for value in _caches(module):
         for alias, entry in (string_keyed(value) or {}).items():
             if not isinstance(entry, cst.Dict):
@@ -53,7 +52,9 @@ def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[T
             backend = string_of(fields["BACKEND"]) if fields is not None and "BACKEND" in fields else None
             if fields is None or backend not in _REDIS_BACKENDS or not _unbounded(fields, url_timeouts):
                 continue
-            yield entry, message(alias, backend)  # type: ignore[arg-type]
+            found.append((entry, message(alias, backend)))  # type: ignore[arg-type]
+    if found and not _set_later(module):
+        yield from found
 
 
 def _caches(module: cst.Module) -> List[cst.Dict]:
