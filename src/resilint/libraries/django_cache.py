@@ -12,11 +12,11 @@ the cache's entry in the settings.
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 import libcst as cst
 
-from resilint.lint.nodes import string_keyed, string_of
+from resilint.lint.nodes import module_assignments, string_keyed, string_of
 from resilint.lint.traversal import iter_nodes
 
 _REDIS_BACKENDS = frozenset({
@@ -58,33 +58,9 @@ def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[T
 
 
 def _caches(module: cst.Module) -> List[cst.Dict]:
-    """The dict literals assigned to ``CACHES`` at module level (also in its ``if``/``else``
-    and ``try`` blocks)."""
-    found: List[cst.Dict] = []
-    pending: List[cst.CSTNode] = list(module.body)
-    while pending:
-        statement = pending.pop(0)
-        if isinstance(statement, (cst.If, cst.Try, cst.Else)):
-            pending.extend(statement.body.body)
-            orelse = getattr(statement, "orelse", None)
-            if orelse is not None:
-                pending.append(orelse)
-            if isinstance(statement, cst.Try):
-                pending.extend(line for handler in statement.handlers for line in handler.body.body)
-            continue
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Assign):
-                targets: List[cst.BaseExpression] = [t.target for t in small.targets]
-                value: Optional[cst.BaseExpression] = small.value
-            elif isinstance(small, cst.AnnAssign):
-                targets, value = [small.target], small.value
-            else:
-                continue
-            if isinstance(value, cst.Dict) and any(isinstance(t, cst.Name) and t.value == "CACHES" for t in targets):
-                found.append(value)
-    return found
+    """The dict literals assigned to ``CACHES`` at module level (also in its ``if``/``else``,
+    ``try`` and ``with`` blocks)."""
+    return [value for name, value, _, _ in module_assignments(module) if name == "CACHES" and isinstance(value, cst.Dict)]
 
 
 def _set_later(module: cst.Module) -> bool:

@@ -15,10 +15,11 @@ than the host.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, List, Tuple
+from typing import Callable, Iterable, List, Tuple
 
 import libcst as cst
 
+from resilint.lint.nodes import module_assignments
 from resilint.lint.summary import ModuleSummary, Place, Setting
 from resilint.lint.traversal import iter_nodes
 
@@ -45,20 +46,10 @@ MESSAGE = (
 
 def settings_assigned(module: cst.Module, locate: Callable[[cst.CSTNode], Place]) -> List[Setting]:
     """The module-level assignments of the settings in ``READ``, in source order."""
-    found: List[Setting] = []
-    for statement, conditional in _module_statements(module.body, False):
-        for small in statement.body:
-            if isinstance(small, cst.Assign):
-                targets = [t.target for t in small.targets]
-                value = small.value
-            elif isinstance(small, cst.AnnAssign) and small.value is not None:
-                targets, value = [small.target], small.value
-            else:
-                continue
-            for target in targets:
-                if isinstance(target, cst.Name) and target.value in READ:
-                    found.append(Setting(target.value, locate(small), conditional, _dotted_strings(value)))
-    return found
+    return [
+        Setting(name, locate(assignment), conditional, _dotted_strings(value))
+        for name, value, assignment, conditional in module_assignments(module) if name in READ
+    ]
 
 
 def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[[str], bool]) -> List[Place]:
@@ -103,33 +94,6 @@ def _sends_through_bounded_connections(modules: List[ModuleSummary]) -> bool:
                 elif call.target == _GET_CONNECTION and "timeout" not in keywords:
                     return False
     return sends > 0
-
-
-def _module_statements(
-    body: Iterable[cst.CSTNode], conditional: bool,
-) -> Iterator[Tuple[cst.BaseSuite, bool]]:
-    """The lines of simple statements at the module's top level, with those in ``if``/``try``/
-    ``with`` blocks (conditional: ``if`` and ``try``)."""
-    for statement in body:
-        if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            yield statement, conditional
-        elif isinstance(statement, cst.If):
-            yield from _module_statements(_lines(statement.body), True)
-            if statement.orelse is not None:
-                yield from _module_statements(
-                    [statement.orelse] if isinstance(statement.orelse, cst.If) else _lines(statement.orelse.body), True,
-                )
-        elif isinstance(statement, cst.Try):
-            blocks = [statement.body] + [h.body for h in statement.handlers]
-            blocks += [b.body for b in (statement.orelse, statement.finalbody) if b is not None]
-            for block in blocks:
-                yield from _module_statements(_lines(block), True)
-        elif isinstance(statement, cst.With):
-            yield from _module_statements(_lines(statement.body), conditional)
-
-
-def _lines(block: cst.BaseSuite) -> List[cst.CSTNode]:
-    return [block] if isinstance(block, cst.SimpleStatementSuite) else list(block.body)
 
 
 def _dotted_strings(value: cst.BaseExpression) -> Tuple[str, ...]:

@@ -1149,9 +1149,7 @@ class _ProjectJudge:
             name = ref[1] if ref[0] == "ref" else None
             spec = self.spec(name)
             last = forward.path[-1][1].arguments
-            if name is None or spec is None or spec.keyword is None or last is None or _given(last, spec) is not None:
-                continue
-            if spec.position is not None and last.positional > spec.position:
+            if name is None or spec is None or spec.keyword is None or last is None or not _leaves_timeout_out(last, spec):
                 continue
             found.append(replace(forward, client=name, spec=spec, held=""))
         return found
@@ -1182,10 +1180,7 @@ class _ProjectJudge:
                         client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
                     ))
-                elif (args.forwards_kwargs and not function.sets_timeout and given is None
-                        # ``*args`` may reach a client's timeout only where it takes one by position
-                        and not (args.star and spec.position is not None)
-                        and not (spec.position is not None and args.positional > spec.position)):
+                elif args.forwards_kwargs and not function.sets_timeout and _leaves_timeout_out(args, spec):
                     found.append(Forward(client, spec, None, None, None, None, step))
                 continue
             if not args.forwards_kwargs or function.sets_timeout:
@@ -1219,6 +1214,13 @@ def _sends_timed(cls: str, call: Call, path: Optional[Tuple[str, ...]]) -> bool:
     if spec is None or args is None:
         return False
     return _given(args, spec) is not None
+
+
+def _leaves_timeout_out(args: Arguments, spec: TimeoutSpec) -> bool:
+    """Whether a wrapper's call of a client gives it no timeout of its own: none by keyword,
+    none by position, and no ``*args`` where the client takes one by position."""
+    by_position = spec.position is not None and (args.star or args.positional > spec.position)
+    return _given(args, spec) is None and not by_position
 
 
 def _passes_callers_arguments(args: Arguments) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Protocol, Tuple
 
 from resilint.lint.summary import Call, FunctionSummary, Ref
-from resilint.lint.value_flow import made_at, omits, own_parameter, passed_at
+from resilint.lint.value_flow import made_at, omits, own_parameter, passed_at, split_last
 
 # ("str", "FAILED"), ("int", "3"), ("bool", "True"), ("none", ""); ("some", "int"): a value of
 # that type, unknown but never None (a parameter annotated ``order: int``)
@@ -57,12 +57,9 @@ class CallConditions:
             return found
         tested = {guard[0] for call in function.calls for guard in call.guards}
         self._subjects[key] = frozenset(tested)  # while the callees are asked: a cycle adds nothing
-        prefix = function.name + ".("
         for call in function.calls:
-            passed_on = [
-                (slot, ref[1][len(prefix):-1]) for slot, ref in call.passed
-                if ref[0] == "ref" and ref[1].startswith(prefix) and ref[1].endswith(")")
-            ]
+            owns = ((slot, own_parameter(function.name, ref)) for slot, ref in call.passed)
+            passed_on = [(slot, own) for slot, own in owns if own is not None]
             if not passed_on:
                 continue
             for callee, offset in self.values.callees(call, function.place.path):
@@ -134,7 +131,7 @@ class CallConditions:
     ) -> Optional[FrozenSet[Constant]]:
         parameter, _, attribute = subject.partition(".")
         if attribute and callee.bound == 1 and callee.parameters and callee.parameters[0] == parameter:
-            if not call.receiver and _class_of(call.target) == _class_of(caller.name):
+            if not call.receiver and split_last(call.target)[0] == split_last(caller.name)[0]:
                 # ``self.save()``: the same object, with what the caller set just before
                 # (``self.order = order``) or else what it held when the caller was entered
                 refs = [ref for slot, ref in call.passed if slot == f"self.{attribute}"]
@@ -174,8 +171,8 @@ class CallConditions:
         if made is None:
             return None
         for init, offset in self.values.callees(made, caller.place.path):
-            lineage = self.values.lineage(_class_of(init.name))
-            if not init.name.endswith(".__init__") or _class_of(callee.name) not in lineage:
+            lineage = self.values.lineage(split_last(init.name)[0])
+            if not init.name.endswith(".__init__") or split_last(callee.name)[0] not in lineage:
                 continue
             source = self.values.attribute_source(lineage, attribute)
             if source is None:
@@ -220,7 +217,7 @@ class CallConditions:
         if own is not None:
             return own
         owner, _, last = name.rpartition(".")
-        cls = _class_of(function.name)
+        cls = split_last(function.name)[0]
         if not function.parameters or not cls:
             return None
         if owner == cls:
@@ -258,10 +255,6 @@ class CallConditions:
                 return None
             found.update((h.kind, h.name) for h in values)
         return frozenset(found)
-
-
-def _class_of(name: str) -> str:
-    return name.rsplit(".", 1)[0]
 
 
 def _self_attribute(callee: FunctionSummary, subject: str) -> str:

@@ -4,7 +4,7 @@ values, dotted names, source text, statement walks. Rules and the library layer 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -203,3 +203,48 @@ def statements_in(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
                 stack.extend(child.body)
             elif isinstance(child, (cst.Else, cst.Finally, cst.If)):
                 stack.append(child)
+
+
+def module_assignments(module: cst.Module) -> Iterator[Tuple[str, cst.BaseExpression, cst.CSTNode, bool]]:
+    """The module-level assignments of a value to a name (``CACHES = {...}``, also annotated,
+    also in ``if``/``try``/``with`` blocks), in source order: the name, the value, the
+    assignment, and whether it is conditional (in an ``if`` or ``try``)."""
+    for statement, conditional in module_statements(module.body, False):
+        for small in statement.body:
+            if isinstance(small, cst.Assign):
+                targets = [t.target for t in small.targets]
+                value: Optional[cst.BaseExpression] = small.value
+            elif isinstance(small, cst.AnnAssign):
+                targets, value = [small.target], small.value
+            else:
+                continue
+            for target in targets:
+                if isinstance(target, cst.Name) and value is not None:
+                    yield target.value, value, small, conditional
+
+
+def module_statements(
+    body: Iterable[cst.CSTNode], conditional: bool,
+) -> Iterator[Tuple[cst.BaseSuite, bool]]:
+    """The lines of simple statements at the module's top level, with those in ``if``/``try``/
+    ``with`` blocks (conditional: ``if`` and ``try``)."""
+    for statement in body:
+        if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            yield statement, conditional
+        elif isinstance(statement, cst.If):
+            yield from module_statements(_suite_lines(statement.body), True)
+            if statement.orelse is not None:
+                yield from module_statements(
+                    [statement.orelse] if isinstance(statement.orelse, cst.If) else _suite_lines(statement.orelse.body), True,
+                )
+        elif isinstance(statement, cst.Try):
+            blocks = [statement.body] + [h.body for h in statement.handlers]
+            blocks += [b.body for b in (statement.orelse, statement.finalbody) if b is not None]
+            for block in blocks:
+                yield from module_statements(_suite_lines(block), True)
+        elif isinstance(statement, cst.With):
+            yield from module_statements(_suite_lines(statement.body), conditional)
+
+
+def _suite_lines(block: cst.BaseSuite) -> List[cst.CSTNode]:
+    return [block] if isinstance(block, cst.SimpleStatementSuite) else list(block.body)

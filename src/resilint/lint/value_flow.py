@@ -559,10 +559,14 @@ class ValueFlow:
 def made_at(owner: FunctionSummary, call: Call) -> Optional[Call]:
     """The call of ``owner`` that made the object ``call`` is sent to, when its file shows it
     (``Call.receiver``: ``ErpClient(session=s).stock()``, ``client = ErpClient(); client.stock()``)."""
-    if not call.receiver:
-        return None
-    line, column = (int(part) for part in call.receiver.split(":"))
-    return next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not call), None)
+    return call_at(owner, call.receiver, besides=call) if call.receiver else None
+
+
+def call_at(owner: FunctionSummary, position: str, besides: Optional[Call] = None) -> Optional[Call]:
+    """The call of ``owner`` at ``position`` (``"12:8"``, as the summaries write a place of the
+    same file), other than ``besides``."""
+    line, column = (int(part) for part in position.split(":"))
+    return next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not besides), None)
 
 
 def passed_at(call: Call, function: FunctionSummary, parameter: str, offset: int) -> List[Ref]:

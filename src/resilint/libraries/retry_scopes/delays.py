@@ -323,16 +323,21 @@ def growth_words(grows: str) -> str:
 _GROWTHS = ["constant", "linear", "polynomial", "exponential"]
 
 
+def own_delays(rec: Recogniser, returns: Sequence[cst.BaseExpression], scope: Scope) -> List[cst.BaseExpression]:
+    """The delays a function (of ``scope``) returns of the code's own: a return of the server's
+    delay (``Retry-After``) is the server's choice when it sends one, the others are the code's
+    on every path where it sends none; all of them when every one is the server's."""
+    own = [r for r in returns if not server_delay(r, lambda e: rec.follow(e, scope, 1 << 62))]
+    return own or list(returns)
+
+
 def returned_delay(rec: Recogniser, function: FunctionInfo) -> str:
     """What kind of delay a function returns (fixed / exponential / jittered / unknown)."""
     if not function.returns:
         return UNKNOWN
-    # a return of the server's delay (``Retry-After``) is the server's choice when it sends one;
-    # the others are the code's own, on every path where it sends none
-    own = [r for r in function.returns if not server_delay(r, lambda e: rec.follow(e, function.scope, 1 << 62))]
     saved, rec.growing = rec.growing, set()
     try:
-        return _strongest([_delay(rec, r, function.scope, 1 << 62, None, 1) for r in own or function.returns])
+        return _strongest([_delay(rec, r, function.scope, 1 << 62, None, 1) for r in own_delays(rec, function.returns, function.scope)])
     finally:
         rec.growing = saved
 

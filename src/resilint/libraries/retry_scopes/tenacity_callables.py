@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.delays import delay_kind, server_delay
+from resilint.libraries.retry_scopes.delays import delay_kind, own_delays
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     UNKNOWN,
@@ -75,12 +75,7 @@ def applied(expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
 def wait_of(rec: Recogniser, function: ProjectCallable, classify: Classify) -> Tuple[str, str]:
     """The wait a callable returns: tenacity's own applied to the state, or a computed delay."""
     kinds = []
-    # the server's delay (``Retry-After``) where it sends one; the code's own on every other path
-    returns = [
-        expr for expr in function.returns
-        if function.called or not server_delay(expr, lambda e: rec.follow(e, function.scope, 1 << 62))
-    ]
-    for expr in returns or function.returns:
+    for expr in function.returns if function.called else own_delays(rec, function.returns, function.scope):
         inner = expr if function.called else applied(expr)
         if inner is not None:
             kind, detail = classify(inner, function.scope)

@@ -12,6 +12,7 @@ from resilint.libraries.outbound import longest_wait, sends_request
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Call, DbScope, FunctionSummary, Place
+from resilint.lint.value_flow import call_at
 from resilint.rules.project_rule import ProjectRule
 
 
@@ -654,8 +655,7 @@ class _Judge:
             return False
         if function.commits == ".":
             return True
-        line, column = (int(part) for part in function.commits.split(":"))
-        last = next((c for c in function.calls if c.place.line == line and c.place.column == column), None)
+        last = call_at(function, function.commits)
         return last is not None and self._commits(self.graph.callee(last, function.place.path), depth + 1)
 
     def _active(self, function: FunctionSummary, index: int) -> Optional[_Held]:
