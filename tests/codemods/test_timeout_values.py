@@ -7,6 +7,7 @@ from __future__ import annotations
 from resilint.codemods.add_timeout import AddTimeout
 from resilint.codemods.split_timeout import SplitTimeout
 from tests.codemods.support import dedent, remaining, rewrite
+from tests.conftest import write_tree
 
 
 def test_native_missing_timeouts_share_one_constant_per_file_and_import_nothing():
@@ -233,3 +234,92 @@ def test_a_call_with_one_argument_per_line_gets_the_timeout_on_a_line_of_its_own
                 timeout=HTTP_TIMEOUT
             )
         """)
+
+
+def test_a_timeout_the_user_may_leave_none_is_kept_before_the_bound():
+    code, _ = rewrite(AddTimeout, """
+        import requests
+
+        REQUEST_TIMEOUT = (3, 27)
+
+
+        class Client:
+            def __init__(self, base, timeout=None):
+                self.base = base
+                self.timeout = timeout
+
+            def fetch(self, path):
+                return requests.get(self.base + path)
+
+
+        class Unset:
+            def __init__(self, timeout):
+                self._timeout = timeout
+
+            def fetch(self, url):
+                return requests.get(url)
+        """, fix_target="native")
+    # the class's own setting wins where given; a bound (the module's constant) where it is None
+    assert "return requests.get(self.base + path, timeout=self.timeout or REQUEST_TIMEOUT)\n" in code
+    assert "return requests.get(url, timeout=self._timeout or REQUEST_TIMEOUT)\n" in code
+    assert remaining(code, "RES101") == []
+
+
+HELD_SESSION_PROJECT = {
+    "pkg/__init__.py": "",
+    "pkg/sessions.py": """
+        import requests
+
+
+        class ResilientSession(requests.Session):
+            def __init__(self, timeout=None):
+                super().__init__()
+                self.timeout = timeout
+
+            def request(self, method, url, **kwargs):
+                return super().request(method, url, timeout=self.timeout, **kwargs)
+        """,
+    "pkg/client.py": """
+        import requests
+
+        from pkg.sessions import ResilientSession
+
+
+        class Client:
+            def __init__(self, server, timeout=None):
+                self.server = server
+                self._session = ResilientSession(timeout=timeout)
+
+            def deactivate(self, name):
+                # this endpoint objects to the session's headers: a bare request
+                return requests.post(self.server + name, proxies=self._session.proxies)
+
+            def close(self):
+                self._session.close()
+                self._session = None
+        """,
+}
+
+
+def test_the_timeout_of_an_object_the_instance_holds_is_reused(cli, tmp_path):
+    write_tree(tmp_path, HELD_SESSION_PROJECT)
+    result = cli(["fix", "--fix-target", "native", "--no-cache", "pkg/client.py"], tmp_path)
+    assert result.exit_code == 0, result.output
+    code = (tmp_path / "pkg" / "client.py").read_text()
+    # the session's timeout (the user's `Client(timeout=...)`), the constant where it is None
+    assert "proxies=self._session.proxies,\n            timeout=self._session.timeout or HTTP_TIMEOUT,\n" in code
+    assert "HTTP_TIMEOUT = (3.05, 10)\n" in code
+
+
+def test_an_object_the_call_does_not_read_and_that_may_be_none_is_not_read(cli, tmp_path):
+    client = HELD_SESSION_PROJECT["pkg/client.py"].replace("proxies=self._session.proxies", "json={}")
+    write_tree(tmp_path, {**HELD_SESSION_PROJECT, "pkg/client.py": client})
+    result = cli(["fix", "--fix-target", "native", "--no-cache", "pkg/client.py"], tmp_path)
+    assert result.exit_code == 0, result.output
+    # `self._session` is None after close(): reading its timeout could raise where the call did not
+    assert "json={}, timeout=HTTP_TIMEOUT)" in (tmp_path / "pkg" / "client.py").read_text()
+    # never None: its timeout is read
+    never_none = client.replace("        self._session = None\n", "")
+    write_tree(tmp_path, {"pkg/client.py": never_none})
+    assert cli(["fix", "--fix-target", "native", "--no-cache", "pkg/client.py"], tmp_path).exit_code == 0
+    assert "json={}, timeout=self._session.timeout or HTTP_TIMEOUT\n" in (tmp_path / "pkg" / "client.py").read_text()

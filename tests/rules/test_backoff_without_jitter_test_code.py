@@ -67,3 +67,30 @@ def test_checked_from_inside_the_tests_directory_it_is_still_test_code(cli, tmp_
     result = cli(["check", "--select", "RES202", "--no-cache", "--format", "json", "."], tmp_path / "tests")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["findings"] == []
+
+
+# A script the project's test tooling runs, waiting for a service the job started.
+TOOLING_TREE = {
+    "app/__init__.py": "",
+    "app/poller.py": RETRY_LOOP,
+    "make_local_user.py": RETRY_LOOP,
+    "ci/wait_for_db.py": RETRY_LOOP,
+    "serve.py": RETRY_LOOP,
+    "tox.ini": "[testenv:ci]\ncommands =\n    {env_python} make_local_user.py\n    pytest tests\n",
+    ".github/workflows/test.yml": (
+        "jobs:\n  test:\n    steps:\n"
+        "      - run: python -u ci/wait_for_db.py --timeout 60\n"
+        "      - run: python serve.py & pytest\n"
+    ),
+}
+
+
+def test_scripts_the_test_tooling_runs_are_test_code(cli, tmp_path):
+    write_tree(tmp_path, TOOLING_TREE)
+    # serve.py is started in the background: the server under test, production code
+    assert _reported(cli, tmp_path) == ["app/poller.py", "serve.py"]
+
+
+def test_a_test_code_setting_names_the_test_code_in_full(cli, tmp_path):
+    write_tree(tmp_path, {**TOOLING_TREE, "pyproject.toml": '[tool.resilint]\ntest-code = ["tests/*"]\n'})
+    assert _reported(cli, tmp_path) == ["app/poller.py", "ci/wait_for_db.py", "make_local_user.py", "serve.py"]

@@ -13,7 +13,7 @@ from libcst.codemod import CodemodContext
 
 from resilint.codemods.base import ResilintCodemod, Span
 from resilint.codemods.timeout_edits import add_keyword, positive_number, verdicts_to_fix
-from resilint.codemods.timeout_values import NamedTimeouts, fix_target_of
+from resilint.codemods.timeout_values import NamedTimeouts, fix_target_of, or_bound
 from resilint.codemods.wrapping import LineFit
 from resilint.lint.nodes import is_none
 
@@ -51,9 +51,13 @@ class AddTimeout(ResilintCodemod):
             values = values or NamedTimeouts(self, model, tree, fix_target_of(self, self.given_target))
             library = verdict.spec.library
             # The user's own connect timeout stays theirs: only the missing read bound is added.
-            value = values.in_scope(call, library) if own_connect is None else None
-            if value is None:
-                value = values.value(own_connect or min(connect, read), read, library, verdict.node, call)
+            reused = values.in_scope(call, library) if own_connect is None else None
+            if reused is None or not reused[1]:
+                bound = values.value(own_connect or min(connect, read), read, library, verdict.node, call)
+                # a setting of the user's that may be None keeps its place before the bound
+                value = bound if reused is None else or_bound(reused[0], bound)
+            else:
+                value = reused[0]
             wrap = fit.wrapper(call)  # a call grown past the line length is wrapped as black would
             if verdict.code == "RES101":
                 self.plan(target, lambda updated, v=value, w=wrap: w(_with_timeout(updated, v)))

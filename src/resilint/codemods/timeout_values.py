@@ -4,7 +4,9 @@ A fix passes, in this order of preference,
 
 * what the scope already has (RES101/RES102): a ``timeout`` parameter of the enclosing
   function or a ``self.timeout`` attribute its class sets, when the value they hold by default
-  is bounded (and within ``max-timeout``); else a module constant named like a timeout (``TIMEOUT``, ``HTTP_TIMEOUT``,
+  is bounded (and within ``max-timeout``); a ``self.timeout``, or the ``timeout`` of an object
+  the instance holds (``self._session.timeout``), that the user sets and may leave ``None``,
+  followed by a bound (``self._session.timeout or HTTP_TIMEOUT``); else a module constant named like a timeout (``TIMEOUT``, ``HTTP_TIMEOUT``,
   ``DEFAULT_TIMEOUT``: a number, or a ``(connect, read)`` pair for requests) — the project's
   own choice, passed as it is;
 * else one module-level constant per value and file, placed after the imports and reused by
@@ -24,6 +26,7 @@ function (``FETCH_USER_TIMEOUT``), else numbered (``HTTP_TIMEOUT_2``).
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
@@ -33,7 +36,10 @@ from resilint.codemods.base import ResilintCodemod, Span, docstring_or_strict
 from resilint.codemods.import_order import in_imports, split_leading
 from resilint.codemods.imports import RUNTIME, bound_names, use_name
 from resilint.codemods.timeout_edits import positive_number, runtime_timeout, seconds
-from resilint.lint.semantic import Binding, FunctionInfo, SemanticModel
+from resilint.lint.modules import project_roots
+from resilint.lint.source import SourceError, read_bytes
+from resilint.lint.nodes import is_none
+from resilint.lint.semantic import Binding, ClassInfo, FunctionInfo, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 NATIVE = "native"
@@ -84,22 +90,34 @@ class NamedTimeouts:
 
     # --- what the scope has ---------------------------------------------------------------
 
-    def in_scope(self, call: cst.Call, library: str) -> Optional[cst.BaseExpression]:
-        """A bounded timeout the call's scope already holds: a ``timeout`` parameter, a
-        ``self.timeout`` attribute, a module constant named like a timeout."""
+    def in_scope(self, call: cst.Call, library: str) -> Optional[Tuple[cst.BaseExpression, bool]]:
+        """A timeout the call's scope already holds, and whether it is bounded as it is: a
+        ``timeout`` parameter with a bounded default, a ``self.timeout`` attribute, the
+        ``timeout`` of an object the instance holds (``self._session.timeout``), a module
+        constant named like a timeout. An attribute set from a constructor's parameter without
+        a default or with ``None`` is the user's setting, which may be ``None``: the fix writes
+        ``it or <a bound>``, keeping what the user set."""
         site = self.model.call_site(call)
         if site is None:
             return None
         function = site.scope.enclosing_function
+        found: Optional[Tuple[cst.BaseExpression, bool]] = None
         if function is not None and isinstance(function.node, cst.FunctionDef):
             binding = self.model.lookup("timeout", site.scope, site.order)
             if binding is not None and binding.parameter is not None and binding.parameter.function is function:
-                if self._bounded(function.default_of("timeout"), library):
-                    return cst.Name("timeout")
-            attribute = self._self_attribute(function, library)
-            if attribute is not None:
-                return attribute
-        at_module = function is None
+                # A parameter the function does not pass on may hold a wait of another kind
+                # (the whole loop's budget): only a bounded default says it is a call's timeout.
+                if self._default_bound(function, "timeout", library):
+                    found = (cst.Name("timeout"), True)
+            found = found or self._self_attribute(function, call, library)
+        if found is not None and found[1]:
+            return found
+        constant = self._constant(call, function is None, library)
+        if found is None:
+            return None if constant is None else (constant, True)
+        return found if constant is None else (or_bound(found[0], constant), True)
+
+    def _constant(self, call: cst.Call, at_module: bool, library: str) -> Optional[cst.Name]:
         for name, (value, index) in self._constants.items():
             if not _TIMEOUT_NAME.match(name) or any(part in name for part in _ONE_PHASE):
                 continue
@@ -125,27 +143,77 @@ class NamedTimeouts:
             return self._bounded(self._constants[value.value][0], library, depth + 1)
         return False
 
-    def _self_attribute(self, function: FunctionInfo, library: str) -> Optional[cst.BaseExpression]:
+    def _default_bound(self, function: FunctionInfo, parameter: str, library: str) -> Optional[bool]:
+        """True: the parameter's default is a bound; False: it has none or ``None`` (the
+        caller's setting, which may be ``None``); None: a default of another kind."""
+        default = function.default_of(parameter)
+        if default is None or is_none(default):
+            return False
+        return True if self._bounded(default, library) else None
+
+    def _self_attribute(self, function: FunctionInfo, call: cst.Call, library: str) -> Optional[Tuple[cst.BaseExpression, bool]]:
         """``self.timeout`` (or ``self._timeout``) in a method whose class sets it, in every
-        place it does, to a bounded value (a parameter's bounded default counts)."""
+        place it does, to a bounded value or a parameter's (the user's setting); else the
+        ``timeout`` of the one object the instance holds whose class sets one so."""
         cls = function.owner
         node = function.node
         if cls is None or not isinstance(node, cst.FunctionDef) or not node.params.params or node.decorators:
             return None
-        first = node.params.params[0].name.value
+        first = cst.Name(node.params.params[0].name.value)
         for attribute in ("timeout", "_timeout"):
-            bindings = cls.instance_attributes.get(attribute)
-            if bindings and all(self._bounded_binding(b, library) for b in bindings):
-                return cst.Attribute(value=cst.Name(first), attr=cst.Name(attribute))
+            bounded = self._attribute_bound(self.model, cls, attribute, library)
+            if bounded is not None:
+                return cst.Attribute(value=first, attr=cst.Name(attribute)), bounded
+        # The object the call already reads from (``proxies=self._session.proxies``) first: the
+        # fix then reads it no more than the call does, even where it may be ``None``.
+        read = {
+            node.value.attr.value for node in iter_nodes(call)
+            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Attribute)
+            and isinstance(node.value.value, cst.Name) and node.value.value.value == first.value
+        }
+        held = [
+            name for name in sorted(cls.instance_attributes)
+            if self._holds_timeout(cls, name, library, may_be_none=name in read)
+        ]
+        chosen = [name for name in held if name in read] or held
+        if len(chosen) == 1:  # more than one: which object's setting the call shares is a guess
+            return cst.Attribute(value=cst.Attribute(value=first, attr=cst.Name(chosen[0])), attr=cst.Name("timeout")), False
         return None
 
-    def _bounded_binding(self, binding: Binding, library: str) -> bool:
+    def _attribute_bound(self, model: SemanticModel, cls: ClassInfo, attribute: str, library: str) -> Optional[bool]:
+        """As ``_default_bound``, over every binding of ``self.<attribute>`` in ``cls``."""
+        bindings = cls.instance_attributes.get(attribute)
+        if not bindings:
+            return None
+        verdicts = [self._binding_bound(model, binding, library) for binding in bindings]
+        return None if None in verdicts else all(verdicts)
+
+    def _binding_bound(self, model: SemanticModel, binding: Binding, library: str) -> Optional[bool]:
         expr = binding.expr
         if isinstance(expr, cst.Name):
-            found = self.model.lookup(expr.value, binding.scope, binding.order)
+            found = model.lookup(expr.value, binding.scope, binding.order)
             if found is not None and found.parameter is not None and isinstance(found.parameter.function.node, cst.FunctionDef):
-                return self._bounded(found.parameter.function.default_of(expr.value), library)
-        return self._bounded(expr, library)
+                return self._default_bound(found.parameter.function, expr.value, library)
+        # a name in another module is not one of this module's constants
+        if (model is self.model or not isinstance(expr, cst.Name)) and self._bounded(expr, library):
+            return True
+        return False if is_none(expr) else None
+
+    def _holds_timeout(self, cls: ClassInfo, attribute: str, library: str, may_be_none: bool) -> bool:
+        """Whether every binding of ``self.<attribute>`` makes an instance of one project class
+        whose instances carry a ``timeout`` its constructor sets (``ResilientSession(...)``
+        with ``self.timeout = timeout``), or, where ``may_be_none``, sets ``None``."""
+        made = set()
+        for binding in cls.instance_attributes[attribute]:
+            if may_be_none and is_none(binding.expr):
+                continue
+            if not isinstance(binding.expr, cst.Call):
+                return False
+            made.add(self.model.qualified_name(binding.expr.func, binding.scope, binding.order))
+        if len(made) != 1 or None in made:
+            return False
+        found = project_class(self.model, made.pop(), project_roots(self.codemod.settings))  # type: ignore[arg-type]
+        return found is not None and self._attribute_bound(*found, "timeout", library) is not None
 
     def _defined_before(self, index: int, call: cst.Call) -> bool:
         statement = _module_statement_index(self.tree, call)
@@ -292,6 +360,42 @@ def _module_constants(tree: cst.Module, model: SemanticModel) -> Dict[str, Tuple
         if len(model.module_scope.bindings.get(name, ())) == 1:
             found[name] = (value, index)
     return found
+
+
+def project_class(model: SemanticModel, qualified: str, roots: Sequence[str], depth: int = 0) -> Optional[Tuple[SemanticModel, ClassInfo]]:
+    """The class ``qualified`` names, with the model of the module that defines it: this
+    module, or a project module under ``roots`` (through the imports that re-export it)."""
+    module, _, name = qualified.rpartition(".")
+    if module != model.module_name:
+        model = _project_module(module, roots)  # type: ignore[assignment]
+        if model is None:
+            return None
+    for cls in model.classes:
+        if cls.qualname == name:
+            return model, cls
+    binding = model.lookup(name, model.module_scope, 1 << 30)
+    if binding is not None and binding.imported and depth < 3:
+        return project_class(model, binding.imported, roots, depth + 1)
+    return None
+
+
+def _project_module(module: str, roots: Sequence[str]) -> Optional[SemanticModel]:
+    relative = os.path.join(*module.split(".")) if module else ""
+    for root in roots:
+        for path in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
+            if not relative or not os.path.isfile(path):
+                continue
+            try:
+                tree = cst.parse_module(read_bytes(path, 1 << 20))
+            except (SourceError, OSError, cst.ParserSyntaxError, RecursionError, UnicodeDecodeError):
+                return None  # what a file that cannot be read defines is not known
+            return SemanticModel(tree, module_name=module, path=path)
+    return None
+
+
+def or_bound(setting: cst.BaseExpression, bound: cst.BaseExpression) -> cst.BaseExpression:
+    """``setting or bound``: the user's setting where given, the bound where it is ``None``."""
+    return cst.BooleanOperation(left=setting, operator=cst.Or(), right=bound)
 
 
 def _joined(stem: str, suffix: str) -> str:

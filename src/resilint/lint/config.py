@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 from resilint.defaults import DEFAULT_CONNECT, DEFAULT_READ
 from resilint.lint.source import SourceError, read_bytes
+from resilint.lint.tooling_scripts import tooling_scripts
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -59,6 +60,9 @@ class Settings:
     redis_url_timeouts: bool = False  # Redis URLs read from configuration carry socket_timeout
     # Globs of test code: a retry there serves one test process, so RES202 leaves its waits alone.
     test_code: Tuple[str, ...] = DEFAULT_TEST_CODE
+    # Scripts (paths relative to ``root``) that the project's test tooling runs, test code as
+    # well while ``test_code`` is the default (``with_test_scripts``).
+    test_scripts: Tuple[str, ...] = ()
     # (connect, read) seconds that the timeout codemods write where no timeout was given.
     fix_timeout: Tuple[float, float] = (DEFAULT_CONNECT, DEFAULT_READ)
     # Which rules' fixes may be applied (ruff's ``fixable``/``unfixable``): a rule whose code a
@@ -258,8 +262,16 @@ def load_settings(paths: Sequence[str], config: Optional[str] = None) -> Setting
         settings = load_pyproject(config)
         if settings is None:
             raise ConfigError(f"{config}: has no [tool.resilint] table")
+        return with_test_scripts(settings)
+    return with_test_scripts(find_config(common_start(paths)) or Settings())
+
+
+def with_test_scripts(settings: Settings) -> Settings:
+    """``settings`` with the scripts its project's test tooling runs (``tooling_scripts``) as test
+    code, unless the configuration names its test code itself (``test-code``)."""
+    if settings.test_code != DEFAULT_TEST_CODE:
         return settings
-    return find_config(common_start(paths)) or Settings()
+    return replace(settings, test_scripts=tuple(tooling_scripts(settings.root)))
 
 
 def validate_selectors(
@@ -298,12 +310,18 @@ def validate_settings(settings: Settings, rules: Mapping[str, Any]) -> None:
 def path_matches(path: str, patterns: Iterable[str], root: str) -> bool:
     """Whether one of the globs matches ``path`` relative to ``root``, or its file name (the
     semantics of ``per-file-ignores``)."""
-    relative = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+    relative = _relative(path, root)
     name = os.path.basename(path)
     return any(fnmatch.fnmatchcase(relative, p) or fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
+def _relative(path: str, root: str) -> str:
+    return os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+
+
 def is_test_code(path: str, settings: Settings) -> bool:
+    if settings.test_scripts and _relative(path, settings.root) in settings.test_scripts:
+        return True
     return path_matches(path, settings.test_code, settings.root)
 
 

@@ -29,6 +29,7 @@ from resilint.lint.catalog import project_codes, rule_catalog
 from resilint.lint.checker import Checker, FileResult
 from resilint.lint.config import (
     ConfigError, Settings, enabled_codes, find_config, fixable_codes, validate_selectors, validate_settings,
+    with_test_scripts,
 )
 from resilint.lint.dependencies import with_fix_target
 from resilint.lint.finding import Finding, RunResult
@@ -84,7 +85,7 @@ def settings_for(path: str, folder: Optional[str], client: ClientSettings) -> Se
     the defaults, relative to the workspace folder), with the editor's selection over them.
     ``ConfigError`` names what is wrong."""
     directory = os.path.dirname(os.path.abspath(path))
-    settings = find_config(directory) or Settings(root=folder or directory)
+    settings = with_test_scripts(find_config(directory) or Settings(root=folder or directory))
     rules = rule_catalog()
     validate_settings(settings, rules)
     validate_selectors(client.select, rules, "editor setting `select`")

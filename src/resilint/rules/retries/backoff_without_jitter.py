@@ -92,10 +92,12 @@ class BackoffWithoutJitter(ProjectRule):
 
     A policy stored in a variable (`api_retry = tenacity.retry(...)`) is reported once, where it
     is defined. Test code is not checked (the `test-code` setting says which files are: test
-    modules, `conftest.py` and whatever lies in a `tests/` directory, by default): a test's
-    fixture that waits for its own server, or polls a job it started, is the only client of
-    what it waits for, so there is no crowd for jitter to spread, and a random term would only
-    make the test slower and its timing harder to reproduce. Polling loops that handle no failure are not retry loops and are not checked
+    modules, `conftest.py`, whatever lies in a `tests/` directory, and the scripts the project's
+    test tooling runs as `python SCRIPT.py` in `tox.ini`, `noxfile.py` or a CI configuration,
+    by default): a test's fixture that waits for its own server, or a CI script that polls the
+    container its job started, is the only client of what it waits for, so there is no crowd
+    for jitter to spread, and a random term would only make the test slower and its timing
+    harder to reproduce. Polling loops that handle no failure are not retry loops and are not checked
     (a tenacity policy whose only `retry=` is `retry_if_result`/`retry_if_not_result` is such a
     poll: an attempt that raises is not repeated; so is one that retries only `TryAgain` or an
     error that the module raises only on the state it read, never in an `except` handler: `if
@@ -212,7 +214,12 @@ class BackoffWithoutJitter(ProjectRule):
     `test-code` (globs with the semantics of `per-file-ignores`; by default `tests/*`,
     `*/tests/*`, `test/*`, `*/test/*`, `testing/*`, `*/testing/*`, `*_tests/*`, `test_*.py`,
     `*_test.py`, `conftest.py`, `tests.py`): the files whose waits this rule leaves alone.
-    `test-code = []` checks them too.
+    While it is the default, the scripts the project's test tooling runs count too: the `.py`
+    file after `python` (or `{envpython}`, `coverage run`) in the `commands` of `tox.ini`
+    (`setup.cfg`, `pyproject.toml`'s `legacy_tox_ini`), in `noxfile.py`, and in GitHub Actions,
+    GitLab CI, CircleCI and Azure Pipelines files at the project root; not one started in the
+    background (`python app.py &`: the server under test). Setting `test-code` names the test
+    code in full; `test-code = []` checks everything.
     """
 
     code = "RES202"

@@ -91,7 +91,8 @@ class HardcodedTimeout(ProjectRule):
 
     ## Options
     `test-code` (shared with RES202; by default `tests/*`, `*/tests/*`, `test_*.py`,
-    `conftest.py` and the other patterns RES202 lists): the files this rule leaves alone.
+    `conftest.py` and the other patterns RES202 lists, with the scripts the project's test
+    tooling runs while the setting is the default): the files this rule leaves alone.
     `test-code = []` checks them too.
     """
 

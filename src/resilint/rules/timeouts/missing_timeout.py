@@ -265,8 +265,15 @@ class MissingTimeout(ProjectRule):
     `timeout` parameter of the enclosing function or a `self.timeout` its class sets, whose
     default is a number within `max-timeout`; else a module constant named like `TIMEOUT`,
     `HTTP_TIMEOUT`, `DEFAULT_TIMEOUT`), else one module constant per value and file, after the
-    imports, holding `R` and `C` from the `fix-timeout` setting (default `{ connect = 3.05,
-    read = 10 }`, the runtime's own defaults): `HTTP_READ_TIMEOUT = R`, `HTTP_CONNECT_TIMEOUT =
+    imports. A timeout the user sets on the object and may leave `None` is kept, with
+    the bound after it: `self.timeout or HTTP_TIMEOUT` where the class sets `self.timeout` from
+    a constructor parameter without a default or with `None`, and
+    `self._session.timeout or HTTP_TIMEOUT` where the instance holds one object (the one the
+    call already reads from, if any) of a project class that sets its `timeout` so (a session
+    subclass that applies it to its own requests): the call then honours the setting the
+    object's other requests use, and is bounded where it is unset. The constant holds `R` and
+    `C` from the `fix-timeout` setting (default `{ connect = 3.05, read = 10 }`, the runtime's
+    own defaults): `HTTP_READ_TIMEOUT = R`, `HTTP_CONNECT_TIMEOUT =
     C`, passed as `timeout=timeout(read=HTTP_READ_TIMEOUT, connect=HTTP_CONNECT_TIMEOUT)` from
     `resilint.runtime` (`.as_httpx()` for httpx), which lowers both to the caller's remaining
     deadline when there is one. (With the native fix target the constant holds what the library

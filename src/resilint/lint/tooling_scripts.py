@@ -1,0 +1,132 @@
+"""Scripts the project's test tooling runs: what ``tox.ini`` (or ``setup.cfg``'s and
+``pyproject.toml``'s tox configuration), ``noxfile.py`` and the CI configurations (GitHub
+Actions, GitLab CI, CircleCI, Azure Pipelines) run as ``python SCRIPT.py``.
+
+Such a script serves one test or CI process, as test code does: a loop in it that waits for a
+service the job started (a container becoming ready) is the only client of what it waits for,
+so there is no herd for jitter to spread, and a literal timeout bounds a call to what the job
+runs. With the default ``test-code`` they count as test code (``config.with_test_scripts``);
+a project that sets ``test-code`` itself names its test code in full. A script the job starts
+in the background (``python app.py &``) is a server under test, production code: not counted.
+
+Read once per run from the files at the project root, so they are part of the effective
+configuration (and of the cache key, ``lint.cache``). A file that cannot be read is passed
+over: it configures another tool, and resilint reports nothing about it.
+"""
+
+from __future__ import annotations
+
+import configparser
+import glob
+import os
+import re
+import shlex
+from typing import Iterable, Iterator, List, Optional, Set
+
+from resilint.lint.source import SourceError, read_bytes
+
+# Where the test tooling's commands are written, relative to the project root.
+_INI_FILES = ("tox.ini", "setup.cfg")
+_COMMAND_FILES = (
+    "noxfile.py", ".gitlab-ci.yml", ".circleci/config.yml", "azure-pipelines.yml",
+    ".github/workflows/*.yml", ".github/workflows/*.yaml",
+)
+# An interpreter word: ``python``, ``python3.12``, ``pypy3``, tox's ``{envpython}``, a path to one.
+_INTERPRETER = re.compile(r"(?:.*/)?(?:python[\d.]*|pypy[\d.]*|py|\{env_?python\})")
+# Options of the interpreter that take a value (``-X dev``, ``-W error``).
+_OPTION_WITH_VALUE = {"-X", "-W"}
+# Runners whose next word is a script: ``coverage run x.py``.
+_SCRIPT_RUNNERS = {("coverage", "run")}
+_TOX_SUBSTITUTIONS = re.compile(r"^\{(?:toxinidir|tox_root)\}/")
+_MAX_BYTES = 1 << 20  # a configuration file larger than this is no tooling file
+
+
+def tooling_scripts(root: str) -> List[str]:
+    """The project's scripts (paths relative to ``root``, ``/``-separated, files that exist)
+    that its test tooling runs."""
+    found: Set[str] = set()
+    for line in _command_lines(root):
+        for word in _scripts_of(line):
+            relative = os.path.normpath(_TOX_SUBSTITUTIONS.sub("", word)).replace(os.sep, "/")
+            if relative.startswith("../") or os.path.isabs(relative):
+                continue
+            if os.path.isfile(os.path.join(root, relative)):
+                found.add(relative)
+    return sorted(found)
+
+
+def _command_lines(root: str) -> Iterator[str]:
+    for name in _INI_FILES:
+        yield from _tox_commands(_read(os.path.join(root, name)))
+    pyproject = _read(os.path.join(root, "pyproject.toml"))
+    if "legacy_tox_ini" in pyproject:
+        yield from _tox_commands(pyproject)
+    for pattern in _COMMAND_FILES:
+        for path in sorted(glob.glob(os.path.join(root, pattern))):
+            text = _read(path)
+            if path.endswith(".py"):
+                # nox: ``session.run("python", "x.py")``, the words as string literals
+                yield from (" ".join(re.findall(r"[\"']([^\"'\n]+)[\"']", line)) for line in text.splitlines())
+            else:
+                yield from text.splitlines()
+
+
+def _tox_commands(text: str) -> Iterator[str]:
+    """The ``commands`` (and ``commands_pre``/``commands_post``) lines of every section."""
+    if "commands" not in text:
+        return
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        # ``legacy_tox_ini`` sits in a TOML string: its lines are read one by one instead
+        yield from (line for line in text.splitlines() if "python" in line)
+        return
+    for section in parser.sections():
+        for key, value in parser.items(section):
+            if key in ("commands", "commands_pre", "commands_post"):
+                yield from value.splitlines()
+
+
+def _scripts_of(line: str) -> Iterable[str]:
+    """The scripts ``line`` runs: the first word after an interpreter (and its options), or
+    after ``coverage run``, when it names a ``.py`` file."""
+    try:
+        words = shlex.split(line, comments=False)
+    except ValueError:  # an unbalanced quote: the plain words will do
+        words = line.split()
+    scripts = []
+    for index, word in enumerate(words):
+        if _INTERPRETER.fullmatch(word) or tuple(words[index - 1:index + 1]) in _SCRIPT_RUNNERS:
+            script = _first_argument(words[index + 1:])
+            if script is not None and not _in_background(line, script):
+                scripts.append(script)
+    return scripts
+
+
+def _in_background(line: str, script: str) -> bool:
+    """``python app.py &``: a server the job starts for its tests, production code itself."""
+    return re.search(re.escape(script) + r"[^;|&]*&(?!&)", line) is not None
+
+
+def _first_argument(words: List[str]) -> Optional[str]:
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _OPTION_WITH_VALUE:
+            skip = True
+        elif word in ("-m", "-c", "-"):  # a module or a program text: no script
+            return None
+        elif word.startswith("-"):
+            continue
+        else:
+            return word if word.endswith(".py") else None
+    return None
+
+
+def _read(path: str) -> str:
+    try:
+        return read_bytes(path, _MAX_BYTES).decode("utf-8", errors="replace")
+    except (OSError, SourceError):
+        return ""

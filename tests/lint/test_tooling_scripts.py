@@ -1,0 +1,55 @@
+"""Which scripts the project's test tooling runs (``lint.tooling_scripts``), read from real
+configuration files on disk."""
+
+from __future__ import annotations
+
+from resilint.lint.config import Settings, is_test_code, with_test_scripts
+from resilint.lint.tooling_scripts import tooling_scripts
+from tests.conftest import write_tree
+
+SCRIPTS = {name: "print('hi')\n" for name in (
+    "make_user.py", "tools/seed.py", "ci/wait.py", "ci/cov.py", "nox_script.py", "app.py", "gitlab.py", "legacy.py",
+)}
+
+
+def test_tox_nox_and_ci_commands_name_their_scripts(tmp_path):
+    write_tree(tmp_path, {
+        **SCRIPTS,
+        "tox.ini": (
+            "[tox]\nenvlist = py311\n\n[testenv]\ncommands_pre = python {toxinidir}/tools/seed.py\n"
+            "commands =\n    {env_python} make_user.py\n    pytest tests/\n    python -m pkg.main\n"
+            "    python -c 'import x'\n    python missing.py\n"
+        ),
+        "noxfile.py": 'import nox\n\n@nox.session\ndef tests(session):\n    session.run("python", "nox_script.py")\n',
+        ".github/workflows/ci.yaml": (
+            "steps:\n  - run: |\n      python3.12 -X dev -W error ci/wait.py\n      coverage run ci/cov.py\n"
+            "  - run: python app.py &\n"
+        ),
+        ".gitlab-ci.yml": "test:\n  script:\n    - python gitlab.py && pytest\n",
+        "pyproject.toml": '[tool.tox]\nlegacy_tox_ini = """\n[testenv]\ncommands = python legacy.py\n"""\n',
+    })
+    assert tooling_scripts(str(tmp_path)) == [
+        "ci/cov.py", "ci/wait.py", "gitlab.py", "legacy.py", "make_user.py", "nox_script.py", "tools/seed.py",
+    ]
+
+
+def test_scripts_outside_the_project_and_unreadable_files_are_passed_over(tmp_path):
+    write_tree(tmp_path / "project", {
+        "tox.ini": "[testenv]\ncommands = python ../outside.py\n  python 'unbalanced.py\n",
+    })
+    write_tree(tmp_path, {"outside.py": ""})
+    (tmp_path / "project" / ".gitlab-ci.yml").mkdir()  # a directory where a file was expected
+    assert tooling_scripts(str(tmp_path / "project")) == []
+
+
+def test_they_are_test_code_only_while_test_code_is_the_default(tmp_path):
+    write_tree(tmp_path, {**SCRIPTS, "tox.ini": "[testenv]\ncommands = python tools/seed.py\n"})
+    default = with_test_scripts(Settings(root=str(tmp_path)))
+    assert default.test_scripts == ("tools/seed.py",)
+    assert is_test_code(str(tmp_path / "tools" / "seed.py"), default)
+    # matched by path, not by file name as a glob would be
+    assert not is_test_code(str(tmp_path / "other" / "seed.py"), default)
+    assert not is_test_code(str(tmp_path / "make_user.py"), default)
+    configured = with_test_scripts(Settings(root=str(tmp_path), test_code=("tests/*",)))
+    assert configured.test_scripts == ()
+    assert not is_test_code(str(tmp_path / "tools" / "seed.py"), configured)
