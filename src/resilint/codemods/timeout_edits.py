@@ -16,6 +16,7 @@ import libcst as cst
 from resilint.codemods.base import ResilintCodemod
 from resilint.lint.nodes import number_of
 from resilint.lint.semantic import SemanticModel
+from resilint.libraries.clients import SOCKET_CONNECT
 from resilint.libraries.timeout_verdicts import RUNTIME_TIMEOUT_LIBRARIES, Verdict, model_verdicts, takes_runtime_timeout
 
 # The suffix that converts the runtime's split timeout for each library whose timeout= takes it.
@@ -43,6 +44,7 @@ _OTHER_LIBRARIES = {
     "anyio": "a wait for your own work: choose its bound (or a deadline) by hand",
     "async_timeout": "a wait for your own work: choose its bound (or a deadline) by hand",
 }
+_SOCKET_CONNECT = "a socket's timeout is its own: call `settimeout(...)` with a configured value before `connect`"
 _UNKNOWN_CLIENT = "`{client}` comes from `extend-clients`: resilint does not know what its timeout takes"
 _APPLIED = "`{client}` is called by the function it is handed to: give the timeout among that call's arguments by hand"
 _SCALAR_CLIENT = "`{client}` takes one number of seconds, not a split timeout: pass a configured value by hand"
@@ -67,6 +69,8 @@ def verdicts_to_fix(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[
             yield verdict
         elif verdict.client in settings.extend_clients:
             codemod.leave_alone(verdict.node, _UNKNOWN_CLIENT.format(client=verdict.client))
+        elif verdict.spec is SOCKET_CONNECT:
+            codemod.leave_alone(verdict.node, _SOCKET_CONNECT)
         else:
             reason = _OTHER_LIBRARIES.get(library)
             if reason is None:

@@ -103,6 +103,9 @@ class TimeoutSpec:
 _SOCKET_DEFAULT = (
     "it uses the global socket default, which is no timeout unless socket.setdefaulttimeout() was called"
 )
+# ``sock.connect(address)`` of a plain socket: its timeout is the socket's own (``settimeout``),
+# judged by ``socket_connects`` where the file shows the socket made, never by arguments.
+SOCKET_CONNECT = TimeoutSpec("socket", keyword=None, label="settimeout", unbounded_default=_SOCKET_DEFAULT)
 _REQUESTS_DEFAULT = "requests waits forever by default"
 _REQUESTS_SPLIT = "pass `timeout=(connect, read)`"
 _HTTPX_SPLIT = "pass `httpx.Timeout(read, connect=...)`"

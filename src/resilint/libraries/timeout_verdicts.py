@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterabl
 
 import libcst as cst
 
-from resilint.libraries import curl
+from resilint.libraries import curl, socket_connects
 from resilint.libraries.clients import (
     CLIENT_CALLS,
     CURL_DEFAULT,
     CURL_OPTIONS,
+    SOCKET_CONNECT,
     TimeoutArgument,
     TimeoutSpec,
     client_method_names,
@@ -375,6 +376,14 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             verdict = _judge_applied(model, site, name, settings)  # type: ignore[arg-type]
             if verdict is not None:
                 verdicts.append(verdict)
+            continue
+        if name in socket_connects.CONNECTS:
+            if socket_connects.connects_untimed(model, site) and not in_process(model, site, "socket", name):
+                how = "connects a socket given no timeout (no `settimeout` before it)"
+                verdicts.append(Verdict(
+                    "RES101", site.node.func, f"`{name}` {how}: {SOCKET_CONNECT.unbounded_default}", site.node,
+                    client=name, spec=SOCKET_CONNECT,
+                ))
             continue
         if name == curl.SETOPT or name in curl.PERFORMS:
             if not in_process(model, site, "pycurl", name):

@@ -34,6 +34,13 @@ class MissingTimeout(ProjectRule):
       `http.client`'s connections) defined in the same file that has no `__init__` or one that
       only passes `*args, **kwargs` on (`class Email(Progress, smtplib.SMTP)`), for RES101 to
       RES105;
+    - `sock.connect(address)` (and `connect_ex`) of a plain stream socket the same function
+      makes (`sock = socket.socket(...)`, `with socket.socket() as sock`,
+      `self.sock = socket.socket()`) when nothing sets its timeout before the connect
+      (`settimeout`, `setblocking`) or hands the socket to other code that might; a datagram
+      or Unix-domain socket is not a network wait, a socket made elsewhere is judged by what
+      made it, and a module that calls `socket.setdefaulttimeout` anywhere is left alone (a
+      default set in another module is not seen for these sockets);
     - `redis.Redis`/`StrictRedis`/`from_url`/`ConnectionPool` without `socket_timeout` (unless a
       `connection_pool=` carries it, or the function sets it on the client's pool afterwards,
       `client.connection_pool.connection_kwargs["socket_timeout"] = 3`, which every connection
@@ -305,6 +312,33 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # a socket given its timeout before it connects; a UDP socket's connect sends nothing
+        """
+        import socket
+        def ping(host, port, timeout):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.settimeout(timeout)
+            sock.connect((host, port))
+            return sock.recv(64)
+        def notify(host, port):
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                sock.connect((host, port))
+                sock.send(b"up")
+        """,
+        # a socket made elsewhere: what made it may have set its timeout
+        """
+        import socket
+        def greet(sock, address):
+            sock.connect(address)
+        """,
+        # the module sets the default every socket of the process starts with
+        """
+        import socket
+        def main(address):
+            socket.setdefaulttimeout(10)
+            sock = socket.socket()
+            sock.connect(address)
+        """,
         # Django settings that bound the SMTP backend
         """
         INSTALLED_APPS = ["django.contrib.auth"]
@@ -523,6 +557,18 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # made and connected in one function, its timeout never set
+            """
+            import socket
+            def ping(host, port):
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                    sock.connect((host, port))
+                    return sock.recv(64)
+            """,
+            line=4,
+            message="`socket.socket.connect` connects a socket given no timeout",
+        ),
         Invalid(
             # a different dict on each branch, neither with a timeout, through the project's wrapper
             """

@@ -1,0 +1,90 @@
+"""A plain socket's ``connect``: without ``settimeout`` first it waits what the process-wide
+``socket.setdefaulttimeout`` set, which is nothing unless something set it: the connect waits
+for the kernel to give up (minutes), and every ``recv`` after it waits forever.
+
+Judged only where the file shows the whole story: the socket is made in the function that
+connects it (``sock = socket.socket(...)``, ``with socket.socket() as sock``,
+``self.sock = socket.socket()``, ``socket.socket().connect(...)``), and between the two
+nothing sets its timeout (``settimeout``, ``setblocking``) or hands it to other code that
+might. Datagram and Unix-domain sockets are left alone: a UDP ``connect`` sends nothing, and a
+Unix socket is a local process, not a network dependency. A module that calls
+``socket.setdefaulttimeout`` anywhere sets the default its sockets take.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import libcst as cst
+
+from resilint.lint.nodes import dotted_name
+from resilint.lint.semantic import Binding, CallSite, SemanticModel
+
+CONNECTS = frozenset({"socket.socket.connect", "socket.socket.connect_ex"})
+_SOCKET = "socket.socket"
+# Methods that give the socket a timeout (or make it non-blocking) before it connects.
+_TIMING = frozenset({"settimeout", "setblocking"})
+_LOCAL_KINDS = ("SOCK_DGRAM", "AF_UNIX")
+
+
+def connects_untimed(model: SemanticModel, site: CallSite) -> bool:
+    """Whether ``site`` (a ``connect`` of a plain socket) connects a socket this function made
+    and gave no timeout, in a module that sets no process-wide default."""
+    func = site.node.func
+    if not isinstance(func, cst.Attribute) or _sets_process_default(model):
+        return False
+    receiver = func.value
+    if isinstance(receiver, cst.Call):  # ``socket.socket().connect(...)``: nothing could set one
+        return _made_here(model, receiver, site)
+    spelled = dotted_name(receiver)
+    binding = _binding_of(model, receiver, site)
+    if spelled is None or binding is None or not isinstance(binding.expr or binding.entered, cst.Call):
+        return False
+    made = binding.expr or binding.entered
+    assert isinstance(made, cst.Call)
+    if not _made_here(model, made, site):
+        return False
+    between = [c for c in model.calls_in(site.scope) if binding.order <= c.order < site.order]
+    return not any(_touches(call.node, spelled) for call in between)
+
+
+def _made_here(model: SemanticModel, made: cst.Call, site: CallSite) -> bool:
+    """Whether ``made`` makes a network stream socket (``socket.socket(...)``)."""
+    if model.qualified_name(made.func, site.scope, site.order) != _SOCKET:
+        return False
+    spelled = [dotted_name(arg.value) or "" for arg in made.args]
+    return not any(text.endswith(kind) for text in spelled for kind in _LOCAL_KINDS)
+
+
+def _binding_of(model: SemanticModel, receiver: cst.BaseExpression, site: CallSite) -> Optional[Binding]:
+    """The binding in the connecting function that made ``receiver``: a local, or an attribute
+    of the instance the method sets itself."""
+    if isinstance(receiver, cst.Name):
+        found = model.lookup(receiver.value, site.scope, site.order)
+        return found if found is not None and found.scope is site.scope else None
+    function = site.scope.enclosing_function
+    if (
+        isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and function is not None
+        and function.owner is not None
+    ):
+        here: List[Binding] = [
+            b for b in function.owner.instance_attributes.get(receiver.attr.value, ())
+            if b.scope is site.scope and b.order < site.order
+        ]
+        return max(here, key=lambda b: b.order) if here else None
+    return None
+
+
+def _touches(call: cst.Call, spelled: str) -> bool:
+    """Whether ``call`` sets the socket's timeout or hands the socket on."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and dotted_name(func.value) == spelled:
+        return func.attr.value in _TIMING
+    return any(dotted_name(arg.value) == spelled for arg in call.args)
+
+
+def _sets_process_default(model: SemanticModel) -> bool:
+    def compute() -> bool:
+        return any(name == "socket.setdefaulttimeout" for _, name in model.iter_calls())
+
+    return model.derived(_sets_process_default, compute)
