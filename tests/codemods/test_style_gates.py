@@ -73,6 +73,27 @@ def wait_for_stock_service(reservation_retry_delay_in_seconds=0.5):
             time.sleep(reservation_retry_delay_in_seconds)
 
 
+class Accounts:
+    def __init__(self, base_url, timeout=None):
+        self.base_url = base_url
+        self.timeout = timeout
+
+    def deactivate(self, username):
+        if username:
+            try:
+                response = requests.post(
+                    f"{self.base_url}/admin/rest/um/1/user/deactivate",
+                    headers={"Content-Type": "application/json"},
+                    data={},
+                )
+                return response.status_code
+            except requests.RequestException:
+                return None
+
+    def profile(self, username):
+        return requests.get(f"{self.base_url}/users/{username}/profile").json()
+
+
 def follow_stock_stream(url, http_error_wait=60, http_error_wait_max=320):
     while True:
         response = requests.get(url, stream=True, timeout=settings.TIMEOUT)
@@ -122,8 +143,10 @@ def test_a_fixed_file_passes_black_ruff_format_and_ruff_isort(tmp_path, name, ta
     assert done.returncode in (0, 1), done.stdout + done.stderr
     after = client.read_text()
     assert after != before
-    assert "timeout=2.5" not in after and "timeout=None" not in after
+    assert "timeout=2.5" not in after and "}, timeout=None" not in after
     assert "/checks\",\n" in after or "/checks\", timeout=" in after  # a lone argument's call got its timeout
+    # the user's own timeout, where set, before the bound: split before `or` where too long
+    assert after.count("self.timeout\n") + after.count("self.timeout or ") == 2, after
     # both retry loops' sleeps gained their random term, grown past the line length
     assert after.count("random.uniform(0, reservation_retry_delay_in_seconds)") == 1
     assert after.count("random.uniform(0, http_error_wait)") == 1

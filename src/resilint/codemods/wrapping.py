@@ -142,7 +142,9 @@ def _last_argument_wrapped(call: cst.Call, indent: str, limit: int) -> cst.Call:
     if isinstance(before, cst.Comma):
         before = before.whitespace_after
     last = args[-1]
-    if not isinstance(before, cst.ParenthesizedWhitespace) or not before.indent or not isinstance(last.value, cst.Call):
+    if not isinstance(before, cst.ParenthesizedWhitespace) or not before.indent:
+        return call
+    if not isinstance(last.value, cst.Call) and _operators(last.value) is None:
         return call
     extra = before.last_line.value
     spelled = cst.Module([]).code_for_node
@@ -150,7 +152,8 @@ def _last_argument_wrapped(call: cst.Call, indent: str, limit: int) -> cst.Call:
     if "\n" in spelled(last.value) or len(line.rstrip()) <= limit:
         return call
     keyword = spelled(last.keyword) + "=" if last.keyword is not None else ""
-    value = _wrapped(last.value, indent + extra + keyword, indent + extra, extra, limit)
+    comma = "," if isinstance(last.comma, cst.Comma) else ""
+    value = _split(last.value, indent + extra + keyword, indent + extra, extra, limit, comma)
     args[-1] = last.with_changes(value=value)
     return call.with_changes(args=args)
 
@@ -197,30 +200,36 @@ def _wrapped(call: cst.Call, prefix: str, line_indent: str, extra: str, limit: i
 
 def _split(value: cst.BaseExpression, prefix: str, line_indent: str, extra: str, limit: int, suffix: str) -> cst.BaseExpression:
     """``value`` on a line of its own after ``prefix`` (and before ``suffix``), split as black
-    splits it when it does not fit: a call at its brackets, a sum before each ``+``/``-``."""
+    splits it when it does not fit: a call at its brackets, a sum before each ``+``/``-``, a
+    boolean operation before each ``or``/``and``."""
     spelled = cst.Module([]).code_for_node
     if len(prefix + spelled(value) + suffix) <= limit:
         return value
     if isinstance(value, cst.Call):
         return _wrapped(value, prefix, line_indent, extra, limit)
-    if _is_sum(value):
+    if _operators(value) is not None:
         return _operator_split(value, prefix, line_indent, extra, limit, suffix)  # type: ignore[arg-type]
     return value
 
 
-def _is_sum(value: cst.BaseExpression) -> bool:
-    """``a + b`` or ``a - b`` not in parentheses: black splits it before its operators."""
-    return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) and not value.lpar
+def _operators(value: cst.BaseExpression) -> Optional[str]:
+    """Which operators black splits ``value`` before (not in parentheses): "logic" for
+    ``a or b``/``a and b``, "sum" for ``a + b``/``a - b``; None for any other expression."""
+    if isinstance(value, cst.BooleanOperation) and not value.lpar:
+        return "logic"
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) and not value.lpar:
+        return "sum"
+    return None
 
 
 def _operator_split(
-    value: cst.BinaryOperation, prefix: str, line_indent: str, extra: str, limit: int, suffix: str,
+    value: "cst.BinaryOperation | cst.BooleanOperation", prefix: str, line_indent: str, extra: str, limit: int, suffix: str,
 ) -> cst.BaseExpression:
-    """``a + b - c`` over lines, each operator starting one (black's delimiter split), each
-    operand split in turn when its line is still too long."""
+    """``a + b - c`` (``a or b``) over lines, each operator starting one (black's delimiter
+    split at the loosest operators), each operand split in turn when its line is still too long."""
     spelled = cst.Module([]).code_for_node
     left = value.left
-    if _is_sum(left):
+    if _operators(left) == _operators(value):
         left = _operator_split(left, prefix, line_indent, extra, limit, "")  # type: ignore[arg-type]
     else:
         left = _split(left, prefix, line_indent, extra, limit, "")
