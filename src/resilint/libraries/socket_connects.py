@@ -4,8 +4,8 @@ for the kernel to give up (minutes), and every ``recv`` after it waits forever.
 
 Judged only where the file shows the whole story: the socket is made in the function that
 connects it (``sock = socket.socket(...)``, ``with socket.socket() as sock``,
-``self.sock = socket.socket()``, ``socket.socket().connect(...)``), and between the two
-nothing sets its timeout (``settimeout``, ``setblocking``) or hands it to other code that
+``self.sock = socket.socket()``, ``socket.socket().connect(...)``, or a TLS socket wrapping
+such a socket, whose timeout it takes), and between the two nothing sets its timeout (``settimeout``, ``setblocking``) or hands it to other code that
 might. Datagram and Unix-domain sockets are left alone: a UDP ``connect`` sends nothing, and a
 Unix socket is a local process, not a network dependency. A module that calls
 ``socket.setdefaulttimeout`` anywhere sets the default its sockets take.
@@ -21,6 +21,18 @@ from resilint.lint.nodes import dotted_name
 from resilint.lint.semantic import Binding, CallSite, SemanticModel
 
 CONNECTS = frozenset({"socket.socket.connect", "socket.socket.connect_ex"})
+# A TLS socket's methods resolve through what made it (``ssl.SSLContext.wrap_socket.connect``).
+_WRAPPED = (".wrap_socket.connect", ".wrap_socket.connect_ex")
+
+
+def connect_name(name: Optional[str]) -> Optional[str]:
+    """The socket method ``name`` is, for messages (``ssl.SSLSocket.connect`` for a TLS
+    socket), if it connects a socket; None otherwise."""
+    if name in CONNECTS:
+        return name
+    if name is not None and name.endswith(_WRAPPED):
+        return "ssl.SSLSocket." + name.rsplit(".", 1)[1]
+    return None
 _SOCKET = "socket.socket"
 # Methods that give the socket a timeout (or make it non-blocking) before it connects.
 _TIMING = frozenset({"settimeout", "setblocking"})
@@ -36,16 +48,26 @@ def connects_untimed(model: SemanticModel, site: CallSite) -> bool:
     receiver = func.value
     if isinstance(receiver, cst.Call):  # ``socket.socket().connect(...)``: nothing could set one
         return _made_here(model, receiver, site)
+    return _untimed_until(model, receiver, site, site.order)
+
+
+def _untimed_until(model: SemanticModel, receiver: cst.BaseExpression, site: CallSite, order: int, depth: int = 0) -> bool:
+    """Whether ``receiver`` holds a socket made in the function, untouched before ``order``;
+    a TLS socket wrapping one (``context.wrap_socket(raw)``) keeps the raw socket's timeout."""
     spelled = dotted_name(receiver)
     binding = _binding_of(model, receiver, site)
-    if spelled is None or binding is None or not isinstance(binding.expr or binding.entered, cst.Call):
+    made = binding.expr or binding.entered if binding is not None else None
+    if spelled is None or binding is None or not isinstance(made, cst.Call):
         return False
-    made = binding.expr or binding.entered
-    assert isinstance(made, cst.Call)
-    if not _made_here(model, made, site):
+    between = [c for c in model.calls_in(site.scope) if binding.order <= c.order < order and c.node is not made]
+    if any(_touches(call.node, spelled) for call in between):
         return False
-    between = [c for c in model.calls_in(site.scope) if binding.order <= c.order < site.order]
-    return not any(_touches(call.node, spelled) for call in between)
+    if _made_here(model, made, site):
+        return True
+    wraps = (model.qualified_name(made.func, site.scope, site.order) or "").endswith(".wrap_socket")
+    if not wraps or not made.args or made.args[0].keyword is not None or depth:
+        return False
+    return _untimed_until(model, made.args[0].value, site, binding.order, depth + 1)
 
 
 def _made_here(model: SemanticModel, made: cst.Call, site: CallSite) -> bool:

@@ -377,12 +377,13 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             if verdict is not None:
                 verdicts.append(verdict)
             continue
-        if name in socket_connects.CONNECTS:
-            if socket_connects.connects_untimed(model, site) and not in_process(model, site, "socket", name):
+        connect = socket_connects.connect_name(name)
+        if connect is not None:
+            if socket_connects.connects_untimed(model, site) and not in_process(model, site, "socket", connect):
                 how = "connects a socket given no timeout (no `settimeout` before it)"
                 verdicts.append(Verdict(
-                    "RES101", site.node.func, f"`{name}` {how}: {SOCKET_CONNECT.unbounded_default}", site.node,
-                    client=name, spec=SOCKET_CONNECT,
+                    "RES101", site.node.func, f"`{connect}` {how}: {SOCKET_CONNECT.unbounded_default}", site.node,
+                    client=connect, spec=SOCKET_CONNECT,
                 ))
             continue
         if name == curl.SETOPT or name in curl.PERFORMS:

@@ -36,7 +36,8 @@ class MissingTimeout(ProjectRule):
       RES105;
     - `sock.connect(address)` (and `connect_ex`) of a plain stream socket the same function
       makes (`sock = socket.socket(...)`, `with socket.socket() as sock`,
-      `self.sock = socket.socket()`) when nothing sets its timeout before the connect
+      `self.sock = socket.socket()`), or a TLS socket wrapping one (`wrap_socket(sock)`,
+      which takes its timeout), when nothing sets its timeout before the connect
       (`settimeout`, `setblocking`) or hands the socket to other code that might; a datagram
       or Unix-domain socket is not a network wait, a socket made elsewhere is judged by what
       made it, and a module that calls `socket.setdefaulttimeout` anywhere is left alone (a
