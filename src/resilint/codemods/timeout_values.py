@@ -6,9 +6,9 @@ A fix passes, in this order of preference,
   function or a ``self.timeout`` attribute its class sets, when the value they hold by default
   is bounded (and within ``max-timeout``); a ``self.timeout``, or the ``timeout`` of an object
   the instance holds (``self._session.timeout``), that the user sets and may leave ``None``,
-  followed by a bound (``self._session.timeout or HTTP_TIMEOUT``); else a module constant named like a timeout (``TIMEOUT``, ``HTTP_TIMEOUT``,
-  ``DEFAULT_TIMEOUT``: a number, or a ``(connect, read)`` pair for requests) — the project's
-  own choice, passed as it is;
+  followed by a bound (``self._session.timeout or HTTP_TIMEOUT``); else a module constant
+  named like a timeout (``TIMEOUT``, ``HTTP_TIMEOUT``, ``DEFAULT_TIMEOUT``: a number, or a
+  ``(connect, read)`` pair for requests) — the project's own choice, passed as it is;
 * else one module-level constant per value and file, placed after the imports and reused by
   every call with that value (and by later runs: a constant with the same value is found):
 
@@ -37,9 +37,9 @@ from resilint.codemods.import_order import in_imports, split_leading
 from resilint.codemods.imports import RUNTIME, bound_names, use_name
 from resilint.codemods.timeout_edits import positive_number, runtime_timeout, seconds
 from resilint.lint.modules import project_roots
-from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.nodes import is_none
 from resilint.lint.semantic import Binding, ClassInfo, FunctionInfo, SemanticModel
+from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.traversal import iter_nodes
 
 NATIVE = "native"
@@ -167,9 +167,9 @@ class NamedTimeouts:
         # The object the call already reads from (``proxies=self._session.proxies``) first: the
         # fix then reads it no more than the call does, even where it may be ``None``.
         read = {
-            node.value.attr.value for node in iter_nodes(call)
-            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Attribute)
-            and isinstance(node.value.value, cst.Name) and node.value.value.value == first.value
+            each.value.attr.value for each in iter_nodes(call)
+            if isinstance(each, cst.Attribute) and isinstance(each.value, cst.Attribute)
+            and isinstance(each.value.value, cst.Name) and each.value.value.value == first.value
         }
         held = [
             name for name in sorted(cls.instance_attributes)
@@ -183,8 +183,8 @@ class NamedTimeouts:
     def _attribute_bound(self, model: SemanticModel, cls: ClassInfo, attribute: str, library: str) -> Optional[bool]:
         """As ``_default_bound``, over every binding of ``self.<attribute>`` in ``cls``."""
         bindings = cls.instance_attributes.get(attribute)
-        if not bindings:
-            return None
+        if not bindings or all(is_none(binding.expr) for binding in bindings):
+            return None  # never set to anything but None: no setting of the user's to keep
         verdicts = [self._binding_bound(model, binding, library) for binding in bindings]
         return None if None in verdicts else all(verdicts)
 
@@ -212,7 +212,7 @@ class NamedTimeouts:
             made.add(self.model.qualified_name(binding.expr.func, binding.scope, binding.order))
         if len(made) != 1 or None in made:
             return False
-        found = project_class(self.model, made.pop(), project_roots(self.codemod.settings))  # type: ignore[arg-type]
+        found = _project_class(self.model, made.pop(), project_roots(self.codemod.settings))  # type: ignore[arg-type]
         return found is not None and self._attribute_bound(*found, "timeout", library) is not None
 
     def _defined_before(self, index: int, call: cst.Call) -> bool:
@@ -362,7 +362,7 @@ def _module_constants(tree: cst.Module, model: SemanticModel) -> Dict[str, Tuple
     return found
 
 
-def project_class(model: SemanticModel, qualified: str, roots: Sequence[str], depth: int = 0) -> Optional[Tuple[SemanticModel, ClassInfo]]:
+def _project_class(model: SemanticModel, qualified: str, roots: Sequence[str], depth: int = 0) -> Optional[Tuple[SemanticModel, ClassInfo]]:
     """The class ``qualified`` names, with the model of the module that defines it: this
     module, or a project module under ``roots`` (through the imports that re-export it)."""
     module, _, name = qualified.rpartition(".")
@@ -375,15 +375,17 @@ def project_class(model: SemanticModel, qualified: str, roots: Sequence[str], de
             return model, cls
     binding = model.lookup(name, model.module_scope, 1 << 30)
     if binding is not None and binding.imported and depth < 3:
-        return project_class(model, binding.imported, roots, depth + 1)
+        return _project_class(model, binding.imported, roots, depth + 1)
     return None
 
 
 def _project_module(module: str, roots: Sequence[str]) -> Optional[SemanticModel]:
-    relative = os.path.join(*module.split(".")) if module else ""
+    if not module:
+        return None
+    relative = os.path.join(*module.split("."))
     for root in roots:
         for path in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
-            if not relative or not os.path.isfile(path):
+            if not os.path.isfile(path):
                 continue
             try:
                 tree = cst.parse_module(read_bytes(path, 1 << 20))
