@@ -55,7 +55,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     `getattr(session, verb.lower())`), a dispatch dict entry, headers built by a helper or merged
     from a default dict of another module, a helper that merges the mapping its caller passes
     on top of its own headers (`partner_headers(extra=None)` with `headers.update(extra)`:
-    called without one, or with one that lacks the key, it sends none), a key set on the
+    called without one, or with one that lacks the key, it sends none), a wrapper that sends
+    the headers its caller passes (`headers = headers or {}`, a cookie added) called with a
+    dict written out without the key, a key set on the
     session's own headers, a key passed down as a parameter (stable) or made by a caller inside
     the retry (`key=str(uuid4())`, or `key = str(uuid4())` a line before in the retried task
     body, unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
@@ -1028,8 +1030,10 @@ class _Judge:
         fresh = next((ref for ref, _ in refs if ref[0] == "fresh"), None)
         if fresh is not None:
             return _Problem(method, "unstable", f"`{str(fresh[1]).strip('`')}`")
-        if refs and all(ref[0] == "none" for ref, _ in refs):
-            return _Problem(method, "missing")  # the call leaves ``headers=None``: no headers at all
+        if refs and all(ref[0] == "none" or ref[:2] == ("headers", "missing") for ref, _ in refs):
+            # the call leaves ``headers=None`` (no headers at all), or passes a mapping the
+            # file reads in full, without the key
+            return _Problem(method, "missing")
         return None
 
     def method_chains(
