@@ -27,7 +27,7 @@ def summary(path: str, source: str) -> ModuleSummary:
 
 
 def flagged(*modules: ModuleSummary) -> List[str]:
-    return [p.path for p in unbounded_smtp_settings(modules, lambda path: path.startswith("tests/"))]
+    return [p.path for p, _ in unbounded_smtp_settings(modules, lambda path: path.startswith("tests/"))]
 
 
 DJANGO = 'INSTALLED_APPS = ["django.contrib.auth"]\n'

@@ -5,7 +5,9 @@ through the backend ``EMAIL_BACKEND`` names, the SMTP one by default, which open
 ``smtplib.SMTP(host, port, timeout=EMAIL_TIMEOUT)``; ``EMAIL_TIMEOUT`` defaults to ``None``, so
 a mail server that accepts the connection and stops answering holds the sending worker for
 good. The calls pass no timeout of their own: the one place to bound them is the settings, so
-that is where the finding goes, at the ``EMAIL_HOST`` assignment that configures the server.
+that is where the finding goes, at the ``EMAIL_HOST`` assignment that configures the server;
+a project that names no host in its settings (it gives ``get_connection(host=...)`` one from
+its database at each send) gets it at each such ``get_connection`` call.
 
 The local pass records the module-level assignments of the settings read here
 (``settings_assigned``); the project pass (``unbounded_smtp_settings``) joins them over every
@@ -15,7 +17,7 @@ than the host.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, List, Tuple
+from typing import Callable, Iterable, Iterator, List, Tuple
 
 import libcst as cst
 
@@ -43,6 +45,13 @@ MESSAGE = (
     "sending the mail forever; set `EMAIL_TIMEOUT` in the settings"
 )
 
+CONNECTION_MESSAGE = (
+    "`django.core.mail.get_connection` opens Django's SMTP backend without a timeout: no "
+    "settings module sets `EMAIL_TIMEOUT` (Django's default is None), so a mail server that "
+    "stops answering blocks the worker sending the mail forever; pass `timeout=` or set "
+    "`EMAIL_TIMEOUT` in the settings"
+)
+
 
 def settings_assigned(module: cst.Module, locate: Callable[[cst.CSTNode], Place]) -> List[Setting]:
     """The module-level assignments of the settings in ``READ``, in source order."""
@@ -52,9 +61,10 @@ def settings_assigned(module: cst.Module, locate: Callable[[cst.CSTNode], Place]
     ]
 
 
-def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[[str], bool]) -> List[Place]:
-    """Where a Django project configures an SMTP server (``EMAIL_HOST``) while no module of it
-    sets ``EMAIL_TIMEOUT``: none when the project is not Django's (no ``INSTALLED_APPS``, no
+def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[[str], bool]) -> List[Tuple[Place, str]]:
+    """Where a Django project configures an SMTP server (``EMAIL_HOST``, else each
+    ``get_connection(...)`` without a timeout) while no module of it sets ``EMAIL_TIMEOUT``,
+    with the message: none when the project is not Django's (no ``INSTALLED_APPS``, no
     setting naming a ``django.`` backend), or
     when every unconditional ``EMAIL_BACKEND`` names only backends that are not SMTP (a
     console or an API backend; one read from the environment with an SMTP default counts as
@@ -67,9 +77,25 @@ def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[
     backends = [s for s in settings if s.name == "EMAIL_BACKEND" and not s.conditional]
     if backends and all(s.dotted and not any(_SMTP_BACKEND in d for d in s.dotted) for s in backends):
         return []
-    if not names & set(_DJANGO_SENDS_ITSELF) and _sends_through_bounded_connections([m for m in modules if not is_test(m.path)]):
+    checked = [m for m in modules if not is_test(m.path)]
+    if not names & set(_DJANGO_SENDS_ITSELF) and _sends_through_bounded_connections(checked):
         return []
-    return [s.place for s in settings if s.name == "EMAIL_HOST"]
+    hosts = [(s.place, MESSAGE) for s in settings if s.name == "EMAIL_HOST"]
+    return hosts or list(_unbounded_connections(checked))
+
+
+def _unbounded_connections(modules: List[ModuleSummary]) -> Iterator[Tuple[Place, str]]:
+    """Where the project opens the settings' SMTP backend itself, without a timeout
+    (``get_connection(host=..., port=...)`` with no ``timeout=`` and no other ``backend=``):
+    the anchor when no settings module names the SMTP host (it comes from the database or
+    the environment at each send)."""
+    for module in modules:
+        for function in module.functions.values():
+            for call in function.calls:
+                keywords = call.arguments.keywords if call.arguments is not None else ()
+                if call.target == _GET_CONNECTION and not {"timeout", "backend"} & set(keywords):
+                    if call.arguments is not None and not call.arguments.double_star and not call.arguments.positional:
+                        yield call.place, CONNECTION_MESSAGE
 
 
 def _sends_through_bounded_connections(modules: List[ModuleSummary]) -> bool:

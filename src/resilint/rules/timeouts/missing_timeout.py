@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
 from resilint.libraries.django_cache import unbounded_redis_caches
-from resilint.libraries.django_mail import MESSAGE as DJANGO_SMTP_MESSAGE, unbounded_smtp_settings
+from resilint.libraries.django_mail import unbounded_smtp_settings
 from resilint.libraries.timeout_verdicts import report_project_verdicts, report_verdicts
 from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext
@@ -106,7 +106,10 @@ class MissingTimeout(ProjectRule):
     `get_connection(...)` passes `timeout=`, no message is sent with `.send()`, the settings
     set no `ADMINS` or `MANAGERS` (Django mails them itself) and nothing imports Django's
     password-reset views or form (a `path(..., include("django.contrib.auth.urls"))` is not
-    seen).
+    seen). A project whose settings name no `EMAIL_HOST` (the host comes from its database or
+    the environment at each send) gets the finding at each `get_connection(...)` that passes
+    neither `timeout=` nor another `backend=`: that call opens the SMTP backend with the
+    settings' missing timeout.
 
     Django's cache on Redis is configured in the settings too: an entry of `CACHES` (a dict
     literal at module level, also under an `if`) whose `BACKEND` is django-redis's
@@ -972,5 +975,5 @@ class MissingTimeout(ProjectRule):
 
     def check_project(self, ctx: ProjectContext) -> None:
         report_project_verdicts(ctx, self.code)
-        for place in unbounded_smtp_settings(ctx.graph.summaries, lambda path: is_test_code(path, ctx.settings)):
-            ctx.report(place, DJANGO_SMTP_MESSAGE)
+        for place, message in unbounded_smtp_settings(ctx.graph.summaries, lambda path: is_test_code(path, ctx.settings)):
+            ctx.report(place, message)
