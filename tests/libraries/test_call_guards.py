@@ -92,9 +92,24 @@ def test_and_holds_in_the_body_or_fails_in_the_else():
         """
     )
     assert found["call_a"] == (("a", "true", ()), ("b", "in", (("str", "x"),)))
-    assert found["call_b"] == ()  # one of the two failed: which one is unknown
-    assert found["call_c"] == ()
+    # one of the two failed, one of the two holds: a choice between the parts' guards
+    assert found["call_b"] == (("", "any", (("all", ("a", "false", ())), ("all", ("b", "not in", (("str", "x"),))))),)
+    assert found["call_c"] == (("", "any", (("all", ("a", "true", ())), ("all", ("b", "true", ())))),)
     assert found["call_d"] == (("a", "false", ()), ("b", "false", ()))
+
+
+def test_a_choice_whose_part_the_file_cannot_read_is_no_guard():
+    found = guards(
+        """
+        def f(a, b, items):
+            if a or (b and len(items) > 2):
+                call_a()
+            if a or len(items) > 2:
+                call_b()
+        """
+    )
+    assert found["call_a"] == (("", "any", (("all", ("a", "true", ())), ("all", ("b", "true", ())))),)
+    assert found["call_b"] == ()  # the unreadable part may be the one that holds
 
 
 def test_an_if_that_leaves_the_block_guards_what_follows():

@@ -63,3 +63,20 @@ def test_summaries_unpacked_together_share_equal_values_and_keep_their_own(tmp_p
     defaults = billing.functions["billing.submit"].defaults
     assert defaults == {"retry": ("bool", True), "attempts": ("int", 1)}
     assert type(defaults["retry"][1]) is bool and type(defaults["attempts"][1]) is int
+
+
+def test_a_choice_guard_survives_the_cache(tmp_path):
+    path = tmp_path / "choice.py"
+    path.write_text(
+        "import requests\n\n"
+        "def refresh(workout, is_creation=False, elevation=True, mode=None):\n"
+        "    if is_creation or (elevation and mode in ('gpx', 'fit')):\n"
+        "        requests.post('https://elevation.example', json={}, timeout=5)\n",
+        encoding="utf-8",
+    )
+    checker = Checker(Settings(root=str(tmp_path)), list(all_rules()))
+    summary = checker.check_file(None, str(path)).summary
+    guards = [guard for function in summary.functions.values() for call in function.calls for guard in call.guards]
+    assert [guard[1] for guard in guards] == ["any"]
+    stored = json.loads(json.dumps(summary.to_json()))
+    assert ModuleSummary.from_json(stored) == summary

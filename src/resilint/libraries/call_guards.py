@@ -7,8 +7,9 @@ only ``if fq.status in FINAL``.
 A guard is ``(subject, test, values)``: ``subject`` a parameter (``no_delay``) or a parameter's
 attribute (``fq.status``), ``test`` one of "true", "false", "in" and "not in", and ``values`` the
 constants an "in" test compares with, as summary values (``("str", "FAILED")``, ``("int", 2)``,
-``("ref", "app.models.Status.FAILED")``, ``("none",)``). A test the file cannot read as one of
-these is no guard: the call is taken to run.
+``("ref", "app.models.Status.FAILED")``, ``("none",)``); or a choice between parts
+(``a or (b and c)``, test "any"), whose values are the alternatives, each the guards of one
+part. A test the file cannot read as one of these is no guard: the call is taken to run.
 """
 
 from __future__ import annotations
@@ -19,10 +20,9 @@ import libcst as cst
 
 from resilint.lint.nodes import dotted_name, number_of, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, SemanticModel
-from resilint.lint.summary import Place, Ref
+from resilint.lint.summary import ALL, ANY, Guard, Place, Ref
 from resilint.lint.traversal import children, iter_nodes
 
-Guard = Tuple[str, str, Tuple[Ref, ...]]
 _NEGATED = {"true": "false", "false": "true", "in": "not in", "not in": "in"}
 _MAX_VALUES = 16
 
@@ -380,7 +380,7 @@ def _tests(
     if isinstance(test, cst.BooleanOperation):
         both = isinstance(test.operator, cst.And) == holds
         if not both:
-            return []  # one of two parts holds: which one, the file cannot tell
+            return _either(model, test, site, function, holds)
         return (_tests(model, test.left, site, function, holds)
                 + _tests(model, test.right, site, function, holds))
     guard = _guard(model, test, site, function)
@@ -388,6 +388,29 @@ def _tests(
         return []
     subject, kind, values = guard
     return [(subject, kind if holds else _NEGATED[kind], values)]
+
+
+def _either(
+    model: SemanticModel, test: cst.BooleanOperation, site: CallSite, function: FunctionInfo, holds: bool,
+) -> List[Guard]:
+    """One of the parts holds (an ``or`` that holds, an ``and`` that fails): one guard whose
+    alternatives are what each part sets (``ANY``); none when a part sets none, since that part
+    may be the one that holds."""
+    parts: List[cst.BaseExpression] = []
+    pending: List[cst.BaseExpression] = [test]
+    while pending:  # ``a or b or c`` is one choice of three
+        part = pending.pop()
+        if isinstance(part, cst.BooleanOperation) and type(part.operator) is type(test.operator) and not part.lpar:
+            pending.extend((part.right, part.left))
+        else:
+            parts.append(part)
+    alternatives: List[Ref] = []
+    for part in parts[:_MAX_VALUES]:
+        guards = _tests(model, part, site, function, holds)
+        if not guards:
+            return []
+        alternatives.append((ALL, *guards))
+    return [("", ANY, tuple(alternatives))] if len(parts) <= _MAX_VALUES else []
 
 
 def _guard(model: SemanticModel, test: cst.BaseExpression, site: CallSite, function: FunctionInfo) -> Optional[Guard]:

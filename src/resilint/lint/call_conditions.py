@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Protocol, Tuple
 
-from resilint.lint.summary import Call, FunctionSummary, Ref
+from resilint.lint.summary import ANY, Call, FunctionSummary, Guard, Ref, subjects_of
 from resilint.lint.value_flow import made_at, omits, own_parameter, passed_at, split_last
 
 # ("str", "FAILED"), ("int", "3"), ("bool", "True"), ("none", ""); ("some", "int"): a value of
@@ -55,7 +55,7 @@ class CallConditions:
         found = self._subjects.get(key)
         if found is not None:
             return found
-        tested = {guard[0] for call in function.calls for guard in call.guards}
+        tested = {subject for call in function.calls for guard in call.guards for subject in subjects_of(guard)}
         self._subjects[key] = frozenset(tested)  # while the callees are asked: a cycle adds nothing
         for call in function.calls:
             owns = ((slot, own_parameter(function.name, ref)) for slot, ref in call.passed)
@@ -101,27 +101,27 @@ class CallConditions:
         """Whether ``call`` may run when ``function`` runs in ``context``."""
         if not call.guards or not context:
             return True
-        for subject, test, values in call.guards:
-            held = context.get(subject)
-            if not held:
-                continue
-            if any(kind == "some" for kind, _ in held):
-                # only ``is None`` is decided for a value known by its type alone
-                if test == "in" and self._constants(values, function.place.path, None, None) == {("none", "")}:
-                    return False
-                continue
-            if test in ("true", "false"):
-                if all(_truthy(c) != (test == "true") for c in held):
-                    return False
-                continue
-            compared = self._constants(values, function.place.path, None, None)
-            if compared is None or not _comparable(held, compared):
-                continue
-            if test == "in" and not (held & compared):
-                return False
-            if test == "not in" and held <= compared:
-                return False
-        return True
+        return all(self._possible(guard, function, context) for guard in call.guards)
+
+    def _possible(self, guard: Guard, function: FunctionSummary, context: Context) -> bool:
+        """Whether ``guard`` may hold in ``context`` (False: what the subjects hold rules it out)."""
+        subject, test, values = guard
+        if test == ANY:
+            return any(all(self._possible(inner, function, context) for inner in alternative[1:]) for alternative in values)
+        held = context.get(subject)
+        if not held:
+            return True
+        if any(kind == "some" for kind, _ in held):
+            # only ``is None`` is decided for a value known by its type alone
+            return not (test == "in" and self._constants(values, function.place.path, None, None) == {("none", "")})
+        if test in ("true", "false"):
+            return not all(_truthy(c) != (test == "true") for c in held)
+        compared = self._constants(values, function.place.path, None, None)
+        if compared is None or not _comparable(held, compared):
+            return True
+        if test == "in":
+            return bool(held & compared)
+        return not (test == "not in" and held <= compared)
 
     # --- what a call passes -------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 26
+SUMMARY_VERSION = 27
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -255,6 +255,23 @@ class ObjectFacts:
     requests: str = ""
 
 
+Guard = Tuple[str, str, Tuple[Ref, ...]]  # (subject, test, values): ``libraries/call_guards.py``
+# A choice (``if self.is_creation or self.refresh_elevation:``): ``("", ANY, alternatives)``,
+# each alternative ``(ALL, guard, ...)``, the guards that hold together when that part holds.
+ANY, ALL = "any", "all"
+
+
+def subjects_of(guard: Guard) -> Iterator[str]:
+    """What ``guard`` tests: its subject, or those of its alternatives' guards."""
+    subject, test, values = guard
+    if test != ANY:
+        yield subject
+        return
+    for alternative in values:
+        for inner in alternative[1:]:
+            yield from subjects_of(inner)
+
+
 @dataclass(frozen=True, **_SLOTS)
 class Call:
     """A call made by a function: ``target`` is the callee's qualified name as far as the file
@@ -289,7 +306,7 @@ class Call:
     # What must hold of the function's parameters for the call to run (``libraries/call_guards.py``):
     # (subject, test, values), subject a parameter or a parameter's attribute ("no_delay",
     # "fq.status"), test "true" | "false" | "in" | "not in", values the constants of an "in".
-    guards: Tuple[Tuple[str, str, Tuple[Ref, ...]], ...] = ()
+    guards: Tuple[Guard, ...] = ()
     # The function's retry layers (indexes) that a failure of this call does not set off: they
     # retry only what fails in other ``try`` statements, so this call's errors leave them.
     escapes: Tuple[int, ...] = ()

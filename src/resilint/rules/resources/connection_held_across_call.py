@@ -92,9 +92,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
     `mark_status(fq, Status.IN_PROGRESS)` does not run what `send_webhooks(fq)` (called after
     `fq.status = status`) does only `if fq.status in (Status.SUCCESSFUL, Status.FAILED)`. The
     tests read are a parameter's truth, `==`/`!=`/`is`/`in`/`not in` against literals and
-    module or class constants, `not`, `and`/`or`, and an `if` that leaves the block before the
-    call; a value passed through any number of calls counts, an unknown one never removes a
-    path. So does a test on an attribute of the object a method runs on, when the caller made
+    module or class constants, `not`, `and`/`or` (a choice, `if self.is_creation or
+    (gpx and self.get_elevation):`, rules out the call only when every side of it is ruled
+    out), and an `if` that leaves the block before the call; a value passed through any number
+    of calls counts, an unknown one never removes a path. So does a test on an attribute of the object a method runs on, when the caller made
     that object and the attribute is set from a constructor parameter
     (`FileService(workout, get_weather=False).process()` does not run what `process` does after
     `if not self.get_weather: return`), through `super().__init__(...)` and through the
