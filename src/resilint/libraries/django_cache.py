@@ -12,16 +12,21 @@ the cache's entry in the settings.
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.lint.nodes import module_assignments, string_keyed, string_of
+from resilint.lint.nodes import dotted_strings, module_assignments, string_keyed, string_of
 from resilint.lint.traversal import iter_nodes
 
 _REDIS_BACKENDS = frozenset({
     "django_redis.cache.RedisCache", "django.core.cache.backends.redis.RedisCache",
+    # django-prometheus's instrumented subclasses of the two, which take the same OPTIONS
+    "django_prometheus.cache.backends.redis.RedisCache",
+    "django_prometheus.cache.backends.redis.NativeRedisCache",
 })
+# django-redis and its subclasses, which read ``OPTIONS["SOCKET_TIMEOUT"]``
+_DJANGO_REDIS = frozenset({"django_redis.cache.RedisCache", "django_prometheus.cache.backends.redis.RedisCache"})
 # Where an entry may bound its reads: django-redis's option, the pool's own keyword (Django's
 # backend passes OPTIONS to the pool; django-redis's CONNECTION_POOL_KWARGS).
 _TIMEOUT_OPTIONS = frozenset({"SOCKET_TIMEOUT", "socket_timeout"})
@@ -29,7 +34,7 @@ _POOL_KWARGS = "CONNECTION_POOL_KWARGS"
 
 
 def message(alias: str, backend: str) -> str:
-    option = "`OPTIONS['SOCKET_TIMEOUT']`" if backend.startswith("django_redis") else "`OPTIONS['socket_timeout']`"
+    option = "`OPTIONS['SOCKET_TIMEOUT']`" if backend in _DJANGO_REDIS else "`OPTIONS['socket_timeout']`"
     return (
         f"the `{alias}` cache ({backend}) sets no socket timeout: redis-py waits forever for a reply by "
         f"default (`socket_timeout=None`), so a Redis that stops answering blocks every request that "
@@ -49,12 +54,22 @@ def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[T
             if not isinstance(entry, cst.Dict):
                 continue
             fields = string_keyed(entry)
-            backend = string_of(fields["BACKEND"]) if fields is not None and "BACKEND" in fields else None
-            if fields is None or backend not in _REDIS_BACKENDS or not _unbounded(fields, url_timeouts):
+            backend = _redis_backend(fields["BACKEND"]) if fields is not None and "BACKEND" in fields else None
+            if fields is None or backend is None or not _unbounded(fields, url_timeouts):
                 continue
             found.append((entry, message(alias, backend)))  # type: ignore[arg-type]
     if found and not _set_later(module):
         yield from found
+
+
+def _redis_backend(value: cst.BaseExpression) -> Optional[str]:
+    """The Redis backend ``BACKEND`` names: a string, or every backend a read from the
+    environment may default to or a condition may choose (``os.getenv("CACHE_BACKEND",
+    "django_redis.cache.RedisCache")``); None when one of them is not a Redis backend."""
+    named = dotted_strings(value)
+    if not named or any(backend not in _REDIS_BACKENDS for backend in named):
+        return None
+    return named[-1]
 
 
 def _caches(module: cst.Module) -> List[cst.Dict]:

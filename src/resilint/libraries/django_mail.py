@@ -21,9 +21,8 @@ from typing import Callable, Iterable, Iterator, List, Tuple
 
 import libcst as cst
 
-from resilint.lint.nodes import module_assignments
+from resilint.lint.nodes import dotted_strings, module_assignments
 from resilint.lint.summary import ModuleSummary, Place, Setting
-from resilint.lint.traversal import iter_nodes
 
 READ = ("EMAIL_HOST", "EMAIL_BACKEND", "EMAIL_TIMEOUT", "INSTALLED_APPS", "ADMINS", "MANAGERS")
 # The project's own sends, which take the connection to send through (``connection=``); a
@@ -56,7 +55,7 @@ CONNECTION_MESSAGE = (
 def settings_assigned(module: cst.Module, locate: Callable[[cst.CSTNode], Place]) -> List[Setting]:
     """The module-level assignments of the settings in ``READ``, in source order."""
     return [
-        Setting(name, locate(assignment), conditional, _dotted_strings(value))
+        Setting(name, locate(assignment), conditional, dotted_strings(value))
         for name, value, assignment, conditional in module_assignments(module) if name in READ
     ]
 
@@ -120,15 +119,3 @@ def _sends_through_bounded_connections(modules: List[ModuleSummary]) -> bool:
                 elif call.target == _GET_CONNECTION and "timeout" not in keywords:
                     return False
     return sends > 0
-
-
-def _dotted_strings(value: cst.BaseExpression) -> Tuple[str, ...]:
-    """The string constants in ``value`` that read as dotted paths (a backend's import path,
-    not the environment variable's name)."""
-    found = []
-    for node in iter_nodes(value):
-        if isinstance(node, cst.SimpleString):
-            text = node.evaluated_value
-            if isinstance(text, str) and "." in text and " " not in text:
-                found.append(text)
-    return tuple(found)

@@ -248,3 +248,16 @@ def module_statements(
 
 def _suite_lines(block: cst.BaseSuite) -> List[cst.CSTNode]:
     return [block] if isinstance(block, cst.SimpleStatementSuite) else list(block.body)
+
+
+def dotted_strings(value: cst.BaseExpression) -> Tuple[str, ...]:
+    """The string constants in ``value`` that read as dotted paths (a backend's import path,
+    not the environment variable's name): a setting read from the environment with a default,
+    or chosen by a condition, names its candidates so."""
+    found = []
+    for node in iter_nodes(value):
+        if isinstance(node, cst.SimpleString):
+            text = node.evaluated_value
+            if isinstance(text, str) and "." in text and " " not in text:
+                found.append(text)
+    return tuple(found)

@@ -113,8 +113,10 @@ class MissingTimeout(ProjectRule):
 
     Django's cache on Redis is configured in the settings too: an entry of `CACHES` (a dict
     literal at module level, also under an `if`) whose `BACKEND` is django-redis's
-    `RedisCache` or Django's own `django.core.cache.backends.redis.RedisCache` is reported
-    when it sets no socket timeout: no `SOCKET_TIMEOUT`/`socket_timeout` in its `OPTIONS`,
+    `RedisCache` or Django's own `django.core.cache.backends.redis.RedisCache` (or
+    django-prometheus's instrumented subclass of either; a backend read from the environment
+    counts as the default it falls back to, a conditional as its branches when each is one of
+    these) is reported when it sets no socket timeout: no `SOCKET_TIMEOUT`/`socket_timeout` in its `OPTIONS`,
     none in `CONNECTION_POOL_KWARGS`, and no `socket_timeout=` in a literal `LOCATION` URL (a
     URL read from the environment carries none, unless `redis-url-timeouts` says it does).
     `OPTIONS` built elsewhere are not judged, nor is a module that sets a socket timeout into
