@@ -32,6 +32,7 @@ from typing import (
 from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
+from resilint.lint.modules import library_names
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
 from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
@@ -122,6 +123,7 @@ class ProjectGraph:
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
         self._dispatchers: Dict[int, Optional[FunctionSummary]] = {}
         self._directories: Dict[str, str] = {}
+        self._bare: Optional[Dict[str, ModuleSummary]] = None
         self._classes: Dict[str, ModuleSummary] = {
             name: summary for summary in self.summaries for name in summary.classes
         }
@@ -219,7 +221,24 @@ class ProjectGraph:
             candidates = self._modules.get(".".join(parts[:cut]))
             if candidates:
                 return _nearest(candidates, near, lambda m: m.path), ".".join(parts[cut:])
-        return None
+        bare = self.bare_module(parts[0]) if len(parts) > 1 else None
+        return (bare, ".".join(parts[1:])) if bare is not None else None
+
+    def bare_module(self, name: str) -> Optional[ModuleSummary]:
+        """The one module of the project whose last name is ``name``, for ``import name`` where
+        no module or package of the project starts with it: the project runs with that module's
+        directory on its path (``PYTHONPATH=src/common/lib`` in its tox or Docker set-up).
+        None when several modules end so, or the name is a library's the rules know."""
+        if self._bare is None:
+            ends: Dict[str, List[ModuleSummary]] = {}
+            for summary in self.summaries:
+                if "." in summary.module:
+                    ends.setdefault(summary.module.rsplit(".", 1)[1], []).append(summary)
+            self._bare = {
+                stem: found[0] for stem, found in ends.items()
+                if len(found) == 1 and stem not in self._tops and stem not in library_names()
+            }
+        return self._bare.get(name)
 
     def through_imports(self, module: ModuleSummary, rest: str) -> Optional[str]:
         """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``, by
