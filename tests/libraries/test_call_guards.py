@@ -106,8 +106,17 @@ def test_a_choice_whose_part_the_file_cannot_read_is_no_guard():
                 call_a()
             if a or len(items) > 2:
                 call_b()
+            if (a or b):
+                call_c()
+            if not ((a and b) and (b == "x")):
+                call_d()
         """
     )
+    # parenthesised, or nested in parentheses: one choice between every part
+    assert found["call_c"] == (("", "any", (("all", ("a", "true", ())), ("all", ("b", "true", ())))),)
+    assert found["call_d"] == (("", "any", (
+        ("all", ("a", "false", ())), ("all", ("b", "false", ())), ("all", ("b", "not in", (("str", "x"),))),
+    )),)
     assert found["call_a"] == (("", "any", (("all", ("a", "true", ())), ("all", ("b", "true", ())))),)
     assert found["call_b"] == ()  # the unreadable part may be the one that holds
 

@@ -397,10 +397,10 @@ def _either(
     alternatives are what each part sets (``ANY``); none when a part sets none, since that part
     may be the one that holds."""
     parts: List[cst.BaseExpression] = []
-    pending: List[cst.BaseExpression] = [test]
-    while pending:  # ``a or b or c`` is one choice of three
+    pending: List[cst.BaseExpression] = [test.right, test.left]
+    while pending:  # ``a or (b or c)`` is one choice of three
         part = pending.pop()
-        if isinstance(part, cst.BooleanOperation) and type(part.operator) is type(test.operator) and not part.lpar:
+        if isinstance(part, cst.BooleanOperation) and type(part.operator) is type(test.operator):
             pending.extend((part.right, part.left))
         else:
             parts.append(part)
