@@ -23,6 +23,10 @@ from resilint.lint.semantic import Binding, CallSite, SemanticModel
 CONNECTS = frozenset({"socket.socket.connect", "socket.socket.connect_ex"})
 # A TLS socket's methods resolve through what made it (``ssl.SSLContext.wrap_socket.connect``).
 _WRAPPED = (".wrap_socket.connect", ".wrap_socket.connect_ex")
+_SOCKET = "socket.socket"
+# Methods that give the socket a timeout (or make it non-blocking) before it connects.
+_TIMING = frozenset({"settimeout", "setblocking"})
+_LOCAL_KINDS = ("SOCK_DGRAM", "AF_UNIX")
 
 
 def connect_name(name: Optional[str]) -> Optional[str]:
@@ -33,10 +37,6 @@ def connect_name(name: Optional[str]) -> Optional[str]:
     if name is not None and name.endswith(_WRAPPED):
         return "ssl.SSLSocket." + name.rsplit(".", 1)[1]
     return None
-_SOCKET = "socket.socket"
-# Methods that give the socket a timeout (or make it non-blocking) before it connects.
-_TIMING = frozenset({"settimeout", "setblocking"})
-_LOCAL_KINDS = ("SOCK_DGRAM", "AF_UNIX")
 
 
 def connects_untimed(model: SemanticModel, site: CallSite) -> bool:
@@ -51,23 +51,29 @@ def connects_untimed(model: SemanticModel, site: CallSite) -> bool:
     return _untimed_until(model, receiver, site, site.order)
 
 
-def _untimed_until(model: SemanticModel, receiver: cst.BaseExpression, site: CallSite, order: int, depth: int = 0) -> bool:
-    """Whether ``receiver`` holds a socket made in the function, untouched before ``order``;
-    a TLS socket wrapping one (``context.wrap_socket(raw)``) keeps the raw socket's timeout."""
+def _untimed_until(
+    model: SemanticModel, receiver: cst.BaseExpression, site: CallSite, order: int, wrapping: Optional[cst.Call] = None,
+) -> bool:
+    """Whether ``receiver`` holds a socket made in the function, untouched before ``order``
+    (but for the ``wrapping`` call); a TLS socket wrapping one (``context.wrap_socket(raw)``)
+    keeps the raw socket's timeout."""
     spelled = dotted_name(receiver)
     binding = _binding_of(model, receiver, site)
-    made = binding.expr or binding.entered if binding is not None else None
+    made = (binding.expr or binding.entered) if binding is not None else None
     if spelled is None or binding is None or not isinstance(made, cst.Call):
         return False
-    between = [c for c in model.calls_in(site.scope) if binding.order <= c.order < order and c.node is not made]
+    between = [
+        c for c in model.calls_in(site.scope)
+        if binding.order <= c.order < order and c.node is not made and c.node is not wrapping
+    ]
     if any(_touches(call.node, spelled) for call in between):
         return False
     if _made_here(model, made, site):
         return True
     wraps = (model.qualified_name(made.func, site.scope, site.order) or "").endswith(".wrap_socket")
-    if not wraps or not made.args or made.args[0].keyword is not None or depth:
+    if not wraps or not made.args or made.args[0].keyword is not None or wrapping is not None:
         return False
-    return _untimed_until(model, made.args[0].value, site, binding.order, depth + 1)
+    return _untimed_until(model, made.args[0].value, site, binding.order, made)
 
 
 def _made_here(model: SemanticModel, made: cst.Call, site: CallSite) -> bool:
