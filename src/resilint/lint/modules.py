@@ -88,7 +88,7 @@ def shadowing_modules(path: str, roots: Sequence[str]) -> FrozenSet[str]:
     found: Set[str] = set()
     for directory in directories:
         found.update(_top_level_modules(directory))
-    return frozenset(found & library_names())
+    return frozenset(found & _library_names())
 
 
 def _top_level_modules(directory: str) -> FrozenSet[str]:
@@ -114,9 +114,7 @@ def _top_level_modules(directory: str) -> FrozenSet[str]:
 
 
 @lru_cache(maxsize=None)
-def library_names() -> FrozenSet[str]:
-    """The standard library's modules the rules know, and the libraries named by the rules'
-    trigger words: names a project's own module must not be taken for."""
+def _library_names() -> FrozenSet[str]:
     from resilint.lint.registry import all_rules
 
     triggers = {word for rule in all_rules().values() for word in rule.triggers if word.isidentifier()}

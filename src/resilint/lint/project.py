@@ -9,6 +9,7 @@ so recursion and import cycles end, and each layer is reached along its shortest
 from __future__ import annotations
 
 import os
+import sys
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import (
@@ -32,7 +33,6 @@ from typing import (
 from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
-from resilint.lint.modules import library_names
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
 from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
@@ -98,7 +98,7 @@ class ProjectGraph:
     checked together, or scripts beside each other that import ``helpers``): a name is then
     looked up from the file that uses it, and the module nearest to that file wins."""
 
-    def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
+    def __init__(self, summaries: Iterable[ModuleSummary], libraries: FrozenSet[str] = frozenset()) -> None:
         # The functions whose layers and calls the graph completes with other modules' facts are
         # its own copies: the summaries it is given stay as their files made them (a language
         # server runs the pass again over the same summaries after every edit).
@@ -124,6 +124,8 @@ class ProjectGraph:
         self._dispatchers: Dict[int, Optional[FunctionSummary]] = {}
         self._directories: Dict[str, str] = {}
         self._bare: Optional[Dict[str, ModuleSummary]] = None
+        # Names of libraries a project module must not be taken for (``bare_module``).
+        self._libraries = libraries | frozenset(getattr(sys, "stdlib_module_names", ()))
         self._classes: Dict[str, ModuleSummary] = {
             name: summary for summary in self.summaries for name in summary.classes
         }
@@ -236,7 +238,7 @@ class ProjectGraph:
                     ends.setdefault(summary.module.rsplit(".", 1)[1], []).append(summary)
             self._bare = {
                 stem: found[0] for stem, found in ends.items()
-                if len(found) == 1 and stem not in self._tops and stem not in library_names()
+                if len(found) == 1 and stem not in self._tops and stem not in self._libraries
             }
         return self._bare.get(name)
 
@@ -1097,7 +1099,8 @@ def run_project_rules(
     ``reported_paths`` (None: every file), and the suppressions that served."""
     if not rules:
         return [], set()
-    ctx = ProjectContext(ProjectGraph(summaries), settings, reported_paths)
+    libraries = frozenset(word for rule in rules for word in rule.triggers if word.isidentifier())
+    ctx = ProjectContext(ProjectGraph(summaries, libraries), settings, reported_paths)
     for rule in rules:
         ctx.run(rule)
     return ctx.findings, ctx.suppressed
