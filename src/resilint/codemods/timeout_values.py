@@ -26,7 +26,6 @@ function (``FETCH_USER_TIMEOUT``), else numbered (``HTTP_TIMEOUT_2``).
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
@@ -36,7 +35,7 @@ from resilint.codemods.base import ResilintCodemod, Span, docstring_or_strict
 from resilint.codemods.import_order import in_imports, split_leading
 from resilint.codemods.imports import RUNTIME, bound_names, use_name
 from resilint.codemods.timeout_edits import positive_number, runtime_timeout, seconds
-from resilint.lint.modules import project_roots
+from resilint.lint.modules import ModuleFinder, project_roots
 from resilint.lint.nodes import is_none
 from resilint.lint.semantic import Binding, ClassInfo, FunctionInfo, SemanticModel
 from resilint.lint.source import SourceError, read_bytes
@@ -87,6 +86,7 @@ class NamedTimeouts:
         self._anchor, self._anchor_first = _anchor(tree)
         self._runtime_function: Optional[str] = None
         self._planned = False
+        self._modules: Optional[_ProjectModules] = None  # read once a held object's class is asked for
 
     # --- what the scope has ---------------------------------------------------------------
 
@@ -212,7 +212,9 @@ class NamedTimeouts:
             made.add(self.model.qualified_name(binding.expr.func, binding.scope, binding.order))
         if len(made) != 1 or None in made:
             return False
-        found = _project_class(self.model, made.pop(), project_roots(self.codemod.settings))  # type: ignore[arg-type]
+        if self._modules is None:
+            self._modules = _ProjectModules(project_roots(self.codemod.settings))
+        found = _project_class(self.model, made.pop(), self._modules)  # type: ignore[arg-type]
         return found is not None and self._attribute_bound(*found, "timeout", library) is not None
 
     def _defined_before(self, index: int, call: cst.Call) -> bool:
@@ -362,12 +364,14 @@ def _module_constants(tree: cst.Module, model: SemanticModel) -> Dict[str, Tuple
     return found
 
 
-def _project_class(model: SemanticModel, qualified: str, roots: Sequence[str], depth: int = 0) -> Optional[Tuple[SemanticModel, ClassInfo]]:
+def _project_class(
+    model: SemanticModel, qualified: str, modules: "_ProjectModules", depth: int = 0,
+) -> Optional[Tuple[SemanticModel, ClassInfo]]:
     """The class ``qualified`` names, with the model of the module that defines it: this
-    module, or a project module under ``roots`` (through the imports that re-export it)."""
+    module, or a project module (through the imports that re-export it)."""
     module, _, name = qualified.rpartition(".")
     if module != model.module_name:
-        model = _project_module(module, roots)  # type: ignore[assignment]
+        model = modules.model(module)  # type: ignore[assignment]
         if model is None:
             return None
     for cls in model.classes:
@@ -375,24 +379,32 @@ def _project_class(model: SemanticModel, qualified: str, roots: Sequence[str], d
             return model, cls
     binding = model.lookup(name, model.module_scope, 1 << 30)
     if binding is not None and binding.imported and depth < 3:
-        return _project_class(model, binding.imported, roots, depth + 1)
+        return _project_class(model, binding.imported, modules, depth + 1)
     return None
 
 
-def _project_module(module: str, roots: Sequence[str]) -> Optional[SemanticModel]:
-    if not module:
-        return None
-    relative = os.path.join(*module.split("."))
-    for root in roots:
-        for path in (os.path.join(root, relative + ".py"), os.path.join(root, relative, "__init__.py")):
-            if not os.path.isfile(path):
-                continue
-            try:
-                tree = cst.parse_module(read_bytes(path, 1 << 20))
-            except (SourceError, OSError, cst.ParserSyntaxError, RecursionError, UnicodeDecodeError):
-                return None  # what a file that cannot be read defines is not known
-            return SemanticModel(tree, module_name=module, path=path)
-    return None
+class _ProjectModules:
+    """The project's modules a run reads besides the fixed file, each parsed once: found as
+    ``import`` finds them from the project roots (``ModuleFinder``)."""
+
+    def __init__(self, roots: Sequence[str]) -> None:
+        self._finder = ModuleFinder(roots)
+        self._models: Dict[str, Optional[SemanticModel]] = {}
+
+    def model(self, module: str) -> Optional[SemanticModel]:
+        if module not in self._models:
+            self._models[module] = self._read(module)
+        return self._models[module]
+
+    def _read(self, module: str) -> Optional[SemanticModel]:
+        path = self._finder.find(module) if module else None
+        if path is None:
+            return None
+        try:
+            tree = cst.parse_module(read_bytes(path, 1 << 20))
+        except (SourceError, OSError, cst.ParserSyntaxError, RecursionError, UnicodeDecodeError):
+            return None  # what a file that cannot be read defines is not known
+        return SemanticModel(tree, module_name=module, path=path)
 
 
 def or_bound(setting: cst.BaseExpression, bound: cst.BaseExpression) -> cst.BaseExpression:

@@ -10,7 +10,7 @@ from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
 from resilint.lint.finding import Finding, RunResult
 from resilint.lint.jobs import MAX_JOBS_PER_CORE, default_jobs
-from resilint.lint.modules import module_names, project_roots
+from resilint.lint.modules import ModuleFinder, module_names, project_roots
 from resilint.lint.signals import deferred_signals
 from resilint.lint.source import SourceError, content_digest, read_bytes
 from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
@@ -232,7 +232,7 @@ def _imported_summaries(
         root = _import_root(summary.path, summary.module)
         if root is not None and root not in roots:
             roots.append(root)
-    finder = _ModuleFinder(roots)
+    finder = ModuleFinder(roots)
     extra: List[ModuleSummary] = []
     read: Dict[str, str] = {}
     frontier = list(summaries)
@@ -240,7 +240,7 @@ def _imported_summaries(
         wanted = {module for summary in frontier for module in _referenced_modules(summary, plain)} - known
         if not wanted:
             break
-        paths = sorted({path for path in map(finder.find, wanted) if path is not None})
+        paths = sorted({display_path(path) for path in map(finder.find, wanted) if path is not None})
         known.update(wanted)
         digests: Dict[str, str] = {}
         consulted = _consult_cache(paths, cache, digests, project, settings.max_file_size)
@@ -283,49 +283,6 @@ def _import_root(path: str, module: str) -> Optional[str]:
     for _ in range(depth):
         directory = os.path.dirname(directory)
     return directory if module else None
-
-
-class _ModuleFinder:
-    """Finds the file that ``import module`` would load from one of the roots, as Python looks
-    for it; a name whose parent is no package directory under a root (``requests.Session.get``)
-    costs one memoised directory test, not a search."""
-
-    def __init__(self, roots: Sequence[str]) -> None:
-        self.roots = roots
-        self._directories: Dict[str, bool] = {}
-        self._listings: Dict[str, Set[str]] = {}
-
-    def find(self, module: str) -> Optional[str]:
-        parts = module.split(".")
-        if not all(part.isidentifier() for part in parts):
-            return None
-        for root in self.roots:
-            if not self._may_hold(root, parts[0]):
-                continue
-            parent = os.path.join(root, *parts[:-1])
-            if len(parts) > 1 and not self._is_directory(parent):
-                continue
-            base = os.path.join(parent, parts[-1])
-            for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-                if os.path.isfile(candidate):
-                    return display_path(candidate)
-        return None
-
-    def _may_hold(self, root: str, top: str) -> bool:
-        """Whether ``root`` has a package or module named ``top`` (one listing per root)."""
-        names = self._listings.get(root)
-        if names is None:
-            try:
-                names = {entry[:-3] if entry.endswith(".py") else entry for entry in os.listdir(root)}
-            except OSError:
-                names = set()
-            self._listings[root] = names
-        return top in names
-
-    def _is_directory(self, path: str) -> bool:
-        if path not in self._directories:
-            self._directories[path] = os.path.isdir(path)
-        return self._directories[path]
 
 
 def _key_of(
