@@ -404,13 +404,15 @@ def _either(
             pending.extend((part.right, part.left))
         else:
             parts.append(part)
+    if len(parts) > _MAX_VALUES:
+        return []
     alternatives: List[Ref] = []
-    for part in parts[:_MAX_VALUES]:
+    for part in parts:
         guards = _tests(model, part, site, function, holds)
         if not guards:
             return []
         alternatives.append((ALL, *guards))
-    return [("", ANY, tuple(alternatives))] if len(parts) <= _MAX_VALUES else []
+    return [("", ANY, tuple(alternatives))]
 
 
 def _guard(model: SemanticModel, test: cst.BaseExpression, site: CallSite, function: FunctionInfo) -> Optional[Guard]:

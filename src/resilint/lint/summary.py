@@ -305,7 +305,8 @@ class Call:
     receiver: str = ""
     # What must hold of the function's parameters for the call to run (``libraries/call_guards.py``):
     # (subject, test, values), subject a parameter or a parameter's attribute ("no_delay",
-    # "fq.status"), test "true" | "false" | "in" | "not in", values the constants of an "in".
+    # "fq.status"), test "true" | "false" | "in" | "not in", values the constants of an "in";
+    # or a choice between parts (``ANY``, above).
     guards: Tuple[Guard, ...] = ()
     # The function's retry layers (indexes) that a failure of this call does not set off: they
     # retry only what fails in other ``try`` statements, so this call's errors leave them.
