@@ -91,10 +91,10 @@ def _unbounded_connections(modules: List[ModuleSummary]) -> Iterator[Tuple[Place
     for module in modules:
         for function in module.functions.values():
             for call in function.calls:
-                keywords = call.arguments.keywords if call.arguments is not None else ()
-                if call.target == _GET_CONNECTION and not {"timeout", "backend"} & set(keywords):
-                    if call.arguments is not None and not call.arguments.double_star and not call.arguments.positional:
-                        yield call.place, CONNECTION_MESSAGE
+                args = call.arguments
+                if (call.target == _GET_CONNECTION and args is not None and not args.double_star and not args.positional
+                        and not {"timeout", "backend"} & set(args.keywords)):
+                    yield call.place, CONNECTION_MESSAGE
 
 
 def _sends_through_bounded_connections(modules: List[ModuleSummary]) -> bool:

@@ -5,8 +5,8 @@ for the kernel to give up (minutes), and every ``recv`` after it waits forever.
 Judged only where the file shows the whole story: the socket is made in the function that
 connects it (``sock = socket.socket(...)``, ``with socket.socket() as sock``,
 ``self.sock = socket.socket()``, ``socket.socket().connect(...)``, or a TLS socket wrapping
-such a socket, whose timeout it takes), and between the two nothing sets its timeout (``settimeout``, ``setblocking``) or hands it to other code that
-might. Datagram and Unix-domain sockets are left alone: a UDP ``connect`` sends nothing, and a
+such a socket, whose timeout it takes), and between the two nothing sets its timeout
+(``settimeout``, ``setblocking``) or hands it to other code that might. Datagram and Unix-domain sockets are left alone: a UDP ``connect`` sends nothing, and a
 Unix socket is a local process, not a network dependency. A module that calls
 ``socket.setdefaulttimeout`` anywhere sets the default its sockets take.
 """

@@ -230,7 +230,8 @@ class ProjectGraph:
         """The one module of the project whose last name is ``name``, for ``import name`` where
         no module or package of the project starts with it: the project runs with that module's
         directory on its path (``PYTHONPATH=src/common/lib`` in its tox or Docker set-up).
-        None when several modules end so, or the name is a library's the rules know."""
+        None when several modules end so, or the name is a library's the rules know or a
+        standard module's."""
         if self._bare is None:
             ends: Dict[str, List[ModuleSummary]] = {}
             for summary in self.summaries:
