@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from resilint.lint.config import ConfigError, Settings, _parse_toml, common_start
-from resilint.lint.source import SourceError, read_bytes
+from resilint.lint.source import SourceError, read_bytes, tool_text
 
 FIX_TARGETS = ("auto", "native", "runtime")
 RUNTIME_DISTRIBUTIONS = ("resilint-runtime", "resilint")
@@ -122,7 +122,7 @@ def read_dependencies(root: Optional[str]) -> ProjectDependencies:
     readers = (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg), ("setup.py", _from_setup_py))
     for name, reader in readers:
         path = os.path.join(root, name)
-        text = _text(path)
+        text = tool_text(path)
         if text is not None:
             found.requirements.extend(_requirements(reader(text, path), path))
     for directory in (root, os.path.join(root, "requirements")):
@@ -133,7 +133,7 @@ def read_dependencies(root: Optional[str]) -> ProjectDependencies:
         for name in names:
             if (_is_requirements(name) or directory != root and name.endswith(".txt")):
                 path = os.path.join(directory, name)
-                text = _text(path)
+                text = tool_text(path)
                 if text is not None:
                     found.requirements.extend(_requirements(_from_requirements_txt(text), path))
     return found
@@ -157,15 +157,6 @@ def dependencies_of(settings: Settings, paths: Sequence[str] = ()) -> ProjectDep
     if key not in _READ:
         _READ[key] = read_dependencies(root)
     return _READ[key]
-
-
-def _text(path: str) -> Optional[str]:
-    if not os.path.isfile(path):
-        return None
-    try:
-        return read_bytes(path).decode("utf-8", errors="replace")
-    except SourceError:
-        return None
 
 
 def _requirements(lines: Iterable[str], where: str) -> List[Requirement]:

@@ -67,6 +67,16 @@ def read_bytes(path: str, max_size: Optional[int] = None) -> bytes:
         raise SourceError(f"cannot be read: {exc.strerror or exc}") from None
 
 
+def tool_text(path: str, max_size: Optional[int] = None) -> Optional[str]:
+    """The text of a file another tool reads (a requirements list, a CI configuration), its
+    undecodable bytes replaced; None when it is not there or cannot be read: such a file is no
+    source of resilint's, and what it cannot tell is left out."""
+    try:
+        return read_bytes(path, max_size).decode("utf-8", errors="replace")
+    except SourceError:
+        return None
+
+
 def too_large(size: int, max_size: int) -> SourceError:
     return SourceError(
         f"too large to analyse: {_megabytes(size)}, over max-file-size ({_megabytes(max_size)}); "

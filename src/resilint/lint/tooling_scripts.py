@@ -23,7 +23,7 @@ import re
 import shlex
 from typing import Iterable, Iterator, List, Optional, Set
 
-from resilint.lint.source import SourceError, read_bytes
+from resilint.lint.source import tool_text
 
 # Where the test tooling's commands are written, relative to the project root.
 _INI_FILES = ("tox.ini", "setup.cfg")
@@ -126,7 +126,4 @@ def _first_argument(words: List[str]) -> Optional[str]:
 
 
 def _read(path: str) -> str:
-    try:
-        return read_bytes(path, _MAX_BYTES).decode("utf-8", errors="replace")
-    except (OSError, SourceError):
-        return ""
+    return tool_text(path, _MAX_BYTES) or ""
