@@ -17,6 +17,8 @@ than the host.
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Callable, Iterable, Iterator, List, Tuple
 
 import libcst as cst
@@ -38,6 +40,9 @@ _GET_CONNECTION = "django.core.mail.get_connection"
 _DJANGO_SENDS_ITSELF = ("ADMINS", "MANAGERS")
 _PASSWORD_RESET = ("django.contrib.auth.views", "django.contrib.auth.forms.PasswordResetForm")
 _SMTP_BACKEND = "smtp"
+# Settings modules of another environment than production (``settings/test.py``,
+# ``dev_settings.py``): the backend chosen there is not the one production sends through.
+_OTHER_ENVIRONMENTS = frozenset({"test", "tests", "testing", "dev", "develop", "development", "local", "ci"})
 MESSAGE = (
     "Django sends mail over SMTP without a timeout: no settings module sets `EMAIL_TIMEOUT` "
     "(Django's default is None), so a mail server that stops answering blocks the worker "
@@ -67,13 +72,17 @@ def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[
     setting naming a ``django.`` backend), or
     when every unconditional ``EMAIL_BACKEND`` names only backends that are not SMTP (a
     console or an API backend; one read from the environment with an SMTP default counts as
-    SMTP). Settings in test code do not count either way."""
+    SMTP) in the settings modules not named for another environment (``test.py``,
+    ``dev.py``, ``local_settings.py``). Settings in test code do not count either way."""
     settings = [s for m in modules if m.settings and not is_test(m.path) for s in m.settings]
     names = {s.name for s in settings}
     django = "INSTALLED_APPS" in names or any(d.startswith("django.") for s in settings for d in s.dotted)
     if not django or "EMAIL_TIMEOUT" in names:
         return []
-    backends = [s for s in settings if s.name == "EMAIL_BACKEND" and not s.conditional]
+    backends = [
+        s for m in modules if m.settings and not is_test(m.path) and not _other_environment(m.path)
+        for s in m.settings if s.name == "EMAIL_BACKEND" and not s.conditional
+    ]
     if backends and all(s.dotted and not any(_SMTP_BACKEND in d for d in s.dotted) for s in backends):
         return []
     checked = [m for m in modules if not is_test(m.path)]
@@ -81,6 +90,11 @@ def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[
         return []
     hosts = [(s.place, MESSAGE) for s in settings if s.name == "EMAIL_HOST"]
     return hosts or list(_unbounded_connections(checked))
+
+
+def _other_environment(path: str) -> bool:
+    stem = os.path.splitext(os.path.basename(path))[0].lower()
+    return any(part in _OTHER_ENVIRONMENTS for part in re.split(r"[_.-]", stem))
 
 
 def _unbounded_connections(modules: List[ModuleSummary]) -> Iterator[Tuple[Place, str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -131,11 +131,12 @@ class RequestFinder:
             return (verb, code_of(func, 40), None) if verb in UNSAFE else None
         return None
 
-    def unsafe_requests(self, function: FunctionInfo) -> Iterator[Unsafe]:
+    def unsafe_requests(self, function: FunctionInfo, calls: Optional[Sequence[CallSite]] = None) -> Iterator[Unsafe]:
         """The requests made directly by ``function`` that a retry of the function would repeat
         unsafely, or may repeat once the project pass knows what its callers pass (the method,
-        the key) or what another module's helper puts in the headers."""
-        for call in self.model.calls_in(function.scope):
+        the key) or what another module's helper puts in the headers. ``calls``: those of a
+        lambda written in it instead of its own."""
+        for call in self.model.calls_in(function.scope) if calls is None else calls:
             sent = self.sent(call, function)
             if sent is None:
                 continue

@@ -169,11 +169,19 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             for node in site.stack
         )
 
+    _handed_lambdas(model, values, function_of, locate)
+    # id(function) → id(lambda's summary) → (it, the calls written in the lambda)
+    lambda_calls: Dict[int, Dict[int, Tuple[FunctionSummary, List[CallSite]]]] = {}
     for site in model.calls:
         names = [n for n in model.call_names(site) if not n.startswith(_SKIPPED_TARGETS)]
         if not names:
             continue
         owner = function_of(site.scope.enclosing_function)
+        lambda_function = _lambda_of(site, values.lambdas)
+        if lambda_function is not None:
+            lambda_calls.setdefault(id(site.scope.enclosing_function), {}).setdefault(
+                id(lambda_function), (lambda_function, []),
+            )[1].append(site)
         covering = tuple(index for _, index in sorted(loops.get(id(site.node), ())))
         mocked = tuple(sorted(mocked_libraries(model, site)))
         arguments = _arguments(model, site, locate)
@@ -199,11 +207,20 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             elif setting is not None:  # a layer if the project sets it (``stripe.max_network_retries = 2``)
                 owner.layers.append(Layer("", None, place, client=True, via=setting))
                 retrying = len(owner.layers) - 1
-            owner.calls.append(Call(
+            call = Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site), passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
                 swallowed(site), tuple(answered.get(id(site.node), ())), converted_to,
-            ))
+            )
+            owner.calls.append(call)
+            if lambda_function is not None:
+                # what the lambda runs when the function it is handed to calls it
+                if retrying is not None:
+                    lambda_function.layers.append(owner.layers[retrying])
+                lambda_function.calls.append(replace(
+                    call, layers=(), retrying=None if retrying is None else len(lambda_function.layers) - 1,
+                    db_scopes=(), later=False, escapes=(), answered=(), guards=chosen.get(name, ()),
+                ))
 
     finder = RequestFinder(model)
     applied = {id(scope.node) for scope in found.scopes}
@@ -218,15 +235,16 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         owner.delay = delay if delay != UNKNOWN else None
         slept = delays.slept_by(info)
         owner.sleeps = slept[0] if slept is not None else None
-        for unsafe in finder.unsafe_requests(info):
-            sent = unsafe.sent
-            status = unsafe.status
-            if status == "unstable" and _made_before_loops(finder, found, unsafe):
-                status = PER_CALL
-            owner.requests.append(Request(
-                sent.method, sent.name, status, unsafe.detail, locate(unsafe.call.node), sent.method_from,
-                unsafe.key_from, sent.receiver,
-            ))
+        for handed, calls in [(owner, None), *lambda_calls.get(id(info), {}).values()]:
+            for unsafe in finder.unsafe_requests(info, calls):
+                sent = unsafe.sent
+                status = unsafe.status
+                if status == "unstable" and _made_before_loops(finder, found, unsafe):
+                    status = PER_CALL
+                handed.requests.append(Request(
+                    sent.method, sent.name, status, unsafe.detail, locate(unsafe.call.node), sent.method_from,
+                    unsafe.key_from, sent.receiver,
+                ))
         if info.returns and (_may_build_headers(model, info) or values.keys):  # headers, or a key made anew
             owner.headers = finder.returned_headers(info)
     for info, raised in raised_errors(model):
@@ -272,6 +290,35 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             if attribute not in cls.scope.bindings:
                 values.store(f"{qualified}.{attribute}", bindings)
     return summary
+
+
+def _handed_lambdas(
+    model: SemanticModel, values: "_Values", function_of: Callable[[Optional[FunctionInfo]], FunctionSummary], locate: Locate,
+) -> None:
+    """A function summary for each lambda a call is handed as an argument
+    (``with_retries(lambda: requests.post(url, json=body))``), named after the function it is
+    written in and its place: what the function it is handed to runs when it calls it."""
+    for site in model.calls:
+        for arg in site.node.args:
+            node = arg.value
+            if node.__class__ is not cst.Lambda or arg.star or id(node) in values.lambdas:
+                continue
+            owner = function_of(site.scope.enclosing_function)
+            place = locate(node)
+            handed = FunctionSummary(f"{owner.name}.<lambda at {place.line}:{place.column}>", place)
+            handed.parameters = [param.name.value for param in node.params.params]  # type: ignore[attr-defined]
+            values.summary.functions[handed.name] = handed
+            values.lambdas[id(node)] = handed
+
+
+def _lambda_of(site: CallSite, lambdas: Dict[int, FunctionSummary]) -> Optional[FunctionSummary]:
+    """The handed lambda a call is written in (the innermost), if any."""
+    for node in reversed(site.stack):
+        if node.__class__ is cst.Lambda:
+            return lambdas.get(id(node))
+        if node.__class__ is cst.FunctionDef:
+            return None
+    return None
 
 
 def _sets_socket_default(model: SemanticModel) -> bool:
@@ -331,6 +378,8 @@ class _Values:
         # it, the function that configured it): the same object is passed, stored and
         # returned many times, and its facts read the whole file's mounts and sessions.
         self.objects: Dict[Tuple[object, ...], str] = {}
+        # id(lambda) → the function summary of a lambda handed to a call as an argument
+        self.lambdas: Dict[int, FunctionSummary] = {}
 
     def store(self, name: str, bindings: List[Binding]) -> None:
         """The joined values of a name (or attribute) under ``name``, when any is known.
@@ -507,6 +556,9 @@ class _Values:
                 number = number_of(arg.value)
                 if isinstance(number, int):
                     found.append((slot, ("int", number)))
+                continue
+            if arg.value.__class__ is cst.Lambda and id(arg.value) in self.lambdas:
+                found.append((slot, ("ref", self.lambdas[id(arg.value)].name)))
                 continue
             if arg.value.__class__ in _NO_VALUE:
                 continue

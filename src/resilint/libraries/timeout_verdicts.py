@@ -638,6 +638,7 @@ class _ProjectJudge:
         self._partial_clients: Optional[bool] = None
         self._defaults: Dict[str, bool] = {}  # module → whether importing it sets a socket default
         self._setters: Optional[Set[str]] = None  # the modules that set one when imported
+        self._connecting: Optional[Set[str]] = None  # project classes that may be a connecting client
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
         return spec_for(name, self.settings.extend_clients)
@@ -784,8 +785,13 @@ class _ProjectJudge:
         args = call.arguments
         if args is None or not (args.positional or args.star or "host" in args.keywords):
             return None
+        if self._connecting is None:
+            # most projects have no such class: then no call needs its value read
+            self._connecting = self.graph.values.library_heirs(_CONNECTING_CLASSES)
+        if not self._connecting:
+            return None
         held = [h for h in self.graph.values.of(call.target, function.place.path) if h.kind == "class"]
-        if len(held) != 1:
+        if len(held) != 1 or held[0].name not in self._connecting:
             return None
         cls = held[0].name
         base = self.graph.values.library_base(cls)

@@ -482,8 +482,24 @@ class ProjectGraph:
         found = self.resolve(call.target, near)
         if found is None:
             callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
-            found = callees[0][0] if callees else None
+            found = self._choice(call, callees) if len({id(f) for f, _ in callees}) > 1 else callees[0][0] if callees else None
         return (self.overrides(found) or found) if found is not None else None
+
+    def _choice(self, call: Call, callees: List[Tuple[FunctionSummary, int]]) -> FunctionSummary:
+        """For a call that may run one of several project functions (a parameter the callers
+        fill with different functions or lambdas), a function that calls each of them,
+        standing in for the choice, as ``overrides`` stands in for a dispatch."""
+        known = self._dispatchers.get(id(call), False)
+        if known:
+            return known  # type: ignore[return-value]
+        owner = callees[0][0]
+        choice = FunctionSummary(call.target.replace("(", "").replace(")", ""), call.place, calls=[
+            Call(function.name, call.place, bound=offset > 0)
+            for function, offset in {id(function): (function, offset) for function, offset in callees}.values()
+        ])
+        self._module_of[id(choice)] = self.module_of(owner)
+        self._dispatchers[id(call)] = choice
+        return choice
 
     def overrides(self, method: FunctionSummary) -> Optional[FunctionSummary]:
         """For a method its class only declares, a function that calls every override of it in

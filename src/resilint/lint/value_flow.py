@@ -14,6 +14,7 @@ values that are known. Recursion and cycles end (a value being computed is empty
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
@@ -25,6 +26,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.project import ProjectGraph
 
 _MAX_DEPTH = 40  # nested evaluations before a value is given up as unknown
+# What a Django manager gives back one row of a model as (``Network.objects.get(pk=pk)``,
+# ``Order.objects.select_for_update().filter(...).first()``): an instance of the model.
+_ONE_ROW = re.compile(
+    r"^(?:(?:all|filter|exclude|select_for_update|select_related|prefetch_related|only|defer|using|order_by|annotate)\.)*"
+    r"(?:get|create|first|last|latest|earliest|get_by_natural_key)$"
+)
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,7 @@ class ValueFlow:
         self._filed: Dict[str, Tuple[Dict[int, List[Tuple[int, Caller]]], List[Tuple[int, Tuple[FunctionSummary, Call]]]]] = {}
         self._by_name: Optional[Dict[str, List[Tuple[FunctionSummary, Call]]]] = None
         self._inheritors: Optional[Dict[str, List[str]]] = None  # project class → its direct subclasses
+        self._library_heirs: Dict[str, List[str]] = {}  # library class → the project classes right on it
         self._subclasses: Dict[str, List[str]] = {}
         self._lineages: Dict[str, List[str]] = {}
 
@@ -135,6 +143,9 @@ class ValueFlow:
         base, attribute = split_last(name)
         if not base or not graph.is_project_name(base):
             return (Held("object", canonical_name(name)),)  # a library's own object
+        model, manager, query = name.partition(".objects.")
+        if manager and _ONE_ROW.match(query):
+            return [Held("instance", held.name, module=held.module) for held in self.of(model, near) if held.kind == "class"]
         if attribute.startswith("("):
             return self.parameter(base, attribute[1:-1], near)
         return [held for owner in self.of(base, near) for held in self.attribute(owner, attribute, near)]
@@ -462,6 +473,15 @@ class ValueFlow:
                     for base in self.bases(name, summary):
                         if base.kind == "class":
                             self._inheritors.setdefault(base.name, []).append(name)
+                        else:
+                            self._library_heirs.setdefault(base.name, []).append(name)
+
+    def library_heirs(self, libraries: Iterable[str]) -> Set[str]:
+        """The project classes that extend one of the library classes ``libraries`` at any
+        depth, through any of their bases."""
+        self._inheritance()
+        direct = {name for library in libraries for name in self._library_heirs.get(library, ())}
+        return direct.union(*(self.subclasses(name) for name in direct))
 
     def constructed_by(self, cls: str) -> Set[str]:
         """The project classes whose ``__init__`` is that of ``cls``: itself, and its subclasses

@@ -106,9 +106,16 @@ _STATUS_NAMES = frozenset({"status_code", "status", "status_int", "code"})
 _STATUS_KEYS = frozenset({"status_code", "status", "code", "http_code", "status_int"})
 
 
+# A status the code unpacked into a name of its own (``_, status_code = api.get(path)``).
+_STATUS_VARIABLES = frozenset({"status", "statuscode", "httpstatus", "httpcode", "responsecode", "respcode", "responsestatus"})
+
+
 def _reads_status_of(node: cst.BaseExpression, attributes: frozenset) -> bool:
     if isinstance(node, cst.Attribute):
         return node.attr.value in attributes
+    if isinstance(node, cst.Name):
+        name = node.value.lower().replace("_", "")
+        return name in _STATUS_VARIABLES or (name == "code" and "code" in attributes)
     return (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
             and string_of(node.slice[0].slice.value) in _STATUS_KEYS)
 

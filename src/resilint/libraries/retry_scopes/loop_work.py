@@ -272,5 +272,9 @@ _LOGGING_METHODS = frozenset({
 
 def is_logging(call: cst.Call) -> bool:
     func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return logs(func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else "")
+
+
+def logs(name: str) -> bool:
+    """Whether a callable of this (last) name prints, logs or formats what it is given."""
     return name in _LOGGING_METHODS

@@ -15,7 +15,7 @@ from resilint.libraries.retry_scopes.local_work import (
     called_definition, local_call, local_errors, receives, refused_input, silence,
 )
 from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
-from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, takes_new_work, target_feeds
+from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, logs, takes_new_work, target_feeds
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     ON_SPECIFIC,
@@ -446,14 +446,15 @@ def is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order:
 
 def handler_kind(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order: int) -> str:
     kind = ON_ANY if handler.type is None else rec.exception_kind(handler.type, scope, order)
-    if kind == ON_ANY and _classifies(rec, handler):
+    if kind == ON_ANY and _classifies(rec, handler, scope):
         return UNKNOWN
     return kind
 
 
-def _classifies(rec: Recogniser, handler: cst.ExceptHandler) -> bool:
+def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bool:
     """A catch-all handler that decides what to retry itself: it hands the exception to a
-    predicate (``if not should_retry(exc): raise``, ``helper(exc, ...)``) or leaves on a
+    predicate (``if not should_retry(exc): raise``, ``helper(exc, ...)``; not to a parameter
+    whose default prints or logs, ``printfn(exc)`` with ``printfn=print``) or leaves on a
     condition that is not an attempt counter."""
     name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
     body = block(handler.body)
@@ -467,12 +468,31 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler) -> bool:
         if name is None:
             continue
         for part in expression_nodes(node) if isinstance(node, (cst.Expr, cst.Assign, cst.AnnAssign, cst.If, cst.Return, cst.Raise)) else ():
-            if isinstance(part, cst.Call) and not is_logging(part):
+            if isinstance(part, cst.Call) and not is_logging(part) and not _logging_parameter(part, scope):
                 for arg in part.args:
                     if isinstance(arg.value, cst.Name) and arg.value.value == name:
                         return True
         if isinstance(node, cst.For) and any(isinstance(p, cst.Name) and p.value == name for p in expression_nodes(node)):
             return True
+    return False
+
+
+def _logging_parameter(call: cst.Call, scope: Scope) -> bool:
+    """``printfn(exc)`` where ``printfn`` is a parameter of the function whose default is a
+    printing or logging callable (``printfn=print``, ``log=logger.warning``)."""
+    if not isinstance(call.func, cst.Name):
+        return False
+    while scope.kind not in ("function", "module") and scope.parent is not None:
+        scope = scope.parent
+    node = scope.node
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    params = node.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.name.value == call.func.value and param.default is not None:
+            default = param.default
+            name = default.attr.value if isinstance(default, cst.Attribute) else default.value if isinstance(default, cst.Name) else ""
+            return logs(name)
     return False
 
 
@@ -636,7 +656,7 @@ def _status_ifs(
             continue  # (a success joined with a state it waits for: a poll)
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
         good_stmts, bad_stmts = branch(good), branch(bad)
-        bad_goes_round = has_continue(bad_stmts) or not leaves(bad_stmts)
+        bad_goes_round = has_continue(bad_stmts) or not (leaves(bad_stmts) or _falls_out(body, node))
         if not bad_goes_round or _moves_on(rec, bad_stmts, body, calls):
             continue
         good_leaves = bool(good_stmts) and (has_exit(good_stmts) or bool(flags & assigned_names(good_stmts)))
@@ -645,3 +665,11 @@ def _status_ifs(
     return found
 
 
+def _falls_out(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> bool:
+    """Whether running on past ``node`` always leaves the loop: a statement of the loop body
+    after the one that holds it returns, raises or breaks (``if r.ok: return r`` followed, at
+    the end of the body, by ``return r.status_code``: a failed status goes no round there)."""
+    for index, stmt in enumerate(body):
+        if any(inner is node for inner in iter_nodes(stmt)):
+            return leaves(body[index + 1 :])
+    return False

@@ -81,7 +81,8 @@ class BackoffWithoutJitter(ProjectRule):
       wait. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`) and a worker that puts a failed item back on its queue. A
       loop goes round on a failed status read on a response (`r.status_code == 429`) or on the
-      mapping a project's own fetch wrapper returns (`if res["code"] == "429": sleep(2)`), and
+      mapping a project's own fetch wrapper returns (`if res["code"] == "429": sleep(2)`) or
+      on a status it unpacked into a name (`_, status_code = api.get(path)`), and
       leaves on a success check joined with a key the answer must carry (`if r.status_code ==
       200 and "id" in reply: break`); joined with a state it waits for (`and r.json()["state"]
       == "done"`), it is a poll.

@@ -48,8 +48,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
     retries, an RQ job enqueued with `retry=Retry(...)`, a hand-written retry loop, a function
     that calls itself again after a failure, a worker that puts a failed item back on its
-    queue — directly or through project functions at any depth and in any module,
-    unless they send an `Idempotency-Key` header whose value is created outside the retried
+    queue — directly or through project functions at any depth and in any module (a
+    function or a lambda handed to a retry helper, `with_retries(lambda: requests.post(...))`,
+    included), unless they send an `Idempotency-Key` header whose value is created outside the retried
     code. The method, the headers and the key may come from anywhere the project shows: a
     method passed as a string (`client.request("POST", ...)` into `session.request(method, ...)`,
     `getattr(session, verb.lower())`), a dispatch dict entry, headers built by a helper or merged
@@ -229,6 +230,20 @@ class RetriedNonIdempotentCall(ProjectRule):
                 except requests.RequestException:
                     pass
                 return status_code
+        """,
+        # the same with the status read on the response: a failed status other than 429 falls
+        # through to the ``return`` at the end of the body
+        """
+        import requests
+        def post(url, payload, retries):
+            while True:
+                r = requests.post(url, data=payload, timeout=TIMEOUT)
+                if r.status_code == 200:
+                    return r
+                if r.status_code == 429 and retries:
+                    retries -= 1
+                    continue
+                return r
         """,
         # the login POST runs in the handler after a 401: if it fails, its error leaves the
         # function, and a successful login is not repeated for a lost response of its own

@@ -38,7 +38,10 @@ class RetryOnAnyError(Rule):
     `self.retry()` (reported on the `except` line). A project function given as tenacity's
     `retry=` is read when it has one `return`: `retry_state.outcome.failed`, `True` or
     `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
-    of specific types does not. Loops that ask for new input, take the next item of a queue or
+    of specific types does not. A handler that hands the error to a function decides itself
+    what is retried (that function may raise), unless the function prints or logs it
+    (`print(e)`, `logger.warning(e)`, or a parameter whose default does: `printfn(e)` with
+    `printfn=print`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
     state are not retry loops (see RES203), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods), even
@@ -215,6 +218,21 @@ class RetryOnAnyError(Rule):
         LOCAL_BROWSER_START,
     ]
     INVALID = [
+        Invalid(
+            # the error handed to a parameter that prints by default decides nothing
+            """
+            import time
+            def with_retries(fn, attempts=3, printfn=print):
+                for attempt in range(attempts):
+                    try:
+                        return fn()
+                    except Exception as e:
+                        printfn(e)
+                        time.sleep(2 ** attempt)
+                raise RuntimeError("gave up")
+            """,
+            line=6,
+        ),
         Invalid(
             # the error made text for the message decides nothing
             """

@@ -107,7 +107,9 @@ class UnboundedRetry(Rule):
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
     A failed status is read on a response (`r.status_code == 429`) and on the mapping a
     project's own fetch wrapper returns (`res = self.sf.fetch_url(url)` … `if res["code"] ==
-    "429":`, the status kept as text or as a number).
+    "429":`, the status kept as text or as a number), and on a name the status was unpacked
+    into (`_, status_code = es.get(path)` … `if status_code == 200: break`); a name such as
+    `exit_code` compared with 0 is no HTTP status.
 
     ## Why is this bad?
     Retries are extra traffic sent exactly when the dependency has least capacity. With a

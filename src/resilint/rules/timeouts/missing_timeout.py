@@ -100,7 +100,8 @@ class MissingTimeout(ProjectRule):
     `EMAIL_TIMEOUT` (split settings count together; settings in test code count neither way),
     unless every `EMAIL_BACKEND` the settings set on all paths names a backend that is not SMTP
     (a console or an API backend; one read from the environment with the SMTP backend as its
-    default counts as SMTP). An `EmailBackend(...)` the code builds itself is not judged. Nor
+    default counts as SMTP); a backend set in a settings module named for another environment
+    (`settings/test.py`, `dev.py`, `local_settings.py`) does not say what production uses. An `EmailBackend(...)` the code builds itself is not judged. Nor
     is a project that sends mail only through connections it builds with a timeout: every
     `send_mail`/`send_mass_mail`/`mail_admins`/`mail_managers` passes `connection=`, every
     `get_connection(...)` passes `timeout=`, no message is sent with `.send()`, the settings

@@ -16,3 +16,8 @@ class Fetcher:
         result["code"] = str(res.status_code)
         result["content"] = res.text
         return result
+
+    def fetch_pair(self, url, timeout=30):
+        """The body and the status as a pair, as tubearchivist's ``ElasticWrap.get`` hands them back."""
+        res = requests.get(url, timeout=timeout)
+        return res.json(), res.status_code

@@ -46,3 +46,19 @@ class LeakLookup:
             if res["content"] == "done":
                 return True
             time.sleep(5)
+
+    def wait_for_snapshot(self, name):
+        # the status unpacked from the pair the wrapper returns, and only 200 leaves
+        while True:  # expect: RES203 "retries forever"
+            time.sleep(1)  # expect: RES202 "constant interval"
+            _, status_code = self.fetcher.fetch_pair("https://search.example/_snapshot/" + name, timeout=self.opts["timeout"])
+            if status_code == 200:
+                break
+
+    def wait_for_exit(self, worker):
+        # an exit code compared with 0 is no HTTP status: a local poll, not a retry
+        while True:
+            _, exit_code = self.fetcher.fetch_pair("https://api.example/workers/" + worker, timeout=self.opts["timeout"])
+            if exit_code == 0:
+                break
+            time.sleep(1)
