@@ -17,6 +17,7 @@ from resilint.libraries.client_retries import ClientLayer, layer_of, library_set
 from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, written_mapping
 from resilint.libraries.db_scopes import db_scopes, runs_later
 from resilint.libraries.django_mail import settings_assigned
+from resilint.libraries.django_signals import model_receivers
 from resilint.libraries.http_requests import RequestFinder, Unsafe
 from resilint.libraries.network_mocks import mocked_libraries
 from resilint.libraries.retry_scopes import (
@@ -258,6 +259,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     summary.sets_socket_default = _sets_socket_default(model)
     summary.imported_modules = list(dict.fromkeys(model.imported_modules))
     summary.settings = settings_assigned(model.module, locate)
+    summary.receivers = list(dict.fromkeys(model_receivers(model)))
     for name, bindings in model.module_scope.bindings.items():
         imported = list(dict.fromkeys(b.imported for b in bindings if b.imported is not None))
         if imported:

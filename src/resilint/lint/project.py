@@ -93,6 +93,14 @@ def _implementations(summaries: Iterable[ModuleSummary]) -> List[ModuleSummary]:
     return [summary for summary in summaries if not (summary.path.endswith(".pyi") and summary.path[:-1] in sources)]
 
 
+
+# What saves, creates or deletes one row of a Django model, and so runs the receivers of its
+# model signals (``libraries/django_signals.py``): on the object, and on the model's manager.
+_SIGNALLING_METHODS = {
+    "save": "save", "delete": "delete", "create": "save", "get_or_create": "save", "update_or_create": "save",
+}
+_SIGNALLING_METHODS_OF_MANAGER = frozenset({"create", "get_or_create", "update_or_create"})
+
 class ProjectGraph:
     """Every summarised function, and their names. Two modules may share a name (two projects
     checked together, or scripts beside each other that import ``helpers``): a name is then
@@ -122,6 +130,9 @@ class ProjectGraph:
         self._holder_index: Optional[_Holders] = None
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
         self._dispatchers: Dict[int, Optional[FunctionSummary]] = {}
+        # (what sends the signal, the sender model: "" for any) → the receivers
+        self._receivers: Optional[Dict[Tuple[str, str], List[FunctionSummary]]] = None
+        self._signalled: Dict[int, FunctionSummary] = {}  # id(call) → the call and the receivers it runs
         self._directories: Dict[str, str] = {}
         self._bare: Optional[Dict[str, ModuleSummary]] = None
         # Names of libraries a project module must not be taken for (``bare_module``).
@@ -483,23 +494,68 @@ class ProjectGraph:
         if found is None:
             callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
             found = self._choice(call, callees) if len({id(f) for f, _ in callees}) > 1 else callees[0][0] if callees else None
-        return (self.overrides(found) or found) if found is not None else None
+        found = (self.overrides(found) or found) if found is not None else None
+        signalled = self.receivers(call, near)
+        if signalled:
+            known = self._signalled.get(id(call))
+            if known is None:
+                known = self._signalled[id(call)] = self._stand_in(call, [(f, 0) for f in ([found] if found else []) + signalled])
+            return known
+        return found
+
+    def receivers(self, call: Call, near: str) -> List[FunctionSummary]:
+        """The receivers of Django's model signals that ``call`` runs: it saves, creates or
+        deletes a row of a project model (``Engagement.objects.create(...)``,
+        ``engagement.save()``) that receivers are connected for, or for every model."""
+        if self._receivers is None:
+            self._receivers = self._receiver_index()
+        if not self._receivers:
+            return []
+        base, method = split_last(call.target)
+        sent_by = _SIGNALLING_METHODS.get(method)
+        if sent_by is None:
+            return []
+        if method in _SIGNALLING_METHODS_OF_MANAGER:
+            owner, manager = split_last(base)
+            models = [h.name for h in self.values.of(owner, near) if h.kind == "class"] if manager == "objects" else []
+        else:
+            models = [h.name for h in self.values.of(base, near) if h.kind in ("instance", "class")]
+        found: Dict[int, FunctionSummary] = {}
+        for model in models:
+            if self.class_module(model) is None:
+                continue
+            for sender in (self.ancestry(model) or {model}) | {""}:
+                found.update((id(f), f) for f in self._receivers.get((sent_by, sender), ()))
+        return list(found.values())
+
+    def _receiver_index(self) -> Dict[Tuple[str, str], List[FunctionSummary]]:
+        index: Dict[Tuple[str, str], List[FunctionSummary]] = {}
+        for summary in self.summaries:
+            for sent_by, sender, name in summary.receivers:
+                function = self.resolve(name, summary.path)
+                if function is None:
+                    continue
+                senders = [h.name for h in self.values.of(sender, summary.path) if h.kind == "class"] if sender else [""]
+                for model in senders:
+                    index.setdefault((sent_by, model), []).append(function)
+        return index
 
     def _choice(self, call: Call, callees: List[Tuple[FunctionSummary, int]]) -> FunctionSummary:
         """For a call that may run one of several project functions (a parameter the callers
         fill with different functions or lambdas), a function that calls each of them,
         standing in for the choice, as ``overrides`` stands in for a dispatch."""
         known = self._dispatchers.get(id(call), False)
-        if known:
-            return known  # type: ignore[return-value]
-        owner = callees[0][0]
-        choice = FunctionSummary(call.target.replace("(", "").replace(")", ""), call.place, calls=[
+        if not known:
+            known = self._dispatchers[id(call)] = self._stand_in(call, callees)
+        return known  # type: ignore[return-value]
+
+    def _stand_in(self, call: Call, callees: List[Tuple[FunctionSummary, int]]) -> FunctionSummary:
+        stand_in = FunctionSummary(call.target.replace("(", "").replace(")", ""), call.place, calls=[
             Call(function.name, call.place, bound=offset > 0)
             for function, offset in {id(function): (function, offset) for function, offset in callees}.values()
         ])
-        self._module_of[id(choice)] = self.module_of(owner)
-        self._dispatchers[id(call)] = choice
-        return choice
+        self._module_of[id(stand_in)] = self.module_of(callees[0][0])
+        return stand_in
 
     def overrides(self, method: FunctionSummary) -> Optional[FunctionSummary]:
         """For a method its class only declares, a function that calls every override of it in
@@ -860,21 +916,44 @@ class ProjectGraph:
         its calls out (``call_conditions.py``); so may the calls on the way to a function: each
         is yielded once per such context (a few at most), else once."""
         start = self.conditions.enter(entry[0], entry[1], function, {}) if entry is not None else {}
-        queue: Deque[Tuple[FunctionSummary, Tuple[Call, ...], Context]] = deque([(function, (), start)])
+        queue: Deque[Tuple[FunctionSummary, Tuple[Call, ...], Context, Optional[Tuple[FunctionSummary, Call]]]] = deque(
+            [(function, (), start, entry)],
+        )
         visited: _Visited = {(function.name, _frozen(start))}
         contexts: Dict[str, int] = {}
         conditions = self.conditions
         while queue:
-            current, path, context = queue.popleft()
+            current, path, context, entered = queue.popleft()
             running = conditions.running(current, context)
             yield current, path, running
             for call in running:
-                callee = self.callee(call, current.place.path)
+                callee = self._handed(call, current, entered) or self.callee(call, current.place.path)
                 if callee is None or (follow is not None and not follow(call, callee)):
                     continue
                 inner = _first_entry(visited, contexts, callee.name, conditions.enter(current, call, callee, context))
                 if inner is not None:
-                    queue.append((callee, path + (call,), inner))
+                    queue.append((callee, path + (call,), inner, (current, call)))
+
+    def calls_handed(self, function: FunctionSummary) -> bool:
+        """Whether ``function`` calls one of its own parameters (a function its caller hands it)."""
+        prefix = function.name + ".("
+        return any(call.target.startswith(prefix) for call in function.calls)
+
+    def _handed(
+        self, call: Call, function: FunctionSummary, entered: Optional[Tuple[FunctionSummary, Call]],
+    ) -> Optional[FunctionSummary]:
+        """The one project function (or lambda) that the call which ran ``function`` handed it
+        as the parameter ``call`` calls (``retry(lambda: self.session.post(...))`` into ``f()``):
+        on that path, ``f`` is that function, not any that other callers pass."""
+        base, last = split_last(call.target)
+        if entered is None or base != function.name or not last.startswith("("):
+            return None
+        caller, through = entered
+        offsets = [offset for callee, offset in self.values.callees(through, caller.place.path) if callee is function]
+        if len(offsets) != 1:
+            return None
+        held = self.values.argument(Caller(caller, through, offsets[0]), function, last[1:-1])
+        return held[0].function if len(held) == 1 and held[0].kind == "function" else None
 
     def covered_calls(self, ref: LayerRef) -> Iterator[Call]:
         """The calls of the layer's function that one attempt of the layer makes."""

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 28
+SUMMARY_VERSION = 29
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -408,6 +408,10 @@ class ModuleSummary:
     pending_suppressions: List[Dict[str, Any]] = field(default_factory=list)
     # ``# resilint: noqa`` comments: (the comment's line, the codes they name; None: every code).
     file_suppressions: List[Tuple[int, Optional[List[str]]]] = field(default_factory=list)
+    # Receivers of Django's model signals it connects: (what sends the signal, "save" or
+    # "delete"; the sender model, "" for every model; the receiver function), run where such a
+    # model is saved (or created) or deleted.
+    receivers: List[Tuple[str, str, str]] = field(default_factory=list)
 
     def suppressing_line(self, code: str, place: Place) -> Optional[int]:
         """The line of the comment that suppresses ``code`` at ``place``, if any."""
@@ -474,6 +478,7 @@ class ModuleSummary:
             [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
             self.imported_modules, self.other_imports,
             [[s.name, place(s.place), s.conditional, list(s.dotted)] for s in self.settings],
+            [list(receiver) for receiver in self.receivers],
         ]
 
     @classmethod
@@ -564,6 +569,7 @@ class ModuleSummary:
                 sets_socket_default=bool(data[16]), imported_modules=[str(name) for name in data[17]],
                 other_imports={str(name): [str(i) for i in imported] for name, imported in data[18].items()},
                 settings=[Setting(str(s[0]), place(s[1]), bool(s[2]), tuple(str(d) for d in s[3])) for s in data[19]],
+                receivers=[(str(sent_by), str(sender), str(receiver)) for sent_by, sender, receiver in data[20]],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

@@ -76,10 +76,11 @@ def status_polarity(
     return polarity
 
 
-# Statuses with which a server says it did not act on the request: 408 (it did not receive it
-# in time), 425 (too early to risk a replay), 429 (too many requests), and 418, which Binance
-# and others answer to a client banned for sending too many.
-REFUSAL_STATUSES = frozenset({408, 418, 425, 429})
+# Statuses with which a server says it did not act on the request: 401 and 407 (it was not
+# authenticated: sent again with a fresh token), 408 (it did not receive it in time), 425 (too
+# early to risk a replay), 429 (too many requests), and 418, which Binance and others answer
+# to a client banned for sending too many.
+REFUSAL_STATUSES = frozenset({401, 407, 408, 418, 425, 429})
 
 
 def refused_request(test: cst.BaseExpression, otherwise: bool = False) -> bool:

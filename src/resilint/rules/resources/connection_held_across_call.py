@@ -75,7 +75,12 @@ class ConnectionHeldAcrossCall(ProjectRule):
     The finding is reported at the call inside the scope that leads to the request, once per
     such call; the DB scope and the request are related locations, and the message names the
     call path (`checkout -> charge -> create_payment -> requests.post`) and, when the timeout is
-    known, how long the connection (and the row locks) may be held.
+    known, how long the connection (and the row locks) may be held. Saving, creating or
+    deleting a row of a Django model (`Engagement.objects.create(...)`, `engagement.save()`,
+    `.delete()`) runs the receivers its module connects to that model's `pre_save`/`post_save`
+    (or `pre_delete`/`post_delete`) signals, with `@receiver(post_save, sender=Engagement)` or
+    `post_save.connect(handler, sender=Engagement)` (or with no sender, for every model): a
+    receiver that calls another service is followed from there.
 
     Not reported: work deferred with `transaction.on_commit(...)` (directly, or through a
     project helper that defers when `connection.in_atomic_block` is true); work handed to a
@@ -757,11 +762,13 @@ class _Judge:
         callee = self.graph.callee(call, near)
         if callee is None or callee.defers_in_transaction:
             return None
-        # what the call passes may rule some of the callee's calls out (``if no_delay:``)
+        # what the call passes may rule some of the callee's calls out (``if no_delay:``), or
+        # be what the callee calls (``run_now(lambda: requests.get(url))``)
         context = self.graph.conditions.enter(function, call, callee, {})
-        key = (callee.name, frozenset(context.items()))
+        handed = self.graph.calls_handed(callee)
+        key = (callee.name, frozenset(context.items()), id(call) if handed else 0)
         if key not in self._paths:
-            self._paths[key] = self._first_request(callee, (function, call) if context else None)
+            self._paths[key] = self._first_request(callee, (function, call) if context or handed else None)
         below = self._paths[key]
         if below is None or self._mocked(below[1], call):
             return None  # a test double the caller installed (``@responses.activate``) answers it

@@ -91,8 +91,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     `try: check(transcribe(...)) except BadAnswer: continue`): if its response is lost, the
     error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
     retries the POST on a failed answer, and is reported. Nor is a POST sent again only after
-    the server refused it without acting: a loop that goes round only on a 429 (or 408, 425)
-    status (or 418), a project decorator's layer that retries only other errors than those the
+    the server refused it without acting: a loop (or a function that calls itself again) that
+    goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
+    again, a project decorator's layer that retries only other errors than those the
     decorated function turns every failure of the call into (`except Exception as e: raise
     ServiceUnavailable(e)` under a layer that retries `RequestException`: its exceptions must
     be written in the decorator, not passed to it), or a layer that retries only the project's own errors when no code on the way to
@@ -230,6 +231,18 @@ class RetriedNonIdempotentCall(ProjectRule):
                 except requests.RequestException:
                     pass
                 return status_code
+        """,
+        # the POST goes round only on a 401, after logging in again: the server acted on nothing
+        """
+        import requests
+        def send(session, payload):
+            for attempt in range(2):
+                r = session.post(ORDERS_URL, json=payload, timeout=TIMEOUT)
+                if r.status_code == 401:
+                    login(session)
+                    continue
+                return r
+            return None
         """,
         # the same with the status read on the response: a failed status other than 429 falls
         # through to the ``return`` at the end of the body

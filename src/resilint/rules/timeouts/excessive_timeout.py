@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from resilint.libraries.clients import TRIGGERS
+from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.rules.project_rule import ProjectRule
@@ -148,9 +149,14 @@ class ExcessiveTimeout(ProjectRule):
     Long-running work (an export) belongs in a background job that the caller polls, not in a
     request that holds a connection for minutes.
 
+    Test code is not checked (the `test-code` setting says which files are, as for RES103): a
+    test that waits long bounds a call to a server the test run starts itself, often slowed on
+    purpose, and serves no production traffic.
+
     ## Options
     - `max-timeout` (seconds, default 30; `--max-timeout` on the command line): the largest
       timeout that is not reported.
+    - `test-code` (shared with RES103 and RES202): the files left alone.
     """
 
     code = "RES105"
@@ -415,7 +421,8 @@ class ExcessiveTimeout(ProjectRule):
     ]
 
     def check(self, ctx: RuleContext) -> None:
-        report_verdicts(ctx, self.code)
+        if not is_test_code(ctx.model.path, ctx.settings):
+            report_verdicts(ctx, self.code)
 
     def check_project(self, ctx: ProjectContext) -> None:
-        report_project_verdicts(ctx, self.code)
+        report_project_verdicts(ctx, self.code, skip=lambda path: is_test_code(path, ctx.settings))

@@ -1,5 +1,6 @@
 # select: RES201, RES301
 import requests
+import tenacity
 from django.db import transaction
 
 from jobs.retry import run_now, with_retries
@@ -27,3 +28,13 @@ def settle_later(order, url):
         order.save()
         # runs after the commit, not while the transaction is held
         transaction.on_commit(lambda: requests.post(url, timeout=TIMEOUT))
+
+
+def notify(url):
+    return run_now(lambda: requests.post(url, timeout=TIMEOUT))
+
+
+@tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random_exponential(max=10))
+def refresh(url):
+    # `run_now` runs the GET this call hands it, not the POST `notify` hands it
+    return run_now(lambda: requests.get(url, timeout=TIMEOUT))

@@ -1,0 +1,63 @@
+"""Django's model signals: a receiver connected to ``post_save`` (``@receiver(post_save,
+sender=Engagement)`` or ``post_save.connect(handler, sender=Engagement)``) runs inside every
+``save()`` of that model, ``Engagement.objects.create(...)`` included, in the caller's frame:
+within the caller's transaction, holding its locks. The local pass lists a module's receivers
+(``model_receivers``); the project pass runs them where a model is saved, created or deleted
+(``ProjectGraph.callee``)."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional, Set, Tuple
+
+import libcst as cst
+
+from resilint.lint.nodes import keyword_args
+from resilint.lint.semantic import Scope, SemanticModel
+
+# Each model signal, by what sends it: a row saved (``create`` saves too) or deleted.
+_SENT_BY = {
+    f"django.db.models.signals.{when}_{what}": what for when in ("pre", "post") for what in ("save", "delete")
+}
+_RECEIVER = frozenset({"django.dispatch.receiver", "django.dispatch.dispatcher.receiver"})
+_CONNECT = frozenset(f"{signal}.connect" for signal in _SENT_BY)
+_ANY_SENDER = ""
+
+
+def model_receivers(model: SemanticModel) -> Iterator[Tuple[str, str, str]]:
+    """(what sends the signal: "save" or "delete"; the sender model's qualified name, or ""
+    for every model; the receiver's qualified name) for each receiver of a model signal the
+    module connects."""
+    if model.text is not None and "signals" not in model.text:
+        return
+    for info in model.functions:
+        outer = info.scope.parent or info.scope
+        for decorator in info.decorators:
+            node = decorator.decorator
+            if not (isinstance(node, cst.Call) and node.args and model.qualified_name(node.func, outer, 1 << 62) in _RECEIVER):
+                continue
+            sender = _sender(model, node, outer, 1 << 62)
+            if sender is not None:
+                for sent_by in _sent_by(model, node.args[0].value, outer, 1 << 62):
+                    yield sent_by, sender, f"{model.module_name}.{info.qualname}" if model.module_name else info.qualname
+    for site in model.calls:
+        node = site.node
+        name = model.call_name(site) if node.args and not node.args[0].keyword else None
+        if name in _CONNECT:
+            handler = model.qualified_name(node.args[0].value, site.scope, site.order)
+            sender = _sender(model, node, site.scope, site.order)
+            if handler is not None and sender is not None:
+                yield _SENT_BY[name[: -len(".connect")]], sender, handler
+
+
+def _sent_by(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int) -> Set[str]:
+    """What sends the model signals ``expr`` names (one, or a list of them)."""
+    elements = [e.value for e in expr.elements] if isinstance(expr, (cst.List, cst.Tuple)) else [expr]
+    return {_SENT_BY[name] for name in (model.qualified_name(e, scope, order) for e in elements) if name in _SENT_BY}
+
+
+def _sender(model: SemanticModel, call: cst.Call, scope: Scope, order: int) -> Optional[str]:
+    """The model ``sender=`` names, "" when none is given; None when it cannot be read."""
+    given = keyword_args(call)[0].get("sender")
+    if given is None:
+        return _ANY_SENDER
+    return model.qualified_name(given.value, scope, order)

@@ -1,0 +1,35 @@
+# select: RES301
+from django.db import transaction
+
+from audit.models import Engagement, Note, Product
+
+
+def open_engagement(product_pk, name):
+    with transaction.atomic():
+        Product.objects.select_for_update().get(pk=product_pk)
+        # post_save runs `engagement_saved` here, inside the transaction
+        return Engagement.objects.create(name=name)  # expect: RES301 "`create` -> `engagement_saved` -> `notify`"
+
+
+def rename(engagement_pk, name):
+    with transaction.atomic():
+        engagement = Engagement.objects.get(pk=engagement_pk)
+        engagement.name = name
+        engagement.save()  # expect: RES301 "`save` -> `engagement_saved`"
+
+
+def close(engagement_pk):
+    with transaction.atomic():
+        Engagement.objects.get(pk=engagement_pk).delete()  # expect: RES301 "`engagement_deleted` -> `notify`"
+
+
+def add_note(text):
+    # the note's receiver only queues a task
+    with transaction.atomic():
+        return Note.objects.create(text=text)
+
+
+def add_product(name):
+    # no receiver listens to products
+    with transaction.atomic():
+        return Product.objects.create(name=name)
