@@ -93,13 +93,13 @@ def _implementations(summaries: Iterable[ModuleSummary]) -> List[ModuleSummary]:
     return [summary for summary in summaries if not (summary.path.endswith(".pyi") and summary.path[:-1] in sources)]
 
 
-
 # What saves, creates or deletes one row of a Django model, and so runs the receivers of its
 # model signals (``libraries/django_signals.py``): on the object, and on the model's manager.
 _SIGNALLING_METHODS = {
     "save": "save", "delete": "delete", "create": "save", "get_or_create": "save", "update_or_create": "save",
 }
 _SIGNALLING_METHODS_OF_MANAGER = frozenset({"create", "get_or_create", "update_or_create"})
+
 
 class ProjectGraph:
     """Every summarised function, and their names. Two modules may share a name (two projects

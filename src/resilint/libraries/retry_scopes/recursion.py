@@ -176,18 +176,22 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
 
 
 def _once_flag(function: FunctionInfo, call: CallSite, statements: List[cst.BaseStatement]) -> Optional[cst.If]:
-    """``if not retried: ...; return fetch(url, retried=True)``: the call again goes round only
-    while a parameter flag is unset, and sets it: one retry at most. The ``if``, else None."""
+    """``if not retried: ...; return fetch(url, retried=True)`` (or ``if is_retry: raise``
+    ``else: ...; self.fetch(url, is_retry=True)``): the call again goes round only while a
+    parameter flag is unset, and sets it: one retry at most. The ``if``, else None."""
     params = function.node.params  # type: ignore[union-attr]
     names = {p.name.value for p in (*params.params, *params.kwonly_params)}
     for node in walk_statements(statements):
-        if not isinstance(node, cst.If) or not any(n is call.node for n in iter_nodes(node.body)):
+        if not isinstance(node, cst.If):
             continue
-        test, wanted = node.test, "True"
+        in_body = any(n is call.node for n in iter_nodes(node.body))
+        if not in_body and not (node.orelse is not None and any(n is call.node for n in iter_nodes(node.orelse))):
+            continue
+        test, negated = node.test, False
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            test = test.expression
-        else:
-            wanted = "False"
+            test, negated = test.expression, True
+        # the branch that calls again runs while the flag is false: the call must set it
+        wanted = "True" if negated == in_body else "False"
         if not isinstance(test, cst.Name) or test.value not in names:
             continue
         if any(arg.keyword is not None and arg.keyword.value == test.value and isinstance(arg.value, cst.Name)

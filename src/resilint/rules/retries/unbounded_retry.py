@@ -43,7 +43,8 @@ class UnboundedRetry(Rule):
     goes round sets and its other branch raises (`if not reconnected: reconnect();
     reconnected = exc` … `else: raise`, one reconnect), or, for a function that calls itself
     again, when it does so only while a flag parameter is unset and sets it (`if not
-    retried: return fetch(url, retried=True)`, one retry), or when the handler adds to a count
+    retried: return fetch(url, retried=True)`, or `if is_retry: raise` … `else: return
+    self.fetch(url, is_retry=True)`, one retry), or when the handler adds to a count
     that it passes on as the same parameter and the function leaves at its start once that
     count is high (`elif safechk > 4: return` … `safechk += 1; fetch(url, safechk)`), or when it runs inside a deadline scope: a
     `with`/`async with` of `anyio.fail_after`/`move_on_after`, `asyncio.timeout`/`timeout_at`,
@@ -164,6 +165,36 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while",)
     VALID = [
+        # the flag is set on the call again, and the branch that calls again runs while it is unset
+        """
+        import time
+
+        import requests
+
+
+        class Provider:
+            def checked(self, fn, is_retry=False):
+                response = None
+                try:
+                    try:
+                        response = fn()
+                    except requests.ConnectionError:
+                        raise RuntimeError("unavailable")
+                    else:
+                        status_code = response.status_code
+                except Exception:
+                    status_code = None
+                else:
+                    if status_code == 401:
+                        self.reset_token()
+                        if is_retry:
+                            raise RuntimeError("Login failed")
+                        else:
+                            time.sleep(1)
+                            self.login(is_retry=True)
+                            self.checked(fn, is_retry=True)
+                return response
+        """,
         # a local listener started again after an error: a server restarting, not a retry
         """
         import socket, time
