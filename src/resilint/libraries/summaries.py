@@ -15,7 +15,7 @@ import libcst as cst
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, written_mapping
-from resilint.libraries.db_scopes import db_scopes, runs_later
+from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.django_signals import model_receivers
 from resilint.libraries.http_requests import RequestFinder, Unsafe
@@ -178,7 +178,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if not names:
             continue
         owner = function_of(site.scope.enclosing_function)
-        lambda_function = _lambda_of(site, values.lambdas)
+        inner = enclosing_lambda(site)
+        lambda_function = values.lambdas.get(id(inner)) if inner is not None else None
         if lambda_function is not None:
             lambda_calls.setdefault(id(site.scope.enclosing_function), {}).setdefault(
                 id(lambda_function), (lambda_function, []),
@@ -311,16 +312,6 @@ def _handed_lambdas(
             handed.parameters = [param.name.value for param in node.params.params]  # type: ignore[attr-defined]
             values.summary.functions[handed.name] = handed
             values.lambdas[id(node)] = handed
-
-
-def _lambda_of(site: CallSite, lambdas: Dict[int, FunctionSummary]) -> Optional[FunctionSummary]:
-    """The handed lambda a call is written in (the innermost), if any."""
-    for node in reversed(site.stack):
-        if node.__class__ is cst.Lambda:
-            return lambdas.get(id(node))
-        if node.__class__ is cst.FunctionDef:
-            return None
-    return None
 
 
 def _sets_socket_default(model: SemanticModel) -> bool:

@@ -499,7 +499,7 @@ class ProjectGraph:
         if signalled:
             known = self._signalled.get(id(call))
             if known is None:
-                known = self._signalled[id(call)] = self._stand_in(call, [(f, 0) for f in ([found] if found else []) + signalled])
+                known = self._signalled[id(call)] = self._stand_in(call, [(f, False) for f in ([found] if found else []) + signalled])
             return known
         return found
 
@@ -546,16 +546,22 @@ class ProjectGraph:
         standing in for the choice, as ``overrides`` stands in for a dispatch."""
         known = self._dispatchers.get(id(call), False)
         if not known:
-            known = self._dispatchers[id(call)] = self._stand_in(call, callees)
+            known = self._dispatchers[id(call)] = self._stand_in(call, [(f, offset > 0) for f, offset in callees])
         return known  # type: ignore[return-value]
 
-    def _stand_in(self, call: Call, callees: List[Tuple[FunctionSummary, int]]) -> FunctionSummary:
-        stand_in = FunctionSummary(call.target.replace("(", "").replace(")", ""), call.place, calls=[
-            Call(function.name, call.place, bound=offset > 0)
-            for function, offset in {id(function): (function, offset) for function, offset in callees}.values()
-        ])
-        self._module_of[id(stand_in)] = self.module_of(callees[0][0])
-        return stand_in
+    def _stand_in(self, call: Call, callees: List[Tuple[FunctionSummary, bool]]) -> FunctionSummary:
+        """A function standing in for a call that may run any of ``callees`` (each with whether
+        it is called bound to an object), named after what the call names."""
+        unique = {id(function): (function, bound) for function, bound in callees}.values()
+        return self._calling(call.target.replace("(", "").replace(")", ""), call.place, unique, callees[0][0])
+
+    def _calling(
+        self, name: str, place: Place, callees: Iterable[Tuple[FunctionSummary, bool]], beside: FunctionSummary,
+    ) -> FunctionSummary:
+        """A function of the module of ``beside`` that calls each of ``callees`` at ``place``."""
+        function = FunctionSummary(name, place, calls=[Call(callee.name, place, bound=bound) for callee, bound in callees])
+        self._module_of[id(function)] = self.module_of(beside)
+        return function
 
     def overrides(self, method: FunctionSummary) -> Optional[FunctionSummary]:
         """For a method its class only declares, a function that calls every override of it in
@@ -575,10 +581,7 @@ class ProjectGraph:
                 for function in (self._class_method(sub, name),) if function is not None
             ]
             if implementations:
-                found = FunctionSummary(method.name, method.place, calls=[
-                    Call(function.name, method.place, bound=True) for function in implementations
-                ])
-                self._module_of[id(found)] = self.module_of(method)
+                found = self._calling(method.name, method.place, [(function, True) for function in implementations], method)
         self._dispatchers[id(method)] = found
         return found
 

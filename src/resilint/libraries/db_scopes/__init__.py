@@ -38,7 +38,7 @@ from resilint.lint.nodes import code_of, dotted_name, last_name, parameter_names
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
-__all__ = ["DB_SCOPE_TRIGGERS", "DbScopes", "HeldScope", "db_scopes", "defers", "runs_later"]
+__all__ = ["DB_SCOPE_TRIGGERS", "DbScopes", "HeldScope", "db_scopes", "defers", "enclosing_lambda", "runs_later"]
 
 _LIBRARIES = (django, sqlalchemy, dbapi, asyncpg)
 # Every name that opens a DB scope: a file mentioning none of them opens none (the prefilter).
@@ -440,12 +440,17 @@ def _function_at(model: SemanticModel, stack: Tuple[cst.CSTNode, ...]) -> Option
 
 def runs_later(site: CallSite) -> bool:
     """The call is in a lambda of its function: it runs when the lambda does, if ever."""
+    return enclosing_lambda(site) is not None
+
+
+def enclosing_lambda(site: CallSite) -> Optional[cst.Lambda]:
+    """The innermost lambda of its function that the call is written in, if any."""
     for node in reversed(site.stack):
         if isinstance(node, cst.Lambda):
-            return True
+            return node
         if isinstance(node, cst.FunctionDef):
-            return False
-    return False
+            return None
+    return None
 
 
 _APP_CONTEXTS = frozenset({"app_context", "test_request_context", "request_context"})

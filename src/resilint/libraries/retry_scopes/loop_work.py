@@ -271,10 +271,11 @@ _LOGGING_METHODS = frozenset({
 
 
 def is_logging(call: cst.Call) -> bool:
-    func = call.func
-    return logs(func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else "")
+    return logs(call.func)
 
 
-def logs(name: str) -> bool:
-    """Whether a callable of this (last) name prints, logs or formats what it is given."""
+def logs(callee: cst.BaseExpression) -> bool:
+    """Whether the callable ``callee`` names (``print``, ``logger.warning``) prints, logs or
+    formats what it is given."""
+    name = callee.attr.value if isinstance(callee, cst.Attribute) else callee.value if isinstance(callee, cst.Name) else ""
     return name in _LOGGING_METHODS

@@ -480,20 +480,9 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
 def _logging_parameter(call: cst.Call, scope: Scope) -> bool:
     """``printfn(exc)`` where ``printfn`` is a parameter of the function whose default is a
     printing or logging callable (``printfn=print``, ``log=logger.warning``)."""
-    if not isinstance(call.func, cst.Name):
-        return False
-    while scope.kind not in ("function", "module") and scope.parent is not None:
-        scope = scope.parent
-    node = scope.node
-    if not isinstance(node, cst.FunctionDef):
-        return False
-    params = node.params
-    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if param.name.value == call.func.value and param.default is not None:
-            default = param.default
-            name = default.attr.value if isinstance(default, cst.Attribute) else default.value if isinstance(default, cst.Name) else ""
-            return logs(name)
-    return False
+    function = scope.enclosing_function
+    default = function.default_of(call.func.value) if function is not None and isinstance(call.func, cst.Name) else None
+    return default is not None and logs(default)
 
 
 def calls_out(rec: Recogniser, node: cst.CSTNode, calls: List[CallSite]) -> bool:
