@@ -22,6 +22,8 @@ from typing import Dict, List, Set, Tuple
 
 import pytest
 
+from resilint.lint.checker import Checker
+from resilint.lint.config import Settings
 from resilint.lint.registry import all_rules
 from tests.rules.expectations import line_expectations
 
@@ -82,3 +84,20 @@ def test_project(project: Path, cli, tmp_path):
     for key, wanted in texts.items():
         for text in wanted:
             assert any(text in m for m in messages[key]), f"{key}: {text!r} not in {messages[key]}"
+
+
+@pytest.mark.parametrize("project", _projects(), ids=lambda p: p.name)
+def test_checking_one_file_finds_what_checking_the_project_finds_in_it(project: Path, tmp_path, monkeypatch):
+    """The project pass judges only the calls of the files it reports on (``resilint check
+    FILE``, an editor's open documents): what it finds in a file is what the pass over the
+    whole project finds there."""
+    root = tmp_path / project.name
+    shutil.copytree(project, root)
+    monkeypatch.chdir(root)
+    files = sorted(path.relative_to(root).as_posix() for path in root.rglob("*.py"))
+    checker = Checker(Settings(root=str(root)), list(all_rules()))
+    summaries = [s for s in (checker.check_file(None, path).summary for path in files) if s is not None]
+    whole = sorted(f.sort_key for f in checker.project_findings(summaries))
+    for path in files:
+        alone = sorted(f.sort_key for f in checker.project_findings(summaries, {path}))
+        assert alone == [key for key in whole if key[0] == path], path

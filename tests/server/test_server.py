@@ -227,6 +227,27 @@ async def test_diagnostics_follow_open_change_save_and_close_and_match_the_comma
         assert await document.published_when(lambda d: len(d) == 0, "the closed file's diagnostics cleared") == []
 
 
+async def test_typing_ends_with_the_diagnostics_of_the_last_text(project):
+    """An edit after a pause is checked at once; edits that come while a check is waiting or
+    running are checked together once typing stops, and no check of a text the editor no
+    longer shows is published after the last text's."""
+    views = project / "app" / "views.py"
+    async with serving(project) as client:
+        document = Document(client, views)
+        await document.published_when(lambda d: len(d) > 0, "the diagnostics of the opened file")
+        lines = document.text.splitlines(keepends=True)
+        at = next(i for i, line in enumerate(lines) if "requests.get(" in line)
+        for count in range(1, 9):  # one more call without a timeout per keystroke-sized edit
+            added = [f'    requests.get("https://{n}.example")\n' for n in range(count)]
+            document.change("".join(lines[: at + 1] + added + lines[at + 1:]))
+        final = await document.published_when(
+            lambda d: sum(x.code == "RES101" for x in d) == 9, "the last text's diagnostics"
+        )
+        assert final == cli_check(project, "app/views.py", document.text)
+        await asyncio.sleep(0.5)  # a stale check would be published by now
+        assert seen(document.published or []) == final
+
+
 async def test_a_diagnostic_carries_the_rule_its_documentation_and_the_related_places(project):
     (project / "app" / "quiet.py").write_text("import os  # noqa: RES101\n", encoding="utf-8")
     async with serving(project) as client:

@@ -612,7 +612,7 @@ def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
     """Every timeout verdict that needs another function or module, once for all RES1xx rules."""
     settings: "Settings" = ctx.settings
     key = (project_verdicts, settings.max_timeout, tuple(settings.extend_clients))
-    return ctx.derived(key, lambda: _ProjectJudge(ctx.graph, settings).all())
+    return ctx.derived(key, lambda: _ProjectJudge(ctx.graph, settings).all(ctx.reports_in))
 
 
 def report_project_verdicts(ctx: "ProjectContext", code: str, skip: Callable[[str], bool] = lambda path: False) -> None:
@@ -639,13 +639,17 @@ class _ProjectJudge:
         self._defaults: Dict[str, bool] = {}  # module → whether importing it sets a socket default
         self._setters: Optional[Set[str]] = None  # the modules that set one when imported
         self._connecting: Optional[Set[str]] = None  # project classes that may be a connecting client
+        self._in_reported_files: List[FunctionSummary] = graph.functions  # whose calls are judged (``all``)
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
         return spec_for(name, self.settings.extend_clients)
 
-    def all(self) -> List[ProjectVerdict]:
+    def all(self, reported: Callable[[str], bool] = lambda path: True) -> List[ProjectVerdict]:
+        """The verdicts on the calls of the files whose findings are ``reported``: each is
+        placed at its call or at the call's arguments, so the other files' would not be shown."""
+        self._in_reported_files = [function for function in self.graph.functions if reported(function.place.path)]
         verdicts: List[ProjectVerdict] = [*self.signing_clients(), *self.timed_clients(), *self.socket_default_clients()]
-        for function in self.graph.functions:
+        for function in self._in_reported_files:
             # A client call of the file itself is judged with the file; another object the same
             # call may go to (``(a if fast else b).get``) only when it is another client.
             judged: Dict[Place, Set[str]] = {}
@@ -761,7 +765,7 @@ class _ProjectJudge:
         """The clients that wait what ``socket.setdefaulttimeout`` set, called without a timeout,
         which their own file left to this pass (``Verdict.deferred``): reported unless importing
         their module imports one that sets a default for the process (``_sets_default``)."""
-        for function in self.graph.functions:
+        for function in self._in_reported_files:
             if self._socket_default_before(function):
                 continue
             reported: Set[Place] = set()  # one finding per call, as its file reports one
@@ -852,7 +856,7 @@ class _ProjectJudge:
     def _constructions(self, targets: Collection[str]) -> Iterator[Tuple[ModuleSummary, Call, str, ObjectFacts, TimeoutSpec]]:
         """The project's calls to ``targets`` whose module recorded facts about the object each
         made, with the key of those facts and the client's spec."""
-        for function in self.graph.functions:
+        for function in self._in_reported_files:
             module = self.graph.module_of(function)
             if not module.objects:
                 continue

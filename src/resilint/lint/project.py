@@ -1123,6 +1123,11 @@ class ProjectContext:
         # imported from beside it and from above) yields the same finding on each path.
         self._reported: Set[Tuple[str, str, int, int, str]] = set()
 
+    def reports_in(self, path: str) -> bool:
+        """Whether a finding in the file ``path`` is reported: a rule may skip judging what
+        is written elsewhere (an editor asks for its open documents only)."""
+        return self._reported_paths is None or path in self._reported_paths
+
     def derived(self, key: object, compute: "Callable[[], T]") -> "T":
         """A fact several project rules derive from the graph, computed once."""
         if key not in self._derived:
@@ -1135,7 +1140,7 @@ class ProjectContext:
         module) is fixed by hand."""
         rule = self._rule
         assert rule is not None, "report() is only valid while a rule runs"
-        if self._reported_paths is not None and place.path not in self._reported_paths:
+        if not self.reports_in(place.path):
             return
         summary = self._by_path.get(place.path)
         line = summary.suppressing_line(rule.code, place) if summary is not None else None

@@ -91,6 +91,8 @@ def _tox_commands(text: str) -> Iterator[str]:
 def _scripts_of(line: str) -> Iterable[str]:
     """The scripts ``line`` runs: the first word after an interpreter (and its options), or
     after ``coverage run``, when it names a ``.py`` file."""
+    if ".py" not in line:
+        return []  # most lines of a CI configuration: no script to split them for
     try:
         words = shlex.split(line, comments=False)
     except ValueError:  # an unbalanced quote: the plain words will do

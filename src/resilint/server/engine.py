@@ -21,10 +21,8 @@ import tokenize
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from resilint.fixing.fix_edits import with_fixes
-from resilint.fixing.fixer import Fixer
 from resilint.lint.add_noqa import suppressed_text
-from resilint.lint.cache import ResultCache
+from resilint.lint.cache import ResultCache, file_key
 from resilint.lint.catalog import project_codes, rule_catalog
 from resilint.lint.checker import Checker, FileResult
 from resilint.lint.config import (
@@ -203,7 +201,7 @@ class Project:
             known = self._checked.get(path)
             if known is None or known.digest != digest:
                 # Typing in a comment changes no code: the last check of the buffer answers.
-                result = self.checker.recheck(known.result, data, path) if known is not None else None
+                result = self.checker.recheck(known.result, data, path) if known is not None else self._stored(path, data)
                 if result is None:
                     result = self.checker.check_file(data, path, reusable=True)
                 self._checked[path] = _Checked(digest, result)
@@ -226,15 +224,31 @@ class Project:
                 found.setdefault(finding.path, []).append(finding)
         return {path: sorted(findings, key=lambda f: f.sort_key) for path, findings in found.items() if path in buffers}
 
+    def _stored(self, path: str, data: bytes) -> Optional[FileResult]:
+        """What the result cache holds for these bytes at this path: a document just opened is
+        usually the file on disk as ``resilint check`` last checked it (the key is made from
+        the bytes, so nothing else can answer). It keeps nothing for ``recheck``: the
+        document's first edit is checked in full."""
+        key = file_key(path, data, self.roots)
+        findings = self.cache.get(key)
+        summary = self.cache.summary(key) if findings is not None and self.checker.summarise is not None else None
+        if findings is None or (self.checker.summarise is not None and summary is None):
+            return None
+        return FileResult(findings, summary)
+
     def with_fix_edits(self, findings: Sequence[Finding], data: bytes, path: str) -> List[Finding]:
         """``findings`` of one buffer with the edits of their fixes, as ``resilint check
         --format json`` gives them; a rule that is not fixable keeps none (as in ruff)."""
+        from resilint.fixing.fix_edits import with_fixes  # the codemods load at the first code action
+
         allowed = [f for f in findings if f.fix is not None and f.code in self.fixable]
         return [f for f in with_fixes(allowed, data, path, self.settings) if f.fix is not None and f.fix.edits]
 
     def fix_all(self, findings: Sequence[Finding], data: bytes, path: str) -> Optional[bytes]:
         """The buffer with every safe fix applied, as ``resilint fix`` would write the file (its
         fixes checked in memory first), or None when nothing changes."""
+        from resilint.fixing.fixer import Fixer
+
         result = RunResult(
             findings=[f for f in findings if f.path == path], files_checked=1,
             digests={path: content_digest(data)}, summaries=list(self._summaries),

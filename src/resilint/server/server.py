@@ -3,8 +3,8 @@
 Diagnostics are pushed (``textDocument/publishDiagnostics``) to a client that does not pull
 them, and answered to one that does (``textDocument/diagnostic``; such a client is asked to pull
 again, ``workspace/diagnostic/refresh``, when an edit changes another open document's
-findings). They are computed from the buffers' unsaved text, on open, on save, and on change
-after ``DEBOUNCE_SECONDS`` without typing. Checks run one at a time on one thread (with a deep
+findings). They are computed from the buffers' unsaved text, on open, on save, and on change:
+at once after a pause, and while typing goes on, after ``DEBOUNCE_SECONDS`` without typing. Checks run one at a time on one thread (with a deep
 stack, as the command line's workers have), so the event loop keeps reading the client:
 a request the client cancels is answered as cancelled, and a check that an edit made stale
 is never published.
@@ -141,11 +141,15 @@ class ResilintServer(LanguageServer):
         return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
 
     def schedule(self, uris: Iterable[str], delay: float = DEBOUNCE_SECONDS) -> None:
-        """Check these documents (and the others of their projects) once no edit came for
-        ``delay`` seconds; an edit before then starts the wait again."""
+        """Check these documents (and the others of their projects): at once when no check is
+        waiting or running (an edit after a pause), else once no edit came for ``delay``
+        seconds (typing: the check in hand is stale, and an edit before then starts the wait
+        again)."""
         self.dirty.update(uris)
         if self.pending is not None and not self.pending.done():
             self.pending.cancel()
+        else:
+            delay = 0
         self.pending = asyncio.ensure_future(self._after(delay))
 
     async def _after(self, delay: float) -> None:
