@@ -160,6 +160,30 @@ def test_a_patched_socket_answers_every_client_that_connects_through_it():
     ) == [(10, "RES101"), (11, "RES101")]
 
 
+def test_a_patched_connect_answers_every_client_of_its_module():
+    """Every smtplib client (``SMTP``, ``SMTP_SSL``, ``LMTP``) connects with ``SMTP.connect``,
+    every ftplib one with ``FTP.connect``: replacing it replaces their network; another
+    library's calls stay."""
+    assert codes(
+        """
+        import ftplib, smtplib
+        from smtplib import SMTP
+        import requests
+
+        def test_mail(monkeypatch):
+            monkeypatch.setattr(SMTP, "connect", lambda self, host="localhost", port=0: (220, b"ok"))
+            smtplib.SMTP_SSL("mail.example")
+            smtplib.SMTP("mail.example")
+            requests.get("https://a.example")
+
+        def test_ftp(mocker):
+            mocker.patch("ftplib.FTP.connect")
+            ftplib.FTP("ftp.example")
+            smtplib.SMTP("mail.example")
+        """
+    ) == [(9, "RES101"), (14, "RES101")]
+
+
 def test_a_patch_by_a_trial_test_case_in_its_base_class_covers_the_tests():
     # Twisted trial's ``self.patch(obj, "name", value)`` lasts for one test, as monkeypatch does
     source = textwrap.dedent(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable, Iterable, Iterator, List, Tuple
+from typing import Callable, Iterable, Iterator, List, Set, Tuple
 
 import libcst as cst
 
@@ -58,11 +58,23 @@ CONNECTION_MESSAGE = (
 
 
 def settings_assigned(module: cst.Module, locate: Callable[[cst.CSTNode], Place]) -> List[Setting]:
-    """The module-level assignments of the settings in ``READ``, in source order."""
-    return [
-        Setting(name, locate(assignment), conditional, dotted_strings(value))
-        for name, value, assignment, conditional in module_assignments(module) if name in READ
-    ]
+    """The module-level assignments of the settings in ``READ``, in source order; not an
+    empty ``ADMINS`` or ``MANAGERS`` (``ADMINS = ()``, ``MANAGERS = ADMINS``): Django mails
+    nobody then."""
+    found: List[Setting] = []
+    empty: Set[str] = set()
+    for name, value, assignment, conditional in module_assignments(module):
+        if name not in READ:
+            continue
+        if name in _DJANGO_SENDS_ITSELF and (
+            (isinstance(value, (cst.Tuple, cst.List)) and not value.elements)
+            or (isinstance(value, cst.Name) and value.value in empty)
+        ):
+            empty.add(name)
+            continue
+        empty.discard(name)
+        found.append(Setting(name, locate(assignment), conditional, dotted_strings(value)))
+    return found
 
 
 def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[[str], bool]) -> List[Tuple[Place, str]]:

@@ -38,6 +38,9 @@ REQUEST_CALLS: Dict[str, Optional[int]] = {
     "requests_hardened.Manager.send_request": None,
     "requests_oauthlib.OAuth2Session.request": 3,  # request(method, url, data, headers, ...)
 }
+# Classes whose objects send requests: the clients, the pools, and the owners of a method that
+# takes the HTTP method (requests-hardened's ``Manager``, ``http.client.HTTPConnection``).
+CLIENT_CLASSES = frozenset({*CLIENTS, *POOLS, *(name.rsplit(".", 1)[0] for name in REQUEST_CALLS)})
 CLIENT_WORD = re.compile(r"session|client|http", re.I)
 RANDOM_KEYS = ("uuid.uuid1", "uuid.uuid4", "secrets.", "random.", "os.urandom", "time.time", "time.monotonic",
                 "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "ulid.", "nanoid.",
@@ -58,6 +61,11 @@ def literal_method(call: cst.Call) -> Optional[str]:
         text = string_of(call.args[0].value)
         return text.upper() if text else None
     return None
+
+
+# Methods of a client object that take the HTTP method first (``session.request("POST", url)``,
+# requests-hardened's ``manager.send_request("POST", url)``).
+_METHOD_FIRST = ("request", "send_request")
 
 
 @dataclass(frozen=True)
@@ -178,7 +186,7 @@ class RequestFinder:
             if method is not None:
                 return Sent("", name, REQUEST_CALLS[name], method_from=method)
             return None
-        if isinstance(func, cst.Attribute) and func.attr.value in ("post", "patch", "request"):
+        if isinstance(func, cst.Attribute) and func.attr.value in ("post", "patch", *_METHOD_FIRST):
             return self._project_receiver(func, call)
         return None
 
@@ -226,7 +234,7 @@ class RequestFinder:
         receivers = sorted((n.rsplit(".", 1)[0] for n in names), key=lambda n: "(" in n)
         if not receivers or normalise(self.model.type_name(self.model.resolve(func.value, call.scope, call.order))) in CLIENTS:
             return None
-        if func.attr.value == "request":
+        if func.attr.value in _METHOD_FIRST:
             method = literal_method(call.node)
             if method in UNSAFE:
                 return Sent(method, code_of(func, 40), None, receiver=receivers[0])

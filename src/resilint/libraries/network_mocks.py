@@ -22,7 +22,8 @@ for the call's library:
   ``requests.get`` wherever it is called; ``patch("requests.Session")`` every method of the
   class; ``patch.object(requests.Session, "request")``, through which every requests call
   goes, all of requests; ``patch("socket.socket")``, through which every pure-Python client
-  connects, all of them). A target that replaces only a name of a project module
+  connects, all of them; ``monkeypatch.setattr(SMTP, "connect", ...)``, which every smtplib
+  client connects with, all of smtplib, and ``FTP.connect`` all of ftplib). A target that replaces only a name of a project module
   (``patch("app.http.get")``, ``patch.object(httpclient.HTTPClient, "post")``) leaves this
   file's own calls alone; the project pass answers the calls that go through it.
 
@@ -130,6 +131,8 @@ _FUNNELS: Dict[str, str] = {
     "httpx.AsyncHTTPTransport.handle_async_request": "httpx",
     # the socket every pure-Python client connects through (``_SOCKET_CLIENTS``)
     "socket.socket": "socket",
+    # the method every client of the module connects with (``SMTP_SSL`` and ``LMTP`` inherit it)
+    "smtplib.SMTP.connect": "smtplib", "ftplib.FTP.connect": "ftplib",
 }
 # The libraries whose connections are ``socket.socket`` objects: a patch of it answers them all.
 _SOCKET_CLIENTS = _SOCKET_HTTP | frozenset({"socket", "smtplib", "ftplib", "poplib", "imaplib", "redis", "httpx", "aiohttp"})

@@ -32,7 +32,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 
 from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
-from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction
+from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction, queues_when_it_can
 from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, last_name, parameter_names
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
@@ -119,11 +119,13 @@ class _Finder:
             self._decorators(info)
         for key, sites in self.sites.items():
             self._implicit(sites, self.in_blocks)
-        if self.model.text is None or "in_atomic_block" in self.model.text:
-            self.found.deferring = [
-                info for info in self.model.functions
-                if isinstance(info.node, cst.FunctionDef) and defers_in_transaction(info.node)
-            ]
+        text = self.model.text
+        asks_transaction = text is None or "in_atomic_block" in text
+        self.found.deferring = [
+            info for info in self.model.functions
+            if isinstance(info.node, cst.FunctionDef)
+            and ((asks_transaction and defers_in_transaction(info.node)) or queues_when_it_can(info.node))
+        ]
         for info in self.model.functions:
             last = self._last_commit(info)
             if last is not None:
@@ -340,6 +342,14 @@ class _Finder:
         node = info.node
         if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
             return None
+        found = self._last_statement_commit(node)
+        # calling a generator runs none of its body (``committing_iterator(users)`` commits
+        # between the items its caller's loop body handles, not before the loop)
+        if found is not None and any(isinstance(n, cst.Yield) for n in iter_nodes(node.body, stop_at=_BODIES)):
+            return None
+        return found
+
+    def _last_statement_commit(self, node: cst.FunctionDef) -> Optional[Union[str, cst.Call]]:
         body = list(node.body.body)
         while body and _returns_plainly(body[-1]):
             body.pop()

@@ -8,7 +8,7 @@ the outbound call it makes happens after the commit or elsewhere.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, Optional, Sequence, Set
 
 import libcst as cst
 
@@ -47,3 +47,68 @@ def defers_in_transaction(function: cst.FunctionDef) -> bool:
             name = node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value
             defers_work = defers_work or name == "on_commit"
     return asks and defers_work
+
+
+# Methods that store a value in a container (a list, a deque, a queue, a set).
+_STORING_METHODS = frozenset({"append", "appendleft", "put", "put_nowait", "add", "insert"})
+
+
+def queues_when_it_can(function: cst.FunctionDef) -> bool:
+    """A helper that stores the function it would call in a queue when there is one, and calls
+    it only when there is none: ``if "email_queue" in g: g.email_queue.append((send, email))``
+    ``else: send(email)`` (indico's ``send_email``: the emails of a request or task are queued
+    and sent after its commit; only code outside both sends at once)."""
+    for statement in _statements(function.body.body):
+        if isinstance(statement, cst.If) and isinstance(statement.orelse, cst.Else):
+            now, later = statement.body.body, statement.orelse.body.body
+            if _stored_callables(now) & _called_names(later) or _stored_callables(later) & _called_names(now):
+                return True
+    return False
+
+
+def _statements(block: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
+    """The statements of ``block`` and of the compound statements in it, not of nested
+    functions or classes."""
+    for statement in block:
+        yield statement
+        if isinstance(statement, _FUNCTION_BODIES) or not isinstance(statement, cst.BaseCompoundStatement):
+            continue
+        for part in (statement, getattr(statement, "orelse", None), getattr(statement, "finalbody", None)):
+            body = getattr(part, "body", None)
+            if isinstance(body, cst.IndentedBlock):
+                yield from _statements(body.body)
+            elif isinstance(part, cst.If):  # ``elif``
+                yield from _statements([part])
+        for handler in getattr(statement, "handlers", ()):
+            if isinstance(handler.body, cst.IndentedBlock):
+                yield from _statements(handler.body.body)
+
+
+def _small_statements(block: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseSmallStatement]:
+    for statement in block:
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from statement.body
+
+
+def _stored_callables(block: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The names ``block`` stores, alone or in a tuple or list, with ``x.append(...)`` and the like."""
+    stored: Set[str] = set()
+    for small in _small_statements(block):
+        call = small.value if isinstance(small, cst.Expr) else None
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORING_METHODS):
+            continue
+        for argument in call.args:
+            value = argument.value
+            items = [element.value for element in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
+            stored.update(item.value for item in items if isinstance(item, cst.Name))
+    return stored
+
+
+def _called_names(block: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The names ``block`` calls in its own statements (``send(email)``, ``return send(email)``)."""
+    called: Set[str] = set()
+    for small in _small_statements(block):
+        value = small.value if isinstance(small, (cst.Expr, cst.Return, cst.Assign)) else None
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            called.add(value.func.value)
+    return called

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.conditions import polls_state
 from resilint.libraries.retry_scopes.delays import delay_kind, growth, growth_words
 from resilint.libraries.retry_scopes.loops import handler_kind
 from resilint.libraries.retry_scopes.swallowing import shadowed
@@ -23,6 +24,7 @@ from resilint.libraries.retry_scopes.model import (
 )
 from resilint.lint.nodes import code_of, dotted_name, is_false, is_none, is_true, keyword_args, number_of, string_keyed, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope
+from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -196,11 +198,29 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
             if kind == ON_ANY:
                 policy.handlers = (handler,)
         else:
+            if _polls(rec, call):
+                continue  # waits for its own data to be there: a poll, as a loop that handles no failure
             # ``self.retry()`` outside any ``except``: the task retries on a condition of its own
             # (an order not ready yet), not because something failed.
             policy.retry_on = Setting(ON_RESULT)
         policy = rec.add(policy)
         rec.scopes.append(RetryScope(policy, "task", call.node, function.node, function))
+
+
+def _polls(rec: Recogniser, call: CallSite) -> bool:
+    """``self.retry()`` under an ``if`` that tests a polled state (``if not available:``) or
+    what the task read from its own database (``delivery = Delivery.objects.filter(...).first()``
+    … ``if delivery is None:``, a row the enqueuing request has not committed yet)."""
+    test = next((node.test for node in reversed(call.stack) if isinstance(node, cst.If)), None)
+    if test is None:
+        return False
+    if polls_state(test):
+        return True
+    names = [node for node in iter_nodes(test) if isinstance(node, cst.Name)]
+    return any(
+        isinstance(node, cst.Attribute) and node.attr.value == "objects"
+        for name in names for node in iter_nodes(rec.follow(name, call.scope, call.order))
+    )
 
 
 def _bound_task(rec: Recogniser, function: FunctionInfo) -> Optional[Tuple[cst.Call, Dict[str, cst.Arg]]]:
@@ -217,9 +237,11 @@ def _bound_task(rec: Recogniser, function: FunctionInfo) -> Optional[Tuple[cst.C
 
 
 def _hands_over(rec: Recogniser, call: CallSite, self_name: str) -> bool:
-    """In an ``except``, the task itself handed to a helper that retries it: a function of the
-    file that calls ``.retry(...)`` on that parameter, or one named for it (``retry_later``)."""
-    if not any(isinstance(n, cst.ExceptHandler) for n in call.stack):
+    """In an ``except``, or under an ``if`` (``if not send(url, data): handle_retry(self)``),
+    the task itself handed to a helper that retries it: a function of the file that calls
+    ``.retry(...)`` on that parameter, or one named for it (``retry_later``). Called on no
+    condition, such a helper runs the task again on a schedule: not a retry."""
+    if not any(isinstance(n, (cst.ExceptHandler, cst.If)) for n in call.stack):
         return False
     if not any(isinstance(a.value, cst.Name) and a.value.value == self_name for a in call.node.args):
         return False

@@ -213,10 +213,7 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             return WAIT_JITTERED
         return WAIT_FIXED  # a configuration value: self.retry_delay, settings.RETRY_DELAY
     if isinstance(expr, cst.Subscript):
-        value = rec.follow(expr.value, scope, order)
-        if isinstance(value, (cst.List, cst.Tuple)) and all(number_of(e.value) is not None for e in value.elements):
-            return WAIT_FIXED
-        return UNKNOWN
+        return WAIT_FIXED if _numbers_only(rec, rec.follow(expr.value, scope, order), scope, order) else UNKNOWN
     if isinstance(expr, cst.Call):
         name = rec.expr_name(expr.func, scope, order)
         if name is not None and (name.startswith(RANDOM_MODULES) or name in JITTERED_HELPERS
@@ -240,6 +237,17 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             rec.delay_via = name  # a function of another module: the project pass knows what it returns
         return UNKNOWN
     return UNKNOWN
+
+
+def _numbers_only(rec: Recogniser, value: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> bool:
+    """A list or tuple of numbers, also with another such list unpacked in it (``[*DELAYS, 0]``)."""
+    if not isinstance(value, (cst.List, cst.Tuple)) or depth > 2:
+        return False
+    return all(
+        _numbers_only(rec, rec.follow(element.value, scope, order), scope, order, depth + 1)
+        if isinstance(element, cst.StarredElement) else number_of(element.value) is not None
+        for element in value.elements
+    )
 
 
 _RETRY_AFTER = re.compile(r"retry[-_]?after", re.I)

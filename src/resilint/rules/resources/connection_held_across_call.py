@@ -43,7 +43,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
       `with app.app_context():` block the query ran in (its teardown removes the session), or
       to a call of a project function of any module whose last act ends it
       (`db.session_commit()` whose body is `session.commit()` in a `try` that rolls back, or a
-      `sync_shelves()` that ends by calling such a helper; not one that commits only in a branch),
+      `sync_shelves()` that ends by calling such a helper; not one that commits only in a branch,
+      nor a generator, whose body runs as its caller's loop asks for items: `for user in
+      committing_iterator(users):` commits every 100 users, between the loop's requests),
       unless a query after that call begins a new one; this also ends the transaction a project
       decorator's wrapper began on the same session around the function (`@requires_auth`). A
       session made by calling a `sessionmaker`/`scoped_session` of the file
@@ -83,13 +85,18 @@ class ConnectionHeldAcrossCall(ProjectRule):
     receiver that calls another service is followed from there.
 
     Not reported: work deferred with `transaction.on_commit(...)` (directly, or through a
-    project helper that defers when `connection.in_atomic_block` is true); work handed to a
+    project helper that defers when `connection.in_atomic_block` is true, or that stores the
+    function it would call in a queue when there is one and calls it only otherwise: `if
+    "email_queue" in g: g.email_queue.append((send, email)) else: send(email)`, emails a
+    request sends after its commit); work handed to a
     task queue (`.delay()`, `.apply_async()`, `enqueue`), an executor (`submit`) or a thread;
     a `def` or `lambda` defined in the scope but not called there; calls made before the
     scope opens or after it closes, commits or is removed (also by a function of the same module
     that commits it, `self.sql_close()`); requests answered by a test double
     (`responses`, `respx`, `moto`...), also when the test that installs it (`@responses.activate`)
-    reaches the request through project functions in other modules; a request after an `if` (or loop, or `with`) branch that
+    reaches the request through project functions in other modules, and when the test replaces
+    a project function on the way (`mocker.patch("app.notifications.send_email")`, by the
+    name the calling module imports it under); a request after an `if` (or loop, or `with`) branch that
     ran the query and then returned or raised (the request runs only when that branch did
     not), unless a `try` around the query may carry an exception past that exit; a request
     behind an `if` on a parameter that the call path rules out: `establish_basket(user)` does
@@ -770,9 +777,20 @@ class _Judge:
         if key not in self._paths:
             self._paths[key] = self._first_request(callee, (function, call) if context or handed else None)
         below = self._paths[key]
-        if below is None or self._mocked(below[1], call):
+        if below is None or self._mocked(below[1], call) or self._replaced_on_the_way(call, (call,) + below[0][:-1]):
             return None  # a test double the caller installed (``@responses.activate``) answers it
         return (call,) + below[0], below[1]
+
+    def _replaced_on_the_way(self, call: Call, steps: Path) -> bool:
+        """Whether a patch of the test that makes ``call`` replaces a project function one of
+        ``steps`` runs (``mocker.patch("app.notifications.send_email")``, by the name a module
+        imports it under): its double answers there, and nothing is sent."""
+        graph = self.graph
+        replaced = {
+            held.name for entry in call.mocked if graph.is_project_name(entry)
+            for held in graph.values.of(entry, call.place.path) if held.kind == "function"
+        }
+        return bool(replaced) and any(step.target in replaced for step in steps)
 
     def _first_request(self, start: FunctionSummary, entry: Optional[Tuple[FunctionSummary, Call]]) -> Optional[Tuple[Path, str]]:
         def follow(call: Call, callee: FunctionSummary) -> bool:

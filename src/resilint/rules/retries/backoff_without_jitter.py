@@ -103,7 +103,10 @@ class BackoffWithoutJitter(ProjectRule):
     poll: an attempt that raises is not repeated; so is one that retries only `TryAgain` or an
     error that the module raises only on the state it read, never in an `except` handler: `if
     desc["Status"] in ("SUBMITTED", "STARTED"): raise StatementNotFinished`; an error raised on
-    a partial answer, `if unprocessed: raise`, is a retry), nor are decorators that repeat nothing
+    a partial answer, `if unprocessed: raise`, is a retry; so is a celery `self.retry()` outside
+    any `except` under a test of a polled state, `if not available:`, or of what the task read
+    from its own database, `delivery = Delivery.objects.filter(pk=pk).first()` … `if delivery
+    is None:`, a row the request that enqueued it has not committed yet), nor are decorators that repeat nothing
     (tenacity's `@retry` on an `async def` generator, which it calls as a plain function; a
     retry around a function that asks the user for new input on each call; a retry decorator
     written on a function of the file that does only local work, such as a task that only
@@ -229,6 +232,17 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater")
     VALID = [
+        # a celery task that waits for the row its enqueuing request commits: a poll
+        """
+        from celery import shared_task
+        from shop.models import Delivery
+        @shared_task(bind=True, max_retries=5)
+        def deliver(self, delivery_id):
+            delivery = Delivery.objects.filter(pk=delivery_id).first()
+            if delivery is None:
+                raise self.retry(countdown=1)
+            delivery.process()
+        """,
         # a success joined with the state it waits for: a poll, not a retry
         """
         import time, requests
@@ -974,6 +988,35 @@ class BackoffWithoutJitter(ProjectRule):
             """,
             line=7,
             message="countdown=60",
+        ),
+        Invalid(
+            """
+            import requests
+            from celery import shared_task
+            @shared_task(bind=True, max_retries=5)
+            def push(self, url):
+                resp = requests.get(url, timeout=5)
+                if resp.status_code >= 500:
+                    raise self.retry(countdown=10)
+                return resp.json()
+            """,
+            line=7,
+            message="countdown=10",
+        ),
+        Invalid(
+            """
+            from myproject.celery import app
+            DELAYS = [30, 60, 120, 300]
+            @app.task(bind=True, max_retries=4)
+            def send(self):
+                try:
+                    push()
+                except ConnectionError as exc:
+                    delay = ([*DELAYS, 0])[self.request.retries]
+                    raise self.retry(exc=exc, countdown=delay)
+            """,
+            line=9,
+            message="countdown=delay",
         ),
         Invalid(
             """

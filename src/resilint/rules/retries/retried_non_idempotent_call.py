@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from typing import Iterator, List, Optional, Sequence, Set, Tuple
 
 from resilint.libraries.http_requests import (
-    CLIENTS as HTTP_CLIENTS,
+    CLIENT_CLASSES,
     KEY_HEADER,
     METHOD_CALLS,
-    POOLS,
     UNSAFE,
     RequestFinder,
 )
@@ -44,9 +43,12 @@ class RetriedNonIdempotentCall(ProjectRule):
     Flags POST and PATCH requests (`requests` and its sessions, requests-oauthlib's
     `OAuth2Session`/`OAuth1Session`, requests-hardened's `Manager.send_request("POST", ...)` and
     sessions, slumber resources' `.post()`/`.patch()`, `httpx`, `aiohttp`, urllib3 and
-    `http.client`, as `.post()`/`.patch()` or `request("POST", ...)`) executed inside a retry scope — a
+    `http.client`, as `.post()`/`.patch()` or `request("POST", ...)`, also on a client object
+    another module makes: `HTTPClient.send_request("POST", url)` with `HTTPClient =
+    requests_hardened.Manager(...)` imported) executed inside a retry scope — a
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
-    retries, an RQ job enqueued with `retry=Retry(...)`, a hand-written retry loop, a function
+    retries (also by handing itself to a helper that calls its `retry()`, in an `except` or
+    under an `if`: `if not send_webhook(url, data): handle_webhook_retry(self)`), an RQ job enqueued with `retry=Retry(...)`, a hand-written retry loop, a function
     that calls itself again after a failure, a worker that puts a failed item back on its
     queue — directly or through project functions at any depth and in any module (a
     function or a lambda handed to a retry helper, `with_retries(lambda: requests.post(...))`,
@@ -1195,7 +1197,7 @@ class _Judge:
             cls = held.name
             if self.graph.class_module(cls) is not None:
                 cls = self.graph.values.library_base(cls) or cls
-            if normalise(cls) in HTTP_CLIENTS or normalise(cls) in POOLS:
+            if normalise(cls) in CLIENT_CLASSES:
                 return True
         return False
 

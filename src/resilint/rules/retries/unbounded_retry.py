@@ -22,7 +22,8 @@ class UnboundedRetry(Rule):
     Flags retry scopes with neither an attempt limit nor a time limit: tenacity without `stop=`
     (or with `stop=stop_never`), backoff without `max_tries`/`max_time`, retrying without
     `stop_max_attempt_number`/`stop_max_delay`, stamina with `attempts=None, timeout=None`,
-    celery with `max_retries=None` (also a task that hands itself to a helper that retries it;
+    celery with `max_retries=None` (also a task that hands itself to a helper that retries it,
+    in an `except` or under an `if`;
     also `max_retries=1 if settings.DEBUG else None`, unbounded where the test fails; also given
     to a project's own task decorator, a name ending in `task` passed options only celery reads,
     `autoretry_for`, `retry_backoff`, `retry_jitter`, `retry_backoff_max`),

@@ -105,7 +105,8 @@ class MissingTimeout(ProjectRule):
     is a project that sends mail only through connections it builds with a timeout: every
     `send_mail`/`send_mass_mail`/`mail_admins`/`mail_managers` passes `connection=`, every
     `get_connection(...)` passes `timeout=`, no message is sent with `.send()`, the settings
-    set no `ADMINS` or `MANAGERS` (Django mails them itself) and nothing imports Django's
+    set no `ADMINS` or `MANAGERS` (Django mails them itself; an empty one, `ADMINS = ()`,
+    `MANAGERS = ADMINS`, is not set) and nothing imports Django's
     password-reset views or form (a `path(..., include("django.contrib.auth.urls"))` is not
     seen). A project whose settings name no `EMAIL_HOST` (the host comes from its database or
     the environment at each send) gets the finding at each `get_connection(...)` that passes

@@ -20,6 +20,15 @@ def maybe_commit(flag):
         session.commit()
 
 
+def committing_iterator(items, n=100):
+    """Commits after every ``n`` items its caller's loop handles: calling it commits nothing."""
+    for index, item in enumerate(items, 1):
+        yield item
+        if index % n == 0:
+            session.commit()
+    session.commit()
+
+
 def requires_user(view):
     def wrapper(*args, **kwargs):
         session.query(Shelf).first()

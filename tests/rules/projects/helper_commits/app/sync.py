@@ -40,3 +40,9 @@ def handle_twice(user_id):
     record_shelves(user_id, results)
     db.session.query(Shelf).count()  # begins a new transaction after the commit
     return call_store(results)  # expect: RES301
+
+
+def refresh_shelves(user_id):
+    shelves = db.session.query(Shelf).filter(Shelf.user_id == user_id).all()
+    for shelf in db.committing_iterator(shelves):
+        call_store([shelf.id])  # expect: RES301

@@ -1,0 +1,1 @@
+WEBHOOK_TIMEOUT = (2, 18)
