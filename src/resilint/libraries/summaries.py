@@ -196,6 +196,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         place = locate(site.node)
         scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
         converted_to = converted(model, site)
+        unpacks = _unpacked_function(model, site) if any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES]) else ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
@@ -212,7 +213,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             call = Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site), passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
-                swallowed(site), tuple(answered.get(id(site.node), ())), converted_to,
+                swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks,
             )
             owner.calls.append(call)
             if lambda_function is not None:
@@ -249,6 +250,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 ))
         if info.returns and (_may_build_headers(model, info) or values.keys):  # headers, or a key made anew
             owner.headers = finder.returned_headers(info)
+            owner.returned_keys = _returned_keys(model, info)
     for info, raised in raised_errors(model):
         function_of(info).raises = tuple(raised)
     for policy in found.policies:
@@ -656,6 +658,40 @@ _NO_VALUE = frozenset({
 _NO_CALL = frozenset({cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString})
 # Whole words: "time" inside "timeout" or "datetime" names no generator (``RANDOM_KEYS``).
 _KEY_WORDS = re.compile(r"\b(?:uuid|shortuuid|secrets|random|urandom|time|datetime|ulid|nanoid|idempotency_key)\b")
+
+
+def _unpacked_function(model: SemanticModel, site: CallSite) -> str:
+    """The function of another module whose result is the call's only ``**`` argument
+    (``requests.get(url, **make_hook_kwargs())``): "" when there is none, or the file reads it."""
+    stars = [arg for arg in site.node.args if arg.star == "**"]
+    if len(stars) != 1 or not isinstance(stars[0].value, cst.Call):
+        return ""
+    func = stars[0].value.func
+    if isinstance(model.resolve(func, site.scope, site.order), FunctionInfo):
+        return ""  # the file's own: judged with the file (``clients.find_timeout``)
+    return model.qualified_name(func, site.scope, site.order) or ""
+
+
+def _returned_keys(model: SemanticModel, info: FunctionInfo) -> Optional[Tuple[str, ...]]:
+    """The keys of the dicts ``info`` returns, when each return is a dict written out
+    (``return {"hooks": ...}``) or a local only ever so assigned (``local_mapping_keys``, keys
+    set later included); None when another return may hold any key."""
+    keys: Set[str] = set()
+    for expr in info.returns:
+        if isinstance(expr, cst.Dict):
+            for element in expr.elements:
+                key = string_of(element.key) if isinstance(element, cst.DictElement) else None
+                if key is None:
+                    return None
+                keys.add(key)
+        elif isinstance(expr, cst.Name):
+            found = local_mapping_keys(expr.value, model, info.scope)
+            if found is None:
+                return None
+            keys |= found
+        else:
+            return None
+    return tuple(sorted(keys))
 
 
 def _may_build_headers(model: SemanticModel, info: FunctionInfo, depth: int = 0) -> bool:

@@ -662,6 +662,7 @@ class _ProjectJudge:
                     continue
                 if call.target in judged.get(call.place, ()):
                     verdicts.extend(self.imported_constant(call, near))
+                    verdicts.extend(self.unpacked_mapping(call, near))
                     continue
                 if call.place in judged and self.object_client(call.target, near) in judged[call.place]:
                     continue
@@ -941,6 +942,26 @@ class _ProjectJudge:
                 for summary in self.graph.summaries for ref in summary_refs(summary)
             )
         return self._partial_clients
+
+    def unpacked_mapping(self, call: Call, near: str) -> List[ProjectVerdict]:
+        """A client call whose only ``**`` argument is what a function of another module
+        returns (``requests.get(url, **make_hook_kwargs())``), which its file took for unknown:
+        judged as passing no timeout when every dict that function returns is written out
+        and none of their keys sets one."""
+        spec = self.spec(call.target)
+        args = call.arguments
+        if not call.unpacks or spec is None or args is None or args.star or answered(call.mocked, spec.library, call.target):
+            return []
+        if set(spec.keywords) & set(args.keywords) or (spec.position is not None and args.positional > spec.position):
+            return []
+        function = self.graph.resolve(call.unpacks, near)
+        if function is None or function.returned_keys is None or set(function.returned_keys) & set(spec.settings):
+            return []
+        how = f"is called with `**{_short(function.name)}()`, whose dict gives no timeout"
+        judgement = judge_missing(call.target, spec, self.settings.max_timeout, how=how)
+        if judgement is None:
+            return []
+        return [ProjectVerdict(judgement.code, call.place, judgement.message, ((function.place, f"`{_short(function.name)}` returns the keyword arguments"),))]
 
     def judge_call(self, call: Call, near: str, caller: Optional[FunctionSummary] = None) -> List[ProjectVerdict]:
         args = call.arguments

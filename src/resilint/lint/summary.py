@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 29
+SUMMARY_VERSION = 30
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -321,6 +321,9 @@ class Call:
     # class (``except Exception as e: raise ServiceUnavailable(e)``): the classes its failures
     # leave the function as. A layer around that retries none of them never sees them.
     converted: Tuple[str, ...] = ()
+    # The function of another module whose result the call unpacks as its only ``**`` argument
+    # (``requests.get(url, **make_hook_kwargs())``): the keys it returns are the project's to tell.
+    unpacks: str = ""
 
 
 @dataclass(**_SLOTS)
@@ -367,6 +370,9 @@ class FunctionSummary:
     # Its parameters annotated with a builtin scalar type and no ``None`` default (``order:
     # int``): they hold some value of that type, never None, whatever the caller passes.
     scalars: Dict[str, str] = field(default_factory=dict)
+    # The keys of the dicts it returns, when each return is a dict written out whose keys the
+    # file can list (``return {"hooks": {...}}``); None otherwise.
+    returned_keys: Optional[Tuple[str, ...]] = None
 
 
 @dataclass(**_SLOTS)
@@ -455,7 +461,7 @@ class ModuleSummary:
                 [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
                            c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound, c.receiver,
                            [[g[0], g[1], [list(r) for r in g[2]]] for g in c.guards], list(c.escapes), c.swallowed, list(c.answered),
-                           list(c.converted)],
+                           list(c.converted), c.unpacks],
                           _CALL)
                  for c in f.calls],
                 [_trimmed([r.method, r.name, r.status, r.detail, place(r.place), r.method_from, r.key_from, r.receiver],
@@ -466,6 +472,7 @@ class ModuleSummary:
                   list(d.queries)] for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
                 [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open, f.scalars,
+                None if f.returned_keys is None else list(f.returned_keys),
             ], _FUNCTION)
 
         return [
@@ -519,7 +526,7 @@ class ModuleSummary:
                             tuple(map(int, c[7])), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
                             bool(c[10]), str(c[11]),
                             tuple((str(g[0]), str(g[1]), tuple(ref_from_json(r) for r in g[2])) for g in c[12]),
-                            tuple(map(int, c[13])), bool(c[14]), tuple(map(int, c[15])), tuple(map(str, c[16])))
+                            tuple(map(int, c[13])), bool(c[14]), tuple(map(int, c[15])), tuple(map(str, c[16])), str(c[17]))
 
             def request(r: List[Any]) -> Request:
                 r = r + _REQUEST[len(r):]
@@ -545,6 +552,7 @@ class ModuleSummary:
                     annotation=f[15], raises=tuple((str(e[0]), str(e[1])) for e in f[16]),
                     sleeps=None if f[17] is None else int(f[17]), commits=str(f[18]), leaves_open=bool(f[19]),
                     scalars={str(name): str(kind) for name, kind in f[20].items()},
+                    returned_keys=None if f[21] is None else tuple(str(key) for key in f[21]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -578,8 +586,8 @@ class ModuleSummary:
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
-_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}]
+_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], ""]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 import libcst as cst
@@ -207,16 +208,20 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
         rec.scopes.append(RetryScope(policy, "task", call.node, function.node, function))
 
 
+# Names that say whether something the task waits for is there yet (``if not_found:``).
+_ABSENT = re.compile(r"found|exists?$|missing", re.I)
+
+
 def _polls(rec: Recogniser, call: CallSite) -> bool:
-    """``self.retry()`` under an ``if`` that tests a polled state (``if not available:``) or
-    what the task read from its own database (``delivery = Delivery.objects.filter(...).first()``
+    """``self.retry()`` under an ``if`` that tests a polled state (``if not available:``,
+    ``if not_found:``) or what the task read from its own database (``delivery = Delivery.objects.filter(...).first()``
     … ``if delivery is None:``, a row the enqueuing request has not committed yet)."""
     test = next((node.test for node in reversed(call.stack) if isinstance(node, cst.If)), None)
     if test is None:
         return False
-    if polls_state(test):
-        return True
     names = [node for node in iter_nodes(test) if isinstance(node, cst.Name)]
+    if polls_state(test) or any(_ABSENT.search(name.value) for name in names):
+        return True
     return any(
         isinstance(node, cst.Attribute) and node.attr.value == "objects"
         for name in names for node in iter_nodes(rec.follow(name, call.scope, call.order))

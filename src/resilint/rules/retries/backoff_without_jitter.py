@@ -104,7 +104,7 @@ class BackoffWithoutJitter(ProjectRule):
     error that the module raises only on the state it read, never in an `except` handler: `if
     desc["Status"] in ("SUBMITTED", "STARTED"): raise StatementNotFinished`; an error raised on
     a partial answer, `if unprocessed: raise`, is a retry; so is a celery `self.retry()` outside
-    any `except` under a test of a polled state, `if not available:`, or of what the task read
+    any `except` under a test of a polled state, `if not available:`, `if not_found:`, or of what the task read
     from its own database, `delivery = Delivery.objects.filter(pk=pk).first()` … `if delivery
     is None:`, a row the request that enqueued it has not committed yet), nor are decorators that repeat nothing
     (tenacity's `@retry` on an `async def` generator, which it calls as a plain function; a
@@ -241,6 +241,18 @@ class BackoffWithoutJitter(ProjectRule):
             delivery = Delivery.objects.filter(pk=delivery_id).first()
             if delivery is None:
                 raise self.retry(countdown=1)
+            delivery.process()
+        """,
+        """
+        from celery import shared_task
+        from shop.deliveries import get_delivery
+        @shared_task(bind=True, max_retries=5)
+        def deliver(self, delivery_id):
+            delivery, not_found = get_delivery(delivery_id)
+            if not delivery:
+                if not_found:
+                    raise self.retry(countdown=1)
+                return
             delivery.process()
         """,
         # a success joined with the state it waits for: a poll, not a retry

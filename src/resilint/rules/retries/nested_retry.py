@@ -79,13 +79,19 @@ class NestedRetry(ProjectRule):
     int`, never None) then `self.save()` does not run what `save` does only `if self.order is
     None`. An unknown value never removes a path.
 
+    A celery task that calls `self.retry()` outside any `except` to wait for something (a
+    polled state, `if not available:`; a row of its own database not there yet) is a poll, not
+    a retry layer; on a failure its code detected (`if not send_pubsub(topic, data):`, a
+    helper that returns False once the client's own retries gave up) it is one, and multiplies
+    the layers inside.
+
     A celery task called as a plain function (`inner(url)`, not `inner.delay(url)`) runs in its
     caller, where celery re-raises instead of retrying (`request.called_directly`): its own
     `autoretry_for` and `self.retry()` are not a layer there; what it calls still is.
 
     Layers that retry different failures do not multiply and are not reported: an outer layer
-    that retries on a condition of its own (a celery task calling `self.retry()` outside any
-    `except`, a retry on the result such as tenacity's `retry_if_result` status poll, or
+    that retries on a condition of its own (a retry on the result such as tenacity's
+    `retry_if_result` status poll, or
     `retry_if_exception_type(TryAgain)`, which retries only the `TryAgain` the code raises on
     purpose once it has read a complete answer (or an error that the module raises only on
     the state it read, `StatementNotFinished` on a RUNNING job), or retrying's `retry_on_exception` that
@@ -483,6 +489,29 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        # a task that retries when its helper says the send failed, which a retrying client
+        # inside it decided: the celery retries multiply the client's
+        Invalid(
+            """
+            import requests, tenacity
+            from celery import shared_task
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+            def _post(url, data):
+                return requests.post(url, data=data, timeout=5)
+            def send(url, data):
+                try:
+                    _post(url, data)
+                except tenacity.RetryError:
+                    return False
+                return True
+            @shared_task(bind=True, max_retries=5)
+            def deliver(self, url, data):
+                if not send(url, data):
+                    raise self.retry(countdown=10)
+            """,
+            line=14,
+            message="6 attempts",
+        ),
         Invalid(
             # a countdown loop's attempts are counted: 5 retries left, 6 attempts
             """

@@ -220,7 +220,8 @@ class MissingTimeout(ProjectRule):
     is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
     keys they show and those its items are set under (`q["auth"] = creds`) or that `q.update({...})`,
     `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
-    has what a function of the file returns when each of its returns is such a dict, `**self._kwargs()`;
+    has what a function returns when each of its returns is such a dict, `**self._kwargs()`, also a
+    function of another module, `**make_hook_kwargs()` (reported by the project pass);
     such a local unpacked into a project wrapper passes the wrapper the same keys, one assigned
     a different dict on each branch included); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
