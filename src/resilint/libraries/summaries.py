@@ -150,6 +150,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             commits = "." if last == "." else f"{where.line}:{where.column}" if where is not None else ""
             if commits:
                 function_of(info).commits = commits
+            if id(info) in db.commit_calls:
+                committed = locate(db.commit_calls[id(info)])
+                function_of(info).committed_at = f"{committed.line}:{committed.column}"
     for scope in db.scopes:
         owner = function_of(scope.function)
         owner.db_scopes.append(DbScope(

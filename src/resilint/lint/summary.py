@@ -364,6 +364,9 @@ class FunctionSummary:
     # (``session.commit()``, also in a ``try`` that rolls back): "." itself, or the target of
     # the call that does it last (another module's ``session_commit()``), for the project pass.
     commits: str = ""
+    # Where it commits so itself ("line:column" of that call): its calls after it run outside
+    # the transaction.
+    committed_at: str = ""
     # It returns with the implicit transaction of a session that outlives it still open (a
     # query through ``Model.query`` or ``db.session`` and no commit after it).
     leaves_open: bool = False
@@ -472,7 +475,7 @@ class ModuleSummary:
                   list(d.queries)] for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
                 [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open, f.scalars,
-                None if f.returned_keys is None else list(f.returned_keys),
+                None if f.returned_keys is None else list(f.returned_keys), f.committed_at,
             ], _FUNCTION)
 
         return [
@@ -553,6 +556,7 @@ class ModuleSummary:
                     sleeps=None if f[17] is None else int(f[17]), commits=str(f[18]), leaves_open=bool(f[19]),
                     scalars={str(name): str(kind) for name, kind in f[20].items()},
                     returned_keys=None if f[21] is None else tuple(str(key) for key in f[21]),
+                    committed_at=str(f[22]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -587,7 +591,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], ""]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, ""]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

@@ -78,6 +78,9 @@ class DbScopes:
     # Functions whose last act ends the implicit transaction they query in, by id: "." when
     # they do it themselves, else the call (of another function) that may.
     commits: Dict[int, Union[str, cst.Call]] = field(default_factory=dict)
+    # Of those that do it themselves, the statement's call that commits (what the function
+    # calls after it runs outside that transaction).
+    commit_calls: Dict[int, cst.Call] = field(default_factory=dict)
     # Functions that return with their last implicit transaction still open, by id: its start.
     left_open: Dict[int, cst.Call] = field(default_factory=dict)
 
@@ -342,14 +345,14 @@ class _Finder:
         node = info.node
         if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
             return None
-        found = self._last_statement_commit(node)
+        found = self._last_statement_commit(info, node)
         # calling a generator runs none of its body (``committing_iterator(users)`` commits
         # between the items its caller's loop body handles, not before the loop)
         if found is not None and any(isinstance(n, cst.Yield) for n in iter_nodes(node.body, stop_at=_BODIES)):
             return None
         return found
 
-    def _last_statement_commit(self, node: cst.FunctionDef) -> Optional[Union[str, cst.Call]]:
+    def _last_statement_commit(self, info: FunctionInfo, node: cst.FunctionDef) -> Optional[Union[str, cst.Call]]:
         body = list(node.body.body)
         while body and _returns_plainly(body[-1]):
             body.pop()
@@ -361,7 +364,10 @@ class _Finder:
             site = self.site_of.get(id(call)) if call is not None else None
             if call is not None and site is not None and self._ends(call, site):
                 after = body[index + 1:]
-                return "." if not any(_queries(n) for statement in after for n in iter_nodes(statement)) else None
+                if any(_queries(n) for statement in after for n in iter_nodes(statement)):
+                    return None
+                self.found.commit_calls[id(info)] = call
+                return "."
         call = _statement_call(body[-1]) if body else None
         site = self.site_of.get(id(call)) if call is not None else None
         if site is None or call is None or (self.model.qualified_name(call.func, site.scope, site.order) or "").startswith("builtins."):

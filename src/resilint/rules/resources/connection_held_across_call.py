@@ -46,7 +46,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
       `sync_shelves()` that ends by calling such a helper; not one that commits only in a branch,
       nor a generator, whose body runs as its caller's loop asks for items: `for user in
       committing_iterator(users):` commits every 100 users, between the loop's requests),
-      unless a query after that call begins a new one; this also ends the transaction a project
+      unless a query after that call begins a new one (and what such a function calls after its
+      own commit, `db.session.commit(); notify_hub(payload)`, runs outside the transaction its
+      caller began); this also ends the transaction a project
       decorator's wrapper began on the same session around the function (`@requires_auth`). A
       session made by calling a `sessionmaker`/`scoped_session` of the file
       (`SessionLocal = sessionmaker(...)`; `db = SessionLocal()`) is known as one; so is a local
@@ -610,9 +612,10 @@ class _Judge:
         self.graph: ProjectGraph = ctx.graph
         self.extend_clients = tuple(ctx.settings.extend_clients)
         self._provided: Dict[str, Optional[_Held]] = {}
-        self._paths: Dict[Tuple[str, FrozenSet[Any]], Optional[Tuple[Path, str]]] = {}
+        self._paths: Dict[Tuple[Any, ...], Optional[Tuple[Path, str]]] = {}
         self._filled: Set[int] = set()  # requests whose object fills in the timeout
         self._ends: Dict[Tuple[int, Optional[int]], Tuple[List[Tuple[int, int]], List[Tuple[int, ...]]]] = {}
+        self._released: Optional[Set[int]] = None  # calls after their function's own commit
 
     def run(self) -> None:
         for function in self.graph.functions:
@@ -631,7 +634,7 @@ class _Judge:
                     held.insert(0, decorated)
                 if not held:
                     continue
-                found = self._path(function, call)
+                found = self._path(function, call, bool(held[-1].scope.implicit))
                 if found is not None:
                     self._report(function, held[-1], *found)
 
@@ -757,9 +760,11 @@ class _Judge:
         library = spec.library if spec is not None else name.split(".", 1)[0]
         return answered(call.mocked, library, name)
 
-    def _path(self, function: FunctionSummary, call: Call) -> Optional[Tuple[Path, str]]:
+    def _path(self, function: FunctionSummary, call: Call, implicit: bool = False) -> Optional[Tuple[Path, str]]:
         """The calls from ``call`` to the first request it leads to (the request last), and
-        the client method that request calls."""
+        the client method that request calls. ``implicit``: the transaction held is a
+        session's implicit one, which a function on the way that commits ends for the calls it
+        makes after."""
         near = function.place.path
         client = self._request(call, near)
         if client is not None:
@@ -773,9 +778,9 @@ class _Judge:
         # be what the callee calls (``run_now(lambda: requests.get(url))``)
         context = self.graph.conditions.enter(function, call, callee, {})
         handed = self.graph.calls_handed(callee)
-        key = (callee.name, frozenset(context.items()), id(call) if handed else 0)
+        key = (callee.name, frozenset(context.items()), id(call) if handed else 0, implicit)
         if key not in self._paths:
-            self._paths[key] = self._first_request(callee, (function, call) if context or handed else None)
+            self._paths[key] = self._first_request(callee, (function, call) if context or handed else None, implicit)
         below = self._paths[key]
         if below is None or self._mocked(below[1], call) or self._replaced_on_the_way(call, (call,) + below[0][:-1]):
             return None  # a test double the caller installed (``@responses.activate``) answers it
@@ -792,16 +797,34 @@ class _Judge:
         }
         return bool(replaced) and any(step.target in replaced for step in steps)
 
-    def _first_request(self, start: FunctionSummary, entry: Optional[Tuple[FunctionSummary, Call]]) -> Optional[Tuple[Path, str]]:
+    def _first_request(
+        self, start: FunctionSummary, entry: Optional[Tuple[FunctionSummary, Call]], implicit: bool = False,
+    ) -> Optional[Tuple[Path, str]]:
+        released = self._after_commit if implicit else lambda call: False
+
         def follow(call: Call, callee: FunctionSummary) -> bool:
-            return not call.later and not defers(call.target) and not callee.defers_in_transaction
+            return not call.later and not defers(call.target) and not callee.defers_in_transaction and not released(call)
 
         for function, path, running in self.graph.reachable(start, follow, entry):
             for call in running:
+                if released(call):
+                    continue
                 client = self._request(call, function.place.path) if not call.later else None
                 if client is not None:
                     return path + (call,), client
         return None
+
+    def _after_commit(self, call: Call) -> bool:
+        """Whether ``call`` comes after the commit its function makes with no query after it
+        (``export.state = "done"; db.session.commit(); notify_hub(...)``): an implicit
+        transaction is over there."""
+        if self._released is None:
+            self._released = {
+                id(c) for function in self.graph.functions if function.committed_at
+                for at in (tuple(int(part) for part in function.committed_at.split(":")),)
+                for c in function.calls if (c.place.line, c.place.column) > at
+            }
+        return id(call) in self._released
 
     # --- the finding -----------------------------------------------------------------------------
 

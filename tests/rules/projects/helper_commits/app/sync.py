@@ -46,3 +46,24 @@ def refresh_shelves(user_id):
     shelves = db.session.query(Shelf).filter(Shelf.user_id == user_id).all()
     for shelf in db.committing_iterator(shelves):
         call_store([shelf.id])  # expect: RES301
+
+
+def commit_and_call_store(results):
+    db.session.commit()
+    return call_store(results)
+
+
+def call_store_and_commit(results):
+    found = call_store(results)
+    db.session.commit()
+    return found
+
+
+def handle_commit_first(user_id):
+    db.session.query(Shelf).filter(Shelf.user_id == user_id).count()
+    return commit_and_call_store([])  # the helper commits before it calls the store
+
+
+def handle_call_first(user_id):
+    db.session.query(Shelf).filter(Shelf.user_id == user_id).count()
+    return call_store_and_commit([])  # expect: RES301
