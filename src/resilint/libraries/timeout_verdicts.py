@@ -961,7 +961,8 @@ class _ProjectJudge:
         judgement = judge_missing(call.target, spec, self.settings.max_timeout, how=how)
         if judgement is None:
             return []
-        return [ProjectVerdict(judgement.code, call.place, judgement.message, ((function.place, f"`{_short(function.name)}` returns the keyword arguments"),))]
+        related = ((function.place, f"`{_short(function.name)}` returns the keyword arguments"),)
+        return [ProjectVerdict(judgement.code, call.place, judgement.message, related)]
 
     def judge_call(self, call: Call, near: str, caller: Optional[FunctionSummary] = None) -> List[ProjectVerdict]:
         args = call.arguments
