@@ -8,7 +8,7 @@ the outbound call it makes happens after the commit or elsewhere.
 
 from __future__ import annotations
 
-from typing import Iterator, Optional, Sequence, Set
+from typing import Iterator, List, Optional, Sequence, Set
 
 import libcst as cst
 
@@ -60,7 +60,7 @@ def queues_when_it_can(function: cst.FunctionDef) -> bool:
     and sent after its commit; only code outside both sends at once)."""
     for statement in _statements(function.body.body):
         if isinstance(statement, cst.If) and isinstance(statement.orelse, cst.Else):
-            now, later = statement.body.body, statement.orelse.body.body
+            now, later = _small_statements(statement.body), _small_statements(statement.orelse.body)
             if _stored_callables(now) & _called_names(later) or _stored_callables(later) & _called_names(now):
                 return True
     return False
@@ -71,29 +71,33 @@ def _statements(block: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatemen
     functions or classes."""
     for statement in block:
         yield statement
-        if isinstance(statement, _FUNCTION_BODIES) or not isinstance(statement, cst.BaseCompoundStatement):
-            continue
-        for part in (statement, getattr(statement, "orelse", None), getattr(statement, "finalbody", None)):
-            body = getattr(part, "body", None)
-            if isinstance(body, cst.IndentedBlock):
-                yield from _statements(body.body)
-            elif isinstance(part, cst.If):  # ``elif``
-                yield from _statements([part])
-        for handler in getattr(statement, "handlers", ()):
-            if isinstance(handler.body, cst.IndentedBlock):
-                yield from _statements(handler.body.body)
+        if not isinstance(statement, _FUNCTION_BODIES) and isinstance(statement, cst.BaseCompoundStatement):
+            yield from _statements(_inner_statements(statement))
 
 
-def _small_statements(block: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseSmallStatement]:
-    for statement in block:
-        if isinstance(statement, cst.SimpleStatementLine):
-            yield from statement.body
+def _inner_statements(statement: cst.BaseCompoundStatement) -> List[cst.BaseStatement]:
+    """The statements of a compound statement's blocks (an ``elif`` as one statement)."""
+    inner: List[cst.BaseStatement] = []
+    parts = (statement, getattr(statement, "orelse", None), getattr(statement, "finalbody", None), *getattr(statement, "handlers", ()))
+    for part in parts:
+        if isinstance(part, cst.If) and part is not statement:
+            inner.append(part)
+        elif isinstance(getattr(part, "body", None), cst.IndentedBlock):
+            inner.extend(part.body.body)  # type: ignore[union-attr]
+    return inner
 
 
-def _stored_callables(block: Sequence[cst.BaseStatement]) -> Set[str]:
-    """The names ``block`` stores, alone or in a tuple or list, with ``x.append(...)`` and the like."""
+def _small_statements(suite: cst.BaseSuite) -> List[cst.BaseSmallStatement]:
+    """The simple statements written directly in a block (``if q: q.append(x)`` included)."""
+    if isinstance(suite, cst.SimpleStatementSuite):
+        return list(suite.body)
+    return [small for line in suite.body if isinstance(line, cst.SimpleStatementLine) for small in line.body]
+
+
+def _stored_callables(smalls: Sequence[cst.BaseSmallStatement]) -> Set[str]:
+    """The names these statements store, alone or in a tuple or list, with ``x.append(...)`` and the like."""
     stored: Set[str] = set()
-    for small in _small_statements(block):
+    for small in smalls:
         call = small.value if isinstance(small, cst.Expr) else None
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORING_METHODS):
             continue
@@ -104,10 +108,10 @@ def _stored_callables(block: Sequence[cst.BaseStatement]) -> Set[str]:
     return stored
 
 
-def _called_names(block: Sequence[cst.BaseStatement]) -> Set[str]:
-    """The names ``block`` calls in its own statements (``send(email)``, ``return send(email)``)."""
+def _called_names(smalls: Sequence[cst.BaseSmallStatement]) -> Set[str]:
+    """The names these statements call (``send(email)``, ``return send(email)``)."""
     called: Set[str] = set()
-    for small in _small_statements(block):
+    for small in smalls:
         value = small.value if isinstance(small, (cst.Expr, cst.Return, cst.Assign)) else None
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             called.add(value.func.value)
