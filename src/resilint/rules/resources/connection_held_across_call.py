@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from resilint.libraries.clients import spec_for
 from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, defers
