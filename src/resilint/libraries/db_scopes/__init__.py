@@ -366,7 +366,8 @@ class _Finder:
                 after = body[index + 1:]
                 if any(_queries(n) for statement in after for n in iter_nodes(statement)):
                     return None
-                self.found.commit_calls[id(info)] = call
+                if _shared_session(call, node):
+                    self.found.commit_calls[id(info)] = call
                 return "."
         call = _statement_call(body[-1]) if body else None
         site = self.site_of.get(id(call)) if call is not None else None
@@ -433,6 +434,16 @@ def _returns_plainly(statement: cst.CSTNode) -> bool:
 
 def _queries(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Call) and method_of(node) in sqlalchemy.IMPLICIT_METHODS | dbapi.WORK_METHODS
+
+
+def _shared_session(commit: cst.Call, function: cst.FunctionDef) -> bool:
+    """Whether the session a commit ends is one its callers share, a module's (``db.session``),
+    not the function's own object's or a parameter's (``self.app_db_session``), which may be
+    another session than the one its caller holds."""
+    receiver = commit.func.value if isinstance(commit.func, cst.Attribute) else None
+    while isinstance(receiver, (cst.Attribute, cst.Call)):
+        receiver = receiver.value if isinstance(receiver, cst.Attribute) else receiver.func
+    return isinstance(receiver, cst.Name) and receiver.value not in parameter_names(function.params)
 
 
 def _statement_call(statement: Optional[cst.CSTNode]) -> Optional[cst.Call]:

@@ -46,9 +46,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
       `sync_shelves()` that ends by calling such a helper; not one that commits only in a branch,
       nor a generator, whose body runs as its caller's loop asks for items: `for user in
       committing_iterator(users):` commits every 100 users, between the loop's requests),
-      unless a query after that call begins a new one (and what such a function calls after its
-      own commit, `db.session.commit(); notify_hub(payload)`, runs outside the transaction its
-      caller began); this also ends the transaction a project
+      unless a query after that call begins a new one (and what such a function calls after it
+      commits a module's session, `db.session.commit(); notify_hub(payload)`, runs outside the
+      transaction its caller began; not after it commits its object's or a parameter's,
+      `self.app_session.commit()`, which may be another session); this also ends the transaction a project
       decorator's wrapper began on the same session around the function (`@requires_auth`). A
       session made by calling a `sessionmaker`/`scoped_session` of the file
       (`SessionLocal = sessionmaker(...)`; `db = SessionLocal()`) is known as one; so is a local

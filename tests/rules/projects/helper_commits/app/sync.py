@@ -67,3 +67,17 @@ def handle_commit_first(user_id):
 def handle_call_first(user_id):
     db.session.query(Shelf).filter(Shelf.user_id == user_id).count()
     return call_store_and_commit([])  # expect: RES301
+
+
+class Exporter:
+    def __init__(self, other_session):
+        self.other_session = other_session
+
+    def commit_other_and_call_store(self, results):
+        self.other_session.commit()  # its own session: not the one the caller queried through
+        return call_store(results)
+
+
+def handle_other_session(user_id, other_session):
+    db.session.query(Shelf).filter(Shelf.user_id == user_id).count()
+    return Exporter(other_session).commit_other_and_call_store([])  # expect: RES301
