@@ -724,18 +724,25 @@ def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, 
         keys = [a.keyword.value if a.keyword is not None and not a.star else None for a in expr.args]
     elif isinstance(expr, cst.Call) and depth < 2:
         helper = model.resolve(expr.func, scope, order)
-        if not isinstance(helper, FunctionInfo) or not helper.returns:
-            return None
-        found: Set[str] = set()
-        for returned in helper.returns:
-            written = _written_keys(returned, model, helper.scope, 1 << 62, depth + 1)
-            if written is None:
-                return None
-            found |= written
-        return found
+        return returned_keys(model, helper, depth + 1) if isinstance(helper, FunctionInfo) else None
     else:
         return None
     return None if any(key is None for key in keys) else set(keys)  # type: ignore[arg-type]
+
+
+def returned_keys(model: SemanticModel, function: FunctionInfo, depth: int = 0) -> Optional[Set[str]]:
+    """The keys of what ``function`` returns when each of its returns is a dict written out
+    (``return {"verify": verify}``, ``dict(...)``, what another such function of the file
+    returns); None otherwise."""
+    if not function.returns:
+        return None
+    found: Set[str] = set()
+    for returned in function.returns:
+        written = _written_keys(returned, model, function.scope, 1 << 62, depth)
+        if written is None:
+            return None
+        found |= written
+    return found
 
 
 def find_dsn(call: cst.Call, spec: TimeoutSpec) -> Optional[cst.BaseExpression]:

@@ -14,7 +14,7 @@ import libcst as cst
 
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
-from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, written_mapping
+from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, returned_keys, written_mapping
 from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.django_signals import model_receivers
@@ -253,7 +253,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 ))
         if info.returns and (_may_build_headers(model, info) or values.keys):  # headers, or a key made anew
             owner.headers = finder.returned_headers(info)
-            owner.returned_keys = _returned_keys(model, info)
+            keys = returned_keys(model, info)
+            owner.returned_keys = tuple(sorted(keys)) if keys is not None else None
     for info, raised in raised_errors(model):
         function_of(info).raises = tuple(raised)
     for policy in found.policies:
@@ -673,28 +674,6 @@ def _unpacked_function(model: SemanticModel, site: CallSite) -> str:
     if isinstance(model.resolve(func, site.scope, site.order), FunctionInfo):
         return ""  # the file's own: judged with the file (``clients.find_timeout``)
     return model.qualified_name(func, site.scope, site.order) or ""
-
-
-def _returned_keys(model: SemanticModel, info: FunctionInfo) -> Optional[Tuple[str, ...]]:
-    """The keys of the dicts ``info`` returns, when each return is a dict written out
-    (``return {"hooks": ...}``) or a local only ever so assigned (``local_mapping_keys``, keys
-    set later included); None when another return may hold any key."""
-    keys: Set[str] = set()
-    for expr in info.returns:
-        if isinstance(expr, cst.Dict):
-            for element in expr.elements:
-                key = string_of(element.key) if isinstance(element, cst.DictElement) else None
-                if key is None:
-                    return None
-                keys.add(key)
-        elif isinstance(expr, cst.Name):
-            found = local_mapping_keys(expr.value, model, info.scope)
-            if found is None:
-                return None
-            keys |= found
-        else:
-            return None
-    return tuple(sorted(keys))
 
 
 def _may_build_headers(model: SemanticModel, info: FunctionInfo, depth: int = 0) -> bool:
