@@ -13,6 +13,7 @@ from typing import Iterator, List, Optional, Sequence, Set
 import libcst as cst
 
 from resilint.libraries.db_scopes.django import ON_COMMIT
+from resilint.libraries.retry_scopes.statements import block, small_statements
 from resilint.lint.traversal import iter_nodes
 
 # Methods that enqueue or schedule (celery, rq, dramatiq, huey, executors, asyncio, anyio).
@@ -60,7 +61,7 @@ def queues_when_it_can(function: cst.FunctionDef) -> bool:
     and sent after its commit; only code outside both sends at once)."""
     for statement in _statements(function.body.body):
         if isinstance(statement, cst.If) and isinstance(statement.orelse, cst.Else):
-            now, later = _small_statements(statement.body), _small_statements(statement.orelse.body)
+            now, later = _smalls(statement.body), _smalls(statement.orelse.body)
             if _stored_callables(now) & _called_names(later) or _stored_callables(later) & _called_names(now):
                 return True
     return False
@@ -87,11 +88,9 @@ def _inner_statements(statement: cst.BaseCompoundStatement) -> List[cst.BaseStat
     return inner
 
 
-def _small_statements(suite: cst.BaseSuite) -> List[cst.BaseSmallStatement]:
+def _smalls(suite: cst.BaseSuite) -> List[cst.BaseSmallStatement]:
     """The simple statements written directly in a block (``if q: q.append(x)`` included)."""
-    if isinstance(suite, cst.SimpleStatementSuite):
-        return list(suite.body)
-    return [small for line in suite.body if isinstance(line, cst.SimpleStatementLine) for small in line.body]
+    return [small for line in block(suite) for small in small_statements(line)]
 
 
 def _stored_callables(smalls: Sequence[cst.BaseSmallStatement]) -> Set[str]:
