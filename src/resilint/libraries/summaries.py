@@ -15,7 +15,7 @@ import libcst as cst
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, returned_keys, written_mapping
-from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later
+from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later, scheduled_coroutines
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.django_signals import model_receivers
 from resilint.libraries.http_requests import RequestFinder, Unsafe
@@ -176,6 +176,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     _handed_lambdas(model, values, function_of, locate)
     # id(function) → id(lambda's summary) → (it, the calls written in the lambda)
     lambda_calls: Dict[int, Dict[int, Tuple[FunctionSummary, List[CallSite]]]] = {}
+    scheduled = scheduled_coroutines([site.node for site in model.calls])
     for site in model.calls:
         names = [n for n in model.call_names(site) if not n.startswith(_SKIPPED_TARGETS)]
         if not names:
@@ -215,7 +216,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 retrying = len(owner.layers) - 1
             call = Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
-                runs_later(site), passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
+                runs_later(site) or id(site.node) in scheduled, passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
                 swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks,
             )
             owner.calls.append(call)

@@ -32,13 +32,15 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 
 from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
-from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction, queues_when_it_can
+from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction, queues_when_it_can, scheduled_coroutines
 from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, last_name, parameter_names
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
-__all__ = ["DB_SCOPE_TRIGGERS", "DbScopes", "HeldScope", "db_scopes", "defers", "enclosing_lambda", "runs_later"]
+__all__ = [
+    "DB_SCOPE_TRIGGERS", "DbScopes", "HeldScope", "db_scopes", "defers", "enclosing_lambda", "runs_later", "scheduled_coroutines",
+]
 
 _LIBRARIES = (django, sqlalchemy, dbapi, asyncpg)
 # Every name that opens a DB scope: a file mentioning none of them opens none (the prefilter).
@@ -150,19 +152,22 @@ class _Finder:
         ]
         yields = any(isinstance(n, (cst.Yield,)) for n in iter_nodes(node.body, stop_at=_BODIES))
         for item in node.items:
-            opening, via = self._opening(item.item, scope, first.order)
-            if opening is None:
-                continue
-            covered = body
-            if via is None:
-                self.in_blocks.update(id(site.node) for site in body)
-            if opening.until_first_use:
-                bound = item.asname.name if item.asname is not None else None
-                if not isinstance(bound, cst.Name):
+            # ``with reuse(conn) if conn else connect() as c:``: what either side opens is held
+            entered = (item.item.body, item.item.orelse) if isinstance(item.item, cst.IfExp) else (item.item,)
+            for expr in entered:
+                opening, via = self._opening(expr, scope, first.order)
+                if opening is None:
                     continue
-                covered = [s for _, span in _spans(body, _through(bound.value, sqlalchemy.QUERIES),
-                                                   _through(bound.value, sqlalchemy.ENDS)) for s in span]
-            self.found.scopes.append(HeldScope(opening, item.item, function, covered, depth, via=via, yields=yields))
+                covered = body
+                if via is None:
+                    self.in_blocks.update(id(site.node) for site in body)
+                if opening.until_first_use:
+                    bound = item.asname.name if item.asname is not None else None
+                    if not isinstance(bound, cst.Name):
+                        continue
+                    covered = [s for _, span in _spans(body, _through(bound.value, sqlalchemy.QUERIES),
+                                                       _through(bound.value, sqlalchemy.ENDS)) for s in span]
+                self.found.scopes.append(HeldScope(opening, expr, function, covered, depth, via=via, yields=yields))
 
     def _opening(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Tuple[Optional[Opening], Optional[str]]:
         model = self.model

@@ -30,6 +30,22 @@ _IN_ATOMIC_BLOCK = "in_atomic_block"
 _FUNCTION_BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 
+# Calls that take a coroutine and run it on the event loop while the caller goes on
+# (``asyncio.create_task(notify(url))``, ``loop.create_task``, a task group's).
+_SCHEDULES_COROUTINE = frozenset({"create_task", "ensure_future", "run_coroutine_threadsafe"})
+
+
+def scheduled_coroutines(calls: Sequence[cst.Call]) -> Set[int]:
+    """The calls (by id) written as the coroutine a scheduling call is given: the work they
+    make runs later, on the event loop, not where they are written."""
+    return {
+        id(arg.value) for call in calls
+        if isinstance(call.func, (cst.Attribute, cst.Name))
+        and (call.func.attr.value if isinstance(call.func, cst.Attribute) else call.func.value) in _SCHEDULES_COROUTINE
+        for arg in call.args[:1] if isinstance(arg.value, cst.Call)
+    }
+
+
 def defers(target: Optional[str]) -> bool:
     """Whether a call to ``target`` hands work over rather than doing it."""
     if target is None:

@@ -267,6 +267,9 @@ _LOGGING_METHODS = frozenset({
     # the error as text for a message (six, Django's encoding helpers), or a message printed
     "text_type", "ensure_str", "ensure_text", "force_str", "force_text", "smart_str", "smart_text",
     "format_exception", "echo", "secho",
+    # error trackers send the error and return (``sentry_sdk.capture_exception(exc)``, raven's
+    # ``client.captureException()``): they decide nothing either
+    "capture_exception", "captureException",
 })
 
 

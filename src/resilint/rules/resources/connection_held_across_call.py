@@ -12,7 +12,7 @@ from resilint.libraries.outbound import longest_wait, sends_request
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Call, DbScope, FunctionSummary, Place
-from resilint.lint.value_flow import call_at
+from resilint.lint.value_flow import call_at, calls_a_parameter
 from resilint.rules.project_rule import ProjectRule
 
 
@@ -35,7 +35,12 @@ class ConnectionHeldAcrossCall(ProjectRule):
     - Django: `transaction.atomic()` as a block and as a decorator (`using=`, `savepoint=`
       allowed), with `select_for_update()` row locks noted. Project wrappers count, in any
       module: a `@contextmanager` that yields inside `atomic()` (`traced_atomic_transaction()`),
-      and a decorator whose wrapper calls the decorated function inside `atomic()`.
+      and a decorator whose wrapper calls the decorated function inside `atomic()`. Such a
+      context manager of any library may also be a method of a project object (`async with
+      db.connect() as conn:`, `db` a module's instance of a class whose `@asynccontextmanager`
+      `connect` yields inside `self.engine.connect()`), or one side of a conditional
+      expression (`async with reuse_conn(conn) if conn else connect() as c:`): what either
+      side opens is held.
     - SQLAlchemy: `with session.begin():`, `with engine.begin():`, `with Session(engine) as s:`
       and `with engine.connect() as conn:` once a query ran through `s`/`conn`; the implicit
       transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query`), from the
@@ -92,7 +97,13 @@ class ConnectionHeldAcrossCall(ProjectRule):
     function it would call in a queue when there is one and calls it only otherwise: `if
     "email_queue" in g: g.email_queue.append((send, email)) else: send(email)`, emails a
     request sends after its commit); work handed to a
-    task queue (`.delay()`, `.apply_async()`, `enqueue`), an executor (`submit`) or a thread;
+    task queue (`.delay()`, `.apply_async()`, `enqueue`), an executor (`submit`), a thread, or
+    the event loop (`asyncio.create_task(notify(url))`: the coroutine runs after the caller
+    goes on),
+    also by a project decorator that hands the function it decorates to one and never calls
+    it itself (`@postpone` whose wrapper runs `Thread(target=function, ...).start()`; one that
+    calls it at once on some path, `if settings.ENABLE_POSTPONE: ... else: function()`, may
+    run it in the transaction and is followed);
     a `def` or `lambda` defined in the scope but not called there; calls made before the
     scope opens or after it closes, commits or is removed (also by a function of the same module
     that commits it, `self.sql_close()`); requests answered by a test double
@@ -617,6 +628,7 @@ class _Judge:
         self._filled: Set[int] = set()  # requests whose object fills in the timeout
         self._ends: Dict[Tuple[int, Optional[int]], Tuple[List[Tuple[int, int]], List[Tuple[int, ...]]]] = {}
         self._released: Optional[Set[int]] = None  # calls after their function's own commit
+        self._elsewhere: Dict[str, bool] = {}  # functions a decorator runs on another thread
 
     def run(self) -> None:
         for function in self.graph.functions:
@@ -687,7 +699,8 @@ class _Judge:
             return None
         if scope.via is None:
             return _Held(scope, scope.place, spelling=scope.description)
-        inner = self._provider(scope.via, function.place.path)
+        opening = next((c for c in function.calls if c.place == scope.place), None)
+        inner = self._provider(scope.via, function.place.path, opening)
         if inner is None:
             return None
         return _Held(inner.scope, scope.place, inner.wrapper, scope.description)
@@ -713,10 +726,14 @@ class _Judge:
                 return _Held(inner.scope, place, inner.wrapper, f"`@{name.rsplit('.', 1)[-1]}`")
         return None
 
-    def _provider(self, name: str, near: str) -> Optional[_Held]:
+    def _provider(self, name: str, near: str, call: Optional[Call] = None) -> Optional[_Held]:
         """What the project function ``name`` holds while it runs the caller's code: a context
-        manager yielding inside a scope, or a decorator calling the decorated function in one."""
+        manager yielding inside a scope, or a decorator calling the decorated function in one.
+        ``call``: the call that opens it, whose object may tell the method (``db.connect()``,
+        ``db`` a module's instance of a project class)."""
         function = self.graph.resolve(name, near)
+        if function is None and call is not None:
+            function = self.graph.callee(call, near)
         if function is None:
             return None
         if function.name in self._provided:
@@ -734,6 +751,32 @@ class _Judge:
             found = _Held(found.scope, found.opened, function, found.spelling)
         self._provided[function.name] = found
         return found
+
+    def _runs_elsewhere(self, function: FunctionSummary) -> bool:
+        """Whether a project decorator of ``function`` hands it to a thread, an executor or a
+        queue and never calls it itself (``@postpone``: ``Thread(target=function).start()``):
+        its caller does not wait for what it does."""
+        known = self._elsewhere.get(function.name)
+        if known is None:
+            known = self._elsewhere[function.name] = any(
+                self._hands_over(name, function.place.path) for name, _ in function.decorators
+            )
+        return known
+
+    def _hands_over(self, name: str, near: str) -> bool:
+        factory = self.graph.resolve(name, near)
+        if factory is None:
+            return False
+        prefix = factory.name + ".<locals>."
+        calls = [
+            call for inner in self.graph.module_of(factory).functions.values()
+            if inner is factory or inner.name.startswith(prefix) for call in inner.calls
+        ]
+        handed = any(
+            defers(call.target) and any(ref[0] == "ref" and calls_a_parameter(ref[1], prefix, factory.name) for _, ref in call.passed)
+            for call in calls
+        )
+        return handed and not any(calls_a_parameter(call.target, prefix, factory.name) for call in calls)
 
     def _held_around(self, function: FunctionSummary, around) -> Optional[_Held]:  # type: ignore[no-untyped-def]
         for index, scope in enumerate(function.db_scopes):
@@ -773,7 +816,7 @@ class _Judge:
         if defers(call.target):
             return None
         callee = self.graph.callee(call, near)
-        if callee is None or callee.defers_in_transaction:
+        if callee is None or callee.defers_in_transaction or self._runs_elsewhere(callee):
             return None
         # what the call passes may rule some of the callee's calls out (``if no_delay:``), or
         # be what the callee calls (``run_now(lambda: requests.get(url))``)
@@ -804,7 +847,10 @@ class _Judge:
         released = self._after_commit if implicit else lambda call: False
 
         def follow(call: Call, callee: FunctionSummary) -> bool:
-            return not call.later and not defers(call.target) and not callee.defers_in_transaction and not released(call)
+            return (
+                not call.later and not defers(call.target) and not callee.defers_in_transaction and not released(call)
+                and not self._runs_elsewhere(callee)
+            )
 
         for function, path, running in self.graph.reachable(start, follow, entry):
             for call in running:

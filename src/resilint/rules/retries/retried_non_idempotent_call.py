@@ -92,7 +92,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     it retries, when that `try` does not read its answer (`reset = session.post(...)`, then
     `try: check(transcribe(...)) except BadAnswer: continue`): if its response is lost, the
     error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
-    retries the POST on a failed answer, and is reported. Nor is a POST sent again only after
+    retries the POST on a failed answer, and is reported. Nor is a POST whose failures end, on
+    the way from the retry to it, in a `try` that catches every exception and raises none
+    (`except Exception as exc: logger.error(...)` in a function the retried code calls): a
+    lost response never reaches the retry (RES204 reads such a path the same way). Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
     goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
     again, a project decorator's layer that retries only other errors than those the
@@ -723,6 +726,10 @@ class RetriedNonIdempotentCall(ProjectRule):
             ctx.report(passed, _missing_key(name, verb, describe(scope)), anchor=site.node)
 
 
+def _failures_reach_the_caller(call: Call, callee: FunctionSummary) -> bool:
+    return not call.swallowed
+
+
 def _check_project(ctx: ProjectContext) -> None:
     """POSTs any number of calls below a retry, in any module; a retry another module's policy
     adds to a function that posts; a wrapper whose own loop retries the POST its caller asks
@@ -768,14 +775,18 @@ def _check_project(ctx: ProjectContext) -> None:
                 ])
                 continue
             callee = graph.callee(call, near)
-            if callee is None or callee is function:
+            if callee is None or callee is function or call.swallowed:
                 continue  # a retry by recursion calls its own function: judged with it
-            for reached, path, running in graph.reachable(callee, entry=(function, call)):
+            # a lost response that ends in an ``except Exception: log`` on the way is not retried
+            for reached, path, running in graph.reachable(callee, _failures_reach_the_caller, (function, call)):
                 steps = judge.steps(function, call, path)
                 if not judge.repeats_lost(layer, [caller for caller, _ in steps] + [reached]):
                     continue
                 ruled_out = {c.place for c in reached.calls} - {c.place for c in running} if running is not reached.calls else ()
                 for request in reached.requests:
+                    sent = judge.call_at(reached, request.place)
+                    if sent is not None and sent.swallowed:
+                        continue
                     if request.place in ruled_out or (layer.retries_on == ON_SPECIFIC and other_library_errors(
                         layer.exceptions, request.name, [caller.raises for caller, _ in steps],
                     )):

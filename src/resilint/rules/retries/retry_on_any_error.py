@@ -40,8 +40,8 @@ class RetryOnAnyError(Rule):
     `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
     of specific types does not. A handler that hands the error to a function decides itself
     what is retried (that function may raise), unless the function prints or logs it
-    (`print(e)`, `logger.warning(e)`, or a parameter whose default does: `printfn(e)` with
-    `printfn=print`). Loops that ask for new input, take the next item of a queue or
+    (`print(e)`, `logger.warning(e)`, `sentry_sdk.capture_exception(e)`, or a parameter whose
+    default does: `printfn(e)` with `printfn=print`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
     state are not retry loops (see RES203), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods), even
@@ -321,6 +321,21 @@ class RetryOnAnyError(Rule):
             def f(): ...
             """,
             line=2,
+        ),
+        Invalid(
+            # an error tracker is told of the error, which is then retried whatever it was
+            """
+            import sentry_sdk
+            from celery import shared_task
+            @shared_task(bind=True, max_retries=3, retry_backoff=True)
+            def send_email(task, recipient):
+                try:
+                    deliver(recipient)
+                except Exception as exc:
+                    sentry_sdk.capture_exception(exc)
+                    task.retry(exc=exc)
+            """,
+            line=7,
         ),
         Invalid(
             # the project's own task decorator hands celery's options on

@@ -1,0 +1,21 @@
+import asyncio
+
+import httpx
+
+RATES_URL = "https://rates.example/btc"
+
+
+async def fiat_amount(amount):
+    async with httpx.AsyncClient(timeout=3) as client:
+        r = await client.get(RATES_URL)
+        return amount / float(r.text)
+
+
+async def notify(url, payment):
+    async with httpx.AsyncClient(timeout=3) as client:
+        await client.post(url, json=payment)
+
+
+def notify_in_background(url, payment):
+    asyncio.create_task(notify(url, payment))
+
