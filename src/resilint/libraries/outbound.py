@@ -13,7 +13,7 @@ from typing import Iterable, Optional
 from resilint.libraries.clients import spec_for
 from resilint.libraries.self_retrying import sdk_request
 from resilint.libraries.timeout_values import seconds_text as _seconds
-from resilint.libraries.timeout_values import value_from_data
+from resilint.libraries.timeout_values import TimeoutValue, value_from_data
 from resilint.lint.summary import Arguments
 
 # Catalog entries that send nothing when called: a client or pool built for later requests
@@ -61,6 +61,20 @@ def sends_request(name: Optional[str], extend_clients: Iterable[str] = ()) -> bo
     return name.rsplit(".", 1)[-1] not in _BUILD_ONLY
 
 
+def wait_in_words(value: TimeoutValue, text: str) -> Optional[str]:
+    """How long a request given the timeout ``value`` (written ``text``) may wait, in words."""
+    if value.unbounded:
+        return f"with no limit ({text}: {value.unbounded})"
+    phases = {p.name: p.seconds for p in value.phases if p.seconds is not None}
+    if "connect" in phases and "read" in phases:
+        total = phases["connect"] + phases["read"]  # type: ignore[operator]
+        return f"up to {_seconds(total)} s per attempt (connect {_seconds(phases['connect'])} s + read {_seconds(phases['read'])} s, `{text}`)"
+    largest = value.largest()
+    if largest is None or largest.seconds is None:
+        return None
+    return f"up to {_seconds(largest.seconds)} s per attempt (`{text}`)"
+
+
 def longest_wait(name: str, arguments: Optional[Arguments], extend_clients: Iterable[str] = ()) -> Optional[str]:
     """How long the request ``name`` may wait, from its recorded timeout argument or the
     library's default, in words (``up to 13 s (connect 3 s + read 10 s)``, ``with no limit:
@@ -74,16 +88,7 @@ def longest_wait(name: str, arguments: Optional[Arguments], extend_clients: Iter
         value = value_from_data(given.value) if given is not None and given.value is not None else None
         if value is None or given is None:
             return None
-        if value.unbounded:
-            return f"with no limit ({given.text}: {value.unbounded})"
-        phases = {p.name: p.seconds for p in value.phases if p.seconds is not None}
-        if "connect" in phases and "read" in phases:
-            total = phases["connect"] + phases["read"]  # type: ignore[operator]
-            return f"up to {_seconds(total)} s per attempt (connect {_seconds(phases['connect'])} s + read {_seconds(phases['read'])} s, `{given.text}`)"
-        largest = value.largest()
-        if largest is None or largest.seconds is None:
-            return None
-        return f"up to {_seconds(largest.seconds)} s per attempt (`{given.text}`)"
+        return wait_in_words(value, given.text)
     if arguments.double_star or (spec.position is not None and (arguments.star or arguments.positional > spec.position)):
         return None
     if spec.unbounded_default is not None:

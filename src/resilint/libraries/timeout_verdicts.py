@@ -615,6 +615,19 @@ def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
     return ctx.derived(key, lambda: _ProjectJudge(ctx.graph, settings).all(ctx.reports_in))
 
 
+def passed_constant(ctx: "ProjectContext", call: Call, near: str) -> Optional[Tuple[TimeoutValue, str]]:
+    """The module constant (of any module) a client call passes as its timeout, as a timeout,
+    with its name: ``timeout=settings.STREAM_TIMEOUT``."""
+    settings: "Settings" = ctx.settings
+    spec = spec_for(call.target, settings.extend_clients)
+    if spec is None or not spec.keyword:
+        return None
+    judge = ctx.derived((passed_constant, tuple(settings.extend_clients)), lambda: _ProjectJudge(ctx.graph, settings))
+    names = _passed_names(call, {spec.keyword} | ({spec.position} if spec.position is not None else set()))
+    value = judge.constant(names[0], near) if len(names) == 1 else None
+    return (value, value.via or names[0].rsplit(".", 1)[-1]) if value is not None else None
+
+
 def report_project_verdicts(ctx: "ProjectContext", code: str, skip: Callable[[str], bool] = lambda path: False) -> None:
     """The project's verdicts of ``code``, but in the files ``skip`` names."""
     for verdict in project_verdicts(ctx):

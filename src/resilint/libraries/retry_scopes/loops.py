@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set,
 
 import libcst as cst
 
+from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import polls_state, refused_request, status_polarity
 from resilint.libraries.retry_scopes.delays import loop_wait
@@ -25,7 +26,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     Setting,
 )
-from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS
+from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS, STREAM_OPENERS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
@@ -186,6 +187,7 @@ def _handwritten(
             # ``except X: sleep(); continue``, then the success path after the ``try``
             or (any(has_continue(block(h.body)) for h in going_round)
                 and (leaves(body) or _succeeds(_following(body, node), flags)))
+            or _reads_a_stream(rec, block(node.body), within)
         )
         if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order, body):
             continue
@@ -415,6 +417,24 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
     ``while not done`` flag set) that is not waiting for a polled state (``if job.status ==
     "done": return`` goes round on a job that is merely unfinished: a poll, not a retry)."""
     return any(not any(polls_state(test) for test in guards) for _, guards in guarded_exits(stmts, flags=flags))
+
+
+def _reads_a_stream(rec: Recogniser, stmts: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
+    """``async with client.stream(...) as r: async for line in r.aiter_lines(): yield line``:
+    the block opens a connection (a client's request, a websocket) and reads it until it ends,
+    so the loop around it connects again after each failure (a reconnect), never leaving on
+    success."""
+    by_node = {id(site.node): site for site in calls}
+    for stmt in stmts:
+        if not isinstance(stmt, cst.With) or not any(isinstance(inner, (cst.For, cst.While)) for inner in block(stmt.body)):
+            continue
+        for item in stmt.items:
+            opened = item.item.expression if isinstance(item.item, cst.Await) else item.item
+            site = by_node.get(id(opened))
+            name = rec.name(site) if site is not None else None
+            if name is not None and (name in STREAM_OPENERS or spec_for(name, ()) is not None):
+                return True
+    return False
 
 
 def _following(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> Sequence[cst.BaseStatement]:

@@ -48,6 +48,12 @@ LIBRARY_SLEEPERS = {"twisted.internet.task.deferLater": (1, "delay")}
 # A method that runs a callback after a delay (Twisted's ``IReactorTime.callLater(delay, f)``):
 # a function that hands it its parameter and waits for the callback sleeps that parameter.
 SCHEDULING_METHODS = frozenset({"callLater"})
+# What opens a connection that is then read until it ends (besides the clients' requests,
+# ``httpx.AsyncClient.stream``): a websocket.
+STREAM_OPENERS = frozenset({
+    "websockets.connect", "websockets.client.connect", "websockets.asyncio.client.connect",
+    "websockets.legacy.client.connect", "aiohttp.ClientSession.ws_connect", "websocket.create_connection",
+})
 CLOCKS = frozenset({
     "time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns",
     "datetime.datetime.now", "datetime.datetime.utcnow", "asyncio.get_event_loop", "asyncio.get_running_loop",

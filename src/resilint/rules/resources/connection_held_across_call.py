@@ -8,7 +8,8 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 from resilint.libraries.clients import spec_for
 from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, defers
 from resilint.libraries.network_mocks import answered
-from resilint.libraries.outbound import longest_wait, sends_request
+from resilint.libraries.outbound import longest_wait, sends_request, wait_in_words
+from resilint.libraries.timeout_verdicts import passed_constant
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Call, DbScope, FunctionSummary, Place
@@ -875,6 +876,16 @@ class _Judge:
 
     # --- the finding -----------------------------------------------------------------------------
 
+    def _wait(self, client: str, request: Call) -> Optional[str]:
+        """How long ``request`` may wait: from its arguments, or from the constant of another
+        module it passes (``timeout=settings.STREAM_TIMEOUT``)."""
+        wait = longest_wait(client, request.arguments, self.extend_clients)
+        if wait is None and request.target == client:
+            found = passed_constant(self.ctx, request, request.place.path)
+            if found is not None:
+                wait = wait_in_words(found[0], found[1])
+        return wait
+
     def _report(self, function: FunctionSummary, held: _Held, path: Path, client: str) -> None:
         last = path[-1]
         names = [_short(function.name)] + [_short(call.target) for call in path[:-1]] + [client]
@@ -885,7 +896,7 @@ class _Judge:
         if held.wrapper is not None and held.scope.description != held.spelling:
             where = f"{where}, which opens {scope.description} ({scope.place.short()})"
         locks = ", and rows locked by `select_for_update()`," if scope.locks else ""
-        wait = None if id(last) in self._filled else longest_wait(client, last.arguments, self.extend_clients)
+        wait = None if id(last) in self._filled else self._wait(client, last)
         how_long = f"for as long as `{client}` waits: {wait}" if wait is not None else "until the call returns"
         defer = " (or defer it with `transaction.on_commit`)" if "atomic" in scope.description else ""
         message = (

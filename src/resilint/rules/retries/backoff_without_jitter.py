@@ -66,6 +66,10 @@ class BackoffWithoutJitter(ProjectRule):
       server's `Retry-After`, a helper in another module) is not flagged. A variable is judged
       by every assignment that can reach the sleep: `delay = 2 ** n` replaced by a jittered
       value on both branches of an `if` is jittered, on one branch only it is not. A
+      hand-written loop that reconnects to a stream it reads until it ends (`while running:
+      try: async with client.stream(...) as r: async for line in r.aiter_lines(): ... except
+      httpx.HTTPError: await asyncio.sleep(5)`) is a retry loop too, though it never leaves on
+      success: subscribers that lost the server together reconnect together. A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
       where a wait would only add latency. A server's `Retry-After` is the server's; the code's
@@ -232,6 +236,18 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater")
     VALID = [
+        # a file read until it ends and opened again: no connection, local work
+        """
+        import time
+        def follow(path, handle):
+            while True:
+                try:
+                    with open(path) as f:
+                        for line in f:
+                            handle(line)
+                except OSError:
+                    time.sleep(1)
+        """,
         # a celery task that waits for the row its enqueuing request commits: a poll
         """
         from celery import shared_task
@@ -633,6 +649,21 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a reconnect: the stream is read until it ends, and opened again after a failure
+            """
+            import asyncio, httpx
+            async def paid_invoices(client: httpx.AsyncClient, running):
+                while running.is_set():
+                    try:
+                        async with client.stream("GET", "/invoices/subscribe", timeout=30) as r:
+                            async for line in r.aiter_lines():
+                                yield line
+                    except httpx.HTTPError:
+                        await asyncio.sleep(5)
+            """,
+            line=9,
+        ),
         Invalid(
             # a success joined with a key the answer must carry: anything else goes round
             """

@@ -9,7 +9,7 @@ from app.rates import fiat_amount, notify, notify_in_background
 async def create_invoice(wallet_id, amount):
     async with db.connect() as conn:
         await conn.execute(text("SELECT 1"))
-        return await fiat_amount(amount)  # expect: RES301
+        return await fiat_amount(amount)  # expect: RES301 "up to 3 s per attempt (`RATES_TIMEOUT = 3`)"
 
 
 async def pay_invoice(amount, conn=None):

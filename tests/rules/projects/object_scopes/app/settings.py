@@ -1,0 +1,1 @@
+RATES_TIMEOUT = 3
