@@ -380,10 +380,7 @@ def separate_failures(
     of whose bases the outer one retries). ``in_project`` tells the project's own exception
     classes, which its code may raise from the inner layer's errors; ``ancestry`` the classes a
     project class derives from, itself included (None when not all are known)."""
-    if outer.retries_on == ON_RESULT and inner.retries_on != ON_RESULT and outer.library != "celery":
-        # (a celery ``self.retry()`` outside an ``except`` that is no poll retries a failure the
-        # task's code saw, ``if not send(...)`` where ``send`` returns False once the inner
-        # layer gave up: the two multiply)
+    if outer.retries_on == ON_RESULT and inner.retries_on != ON_RESULT:
         return True
     if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
         return True

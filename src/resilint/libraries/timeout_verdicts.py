@@ -48,7 +48,7 @@ from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Partial, SemanticModel
 from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
 from resilint.lint.traversal import iter_nodes
-from resilint.lint.value_flow import own_parameter, passed_at, split_last
+from resilint.lint.value_flow import a_request, own_parameter, passed_at, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -1345,6 +1345,8 @@ def _origin(receiver: str) -> str:
     from `make`"; ``pkg.send.(session)`` → "the client is what the callers of `send` pass as
     `session`"."""
     owner, last = split_last(receiver)
+    if a_request(owner):
+        return f"the client is `request.{last}`, which the project adds to every request (`add_request_method`)"
     if last.startswith("(") and owner:
         return f"the client is what the callers of `{_short(owner)}` pass as `{last[1:-1]}`"
     return f"the client comes from `{_short(receiver)}`"

@@ -35,7 +35,7 @@ from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
-from resilint.lint.value_flow import Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
+from resilint.lint.value_flow import FRAMEWORK_REQUESTS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -609,7 +609,8 @@ class ProjectGraph:
         """The library methods ``target`` may call on an object only the project can tell
         (``pkg.make.get``: ``requests.Session.get``), each with whether the object fills in a
         timeout itself (a ``Session`` subclass, a mounted adapter)."""
-        if not self.is_project_name(target) or self.resolve(target, near) is not None:
+        on_a_request = split_last(split_last(target)[0])[0] in FRAMEWORK_REQUESTS  # ``request.http.get``
+        if not (self.is_project_name(target) or on_a_request) or self.resolve(target, near) is not None:
             return []
         found: List[Tuple[str, bool]] = [  # ``get_bounded = partial(session.get, timeout=5)``
             (canonical_name(held.name), "timeout" in held.keywords or "**" in held.keywords)

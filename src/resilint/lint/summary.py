@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 30
+SUMMARY_VERSION = 31
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}
@@ -81,7 +81,8 @@ class Layer:
     retrier: str = ""  # what retries, for messages ("a tenacity retry")
     guards_non_idempotent: bool = False  # it never repeats a POST/PATCH by itself
     library: str = ""
-    # What it retries on: "any" | "specific" (exceptions) | "status" | "result" | "unknown",
+    # What it retries on: "any" | "specific" (exceptions) | "status" | "result" (a poll) |
+    # "failed-result" (a result that reports a failure) | "unknown",
     # the exception classes when known, and the one it raises when it gives up, if known (a
     # class, or "pkg.*": only errors of those packages, several separated by spaces).
     retries_on: str = "unknown"

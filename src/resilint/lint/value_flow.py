@@ -93,6 +93,8 @@ class ValueFlow:
         self._library_heirs: Dict[str, List[str]] = {}  # library class → the project classes right on it
         self._subclasses: Dict[str, List[str]] = {}
         self._lineages: Dict[str, List[str]] = {}
+        # attribute name → (the function that adds it to every request, the factory it runs)
+        self._request_attributes: Optional[Dict[str, List[Tuple[FunctionSummary, Ref]]]] = None
 
     def _memo(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         known = self._final.get(key)
@@ -141,6 +143,8 @@ class ValueFlow:
         if graph.is_module(name):
             return (Held("module", name),)
         base, attribute = split_last(name)
+        if base in FRAMEWORK_REQUESTS:
+            return (*self.request_attribute(attribute), Held("object", canonical_name(name)))
         if not base or not graph.is_project_name(base):
             return (Held("object", canonical_name(name)),)  # a library's own object
         model, manager, query = name.partition(".objects.")
@@ -148,7 +152,10 @@ class ValueFlow:
             return [Held("instance", held.name, module=held.module) for held in self.of(model, near) if held.kind == "class"]
         if attribute.startswith("("):
             return self.parameter(base, attribute[1:-1], near)
-        return [held for owner in self.of(base, near) for held in self.attribute(owner, attribute, near)]
+        found = [held for owner in self.of(base, near) for held in self.attribute(owner, attribute, near)]
+        if a_request(base):
+            found.extend(self.request_attribute(attribute))
+        return found
 
     def _own(self, name: str, near: str) -> Optional[Iterable[Held]]:
         """What a module itself says ``name`` is (a function, a class, a name's values, a
@@ -195,6 +202,37 @@ class ValueFlow:
         if kind in ("instance", "object", "class"):
             return (Held("object", canonical_name(f"{owner.name}.{attribute}")),)
         return ()
+
+    def request_attribute(self, attribute: str) -> Tuple[Held, ...]:
+        """What a web framework's request carries as ``attribute`` because the project added it
+        (Pyramid's ``config.add_request_method(factory, name="http", reify=True)``): what calling
+        the factory with the request returns. A plain request method (no ``reify``/``property``)
+        is called by the code, not read, and gives nothing here."""
+        if self._request_attributes is None:
+            self._request_attributes = {}
+            for caller, call in self._named().get("add_request_method", ()):
+                added = _added_request_attribute(call)
+                if added is not None:
+                    self._request_attributes.setdefault(added[0], []).append((caller, added[1]))
+        return self._memo(("request", attribute), lambda: [
+            held for caller, factory in self._request_attributes.get(attribute, ())  # type: ignore[union-attr]
+            for callee in self.ref(factory, self.graph.module_of(caller)) for held in self.called(callee)
+        ])
+
+    def called(self, callee: Held) -> List[Held]:
+        """What calling a value returns: what a project function returns, an instance of a
+        class, what a project object's ``__call__`` returns."""
+        if callee.kind == "function" and callee.function is not None:
+            return list(self.results(callee.function))
+        if callee.kind == "class":
+            return [Held("instance", callee.name, module=callee.module)]
+        if callee.kind == "instance" and self.graph.class_module(callee.name) is not None:
+            return [
+                held for method in self.class_attribute(callee.name, "__call__")
+                if method.kind == "function" and method.function is not None
+                for held in self.results(method.function)
+            ]
+        return []
 
     def class_attribute(self, cls: str, attribute: str, depth: int = 0) -> Tuple[Held, ...]:
         """A project class's attribute: its own (methods, class attributes, what ``self.x = …``
@@ -648,6 +686,32 @@ def split_last(name: str) -> Tuple[str, str]:
         elif char == "." and depth == 0:
             return name[:index], name[index + 1:]
     return "", name
+
+
+# The request classes of web frameworks whose requests a project extends with attributes of its
+# own (a parameter annotated so is named by the class).
+FRAMEWORK_REQUESTS = frozenset({"pyramid.request.Request"})
+
+
+def a_request(name: str) -> bool:
+    """A parameter named ``request``, or an object's ``request`` attribute: a web framework's
+    request, where the framework calls the code (a view, a service factory) and no call of the
+    project shows what it passes. Or one annotated with a framework's request class."""
+    return name in FRAMEWORK_REQUESTS or split_last(name)[1] in ("(request)", "request")
+
+
+def _added_request_attribute(call: Call) -> Optional[Tuple[str, Ref]]:
+    """``config.add_request_method(factory, name="http", reify=True)``: the attribute it adds to
+    every request and the factory that computes it, when it is an attribute (``reify`` or
+    ``property``) and its name is written out."""
+    passed = dict(call.passed)
+    factory = passed.get(0)
+    name = passed.get("name", passed.get(1))
+    if factory is None or name is None or name[0] != "str":
+        return None
+    if not any(passed.get(flag) == ("bool", True) for flag in ("reify", "property")):
+        return None
+    return name[1], factory
 
 
 def _distinct(values: Iterable[Held]) -> Tuple[Held, ...]:

@@ -33,6 +33,7 @@ import libcst as cst
 from resilint.libraries.retry_scopes.model import (
     LIBRARY_TRIGGERS,
     ON_ANY,
+    ON_FAILED_RESULT,
     ON_RESULT,
     ON_SPECIFIC,
     ON_STATUS,
@@ -55,7 +56,7 @@ from resilint.lint.semantic import CallSite, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 __all__ = [
-    "LIBRARY_TRIGGERS", "ON_ANY", "ON_RESULT", "ON_SPECIFIC", "ON_STATUS", "UNKNOWN", "WAIT_EXPONENTIAL",
+    "LIBRARY_TRIGGERS", "ON_ANY", "ON_FAILED_RESULT", "ON_RESULT", "ON_SPECIFIC", "ON_STATUS", "UNKNOWN", "WAIT_EXPONENTIAL",
     "WAIT_FIXED", "WAIT_JITTERED", "WAIT_NONE", "Limit", "Policy", "RetryScope", "RetryScopes", "Setting",
     "calls_within", "code_of", "describe", "normalise", "retry_scopes",
 ]

@@ -13,7 +13,7 @@ from resilint.libraries.retry_scopes.loops import handler_kind
 from resilint.libraries.retry_scopes.swallowing import shadowed
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
-    ON_RESULT,
+    ON_FAILED_RESULT,
     UNKNOWN,
     WAIT_EXPONENTIAL,
     WAIT_FIXED,
@@ -201,9 +201,10 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
         else:
             if _polls(rec, call):
                 continue  # waits for its own data to be there: a poll, as a loop that handles no failure
-            # ``self.retry()`` outside any ``except``: the task retries on a condition of its own
-            # (an order not ready yet), not because something failed.
-            policy.retry_on = Setting(ON_RESULT)
+            # ``self.retry()`` outside any ``except`` that is no poll: the task retries a failure
+            # its code saw in a result (``if not send(...): self.retry()``, ``send`` returning
+            # False once its own retries gave up), not an exception.
+            policy.retry_on = Setting(ON_FAILED_RESULT)
         policy = rec.add(policy)
         rec.scopes.append(RetryScope(policy, "task", call.node, function.node, function))
 

@@ -22,7 +22,8 @@ WAIT_JITTERED = "jittered"
 ON_ANY = "any"
 ON_SPECIFIC = "specific"
 ON_STATUS = "status"
-ON_RESULT = "result"
+ON_RESULT = "result"  # a condition of the code's own, no failure (a poll)
+ON_FAILED_RESULT = "failed-result"  # a result that reports a failure (``if not send(...)``)
 
 # Prefilter: a file that mentions none of these holds no library retry scope (tenacity,
 # backoff, stamina, retrying, celery, urllib3, httpx, resilint.runtime). Hand-written loops are

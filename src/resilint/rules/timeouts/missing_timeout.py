@@ -170,7 +170,9 @@ class MissingTimeout(ProjectRule):
     The client may come from another module of the project: a factory (`get_session().get(u)`),
     a module-level session imported under any name, `self.session` of a class defined
     elsewhere, a property returning one, a subclass of `requests.Session` that does not fill
-    in the timeout, or a parameter or attribute annotated `requests.Session`/`httpx.Client`.
+    in the timeout, or a parameter or attribute annotated `requests.Session`/`httpx.Client`,
+    or an attribute the project adds to every request of its web framework (Pyramid's
+    `config.add_request_method(make_session, name="http", reify=True)`: `request.http.get(u)`).
     Project wrappers count too: a function that passes its `**kwargs` on to a client without
     setting a timeout (`def fetch(url, **kw): return session.get(url, **kw)`) makes each call of
     it that passes no timeout a finding, in any module, with the forwarding call as a related
