@@ -16,7 +16,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.lint.nodes import dotted_strings, module_assignments, string_keyed, string_of
+from resilint.lint.nodes import code_of, dotted_strings, module_assignments, string_keyed, string_of
 from resilint.lint.traversal import iter_nodes
 
 _REDIS_BACKENDS = frozenset({
@@ -50,7 +50,7 @@ def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[T
     taken to bound every entry."""
     found: List[Tuple[cst.CSTNode, str]] = []
     for value in _caches(module):
-        for alias, entry in (string_keyed(value) or {}).items():
+        for alias, entry in _entries(value):
             if not isinstance(entry, cst.Dict):
                 continue
             fields = string_keyed(entry)
@@ -60,6 +60,18 @@ def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[T
             found.append((entry, message(alias, backend)))  # type: ignore[arg-type]
     if found and not _set_later(module):
         yield from found
+
+
+def _entries(caches: cst.Dict) -> List[Tuple[str, cst.BaseExpression]]:
+    """The entries of ``CACHES`` with their aliases as written: a string, or a name
+    (``GENERATED_MODEL_CACHE_NAME: {...}``); none when a ``**`` spreads another mapping in,
+    which may replace any of them."""
+    if any(isinstance(element, cst.StarredDictElement) for element in caches.elements):
+        return []
+    return [
+        (string_of(element.key) or code_of(element.key), element.value)
+        for element in caches.elements if isinstance(element, cst.DictElement)
+    ]
 
 
 def _redis_backend(value: cst.BaseExpression) -> Optional[str]:

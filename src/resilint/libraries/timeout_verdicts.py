@@ -46,7 +46,7 @@ from resilint.libraries.timeout_values import (
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Partial, SemanticModel
-from resilint.lint.summary import Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
+from resilint.lint.summary import CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.value_flow import a_request, own_parameter, passed_at, split_last
 
@@ -912,7 +912,7 @@ class _ProjectJudge:
         """The library client method a call on a project object runs (``graph.object_methods``),
         asked only of calls whose name ends as a client method's; one of an object that fills
         in a timeout itself only with ``filled``."""
-        if split_last(target)[1] not in self._client_methods:
+        if split_last(target)[1] not in self._client_methods and split_last(target)[1] != CALLED:
             return None
         return next(
             (name for name, sets_timeout in self.graph.object_methods(target, near)

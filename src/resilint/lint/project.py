@@ -34,7 +34,7 @@ from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
-from resilint.lint.summary import MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
+from resilint.lint.summary import CALLED, MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -616,6 +616,8 @@ class ProjectGraph:
             (canonical_name(held.name), "timeout" in held.keywords or "**" in held.keywords)
             for held in self.values.of(target, near) if held.kind == "partial"
         ]
+        if split_last(target)[1] == CALLED:  # ``request = get_request_function(); request(...)``
+            found.extend((canonical_name(held.name), False) for held in self.values.of(target, near) if held.kind == "object")
         for name in self.library_names(target, near):
             # A method of an instance of a class imported so (``Session().get``): whether
             # adapters mounted on it fill in a timeout, its own file could not tell.

@@ -36,6 +36,7 @@ import libcst as cst
 
 from resilint.lint.canonical import called_instance_type, canonical_name, loaded_module, returned_type
 from resilint.lint.nodes import is_none, string_of
+from resilint.lint.summary import CALLED
 from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
@@ -281,8 +282,15 @@ class SemanticModel:
         """Every name the call may call, for the project pass: the objects the file knows
         (``(a if fast else b).get``: two clients' ``get``) and names only the project can
         resolve (``pkg.f.(session).get``: what ``f``'s callers pass as ``session``)."""
-        names = tuple(dict.fromkeys(self._names(self.resolve_all(call.node.func, call.scope, call.order))))
+        values = self.resolve_all(call.node.func, call.scope, call.order)
+        names = tuple(dict.fromkeys(self._names(values)))
         func = call.node.func
+        if not names and isinstance(func, cst.Name):
+            # ``request = get_request_function(); request(...)``: a call of what a call returned
+            # (``pkg.get_request_function.()``), or of an object (its ``__call__``)
+            names = tuple(dict.fromkeys(f"{name}.{CALLED}" for name in map(self.type_name, values) if name is not None))
+            if names:
+                return names
         if not names and isinstance(func, cst.Name):
             # ``http_method(url)`` of a parameter annotated with a protocol class of the file
             # (``http_method: HttpMethod``): what the callers pass

@@ -13,7 +13,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 31
+SUMMARY_VERSION = 32
+# The last segment of a call's target when it calls an object (``pkg.make.()``: what
+# ``make()`` returns, called; ``pkg.Factory.()``: a ``Factory`` instance, called).
+CALLED = "()"
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from resilint.lint.canonical import called_instance_type, canonical_name
-from resilint.lint.summary import Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
+from resilint.lint.summary import CALLED, Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.project import ProjectGraph
@@ -150,6 +150,8 @@ class ValueFlow:
         model, manager, query = name.partition(".objects.")
         if manager and _ONE_ROW.match(query):
             return [Held("instance", held.name, module=held.module) for held in self.of(model, near) if held.kind == "class"]
+        if attribute == CALLED:
+            return [held for owner in self.of(base, near) for held in self.callee(owner)]
         if attribute.startswith("("):
             return self.parameter(base, attribute[1:-1], near)
         found = [held for owner in self.of(base, near) for held in self.attribute(owner, attribute, near)]
@@ -218,6 +220,15 @@ class ValueFlow:
             held for caller, factory in self._request_attributes.get(attribute, ())  # type: ignore[union-attr]
             for callee in self.ref(factory, self.graph.module_of(caller)) for held in self.called(callee)
         ])
+
+    def callee(self, named: Held) -> List[Held]:
+        """What a call named by ``named`` and ``()`` runs (``semantic.CALLED``): a function's
+        is what it returns (``pkg.make.()``), a project class's its instances' ``__call__``."""
+        if named.kind == "function" and named.function is not None:
+            return list(self.results(named.function))
+        if named.kind in ("class", "instance") and self.graph.class_module(named.name) is not None:
+            return list(self.class_attribute(named.name, "__call__"))
+        return []
 
     def called(self, callee: Held) -> List[Held]:
         """What calling a value returns: what a project function returns, an instance of a

@@ -39,10 +39,13 @@ from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, 
 from resilint.lint.traversal import iter_nodes
 
 __all__ = [
-    "DB_SCOPE_TRIGGERS", "DbScopes", "HeldScope", "db_scopes", "defers", "enclosing_lambda", "runs_later", "scheduled_coroutines",
+    "DB_SCOPE_TRIGGERS", "SCOPE_CLASSES", "DbScopes", "HeldScope", "db_scopes", "defers", "enclosing_lambda", "runs_later", "scheduled_coroutines",
 ]
 
 _LIBRARIES = (django, sqlalchemy, dbapi, asyncpg)
+# The library classes whose instances are a scope a ``with`` enters: a project class derived
+# from one is a scope too, which the project pass tells (its base class lies in another file).
+SCOPE_CLASSES = django.SCOPE_CLASSES
 # Every name that opens a DB scope: a file mentioning none of them opens none (the prefilter).
 # A project wrapper (``traced_atomic_transaction``) mentions ``atomic`` where it is defined; its
 # callers are judged through their summaries.

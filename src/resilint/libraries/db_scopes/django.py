@@ -14,6 +14,9 @@ from resilint.libraries.db_scopes.model import TRANSACTION, Opening, Receiver, m
 
 ATOMIC = "django.db.transaction.atomic"
 ON_COMMIT = "django.db.transaction.on_commit"
+# What ``atomic()`` returns: a project subclass of it (``class LockedAtomicTransaction(Atomic)``,
+# which also locks a table) opens a transaction where a ``with`` enters it.
+SCOPE_CLASSES = frozenset({"django.db.transaction.Atomic"})
 TRIGGERS = ("atomic",)
 _LOCKS = frozenset({"select_for_update"})
 

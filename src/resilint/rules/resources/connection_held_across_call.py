@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from resilint.libraries.clients import spec_for
-from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, defers
+from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, SCOPE_CLASSES, defers
 from resilint.libraries.network_mocks import answered
 from resilint.libraries.outbound import longest_wait, sends_request, wait_in_words
 from resilint.libraries.timeout_verdicts import passed_constant
@@ -36,7 +36,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
     - Django: `transaction.atomic()` as a block and as a decorator (`using=`, `savepoint=`
       allowed), with `select_for_update()` row locks noted. Project wrappers count, in any
       module: a `@contextmanager` that yields inside `atomic()` (`traced_atomic_transaction()`),
-      and a decorator whose wrapper calls the decorated function inside `atomic()`. Such a
+      and a decorator whose wrapper calls the decorated function inside `atomic()`, and a
+      project subclass of `django.db.transaction.Atomic` entered by a `with`
+      (`with LockedAtomicTransaction(License):`, which also locks a table). Such a
       context manager of any library may also be a method of a project object (`async with
       db.connect() as conn:`, `db` a module's instance of a class whose `@asynccontextmanager`
       `connect` yields inside `self.engine.connect()`), or one side of a conditional
@@ -698,13 +700,21 @@ class _Judge:
             return _Held(scope, scope.place, spelling=scope.description) if callee is not None and callee.leaves_open else None
         if scope.implicit and self._project_method(function, scope.place):
             return None
-        if scope.via is None:
+        if scope.via is None or self._library_scope(scope.via, function.place.path):
             return _Held(scope, scope.place, spelling=scope.description)
         opening = next((c for c in function.calls if c.place == scope.place), None)
         inner = self._provider(scope.via, function.place.path, opening)
         if inner is None:
             return None
         return _Held(inner.scope, scope.place, inner.wrapper, scope.description)
+
+    def _library_scope(self, name: str, near: str) -> bool:
+        """``name`` is a project class derived from a library's scope class (``class
+        LockedAtomicTransaction(Atomic)``): entering one opens that scope."""
+        return any(
+            held.kind == "class" and self.graph.values.library_base(held.name) in SCOPE_CLASSES
+            for held in self.graph.values.of(name, near)
+        )
 
     def _project_method(self, function: FunctionSummary, place: Place) -> bool:
         """The query that would open a transaction is a method of a project class (a

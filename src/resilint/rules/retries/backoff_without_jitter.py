@@ -108,7 +108,8 @@ class BackoffWithoutJitter(ProjectRule):
     error that the module raises only on the state it read, never in an `except` handler: `if
     desc["Status"] in ("SUBMITTED", "STARTED"): raise StatementNotFinished`; an error raised on
     a partial answer, `if unprocessed: raise`, is a retry; so is a celery `self.retry()` outside
-    any `except` under a test of a polled state, `if not available:`, `if not_found:`, or of what the task read
+    any `except` under a test of a polled state (a bound on the attempts joined to it by `and`,
+    `if not success and retries < 8:`, is not one), `if not available:`, `if not_found:`, or of what the task read
     from its own database, `delivery = Delivery.objects.filter(pk=pk).first()` … `if delivery
     is None:`, a row the request that enqueued it has not committed yet), nor are decorators that repeat nothing
     (tenacity's `@retry` on an `async def` generator, which it calls as a plain function; a
@@ -1045,6 +1046,20 @@ class BackoffWithoutJitter(ProjectRule):
             """,
             line=7,
             message="countdown=10",
+        ),
+        Invalid(
+            """
+            from celery import shared_task
+            from myproject.webhooks import deliver
+            @shared_task(bind=True, max_retries=8)
+            def call_webhook(self, webhook_id, retries=0):
+                success = deliver(webhook_id)
+                # the counter bounds the retry: the test is of the failed delivery
+                if not success and retries < 8:
+                    self.retry(countdown=2 ** retries, kwargs={"retries": retries + 1})
+            """,
+            line=8,
+            message="`countdown=2 ** retries`",
         ),
         Invalid(
             """
