@@ -26,7 +26,10 @@ import libcst as cst
 from resilint.lint.nodes import dotted_strings, module_assignments
 from resilint.lint.summary import ModuleSummary, Place, Setting
 
-READ = ("EMAIL_HOST", "EMAIL_BACKEND", "EMAIL_TIMEOUT", "INSTALLED_APPS", "ADMINS", "MANAGERS")
+# Backends that hand each mail to a task queue, by the setting naming the backend the task
+# sends it through (Django's SMTP backend when it is not set): django-celery-email's.
+_RELAYS = {"djcelery_email.backends.CeleryEmailBackend": "CELERY_EMAIL_BACKEND"}
+READ = ("EMAIL_HOST", "EMAIL_BACKEND", "EMAIL_TIMEOUT", "INSTALLED_APPS", "ADMINS", "MANAGERS", *_RELAYS.values())
 # The project's own sends, which take the connection to send through (``connection=``); a
 # connection it builds with ``get_connection(timeout=...)`` is bounded whatever the settings say.
 _SENDS = frozenset({
@@ -91,17 +94,28 @@ def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[
     django = "INSTALLED_APPS" in names or any(d.startswith("django.") for s in settings for d in s.dotted)
     if not django or "EMAIL_TIMEOUT" in names:
         return []
-    backends = [
+    production = [
         s for m in modules if m.settings and not is_test(m.path) and not _other_environment(m.path)
-        for s in m.settings if s.name == "EMAIL_BACKEND" and not s.conditional
+        for s in m.settings if not s.conditional
     ]
-    if backends and all(s.dotted and not any(_SMTP_BACKEND in d for d in s.dotted) for s in backends):
+    backends = [_relayed(s.dotted, production) for s in production if s.name == "EMAIL_BACKEND"]
+    if backends and all(dotted and not any(_SMTP_BACKEND in d for d in dotted) for dotted in backends):
         return []
     checked = [m for m in modules if not is_test(m.path)]
     if not names & set(_DJANGO_SENDS_ITSELF) and _sends_through_bounded_connections(checked):
         return []
     hosts = [(s.place, MESSAGE) for s in settings if s.name == "EMAIL_HOST"]
     return hosts or list(_unbounded_connections(checked))
+
+
+def _relayed(dotted: Tuple[str, ...], production: List[Setting]) -> Tuple[str, ...]:
+    """The backends an ``EMAIL_BACKEND`` sends through: a relay's are those its own setting
+    names where it is set unconditionally, else Django's SMTP backend."""
+    if not dotted or not all(d in _RELAYS for d in dotted):
+        return dotted
+    settings = {_RELAYS[d] for d in dotted}
+    named = tuple(d for s in production if s.name in settings for d in s.dotted)
+    return named or ("django.core.mail.backends.smtp.EmailBackend",)
 
 
 def _other_environment(path: str) -> bool:

@@ -40,6 +40,7 @@ _DJANGO_MAIL = frozenset({
     "django.core.mail.send_mail", "django.core.mail.send_mass_mail", "django.core.mail.mail_admins",
     "django.core.mail.mail_managers", "django.core.mail.EmailMessage.send",
     "django.core.mail.EmailMultiAlternatives.send",
+    "djmail.template_mail.TemplateMail.send",  # renders the template, then sends a Django message
 })
 # Libraries of the catalog that are not another service's API: generic waits, and databases
 # (a Redis or second database call inside a transaction is not what RES301 is about).

@@ -143,6 +143,8 @@ _RETURNS: Dict[str, str] = {
 # the base's (``OAuth2Session(...).get`` is ``requests.Session.get``); their own methods, and
 # overrides with another signature, keep the class's name.
 _SUBCLASSES: Dict[str, Tuple[str, FrozenSet[str]]] = {
+    # djmail's template mail that inlines its CSS sends as the plain one does
+    "djmail.template_mail.InlineCSSTemplateMail": ("djmail.template_mail.TemplateMail", frozenset()),
     "requests_oauthlib.OAuth2Session": ("requests.Session", frozenset({
         "request", "fetch_token", "refresh_token", "token_from_fragment", "authorization_url", "new_state",
         "register_compliance_hook", "scope", "client_id", "token", "access_token", "authorized",
@@ -156,6 +158,9 @@ _SUBCLASSES: Dict[str, Tuple[str, FrozenSet[str]]] = {
 # attribute that is not one of the class's own methods is another object of the given class.
 _DYNAMIC: Dict[str, Tuple[str, FrozenSet[str]]] = {
     "slumber.API": ("slumber.Resource", frozenset()),
+    # djmail: ``mail_builder.registered_user(user, context)`` builds the template's Django
+    # message (what the naming of call results calls the attribute itself)
+    "djmail.template_mail.MagicMailBuilder": ("django.core.mail.EmailMultiAlternatives", frozenset()),
     "slumber.Resource": ("slumber.Resource", frozenset({
         "get", "options", "head", "post", "patch", "put", "delete", "url", "as_raw",
     })),

@@ -28,7 +28,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
     pycurl `perform()`, slumber resources, zeep clients loading their WSDL), SMTP/FTP/POP/IMAP,
     a socket connection, an SDK client (boto3, OpenAI, a jira `JIRA`), Django's mail (`send_mail`, `send_mass_mail`,
     `mail_admins`, `mail_managers`, `EmailMessage.send`: the configured backend talks to an SMTP
-    server or an email service), or a client named in `extend-clients`.
+    server or an email service; djmail's `TemplateMail.send` and the messages its
+    `MagicMailBuilder` builds, `mail_builder.registered_user(user, context).send()`, alike), or
+    a client named in `extend-clients`.
     Database and Redis clients (psycopg, MySQL drivers, redis-py) are not another service.
 
     DB scopes recognised:

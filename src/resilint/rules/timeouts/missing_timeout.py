@@ -100,7 +100,9 @@ class MissingTimeout(ProjectRule):
     `EMAIL_TIMEOUT` (split settings count together; settings in test code count neither way),
     unless every `EMAIL_BACKEND` the settings set on all paths names a backend that is not SMTP
     (a console or an API backend; one read from the environment with the SMTP backend as its
-    default counts as SMTP); a backend set in a settings module named for another environment
+    default counts as SMTP; django-celery-email's `CeleryEmailBackend` counts as the backend
+    its task sends through, `CELERY_EMAIL_BACKEND` where it is set on all paths, else SMTP);
+    a backend set in a settings module named for another environment
     (`settings/test.py`, `dev.py`, `local_settings.py`) does not say what production uses. An `EmailBackend(...)` the code builds itself is not judged. Nor
     is a project that sends mail only through connections it builds with a timeout: every
     `send_mail`/`send_mass_mail`/`mail_admins`/`mail_managers` passes `connection=`, every
@@ -119,7 +121,8 @@ class MissingTimeout(ProjectRule):
     django-prometheus's instrumented subclass of either; a backend read from the environment
     counts as the default it falls back to, a conditional as its branches when each is one of
     these) is reported when it sets no socket timeout: no `SOCKET_TIMEOUT`/`socket_timeout` in its `OPTIONS`,
-    none in `CONNECTION_POOL_KWARGS`, and no `socket_timeout=` in a literal `LOCATION` URL (a
+    none in `CONNECTION_POOL_KWARGS` (nor a `connection_class` there: fakeredis' in-process
+    server in test settings, or a class of the project's), and no `socket_timeout=` in a literal `LOCATION` URL (a
     URL read from the environment carries none, unless `redis-url-timeouts` says it does).
     `OPTIONS` built elsewhere are not judged, nor is a module that sets a socket timeout into
     `CACHES` later (`CACHES["default"]["OPTIONS"]["SOCKET_TIMEOUT"] = 5`), nor settings in test
