@@ -105,7 +105,9 @@ def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[
     if not names & set(_DJANGO_SENDS_ITSELF) and _sends_through_bounded_connections(checked):
         return []
     hosts = [(s.place, MESSAGE) for s in settings if s.name == "EMAIL_HOST"]
-    return hosts or list(_unbounded_connections(checked))
+    # a development server's host (``settings/dev.py``: mailhog) is no anchor when production's is there
+    production_hosts = [host for host in hosts if not _other_environment(host[0].path)]
+    return production_hosts or hosts or list(_unbounded_connections(checked))
 
 
 def _relayed(dotted: Tuple[str, ...], production: List[Setting]) -> Tuple[str, ...]:

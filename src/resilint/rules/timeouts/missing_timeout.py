@@ -95,7 +95,8 @@ class MissingTimeout(ProjectRule):
     Django sends mail (`send_mail`, `EmailMessage.send`, password resets, `mail_admins`)
     through its SMTP backend by default, whose timeout is the `EMAIL_TIMEOUT` setting, `None`
     unless set. The calls take no timeout, so the finding is reported once, in the settings:
-    at each `EMAIL_HOST` assignment of a Django project (one that sets `INSTALLED_APPS` or
+    at each `EMAIL_HOST` assignment (of the settings modules not named for another
+    environment, when one sets it) of a Django project (one that sets `INSTALLED_APPS` or
     names one of Django's backends in `EMAIL_BACKEND`) when no module of the project sets
     `EMAIL_TIMEOUT` (split settings count together; settings in test code count neither way),
     unless every `EMAIL_BACKEND` the settings set on all paths names a backend that is not SMTP
