@@ -27,6 +27,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.swallowing import failing_out
 from resilint.libraries.self_retrying import GIVES_UP_QUIETLY, retried_exceptions
+from resilint.lint.call_conditions import Context
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo
@@ -81,7 +82,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     (`index_pool.request("POST", ...)` with `index_pool = urllib3.PoolManager(...)` there) is
     a client like one of the file. A POST in a branch no caller in the project takes is not
     reported: `def send_query(q, method="GET"): if method == "GET": ... else: post(...)` when
-    every call of `send_query` leaves `method` at `"GET"` (a function nothing in the project
+    every call of `send_query` leaves `method` at `"GET"`, also when its headers come from its
+    callers' `**kwargs` and the finding would go to them (a function nothing in the project
     calls may be called from outside, and is judged as written). A key
     generated inside it (`uuid.uuid4()` in the decorated function or loop body, or a helper of
     any module that returns a new one, `new_key()`) changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
@@ -839,7 +841,7 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
                     top = steps[0][1]
                     if problem.status == "unstable" and any(ref[0] == "fresh" for _, ref in top.passed):
                         continue  # made by the call into the retry, once for all its attempts
-                    if judge.never_runs(steps[0][0], top):
+                    if judge.never_taken(steps):
                         continue
                     if top.place in already:
                         reported = True  # by the retry around the call: one finding per call
@@ -1188,6 +1190,21 @@ class _Judge:
             conditions.runs(call, function, conditions.enter(caller.function, caller.call, function, {}))
             for caller in callers
         )
+
+    def never_taken(self, steps: Sequence[Tuple[FunctionSummary, Call]]) -> bool:
+        """Whether a chain of calls never gets to its last one: no caller of the first function
+        runs the first call (``never_runs``), or a call on the way is under a guard that the
+        calls before it rule out (``send_query(q)`` leaves ``method`` at ``"GET"``, and the
+        wrapper's ``else:`` POSTs with the headers its caller passes in ``**kwargs``)."""
+        if self.never_runs(steps[0][0], steps[0][1]):
+            return True
+        conditions = self.graph.conditions
+        context: Context = {}
+        for (caller, into), (function, call) in zip(steps, steps[1:]):
+            context = conditions.enter(caller, into, function, context)
+            if not conditions.runs(call, function, context):
+                return True
+        return False
 
     @staticmethod
     def call_at(function: FunctionSummary, place: Place) -> Optional[Call]:
