@@ -134,6 +134,7 @@ _SYMBOLIC = re.compile(r"[(\[]")
 _SUPER = QName("builtins.super")
 _PARTIAL = QName("functools.partial")
 _GETATTR = QName("builtins.getattr")
+_TYPE = QName("builtins.type")
 _CALLS_BY_SCOPE = object()  # ``derived`` key of the calls grouped by scope
 _SITES = object()  # ``derived`` key of the call sites by node
 
@@ -470,6 +471,13 @@ class SemanticModel:
                 for attribute in attributes:
                     for base in self.resolve_all(args[0].value, scope, order):
                         yield from self._attribute(base, attribute)
+                continue
+            if callee == _TYPE and len(args) == 3 and not any(a.star or a.keyword for a in args):
+                bases = args[1].value
+                if isinstance(bases, cst.Tuple) and len(bases.elements) == 1 and not isinstance(bases.elements[0], cst.StarredElement):
+                    # ``type("WelcomeMail", (TemplateMail,), {"name": name})``: a class made on the
+                    # fly, which behaves as its base but for the attributes the dict sets
+                    yield from self.resolve_all(bases.elements[0].value, scope, order)
                 continue
             first = string_of(args[0].value) if args and args[0].keyword is None else None
             module = loaded_module(self.name_of(callee), first)  # boto3 = lazy_import("boto3")
