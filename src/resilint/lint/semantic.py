@@ -287,18 +287,15 @@ class SemanticModel:
         names = tuple(dict.fromkeys(self._names(values)))
         func = call.node.func
         if not names and isinstance(func, cst.Name):
-            # ``request = get_request_function(); request(...)``: a call of what a call returned
-            # (``pkg.get_request_function.()``), or of an object (its ``__call__``)
-            names = tuple(dict.fromkeys(f"{name}.{CALLED}" for name in map(self.type_name, values) if name is not None))
-            if names:
-                return names
-        if not names and isinstance(func, cst.Name):
             # ``http_method(url)`` of a parameter annotated with a protocol class of the file
             # (``http_method: HttpMethod``): what the callers pass
             binding = self.lookup(func.value, call.scope, call.order)
             if binding is not None and binding.parameter is not None:
                 name = self.name_of(binding.parameter)
                 return (name,) if name is not None else ()
+            # ``request = get_request_function(); request(...)``: a call of what a call returned
+            # (``pkg.get_request_function.()``), or of an object (its ``__call__``)
+            return tuple(dict.fromkeys(f"{name}.{CALLED}" for name in map(self.type_name, values) if name is not None))
         return names
 
     def _known_names(self, values: Values) -> Iterator[str]:
