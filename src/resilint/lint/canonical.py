@@ -158,12 +158,12 @@ _SUBCLASSES: Dict[str, Tuple[str, FrozenSet[str]]] = {
 # attribute that is not one of the class's own methods is another object of the given class.
 _DYNAMIC: Dict[str, Tuple[str, FrozenSet[str]]] = {
     "slumber.API": ("slumber.Resource", frozenset()),
-    # djmail: ``mail_builder.registered_user(user, context)`` builds the template's Django
-    # message (what the naming of call results calls the attribute itself)
-    "djmail.template_mail.MagicMailBuilder": ("django.core.mail.EmailMultiAlternatives", frozenset()),
     "slumber.Resource": ("slumber.Resource", frozenset({
         "get", "options", "head", "post", "patch", "put", "delete", "url", "as_raw",
     })),
+    # djmail: ``mail_builder.registered_user(user, context)`` builds the template's Django
+    # message (what the naming of call results calls the attribute itself)
+    "djmail.template_mail.MagicMailBuilder": ("django.core.mail.EmailMultiAlternatives", frozenset()),
 }
 
 

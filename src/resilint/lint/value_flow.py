@@ -222,7 +222,7 @@ class ValueFlow:
         ])
 
     def callee(self, named: Held) -> List[Held]:
-        """What a call named by ``named`` and ``()`` runs (``semantic.CALLED``): a function's
+        """What a call named by ``named`` and ``()`` runs (``summary.CALLED``): a function's
         is what it returns (``pkg.make.()``), a project class's its instances' ``__call__``."""
         if named.kind == "function" and named.function is not None:
             return list(self.results(named.function))
@@ -230,20 +230,17 @@ class ValueFlow:
             return list(self.class_attribute(named.name, "__call__"))
         return []
 
-    def called(self, callee: Held) -> List[Held]:
+    def called(self, value: Held) -> List[Held]:
         """What calling a value returns: what a project function returns, an instance of a
         class, what a project object's ``__call__`` returns."""
-        if callee.kind == "function" and callee.function is not None:
-            return list(self.results(callee.function))
-        if callee.kind == "class":
-            return [Held("instance", callee.name, module=callee.module)]
-        if callee.kind == "instance" and self.graph.class_module(callee.name) is not None:
+        if value.kind == "class":
+            return [Held("instance", value.name, module=value.module)]
+        if value.kind == "instance":
             return [
-                held for method in self.class_attribute(callee.name, "__call__")
-                if method.kind == "function" and method.function is not None
+                held for method in self.callee(value) if method.kind == "function" and method.function is not None
                 for held in self.results(method.function)
             ]
-        return []
+        return self.callee(value)
 
     def class_attribute(self, cls: str, attribute: str, depth: int = 0) -> Tuple[Held, ...]:
         """A project class's attribute: its own (methods, class attributes, what ``self.x = …``
