@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import polls_state
+from resilint.libraries.retry_scopes.conditions import polls_state, without_attempt_limits
 from resilint.libraries.retry_scopes.delays import delay_kind, growth, growth_words
 from resilint.libraries.retry_scopes.loops import handler_kind
 from resilint.libraries.retry_scopes.swallowing import shadowed
@@ -209,24 +209,6 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
         rec.scopes.append(RetryScope(policy, "task", call.node, function.node, function))
 
 
-# Names of an attempts counter (``retries < 8``, ``self.request.retries >= 3``).
-_ATTEMPTS = re.compile(r"attempt|retr|tries|tried", re.I)
-
-
-def _without_attempt_limits(test: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-    """The test without the parts joined by ``and`` that bound the attempts (``if not success
-    and retries < 8:``): those limit the retry, they are no state it waits for. None when
-    nothing else is left."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        left, right = _without_attempt_limits(test.left), _without_attempt_limits(test.right)
-        return test if left is not None and right is not None else left if left is not None else right
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
-        test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
-    ) and any(_ATTEMPTS.search((dotted_name(side) or "").rsplit(".", 1)[-1]) for side in (test.left, test.comparisons[0].comparator)):
-        return None
-    return test
-
-
 # Names that say whether something the task waits for is there yet (``if not_found:``).
 _ABSENT = re.compile(r"found|exists?$|missing", re.I)
 
@@ -236,7 +218,7 @@ def _polls(rec: Recogniser, call: CallSite) -> bool:
     ``if not_found:``) or what the task read from its own database (``delivery = Delivery.objects.filter(...).first()``
     … ``if delivery is None:``, a row the enqueuing request has not committed yet)."""
     test = next((node.test for node in reversed(call.stack) if isinstance(node, cst.If)), None)
-    test = _without_attempt_limits(test) if test is not None else None
+    test = without_attempt_limits(test) if test is not None else None
     if test is None:
         return False
     names = [node for node in iter_nodes(test) if isinstance(node, cst.Name)]

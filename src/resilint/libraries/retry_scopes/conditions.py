@@ -331,3 +331,21 @@ def _leaves_on_status(stmts: Sequence[cst.BaseStatement], verdicts: Set[str], in
             if _leaves_on_status(stmt.body.body, verdicts, in_try):
                 return True
     return False
+
+
+# Names of an attempts counter (``retries < 8``, ``self.request.retries >= 3``).
+_ATTEMPTS = re.compile(r"attempt|retr|tries|tried", re.I)
+
+
+def without_attempt_limits(test: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The test without the parts joined by ``and`` that bound the attempts (``if not success
+    and retries < 8:``): those limit the retry, they are no state it waits for. None when
+    nothing else is left."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        left, right = without_attempt_limits(test.left), without_attempt_limits(test.right)
+        return test if left is not None and right is not None else left if left is not None else right
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
+        test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+    ) and any(_ATTEMPTS.search((dotted_name(side) or "").rsplit(".", 1)[-1]) for side in (test.left, test.comparisons[0].comparator)):
+        return None
+    return test

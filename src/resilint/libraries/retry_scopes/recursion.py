@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Set
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity
+from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity, without_attempt_limits
 from resilint.libraries.retry_scopes.delays import delay_kind
 from resilint.libraries.retry_scopes.loop_limits import helper_reads_bound
 from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state, sleeps_of_helper
@@ -100,8 +100,10 @@ def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) ->
             return None
         if isinstance(enclosing, cst.ExceptHandler):
             return enclosing if is_failure(rec, enclosing, call.scope, call.order) else None
-        if isinstance(enclosing, cst.If) and status_polarity(enclosing.test) == "bad":
-            return enclosing
+        if isinstance(enclosing, cst.If):
+            test = without_attempt_limits(enclosing.test)  # ``if r.status_code >= 500 and attempt < 3:``
+            if test is not None and status_polarity(test) == "bad":
+                return enclosing
     return None
 
 
@@ -136,7 +138,7 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
         if not isinstance(node, cst.If):
             continue
         names = {dotted_name(n) for n in expression_nodes(node.test) if isinstance(n, (cst.Name, cst.Attribute))}
-        guards = any(n is call.node for n in iter_nodes(node.body)) and names & kept
+        guards = any(n is call.node for n in iter_nodes(node.body)) and names & (kept | counters)
         if (conditional_exit(node) and names & (counters | kept)) or guards:
             policy.max_attempts, policy.time_limit = _attempts(node.test, function, counters), UNKNOWN
             start = _counted_down(node, function, call, statements) if policy.max_attempts == UNKNOWN else None

@@ -83,7 +83,8 @@ class BackoffWithoutJitter(ProjectRule):
       (pacing pages), and is not the retry's wait. In a loop whose every handler goes straight round (its last statement
       is `continue`), a pause after the `try` follows a success only, and is not the retry's
       wait. The same goes for a retry by recursion (a function that calls itself again from an
-      `except` after a `sleep`) and a worker that puts a failed item back on its queue. A
+      `except` after a `sleep`, or under an `if` on a bad status, a bound on its attempts joined
+      by `and` included: `if res["code"] == "503" and attempt < 3:`) and a worker that puts a failed item back on its queue. A
       loop goes round on a failed status read on a response (`r.status_code == 429`) or on the
       mapping a project's own fetch wrapper returns (`if res["code"] == "429": sleep(2)`) or
       on a status it unpacked into a name (`_, status_code = api.get(path)`), and

@@ -96,8 +96,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
     retries the POST on a failed answer, and is reported. Nor is a POST whose failures end, on
     the way from the retry to it, in a `try` that catches every exception and raises none
-    (`except Exception as exc: logger.error(...)` in a function the retried code calls): a
-    lost response never reaches the retry (RES204 reads such a path the same way). Nor is a POST sent again only after
+    (`except Exception as exc: logger.error(...)` in a function the retried code calls), when
+    the retry goes round on errors: a lost response never reaches it (RES204 reads such a path
+    the same way); a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
     goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
     again, a project decorator's layer that retries only other errors than those the
@@ -777,17 +778,20 @@ def _check_project(ctx: ProjectContext) -> None:
                 ])
                 continue
             callee = graph.callee(call, near)
-            if callee is None or callee is function or call.swallowed:
+            # a retry on errors never sees a lost response that ends in an ``except Exception:
+            # log`` on the way; one on a status or a result reads the answer that does come back
+            on_errors = layer.retries_on in (ON_ANY, ON_SPECIFIC)
+            if callee is None or callee is function or (call.swallowed and on_errors):
                 continue  # a retry by recursion calls its own function: judged with it
-            # a lost response that ends in an ``except Exception: log`` on the way is not retried
-            for reached, path, running in graph.reachable(callee, _failures_reach_the_caller, (function, call)):
+            follow = _failures_reach_the_caller if on_errors else None
+            for reached, path, running in graph.reachable(callee, follow, (function, call)):
                 steps = judge.steps(function, call, path)
                 if not judge.repeats_lost(layer, [caller for caller, _ in steps] + [reached]):
                     continue
                 ruled_out = {c.place for c in reached.calls} - {c.place for c in running} if running is not reached.calls else ()
                 for request in reached.requests:
                     sent = judge.call_at(reached, request.place)
-                    if sent is not None and sent.swallowed:
+                    if sent is not None and sent.swallowed and on_errors:
                         continue
                     if request.place in ruled_out or (layer.retries_on == ON_SPECIFIC and other_library_errors(
                         layer.exceptions, request.name, [caller.raises for caller, _ in steps],
