@@ -766,6 +766,10 @@ def _check_project(ctx: ProjectContext) -> None:
                 ctx.report(request.place, _message(f"`{request.name}`", problem, "", layer), [
                     (layer.place, f"the retry: {layer.description}"),
                 ])
+        # a retry on errors never sees a lost response that ends in an ``except Exception: log``
+        # on the way; one on a status or a result reads the answer that does come back
+        on_errors = layer.retries_on in (ON_ANY, ON_SPECIFIC)
+        follow = _failures_reach_the_caller if on_errors else None
         for call in covered:
             if call.place in posts:
                 continue
@@ -778,12 +782,8 @@ def _check_project(ctx: ProjectContext) -> None:
                 ])
                 continue
             callee = graph.callee(call, near)
-            # a retry on errors never sees a lost response that ends in an ``except Exception:
-            # log`` on the way; one on a status or a result reads the answer that does come back
-            on_errors = layer.retries_on in (ON_ANY, ON_SPECIFIC)
             if callee is None or callee is function or (call.swallowed and on_errors):
                 continue  # a retry by recursion calls its own function: judged with it
-            follow = _failures_reach_the_caller if on_errors else None
             for reached, path, running in graph.reachable(callee, follow, (function, call)):
                 steps = judge.steps(function, call, path)
                 if not judge.repeats_lost(layer, [caller for caller, _ in steps] + [reached]):
