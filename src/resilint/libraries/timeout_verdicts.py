@@ -1011,7 +1011,7 @@ class _ProjectJudge:
             return []
         found: Dict[Tuple[str, Place], ProjectVerdict] = {}
         forwards = [bound for forward in self.forwards(callee) or () for bound in self.bound_to(forward, call, callee, caller)]
-        for forward in sorted(forwards, key=lambda f: f.client):
+        for forward in sorted(forwards, key=lambda f: (not _taken_by_presence(call, f), f.client)):
             if caller is not None and not self.may_reach(caller, call, callee, forward):
                 continue  # the caller's arguments rule out the branch that sends it
             verdict = self.judge_forwarded(call, callee, forward)
@@ -1338,6 +1338,15 @@ def _with_packages(name: str) -> List[str]:
     """``a.b.c`` and the packages importing it imports first: ``a``, ``a.b``."""
     parts = name.split(".")
     return [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+
+
+def _taken_by_presence(call: Call, forward: Forward) -> bool:
+    """The first step to the client runs under a test that a keyword the call passes is set
+    (``fetchUrl(url, postData=data)`` into ``if postData: session.post(...)``): of the branches
+    the call's values cannot decide, the one its message names."""
+    args = call.arguments
+    guards = forward.path[0][1].guards if forward.path else ()
+    return args is not None and any(test == "true" and subject in args.keywords for subject, test, _ in guards)
 
 
 def _origin(receiver: str) -> str:
