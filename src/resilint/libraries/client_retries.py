@@ -45,7 +45,7 @@ from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes import Policy, retry_scopes
+from resilint.libraries.retry_scopes import Policy, describe, retry_scopes
 from resilint.lint.nodes import call_argument, code_of, is_false, is_none, is_true, keyword_args, number_of, string_keyed
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -78,7 +78,7 @@ def layer_of(policy: Policy) -> Optional[Layer]:
             return "urllib3 default retries=3", 4  # no ``retries=``: ``Retry.DEFAULT``
         what = "httpx transport retries" if policy.library == "httpx" else "urllib3 Retry total"
         return (f"{what}={int(attempts)}" if known else f"{what}=unknown"), (int(attempts) + 1 if known else None)
-    name = {"loop": "a hand-written retry loop", "recursion": "a retry by recursion"}.get(policy.library, policy.library)
+    name = describe(policy) if policy.library in ("loop", "recursion") else policy.library
     if known:
         if attempts <= 1:
             return None

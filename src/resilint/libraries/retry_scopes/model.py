@@ -148,7 +148,7 @@ def describe(scope_or_policy: Union[RetryScope, Policy]) -> str:
     if policy.library == "loop":
         return "a hand-written retry loop"
     if policy.library == "recursion":
-        return "a retry by recursion"
+        return "a task that queues itself again" if policy.kind == "requeue" else "a retry by recursion"
     if policy.library == "celery":
         return "celery's task retry"
     if policy.library == "resilint":

@@ -53,7 +53,8 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
             continue
         if not _pauses(rec, call, path) and not _counted_parameters(function, call.node):
             continue  # called again at once, uncounted: a fallback (create the table, run again), not a retry
-        policy = Policy("recursion", "recursion", call.node, scope=call.scope, order=call.order)
+        how = "requeue" if _requeues(rec, function, call) else "recursion"
+        policy = Policy("recursion", how, call.node, scope=call.scope, order=call.order)
         if isinstance(path, cst.ExceptHandler):
             kind = handler_kind(rec, path, call.scope, call.order)
             policy.retry_on = Setting(kind, path, "")
@@ -80,14 +81,48 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         rec.scopes.append(RetryScope(rec.add(policy), "recursion", call.node, node, function))
 
 
+# A celery task that queues itself again (``fetch.apply_async(args=(url, attempt + 1),
+# countdown=2 ** attempt)``, ``fetch.delay(url, attempt + 1)``): a retry by re-queueing.
+_REQUEUES = frozenset({"delay", "apply_async"})
+
+
 def _calls_itself(rec: Recogniser, function: FunctionInfo, call: CallSite) -> bool:
-    """The call runs ``function`` again: by its name, or ``self(...)`` in a ``__call__``."""
+    """The call runs ``function`` again: by its name, ``self(...)`` in a ``__call__``, or by
+    queueing the task again."""
     values = rec.model.resolve_all(call.node.func, call.scope, call.order)
-    if function in values:
+    if function in values or _requeues(rec, function, call):
         return True
     return function.name == "__call__" and function.owner is not None and any(
         isinstance(value, Instance) and value.of is function.owner for value in values
     )
+
+
+def _requeues(rec: Recogniser, function: FunctionInfo, call: CallSite) -> bool:
+    func = call.node.func
+    return (isinstance(func, cst.Attribute) and func.attr.value in _REQUEUES
+            and function in rec.model.resolve_all(func.value, call.scope, call.order))
+
+
+def _passed(call: cst.Call) -> List[cst.BaseExpression]:
+    """What the call hands the function: its arguments, or what ``apply_async`` passes in
+    ``args=(...)`` and ``kwargs={...}``."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "apply_async":
+        found: List[cst.BaseExpression] = []
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == "args" and isinstance(arg.value, (cst.Tuple, cst.List)):
+                found.extend(element.value for element in arg.value.elements)
+            elif arg.keyword is not None and arg.keyword.value == "kwargs" and isinstance(arg.value, cst.Dict):
+                found.extend(element.value for element in arg.value.elements if isinstance(element, cst.DictElement))
+        return found
+    return [arg.value for arg in call.args]
+
+
+def _countdown(call: cst.Call) -> Optional[cst.BaseExpression]:
+    """The delay ``apply_async`` queues the task again after (``countdown=``)."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "apply_async":
+        argument = call_argument(call, "countdown", None)
+        return argument.value if argument is not None else None
+    return None
 
 
 def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) -> Optional[cst.CSTNode]:
@@ -207,8 +242,7 @@ def _counted_parameters(function: FunctionInfo, call: cst.Call) -> Set[str]:
     params = function.node.params  # type: ignore[union-attr]
     names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
     found: Set[str] = set()
-    for arg in call.args:
-        value = arg.value
+    for value in _passed(call):
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
             for side in (value.left, value.right):
                 if isinstance(side, cst.Name) and side.value in names:
@@ -326,11 +360,19 @@ def _decided_by_helper(rec: Recogniser, test: cst.BaseExpression, call: CallSite
 
 
 def _pauses(rec: Recogniser, call: CallSite, path: cst.CSTNode) -> bool:
-    return bool(_sleeps(rec, call, path))
+    return bool(_sleeps(rec, call, path)) or _countdown(call.node) is not None
 
 
 def _wait(rec: Recogniser, policy: Policy, call: CallSite, path: cst.CSTNode) -> None:
-    """What the failure path sleeps before calling again."""
+    """What the failure path sleeps before calling again (or the countdown it queues the task
+    again with)."""
+    countdown = _countdown(call.node)
+    if countdown is not None:
+        kind, detail = delay_kind(rec, countdown, call.scope, call.order, None, site=call)
+        text = f"`countdown={detail}`" + (" grows exponentially but has no random term" if kind == WAIT_EXPONENTIAL else
+                                          " waits a constant interval with no random term" if kind == WAIT_FIXED else "")
+        policy.wait = Setting(kind if kind in (WAIT_FIXED, WAIT_EXPONENTIAL, WAIT_JITTERED) else UNKNOWN, countdown, text)
+        return
     sleeps = _sleeps(rec, call, path)
     if not sleeps:
         policy.wait = Setting(WAIT_NONE, None, f"`{code_of(call.node.func)}` is called again at once, with no pause")

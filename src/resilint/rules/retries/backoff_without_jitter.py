@@ -84,7 +84,9 @@ class BackoffWithoutJitter(ProjectRule):
       is `continue`), a pause after the `try` follows a success only, and is not the retry's
       wait. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`, or under an `if` on a bad status, a bound on its attempts joined
-      by `and` included: `if res["code"] == "503" and attempt < 3:`) and a worker that puts a failed item back on its queue. A
+      by `and` included: `if res["code"] == "503" and attempt < 3:`), a celery task that queues
+      itself again after a failure, whose wait is the `countdown=` it passes
+      (`call_webhook.apply_async(args=(url, try_count + 1), countdown=2 ** try_count)`), and a worker that puts a failed item back on its queue. A
       loop goes round on a failed status read on a response (`r.status_code == 429`) or on the
       mapping a project's own fetch wrapper returns (`if res["code"] == "429": sleep(2)`) or
       on a status it unpacked into a name (`_, status_code = api.get(path)`), and
@@ -236,7 +238,7 @@ class BackoffWithoutJitter(ProjectRule):
     fixable = "safe"
     name = "backoff-without-jitter"
     message = "retry backoff without jitter"
-    triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater")
+    triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
         # a file read until it ends and opened again: no connection, local work
         """
@@ -1047,6 +1049,21 @@ class BackoffWithoutJitter(ProjectRule):
             """,
             line=7,
             message="countdown=10",
+        ),
+        Invalid(
+            """
+            import requests
+            from celery import shared_task
+            @shared_task
+            def call_webhook(url, data, try_count=1):
+                try:
+                    return requests.post(url, json=data, timeout=10).status_code
+                except requests.RequestException:
+                    if try_count < 3:
+                        call_webhook.apply_async(args=(url, data, try_count + 1), countdown=2 ** try_count)
+            """,
+            line=9,
+            message="`countdown=2 ** try_count` grows exponentially",
         ),
         Invalid(
             """

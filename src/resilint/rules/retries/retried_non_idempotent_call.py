@@ -50,8 +50,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
     retries (also by handing itself to a helper that calls its `retry()`, in an `except` or
     under an `if`: `if not send_webhook(url, data): handle_webhook_retry(self)`), an RQ job enqueued with `retry=Retry(...)`, a hand-written retry loop, a function
-    that calls itself again after a failure, a worker that puts a failed item back on its
-    queue — directly or through project functions at any depth and in any module (a
+    that calls itself again after a failure, a celery task that queues itself again after one
+    (`call_webhook.apply_async(args=(url, data, try_count + 1), countdown=2 ** try_count)`), a
+    worker that puts a failed item back on its queue — directly or through project functions at any depth and in any module (a
     function or a lambda handed to a retry helper, `with_retries(lambda: requests.post(...))`,
     included), unless they send an `Idempotency-Key` header whose value is created outside the retried
     code. The method, the headers and the key may come from anywhere the project shows: a
@@ -433,6 +434,22 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a celery task that queues itself again after a failure: a retry by re-queueing
+            """
+            import requests
+            from celery import shared_task
+            @shared_task
+            def call_webhook(url, data, try_count=1):
+                try:
+                    return requests.post(url, json=data, timeout=10).status_code
+                except requests.RequestException:
+                    if try_count < 3:
+                        call_webhook.apply_async(args=(url, data, try_count + 1), countdown=2 ** try_count)
+            """,
+            line=6,
+            message="a task that queues itself again",
+        ),
         Invalid(
             # a helper that merges the caller's own headers on top of its own, which mint a key
             """
