@@ -53,6 +53,8 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
             continue
         if not _pauses(rec, call, path) and not _counted_parameters(function, call.node):
             continue  # called again at once, uncounted: a fallback (create the table, run again), not a retry
+        if _requeues(rec, function, call) and not _counted_parameters(function, call.node):
+            continue  # queued again uncounted, after a lock conflict or a rate limit: rescheduled work
         how = "requeue" if _requeues(rec, function, call) else "recursion"
         policy = Policy("recursion", how, call.node, scope=call.scope, order=call.order)
         if isinstance(path, cst.ExceptHandler):

@@ -51,7 +51,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     retries (also by handing itself to a helper that calls its `retry()`, in an `except` or
     under an `if`: `if not send_webhook(url, data): handle_webhook_retry(self)`), an RQ job enqueued with `retry=Retry(...)`, a hand-written retry loop, a function
     that calls itself again after a failure, a celery task that queues itself again after one
-    (`call_webhook.apply_async(args=(url, data, try_count + 1), countdown=2 ** try_count)`), a
+    with a counted argument (`call_webhook.apply_async(args=(url, data, try_count + 1),
+    countdown=2 ** try_count)`; one queued again uncounted reschedules work), a
     worker that puts a failed item back on its queue — directly or through project functions at any depth and in any module (a
     function or a lambda handed to a retry helper, `with_retries(lambda: requests.post(...))`,
     included), unless they send an `Idempotency-Key` header whose value is created outside the retried

@@ -164,8 +164,20 @@ class UnboundedRetry(Rule):
     name = "unbounded-retry"
     precision = "medium"  # judges what bounds a hand-written loop
     message = "retry without an attempt or time limit"
-    triggers = LIBRARY_TRIGGERS + ("while",)
+    triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async")  # loops, retries by recursion and by re-queueing
     VALID = [
+        # a task queued again with no count, after a lock conflict: rescheduled work, no retry layer
+        """
+        import random, requests
+        from celery import shared_task
+        from myproject.errors import ConcurrentUpdateError
+        @shared_task
+        def create_alert(pk, data):
+            try:
+                requests.post("https://example.com/alerts", json=data, timeout=10)
+            except ConcurrentUpdateError:
+                create_alert.apply_async((pk, data), countdown=random.randint(1, 10))
+        """,
         # the flag is set on the call again, and the branch that calls again runs while it is unset
         """
         import time
