@@ -51,12 +51,12 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         path = _failure_path(rec, call, node)
         if path is None or (isinstance(path, cst.ExceptHandler) and not _tries_a_call_out(rec, function, path)):
             continue
-        if not _pauses(rec, call, path) and not _counted_parameters(function, call.node):
-            continue  # called again at once, uncounted: a fallback (create the table, run again), not a retry
-        if _requeues(rec, function, call) and not _counted_parameters(function, call.node):
-            continue  # queued again uncounted, after a lock conflict or a rate limit: rescheduled work
-        how = "requeue" if _requeues(rec, function, call) else "recursion"
-        policy = Policy("recursion", how, call.node, scope=call.scope, order=call.order)
+        requeued = _requeues(rec, function, call)
+        if not _counted_parameters(function, call.node) and (requeued or not _pauses(rec, call, path)):
+            # called again at once, uncounted: a fallback (create the table, run again); queued
+            # again uncounted, after a lock conflict or a rate limit: rescheduled work
+            continue
+        policy = Policy("recursion", "requeue" if requeued else "recursion", call.node, scope=call.scope, order=call.order)
         if isinstance(path, cst.ExceptHandler):
             kind = handler_kind(rec, path, call.scope, call.order)
             policy.retry_on = Setting(kind, path, "")
