@@ -912,7 +912,8 @@ class _ProjectJudge:
         """The library client method a call on a project object runs (``graph.object_methods``),
         asked only of calls whose name ends as a client method's; one of an object that fills
         in a timeout itself only with ``filled``."""
-        if split_last(target)[1] not in self._client_methods and split_last(target)[1] != CALLED:
+        method = split_last(target)[1]
+        if method not in self._client_methods and method != CALLED:
             return None
         return next(
             (name for name, sets_timeout in self.graph.object_methods(target, near)
