@@ -35,6 +35,11 @@ Each library's count, default and "off" setting, as its documentation and code s
   service config says; ``retry=None`` turns it off): not counted.
 * jira (``JIRA``): ``max_retries`` retries after the first attempt (connection errors, 429
   and 503), 3 by default; 0 is off.
+* slack_sdk (``WebClient``, ``WebhookClient``, their async twins, since slack_sdk 3.9):
+  ``retry_handlers=[...]``, one ``RetryState`` shared by every handler, so a request is sent at
+  most the largest handler's ``max_retry_count`` + 1 times; without ``retry_handlers`` (or with
+  ``None``), ``default_retry_handlers()``: one ``ConnectionErrorRetryHandler`` that retries a
+  reset or refused connection once; ``retry_handlers=[]`` is off.
 * gRPC: ``grpc_retries.py``.
 """
 
@@ -273,6 +278,61 @@ def _redis(model: SemanticModel, site: CallSite) -> Optional[Found]:
     return (f"redis-py Retry(retries={count})", count + 1, site.node, None) if count > 0 else None
 
 
+_SLACK_HANDLERS = frozenset({
+    "slack_sdk.http_retry.ConnectionErrorRetryHandler", "slack_sdk.http_retry.RateLimitErrorRetryHandler",
+    "slack_sdk.http_retry.builtin_async_handlers.AsyncConnectionErrorRetryHandler",
+    "slack_sdk.http_retry.builtin_async_handlers.AsyncRateLimitErrorRetryHandler",
+})
+# each returns built-in handlers with their default count (1 retry)
+_SLACK_DEFAULTS = frozenset({
+    "slack_sdk.http_retry.default_retry_handlers", "slack_sdk.http_retry.all_builtin_retry_handlers",
+    "slack_sdk.http_retry.builtin_async_handlers.async_default_handlers",
+})
+_SLACK_DEFAULT = "slack_sdk default_retry_handlers() (1 retry on a failed connection)"
+
+
+def _slack(model: SemanticModel, site: CallSite) -> Optional[Found]:
+    keywords, star = keyword_args(site.node)
+    handlers = keywords.get("retry_handlers")
+    if handlers is None or is_none(model.followed(handlers.value, site.scope, site.order)):
+        if star and handlers is None:
+            return "slack_sdk retry_handlers", None, site.node, None  # ``**options`` may set them
+        return _SLACK_DEFAULT, 2, site.node, None
+    retries = _slack_handler_retries(model, handlers.value, site)
+    if retries is None:
+        return f"slack_sdk retry_handlers={code_of(handlers.value, 40)}", None, site.node, None
+    return (f"slack_sdk retry_handlers (max_retry_count={retries})", retries + 1, site.node, None) if retries else None
+
+
+def _slack_handler_retries(model: SemanticModel, expr: cst.BaseExpression, site: CallSite) -> Optional[int]:
+    """The largest ``max_retry_count`` of a list of slack_sdk retry handlers (they share one
+    count of attempts), None when the list cannot be read."""
+    value = model.followed(expr, site.scope, site.order)
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        parts = [_slack_handler_retries(model, side, site) for side in (value.left, value.right)]
+        return None if None in parts else max(parts)
+    if isinstance(value, cst.Call) and model.qualified_name(value.func, site.scope, site.order) in _SLACK_DEFAULTS:
+        return 1 if not value.args else None
+    if not isinstance(value, cst.List):
+        return None
+    largest = 0
+    for element in value.elements:
+        handler = model.followed(element.value, site.scope, site.order) if isinstance(element, cst.Element) else None
+        if not isinstance(handler, cst.Call):
+            return None
+        count = call_argument(handler, "max_retry_count", 0)
+        if count is None:
+            if model.qualified_name(handler.func, site.scope, site.order) not in _SLACK_HANDLERS:
+                return None  # a handler class of the project's own, with its own default
+            largest = max(largest, 1)
+            continue
+        read = _count(model, count.value, site.scope, site.order)
+        if read is None:
+            return None
+        largest = max(largest, read)
+    return largest
+
+
 def _stripe_client(model: SemanticModel, site: CallSite) -> Optional[Found]:
     arg = call_argument(site.node, "max_network_retries")
     return _retries(model, arg.value, site, "StripeClient max_network_retries") if arg is not None else None
@@ -300,6 +360,7 @@ _ELASTICSEARCH = RetryingClient(
 _OPENSEARCH = RetryingClient(
     _retries_setting("max_retries", 3, "OpenSearch client"), _sdk_request, namespaced=True, raises=("opensearchpy",),
 )
+_SLACK = RetryingClient(_slack, _direct_request(frozenset()), "slack_sdk client retries")
 _REDIS = RetryingClient(_redis, _redis_request, raises=("redis",))
 # A pool's last failure is urllib3's; a status it gives up on comes back as a response, which
 # the caller may turn into an error of its own.
@@ -331,6 +392,11 @@ CLIENTS: Dict[str, RetryingClient] = {
     "minio.Minio": RetryingClient(_minio, _direct_request(_MINIO_LOCAL), raises=("urllib3",)),
     # the ResilientSession retries connection errors, 429 and 503 after the first attempt
     "jira.JIRA": RetryingClient(_retries_setting("max_retries", 3, "jira client"), _direct_request(_JIRA_LOCAL)),
+    # urllib errors once spent (``URLError``, ``ConnectionResetError``), not the SDK's own
+    "slack_sdk.WebClient": _SLACK,
+    "slack_sdk.web.async_client.AsyncWebClient": _SLACK,
+    "slack_sdk.WebhookClient": _SLACK,
+    "slack_sdk.webhook.async_client.AsyncWebhookClient": _SLACK,
     "urllib3.PoolManager": _POOL,
     "urllib3.ProxyManager": _POOL,
     "urllib3.HTTPConnectionPool": _POOL,
