@@ -25,7 +25,8 @@ class MissingTimeout(ProjectRule):
       function that returns one;
     - `urllib.request.urlopen` and `OpenerDirector.open` (the timeout is the third positional
       argument), `urllib.request.urlretrieve` (which takes no timeout: it waits the socket
-      default), `http.client.HTTPConnection` (third) and `HTTPSConnection`;
+      default), `http.client.HTTPConnection` (third) and `HTTPSConnection`, also under six's
+      names (`six.moves.urllib.request`, `six.moves.http_client`, `six.moves.xmlrpc_client`);
     - `urllib3.PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `HTTPSConnectionPool` built
       without a timeout (requests made on them then use the socket default);
     - `socket.create_connection` (timeout is the second argument), `smtplib.SMTP/SMTP_SSL/LMTP`,
