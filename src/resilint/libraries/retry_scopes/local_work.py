@@ -15,7 +15,7 @@ from resilint.libraries.browser_automation import (
 from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, REFUSED_INPUT_ERRORS, REFUSED_INPUT_NAME
 from resilint.libraries.server_sockets import serves_only
 from resilint.lint.nodes import dotted_name
-from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, QName
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -118,8 +118,32 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
         if made is not None and made.args:
             return rec.expr_name(made.args[0].value, call.scope, call.order) == "socket.AF_UNIX"
         return False
+    if _logs_through_a_wrapper(rec, call):
+        return True
     called = called_definition(rec, call)
     return called is not None and local_definition(rec, called)
+
+
+_LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+_LOGGERS = frozenset({"logging.getLogger", "logging.Logger", "logging.LoggerAdapter"})
+
+
+def _logs_through_a_wrapper(rec: Recogniser, call: CallSite) -> bool:
+    """``log.debug(...)`` on an object of another module's class built around a standard
+    logger (``log = BraceAdapter(logging.getLogger(__name__))``, a ``LoggerAdapter`` of the
+    project): it logs here."""
+    func = call.node.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _LOGGING_METHODS:
+        return False
+    values = rec.model.resolve_all(func.value, call.scope, call.order)
+    return bool(values) and all(
+        isinstance(value, Instance) and isinstance(value.site, cst.Call) and any(
+            isinstance(arg.value, cst.Call)
+            and rec.model.qualified_name(arg.value.func, rec.model.module_scope, 1 << 62) in _LOGGERS
+            for arg in value.site.args
+        )
+        for value in values
+    )
 
 
 def called_definition(rec: Recogniser, call: CallSite) -> Union[FunctionInfo, ClassInfo, None]:

@@ -124,7 +124,9 @@ class BackoffWithoutJitter(ProjectRule):
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
     a polled state says so (`if job.status == "done": return`) or a polled value reaches one the
     code holds (`if newsum == checksum: return`), nor loops that wait out local state (a lock
-    file, a config file read and matched with a regular expression, a unix socket, a device
+    file, a file copied and logged through the project's own logger wrapper (`log =
+    BraceAdapter(logging.getLogger(__name__))`), a config file read and matched with a
+    regular expression, a unix socket, a device
     read through pyudev, the port its own aiohttp site binds, a server that binds its own port
     and is started again after an error) or catch only an answer that refuses the input (an `IntegrityError`,
     a `ValidationError`: the next pass sends another input), nor loops whose only call is a
@@ -444,6 +446,26 @@ class BackoffWithoutJitter(ProjectRule):
                             time.sleep(0.1)
                     else:
                         break
+        """,
+        # a retry of a local file copy that logs through the project's own ``LoggerAdapter``
+        """
+        import logging, os, shutil, time
+        from app.logs import BraceAdapter
+        log = BraceAdapter(logging.getLogger(__name__))
+        def backup(old_file, new_file):
+            tries = 0
+            while not os.path.isfile(new_file):
+                try:
+                    log.debug("copying {old}", {"old": old_file})
+                    shutil.copy(old_file, new_file)
+                    break
+                except OSError as error:
+                    log.warning("copy failed: {error!r}", {"error": error})
+                    tries += 1
+                    time.sleep(1)
+                if tries >= 10:
+                    return False
+            return True
         """,
         # a retry of local file work: reading a config file and matching it with a regex
         """
