@@ -279,6 +279,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         if policy is not None and layer is not None:
             summary.policies[_qualified(model, name)] = _layer(model, policy, layer, locate(policy.node), whole_function=True)
         values.store(_qualified(model, name), bindings)
+    _store_foreign_writes(model, values)
     for setting, made in settings_made(model):
         if made is not None:
             summary.policies[setting] = _client_layer(model, made, locate)
@@ -300,6 +301,22 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             if attribute not in cls.scope.bindings:
                 values.store(f"{qualified}.{attribute}", bindings)
     return summary
+
+
+def _store_foreign_writes(model: SemanticModel, values: "_Values") -> None:
+    """What this file sets another module's names (or a class's) to: ``config.TIMEOUT = 30``
+    after ``from app import config``, stored under ``app.config.TIMEOUT`` for the project pass
+    to join with the module's own assignments; one it cannot read is stored as unknown."""
+    own = f"{model.module_name}." if model.module_name else "\0"
+    writes: Dict[str, List[Binding]] = {}
+    for target, binding in model.attribute_writes:
+        owner = model.resolve(target.value, binding.scope, binding.order)
+        if not isinstance(owner, QName) or owner.name.startswith(own):
+            continue
+        writes.setdefault(f"{owner.name}.{binding.name}", []).append(binding)
+    for name, bindings in writes.items():
+        values.store(name, bindings)
+        values.summary.values.setdefault(name, [("unknown",)])
 
 
 def _handed_lambdas(

@@ -110,9 +110,9 @@ class ProjectGraph:
         # The functions whose layers and calls the graph completes with other modules' facts are
         # its own copies: the summaries it is given stay as their files made them (a language
         # server runs the pass again over the same summaries after every edit).
-        self.summaries: List[ModuleSummary] = [
+        self.summaries: List[ModuleSummary] = _joined_writes([
             _completed_copy(s) if _may_complete(s) else s for s in _implementations(summaries)
-        ]
+        ])
         self.functions: List[FunctionSummary] = []
         self._modules: Dict[str, List[ModuleSummary]] = {}  # primary and other names
         self._by_name: Dict[str, List[FunctionSummary]] = {}
@@ -1180,6 +1180,39 @@ class ProjectContext:
             rule.check_project(self)
         finally:
             self._rule = None
+
+
+def _joined_writes(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
+    """The summaries with each module's values joined with what other modules set its names
+    to (``config.TIMEOUT = 30`` after ``from app import config``): copies, where they change.
+    A name whose module keeps no value for it stays unknown."""
+    by_name: Dict[str, ModuleSummary] = {}
+    for summary in summaries:
+        for name in (summary.module, *summary.aliases):
+            by_name.setdefault(name, summary)
+    added: Dict[int, Dict[str, List[Ref]]] = {}
+    for summary in summaries:
+        own = f"{summary.module}."
+        for key, refs in summary.values.items():
+            if key.startswith(own):
+                continue
+            end = key.rfind(".")
+            while end > 0 and key[:end] not in by_name:
+                end = key.rfind(".", 0, end)
+            owner = by_name.get(key[:end]) if end > 0 else None
+            if owner is None or owner is summary:
+                continue
+            qualified = f"{owner.module}.{key[end + 1:]}"
+            if qualified in owner.values:
+                added.setdefault(id(owner), {}).setdefault(qualified, []).extend(refs)
+    if not added:
+        return summaries
+    return [
+        replace(summary, values={
+            **summary.values, **{key: summary.values[key] + refs for key, refs in added[id(summary)].items()},
+        }) if id(summary) in added else summary
+        for summary in summaries
+    ]
 
 
 def _may_complete(summary: ModuleSummary) -> bool:

@@ -233,6 +233,9 @@ class SemanticModel:
         self.functions: List[FunctionInfo] = []
         self.classes: List[ClassInfo] = []
         self.star_imports: List[str] = []  # ``from .timing import *`` at module level
+        # ``config.TIMEOUT = 30``: an attribute of a name that is not ``self`` set, with the
+        # binding that sets it (the value another module's name gets from this file)
+        self.attribute_writes: List[Tuple[cst.Attribute, Binding]] = []
         self.imported_modules: List[str] = []  # what its top-level imports may load (``a.b``, ``a.b.c``)
         self.scope_of: Dict[cst.CSTNode, Scope] = {}
         self._cache: Dict[Tuple[int, int], object] = {}
@@ -824,6 +827,7 @@ class SemanticModel:
             scope.parent = scope.function = scope.cls = None
         for cls in self.classes:
             cls.instance_attributes = {}  # their bindings' parameters hold the methods
+        self.attribute_writes = []
         self._derived.clear()
         self._cache.clear()
         self._enclosing.clear()
@@ -1094,15 +1098,17 @@ class _ModelBuilder:
         unpacked: Optional[Tuple[cst.BaseExpression, int, int]] = None,
     ) -> None:
         # ``self.x = value`` in a method: an instance attribute of the enclosing class.
-        function = self.scope.function
-        if function is None or function.owner is None or not isinstance(target.value, cst.Name):
-            return
-        bindings = function.scope.bindings.get(identifier(target.value.value))
-        if not bindings or bindings[0].self_of is not function.owner:
-            return
         attribute = identifier(target.attr.value)
         binding = Binding(attribute, order, self.scope, expr=expr, entered=entered, annotation=annotation, unpacked=unpacked)
-        function.owner.instance_attributes.setdefault(attribute, []).append(binding)
+        function = self.scope.function
+        bindings = (
+            function.scope.bindings.get(identifier(target.value.value))
+            if function is not None and function.owner is not None and isinstance(target.value, cst.Name) else None
+        )
+        if function is not None and bindings and bindings[0].self_of is function.owner:
+            function.owner.instance_attributes.setdefault(attribute, []).append(binding)
+        elif isinstance(target.value, (cst.Name, cst.Attribute)):
+            self.model.attribute_writes.append((target, binding))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         order = self._next()

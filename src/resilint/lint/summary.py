@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 33
+SUMMARY_VERSION = 34
 # The last segment of a call's target when it calls an object (``pkg.make.()``: what
 # ``make()`` returns, called; ``pkg.Factory.()``: a ``Factory`` instance, called).
 CALLED = "()"
