@@ -36,6 +36,9 @@ TREE = {
     "integration_tests/web/test_bulk.py": RETRY_LOOP,
     "src/pkg/test_client.py": TENACITY_FIXED,
     "scripts/conftest.py": RETRY_LOOP,
+    # behave's acceptance tests: step modules and the environment hooks
+    "features/steps/cluster.py": RETRY_LOOP,
+    "acceptance/features/environment.py": TENACITY_FIXED,
 }
 
 

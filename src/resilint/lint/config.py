@@ -30,12 +30,13 @@ DEFAULT_EXCLUDES: Tuple[str, ...] = (
     "__pypackages__", ".eggs", ".direnv",
 )
 DEFAULT_MAX_TIMEOUT = 30.0
-# Test modules, fixtures and the helpers beside them, as pytest and Django lay them out
-# (per-file-ignores' glob semantics: a pattern matches the path relative to the root, or the
+# Test modules, fixtures and the helpers beside them, as pytest, Django and behave lay them
+# out (per-file-ignores' glob semantics: a pattern matches the path relative to the root, or the
 # file name).
 DEFAULT_TEST_CODE = (
     "tests/*", "*/tests/*", "test/*", "*/test/*", "testing/*", "*/testing/*", "*_tests/*",
     "test_*.py", "*_test.py", "conftest.py", "tests.py",
+    "features/steps/*", "*/features/steps/*", "features/environment.py", "*/features/environment.py",
 )
 # Larger files are generated data rather than code; parsing one costs about a gigabyte per MiB.
 DEFAULT_MAX_FILE_SIZE = 1 << 20

@@ -222,12 +222,22 @@ def _awaits_a_held_value(comparison: cst.Comparison) -> bool:
     reaches it, which a failed call does not decide."""
     if len(comparison.comparisons) != 1 or not isinstance(comparison.comparisons[0].operator, (cst.Equal, cst.NotEqual)):
         return False
-    sides = [dotted_name(comparison.left), dotted_name(comparison.comparisons[0].comparator)]
+    sides = [_held_name(comparison.left), _held_name(comparison.comparisons[0].comparator)]
     return all(
         side and not side.isupper() and side not in ("None", "True", "False")
         and not _FAILURE_NAMES.search(side.rsplit(".", 1)[-1])
         for side in sides
     )
+
+
+def _held_name(side: cst.BaseExpression) -> Optional[str]:
+    """The name a compared value is read from: itself, an item of it (``slot[0]``), or what
+    its ``get`` gives (``mapping.get(port)``)."""
+    if isinstance(side, cst.Subscript):
+        side = side.value
+    elif isinstance(side, cst.Call) and isinstance(side.func, cst.Attribute) and side.func.attr.value == "get":
+        side = side.func.value
+    return dotted_name(side)
 
 
 # Names a comparison with which checks a call's outcome rather than a polled state.

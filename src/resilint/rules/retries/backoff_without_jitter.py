@@ -123,7 +123,8 @@ class BackoffWithoutJitter(ProjectRule):
     time, a loop over pages whose number goes into the request, a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
     a polled state says so (`if job.status == "done": return`) or a polled value reaches one the
-    code holds (`if newsum == checksum: return`), nor loops that wait out local state (a lock
+    code holds (`if newsum == checksum: return`, also an item or a `get` of them: `if
+    slot1[0] == slot2[0]: return`, `if mapping.get(port) == role: return`), nor loops that wait out local state (a lock
     file, a file copied and logged through the project's own logger wrapper (`log =
     BraceAdapter(logging.getLogger(__name__))`), a config file read and matched with a
     regular expression, a unix socket, a device
@@ -446,6 +447,22 @@ class BackoffWithoutJitter(ProjectRule):
                             time.sleep(0.1)
                     else:
                         break
+        """,
+        # a watch loop that waits until two nodes report the same position: a poll
+        """
+        import time
+        def slots_in_sync(cluster, query, limit):
+            deadline = time.time() + limit
+            while time.time() < deadline:
+                try:
+                    first = cluster.query("node1", query).fetchone()
+                    second = cluster.query("node2", query).fetchone()
+                    if first[0] == second[0]:
+                        return
+                except Exception:
+                    pass
+                time.sleep(1)
+            raise AssertionError("not in sync")
         """,
         # a retry of a local file copy that logs through the project's own ``LoggerAdapter``
         """
