@@ -275,11 +275,18 @@ def _after_first_call(rec: Recogniser, tries: Sequence[cst.CSTNode], calls: List
                 continue
             if seen_call_out:
                 below = site.stack[next((i for i, n in enumerate(site.stack) if n is node), -1) + 1:]
-                if not any(isinstance(n, cst.If) for n in below):
+                branch = next((n for n in below if isinstance(n, cst.If)), None)
+                # (under a success check, ``if result.status == 200: sleep(0.01)``: after a success too)
+                if branch is None or (status_polarity(branch.test) == "good" and not _in_else(branch, below)):
                     found.add(id(inner))
             elif rec.name(site) not in SLEEPS and not (rec.name(site) or "").startswith("builtins."):
                 seen_call_out = True
     return found
+
+
+def _in_else(branch: cst.If, below: Sequence[cst.CSTNode]) -> bool:
+    """Whether the path ``below`` goes through the ``else`` of ``branch``."""
+    return branch.orelse is not None and any(n is branch.orelse for n in below)
 
 
 def _straight_round(handler: cst.ExceptHandler) -> bool:
@@ -416,7 +423,27 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
     """The block can leave the loop when the operation worked: a ``return``/``break`` (or the
     ``while not done`` flag set) that is not waiting for a polled state (``if job.status ==
     "done": return`` goes round on a job that is merely unfinished: a poll, not a retry)."""
-    return any(not any(polls_state(test) for test in guards) for _, guards in guarded_exits(stmts, flags=flags))
+    exits = list(guarded_exits(stmts, flags=flags))
+    # the object a polled test reads: another exit that tests its attributes reads its state
+    # too (``if cluster.leader.name != leader: return 200`` / ``if not cluster.failover: return 503``)
+    polled = {root for _, guards in exits for test in guards if polls_state(test) for root in _attribute_roots(test)}
+    return any(
+        not any(polls_state(test) or (status_polarity(test) is None and _attribute_roots(test) & polled) for test in guards)
+        for _, guards in exits
+    )
+
+
+def _attribute_roots(test: cst.BaseExpression) -> Set[str]:
+    """The names whose attributes a test reads (``cluster`` of ``cluster.leader.name``)."""
+    roots: Set[str] = set()
+    for node in expression_nodes(test):
+        if isinstance(node, cst.Attribute):
+            root: cst.BaseExpression = node
+            while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                root = root.func if isinstance(root, cst.Call) else root.value
+            if isinstance(root, cst.Name):
+                roots.add(root.value)
+    return roots
 
 
 def _reads_a_stream(rec: Recogniser, stmts: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:

@@ -80,7 +80,8 @@ class BackoffWithoutJitter(ProjectRule):
       module or another. Twisted's sleeps count: `deferLater(reactor, delay)`, and a clock's
       `sleep(seconds)` that waits for a Deferred fired by `reactor.callLater(seconds,
       d.callback)` (no fix is offered for them). A pause in the `try` after its first call out runs after a success
-      (pacing pages), and is not the retry's wait. In a loop whose every handler goes straight round (its last statement
+      (pacing pages), and is not the retry's wait; nor is one there under a success check
+      (`if result.status == 200: time.sleep(0.01)`), unless in its `else`. In a loop whose every handler goes straight round (its last statement
       is `continue`), a pause after the `try` follows a success only, and is not the retry's
       wait. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`, or under an `if` on a bad status, a bound on its attempts joined
@@ -122,7 +123,8 @@ class BackoffWithoutJitter(ProjectRule):
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request, a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
-    a polled state says so (`if job.status == "done": return`) or a polled value reaches one the
+    a polled state says so (`if job.status == "done": return`, and then also on other tests
+    of the object it polls: `if not cluster.failover: return 503`) or a polled value reaches one the
     code holds (`if newsum == checksum: return`, also an item or a `get` of them: `if
     slot1[0] == slot2[0]: return`, `if mapping.get(port) == role: return`), nor loops that wait out local state (a lock
     file, a file copied and logged through the project's own logger wrapper (`log =
@@ -447,6 +449,43 @@ class BackoffWithoutJitter(ProjectRule):
                             time.sleep(0.1)
                     else:
                         break
+        """,
+        # a poll that leaves on either state of the object it reads (the leader changed, the
+        # failover key gone), and reads again after a failed read
+        """
+        import logging, time
+        log = logging.getLogger(__name__)
+        def poll_failover_result(dcs, leader, timeout):
+            for _ in range(timeout * 2):
+                time.sleep(1)
+                try:
+                    cluster = dcs.get_cluster()
+                    if not cluster.is_unlocked() and cluster.leader.name != leader:
+                        return 200
+                    if not cluster.failover:
+                        return 503
+                except Exception as e:
+                    log.debug("polling failed: %s", e)
+            return 503
+        """,
+        # the pause runs after a successful watch, which then returns: no wait between attempts
+        """
+        import time, urllib3
+        pool = urllib3.PoolManager(timeout=urllib3.Timeout(connect=1, read=5), retries=0)
+        class EtcdError(Exception):
+            pass
+        def watch(url, timeout):
+            end = time.time() + timeout
+            while timeout >= 1:
+                try:
+                    result = pool.request("GET", url, timeout=timeout + 0.5)
+                    if result.status == 200 and b"compareAndSwap" in result.data:
+                        time.sleep(0.01)
+                    return True
+                except EtcdError:
+                    pass
+                timeout = end - time.time()
+            return False
         """,
         # a watch loop that waits until two nodes report the same position: a poll
         """
