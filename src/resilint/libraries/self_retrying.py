@@ -411,7 +411,17 @@ def _elsewhere(name: str, packages: Tuple[str, ...], in_project: Callable[[str],
     around an OpenAI client): never the class, nor a base class, of what those raise. Built-in
     and standard-library classes may be bases; project classes may wrap their errors."""
     root = name.split(".", 1)[0]
+    if name in _NO_CLIENT_BASES:
+        return True
     return not name.startswith(packages) and root not in _STANDARD and not in_project(name)
+
+
+# Built-in classes no client's error derives from: what a code raises reading an answer
+# (``response["operation_id"]``), never how a connection or a request failed.
+_NO_CLIENT_BASES = frozenset({
+    "builtins.KeyError", "builtins.IndexError", "builtins.AttributeError", "builtins.TypeError",
+    "builtins.NameError", "builtins.ZeroDivisionError", "builtins.StopIteration", "builtins.NotImplementedError",
+})
 
 
 def _not_retried(name: str, packages: Tuple[str, ...]) -> bool:

@@ -29,7 +29,7 @@ from resilint.libraries.retry_scopes import (
     retry_scopes,
 )
 from resilint.libraries.retry_scopes.delays import returned_delay
-from resilint.libraries.retry_scopes.model import UNKNOWN
+from resilint.libraries.retry_scopes.model import ON_SPECIFIC, UNKNOWN
 from resilint.libraries.retry_scopes.swallowing import converted, failing_out, swallows
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
@@ -574,6 +574,12 @@ class _Values:
                 if isinstance(number, int):
                     found.append((slot, ("int", number)))
                 continue
+            if id(site.node) in self.decorator_calls and arg.value.__class__ in (cst.Name, cst.Attribute):
+                # and the classes a decorator is told to retry (``@retry(KeyError)``)
+                named = self.model.resolve_all(arg.value, site.scope, site.order)
+                if len(named) == 1 and isinstance(named[0], QName):
+                    found.append((slot, ("ref", named[0].name)))
+                    continue
             if arg.value.__class__ is cst.Lambda and id(arg.value) in self.lambdas:
                 found.append((slot, ("ref", self.lambdas[id(arg.value)].name)))
                 continue
@@ -943,8 +949,23 @@ def _layer(
         layer[0], layer[1], place, whole_function, client, describe(policy), policy.guards_non_idempotent,
         policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
         count_from=_count_from(model, policy), count_offset=policy.counted_from[1] if policy.counted_from else 0,
-        retries_refusals=policy.retries_refusals,
+        retries_refusals=policy.retries_refusals, caught_from=_caught_from(model, policy),
     )
+
+
+def _caught_from(model: SemanticModel, policy: Policy) -> str:
+    """The parameter a hand-written loop's handler catches, when the file cannot name the
+    classes (``except exceptions:`` in a decorator factory ``retry(exceptions)``)."""
+    if policy.library != "loop" or policy.retry_on.kind != ON_SPECIFIC:
+        return ""
+    handlers = [
+        node for node in iter_nodes(policy.node, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef))
+        if isinstance(node, cst.ExceptHandler)
+    ]
+    if len(handlers) != 1 or not isinstance(handlers[0].type, cst.Name):
+        return ""
+    values = model.resolve_all(handlers[0].type, policy.scope or model.module_scope, policy.order)
+    return (model.name_of(values[0]) or "") if len(values) == 1 and isinstance(values[0], Param) else ""
 
 
 def _count_from(model: SemanticModel, policy: Policy) -> str:

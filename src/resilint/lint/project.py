@@ -375,6 +375,8 @@ class ProjectGraph:
                 layer = self._decorator_layer(name, function.place.path)
                 if layer is not None and layer.count_from:
                     layer = self._counted(layer, name, where, function)
+                if layer is not None and layer.caught_from:
+                    layer = self._caught(layer, name, where, function)
                 if layer is not None and layer.calls is not None and layer.calls <= 1:
                     continue  # ``@with_retries(1)``: one attempt retries nothing
                 if layer is not None and layer not in function.layers:
@@ -458,12 +460,25 @@ class ProjectGraph:
         """A project decorator's retry counted by the argument its application passes
         (``@with_retries(5)``), or by the factory's default, or by another module's constant
         (``count = kwargs.pop("count", API_RETRY_COUNT)``)."""
-        factory_name, parameter = split_last(layer.count_from)
-        if not parameter.startswith("("):
+        if not split_last(layer.count_from)[1].startswith("("):
             return self._with_attempts(layer, self.values.of(layer.count_from, function.place.path))
+        return self._with_attempts(layer, self._decorator_argument(layer.count_from, name, where, function))
+
+    def _caught(self, layer: Layer, name: str, where: Place, function: FunctionSummary) -> Layer:
+        """A project decorator's loop that retries the exception classes its application
+        passes (``@retry(KeyError)``)."""
+        held = self._decorator_argument(layer.caught_from, name, where, function)
+        if not held or any(h.kind not in ("object", "class") for h in held):
+            return layer
+        return replace(layer, exceptions=tuple(dict.fromkeys(h.name for h in held)))
+
+    def _decorator_argument(self, parameter: str, name: str, where: Place, function: FunctionSummary) -> List[Held]:
+        """What the decorator ``name`` applied at ``where`` to ``function`` passes its factory
+        as ``parameter`` (``pkg.with_retries.(attempts)``), or the factory's default for it."""
+        factory_name, slot = split_last(parameter)
         factory = self.resolve(factory_name, function.place.path)
         if factory is None:
-            return layer
+            return []
         module = self.module_of(function)
         top = module.functions.get(f"{module.module}.{MODULE_CODE}")
         application = next(
@@ -471,11 +486,10 @@ class ProjectGraph:
              if c.target == name and c.place.line == where.line and c.place.column >= where.column),
             None,
         )
-        held = self.values.argument(Caller(function, application, 0), factory, parameter[1:-1]) if application else []
-        if application is None:
-            default = factory.defaults.get(parameter[1:-1])
-            held = list(self.values.ref(default, self.module_of(factory))) if default is not None else []
-        return self._with_attempts(layer, held)
+        if application is not None:
+            return list(self.values.argument(Caller(function, application, 0), factory, slot[1:-1]))
+        default = factory.defaults.get(slot[1:-1])
+        return list(self.values.ref(default, self.module_of(factory))) if default is not None else []
 
     @staticmethod
     def _with_attempts(layer: Layer, held: Iterable[Held]) -> Layer:

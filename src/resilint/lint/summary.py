@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 34
+SUMMARY_VERSION = 35
 # The last segment of a call's target when it calls an object (``pkg.make.()``: what
 # ``make()`` returns, called; ``pkg.Factory.()``: a ``Factory`` instance, called).
 CALLED = "()"
@@ -111,6 +111,10 @@ class Layer:
     # False only where the code says so (a urllib3 ``Retry`` that ignores ``Retry-After`` and
     # lists none of them among its statuses).
     retries_refusals: bool = True
+    # A loop whose handler catches a parameter of a function around it (``except exceptions:``
+    # in a decorator factory ``retry(exceptions)``): that parameter, by name; where the
+    # decorator is applied (``@retry(KeyError)``), its argument is what the layer retries.
+    caught_from: str = ""
 
     @property
     def pending(self) -> bool:
@@ -452,7 +456,7 @@ class ModuleSummary:
             return [item.description, item.calls, place(item.place), item.whole_function, item.client, item.retrier,
                     item.guards_non_idempotent, item.library, item.retries_on, list(item.exceptions), item.gives_up_with,
                     item.guard, item.via, item.applies, item.count_from, item.count_offset,
-                    item.retries_refusals]
+                    item.retries_refusals, item.caught_from]
 
         def arguments(item: Optional[Arguments]) -> Optional[List[Any]]:
             if item is None:
@@ -514,7 +518,7 @@ class ModuleSummary:
 
             def layer(d: List[Any]) -> Layer:
                 return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10], d[11], d[12],
-                             d[13], d[14], d[15], d[16])
+                             d[13], d[14], d[15], d[16], d[17])
 
             def arguments(d: Optional[List[Any]]) -> Optional[Arguments]:
                 if d is None:

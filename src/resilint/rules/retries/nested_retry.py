@@ -105,7 +105,10 @@ class NestedRetry(ProjectRule):
     an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
-    retries only other libraries' exceptions, such as `requests.HTTPError`; a urllib3 pool's
+    retries only other libraries' exceptions, such as `requests.HTTPError`, or only built-in
+    classes no client's error derives from, such as the `KeyError` of an answer read too soon
+    (also when a project decorator factory is told them where it is applied, `@retry(KeyError)`
+    over `def retry(exceptions)` whose loop has `except exceptions:`); a urllib3 pool's
     `MaxRetryError`, also under Minio, which calls its pool unwrapped, when the outer layer
     retries only the SDK's answers, such as Minio's `S3Error` for a 500 (unless the `Retry`
     has `raise_on_status=False`, which hands the last answer back instead); an httpx transport's
