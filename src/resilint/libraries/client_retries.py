@@ -45,11 +45,13 @@ Each library's count, default and "off" setting, as its documentation and code s
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
 
+from resilint.libraries.clients import UNKNOWN_VALUE, unpacked_keyword
 from resilint.libraries.retry_scopes import Policy, describe, retry_scopes
 from resilint.lint.nodes import call_argument, code_of, is_false, is_none, is_true, keyword_args, number_of, string_keyed
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
@@ -468,18 +470,38 @@ def request_retries(model: SemanticModel, site: CallSite, name: str) -> Tuple[bo
     pool_request = found is not None and CLIENTS[found[0]] is _POOL and _pool_request(found[1])
     if not pool_request and name not in _URLLIB3_REQUESTS:
         return False, None
-    retries = keywords.get("retries")
-    if retries is None or is_none(model.followed(retries.value, site.scope, site.order)):
+    given = keywords["retries"].value if "retries" in keywords else _unpacked_retries(model, site)
+    if given is UNKNOWN_VALUE:
+        return True, None  # ``**kwargs`` may set the request's own: not counted
+    if given is None or is_none(model.followed(given, site.scope, site.order)):
         if name in _URLLIB3_REQUESTS:
             return True, ClientLayer("urllib3 default retries=3", 4, site.node, None)
         return False, None  # the pool's own
-    value = model.followed(retries.value, site.scope, site.order)
+    value = model.followed(given, site.scope, site.order)
     policy = next((p for p in retry_scopes(model).policies if p.node is value), None)
     if policy is not None:
         described = layer_of(policy)
         return True, ClientLayer(described[0], described[1], value, policy) if described is not None else None
-    found = _retries(model, retries.value, site, "urllib3 retries")
+    found = _retries(model, given, site, "urllib3 retries")
     return True, ClientLayer(*found) if found is not None else None
+
+
+def _unpacked_retries(model: SemanticModel, site: CallSite) -> object:
+    """The ``retries`` a request's ``**mapping`` gives (``kwargs = {"retries": 0, ...}``), None
+    when none does, ``UNKNOWN_VALUE`` when one may."""
+    for arg in site.node.args:
+        if arg.star != "**":
+            continue
+        found = unpacked_keyword(arg.value, ("retries",), ("retries",), model, site.scope, site.order)
+        if found is UNKNOWN_VALUE and model.text is not None and not _RETRIES_WRITTEN.search(model.text):
+            continue  # a mapping of unknown content, in a file that never sets a request's retries
+        if found is not None:
+            return found
+    return None
+
+
+# ``retries=0``, ``kwargs["retries"] = 1``, ``{'retries': 0}``: a file that may give a request its own
+_RETRIES_WRITTEN = re.compile(r"""\bretries\s*=[^=]|["']retries["']""")
 
 
 def refuses_retries(model: SemanticModel, site: CallSite) -> bool:

@@ -565,7 +565,7 @@ def find_timeout(
                 unknown = True
         elif arg.star == "**":
             found = _from_unpacked(arg.value, spec, model, scope, order)
-            if found is _UNKNOWN:
+            if found is UNKNOWN_VALUE:
                 unknown = True
             elif found is not None:
                 return TimeoutArgument(found)  # type: ignore[arg-type]
@@ -581,40 +581,51 @@ def find_timeout(
     return TimeoutArgument(None, unknown)
 
 
-_UNKNOWN = object()
+UNKNOWN_VALUE = object()  # what a mapping of unknown content may give
 
 
 def _from_unpacked(
     value: cst.BaseExpression, spec: TimeoutSpec, model: Optional[SemanticModel],
     scope: Optional[Scope], order: int,
 ) -> object:
-    """``**{...}``: the timeout in a literal dict, None if it has none, else _UNKNOWN.
+    """``**{...}``: the timeout in a literal dict, None if it has none, else ``UNKNOWN_VALUE``."""
+    return unpacked_keyword(value, spec.keywords, spec.settings, model, scope, order, spec.elsewhere)
+
+
+def unpacked_keyword(
+    value: cst.BaseExpression, keywords: Tuple[str, ...], settings: Iterable[str], model: Optional[SemanticModel],
+    scope: Optional[Scope], order: int, elsewhere: Tuple[str, ...] = (),
+) -> object:
+    """``f(**mapping)``: the value the mapping gives one of ``keywords``, when it is a dict
+    written out (or a local only ever assigned such dicts and only unpacked); None when it
+    surely sets none of ``settings``; else ``UNKNOWN_VALUE``.
 
     A name is followed to a literal dict only to *find* the key: a dict without it may still
     get one later (``params["timeout"] = 5``), so that stays unknown.
     """
     followed = False
+    settings = frozenset(settings)
     if isinstance(value, cst.Name) and model is not None and scope is not None:
         keys = local_mapping_keys(value.value, model, scope)
-        if keys is not None and not keys & spec.settings:
-            return None  # every dict the name may hold is written out, and none sets the timeout
+        if keys is not None and not keys & settings:
+            return None  # every dict the name may hold is written out, and none sets it
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
             value, followed = assigned, True
     if isinstance(value, cst.Call) and model is not None and scope is not None:
         keys = _written_keys(value, model, scope, order)  # ``**self._connection_kwargs()``
-        return None if keys is not None and not keys & spec.settings else _UNKNOWN
+        return None if keys is not None and not keys & settings else UNKNOWN_VALUE
     if not isinstance(value, cst.Dict):
-        return _UNKNOWN
+        return UNKNOWN_VALUE
     result: object = None
     for element in value.elements:
         if isinstance(element, cst.StarredDictElement):
-            result = _UNKNOWN
-        elif string_of(element.key) in spec.keywords:
+            result = UNKNOWN_VALUE
+        elif string_of(element.key) in keywords:
             return element.value
-        elif string_of(element.key) in spec.elsewhere:
-            result = _UNKNOWN
-    return _UNKNOWN if followed else result
+        elif string_of(element.key) in elsewhere:
+            result = UNKNOWN_VALUE
+    return UNKNOWN_VALUE if followed else result
 
 
 def local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:

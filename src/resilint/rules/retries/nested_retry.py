@@ -62,7 +62,7 @@ class NestedRetry(ProjectRule):
     |---|---|---|
     | requests session (or a project subclass of `requests.Session`) with `HTTPAdapter(max_retries=...)` mounted | the `Retry`'s total + 1 (requests' own default: no retry) | `max_retries=0`, `Retry(0)` |
     | httpx client on `HTTPTransport(retries=N)` | N + 1, failed connects only | `retries=0` |
-    | urllib3 `PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `urllib3.request()` | `retries=` + 1; 4 by default (`Retry.DEFAULT`); a request's own `retries=` replaces the pool's | `retries=False`, `retries=0`, `Retry(0)` |
+    | urllib3 `PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `urllib3.request()` | `retries=` + 1; 4 by default (`Retry.DEFAULT`); a request's own `retries=` replaces the pool's, also given in a `**mapping` written out (`kwargs = {"retries": 0}`); a request whose `**kwargs` may carry one (its file gives some request `retries`, `kwargs.update(retries=0)`) is not counted | `retries=False`, `retries=0`, `Retry(0)` |
     | botocore/boto3 client or resource (a resource's parts, `s3.Bucket(name).upload_file`, `s3.meta.client`, send through its client, in any module) | `Config(retries=...)`: `total_max_attempts`, else `max_attempts` + 1 (it counts retries); without them the retry mode's default (3 in standard mode, 5 in legacy mode) or `AWS_MAX_ATTEMPTS`: stated as unknown | `{"total_max_attempts": 1}`, `{"max_attempts": 0}` |
     | OpenAI (`OpenAI`, `AsyncOpenAI`, Azure) | `max_retries` + 1; 3 by default; `with_options(max_retries=...)` for some requests | `max_retries=0` |
     | Elasticsearch, OpenSearch | `max_retries` + 1; 4 by default (connection errors, 429/502/503/504); `options(max_retries=...)` for some requests | `max_retries=0` |
