@@ -9,7 +9,7 @@ against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' curre
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -609,6 +609,11 @@ def unpacked_keyword(
         keys = local_mapping_keys(value.value, model, scope)
         if keys is not None and not keys & settings:
             return None  # every dict the name may hold is written out, and none sets it
+        if keys is not None and isinstance(scope.node, cst.FunctionDef):
+            for keyword in keywords:
+                set_later = _set_on_every_path(value.value, keyword, scope.node.body.body)
+                if set_later is not None:
+                    return set_later  # ``kwargs["timeout"] = ...`` on every path of the function
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
             value, followed = assigned, True
@@ -626,6 +631,30 @@ def unpacked_keyword(
         elif string_of(element.key) in elsewhere:
             result = UNKNOWN_VALUE
     return UNKNOWN_VALUE if followed else result
+
+
+def _set_on_every_path(name: str, key: str, stmts: Sequence[cst.BaseStatement]) -> Optional[cst.BaseExpression]:
+    """The value ``name[key] = value`` gives, when a statement of the block sets it on every
+    path through it (itself, or each branch of an ``if``/``else``): the first such value."""
+    for stmt in stmts:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Subscript)):
+                    target = small.targets[0].target
+                    if (isinstance(target.value, cst.Name) and target.value.value == name and len(target.slice) == 1
+                            and isinstance(target.slice[0].slice, cst.Index)
+                            and string_of(target.slice[0].slice.value) == key):
+                        return small.value
+        elif isinstance(stmt, cst.If) and stmt.orelse is not None:
+            found = _set_on_every_path(name, key, stmt.body.body)
+            otherwise = (
+                _set_on_every_path(name, key, [stmt.orelse]) if isinstance(stmt.orelse, cst.If)
+                else _set_on_every_path(name, key, stmt.orelse.body.body)
+            )
+            if found is not None and otherwise is not None:
+                return found
+    return None
 
 
 def local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:

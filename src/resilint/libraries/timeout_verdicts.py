@@ -1098,6 +1098,8 @@ class _ProjectJudge:
             )
         if args.double_star or args.star:
             return None  # what the caller's own arguments carry is unknown
+        if forward.parameter is None and _configured_otherwise(args, forward.spec):
+            return None  # a connection string the caller passes on may carry the timeout
         if forward.parameter is None:
             judgement = judge_missing(
                 forward.client, forward.spec, self.settings.max_timeout,
@@ -1333,6 +1335,20 @@ def _judge_arguments(args: Arguments, spec: TimeoutSpec, name: str, max_timeout:
         return None  # its value is not recorded
     given = [k for k in spec.partial if k in args.keywords]
     return judge_missing(name, spec, max_timeout, how=_partial(given[0], spec) if given else None)
+
+
+def _configured_otherwise(args: Arguments, spec: TimeoutSpec) -> bool:
+    """Whether what a caller passes on through a wrapper's ``*args, **kwargs`` may set the
+    client's timeout another way: a connection string (``dsn=dsn``, or any positional argument,
+    which the wrapper may pass where the DSN goes), or a keyword of ``spec.elsewhere``."""
+    if set(spec.elsewhere) & set(args.keywords):
+        return True
+    return spec.dsn is not None and (bool({spec.dsn[1], *_DSN_NAMES} & set(args.keywords)) or args.positional > 0)
+
+
+# What wrappers call the connection string they pass on as the client's (``_connect(dsn=None,
+# **kwargs)`` calling psycopg 3's ``connect(dsn or "", **kwargs)``, whose own is ``conninfo``)
+_DSN_NAMES = frozenset({"dsn", "conninfo", "url", "uri", "connstring", "connection_string"})
 
 
 def _with_packages(name: str) -> List[str]:

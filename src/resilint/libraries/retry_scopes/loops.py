@@ -275,18 +275,37 @@ def _after_first_call(rec: Recogniser, tries: Sequence[cst.CSTNode], calls: List
                 continue
             if seen_call_out:
                 below = site.stack[next((i for i, n in enumerate(site.stack) if n is node), -1) + 1:]
-                branch = next((n for n in below if isinstance(n, cst.If)), None)
-                # (under a success check, ``if result.status == 200: sleep(0.01)``: after a success too)
-                if branch is None or (status_polarity(branch.test) == "good" and not _in_else(branch, below)):
+                guard = next((n for n in below if isinstance(n, cst.If)), None)
+                # (under a success check, ``if result.status == 200: sleep(0.01)``, or under an
+                # ``if`` the ``try`` returns right after: after a success too)
+                if guard is None or (not _in_else(guard, below) and (
+                        status_polarity(guard.test) == "good" or _returns_after(node, guard))):
                     found.add(id(inner))
             elif rec.name(site) not in SLEEPS and not (rec.name(site) or "").startswith("builtins."):
                 seen_call_out = True
     return found
 
 
-def _in_else(branch: cst.If, below: Sequence[cst.CSTNode]) -> bool:
-    """Whether the path ``below`` goes through the ``else`` of ``branch``."""
-    return branch.orelse is not None and any(n is branch.orelse for n in below)
+def _returns_after(node: cst.CSTNode, guard: cst.If) -> bool:
+    """Whether the ``try`` body ``node`` returns (or breaks) right after the statement ``guard``
+    of its own block, whose body does not go round."""
+    stmts = block(node.body)  # type: ignore[attr-defined]
+    if not any(stmt is guard for stmt in stmts) or has_continue(block(guard.body)):
+        return False
+    after = stmts[next(i for i, stmt in enumerate(stmts) if stmt is guard) + 1:]
+    for stmt in after:
+        smalls = small_statements(stmt)
+        if any(isinstance(small, cst.Raise) for small in smalls) or not isinstance(
+                stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            return False
+        if any(isinstance(small, (cst.Return, cst.Break)) for small in smalls):
+            return True
+    return False
+
+
+def _in_else(guard: cst.If, below: Sequence[cst.CSTNode]) -> bool:
+    """Whether the path ``below`` goes through the ``else`` of ``guard``."""
+    return guard.orelse is not None and any(n is guard.orelse for n in below)
 
 
 def _straight_round(handler: cst.ExceptHandler) -> bool:

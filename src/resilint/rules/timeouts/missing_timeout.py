@@ -221,11 +221,14 @@ class MissingTimeout(ProjectRule):
     `psycopg2 = pytest.importorskip("psycopg2")`, `importlib.import_module("redis")`.
 
     Not flagged: a database connection string that is not a literal
-    (`os.environ["DATABASE_URL"]`), which may carry `connect_timeout`; a call answered in the
+    (`os.environ["DATABASE_URL"]`), which may carry `connect_timeout`, also one passed on
+    through a project wrapper's `*args, **kwargs` (`connect(dsn=dsn)` into `def connect(*args,
+    **kwargs): return psycopg2.connect(*args, **kwargs)`, or any positional argument there); a call answered in the
     process by a test double (responses, requests-mock, httpretty, `mock.patch` …, see RES105); a call that passes `**kwargs` of unknown
     content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout; a local that
     is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
-    keys they show and those its items are set under (`q["auth"] = creds`) or that `q.update({...})`,
+    keys they show and those its items are set under (`q["auth"] = creds`; `kwargs["timeout"] = t`
+    on every path through the function gives the request that timeout) or that `q.update({...})`,
     `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
     has what a function returns when each of its returns is such a dict, `**self._kwargs()`, also a
     function of another module, `**make_hook_kwargs()` (reported by the project pass);
