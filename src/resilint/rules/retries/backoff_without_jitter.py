@@ -81,7 +81,8 @@ class BackoffWithoutJitter(ProjectRule):
       `sleep(seconds)` that waits for a Deferred fired by `reactor.callLater(seconds,
       d.callback)` (no fix is offered for them). A pause in the `try` after its first call out runs after a success
       (pacing pages), and is not the retry's wait; nor is one there under a success check
-      (`if result.status == 200: time.sleep(0.01)`), unless in its `else`. In a loop whose every handler goes straight round (its last statement
+      (`if result.status == 200: time.sleep(0.01)`) or under an `if` the `try` returns right
+      after, unless in its `else`. In a loop whose every handler goes straight round (its last statement
       is `continue`), a pause after the `try` follows a success only, and is not the retry's
       wait. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`, or under an `if` on a bad status, a bound on its attempts joined
@@ -480,6 +481,24 @@ class BackoffWithoutJitter(ProjectRule):
                 try:
                     result = pool.request("GET", url, timeout=timeout + 0.5)
                     if result.status == 200 and b"compareAndSwap" in result.data:
+                        time.sleep(0.01)
+                    return True
+                except EtcdError:
+                    pass
+                timeout = end - time.time()
+            return False
+        """,
+        # the pause runs under an ``if`` the ``try`` returns right after: no wait between attempts
+        """
+        import time
+        class EtcdError(Exception):
+            pass
+        def watch(client, path, timeout):
+            end = time.time() + timeout
+            while timeout >= 1:
+                try:
+                    result = client.watch(path, timeout=timeout + 0.5)
+                    if result.action == "compareAndSwap":
                         time.sleep(0.01)
                     return True
                 except EtcdError:
