@@ -407,6 +407,7 @@ CLIENTS: Dict[str, RetryingClient] = {
 
 
 _CLIENT_PACKAGES = frozenset(kind.split(".", 1)[0] for kind in CLIENTS)
+_URLLIB3 = ("urllib3",)  # what a pool's request fails with once its retries are spent
 
 
 def client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
@@ -475,15 +476,17 @@ def request_retries(model: SemanticModel, site: CallSite, name: str) -> Tuple[bo
         return True, None  # ``**kwargs`` may set the request's own: not counted
     if given is None or is_none(model.followed(given, site.scope, site.order)):
         if name in _URLLIB3_REQUESTS:
-            return True, ClientLayer("urllib3 default retries=3", 4, site.node, None)
+            return True, ClientLayer("urllib3 default retries=3", 4, site.node, None, _URLLIB3)
         return False, None  # the pool's own
     value = model.followed(given, site.scope, site.order)
     policy = next((p for p in retry_scopes(model).policies if p.node is value), None)
     if policy is not None:
         described = layer_of(policy)
-        return True, ClientLayer(described[0], described[1], value, policy) if described is not None else None
+        if described is None:
+            return True, None
+        return True, client_retries("urllib3.PoolManager", (described[0], described[1], value, policy))
     found = _retries(model, given, site, "urllib3 retries")
-    return True, ClientLayer(*found) if found is not None else None
+    return True, ClientLayer(*found, raises=_URLLIB3) if found is not None else None
 
 
 def _unpacked_retries(model: SemanticModel, site: CallSite) -> object:

@@ -406,6 +406,15 @@ def separate_failures(
     return not (catching & caught) and not any(in_project(name) for name in caught)
 
 
+def not_raised_by(name: str, packages: Tuple[str, ...], in_project: Callable[[str], bool], direct: bool) -> bool:
+    """Whether the class ``name`` is never what a client of ``packages`` fails with once spent:
+    a class of another third-party library; or, right at the client's request (``direct``:
+    no project code between to turn its error into another), also a project class."""
+    if name.startswith(packages) or name.split(".", 1)[0] in _STANDARD:
+        return False
+    return direct or _elsewhere(name, packages, in_project)
+
+
 def _elsewhere(name: str, packages: Tuple[str, ...], in_project: Callable[[str], bool]) -> bool:
     """An exception class of a third-party library other than ``packages`` (``requests.HTTPError``
     around an OpenAI client): never the class, nor a base class, of what those raise. Built-in

@@ -30,7 +30,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import ON_SPECIFIC, UNKNOWN
-from resilint.libraries.retry_scopes.swallowing import converted, failing_out, swallows
+from resilint.libraries.retry_scopes.swallowing import converted, failing_out, in_try_body, reraised_only, swallows
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
@@ -173,6 +173,14 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             for node in site.stack
         )
 
+    def spared(site: CallSite) -> Tuple[str, ...]:
+        """What the innermost ``try`` around the call (in its body) lets out, when it raises
+        again only what it tests (``reraised_only``)."""
+        for node in reversed(site.stack):
+            if isinstance(node, (cst.Try, cst.TryStar)) and id(node) not in retried_tries and in_try_body(node, site):
+                return reraised_only(model, node, site)
+        return ()
+
     _handed_lambdas(model, values, function_of, locate)
     # id(function) → id(lambda's summary) → (it, the calls written in the lambda)
     lambda_calls: Dict[int, Dict[int, Tuple[FunctionSummary, List[CallSite]]]] = {}
@@ -217,7 +225,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             call = Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site) or id(site.node) in scheduled, passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
-                swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks,
+                swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks, spared(site),
             )
             owner.calls.append(call)
             if lambda_function is not None:

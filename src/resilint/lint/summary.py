@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 35
+SUMMARY_VERSION = 36
 # The last segment of a call's target when it calls an object (``pkg.make.()``: what
 # ``make()`` returns, called; ``pkg.Factory.()``: a ``Factory`` instance, called).
 CALLED = "()"
@@ -332,6 +332,10 @@ class Call:
     # The function of another module whose result the call unpacks as its only ``**`` argument
     # (``requests.get(url, **make_hook_kwargs())``): the keys it returns are the project's to tell.
     unpacks: str = ""
+    # The call is in a ``try`` whose handlers catch every exception and raise again only those
+    # of these classes (``except Exception as e: if isinstance(e, ApiException): raise``): its
+    # other failures never reach the callers.
+    spared: Tuple[str, ...] = ()
 
 
 @dataclass(**_SLOTS)
@@ -472,7 +476,7 @@ class ModuleSummary:
                 [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
                            c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound, c.receiver,
                            [[g[0], g[1], [list(r) for r in g[2]]] for g in c.guards], list(c.escapes), c.swallowed, list(c.answered),
-                           list(c.converted), c.unpacks],
+                           list(c.converted), c.unpacks, list(c.spared)],
                           _CALL)
                  for c in f.calls],
                 [_trimmed([r.method, r.name, r.status, r.detail, place(r.place), r.method_from, r.key_from, r.receiver],
@@ -537,7 +541,8 @@ class ModuleSummary:
                             tuple(map(int, c[7])), bool(c[8]), tuple((p[0], ref_from_json(p[1])) for p in c[9]),
                             bool(c[10]), str(c[11]),
                             tuple((str(g[0]), str(g[1]), tuple(ref_from_json(r) for r in g[2])) for g in c[12]),
-                            tuple(map(int, c[13])), bool(c[14]), tuple(map(int, c[15])), tuple(map(str, c[16])), str(c[17]))
+                            tuple(map(int, c[13])), bool(c[14]), tuple(map(int, c[15])), tuple(map(str, c[16])), str(c[17]),
+                            tuple(map(str, c[18])))
 
             def request(r: List[Any]) -> Request:
                 r = r + _REQUEST[len(r):]
@@ -598,7 +603,7 @@ class ModuleSummary:
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
-_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], ""]
+_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], "", []]
 _FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, ""]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 

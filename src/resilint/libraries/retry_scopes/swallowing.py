@@ -65,6 +65,64 @@ def raises_nothing(handler: cst.ExceptHandler) -> bool:
     return not any(isinstance(n, cst.Raise) for n in iter_nodes(handler.body, stop_at=_OWN_SCOPES))
 
 
+def reraised_only(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> Tuple[str, ...]:
+    """The classes a ``try`` around ``site`` (in its body) lets out, when every handler catches
+    everything and raises again only under a test of what it caught (``except Exception as e:
+    if isinstance(e, ApiException) and e.status == 403: raise``): the classes tested, every
+    other failure ending there; () otherwise."""
+    assert isinstance(node, (cst.Try, cst.TryStar))
+    if not node.handlers or not in_try_body(node, site):
+        return ()
+    found: List[str] = []
+    for handler in node.handlers:
+        if not catches_all(model, handler, site.scope, site.order):
+            return ()
+        if raises_nothing(handler):
+            continue
+        caught = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
+        tested = _raising_tests(handler.body, caught)
+        if not tested:
+            return ()
+        for test in tested:
+            name = model.qualified_name(test, site.scope, site.order)
+            if name is None:
+                return ()
+            found.append(name)
+    return tuple(dict.fromkeys(found))
+
+
+def _raising_tests(body: cst.BaseSuite, caught: Optional[str]) -> List[cst.BaseExpression]:
+    """The classes of the ``isinstance(caught, C)`` tests (alone or first of an ``and``) that
+    every ``raise`` of a handler's body sits under, directly; [] when a raise is not so."""
+    classes: List[cst.BaseExpression] = []
+    for statement in body.body:
+        if isinstance(statement, cst.If):
+            test = statement.test
+            while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+                test = test.left
+            tested = _isinstance_class(test, caught)
+            if tested is not None and statement.orelse is None:
+                classes.append(tested)
+                continue
+        if any(isinstance(n, cst.Raise) for n in iter_nodes(statement, stop_at=_OWN_SCOPES)):
+            return []
+    return classes
+
+
+def _isinstance_class(test: cst.BaseExpression, caught: Optional[str]) -> Optional[cst.BaseExpression]:
+    if (caught is not None and isinstance(test, cst.Call) and isinstance(test.func, cst.Name)
+            and test.func.value == "isinstance" and len(test.args) == 2
+            and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == caught
+            and isinstance(test.args[1].value, (cst.Name, cst.Attribute))):
+        return test.args[1].value
+    return None
+
+
+def in_try_body(node: cst.CSTNode, site: CallSite) -> bool:
+    """Whether ``site`` is in the body of the ``try`` ``node`` of its stack."""
+    return _in_body(node, site, site.stack.index(node))  # type: ignore[arg-type]
+
+
 def _in_body(node: cst.Try, site: CallSite, index: int) -> bool:
     """Whether ``site`` (with ``node`` at ``index`` of its stack) is in the ``try``'s body, not
     in a handler, its ``else`` or its ``finally``: what the handlers catch."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.retry_scopes import ON_RESULT
-from resilint.libraries.self_retrying import separate_failures
+from resilint.libraries.self_retrying import not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Call, Place
@@ -127,7 +127,10 @@ class NestedRetry(ProjectRule):
     swallow the failure (no `raise`, and nothing raised right after the loop once its attempts
     are spent) inside an outer layer that retries exceptions, which never sees that failure;
     an inner layer reached through a call inside `try: ... except Exception: pass` (handlers
-    that catch everything and raise nothing), where its last failure ends; an inner loop that
+    that catch everything and raise nothing), where its last failure ends, or inside a `try`
+    whose handlers catch everything and raise again only what they test (`except Exception as
+    e: if isinstance(e, ApiError) and e.status == 403: raise`) when that last failure is none of
+    those classes (a class of another library, or, at the client's own request, of the project); an inner loop that
     raises a project class of its own once spent (`raise RetriesExhausted()` right after it, or
     in its `else:`)
     under an outer layer that retries none of the classes it derives from.
@@ -848,7 +851,7 @@ def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]
     # a call whose failure leaves the layer (outside the ``try`` it retries) is not multiplied by it
     covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes]
     for reached in graph.layers_reached(ref.function, covered, after):
-        if any(call.swallowed for _, call in reached.path):
+        if any(call.swallowed for _, call in reached.path) or _spared(graph, reached):
             continue  # the inner layer's last failure ends in an ``except Exception: pass`` on the way
         inner = reached.layer
         if inner.layer.retries_on == ON_RESULT:
@@ -857,6 +860,24 @@ def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]
                     yield Reached(deeper.layer, reached.path + deeper.path)
             continue
         yield reached
+
+
+def _spared(graph: ProjectGraph, reached: Reached) -> bool:
+    """Whether the inner layer's last failure ends on the way, in a ``try`` that catches every
+    exception and raises again only classes that failure is not (``except Exception as e: if
+    isinstance(e, ApiException): raise`` around a pool's request)."""
+    family = reached.layer.layer.gives_up_with
+    if not family or not all(part.endswith(".*") for part in family.split()):
+        return False
+    packages = tuple(part[:-1] for part in family.split())
+    last = len(reached.path) - 1
+    return any(
+        call.spared and all(
+            not_raised_by(name, packages, graph.is_project_name, index == last and call.retrying is not None)
+            for name in call.spared
+        )
+        for index, (_, call) in enumerate(reached.path)
+    )
 
 
 def _weight(chain: Chain) -> Tuple[int, int]:

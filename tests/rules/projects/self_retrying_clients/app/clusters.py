@@ -44,3 +44,39 @@ def leader(stoptime):
             if time.time() > stoptime:
                 raise
             time.sleep(random.uniform(0, 1))
+
+
+class ApiError(Exception):
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+def _endpoints(servers):
+    for server in servers:
+        try:
+            return pool.request("GET", server + "/endpoints", retries=2)
+        except Exception as e:
+            if isinstance(e, ApiError) and e.status == 403:
+                raise  # the pool's spent retries end here: only the project's refusal goes on
+    return []
+
+
+def _endpoints_reraised(servers):
+    for server in servers:
+        try:
+            return pool.request("GET", server + "/endpoints", retries=2)
+        except Exception as e:
+            if isinstance(e, urllib3.exceptions.HTTPError):
+                raise
+    return []
+
+
+def refresh(servers, stoptime):
+    while True:
+        try:
+            return _endpoints(servers), _endpoints_reraised(servers)  # expect: RES204 "x urllib3 retries=2"
+        except Exception:
+            if time.time() > stoptime:
+                raise
+            time.sleep(random.uniform(0, 1))
