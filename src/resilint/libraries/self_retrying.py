@@ -25,6 +25,7 @@ from resilint.libraries.client_retries import (
     client_retries,
     instance_retries,
     layer_at,
+    layer_of,
     request_retries,
     retries_for_some,
 )
@@ -36,6 +37,7 @@ from resilint.libraries.retry_scopes import (
     ON_STATUS,
     Policy,
     normalise,
+    retry_scopes,
 )
 from resilint.libraries.retry_scopes.statements import has_continue
 from resilint.libraries.sessions import mounted_on, mounted_on_object, receiver_keys
@@ -88,12 +90,15 @@ def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> O
         return _library_layer(model, func.value, site, kind) if requests else None
     if name.rsplit(".", 1)[-1] not in _REQUEST_METHODS:
         return None
-    found = object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0])
+    values = model.resolve_all(func.value, site.scope, site.order)
+    # (one object: what it is built or returned as; several are told apart below, each made by
+    # its own call, ``session or delivery_session`` with ``delivery_session = make_session(0)``)
+    found = object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0]) if len(values) < 2 else None
     if found is not None:
         return ClientLayer(*found)
     # An object of several values (``client if client is not None else httpx.Client(...)``,
     # or made under ``if client is None:``): the first made here that retries by itself.
-    for value in model.resolve_all(func.value, site.scope, site.order):
+    for value in values:
         if isinstance(value, Instance):
             layer = instance_layer(model, value)
             if layer is not None:
@@ -230,19 +235,63 @@ def _retrying_adapter(
         if bound is not None and switched_off_by(model, built, bound):
             continue
         layer = layer_at(model, built)
+        if layer is not None and bound is not None and layer[1] is None:
+            layer = _bound_retries(model, built, bound) or layer
         if layer is not None:
             return layer
     return None
 
 
-def off_at_call(model: SemanticModel, value: Instance) -> bool:
-    """The call that returned ``value`` switches off a retrying adapter its function mounts
-    (``switched_off_by``): the object is not the one the function's other calls return."""
+def _bound_retries(model: SemanticModel, adapter: cst.CSTNode, bound: cst.Call) -> Optional[Found]:
+    """The layer of ``HTTPAdapter(max_retries=retries)`` in a function of the file as the call
+    ``bound`` of that function configures it: a ``Retry(...)`` or a number it passes."""
+    passed = _factory_argument(model, adapter, bound)
+    if passed is None:
+        return None
+    value, site = passed
+    followed = model.followed(value, site.scope, site.order)
+    policy = next((p for p in retry_scopes(model).policies if p.node is followed), None)
+    if policy is not None:
+        described = layer_of(policy)
+        return (described[0], described[1], followed, policy) if described is not None else None
+    count = number_of(followed)
+    if count is None or isinstance(count, bool) or count != int(count) or count <= 0:
+        return None
+    return f"urllib3 Retry total={int(count)}", int(count) + 1, adapter, None
+
+
+def _factory_argument(
+    model: SemanticModel, adapter: cst.CSTNode, bound: cst.Call,
+) -> Optional[Tuple[cst.BaseExpression, CallSite]]:
+    """What the call ``bound`` of a function of the file passes the parameter that the
+    function's ``HTTPAdapter(max_retries=...)`` gives as its retries (or the default)."""
+    made = model.call_site(adapter) if isinstance(adapter, cst.Call) else None
+    if made is None or normalise(model.call_name(made)) != "requests.adapters.HTTPAdapter":
+        return None
+    given = call_argument(adapter, "max_retries", 2)  # type: ignore[arg-type]
+    if given is None or not isinstance(given.value, cst.Name):
+        return None
+    params = [v for v in model.resolve_all(given.value, made.scope, made.order) if isinstance(v, Param)]
+    callee = model.call_site(bound)
+    if len(params) != 1 or callee is None or model.resolve(bound.func, callee.scope, callee.order) is not params[0].function:
+        return None
+    param = params[0]
+    passed = call_argument(bound, param.name, param.index)
+    if passed is not None:
+        return passed.value, callee
+    default = param.function.default_of(param.name)
+    return (default, callee) if default is not None else None
+
+
+def configured_at_call(model: SemanticModel, value: Instance) -> bool:
+    """The call that returned ``value`` gives the retrying adapter its function mounts its
+    retries from a parameter (``make_session(0)``, ``make_session(Retry(total=2))``): the
+    object is not the one the function's other calls return."""
     bound = value.bound
     if bound is None:
         return False
     return any(
-        switched_off_by(model, model.followed(adapter, scope, order), bound)
+        _factory_argument(model, model.followed(adapter, scope, order), bound) is not None
         for adapter, scope, order in mounted_on_object(model, value)
     )
 
@@ -251,21 +300,8 @@ def switched_off_by(model: SemanticModel, adapter: cst.CSTNode, bound: cst.Call)
     """``HTTPAdapter(max_retries=retries)`` in a function of the file whose call ``bound``
     gives ``retries`` no retries (``0``, ``False``, ``None``): that call's object retries nothing,
     whatever other calls of the function give theirs."""
-    made = model.call_site(adapter) if isinstance(adapter, cst.Call) else None
-    if made is None or normalise(model.call_name(made)) != "requests.adapters.HTTPAdapter":
-        return False
-    given = call_argument(adapter, "max_retries", 2)  # type: ignore[arg-type]
-    if given is None or not isinstance(given.value, cst.Name):
-        return False
-    params = [v for v in model.resolve_all(given.value, made.scope, made.order) if isinstance(v, Param)]
-    callee = model.call_site(bound)
-    if len(params) != 1 or callee is None:
-        return False
-    param = params[0]
-    if model.resolve(bound.func, callee.scope, callee.order) is not param.function:
-        return False
-    passed = call_argument(bound, param.name, param.index)
-    value = passed.value if passed is not None else param.function.default_of(param.name)
+    passed = _factory_argument(model, adapter, bound)
+    value = passed[0] if passed is not None else None
     return value is not None and (number_of(value) == 0 or is_false(value) or is_none(value))
 
 

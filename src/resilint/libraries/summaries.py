@@ -36,7 +36,7 @@ from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
 from resilint.libraries.raised_errors import raised_errors
 from resilint.libraries.request_timeouts import connects_later_with_timeout
-from resilint.libraries.self_retrying import client_layer, gives_up_with, may_send, off_at_call, retried_exceptions
+from resilint.libraries.self_retrying import client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.lint.nodes import code_of, is_none, keyword_args, kwargs_name, number_of, string_of
@@ -527,8 +527,8 @@ class _Values:
         key = self.objects.get(made + (id(value.bound),))
         if key is None:
             # the object a factory's call returns is that of its other calls, unless the call
-            # switches off what the factory gives it from a parameter (``make_session(0)``)
-            bound = value.bound if value.bound is not None and off_at_call(self.model, value) else None
+            # decides what the factory gives it from a parameter (``make_session(0)``)
+            bound = value.bound if value.bound is not None and configured_at_call(self.model, value) else None
             key = self.objects.get(made + (id(bound),))
             if key is None:
                 key = self.objects[made + (id(bound),)] = self._object(replace(value, bound=bound))

@@ -760,6 +760,34 @@ class ProjectGraph:
             part = True
         return None
 
+    def parameter_layer(
+        self, target: str, owner: FunctionSummary, entered: Tuple[Tuple[FunctionSummary, Call], ...],
+    ) -> Tuple[bool, Optional["LayerRef"]]:
+        """For a request on ``owner``'s own parameter (``session.request(...)`` in ``def
+        send(method, url, session=None)``) that the walk ``entered`` through a call: whether
+        that call decides the client, and its layer. A call that passes nothing there leaves
+        the parameter's default, which the file judged with ``owner``'s own fallback
+        (``session = session or delivery_session``); one that passes objects, theirs."""
+        base, _ = split_last(target)
+        holder, parameter = split_last(base)
+        if not entered or holder != owner.name or not parameter.startswith("(") or parameter.startswith("(*"):
+            return False, None
+        caller, into = entered[-1]
+        offset = self.values.offset(into, owner, caller.place.path) or 0
+        name = parameter[1:-1]
+        if omits(into, owner, name, offset):
+            return True, None
+        held = self.values.argument(Caller(caller, into, offset), owner, name)
+        if not held or any(h.kind != "instance" for h in held):
+            return False, None
+        for each in held:
+            facts = each.facts
+            if facts is not None and facts.layer is not None and each.module is not None:
+                top = each.module.functions.get(f"{each.module.module}.{MODULE_CODE}")
+                if top is not None and facts.layer < len(top.layers):
+                    return True, LayerRef(top, facts.layer)
+        return True, None
+
     # --- retry layers ------------------------------------------------------------------------
 
     def layers_reached(self, function: FunctionSummary, calls: Iterable[Call], after: Optional[int] = None) -> List[Reached]:
@@ -792,6 +820,8 @@ class ProjectGraph:
                 continue
             if call.sends:
                 known, client = self.made_layer(call.target, made)
+                if not known:
+                    known, client = self.parameter_layer(call.target, owner, path[:-1])
                 if not known:
                     client = self.object_layer(call.target, owner.place.path)
                 if client is not None:

@@ -56,7 +56,10 @@ class NestedRetry(ProjectRule):
     under `if client is None:`) retries as the first of them that does; a factory of the file
     that mounts `HTTPAdapter(max_retries=retries)` from its parameter gives each call's object
     what that call passes (`writes = make_session(0)` retries nothing, `reads =
-    make_session(Retry(total=2))` does):
+    make_session(Retry(total=2))` retries twice, in any module that uses it); a request on a
+    function's own parameter (`def send(method, url, session=None): session = session or
+    writes`) goes to what the call that reaches it passes there, or, passing nothing, to the
+    function's own fallback:
 
     | client | calls per request | switched off by |
     |---|---|---|

@@ -21,3 +21,8 @@ def post_adjustment(account, amount):
 
 def balance(account):
     return reads.get(f"https://bank.example/accounts/{account}", timeout=5)
+
+
+def send(method, url, session=None, **kwargs):
+    session = session or writes
+    return session.request(method, url, timeout=5, **kwargs)
