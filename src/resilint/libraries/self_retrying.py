@@ -496,15 +496,21 @@ def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, orde
     """The classes named in ``node`` (a tuple of them, a single one): each whole dotted name,
     not also its last part (``requests.ConnectionError`` is not the built-in ``ConnectionError``)."""
     names = []
-    stack: List[cst.CSTNode] = [node]
+    stack: List[Tuple[cst.CSTNode, Scope, int]] = [(node, scope, order)]
     while stack:
-        inner = stack.pop()
-        name = model.qualified_name(inner, scope, order) if isinstance(inner, (cst.Name, cst.Attribute)) else None
+        inner, where, at = stack.pop()
+        if isinstance(inner, cst.Name):
+            # ``NETWORK = (requests.ConnectionError, requests.Timeout)``: the classes it holds
+            binding = model.lookup(inner.value, where, at)
+            if binding is not None and isinstance(binding.expr, (cst.Tuple, cst.List)):
+                stack.extend((element.value, binding.scope, binding.order) for element in reversed(binding.expr.elements))
+                continue
+        name = model.qualified_name(inner, where, at) if isinstance(inner, (cst.Name, cst.Attribute)) else None
         if name is not None:
             if name.rsplit(".", 1)[-1][:1].isupper():
                 names.append(name)
             continue
-        stack.extend(reversed(list(children(inner))))
+        stack.extend((child, where, at) for child in reversed(list(children(inner))))
     return names
 
 

@@ -188,6 +188,18 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the decorator retries only requests' errors, named through a tuple constant; the
+        # botocore client's spent retries end in botocore's own errors
+        """
+        import boto3, requests, tenacity
+        from botocore.config import Config
+        NETWORK = (requests.ConnectionError, requests.Timeout)
+        athena = boto3.client("athena", config=Config(retries={"total_max_attempts": 5}))
+        @tenacity.retry(stop=tenacity.stop_after_attempt(5), wait=tenacity.wait_random(0, 2),
+                        retry=tenacity.retry_if_exception_type(NETWORK))
+        def run_query(sql):
+            return athena.start_query_execution(QueryString=sql)
+        """,
         # a poll inside a poll: neither repeats a failed call
         """
         import retrying, requests
