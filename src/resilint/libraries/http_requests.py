@@ -262,6 +262,11 @@ class RequestFinder:
         return self.headers_source(headers, call)
 
     def headers_source(self, headers: cst.BaseExpression, call: CallSite, depth: int = 0) -> Tuple[str, Optional[str]]:
+        merged = self._find_key(headers, call.scope, call.order, call)
+        if isinstance(merged, _Merged) and merged.own is False:
+            # ``merged = self._auth(); merged.update(headers)``, the own part without a key:
+            # the key is what the caller passes
+            return "param", merged.parameter
         value = self._key_expression(headers, call)
         if value is not None:
             parameter = _parameter_read(self.model, value, call)

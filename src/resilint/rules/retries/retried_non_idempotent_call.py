@@ -61,7 +61,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     `getattr(session, verb.lower())`), a dispatch dict entry, headers built by a helper or merged
     from a default dict of another module, a helper that merges the mapping its caller passes
     on top of its own headers (`partner_headers(extra=None)` with `headers.update(extra)`:
-    called without one, or with one that lacks the key, it sends none), a wrapper that sends
+    called without one, or with one that lacks the key, it sends none), a client method that
+    merges the headers its caller passes into its own (`merged = self._auth();
+    merged.update(headers)`) called with a helper's headers (`headers=idem_headers(key)`: the
+    key is the one the caller makes, stable or, made inside the retry, new on each attempt), a wrapper that sends
     the headers its caller passes (`headers = headers or {}`, a cookie added) called with a
     dict written out without the key, a key set on the
     session's own headers, a key passed down as a parameter (stable) or made by a caller inside
@@ -1095,6 +1098,14 @@ class _Judge:
         fresh = next((ref for ref, _ in refs if ref[0] == "fresh"), None)
         if fresh is not None:
             return _Problem(method, "unstable", f"`{str(fresh[1]).strip('`')}`")
+        built = next((ref for ref, _ in refs if ref[0] == "headers" and ref[1] in ("via", "param")), None)
+        if built is not None and steps and not function.layers:
+            # headers the call into ``function`` builds (``headers=idem_headers(key)``), when
+            # the retry is not ``function``'s own (a key made by its caller would be stable)
+            caller, entry = steps[-1]
+            problem = self.key(method, caller, built[1], built[2], entry.place, steps[:-1])
+            if problem is not None:
+                return problem
         if refs and all(ref[0] == "none" or ref[:2] == ("headers", "missing") for ref, _ in refs):
             # the call leaves ``headers=None`` (no headers at all), or passes a mapping the
             # file reads in full, without the key
