@@ -431,6 +431,12 @@ class RequestFinder:
             return None
         if is_none(expr):
             return False
+        if isinstance(expr, cst.IfExp):
+            # ``{"Idempotency-Key": key} if key else None``: the key, when there is one to send
+            sides = [self._find_key(side, scope, order, call, depth + 1) for side in (expr.body, expr.orelse)]
+            if any(side is None or isinstance(side, _Merged) for side in sides):
+                return None
+            return next((side for side in sides if side is not False), False)
         if isinstance(expr, cst.Dict):
             unknown = False
             for element in expr.elements:

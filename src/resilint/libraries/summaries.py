@@ -311,6 +311,16 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     return summary
 
 
+def _mapping_written(model: SemanticModel, value: cst.BaseExpression, site: CallSite) -> bool:
+    """A dict written out where it is passed, or a local assigned one (or one or ``None`` by
+    a condition: ``extra = {"Idempotency-Key": key} if key else None``)."""
+    if isinstance(value, cst.Name):
+        value = model.assigned_expression(value, site.scope, site.order) or value
+    if isinstance(value, cst.IfExp):
+        return all(isinstance(side, cst.Dict) or is_none(side) for side in (value.body, value.orelse))
+    return isinstance(value, cst.Dict)
+
+
 def _store_foreign_writes(model: SemanticModel, values: "_Values") -> None:
     """What this file sets another module's names (or a class's) to: ``config.TIMEOUT = 30``
     after ``from app import config``, stored under ``app.config.TIMEOUT`` for the project pass
@@ -593,7 +603,7 @@ class _Values:
                 continue
             if arg.value.__class__ in _NO_VALUE:
                 continue
-            if self.keys and isinstance(arg.value, cst.Dict):
+            if self.keys and _mapping_written(self.model, arg.value, site):
                 # a mapping with the key, for a helper that merges it into the headers it builds
                 status, source = self.finder.passed_headers(arg.value, site)
                 if status not in ("unknown", "missing"):

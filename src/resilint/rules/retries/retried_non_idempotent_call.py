@@ -61,7 +61,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     `getattr(session, verb.lower())`), a dispatch dict entry, headers built by a helper or merged
     from a default dict of another module, a helper that merges the mapping its caller passes
     on top of its own headers (`partner_headers(extra=None)` with `headers.update(extra)`:
-    called without one, or with one that lacks the key, it sends none), a client method that
+    called without one, or with one that lacks the key, it sends none; a mapping made only
+    when there is a key, `extra = {"Idempotency-Key": key} if key else None`, sends none when
+    the caller leaves `key=None`), a client method that
     merges the headers its caller passes into its own (`merged = self._auth();
     merged.update(headers)`) called with a helper's headers (`headers=idem_headers(key)`: the
     key is the one the caller makes, stable or, made inside the retry, new on each attempt), a wrapper that sends

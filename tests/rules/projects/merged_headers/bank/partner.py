@@ -53,3 +53,19 @@ def batch(entries):
         except requests.ConnectionError:
             time.sleep(random.uniform(0, 2 ** attempt))
     raise RuntimeError("batch")
+
+
+def _post_batch(body, key=None):
+    extra = {"Idempotency-Key": key} if key else None
+    return requests.post("https://bank.example/batches", json=body, headers=config.partner_headers(extra), timeout=TIMEOUT)
+
+
+@retry
+def post_batch(body):
+    # no key given: the conditional mapping is None, and the helper's own headers have none
+    return _post_batch(body)  # expect: RES201 "without an `Idempotency-Key`"
+
+
+@retry
+def post_batch_keyed(body, key):
+    return _post_batch(body, key=key)
