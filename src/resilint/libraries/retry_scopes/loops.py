@@ -480,6 +480,36 @@ def _reads_a_stream(rec: Recogniser, stmts: Sequence[cst.BaseStatement], calls: 
             name = rec.name(site) if site is not None else None
             if name is not None and (name in STREAM_OPENERS or spec_for(name, ()) is not None):
                 return True
+            if _reads_response_lines(item, block(stmt.body)):
+                return True
+    return False
+
+
+# What reads a streamed response of httpx or requests line by line or chunk by chunk
+_STREAM_READS = frozenset({
+    "aiter_lines", "aiter_bytes", "aiter_text", "aiter_raw", "iter_lines", "iter_bytes", "iter_text", "iter_raw",
+    "iter_content",
+})
+
+
+def _reads_response_lines(item: cst.WithItem, body: Sequence[cst.BaseStatement]) -> bool:
+    """``async with get_client().stream("GET", url) as r: async for line in r.aiter_lines()``
+    on an object the file cannot tell (another module's client): a ``stream`` whose response
+    is read as a client's streamed response is."""
+    opened = item.item.expression if isinstance(item.item, cst.Await) else item.item
+    if not (isinstance(opened, cst.Call) and isinstance(opened.func, cst.Attribute) and opened.func.attr.value == "stream"):
+        return False
+    alias = item.asname.name if item.asname is not None else None
+    if not isinstance(alias, cst.Name):
+        return False
+    for inner in body:
+        if not isinstance(inner, cst.For):
+            continue
+        source = inner.iter
+        if (isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute)
+                and source.func.attr.value in _STREAM_READS and isinstance(source.func.value, cst.Name)
+                and source.func.value.value == alias.value):
+            return True
     return False
 
 

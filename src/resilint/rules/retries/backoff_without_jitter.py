@@ -69,7 +69,9 @@ class BackoffWithoutJitter(ProjectRule):
       hand-written loop that reconnects to a stream it reads until it ends (`while running:
       try: async with client.stream(...) as r: async for line in r.aiter_lines(): ... except
       httpx.HTTPError: await asyncio.sleep(5)`) is a retry loop too, though it never leaves on
-      success: subscribers that lost the server together reconnect together. A
+      success: subscribers that lost the server together reconnect together; also on another
+      module's client (`get_client().stream(...)`), whose response it reads as a streamed
+      response (`r.aiter_lines()`, `r.iter_lines()`). A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
       where a wait would only add latency. A server's `Retry-After` is the server's; the code's

@@ -734,6 +734,23 @@ class UnboundedRetry(Rule):
     ]
     INVALID = [
         Invalid(
+            # a reconnect loop around another module's client, read as a streamed response
+            """
+            import asyncio, httpx
+            from feed.http import get_client
+            async def follow(handle, url):
+                while True:
+                    try:
+                        async with get_client().stream("GET", url) as r:
+                            async for line in r.aiter_lines():
+                                await handle(line)
+                    except httpx.HTTPError:
+                        await asyncio.sleep(5)
+            """,
+            line=4,
+            message="`while True` retry loop",
+        ),
+        Invalid(
             # unbounded wherever DEBUG is off: in production
             """
             from celery import shared_task
