@@ -80,20 +80,20 @@ def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> O
     decided, layer = request_retries(model, site, name)
     if decided:
         return layer
-    func = site.node.func
-    if not isinstance(func, cst.Attribute):
+    receiver = _receiver(model, site)
+    if receiver is None:
         return None
     found = _client_of(name)
     if found is not None:
         kind, path = found
         requests = stub_request(path) if is_stub(kind) else CLIENTS[kind].requests(path)
-        return _library_layer(model, func.value, site, kind) if requests else None
+        return _library_layer(model, receiver, site, kind) if requests else None
     if name.rsplit(".", 1)[-1] not in _REQUEST_METHODS:
         return None
-    values = model.resolve_all(func.value, site.scope, site.order)
+    values = model.resolve_all(receiver, site.scope, site.order)
     # (one object: what it is built or returned as; several are told apart below, each made by
     # its own call, ``session or delivery_session`` with ``delivery_session = make_session(0)``)
-    found = object_layer(model, func.value, site.scope, site.order, name.rsplit(".", 1)[0]) if len(values) < 2 else None
+    found = object_layer(model, receiver, site.scope, site.order, name.rsplit(".", 1)[0]) if len(values) < 2 else None
     if found is not None:
         return ClientLayer(*found)
     # An object of several values (``client if client is not None else httpx.Client(...)``,
@@ -103,6 +103,18 @@ def client_layer(model: SemanticModel, site: CallSite, name: Optional[str]) -> O
             layer = instance_layer(model, value)
             if layer is not None:
                 return layer
+    return None
+
+
+def _receiver(model: SemanticModel, site: CallSite) -> Optional[cst.BaseExpression]:
+    """The object a method call is made on: ``session`` of ``session.get(url)``, also of
+    ``getattr(session, method.lower())(url)``."""
+    func = site.node.func
+    if isinstance(func, cst.Attribute):
+        return func.value
+    if (isinstance(func, cst.Call) and len(func.args) >= 2 and not any(a.star or a.keyword for a in func.args[:2])
+            and model.qualified_name(func.func, site.scope, site.order) == "builtins.getattr"):
+        return func.args[0].value
     return None
 
 

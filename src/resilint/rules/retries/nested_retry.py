@@ -51,7 +51,8 @@ class NestedRetry(ProjectRule):
     not layers.
 
     Clients that retry by themselves, as their libraries document them. A client's settings
-    are read where it is built, and follow the object to every module it reaches; an object
+    are read where it is built, and follow the object to every module it reaches (a request
+    whose verb is chosen by name, `getattr(session, method.lower())(url)`, included); an object
     that may be one of several (`client if client is not None else httpx.Client(...)`, or made
     under `if client is None:`) retries as the first of them that does; a factory of the file
     that mounts `HTTPAdapter(max_retries=retries)` from its parameter gives each call's object
@@ -511,6 +512,23 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the verb is chosen by name (``getattr``): the session's mounted retries still apply
+            """
+            import backoff, requests
+            from requests.adapters import HTTPAdapter
+            from urllib3.util.retry import Retry
+            orch = requests.Session()
+            orch.mount("https://", HTTPAdapter(max_retries=Retry(total=3, status_forcelist=(502, 503))))
+            def api(method, path):
+                return getattr(orch, method.lower())("https://orch.example" + path, timeout=5).json()
+            @backoff.on_exception(backoff.expo, requests.RequestException, max_tries=3)
+            def status(service):
+                return api("GET", f"/services/{service}")
+            """,
+            line=10,
+            message="backoff 3 attempts",
+        ),
         # a task that retries when its helper says the send failed, which a retrying client
         # inside it decided: the celery retries multiply the client's
         Invalid(
