@@ -612,11 +612,22 @@ class ProjectGraph:
         found: List[Held] = []
         for held in self.values.of(receiver, near):
             if held.kind == "function" and held.function is not None:
-                found.extend(h for h in self.values.results(held.function) if h.kind == "instance")
+                found.extend(self._made_by_function(held.function))
             elif held.kind == "class":
                 found.append(Held("instance", held.name))
             elif held.kind == "instance" or (held.kind == "object" and held.name in DYNAMIC_OBJECTS):
                 found.append(held)
+        return found
+
+    def _made_by_function(self, function: FunctionSummary, depth: int = 0) -> List[Held]:
+        """The objects a function returns; through a property that returns another object's
+        property (``Resource.session`` returning ``self.client.session``), what that one does."""
+        found: List[Held] = []
+        for held in self.values.results(function):
+            if held.kind == "instance":
+                found.append(held)
+            elif held.kind == "function" and held.function is not None and depth < 3:
+                found.extend(self._made_by_function(held.function, depth + 1))
         return found
 
     def object_methods(self, target: str, near: str = "") -> List[Tuple[str, bool]]:

@@ -12,5 +12,9 @@ class BaseClient:
         self.session = requests.Session()
         self.session.mount("https://", HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.5, backoff_jitter=1)))
 
+    @property
+    def http(self):
+        return self.session
+
     def fetch_file(self, path):
         return self.session.get(f"{self.base_url}/files/{path}", timeout=self.timeout)

@@ -1,4 +1,5 @@
 from sdk.base import BaseClient
+from sdk.reports import Reports
 from sdk.resources import Exports, Files
 
 
@@ -7,3 +8,4 @@ class FullClient(BaseClient):
         super().__init__(base_url)
         self.files = Files(self)
         self.exports = Exports(self)
+        self.reports = Reports(self)
