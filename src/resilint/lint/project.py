@@ -658,6 +658,19 @@ class ProjectGraph:
                 sets_timeout = sets_timeout or self._sets_timeout(cls)
                 cls = self.values.library_base(cls) or cls
             found.append((canonical_name(f"{cls}.{attribute}"), sets_timeout))
+        # a part of a library client (``llm().chat.completions.create`` on an ``OpenAI``)
+        path = attribute
+        for _ in range(_MAX_CLIENT_PARTS - 1):
+            if found:
+                break
+            base, part = split_last(base)
+            if not base or base in self._modules:
+                break
+            path = f"{part}.{path}"
+            found.extend(
+                (canonical_name(f"{held.name}.{path}"), False) for held in self.instances(base, near)
+                if held.name not in self._classes
+            )
         return found
 
     def uses_of(

@@ -26,7 +26,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
     makes a request to another service: an HTTP client (requests and the sessions of
     requests-oauthlib and requests-hardened, httpx, aiohttp, urllib3, urllib, httplib2, a
     pycurl `perform()`, slumber resources, zeep clients loading their WSDL), SMTP/FTP/POP/IMAP,
-    a socket connection, an SDK client (boto3, OpenAI, a jira `JIRA`), Django's mail (`send_mail`, `send_mass_mail`,
+    a socket connection, an SDK client (boto3, OpenAI, a jira `JIRA`; also a part of one that
+    another module's factory makes, `llm().chat.completions.create`), Django's mail (`send_mail`, `send_mass_mail`,
     `mail_admins`, `mail_managers`, `EmailMessage.send`: the configured backend talks to an SMTP
     server or an email service; djmail's `TemplateMail.send` and the messages its
     `MagicMailBuilder` builds, `mail_builder.registered_user(user, context).send()`, alike), or
