@@ -800,7 +800,8 @@ class ProjectGraph:
         offset = self.values.offset(into, owner, caller.place.path) or 0
         name = parameter[1:-1]
         if omits(into, owner, name, offset):
-            return True, None
+            # (unless a decorator may fill it in: ``kwargs["client"] = ...`` in its wrapper)
+            return (False, None) if owner.decorators else (True, None)
         held = self.values.argument(Caller(caller, into, offset), owner, name)
         if not held or any(h.kind != "instance" for h in held):
             return False, None
