@@ -5,7 +5,7 @@ a ``while`` condition on a counter or a deadline, an ``if`` in the body that lea
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set
 
 import libcst as cst
 
@@ -133,10 +133,60 @@ def loop_limit(
                 _unbounded(policy, f"this `{header}` retry loop counts only some failures: {caught} goes round with "
                                    "no attempt counter or deadline, so it retries forever")
                 return
-    if not bounds:
+    if not bounds and _hands_the_error_on(rec, body, scope, order):
+        _limited(policy, UNKNOWN)  # ``retry.ensure_deadline(0.5, exc)``: what it does decides
+    elif not bounds:
         _unbounded(policy, f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever")
     else:
         _limited(policy, "bounded", attempts=counted_attempts(rec, loop, body, scope, order, going_round))
+
+
+# What reports an error without deciding anything: logging, and error trackers.
+_REPORTS = frozenset({
+    "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "capture_exception",
+    "capture_message", "captureException", "notify", "incr", "increment", "send",
+})
+
+
+def _hands_the_error_on(rec: Recogniser, body: Sequence[cst.BaseStatement], scope: Scope, order: int) -> bool:
+    """Whether the loop hands the error it caught (``except E as e``, or a name it is kept in,
+    ``exc = e``) to a call that may raise it again: a method of another object or a function the
+    file cannot read (``retry.ensure_deadline(0.5, exc)``), or one of the file that raises. Such
+    a call may end the loop on a deadline or a count the code does not show."""
+    caught: Set[str] = set()
+    for handler in walk_statements(body):
+        if isinstance(handler, cst.ExceptHandler) and handler.name is not None and isinstance(handler.name.name, cst.Name):
+            caught.add(handler.name.name.value)
+            for stmt in walk_statements(block(handler.body)):
+                if isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Name) and stmt.value.value == handler.name.name.value:
+                    caught.update(t.target.value for t in stmt.targets if isinstance(t.target, cst.Name))
+    if not caught:
+        return False
+    for node in _nodes_of(body):
+        if not isinstance(node, cst.Call) or not any(
+            isinstance(arg.value, cst.Name) and arg.value.value in caught for arg in node.args
+        ):
+            continue
+        last = node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value if isinstance(node.func, cst.Name) else ""
+        if last in _REPORTS:
+            continue
+        name = rec.expr_name(node.func, scope, order) or ""
+        if name.startswith(("builtins.", "logging.", "sentry_sdk.", "traceback.")):
+            continue
+        called = rec.model.resolve(node.func, scope, order)
+        if isinstance(called, FunctionInfo) and isinstance(called.node, cst.FunctionDef) and not any(
+                isinstance(n, cst.Raise) for n in _nodes_of(block(called.node.body))):
+            continue  # a function of the file that raises nothing
+        return True
+    return False
+
+
+def _nodes_of(body: Sequence[cst.BaseStatement]) -> Iterator[cst.CSTNode]:
+    """Every node of the block's simple statements, nested definitions left out."""
+    for stmt in walk_statements(body):
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in stmt.body:
+                yield from expression_nodes(small)
 
 
 def _unbounded(policy: Policy, message: str) -> None:

@@ -42,7 +42,10 @@ class UnboundedRetry(Rule):
     (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
     the failure path (one retry at most), when the handler's test reads what the branch that
     goes round sets and its other branch raises (`if not reconnected: reconnect();
-    reconnected = exc` … `else: raise`, one reconnect), or, for a function that calls itself
+    reconnected = exc` … `else: raise`, one reconnect), when it hands the error it caught to
+    a call that may raise it again on a deadline or a count of its own (`retry.ensure_deadline(0.5,
+    exc)` on another module's object; a function of the file counts only if it raises; logging
+    it does not), or, for a function that calls itself
     again, when it does so only while a flag parameter is unset and sets it (`if not
     retried: return fetch(url, retried=True)`, or `if is_retry: raise` … `else: return
     self.fetch(url, is_retry=True)`, one retry), or when the handler adds to a count
@@ -166,6 +169,20 @@ class UnboundedRetry(Rule):
     message = "retry without an attempt or time limit"
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async")  # loops, retries by recursion and by re-queueing
     VALID = [
+        # the caught error is handed to another module's object, which raises it once its
+        # deadline has passed: the bound is there, not in this loop
+        """
+        from app.utils import Retry
+        class InvalidAuthToken(Exception):
+            pass
+        def handle_auth_errors(client, func, retry: Retry):
+            while True:
+                try:
+                    return func(retry=retry)
+                except InvalidAuthToken as e:
+                    client.authenticate()
+                    retry.ensure_deadline(0.5, e)
+        """,
         # a task queued again with no count, after a lock conflict: rescheduled work, no retry layer
         """
         import random, requests
@@ -733,6 +750,24 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the caught error goes to a function of the file that only records it
+            """
+            import time, requests
+            failures = []
+            def note(error):
+                failures.append(error)
+            def fetch(url):
+                while True:
+                    try:
+                        return requests.get(url, timeout=5)
+                    except requests.ConnectionError as e:
+                        note(e)
+                        time.sleep(2)
+            """,
+            line=6,
+            message="`while True` retry loop",
+        ),
         Invalid(
             # a reconnect loop around another module's client, read as a streamed response
             """
