@@ -52,7 +52,8 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         if path is None or (isinstance(path, cst.ExceptHandler) and not _tries_a_call_out(rec, function, path)):
             continue
         requeued = _requeues(rec, function, call)
-        if not _counted_parameters(function, call.node) and (requeued or not _pauses(rec, call, path)):
+        if not _counted_parameters(function, call.node) and (requeued or not _pauses(rec, call, path)) and (
+                requeued or not _repeats_unchanged(function, call, path)):
             # called again at once, uncounted: a fallback (create the table, run again); queued
             # again uncounted, after a lock conflict or a rate limit: rescheduled work
             continue
@@ -86,6 +87,53 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
 # A celery task that queues itself again (``fetch.apply_async(args=(url, attempt + 1),
 # countdown=2 ** attempt)``, ``fetch.delay(url, attempt + 1)``): a retry by re-queueing.
 _REQUEUES = frozenset({"delay", "apply_async"})
+
+
+_REPORTING = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print"})
+
+
+def _repeats_unchanged(function: FunctionInfo, call: CallSite, path: cst.CSTNode) -> bool:
+    """The failure path does nothing but call the function again with its own arguments,
+    unchanged (``elif resp.status_code == 401: return self._send(msg, user_key=user_key)``):
+    the same request again at once, no fallback (logging it aside)."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef) or isinstance(call.node.func, cst.Attribute) and call.node.func.attr.value in _REQUEUES:
+        return False
+    params = [p.name.value for p in node.params.params]
+    if function.owner is not None and params and isinstance(call.node.func, cst.Attribute):
+        params = params[1:]  # ``self._send(...)``: ``self`` is bound
+    named = set(params) | {p.name.value for p in node.params.kwonly_params}
+    for index, arg in enumerate(call.node.args):
+        if arg.star or not isinstance(arg.value, cst.Name):
+            return False
+        wanted = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
+        if wanted is None or arg.value.value != wanted or wanted not in named:
+            return False
+    if any(target in named for target in _assigned_in(node)):
+        return False  # an argument changed on the way (``api_key = refresh()``)
+    statements = block(path.body) if isinstance(path, (cst.If, cst.ExceptHandler)) else []
+    for statement in statements:
+        if any(n is call.node for n in iter_nodes(statement)):
+            return True
+        for inner in iter_nodes(statement):
+            if isinstance(inner, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del)):
+                return False
+            if isinstance(inner, cst.Call) and not (
+                isinstance(inner.func, (cst.Attribute, cst.Name))
+                and (inner.func.attr.value if isinstance(inner.func, cst.Attribute) else inner.func.value) in _REPORTING
+            ):
+                return False
+    return False
+
+
+def _assigned_in(function: cst.FunctionDef) -> Iterator[str]:
+    for inner in iter_nodes(function.body, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if isinstance(inner, cst.Assign):
+            for target in inner.targets:
+                if isinstance(target.target, cst.Name):
+                    yield target.target.value
+        elif isinstance(inner, (cst.AugAssign, cst.AnnAssign)) and isinstance(inner.target, cst.Name):
+            yield inner.target.value
 
 
 def _calls_itself(rec: Recogniser, function: FunctionInfo, call: CallSite) -> bool:

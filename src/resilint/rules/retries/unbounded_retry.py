@@ -30,7 +30,9 @@ class UnboundedRetry(Rule):
     hand-written `while True` (or `while not done`, `while not succeeded and url`,
     `for _ in itertools.count()`) retry loops that leave only on success, a function that calls
     itself again after a failure with no attempt parameter it counts (`return log(event)` in its
-    `except`, after a pause), and a worker that puts a failed item back on its queue with no test
+    `except`, after a pause; or at once, when the failure path does nothing else and passes its
+    own arguments unchanged: `elif resp.status_code == 401: return self.send(msg,
+    api_key=api_key)`), and a worker that puts a failed item back on its queue with no test
     of a counter around the `put`. A tenacity `stop=` may be a project function: one that returns `False`, or a
     factory that returns `stop_never`, never stops.
 
@@ -167,7 +169,8 @@ class UnboundedRetry(Rule):
     name = "unbounded-retry"
     precision = "medium"  # judges what bounds a hand-written loop
     message = "retry without an attempt or time limit"
-    triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async")  # loops, retries by recursion and by re-queueing
+    # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
+    triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
         # the caught error is handed to another module's object, which raises it once its
         # deadline has passed: the bound is there, not in this loop
@@ -750,6 +753,22 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a refused request sent again at once with the same arguments: forever, no pause
+            """
+            import requests
+            class Notifier:
+                def send(self, msg, user_key=None, api_key=None):
+                    resp = requests.post("https://api.example/messages", data={"m": msg, "t": api_key}, timeout=10)
+                    if resp.status_code == 200:
+                        return True
+                    elif resp.status_code == 401:
+                        return self.send(msg, user_key=user_key, api_key=api_key)
+                    return False
+            """,
+            line=8,
+            message="calls itself again after a failure",
+        ),
         Invalid(
             # the caught error goes to a function of the file that only records it
             """
