@@ -188,6 +188,7 @@ def _handwritten(
             or (any(has_continue(block(h.body)) for h in going_round)
                 and (leaves(body) or _succeeds(_following(body, node), flags)))
             or _reads_a_stream(rec, block(node.body), within)
+            or _sets_flag_through_method(rec, block(node.body), flags, within)
         )
         if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order, body):
             continue
@@ -463,6 +464,44 @@ def _attribute_roots(test: cst.BaseExpression) -> Set[str]:
             if isinstance(root, cst.Name):
                 roots.add(root.value)
     return roots
+
+
+def _sets_flag_through_method(
+    rec: Recogniser, stmts: Sequence[cst.BaseStatement], flags: Set[str], calls: List[CallSite],
+) -> bool:
+    """``while not self._lease: try: self.refresh_lease()``: a method of the class that the
+    ``try`` calls sets the attribute the loop waits for (``self._lease = ...``), on success."""
+    attributes = {flag[len("self."):] for flag in flags if flag.startswith("self.") and flag.count(".") == 1}
+    if not attributes:
+        return False
+    inside = {id(n) for stmt in stmts for n in iter_nodes(stmt)}
+    for site in calls:
+        func = site.node.func
+        if id(site.node) not in inside or not (
+                isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
+            continue
+        method = rec.model.resolve(func, site.scope, site.order)
+        if isinstance(method, FunctionInfo) and _assigns_own(rec, method, attributes, set()):
+            return True
+    return False
+
+
+def _assigns_own(rec: Recogniser, method: FunctionInfo, attributes: Set[str], seen: Set[int]) -> bool:
+    """Whether the method sets one of its object's ``attributes``, or a method of the object
+    it calls or hands on (``self.retry(self._do_refresh_lease)``) does, a few levels down."""
+    if not isinstance(method.node, cst.FunctionDef) or id(method) in seen or len(seen) > 4:
+        return False
+    seen.add(id(method))
+    for node in iter_nodes(method.node.body):
+        if isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Attribute) and isinstance(
+                node.target.value, cst.Name) and node.target.value.value == "self" and node.target.attr.value in attributes:
+            return True
+    for node in iter_nodes(method.node.body):
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            other = rec.model.resolve(node, method.scope, 1 << 62)
+            if isinstance(other, FunctionInfo) and other.owner is method.owner and _assigns_own(rec, other, attributes, seen):
+                return True
+    return False
 
 
 def _reads_a_stream(rec: Recogniser, stmts: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:

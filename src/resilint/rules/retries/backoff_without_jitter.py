@@ -753,6 +753,29 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the method the loop calls sets what it waits for, on success
+            """
+            import logging, time, urllib3
+            log = logging.getLogger(__name__)
+            class Etcd:
+                def __init__(self, url):
+                    self.url = url
+                    self.http = urllib3.PoolManager(timeout=urllib3.Timeout(connect=1, read=5), retries=0)
+                    self._lease = None
+                def _grant(self):
+                    self._lease = self.http.request("POST", self.url + "/v3/lease/grant").data
+                def create_lease(self):
+                    while not self._lease:
+                        try:
+                            self._grant()
+                        except urllib3.exceptions.HTTPError:
+                            log.info("waiting on etcd")
+                            time.sleep(5)
+            """,
+            line=16,
+            message="constant interval",
+        ),
+        Invalid(
             # a reconnect: the stream is read until it ends, and opened again after a failure
             """
             import asyncio, httpx
