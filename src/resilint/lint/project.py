@@ -828,15 +828,7 @@ class ProjectGraph:
             # (unless a decorator may fill it in: ``kwargs["client"] = ...`` in its wrapper)
             return (False, None) if owner.decorators else (True, None)
         held = self.values.argument(Caller(caller, into, offset), owner, name)
-        if not held or any(h.kind != "instance" for h in held):
-            return False, None
-        for each in held:
-            facts = each.facts
-            if facts is not None and facts.layer is not None and each.module is not None:
-                top = each.module.functions.get(f"{each.module.module}.{MODULE_CODE}")
-                if top is not None and facts.layer < len(top.layers):
-                    return True, LayerRef(top, facts.layer)
-        return True, None
+        return _held_layer(held)
 
     # --- retry layers ------------------------------------------------------------------------
 
@@ -978,15 +970,7 @@ class ProjectGraph:
             if not passed:
                 return False, None
             held.extend(passed)
-        if not held or any(h.kind != "instance" for h in held):
-            return False, None
-        for each in held:
-            facts = each.facts
-            if facts is not None and facts.layer is not None and each.module is not None:
-                top = each.module.functions.get(f"{each.module.module}.{MODULE_CODE}")
-                if top is not None and facts.layer < len(top.layers):
-                    return True, LayerRef(top, facts.layer)
-        return True, None
+        return _held_layer(held)
 
     def _constructions(self, made: "Made", init: FunctionSummary) -> List[Caller]:
         """The calls that run ``init`` for the object ``made``: the constructor call itself (or
@@ -1274,6 +1258,20 @@ class ProjectContext:
             rule.check_project(self)
         finally:
             self._rule = None
+
+
+def _held_layer(held: Sequence[Held]) -> Tuple[bool, Optional[LayerRef]]:
+    """Whether ``held`` (what an attribute or a parameter holds) tells the client, when every
+    value is an object, and the retry layer of the first that retries by itself."""
+    if not held or any(h.kind != "instance" for h in held):
+        return False, None
+    for each in held:
+        facts = each.facts
+        if facts is not None and facts.layer is not None and each.module is not None:
+            top = each.module.functions.get(f"{each.module.module}.{MODULE_CODE}")
+            if top is not None and facts.layer < len(top.layers):
+                return True, LayerRef(top, facts.layer)
+    return True, None
 
 
 def _joined_writes(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
