@@ -111,18 +111,21 @@ def _repeats_unchanged(function: FunctionInfo, call: CallSite, path: cst.CSTNode
             return False
     if any(target in named for target in _assigned_in(node)):
         return False  # an argument changed on the way (``api_key = refresh()``)
-    statements = block(path.body) if isinstance(path, (cst.If, cst.ExceptHandler)) else []
-    for statement in statements:
-        if any(n is call.node for n in iter_nodes(statement)):
+    if not isinstance(path, (cst.If, cst.ExceptHandler)):
+        return False
+    # what runs on the path before the call, in the order it is written (``if self.parse_query:
+    # self.parse_query = False`` before ``return self.run(key)`` changes what the call does)
+    for inner in iter_nodes(path.body):
+        if inner is call.node:
             return True
-        for inner in iter_nodes(statement):
-            if isinstance(inner, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del)):
-                return False
-            if isinstance(inner, cst.Call) and not (
-                isinstance(inner.func, (cst.Attribute, cst.Name))
-                and (inner.func.attr.value if isinstance(inner.func, cst.Attribute) else inner.func.value) in _REPORTING
-            ):
-                return False
+        if isinstance(inner, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del)):
+            if not any(n is call.node for n in iter_nodes(inner)):
+                return False  # (``note = self._send(...)`` is the call's own statement)
+        elif isinstance(inner, cst.Call) and not (
+            isinstance(inner.func, (cst.Attribute, cst.Name))
+            and (inner.func.attr.value if isinstance(inner.func, cst.Attribute) else inner.func.value) in _REPORTING
+        ):
+            return False
     return False
 
 

@@ -173,6 +173,22 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the failure path turns the query's parsing off before it calls itself again: a
+        # fallback that runs once
+        """
+        from elasticsearch import RequestError
+        class Search:
+            parse_query = True
+            def run(self, search, key):
+                try:
+                    result = search.execute()
+                except RequestError:
+                    if self.parse_query:
+                        self.parse_query = False
+                        return self.run(search, key)
+                    raise
+                return result
+        """,
         # the caught error is handed to another module's object, which raises it once its
         # deadline has passed: the bound is there, not in this loop
         """
