@@ -96,10 +96,7 @@ class ConnectionHeldAcrossCall(ProjectRule):
     `.delete()`) runs the receivers its module connects to that model's `pre_save`/`post_save`
     (or `pre_delete`/`post_delete`) signals, with `@receiver(post_save, sender=Engagement)` or
     `post_save.connect(handler, sender=Engagement)` (or with no sender, for every model): a
-    receiver that calls another service is followed from there. So does sending a project's
-    own `django.dispatch.Signal()` (`document_consumed.send(sender=None, document=doc)`, or
-    `send_robust`): it runs every receiver connected to it (`document_consumed.connect(handler)`
-    in an `AppConfig.ready()`, or `@receiver(document_consumed)`), in the caller's frame.
+    receiver that calls another service is followed from there.
 
     Not reported: work deferred with `transaction.on_commit(...)` (directly, or through a
     project helper that defers when `connection.in_atomic_block` is true, or that stores the
