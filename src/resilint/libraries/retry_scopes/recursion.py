@@ -109,7 +109,7 @@ def _repeats_unchanged(function: FunctionInfo, call: CallSite, path: cst.CSTNode
         wanted = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
         if wanted is None or arg.value.value != wanted or wanted not in named:
             return False
-    if any(target in named for target in _assigned_in(node)):
+    if any(target in named for target in _assigned_in(_around(call, path))):
         return False  # an argument changed on the way (``api_key = refresh()``)
     if not isinstance(path, (cst.If, cst.ExceptHandler)):
         return False
@@ -129,8 +129,16 @@ def _repeats_unchanged(function: FunctionInfo, call: CallSite, path: cst.CSTNode
     return False
 
 
-def _assigned_in(function: cst.FunctionDef) -> Iterator[str]:
-    for inner in iter_nodes(function.body, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+def _around(call: CallSite, path: cst.CSTNode) -> cst.CSTNode:
+    """The statement the failure path belongs to (the ``if``/``elif`` chain, the ``try``):
+    what runs between the failed attempt and the call again. Defaults filled in at the
+    function's start (``if api_key is None: api_key = settings.KEY``) are the same again."""
+    index = next(i for i, n in enumerate(call.stack) if n is path)
+    return next((n for n in reversed(call.stack[:index]) if isinstance(n, (cst.If, cst.Try, cst.TryStar))), path)
+
+
+def _assigned_in(statement: cst.CSTNode) -> Iterator[str]:
+    for inner in iter_nodes(statement, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):
         if isinstance(inner, cst.Assign):
             for target in inner.targets:
                 if isinstance(target.target, cst.Name):

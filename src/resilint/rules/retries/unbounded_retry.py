@@ -774,8 +774,11 @@ class UnboundedRetry(Rule):
             # a refused request sent again at once with the same arguments: forever, no pause
             """
             import requests
+            DEFAULT_KEY = "app-key"
             class Notifier:
                 def send(self, msg, user_key=None, api_key=None):
+                    if api_key is None:
+                        api_key = DEFAULT_KEY  # filled in once; the call again passes the same
                     resp = requests.post("https://api.example/messages", data={"m": msg, "t": api_key}, timeout=10)
                     if resp.status_code == 200:
                         return True
@@ -783,7 +786,7 @@ class UnboundedRetry(Rule):
                         return self.send(msg, user_key=user_key, api_key=api_key)
                     return False
             """,
-            line=8,
+            line=11,
             message="calls itself again after a failure",
         ),
         Invalid(
