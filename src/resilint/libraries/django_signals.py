@@ -13,6 +13,7 @@ import libcst as cst
 
 from resilint.lint.nodes import keyword_args
 from resilint.lint.semantic import Scope, SemanticModel
+from resilint.lint.summary import PROJECT_SIGNAL
 
 # Each model signal, by what sends it: a row saved (``create`` saves too) or deleted.
 _SENT_BY = {
@@ -24,10 +25,10 @@ _ANY_SENDER = ""
 
 
 def model_receivers(model: SemanticModel) -> Iterator[Tuple[str, str, str]]:
-    """(what sends the signal: "save" or "delete"; the sender model's qualified name, or ""
-    for every model; the receiver's qualified name) for each receiver of a model signal the
-    module connects."""
-    if model.text is not None and "signals" not in model.text:
+    """(what sends the signal: "save" or "delete", or ``PROJECT_SIGNAL`` and the name of a
+    project's own signal, sent by its ``send()``; the sender model's qualified name, or "" for
+    every model; the receiver's qualified name) for each receiver the module connects."""
+    if model.text is not None and "signals" not in model.text and "receiver" not in model.text and ".connect(" not in model.text:
         return
     for info in model.functions:
         outer = info.scope.parent or info.scope
@@ -42,17 +43,38 @@ def model_receivers(model: SemanticModel) -> Iterator[Tuple[str, str, str]]:
     for site in model.calls:
         node = site.node
         name = model.call_name(site) if node.args and not node.args[0].keyword else None
-        if name in _CONNECT:
+        if name is None or not name.endswith(".connect"):
+            continue
+        signal = name[: -len(".connect")]
+        sent_by = _SENT_BY.get(signal) or (_project_signal(signal) if _names_project(model, node.func) else None)
+        if sent_by is not None:
             handler = model.qualified_name(node.args[0].value, site.scope, site.order)
             sender = _sender(model, node, site.scope, site.order)
             if handler is not None and sender is not None:
-                yield _SENT_BY[name[: -len(".connect")]], sender, handler
+                yield sent_by, sender, handler
+
+
+def _project_signal(name: str) -> str:
+    return PROJECT_SIGNAL + name
+
+
+def _names_project(model: SemanticModel, func: cst.BaseExpression) -> bool:
+    """``document_updated.connect`` on a name of the project, not of a library (Django's
+    ``request_started`` and the like are never sent by the project's code)."""
+    return isinstance(func, cst.Attribute) and not (model.qualified_name(func.value, model.module_scope, 1 << 62) or "").startswith("django.")
 
 
 def _sent_by(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int) -> Set[str]:
-    """What sends the model signals ``expr`` names (one, or a list of them)."""
+    """What sends the signals ``expr`` names (one, or a list of them): a model signal's saves
+    or deletes, a project signal's ``send()``."""
     elements = [e.value for e in expr.elements] if isinstance(expr, (cst.List, cst.Tuple)) else [expr]
-    return {_SENT_BY[name] for name in (model.qualified_name(e, scope, order) for e in elements) if name in _SENT_BY}
+    found: Set[str] = set()
+    for name in (model.qualified_name(e, scope, order) for e in elements):
+        if name in _SENT_BY:
+            found.add(_SENT_BY[name])
+        elif name is not None and not name.startswith("django."):
+            found.add(_project_signal(name))
+    return found
 
 
 def _sender(model: SemanticModel, call: cst.Call, scope: Scope, order: int) -> Optional[str]:

@@ -34,7 +34,7 @@ from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
-from resilint.lint.summary import CALLED, MODULE_CODE, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
+from resilint.lint.summary import CALLED, MODULE_CODE, PROJECT_SIGNAL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -99,6 +99,9 @@ _SIGNALLING_METHODS = {
     "save": "save", "delete": "delete", "create": "save", "get_or_create": "save", "update_or_create": "save",
 }
 _SIGNALLING_METHODS_OF_MANAGER = frozenset({"create", "get_or_create", "update_or_create"})
+# A project's own ``django.dispatch.Signal()``: its ``send`` runs its receivers in the caller's frame.
+_SIGNAL_SENDS = frozenset({"send", "send_robust"})
+_DJANGO_SIGNALS = frozenset({"django.dispatch.Signal", "django.dispatch.dispatcher.Signal"})
 
 
 class ProjectGraph:
@@ -526,6 +529,8 @@ class ProjectGraph:
         if not self._receivers:
             return []
         base, method = split_last(call.target)
+        if method in _SIGNAL_SENDS:
+            return self._signal_receivers(base, near)
         sent_by = _SIGNALLING_METHODS.get(method)
         if sent_by is None:
             return []
@@ -541,6 +546,26 @@ class ProjectGraph:
             for sender in (self.ancestry(model) or {model}) | {""}:
                 found.update((id(f), f) for f in self._receivers.get((sent_by, sender), ()))
         return list(found.values())
+
+    def _signal_receivers(self, signal: str, near: str) -> List[FunctionSummary]:
+        """The receivers connected to a project's own ``Signal()`` that ``signal.send(...)``
+        (or ``send_robust``) runs, in the caller's frame, whatever sender it names."""
+        if not any(h.kind == "instance" and h.name in _DJANGO_SIGNALS for h in self.values.of(signal, near)):
+            return []
+        assert self._receivers is not None
+        found: Dict[int, FunctionSummary] = {}
+        for (sent_by, _), functions in self._receivers.items():
+            if sent_by.startswith(PROJECT_SIGNAL) and self._same_name(sent_by[len(PROJECT_SIGNAL):], signal, near):
+                found.update((id(f), f) for f in functions)
+        return list(found.values())
+
+    def _same_name(self, connected: str, sent: str, near: str) -> bool:
+        """Whether two names of a signal (as the connecting and the sending modules spell
+        them) are the same module global, re-exports followed."""
+        if connected == sent:
+            return True
+        first, second = self.locate(connected, near), self.locate(sent, near)
+        return (first is not None and second is not None and first[0] is second[0] and first[1] == second[1])
 
     def _receiver_index(self) -> Dict[Tuple[str, str], List[FunctionSummary]]:
         index: Dict[Tuple[str, str], List[FunctionSummary]] = {}

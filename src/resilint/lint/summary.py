@@ -13,7 +13,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 36
+SUMMARY_VERSION = 37
+# What a project's own ``django.dispatch.Signal()`` is sent by, in ``ModuleSummary.receivers``:
+# this prefix and the signal's name (the project pass tells whether the name holds a Signal).
+PROJECT_SIGNAL = "signal:"
 # The last segment of a call's target when it calls an object (``pkg.make.()``: what
 # ``make()`` returns, called; ``pkg.Factory.()``: a ``Factory`` instance, called).
 CALLED = "()"

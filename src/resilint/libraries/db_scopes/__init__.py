@@ -32,7 +32,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 
 from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
-from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction, queues_when_it_can, scheduled_coroutines
+from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction, defers_when_it_can, scheduled_coroutines
 from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, last_name, parameter_names
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
@@ -132,7 +132,7 @@ class _Finder:
         self.found.deferring = [
             info for info in self.model.functions
             if isinstance(info.node, cst.FunctionDef)
-            and ((asks_transaction and defers_in_transaction(info.node)) or queues_when_it_can(info.node))
+            and ((asks_transaction and defers_in_transaction(info.node)) or defers_when_it_can(info.node, self._hands_over))
         ]
         for info in self.model.functions:
             last = self._last_commit(info)
@@ -233,6 +233,10 @@ class _Finder:
         return None
 
     # --- decorated functions -------------------------------------------------------------------
+
+    def _hands_over(self, call: cst.Call) -> bool:
+        site = self.site_of.get(id(call))
+        return site is not None and defers(self.model.qualified_name(call.func, site.scope, site.order))
 
     def _decorators(self, info: FunctionInfo) -> None:
         outer = info.scope.parent or info.scope

@@ -8,12 +8,13 @@ the outbound call it makes happens after the commit or elsewhere.
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Sequence, Set
+from typing import Callable, Iterator, List, Optional, Sequence, Set
 
 import libcst as cst
 
 from resilint.libraries.db_scopes.django import ON_COMMIT
 from resilint.libraries.retry_scopes.statements import block, small_statements
+from resilint.lint.nodes import parameter_names
 from resilint.lint.traversal import iter_nodes
 
 # Methods that enqueue or schedule (celery, rq, dramatiq, huey, executors, asyncio, anyio).
@@ -70,17 +71,40 @@ def defers_in_transaction(function: cst.FunctionDef) -> bool:
 _STORING_METHODS = frozenset({"append", "appendleft", "put", "put_nowait", "add", "insert"})
 
 
-def queues_when_it_can(function: cst.FunctionDef) -> bool:
+def defers_when_it_can(function: cst.FunctionDef, hands_over: Callable[[cst.Call], bool]) -> bool:
     """A helper that stores the function it would call in a queue when there is one, and calls
     it only when there is none: ``if "email_queue" in g: g.email_queue.append((send, email))``
     ``else: send(email)`` (indico's ``send_email``: the emails of a request or task are queued
-    and sent after its commit; only code outside both sends at once)."""
+    and sent after its commit; only code outside both sends at once). Or that hands it to a
+    thread, an executor or a task queue (``hands_over``) unless a setting says otherwise, and
+    calls it only then: ``if settings.ENABLE_POSTPONE_DECORATOR: Thread(target=function).start()``
+    ``else: return function()`` (flagsmith's ``@postpone``: the direct call is the tests'
+    switch). A choice made on the helper's own parameters is its callers', and not read so."""
+    parameters = set(parameter_names(function.params))
     for statement in _statements(function.body.body):
         if isinstance(statement, cst.If) and isinstance(statement.orelse, cst.Else):
             now, later = _smalls(statement.body), _smalls(statement.orelse.body)
             if _stored_callables(now) & _called_names(later) or _stored_callables(later) & _called_names(now):
                 return True
+            if _names_in(statement.test) & parameters:
+                continue
+            if _handed_names(now, hands_over) & _called_names(later) or _handed_names(later, hands_over) & _called_names(now):
+                return True
     return False
+
+
+def _names_in(node: cst.CSTNode) -> Set[str]:
+    return {name.value for name in iter_nodes(node, stop_at=_FUNCTION_BODIES) if isinstance(name, cst.Name)}
+
+
+def _handed_names(smalls: Sequence[cst.BaseSmallStatement], hands_over: Callable[[cst.Call], bool]) -> Set[str]:
+    """The names these statements give to a call that hands work over (``Thread(target=f)``,
+    ``executor.submit(f, x)``), as an argument of their own."""
+    return {
+        argument.value.value for small in smalls for call in iter_nodes(small, stop_at=_FUNCTION_BODIES)
+        if isinstance(call, cst.Call) and hands_over(call)
+        for argument in call.args if isinstance(argument.value, cst.Name)
+    }
 
 
 def _statements(block: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:

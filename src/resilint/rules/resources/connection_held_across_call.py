@@ -96,7 +96,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
     `.delete()`) runs the receivers its module connects to that model's `pre_save`/`post_save`
     (or `pre_delete`/`post_delete`) signals, with `@receiver(post_save, sender=Engagement)` or
     `post_save.connect(handler, sender=Engagement)` (or with no sender, for every model): a
-    receiver that calls another service is followed from there.
+    receiver that calls another service is followed from there. So does sending a project's
+    own `django.dispatch.Signal()` (`document_consumed.send(sender=None, document=doc)`, or
+    `send_robust`): it runs every receiver connected to it (`document_consumed.connect(handler)`
+    in an `AppConfig.ready()`, or `@receiver(document_consumed)`), in the caller's frame.
 
     Not reported: work deferred with `transaction.on_commit(...)` (directly, or through a
     project helper that defers when `connection.in_atomic_block` is true, or that stores the
@@ -107,9 +110,12 @@ class ConnectionHeldAcrossCall(ProjectRule):
     the event loop (`asyncio.create_task(notify(url))`: the coroutine runs after the caller
     goes on),
     also by a project decorator that hands the function it decorates to one and never calls
-    it itself (`@postpone` whose wrapper runs `Thread(target=function, ...).start()`; one that
-    calls it at once on some path, `if settings.ENABLE_POSTPONE: ... else: function()`, may
-    run it in the transaction and is followed);
+    it itself (`@postpone` whose wrapper runs `Thread(target=function, ...).start()`), or
+    calls it itself only where a setting turns the hand-over off (`if
+    settings.ENABLE_POSTPONE: Thread(...).start() else: return function(...)`: the direct
+    path is the test settings' switch); one whose choice is the caller's, on a parameter of
+    the wrapper (`if run_now: return function(...)`), may run it in the transaction and is
+    followed;
     a `def` or `lambda` defined in the scope but not called there; calls made before the
     scope opens or after it closes, commits or is removed (also by a function of the same module
     that commits it, `self.sql_close()`); requests answered by a test double
@@ -768,8 +774,8 @@ class _Judge:
 
     def _runs_elsewhere(self, function: FunctionSummary) -> bool:
         """Whether a project decorator of ``function`` hands it to a thread, an executor or a
-        queue and never calls it itself (``@postpone``: ``Thread(target=function).start()``):
-        its caller does not wait for what it does."""
+        queue and never calls it itself, or only where a setting says so (``@postpone``:
+        ``Thread(target=function).start()``): its caller does not wait for what it does."""
         known = self._elsewhere.get(function.name)
         if known is None:
             known = self._elsewhere[function.name] = any(
@@ -782,15 +788,16 @@ class _Judge:
         if factory is None:
             return False
         prefix = factory.name + ".<locals>."
-        calls = [
-            call for inner in self.graph.module_of(factory).functions.values()
-            if inner is factory or inner.name.startswith(prefix) for call in inner.calls
-        ]
+        inners = [inner for inner in self.graph.module_of(factory).functions.values() if inner is factory or inner.name.startswith(prefix)]
         handed = any(
             defers(call.target) and any(ref[0] == "ref" and calls_a_parameter(ref[1], prefix, factory.name) for _, ref in call.passed)
-            for call in calls
+            for inner in inners for call in inner.calls
         )
-        return handed and not any(calls_a_parameter(call.target, prefix, factory.name) for call in calls)
+        # a wrapper that calls the function itself only where a setting turns the hand-over off
+        return handed and not any(
+            calls_a_parameter(call.target, prefix, factory.name)
+            for inner in inners if not inner.defers_in_transaction for call in inner.calls
+        )
 
     def _held_around(self, function: FunctionSummary, around) -> Optional[_Held]:  # type: ignore[no-untyped-def]
         for index, scope in enumerate(function.db_scopes):

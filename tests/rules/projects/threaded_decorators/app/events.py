@@ -1,6 +1,6 @@
 import requests
 
-from app.util import in_background, logged, postpone, postpone_unless_testing
+from app.util import in_background, logged, postpone, postpone_unless_asked, postpone_unless_testing
 
 
 class EventWrapper:
@@ -17,6 +17,10 @@ class EventWrapper:
 
     @postpone_unless_testing
     def track_event_maybe_now(self, event):
+        self._track_event(event)
+
+    @postpone_unless_asked
+    def track_event_when_asked(self, event):
         self._track_event(event)
 
     @logged

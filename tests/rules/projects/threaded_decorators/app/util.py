@@ -23,9 +23,20 @@ def in_background(function):
 
 
 def postpone_unless_testing(function):
-    # in tests the function runs at once, in the caller's transaction
+    # only the test settings turn ENABLE_POSTPONE off
     def decorator(*args, **kwargs):
         if settings.ENABLE_POSTPONE:
+            Thread(target=function, args=args, kwargs=kwargs).start()
+        else:
+            return function(*args, **kwargs)
+
+    return decorator
+
+
+def postpone_unless_asked(function):
+    # the caller chooses: run_now=True runs it in the caller's transaction
+    def decorator(*args, run_now=False, **kwargs):
+        if not run_now:
             Thread(target=function, args=args, kwargs=kwargs).start()
         else:
             return function(*args, **kwargs)

@@ -10,5 +10,6 @@ def start(order):
         order.save()
         EVENTS.track_event_async({"id": order.id})
         EVENTS.track_event_pooled({"id": order.id})
-        EVENTS.track_event_maybe_now({"id": order.id})  # expect: RES301
+        EVENTS.track_event_maybe_now({"id": order.id})
+        EVENTS.track_event_when_asked({"id": order.id}, run_now=True)  # expect: RES301
         EVENTS.track_event_logged({"id": order.id})  # expect: RES301

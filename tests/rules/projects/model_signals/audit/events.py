@@ -1,0 +1,6 @@
+"""The project's own signals, sent where a document is consumed."""
+from django.dispatch import Signal
+
+document_consumed = Signal()
+document_updated = Signal()
+cache_cleared = Signal()
