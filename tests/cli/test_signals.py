@@ -59,8 +59,11 @@ def alive(pids: Set[int]) -> Set[int]:
 def start(tmp_path: Path, *args: str) -> subprocess.Popen:
     command = [sys.executable, "-m", "resilint", "check", "--format", "json", *args]
     # A session of its own: Ctrl-C in a terminal signals the whole foreground process group.
+    # SIGINT as a terminal's foreground command has it: a shell starts a background job (the
+    # suite run with `&`) with SIGINT ignored, and an ignored signal stays ignored in children.
     return subprocess.Popen(
-        command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
+        command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
