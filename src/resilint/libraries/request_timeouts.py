@@ -139,7 +139,7 @@ class _Mentions(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.Name):
             self._check(node, self.holders.get(self._key(node.value)))
-        elif isinstance(node, cst.Attribute):
+        elif isinstance(node, cst.Attribute) and not self._imported(node.value):
             self._check(node, self.holders.get((0, node.attr.value)))
         self.parents.append(node)
         scope = self.model.scope_of.get(node)
@@ -159,6 +159,17 @@ class _Mentions(cst.CSTVisitor):
             if name in scope.bindings:
                 return id(scope), name
         return id(self.model.module_scope), name
+
+    def _imported(self, owner: cst.BaseExpression) -> bool:
+        """``Check.http``, ``consul.http``: an attribute of what an import binds, not of an
+        object the file makes (``self.http``)."""
+        if not isinstance(owner, cst.Name):
+            return False
+        for scope in reversed(self.scopes):
+            bindings = scope.bindings.get(owner.value)
+            if bindings:
+                return all(binding.imported for binding in bindings)
+        return False
 
     def _check(self, node: cst.BaseExpression, objects: Optional[Set[int]]) -> None:
         if objects and self.parents and not self._followed(node):

@@ -495,6 +495,21 @@ class MissingTimeout(ProjectRule):
             def close(self):
                 self._http.clear()
         """,
+        # ``Check.http``: an attribute of an imported class, not the pool kept in ``self.http``
+        """
+        import urllib3
+        from consul import Check
+
+        class HTTPClient:
+            def __init__(self):
+                self.http = urllib3.PoolManager(num_pools=10)
+
+            def get(self, uri):
+                return self.http.request("GET", uri, timeout=10)
+
+        def register(url):
+            return Check.http(url, "10s")
+        """,
         """
         import requests
         from requests.adapters import HTTPAdapter
