@@ -19,6 +19,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from resilint.libraries.client_subclasses import forwarded_client
 from resilint.libraries.clients import CLIENT_CALLS, TimeoutSpec, find_timeout
 from resilint.libraries.object_uses import Classify, object_uses
 from resilint.libraries.timeout_values import TimeoutValue
@@ -233,9 +234,11 @@ def _uses(model: SemanticModel, defaulted: bool = False) -> Dict[int, Dict[str, 
     ("other"), and whether other modules may reach it ("escapes")."""
 
     def compute() -> Dict[int, Dict[str, bool]]:
+        classes = {model.name_of(cls) for cls in model.classes}
         made = frozenset(
-            id(site.node) for site, name in model.iter_calls() if name in TIMED_REQUESTS
-            for argument in (find_timeout(site.node, CLIENT_CALLS[name], model, site.scope, site.order),)
+            id(site.node) for site, name in model.iter_calls()
+            for client in (forwarded_client(model, site) if name in classes else name,) if client in TIMED_REQUESTS
+            for argument in (find_timeout(site.node, CLIENT_CALLS[client], model, site.scope, site.order),)
             if not argument.unknown and (argument.value is not None) == defaulted and not pool_of_adapter(model, site)
         )
         if not made:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterabl
 import libcst as cst
 
 from resilint.libraries import curl, socket_connects
+from resilint.libraries.client_subclasses import CONNECTING_CLASSES, forwarded_client
 from resilint.libraries.clients import (
-    CLIENT_CALLS,
     CURL_DEFAULT,
     CURL_OPTIONS,
     SOCKET_CONNECT,
@@ -45,7 +45,7 @@ from resilint.libraries.timeout_values import (
 )
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, string_of
-from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Partial, SemanticModel
+from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
 from resilint.lint.summary import CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.value_flow import a_request, own_parameter, passed_at, split_last
@@ -394,7 +394,7 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             continue
         spec = spec_for(name, settings.extend_clients)
         if spec is None:
-            name = _forwarded_client(model, site)
+            name = forwarded_client(model, site)
             spec = spec_for(name)
         if spec is None or name is None:
             continue
@@ -798,14 +798,14 @@ class _ProjectJudge:
 
     def forwarded_client(self, call: Call, function: FunctionSummary) -> Optional[str]:
         """The library client a project class that only passes its arguments on makes
-        (``class Email(Progress, smtplib.SMTP)``), as its own file judged it (``_forwarded_client``),
+        (``class Email(Progress, smtplib.SMTP)``), as its own file judged it (``client_subclasses``),
         when the call gives it a host to connect to (``SMTP()`` connects later, with ``connect``)."""
         args = call.arguments
         if args is None or not (args.positional or args.star or "host" in args.keywords):
             return None
         if self._connecting is None:
             # most projects have no such class: then no call needs its value read
-            self._connecting = self.graph.values.library_heirs(_CONNECTING_CLASSES)
+            self._connecting = self.graph.values.library_heirs(CONNECTING_CLASSES)
         if not self._connecting:
             return None
         held = [h for h in self.graph.values.of(call.target, function.place.path) if h.kind == "class"]
@@ -814,7 +814,7 @@ class _ProjectJudge:
         cls = held[0].name
         base = self.graph.values.library_base(cls)
         module = self.graph.class_module(cls)
-        if base not in _CONNECTING_CLASSES or module is None:
+        if base not in CONNECTING_CLASSES or module is None:
             return None
         init = module.functions.get(f"{cls}.__init__")
         forwards = init is None or (
@@ -1382,53 +1382,3 @@ def _short(name: str) -> str:
     """``app.http.fetch`` → ``fetch``; methods keep their class (``Client.get``)."""
     parts = name.split(".")
     return ".".join(parts[-2:]) if len(parts) > 2 and parts[-2][:1].isupper() else parts[-1]
-
-
-# Clients that connect when made: a subclass of the file that only passes its arguments on
-# (``class Email(Progress, smtplib.SMTP)``) is that client.
-_CONNECTING_CLASSES = frozenset(
-    name for name, spec in CLIENT_CALLS.items()
-    if spec.library in ("smtplib", "ftplib", "poplib", "imaplib", "http.client") and name.rsplit(".", 1)[-1][:1].isupper()
-)
-
-
-def _forwarded_client(model: SemanticModel, site: CallSite) -> Optional[str]:
-    """The library client a call of a class of the file makes: its first base among
-    ``_CONNECTING_CLASSES``, when the class has no ``__init__`` of its own or one that only
-    hands ``*args, **kwargs`` to a base's."""
-    cls = model.resolve(site.node.func, site.scope, site.order)
-    if not isinstance(cls, ClassInfo):
-        return None
-    outer = cls.scope.parent or cls.scope
-    base = next((
-        name for name in (model.qualified_name(b, outer, 1 << 62) for b in cls.bases) if name in _CONNECTING_CLASSES
-    ), None)
-    if base is None:
-        return None
-    init = [b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)]
-    return base if not init or (len(init) == 1 and _only_forwards(init[0])) else None
-
-
-def _only_forwards(init: FunctionInfo) -> bool:
-    """``def __init__(self, *args, **kwargs): Base.__init__(self, *args, **kwargs)`` (or
-    ``super().__init__(*args, **kwargs)``), and nothing else."""
-    node = init.node
-    if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
-        return False
-    params = node.params
-    if params.kwonly_params or len(params.params) != 1 or not isinstance(params.star_arg, cst.Param) or params.star_kwarg is None:
-        return False
-    statements = [s for s in node.body.body if not _docstring(s)]
-    if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
-        return False
-    small = statements[0].body[0]
-    call = small.value if isinstance(small, cst.Expr) else None
-    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "__init__":
-        return False
-    stars = [a.star for a in call.args if a.star]
-    return stars == ["*", "**"]
-
-
-def _docstring(statement: cst.CSTNode) -> bool:
-    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.SimpleString))

@@ -28,13 +28,16 @@ class MissingTimeout(ProjectRule):
       default), `http.client.HTTPConnection` (third) and `HTTPSConnection`, also under six's
       names (`six.moves.urllib.request`, `six.moves.http_client`, `six.moves.xmlrpc_client`);
     - `urllib3.PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `HTTPSConnectionPool` built
-      without a timeout (requests made on them then use the socket default);
+      without a timeout (requests made on them then use the socket default), and a subclass
+      of one defined in the same file that has no `__init__` or one that passes `*args,
+      **kwargs` on and sets nothing about timeouts (patroni's `PatroniPoolManager`, which only
+      swaps its pool classes after);
     - `socket.create_connection` (timeout is the second argument), `smtplib.SMTP/SMTP_SSL/LMTP`,
       `ftplib.FTP/FTP_TLS`, `poplib.POP3/POP3_SSL`, `imaplib.IMAP4/IMAP4_SSL` (its timeout
       parameter exists since Python 3.9), and a subclass of one of these (or of
       `http.client`'s connections) defined in the same file that has no `__init__` or one that
-      only passes `*args, **kwargs` on (`class Email(Progress, smtplib.SMTP)`), for RES101 to
-      RES105;
+      passes `*args, **kwargs` on and sets nothing about timeouts (`class Email(Progress,
+      smtplib.SMTP)`), for RES101 to RES105;
     - `sock.connect(address)` (and `connect_ex`) of a plain stream socket the same function
       makes (`sock = socket.socket(...)`, `with socket.socket() as sock`,
       `self.sock = socket.socket()`), or a TLS socket wrapping one (`wrap_socket(sock)`,

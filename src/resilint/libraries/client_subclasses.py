@@ -1,0 +1,81 @@
+"""Project classes that are a library client: a class of the file that extends one and whose
+``__init__``, if it has one, passes its arguments on to the base's (``class
+Email(Progress, smtplib.SMTP)``, patroni's ``class PatroniPoolManager(urllib3.PoolManager)``).
+Making one makes that client, judged as the client is, with the arguments it is given.
+"""
+
+from __future__ import annotations
+
+from typing import FrozenSet, Optional, Set
+
+import libcst as cst
+
+from resilint.libraries.clients import CLIENT_CALLS
+from resilint.lint.nodes import string_of
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, SemanticModel
+from resilint.lint.traversal import iter_nodes
+
+# Clients that connect when made: a subclass with a host connects where it is made.
+CONNECTING_CLASSES = frozenset(
+    name for name, spec in CLIENT_CALLS.items()
+    if spec.library in ("smtplib", "ftplib", "poplib", "imaplib", "http.client") and name.rsplit(".", 1)[-1][:1].isupper()
+)
+# Pools whose default timeout the requests made through them wait by, unless they give their own.
+_POOLS = frozenset({"urllib3.PoolManager", "urllib3.ProxyManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool"})
+_FORWARDED = CONNECTING_CLASSES | _POOLS
+
+
+def forwarded_client(model: SemanticModel, site: CallSite) -> Optional[str]:
+    """The library client a call of a class of the file makes: its first base among the
+    clients above, when the class has no ``__init__`` of its own or one that hands ``*args,
+    **kwargs`` to a base's and otherwise leaves the client's timeout alone."""
+    cls = model.resolve(site.node.func, site.scope, site.order)
+    if not isinstance(cls, ClassInfo):
+        return None
+    outer = cls.scope.parent or cls.scope
+    base = next((name for name in (model.qualified_name(b, outer, 1 << 62) for b in cls.bases) if name in _FORWARDED), None)
+    if base is None:
+        return None
+    init = [b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)]
+    return base if not init or (len(init) == 1 and _only_forwards(init[0], _settings(base))) else None
+
+
+def _settings(client: str) -> FrozenSet[str]:
+    return CLIENT_CALLS[client].settings | {"timeout"}
+
+
+def _only_forwards(init: FunctionInfo, settings: FrozenSet[str]) -> bool:
+    """``def __init__(self, *args, **kwargs): Base.__init__(self, *args, **kwargs)`` (or
+    ``super().__init__(*args, **kwargs)``), and nothing that names the client's timeout
+    settings (``self.pool_classes_by_scheme = {...}`` after it is fine)."""
+    node = init.node
+    if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+        return False
+    params = node.params
+    if params.kwonly_params or len(params.params) != 1 or not isinstance(params.star_arg, cst.Param) or params.star_kwarg is None:
+        return False
+    statements = [s for s in node.body.body if not _docstring(s)]
+    if not statements or not isinstance(statements[0], cst.SimpleStatementLine):
+        return False
+    small = statements[0].body[0]
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "__init__":
+        return False
+    if [a.star for a in call.args if a.star] != ["*", "**"]:
+        return False
+    return not any(_names(node) & settings for statement in statements[1:] for node in iter_nodes(statement))
+
+
+def _names(node: cst.CSTNode) -> Set[str]:
+    """The name, attribute or string key a node spells, if it spells one."""
+    if isinstance(node, cst.Name):
+        return {node.value}
+    if isinstance(node, cst.Attribute):
+        return {node.attr.value}
+    text = string_of(node) if isinstance(node, cst.SimpleString) else None
+    return {text} if text else set()
+
+
+def _docstring(statement: cst.CSTNode) -> bool:
+    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.SimpleString))
