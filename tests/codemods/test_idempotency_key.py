@@ -54,6 +54,39 @@ def test_a_loop_gets_a_key_created_once_above_it():
     assert remaining(code, "RES201") == []
 
 
+def test_a_stripe_create_gets_its_key_as_the_keyword_stripe_takes():
+    # Stripe's resources take the key as `idempotency_key=`; a `headers=` would be sent as a
+    # parameter of the object created
+    source = """
+        import time
+        import stripe
+
+        def charge(amount, customer):
+            for attempt in range(3):
+                try:
+                    return stripe.Charge.create(amount=amount, currency="usd", customer=customer)
+                except stripe.error.APIConnectionError:
+                    time.sleep(0.5)
+        """
+    code, left = rewrite(AddIdempotencyKey, source, fix_target="native")
+    assert code == dedent("""
+        import time
+        import uuid
+        import stripe
+
+        def charge(amount, customer):
+            request_key = str(uuid.uuid4())
+            for attempt in range(3):
+                try:
+                    return stripe.Charge.create(amount=amount, currency="usd", customer=customer, idempotency_key=request_key)
+                except stripe.error.APIConnectionError:
+                    time.sleep(0.5)
+        """)
+    assert left == []
+    assert remaining(dedent(source), "RES201") == [7]
+    assert remaining(code, "RES201") == []
+
+
 def test_a_literal_headers_dict_gets_an_entry_and_each_request_its_own_key():
     code, _ = rewrite(AddIdempotencyKey, fix_target="runtime", source="""
         import time, requests

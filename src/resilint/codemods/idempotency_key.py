@@ -29,8 +29,8 @@ import libcst as cst
 from resilint.codemods.arguments import add_argument, keyword
 from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import RUNTIME, name_node, stdlib_attribute
-from resilint.libraries.http_requests import RequestFinder
-from resilint.libraries.retry_scopes import RetryScope, calls_within, retry_scopes
+from resilint.libraries.http_requests import KEY_KEYWORD, RequestFinder, keyword_keyed
+from resilint.libraries.retry_scopes import RetryScope, calls_within, normalise, retry_scopes
 from resilint.lint.nodes import is_none, keyword_args, positional_args
 from resilint.lint.semantic import CallSite
 from resilint.lint.traversal import iter_nodes
@@ -123,6 +123,10 @@ class AddIdempotencyKey(ResilintCodemod):
 
     def _headers_editable(self, call: CallSite, position: Optional[int]) -> bool:
         keywords, star = keyword_args(call.node)
+        if keyword_keyed(normalise(self.model.call_name(call))):
+            if star:
+                self.leave_alone(call.node, f"the arguments are built elsewhere: add `{KEY_KEYWORD}=` there")
+            return not star
         headers = keywords.get("headers")
         if star or (headers is not None and not isinstance(headers.value, cst.Dict) and not is_none(headers.value)):
             self.leave_alone(call.node, "the headers are built elsewhere: add the `Idempotency-Key` there")
@@ -135,6 +139,10 @@ class AddIdempotencyKey(ResilintCodemod):
         return True
 
     def _send(self, call: CallSite, key: cst.BaseExpression) -> None:
+        if keyword_keyed(normalise(self.model.call_name(call))):
+            with self.serving(call.node.func):
+                self.plan(call.node, lambda updated: add_argument(updated, keyword(KEY_KEYWORD, key)))
+            return
         headers = keyword_args(call.node)[0].get("headers")
         entry = cst.DictElement(cst.SimpleString(f'"{HEADER}"'), key)
         with self.serving(call.node.func):

@@ -41,6 +41,12 @@ REQUEST_CALLS: Dict[str, Optional[int]] = {
 # Classes whose objects send requests: the clients, the pools, and the owners of a method that
 # takes the HTTP method (requests-hardened's ``Manager``, ``http.client.HTTPConnection``).
 CLIENT_CLASSES = frozenset({*CLIENTS, *POOLS, *(name.rsplit(".", 1)[0] for name in REQUEST_CALLS)})
+# SDK calls that create an object with a POST and take the idempotency key as a keyword of
+# their own: Stripe's resources (``stripe.Charge.create(..., idempotency_key=key)``,
+# ``stripe.checkout.Session.create``), whose own network retries reuse one key but which a
+# retry around the call repeats with none.
+_KEYWORD_KEYED = re.compile(r"stripe\.(?:[a-z_]+\.)*[A-Z]\w*\.create")
+KEY_KEYWORD = "idempotency_key"
 CLIENT_WORD = re.compile(r"session|client|http", re.I)
 RANDOM_KEYS = ("uuid.uuid1", "uuid.uuid4", "secrets.", "random.", "os.urandom", "time.time", "time.monotonic",
                 "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "ulid.", "nanoid.",
@@ -49,6 +55,21 @@ RESILINT_KEYS = ("resilint.runtime.idempotency_key", "resilint.runtime.idempoten
 # a decorator that makes each call of the function one operation (one key for all its attempts)
 OPERATION_DECORATORS = ("resilint.runtime.idempotent_operation", "resilint.runtime.idempotency.idempotent_operation")
 IDEMPOTENCY_HEADER_NAMES = ("resilint.runtime.IDEMPOTENCY_HEADER", "resilint.runtime.idempotency.IDEMPOTENCY_HEADER")
+
+
+def keyword_keyed(name: Optional[str]) -> bool:
+    """The call sends its idempotency key as ``idempotency_key=``, not as a header."""
+    return name is not None and _KEYWORD_KEYED.fullmatch(name) is not None
+
+
+def key_name(name: Optional[str]) -> str:
+    """What carries the key of a request named ``name``, for messages."""
+    return f"`{KEY_KEYWORD}`" if keyword_keyed(name) else "`Idempotency-Key`"
+
+
+def key_spelling(name: Optional[str]) -> str:
+    """A request named ``name`` given no key is sent without this, for messages."""
+    return f"`{KEY_KEYWORD}=`" if keyword_keyed(name) else "an `Idempotency-Key` header"
 
 
 def literal_method(call: cst.Call) -> Optional[str]:
@@ -114,6 +135,8 @@ class RequestFinder:
         func = node.func
         if name in METHOD_CALLS:
             return METHOD_CALLS[name], name, None
+        if keyword_keyed(name):
+            return "POST", name, None  # type: ignore[return-value]
         if name in REQUEST_CALLS:
             verb = literal_method(node)
             return (verb, name, REQUEST_CALLS[name]) if verb in UNSAFE else None
@@ -388,6 +411,8 @@ class RequestFinder:
     ) -> Tuple[str, str]:
         """("ok" | "missing" | "unstable" | "unknown", detail)."""
         node = call.node
+        if keyword_keyed(normalise(self.model.call_name(call))):
+            return self._keyword_key_status(call, scope, helper)
         headers: Optional[cst.BaseExpression] = None
         star = False
         positional = 0
@@ -418,6 +443,17 @@ class RequestFinder:
         if found is False:
             return "missing", ""
         return self.stability(found, call, scope, helper)
+
+    def _keyword_key_status(
+        self, call: CallSite, scope: Optional[RetryScope], helper: Optional[FunctionInfo],
+    ) -> Tuple[str, str]:
+        """``key_status`` of a call given its key as ``idempotency_key=``."""
+        given = next((a.value for a in call.node.args if a.keyword is not None and a.keyword.value == KEY_KEYWORD), None)
+        if given is None:
+            return ("unknown", "") if any(a.star == "**" for a in call.node.args) else ("missing", "")
+        if is_none(given):
+            return "missing", ""
+        return self.stability(given, call, scope, helper)
 
     def find_key(self, expr: cst.BaseExpression, scope: Scope, order: int, call: CallSite, depth: int = 0):
         """The key's value expression, False when the headers surely lack it, None if unknown."""

@@ -12,6 +12,8 @@ from resilint.libraries.http_requests import (
     METHOD_CALLS,
     UNSAFE,
     RequestFinder,
+    key_name,
+    key_spelling,
 )
 from resilint.libraries.raised_errors import ANSWERED, file_classes, other_library_errors, raised_errors, repeats_lost_response
 from resilint.libraries.retry_scopes import (
@@ -46,7 +48,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     sessions, slumber resources' `.post()`/`.patch()`, `httpx`, `aiohttp`, urllib3 and
     `http.client`, as `.post()`/`.patch()` or `request("POST", ...)`, also on a client object
     another module makes: `HTTPClient.send_request("POST", url)` with `HTTPClient =
-    requests_hardened.Manager(...)` imported) executed inside a retry scope — a
+    requests_hardened.Manager(...)` imported), and Stripe's `create` calls
+    (`stripe.Charge.create(...)`, `stripe.checkout.Session.create(...)`: a POST whose key is
+    the `idempotency_key=` keyword, and the fix adds it there; Stripe's own network retries
+    reuse one key, a retry around the call does not) executed inside a retry scope — a
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
     retries (also by handing itself to a helper that calls its `retry()`, in an `except` or
     under an `if`: `if not send_webhook(url, data): handle_webhook_retry(self)`), an RQ job enqueued with `retry=Retry(...)`, a hand-written retry loop, a function
@@ -198,8 +203,17 @@ class RetriedNonIdempotentCall(ProjectRule):
     name = "retried-non-idempotent-call"
     precision = "medium"  # judges hand-written loops and paths through project functions
     message = "non-idempotent request retried without an idempotency key"
-    triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH")
+    triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # the key is the order's, the same on every attempt of the task
+        """
+        import stripe
+        from celery import shared_task
+
+        @shared_task(autoretry_for=(stripe.error.APIConnectionError,), max_retries=3)
+        def charge(order_id, amount, customer):
+            stripe.Charge.create(amount=amount, currency="usd", customer=customer, idempotency_key=f"charge-{order_id}")
+        """,
         # the loop retries only smtplib's errors: a lost response of the POST raises requests'
         """
         import smtplib, time, requests
@@ -440,6 +454,18 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            """
+            import stripe
+            from celery import shared_task
+
+            @shared_task(autoretry_for=(stripe.error.APIConnectionError,), max_retries=3)
+            def charge(order_id, amount, customer):
+                stripe.Charge.create(amount=amount, currency="usd", customer=customer)
+            """,
+            line=6,
+            message="without `idempotency_key=`",
+        ),
         Invalid(
             # a celery task that queues itself again after a failure: a retry by re-queueing
             """
@@ -1292,9 +1318,10 @@ def _message(
     sent = f"a {problem.method}"
     if request is not None:
         sent += f" (`{request.name}`)"
+    name = request.name if request is not None else what.strip("`")
     why = (
-        f"with an `Idempotency-Key` created on each call{f' ({problem.detail})' if problem.detail else ''}" if problem.status == "unstable"
-        else "without an `Idempotency-Key` header"
+        f"with an {key_name(name)} created on each call{f' ({problem.detail})' if problem.detail else ''}" if problem.status == "unstable"
+        else f"without {key_spelling(name)}"
     )
     return (
         f"{what} sends {sent}{through} {why} and is retried {where} by {layer.retrier}: if an attempt reached the "
@@ -1324,7 +1351,7 @@ def _direct_problem(finder: RequestFinder, call: CallSite, scope: RetryScope) ->
         return _missing_key(name, verb, what)
     if status == "unstable":
         return (
-            f"`{name}` ({verb}) is retried by {what}, but its `Idempotency-Key` ({detail}) is created "
+            f"`{name}` ({verb}) is retried by {what}, but its {key_name(name)} ({detail}) is created "
             "inside the retried code, so it changes on every attempt and protects nothing: create it "
             "once, before the retry"
         )
@@ -1333,6 +1360,6 @@ def _direct_problem(finder: RequestFinder, call: CallSite, scope: RetryScope) ->
 
 def _missing_key(name: str, verb: str, what: str) -> str:
     return (
-        f"`{name}` ({verb}) is retried by {what} without an `Idempotency-Key` header: if an "
+        f"`{name}` ({verb}) is retried by {what} without {key_spelling(name)}: if an "
         "attempt reached the server and only the response was lost, the retry repeats the effect"
     )
