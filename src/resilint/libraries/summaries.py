@@ -57,6 +57,7 @@ from resilint.lint.semantic import (
 from resilint.lint.summary import (
     MODULE_CODE,
     PER_CALL,
+    STAR_ARGS,
     Argument,
     Arguments,
     Call,
@@ -572,6 +573,11 @@ class _Values:
         position: Optional[int] = 0
         for arg in site.node.args:
             if arg.star == "*":
+                function = self.model.positional_mapping(arg.value, site.scope, site.order) if position is not None else None
+                if function is not None:
+                    # ``f(*args)`` with the function's own ``*args``: from this position on, what
+                    # its callers pass after its named parameters
+                    found.append((f"{STAR_ARGS}{position}", ("ref", f"{self.model.name_of(function)}.(*)")))
                 position = None  # later positions are unknown
                 continue
             if arg.star:

@@ -817,9 +817,16 @@ class ProjectGraph:
         that call decides the client, and its layer. A call that passes nothing there leaves
         the parameter's default, which the file judged with ``owner``'s own fallback
         (``session = session or delivery_session``); one that passes objects, theirs."""
+        if not entered:
+            return False, None
         base, _ = split_last(target)
-        holder, parameter = split_last(base)
-        if not entered or holder != owner.name or not parameter.startswith("(") or parameter.startswith("(*"):
+        part = False  # a part of what the parameter holds (``conn.Instance(i).create_tags``)
+        for _ in range(_MAX_CLIENT_PARTS):
+            holder, parameter = split_last(base)
+            if holder == owner.name or not holder:
+                break
+            base, part = holder, True
+        if holder != owner.name or not parameter.startswith("(") or parameter.startswith("(*"):
             return False, None
         caller, into = entered[-1]
         offset = self.values.offset(into, owner, caller.place.path) or 0
@@ -828,6 +835,8 @@ class ProjectGraph:
             # (unless a decorator may fill it in: ``kwargs["client"] = ...`` in its wrapper)
             return (False, None) if owner.decorators else (True, None)
         held = self.values.argument(Caller(caller, into, offset), owner, name)
+        if part and not all(h.facts is not None and h.facts.namespaced for h in held):
+            return False, None  # only a client's parts send through it
         return _held_layer(held)
 
     # --- retry layers ------------------------------------------------------------------------

@@ -289,17 +289,19 @@ class SemanticModel:
         values = self.resolve_all(call.node.func, call.scope, call.order)
         names = tuple(dict.fromkeys(self._names(values)))
         func = call.node.func
-        if not names and isinstance(func, cst.Name):
+        if names:
+            return names
+        if isinstance(func, cst.Name):
             # ``http_method(url)`` of a parameter annotated with a protocol class of the file
             # (``http_method: HttpMethod``): what the callers pass
             binding = self.lookup(func.value, call.scope, call.order)
             if binding is not None and binding.parameter is not None:
                 name = self.name_of(binding.parameter)
                 return (name,) if name is not None else ()
-            # ``request = get_request_function(); request(...)``: a call of what a call returned
-            # (``pkg.get_request_function.()``), or of an object (its ``__call__``)
-            return tuple(dict.fromkeys(f"{name}.{CALLED}" for name in map(self.type_name, values) if name is not None))
-        return names
+        # ``request = get_request_function(); request(...)``: a call of what a call returned
+        # (``pkg.get_request_function.()``), or of an object (its ``__call__``: ``RETRY(f)``,
+        # ``self._retry(f)``, ``self._retry.copy()(f)``)
+        return tuple(dict.fromkeys(f"{name}.{CALLED}" for name in map(self.type_name, values) if name is not None))
 
     def _known_names(self, values: Values) -> Iterator[str]:
         return (name for name in self._names(values) if not _SYMBOLIC.search(name))
@@ -488,6 +490,13 @@ class SemanticModel:
 
     def keyword_mapping(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[FunctionInfo]:
         """The function whose ``**kwargs`` parameter ``expr`` names (not reassigned since)."""
+        return self._star_parameter(expr, scope, order, "star_kwarg")
+
+    def positional_mapping(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[FunctionInfo]:
+        """The function whose ``*args`` parameter ``expr`` names (not reassigned since)."""
+        return self._star_parameter(expr, scope, order, "star_arg")
+
+    def _star_parameter(self, expr: cst.BaseExpression, scope: Scope, order: int, kind: str) -> Optional[FunctionInfo]:
         if expr.__class__ is not cst.Name:
             return None
         binding = self.lookup(expr.value, scope, order)  # type: ignore[attr-defined]
@@ -495,7 +504,7 @@ class SemanticModel:
         if (function is None or binding is None or binding.expr is not None or binding.entered is not None
                 or binding.parameter is not None or binding.imported is not None or binding.defined is not None):
             return None
-        star = function.node.params.star_kwarg
+        star = getattr(function.node.params, kind)
         return function if isinstance(star, cst.Param) and star.name.value == binding.name else None
 
     def _keyword_read(self, mapping: cst.BaseExpression, key: cst.BaseExpression, scope: Scope, order: int) -> Value:

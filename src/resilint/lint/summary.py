@@ -13,7 +13,11 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 37
+SUMMARY_VERSION = 38
+# The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
+# the position it starts at (``"*0"``): the positions from there on are what that function's
+# callers pass after its named parameters.
+STAR_ARGS = "*"
 # What a project's own ``django.dispatch.Signal()`` is sent by, in ``ModuleSummary.receivers``:
 # this prefix and the signal's name (the project pass tells whether the name holds a Signal).
 PROJECT_SIGNAL = "signal:"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from resilint.lint.canonical import called_instance_type, canonical_name
-from resilint.lint.summary import CALLED, Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
+from resilint.lint.summary import CALLED, STAR_ARGS, Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.project import ProjectGraph
@@ -463,6 +463,10 @@ class ValueFlow:
         refs = passed_at(caller.call, function, parameter, caller.offset)
         if refs:
             return [held for ref in refs for held in self.ref(ref, module)]
+        if parameter in function.parameters:
+            handed_on = self._through_star_args(caller, function.parameters.index(parameter) - caller.offset, function)
+            if handed_on:
+                return handed_on
         forwarded = [ref[1] for slot, ref in caller.call.passed if slot == "**" and ref[0] == "ref"]
         if forwarded:
             # ``f(**kwargs)``: what the caller's own callers pass as that keyword
@@ -471,6 +475,33 @@ class ValueFlow:
             return []  # passed, but not a value the file could read
         default = function.defaults.get(parameter)
         return list(self.ref(default, self.graph.module_of(function))) if default is not None else []
+
+    def _through_star_args(self, caller: Caller, index: int, callee: Optional[FunctionSummary] = None, depth: int = 0) -> List[Held]:
+        """What the call passes as its positional argument ``index`` when that falls in the
+        ``*args`` its function hands on (``self._retry(*args)`` in ``def retry(self, *args)``):
+        what each caller of that function passes there, through any depth of such hand-overs.
+        When the call is of a parameter (``func(*args)`` in ``def with_retry(func, *args)``),
+        only the callers that hand it ``callee`` count: the others pass another function's
+        arguments."""
+        refs = [ref for slot, ref in caller.call.passed if slot == index]
+        if refs:
+            module = self.graph.module_of(caller.function)
+            return [held for ref in refs for held in self.ref(ref, module)]
+        if depth > 4:
+            return []
+        own = ("ref", f"{caller.function.name}.(*)")
+        for slot, ref in caller.call.passed:
+            if isinstance(slot, str) and slot[:1] == STAR_ARGS and slot[1:].isdigit() and ref == own and index >= int(slot[1:]):
+                position = len(caller.function.parameters) + index - int(slot[1:])
+                outers = self.callers(caller.function)
+                base, handed = split_last(caller.call.target)
+                if callee is not None and base == caller.function.name and handed.startswith("("):
+                    outers = [
+                        outer for outer in outers
+                        if any(h.function is callee for h in self.argument(outer, caller.function, handed[1:-1]))
+                    ]
+                return [held for outer in outers for held in self._through_star_args(outer, position - outer.offset, None, depth + 1)]
+        return []
 
     def callers(self, function: FunctionSummary) -> List[Caller]:
         """Every call in the project that may call ``function``: among the calls whose name
@@ -483,6 +514,8 @@ class ValueFlow:
         cycles = self._cycles
         parts = function.name.rsplit(".", 2)
         names = {parts[-1]}
+        if parts[-1] == "__call__":
+            names.add(CALLED)  # ``Retry(...)(f)``, ``RETRY(f)``: an instance called
         if len(parts) > 2 and parts[-1] == "__init__":
             names |= {cls.rsplit(".", 1)[-1] for cls in self.constructed_by(function.name.rsplit(".", 1)[0])}
         found: List[Caller] = []
@@ -610,14 +643,19 @@ class ValueFlow:
                 for init in self.class_attribute(callee.name, "__init__"):
                     if init.kind == "function" and init.function is not None:
                         found.append((init.function, 1))
+            elif callee.kind == "instance" and split_last(call.target)[1] == CALLED:
+                # ``self._retry.copy()(f)``: what the call returned is an object, called
+                for method in self.class_attribute(callee.name, "__call__"):
+                    if method.kind == "function" and method.function is not None:
+                        found.append((method.function, 1))
         return found
 
     def _offset(self, call: Call, function: FunctionSummary, near: str) -> int:
         if function.bound == 0:
             return 0
-        if function.bound == 2 or call.bound:
-            return 1
-        base, _ = split_last(call.target)
+        base, attribute = split_last(call.target)
+        if function.bound == 2 or call.bound or attribute == CALLED:
+            return 1  # an instance called runs its ``__call__`` with itself first
         owners = self.of(base, near) if base else ()
         return 0 if owners and all(h.kind == "class" for h in owners) else 1
 

@@ -8,7 +8,7 @@ from resilint.libraries.retry_scopes import ON_RESULT
 from resilint.libraries.self_retrying import not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
-from resilint.lint.summary import Call, Place
+from resilint.lint.summary import CALLED, Call, Place
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGE_ASSERTION_POLL
 
@@ -46,7 +46,13 @@ class NestedRetry(ProjectRule):
     unknown, never guessed. A helper that retries the function it is given
     (`def call_with_retries(fn, *args): for attempt in range(4): ... fn(*args)`) is a layer
     around every project function its callers hand it; the finding is at its call of the
-    parameter and names what runs there (`through `fn` (`fetch_page`) -> `request``).
+    parameter and names what runs there (`through `fn` (`fetch_page`) -> `request``). So is
+    an object whose `__call__` does that (patroni's `Retry`: `self._retry(func, conn, role)`,
+    `self._retry.copy()(*args, **kwargs)` in a method that hands on its own `*args`), and
+    what a caller passes after the function is what that function gets
+    (`with_retry(tag, boto3.client("ec2"), role)`: `tag`'s client is that one, not what other
+    callers hand the helper). A retry around a function that calls such a helper is counted
+    with the helper's loop only: what lies below it depends on what each caller hands it.
     Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
     not layers.
 
@@ -861,7 +867,9 @@ def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, 
     """The layer and the deepest stack of layers below it (the largest product wins)."""
     if ref.key in memo:
         return memo[ref.key]
-    if ref.key in seen or ref.layer.client:
+    if ref.key in seen or ref.layer.client or graph.calls_handed(ref.function):
+        # below a helper that retries the function it is handed (``Retry.__call__``) is what
+        # each of its callers hands it: not this path's alone
         return [ref]
     seen = seen | {ref.key}
     best: Chain = [ref]
@@ -959,7 +967,10 @@ def _step_names(reached: Reached, path: List[Call]) -> List[str]:
     names = []
     for index, call in enumerate(path):
         name = call.target.rsplit(".", 1)[-1]
-        if name.startswith("(") and index + 1 < len(reached.path):
+        if name == CALLED and index + 1 < len(reached.path):
+            # an object called (``self._retry(f)``): the ``__call__`` that runs
+            names.append(f"`{'.'.join(reached.path[index + 1][0].name.rsplit('.', 2)[-2:])}`")
+        elif name.startswith("(") and index + 1 < len(reached.path):
             runs = reached.path[index + 1][0].name.rsplit(".", 1)[-1]
             names.append(f"`{name[1:-1]}` (`{runs}`)")
         else:
