@@ -213,6 +213,9 @@ class RaiseSite:
     stack: Tuple[cst.CSTNode, ...]
 
 
+_PROTOCOLS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
+
+
 class SemanticModel:
     """Facts about one module, with lazy name resolution."""
 
@@ -618,6 +621,10 @@ class SemanticModel:
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
             annotated = self._annotated(binding)
+            if annotated is not None and binding.parameter is not None and self._project_class(annotated):
+                # ``publisher: PublisherLike`` of another module of the project (a Protocol, an
+                # abstract base, a base class): what the callers pass says what it is
+                return (annotated, binding.parameter)
             if annotated is not None:
                 return (annotated,)
             return (binding.parameter,) if binding.parameter is not None else ()
@@ -648,6 +655,11 @@ class SemanticModel:
                 continue  # ``return None`` on a path that fails, say: nothing to unpack there
             found.extend(self.resolve_all(written.elements[index].value, where, at))
         return _distinct(found)
+
+    def _project_class(self, value: Instance) -> bool:
+        """An instance of a class imported from the file's own top-level package."""
+        top = self.module_name.split(".", 1)[0]
+        return bool(top) and isinstance(value.of, str) and value.of.split(".", 1)[0] == top and "." in self.module_name
 
     def _annotated(self, binding: Binding) -> Value:
         """An instance of the class a binding is annotated with: ``requests.Session``,
@@ -685,9 +697,18 @@ class SemanticModel:
         cls = self.resolve(annotation, scope, order)
         if isinstance(cls, QName) and not cls.name.startswith(("builtins.", "typing.")):
             return cls
-        if isinstance(cls, ClassInfo):
+        if isinstance(cls, ClassInfo) and not self._protocol(cls):
             return cls
         return None
+
+    def _protocol(self, cls: ClassInfo) -> bool:
+        """A ``typing.Protocol`` of the file: no object is one, so an annotation naming it says
+        nothing of what the callers pass (mealie's ``publisher: PublisherLike``)."""
+        outer = cls.scope.parent or cls.scope
+        return any(
+            self.qualified_name(base.value if isinstance(base, cst.Subscript) else base, outer, 1 << 62) in _PROTOCOLS
+            for base in cls.bases
+        )
 
     def _attribute(self, base: Value, attr: str) -> Values:
         attr = identifier(attr)
