@@ -119,7 +119,9 @@ def judge(
     cannot read carries a timeout (the ``redis-url-timeouts`` setting)."""
     call = site.node
     if spec.socket_default:
-        spec = _with_socket_default(model, spec)
+        spec = _with_socket_default(model, spec, site)
+        if spec is None:
+            return None  # the function sets a socket default the file cannot read: its value decides
     evaluator = TimeoutEvaluator(model, site.scope, site.order)
     partial = _through_partial(model, site)
     if partial is not None:
@@ -475,14 +477,24 @@ def _module_socket_default(model: SemanticModel) -> Optional[float]:
     return model.derived(_module_socket_default, compute)
 
 
-def _with_socket_default(model: SemanticModel, spec: TimeoutSpec) -> TimeoutSpec:
-    """``spec`` with the default the module's own ``socket.setdefaulttimeout(N)`` sets, written
-    at its top level (``_module_socket_default``)."""
+def _with_socket_default(model: SemanticModel, spec: TimeoutSpec, site: CallSite) -> Optional[TimeoutSpec]:
+    """``spec`` with the default a ``socket.setdefaulttimeout(N)`` sets before the call: in
+    the same function (redash's BigQuery runner), else at the module's top level
+    (``_module_socket_default``); None when the function's value cannot be read."""
+    where = "this module's"
     seconds = _module_socket_default(model)
+    for other, name in model.iter_calls():
+        if (name == "socket.setdefaulttimeout" and other.scope is site.scope and other.order < site.order
+                and site.scope is not model.module_scope and other.node.args):
+            value = TimeoutEvaluator(model, other.scope, other.order).evaluate(other.node.args[0].value)
+            found = value.phases[0].seconds if value is not None and value.scalar else None
+            if found is None or found <= 0:
+                return None
+            seconds, where = found, "the function's"
     if seconds is None:
         return spec
     return replace(spec, default_seconds=float(seconds), default_message=(
-        f"without `http=`, googleapiclient's build_http() waits what this module's "
+        f"without `http=`, googleapiclient's build_http() waits what {where} "
         f"`socket.setdefaulttimeout` sets: {seconds:g} s"
     ))
 

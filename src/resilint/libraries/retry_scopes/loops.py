@@ -174,7 +174,7 @@ def _handwritten(
         after = _following(body, node)
         going_round = [
             h for h in node.handlers
-            if _goes_round(h, after) and is_failure(rec, h, scope, order) and not shadowed(rec.model, node, h, scope, order)
+            if _goes_round(h, after, loop) and is_failure(rec, h, scope, order) and not shadowed(rec.model, node, h, scope, order)
         ]
         if requeue is not None:
             # a worker that puts the failed item back on its queue tries that item again
@@ -431,12 +431,30 @@ def _requeue_limit(
     )
 
 
-def _goes_round(handler: cst.ExceptHandler, after: Sequence[cst.BaseStatement]) -> bool:
+def _goes_round(handler: cst.ExceptHandler, after: Sequence[cst.BaseStatement], loop: cst.CSTNode) -> bool:
     """A handler that does not always leave the loop: it falls through to the next pass (unless
-    what follows its ``try`` leaves: ``except RequestException: pass`` then ``return status``),
-    or ``continue``s under a condition (``if attempt < 4: sleep(); continue`` before ``raise``)."""
+    what follows its ``try`` leaves: ``except RequestException: pass`` then ``return status``,
+    or sets the flag a ``while not retried`` loop stops on), or ``continue``s under a condition
+    (``if attempt < 4: sleep(); continue`` before ``raise``)."""
     stmts = block(handler.body)
-    return has_continue(stmts) or not (leaves(stmts) or leaves(after))
+    return has_continue(stmts) or not (leaves(stmts) or leaves(after) or _ends_by_flag(loop, after))
+
+
+def _ends_by_flag(loop: cst.CSTNode, after: Sequence[cst.BaseStatement]) -> bool:
+    """What follows the ``try`` sets, on every path, a flag the loop runs only while it is
+    false (``while not retried:`` … ``retried = True``): the loop ends after that pass."""
+    test = loop.test if isinstance(loop, cst.While) else None
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return False
+    flag = dotted_name(test.expression)
+    for stmt in after:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if (isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and small.value.value == "True"
+                    and flag and any(dotted_name(target.target) == flag for target in small.targets)):
+                return True
+    return False
 
 
 def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
@@ -576,7 +594,30 @@ def is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order:
     types = handler.type
     elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
     names = [rec.expr_name(e, scope, order) for e in elements]
-    return not all(n in NOT_FAILURES for n in names)
+    return not all(n in NOT_FAILURES for n in names) and not _only_interrupted(rec, handler, scope, order)
+
+
+def _only_interrupted(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order: int) -> bool:
+    """``except OSError as e: if e.errno != errno.EINTR: raise``: it goes round only when a
+    signal interrupted the call (a wait for the program's own child, redash's RQ worker),
+    which nothing failed at; every other error leaves."""
+    for node in walk_statements(block(handler.body)):
+        if not isinstance(node, cst.If):
+            continue
+        tests_eintr = any(
+            isinstance(part, cst.Attribute) and rec.expr_name(part, scope, order) == "errno.EINTR"
+            for part in expression_nodes(node.test)
+        )
+        branches = [block(node.body)] + ([block(node.orelse.body)] if isinstance(node.orelse, cst.Else) else [])
+        if tests_eintr and any(_raises_again(branch) for branch in branches):
+            return True
+    return False
+
+
+def _raises_again(stmts: Sequence[cst.BaseStatement]) -> bool:
+    return any(
+        isinstance(small, cst.Raise) for stmt in stmts if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body
+    )
 
 
 def handler_kind(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order: int) -> str:

@@ -109,7 +109,8 @@ class BackoffWithoutJitter(ProjectRule):
     by default): a test's fixture that waits for its own server, or a CI script that polls the
     container its job started, is the only client of what it waits for, so there is no crowd
     for jitter to spread, and a random term would only make the test slower and its timing
-    harder to reproduce. Polling loops that handle no failure are not retry loops and are not checked
+    harder to reproduce. A `while not retried:` loop that sets `retried = True` after its `try`
+    makes one attempt: its pause is followed by none. Polling loops that handle no failure are not retry loops and are not checked
     (a tenacity policy whose only `retry=` is `retry_if_result`/`retry_if_not_result` is such a
     poll: an attempt that raises is not repeated; so is one that retries only `TryAgain` or an
     error that the module raises only on the state it read, never in an `except` handler: `if
@@ -248,6 +249,22 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # the flag set after the failed attempt ends the loop: the pause is followed by no
+        # second attempt (redash's `_wait_for_db_connection`)
+        """
+        import time
+        from sqlalchemy.exc import DatabaseError
+
+        def wait_for_db(db):
+            retried = False
+            while not retried:
+                try:
+                    db.engine.execute("SELECT 1;")
+                    return
+                except DatabaseError:
+                    time.sleep(30)
+                retried = True
+        """,
         # a file read until it ends and opened again: no connection, local work
         """
         import time

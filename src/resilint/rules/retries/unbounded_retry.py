@@ -84,7 +84,8 @@ class UnboundedRetry(Rule):
     `FileExistsError`, an `IndexError` while reading rows, a unix socket, the `accept()` of a
     socket the program listens on, a server that binds its own port and is started again after
     an error (a `try` that calls `bind` or `listen`, also by recursion), the start of its own aiohttp site (`TCPSite(...).start()`),
-    a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes, a device read through
+    a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes (also a
+    handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`), a device read through
     pyudev, pyserial, pyusb or evdev, psutil, regular expressions, a free port of this
     machine probed with portend, an in-process queue or event
     (`asyncio.wait_for(queue.get(), timeout=1)`), a future of this process not done yet
@@ -173,6 +174,22 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # it goes round only when a signal interrupts the wait for its own child (EINTR)
+        """
+        import errno
+        from rq.worker import Worker
+
+        class HardLimitingWorker(Worker):
+            def monitor_work_horse(self, job, queue):
+                while True:
+                    try:
+                        retpid, ret_val, rusage = self.wait_for_horse()
+                        break
+                    except OSError as e:
+                        if e.errno != errno.EINTR:
+                            raise
+                        self.heartbeat()
+        """,
         # the failure path turns the query's parsing off before it calls itself again: a
         # fallback that runs once
         """

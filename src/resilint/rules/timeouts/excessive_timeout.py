@@ -36,8 +36,9 @@ class ExcessiveTimeout(ProjectRule):
       read; `psycopg.connect(...)` (psycopg 3) without `connect_timeout` (or with 0 or `None`)
       waits 130 s to connect; googleapiclient's `build(...)` (and `build_from_document`)
       without `http=` makes its `httplib2.Http` with `build_http()`, 60 s
-      (`DEFAULT_HTTP_TIMEOUT_SEC`), or the default a `socket.setdefaulttimeout(N)` at the top
-      level of the same module sets (one set in another module is not seen); pycurl's
+      (`DEFAULT_HTTP_TIMEOUT_SEC`), or the default a `socket.setdefaulttimeout(N)` sets before
+      it in the same function (a value the file cannot read leaves the call alone) or at the
+      top level of the same module (one set in another module is not seen); pycurl's
       `CONNECTTIMEOUT` of 0 (or `None`) selects libcurl's 300 s.
     - the values of the clients RES101 lists: pycurl's `TIMEOUT_MS`/`CONNECTTIMEOUT_MS` are
       read in milliseconds, hvac's `Client(timeout=...)`, PyMySQL's and mysql-connector's
@@ -190,6 +191,17 @@ class ExcessiveTimeout(ProjectRule):
             async with httpx.AsyncClient(timeout=60) as client:
                 response = await client.get(url, timeout=read_timeout)
                 return response.json()
+        """,
+        # build_http() takes the socket default the function sets just before (redash's
+        # BigQuery runner), from a setting the file cannot read
+        """
+        import socket
+        from googleapiclient.discovery import build
+        from app import settings
+
+        def bigquery(creds):
+            socket.setdefaulttimeout(settings.BIGQUERY_HTTP_TIMEOUT)
+            return build("bigquery", "v2", credentials=creds)
         """,
         # build_http() takes the socket default the module sets, within max-timeout
         """
@@ -416,6 +428,18 @@ class ExcessiveTimeout(ProjectRule):
                 return build("drive", "v3", credentials=creds)
             """,
             message="waits what this module's `socket.setdefaulttimeout` sets: 300 s",
+            count=2,  # and the default itself, where it is set
+        ),
+        Invalid(
+            """
+            import socket
+            from googleapiclient.discovery import build
+
+            def drive(creds):
+                socket.setdefaulttimeout(120)
+                return build("drive", "v3", credentials=creds)
+            """,
+            message="waits what the function's `socket.setdefaulttimeout` sets: 120 s",
             count=2,  # and the default itself, where it is set
         ),
     ]
