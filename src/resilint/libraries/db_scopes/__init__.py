@@ -53,7 +53,7 @@ DB_SCOPE_TRIGGERS: Tuple[str, ...] = tuple(sorted({t for lib in _LIBRARIES for t
 _BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _SKIPPED = ("builtins.",)
 _INNERMOST = 1 << 30  # implicit transactions sit inside every block around them
-_MAX_CANDIDATES = 3  # calls before a commit that may have left its transaction open
+_MAX_CANDIDATES = 4  # calls before a commit that may have left its transaction open
 
 
 @dataclass(eq=False)
@@ -342,10 +342,13 @@ class _Finder:
                         self.found.scopes.append(HeldScope(opening, candidate.node, function, covered, _INNERMOST, implicit="after"))
                 pending = []
                 continue
-            if len(pending) >= _MAX_CANDIDATES or id(site.node) in inside or method_of(site.node) in sqlalchemy.IMPLICIT_METHODS:
+            if len(pending) >= _MAX_CANDIDATES or id(site.node) in inside or _query_chain(site.node):
                 continue
             target = self.model.resolve(site.node.func, site.scope, site.order)
             name = self.model.qualified_name(site.node.func, site.scope, site.order) or ""
+            if method_of(site.node) in sqlalchemy.IMPLICIT_METHODS and "(" in name:
+                continue  # ``session.execute(...)`` on a parameter: a query, judged as one
+            # a project method named like a session's (a repository's ``get_one``) is the project's
             if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top):
                 pending.append(site)
 
@@ -434,6 +437,20 @@ class _Finder:
         if binding.expr is not None or binding.entered is not None or binding.imported or binding.defined:
             return False
         return isinstance(owner.node, cst.FunctionDef) and func.value in parameter_names(owner.node.params)
+
+
+def _query_chain(call: cst.Call) -> bool:
+    """``User.query.filter_by(...)``, ``session.query(X).first()``: a step of a query, not a
+    project function (a repository's ``repo.get_one(slug)`` is one, whatever its name)."""
+    if method_of(call) not in sqlalchemy.IMPLICIT_METHODS:
+        return False
+    receiver = call.func.value  # type: ignore[attr-defined]
+    while isinstance(receiver, (cst.Attribute, cst.Call)):
+        step = receiver.attr.value if isinstance(receiver, cst.Attribute) else method_of(receiver)
+        if step in sqlalchemy.IMPLICIT_METHODS:
+            return True
+        receiver = receiver.value if isinstance(receiver, cst.Attribute) else receiver.func
+    return False
 
 
 def _returns_plainly(statement: cst.CSTNode) -> bool:

@@ -1,6 +1,7 @@
 from sqlalchemy.orm import Session
 
 from app.models import Sport, Workout, db
+from app.repository import SportRepository
 from app.weather import get_weather
 
 
@@ -61,3 +62,12 @@ def create_with_service(sport_id):
     result = service.process()  # expect: RES301 "`CreationService()` left open"
     db.session.commit()
     return result
+
+
+def refresh_weather(session, sport_id):
+    # the repository's method is named like a session's (`get_one`): a project call all the same
+    repo = SportRepository(session)
+    sport = repo.get_one(sport_id)
+    sport.weather = get_weather({"sport": sport.id})  # expect: RES301 "`repo.get_one()` left open"
+    repo.update(sport)
+    session.close()
