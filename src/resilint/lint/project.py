@@ -841,14 +841,20 @@ class ProjectGraph:
 
     # --- retry layers ------------------------------------------------------------------------
 
-    def layers_reached(self, function: FunctionSummary, calls: Iterable[Call], after: Optional[int] = None) -> List[Reached]:
+    def layers_reached(
+        self, function: FunctionSummary, calls: Iterable[Call], after: Optional[int] = None,
+        entry: Tuple[Tuple[FunctionSummary, Call], ...] = (),
+    ) -> List[Reached]:
         """The first retry layers each of ``calls`` (made by ``function``) runs into: a loop layer
         inside ``after`` (or any loop layer when ``after`` is None), the client layer of the call
         itself, or, in the functions it calls at any depth, their first layers. A call that the
-        arguments on the way rule out (``call_conditions.py``) runs into nothing."""
+        arguments on the way rule out (``call_conditions.py``) runs into nothing. ``entry``:
+        the calls that led into ``function``, whose arguments say what its parameters hold
+        (the function a helper that retries what it is handed runs); the paths returned start
+        after them."""
         found: Dict[Tuple[str, int], Reached] = {}
         queue: Deque[Tuple[FunctionSummary, Call, Tuple[Tuple[FunctionSummary, Call], ...], Optional[int], Optional[Made], Context]] = deque(
-            (function, call, (), after, None, {}) for call in calls
+            (function, call, entry, after, None, {}) for call in calls
         )
         visited: _Visited = {(function.name, frozenset())}
         contexts: Dict[str, int] = {}
@@ -892,7 +898,7 @@ class ProjectGraph:
                     continue
                 receiver = self.made_by(owner, call) or (made if made is not None and split_last(call.target)[0] in self.values.lineage(made.cls) else None)
                 queue.extend((callee, inner_call, path, None, receiver, entered) for inner_call in conditions.running(callee, entered))
-        return list(found.values())
+        return [Reached(reached.layer, reached.path[len(entry):]) for reached in found.values()] if entry else list(found.values())
 
     def callees(
         self, call: Call, owner: FunctionSummary, entered: Tuple[Tuple[FunctionSummary, Call], ...] = (),

@@ -621,9 +621,10 @@ class SemanticModel:
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
             annotated = self._annotated(binding)
-            if annotated is not None and binding.parameter is not None and self._project_class(annotated):
-                # ``publisher: PublisherLike`` of another module of the project (a Protocol, an
-                # abstract base, a base class): what the callers pass says what it is
+            if annotated is not None and self._injected(binding) and self._project_class(annotated):
+                # ``def __init__(self, publisher: PublisherLike)`` with a class of another module
+                # of the project (a Protocol, an abstract base, a base class): what the callers
+                # pass says what it is
                 return (annotated, binding.parameter)
             if annotated is not None:
                 return (annotated,)
@@ -655,6 +656,12 @@ class SemanticModel:
                 continue  # ``return None`` on a path that fails, say: nothing to unpack there
             found.extend(self.resolve_all(written.elements[index].value, where, at))
         return _distinct(found)
+
+    @staticmethod
+    def _injected(binding: Binding) -> bool:
+        """A parameter of a constructor: the object the caller hands in (dependency injection)."""
+        parameter = binding.parameter
+        return parameter is not None and parameter.function is not None and parameter.function.name == "__init__"
 
     def _project_class(self, value: Instance) -> bool:
         """An instance of a class imported from the file's own top-level package."""

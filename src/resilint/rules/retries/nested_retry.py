@@ -8,7 +8,7 @@ from resilint.libraries.retry_scopes import ON_RESULT
 from resilint.libraries.self_retrying import not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
-from resilint.lint.summary import CALLED, Call, Place
+from resilint.lint.summary import CALLED, Call, FunctionSummary, Place
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGE_ASSERTION_POLL
 
@@ -51,8 +51,8 @@ class NestedRetry(ProjectRule):
     `self._retry.copy()(*args, **kwargs)` in a method that hands on its own `*args`), and
     what a caller passes after the function is what that function gets
     (`with_retry(tag, boto3.client("ec2"), role)`: `tag`'s client is that one, not what other
-    callers hand the helper). A retry around a function that calls such a helper is counted
-    with the helper's loop only: what lies below it depends on what each caller hands it.
+    callers hand the helper). A retry around a function that calls such a helper counts,
+    below the helper's loop, what that path hands it, not what its other callers do.
     Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
     not layers.
 
@@ -856,34 +856,49 @@ class NestedRetry(ProjectRule):
             for reached in _reached(graph, outer):
                 if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name, graph.ancestry):
                     continue
-                below = _chain(graph, reached.layer, chains, {outer.key})
+                below = _chain(graph, reached.layer, chains, {outer.key}, _entry(reached))
                 _report(ctx, outer, reached, below)
 
 
 Chain = List[LayerRef]
 
 
-def _chain(graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, int]]) -> Chain:
-    """The layer and the deepest stack of layers below it (the largest product wins)."""
-    if ref.key in memo:
+def _chain(
+    graph: ProjectGraph, ref: LayerRef, memo: dict, seen: Set[Tuple[str, int]],
+    entry: Tuple[Tuple[FunctionSummary, Call], ...] = (),
+) -> Chain:
+    """The layer and the deepest stack of layers below it (the largest product wins). Below a
+    helper that retries the function it is handed (``Retry.__call__``) is what the call that
+    ``entry`` ends with hands it, not what its other callers do."""
+    handed = graph.calls_handed(ref.function)
+    if not handed and ref.key in memo:
         return memo[ref.key]
-    if ref.key in seen or ref.layer.client or graph.calls_handed(ref.function):
-        # below a helper that retries the function it is handed (``Retry.__call__``) is what
-        # each of its callers hands it: not this path's alone
+    if ref.key in seen or ref.layer.client or (handed and not entry):
         return [ref]
     seen = seen | {ref.key}
     best: Chain = [ref]
-    for reached in _reached(graph, ref):
+    for reached in _reached(graph, ref, entry=entry[-1:] if handed else ()):
         if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name, graph.ancestry):
             continue
-        candidate = [ref] + _chain(graph, reached.layer, memo, seen)
+        candidate = [ref] + _chain(graph, reached.layer, memo, seen, _entry(reached))
         if _weight(candidate) > _weight(best):
             best = candidate
-    memo[ref.key] = best
+    if not handed:
+        memo[ref.key] = best
     return best
 
 
-def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]] = frozenset()) -> Iterator[Reached]:
+def _entry(reached: Reached) -> Tuple[Tuple[FunctionSummary, Call], ...]:
+    """The calls that lead into the reached layer's function (a loop's path ends with the call
+    inside it)."""
+    path = reached.path
+    return path[:-1] if path and path[-1][0] is reached.layer.function else path
+
+
+def _reached(
+    graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]] = frozenset(),
+    entry: Tuple[Tuple[FunctionSummary, Call], ...] = (),
+) -> Iterator[Reached]:
     """The layers the calls a layer covers reach, looking through a poll on the result (a
     tenacity ``retry_if_result`` or ``TryAgain``): the poll repeats no failed call, the layers
     inside it do (an outer loop around a status poll whose
@@ -891,7 +906,7 @@ def _reached(graph: ProjectGraph, ref: LayerRef, seen: FrozenSet[Tuple[str, int]
     after = None if ref.layer.whole_function else ref.index
     # a call whose failure leaves the layer (outside the ``try`` it retries) is not multiplied by it
     covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes]
-    for reached in graph.layers_reached(ref.function, covered, after):
+    for reached in graph.layers_reached(ref.function, covered, after, entry):
         if any(call.swallowed for _, call in reached.path) or _spared(graph, reached):
             continue  # the inner layer's last failure ends in an ``except Exception: pass`` on the way
         inner = reached.layer

@@ -26,11 +26,11 @@ class AWSConnection:
 
 
 def keep_tagging():
-    # around a function that uses the retrying object: the two loops, and not what other
-    # callers hand that object
+    # around a function that uses the retrying object: the two loops, and below them what this
+    # path hands the object
     connection = AWSConnection()
     while True:
         try:
-            return connection.on_role_change("primary")  # expect: RES204 "`on_role_change` -> `retry` -> `Retry.__call__`: a hand-written retry loop with no attempt limit"
+            return connection.on_role_change("primary")  # expect: RES204 "`on_role_change` -> `retry` -> `Retry.__call__`: a hand-written retry loop with no attempt limit (app/cloud.py:32) x a hand-written retry loop (attempts unknown) (app/retrying.py:22) x boto3 resource retries (app/cloud.py:23)"
         except ClientError:
             time.sleep(random.uniform(1, 5))

@@ -35,4 +35,6 @@ def with_retry(func, *args):
         try:
             return func(*args)  # expect: RES204 "`func` (`notify`) -> `request`: a hand-written retry loop 4 attempts"
         except OSError:
+            if attempt == 3:
+                raise
             time.sleep(random.uniform(0, 2 ** attempt))
