@@ -63,7 +63,7 @@ def _only_forwards(init: FunctionInfo, settings: FrozenSet[str]) -> bool:
         return False
     if [a.star for a in call.args if a.star] != ["*", "**"]:
         return False
-    return not any(_names(node) & settings for statement in statements[1:] for node in iter_nodes(statement))
+    return not any(_names(part) & settings for statement in statements[1:] for part in iter_nodes(statement))
 
 
 def _names(node: cst.CSTNode) -> Set[str]:

@@ -135,8 +135,8 @@ class RequestFinder:
         func = node.func
         if name in METHOD_CALLS:
             return METHOD_CALLS[name], name, None
-        if keyword_keyed(name):
-            return "POST", name, None  # type: ignore[return-value]
+        if name is not None and keyword_keyed(name):
+            return "POST", name, None
         if name in REQUEST_CALLS:
             verb = literal_method(node)
             return (verb, name, REQUEST_CALLS[name]) if verb in UNSAFE else None

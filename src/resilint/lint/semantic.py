@@ -710,7 +710,7 @@ class SemanticModel:
 
     def _protocol(self, cls: ClassInfo) -> bool:
         """A ``typing.Protocol`` of the file: no object is one, so an annotation naming it says
-        nothing of what the callers pass (mealie's ``publisher: PublisherLike``)."""
+        nothing of what the callers pass (``archiver: Archiver``)."""
         outer = cls.scope.parent or cls.scope
         return any(
             self.qualified_name(base.value if isinstance(base, cst.Subscript) else base, outer, 1 << 62) in _PROTOCOLS
