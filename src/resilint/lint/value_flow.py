@@ -476,6 +476,20 @@ class ValueFlow:
         default = function.defaults.get(parameter)
         return list(self.ref(default, self.graph.module_of(function))) if default is not None else []
 
+    def _instances_called(self, function: FunctionSummary) -> List[Caller]:
+        """The calls of an object whose ``__call__`` is ``function``, as the files name them:
+        an instance of its class (or of a subclass) called (``RETRY(f)``, ``self._retry(f)``:
+        ``pkg.Retry.()``), or what one of its methods returns, called (``self._retry.copy()(f)``:
+        ``pkg.Retry.copy.()``). Only those are asked of the values: every call of a called
+        result in the project would be far more."""
+        cls = function.name.rsplit(".", 1)[0]
+        prefixes = tuple(f"{name}." for name in (cls, *self.subclasses(cls)))
+        found: List[Caller] = []
+        for caller, call in self._named().get(CALLED, ()):
+            if call.target.startswith(prefixes):
+                found.extend(Caller(caller, call, offset) for callee, offset in self.callees(call, caller.place.path) if callee is function)
+        return found
+
     def _through_star_args(self, caller: Caller, index: int, callee: Optional[FunctionSummary] = None, depth: int = 0) -> List[Held]:
         """What the call passes as its positional argument ``index`` when that falls in the
         ``*args`` its function hands on (``self._retry(*args)`` in ``def retry(self, *args)``):
@@ -514,13 +528,13 @@ class ValueFlow:
         cycles = self._cycles
         parts = function.name.rsplit(".", 2)
         names = {parts[-1]}
-        if parts[-1] == "__call__":
-            names.add(CALLED)  # ``Retry(...)(f)``, ``RETRY(f)``: an instance called
         if len(parts) > 2 and parts[-1] == "__init__":
             names |= {cls.rsplit(".", 1)[-1] for cls in self.constructed_by(function.name.rsplit(".", 1)[0])}
         found: List[Caller] = []
         for name in names:
             found.extend(self._callers_named(name, function))
+        if len(parts) > 2 and parts[-1] == "__call__":
+            found.extend(self._instances_called(function))
         if self._cycles == cycles:
             self._callers_final[key] = found
         return found
