@@ -53,7 +53,7 @@ DB_SCOPE_TRIGGERS: Tuple[str, ...] = tuple(sorted({t for lib in _LIBRARIES for t
 _BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _SKIPPED = ("builtins.",)
 _INNERMOST = 1 << 30  # implicit transactions sit inside every block around them
-_MAX_CANDIDATES = 4  # calls before a commit that may have left its transaction open
+_MAX_CANDIDATES = 3  # calls before a commit that may have left its transaction open
 
 
 @dataclass(eq=False)

@@ -149,7 +149,7 @@ class ConnectionHeldAcrossCall(ProjectRule):
     with it open (its last query is through a session that outlives it, with no commit after:
     `load_sport(id)`, a service whose constructor queries, or a repository's method over the
     caller's session, `repo.get_one(id)`, whatever it is named) and the caller commits or closes
-    it later (its calls between that call and the commit are held: up to four such calls before
+    it later (its calls between that call and the commit are held: up to three such calls before
     each commit are considered; a caller that never ends it is not followed); `ATOMIC_REQUESTS` (configured in settings) is not modelled;
     an attribute a guard tests (`fq.status`) is taken to keep the value the caller set last
     before the call (a method that changes it on the way is not seen).
