@@ -153,24 +153,21 @@ class _Mentions(cst.CSTVisitor):
         if len(self.scopes) > 1 and self.model.scope_of.get(original_node) is self.scopes[-1]:
             self.scopes.pop()
 
+    def _binding_scope(self, name: str) -> Scope:
+        """The innermost scope that binds the name (a closure reads its function's)."""
+        return next((scope for scope in reversed(self.scopes) if name in scope.bindings), self.model.module_scope)
+
     def _key(self, name: str) -> Tuple[int, str]:
-        """The name as the innermost scope that binds it holds it (a closure reads its
-        function's)."""
-        for scope in reversed(self.scopes):
-            if name in scope.bindings:
-                return id(scope), name
-        return id(self.model.module_scope), name
+        """The name as the scope that binds it holds it."""
+        return id(self._binding_scope(name)), name
 
     def _imported(self, owner: cst.BaseExpression) -> bool:
         """``Check.http``, ``consul.http``: an attribute of what an import binds, not of an
         object the file makes (``self.http``)."""
         if not isinstance(owner, cst.Name):
             return False
-        for scope in reversed(self.scopes):
-            bindings = scope.bindings.get(owner.value)
-            if bindings:
-                return all(binding.imported for binding in bindings)
-        return False
+        bindings = self._binding_scope(owner.value).bindings.get(owner.value)
+        return bool(bindings) and all(binding.imported for binding in bindings)
 
     def _check(self, node: cst.BaseExpression, objects: Optional[Set[int]]) -> None:
         if objects and self.parents and not self._followed(node):

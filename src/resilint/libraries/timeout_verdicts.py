@@ -462,35 +462,36 @@ def _judge_applied(model: SemanticModel, site: CallSite, name: str, settings: "S
     return replace(verdict, node=node, anchor=site.node, client=client, spec=spec, applied=True)
 
 
-def _module_socket_default(model: SemanticModel) -> Optional[float]:
-    """The seconds the module's own ``socket.setdefaulttimeout(N)`` sets at its top level (the
-    last one; None when it sets none, or ``None``)."""
-    def compute() -> Optional[float]:
-        found = None
+def _socket_defaults(model: SemanticModel) -> Dict[int, List[Tuple[int, Optional[float]]]]:
+    """The file's ``socket.setdefaulttimeout(N)`` calls, by the scope (its ``id``) they are
+    written in, in order: (order, seconds; None when the value cannot be read, is ``None`` or
+    is not above zero)."""
+    def compute() -> Dict[int, List[Tuple[int, Optional[float]]]]:
+        found: Dict[int, List[Tuple[int, Optional[float]]]] = {}
         for site, name in model.iter_calls():
-            if name == "socket.setdefaulttimeout" and site.scope is model.module_scope and site.node.args:
+            if name == "socket.setdefaulttimeout" and site.node.args:
                 value = TimeoutEvaluator(model, site.scope, site.order).evaluate(site.node.args[0].value)
                 seconds = value.phases[0].seconds if value is not None and value.scalar else None
-                found = seconds if seconds is not None and seconds > 0 else None
+                found.setdefault(id(site.scope), []).append((site.order, seconds if seconds is not None and seconds > 0 else None))
         return found
 
-    return model.derived(_module_socket_default, compute)
+    return model.derived(_socket_defaults, compute)
 
 
 def _with_socket_default(model: SemanticModel, spec: TimeoutSpec, site: CallSite) -> Optional[TimeoutSpec]:
     """``spec`` with the default a ``socket.setdefaulttimeout(N)`` sets before the call: in
-    the same function (redash's BigQuery runner), else at the module's top level
-    (``_module_socket_default``); None when the function's value cannot be read."""
+    the same function (redash's BigQuery runner), else at the module's top level (the last
+    one there); None when the function's value cannot be read."""
+    defaults = _socket_defaults(model)
     where = "this module's"
-    seconds = _module_socket_default(model)
-    for other, name in model.iter_calls():
-        if (name == "socket.setdefaulttimeout" and other.scope is site.scope and other.order < site.order
-                and site.scope is not model.module_scope and other.node.args):
-            value = TimeoutEvaluator(model, other.scope, other.order).evaluate(other.node.args[0].value)
-            found = value.phases[0].seconds if value is not None and value.scalar else None
-            if found is None or found <= 0:
-                return None
-            seconds, where = found, "the function's"
+    top = defaults.get(id(model.module_scope))
+    seconds = top[-1][1] if top else None
+    if site.scope is not model.module_scope:
+        before = [found for order, found in defaults.get(id(site.scope), ()) if order < site.order]
+        if any(found is None for found in before):
+            return None
+        if before:
+            seconds, where = before[-1], "the function's"
     if seconds is None:
         return spec
     return replace(spec, default_seconds=float(seconds), default_message=(
