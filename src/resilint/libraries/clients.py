@@ -463,9 +463,21 @@ def _sdk_http() -> Dict[str, TimeoutSpec]:
     return table
 
 
+def _directories() -> Dict[str, TimeoutSpec]:
+    """LDAP clients."""
+    # ldap3: Connection(server, user=None, ..., receive_timeout=None, ...): a synchronous
+    # connection (the default strategy) waits for every answer, the bind's too, as long as the
+    # server takes. Another strategy does its own I/O (MOCK_SYNC in tests answers from memory).
+    connection = TimeoutSpec(
+        "ldap3", keyword="receive_timeout", elsewhere=("client_strategy",),
+        unbounded_default="ldap3 waits for every answer forever without `receive_timeout=`",
+    )
+    return {name: connection for name in ("ldap3.Connection", "ldap3.core.connection.Connection")}
+
+
 CLIENT_CALLS: Dict[str, TimeoutSpec] = {
     **_requests(), **_httpx(), **_aiohttp(), **_stdlib(), **_other_waits(), **_urllib3(),
-    **_databases(), **_aws(), **_sdk_http(), **_treq(),
+    **_databases(), **_aws(), **_sdk_http(), **_treq(), **_directories(),
 }
 
 def _curl() -> Dict[str, TimeoutSpec]:
@@ -500,7 +512,7 @@ TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "valkey", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
-    "jira", "openai", "websocket", "pycurl", "treq", "xmlrpc", "imap_tools",
+    "jira", "openai", "websocket", "pycurl", "treq", "xmlrpc", "imap_tools", "ldap3",
 )
 
 
