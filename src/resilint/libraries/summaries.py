@@ -145,6 +145,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     for info in model.functions:
         if id(info) in db.left_open:
             function_of(info).leaves_open = True
+        if id(info) in db.commits_within:
+            function_of(info).commits_within = True
+        through = [locate(call) for call in db.open_through.get(id(info), ())]
+        if through:
+            function_of(info).open_through = tuple(f"{where.line}:{where.column}" for where in through if where is not None)
         last = db.commits.get(id(info))
         if last is not None:
             where = locate(last) if isinstance(last, cst.Call) else None

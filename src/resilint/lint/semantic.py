@@ -35,7 +35,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 import libcst as cst
 
 from resilint.lint.canonical import called_instance_type, canonical_name, loaded_module, returned_type
-from resilint.lint.nodes import is_none, string_of
+from resilint.lint.nodes import dotted_name, is_none, string_of
 from resilint.lint.summary import CALLED
 from resilint.lint.traversal import walk
 
@@ -519,7 +519,11 @@ class SemanticModel:
 
     def _item(self, expr: cst.Subscript, scope: Scope, order: int) -> Iterator[Value]:
         """``HANDLERS["create"]`` of a dict literal: that entry; with a key the file cannot
-        read, any of its entries."""
+        read, any of its entries. A generic class given its type arguments
+        (``HttpRepo[CreateRecipe, Recipe]``) is that class."""
+        if _generic_alias(expr):
+            yield from self.resolve_all(expr.value, scope, order)
+            return
         if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
             return
         read = self._keyword_read(expr.value, expr.slice[0].slice.value, scope, order)
@@ -1282,3 +1286,17 @@ def _dotted(node: Union[cst.Attribute, cst.Name, cst.BaseExpression, None]) -> O
         return None
     parts.append(identifier(node.value))
     return ".".join(reversed(parts))
+
+
+def _generic_alias(expr: cst.Subscript) -> bool:
+    """Whether ``expr`` spells a class with type arguments (``Repo[Model]``, ``Repo[A, B]``):
+    a class-like name (``CamelCase``, not a ``CONSTANT``) given only names of the same kind."""
+
+    def class_like(node: cst.BaseExpression) -> bool:
+        spelled = dotted_name(node)
+        last = spelled.rsplit(".", 1)[-1] if spelled else ""
+        return bool(last) and last[0].isupper() and not last.isupper()
+
+    return class_like(expr.value) and all(
+        isinstance(element.slice, cst.Index) and class_like(element.slice.value) for element in expr.slice
+    )

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 38
+SUMMARY_VERSION = 39
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -389,6 +389,14 @@ class FunctionSummary:
     # It returns with the implicit transaction of a session that outlives it still open (a
     # query through ``Model.query`` or ``db.session`` and no commit after it).
     leaves_open: bool = False
+    # The project calls after its last commit ("line:column"), outside any block or branch,
+    # that may leave a transaction open for it to return with (``return self.repo.get_one(id)``
+    # in a wrapper): the project pass tells whether one does and nothing after it ends it.
+    open_through: Tuple[str, ...] = ()
+    # It ends the implicit transaction it runs in on the way, whatever it does after (a
+    # ``commit()`` outside any branch or loop, maybe in a ``try``): a transaction its caller
+    # holds ends there.
+    commits_within: bool = False
     # Its parameters annotated with a builtin scalar type and no ``None`` default (``order:
     # int``): they hold some value of that type, never None, whatever the caller passes.
     scalars: Dict[str, str] = field(default_factory=dict)
@@ -494,7 +502,8 @@ class ModuleSummary:
                   list(d.queries)] for d in f.db_scopes],
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
                 [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open, f.scalars,
-                None if f.returned_keys is None else list(f.returned_keys), f.committed_at,
+                None if f.returned_keys is None else list(f.returned_keys), f.committed_at, list(f.open_through),
+                f.commits_within,
             ], _FUNCTION)
 
         return [
@@ -576,7 +585,8 @@ class ModuleSummary:
                     sleeps=None if f[17] is None else int(f[17]), commits=str(f[18]), leaves_open=bool(f[19]),
                     scalars={str(name): str(kind) for name, kind in f[20].items()},
                     returned_keys=None if f[21] is None else tuple(str(key) for key in f[21]),
-                    committed_at=str(f[22]),
+                    committed_at=str(f[22]), open_through=tuple(str(at) for at in f[23]),
+                    commits_within=bool(f[24]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -611,7 +621,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], "", []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, ""]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

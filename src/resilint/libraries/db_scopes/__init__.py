@@ -88,6 +88,11 @@ class DbScopes:
     commit_calls: Dict[int, cst.Call] = field(default_factory=dict)
     # Functions that return with their last implicit transaction still open, by id: its start.
     left_open: Dict[int, cst.Call] = field(default_factory=dict)
+    # Per function: the project calls after its last commit that may leave a transaction open
+    # for it to return with (the project pass tells).
+    open_through: Dict[int, List[cst.Call]] = field(default_factory=dict)
+    # Functions that end their implicit transaction on the way (outside a branch or a loop).
+    commits_within: Set[int] = field(default_factory=set)
 
 
 def db_scopes(model: SemanticModel) -> DbScopes:
@@ -308,8 +313,7 @@ class _Finder:
         start, _ = spans[-1]
         if any(ends_here(site) for site in sites if site.order > start.order):
             return
-        if any(isinstance(node, (cst.With, cst.If, cst.For, cst.While, cst.Try)) for node in start.stack
-               if not isinstance(node, (cst.FunctionDef, cst.Module, cst.ClassDef))):
+        if _in_block(start):
             return  # in a block or a branch: whether it is still open at the end, we cannot say
         root = start.node.func
         while isinstance(root, (cst.Attribute, cst.Call)):
@@ -322,27 +326,40 @@ class _Finder:
     def _after_calls(self, sites: List[CallSite], spans: List[Tuple[CallSite, List[CallSite]]], ends_here: Callable[[CallSite], bool]) -> None:
         """Candidate transactions a function commits without opening them itself: from a call
         of a project function (which may leave one open: the project pass tells) to the next
-        commit of the function, for the first few such calls before each commit."""
+        commit of the function, for the first few such calls before each commit. The first few
+        after its last commit (or in a function that commits nowhere itself) reach to its end,
+        ``implicit="until"``: a later call of a function that commits ends them, if the project
+        pass finds one (``self.service.update_one(recipe)`` committing the repository's session)."""
         function = sites[0].scope.enclosing_function
-        ordered = sorted(sites, key=lambda s: s.order)
-        ending = [index for index, site in enumerate(ordered) if ends_here(site)]
-        if function is None or not ending:
+        if function is None:
             return
+        ordered = sorted(sites, key=lambda s: s.order)
         inside = {id(site.node) for start, covered in spans for site in (start, *covered)}
         top = self.model.module_name.split(".", 1)[0]
         pending: List[CallSite] = []
-        ends = set(ending)
-        for index, site in enumerate(ordered[:ending[-1] + 1]):
-            if index in ends:
+        decorators = {id(decorator.decorator) for decorator in function.decorators}
+
+        def held_from(candidate: CallSite, end: Optional[CallSite], implicit: str) -> None:
+            covered = [
+                s for s in sites
+                if candidate.order < s.order and (end is None or s.order < end.order) and _reaches(candidate, s)
+            ]
+            # open to the end: a call to hold and a later one to end it
+            if len(covered) >= (1 if end is not None else 2):
+                text = dotted_name(candidate.node.func) or "call"
+                opening = Opening(f"the transaction that `{text}()` left open", TRANSACTION)
+                self.found.scopes.append(HeldScope(opening, candidate.node, function, covered, _INNERMOST, implicit=implicit))
+
+        for site in ordered:
+            if ends_here(site):
+                if not _in_block(site, allowed=(cst.Try,)):
+                    self.found.commits_within.add(id(function))
                 for candidate in pending:
-                    covered = [s for s in sites if candidate.order < s.order < site.order and _reaches(candidate, s)]
-                    if covered:
-                        text = dotted_name(candidate.node.func) or "call"
-                        opening = Opening(f"the transaction that `{text}()` left open", TRANSACTION)
-                        self.found.scopes.append(HeldScope(opening, candidate.node, function, covered, _INNERMOST, implicit="after"))
+                    held_from(candidate, site, "after")
                 pending = []
                 continue
-            if len(pending) >= _MAX_CANDIDATES or id(site.node) in inside or _query_chain(site.node):
+            if (len(pending) >= _MAX_CANDIDATES or id(site.node) in inside or _query_chain(site.node)
+                    or id(site.node) in decorators):
                 continue
             target = self.model.resolve(site.node.func, site.scope, site.order)
             name = self.model.qualified_name(site.node.func, site.scope, site.order) or ""
@@ -351,6 +368,11 @@ class _Finder:
             # a project method named like a session's (a repository's ``get_one``) is the project's
             if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top):
                 pending.append(site)
+        for candidate in pending:
+            held_from(candidate, None, "until")
+        plain = [candidate.node for candidate in pending if not _in_block(candidate)]
+        if plain and id(function) not in self.found.left_open:
+            self.found.open_through[id(function)] = plain
 
     def _last_commit(self, info: FunctionInfo) -> Optional[Union[str, cst.Call]]:
         """"." when the last statement of ``info`` (before a ``return`` that calls nothing; in a
@@ -437,6 +459,15 @@ class _Finder:
         if binding.expr is not None or binding.entered is not None or binding.imported or binding.defined:
             return False
         return isinstance(owner.node, cst.FunctionDef) and func.value in parameter_names(owner.node.params)
+
+
+def _in_block(site: CallSite, allowed: Tuple[type, ...] = ()) -> bool:
+    """Whether ``site`` is in a block or a branch of its function (a ``with``, an ``if``, a
+    loop, a ``try``), but for the ``allowed`` kinds."""
+    return any(
+        isinstance(node, (cst.With, cst.If, cst.For, cst.While, cst.Try)) and not isinstance(node, allowed)
+        for node in site.stack if not isinstance(node, (cst.FunctionDef, cst.Module, cst.ClassDef))
+    )
 
 
 def _query_chain(call: cst.Call) -> bool:

@@ -642,6 +642,7 @@ class _Judge:
         self._ends: Dict[Tuple[int, Optional[int]], Tuple[List[Tuple[int, int]], List[Tuple[int, ...]]]] = {}
         self._released: Optional[Set[int]] = None  # calls after their function's own commit
         self._elsewhere: Dict[str, bool] = {}  # functions a decorator runs on another thread
+        self._ending: Dict[str, bool] = {}  # functions that commit somewhere (``_ends_within``)
 
     def run(self) -> None:
         for function in self.graph.functions:
@@ -653,6 +654,7 @@ class _Judge:
                     h for h in (
                         self._active(function, i) for i in call.db_scopes
                         if not (function.db_scopes[i].implicit and self._ended_before(function, i, call))
+                        and not (function.db_scopes[i].implicit == "until" and not self._ended_after(function, i, call))
                     )
                     if h is not None
                 ]
@@ -672,10 +674,18 @@ class _Judge:
         (``sync_shelves()`` ending in ``ub.session_commit()``). ``index``: the function's own
         DB scope; None for one a project decorator opened around it (``@requires_auth``
         querying the same session), which any query of the function may begin again."""
-        scopes = function.db_scopes if index is None else [function.db_scopes[index]]
+        ends, queries = self._ends_of(function, index)
+        at = (call.place.line, call.place.column)
+        last = next((end for end in reversed(ends) if end < at), None)
+        return last is not None and not any(last < query < at for query in queries)
+
+    def _ends_of(self, function: FunctionSummary, index: Optional[int]) -> Tuple[List[Tuple[int, int]], List[Tuple[int, ...]]]:
+        """Where calls that end the transaction of the DB scope ``index`` are (None: every
+        scope's), and where queries that begin one are, in order."""
         key = (id(function), index)
         known = self._ends.get(key)
         if known is None:
+            scopes = function.db_scopes if index is None else [function.db_scopes[index]]
             near = function.place.path
             ends = sorted(
                 (c.place.line, c.place.column) for c in function.calls
@@ -684,11 +694,54 @@ class _Judge:
             queries = [tuple(int(part) for part in query.split(":")) for scope in scopes if scope.implicit for query in scope.queries]
             if index is None:
                 queries.extend((scope.place.line, scope.place.column) for scope in scopes if scope.implicit)
-            known = self._ends[key] = (ends, queries)  # type: ignore[assignment]
-        ends, queries = known
+            known = self._ends[key] = (ends, queries)
+        return known
+
+    def _ended_after(self, function: FunctionSummary, index: int, call: Call) -> bool:
+        """A transaction open to the end of the function (``implicit="until"``) that a call
+        after ``call`` ends: one of a function that commits it, as its last act or on the way
+        (``self.service.update_one(...)``, whose repository's ``update`` commits)."""
         at = (call.place.line, call.place.column)
-        last = next((end for end in reversed(ends) if end < at), None)
-        return last is not None and not any(last < query < at for query in queries)
+        near = function.place.path
+        return any(
+            index in c.db_scopes and not c.later and (c.place.line, c.place.column) > at
+            and self._ends_within(self.graph.callee(c, near))
+            for c in function.calls
+        )
+
+    def _ends_within(self, function: Optional[FunctionSummary], depth: int = 0) -> bool:
+        """Whether ``function`` commits the transaction it runs in somewhere: itself, or in a
+        function it calls (a few calls deep)."""
+        if function is None or depth > 3:
+            return False
+        known = self._ending.get(function.name)
+        if known is None:
+            self._ending[function.name] = False  # a recursive call ends nothing new
+            near = function.place.path
+            known = self._ending[function.name] = function.commits_within or self._commits(function) or any(
+                not c.later and self._ends_within(self.graph.callee(c, near), depth + 1) for c in function.calls
+            )
+        return known
+
+    def _leaves_open(self, function: Optional[FunctionSummary], depth: int = 0) -> bool:
+        """Whether ``function`` returns with a transaction of a session that outlives it open:
+        its own last query, or a project call after its last commit that leaves one open, with
+        no call after it that ends it (``HttpRepo.get_one`` returning what the repository's
+        ``get_one`` queried)."""
+        if function is None or depth > 4:
+            return False
+        if function.leaves_open:
+            return True
+        near = function.place.path
+        for at in function.open_through:
+            call = call_at(function, at)
+            if call is not None and self._leaves_open(self.graph.callee(call, near), depth + 1):
+                after = (call.place.line, call.place.column)
+                return not any(
+                    (c.place.line, c.place.column) > after and not c.later and self._commits(self.graph.callee(c, near))
+                    for c in function.calls
+                )
+        return False
 
     def _commits(self, function: Optional[FunctionSummary], depth: int = 0) -> bool:
         """Whether ``function``'s last act ends the transaction it runs in, itself or through the
@@ -702,12 +755,12 @@ class _Judge:
 
     def _active(self, function: FunctionSummary, index: int) -> Optional[_Held]:
         scope = function.db_scopes[index]
-        if scope.implicit == "after":
+        if scope.implicit in ("after", "until"):
             # the project function called there returns with its transaction open
             near = function.place.path
             call = next((c for c in function.calls if c.place == scope.place), None)
             callee = self.graph.callee(call, near) if call is not None else None
-            return _Held(scope, scope.place, spelling=scope.description) if callee is not None and callee.leaves_open else None
+            return _Held(scope, scope.place, spelling=scope.description) if self._leaves_open(callee) else None
         if scope.implicit and self._project_method(function, scope.place):
             return None
         if scope.via is None or self._library_scope(scope.via, function.place.path):
