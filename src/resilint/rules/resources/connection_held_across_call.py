@@ -148,15 +148,18 @@ class ConnectionHeldAcrossCall(ProjectRule):
     followed within one function, and into its caller only when a project function returns
     with it open (its last query is through a session that outlives it, with no commit after:
     `load_sport(id)`, a service whose constructor queries, or a repository's method over the
-    caller's session, `repo.get_one(id)`, whatever it is named) and the caller commits or closes
-    it later (its calls between that call and the commit are held: up to three such calls before
-    each commit are considered; a caller that never ends it is not followed); `ATOMIC_REQUESTS` (configured in settings) is not modelled;
+    caller's session, `repo.get_one(id)`, whatever it is named, or a wrapper returning what such
+    a function left open, `HttpRepo.get_one` over the repository's) and the caller commits or
+    closes it later, itself or through a call that commits on the way (a service's `update_one`
+    whose repository commits): its calls between that call and the end are held (up to three
+    such calls before each commit, and after the last one, are considered; a caller that never
+    ends it is not followed); `ATOMIC_REQUESTS` (configured in settings) is not modelled;
     an attribute a guard tests (`fq.status`) is taken to keep the value the caller set last
     before the call (a method that changes it on the way is not seen).
 
     Summary facts it reads (`lint/summary.py`): each function's `db_scopes` (description,
     place, `via`, `yields`, `wraps`, `locks`, `implicit`, `queries`), `decorators`,
-    `defers_in_transaction`, `commits`, `leaves_open`, and each
+    `defers_in_transaction`, `commits`, `leaves_open`, `open_through`, `commits_within`, and each
     call's `db_scopes`, `later`, `target`, `arguments`, `mocked`, `guards` and `passed`. Its `triggers` are every
     name that opens a DB scope (`resilint.libraries.db_scopes.DB_SCOPE_TRIGGERS`); a file with
     none of them opens no scope of its own, but its summary still needs, for the walk from a
