@@ -206,3 +206,28 @@ def test_a_patch_by_a_trial_test_case_in_its_base_class_covers_the_tests():
         """
     )
     assert [(f.code, f.line) for f in check_source(source, ["RES101"])] == [("RES101", 16)]
+
+
+def test_a_vcr_cassette_replays_the_clients_it_patches():
+    assert codes(
+        """
+        import boto3, pytest, requests, vcr
+        from urllib.request import urlopen
+
+        recorder = vcr.VCR(record_mode="none")
+
+        def test_cassette():
+            with vcr.use_cassette("tests/cassettes/gzip.yaml"):
+                urlopen("http://httpbin.org/gzip")
+            urlopen("http://httpbin.org/gzip")
+
+        @recorder.use_cassette("tests/cassettes/ip.yaml")
+        def test_configured():
+            requests.get("https://checkip.amazonaws.com")
+
+        @pytest.mark.vcr
+        def test_marked():
+            requests.get("https://checkip.amazonaws.com")
+            boto3.client("s3")
+        """
+    ) == [(9, "RES101")]

@@ -10,6 +10,9 @@ for the call's library:
 * aioresponses: aiohttp;
 * httpretty (it patches the socket module): requests (and its users), urllib3, urllib,
   http.client, httplib2 (and googleapiclient);
+* vcrpy (``vcr.use_cassette``, a ``vcr.VCR(...)``'s ``use_cassette``, pytest-recording's
+  ``@pytest.mark.vcr``): the HTTP clients it patches (requests and its users, urllib3, urllib,
+  http.client, httplib2, httpx, aiohttp, botocore), which replay the cassette's recording;
 * fakeredis: a redis client or pool given ``connection_class=fakeredis.FakeConnection``
   (its server lives in the process, wherever the call is);
 * botocore's ``Stubber``: a client the function that builds it hands to ``Stubber(client)``;
@@ -67,6 +70,7 @@ _HTTPX = frozenset({"httpx"})
 _BOTOCORE = frozenset({"botocore"})
 _AIOHTTP = frozenset({"aiohttp"})
 _SOCKET_HTTP = _REQUESTS | frozenset({"urllib3", "urllib", "http.client", "httplib2", "googleapiclient"})
+_VCR = _SOCKET_HTTP | _HTTPX | _AIOHTTP | _BOTOCORE
 
 # Context managers and decorators (called or not) that activate a mock.
 _MOCKS: Dict[str, Libraries] = {
@@ -84,6 +88,7 @@ _MOCKS: Dict[str, Libraries] = {
     "httpretty.httprettified": _SOCKET_HTTP,
     "httpretty.enabled": _SOCKET_HTTP,
     "aioresponses.aioresponses": _AIOHTTP,
+    **{name: _VCR for name in ("vcr.use_cassette", "vcr.VCR.use_cassette", "vcr.config.VCR.use_cassette", "pytest.mark.vcr")},
 }
 # moto before 5.0 had one decorator per service (``mock_s3``, ``mock_sts`` …).
 _MOTO_SERVICE_PREFIX = "moto.mock_"
@@ -156,7 +161,7 @@ def mock_libraries(name: Optional[str]) -> Libraries:
 
 # A file that mentions none of these has no mock to look for; a patch needs one of the
 # patching words too.
-_MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(")
+_MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(", "vcr")
 _PATCH_WORDS = (("mock", "monkeypatch"), ("patch", "setattr"))
 
 

@@ -86,7 +86,8 @@ class ExcessiveTimeout(ProjectRule):
     built while moto is active (`mock_aws()` or an older `mock_s3()` as a `with` block, a
     decorator on the test or its class, `.start()` in `setUp`), a requests call under
     `responses` or `requests-mock`, httpx under `respx` or pytest-httpx, aiohttp under
-    `aioresponses`, HTTP under `httpretty`, a redis client or pool given fakeredis's
+    `aioresponses`, HTTP under `httpretty` or a vcrpy cassette (`vcr.use_cassette`,
+    `@pytest.mark.vcr`), a redis client or pool given fakeredis's
     `connection_class` (its server lives in the process); and a client function, method or class replaced
     by `unittest.mock.patch` (or the `mock` backport), `patch.object`, `patch.multiple`,
     pytest-mock's `mocker.patch` (`.object`, `.multiple`) or pytest's `monkeypatch.setattr`,
