@@ -6,14 +6,26 @@ no outbound call's timeout.
 
 from __future__ import annotations
 
-from typing import FrozenSet, List, Set, Tuple
+import re
+from typing import FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from resilint.libraries.sessions import receiver_keys
-from resilint.lint.semantic import CallSite, SemanticModel
+from resilint.lint.nodes import string_of
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
 
 SETTIMEOUT = "socket.socket.settimeout"
+# Servers a program runs in its own process (a thread, an event loop's task): made or started by
+# these calls, they listen on the program's own port.
+STARTS_SERVER: FrozenSet[str] = frozenset({
+    "uvicorn.Server", "uvicorn.run", "uvicorn.server.Server", "hypercorn.asyncio.serve", "hypercorn.trio.serve",
+    "werkzeug.serving.make_server", "werkzeug.serving.run_simple", "http.server.HTTPServer",
+    "http.server.ThreadingHTTPServer", "wsgiref.simple_server.make_server", "socketserver.TCPServer",
+    "socketserver.ThreadingTCPServer", "aiohttp.web.run_app", "aiohttp.test_utils.TestServer",
+})
+# A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``).
+_LOOPBACK = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|localhost|\[::1\])(?=[:/]|$)", re.I)
 SERVES: FrozenSet[str] = frozenset({"socket.socket.bind", "socket.socket.listen"})
 _CALLS_OUT: FrozenSet[str] = frozenset({"socket.socket.connect", "socket.socket.connect_ex", "socket.socket.sendto"})
 
@@ -49,3 +61,32 @@ def _find_uses(model: SemanticModel) -> Tuple[Set[Tuple[object, ...]], Set[Tuple
         keys: List[Tuple[object, ...]] = receiver_keys(func.value, model, site.scope, site.order)
         (served if name in SERVES else called_out).update(keys)
     return served, called_out
+
+
+def starts_own_server(model: SemanticModel, scope: Scope) -> bool:
+    """Whether the function of ``scope`` makes or starts a server of this process
+    (``uvicorn.Server(...)``, ``make_server(...)``)."""
+    return any(model.qualified_name(site.node.func, site.scope, site.order) in STARTS_SERVER for site in model.calls_in(scope))
+
+
+def sends_to_loopback(site: CallSite) -> bool:
+    """Whether the call's URL (its first positional argument or ``url=``), as written there,
+    is one of this machine's."""
+    args = site.node.args
+    given = next((a.value for a in args if a.keyword is not None and a.keyword.value == "url"), None)
+    if given is None and args and args[0].keyword is None and not args[0].star:
+        given = args[0].value
+    text = _leading_text(given) if given is not None else None
+    return text is not None and _LOOPBACK.match(text) is not None
+
+
+def _leading_text(expr: cst.BaseExpression) -> Optional[str]:
+    """A string's text, or an f-string's up to its first placeholder."""
+    if isinstance(expr, cst.FormattedString):
+        text = ""
+        for part in expr.parts:
+            if not isinstance(part, cst.FormattedStringText):
+                break
+            text += part.value
+        return text
+    return string_of(expr)

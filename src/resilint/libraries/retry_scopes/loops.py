@@ -44,7 +44,7 @@ from resilint.libraries.retry_scopes.statements import (
     walk_statements,
 )
 from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing, shadowed
-from resilint.libraries.server_sockets import SERVES
+from resilint.libraries.server_sockets import SERVES, sends_to_loopback, starts_own_server
 from resilint.lint.nodes import dotted_name, expression_nodes, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
@@ -705,6 +705,9 @@ def local_state(
         return True
     if any(rec.name(call) in SERVES for call in outside):
         return True  # a server binding its own port and serving: starting it again is no retry
+    if (any(sends_to_loopback(call) for call in outside) and starts_own_server(rec.model, scope)
+            and all(sends_to_loopback(call) or local_call(rec, call) for call in outside)):
+        return True  # a readiness probe of the server the function started: it waits for it to listen
     # the error a ``try`` raises itself (``raise SocketError("Connection lost")``) is no call out
     raised = {id(n.exc) for n in iter_nodes(node) if isinstance(n, cst.Raise) and n.exc is not None}
     reads = [call for call in outside if id(call.node) not in raised and not (rec.name(call) or "").startswith("builtins.")]

@@ -216,8 +216,37 @@ class RetryOnAnyError(Rule):
         ASK_AGAIN,
         WATCH_JOB,
         LOCAL_BROWSER_START,
+        # a fixture waits for the server it started in a thread to listen: a readiness probe
+        """
+        import threading, time
+        import requests, uvicorn
+        def local_server(app, port):
+            server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port))
+            threading.Thread(target=server.run, daemon=True).start()
+            for _ in range(100):
+                try:
+                    requests.get(f"http://127.0.0.1:{port}/health", timeout=0.1)
+                    break
+                except Exception:
+                    time.sleep(0.05)
+            return server
+        """,
     ]
     INVALID = [
+        Invalid(
+            # a probe of a local port the function did not start a server on waits for another program
+            """
+            import time
+            import requests
+            def wait_for_api(port):
+                for _ in range(100):
+                    try:
+                        return requests.get(f"http://127.0.0.1:{port}/health", timeout=0.1)
+                    except Exception:
+                        time.sleep(0.05)
+            """,
+            line=7,
+        ),
         Invalid(
             # the error handed to a parameter that prints by default decides nothing
             """
