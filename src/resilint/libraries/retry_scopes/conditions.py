@@ -43,6 +43,8 @@ def status_polarity(
     polarity = None
     if isinstance(test, cst.Attribute) and test.attr.value == "ok":
         polarity = "good"
+    elif isinstance(test, cst.Comparison) and _success_range(test):
+        polarity = "good"
     elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         if not _reads_status_of(test.left, _STATUS_NAMES):
             return None
@@ -51,9 +53,11 @@ def status_polarity(
         if follow is not None and isinstance(comparator, (cst.Name, cst.Attribute)):
             comparator = follow(comparator)
         codes = status_codes(comparator)
-        if not codes or all(300 <= c < 400 for c in codes):
-            return None  # a redirect is no failure: following it sends another request
         operator = target.operator
+        if codes and isinstance(operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)):
+            codes = [_bound_below(codes[0], operator)]  # ``< 300``, ``<= 299``: every 2xx below
+        if not codes or all(300 <= c < 400 for c in codes) and not isinstance(operator, (cst.LessThan, cst.GreaterThanEqual)):
+            return None  # a redirect is no failure: following it sends another request
         good_codes = all(200 <= c < 300 for c in codes)
         if not good_codes and any(200 <= c < 300 for c in codes):
             return None  # ``not in {200, 429}``: neither a success nor a failure by itself
@@ -74,6 +78,24 @@ def status_polarity(
     if negate:
         polarity = "bad" if polarity == "good" else "good"
     return polarity
+
+
+def _bound_below(code: int, operator: cst.BaseCompOp) -> int:
+    """The first status an ordering comparison with ``code`` puts above the line: ``< 300`` and
+    ``>= 300`` draw it at 300, ``<= 299`` and ``> 299`` at 300 too."""
+    return code + 1 if isinstance(operator, (cst.LessThanEqual, cst.GreaterThan)) else code
+
+
+def _success_range(test: cst.Comparison) -> bool:
+    """``200 <= r.status_code < 300`` (``<= 299``): true for every success and nothing else."""
+    if len(test.comparisons) != 2 or not _reads_status_of(test.comparisons[0].comparator, _STATUS_NAMES):
+        return False
+    low, high = status_codes(test.left), status_codes(test.comparisons[1].comparator)
+    first, second = test.comparisons[0].operator, test.comparisons[1].operator
+    if len(low) != 1 or len(high) != 1 or not isinstance(second, (cst.LessThan, cst.LessThanEqual)):
+        return False
+    lowest = low[0] if isinstance(first, cst.LessThanEqual) else low[0] + 1 if isinstance(first, cst.LessThan) else None
+    return lowest is not None and 100 <= lowest <= 200 and 300 <= _bound_below(high[0], second) <= 400
 
 
 # Statuses with which a server says it did not act on the request: 401 and 407 (it was not

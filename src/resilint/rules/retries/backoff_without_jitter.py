@@ -771,6 +771,32 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # success read as the statuses below 300
+            """
+            import time, requests
+            def version(url):
+                for i in range(5):
+                    resp = requests.get(url, timeout=3)
+                    if resp.status_code < 300:
+                        return resp.json()
+                    time.sleep(2 ** i)
+            """,
+            line=7,
+        ),
+        Invalid(
+            # success read as the range 200 to 299
+            """
+            import time, requests
+            def health(url):
+                for i in range(5):
+                    resp = requests.get(url, timeout=3)
+                    if 200 <= resp.status_code <= 299:
+                        return resp
+                    time.sleep(2 ** i)
+            """,
+            line=7,
+        ),
+        Invalid(
             # the method the loop calls sets what it waits for, on success
             """
             import logging, time, urllib3
