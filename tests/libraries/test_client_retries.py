@@ -212,3 +212,32 @@ def test_stripe_setting_switched_off():
         def charge(amount, key):
             return stripe.Charge.create(amount=amount, idempotency_key=key)
         """) == ""
+
+
+def test_what_a_request_returned_is_not_the_client():
+    # a botocore operation's dict, a boto3 resource action's dict and an OpenAI answer's text:
+    # their methods are not requests, so only the request itself is under the client's retries
+    assert [line for line, _ in nested(
+        """
+        import boto3, openai, tenacity
+
+        @RETRY
+        def domains():
+            client = boto3.client("es")
+            data = client.list_domain_names()
+            return data.get("DomainNames")
+
+        @RETRY
+        def body(bucket, key):
+            obj = boto3.resource("s3").Object(bucket, key)
+            answer = obj.get()
+            return answer.get("Body")
+
+        @RETRY
+        def ask(prompt):
+            client = openai.OpenAI()
+            reply = client.chat.completions.create(model="m", messages=[prompt])
+            text = reply.choices[0].message.content
+            return text.strip()
+        """
+    )] == [6, 12, 18]

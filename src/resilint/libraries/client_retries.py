@@ -149,10 +149,41 @@ _MINIO_LOCAL = frozenset({
 _JIRA_LOCAL = frozenset({"close", "client_info"})
 
 
+# Methods of namespaced SDK clients that send a request and return its answer: a path that
+# goes on after one is a method of that answer (``...create(...).choices[0].message.content.strip``),
+# not of the client.
+_ANSWERING = frozenset({
+    "create", "retrieve", "list", "update", "delete", "cancel", "parse", "stream", "search", "get", "index",
+    "bulk", "count", "msearch", "mget", "capture", "confirm", "create_and_poll", "upload", "submit_tool_outputs",
+})
+# What a boto3 resource's method path may go through before its action: its sub-resources
+# (``Object``), its collections (``objects``) and their filters, its ``meta.client``.
+_RESOURCE_STEPS = frozenset({"meta", "client", "all", "filter", "limit", "page_size"})
+
+
 def _sdk_request(path: Tuple[str, ...]) -> bool:
-    """A request of a client whose every lower-case method (at any depth) calls the service."""
+    """A request of a client whose every lower-case method (at any depth) calls the service,
+    unless the path goes through the answer of another request on the way (an item of it,
+    ``[0]``, or a method that answers)."""
     method = path[-1]
-    return method not in _LOCAL and not method[:1].isupper()
+    if method in _LOCAL or method[:1].isupper() or not all(part.isidentifier() for part in path):
+        return False
+    return not any(part in _ANSWERING for part in path[:-1])
+
+
+def _operation(path: Tuple[str, ...]) -> bool:
+    """A botocore client's operation: a method of the client itself (``s3.put_object``), not of
+    what one returned (``s3.list_buckets().get``) nor of its ``meta``."""
+    return len(path) == 1 and _sdk_request(path) and not path[0].startswith("_")
+
+
+def _resource_request(path: Tuple[str, ...]) -> bool:
+    """An action of a boto3 resource, of one of its sub-resources or of a collection
+    (``s3.Bucket(name).objects.filter(...).delete``), not of what an action returned
+    (``obj.get()["Body"].read``)."""
+    return _sdk_request(path) and all(
+        part[:1].isupper() or part in _RESOURCE_STEPS or part.endswith("s") for part in path[:-1]
+    )
 
 
 def _direct_request(local: frozenset) -> Callable[[Tuple[str, ...]], bool]:
@@ -371,11 +402,11 @@ _POOL = RetryingClient(_pool, _pool_request, raises=("urllib3",))
 
 CLIENTS: Dict[str, RetryingClient] = {
     "botocore.client.BaseClient": RetryingClient(
-        _botocore("botocore client retries"), _sdk_request, "botocore client retries", raises=_BOTO,
+        _botocore("botocore client retries"), _operation, "botocore client retries", raises=_BOTO,
     ),
     # a resource's parts (``s3.Bucket(name).upload_file``, ``s3.meta.client``) send through its client
     "boto3.resource": RetryingClient(
-        _botocore("boto3 resource retries"), _sdk_request, "boto3 resource retries", namespaced=True, raises=_BOTO,
+        _botocore("boto3 resource retries"), _resource_request, "boto3 resource retries", namespaced=True, raises=_BOTO,
     ),
     "openai.OpenAI": _OPENAI,
     "openai.AsyncOpenAI": _OPENAI,

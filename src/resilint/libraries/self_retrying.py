@@ -140,6 +140,8 @@ def _library_layer(
     found: Optional[Found] = None
     for _ in range(8):
         values = model.resolve_all(expr, site.scope, site.order)
+        if values and all(isinstance(v, Instance) and _response(model, v, kind) for v in values):
+            return None  # ``data.get("Items")`` on what a request returned: a dict, not the client
         made = [v for v in values if isinstance(v, Instance) and _under(model.type_name(v), kind)]
         if made:
             found = _made_by(model, made, kind, receiver, site)
@@ -166,6 +168,16 @@ def _unseen(model: SemanticModel, kind: str, receiver: cst.BaseExpression, site:
     if client is None or client.unseen is None:
         return None
     return client.unseen, None, model.followed(receiver, site.scope, site.order), None
+
+
+def _response(model: SemanticModel, value: Instance, kind: str) -> bool:
+    """Whether ``value`` is what a request of a ``kind`` client returned (``c.list_buckets()``,
+    ``s3.Object(b, k).get()``), not the client or one of its parts (``s3.Object(b, k)``)."""
+    name = model.type_name(value)
+    if not isinstance(value.site, cst.Call) or name is None or not name.startswith(kind + "."):
+        return False
+    client = CLIENTS.get(kind)
+    return client is not None and client.requests(tuple(name[len(kind) + 1:].split(".")))
 
 
 def _under(name: Optional[str], kind: str) -> bool:
