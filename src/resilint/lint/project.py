@@ -372,8 +372,11 @@ class ProjectGraph:
     def _apply_imported_decorators(self) -> None:
         """``@api_retry`` where ``api_retry = tenacity.retry(...)`` lives in another module, or
         ``@handle_errors`` whose function wraps what it decorates in a retry: the decorated
-        function gets that retry as a layer of its own."""
+        function gets that retry as a layer of its own (not a generator: the retry around its
+        call only sees the generator made, never the body's failures)."""
         for function in self.functions:
+            if function.generator:
+                continue
             for name, where in function.decorators:
                 layer = self._decorator_layer(name, function.place.path)
                 if layer is not None and layer.count_from:

@@ -397,6 +397,9 @@ class FunctionSummary:
     # ``commit()`` outside any branch or loop, maybe in a ``try``): a transaction its caller
     # holds ends there.
     commits_within: bool = False
+    # Its body yields: a call only makes the generator, and a decorator's retry around that call
+    # never sees the body's failures.
+    generator: bool = False
     # Its parameters annotated with a builtin scalar type and no ``None`` default (``order:
     # int``): they hold some value of that type, never None, whatever the caller passes.
     scalars: Dict[str, str] = field(default_factory=dict)
@@ -503,7 +506,7 @@ class ModuleSummary:
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
                 [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open, f.scalars,
                 None if f.returned_keys is None else list(f.returned_keys), f.committed_at, list(f.open_through),
-                f.commits_within,
+                f.commits_within, f.generator,
             ], _FUNCTION)
 
         return [
@@ -586,7 +589,7 @@ class ModuleSummary:
                     scalars={str(name): str(kind) for name, kind in f[20].items()},
                     returned_keys=None if f[21] is None else tuple(str(key) for key in f[21]),
                     committed_at=str(f[22]), open_through=tuple(str(at) for at in f[23]),
-                    commits_within=bool(f[24]),
+                    commits_within=bool(f[24]), generator=bool(f[25]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -621,7 +624,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], "", []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False, False]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

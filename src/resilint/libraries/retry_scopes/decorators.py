@@ -52,18 +52,29 @@ def decorated(rec: Recogniser, function: FunctionInfo) -> None:
 
 
 def _repeats_nothing(rec: Recogniser, scope: RetryScope, function: FunctionInfo) -> bool:
-    """A decorator that never repeats what its function does: tenacity on an async generator
-    (it takes it for a plain function, whose call only makes the generator, and never fails);
-    or any retry around a function that asks the user for new input on each call
-    (``click.prompt``, ``getpass``) and sends it: each attempt is another request."""
+    """A decorator that never repeats what its function does: a retry library's on a generator
+    (it takes it for a plain function, whose call only makes the generator and never fails:
+    the body runs later, as the caller iterates, outside the retry); or any retry around a
+    function that asks the user for new input on each call (``click.prompt``, ``getpass``) and
+    sends it: each attempt is another request."""
     node = function.node
     if not isinstance(node, cst.FunctionDef):
         return False
-    if scope.policy.library == "tenacity" and node.asynchronous is not None and any(
-        isinstance(inner, (cst.Yield,)) for inner in iter_nodes(node.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
-    ):
+    if scope.policy.library in GENERATOR_BLIND and is_generator(node):
         return True
     return scope.kind == "decorator" and asks_again(rec, block(node.body), calls_within(rec, node))
+
+
+# Retry libraries whose decorator calls the function and returns what it returns: a generator's
+# call returns the generator, so the body's failures never reach the retry.
+GENERATOR_BLIND = frozenset({"tenacity", "backoff", "retrying", "stamina"})
+
+
+def is_generator(node: cst.FunctionDef) -> bool:
+    """Whether the function's own body yields (not a function nested in it)."""
+    return any(
+        isinstance(inner, cst.Yield) for inner in iter_nodes(node.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
+    )
 
 
 def _decorator(rec: Recogniser, decorator: cst.Decorator, function: FunctionInfo, scope: Scope, order: int) -> Optional[Policy]:

@@ -120,7 +120,9 @@ class BackoffWithoutJitter(ProjectRule):
     `if not success and retries < 8:`, is not one), `if not available:`, `if not_found:`, or of what the task read
     from its own database, `delivery = Delivery.objects.filter(pk=pk).first()` … `if delivery
     is None:`, a row the request that enqueued it has not committed yet), nor are decorators that repeat nothing
-    (tenacity's `@retry` on an `async def` generator, which it calls as a plain function; a
+    (a tenacity, backoff, retrying or stamina decorator on a generator, sync or `async def`, or a
+    project decorator built on one: its call only makes the generator, whose body runs later,
+    outside the retry; a
     retry around a function that asks the user for new input on each call; a retry decorator
     written on a function of the file that does only local work, such as a task that only
     sleeps),

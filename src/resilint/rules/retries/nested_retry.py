@@ -96,6 +96,10 @@ class NestedRetry(ProjectRule):
     helper that returns False once the client's own retries gave up) it is one, and multiplies
     the layers inside.
 
+    A retry decorator on a generator (`@backoff.on_exception(...)` or a project decorator over
+    a function that `yield`s) is no layer: calling the function only makes the generator, and
+    the body's requests run later, as the caller iterates, outside the retry.
+
     A celery task called as a plain function (`inner(url)`, not `inner.delay(url)`) runs in its
     caller, where celery re-raises instead of retrying (`request.called_directly`): its own
     `autoretry_for` and `self.retry()` are not a layer there; what it calls still is.
