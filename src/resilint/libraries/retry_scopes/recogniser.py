@@ -133,6 +133,10 @@ class Recogniser:
         return self._slept[key]
 
     def expr_name(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
+        if isinstance(expr, cst.Name) and _made_by_type(self.model.followed(expr, scope, order)):
+            # ``Throttled = type("Throttled", (Exception,), {})``: a class of its own, which only
+            # what raises it raises (the model reads it as its base, for its attributes)
+            return f"{self.model.module_name}.{expr.value}" if self.model.module_name else expr.value
         return normalise(self.model.qualified_name(expr, scope, order))
 
     def follow(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
@@ -168,6 +172,8 @@ class Recogniser:
         if depth > 5:
             return UNKNOWN
         expr = self.follow(expr, scope, order)
+        if _made_by_type(expr):
+            return ON_SPECIFIC  # a class of its own, whatever its base
         if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
             kinds = [self.exception_kind(e.value, scope, order, depth + 1) for e in expr.elements]
             if ON_ANY in kinds:
@@ -179,3 +185,11 @@ class Recogniser:
         if name is None:
             return UNKNOWN if not isinstance(expr, (cst.Name, cst.Attribute)) else ON_SPECIFIC
         return ON_SPECIFIC
+
+
+def _made_by_type(expr: cst.BaseExpression) -> bool:
+    """``type(name, bases, namespace)``: a class made on the fly."""
+    return (
+        isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "type"
+        and len(expr.args) == 3 and not any(a.star or a.keyword for a in expr.args)
+    )

@@ -216,6 +216,19 @@ class RetryOnAnyError(Rule):
         ASK_AGAIN,
         WATCH_JOB,
         LOCAL_BROWSER_START,
+        # a class made with type() is its own: only what raises it is retried
+        """
+        import backoff, botocore.exceptions
+        Throttled = type("Throttled", (Exception,), {})
+        def call(func):
+            try:
+                return func()
+            except botocore.exceptions.ClientError as exc:
+                if exc.response["Error"]["Code"] == "Throttling":
+                    raise Throttled from exc
+                raise
+        retried = backoff.on_exception(backoff.expo, Throttled, max_tries=5)(call)
+        """,
         # a fixture waits for the server it started in a thread to listen: a readiness probe
         """
         import threading, time
