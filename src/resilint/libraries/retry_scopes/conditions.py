@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Callable, Iterable, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Callable, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -103,6 +103,42 @@ def _success_range(test: cst.Comparison) -> bool:
 # early to risk a replay), 429 (too many requests), and 418, which Binance and others answer
 # to a client banned for sending too many.
 REFUSAL_STATUSES = frozenset({401, 407, 408, 418, 425, 429})
+
+
+def status_membership(test: cst.BaseExpression) -> Optional[Tuple[List[int], bool]]:
+    """``r.status_code in (200, 204)`` → ([200, 204], True); ``r.status_code != 400`` →
+    ([400], False); None for any other test."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1) or not _reads_status_of(test.left, _STATUS_NAMES):
+        return None
+    target = test.comparisons[0]
+    codes = status_codes(target.comparator)
+    if not codes or not isinstance(target.operator, (cst.Equal, cst.In, cst.NotEqual, cst.NotIn)):
+        return None
+    return codes, isinstance(target.operator, (cst.Equal, cst.In))
+
+
+def statuses_going_round(exits: Sequence[cst.BaseExpression]) -> Optional[Set[int]]:
+    """The statuses with which a loop goes round, from the tests of the ``if``s that leave it
+    (``if r.status_code in (200, 204): return``; ``if r.status_code != 400 or late: raise``: only
+    400 goes round); None when they do not bound them."""
+    allowed: Optional[Set[int]] = None
+    left: Set[int] = set()
+    for test in exits:
+        sides = [test]
+        while any(isinstance(side, cst.BooleanOperation) and isinstance(side.operator, cst.Or) for side in sides):
+            sides = [part for side in sides for part in (
+                (side.left, side.right) if isinstance(side, cst.BooleanOperation) and isinstance(side.operator, cst.Or) else (side,)
+            )]
+        for side in sides:  # it leaves when any side holds: going round, none does
+            found = status_membership(side)
+            if found is None:
+                continue
+            codes, inside = found
+            if inside:
+                left.update(codes)
+            else:
+                allowed = set(codes) if allowed is None else allowed & set(codes)
+    return None if allowed is None else allowed - left
 
 
 def refused_request(test: cst.BaseExpression, otherwise: bool = False) -> bool:

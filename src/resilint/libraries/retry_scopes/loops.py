@@ -10,7 +10,7 @@ import libcst as cst
 
 from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
-from resilint.libraries.retry_scopes.conditions import polls_state, refused_request, status_polarity
+from resilint.libraries.retry_scopes.conditions import polls_state, refused_request, status_polarity, statuses_going_round
 from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
     called_definition, local_call, local_errors, receives, refused_input, silence,
@@ -216,9 +216,12 @@ def _handwritten(
         policy.retry_on = Setting(ON_STATUS, status_ifs[0])
         # it goes round only on statuses with which the server refused the request (429): a
         # POST whose response was lost raises, and leaves the loop
+        going_round = statuses_going_round([
+            node.test for node in walk_statements(body) if isinstance(node, cst.If) and leaves(branch(node.body))
+        ])
         policy.guards_non_idempotent = all(
             refused_request(node.test, otherwise=status_polarity(node.test) == "good") for node in status_ifs
-        )
+        ) or (going_round is not None and all(400 <= code < 500 for code in going_round))
     if requeue is not None and handlers:
         _requeue_limit(rec, policy, requeue[1], scope, order)
     elif not _bound_by_deadline(rec, policy, loop, sample):

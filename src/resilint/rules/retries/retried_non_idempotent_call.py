@@ -113,7 +113,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     the same way); a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
     goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
-    again, a project decorator's layer that retries only other errors than those the
+    again, or a loop without a `try` whose exits leave it on every status but some 4xx ones
+    (`if r.status_code in (200, 204): return`; `if r.status_code != 400 or late: raise`: it
+    goes round only on the 400 with which the server refused it), a project decorator's layer that retries only other errors than those the
     decorated function turns every failure of the call into (`except Exception as e: raise
     ServiceUnavailable(e)` under a layer that retries `RequestException`: its exceptions must
     be written in the decorator, not passed to it), or a layer that retries only the project's own errors when no code on the way to
@@ -237,6 +239,19 @@ class RetriedNonIdempotentCall(ProjectRule):
                     return send(url, payload, rate_limit - 1)
                 return False
             return True
+        """,
+        # its exits leave on every status but 400, with which the server refused the POST; a
+        # lost response raises, out of the loop
+        """
+        import time, requests
+        def enable_engine(session, url, deadline):
+            while True:
+                response = session.post(url, json={"max_versions": 20}, timeout=10)
+                if response.status_code in (200, 204):
+                    return
+                if response.status_code != 400 or time.monotonic() >= deadline:
+                    raise RuntimeError(response.text)
+                time.sleep(0.2)
         """,
         # every failure falls through to the ``return`` after the ``try``: the POST goes round
         # only on a 429, with which the server refused it
