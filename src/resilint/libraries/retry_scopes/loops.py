@@ -708,6 +708,8 @@ def local_state(
         return True
     if any(rec.name(call) in SERVES for call in outside):
         return True  # a server binding its own port and serving: starting it again is no retry
+    if _continues_from_answer(handlers, getattr(node, "body", None)):
+        return True  # the error's answer tells what to send next (a fresh page token): another request
     if (any(sends_to_loopback(call) for call in outside) and starts_own_server(rec.model, scope)
             and all(sends_to_loopback(call) or local_call(rec, call) for call in outside)):
         return True  # a readiness probe of the server the function started: it waits for it to listen
@@ -791,6 +793,31 @@ def _refused_by_message(handler: cst.ExceptHandler) -> bool:
 _MUTATORS = _REFILLS | _POPS | {"add", "update", "remove", "discard", "setdefault", "clear"}
 
 
+def _continues_from_answer(handlers: Sequence[cst.ExceptHandler], tried: Optional[cst.BaseSuite]) -> bool:
+    """A handler gives a name that the ``try`` reads a value taken from the error it caught
+    (``new = json.loads(e.body)["metadata"]["continue"]``; ``token = new``): the next pass
+    sends what the server's answer said to, not the failed request again. (A delay read from
+    the error, slept after the ``try``, changes no request.)"""
+    if not isinstance(tried, cst.BaseSuite):
+        return False
+    body = block(tried)
+    for handler in handlers:
+        if handler.name is None or not isinstance(handler.name.name, cst.Name):
+            continue
+        derived = {handler.name.name.value}
+        assigned: Set[str] = set()
+        for part in iter_nodes(handler.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if isinstance(part, cst.Assign) and any(
+                isinstance(n, cst.Name) and n.value in derived for n in iter_nodes(part.value)
+            ):
+                names = {t.target.value for t in part.targets if isinstance(t.target, cst.Name)}
+                derived |= names
+                assigned |= names
+        if assigned and _read_outside(assigned, handlers, body):
+            return True
+    return False
+
+
 def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.BaseStatement]) -> bool:
     """A handler assigns or changes a name that the loop ``body`` reads outside the handlers."""
     changed: Set[str] = set()
@@ -800,15 +827,18 @@ def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.Bas
             if (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
                     and part.func.attr.value in _MUTATORS):
                 changed.add(part.func.value.value)
-    if not changed:
-        return False
+    return bool(changed) and _read_outside(changed, handlers, body)
+
+
+def _read_outside(names: Set[str], handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.BaseStatement]) -> bool:
+    """Whether the loop ``body`` reads one of ``names`` outside the ``handlers``."""
     inside = {id(handler) for handler in handlers}
     pending: List[cst.CSTNode] = list(body)
     while pending:
         part = pending.pop()
         if id(part) in inside:
             continue
-        if isinstance(part, cst.Name) and part.value in changed:
+        if isinstance(part, cst.Name) and part.value in names:
             return True
         pending.extend(part.children)
     return False

@@ -176,6 +176,26 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # an expired page token: the error's answer carries the token to go on from
+        """
+        import json
+        from kubernetes.client.rest import ApiException
+        def templates(api, namespace):
+            token = None
+            while True:
+                try:
+                    page = api.list_namespaced_custom_object("argoproj.io", "v1alpha1", namespace, "workflowtemplates", _continue=token)
+                    yield from page["items"]
+                    token = page["metadata"].get("continue")
+                    if not token:
+                        break
+                except ApiException as e:
+                    body = json.loads(e.body)
+                    if e.status == 410 and body["metadata"].get("continue"):
+                        token = body["metadata"]["continue"]
+                        continue
+                    raise
+        """,
         # it goes round only when a signal interrupts the wait for its own child (EINTR)
         """
         import errno
