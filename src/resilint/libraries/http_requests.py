@@ -14,7 +14,7 @@ from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
 from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of
 from resilint.libraries.sessions import object_key, receiver_keys
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel
-from resilint.lint.traversal import children
+from resilint.lint.traversal import children, iter_nodes
 
 UNSAFE = ("POST", "PATCH")
 KEY_HEADER = "idempotency-key"
@@ -513,6 +513,8 @@ class RequestFinder:
                 keys = [r for r in results if r is not False]
                 return keys[0] if keys else False
             return None
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            return self._instance_headers(expr.attr.value, scope, call, depth)
         if isinstance(expr, cst.Name):
             binding = self.model.lookup(expr.value, scope, order)
             if binding is None or binding.expr is None:
@@ -527,6 +529,23 @@ class RequestFinder:
                 return mutated
             return self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1)
         return None
+
+    def _instance_headers(self, attribute: str, scope: Scope, call: CallSite, depth: int):
+        """``headers=self.headers``: what every assignment of the attribute in its class holds
+        (``self.headers = {"Accept": ...}`` in ``__init__``), when no method changes the dict
+        in place (``self.headers["Idempotency-Key"] = key``, ``self.headers.update(...)``)."""
+        function = scope.enclosing_function
+        owner = function.owner if function is not None else None
+        bindings = owner.instance_attributes.get(attribute) if owner is not None else None
+        if not bindings or owner is None or _changed_in_place(owner.node, attribute):
+            return None
+        results = [
+            self.find_key(b.expr, b.scope, b.order, call, depth + 1) if b.expr is not None else None for b in bindings
+        ]
+        if any(result is None for result in results):
+            return None
+        keys = [result for result in results if result is not False]
+        return keys[0] if keys else False
 
     def _passed_mapping(
         self, merged: "_Merged", node: cst.Call, callee: FunctionInfo, scope: Scope, order: int, call: CallSite, depth: int,
@@ -657,6 +676,29 @@ class _Merged:
 
     parameter: str
     own: object
+
+
+def _changed_in_place(cls: cst.CSTNode, attribute: str) -> bool:
+    """Whether the class writes into the dict ``self.<attribute>`` holds: an item assigned or
+    deleted, or a method other than a read called on it."""
+    def held(node: cst.BaseExpression) -> bool:
+        return (isinstance(node, cst.Attribute) and node.attr.value == attribute
+                and isinstance(node.value, cst.Name) and node.value.value == "self")
+
+    for node in iter_nodes(cls):
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del)):
+            targets = (
+                [t.target for t in node.targets] if isinstance(node, cst.Assign)
+                else [node.target]
+            )
+            if any(isinstance(t, cst.Subscript) and held(t.value) for t in targets):
+                return True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and held(node.func.value):
+            if node.func.attr.value not in ("get", "items", "keys", "values", "copy"):
+                return True
+        elif isinstance(node, cst.Arg) and held(node.value) and node.keyword is None and not node.star:
+            return True  # handed to a function that may write into it (a keyword is a request's own)
+    return False
 
 
 def _merged_parameter(value: cst.BaseExpression, scope: Scope) -> Optional[str]:

@@ -73,7 +73,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     merged.update(headers)`) called with a helper's headers (`headers=idem_headers(key)`: the
     key is the one the caller makes, stable or, made inside the retry, new on each attempt), a wrapper that sends
     the headers its caller passes (`headers = headers or {}`, a cookie added) called with a
-    dict written out without the key, a key set on the
+    dict written out without the key, the headers an object keeps (`headers=self.headers`: what
+    every assignment of the attribute in its class holds, unless a method writes into the
+    dict), a key set on the
     session's own headers, a key passed down as a parameter (stable) or made by a caller inside
     the retry (`key=str(uuid4())`, or `key = str(uuid4())` a line before in the retried task
     body, unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
@@ -239,6 +241,19 @@ class RetriedNonIdempotentCall(ProjectRule):
                     return send(url, payload, rate_limit - 1)
                 return False
             return True
+        """,
+        # the object's headers get their key from a method: what they hold is not the constructor's
+        """
+        import uuid, requests, tenacity
+        class Controller:
+            def __init__(self, host):
+                self.url = f"https://{host}/network"
+                self.headers = {"Accept": "application/json"}
+            def begin(self):
+                self.headers["Idempotency-Key"] = str(uuid.uuid4())
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+            def update(self, config):
+                return requests.post(self.url, json=config, headers=self.headers, timeout=5)
         """,
         # its exits leave on every status but 400, with which the server refused the POST; a
         # lost response raises, out of the loop
@@ -469,6 +484,20 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the headers the object set in its constructor, which carry no key
+            """
+            import requests, tenacity
+            class Controller:
+                def __init__(self, host, token):
+                    self.url = f"https://{host}/network"
+                    self.headers = {"X-Auth": token, "Accept": "application/json"}
+                @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1))
+                def update(self, config):
+                    return requests.post(self.url, json=config, headers=self.headers, timeout=5)
+            """,
+            line=8,
+        ),
         Invalid(
             """
             import stripe
