@@ -1064,10 +1064,10 @@ class _ModelBuilder:
                 else:
                     self._bind(param.name.value, order, self_of=owner)
             else:
-                self._bind(
-                    param.name.value, order, annotation=_annotation(param),
-                    parameter=parameter(param.name.value, index),
-                )
+                annotation = _annotation(param)
+                if index == 0 and owner is None and annotation is None:
+                    annotation = _bound_task_base(decorators)
+                self._bind(param.name.value, order, annotation=annotation, parameter=parameter(param.name.value, index))
         for param in params.kwonly_params:
             self._bind(param.name.value, order, annotation=_annotation(param), parameter=parameter(param.name.value, None))
         for star in (params.star_arg, params.star_kwarg):
@@ -1271,6 +1271,18 @@ def _first_object(values: Values) -> Value:
 
 def _is_package_init(path: str) -> bool:
     return path.replace("\\", "/").rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
+
+
+def _bound_task_base(decorators: Sequence[cst.Decorator]) -> Optional[cst.BaseExpression]:
+    """The task class a bound task's first parameter is an instance of: ``base=`` of
+    ``@shared_task(bind=True, base=ApiTask)`` (Celery's ``self``)."""
+    for decorator in decorators:
+        expr = decorator.decorator
+        if isinstance(expr, cst.Call):
+            keywords = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+            if "base" in keywords and isinstance(keywords.get("bind"), cst.Name) and keywords["bind"].value == "True":
+                return keywords["base"]
+    return None
 
 
 def _annotation(param: cst.Param) -> Optional[cst.BaseExpression]:

@@ -60,6 +60,7 @@ class RetriedNonIdempotentCall(ProjectRule):
     countdown=2 ** try_count)`; one queued again uncounted reschedules work), a
     worker that puts a failed item back on its queue — directly or through project functions at any depth and in any module (a
     function or a lambda handed to a retry helper, `with_retries(lambda: requests.post(...))`,
+    or to a method of a bound task's `base=` class, `self.handle_api_call(service.update, data)`,
     included), unless they send an `Idempotency-Key` header whose value is created outside the retried
     code. The method, the headers and the key may come from anywhere the project shows: a
     method passed as a string (`client.request("POST", ...)` into `session.request(method, ...)`,
