@@ -168,8 +168,8 @@ def _hands_the_error_on(rec: Recogniser, body: Sequence[cst.BaseStatement], scop
         ):
             continue
         last = node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value if isinstance(node.func, cst.Name) else ""
-        if last in _REPORTS:
-            continue
+        if last in _REPORTS or (isinstance(node.func, cst.Attribute) and isinstance(node.func.value, (cst.SimpleString, cst.ConcatenatedString))):
+            continue  # a report, or a message made of it (``"retry #{}: {}".format(times, e)``)
         name = rec.expr_name(node.func, scope, order) or ""
         if name.startswith(("builtins.", "logging.", "sentry_sdk.", "traceback.")):
             continue

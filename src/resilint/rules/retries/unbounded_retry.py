@@ -810,6 +810,24 @@ class UnboundedRetry(Rule):
     ]
     INVALID = [
         Invalid(
+            # the error goes into a message (``str.format``), which ends nothing
+            """
+            import logging, time, redis
+            logger = logging.getLogger(__name__)
+            def resubscribe(client, channel):
+                times = 0
+                while True:
+                    try:
+                        client.pubsub().subscribe(channel)
+                        break
+                    except redis.ConnectionError as e:
+                        logger.error("retry #{} {}: {}".format(times, channel, e))
+                        times += 1
+                        time.sleep(times * 2)
+            """,
+            line=6,
+        ),
+        Invalid(
             # a refused request sent again at once with the same arguments: forever, no pause
             """
             import requests
