@@ -825,7 +825,7 @@ class UnboundedRetry(Rule):
                         times += 1
                         time.sleep(times * 2)
             """,
-            line=6,
+            line=5,
         ),
         Invalid(
             # a refused request sent again at once with the same arguments: forever, no pause
