@@ -343,6 +343,23 @@ def test_module_names_from_project_roots_src_layout_and_namespace_packages(cli, 
     assert [(f["path"], f["line"]) for f in findings] == [("services/billing/sync.py", 4), ("src/app/views.py", 4)]
 
 
+def test_a_django_manage_py_directory_is_an_import_root(cli, tmp_path):
+    # ``manage.py`` puts its own directory on ``sys.path``: ``apps/common/http.py`` is
+    # ``common.http`` to the code beside it, even though ``apps/`` is a package too
+    write_tree(tmp_path, {
+        "pyproject.toml": "[tool.resilint]\n",
+        "apps/__init__.py": "",
+        "apps/manage.py": "import sys\n",
+        "apps/common/__init__.py": "",
+        "apps/common/http.py": "import requests\n\ndef fetch(url, **kwargs):\n    return requests.get(url, **kwargs)\n",
+        "apps/notify/__init__.py": "",
+        "apps/notify/views.py": "from common.http import fetch\n\ndef show(url):\n    return fetch(url)\n",
+    })
+    result = cli(["check", "--select", "RES101", "--format", "json", "--no-cache", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [("apps/notify/views.py", 4)]
+
+
 def _codes(cli, root, select, *paths):
     result = cli(["check", "--select", select, "--format", "json", "--no-cache", *paths], root)
     assert result.exit_code in (0, 1), result.output + result.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from resilint.lint.config import Settings
 
@@ -55,9 +55,33 @@ def module_names(path: str, roots: Sequence[str] = (), is_package: Callable[[str
 
 
 def project_roots(settings: Settings) -> List[str]:
-    """Where the project's imports start: ``src/`` in a src layout, and the project root."""
+    """Where the project's imports start: ``src/`` in a src layout, the project root, and a
+    directory below it that holds a Django ``manage.py`` (which puts its own directory on
+    ``sys.path``: ``apps/common/x.py`` is imported as ``common.x`` there)."""
     source = os.path.join(settings.root, "src")
-    return [source, settings.root] if os.path.isdir(source) else [settings.root]
+    roots = [source, settings.root] if os.path.isdir(source) else [settings.root]
+    return roots + [d for d in _django_roots(os.path.abspath(settings.root)) if d not in roots]
+
+
+@lru_cache(maxsize=8)
+def _django_roots(root: str) -> Tuple[str, ...]:
+    """The directories one or two levels below ``root`` that hold a ``manage.py``."""
+    found = []
+    level = [root]
+    for _ in range(2):
+        below = []
+        for directory in level:
+            try:
+                entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and entry.name.isidentifier() and not entry.name.startswith("_"):
+                    below.append(entry.path)
+                    if os.path.isfile(os.path.join(entry.path, "manage.py")):
+                        found.append(entry.path)
+        level = below
+    return tuple(found)
 
 
 class ModuleFinder:
