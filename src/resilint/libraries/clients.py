@@ -669,6 +669,38 @@ def _set_on_every_path(name: str, key: str, stmts: Sequence[cst.BaseStatement]) 
     return None
 
 
+def _rebound_before_use(name: str, stmts: Sequence[cst.BaseStatement]) -> bool:
+    """Whether the block assigns ``name`` on every path (a statement of its own, or every
+    branch of an ``if``/``else``) before anything reads it."""
+    for stmt in stmts:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if _reads(small, name):
+                    return False
+                if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets
+                ):
+                    return True
+        elif isinstance(stmt, cst.If) and isinstance(stmt.orelse, (cst.Else, cst.If)):
+            if _reads(stmt.test, name):
+                return False
+            otherwise = [stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body
+            if _rebound_before_use(name, stmt.body.body) and _rebound_before_use(name, otherwise):
+                return True
+            return False
+        elif _reads(stmt, name):
+            return False
+    return False
+
+
+def _reads(node: cst.CSTNode, name: str) -> bool:
+    """Whether ``name`` appears in ``node`` other than as the whole target of an assignment."""
+    targets = set()
+    if isinstance(node, cst.Assign):
+        targets = {id(t.target) for t in node.targets}
+    return any(isinstance(n, cst.Name) and n.value == name and id(n) not in targets for n in iter_nodes(node))
+
+
 def local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:
     """Every key of such a local (``_mapping_keys``), written or set later, or None."""
     found = _mapping_keys(name, model, scope)
@@ -693,12 +725,17 @@ def _read_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optiona
         return None
     keys: Set[str] = set()
     later: Set[str] = set()
+    if (bindings[0].expr is None and isinstance(scope.node, cst.FunctionDef)
+            and _rebound_before_use(name, scope.node.body.body)):
+        bindings = bindings[1:]  # ``**kwargs`` replaced on every path before it is read
     for binding in bindings:
         written = _written_keys(binding.expr, model, scope, binding.order) if binding.expr is not None else None
         if written is None:
             return None
         keys |= written
     allowed, mentions = 0, 0
+    if len(bindings) < len(scope.bindings[name]):
+        allowed += 1  # the parameter's own name in the signature
     for node in iter_nodes(scope.node):
         if isinstance(node, cst.Name) and node.value == name:
             mentions += 1

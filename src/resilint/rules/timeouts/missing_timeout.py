@@ -596,6 +596,19 @@ class MissingTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the function's **kwargs replaced with a dict written out on every path
+            """
+            import requests
+            def send(url, payload, method, **kwargs):
+                if method == "post":
+                    kwargs = {"json": payload}
+                else:
+                    kwargs = {"params": payload}
+                return requests.request(method, url, **kwargs)
+            """,
+            line=7,
+        ),
+        Invalid(
             # made and connected in one function, its timeout never set
             """
             import socket
