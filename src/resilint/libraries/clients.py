@@ -626,6 +626,11 @@ def unpacked_keyword(
                 set_later = _set_on_every_path(value.value, keyword, scope.node.body.body)
                 if set_later is not None:
                     return set_later  # ``kwargs["timeout"] = ...`` on every path of the function
+            written, later = _mapping_keys(value.value, model, scope)  # type: ignore[misc]
+            if not (written | later) & set(keywords) and not written & settings and all(
+                _set_on_every_path(value.value, key, scope.node.body.body) is None for key in later & settings
+            ):
+                return None  # what configures it is added on some paths only (``if proxy:``): not on the others
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
             value, followed = assigned, True

@@ -299,6 +299,18 @@ class ExcessiveTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the http_client that would bound it is given only behind a proxy: not otherwise
+            """
+            import httpx, openai
+            def client(url, api_key, proxy):
+                kwargs = {"base_url": url, "api_key": api_key}
+                if proxy:
+                    kwargs["http_client"] = httpx.Client(proxy=proxy, timeout=20)
+                return openai.OpenAI(**kwargs)
+            """,
+            line=6,
+        ),
+        Invalid(
             # both phases wait 600 s: the message names both
             """
             import aiohttp
