@@ -185,7 +185,9 @@ def failing_out(policy: Policy, sites: List[CallSite]) -> List[Tuple[CallSite, b
 
 
 def _results(node: cst.CSTNode) -> Dict[int, Set[str]]:
-    """id(call) → the names its result is bound to (``r = post(...)``, ``with get() as r``)."""
+    """id(call) → the names its result is bound to (``r = post(...)``, ``with get() as r``,
+    ``r = await post(...)``), the answer itself: not a value built from it (``headers =
+    {"Authorization": f"Bearer {token()}"}`` holds no answer the ``try`` could find failed)."""
     found: Dict[int, Set[str]] = {}
     for statement in iter_nodes(node, stop_at=_OWN_SCOPES):
         if isinstance(statement, cst.Assign):
@@ -195,7 +197,15 @@ def _results(node: cst.CSTNode) -> Dict[int, Set[str]]:
             names, value = {statement.asname.name.value}, statement.item
         else:
             continue
-        for inner in iter_nodes(value, stop_at=_OWN_SCOPES) if value is not None else ():
-            if isinstance(inner, cst.Call):
-                found.setdefault(id(inner), set()).update(names)
+        pending = [value] if value is not None else []
+        while pending:  # the answer, read or parsed (``post(...).json()``, ``json.loads(get(...).text)``)
+            part = pending.pop()
+            if isinstance(part, cst.Await):
+                pending.append(part.expression)
+            elif isinstance(part, (cst.Attribute, cst.Subscript)):
+                pending.append(part.value)
+            elif isinstance(part, cst.Call):
+                found.setdefault(id(part), set()).update(names)
+                pending.append(part.func)
+                pending.extend(arg.value for arg in part.args)
     return found

@@ -243,6 +243,22 @@ class RetriedNonIdempotentCall(ProjectRule):
                 return False
             return True
         """,
+        # the token POST runs before the ``try`` the loop retries, inside the headers it builds: a
+        # lost response leaves the loop, and the ``try`` reads only the headers made of its token
+        """
+        import random, time, requests
+        def mint(api):
+            r = requests.post(f"{api}/access_tokens", timeout=5)
+            r.raise_for_status()
+            return r.json()["token"]
+        def call(api, url):
+            for attempt in range(5):
+                headers = {"Authorization": f"Bearer {mint(api)}"}
+                try:
+                    return requests.get(url, headers=headers, timeout=5).json()
+                except requests.ConnectionError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """,
         # the object's headers get their key from a method: what they hold is not the constructor's
         """
         import uuid, requests, tenacity
