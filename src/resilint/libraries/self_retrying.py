@@ -451,8 +451,10 @@ def separate_failures(
     if raised == GIVES_UP_QUIETLY and outer.retries_on in (ON_SPECIFIC, ON_ANY):
         return True  # the outer layer retries errors, and the inner one's never leave it
     caught = set(outer.exceptions)
-    if not raised or not caught or caught & _GENERIC_EXCEPTIONS:
+    if not caught or caught & _GENERIC_EXCEPTIONS:
         return False
+    if not raised:
+        return outer.retries_on == ON_SPECIFIC and _last_error_elsewhere(outer, inner, in_project)
     if raised.endswith(".*"):
         packages = tuple(family[:-1] for family in raised.split())
         return all(_elsewhere(name, packages, in_project) or _not_retried(name, packages) for name in caught)
@@ -464,6 +466,36 @@ def separate_failures(
             return True
     catching = {name for each in raised.split() for name in (each, *_HTTPX_CONNECT_FAILURES.get(each, ()))}
     return not (catching & caught) and not any(in_project(name) for name in caught)
+
+
+def _last_error_elsewhere(
+    outer: "LayerFacts", inner: "LayerFacts", in_project: Callable[[str], bool],
+) -> bool:
+    """An inner layer that retries named classes raises the last of them when spent: the outer
+    layer never retries it when everything it catches belongs to other third-party libraries
+    (a backoff on botocore's ``ClientError`` around a Neo4j write retried on
+    ``neo4j.exceptions.TransientError``), counting a library's relatives as its own
+    (``elastic_transport`` for ``elasticsearch``)."""
+    retried = [name for name in inner.exceptions if "." in name]
+    if inner.gives_up_with is not None or inner.retries_on != ON_SPECIFIC or not retried or len(retried) < len(inner.exceptions):
+        return False
+    packages = tuple(f"{root}." for name in retried for root in _relatives(name.split(".", 1)[0]))
+    return all(_elsewhere(name, packages, in_project) for name in outer.exceptions)
+
+
+def _relatives(root: str) -> Tuple[str, ...]:
+    """A package and those whose exceptions its own derive from or wrap, by what the client
+    catalog says they raise together."""
+    for client in CLIENTS.values():
+        if root in client.raises:
+            return client.raises
+    return _RELATED.get(root, (root,))
+
+
+# Exception families the client catalog does not list: requests wraps urllib3's errors, httpx
+# httpcore's.
+_RELATED = {"requests": ("requests", "urllib3"), "urllib3": ("requests", "urllib3"), "httpx": ("httpx", "httpcore"),
+            "httpcore": ("httpx", "httpcore")}
 
 
 def not_raised_by(name: str, packages: Tuple[str, ...], in_project: Callable[[str], bool], direct: bool) -> bool:

@@ -122,7 +122,11 @@ class NestedRetry(ProjectRule):
     retries only other libraries' exceptions, such as `requests.HTTPError`, or only built-in
     classes no client's error derives from, such as the `KeyError` of an answer read too soon
     (also when a project decorator factory is told them where it is applied, `@retry(KeyError)`
-    over `def retry(exceptions)` whose loop has `except exceptions:`); a urllib3 pool's
+    over `def retry(exceptions)` whose loop has `except exceptions:`); the last error of an
+    inner layer that retries named classes and raises the last one when spent, when the outer
+    layer retries only other third-party libraries' classes (a backoff on botocore's
+    `ClientError` around a Neo4j write retried on `neo4j.exceptions.TransientError`; a library
+    and those it wraps, `requests` and `urllib3`, count as one); a urllib3 pool's
     `MaxRetryError`, also under Minio, which calls its pool unwrapped, when the outer layer
     retries only the SDK's answers, such as Minio's `S3Error` for a 500 (unless the `Retry`
     has `raise_on_status=False`, which hands the last answer back instead); an httpx transport's
@@ -199,6 +203,17 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the inner layer, once spent, raises the last Neo4j error: the outer one retries only
+        # botocore's
+        """
+        import backoff, botocore.exceptions, neo4j
+        @backoff.on_exception(backoff.expo, neo4j.exceptions.TransientError, max_tries=5)
+        def write(session, rows):
+            session.run("UNWIND $rows AS r MERGE (n:X {id: r})", rows=rows)
+        @backoff.on_exception(backoff.expo, botocore.exceptions.ClientError, max_tries=3)
+        def sync(session, rows):
+            write(session, rows)
+        """,
         # the decorator retries only requests' errors, named through a tuple constant; the
         # botocore client's spent retries end in botocore's own errors
         """
@@ -522,6 +537,19 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the inner layer's last error is a RequestException the outer one retries
+            """
+            import backoff, requests
+            @backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=5)
+            def fetch(url):
+                return requests.get(url, timeout=5)
+            @backoff.on_exception(backoff.expo, requests.RequestException, max_tries=3)
+            def sync(url):
+                return fetch(url)
+            """,
+            line=7,
+        ),
         Invalid(
             # the verb is chosen by name (``getattr``): the session's mounted retries still apply
             """
