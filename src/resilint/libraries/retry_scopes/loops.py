@@ -795,9 +795,10 @@ _MUTATORS = _REFILLS | _POPS | {"add", "update", "remove", "discard", "setdefaul
 
 def _continues_from_answer(handlers: Sequence[cst.ExceptHandler], tried: Optional[cst.BaseSuite]) -> bool:
     """A handler gives a name that the ``try`` reads a value taken from the error it caught
-    (``new = json.loads(e.body)["metadata"]["continue"]``; ``token = new``): the next pass
-    sends what the server's answer said to, not the failed request again. (A delay read from
-    the error, slept after the ``try``, changes no request.)"""
+    (``new = json.loads(e.body)["metadata"]["continue"]``; ``token = new``), or drops from it
+    what the error names (``ids.remove(failed_id(e))``): the next pass sends what the server's
+    answer said to, not the failed request again. (A delay read from the error, slept after
+    the ``try``, changes no request.)"""
     if not isinstance(tried, cst.BaseSuite):
         return False
     body = block(tried)
@@ -813,6 +814,10 @@ def _continues_from_answer(handlers: Sequence[cst.ExceptHandler], tried: Optiona
                 names = {t.target.value for t in part.targets if isinstance(t.target, cst.Name)}
                 derived |= names
                 assigned |= names
+            elif (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
+                    and part.func.attr.value in _MUTATORS and any(
+                        isinstance(n, cst.Name) and n.value in derived for arg in part.args for n in iter_nodes(arg.value))):
+                assigned.add(part.func.value.value)  # ``ids.remove(failed_id(e))``: what the error named is dropped
         if assigned and _read_outside(assigned, handlers, body):
             return True
     return False

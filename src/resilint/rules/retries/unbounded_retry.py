@@ -114,7 +114,9 @@ class UnboundedRetry(Rule):
     `input()` itself, and so does any function given a question first (a literal text ending
     in `?`: `something("What server would you like to connect to?")`). Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
-    loops on (`while urls: url = urls.pop(0)`) and puts nothing back. A loop that leaves once the call returns something
+    loops on (`while urls: url = urls.pop(0)`) and puts nothing back; nor a loop whose handler takes
+    what to send next from the error it caught (a fresh page token from a 410's body) or drops
+    what the error names (`ids.remove(failed_id(e))`). A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
     A failed status is read on a response (`r.status_code == 429`) and on the mapping a
     project's own fetch wrapper returns (`res = self.sf.fetch_url(url)` … `if res["code"] ==
@@ -176,6 +178,19 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the error names the item that failed, which the next pass no longer sends
+        """
+        from botocore.exceptions import ClientError
+        def start(client, ids):
+            while ids:
+                try:
+                    client.start_instances(InstanceIds=ids)
+                    break
+                except ClientError as e:
+                    if e.response["Error"]["Code"] != "IncorrectInstanceState":
+                        raise
+                    ids.remove(str(e).split("'")[1])
+        """,
         # an expired page token: the error's answer carries the token to go on from
         """
         import json
