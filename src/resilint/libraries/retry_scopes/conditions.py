@@ -32,10 +32,14 @@ def status_polarity(
     """"good" when the test is true for a successful HTTP status, "bad" for a failed one.
     ``follow``: what a name of codes was assigned (``RETRY_STATUSES = (429, 503)``). A
     conjunction with a success check (``r.status_code == 200 and "id" in r.json()``) is true
-    only on a success too."""
+    only on a success too, and one with a failure check (``r.status_code == 429 and attempt <
+    3``) only on a failure."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         sides = (status_polarity(test.left, follow), status_polarity(test.right, follow))
-        return "good" if "good" in sides else None
+        if "good" in sides:
+            return "good"
+        # ``r.status_code in (429, 503) and attempt < limit``: true only on a failure too
+        return "bad" if "bad" in sides and None in sides else None
     negate = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negate = not negate
@@ -230,6 +234,8 @@ def polls_state(test: cst.BaseExpression) -> bool:
     expects in the answer (``and "id" in reply``), it does not."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         sides = (test.left, test.right)
+        if any(status_polarity(side) == "bad" for side in sides):
+            return False  # a failure, while a limit allows (``r.status_code == 429 and attempt < 3``)
         if any(status_polarity(side) is not None for side in sides):
             return any(polls_state(side) for side in sides if status_polarity(side) is None and not _has_key(side))
     if status_polarity(test) is not None:

@@ -202,9 +202,14 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             if isinstance(loop, cst.For) and expr.value in _target_names(loop.target) and not is_counting(rec, loop, scope, order):
                 return UNKNOWN  # ``for delay in delays_generator()``: drawn from elsewhere
             return WAIT_FIXED  # a parameter or counter: chosen by the caller, no random term
+        # ``sleep = int(retry_after)`` on one path, ``sleep = 5`` on the other: the server's delay
+        # when it sends one, the code's own otherwise, judged so
+        own = [b for b in sources if not server_delay(b.expr, lambda e, b=b: rec.follow(e, b.scope, b.order))]  # type: ignore[arg-type]
+        if not own:
+            return UNKNOWN
         rec.visiting.add(expr.value)
         try:
-            kinds = [_delay(rec, b.expr, b.scope, b.order, loop, depth + 1) for b in sources]  # type: ignore[arg-type]
+            kinds = [_delay(rec, b.expr, b.scope, b.order, loop, depth + 1) for b in own]  # type: ignore[arg-type]
         finally:
             rec.visiting.discard(expr.value)
         return _strongest(kinds)
@@ -265,7 +270,8 @@ def server_delay(
         followed = follow(expr)
         return followed is not expr and server_delay(followed)
     if isinstance(expr, cst.Attribute):
-        return "after" in expr.attr.value.lower()
+        # (not a constant of the code's own, ``constants.DEFAULT_RETRY_AFTER``)
+        return "after" in expr.attr.value.lower() and not expr.attr.value.isupper()
     if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
         key = string_of(expr.slice[0].slice.value)
         return key is not None and bool(_RETRY_AFTER.search(key))
@@ -371,7 +377,10 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
                 kind = WAIT_FIXED  # a parameter: chosen by the caller, no random term
             else:
                 value = base.value  # type: ignore[attr-defined]
-                kind = _delay(rec, value, function.scope, orders.get(id(value), 1 << 62), loop, depth + 1)
+                at = orders.get(id(value), 1 << 62)
+                if server_delay(value, lambda e, at=at: rec.follow(e, function.scope, at)) and len(definitions) > 1:
+                    continue  # the server's delay on this path; the code's own on the others is judged
+                kind = _delay(rec, value, function.scope, at, loop, depth + 1)
             for aug in augmented:
                 kind = _augmented(rec, name, kind, aug, function.scope, loop, depth)
             kinds.add(kind)

@@ -773,6 +773,29 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # a failed status while the attempts last; the server's Retry-After when it sends one,
+            # the code's own constant otherwise
+            """
+            import time, requests
+            from app import constants
+            def get(url, max_retries=3):
+                attempt = 0
+                while True:
+                    response = requests.get(url, timeout=5)
+                    if response.status_code in (429, 503) and attempt < max_retries:
+                        retry_after = response.headers.get("retry-after")
+                        if retry_after and retry_after.isdigit():
+                            delay = int(retry_after)
+                        else:
+                            delay = constants.DEFAULT_RETRY_AFTER
+                        time.sleep(delay)
+                        attempt += 1
+                        continue
+                    return response
+            """,
+            line=13,
+        ),
+        Invalid(
             # success read as the statuses below 300
             """
             import time, requests
