@@ -228,6 +228,12 @@ def test_what_a_request_returned_is_not_the_client():
             return data.get("DomainNames")
 
         @RETRY
+        def keys(bucket):
+            client = boto3.client("s3")
+            pages = client.get_paginator("list_objects_v2").paginate(Bucket=bucket)
+            return [page["Contents"] for page in pages]
+
+        @RETRY
         def body(bucket, key):
             obj = boto3.resource("s3").Object(bucket, key)
             answer = obj.get()
@@ -240,4 +246,4 @@ def test_what_a_request_returned_is_not_the_client():
             text = reply.choices[0].message.content
             return text.strip()
         """
-    )] == [6, 12, 18]
+    )] == [6, 12, 18, 24]

@@ -172,9 +172,13 @@ def _sdk_request(path: Tuple[str, ...]) -> bool:
 
 
 def _operation(path: Tuple[str, ...]) -> bool:
-    """A botocore client's operation: a method of the client itself (``s3.put_object``), not of
-    what one returned (``s3.list_buckets().get``) nor of its ``meta``."""
-    return len(path) == 1 and _sdk_request(path) and not path[0].startswith("_")
+    """A botocore client's operation: a method of the client itself (``s3.put_object``), or a
+    paginator's or a waiter's, which run it (``s3.get_paginator("list_objects_v2").paginate``);
+    not a method of what one returned (``s3.list_buckets().get``) nor of its ``meta``."""
+    return (len(path) == 1 and _sdk_request(path) and not path[0].startswith("_")) or path in _RUNNERS
+
+
+_RUNNERS = frozenset({("get_paginator", "paginate"), ("get_waiter", "wait")})
 
 
 def _resource_request(path: Tuple[str, ...]) -> bool:
