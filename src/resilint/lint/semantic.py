@@ -630,6 +630,10 @@ class SemanticModel:
                 # of the project (a Protocol, an abstract base, a base class): what the callers
                 # pass says what it is
                 return (annotated, binding.parameter)
+            if annotated is not None and binding.parameter is not None and _configured_client(annotated):
+                # ``def call_api(session: requests.Session)``: a client the caller configured (an
+                # adapter's retries, a timeout), which the annotation cannot tell
+                return (annotated, binding.parameter)
             if annotated is not None:
                 return (annotated,)
             return (binding.parameter,) if binding.parameter is not None else ()
@@ -1271,6 +1275,18 @@ def _first_object(values: Values) -> Value:
 
 def _is_package_init(path: str) -> bool:
     return path.replace("\\", "/").rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
+
+
+# Library classes whose instances a caller configures before handing them on (retries mounted
+# on a session, a client's config): an annotation names the class, not how it was built.
+_CONFIGURED_CLIENT = re.compile(r"(Session|Client|PoolManager|ConnectionPool)$")
+
+
+def _configured_client(value: Value) -> bool:
+    return (
+        isinstance(value, Instance) and isinstance(value.of, str) and not value.of.startswith("builtins.")
+        and _CONFIGURED_CLIENT.search(value.of) is not None
+    )
 
 
 def _bound_task_base(decorators: Sequence[cst.Decorator]) -> Optional[cst.BaseExpression]:
