@@ -38,8 +38,10 @@ def status_polarity(
         sides = (status_polarity(test.left, follow), status_polarity(test.right, follow))
         if "good" in sides:
             return "good"
-        # ``r.status_code in (429, 503) and attempt < limit``: true only on a failure too
-        return "bad" if "bad" in sides and None in sides else None
+        # ``r.status_code in (429, 503) and attempt < limit``: true only on a failure too, while
+        # a count allows (not a failure joined with what the answer says, ``and body["reason"]``)
+        other = test.right if sides[0] == "bad" else test.left
+        return "bad" if "bad" in sides and None in sides and _counts(other) else None
     negate = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negate = not negate
@@ -82,6 +84,18 @@ def status_polarity(
     if negate:
         polarity = "bad" if polarity == "good" else "good"
     return polarity
+
+
+def _counts(test: cst.BaseExpression) -> bool:
+    """``attempt < max_retries``, ``retries <= 3``: an ordering comparison of names and numbers."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return False
+    if not isinstance(test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)):
+        return False
+    return all(
+        isinstance(side, (cst.Name, cst.Attribute, cst.Integer))
+        for side in (test.left, test.comparisons[0].comparator)
+    )
 
 
 def _bound_below(code: int, operator: cst.BaseCompOp) -> int:

@@ -199,17 +199,24 @@ class UnboundedRetry(Rule):
             token = None
             while True:
                 try:
-                    page = api.list_namespaced_custom_object("argoproj.io", "v1alpha1", namespace, "workflowtemplates", _continue=token)
+                    params = {"limit": 100}
+                    if token:
+                        params["_continue"] = token
+                    page = api.list_namespaced_custom_object("argoproj.io", "v1alpha1", namespace, "workflowtemplates", **params)
                     yield from page["items"]
                     token = page["metadata"].get("continue")
                     if not token:
                         break
                 except ApiException as e:
-                    body = json.loads(e.body)
-                    if e.status == 410 and body["metadata"].get("continue"):
-                        token = body["metadata"]["continue"]
-                        continue
-                    raise
+                    body = json.loads(e.body) if e.body else {}
+                    if e.status == 404:
+                        return None
+                    elif e.status == 410 and body.get("reason") == "Expired":
+                        new_token = body.get("metadata", {}).get("continue")
+                        if new_token:
+                            token = new_token
+                            continue
+                    raise RuntimeError(body.get("message", e.reason))
         """,
         # it goes round only when a signal interrupts the wait for its own child (EINTR)
         """
