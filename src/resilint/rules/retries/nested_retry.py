@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.retry_scopes import ON_RESULT
 from resilint.libraries.self_retrying import not_raised_by, separate_failures
@@ -885,14 +885,38 @@ class NestedRetry(ProjectRule):
         graph = ctx.graph
         chains: dict = {}
         for outer in graph.all_layers():
-            for reached in _reached(graph, outer):
-                if separate_failures(outer.layer, reached.layer.layer, graph.is_project_name, graph.ancestry):
-                    continue
+            found = [
+                reached for reached in _reached(graph, outer)
+                if not separate_failures(outer.layer, reached.layer.layer, graph.is_project_name, graph.ancestry)
+            ]
+            for reached in _one_client_per_call(found):
                 below = _chain(graph, reached.layer, chains, {outer.key}, _entry(reached))
                 _report(ctx, outer, reached, below)
 
 
 Chain = List[LayerRef]
+
+
+def _one_client_per_call(found: List[Reached]) -> List[Reached]:
+    """One client layer per call a layer covers: a request on an object that is both what its
+    annotation names (``client: WebClient``, the library's retries in general) and what the
+    callers pass (``WebClient(token=...)``, its own settings) reaches the client twice; the
+    one whose count is known is kept."""
+    best: Dict[Tuple[Place, str], Reached] = {}
+    kept: List[Reached] = []
+    for reached in found:
+        layer = reached.layer.layer
+        if not layer.client or not reached.path:
+            kept.append(reached)
+            continue
+        key = (reached.path[0][1].place, layer.library or layer.retrier.split(" ", 1)[0])
+        known = best.get(key)
+        if known is None:
+            best[key] = reached
+            kept.append(reached)
+        elif known.layer.layer.calls is None and layer.calls is not None:
+            kept[kept.index(known)] = best[key] = reached
+    return kept
 
 
 def _chain(
