@@ -24,7 +24,7 @@ def _check_here(
 ) -> List[Any]:
     checker = Checker(settings, codes, fix_edits=fix_edits)  # as a worker's
     if meanwhile is not None:
-        meanwhile()
+        meanwhile(lambda: False)
     return [workers.check_task(checker, task) for task in tasks]
 
 

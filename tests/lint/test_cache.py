@@ -326,8 +326,9 @@ def test_the_worker_pool_runs_the_main_process_work_once_while_files_are_checked
     calls = []
     with WorkerPool(settings, enabled_codes(settings, all_rules()), 2) as pool:
         tasks = [(str(tmp_path / "src" / f"m{i}.py"), None) for i in range(4)]
-        outcomes = dict(pool.check(tasks, lambda: calls.append(len(pool.workers))))
-    assert calls == [2]
+        outcomes = dict(pool.check(tasks, lambda finished: calls.append((len(pool.workers), finished()))))
+        assert not pool._finished()  # every file checked: no worker holds one
+    assert [workers for workers, _ in calls] == [2]
     assert sorted(outcomes) == [0, 1, 2, 3]
     assert all([f.code for f in outcome[0]] == ["RES101"] for outcome in outcomes.values())
 
@@ -362,3 +363,15 @@ def test_a_file_changed_just_before_the_cache_was_written_is_read_again(tmp_path
     os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
     again, _ = check(tmp_path)
     assert not again.from_cache and again.findings == []
+
+
+def test_decoding_summaries_meanwhile_stops_when_asked_and_the_rest_decode_when_needed(tmp_path):
+    write_tree(tmp_path, {f"src/m{i}.py": f"import requests\ndef f{i}(u):\n    return requests.get(u)\n" for i in range(40)})
+    first, _ = check(tmp_path)
+    settings = Settings(root=str(tmp_path))
+    cache = ResultCache(settings, enabled_codes(settings, all_rules()))
+    keys = [key for key in cache._entries]
+    assert len(keys) == 40
+    cache.decode_summaries(keys, stop=lambda: True)
+    assert 0 < len(cache._decoded) < 40  # asked every few summaries: it stopped
+    assert all(cache.summary(key) is not None for key in keys)  # the rest are decoded when asked for

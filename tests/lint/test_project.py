@@ -566,6 +566,34 @@ def test_an_unchanged_tree_decodes_no_summary_and_a_change_outside_the_checked_f
     assert after == _findings(cli, tmp_path, "--no-cache", "app/jobs.py")
 
 
+def test_an_edit_that_leaves_every_summary_as_it_was_reuses_the_project_pass(cli, tmp_path, monkeypatch):
+    write_tree(tmp_path, THREE_LAYERS)
+    from resilint.lint.checker import Checker
+
+    first = _findings(cli, tmp_path, "app")
+    passes = []
+    real_pass = Checker.project_findings
+    monkeypatch.setattr(Checker, "project_findings", lambda self, *a, **k: passes.append(1) or real_pass(self, *a, **k))
+    jobs = tmp_path / "app/jobs.py"
+    # a comment on the finding's line and one after the code: the summary is the same
+    jobs.write_text(jobs.read_text().replace("return get_it(url)", "return get_it(url)  # the nightly sync") + "# end\n")
+    after = _findings(cli, tmp_path, "app")
+    assert passes == [] and after == first
+    # the fingerprint is made from the text of the line, read again from the edited file
+    gitlab = ["check", "--select", "RES204", "--format", "gitlab"]
+    cached = json.loads(cli([*gitlab, "app"], tmp_path).output)
+    assert passes == []
+    assert cached == json.loads(cli([*gitlab, "--no-cache", "app"], tmp_path).output)
+    passes.clear()
+    # a change to the code runs the pass again
+    client = tmp_path / "app/client.py"
+    client.write_text(client.read_text().replace("range(3)", "range(5)"))
+    changed = _findings(cli, tmp_path, "app")
+    assert passes != []
+    assert any("= up to 60 calls per operation" in f["message"] for f in changed)
+    assert changed == _findings(cli, tmp_path, "--no-cache", "app")
+
+
 def test_a_relative_re_export_in_a_sub_package_init_is_followed(cli, tmp_path):
     write_tree(tmp_path, {
         "pkg/__init__.py": "",

@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from dataclasses import asdict
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from resilint import __version__
 from resilint.lint.modules import module_names
@@ -256,9 +256,12 @@ class ResultCache:
         self._fresh[key] = entry
         return findings
 
-    def decode_summaries(self, keys: Sequence[str]) -> None:
-        """Decode the summaries stored for ``keys`` now, for ``summary`` to return later."""
-        for key in keys:
+    def decode_summaries(self, keys: Sequence[str], stop: Callable[[], bool] = lambda: False) -> None:
+        """Decode the summaries stored for ``keys`` now, for ``summary`` to return later; until
+        ``stop`` says to (asked every few summaries): the rest are decoded when asked for."""
+        for count, key in enumerate(keys):
+            if count % 32 == 31 and stop():
+                return
             if key not in self._decoded:
                 decoded = self.summary(key)
                 if decoded is not None:
@@ -293,12 +296,22 @@ class ResultCache:
 
     # --- the project pass ------------------------------------------------------------------
 
-    def project_findings(self, checked: Mapping[str, str], unchanged: Callable[[str, str], bool]) -> Optional[List[Finding]]:
+    def project_findings(
+        self, checked: Mapping[str, str], unchanged: Callable[[str, str], bool], changed: Optional[Set[str]] = None,
+    ) -> Optional[List[Finding]]:
         """The project pass's findings of the last run, if it checked the same files with the
-        same keys and every other file it read (``path → key``) is ``unchanged``."""
+        same keys and every other file it read (``path → key``) is ``unchanged``; a checked
+        file whose key changed but whose summary did not (a comment, a string the summary does
+        not keep) counts as the same, and its path is added to ``changed``."""
         stored = self._project
         try:
-            if not isinstance(stored, dict) or stored.get("checked") != dict(checked):
+            if not isinstance(stored, dict) or not isinstance(stored.get("checked"), dict):
+                return None
+            before = stored["checked"]
+            if set(before) != set(checked):
+                return None
+            differ = [path for path, key in checked.items() if before[path] != key]
+            if any(not self._same_summary(before[path], checked[path]) for path in differ):
                 return None
             read = stored["read"]
             if not isinstance(read, dict) or not all(unchanged(path, key) for path, key in read.items()):
@@ -307,7 +320,17 @@ class ResultCache:
         except (KeyError, TypeError, ValueError):
             return None
         self._fresh_project = stored
+        if changed is not None:
+            changed.update(differ)
         return findings
+
+    def _same_summary(self, before: str, now: str) -> bool:
+        """Whether the summaries stored under two keys are the same, as stored (no decoding)."""
+        if self._summaries is None:
+            self._summaries = _load_lines(self.summaries_path)
+        old = self._fresh_summaries.get(before) or self._summaries.get(before)
+        new = self._fresh_summaries.get(now) or self._summaries.get(now)
+        return old is not None and old == new
 
     def project_read(self) -> Optional[Dict[str, str]]:
         """The files (``path → key``) besides the checked ones that the last project pass read."""

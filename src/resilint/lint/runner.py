@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from resilint.lint.cache import ResultCache, file_key
@@ -12,7 +13,7 @@ from resilint.lint.finding import Finding, RunResult
 from resilint.lint.jobs import MAX_JOBS_PER_CORE, default_jobs
 from resilint.lint.modules import ModuleFinder, module_names, project_roots
 from resilint.lint.signals import deferred_signals
-from resilint.lint.source import SourceError, content_digest, read_bytes
+from resilint.lint.source import SourceError, content_digest, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import ModuleSummary, PackedSummary, unpack_all
 
 # What analyses files (the checker, its rules, LibCST) is imported only when a file must be
@@ -82,7 +83,7 @@ def run(
         # A file changed, so the project pass runs again: the cached summaries are decoded
         # while the workers check the changed files, not after.
         hit_keys = [key for _, key, _ in consulted.hits]
-        meanwhile = lambda: cache.decode_summaries(hit_keys)  # noqa: E731
+        meanwhile = lambda finished: cache.decode_summaries(hit_keys, finished)  # noqa: E731
     fresh = _check_all(consulted.tasks, settings, codes, jobs, progress, len(consulted.hits), len(files), meanwhile, fix_edits)
     for (path, _), (_, _, _, digest) in zip(consulted.tasks, fresh):
         if digest is not None:
@@ -133,7 +134,14 @@ def _project_findings(
             keyed = _key_of(path, cache, roots, settings.max_file_size, names)
             return keyed is not None and keyed[0] == key
 
-        stored = cache.project_findings(checked, unchanged)
+        # A file edited where its summary does not change (a comment, a docstring, a blank
+        # line at its end) leaves the project pass's findings as they were: only their text of
+        # the line, read from the file, may differ.
+        edited: Set[str] = set()
+        stored = cache.project_findings(checked, unchanged, edited)
+        if stored is not None and edited:
+            stored = _with_line_texts(stored, edited)
+            cache.put_project(checked, cache.project_read() or {}, stored)  # under the files' new keys
         if stored is not None:
             return stored
     from resilint.lint.checker import Checker  # the project pass runs: its rules are needed
@@ -147,6 +155,22 @@ def _project_findings(
     if every_file_keyed and cache is not None:
         cache.put_project(checked, read, findings)
     return findings
+
+
+def _with_line_texts(findings: List[Finding], paths: Set[str]) -> List[Finding]:
+    """The findings with the text of their line read again in the files ``paths``."""
+    lines: Dict[str, List[str]] = {}
+    refreshed = []
+    for finding in findings:
+        if finding.path in paths:
+            if finding.path not in lines:
+                try:
+                    lines[finding.path] = python_lines(decode(read_bytes(finding.path)).text)
+                except SourceError:
+                    lines[finding.path] = []
+            finding = replace(finding, line_text=line_text(lines[finding.path], finding.line))
+        refreshed.append(finding)
+    return refreshed
 
 
 def _declared(finding: Finding) -> bool:
@@ -190,10 +214,12 @@ def _store(
 def _check_all(
     tasks: Sequence["Task"], settings: Settings, codes: Sequence[str], jobs: Optional[int],
     progress: Optional[Callable[[int, int], None]] = None, done: int = 0, total: int = 0,
-    meanwhile: Optional[Callable[[], None]] = None, fix_edits: Optional["FixEdits"] = None,
+    meanwhile: Optional[Callable[[Callable[[], bool]], None]] = None, fix_edits: Optional["FixEdits"] = None,
 ) -> List["Outcome"]:
     """The outcome of each task, in order, from worker processes (a file that crashes one
-    costs one RES000, never the run); ``meanwhile`` runs in this process as they start."""
+    costs one RES000, never the run); ``meanwhile`` runs in this process as they start, until
+    one has finished a file (a decoding of cached summaries the project pass may not need: a
+    file edited in a comment leaves its findings as they were)."""
     fresh: List["Outcome"] = [_NO_OUTCOME] * len(tasks)
     if not tasks:
         return fresh

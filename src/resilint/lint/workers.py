@@ -266,8 +266,11 @@ class WorkerPool:
     def __exit__(self, kind: Any, *_: Any) -> None:
         self.close(abort=kind is not None)
 
-    def check(self, tasks: Sequence[Task], meanwhile: Optional[Callable[[], None]] = None) -> Iterator[Tuple[int, Outcome]]:
-        """``meanwhile``: work for the main process while the workers check their first files."""
+    def check(
+        self, tasks: Sequence[Task], meanwhile: Optional[Callable[[Callable[[], bool]], None]] = None,
+    ) -> Iterator[Tuple[int, Outcome]]:
+        """``meanwhile``: work for the main process while the workers check their first files,
+        given a test of whether one has finished (it may stop then, and go on later)."""
         waiting: Deque[int] = deque(range(len(tasks)))
         for _ in range(min(self.size, len(tasks))):
             self._start()
@@ -276,7 +279,7 @@ class WorkerPool:
                 if worker.held is None:
                     self._give(worker, waiting, tasks)
             if meanwhile is not None:
-                meanwhile()
+                meanwhile(self._finished)
                 meanwhile = None
             busy = [worker for worker in self.workers if worker.held is not None]
             if not busy:
@@ -290,6 +293,11 @@ class WorkerPool:
         for index in waiting:  # left only when workers keep dying before they get a file
             path = tasks[index][0]
             yield index, ([], AnalysisError(path, "not checked: worker processes could not be started"))
+
+    def _finished(self) -> bool:
+        """Whether a busy worker has sent its outcome, or ended."""
+        ends = [end for worker in self.workers if worker.held is not None for end in (worker.connection, worker.process.sentinel)]
+        return bool(ends) and bool(wait(ends, timeout=0))
 
     def close(self, abort: bool = False) -> None:
         workers, self.workers = self.workers, []
