@@ -9,6 +9,7 @@ from resilint.libraries.self_retrying import not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import CALLED, Call, FunctionSummary, Place
+from resilint.lint.value_flow import split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGE_ASSERTION_POLL
 
@@ -902,14 +903,14 @@ def _one_client_per_call(found: List[Reached]) -> List[Reached]:
     annotation names (``client: WebClient``, the library's retries in general) and what the
     callers pass (``WebClient(token=...)``, its own settings) reaches the client twice; the
     one whose count is known is kept."""
-    best: Dict[Tuple[Place, str], Reached] = {}
+    best: Dict[Tuple[Place, str, str], Reached] = {}
     kept: List[Reached] = []
     for reached in found:
         layer = reached.layer.layer
         if not layer.client or not reached.path:
             kept.append(reached)
             continue
-        key = (reached.path[0][1].place, layer.library or layer.retrier.split(" ", 1)[0])
+        key = (reached.path[0][1].place, split_last(reached.path[-1][1].target)[1], layer.library or layer.retrier.split(" ", 1)[0])
         known = best.get(key)
         if known is None:
             best[key] = reached
