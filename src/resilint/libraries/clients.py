@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, Iterable, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from resilint.lint.canonical import ALIASES
-from resilint.lint.nodes import string_of
+from resilint.lint.nodes import parameter_names, string_of
 from resilint.lint.semantic import FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -629,7 +629,7 @@ def unpacked_keyword(
             written, later = _mapping_keys(value.value, model, scope)  # type: ignore[misc]
             if not (written | later) & set(keywords) and not written & settings and all(
                 _set_on_every_path(value.value, key, scope.node.body.body) is None for key in later & settings
-            ):
+            ) and not _set_as_callers_say(value.value, later & settings, scope.node):
                 return None  # what configures it is added on some paths only (``if proxy:``): not on the others
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
@@ -672,6 +672,20 @@ def _set_on_every_path(name: str, key: str, stmts: Sequence[cst.BaseStatement]) 
             if found is not None and otherwise is not None:
                 return found
     return None
+
+
+def _set_as_callers_say(name: str, keys: Set[str], function: cst.FunctionDef) -> bool:
+    """Whether an ``if`` that sets one of ``keys`` of the dict ``name`` tests a parameter
+    (``if http: kwargs["http"] = http``): whether it is set is the callers' choice, which
+    they may always make."""
+    parameters = parameter_names(function.params)
+    for node in iter_nodes(function.body):
+        if isinstance(node, cst.If) and any(
+            isinstance(n, cst.Name) and n.value in parameters for n in iter_nodes(node.test)
+        ) and any(_item_of(target.target, name) in keys for statement in iter_nodes(node.body)
+                  if isinstance(statement, cst.Assign) for target in statement.targets):
+            return True
+    return False
 
 
 def _rebound_before_use(name: str, stmts: Sequence[cst.BaseStatement]) -> bool:

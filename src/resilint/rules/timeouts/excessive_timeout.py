@@ -166,6 +166,17 @@ class ExcessiveTimeout(ProjectRule):
     message = "timeout above max-timeout"
     triggers = TRIGGERS
     VALID = [
+        # whether the http client is given is the callers' choice: they may always give one
+        """
+        from googleapiclient import discovery
+        def service(credentials, name, version, http=None):
+            kwargs = {"serviceName": name, "version": version}
+            if http:
+                kwargs["http"] = http
+            else:
+                kwargs["credentials"] = credentials
+            return discovery.build(**kwargs)
+        """,
         # a client built only to be wrapped in botocore's own test double: nothing is sent
         """
         import botocore.session
@@ -299,16 +310,18 @@ class ExcessiveTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
-            # the http_client that would bound it is given only behind a proxy: not otherwise
+            # the http_client that would bound it is given only behind a configured proxy
             """
             import httpx, openai
-            def client(url, api_key, proxy):
+            from django.conf import settings
+            def client(url, api_key):
                 kwargs = {"base_url": url, "api_key": api_key}
+                proxy = settings.GPT_PROXY
                 if proxy:
                     kwargs["http_client"] = httpx.Client(proxy=proxy, timeout=20)
                 return openai.OpenAI(**kwargs)
             """,
-            line=6,
+            line=8,
         ),
         Invalid(
             # both phases wait 600 s: the message names both
