@@ -1284,9 +1284,14 @@ _CONFIGURED_CLIENT = re.compile(r"(Session|Client|PoolManager|ConnectionPool)$")
 
 def _configured_client(value: Value) -> bool:
     return (
-        isinstance(value, Instance) and isinstance(value.of, str) and not value.of.startswith("builtins.")
-        and _CONFIGURED_CLIENT.search(value.of) is not None
+        isinstance(value, Instance) and isinstance(value.of, str) and _CONFIGURED_CLIENT.search(value.of) is not None
+        and not value.of.startswith(_NOT_NETWORK_CLIENTS)
     )
+
+
+# Sessions of a database or a test client, whose parameters are everywhere in some code bases
+# (``db: Session``) and carry no retries a caller mounts.
+_NOT_NETWORK_CLIENTS = ("builtins.", "sqlalchemy.", "sqlmodel.", "django.", "flask_sqlalchemy.", "starlette.testclient.")
 
 
 def _bound_task_base(decorators: Sequence[cst.Decorator]) -> Optional[cst.BaseExpression]:

@@ -594,11 +594,21 @@ def _reaches(start: CallSite, site: CallSite) -> bool:
     if any(isinstance(node, _TRY) for node in start.stack):
         return True
     shared = {id(node) for node in site.stack}
+    # The statements that hold ``start``: the compound ones around it, and in the innermost
+    # block, the simple statement it is written in.
+    around = {id(node) for node in start.stack}
+    innermost = start.stack[-1] if start.stack else None
+
+    def holds(statement: cst.CSTNode, suite_of: cst.CSTNode) -> bool:
+        return id(statement) in around or (
+            suite_of is innermost and isinstance(statement, cst.SimpleStatementLine) and _holds(statement, start.node)
+        )
+
     for node in start.stack:
         if id(node) in shared:
             continue
         for statements in _suites(node):
-            index = next((i for i, statement in enumerate(statements) if _holds(statement, start.node)), None)
+            index = next((i for i, statement in enumerate(statements) if holds(statement, node)), None)
             if index is not None and any(_leaves(statement) for statement in statements[index:]):
                 return False
     return True

@@ -646,6 +646,9 @@ class _Judge:
         self._released: Optional[Set[int]] = None  # calls after their function's own commit
         self._elsewhere: Dict[str, bool] = {}  # functions a decorator runs on another thread
         self._ending: Dict[str, bool] = {}  # functions that commit somewhere (``_ends_within``)
+        self._open: Dict[str, bool] = {}  # functions that return with a transaction open (``_leaves_open``)
+        self._later_ends: Dict[Tuple[int, int], List[Tuple[int, int]]] = {}  # (function, scope) → its ending calls
+        self._held: Dict[Tuple[int, int], Optional[_Held]] = {}  # (function, DB scope) → what it holds
 
     def run(self) -> None:
         for function in self.graph.functions:
@@ -654,12 +657,10 @@ class _Judge:
                 if call.later:
                     continue
                 held = [
-                    h for h in (
-                        self._active(function, i) for i in call.db_scopes
-                        if not (function.db_scopes[i].implicit and self._ended_before(function, i, call))
-                        and not (function.db_scopes[i].implicit == "until" and not self._ended_after(function, i, call))
-                    )
+                    h for h, i in ((self._active(function, i), i) for i in call.db_scopes)
                     if h is not None
+                    and not (function.db_scopes[i].implicit and self._ended_before(function, i, call))
+                    and not (function.db_scopes[i].implicit == "until" and not self._ended_after(function, i, call))
                 ]
                 if decorated is not None and not (decorated.scope.implicit and self._ended_before(function, None, call)):
                     held.insert(0, decorated)
@@ -704,41 +705,54 @@ class _Judge:
         """A transaction open to the end of the function (``implicit="until"``) that a call
         after ``call`` ends: one of a function that commits it, as its last act or on the way
         (``self.service.update_one(...)``, whose repository's ``update`` commits)."""
+        key = (id(function), index)
+        ends = self._later_ends.get(key)
+        if ends is None:
+            near = function.place.path
+            ends = self._later_ends[key] = [
+                (c.place.line, c.place.column) for c in function.calls
+                if index in c.db_scopes and not c.later and self._ends_within(self.graph.callee(c, near))
+            ]
         at = (call.place.line, call.place.column)
-        near = function.place.path
-        return any(
-            index in c.db_scopes and not c.later and (c.place.line, c.place.column) > at
-            and self._ends_within(self.graph.callee(c, near))
-            for c in function.calls
-        )
+        return any(end > at for end in ends)
 
-    def _ends_within(self, function: Optional[FunctionSummary], depth: int = 0) -> bool:
+    def _ends_within(self, function: Optional[FunctionSummary]) -> bool:
         """Whether ``function`` commits the transaction it runs in somewhere: itself, or in a
-        function it calls (a few calls deep)."""
-        if function is None or depth > 3:
+        function it calls, at any depth."""
+        if function is None:
             return False
         known = self._ending.get(function.name)
         if known is None:
             self._ending[function.name] = False  # a recursive call ends nothing new
             near = function.place.path
             known = self._ending[function.name] = function.commits_within or self._commits(function) or any(
-                not c.later and self._ends_within(self.graph.callee(c, near), depth + 1) for c in function.calls
+                not c.later and self._ends_within(self.graph.callee(c, near)) for c in function.calls
             )
         return known
 
-    def _leaves_open(self, function: Optional[FunctionSummary], depth: int = 0) -> bool:
+    def _leaves_open(self, function: Optional[FunctionSummary]) -> bool:
         """Whether ``function`` returns with a transaction of a session that outlives it open:
         its own last query, or a project call after its last commit that leaves one open, with
         no call after it that ends it (``HttpRepo.get_one`` returning what the repository's
-        ``get_one`` queried)."""
-        if function is None or depth > 4:
+        ``get_one`` queried), through any number of such wrappers."""
+        if function is None:
             return False
         if function.leaves_open:
             return True
+        if not function.open_through:
+            return False
+        known = self._open.get(function.name)
+        if known is not None:
+            return known
+        self._open[function.name] = False  # a recursive call leaves nothing open of its own
+        self._open[function.name] = found = self._left_open_through(function)
+        return found
+
+    def _left_open_through(self, function: FunctionSummary) -> bool:
         near = function.place.path
         for at in function.open_through:
             call = call_at(function, at)
-            if call is not None and self._leaves_open(self.graph.callee(call, near), depth + 1):
+            if call is not None and self._leaves_open(self.graph.callee(call, near)):
                 after = (call.place.line, call.place.column)
                 return not any(
                     (c.place.line, c.place.column) > after and not c.later and self._commits(self.graph.callee(c, near))
@@ -757,6 +771,12 @@ class _Judge:
         return last is not None and self._commits(self.graph.callee(last, function.place.path), depth + 1)
 
     def _active(self, function: FunctionSummary, index: int) -> Optional[_Held]:
+        key = (id(function), index)
+        if key not in self._held:
+            self._held[key] = self._holds(function, index)
+        return self._held[key]
+
+    def _holds(self, function: FunctionSummary, index: int) -> Optional[_Held]:
         scope = function.db_scopes[index]
         if scope.implicit in ("after", "until"):
             # the project function called there returns with its transaction open
