@@ -630,7 +630,8 @@ class SemanticModel:
                 # of the project (a Protocol, an abstract base, a base class): what the callers
                 # pass says what it is
                 return (annotated, binding.parameter)
-            if annotated is not None and binding.parameter is not None and _configured_client(annotated):
+            if (annotated is not None and binding.parameter is not None and _configured_client(annotated)
+                    and not self._project_class(annotated)):
                 # ``def call_api(session: requests.Session)``: a client the caller configured (an
                 # adapter's retries, a timeout), which the annotation cannot tell
                 return (annotated, binding.parameter)

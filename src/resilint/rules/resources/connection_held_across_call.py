@@ -711,7 +711,8 @@ class _Judge:
             near = function.place.path
             ends = self._later_ends[key] = [
                 (c.place.line, c.place.column) for c in function.calls
-                if index in c.db_scopes and not c.later and self._ends_within(self.graph.callee(c, near))
+                if index in c.db_scopes and not c.later and self.graph.is_project_name(c.target)
+                and self._ends_within(self.graph.callee(c, near))
             ]
         at = (call.place.line, call.place.column)
         return any(end > at for end in ends)
@@ -726,7 +727,8 @@ class _Judge:
             self._ending[function.name] = False  # a recursive call ends nothing new
             near = function.place.path
             known = self._ending[function.name] = function.commits_within or self._commits(function) or any(
-                not c.later and self._ends_within(self.graph.callee(c, near)) for c in function.calls
+                not c.later and self.graph.is_project_name(c.target) and self._ends_within(self.graph.callee(c, near))
+                for c in function.calls
             )
         return known
 
