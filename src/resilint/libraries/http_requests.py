@@ -693,6 +693,8 @@ def _changed_in_place(cls: cst.CSTNode, attribute: str) -> bool:
             )
             if any(isinstance(t, cst.Subscript) and held(t.value) for t in targets):
                 return True
+            if isinstance(node, cst.AugAssign) and held(node.target):
+                return True  # ``self.headers |= {"Idempotency-Key": key}``
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and held(node.func.value):
             if node.func.attr.value not in ("get", "items", "keys", "values", "copy"):
                 return True

@@ -751,6 +751,8 @@ class _Judge:
         return found
 
     def _left_open_through(self, function: FunctionSummary) -> bool:
+        """A call after ``function``'s last commit that leaves a transaction open, and no
+        call after it that commits."""
         near = function.place.path
         for at in function.open_through:
             call = call_at(function, at)
