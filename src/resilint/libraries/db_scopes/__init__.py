@@ -326,8 +326,8 @@ class _Finder:
     def _after_calls(self, sites: List[CallSite], spans: List[Tuple[CallSite, List[CallSite]]], ends_here: Callable[[CallSite], bool]) -> None:
         """Candidate transactions a function commits without opening them itself: from a call
         of a project function (which may leave one open: the project pass tells) to the next
-        commit of the function, for the first few such calls before each commit. The first few
-        after its last commit (or in a function that commits nowhere itself) reach to its end,
+        commit of the function, for the first few such calls before each commit. The first one
+        after its last commit (or in a function that commits nowhere itself) reaches to its end,
         ``implicit="until"``: a later call of a function that commits ends them, if the project
         pass finds one (``self.service.update_one(recipe)`` committing the repository's session)."""
         function = sites[0].scope.enclosing_function
@@ -368,7 +368,7 @@ class _Finder:
             # a project method named like a session's (a repository's ``get_one``) is the project's
             if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top):
                 pending.append(site)
-        for candidate in pending:
+        for candidate in pending[:1]:  # (the first: a scope to the end over every call after it costs)
             held_from(candidate, None, "until")
         plain = [candidate.node for candidate in pending if not _in_block(candidate)]
         if plain and id(function) not in self.found.left_open:
