@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.project import ProjectGraph
 
 _MAX_DEPTH = 40  # nested evaluations before a value is given up as unknown
+_MAX_ROUNDS = 4  # evaluations of a cycle's values before what they hold is taken as complete
 # What a Django manager gives back one row of a model as (``Network.objects.get(pk=pk)``,
 # ``Order.objects.select_for_update().filter(...).first()``): an instance of the model.
 _ONE_ROW = re.compile(
@@ -73,11 +74,14 @@ class ValueFlow:
     def __init__(self, graph: "ProjectGraph") -> None:
         self.graph = graph
         # Values are kept once final. A value computed while one it depends on was still being
-        # computed (a cycle: a parameter fed by a call that the parameter's own value decides)
-        # may lack what the cycle adds: it is kept only until the outermost question is
-        # answered, and computed again when asked again.
+        # computed (a cycle: a parameter fed by a call that the parameter's own value decides),
+        # or from such a value, is provisional: once the outermost question is answered, every
+        # provisional value is computed again from the others until none grows (values only
+        # ever gain what they may hold), and then all of them are final. Asking again for a
+        # value of a cycle would otherwise compute the whole cycle again for every question.
         self._final: Dict[object, Tuple[Held, ...]] = {}
         self._provisional: Dict[object, Tuple[Held, ...]] = {}
+        self._recompute: Dict[object, Callable[[], Iterable[Held]]] = {}
         self._computing: Set[object] = set()
         self._cycles = 0
         # Counts every answer that is not final (provisional, cut short): what is derived from
@@ -102,7 +106,7 @@ class ValueFlow:
             return known
         known = self._provisional.get(key)
         if known is not None:
-            self._unsettled += 1
+            self._cycles += 1
             return known
         if key in self._computing:
             self._cycles += 1
@@ -110,6 +114,13 @@ class ValueFlow:
         if len(self._computing) > _MAX_DEPTH:
             self._unsettled += 1
             return ()
+        found = self._compute(key, compute)
+        if self._computing or not self._recompute:
+            return found
+        self._settle()
+        return self._final.get(key, found)
+
+    def _compute(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         cycles = self._cycles
         self._computing.add(key)
         try:
@@ -120,10 +131,29 @@ class ValueFlow:
             self._final[key] = found
         else:
             self._provisional[key] = found
+            self._recompute[key] = compute
             self._unsettled += 1
-        if not self._computing:
-            self._provisional.clear()
         return found
+
+    def _settle(self) -> None:
+        """Computes the provisional values again until none of them grows; then they are final."""
+        for _ in range(_MAX_ROUNDS):
+            pending = list(self._recompute.items())
+            grown = False
+            for key, compute in pending:
+                before = self._provisional[key]
+                self._computing.add(key)
+                try:
+                    found = _distinct((*before, *compute()))
+                finally:
+                    self._computing.discard(key)
+                self._provisional[key] = found
+                grown = grown or len(found) != len(before)
+            if not grown and len(self._recompute) == len(pending):
+                break
+        self._final.update(self._provisional)
+        self._provisional.clear()
+        self._recompute.clear()
 
     def _settled(self) -> Tuple[int, int]:
         """What tells whether values read from now on were all final (``_memo``)."""
