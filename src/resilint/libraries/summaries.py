@@ -28,7 +28,6 @@ from resilint.libraries.retry_scopes import (
     describe,
     retry_scopes,
 )
-from resilint.libraries.retry_scopes.decorators import is_generator
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import ON_SPECIFIC, UNKNOWN
 from resilint.libraries.retry_scopes.swallowing import converted, failing_out, in_try_body, reraised_only, swallows
@@ -93,7 +92,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 function = functions[key]
                 function.sets_timeout = writes_timeout_key(model, info)
                 function.parameters, function.bound, function.defaults, function.scalars = _signature(model, info)
-                function.generator = isinstance(info.node, cst.FunctionDef) and is_generator(info.node)
+                function.generator = info.generator
             summary.functions[name] = functions[key]
         return functions[key]
 

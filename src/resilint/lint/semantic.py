@@ -68,6 +68,7 @@ class FunctionInfo:
     decorators: Tuple[cst.Decorator, ...] = ()
     returns: List[cst.BaseExpression] = field(default_factory=list)
     is_async: bool = False
+    generator: bool = False  # its own body yields (not a function nested in it)
 
     def default_of(self, name: str) -> Optional[cst.BaseExpression]:
         """The default the parameter ``name`` is written with, if it has one."""
@@ -1108,6 +1109,11 @@ class _ModelBuilder:
         function = self.scope.function
         if function is not None and node.value is not None:
             function.returns.append(node.value)
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        function = self.scope.function
+        if function is not None:
+            function.generator = True
 
     # --- bindings ------------------------------------------------------------------------
 

@@ -14,7 +14,6 @@ from resilint.libraries.retry_scopes.model import Policy, RetryScope
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.libraries.retry_scopes.statements import block
 from resilint.lint.semantic import FunctionInfo, Scope
-from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -60,7 +59,7 @@ def _repeats_nothing(rec: Recogniser, scope: RetryScope, function: FunctionInfo)
     node = function.node
     if not isinstance(node, cst.FunctionDef):
         return False
-    if scope.policy.library in GENERATOR_BLIND and is_generator(node):
+    if scope.policy.library in GENERATOR_BLIND and function.generator:
         return True
     return scope.kind == "decorator" and asks_again(rec, block(node.body), calls_within(rec, node))
 
@@ -68,13 +67,6 @@ def _repeats_nothing(rec: Recogniser, scope: RetryScope, function: FunctionInfo)
 # Retry libraries whose decorator calls the function and returns what it returns: a generator's
 # call returns the generator, so the body's failures never reach the retry.
 GENERATOR_BLIND = frozenset({"tenacity", "backoff", "retrying", "stamina"})
-
-
-def is_generator(node: cst.FunctionDef) -> bool:
-    """Whether the function's own body yields (not a function nested in it)."""
-    return any(
-        isinstance(inner, cst.Yield) for inner in iter_nodes(node.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
-    )
 
 
 def _decorator(rec: Recogniser, decorator: cst.Decorator, function: FunctionInfo, scope: Scope, order: int) -> Optional[Policy]:
