@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -170,3 +171,44 @@ def test_checking_a_file_leaves_the_garbage_collector_as_it_was(enabled):
         assert seen == ([0] if enabled else [])
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_crash_in_a_project_rule_is_an_error_naming_the_rule_and_the_others_still_report(tmp_path, monkeypatch, cli):
+    """The project pass runs every project rule over the same graph: one rule's bug costs its
+    own findings, the others are reported, and nothing is kept in the cache from that pass."""
+    from resilint.rules.retries.nested_retry import NestedRetry
+
+    write_tree(tmp_path, {
+        "jobs.py": """
+            import requests
+            import tenacity
+
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+            def submit(url, body):
+                return requests.post(url, json=body, timeout=5)  # noqa: RES204
+
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+            def sync(url, body):
+                return submit(url, body)
+        """,
+    })
+    original = NestedRetry.check_project
+
+    def explode(self, ctx):
+        raise ValueError("project rule bug")
+
+    monkeypatch.setattr(NestedRetry, "check_project", explode)
+    args = ["check", "--select", "RES001,RES201,RES204", "--format", "json", "."]
+    result = cli(args, tmp_path)
+    report = json.loads(result.stdout)
+    assert result.exit_code == 2
+    [error] = report["errors"]
+    assert "internal error in the project rule RES204" in error["message"]
+    assert "ValueError: project rule bug" in error["message"]
+    # RES201 (the POST retried without a key) still reported; the RES204 noqa not called unused
+    assert sorted({(f["code"], f["line"]) for f in report["findings"]}) == [("RES201", 6), ("RES201", 10)]
+
+    monkeypatch.setattr(NestedRetry, "check_project", original)
+    report = json.loads(cli(args, tmp_path).stdout)
+    assert report["errors"] == []
+    assert sorted({f["code"] for f in report["findings"]}) == ["RES001", "RES201", "RES204"]

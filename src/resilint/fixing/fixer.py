@@ -464,6 +464,7 @@ class Fixer:
         if replacing is not None and replacing[1] is not None:
             summaries[replacing[0]] = replacing[1]
         found = self.checker.project_findings(list(summaries.values()), self.reported)
+        self.result.errors.extend(e for e in self.checker.project_errors if e not in self.result.errors)
         if replacing is None:
             self._project = found
         return found

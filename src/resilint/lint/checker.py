@@ -9,6 +9,7 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import (
+    AbstractSet,
     Callable,
     Dict,
     Iterable,
@@ -28,7 +29,7 @@ import libcst as cst
 from resilint.lint.catalog import declared_fixes
 from resilint.lint.comment_edits import comment_edit_line
 from resilint.lint.config import Settings, path_matches
-from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, Finding
+from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, AnalysisError, Finding
 from resilint.lint.modules import module_name, module_names, project_roots, shadowing_modules
 from resilint.lint.nesting import check_tokens, check_tree
 from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
@@ -73,6 +74,7 @@ class Checker:
     def __init__(self, settings: Settings, codes: Sequence[str], fix_edits: Optional[FixEdits] = None) -> None:
         self.settings = settings
         self.fix_edits = fix_edits
+        self.project_errors: List[AnalysisError] = []  # the project rules that crashed in the last pass
         target = settings.fix_target
         self.declared = declared_fixes(target if target in ("native", "runtime") else None)
         self.registry: Mapping[str, Type[Rule]] = all_rules()
@@ -151,10 +153,24 @@ class Checker:
 
     def project_findings(self, summaries: Sequence[ModuleSummary], reported_paths: Optional[Set[str]] = None) -> List[Finding]:
         """The project rules' findings over these summaries (per-file ignores applied), and the
-        suppressions left unused once they are known (RES001)."""
-        findings, used = run_project_rules(self.project_rules, summaries, self.settings, reported_paths)
-        findings = [f for f in findings if f.code in self._codes_for(f.path)]
-        return findings + self.unused_after_project(summaries, used, reported_paths)
+        suppressions left unused once they are known (RES001). A rule that crashed is in
+        ``project_errors`` until the next pass: its suppressions are not called unused."""
+        self.project_errors = []
+        if not self.project_rules:
+            return []
+        ctx = run_project_rules(self.project_rules, summaries, self.settings, reported_paths)
+        findings = [f for f in ctx.findings if f.code in self._codes_for(f.path)]
+        failed = set()
+        for rule, error in ctx.failures:
+            failed.add(rule.code)
+            self.project_errors.append(
+                AnalysisError(
+                    self.settings.root or ".",
+                    f"internal error in the project rule {rule.code} ({rule.name}): {error}; "
+                    "its findings may be missing, the other rules ran",
+                )
+            )
+        return findings + self.unused_after_project(summaries, ctx.suppressed, reported_paths, failed)
 
     # --- steps ---------------------------------------------------------------------------
 
@@ -318,9 +334,11 @@ class Checker:
         return findings
 
     def unused_after_project(
-        self, summaries: Sequence[ModuleSummary], used: Set[Tuple[str, int, str]], reported_paths: Optional[Set[str]]
+        self, summaries: Sequence[ModuleSummary], used: Set[Tuple[str, int, str]], reported_paths: Optional[Set[str]],
+        failed: AbstractSet[str] = frozenset(),
     ) -> List[Finding]:
-        """RES001 for the suppressions deferred to the project pass, once its findings are known."""
+        """RES001 for the suppressions deferred to the project pass, once its findings are known
+        (not those that may be of a rule in ``failed``, which did not finish)."""
         if UNUSED_SUPPRESSION not in self.codes:
             return []
         findings = []
@@ -330,6 +348,8 @@ class Checker:
             if UNUSED_SUPPRESSION not in self._codes_for(summary.path):
                 continue
             for pending in summary.pending_suppressions:
+                if failed and (pending["codes"] is None or failed.intersection(pending["codes"])):
+                    continue
                 entry = Suppression(
                     pending["line"], pending["column"], pending["end_column"],
                     None if pending["codes"] is None else frozenset(pending["codes"]), pending["ours"],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import traceback
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import (
@@ -1218,6 +1219,7 @@ class ProjectContext:
         self._derived: Dict[object, object] = {}
         self._lines: Dict[str, List[str]] = {}  # the lines of each file a finding is reported in
         self.suppressed: Set[Tuple[str, int, str]] = set()  # (path, comment line, code) that served
+        self.failures: List[Tuple["ProjectRule", str]] = []  # a rule that crashed, and the error
         # A module the project reaches under two names (a directory without ``__init__.py``
         # imported from beside it and from above) yields the same finding on each path.
         self._reported: Set[Tuple[str, str, int, int, str]] = set()
@@ -1271,9 +1273,12 @@ class ProjectContext:
         return line_text(lines, place.line)
 
     def run(self, rule: ProjectRule) -> None:
+        """Runs ``rule``; a bug in it is kept as its failure, and the other rules still run."""
         self._rule = rule
         try:
             rule.check_project(self)
+        except Exception as exc:  # noqa: BLE001 - any bug, reported rather than fatal
+            self.failures.append((rule, "".join(traceback.format_exception_only(type(exc), exc)).strip()))
         finally:
             self._rule = None
 
@@ -1344,16 +1349,15 @@ def _completed_copy(summary: ModuleSummary) -> ModuleSummary:
 def run_project_rules(
     rules: Sequence[ProjectRule], summaries: Iterable[ModuleSummary], settings: "Settings",
     reported_paths: Optional[Set[str]] = None,
-) -> Tuple[List[Finding], Set[Tuple[str, int, str]]]:
-    """The findings of the project rules over these summaries, for the files in
-    ``reported_paths`` (None: every file), and the suppressions that served."""
-    if not rules:
-        return [], set()
+) -> ProjectContext:
+    """The project rules run over these summaries, for the files in ``reported_paths`` (None:
+    every file): the context holds their findings, the suppressions that served and the rules
+    that failed."""
     libraries = frozenset(word for rule in rules for word in rule.triggers if word.isidentifier())
     ctx = ProjectContext(ProjectGraph(summaries, libraries), settings, reported_paths)
     for rule in rules:
         ctx.run(rule)
-    return ctx.findings, ctx.suppressed
+    return ctx
 
 
 _MAX_CONTEXTS = 4  # contexts a walk enters one function in before it stops telling them apart

@@ -96,7 +96,7 @@ def run(
         result.findings.extend(
             _project_findings(
                 consulted, packed, settings, codes, cache, roots, files, result.digests,
-                result if keep_summaries else None,
+                result, keep_summaries,
             )
         )
     if cache is not None:
@@ -117,15 +117,16 @@ def _has_project_rules(codes: Sequence[str]) -> bool:
 def _project_findings(
     consulted: "_Consulted", packed: List[PackedSummary], settings: Settings,
     codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
-    digests: Mapping[str, str], keep: Optional[RunResult] = None,
+    digests: Mapping[str, str], result: RunResult, keep_summaries: bool = False,
 ) -> List[Finding]:
     """The project pass: from the cache when no file it read has changed, else from every
     file's summary (the cached ones, and fresh ones for files whose summary is missing);
-    ``keep``: a result to hold those summaries (then the pass itself is never skipped). Its
-    findings carry no fix: the codemods rewrite what a file's own analysis sees."""
+    ``keep_summaries``: ``result`` holds those summaries (then the pass itself is never
+    skipped), as it holds the errors of rules that crashed. Its findings carry no fix: the
+    codemods rewrite what a file's own analysis sees."""
     checked = {path: key for path, key in consulted.keyed}
     every_file_keyed = cache is not None and len(checked) == len(files)
-    if every_file_keyed and keep is None:
+    if every_file_keyed and not keep_summaries:
         assert cache is not None
 
         names = _ModuleNames(roots)
@@ -150,9 +151,10 @@ def _project_findings(
     summaries = unpack_all(packed) + _cached_summaries(consulted.hits, settings, codes, cache, digests)
     extra, read = _imported_summaries(summaries, settings, codes, cache, roots)
     findings = checker.project_findings(summaries + extra, set(files))
-    if keep is not None:
-        keep.summaries = summaries + extra
-    if every_file_keyed and cache is not None:
+    result.errors.extend(checker.project_errors)
+    if keep_summaries:
+        result.summaries = summaries + extra
+    if every_file_keyed and cache is not None and not checker.project_errors:
         cache.put_project(checked, read, findings)
     return findings
 
