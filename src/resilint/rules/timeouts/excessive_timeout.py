@@ -55,9 +55,15 @@ class ExcessiveTimeout(ProjectRule):
     and its construction is not reported. The client is followed by the value flow: a local,
     `self.attr`, a module global, a factory (`presign_client().generate_presigned_url(...)`),
     a parameter it is passed as, in any module; `resource.meta.client.generate_presigned_url`
-    signs too. It is reported as usual when any call the project makes through it does
+    signs too. Nor does a client whose only use in its file is to read what botocore resolved
+    in the process (`client.meta.endpoint_url`, `.meta.region_name`), with no call through it.
+    A `client(...)` given a name no botocore service has (`session.client(
+    "azure.keyvault.secrets.SecretClient")`, on a parameter that some callers fill with a boto3
+    session) is another library's session building its own kind of client, and is not judged
+    as boto3's.
+    It is reported as usual when any call the project makes through it does
     something else (`put_object`, `get_paginator`, `meta.client.upload_file`), when it is passed
-    to a library (`S3Transfer(client)`, `getattr(client, name)`), or when no call through it
+    to a library (`S3Transfer(client)`, `getattr(client, name)`), or when no use of it
     is seen at all. When only some files are checked (pre-commit), the calls of modules they
     do not import are not seen, as for every value the project pass follows: what the
     client's own file does with it decides.
@@ -294,6 +300,14 @@ class ExcessiveTimeout(ProjectRule):
         def share_link(key):
             return SIGNER.generate_presigned_url("get_object", Params={"Bucket": "b", "Key": key})
         """,
+        # a client made only to read the endpoint botocore resolves for a region
+        """
+        import boto3
+
+        def bucket_endpoint(region):
+            client = boto3.client("s3", region_name=region)
+            return endpoint_host(client.meta.endpoint_url)
+        """,
         # moto keeps the client in the process: no network, no timeout to judge
         """
         import boto3, pytest
@@ -309,6 +323,17 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the client itself is handed on through its meta: used in a way the file hides
+            """
+            import boto3
+            from boto3.s3.transfer import S3Transfer
+            def uploader(region):
+                client = boto3.client("s3", region_name=region)
+                return S3Transfer(client.meta.client)
+            """,
+            line=4,
+        ),
         Invalid(
             # the http_client that would bound it is given only behind a configured proxy
             """
