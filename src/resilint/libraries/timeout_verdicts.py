@@ -27,7 +27,7 @@ from resilint.libraries.clients import (
     spec_for,
 )
 from resilint.libraries.network_mocks import answered, in_process
-from resilint.libraries.presign import CONSTRUCTIONS, signs, signs_only
+from resilint.libraries.presign import CONSTRUCTIONS, names_no_service, signs, signs_only
 from resilint.libraries.request_timeouts import (
     SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
 )
@@ -1002,6 +1002,8 @@ class _ProjectJudge:
         if client is not None and spec is not None:
             if answered(call.mocked, spec.library, client) or (filled and _given(args, spec) is None):
                 return []  # a test double answers it: no network; or the object's own timeout
+            if client in CONSTRUCTIONS and names_no_service(_first_string(call)):
+                return []  # another library's session, whose ``client`` builds its own kind
             base = split_last(call.target)[0]
             judgement = _judge_arguments(args, spec, client, self.settings.max_timeout)
             if judgement is None:
@@ -1318,6 +1320,11 @@ def _names_as_called(functions: Iterable[FunctionSummary]) -> Set[str]:
 
 # A default filled in by a wrapper bounds its callers: only an unbounded or excessive one matters.
 _DEFAULT_CHECKS = frozenset({"RES102", "RES105"})
+
+
+def _first_string(call: Call) -> Optional[str]:
+    """The text of the call's first argument, when a string is written there."""
+    return next((ref[1] for slot, ref in call.passed if slot == 0 and ref[0] == "str"), None)
 
 
 def _given(args: Arguments, spec: TimeoutSpec) -> Optional[Argument]:
