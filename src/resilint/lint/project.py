@@ -912,14 +912,17 @@ class ProjectGraph:
         function the call that ``entered`` it passes, or, where the walk starts in ``owner``,
         every function its callers pass."""
         near = owner.place.path
-        base, last = split_last(call.target)
-        if last.startswith("(") and base == owner.name:
-            if not entered:
-                return [self.overrides(f) or f for f, _ in self.values.callees(call, near)]
-            caller, into = entered[-1]
-            offset = self.values.offset(into, owner, caller.place.path) or 0
-            held = self.values.argument(Caller(caller, into, offset), owner, last[1:-1])
-            return [h.function for h in held if h.kind == "function" and h.function is not None]
+        holder = _parameter_holder(call.target, owner)
+        if holder is not None:
+            # the parameter of ``owner``, or of the function ``owner`` is nested in (a closure):
+            # the call on the way in that ran that function says what it holds
+            function = owner if holder == owner.name else self.resolve(holder, near)
+            for caller, into in reversed(entered if function is not None else ()):
+                offset = self.values.offset(into, function, caller.place.path)  # type: ignore[arg-type]
+                if offset is not None or (function is owner and (caller, into) == entered[-1]):
+                    held = self.values.argument(Caller(caller, into, offset or 0), function, split_last(call.target)[1][1:-1])  # type: ignore[arg-type]
+                    return [h.function for h in held if h.kind == "function" and h.function is not None]
+            return [self.overrides(f) or f for f, _ in self.values.callees(call, near)]
         callee = self.callee(call, near)
         return [callee] if callee is not None else []
 
@@ -1038,9 +1041,9 @@ class ProjectGraph:
                     queue.append((callee, path + (call,), inner, (current, call)))
 
     def calls_handed(self, function: FunctionSummary) -> bool:
-        """Whether ``function`` calls one of its own parameters (a function its caller hands it)."""
-        prefix = function.name + ".("
-        return any(call.target.startswith(prefix) for call in function.calls)
+        """Whether ``function`` calls one of its own parameters (a function its caller hands it),
+        or, when it is nested in a function, one of that function's."""
+        return any(_parameter_holder(call.target, function) is not None for call in function.calls)
 
     def _handed(
         self, call: Call, function: FunctionSummary, entered: Optional[Tuple[FunctionSummary, Call]],
@@ -1358,6 +1361,16 @@ def run_project_rules(
     for rule in rules:
         ctx.run(rule)
     return ctx
+
+
+def _parameter_holder(target: str, function: FunctionSummary) -> Optional[str]:
+    """The function whose parameter the call ``target`` of ``function`` calls: ``function``
+    itself (``pkg.retry.(fn)`` in ``pkg.retry``) or one it is nested in (``pkg.retry.(fn)`` in
+    ``pkg.retry.<locals>.attempt``); None for any other call."""
+    base, last = split_last(target)
+    if not last.startswith("("):
+        return None
+    return base if base == function.name or function.name.startswith(base + ".<locals>.") else None
 
 
 _MAX_CONTEXTS = 4  # contexts a walk enters one function in before it stops telling them apart

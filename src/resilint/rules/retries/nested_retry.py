@@ -53,7 +53,9 @@ class NestedRetry(ProjectRule):
     what a caller passes after the function is what that function gets
     (`with_retry(tag, boto3.client("ec2"), role)`: `tag`'s client is that one, not what other
     callers hand the helper). A retry around a function that calls such a helper counts,
-    below the helper's loop, what that path hands it, not what its other callers do.
+    below the helper's loop, what that path hands it, not what its other callers do (also
+    when the retrying part is a function nested in the helper, `def call_with_retries(func):
+    @backoff.on_exception(...) def attempt(): return func()`).
     Layers switched off (`Retry(0)`, `max_retries=0`, one attempt) are
     not layers.
 
@@ -153,6 +155,10 @@ class NestedRetry(ProjectRule):
     raises a project class of its own once spent (`raise RetriesExhausted()` right after it, or
     in its `else:`)
     under an outer layer that retries none of the classes it derives from.
+    Between two such layers, the outer one still multiplies the layers inside the inner one
+    whose last failure the inner one lets through: a backoff on transport errors around a
+    listing loop that restarts only on an expired page token, around the same backoff inside,
+    makes up to 3 x 3 calls.
     A loop that moves on to the next mirror, remote or replica is failover, not a retry; nor is
     a loop that, on a failed status, changes what its request sends before it goes round (`if
     page.status_code >= 500: next_url = f"{base}?page={n + 1}"; continue`): it skips to the next
@@ -934,7 +940,7 @@ def _chain(
         return [ref]
     seen = seen | {ref.key}
     best: Chain = [ref]
-    for reached in _reached(graph, ref, entry=entry[-1:] if handed else ()):
+    for reached in _reached(graph, ref, entry=entry if handed else ()):
         if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name, graph.ancestry):
             continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen, _entry(reached))
@@ -972,6 +978,14 @@ def _reached(
                 for deeper in _reached(graph, inner, seen | {inner.key}):
                     yield Reached(deeper.layer, reached.path + deeper.path)
             continue
+        if inner.key not in seen and separate_failures(ref.layer, inner.layer, graph.is_project_name, graph.ancestry):
+            # ``ref`` does not retry what ``inner`` gives up with, but a layer inside ``inner``
+            # whose last failure ``inner`` lets through reaches ``ref`` with it
+            into = _entry(reached)
+            handed = into if graph.calls_handed(inner.function) else ()
+            for deeper in _reached(graph, inner, seen | {inner.key}, handed):
+                if separate_failures(inner.layer, deeper.layer.layer, graph.is_project_name, graph.ancestry):
+                    yield Reached(deeper.layer, into + deeper.path)
         yield reached
 
 
