@@ -4,6 +4,8 @@ new input. Their failures are skipped or answered with new input, not retried.""
 
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set
 
 import libcst as cst
@@ -278,7 +280,12 @@ def is_logging(call: cst.Call) -> bool:
 
 
 def logs(callee: cst.BaseExpression) -> bool:
-    """Whether the callable ``callee`` names (``print``, ``logger.warning``) prints, logs or
-    formats what it is given."""
+    """Whether the callable ``callee`` names (``print``, ``logger.warning``, a plugin base
+    class's ``self.log_debug``) prints, logs or formats what it is given."""
     name = callee.attr.value if isinstance(callee, cst.Attribute) else callee.value if isinstance(callee, cst.Name) else ""
-    return name in _LOGGING_METHODS
+    return name in _LOGGING_METHODS or _LEVEL_METHOD.fullmatch(name) is not None
+
+
+# A logging method named after its level (``log_debug``, ``logWarning``), as frameworks give
+# their plugins on a base class of another module
+_LEVEL_METHOD = re.compile(r"_?log_?(debug|info|warning|warn|error|critical)", re.IGNORECASE)

@@ -773,6 +773,27 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # a log line before the request is no call out: the wait after a 503 is the retry's
+            """
+            import time
+            from app.plugins import BadHeader, Plugin
+            class Mirror(Plugin):
+                def fetch(self, url):
+                    for attempt in range(2):
+                        try:
+                            self.log_debug("download attempt", attempt)
+                            self.download(url)
+                        except BadHeader as e:
+                            if e.code not in (500, 503):
+                                raise
+                        if self.code in (500, 503):
+                            time.sleep(5)
+                        else:
+                            return True
+            """,
+            line=13,
+        ),
+        Invalid(
             # a failed status while the attempts last; the server's Retry-After when it sends one,
             # the code's own constant otherwise
             """
