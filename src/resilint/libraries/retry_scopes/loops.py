@@ -836,7 +836,8 @@ def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.Bas
 
 
 def _read_outside(names: Set[str], handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.BaseStatement]) -> bool:
-    """Whether the loop ``body`` reads one of ``names`` outside the ``handlers``."""
+    """Whether the loop ``body`` reads one of ``names`` outside the ``handlers`` (a name it only
+    assigns, ``res = self.load(url)``, it does not read)."""
     inside = {id(handler) for handler in handlers}
     pending: List[cst.CSTNode] = list(body)
     while pending:
@@ -845,6 +846,9 @@ def _read_outside(names: Set[str], handlers: Sequence[cst.ExceptHandler], body: 
             continue
         if isinstance(part, cst.Name) and part.value in names:
             return True
+        if isinstance(part, (cst.AssignTarget, cst.AnnAssign)) and isinstance(part.target, cst.Name):
+            pending.extend(child for child in part.children if child is not part.target)
+            continue
         pending.extend(part.children)
     return False
 

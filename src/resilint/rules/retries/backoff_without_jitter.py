@@ -773,6 +773,24 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the error's body kept for a log line: the next pass sends the same upload again
+            """
+            import time
+            from app.plugins import BadHeader, Plugin
+            class Captcha(Plugin):
+                def upload(self, data):
+                    for _ in range(5):
+                        try:
+                            res = self.load("https://captcha.example/upload", post=data)
+                        except BadHeader as exc:
+                            res = exc.content
+                            time.sleep(3)
+                        else:
+                            return res
+            """,
+            line=10,
+        ),
+        Invalid(
             # a log line before the request is no call out: the wait after a 503 is the retry's
             """
             import time
