@@ -19,48 +19,18 @@ from __future__ import annotations
 import configparser
 import os
 import re
-import sys
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 from resilint.lint.config import tomllib
+from resilint.lint.modules import STANDARD_LIBRARY
 
 DEFAULT_LINE_LENGTH = 88  # black's and ruff's
 
 FUTURE, STDLIB, THIRDPARTY, FIRSTPARTY, LOCALFOLDER = range(5)
 _SECTION_NAMES = {"FUTURE": FUTURE, "STDLIB": STDLIB, "THIRDPARTY": THIRDPARTY, "FIRSTPARTY": FIRSTPARTY, "LOCALFOLDER": LOCALFOLDER}
 
-# ``sys.stdlib_module_names`` (Python 3.10+) as of 3.11, for Python 3.9, which lacks it.
-_STDLIB_3_11 = frozenset((
-    "abc", "aifc", "antigravity", "argparse", "array", "ast", "asynchat", "asyncio", "asyncore",
-    "atexit", "audioop", "base64", "bdb", "binascii", "bisect", "builtins", "bz2", "cProfile",
-    "calendar", "cgi", "cgitb", "chunk", "cmath", "cmd", "code", "codecs", "codeop", "collections",
-    "colorsys", "compileall", "concurrent", "configparser", "contextlib", "contextvars", "copy",
-    "copyreg", "crypt", "csv", "ctypes", "curses", "dataclasses", "datetime", "dbm", "decimal",
-    "difflib", "dis", "distutils", "doctest", "email", "encodings", "ensurepip", "enum", "errno",
-    "faulthandler", "fcntl", "filecmp", "fileinput", "fnmatch", "fractions", "ftplib", "functools",
-    "gc", "genericpath", "getopt", "getpass", "gettext", "glob", "graphlib", "grp", "gzip",
-    "hashlib", "heapq", "hmac", "html", "http", "idlelib", "imaplib", "imghdr", "imp", "importlib",
-    "inspect", "io", "ipaddress", "itertools", "json", "keyword", "lib2to3", "linecache", "locale",
-    "logging", "lzma", "mailbox", "mailcap", "marshal", "math", "mimetypes", "mmap",
-    "modulefinder", "msilib", "msvcrt", "multiprocessing", "netrc", "nis", "nntplib", "nt",
-    "ntpath", "nturl2path", "numbers", "opcode", "operator", "optparse", "os", "ossaudiodev",
-    "pathlib", "pdb", "pickle", "pickletools", "pipes", "pkgutil", "platform", "plistlib",
-    "poplib", "posix", "posixpath", "pprint", "profile", "pstats", "pty", "pwd", "py_compile",
-    "pyclbr", "pydoc", "pydoc_data", "pyexpat", "queue", "quopri", "random", "re", "readline",
-    "reprlib", "resource", "rlcompleter", "runpy", "sched", "secrets", "select", "selectors",
-    "shelve", "shlex", "shutil", "signal", "site", "smtpd", "smtplib", "sndhdr", "socket",
-    "socketserver", "spwd", "sqlite3", "sre_compile", "sre_constants", "sre_parse", "ssl", "stat",
-    "statistics", "string", "stringprep", "struct", "subprocess", "sunau", "symtable", "sys",
-    "sysconfig", "syslog", "tabnanny", "tarfile", "telnetlib", "tempfile", "termios", "textwrap",
-    "this", "threading", "time", "timeit", "tkinter", "token", "tokenize", "tomllib", "trace",
-    "traceback", "tracemalloc", "tty", "turtle", "turtledemo", "types", "typing", "unicodedata",
-    "unittest", "urllib", "uu", "uuid", "venv", "warnings", "wave", "weakref", "webbrowser",
-    "winreg", "winsound", "wsgiref", "xdrlib", "xml", "xmlrpc", "zipapp", "zipfile", "zipimport",
-    "zlib", "zoneinfo",
-))
-STDLIB_MODULES: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ())) | _STDLIB_3_11
 
 
 @dataclass(frozen=True)
@@ -93,7 +63,7 @@ class ProjectStyle:
             if _matches(module, known):
                 return section
         top = module.split(".", 1)[0]
-        if top in STDLIB_MODULES:
+        if top in STANDARD_LIBRARY:
             return STDLIB
         for root in self.source_roots:
             if os.path.isdir(os.path.join(root, top)) or os.path.isfile(os.path.join(root, top + ".py")):

@@ -11,7 +11,6 @@ call that made it, so that it follows the object to whatever module uses it).
 
 from __future__ import annotations
 
-import sys
 from typing import Callable, List, Optional, Protocol, Set, Tuple
 
 import libcst as cst
@@ -43,6 +42,7 @@ from resilint.libraries.retry_scopes.statements import has_continue
 from resilint.libraries.sessions import mounted_on, mounted_on_object, receiver_keys
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, is_false, is_none, keyword_args, number_of
+from resilint.lint.modules import STANDARD_LIBRARY
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Param, Scope, SemanticModel
 from resilint.lint.traversal import children, iter_nodes
 
@@ -502,7 +502,7 @@ def not_raised_by(name: str, packages: Tuple[str, ...], in_project: Callable[[st
     """Whether the class ``name`` is never what a client of ``packages`` fails with once spent:
     a class of another third-party library; or, right at the client's request (``direct``:
     no project code between to turn its error into another), also a project class."""
-    if name.startswith(packages) or name.split(".", 1)[0] in _STANDARD:
+    if name.startswith(packages) or name.split(".", 1)[0] in STANDARD_LIBRARY:
         return False
     return direct or _elsewhere(name, packages, in_project)
 
@@ -514,7 +514,7 @@ def _elsewhere(name: str, packages: Tuple[str, ...], in_project: Callable[[str],
     root = name.split(".", 1)[0]
     if name in _NO_CLIENT_BASES:
         return True
-    return not name.startswith(packages) and root not in _STANDARD and not in_project(name)
+    return not name.startswith(packages) and root not in STANDARD_LIBRARY and not in_project(name)
 
 
 # Built-in classes no client's error derives from: what a code raises reading an answer
@@ -534,9 +534,6 @@ def _not_retried(name: str, packages: Tuple[str, ...]) -> bool:
     return "botocore." in packages and never_retried(name)
 
 
-_STANDARD = frozenset(getattr(sys, "stdlib_module_names", ())) | {
-    "builtins", "socket", "ssl", "asyncio", "concurrent", "http", "urllib", "json", "os", "io", "select",
-}
 
 
 class LayerFacts(Protocol):

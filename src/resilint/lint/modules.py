@@ -4,6 +4,7 @@ start from. Read from the directories around the file (``__init__.py``), without
 from __future__ import annotations
 
 import os
+import sys
 from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
@@ -127,6 +128,38 @@ class ModuleFinder:
         return self._directories[path]
 
 
+# ``sys.stdlib_module_names`` (Python 3.10+) as of 3.11, for Python 3.9, which lacks it.
+_STDLIB_3_11 = frozenset((
+    "abc", "aifc", "antigravity", "argparse", "array", "ast", "asynchat", "asyncio", "asyncore",
+    "atexit", "audioop", "base64", "bdb", "binascii", "bisect", "builtins", "bz2", "cProfile",
+    "calendar", "cgi", "cgitb", "chunk", "cmath", "cmd", "code", "codecs", "codeop", "collections",
+    "colorsys", "compileall", "concurrent", "configparser", "contextlib", "contextvars", "copy",
+    "copyreg", "crypt", "csv", "ctypes", "curses", "dataclasses", "datetime", "dbm", "decimal",
+    "difflib", "dis", "distutils", "doctest", "email", "encodings", "ensurepip", "enum", "errno",
+    "faulthandler", "fcntl", "filecmp", "fileinput", "fnmatch", "fractions", "ftplib", "functools",
+    "gc", "genericpath", "getopt", "getpass", "gettext", "glob", "graphlib", "grp", "gzip",
+    "hashlib", "heapq", "hmac", "html", "http", "idlelib", "imaplib", "imghdr", "imp", "importlib",
+    "inspect", "io", "ipaddress", "itertools", "json", "keyword", "lib2to3", "linecache", "locale",
+    "logging", "lzma", "mailbox", "mailcap", "marshal", "math", "mimetypes", "mmap",
+    "modulefinder", "msilib", "msvcrt", "multiprocessing", "netrc", "nis", "nntplib", "nt",
+    "ntpath", "nturl2path", "numbers", "opcode", "operator", "optparse", "os", "ossaudiodev",
+    "pathlib", "pdb", "pickle", "pickletools", "pipes", "pkgutil", "platform", "plistlib",
+    "poplib", "posix", "posixpath", "pprint", "profile", "pstats", "pty", "pwd", "py_compile",
+    "pyclbr", "pydoc", "pydoc_data", "pyexpat", "queue", "quopri", "random", "re", "readline",
+    "reprlib", "resource", "rlcompleter", "runpy", "sched", "secrets", "select", "selectors",
+    "shelve", "shlex", "shutil", "signal", "site", "smtpd", "smtplib", "sndhdr", "socket",
+    "socketserver", "spwd", "sqlite3", "sre_compile", "sre_constants", "sre_parse", "ssl", "stat",
+    "statistics", "string", "stringprep", "struct", "subprocess", "sunau", "symtable", "sys",
+    "sysconfig", "syslog", "tabnanny", "tarfile", "telnetlib", "tempfile", "termios", "textwrap",
+    "this", "threading", "time", "timeit", "tkinter", "token", "tokenize", "tomllib", "trace",
+    "traceback", "tracemalloc", "tty", "turtle", "turtledemo", "types", "typing", "unicodedata",
+    "unittest", "urllib", "uu", "uuid", "venv", "warnings", "wave", "weakref", "webbrowser",
+    "winreg", "winsound", "wsgiref", "xdrlib", "xml", "xmlrpc", "zipapp", "zipfile", "zipimport",
+    "zlib", "zoneinfo",
+))
+STANDARD_LIBRARY: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ())) | _STDLIB_3_11
+
+
 # The standard library's modules the rules know (network clients, sleeps, random draws): a
 # project module of the same name shadows them. Not every standard module: a project's own
 # ``test`` or ``types`` package is ordinary project code whose values the project pass follows.
@@ -155,7 +188,7 @@ def shadowing_modules(path: str, roots: Sequence[str]) -> FrozenSet[str]:
     found: Set[str] = set()
     for directory in directories:
         found.update(_top_level_modules(directory))
-    return frozenset(found & _library_names())
+    return frozenset(found & library_names())
 
 
 def _top_level_modules(directory: str) -> FrozenSet[str]:
@@ -181,7 +214,8 @@ def _top_level_modules(directory: str) -> FrozenSet[str]:
 
 
 @lru_cache(maxsize=None)
-def _library_names() -> FrozenSet[str]:
+def library_names() -> FrozenSet[str]:
+    """The standard modules and the libraries the rules know by name (their trigger words)."""
     from resilint.lint.registry import all_rules
 
     triggers = {word for rule in all_rules().values() for word in rule.triggers if word.isidentifier()}

@@ -35,7 +35,8 @@ from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
 from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction, defers_when_it_can, scheduled_coroutines
 from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
 from resilint.lint.nodes import code_of, dotted_name, last_name, parameter_names
-from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Scope, SemanticModel
+from resilint.lint.modules import STANDARD_LIBRARY, library_names
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 __all__ = [
@@ -54,6 +55,16 @@ _BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _SKIPPED = ("builtins.",)
 _INNERMOST = 1 << 30  # implicit transactions sit inside every block around them
 _MAX_CANDIDATES = 3  # calls before a commit that may have left its transaction open
+
+
+def _other_package(target: object) -> bool:
+    """Whether a call's callee is a function of a module imported by its absolute name from
+    outside the standard library and the libraries the rules know: it may be another package
+    of the same project (``ckanext`` calling ``ckan.model``), which the project pass tells."""
+    if not isinstance(target, QName):
+        return False
+    top = target.name.split(".", 1)[0]
+    return "." in target.name and top not in STANDARD_LIBRARY and top not in library_names()
 
 
 @dataclass(eq=False)
@@ -366,7 +377,7 @@ class _Finder:
             if method_of(site.node) in sqlalchemy.IMPLICIT_METHODS and "(" in name:
                 continue  # ``session.execute(...)`` on a parameter: a query, judged as one
             # a project method named like a session's (a repository's ``get_one``) is the project's
-            if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top):
+            if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top) or _other_package(target):
                 pending.append(site)
         for candidate in pending[:1]:  # (the first: a scope to the end over every call after it costs)
             held_from(candidate, None, "until")

@@ -114,5 +114,11 @@ def ends_implicit(call: cst.Call, receiver: Receiver) -> bool:
     return _library(receiver) or _session_spelled(receiver)
 
 
+def ending_method(name: str) -> bool:
+    """Whether the object the project pass found a name holds is a SQLAlchemy session's method
+    that ends its transaction (``self.commit = session.commit``, then ``repo.commit()``)."""
+    return name.startswith("sqlalchemy.") and name.rsplit(".", 1)[-1] in ENDS
+
+
 def locks(call: cst.Call) -> bool:
     return method_of(call) in _LOCKS

@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 from resilint.libraries.clients import spec_for
 from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, SCOPE_CLASSES, defers
+from resilint.libraries.db_scopes.sqlalchemy import ending_method
 from resilint.libraries.network_mocks import answered
 from resilint.libraries.outbound import longest_wait, sends_request, wait_in_words
 from resilint.libraries.timeout_verdicts import passed_constant
@@ -149,9 +150,11 @@ class ConnectionHeldAcrossCall(ProjectRule):
     with it open (its last query is through a session that outlives it, with no commit after:
     `load_sport(id)`, a service whose constructor queries, or a repository's method over the
     caller's session, `repo.get_one(id)`, whatever it is named, or a wrapper returning what such
-    a function left open, `HttpRepo.get_one` over the repository's) and the caller commits or
-    closes it later, itself or through a call that commits on the way (a service's `update_one`
-    whose repository commits): its calls between that call and the end are held (up to three
+    a function left open, `HttpRepo.get_one` over the repository's; in the caller's own package
+    or in another top-level package of the project, `ckanext` calling `ckan.model`) and the
+    caller commits or closes it later, itself or through a call that commits on the way (a
+    service's `update_one` whose repository commits, or a session's `commit` kept on an object,
+    `repo.commit()` with `self.commit = session.commit`): its calls between that call and the end are held (up to three
     such calls before each commit, and after the last one, are considered; a caller that never
     ends it is not followed); `ATOMIC_REQUESTS` (configured in settings) is not modelled;
     an attribute a guard tests (`fq.status`) is taken to keep the value the caller set last
@@ -712,10 +715,16 @@ class _Judge:
             ends = self._later_ends[key] = [
                 (c.place.line, c.place.column) for c in function.calls
                 if index in c.db_scopes and not c.later and self.graph.is_project_name(c.target)
-                and self._ends_within(self.graph.callee(c, near))
+                and (self._ends_within(self.graph.callee(c, near)) or self._session_end(c, near))
             ]
         at = (call.place.line, call.place.column)
         return any(end > at for end in ends)
+
+    def _session_end(self, call: Call, near: str) -> bool:
+        """Whether a project name the call calls holds a session's commit (``repo.commit()``
+        with ``self.commit = session.commit`` in the repository's class)."""
+        held = self.graph.values.of(call.target, near)
+        return bool(held) and all(h.kind == "object" and ending_method(h.name) for h in held)
 
     def _ends_within(self, function: Optional[FunctionSummary]) -> bool:
         """Whether ``function`` commits the transaction it runs in somewhere: itself, or in a

@@ -1,0 +1,3 @@
+import sqlalchemy.orm as orm
+
+Session = orm.scoped_session(orm.sessionmaker())
