@@ -836,8 +836,9 @@ def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.Bas
 
 
 def _read_outside(names: Set[str], handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.BaseStatement]) -> bool:
-    """Whether the loop ``body`` reads one of ``names`` outside the ``handlers`` (a name it only
-    assigns, ``res = self.load(url)``, it does not read)."""
+    """Whether the loop ``body`` reads one of ``names`` outside the ``handlers``: not where it
+    only assigns the name (``res = self.load(url)``), nor a keyword or an attribute spelled
+    the same (``timeout=TIMEOUT``, ``self.timeout``)."""
     inside = {id(handler) for handler in handlers}
     pending: List[cst.CSTNode] = list(body)
     while pending:
@@ -848,8 +849,12 @@ def _read_outside(names: Set[str], handlers: Sequence[cst.ExceptHandler], body: 
             return True
         if isinstance(part, (cst.AssignTarget, cst.AnnAssign)) and isinstance(part.target, cst.Name):
             pending.extend(child for child in part.children if child is not part.target)
-            continue
-        pending.extend(part.children)
+        elif isinstance(part, cst.Arg):
+            pending.append(part.value)
+        elif isinstance(part, cst.Attribute):
+            pending.append(part.value)
+        else:
+            pending.extend(part.children)
     return False
 
 

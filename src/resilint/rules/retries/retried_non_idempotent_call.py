@@ -502,6 +502,30 @@ class RetriedNonIdempotentCall(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the handler's ``timeout`` is the wait before the next pass, not the request's
+            # ``timeout=`` keyword: the same POST goes again
+            """
+            import time, requests
+            TIMEOUT = (3, 10)
+            def notify(url, message):
+                for _ in range(3):
+                    try:
+                        r = requests.post(url, json=message, timeout=TIMEOUT)
+                        r.raise_for_status()
+                    except requests.ReadTimeout:
+                        continue
+                    except requests.HTTPError as e:
+                        if e.response.status_code == 429:
+                            timeout = int(e.response.headers.get("retry-after", 3))
+                            time.sleep(timeout)
+                            continue
+                        raise
+                    else:
+                        break
+            """,
+            line=6,
+        ),
+        Invalid(
             # the headers the object set in its constructor, which carry no key
             """
             import requests, tenacity
