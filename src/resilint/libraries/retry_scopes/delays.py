@@ -99,8 +99,10 @@ def _described(
     if kind in (WAIT_EXPONENTIAL, WAIT_FIXED):
         counters = _counters(loop) if isinstance(loop, (cst.For, cst.While)) else set()
         value = argument.value if argument is not None else None
-        if isinstance(value, cst.Name):
-            value = rec.follow(value, call.scope, call.order)  # ``delay = 60 * retries; sleep(delay)``
+        if isinstance(value, cst.Name) and value.value not in counters | rec.growing:
+            # ``delay = 60 * retries; sleep(delay)``; not a name the loop itself adds to or
+            # multiplies (``sleep(interval); interval += STEP``), whose first value is no rule
+            value = rec.follow(value, call.scope, call.order)
         grows = growth(value, counters, rec.growing) if value is not None else "constant"
         if grows == "constant" and kind == WAIT_EXPONENTIAL:
             grows = "exponential"

@@ -1112,6 +1112,29 @@ class BackoffWithoutJitter(ProjectRule):
             message="grows linearly",
         ),
         Invalid(
+            # a delay the loop adds to after each pause grows, whatever it starts at
+            """
+            import time, requests
+            INTERVAL = 15
+            STEP = 5
+            def connect(url, tries=3):
+                interval = INTERVAL
+                conn = None
+                while not conn:
+                    try:
+                        conn = requests.get(url, timeout=5)
+                    except requests.ConnectionError:
+                        tries -= 1
+                        if not tries:
+                            raise
+                        time.sleep(interval)
+                        interval += STEP
+                return conn
+            """,
+            line=14,
+            message="grows linearly",
+        ),
+        Invalid(
             # ``TryAgain`` raised from a failure: a retry, not a poll
             """
             from tenacity import TryAgain, retry, retry_if_exception_type, stop_after_attempt, wait_exponential
