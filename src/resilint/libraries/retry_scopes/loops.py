@@ -10,7 +10,9 @@ import libcst as cst
 
 from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
-from resilint.libraries.retry_scopes.conditions import polls_state, refused_request, status_polarity, statuses_going_round
+from resilint.libraries.retry_scopes.conditions import (
+    polls_state, refused_request, status_membership, status_polarity, statuses_going_round,
+)
 from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
     called_definition, local_call, local_errors, receives, refused_input, silence,
@@ -219,6 +221,9 @@ def _handwritten(
         going_round = statuses_going_round([
             node.test for node in walk_statements(body) if isinstance(node, cst.If) and leaves(branch(node.body))
         ])
+        kept = _kept_by_chains(body)
+        if kept is not None:
+            going_round = kept if going_round is None else going_round & kept
         policy.guards_non_idempotent = all(
             refused_request(node.test, otherwise=status_polarity(node.test) == "good") for node in status_ifs
         ) or (going_round is not None and all(400 <= code < 500 for code in going_round))
@@ -791,6 +796,31 @@ def _refused_by_message(handler: cst.ExceptHandler) -> bool:
 
 # Methods that change the collection they are called on (``queue.insert(0, item)``).
 _MUTATORS = _REFILLS | _POPS | {"add", "update", "remove", "discard", "setdefault", "clear"}
+
+
+def _kept_by_chains(body: Sequence[cst.BaseStatement]) -> Optional[Set[int]]:
+    """The statuses an ``if``/``elif`` chain whose ``else`` leaves the loop lets go round: those
+    its staying branches test for (``if r.status_code == 400: pass`` / ``elif r.status_code ==
+    409: raise ...`` / ``else: raise``: only 400); None when no such chain bounds them."""
+    kept: Optional[Set[int]] = None
+    elifs: Set[int] = set()
+    for node in walk_statements(body):
+        if not isinstance(node, cst.If) or id(node) in elifs:
+            continue
+        staying: Set[int] = set()
+        current: Union[cst.If, cst.Else, None] = node
+        while isinstance(current, cst.If):
+            if isinstance(current.orelse, cst.If):
+                elifs.add(id(current.orelse))
+            if not leaves(branch(current.body)):
+                found = status_membership(current.test)
+                if found is None or not found[1]:
+                    break
+                staying.update(found[0])
+            current = current.orelse
+        if isinstance(current, cst.Else) and leaves(block(current.body)):
+            kept = staying if kept is None else kept & staying
+    return kept
 
 
 def _continues_from_answer(handlers: Sequence[cst.ExceptHandler], tried: Optional[cst.BaseSuite]) -> bool:

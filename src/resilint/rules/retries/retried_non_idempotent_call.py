@@ -117,8 +117,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     the server refused it without acting: a loop (or a function that calls itself again) that
     goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
     again, or a loop without a `try` whose exits leave it on every status but some 4xx ones
-    (`if r.status_code in (200, 204): return`; `if r.status_code != 400 or late: raise`: it
-    goes round only on the 400 with which the server refused it), a project decorator's layer that retries only other errors than those the
+    (`if r.status_code in (200, 204): return`; `if r.status_code != 400 or late: raise`, or a
+    chain `if r.status_code == 400: pass` ... `else: raise`: it goes round only on the 400 with
+    which the server refused it), a project decorator's layer that retries only other errors than those the
     decorated function turns every failure of the call into (`except Exception as e: raise
     ServiceUnavailable(e)` under a layer that retries `RequestException`: its exceptions must
     be written in the decorator, not passed to it), or a layer that retries only the project's own errors when no code on the way to
@@ -210,6 +211,23 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # an ``if``/``elif`` chain whose ``else`` raises: only the refusal (400, still pending)
+        # goes round
+        """
+        import time, requests
+        def poll_token(data, end_time):
+            while time.time() < end_time:
+                time.sleep(5)
+                r = requests.post("https://auth.example/token", data=data, timeout=10)
+                if r.status_code == 200:
+                    return r.json()
+                if r.status_code == 400:
+                    pass
+                elif r.status_code == 409:
+                    raise RuntimeError("already approved")
+                else:
+                    raise RuntimeError(r.status_code)
+        """,
         # the key is the order's, the same on every attempt of the task
         """
         import stripe
