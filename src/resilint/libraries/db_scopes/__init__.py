@@ -581,18 +581,51 @@ def _spans(
     written): the starting call and the calls made in between."""
     found: List[Tuple[CallSite, List[CallSite]]] = []
     current: Optional[Tuple[CallSite, List[CallSite]]] = None
+    ended_in: List[cst.CSTNode] = []  # branches that end it: the rest of them runs without it
     for site in sorted(sites, key=lambda s: s.order):
         if current is not None and not _reaches(current[0], site):
             current = None  # the branch that began it returned: what follows runs without it
         if current is not None:
             if ends(site):
-                current = None
-            else:
+                branch = _branch(current[0], site)
+                if branch is None or _ends_on_every_branch(branch[0], sites, ends):
+                    current = None
+                else:
+                    ended_in.append(branch[1])  # ``if stale: session.commit()``: open on the other path
+            elif not any(_inside(site, suite) for suite in ended_in):
                 current[1].append(site)
         elif starts(site):
             current = (site, [])
+            ended_in = []
             found.append(current)
     return found
+
+
+def _branch(start: CallSite, site: CallSite) -> Optional[Tuple[cst.If, cst.CSTNode]]:
+    """The outermost ``if`` around ``site`` that is not around ``start``, with the suite of it
+    that holds ``site`` (its body, or the ``else``/``elif`` that follows)."""
+    around = {id(node) for node in start.stack}
+    statement = next((node for node in site.stack if isinstance(node, cst.If) and id(node) not in around), None)
+    if statement is None:
+        return None
+    suite: cst.CSTNode = statement.body if _inside(site, statement.body) else statement.orelse  # type: ignore[assignment]
+    return statement, suite
+
+
+def _inside(site: CallSite, suite: cst.CSTNode) -> bool:
+    return any(node is site.node for node in iter_nodes(suite))
+
+
+def _ends_on_every_branch(statement: cst.If, sites: List[CallSite], ends: Callable[[CallSite], bool]) -> bool:
+    """Whether every branch of the ``if`` (its body, each ``elif``, an ``else`` it must have)
+    makes a call that ends the transaction."""
+    inner = [site for site in sites if any(node is statement for node in site.stack) and ends(site)]
+    current: Optional[cst.CSTNode] = statement
+    while isinstance(current, cst.If):
+        if not any(_inside(site, current.body) for site in inner):
+            return False
+        current = current.orelse
+    return isinstance(current, cst.Else) and any(_inside(site, current.body) for site in inner)
 
 
 _TRY = tuple(t for t in (getattr(cst, "Try", None), getattr(cst, "TryStar", None)) if t is not None)

@@ -144,6 +144,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
     parameter annotated with a builtin scalar type (`order: int`, no `None` default) is known
     not to be None.
 
+    A commit (or rollback) in one branch of an `if` ends the transaction on that path only:
+    a call after the `if` is still held on the others (`if movie.expired: session.commit()`),
+    unless every branch, `else` included, ends it.
+
     Limits: statements are taken in the order they are written (a loop that queries at the end
     of its body and calls out at the start is not seen); a session's implicit transaction is
     followed within one function, and into its caller only when a project function returns
@@ -221,6 +225,17 @@ class ConnectionHeldAcrossCall(ProjectRule):
     message = "a DB connection or transaction is held across a call to another service"
     triggers = DB_SCOPE_TRIGGERS
     VALID = [
+        # every branch of the ``if`` ends the transaction before the request
+        """
+        import requests
+        def refresh(session, url, stale):
+            row = session.query(Movie).filter(Movie.url == url).first()
+            if stale:
+                session.commit()
+            else:
+                session.rollback()
+            return requests.get(url, timeout=5).json()
+        """,
         # a query through `conn.cursor()` ends with the block that gave `conn` (the context
         # manager closes the connection): the request runs after it
         """
@@ -431,6 +446,22 @@ class ConnectionHeldAcrossCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the commit in the ``if`` ends the transaction on that path only: without a stale
+            # row, the query's transaction is still open during the request
+            """
+            import requests
+            def lookup(session, url):
+                movie = session.query(Movie).filter(Movie.url == url).first()
+                if movie is not None and movie.expired:
+                    session.delete(movie)
+                    session.commit()
+                data = requests.get(url, timeout=5).json()
+                session.add(Movie(url=url, title=data["title"]))
+                session.commit()
+            """,
+            line=7,
+        ),
         Invalid(
             """
             import requests
