@@ -5,7 +5,8 @@ for the kernel to give up (minutes), and every ``recv`` after it waits forever.
 Judged only where the file shows the whole story: the socket is made in the function that
 connects it (``sock = socket.socket(...)``, ``with socket.socket() as sock``,
 ``self.sock = socket.socket()``, ``socket.socket().connect(...)``, or a TLS socket wrapping
-such a socket, whose timeout it takes), and between the two nothing sets its timeout
+such a socket, whose timeout it takes), or by a function of the file that only makes and
+returns it (``self.sock = self.create_socket()``), and between the two nothing sets its timeout
 (``settimeout``, ``setblocking``) or hands it to other code that might. Datagram and Unix-domain sockets are left alone: a UDP ``connect`` sends nothing, and a
 Unix socket is a local process, not a network dependency. A module that calls
 ``socket.setdefaulttimeout`` anywhere sets the default its sockets take.
@@ -18,7 +19,7 @@ from typing import List, Optional
 import libcst as cst
 
 from resilint.lint.nodes import dotted_name
-from resilint.lint.semantic import Binding, CallSite, SemanticModel
+from resilint.lint.semantic import Binding, CallSite, FunctionInfo, SemanticModel
 
 CONNECTS = frozenset({"socket.socket.connect", "socket.socket.connect_ex"})
 # A TLS socket's methods resolve through what made it (``ssl.SSLContext.wrap_socket.connect``).
@@ -68,7 +69,7 @@ def _untimed_until(
     ]
     if any(_touches(call.node, spelled) for call in between):
         return False
-    if _made_here(model, made, site):
+    if _made_here(model, made, site) or _made_by_helper(model, made, site):
         return True
     wraps = (model.qualified_name(made.func, site.scope, site.order) or "").endswith(".wrap_socket")
     if not wraps or not made.args or made.args[0].keyword is not None or wrapping is not None:
@@ -78,10 +79,34 @@ def _untimed_until(
 
 def _made_here(model: SemanticModel, made: cst.Call, site: CallSite) -> bool:
     """Whether ``made`` makes a network stream socket (``socket.socket(...)``)."""
-    if model.qualified_name(made.func, site.scope, site.order) != _SOCKET:
-        return False
+    return model.qualified_name(made.func, site.scope, site.order) == _SOCKET and _stream(made)
+
+
+def _stream(made: cst.Call) -> bool:
+    """Whether the socket ``socket.socket(...)`` makes is a network stream socket."""
     spelled = [dotted_name(arg.value) or "" for arg in made.args]
     return not any(text.endswith(kind) for text in spelled for kind in _LOCAL_KINDS)
+
+
+def _made_by_helper(model: SemanticModel, made: cst.Call, site: CallSite) -> bool:
+    """Whether ``made`` calls a function of the file (``self.create_socket()``) that returns only
+    network stream sockets it makes itself (``sock = socket.socket(...); return sock``) and gives
+    no timeout."""
+    helper = model.resolve(made.func, site.scope, site.order)
+    if not isinstance(helper, FunctionInfo) or not helper.returns:
+        return False
+    inner = model.calls_in(helper.scope)
+    for returned in helper.returns:
+        if isinstance(returned, cst.Name):
+            binding = model.lookup(returned.value, helper.scope, 1 << 62)
+            if binding is None or binding.scope is not helper.scope or any(_touches(c.node, returned.value) for c in inner):
+                return False
+            returned = binding.expr
+        if not isinstance(returned, cst.Call) or model.qualified_name(returned.func, helper.scope, 1 << 62) != _SOCKET:
+            return False
+        if not _stream(returned):
+            return False
+    return True
 
 
 def _binding_of(model: SemanticModel, receiver: cst.BaseExpression, site: CallSite) -> Optional[Binding]:

@@ -40,7 +40,8 @@ class MissingTimeout(ProjectRule):
       smtplib.SMTP)`), for RES101 to RES105;
     - `sock.connect(address)` (and `connect_ex`) of a plain stream socket the same function
       makes (`sock = socket.socket(...)`, `with socket.socket() as sock`,
-      `self.sock = socket.socket()`), or a TLS socket wrapping one (`wrap_socket(sock)`,
+      `self.sock = socket.socket()`, or a function of the file that only makes and returns
+      it, `self.sock = self.create_socket()`), or a TLS socket wrapping one (`wrap_socket(sock)`,
       which takes its timeout), when nothing sets its timeout before the connect
       (`settimeout`, `setblocking`) or hands the socket to other code that might; a datagram
       or Unix-domain socket is not a network wait, a socket made elsewhere is judged by what
@@ -335,6 +336,18 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # a socket a method of the file makes and gives a timeout
+        """
+        import socket
+        class Peer:
+            def create_socket(self):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                sock.settimeout(10)
+                return sock
+            def open(self, address):
+                self.sock = self.create_socket()
+                self.sock.connect(address)
+        """,
         # a socket given its timeout before it connects; a UDP socket's connect sends nothing
         """
         import socket
@@ -595,6 +608,20 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the socket a method of the file makes, connected with no timeout
+            """
+            import socket
+            class Peer:
+                def create_socket(self):
+                    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    return sock
+                def open(self, address):
+                    self.sock = self.create_socket()
+                    self.sock.connect(address)
+            """,
+            line=8,
+        ),
         Invalid(
             # the function's **kwargs replaced with a dict written out on every path
             """
