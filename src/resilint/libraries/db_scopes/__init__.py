@@ -361,26 +361,32 @@ class _Finder:
                 opening = Opening(f"the transaction that `{text}()` left open", TRANSACTION)
                 self.found.scopes.append(HeldScope(opening, candidate.node, function, covered, _INNERMOST, implicit=implicit))
 
+        # Calls of the file's own package come first; those of other packages (which may be the
+        # project's, or a library's: ``click.echo``) are kept apart, so that they crowd out none.
+        foreign: List[CallSite] = []
         for site in ordered:
             if ends_here(site):
                 if not _in_block(site, allowed=(cst.Try,)):
                     self.found.commits_within.add(id(function))
-                for candidate in pending:
+                for candidate in pending + foreign:
                     held_from(candidate, site, "after")
-                pending = []
+                pending, foreign = [], []
                 continue
-            if (len(pending) >= _MAX_CANDIDATES or id(site.node) in inside or _query_chain(site.node)
-                    or id(site.node) in decorators):
+            if id(site.node) in inside or _query_chain(site.node) or id(site.node) in decorators:
                 continue
             target = self.model.resolve(site.node.func, site.scope, site.order)
             name = self.model.qualified_name(site.node.func, site.scope, site.order) or ""
             if method_of(site.node) in sqlalchemy.IMPLICIT_METHODS and "(" in name:
                 continue  # ``session.execute(...)`` on a parameter: a query, judged as one
             # a project method named like a session's (a repository's ``get_one``) is the project's
-            if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top) or _other_package(target):
-                pending.append(site)
-        for candidate in pending[:1]:  # (the first: a scope to the end over every call after it costs)
+            if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top):
+                if len(pending) < _MAX_CANDIDATES:
+                    pending.append(site)
+            elif _other_package(target) and len(foreign) < _MAX_CANDIDATES:
+                foreign.append(site)
+        for candidate in pending[:1] + foreign[:1]:  # (the first: a scope to the end over every call after it costs)
             held_from(candidate, None, "until")
+        pending = sorted(pending + foreign, key=lambda site: site.order)
         plain = [candidate.node for candidate in pending if not _in_block(candidate)]
         if plain and id(function) not in self.found.left_open:
             self.found.open_through[id(function)] = plain
