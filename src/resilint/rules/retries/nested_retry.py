@@ -545,6 +545,24 @@ class NestedRetry(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the helper's parameter runs a function that retries by itself: named in the message
+            """
+            import backoff, requests, tenacity
+            def in_background(func, *args):
+                @backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=3)
+                def attempt():
+                    return func(*args)
+                return attempt()
+            @tenacity.retry(stop=tenacity.stop_after_attempt(4), reraise=True)
+            def fetch(url):
+                return requests.get(url, timeout=5)
+            def sync(url):
+                return in_background(fetch, url)
+            """,
+            line=5,
+            message="through `func` (`fetch`): backoff 3 attempts",
+        ),
+        Invalid(
             # the inner layer's last error is a RequestException the outer one retries
             """
             import backoff, requests
@@ -1056,8 +1074,9 @@ def _step_names(reached: Reached, path: List[Call]) -> List[str]:
         if name == CALLED and index + 1 < len(reached.path):
             # an object called (``self._retry(f)``): the ``__call__`` that runs
             names.append(f"`{'.'.join(reached.path[index + 1][0].name.rsplit('.', 2)[-2:])}`")
-        elif name.startswith("(") and index + 1 < len(reached.path):
-            runs = reached.path[index + 1][0].name.rsplit(".", 1)[-1]
+        elif name.startswith("(") and (index + 1 < len(reached.path) or reached.path[-1][0] is not reached.layer.function):
+            # the function that runs there: the next step's, or the decorated one the call reaches
+            runs = (reached.path[index + 1][0] if index + 1 < len(reached.path) else reached.layer.function).name.rsplit(".", 1)[-1]
             names.append(f"`{name[1:-1]}` (`{runs}`)")
         else:
             names.append(f"`{name.strip('()')}`")
