@@ -558,6 +558,13 @@ def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, orde
             if binding is not None and isinstance(binding.expr, (cst.Tuple, cst.List)):
                 stack.extend((element.value, binding.scope, binding.order) for element in reversed(binding.expr.elements))
                 continue
+            function = binding.scope.function if binding is not None and binding.parameter is not None else None
+            default = function.default_of(inner.value) if function is not None else None
+            if default is not None:
+                # ``def call_with_retries(func, exception_types=TRANSIENT)``: what a call that
+                # passes none retries (calls passing others are not told apart)
+                stack.append((default, binding.scope.parent or binding.scope, 1 << 62))  # type: ignore[union-attr]
+                continue
         name = model.qualified_name(inner, where, at) if isinstance(inner, (cst.Name, cst.Attribute)) else None
         if name is not None:
             if name.rsplit(".", 1)[-1][:1].isupper():

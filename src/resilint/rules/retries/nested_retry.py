@@ -158,7 +158,9 @@ class NestedRetry(ProjectRule):
     Between two such layers, the outer one still multiplies the layers inside the inner one
     whose last failure the inner one lets through: a backoff on transport errors around a
     listing loop that restarts only on an expired page token, around the same backoff inside,
-    makes up to 3 x 3 calls.
+    makes up to 3 x 3 calls. The classes a layer retries may be a parameter's default
+    (`def call_with_retries(func, exception_types=TRANSIENT)`): they are what the calls that
+    pass none retry; a call that passes others is not told apart.
     A loop that moves on to the next mirror, remote or replica is failover, not a retry; nor is
     a loop that, on a failed status, changes what its request sends before it goes round (`if
     page.status_code >= 500: next_url = f"{base}?page={n + 1}"; continue`): it skips to the next

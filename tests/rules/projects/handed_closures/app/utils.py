@@ -8,8 +8,9 @@ from kiota_abstractions.api_error import APIError
 TRANSIENT = (httpx.ReadError, httpx.ConnectError)
 
 
-async def call_with_retries(func: Callable, *args: Any) -> Any:
-    @backoff.on_exception(backoff.expo, TRANSIENT, max_tries=3)
+async def call_with_retries(func: Callable, *args: Any, exception_types: tuple = TRANSIENT) -> Any:
+    # what the callers that pass no ``exception_types`` retry: transport errors only
+    @backoff.on_exception(backoff.expo, exception_types, max_tries=3)
     async def _attempt() -> Any:
         # the handed function runs inside this closure: each caller's, not all of them
         return await func(*args)  # expect: RES204 "through `func` (`get_group_owners`) -> `get_paginated`"
