@@ -58,6 +58,7 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
             policy.wait = Setting(WAIT_NONE, None, "retries immediately, with no pause")
         return
     results = []
+    servers = []
     for call in sleeps:
         argument = _sleep_argument(rec, call)
         if argument is None:
@@ -65,7 +66,12 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
             continue
         rec.delay_via = None
         kind, detail = delay_kind(rec, argument.value, call.scope, call.order, policy.node, site=call)
-        results.append((kind, detail, call, rec.delay_via))
+        if rec.server_delay:
+            servers.append((kind, detail, call, None))
+        else:
+            results.append((kind, detail, call, rec.delay_via))
+    # a pause that is the server's Retry-After leaves the loop's other pauses to be judged
+    results = results or servers
     kinds = [r[0] for r in results]
     if WAIT_JITTERED in kinds:
         chosen = results[kinds.index(WAIT_JITTERED)]
@@ -147,7 +153,13 @@ def delay_kind(
         kind = _delay(rec, expr, scope, order, loop, 0)
     finally:
         rec.site = saved
-    return kind, code_of(expr)
+    rec.server_delay = kind == _SERVER
+    return (UNKNOWN if kind == _SERVER else kind), code_of(expr)
+
+
+# What ``_delay`` calls a delay the server chose on every path (its ``Retry-After``): unknown to
+# the rules, but no reason to leave another pause of the same loop unjudged (``loop_wait``).
+_SERVER = "server"
 
 
 def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, loop: Optional[cst.CSTNode], depth: int) -> str:
@@ -163,6 +175,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             return WAIT_JITTERED
         if UNKNOWN in parts:
             return UNKNOWN
+        if _SERVER in parts:
+            return _SERVER
         if isinstance(expr.operator, (cst.Power, cst.LeftShift)) or WAIT_EXPONENTIAL in parts:
             return WAIT_EXPONENTIAL
         return WAIT_FIXED
@@ -172,14 +186,14 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         branches = [expr.body, expr.orelse] if isinstance(expr, cst.IfExp) else [expr.left, expr.right]
         own = [b for b in branches if not server_delay(b, lambda e: rec.follow(e, scope, order))]
         if not own:
-            return UNKNOWN
+            return _SERVER
         return _strongest([_delay(rec, b, scope, order, loop, depth + 1) for b in own])
     if server_delay(expr, lambda e: rec.follow(e, scope, order)):
-        return UNKNOWN  # a server's Retry-After
+        return _SERVER  # a server's Retry-After
     if isinstance(expr, cst.Call) and _header_lookup(expr):
         default = expr.args[1].value if len(expr.args) > 1 else None
         if default is None or number_of(default) == 0:
-            return UNKNOWN  # no delay of the code's own: the server's, or none when it sends none
+            return _SERVER  # no delay of the code's own: the server's, or none when it sends none
         return _delay(rec, default, scope, order, loop, depth + 1)
     if isinstance(expr, cst.Name):
         if _JITTER_WORD.search(expr.value):
@@ -208,7 +222,7 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         # when it sends one, the code's own otherwise, judged so
         own = [b for b in sources if not server_delay(b.expr, lambda e, b=b: rec.follow(e, b.scope, b.order))]  # type: ignore[arg-type]
         if not own:
-            return UNKNOWN
+            return _SERVER
         rec.visiting.add(expr.value)
         try:
             kinds = [_delay(rec, b.expr, b.scope, b.order, loop, depth + 1) for b in own]  # type: ignore[arg-type]
@@ -426,11 +440,15 @@ def _target_names(target: cst.BaseExpression) -> Set[str]:
 
 
 def _strongest(kinds: Sequence[str]) -> str:
-    """Combine the kinds of the terms of one delay: any random term makes it jittered."""
+    """Combine the kinds of the terms of one delay (or of the values it may take): any random
+    term makes it jittered; the server's delay on some paths leaves the code's own on the others."""
     if WAIT_JITTERED in kinds:
         return WAIT_JITTERED
     if UNKNOWN in kinds or not kinds:
         return UNKNOWN
+    kinds = [kind for kind in kinds if kind != _SERVER]
+    if not kinds:
+        return _SERVER
     if WAIT_EXPONENTIAL in kinds:
         return WAIT_EXPONENTIAL
     return WAIT_FIXED

@@ -75,8 +75,10 @@ class BackoffWithoutJitter(ProjectRule):
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
       where a wait would only add latency. A server's `Retry-After` is the server's; the code's
-      own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`) is
-      judged. A loop that pauses through a project function which hands its parameter
+      own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`, or
+      a helper's `return 60` after it) is judged, and a loop's other pauses are judged as if
+      that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
+      `2 ** attempt`). A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
       seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
       module or another. Twisted's sleeps count: `deferLater(reactor, delay)`, and a clock's
@@ -772,6 +774,24 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the 429 path waits the server's Retry-After; the 5xx path waits 2 ** n of its own
+            """
+            import time, requests
+            def fetch(url, retries=5):
+                for attempt in range(retries):
+                    response = requests.get(url, timeout=10)
+                    if response.status_code == 429:
+                        time.sleep(int(response.headers["Retry-After"]))
+                        continue
+                    if response.status_code >= 500:
+                        time.sleep(2 ** attempt)
+                        continue
+                    return response
+            """,
+            line=9,
+            message="grows exponentially",
+        ),
         Invalid(
             # the error's body kept for a log line: the next pass sends the same upload again
             """
