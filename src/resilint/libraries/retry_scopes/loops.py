@@ -191,6 +191,9 @@ def _handwritten(
                 and (leaves(body) or _succeeds(_following(body, node), flags)))
             or _reads_a_stream(rec, block(node.body), within)
             or _sets_flag_through_method(rec, block(node.body), flags, within)
+            # ``while next_url:`` that moves on after the ``try`` (``next_url = links["next"]``)
+            # once a page came: its failures that go round first ask for the same page again
+            or bool(_condition_names(loop, _following(body, node)))
         )
         if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order, body):
             continue

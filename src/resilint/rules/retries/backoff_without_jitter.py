@@ -129,7 +129,8 @@ class BackoffWithoutJitter(ProjectRule):
     written on a function of the file that does only local work, such as a task that only
     sleeps),
     and neither are loops whose passes do different work: a worker that takes a new job each
-    time, a loop over pages whose number goes into the request, a failover over hosts that does
+    time, a loop over pages whose number goes into the request (but a `while next_url:` loop
+    whose failures go round before it moves on asks for the same page again: a retry), a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
     a polled state says so (`if job.status == "done": return`, and then also on other tests
     of the object it polls: `if not cluster.failover: return 503`) or a polled value reaches one the
@@ -774,6 +775,31 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # pages follow one another, but a failed page is asked for again after 2 ** n s
+            """
+            import time, requests
+            def all_pages(url, retries=5):
+                results, retry = [], 0
+                while url:
+                    try:
+                        response = requests.get(url, timeout=10)
+                        response.raise_for_status()
+                        retry = 0
+                    except requests.ConnectionError as err:
+                        retry += 1
+                        if retry >= retries:
+                            raise
+                    if retry > 0:
+                        time.sleep(2 ** retry)
+                        continue
+                    results.extend(response.json())
+                    url = response.links.get("next", {}).get("url")
+                return results
+            """,
+            line=14,
+            message="grows exponentially",
+        ),
         Invalid(
             # the 429 path waits the server's Retry-After; the 5xx path waits 2 ** n of its own
             """
