@@ -22,6 +22,7 @@ from resilint.libraries.retry_scopes.model import (
 )
 from resilint.libraries.retry_scopes.local_work import calls_within, local_call
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, LIBRARY_SLEEPERS, normalise
+from resilint.libraries.retry_scopes import urllib3
 from resilint.libraries.retry_scopes.recursion import recursive_retries
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.libraries.retry_scopes.sleepers import Slept, slept_parameter
@@ -56,6 +57,10 @@ class Recogniser:
             factory = found.policies.get(name) if name is not None else None
             if factory is not None:
                 self.add(factory(self, call.node, call.scope, call.order))
+                continue
+            defaults = urllib3.retry_subclass_defaults(self, call) if self.model.classes else None
+            if defaults is not None:
+                self.add(urllib3.build_policy(self, call.node, call.scope, call.order, defaults))
         for cls in self.model.classes:
             task_class_policy(self, cls)  # ``class ProviderTask(celery.Task): autoretry_for = ...``
         for bindings in self.model.module_scope.bindings.values():

@@ -18,6 +18,7 @@ from resilint.libraries.retry_scopes.model import (
     Policy,
     Setting,
 )
+from resilint.libraries.retry_scopes.names import normalise
 from resilint.libraries.retry_scopes.transports import client_policy
 from resilint.lint.nodes import (
     call_argument,
@@ -27,7 +28,7 @@ from resilint.lint.nodes import (
     number_of,
     string_of,
 )
-from resilint.lint.semantic import Scope
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -40,8 +41,13 @@ POOLS = frozenset({
 })
 
 
-def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int) -> Policy:
+def build_policy(
+    rec: Recogniser, node: cst.Call, scope: Scope, order: int, defaults: Optional[Dict[str, cst.Arg]] = None,
+) -> Policy:
+    """``Retry(...)``'s policy; ``defaults``: the keywords a project subclass fills in when the
+    call does not give them (``retry_subclass_defaults``)."""
     keywords, star = keyword_args(node)
+    keywords = {**(defaults or {}), **keywords}
     policy = Policy("urllib3", "urllib3-retry", node, scope=scope, order=order)
     total = call_argument(node, "total", 0)
     if total is not None:
@@ -84,6 +90,28 @@ def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int) -> P
     policy.unsafe_methods = _unsafe_methods(rec, keywords, scope, order)
     policy.guards_non_idempotent = policy.unsafe_methods is None
     return policy
+
+
+def retry_subclass_defaults(rec: Recogniser, call: CallSite) -> Optional[Dict[str, cst.Arg]]:
+    """For a call of a class of the file that extends ``Retry`` (``class LoggingRetry(Retry)``),
+    the keywords its ``__init__`` fills in before handing them on (``kwargs.setdefault(
+    "backoff_factor", 1.0)``); None for any other call."""
+    model = rec.model
+    cls = model.resolve(call.node.func, call.scope, call.order)
+    if not isinstance(cls, ClassInfo):
+        return None
+    outer = cls.scope.parent or model.module_scope
+    if not any(normalise(model.qualified_name(base, outer, 1 << 62)) in RETRY for base in cls.bases):
+        return None
+    defaults: Dict[str, cst.Arg] = {}
+    init = next((b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)), None)
+    for site in model.calls_in(init.scope) if init is not None else ():
+        func, args = site.node.func, site.node.args
+        if isinstance(func, cst.Attribute) and func.attr.value == "setdefault" and len(args) == 2:
+            key = string_of(args[0].value)
+            if key is not None:
+                defaults[key] = cst.Arg(value=args[1].value, keyword=cst.Name(key))
+    return defaults
 
 
 def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope, order: int) -> Optional[Setting]:

@@ -46,7 +46,9 @@ class BackoffWithoutJitter(ProjectRule):
       classes the code may pick (`(wait_retry_after if respect else wait_exponential)(...)`)
       has no random term;
     - backoff with `jitter=None`;
-    - urllib3 `Retry(backoff_factor=...)` (a positive factor) without `backoff_jitter`;
+    - urllib3 `Retry(backoff_factor=...)` (a positive factor) without `backoff_jitter`, also
+      a `Retry` subclass of the module whose `__init__` fills the factor in
+      (`kwargs.setdefault("backoff_factor", 1.0)`; reported there);
     - celery tasks with `autoretry_for` but no `retry_backoff` (a fixed `default_retry_delay`,
       180 s unless changed), with `retry_jitter=False` (also set as class attributes of a `Task`
       subclass that tasks use through `base=`, reported at the class), and `self.retry()` with a
@@ -775,6 +777,24 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a Retry subclass of the file fills in its factor, and no jitter
+            """
+            import requests
+            from requests.adapters import HTTPAdapter
+            from urllib3 import Retry
+            class LoggingRetry(Retry):
+                def __init__(self, **kwargs):
+                    kwargs.setdefault("total", 5)
+                    kwargs.setdefault("backoff_factor", 1.0)
+                    super().__init__(**kwargs)
+            def make_session():
+                session = requests.Session()
+                session.mount("https://", HTTPAdapter(max_retries=LoggingRetry()))
+                return session
+            """,
+            line=7,
+        ),
         Invalid(
             # pages follow one another, but a failed page is asked for again after 2 ** n s
             """
