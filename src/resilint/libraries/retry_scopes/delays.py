@@ -62,14 +62,14 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
     for call in sleeps:
         argument = _sleep_argument(rec, call)
         if argument is None:
-            results.append((WAIT_NONE, "", call, None))
+            results.append((WAIT_NONE, "", call, None, False))
             continue
         rec.delay_via = None
         kind, detail = delay_kind(rec, argument.value, call.scope, call.order, policy.node, site=call)
         if rec.server_delay:
-            servers.append((kind, detail, call, None))
+            servers.append((kind, detail, call, None, False))
         else:
-            results.append((kind, detail, call, rec.delay_via))
+            results.append((kind, detail, call, rec.delay_via, rec.server_fallback))
     # a pause that is the server's Retry-After leaves the loop's other pauses to be judged
     results = results or servers
     kinds = [r[0] for r in results]
@@ -81,12 +81,12 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
         chosen = results[kinds.index(WAIT_EXPONENTIAL)]
     else:
         chosen = results[0]
-    kind, detail, call, via = chosen
+    kind, detail, call, via, fallback = chosen
     name = (rec.name(call) if rec.slept(call) is None else code_of(call.node.func)) or "sleep"
     before = LIBRARY_SLEEPERS.get(rec.name(call) or "", (0, ""))[0]
     if detail and before:  # ``deferLater(reactor, 5)``: what it is given before the delay too
         detail = ", ".join([*(code_of(arg.value) for arg in call.node.args[:before]), detail])
-    text = _described(rec, name, detail, kind, _sleep_argument(rec, call), call, loop)
+    text = _described(rec, name, detail, kind, _sleep_argument(rec, call), call, loop, fallback)
     policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
 
 
@@ -98,7 +98,8 @@ def _sleep_argument(rec: Recogniser, call: CallSite) -> Optional[cst.Arg]:
 
 
 def _described(
-    rec: Recogniser, name: str, detail: str, kind: str, argument: Optional[cst.Arg], call: CallSite, loop: cst.CSTNode
+    rec: Recogniser, name: str, detail: str, kind: str, argument: Optional[cst.Arg], call: CallSite, loop: cst.CSTNode,
+    server_fallback: bool = False,
 ) -> str:
     """How the loop waits, for messages: ``time.sleep(delay)`` and how that delay grows."""
     text = f"`{name}({detail})`" if detail else f"`{name}`"
@@ -112,7 +113,7 @@ def _described(
         grows = growth(value, counters, rec.growing) if value is not None else "constant"
         if grows == "constant" and kind == WAIT_EXPONENTIAL:
             grows = "exponential"
-        text += " " + growth_words(grows)
+        text += " " + growth_words(grows, server_fallback)
     return text
 
 
@@ -130,7 +131,7 @@ def _slept_elsewhere(rec: Recogniser, hidden: List[CallSite], loop: cst.CSTNode)
     kind, detail = delay_kind(rec, positional[0].value, call.scope, call.order, loop, site=call)
     if kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
         return None
-    text = _described(rec, code_of(call.node.func), detail, kind, positional[0], call, loop)
+    text = _described(rec, code_of(call.node.func), detail, kind, positional[0], call, loop, rec.server_fallback)
     return Setting(UNKNOWN, call.node, text, via=name, slept=kind)
 
 
@@ -149,6 +150,7 @@ def delay_kind(
     """(kind, source text) of a sleep argument: fixed / exponential / jittered / unknown.
     ``site``: the call that waits, whose local variables are judged on every path to it."""
     saved, rec.site = rec.site, site
+    rec.server_fallback = False
     try:
         kind = _delay(rec, expr, scope, order, loop, 0)
     finally:
@@ -187,6 +189,7 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         own = [b for b in branches if not server_delay(b, lambda e: rec.follow(e, scope, order))]
         if not own:
             return _SERVER
+        rec.server_fallback = rec.server_fallback or len(own) < len(branches)
         return _strongest([_delay(rec, b, scope, order, loop, depth + 1) for b in own])
     if server_delay(expr, lambda e: rec.follow(e, scope, order)):
         return _SERVER  # a server's Retry-After
@@ -194,6 +197,7 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         default = expr.args[1].value if len(expr.args) > 1 else None
         if default is None or number_of(default) == 0:
             return _SERVER  # no delay of the code's own: the server's, or none when it sends none
+        rec.server_fallback = True
         return _delay(rec, default, scope, order, loop, depth + 1)
     if isinstance(expr, cst.Name):
         if _JITTER_WORD.search(expr.value):
@@ -223,6 +227,7 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         own = [b for b in sources if not server_delay(b.expr, lambda e, b=b: rec.follow(e, b.scope, b.order))]  # type: ignore[arg-type]
         if not own:
             return _SERVER
+        rec.server_fallback = rec.server_fallback or len(own) < len(sources)
         rec.visiting.add(expr.value)
         try:
             kinds = [_delay(rec, b.expr, b.scope, b.order, loop, depth + 1) for b in own]  # type: ignore[arg-type]
@@ -253,6 +258,7 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
                 kinds = [_delay(rec, r, target.scope, 1 << 62, None, depth + 1) for r in target.returns]
             finally:
                 rec.growing = saved
+            rec.server_fallback = rec.server_fallback or (_SERVER in kinds and len(set(kinds)) > 1)
             return _strongest(kinds)
         if name is not None and (target is None or isinstance(target, QName)):
             rec.delay_via = name  # a function of another module: the project pass knows what it returns
@@ -343,11 +349,12 @@ def growth(
     return "constant"
 
 
-def growth_words(grows: str) -> str:
-    """``grows linearly but has no random term`` (or a constant interval's words)."""
-    if grows == "constant":
-        return "waits a constant interval with no random term"
-    return f"grows {'exponentially' if grows == 'exponential' else grows + 'ly'} but has no random term"
+def growth_words(grows: str, server_fallback: bool = False) -> str:
+    """``grows linearly but has no random term`` (or a constant interval's words); with
+    ``server_fallback``, said of the code's own delay, when the server sends none."""
+    words = "waits a constant interval" if grows == "constant" else f"grows {'exponentially' if grows == 'exponential' else grows + 'ly'}"
+    when = " when the server sends no `Retry-After`" if server_fallback else ""
+    return f"{words}{' with' if grows == 'constant' else ' but has'} no random term{when}"
 
 
 _GROWTHS = ["constant", "linear", "polynomial", "exponential"]

@@ -43,6 +43,7 @@ class Recogniser:
         self.visiting: Set[str] = set()  # names whose delay kind is being computed
         self.delay_via: Optional[str] = None  # the other module's function a delay depends on
         self.server_delay = False  # the last delay judged is the server's on every path
+        self.server_fallback = False  # the last delay judged is the code's own where the server sent none
         self.site: Optional[CallSite] = None  # the sleep (or retry call) whose delay is judged
         self._slept: Dict[int, Optional[Slept]] = {}  # id(FunctionInfo) → the parameter it sleeps
         # every library sleep is named so, or is Twisted's

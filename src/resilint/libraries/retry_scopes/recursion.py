@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Set
 import libcst as cst
 
 from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity, without_attempt_limits
-from resilint.libraries.retry_scopes.delays import delay_kind
+from resilint.libraries.retry_scopes.delays import delay_kind, growth_words
 from resilint.libraries.retry_scopes.loop_limits import helper_reads_bound
 from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state, sleeps_of_helper
 from resilint.libraries.retry_scopes.model import (
@@ -446,8 +446,6 @@ def _wait(rec: Recogniser, policy: Policy, call: CallSite, path: cst.CSTNode) ->
     kind, detail = delay_kind(rec, argument.value, site.scope, site.order, None, site=site)
     name = rec.name(site) or "sleep"
     text = f"`{name}({detail})`"
-    if kind == WAIT_EXPONENTIAL:
-        text += " grows exponentially but has no random term"
-    elif kind == WAIT_FIXED:
-        text += " waits a constant interval with no random term"
+    if kind in (WAIT_EXPONENTIAL, WAIT_FIXED):
+        text += " " + growth_words("exponential" if kind == WAIT_EXPONENTIAL else "constant", rec.server_fallback)
     policy.wait = Setting(kind if kind in (WAIT_FIXED, WAIT_EXPONENTIAL, WAIT_JITTERED) else UNKNOWN, site.node, text)

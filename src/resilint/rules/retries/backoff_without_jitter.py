@@ -778,6 +778,24 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the message says the constant is the code's own, waited when the server sends none
+            """
+            import time, requests
+            def fetch(url, attempt=0):
+                try:
+                    response = requests.get(url, timeout=10)
+                    response.raise_for_status()
+                    return response.json()
+                except requests.HTTPError as e:
+                    if e.response.status_code == 429 and attempt < 3:
+                        time.sleep(int(e.response.headers.get("Retry-After", 5)) + 1)
+                        return fetch(url, attempt + 1)
+                    raise
+            """,
+            line=9,
+            message="waits a constant interval with no random term when the server sends no `Retry-After`",
+        ),
+        Invalid(
             # a Retry subclass of the file fills in its factor, and no jitter
             """
             import requests
