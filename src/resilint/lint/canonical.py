@@ -250,6 +250,14 @@ _MODULE_LOADER_NAMES = frozenset({
 })
 
 
+# Library calls that hand back the object they were given, changed in place: the caching
+# wrapper mounts its adapter on the session and returns that session (keyword, position).
+RETURNS_ITS_ARGUMENT: Dict[str, Tuple[str, int]] = {
+    "cachecontrol.CacheControl": ("sess", 0),
+    "cachecontrol.wrapper.CacheControl": ("sess", 0),
+}
+
+
 def loaded_module(callee: Optional[str], argument: Optional[str]) -> Optional[str]:
     """The canonical name of the module a loader call returns, or None when it is not one."""
     if callee is None or not argument or argument.startswith(".") or not all(

@@ -34,8 +34,8 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 import libcst as cst
 
-from resilint.lint.canonical import called_instance_type, canonical_name, loaded_module, returned_type
-from resilint.lint.nodes import dotted_name, is_none, string_of
+from resilint.lint.canonical import RETURNS_ITS_ARGUMENT, called_instance_type, canonical_name, loaded_module, returned_type
+from resilint.lint.nodes import call_argument, dotted_name, is_none, string_of
 from resilint.lint.summary import CALLED
 from resilint.lint.traversal import walk
 
@@ -484,6 +484,11 @@ class SemanticModel:
                     # ``type("WelcomeMail", (TemplateMail,), {"name": name})``: a class made on the
                     # fly, which behaves as its base but for the attributes the dict sets
                     yield from self.resolve_all(bases.elements[0].value, scope, order)
+                continue
+            handed = RETURNS_ITS_ARGUMENT.get(self.name_of(callee) or "")
+            given = call_argument(call, *handed) if handed is not None else None
+            if given is not None:  # ``CacheControl(sess=session)``: that session
+                yield from self.resolve_all(given.value, scope, order)
                 continue
             first = string_of(args[0].value) if args and args[0].keyword is None else None
             module = loaded_module(self.name_of(callee), first)  # boto3 = lazy_import("boto3")

@@ -177,8 +177,9 @@ class MissingTimeout(ProjectRule):
     server that does not answer. PyMySQL's `read_timeout` and mysql-connector's (9.2 and later)
     default to `None`.
 
-    The client may come from another module of the project: a factory (`get_session().get(u)`),
-    a module-level session imported under any name, `self.session` of a class defined
+    The client may come from another module of the project: a factory (`get_session().get(u)`,
+    also one returning the session through a caching wrapper that hands it back,
+    `CacheControl(sess=session)`), a module-level session imported under any name, `self.session` of a class defined
     elsewhere, a property returning one, a subclass of `requests.Session` that does not fill
     in the timeout, or a parameter or attribute annotated `requests.Session`/`httpx.Client`,
     or an attribute the project adds to every request of its web framework (Pyramid's
@@ -608,6 +609,17 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the caching wrapper hands back the session it was given
+            """
+            import requests
+            from cachecontrol import CacheControl
+            def fetch(url):
+                session = CacheControl(sess=requests.Session(), cache_etags=True)
+                return session.get(url)
+            """,
+            line=5,
+        ),
         Invalid(
             # the socket a method of the file makes, connected with no timeout
             """
