@@ -335,7 +335,7 @@ class RequestFinder:
         model = self.model
         if isinstance(expr, cst.Call):
             name = model.qualified_name(expr.func, scope, order)
-            if name == "builtins.dict":
+            if name in _MAPPING_TYPES:
                 inner = [a.value for a in expr.args if a.keyword is None and not a.star]
                 return self._header_source(inner[0], scope, order, depth + 1) if len(inner) == 1 else None
             return name if name is not None and not name.startswith("builtins.") else None
@@ -492,7 +492,7 @@ class RequestFinder:
         if isinstance(expr, cst.Call):
             callee = self.model.resolve(expr.func, scope, order)
             name = self.model.name_of(callee)
-            if name == "builtins.dict" and not any(a.star for a in expr.args):
+            if name in _MAPPING_TYPES and not any(a.star for a in expr.args):
                 positional = [a.value for a in expr.args if a.keyword is None]
                 keywords = [a for a in expr.args if a.keyword is not None]
                 if any(a.keyword.value.lower().replace("_", "-") == KEY_HEADER for a in keywords):  # type: ignore[union-attr]
@@ -729,6 +729,11 @@ def _argument_for(node: cst.Call, callee: FunctionInfo, parameter: str) -> Optio
     index = positional.index(parameter)
     plain = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
     return plain[index] if index < len(plain) else None
+
+
+# Mappings made from a dict's items and keywords, as headers are (requests' case-insensitive
+# one keeps every key it is given).
+_MAPPING_TYPES = frozenset({"builtins.dict", "requests.structures.CaseInsensitiveDict"})
 
 
 def _headers_argument(node: cst.Call, position: Optional[int]) -> Optional[cst.BaseExpression]:

@@ -65,6 +65,7 @@ class RetriedNonIdempotentCall(ProjectRule):
     code. The method, the headers and the key may come from anywhere the project shows: a
     method passed as a string (`client.request("POST", ...)` into `session.request(method, ...)`,
     `getattr(session, verb.lower())`), a dispatch dict entry, headers built by a helper or merged
+    (a `dict(...)` or requests' `CaseInsensitiveDict(...)` is read as the mapping it is given)
     from a default dict of another module, a helper that merges the mapping its caller passes
     on top of its own headers (`partner_headers(extra=None)` with `headers.update(extra)`:
     called without one, or with one that lacks the key, it sends none; a mapping made only
@@ -519,6 +520,21 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a case-insensitive mapping of requests is read like a dict: no key in it
+            """
+            import requests
+            from requests.structures import CaseInsensitiveDict
+            def submit(url, body):
+                headers = CaseInsensitiveDict({"Content-Type": "application/json"})
+                for _ in range(3):
+                    try:
+                        return requests.post(url, data=body, headers=headers, timeout=10)
+                    except requests.ConnectionError:
+                        continue
+            """,
+            line=7,
+        ),
         Invalid(
             # the handler's ``timeout`` is the wait before the next pass, not the request's
             # ``timeout=`` keyword: the same POST goes again
