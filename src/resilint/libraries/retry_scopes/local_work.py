@@ -1,9 +1,12 @@
 """Work that stays on this machine: a loop is a retry of an outbound call only when the failure
-it repeats comes from one. Calls of local modules (files, processes, locks, clocks, logging),
+it repeats comes from one. Calls of local modules (files, processes, locks, clocks, logging,
+and a level of the project's own logger, ``logger.debug(...)``),
 a unix-domain socket, a browser driven here (``browser_automation``), and the functions of
 the file that make only such calls; errors of local state and of browser automation."""
 
 from __future__ import annotations
+
+import re
 
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Union
 
@@ -118,7 +121,7 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
         if made is not None and made.args:
             return rec.expr_name(made.args[0].value, call.scope, call.order) == "socket.AF_UNIX"
         return False
-    if _logs_through_a_wrapper(rec, call):
+    if _logs_through_a_wrapper(rec, call) or _logs_through_a_logger_module(call):
         return True
     called = called_definition(rec, call)
     return called is not None and local_definition(rec, called)
@@ -126,6 +129,19 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
 
 _LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 _LOGGERS = frozenset({"logging.getLogger", "logging.Logger", "logging.LoggerAdapter"})
+
+
+def _logs_through_a_logger_module(call: CallSite) -> bool:
+    """``logger.debug(...)`` on a name that says it is the logger (``logger``, ``log``,
+    ``self._log``): the project's own logging module or object, whose levels log here."""
+    func = call.node.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _LOGGING_METHODS:
+        return False
+    receiver = dotted_name(func.value) or ""
+    return bool(_LOGGER_NAME.fullmatch(receiver.rsplit(".", 1)[-1]))
+
+
+_LOGGER_NAME = re.compile(r"_*(log|logger|logging|LOG|LOGGER)")
 
 
 def _logs_through_a_wrapper(rec: Recogniser, call: CallSite) -> bool:

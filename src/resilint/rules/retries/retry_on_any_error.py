@@ -44,8 +44,8 @@ class RetryOnAnyError(Rule):
     default does: `printfn(e)` with `printfn=print`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
     state are not retry loops (see RES203), and neither is a `try` that does local work only
-    (reading a parsed XML document with `getElementsByTagName`, string and list methods), even
-    under a bare `except:`. When the retry visibly gives up on failed HTTP statuses (backoff's
+    (reading a parsed XML document with `getElementsByTagName`, string and list methods, a
+    file copy beside the project logger's `logger.debug(...)`), even under a bare `except:`. When the retry visibly gives up on failed HTTP statuses (backoff's
     `giveup=` reading the error's status, a loop that returns a response whose status it
     tested), the message says so: 4xx responses are not retried there, but every other error,
     bugs included, still is.
@@ -90,6 +90,24 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # a local file copy retried; the project's logger module logs here
+        """
+        import shutil, time
+        from app import logger
+        def backup(old, new):
+            tries = 0
+            while True:
+                try:
+                    shutil.copy(old, new)
+                    logger.debug("backup done")
+                    return True
+                except Exception as error:
+                    logger.warning("backup failed: %s", error)
+                    tries += 1
+                    time.sleep(1)
+                if tries >= 10:
+                    return False
+        """,
         # the handler retries one error code and raises every other error
         """
         import time
