@@ -782,6 +782,8 @@ class _ProjectJudge:
         timed = [ref for ref in refs if ref[0] == "timeout"]
         if len(timed) != 1 or any(ref[0] not in ("timeout", "new") for ref in refs):
             return None  # (a call's "new" ref is the object that timeout is)
+        if any(ref[0] == "new" and self.graph.is_project_name(ref[1]) for ref in refs):
+            return None  # also what a project function returns (``check_setting_int(...)`` at start-up)
         _, phases, scalar, text = timed[0]
         return TimeoutValue(
             tuple(Phase(n, s, f"{short} is {u}" if u else None, note) for n, s, u, note in phases),

@@ -8,6 +8,7 @@ SPLIT_TIMEOUT = (3.05, 27)
 REPORT_TIMEOUT = (5, 300)
 FRAUD_TIMEOUT = None
 MAYBE_TIMEOUT = None
+SOCKET_TIMEOUT = None  # a placeholder: start-up sets it from the configuration (startup.py)
 LABELS = ("a", "b")
 STREAM_TIMEOUT = httpx.Timeout(5, read=None)
 SLOW_CONSUMER = datetime.timedelta(minutes=2).total_seconds()
