@@ -9,7 +9,7 @@ handler catches (or the bad statuses of an ``if`` around the call).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, List, Optional, Set
+from typing import TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -30,7 +30,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
 )
 from resilint.libraries.retry_scopes.names import SLEEPS
-from resilint.libraries.retry_scopes.statements import block, conditional_exit, walk_statements
+from resilint.libraries.retry_scopes.statements import block, conditional_exit, leaves, walk_statements
 from resilint.lint.nodes import call_argument, code_of, dotted_name, expression_nodes, number_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance
 from resilint.lint.traversal import iter_nodes
@@ -49,7 +49,10 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         if not _calls_itself(rec, function, call):
             continue
         path = _failure_path(rec, call, node)
+        fallen = _after_failed_try(rec, call, node) if path is node else None
         if path is None or (isinstance(path, cst.ExceptHandler) and not _tries_a_call_out(rec, function, path)):
+            continue
+        if fallen is not None and not _tries_a_call_out(rec, function, fallen[1]):
             continue
         requeued = _requeues(rec, function, call)
         if not _counted_parameters(function, call.node) and (requeued or not _pauses(rec, call, path)) and (
@@ -58,12 +61,13 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
             # again uncounted, after a lock conflict or a rate limit: rescheduled work
             continue
         policy = Policy("recursion", "requeue" if requeued else "recursion", call.node, scope=call.scope, order=call.order)
-        if isinstance(path, cst.ExceptHandler):
-            kind = handler_kind(rec, path, call.scope, call.order)
-            policy.retry_on = Setting(kind, path, "")
+        if isinstance(path, cst.ExceptHandler) or fallen is not None:
+            handler = path if isinstance(path, cst.ExceptHandler) else fallen[1]  # type: ignore[index]
+            kind = handler_kind(rec, handler, call.scope, call.order)
+            policy.retry_on = Setting(kind, handler, "")
             if kind == ON_ANY:
-                policy.handlers = (path,)
-            statements = block(path.body)
+                policy.handlers = (handler,)
+            statements = block(handler.body) if fallen is None else list(block(node.body))
         else:
             policy.retry_on = Setting(ON_STATUS, path)
             statements = block(path.body)
@@ -79,6 +83,8 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
             # what fails in its ``try`` is called again; a call of the handler that fails (a
             # login after a 401) leaves the function
             policy.tries = tuple(_try_of(function, handler))
+        elif fallen is not None:
+            policy.tries = (fallen[0],)
         _limit(rec, policy, function, call, statements)
         _wait(rec, policy, call, path)
         rec.scopes.append(RetryScope(rec.add(policy), "recursion", call.node, node, function))
@@ -188,10 +194,11 @@ def _countdown(call: cst.Call) -> Optional[cst.BaseExpression]:
 
 def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) -> Optional[cst.CSTNode]:
     """The ``except`` handler (of a failure) or the ``if`` on a bad status that the recursive
-    call is in, within the function itself."""
+    call is in, within the function itself; or the function, when the call follows a ``try``
+    that returns on success and whose handler falls through to it (``_after_failed_try``)."""
     for enclosing in reversed(call.stack):
         if enclosing is function:
-            return None
+            return function if _after_failed_try(rec, call, function) is not None else None
         if isinstance(enclosing, (cst.FunctionDef, cst.Lambda)):
             return None
         if isinstance(enclosing, cst.ExceptHandler):
@@ -200,6 +207,27 @@ def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) ->
             test = without_attempt_limits(enclosing.test)  # ``if r.status_code >= 500 and attempt < 3:``
             if test is not None and status_polarity(test) == "bad":
                 return enclosing
+    return None
+
+
+def _after_failed_try(
+    rec: Recogniser, call: CallSite, function: cst.FunctionDef,
+) -> Optional[Tuple[cst.BaseCompoundStatement, cst.ExceptHandler]]:
+    """The ``try`` written before the call in the function's own body that returns when its
+    call works, and its failure handler that falls through to what follows (``try: return
+    self.client.status() except OSError as e: log(e)``, then ``sleep(5); return self.get(...)``):
+    only a failure reaches the call."""
+    statements = block(function.body)
+    index = next((i for i, stmt in enumerate(statements) if any(n is call.node for n in iter_nodes(stmt))), None)
+    for stmt in statements[:index] if index is not None else ():
+        if not isinstance(stmt, (cst.Try, cst.TryStar)) or not leaves(block(stmt.body)) or stmt.orelse is not None:
+            continue
+        handler = next((
+            h for h in stmt.handlers
+            if is_failure(rec, h, call.scope, call.order) and not leaves(block(h.body))
+        ), None)
+        if handler is not None:
+            return stmt, handler
     return None
 
 

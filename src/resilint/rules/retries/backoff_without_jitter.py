@@ -92,7 +92,9 @@ class BackoffWithoutJitter(ProjectRule):
       is `continue`), a pause after the `try` follows a success only, and is not the retry's
       wait. The same goes for a retry by recursion (a function that calls itself again from an
       `except` after a `sleep`, or under an `if` on a bad status, a bound on its attempts joined
-      by `and` included: `if res["code"] == "503" and attempt < 3:`), a celery task that queues
+      by `and` included: `if res["code"] == "503" and attempt < 3:`, or after a `try` that
+      returns when its call works and whose handler only logs, so that only a failure gets
+      there), a celery task that queues
       itself again after a failure, whose wait is the `countdown=` it passes
       (`call_webhook.apply_async(args=(url, try_count + 1), countdown=2 ** try_count)`), and a worker that puts a failed item back on its queue. A
       loop goes round on a failed status read on a response (`r.status_code == 429`) or on the
@@ -777,6 +779,24 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the handler only logs; what follows the ``try`` runs on a failure only: it pauses
+            # and calls the function again
+            """
+            import time, logging, requests
+            log = logging.getLogger(__name__)
+            def status(url, retries=10):
+                try:
+                    return requests.get(url, timeout=5).json()
+                except requests.ConnectionError as err:
+                    log.error("%s", err)
+                if retries <= 0:
+                    raise RuntimeError("giving up")
+                time.sleep(5)
+                return status(url, retries - 1)
+            """,
+            line=10,
+        ),
         Invalid(
             # the message says the constant is the code's own, waited when the server sends none
             """
