@@ -72,6 +72,12 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
             results.append((kind, detail, call, rec.delay_via, rec.server_fallback))
     # a pause that is the server's Retry-After leaves the loop's other pauses to be judged
     results = results or servers
+    # pauses on branches of their own (``if code == 429: sleep(helper(tries)) else:
+    # sleep(tries)``) are each a path's whole wait: one without jitter is judged as it is
+    others = [r for r in results if r[0] in (WAIT_JITTERED, UNKNOWN)]
+    apart = [r for r in results if r[0] in (WAIT_FIXED, WAIT_EXPONENTIAL) and all(_exclusive(r[2], o[2]) for o in others)]
+    if others and apart:
+        results = apart
     kinds = [r[0] for r in results]
     if WAIT_JITTERED in kinds:
         chosen = results[kinds.index(WAIT_JITTERED)]
@@ -88,6 +94,17 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
         detail = ", ".join([*(code_of(arg.value) for arg in call.node.args[:before]), detail])
     text = _described(rec, name, detail, kind, _sleep_argument(rec, call), call, loop, fallback)
     policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
+
+
+def _exclusive(one: CallSite, other: CallSite) -> bool:
+    """Whether the two calls are on different branches of an ``if`` (its body, its ``else``):
+    no pass makes both."""
+    for statement in reversed(one.stack):
+        if isinstance(statement, cst.If) and any(node is statement for node in other.stack):
+            inside = [any(node is call.node for node in iter_nodes(statement.body)) for call in (one, other)]
+            if inside[0] != inside[1]:
+                return True
+    return False
 
 
 def _sleep_argument(rec: Recogniser, call: CallSite) -> Optional[cst.Arg]:

@@ -80,7 +80,8 @@ class BackoffWithoutJitter(ProjectRule):
       own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`, or
       a helper's `return 60` after it) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
-      `2 ** attempt`). A loop that pauses through a project function which hands its parameter
+      `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
+      else: sleep(n)`), whatever the other branch waits. A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
       seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
       module or another. Twisted's sleeps count: `deferLater(reactor, delay)`, and a clock's
@@ -779,6 +780,31 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the 429 branch waits what a helper says; the other branch's wait is its whole wait
+            """
+            import time, requests
+            def download(session, url, backoff, retries=4):
+                tries, code = 0, 0
+                while True:
+                    if tries:
+                        if tries > retries:
+                            return None
+                        if code == 429:
+                            time.sleep(backoff(tries))
+                        else:
+                            time.sleep(tries)
+                    tries += 1
+                    try:
+                        response = session.get(url, timeout=30)
+                    except requests.ConnectionError:
+                        continue
+                    code = response.status_code
+                    if code == 200:
+                        return response
+            """,
+            line=11,
+        ),
         Invalid(
             # the handler only logs; what follows the ``try`` runs on a failure only: it pauses
             # and calls the function again
