@@ -193,7 +193,7 @@ def _handwritten(
             or _sets_flag_through_method(rec, block(node.body), flags, within)
             # ``while next_url:`` that moves on after the ``try`` (``next_url = links["next"]``)
             # once a page came: its failures that go round first ask for the same page again
-            or bool(_condition_names(loop, _following(body, node)))
+            or _retries_before_moving_on(loop, after, going_round)
         )
         if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order, body):
             continue
@@ -588,6 +588,26 @@ def _following(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> Sequence
             if stmt is node:
                 return stmts[index + 1 :]
     return ()
+
+
+def _retries_before_moving_on(
+    loop: cst.CSTNode, after: Sequence[cst.BaseStatement], handlers: Sequence[cst.ExceptHandler],
+) -> bool:
+    """A ``while`` loop that moves on through its condition after the ``try`` (``next_url =
+    ...``), whose failures go round before that (a handler's ``continue``, or one after the
+    ``try`` ahead of the assignment): they ask for the same thing again. One whose failures
+    also reach the assignment (``current_check -= WEEK``) moves on either way."""
+    names = _condition_names(loop, after)
+    if not names:
+        return False
+    if any(has_continue(block(handler.body)) for handler in handlers):
+        return True
+    for stmt in after:
+        if names & assigned_names([stmt]):
+            return False
+        if has_continue([stmt]):
+            return True
+    return False
 
 
 def _condition_names(loop: cst.CSTNode, body: Sequence[cst.BaseStatement]) -> Set[str]:

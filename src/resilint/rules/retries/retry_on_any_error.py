@@ -90,6 +90,21 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # a failed window is logged and the loop moves on to the previous one: no retry
+        """
+        import logging, requests
+        WEEK = 7 * 24 * 3600
+        def updated_since(last_update, now):
+            found, current = [], now
+            while current >= last_update:
+                try:
+                    r = requests.get("https://api.example/updates", params={"from": current - WEEK, "to": current}, timeout=10)
+                    found.extend(r.json())
+                except Exception as error:
+                    logging.info(error)
+                current -= WEEK - 1
+            return found
+        """,
         # a local file copy retried; the project's logger module logs here
         """
         import shutil, time
