@@ -532,7 +532,9 @@ class _Values:
             unpacked = any(a.star == "**" for a in value.call.args)
             return ("partial", name, keywords + (("**",) if unpacked else ()))
         name = model.name_of(value)
-        if name is None or name.startswith(_SKIPPED_TARGETS):
+        # built-in functions say nothing the project pass asks; built-in classes may be what a
+        # retry helper is told to catch (``retries_with_backoff(fn, TypeError, 5)``)
+        if name is None or (name.startswith(_SKIPPED_TARGETS) and not name[len("builtins."):][:1].isupper()):
             return None
         return ("ref", name)
 
@@ -984,10 +986,16 @@ def _layer(
 
 
 def _caught_from(model: SemanticModel, policy: Policy) -> str:
-    """The parameter a hand-written loop's handler catches, when the file cannot name the
-    classes (``except exceptions:`` in a decorator factory ``retry(exceptions)``)."""
-    if policy.library != "loop" or policy.retry_on.kind != ON_SPECIFIC:
+    """The parameter a hand-written loop's handler catches, or a retry decorator is given,
+    when the file cannot name the classes (``except exceptions:`` in a decorator factory
+    ``retry(exceptions)``, ``backoff.on_exception(expo, exception_type)``)."""
+    if policy.retry_on.kind != ON_SPECIFIC:
         return ""
+    if policy.library != "loop":
+        # ``backoff.on_exception(expo, exception_type)`` with the classes a parameter
+        node = policy.retry_on.node
+        values = model.resolve_all(node, policy.scope or model.module_scope, policy.order) if isinstance(node, cst.Name) else []
+        return (model.name_of(values[0]) or "") if len(values) == 1 and isinstance(values[0], Param) else ""
     handlers = [
         node for node in iter_nodes(policy.node, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef))
         if isinstance(node, cst.ExceptHandler)

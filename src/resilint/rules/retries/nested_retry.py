@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.retry_scopes import ON_RESULT
 from resilint.libraries.self_retrying import not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
-from resilint.lint.summary import CALLED, Call, FunctionSummary, Place
+from resilint.lint.summary import CALLED, Call, FunctionSummary, Layer, Place
 from resilint.lint.value_flow import split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGE_ASSERTION_POLL
@@ -125,7 +126,10 @@ class NestedRetry(ProjectRule):
     retries only other libraries' exceptions, such as `requests.HTTPError`, or only built-in
     classes no client's error derives from, such as the `KeyError` of an answer read too soon
     (also when a project decorator factory is told them where it is applied, `@retry(KeyError)`
-    over `def retry(exceptions)` whose loop has `except exceptions:`); the last error of an
+    over `def retry(exceptions)` whose loop has `except exceptions:`, or a helper that retries
+    the function it is handed by the calls that hand it that function,
+    `retries_with_backoff(fetch_teams, TypeError, 5)` over `@backoff.on_exception(expo,
+    exception_type)`); the last error of an
     inner layer that retries named classes and raises the last one when spent, when the outer
     layer retries only other third-party libraries' classes (a backoff on botocore's
     `ClientError` around a Neo4j write retried on `neo4j.exceptions.TransientError`; a library
@@ -914,7 +918,7 @@ class NestedRetry(ProjectRule):
         for outer in graph.all_layers():
             found = [
                 reached for reached in _reached(graph, outer)
-                if not separate_failures(outer.layer, reached.layer.layer, graph.is_project_name, graph.ancestry)
+                if not separate_failures(_told(graph, outer, reached), reached.layer.layer, graph.is_project_name, graph.ancestry)
             ]
             for reached in _one_client_per_call(found):
                 below = _chain(graph, reached.layer, chains, {outer.key}, _entry(reached))
@@ -922,6 +926,40 @@ class NestedRetry(ProjectRule):
 
 
 Chain = List[LayerRef]
+
+
+def _told(graph: ProjectGraph, outer: LayerRef, reached: Reached) -> Layer:
+    """The outer layer as the path to ``reached`` configures it: a helper that retries the
+    function it is handed and the classes it is told (``retries_with_backoff(fetch, TypeError,
+    5)``) retries, around ``fetch``, what the calls that hand it ``fetch`` tell it."""
+    layer = outer.layer
+    if not layer.caught_from or not reached.path:
+        return layer
+    first, call = reached.path[0]
+    holder_name, slot = split_last(call.target)
+    if not slot.startswith("(") or holder_name != split_last(layer.caught_from)[0]:
+        return layer
+    holder = graph.resolve(holder_name, first.place.path)
+    if holder is None:
+        return layer
+    classes: List[str] = []
+    for caller in graph.values.callers(holder):
+        handed = [h.function for h in graph.values.argument(caller, holder, slot[1:-1]) if h.kind == "function" and h.function is not None]
+        if not any(_runs_into(graph, function, reached.layer) for function in handed):
+            continue  # another call hands it a function that reaches another layer
+        told = graph.values.argument(caller, holder, split_last(layer.caught_from)[1][1:-1])
+        if not told or any(h.kind not in ("object", "class") for h in told):
+            return layer
+        classes.extend(h.name for h in told)
+    return replace(layer, exceptions=tuple(dict.fromkeys(classes))) if classes else layer
+
+
+def _runs_into(graph: ProjectGraph, function: FunctionSummary, layer: LayerRef) -> bool:
+    """Whether calling ``function`` runs into the retry layer ``layer`` (its own, or the first
+    one of a function it calls)."""
+    if function is layer.function:
+        return True
+    return any(reached.layer.key == layer.key for reached in graph.layers_reached(function, function.calls))
 
 
 def _one_client_per_call(found: List[Reached]) -> List[Reached]:
