@@ -521,6 +521,27 @@ class RetriedNonIdempotentCall(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the method goes down two wrappers, the second through its ``**kwargs``
+            """
+            import time, requests
+            class Client:
+                session = requests.Session()
+                def request(self, url, method="GET", **kwargs):
+                    for attempt in range(4):
+                        try:
+                            return self.session.request(method, url, timeout=10, **kwargs)
+                        except requests.ConnectionError:
+                            time.sleep(attempt + random.random())
+                def request_json(self, url, **kwargs):
+                    return self.request(url, **kwargs).json()
+                def request_api(self, endpoint, method="GET"):
+                    return self.request_json("https://api.example" + endpoint, method=method)
+                def create_account(self):
+                    return self.request_api("/accounts", method="POST")
+            """,
+            line=15,
+        ),
+        Invalid(
             # a case-insensitive mapping of requests is read like a dict: no key in it
             """
             import requests
@@ -1286,6 +1307,10 @@ class _Judge:
         for caller, call in reversed(steps):
             offset = graph.values.offset(call, function, caller.place.path)
             refs = passed_at(call, function, parameter, offset) if offset is not None else []
+            if not refs and offset is not None and call.arguments is not None and call.arguments.forwards_kwargs \
+                    and parameter not in caller.parameters:
+                function = caller  # ``self.request(url, **kwargs)``: its callers pass it by keyword
+                continue
             own = own_parameter(caller.name, refs[0]) if len(refs) == 1 else None
             if own is None:
                 return None
