@@ -268,6 +268,10 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         if name in PURE_FUNCTIONS:
             parts = [_delay(rec, a.value, scope, order, loop, depth + 1) for a in expr.args if not a.star]
             return _strongest(parts) if parts else UNKNOWN
+        attribute = string_of(expr.args[1].value) if name == "builtins.getattr" and len(expr.args) >= 2 else None
+        if attribute is not None:
+            # ``getattr(server, "wait", 0.0)``: a configuration value, as ``server.wait`` is
+            return WAIT_JITTERED if _JITTER_WORD.search(attribute) else WAIT_FIXED
         target = rec.model.resolve(expr.func, scope, order)
         if isinstance(target, FunctionInfo) and target.returns and depth < 3:
             saved, rec.growing = rec.growing, set()

@@ -194,6 +194,8 @@ def _handwritten(
             # ``while next_url:`` that moves on after the ``try`` (``next_url = links["next"]``)
             # once a page came: its failures that go round first ask for the same page again
             or _retries_before_moving_on(loop, after, going_round)
+            # ``result = server.notify()`` in the ``try``, ``if result: break`` after it
+            or _leaves_on_result(block(node.body), after, flags)
         )
         if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order, body):
             continue
@@ -588,6 +590,17 @@ def _following(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> Sequence
             if stmt is node:
                 return stmts[index + 1 :]
     return ()
+
+
+def _leaves_on_result(tried: Sequence[cst.BaseStatement], after: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
+    """What follows the ``try`` leaves the loop on a test of what the ``try`` assigned (``if
+    result: break`` after ``result = server.notify()``): a success exit, which the handlers'
+    failures fall through to without taking."""
+    kept = assigned_names(tried)
+    return bool(kept) and _succeeds(after, flags) and any(
+        kept & {n.value for test in guards for n in expression_nodes(test) if isinstance(n, cst.Name)}
+        for _, guards in guarded_exits(after, flags=flags)
+    )
 
 
 def _retries_before_moving_on(

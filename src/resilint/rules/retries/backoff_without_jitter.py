@@ -67,7 +67,10 @@ class BackoffWithoutJitter(ProjectRule):
       `secrets` or a jitter helper counts as jittered; one computed by code we cannot see (a
       server's `Retry-After`, a helper in another module) is not flagged. A variable is judged
       by every assignment that can reach the sleep: `delay = 2 ** n` replaced by a jittered
-      value on both branches of an `if` is jittered, on one branch only it is not. A
+      value on both branches of an `if` is jittered, on one branch only it is not; a setting
+      read off an object (`self.retry_delay`, `getattr(server, "wait", 0.0)`) is a constant. A
+      loop that tests success after its `try` (`result = server.notify()` there, `if result:
+      break` after it) is a retry loop too. A
       hand-written loop that reconnects to a stream it reads until it ends (`while running:
       try: async with client.stream(...) as r: async for line in r.aiter_lines(): ... except
       httpx.HTTPError: await asyncio.sleep(5)`) is a retry loop too, though it never leaves on
@@ -780,6 +783,28 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the success test after the ``try`` (``if result: break``); the wait a server setting
+            """
+            import logging, time
+            def notify_all(servers):
+                for server in servers:
+                    retry = getattr(server, "retry", 0)
+                    wait = getattr(server, "wait", 0.0)
+                    result = False
+                    for attempt in range(retry + 1):
+                        try:
+                            result = server.notify()
+                        except Exception:
+                            logging.exception("notification failed")
+                            result = False
+                        if result:
+                            break
+                        if attempt < retry and wait > 0:
+                            time.sleep(wait)
+            """,
+            line=16,
+        ),
         Invalid(
             # the 429 branch waits what a helper says; the other branch's wait is its whole wait
             """

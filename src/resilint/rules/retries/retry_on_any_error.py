@@ -280,6 +280,28 @@ class RetryOnAnyError(Rule):
     ]
     INVALID = [
         Invalid(
+            # the success test after the ``try``: ``if result: break`` on what the ``try`` assigned
+            """
+            import logging, time
+            def notify_all(servers):
+                for server in servers:
+                    retry = getattr(server, "retry", 0)
+                    wait = getattr(server, "wait", 0.0)
+                    result = False
+                    for attempt in range(retry + 1):
+                        try:
+                            result = server.notify()
+                        except Exception:
+                            logging.exception("notification failed")
+                            result = False
+                        if result:
+                            break
+                        if attempt < retry and wait > 0:
+                            time.sleep(wait)
+            """,
+            line=10,
+        ),
+        Invalid(
             # a probe of a local port the function did not start a server on waits for another program
             """
             import time
