@@ -114,10 +114,12 @@ LOCAL_MODULES = (
     "unicodedata.", "difflib.", "itertools.", "functools.", "operator.", "collections.",
     # dates and time zones (the zone files are this machine's)
     "datetime.", "calendar.", "zoneinfo.", "dateutil.", "pytz.",
-    # in-process queues and events, and the wait that bounds them (its awaited call is judged itself)
+    # in-process queues, events and locks, and the wait that bounds them (its awaited call is
+    # judged itself)
     "asyncio.Queue.", "asyncio.PriorityQueue.", "asyncio.LifoQueue.", "asyncio.Event.", "asyncio.Condition.",
     "asyncio.wait_for", "queue.Queue.", "queue.SimpleQueue.", "queue.PriorityQueue.", "queue.LifoQueue.",
-    "threading.Event.", "threading.Condition.",
+    "threading.Event", "threading.Condition", "threading.Lock", "threading.RLock", "threading.Semaphore",
+    "threading.BoundedSemaphore",
     # a server of this program binding its own port (aiohttp's runner and sites)
     "aiohttp.web.AppRunner", "aiohttp.web.TCPSite", "aiohttp.web.UnixSite", "aiohttp.web.SockSite",
     "aiohttp.web_runner.",

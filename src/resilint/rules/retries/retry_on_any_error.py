@@ -90,6 +90,22 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # making an object of the file that only holds in-process locks and events calls out to
+        # nothing, whatever it raises
+        """
+        import threading, time
+        class Buffer:
+            def __init__(self, size):
+                self.lock = threading.Lock()
+                self.ready = threading.Event()
+                self.data = bytearray(size)
+        def allocate(size):
+            for attempt in range(3):
+                try:
+                    return Buffer(size)
+                except Exception:
+                    time.sleep(1)
+        """,
         # a failed window is logged and the loop moves on to the previous one: no retry
         """
         import logging, requests
