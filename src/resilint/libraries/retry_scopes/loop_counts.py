@@ -263,10 +263,13 @@ def _step_value(expr: Optional[cst.BaseExpression], name: str) -> Optional[cst.B
 
 def _number(rec: "Recogniser", expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[float]:
     """A number written there, a name bound to one where the loop starts (a parameter by its
-    default, a module constant), or a sum or difference of those."""
+    default, a module constant), a class constant read off the object (``self.ATTEMPTS``), or
+    a sum or difference of those."""
     number = number_of(expr)
     if number is not None:
         return number
+    if isinstance(expr, cst.Attribute):
+        return number_of(rec.follow(expr, scope, order))
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
         left, right = _number(rec, expr.left, scope, order), _number(rec, expr.right, scope, order)
         if left is None or right is None:

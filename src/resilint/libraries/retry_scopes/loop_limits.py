@@ -318,10 +318,14 @@ def helper_reads_bound(rec: Recogniser, call: cst.Call, scope: Scope, order: int
 
 def _count(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Optional[float]:
     """A ``range()`` bound: a number written there, a name bound once to one
-    (``MAX_RETRIES = 2``), or a sum or difference of those (``MAX_ATTEMPTS + 1``)."""
+    (``MAX_RETRIES = 2``), a class constant read off the object (``self.max_attempts``), or a
+    sum or difference of those (``MAX_ATTEMPTS + 1``)."""
     number = number_of(expr)
     if number is not None or depth > 3:
         return number
+    if isinstance(expr, cst.Attribute):
+        value = number_of(rec.follow(expr, scope, order))
+        return value if isinstance(value, int) else None
     if isinstance(expr, cst.Name):
         bindings = rec.model.reaching(expr.value, scope, order)
         if len(bindings) == 1 and bindings[0].expr is not None and bindings[0].imported is None:

@@ -43,7 +43,8 @@ class NestedRetry(ProjectRule):
     12 calls per operation`), and every layer and call on the way is a related location. A
     hand-written loop's attempts are read from its `range(...)`, or from the counter that ends
     it (`while attempt < 3`, `if retries > 0: retries -= 1; continue` then `raise`, with the
-    start and bound numbers, constants or parameter defaults), replayed pass by pass. A
+    start and bound numbers, constants, class constants read off the object (`self.ATTEMPTS`)
+    or parameter defaults), replayed pass by pass. A
     count that cannot be read from the code (an SDK client configured elsewhere) is stated as
     unknown, never guessed. A helper that retries the function it is given
     (`def call_with_retries(fn, *args): for attempt in range(4): ... fn(*args)`) is a layer
@@ -550,6 +551,33 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the attempts are class constants read off the object
+            """
+            import time, requests
+            class Api:
+                ATTEMPTS = 5
+                max_attempts = 3
+                def channel(self, url):
+                    num = 1
+                    while True:
+                        try:
+                            return requests.get(url, timeout=5).json()
+                        except requests.ConnectionError:
+                            if num >= self.ATTEMPTS:
+                                raise
+                            num = num + 1
+                            time.sleep(1)
+                def streams(self, url):
+                    for attempt in range(1, self.max_attempts + 1):
+                        try:
+                            return self.channel(url)
+                        except requests.ConnectionError:
+                            time.sleep(attempt)
+            """,
+            line=18,
+            message="a hand-written retry loop 3 attempts (example.py:16) x a hand-written retry loop 5 attempts",
+        ),
         Invalid(
             # the helper's parameter runs a function that retries by itself: named in the message
             """
