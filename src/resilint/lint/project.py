@@ -917,9 +917,10 @@ class ProjectGraph:
             # the parameter of ``owner``, or of the function ``owner`` is nested in (a closure):
             # the call on the way in that ran that function says what it holds
             function = owner if holder == owner.name else self.resolve(holder, near)
-            for caller, into in reversed(entered if function is not None else ()):
+            for index in range(len(entered) - 1, -1, -1) if function is not None else ():
+                caller, into = entered[index]
                 offset = self.values.offset(into, function, caller.place.path)  # type: ignore[arg-type]
-                if offset is not None or (function is owner and (caller, into) == entered[-1]):
+                if offset is not None or (function is owner and index == len(entered) - 1):
                     held = self.values.argument(Caller(caller, into, offset or 0), function, split_last(call.target)[1][1:-1])  # type: ignore[arg-type]
                     return [h.function for h in held if h.kind == "function" and h.function is not None]
             return [self.overrides(f) or f for f, _ in self.values.callees(call, near)]
