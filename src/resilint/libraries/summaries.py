@@ -74,6 +74,7 @@ from resilint.lint.summary import (
 
 Locate = Callable[[cst.CSTNode], Place]
 _SKIPPED_TARGETS = ("builtins.",)
+_BUILTIN_EXCEPTION = re.compile(r"builtins\.[A-Z]\w*(Error|Exception|Warning|Exit|Interrupt)")
 
 
 def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
@@ -532,9 +533,9 @@ class _Values:
             unpacked = any(a.star == "**" for a in value.call.args)
             return ("partial", name, keywords + (("**",) if unpacked else ()))
         name = model.name_of(value)
-        # built-in functions say nothing the project pass asks; built-in classes may be what a
-        # retry helper is told to catch (``retries_with_backoff(fn, TypeError, 5)``)
-        if name is None or (name.startswith(_SKIPPED_TARGETS) and not name[len("builtins."):][:1].isupper()):
+        # built-in functions say nothing the project pass asks; built-in exception classes may
+        # be what a retry helper is told to catch (``retries_with_backoff(fn, TypeError, 5)``)
+        if name is None or (name.startswith(_SKIPPED_TARGETS) and not _BUILTIN_EXCEPTION.fullmatch(name)):
             return None
         return ("ref", name)
 

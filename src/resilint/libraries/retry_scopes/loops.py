@@ -195,7 +195,7 @@ def _handwritten(
             # once a page came: its failures that go round first ask for the same page again
             or _retries_before_moving_on(loop, after, going_round)
             # ``result = server.notify()`` in the ``try``, ``if result: break`` after it
-            or _leaves_on_result(block(node.body), after, flags)
+            or _leaves_on_result(block(node.body), after, flags, _preceding(body, node))
         )
         if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order, body):
             continue
@@ -583,6 +583,14 @@ def _reads_response_lines(item: cst.WithItem, body: Sequence[cst.BaseStatement])
     return False
 
 
+def _preceding(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> Sequence[cst.BaseStatement]:
+    """The statements of the loop body written before the one that holds ``node``."""
+    for index, stmt in enumerate(body):
+        if stmt is node or any(inner is node for inner in iter_nodes(stmt)):
+            return body[:index]
+    return ()
+
+
 def _following(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> Sequence[cst.BaseStatement]:
     """The statements after ``node`` in its block of the loop body."""
     for stmts in blocks(body):
@@ -592,11 +600,18 @@ def _following(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> Sequence
     return ()
 
 
-def _leaves_on_result(tried: Sequence[cst.BaseStatement], after: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
+def _leaves_on_result(
+    tried: Sequence[cst.BaseStatement], after: Sequence[cst.BaseStatement], flags: Set[str],
+    before: Sequence[cst.BaseStatement],
+) -> bool:
     """What follows the ``try`` leaves the loop on a test of what the ``try`` assigned (``if
     result: break`` after ``result = server.notify()``): a success exit, which the handlers'
-    failures fall through to without taking."""
+    failures fall through to without taking. Not when the ``try`` sends what the pass set up
+    before it (``domain = ".".join(parts[-n:])``): each pass asks something else."""
     kept = assigned_names(tried)
+    prepared = assigned_names(before)
+    if prepared and any(isinstance(n, cst.Name) and n.value in prepared for stmt in tried for n in iter_nodes(stmt)):
+        return False
     return bool(kept) and _succeeds(after, flags) and any(
         kept & {n.value for test in guards for n in expression_nodes(test) if isinstance(n, cst.Name)}
         for _, guards in guarded_exits(after, flags=flags)

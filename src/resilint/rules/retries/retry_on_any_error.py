@@ -90,6 +90,23 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # each pass asks for another suffix of the host: a search, not a retry
+        """
+        import logging
+        def find_zone(cf, host):
+            parts = host.split(".")
+            n, zone = 1, []
+            while n < 5:
+                n = n + 1
+                domain = ".".join(parts[-n:])
+                try:
+                    zone = cf.zones.get(params={"name": domain})
+                except Exception as e:
+                    logging.error("API error: %s", e)
+                if len(zone) == 1:
+                    break
+            return zone
+        """,
         # making an object of the file that only holds in-process locks and events calls out to
         # nothing, whatever it raises
         """
