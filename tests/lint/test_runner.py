@@ -203,6 +203,7 @@ def test_a_crash_in_a_project_rule_is_an_error_naming_the_rule_and_the_others_st
     report = json.loads(result.stdout)
     assert result.exit_code == 2
     [error] = report["errors"]
+    assert error["path"] == "."  # the project, as paths are shown: from the working directory
     assert "internal error in the project rule RES204" in error["message"]
     assert "ValueError: project rule bug" in error["message"]
     # RES201 (the POST retried without a key) still reported; the RES204 noqa not called unused

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import os
 import sys
 import warnings
 from contextlib import contextmanager
@@ -165,7 +166,7 @@ class Checker:
             failed.add(rule.code)
             self.project_errors.append(
                 AnalysisError(
-                    self.settings.root or ".",
+                    _shown(self.settings.root or "."),  # as paths are shown: from the working directory
                     f"internal error in the project rule {rule.code} ({rule.name}): {error}; "
                     "its findings may be missing, the other rules ran",
                 )
@@ -362,6 +363,14 @@ class Checker:
 
     def _analysis_error(self, path: str, exc: SourceError, lines: Sequence[str] = ()) -> Finding:
         return analysis_error(path, exc, lines)
+
+
+def _shown(path: str) -> str:
+    """``path`` relative to the working directory, as reports show paths."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive
+        return path
 
 
 def analysis_error(path: str, exc: SourceError, lines: Sequence[str] = ()) -> Finding:
