@@ -50,9 +50,11 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
             continue
         path = _failure_path(rec, call, node)
         fallen = _after_failed_try(rec, call, node) if path is node else None
-        if path is None or (isinstance(path, cst.ExceptHandler) and not _tries_a_call_out(rec, function, path)):
+        if path is None or (path is node and fallen is None):
             continue
-        if fallen is not None and not _tries_a_call_out(rec, function, fallen[1]):
+        # the handler whose failures reach the call: the one it is in, or one that falls through
+        failed = path if isinstance(path, cst.ExceptHandler) else fallen[1] if fallen is not None else None
+        if failed is not None and not _tries_a_call_out(rec, function, failed):
             continue
         requeued = _requeues(rec, function, call)
         if not _counted_parameters(function, call.node) and (requeued or not _pauses(rec, call, path)) and (
@@ -61,13 +63,12 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
             # again uncounted, after a lock conflict or a rate limit: rescheduled work
             continue
         policy = Policy("recursion", "requeue" if requeued else "recursion", call.node, scope=call.scope, order=call.order)
-        if isinstance(path, cst.ExceptHandler) or fallen is not None:
-            handler = path if isinstance(path, cst.ExceptHandler) else fallen[1]  # type: ignore[index]
-            kind = handler_kind(rec, handler, call.scope, call.order)
-            policy.retry_on = Setting(kind, handler, "")
+        if failed is not None:
+            kind = handler_kind(rec, failed, call.scope, call.order)
+            policy.retry_on = Setting(kind, failed, "")
             if kind == ON_ANY:
-                policy.handlers = (handler,)
-            statements = block(handler.body) if fallen is None else list(block(node.body))
+                policy.handlers = (failed,)
+            statements = block(failed.body) if fallen is None else list(block(node.body))
         else:
             policy.retry_on = Setting(ON_STATUS, path)
             statements = block(path.body)
@@ -194,11 +195,12 @@ def _countdown(call: cst.Call) -> Optional[cst.BaseExpression]:
 
 def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) -> Optional[cst.CSTNode]:
     """The ``except`` handler (of a failure) or the ``if`` on a bad status that the recursive
-    call is in, within the function itself; or the function, when the call follows a ``try``
-    that returns on success and whose handler falls through to it (``_after_failed_try``)."""
+    call is in, within the function itself; or the function, when the call is written in its
+    own body (a failure path only after a ``try`` that returns on success and whose handler
+    falls through to it: ``_after_failed_try`` tells)."""
     for enclosing in reversed(call.stack):
         if enclosing is function:
-            return function if _after_failed_try(rec, call, function) is not None else None
+            return function
         if isinstance(enclosing, (cst.FunctionDef, cst.Lambda)):
             return None
         if isinstance(enclosing, cst.ExceptHandler):
