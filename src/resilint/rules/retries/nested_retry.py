@@ -943,10 +943,13 @@ class NestedRetry(ProjectRule):
     def check_project(self, ctx: ProjectContext) -> None:
         graph = ctx.graph
         chains: dict = {}
+        first_layers: Dict[int, Set[Tuple[str, int]]] = {}  # function → the layers its calls first run into
         for outer in graph.all_layers():
             found = [
                 reached for reached in _reached(graph, outer)
-                if not separate_failures(_told(graph, outer, reached), reached.layer.layer, graph.is_project_name, graph.ancestry)
+                if not separate_failures(
+                    _told(graph, outer, reached, first_layers), reached.layer.layer, graph.is_project_name, graph.ancestry,
+                )
             ]
             for reached in _one_client_per_call(found):
                 below = _chain(graph, reached.layer, chains, {outer.key}, _entry(reached))
@@ -956,7 +959,7 @@ class NestedRetry(ProjectRule):
 Chain = List[LayerRef]
 
 
-def _told(graph: ProjectGraph, outer: LayerRef, reached: Reached) -> Layer:
+def _told(graph: ProjectGraph, outer: LayerRef, reached: Reached, first_layers: Dict[int, Set[Tuple[str, int]]]) -> Layer:
     """The outer layer as the path to ``reached`` configures it: a helper that retries the
     function it is handed and the classes it is told (``retries_with_backoff(fetch, TypeError,
     5)``) retries, around ``fetch``, what the calls that hand it ``fetch`` tell it."""
@@ -973,7 +976,7 @@ def _told(graph: ProjectGraph, outer: LayerRef, reached: Reached) -> Layer:
     classes: List[str] = []
     for caller in graph.values.callers(holder):
         handed = [h.function for h in graph.values.argument(caller, holder, slot[1:-1]) if h.kind == "function" and h.function is not None]
-        if not any(_runs_into(graph, function, reached.layer) for function in handed):
+        if not any(_runs_into(graph, function, reached.layer, first_layers) for function in handed):
             continue  # another call hands it a function that reaches another layer
         told = graph.values.argument(caller, holder, split_last(layer.caught_from)[1][1:-1])
         if not told or any(h.kind not in ("object", "class") for h in told):
@@ -982,12 +985,16 @@ def _told(graph: ProjectGraph, outer: LayerRef, reached: Reached) -> Layer:
     return replace(layer, exceptions=tuple(dict.fromkeys(classes))) if classes else layer
 
 
-def _runs_into(graph: ProjectGraph, function: FunctionSummary, layer: LayerRef) -> bool:
+def _runs_into(
+    graph: ProjectGraph, function: FunctionSummary, layer: LayerRef, first_layers: Dict[int, Set[Tuple[str, int]]],
+) -> bool:
     """Whether calling ``function`` runs into the retry layer ``layer`` (its own, or the first
-    one of a function it calls)."""
+    one of a function it calls); ``first_layers`` keeps what each function's calls run into."""
     if function is layer.function:
         return True
-    return any(reached.layer.key == layer.key for reached in graph.layers_reached(function, function.calls))
+    if id(function) not in first_layers:
+        first_layers[id(function)] = {reached.layer.key for reached in graph.layers_reached(function, function.calls)}
+    return layer.key in first_layers[id(function)]
 
 
 def _one_client_per_call(found: List[Reached]) -> List[Reached]:
