@@ -618,6 +618,9 @@ class _Values:
                 continue
             if arg.value.__class__ in _NO_VALUE:
                 continue
+            if arg.value.__class__ is cst.Name and arg.value.value == "None":  # type: ignore[attr-defined]
+                found.append((slot, ("none",)))  # ``fatal=None``: a constant a callee's tests may read
+                continue
             if self.keys and _mapping_written(self.model, arg.value, site):
                 # a mapping with the key, for a helper that merges it into the headers it builds
                 status, source = self.finder.passed_headers(arg.value, site)
@@ -672,6 +675,9 @@ class _Values:
         if keys is None:
             keys = self.keys_set[id(function)] = list(_keys_set(function, mapping.value))  # type: ignore[attr-defined]
         for key, value in keys:
+            if isinstance(value, cst.Name) and value.value == "None":
+                found.append((key, ("none",)))
+                continue
             refs = self.refs(self.model.resolve_all(value, function.scope, site.order))
             found.extend((key, ref) for ref in refs[:_MAX_PASSED])
         return found
@@ -982,7 +988,7 @@ def _layer(
         layer[0], layer[1], place, whole_function, client, describe(policy), policy.guards_non_idempotent,
         policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
         count_from=_count_from(model, policy), count_offset=policy.counted_from[1] if policy.counted_from else 0,
-        retries_refusals=policy.retries_refusals, caught_from=_caught_from(model, policy),
+        retries_refusals=policy.retries_refusals, caught_from=_caught_from(model, policy), decided_by=policy.decided_by,
     )
 
 

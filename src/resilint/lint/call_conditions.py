@@ -13,7 +13,7 @@ when every value the subject may hold fails it.
 
 from __future__ import annotations
 
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Protocol, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Tuple
 
 from resilint.lint.summary import ANY, Call, FunctionSummary, Guard, Ref, subjects_of
 from resilint.lint.value_flow import made_at, omits, own_parameter, passed_at, split_last
@@ -122,6 +122,34 @@ class CallConditions:
         if test == "in":
             return bool(held & compared)
         return not (test == "not in" and held <= compared)
+
+    def passed(
+        self, path: Sequence[Tuple[FunctionSummary, Call]], callee: FunctionSummary, parameter: str,
+    ) -> Optional[FrozenSet[Constant]]:
+        """The constants the last call of ``path`` may pass as ``parameter`` of ``callee`` (its
+        default when it passes nothing there), following the keyword up the path through
+        functions that hand their ``**kwargs`` on (``request_json(url)`` → ``self.request(url,
+        **kwargs)``); None when it is not known."""
+        caller, call = path[-1]
+        offset = self.values.offset(call, callee, caller.place.path) or 0
+        held = self._passed(caller, call, callee, offset, parameter, {})
+        for index in range(len(path) - 1, 0, -1):
+            if held is not None:
+                return held
+            caller, call = path[index]
+            handed_on = ("**", ("ref", f"{caller.name}.(**)")) in call.passed
+            if not handed_on or parameter in caller.parameters or any(slot == parameter for slot, _ in call.passed):
+                return None
+            outer, into = path[index - 1]
+            refs = [ref for slot, ref in into.passed if slot == parameter]
+            if refs:
+                return self._constants(refs, outer.place.path, outer, {})
+            arguments = into.arguments
+            if arguments is None or arguments.double_star or parameter in arguments.keywords:
+                continue  # handed on again, or passed as a value the file could not read
+            default = callee.defaults.get(parameter)
+            return self._constants([default], callee.place.path, None, None) if default is not None else None
+        return held
 
     # --- what a call passes -------------------------------------------------------------------
 

@@ -67,10 +67,13 @@ class LayerRef:
 
     function: FunctionSummary
     index: int
+    # The layer as the call that reached it runs it, where that call's arguments decide some
+    # of its facts (``Layer.decided_by``)
+    told: Optional[Layer] = None
 
     @property
     def layer(self) -> Layer:
-        return self.function.layers[self.index]
+        return self.told or self.function.layers[self.index]
 
     @property
     def key(self) -> Tuple[str, int]:
@@ -856,7 +859,7 @@ class ProjectGraph:
         the calls that led into ``function``, whose arguments say what its parameters hold
         (the function a helper that retries what it is handed runs); the paths returned start
         after them."""
-        found: Dict[Tuple[str, int], Reached] = {}
+        found: Dict[Tuple[Tuple[str, int], Optional[Layer]], Reached] = {}
         queue: Deque[Tuple[FunctionSummary, Call, Tuple[Tuple[FunctionSummary, Call], ...], Optional[int], Optional[Made], Context]] = deque(
             (function, call, entry, after, None, {}) for call in calls
         )
@@ -874,7 +877,7 @@ class ProjectGraph:
                 inner = _next_loop(call, inner)
             path = path + ((owner, call),)
             if inner is not None:
-                _keep(found, Reached(LayerRef(owner, inner), path))
+                _keep(found, Reached(LayerRef(owner, inner, self.as_called(owner.layers[inner], owner, path[:-1]) if len(path) > 1 else None), path))
                 continue
             if call.retrying is not None and not owner.layers[call.retrying].pending:
                 _keep(found, Reached(LayerRef(owner, call.retrying), path))
@@ -938,6 +941,19 @@ class ProjectGraph:
         offset = self.values.offset(call, function, caller.place.path) or 0
         held = self.values.argument(Caller(caller, call, offset), function, parameter)
         return any(h.kind == "bool" and (h.name == "True") == wanted for h in held)
+
+    def as_called(self, layer: Layer, function: FunctionSummary, path: Tuple[Tuple[FunctionSummary, Call], ...]) -> Optional[Layer]:
+        """``function``'s loop ``layer`` as the calls of ``path`` that lead into it run it, when
+        what they pass decides some of its facts (``request(url, fatal=None)`` hands every 4xx
+        back at once); None when they decide none."""
+        if not layer.decided_by:
+            return None
+        changes: Dict[str, object] = {}
+        for parameter, values, fact, value in layer.decided_by:
+            held = self.conditions.passed(path, function, parameter)
+            if held and held <= {(ref[0], str(ref[1]) if len(ref) > 1 else "") for ref in values}:
+                changes[fact] = value
+        return replace(layer, **changes) if changes else None  # type: ignore[arg-type]
 
     # --- one object's attributes ------------------------------------------------------------
 
@@ -1206,8 +1222,8 @@ def _next_loop(call: Call, outer: Optional[int]) -> Optional[int]:
     return call.layers[position + 1] if position + 1 < len(call.layers) else None
 
 
-def _keep(found: Dict[Tuple[str, int], Reached], reached: Reached) -> None:
-    found.setdefault(reached.layer.key, reached)
+def _keep(found: Dict[Tuple[Tuple[str, int], Optional[Layer]], Reached], reached: Reached) -> None:
+    found.setdefault((reached.layer.key, reached.layer.told), reached)
 
 
 class ProjectContext:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 39
+SUMMARY_VERSION = 40
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -55,6 +55,10 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 #   ("timeout", PHASES, SCALAR, TEXT)  a name only ever bound to None or a tuple of numbers,
 #                          as a timeout (PHASES: (name, seconds, unbounded, note) each)
 Ref = Tuple[Any, ...]
+# A fact of a retry loop that a parameter of its function decides (``fatal=None`` hands every
+# 4xx back at once): (parameter, the constants with which the fact holds, the ``Layer`` field,
+# its value then). A call passing anything else, or what the file cannot read, leaves the field.
+Decided = Tuple[str, Tuple[Ref, ...], str, Any]
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -122,6 +126,7 @@ class Layer:
     # in a decorator factory ``retry(exceptions)``): that parameter, by name; where the
     # decorator is applied (``@retry(KeyError)``), its argument is what the layer retries.
     caught_from: str = ""
+    decided_by: Tuple[Decided, ...] = ()
 
     @property
     def pending(self) -> bool:
@@ -478,7 +483,8 @@ class ModuleSummary:
             return [item.description, item.calls, place(item.place), item.whole_function, item.client, item.retrier,
                     item.guards_non_idempotent, item.library, item.retries_on, list(item.exceptions), item.gives_up_with,
                     item.guard, item.via, item.applies, item.count_from, item.count_offset,
-                    item.retries_refusals, item.caught_from]
+                    item.retries_refusals, item.caught_from,
+                    [[d[0], [list(r) for r in d[1]], d[2], d[3]] for d in item.decided_by]]
 
         def arguments(item: Optional[Arguments]) -> Optional[List[Any]]:
             if item is None:
@@ -541,7 +547,8 @@ class ModuleSummary:
 
             def layer(d: List[Any]) -> Layer:
                 return Layer(d[0], d[1], place(d[2]), d[3], d[4], d[5], d[6], d[7], d[8], tuple(d[9]), d[10], d[11], d[12],
-                             d[13], d[14], d[15], d[16], d[17])
+                             d[13], d[14], d[15], d[16], d[17],
+                             tuple((e[0], tuple(tuple(r) for r in e[1]), e[2], e[3]) for e in d[18]))
 
             def arguments(d: Optional[List[Any]]) -> Optional[Arguments]:
                 if d is None:

@@ -187,6 +187,11 @@ _STATUS_KEYS = frozenset({"status_code", "status", "code", "http_code", "status_
 _STATUS_VARIABLES = frozenset({"status", "statuscode", "httpstatus", "httpcode", "responsecode", "respcode", "responsestatus"})
 
 
+def reads_status(node: cst.BaseExpression) -> bool:
+    """``r.status_code``, ``code``, ``res["status"]``: an HTTP status, as the code reads it."""
+    return _reads_status_of(node, _STATUS_NAMES)
+
+
 def _reads_status_of(node: cst.BaseExpression, attributes: frozenset) -> bool:
     if isinstance(node, cst.Attribute):
         return node.attr.value in attributes

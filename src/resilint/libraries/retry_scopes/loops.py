@@ -28,6 +28,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     Setting,
 )
+from resilint.libraries.retry_scopes.parameter_facts import decide, decide_give_up
 from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS, STREAM_OPENERS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
@@ -210,6 +211,8 @@ def _handwritten(
         if _swallows(handlers):
             raised = _raised_when_spent(loop, sample)
             policy.gives_up_quietly = raised is None
+            if raised is None:
+                decide_give_up(rec, policy, _after_in_function(loop, sample), scope, order)
             if isinstance(raised, cst.Raise) and raised.exc is not None:
                 exc = raised.exc.func if isinstance(raised.exc, cst.Call) else raised.exc
                 policy.gives_up_raising = rec.expr_name(exc, scope, order)
@@ -227,11 +230,14 @@ def _handwritten(
             node.test for node in walk_statements(body) if isinstance(node, cst.If) and leaves(branch(node.body))
         ])
         kept = _kept_by_chains(body)
+        if kept is None:
+            kept = _kept_by_sequence(body)
         if kept is not None:
             going_round = kept if going_round is None else going_round & kept
         policy.guards_non_idempotent = all(
             refused_request(node.test, otherwise=status_polarity(node.test) == "good") for node in status_ifs
         ) or (going_round is not None and all(400 <= code < 500 for code in going_round))
+    decide(rec, policy, body, scope, order)
     if requeue is not None and handlers:
         _requeue_limit(rec, policy, requeue[1], scope, order)
     elif not _bound_by_deadline(rec, policy, loop, sample):
@@ -334,6 +340,17 @@ def _swallows(handlers: List[cst.ExceptHandler]) -> bool:
         isinstance(node, cst.Raise)
         for handler in handlers for node in iter_nodes(handler.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
     )
+
+
+def _after_in_function(loop: cst.CSTNode, sample: CallSite) -> Sequence[cst.BaseStatement]:
+    """The statements after ``loop`` in the body of the function it is written in directly."""
+    position = next((i for i, node in enumerate(sample.stack) if node is loop), 0)
+    parent = sample.stack[position - 1] if position > 0 else None
+    if not isinstance(parent, cst.FunctionDef):
+        return ()
+    stmts = block(parent.body)
+    index = next((i for i, stmt in enumerate(stmts) if stmt is loop), None)
+    return stmts[index + 1:] if index is not None else ()
 
 
 def _raised_when_spent(loop: cst.CSTNode, sample: CallSite) -> Union[None, bool, cst.Raise]:
@@ -872,6 +889,29 @@ def _kept_by_chains(body: Sequence[cst.BaseStatement]) -> Optional[Set[int]]:
         if isinstance(current, cst.Else) and leaves(block(current.body)):
             kept = staying if kept is None else kept & staying
     return kept
+
+
+def _kept_by_sequence(body: Sequence[cst.BaseStatement]) -> Optional[Set[int]]:
+    """The statuses a loop body that ends by leaving lets go round: those its ``if``s that stay
+    test for (``if code < 400: return r`` / ``if code == 429: wait(); continue`` / ``raise
+    Abort(...)``: only 429); None when a statement there may go round otherwise."""
+    last = small_statements(body[-1]) if body else ()
+    if not last or not isinstance(last[-1], (cst.Raise, cst.Return)):
+        return None
+    staying: Set[int] = set()
+    for stmt in body[:-1]:
+        if isinstance(stmt, cst.If):
+            if stmt.orelse is not None:
+                return None
+            if leaves(block(stmt.body)):
+                continue
+            found = status_membership(stmt.test)
+            if found is None or not found[1]:
+                return None
+            staying.update(found[0])
+        elif not isinstance(stmt, cst.SimpleStatementLine) or any(isinstance(small, cst.Continue) for small in stmt.body):
+            return None
+    return staying
 
 
 def _continues_from_answer(handlers: Sequence[cst.ExceptHandler], tried: Optional[cst.BaseSuite]) -> bool:

@@ -9,6 +9,7 @@ from typing import List, Optional, Tuple, Union
 import libcst as cst
 
 from resilint.lint.semantic import FunctionInfo, Scope
+from resilint.lint.summary import Decided
 
 UNKNOWN = "unknown"
 Limit = Union[int, float, None, str]  # a number, None (unbounded) or "unknown"
@@ -90,6 +91,8 @@ class Policy:
     # It may retry a request refused without effect (429, 408, 425): False only where the code
     # says it never does (urllib3 ``Retry`` ignoring ``Retry-After``, none of them listed).
     retries_refusals: bool = True
+    # Facts a parameter of the loop's function decides, per call (``parameter_facts.py``).
+    decided_by: Tuple[Decided, ...] = ()
 
     @property
     def unbounded(self) -> bool:

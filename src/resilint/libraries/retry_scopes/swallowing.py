@@ -8,7 +8,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.model import Policy
+from resilint.libraries.retry_scopes.conditions import reads_status
+from resilint.libraries.retry_scopes.model import ON_STATUS, Policy
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -170,7 +171,7 @@ def failing_out(policy: Policy, sites: List[CallSite]) -> List[Tuple[CallSite, b
     whether those ``try`` statements read its result (``r = post(...)``, then ``try:
     r.json()``): a failed answer (an error page that does not parse) sets the retry off there."""
     if not policy.tries:
-        return []
+        return [(site, False) for site in _untested(policy, sites)] if policy.retry_on.kind == ON_STATUS else []
     inside = set()
     read: Set[str] = set()
     for attempt in policy.tries:
@@ -182,6 +183,43 @@ def failing_out(policy: Policy, sites: List[CallSite]) -> List[Tuple[CallSite, b
     outside = [site for site in sites if id(site.node) not in inside]
     results = _results(policy.node) if outside and read else {}
     return [(site, bool(results.get(id(site.node), set()) & read)) for site in outside]
+
+
+def _untested(policy: Policy, sites: List[CallSite]) -> List[CallSite]:
+    """A loop that goes round on the statuses it tests (``if r.status_code == 429: continue``)
+    repeats no failure of the calls whose answers those tests do not read (a token fetched
+    before the request): their errors leave it, and what they answer sets nothing off. Only
+    what the tests read, directly or through names made from it (``code =
+    r.status_code``), is retried; none when the tests read nothing the loop's calls answer."""
+    loop = policy.node
+    if not isinstance(loop, (cst.For, cst.While)):
+        return []
+    tests = [
+        node.test for node in iter_nodes(loop.body, stop_at=_OWN_SCOPES)
+        if isinstance(node, cst.If) and any(
+            isinstance(part, cst.Comparison) and reads_status(part.left) for part in iter_nodes(node.test)
+        )
+    ]
+    tested = {node.value for test in tests for node in iter_nodes(test) if isinstance(node, cst.Name)}
+    made_from: Dict[str, Set[str]] = {}  # a name → the names its value is made from
+    for node in iter_nodes(loop.body, stop_at=_OWN_SCOPES):
+        if isinstance(node, cst.Assign) and not isinstance(node.value, cst.Call):
+            read = {n.value for n in iter_nodes(node.value) if isinstance(n, cst.Name)}
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    made_from.setdefault(target.target.value, set()).update(read)
+    pending = list(tested)
+    while pending:
+        for name in made_from.get(pending.pop(), ()):
+            if name not in tested:
+                tested.add(name)
+                pending.append(name)
+    in_tests = {id(node) for test in tests for node in iter_nodes(test) if isinstance(node, cst.Call)}
+    results = _results(loop)
+    answering = {key for key, names in results.items() if names & tested} | in_tests
+    if not any(id(site.node) in answering for site in sites):
+        return []
+    return [site for site in sites if id(site.node) not in answering]
 
 
 def _results(node: cst.CSTNode) -> Dict[int, Set[str]]:

@@ -93,7 +93,16 @@ class NestedRetry(ProjectRule):
     reads such tests (a parameter's value passed through any number of calls, an attribute of
     the object set by its construction): `self.order = order` (a parameter annotated `order:
     int`, never None) then `self.save()` does not run what `save` does only `if self.order is
-    None`. An unknown value never removes a path.
+    None`. An unknown value never removes a path. What a loop does once its attempts are spent
+    is read the same way: `if not fatal: return None` before `raise HttpError(...)` gives up
+    quietly for a call that passes `fatal=False`, and raises, for a layer around it to retry,
+    for one that passes nothing.
+
+    A loop that goes round on the statuses it tests (`if response.status_code == 429:
+    continue`) repeats the failure of the call whose answer those tests read; another call in
+    it (a token fetched first) runs again on the next pass, but its failures leave the loop, as
+    a call outside the `try` of a loop that retries errors does, and its layers are not
+    multiplied.
 
     A celery task that calls `self.retry()` outside any `except` to wait for something (a
     polled state, `if not available:`; a row of its own database not there yet) is a poll, not
@@ -120,7 +129,10 @@ class NestedRetry(ProjectRule):
     transport retries; an inner hand-written loop that retries statuses only (429) inside an
     outer layer that retries exceptions; an outer hand-written loop that goes round only when
     the server refused the request (408, 418, 425, 429) around a urllib3 `Retry` that never
-    retries those (`respect_retry_after_header=False`, none of them in `status_forcelist`);
+    retries those (`respect_retry_after_header=False`, none of them in `status_forcelist`), or
+    around a loop whose first status test hands such an answer back at once (`if code < 500 and
+    fatal is None: return response`), read with what the call on the way passes
+    (`request(url, fatal=None)`, also through `**kwargs` handed on);
     an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
@@ -549,6 +561,58 @@ class NestedRetry(ProjectRule):
                 return None
             return data
         """,
+        # ``fatal=None`` makes the inner loop hand every answer below 500 back at once, a 429
+        # included: the outer loop goes round on 429s the inner one never retried
+        """
+        import random, time, requests
+        def request(session, url, fatal=True):
+            tries = 1
+            while True:
+                try:
+                    response = session.get(url, timeout=5)
+                except requests.ConnectionError:
+                    code = 0
+                else:
+                    code = response.status_code
+                    if code < 400 or code < 500 and fatal is None:
+                        return response
+                    if code < 500 and code != 429:
+                        break
+                if tries > 4:
+                    break
+                time.sleep(random.uniform(0, 2 ** tries))
+                tries += 1
+            raise RuntimeError(url)
+        def call(session, url):
+            while True:
+                response = request(session, url, fatal=None)
+                if response.status_code == 429:
+                    time.sleep(random.uniform(30, 60))
+                    continue
+                return response.json()
+        """,
+        # the outer loop goes round only on a 429 of the request whose status it tests (every
+        # other status leaves); the token fetched before it is not what it retries
+        """
+        import random, time, requests
+        from tenacity import retry, stop_after_attempt, wait_random_exponential
+        @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=2))
+        def token():
+            return requests.post("https://auth.example.com/token", timeout=5).json()["token"]
+        def call(url):
+            while True:
+                headers = {"Authorization": token()}
+                response = requests.get(url, headers=headers, timeout=5)
+                code = response.status_code
+                if code < 400:
+                    return response.json()
+                if code == 404:
+                    raise LookupError(url)
+                if code == 429:
+                    time.sleep(random.uniform(30, 60))
+                    continue
+                raise RuntimeError(code)
+        """,
     ]
     INVALID = [
         Invalid(
@@ -937,6 +1001,32 @@ class NestedRetry(ProjectRule):
             """,
             line=13,
             message="nested retries through `fetch`: a hand-written retry loop 3 attempts (example.py:11) x a hand-written retry loop (attempts unknown) (example.py:4) =",
+        ),
+        Invalid(
+            # called without ``fatal``, the inner loop raises once spent (the quiet return is
+            # for ``fatal=False`` only), and the outer loop retries that error
+            """
+            import random, time, requests
+            class HttpError(Exception):
+                pass
+            def request(session, url, fatal=True):
+                for tries in range(5):
+                    try:
+                        return session.get(url, timeout=5)
+                    except requests.ConnectionError:
+                        time.sleep(random.uniform(0, 2 ** tries))
+                if not fatal:
+                    return None
+                raise HttpError(url)
+            def sync(session, url):
+                while True:
+                    try:
+                        return request(session, url)
+                    except HttpError:
+                        time.sleep(random.uniform(30, 60))
+            """,
+            line=16,
+            message="a hand-written retry loop with no attempt limit (example.py:14) x a hand-written retry loop 5 attempts (example.py:5)",
         ),
     ]
 

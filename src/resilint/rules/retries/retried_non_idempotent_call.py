@@ -212,6 +212,23 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # every status but a 429 leaves the loop (the last statement raises): it goes round
+        # only when the server refused the POST
+        """
+        import random, time, requests
+        def create(url, body):
+            while True:
+                response = requests.post(url, json=body, timeout=5)
+                code = response.status_code
+                if code < 400:
+                    return response.json()
+                if code == 409:
+                    raise LookupError(url)
+                if code == 429:
+                    time.sleep(random.uniform(1, 5))
+                    continue
+                raise RuntimeError(code)
+        """,
         # an ``if``/``elif`` chain whose ``else`` raises: only the refusal (400, still pending)
         # goes round
         """
