@@ -297,8 +297,9 @@ def _with_fix_target(
 def _settings(paths: Sequence[str], options: _RunOptions) -> Settings:
     from resilint.lint.config import load_settings, validate_selectors, validate_settings
     from resilint.lint.catalog import rule_catalog as all_rules  # the declarations: no rule is imported
+    from resilint.lint.dependencies import with_declared_versions
 
-    settings = load_settings(paths, options.config_path)
+    settings = with_declared_versions(load_settings(paths, options.config_path), paths)
     rules = all_rules()
     validate_settings(settings, rules)
     for option, values in (("--select", options.select), ("--ignore", options.ignore), ("--extend-select", options.extend_select)):

@@ -132,6 +132,7 @@ def test_each_candidate_is_parsed_once(tmp_path, monkeypatch):
         "pkg/sub/a.py": "",
     })
     parsed = []
+    config._PARSED.clear()
     real = config.tomllib.loads
     monkeypatch.setattr(config.tomllib, "loads", lambda text: parsed.append(text) or real(text))
     assert load_settings([str(tmp_path / "pkg" / "sub" / "a.py")]).max_timeout == 10.0

@@ -173,3 +173,29 @@ def test_a_wrong_fix_target_is_a_clear_error_naming_the_key(tmp_path):
 def test_a_declared_urllib3_constraint_says_whether_version_2_is_guaranteed(tmp_path, files, guaranteed):
     _write(tmp_path, files)
     assert read_dependencies(str(tmp_path)).at_least("urllib3", 2) is guaranteed
+
+
+@pytest.mark.parametrize(("files", "majors"), [
+    ({"requirements.txt": "redis==8.0.0\ndjango-redis>=6.0,<6.1\n"}, {"redis": 8, "django-redis": 6}),
+    ({"requirements.txt": "redis>=7.4,<9\n"}, {"redis": 7}),
+    ({"requirements.txt": "redis\n"}, {}),
+    # one declaration without a lower bound leaves the version open
+    ({"requirements.txt": "redis>=8\n", "setup.cfg": "[options]\ninstall_requires =\n    redis\n"}, {}),
+    ({"requirements.txt": "redis>=8\n", "pyproject.toml": '[project]\nname = "a"\ndependencies = ["redis~=7.0"]\n'}, {"redis": 7}),
+])
+def test_the_oldest_declared_major_version_of_each_distribution(tmp_path, files, majors):
+    _write(tmp_path, files)
+    assert read_dependencies(str(tmp_path)).lowest_majors() == majors
+
+
+def test_a_redis_client_is_judged_by_the_redis_py_version_the_project_declares(cli, tmp_path):
+    # redis-py 8 waits at most 5 s by default; older versions wait forever
+    _write(tmp_path, {
+        "app.py": 'import redis\nr = redis.Redis(host="cache")\n',
+        "settings.py": 'CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": "redis://cache:6379/1"}}\n',
+        "requirements.txt": "redis==8.0.0\n",
+    })
+    assert cli(["check", "app.py", "settings.py"], tmp_path).exit_code == 0
+    (tmp_path / "requirements.txt").write_text("redis>=7,<9\n")
+    result = cli(["check", "app.py", "settings.py", "--format", "concise"], tmp_path)  # the cache written for redis 8 is not reused
+    assert result.exit_code == 1 and result.output.count("redis-py before 8 waits forever") == 2, result.output

@@ -8,7 +8,7 @@ against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' curre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, FrozenSet, Iterable, Optional, Sequence, Set, Tuple
 
 import libcst as cst
@@ -59,6 +59,10 @@ class TimeoutSpec:
     partial_note: str = "the connect, not reads"
     # Other keywords that set the same timeout (mysql-connector's ``connect_timeout``).
     aliases: Tuple[str, ...] = ()
+    # The distribution and major version from which the library bounds the wait by default
+    # (redis-py 8: 5 s): a project whose declared dependencies allow no older version gets no
+    # RES101 for a missing timeout (``for_project``).
+    bounded_since: Optional[Tuple[str, int]] = None
     # The position of an argument that configures the timeout elsewhere (``transport=`` of
     # ``zeep.Client(wsdl, wsse, transport)``), like a keyword of ``elsewhere``.
     elsewhere_position: Optional[int] = None
@@ -260,23 +264,29 @@ def _urllib3() -> Dict[str, TimeoutSpec]:
     return table
 
 
+# redis-py 8 waits at most 5 s for a connect and for a reply by default (``DEFAULT_SOCKET_TIMEOUT``).
+REDIS_BOUNDED_SINCE = ("redis", 8)
+
+
 def _databases() -> Dict[str, TimeoutSpec]:
     redis_default = (
-        "redis-py waits forever on a socket read by default (socket_timeout=None), so one stalled "
+        "redis-py before 8 waits forever on a socket read by default (socket_timeout=None), so one stalled "
         "server blocks the caller indefinitely"
     )
     connect_only = ("socket_connect_timeout",)
     redis = TimeoutSpec(
         "redis", keyword="socket_timeout", position=4, unbounded_default=redis_default,
-        elsewhere=("connection_pool",), partial=connect_only,
+        elsewhere=("connection_pool",), partial=connect_only, bounded_since=REDIS_BOUNDED_SINCE,
     )
     redis_url = TimeoutSpec(
         "redis", keyword="socket_timeout",
         unbounded_default=f"{redis_default}; pass `socket_timeout=` (a `socket_timeout` parameter in the URL would also do)",
         dsn=(0, "url"), elsewhere=("connection_pool",), opaque_dsn_lacks_timeout=True, partial=connect_only,
+        bounded_since=REDIS_BOUNDED_SINCE,
     )
     redis_pool = TimeoutSpec(
         "redis", keyword="socket_timeout", unbounded_default=redis_default, partial=connect_only,
+        bounded_since=REDIS_BOUNDED_SINCE,
     )
     libpq = (
         "libpq waits forever to connect by default (connect_timeout unset, unless PGCONNECT_TIMEOUT "
@@ -529,6 +539,17 @@ def client_method_names(extend_clients: Iterable[str] = ()) -> FrozenSet[str]:
     client call, whatever object it is made on."""
     names = set(CLIENT_CALLS) | set(extend_clients) | {alias for alias, name in ALIASES.items() if name in CLIENT_CALLS}
     return frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+
+def for_project(spec: TimeoutSpec, declared_versions: Iterable[Tuple[str, int]]) -> TimeoutSpec:
+    """``spec`` as the versions the project declares make it: a library that bounds the wait
+    by default from the oldest version the project allows has no unbounded default."""
+    if spec.bounded_since is None or spec.unbounded_default is None:
+        return spec
+    distribution, major = spec.bounded_since
+    if dict(declared_versions).get(distribution, 0) >= major:
+        return replace(spec, unbounded_default=None)
+    return spec
 
 
 def spec_for(name: Optional[str], extend_clients: Iterable[str] = ()) -> Optional[TimeoutSpec]:

@@ -12,10 +12,11 @@ the cache's entry in the settings.
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
+from resilint.libraries.clients import REDIS_BOUNDED_SINCE
 from resilint.lint.nodes import code_of, dotted_strings, module_assignments, string_keyed, string_of
 from resilint.lint.traversal import iter_nodes
 
@@ -36,18 +37,24 @@ _POOL_KWARGS = "CONNECTION_POOL_KWARGS"
 def message(alias: str, backend: str) -> str:
     option = "`OPTIONS['SOCKET_TIMEOUT']`" if backend in _DJANGO_REDIS else "`OPTIONS['socket_timeout']`"
     return (
-        f"the `{alias}` cache ({backend}) sets no socket timeout: redis-py waits forever for a reply by "
-        f"default (`socket_timeout=None`), so a Redis that stops answering blocks every request that "
+        f"the `{alias}` cache ({backend}) sets no socket timeout: redis-py before 8 waits forever for a "
+        f"reply by default (`socket_timeout=None`), so a Redis that stops answering blocks every request that "
         f"reads the cache; set {option}"
     )
 
 
-def unbounded_redis_caches(module: cst.Module, url_timeouts: bool) -> Iterator[Tuple[cst.CSTNode, str]]:
+def unbounded_redis_caches(
+    module: cst.Module, url_timeouts: bool, declared_versions: Iterable[Tuple[str, int]] = (),
+) -> Iterator[Tuple[cst.CSTNode, str]]:
     """The Redis entries of the module's ``CACHES`` that set no socket timeout, each with its
     message. ``url_timeouts``: a URL that is not a literal (read from the environment) is
     taken to carry one (the ``redis-url-timeouts`` setting). A module that sets a socket
     timeout into ``CACHES`` later (``CACHES["default"]["OPTIONS"]["SOCKET_TIMEOUT"] = 5``) is
-    taken to bound every entry."""
+    taken to bound every entry; so is every entry of a project whose declared redis-py bounds
+    reads by default (8 and later)."""
+    distribution, major = REDIS_BOUNDED_SINCE
+    if dict(declared_versions).get(distribution, 0) >= major:
+        return
     found: List[Tuple[cst.CSTNode, str]] = []
     for value in _caches(module):
         for alias, entry in _entries(value):

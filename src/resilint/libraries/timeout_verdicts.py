@@ -16,6 +16,7 @@ import libcst as cst
 from resilint.libraries import curl, socket_connects
 from resilint.libraries.client_subclasses import CONNECTING_CLASSES, forwarded_client
 from resilint.libraries.clients import (
+    for_project,
     CURL_DEFAULT,
     CURL_OPTIONS,
     SOCKET_CONNECT,
@@ -349,7 +350,7 @@ def timeout_verdicts(ctx: "RuleContext") -> List[Verdict]:
 
 def model_verdicts(model: SemanticModel, settings: "Settings") -> List[Verdict]:
     """The same verdicts for a model built outside a rule run (the timeout codemods)."""
-    key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients), settings.redis_url_timeouts)
+    key = (timeout_verdicts, settings.max_timeout, tuple(settings.extend_clients), settings.redis_url_timeouts, settings.declared_versions)
     return model.derived(key, lambda: _judge_all(model, settings))
 
 
@@ -408,7 +409,7 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             continue  # a wait for inbound traffic, not an outbound call's
         if spec.library == "urllib3" and pool_of_adapter(model, site):
             continue  # requests gives each request's own timeout to the pool its adapter makes
-        verdict = judge(site, name, spec, model, settings.max_timeout, settings.redis_url_timeouts)
+        verdict = judge(site, name, for_project(spec, settings.declared_versions), model, settings.max_timeout, settings.redis_url_timeouts)
         if verdict is not None and name in TIMED_REQUESTS and verdict.node is site.node.func:
             # a client without a default: its requests may each give one (judged where sent)
             timed = every_request_timed(model, site.node)
@@ -455,7 +456,7 @@ def _judge_applied(model: SemanticModel, site: CallSite, name: str, settings: "S
     if in_process(model, site, spec.library, client):
         return None
     made = CallSite(site.node.with_changes(func=target, args=args[position + 1:]), site.scope, site.order, site.stack)
-    verdict = judge(made, client, spec, model, settings.max_timeout, settings.redis_url_timeouts)
+    verdict = judge(made, client, for_project(spec, settings.declared_versions), model, settings.max_timeout, settings.redis_url_timeouts)
     if verdict is None:
         return None
     node = target if verdict.node is made.node else verdict.node

@@ -64,6 +64,10 @@ class Settings:
     # Scripts (paths relative to ``root``) that the project's test tooling runs, test code as
     # well while ``test_code`` is the default (``with_test_scripts``).
     test_scripts: Tuple[str, ...] = ()
+    # The oldest major version the project's declared dependencies allow, per distribution
+    # (those with a lower bound): a library's default that changed with a version (redis-py 8
+    # bounds reads) is read as the project installs it (``with_declared_versions``).
+    declared_versions: Tuple[Tuple[str, int], ...] = ()
     # (connect, read) seconds that the timeout codemods write where no timeout was given.
     fix_timeout: Tuple[float, float] = (DEFAULT_CONNECT, DEFAULT_READ)
     # Which rules' fixes may be applied (ruff's ``fixable``/``unfixable``): a rule whose code a
@@ -190,10 +194,19 @@ def _read_toml(path: str) -> Dict[str, Any]:
     return _parse_toml(data, path)
 
 
+_PARSED: Dict[bytes, Dict[str, Any]] = {}  # a document read by the configuration and again for the dependencies
+
+
 def _parse_toml(data: bytes, path: str) -> Dict[str, Any]:
-    """The parsed document; a ``ConfigError`` naming the file for anything that is not TOML."""
+    """The parsed document (callers only read it); a ``ConfigError`` naming the file for
+    anything that is not TOML."""
+    if data in _PARSED:
+        return _PARSED[data]
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        if len(_PARSED) > 64:
+            _PARSED.clear()
+        _PARSED[data] = tomllib.loads(data.decode("utf-8"))
+        return _PARSED[data]
     except UnicodeDecodeError as exc:  # TOML is UTF-8
         line = data.count(b"\n", 0, exc.start) + 1
         raise ConfigError(f"{path}: invalid TOML: byte {data[exc.start:exc.start + 1]!r} on line {line} is not UTF-8") from None

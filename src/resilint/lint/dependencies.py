@@ -20,7 +20,7 @@ import ast
 import configparser
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from resilint.lint.config import ConfigError, Settings, _parse_toml, common_start
@@ -59,6 +59,16 @@ class Requirement:
         return False
 
 
+    def lowest_major(self) -> Optional[int]:
+        """The oldest major version the specifier allows, None when it sets no lower bound."""
+        majors = [
+            _major(version) for operator, version in _VERSION.findall(self.specifier)
+            if operator in (">=", "==", "===", "~=", ">")
+        ]
+        known = [major for major in majors if major is not None]
+        return max(known) if known else None
+
+
 def _major(version: str) -> Optional[int]:
     match = re.match(r"(\d+)", version)
     return int(match.group(1)) if match else None
@@ -83,6 +93,23 @@ class ProjectDependencies:
         if not found:
             return None
         return all(r.guarantees_at_least(major) for r in found)
+
+
+    def lowest_majors(self) -> Dict[str, int]:
+        """Per declared distribution, the oldest major version every declaration allows at
+        least (a declaration without a lower bound leaves it out)."""
+        found: Dict[str, Optional[int]] = {}
+        for requirement in self.requirements:
+            major = requirement.lowest_major()
+            known = found.get(requirement.name, major) if requirement.name in found else major
+            found[requirement.name] = None if major is None or known is None else min(major, known)
+        return {name: major for name, major in found.items() if major is not None}
+
+
+def with_declared_versions(settings: Settings, paths: Sequence[str] = ()) -> Settings:
+    """``settings`` with the oldest versions the project's declared dependencies allow."""
+    majors = dependencies_of(settings, paths).lowest_majors()
+    return replace(settings, declared_versions=tuple(sorted(majors.items())))
 
 
 def project_root(settings: Settings, paths: Sequence[str]) -> Optional[str]:

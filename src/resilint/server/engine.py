@@ -29,7 +29,7 @@ from resilint.lint.config import (
     ConfigError, Settings, enabled_codes, find_config, fixable_codes, validate_selectors, validate_settings,
     with_test_scripts,
 )
-from resilint.lint.dependencies import with_fix_target
+from resilint.lint.dependencies import with_declared_versions, with_fix_target
 from resilint.lint.finding import Finding, RunResult
 from resilint.lint.modules import project_roots
 from resilint.lint.runner import imported_summaries
@@ -84,6 +84,7 @@ def settings_for(path: str, folder: Optional[str], client: ClientSettings) -> Se
     ``ConfigError`` names what is wrong."""
     directory = os.path.dirname(os.path.abspath(path))
     settings = with_test_scripts(find_config(directory) or Settings(root=folder or directory))
+    settings = with_declared_versions(settings, [path])
     rules = rule_catalog()
     validate_settings(settings, rules)
     validate_selectors(client.select, rules, "editor setting `select`")

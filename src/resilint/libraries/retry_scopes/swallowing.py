@@ -11,6 +11,7 @@ import libcst as cst
 from resilint.libraries.retry_scopes.conditions import reads_status
 from resilint.libraries.retry_scopes.model import ON_STATUS, Policy
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION
+from resilint.lint.nodes import dotted_name
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -219,7 +220,15 @@ def _untested(policy: Policy, sites: List[CallSite]) -> List[CallSite]:
     answering = {key for key, names in results.items() if names & tested} | in_tests
     if not any(id(site.node) in answering for site in sites):
         return []
-    return [site for site in sites if id(site.node) not in answering]
+    # a call on the object that gives the answer sends what it answers (``conn.request(...)``,
+    # then ``response = conn.getresponse()``)
+    receivers = {_receiver(site.node) for site in sites if id(site.node) in answering} - {None}
+    return [site for site in sites if id(site.node) not in answering and _receiver(site.node) not in receivers]
+
+
+def _receiver(call: cst.CSTNode) -> Optional[str]:
+    func = call.func if isinstance(call, cst.Call) else None
+    return dotted_name(func.value) if isinstance(func, cst.Attribute) else None
 
 
 def _results(node: cst.CSTNode) -> Dict[int, Set[str]]:

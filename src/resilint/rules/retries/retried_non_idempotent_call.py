@@ -538,6 +538,22 @@ class RetriedNonIdempotentCall(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the status tested is the answer to the POST sent on the same connection
+            """
+            import http.client, time
+            def pay(host, body):
+                for attempt in range(3):
+                    conn = http.client.HTTPConnection(host, timeout=5)
+                    conn.request("POST", "/pay", body)
+                    response = conn.getresponse()
+                    if response.status == 200:
+                        return response.status
+                    time.sleep(0.01 * 2 ** attempt)
+            """,
+            line=5,
+            message="is retried by a hand-written retry loop",
+        ),
+        Invalid(
             # the method goes down two wrappers, the second through its ``**kwargs``
             """
             import time, requests

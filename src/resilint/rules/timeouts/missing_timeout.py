@@ -54,7 +54,11 @@ class MissingTimeout(ProjectRule):
       bounds the connect, not reads). A `from_url` URL read from configuration
       (`redis.from_url(settings.REDIS_URL)`) is taken to carry no `socket_timeout`, since
       real projects almost never put one there; the message says a URL parameter would also
-      do, and the `redis-url-timeouts` setting turns this off. valkey-py (`valkey.Valkey`,
+      do, and the `redis-url-timeouts` setting turns this off. redis-py 8 waits at most 5 s
+      by default: a project whose declared dependencies (`requirements*.txt`,
+      `pyproject.toml`, `setup.cfg`, `setup.py`) allow no version of `redis` older than 8
+      (`redis==8.0.0`, `redis>=8`) is not reported, for its clients nor for its Django
+      caches. valkey-py (`valkey.Valkey`,
       `StrictValkey`, `from_url`, `ConnectionPool`, `valkey.asyncio`) is redis-py's fork with
       the same API and defaults, judged the same (its messages name redis-py's classes);
     - `psycopg2.connect` without `connect_timeout`, as a keyword or inside a literal DSN string
@@ -155,7 +159,8 @@ class MissingTimeout(ProjectRule):
     | aiohttp `ClientSession` | 300 s total | RES105 |
     | urllib, `http.client`, xmlrpc, urllib3 pools, sockets, SMTP/FTP/POP/IMAP, httplib2 | the socket default: none, unless set at import | RES101 |
     | `urllib3.request` | 3 s | bounded |
-    | redis-py | reads wait forever (`socket_timeout=None`) | RES101 |
+    | redis-py before 8 | reads wait forever (`socket_timeout=None`) | RES101 |
+    | redis-py 8 and later | 5 s | bounded |
     | psycopg2 (libpq) | connects wait forever; `async_=True` ignores `connect_timeout` | RES101 |
     | psycopg 3 | 130 s to connect | RES105 |
     | mysql-connector-python | `connection_timeout=None`: no limit to connect | RES101 |
@@ -1056,7 +1061,7 @@ class MissingTimeout(ProjectRule):
     def check(self, ctx: RuleContext) -> None:
         report_verdicts(ctx, self.code)
         if not is_test_code(ctx.model.path, ctx.settings):
-            for entry, message in unbounded_redis_caches(ctx.model.module, ctx.settings.redis_url_timeouts):
+            for entry, message in unbounded_redis_caches(ctx.model.module, ctx.settings.redis_url_timeouts, ctx.settings.declared_versions):
                 ctx.report(entry, message, fixable=False)
 
     def check_project(self, ctx: ProjectContext) -> None:
