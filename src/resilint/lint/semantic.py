@@ -757,17 +757,27 @@ class SemanticModel:
             if binding.defined is not None or binding.imported is not None:
                 return self.binding_values(binding)
         found: List[Value] = []
+        declared: List[Value] = []  # ``session: requests.Session`` in the class body, no value
         for binding in own or ():
-            if not is_none(binding.expr):
+            if binding.expr is None and binding.entered is None and binding.annotation is not None:
+                declared.extend(self.binding_values(binding))
+            elif not is_none(binding.expr):
                 found.extend(self.binding_values(binding))
+        assigned: List[Value] = []
         if instance:
             for binding in cls.instance_attributes.get(attr, ()):
                 if self.falls_back(binding):
                     # ``self.session = session or make()``: whether ``make()`` is ever used
                     # depends on the callers, which the project pass reads by this name
-                    found.append(QName(f"{self._local_name(cls.qualname)}.{attr}"))
+                    assigned.append(QName(f"{self._local_name(cls.qualname)}.{attr}"))
                 elif not is_none(binding.expr):
-                    found.extend(self.binding_values(binding))
+                    assigned.extend(self.binding_values(binding))
+        # a declaration names the type the methods' assignments hold; what they assign says
+        # more (a session a factory built with a timeout adapter mounted), unless it is what
+        # the callers pass
+        if not assigned or any(isinstance(value, Param) for value in assigned):
+            found[:0] = declared
+        found.extend(assigned)
         if found or own or (instance and attr in cls.instance_attributes) or depth > 10:
             return _distinct(found)
         for base_expr in cls.bases:

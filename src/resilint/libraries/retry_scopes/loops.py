@@ -992,13 +992,42 @@ def _status_ifs(
             continue  # (a success joined with a state it waits for: a poll)
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
         good_stmts, bad_stmts = branch(good), branch(bad)
-        bad_goes_round = has_continue(bad_stmts) or not (leaves(bad_stmts) or _falls_out(body, node))
-        if not bad_goes_round or _moves_on(rec, bad_stmts, body, calls):
+        bad_goes_round = has_continue(bad_stmts) or not (_leaves_on_failure(bad_stmts) or _falls_out(body, node))
+        if not bad_goes_round or _moves_on(rec, bad_stmts, body, calls) or _waits_on_success(bad_stmts):
             continue
         good_leaves = bool(good_stmts) and (has_exit(good_stmts) or bool(flags & assigned_names(good_stmts)))
         if good_leaves or (has_continue(bad_stmts) and loop_exits):
             found.append(node)
     return found
+
+
+def _waits_on_success(stmts: Sequence[cst.BaseStatement]) -> bool:
+    """An ``elif`` chain that goes round only on a success status saying the answer is not
+    ready (``elif r.status_code == 204: sleep(...)``), every other status leaving
+    (``else: r.raise_for_status()``): a poll of a job, not a retry of a failure."""
+    if len(stmts) != 1 or not isinstance(stmts[0], cst.If):
+        return False
+    current: Union[cst.If, cst.Else, None] = stmts[0]
+    waits = False
+    while isinstance(current, cst.If):
+        found = status_membership(current.test)
+        if found is not None and found[1] and all(200 <= code < 300 for code in found[0]) and not leaves(block(current.body)):
+            waits = True
+        elif not _leaves_on_failure(block(current.body)):
+            return False
+        current = current.orelse
+    return waits and current is not None and _leaves_on_failure(block(current.body))
+
+
+def _leaves_on_failure(stmts: Sequence[cst.BaseStatement]) -> bool:
+    """The block leaves the loop, or raises for the failed status it is left with
+    (``r.raise_for_status()`` as its last statement)."""
+    if leaves(stmts):
+        return True
+    smalls = small_statements(stmts[-1]) if stmts else ()
+    last = smalls[-1] if smalls else None
+    call = last.value if isinstance(last, cst.Expr) else None
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "raise_for_status"
 
 
 def _falls_out(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> bool:

@@ -80,7 +80,9 @@ class UnboundedRetry(Rule):
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
     return`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
     checksum: return`) and tolerates
-    failed reads meanwhile, and a loop that waits out local state (a lock file,
+    failed reads meanwhile, a loop that goes round only on a success status saying the answer
+    is not ready (`elif r.status_code == 204: sleep(...)`) while every other status leaves or
+    raises (`else: r.raise_for_status()`), and a loop that waits out local state (a lock file,
     `FileExistsError`, an `IndexError` while reading rows, a unix socket, the `accept()` of a
     socket the program listens on, a server that binds its own port and is started again after
     an error (a `try` that calls `bind` or `listen`, also by recursion), the start of its own aiohttp site (`TCPSite(...).start()`),
@@ -178,6 +180,22 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a poll: it goes round only on a 204 (the search has no results yet); every failed
+        # status raises
+        """
+        import time, requests
+        def results(session, url, interval):
+            ready = False
+            while not ready:
+                response = session.get(url, timeout=10)
+                if response.status_code == 200:
+                    ready = True
+                elif response.status_code == 204:
+                    time.sleep(interval)
+                else:
+                    response.raise_for_status()
+            return response.json()
+        """,
         # the error names the item that failed, which the next pass no longer sends
         """
         from botocore.exceptions import ClientError

@@ -206,7 +206,10 @@ class MissingTimeout(ProjectRule):
     (`getattr(self.session, method.lower())(url)`) is the client's `request`. In `session or
     build_session()`, the annotated parameter (`session: Optional[requests.Session] = None`) is
     what its callers pass, not an object of its own: when none passes one, the session is the
-    one `build_session()` makes (a `Session` subclass that fills in a timeout bounds it).
+    one `build_session()` makes (a `Session` subclass that fills in a timeout bounds it). An
+    attribute declared in the class body without a value (`session: requests.Session`) holds
+    what the methods assign to it (a factory's session with a timeout adapter mounted); the
+    declaration counts alone only where they assign what a caller passes.
 
     A client made only to reach a class method (`redis.StrictRedis().from_url(url)`) is not
     judged apart from what that method makes. A pool a requests `HTTPAdapter` subclass makes in `init_poolmanager` (or
