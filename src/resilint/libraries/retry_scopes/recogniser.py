@@ -24,6 +24,7 @@ from resilint.libraries.retry_scopes.local_work import calls_within, local_call
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, LIBRARY_SLEEPERS, normalise
 from resilint.libraries.retry_scopes import urllib3
 from resilint.libraries.retry_scopes.recursion import recursive_retries
+from resilint.libraries.retry_scopes.transports import client_policy
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.libraries.retry_scopes.sleepers import Slept, slept_parameter
 from resilint.lint.nodes import is_none, number_of
@@ -74,6 +75,8 @@ class Recogniser:
             client = found.clients.get(name) if name is not None else None
             if client is not None:
                 client(self, call)
+            elif self.model.classes and urllib3.adapter_subclass(self, call):
+                client_policy(self, call, library="urllib3", kind="adapter", keyword="max_retries", position=None)
         for function in self.model.functions:
             decorated(self, function)
             recursive_retries(self, function)

@@ -114,6 +114,28 @@ def retry_subclass_defaults(rec: Recogniser, call: CallSite) -> Optional[Dict[st
     return defaults
 
 
+def adapter_subclass(rec: Recogniser, call: CallSite) -> bool:
+    """A call of a class of the file that extends requests' ``HTTPAdapter`` and hands the
+    constructor's keywords on to it (no ``__init__`` of its own, or one that calls
+    ``super().__init__(..., **kwargs)``): its ``max_retries=`` mounts a urllib3 ``Retry`` as
+    the adapter's own does (a ``TimeoutHTTPAdapter`` that only fills in a timeout)."""
+    model = rec.model
+    cls = model.resolve(call.node.func, call.scope, call.order)
+    if not isinstance(cls, ClassInfo):
+        return False
+    outer = cls.scope.parent or model.module_scope
+    if not any(normalise(model.qualified_name(base, outer, 1 << 62)) in ADAPTERS for base in cls.bases):
+        return False
+    init = next((b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)), None)
+    if init is None:
+        return True
+    return any(
+        isinstance(site.node.func, cst.Attribute) and site.node.func.attr.value == "__init__"
+        and any(arg.star == "**" for arg in site.node.args)
+        for site in model.calls_in(init.scope)
+    )
+
+
 def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope, order: int) -> Optional[Setting]:
     for key in ("allowed_methods", "method_whitelist"):
         arg = keywords.get(key)

@@ -75,7 +75,7 @@ class NestedRetry(ProjectRule):
 
     | client | calls per request | switched off by |
     |---|---|---|
-    | requests session (or a project subclass of `requests.Session`) with `HTTPAdapter(max_retries=...)` mounted | the `Retry`'s total + 1 (requests' own default: no retry) | `max_retries=0`, `Retry(0)` |
+    | requests session (or a project subclass of `requests.Session`) with `HTTPAdapter(max_retries=...)` mounted (or an `HTTPAdapter` subclass of the module that hands its keywords on, such as a `TimeoutHTTPAdapter` filling in a timeout) | the `Retry`'s total + 1 (requests' own default: no retry) | `max_retries=0`, `Retry(0)` |
     | httpx client on `HTTPTransport(retries=N)` | N + 1, failed connects only | `retries=0` |
     | urllib3 `PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `urllib3.request()` | `retries=` + 1; 4 by default (`Retry.DEFAULT`); a request's own `retries=` replaces the pool's, also given in a `**mapping` written out (`kwargs = {"retries": 0}`); a request whose `**kwargs` may carry one (its file gives some request `retries`, `kwargs.update(retries=0)`) is not counted | `retries=False`, `retries=0`, `Retry(0)` |
     | botocore/boto3 client or resource (a resource's parts, `s3.Bucket(name).upload_file`, `s3.meta.client`, send through its client, in any module) | `Config(retries=...)`: `total_max_attempts`, else `max_attempts` + 1 (it counts retries); without them the retry mode's default (3 in standard mode, 5 in legacy mode) or `AWS_MAX_ATTEMPTS`: stated as unknown | `{"total_max_attempts": 1}`, `{"max_attempts": 0}` |
@@ -1027,6 +1027,30 @@ class NestedRetry(ProjectRule):
             """,
             line=16,
             message="a hand-written retry loop with no attempt limit (example.py:14) x a hand-written retry loop 5 attempts (example.py:5)",
+        ),
+        Invalid(
+            # an adapter subclass that only fills in a timeout hands ``max_retries`` on to requests'
+            """
+            import requests
+            from requests.adapters import HTTPAdapter
+            class TimeoutHTTPAdapter(HTTPAdapter):
+                def __init__(self, *args, timeout=None, **kwargs):
+                    self.timeout = timeout
+                    super().__init__(*args, **kwargs)
+                def send(self, *args, **kwargs):
+                    kwargs["timeout"] = self.timeout
+                    return super().send(*args, **kwargs)
+            session = requests.Session()
+            session.mount("https://", TimeoutHTTPAdapter(max_retries=2, timeout=5))
+            def put(url, payload):
+                for attempt in range(3):
+                    try:
+                        return session.put(url, json=payload)
+                    except requests.Timeout:
+                        continue
+            """,
+            line=15,
+            message="a hand-written retry loop 3 attempts (example.py:13) x urllib3 Retry total=2 (example.py:11) = up to 9 calls",
         ),
     ]
 
