@@ -63,19 +63,35 @@ def _find_uses(model: SemanticModel) -> Tuple[Set[Tuple[object, ...]], Set[Tuple
     return served, called_out
 
 
+# Calls that start a program in a process of its own, which a loopback probe then waits for
+# (a freshly built server binary started by a smoke test).
+STARTS_PROCESS: FrozenSet[str] = frozenset({
+    "subprocess.Popen", "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell",
+})
+
+
 def starts_own_server(model: SemanticModel, scope: Scope) -> bool:
     """Whether the function of ``scope`` makes or starts a server of this process
-    (``uvicorn.Server(...)``, ``make_server(...)``)."""
-    return any(model.qualified_name(site.node.func, site.scope, site.order) in STARTS_SERVER for site in model.calls_in(scope))
+    (``uvicorn.Server(...)``, ``make_server(...)``), or starts a program in a process of its
+    own (``subprocess.Popen([binary])``) that a loopback URL can only be."""
+    return any(
+        model.qualified_name(site.node.func, site.scope, site.order) in STARTS_SERVER | STARTS_PROCESS
+        for site in model.calls_in(scope)
+    )
 
 
-def sends_to_loopback(site: CallSite) -> bool:
-    """Whether the call's URL (its first positional argument or ``url=``), as written there,
-    is one of this machine's."""
+def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> bool:
+    """Whether the call's URL (its first positional argument or ``url=``), as written there or
+    in the local it is read from (``base_url = "http://127.0.0.1:8080/"``; ``base_url +
+    "shutdown"``), is one of this machine's."""
     args = site.node.args
     given = next((a.value for a in args if a.keyword is not None and a.keyword.value == "url"), None)
     if given is None and args and args[0].keyword is None and not args[0].star:
         given = args[0].value
+    while isinstance(given, cst.BinaryOperation) and isinstance(given.operator, cst.Add):
+        given = given.left
+    if isinstance(given, cst.Name) and model is not None:
+        given = model.followed(given, site.scope, site.order)
     text = _leading_text(given) if given is not None else None
     return text is not None and _LOOPBACK.match(text) is not None
 

@@ -783,8 +783,10 @@ def local_state(
         return True  # a server binding its own port and serving: starting it again is no retry
     if _continues_from_answer(handlers, getattr(node, "body", None)):
         return True  # the error's answer tells what to send next (a fresh page token): another request
-    if (any(sends_to_loopback(call) for call in outside) and starts_own_server(rec.model, scope)
-            and all(sends_to_loopback(call) or local_call(rec, call) for call in outside)):
+    probes = {id(call.node) for call in outside if sends_to_loopback(call, rec.model)}
+    if probes and starts_own_server(rec.model, scope) and all(
+        id(call.node) in probes or local_call(rec, call) or _reads_answer_of(call, probes) for call in outside
+    ):
         return True  # a readiness probe of the server the function started: it waits for it to listen
     # the error a ``try`` raises itself (``raise SocketError("Connection lost")``) is no call out
     raised = {id(n.exc) for n in iter_nodes(node) if isinstance(n, cst.Raise) and n.exc is not None}
@@ -792,6 +794,12 @@ def local_state(
     if not bare and reads and all(receives(call) for call in reads) and silence(names):
         return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
     return bool(outside) and all(local_call(rec, call) or _never_raises(rec, call) for call in outside)
+
+
+def _reads_answer_of(call: CallSite, probes: Set[int]) -> bool:
+    """``urlopen(url).read()``: a method of what one of the ``probes`` answered."""
+    func = call.node.func
+    return isinstance(func, cst.Attribute) and id(func.value) in probes
 
 
 def _never_raises(rec: Recogniser, call: CallSite) -> bool:

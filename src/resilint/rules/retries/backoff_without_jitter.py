@@ -149,7 +149,7 @@ class BackoffWithoutJitter(ProjectRule):
     regular expression, a unix socket, a device
     read through pyudev, the port its own aiohttp site binds, a server that binds its own port
     and is started again after an error, a loopback URL probed until the server the function
-    started, `uvicorn.Server(...)`, listens) or catch only an answer that refuses the input (an `IntegrityError`,
+    started, `uvicorn.Server(...)` or a program run with `subprocess.Popen`, listens) or catch only an answer that refuses the input (an `IntegrityError`,
     a `ValidationError`: the next pass sends another input), nor loops whose only call is a
     function of the file that lets no exception out (one whose `finally` returns, or whose
     handler catches everything and raises nothing): nothing fails there to be retried. Hand-written retry loops are

@@ -310,6 +310,22 @@ class RetryOnAnyError(Rule):
                     time.sleep(0.05)
             return server
         """,
+        # a smoke test waits for the server binary it started to answer on loopback (the URL
+        # kept in a local, the answer read)
+        """
+        import subprocess, time, urllib.request
+        def smoke_test(binary):
+            proc = subprocess.Popen([binary, "--port", "8080"])
+            base_url = "http://127.0.0.1:8080/"
+            for _ in range(30):
+                try:
+                    urllib.request.urlopen(base_url, timeout=1).read()
+                    break
+                except Exception:
+                    time.sleep(1)
+            urllib.request.urlopen(base_url + "shutdown", timeout=10)
+            proc.wait()
+        """,
     ]
     INVALID = [
         Invalid(
