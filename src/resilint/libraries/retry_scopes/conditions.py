@@ -3,6 +3,7 @@ state of something polled (a job that is not finished yet: waited for, not retri
 
 from __future__ import annotations
 
+import ast
 import re
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Callable, Iterable, List, Optional, Sequence, Set, Tuple
@@ -84,6 +85,44 @@ def status_polarity(
     if negate:
         polarity = "bad" if polarity == "good" else "good"
     return polarity
+
+
+def outcome_polarity(test: cst.BaseExpression) -> Optional[str]:
+    """"good" for a test that the answer says the call worked (``res == "OK"``, ``response ==
+    b"Ok"``, ``r["status"] == "success"``), "bad" for its negation: an answer compared with
+    a word of success, which only a reply to this request can be (a polled state is another
+    word: ``"done"``, ``"RUNNING"``)."""
+    negate = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        negate = not negate
+        test = test.expression
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return None
+    operator = test.comparisons[0].operator
+    if not isinstance(operator, (cst.Equal, cst.NotEqual)):
+        return None
+    sides = (test.left, test.comparisons[0].comparator)
+    words = [_word(side) for side in sides]
+    if sum(word is not None for word in words) != 1 or not any(word in _SUCCESS_WORDS for word in words):
+        return None
+    good = isinstance(operator, cst.Equal) != negate
+    return "good" if good else "bad"
+
+
+# What a reply says when the request worked.
+_SUCCESS_WORDS = frozenset({"ok", "success", "succeeded", "successful"})
+
+
+def _word(node: cst.BaseExpression) -> Optional[str]:
+    """The text of a string or bytes literal, stripped and lower-cased."""
+    if isinstance(node, cst.SimpleString) and "b" in node.prefix.lower():
+        try:
+            value = ast.literal_eval(node.value)
+        except (ValueError, SyntaxError):
+            return None
+        return value.decode("latin-1").strip().lower() if isinstance(value, bytes) else None
+    text = string_of(node)
+    return text.strip().lower() if text is not None else None
 
 
 def _counts(test: cst.BaseExpression) -> bool:

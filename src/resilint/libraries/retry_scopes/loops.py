@@ -11,7 +11,7 @@ import libcst as cst
 from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import (
-    polls_state, refused_request, status_membership, status_polarity, statuses_going_round,
+    outcome_polarity, polls_state, refused_request, status_membership, status_polarity, statuses_going_round,
 )
 from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
@@ -202,7 +202,12 @@ def _handwritten(
             continue
         handlers.extend(going_round)
         tries.append(node)
-    status_ifs = [] if handlers else _status_ifs(rec, body, flags | _condition_names(loop, body), scope, order, calls)
+    # a reply compared with a word of success (``if res == "OK": break``) is a failed answer
+    # only in a loop that pauses before it asks again; a loop that reads until a line says
+    # "OK" reads on, it sends nothing again
+    status_ifs = [] if handlers else _status_ifs(
+        rec, body, flags | _condition_names(loop, body), scope, order, calls, answers=bool(sleeps or helpers),
+    )
     if not handlers and not status_ifs:
         return None
     policy = Policy("loop", "loop", loop, scope=scope, order=order)
@@ -989,6 +994,7 @@ def _read_outside(names: Set[str], handlers: Sequence[cst.ExceptHandler], body: 
 
 def _status_ifs(
     rec: Recogniser, body: Sequence[cst.BaseStatement], flags: Set[str], scope: Scope, order: int, calls: List[CallSite],
+    answers: bool = False,
 ) -> List[cst.If]:
     found = []
     loop_exits = has_exit(body) or bool(flags & assigned_names(body))
@@ -996,6 +1002,8 @@ def _status_ifs(
         if not isinstance(node, cst.If):
             continue
         polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
+        if polarity is None and answers:
+            polarity = outcome_polarity(node.test)
         if polarity is None or polls_state(node.test):
             continue  # (a success joined with a state it waits for: a poll)
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)

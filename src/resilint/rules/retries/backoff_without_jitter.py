@@ -784,6 +784,19 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the report is sent again until the API answers OK, a constant 5 s apart
+            """
+            import time, requests
+            def report(api_url, captcha_id, timeout):
+                for _ in range(3):
+                    res = requests.get(api_url, params={"id": captcha_id, "correct": 1}, timeout=timeout).text
+                    if res == "OK":
+                        break
+                    time.sleep(5)
+            """,
+            line=7,
+        ),
+        Invalid(
             # the success test after the ``try`` (``if result: break``); the wait a server setting
             """
             import logging, time

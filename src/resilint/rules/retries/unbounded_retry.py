@@ -120,7 +120,10 @@ class UnboundedRetry(Rule):
     loops on (`while urls: url = urls.pop(0)`) and puts nothing back; nor a loop whose handler takes
     what to send next from the error it caught (a fresh page token from a 410's body) or drops
     what the error names (`ids.remove(failed_id(e))`). A loop that leaves once the call returns something
-    (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`) is a retry.
+    (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`, `if res ==
+    "OK": break`, `if con.recv(2) == b"Ok": break`: a reply compared with a word of success, in
+    a loop that pauses before it asks again) is a retry; one that reads until a line says `OK`,
+    with no pause, reads on.
     A failed status is read on a response (`r.status_code == 429`) and on the mapping a
     project's own fetch wrapper returns (`res = self.sf.fetch_url(url)` … `if res["code"] ==
     "429":`, the status kept as text or as a number), and on a name the status was unpacked
@@ -181,6 +184,17 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a read loop: it reads until the peer's line says OK, it sends nothing again
+        """
+        def read_reply(sock):
+            lines = []
+            while True:
+                line = sock.recv(1024)
+                if line == b"OK":
+                    break
+                lines.append(line)
+            return lines
+        """,
         # a poll: it goes round only on a 204 (the search has no results yet); every failed
         # status raises
         """
@@ -850,6 +864,19 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the message is sent again until the peer acknowledges it, with no limit
+            """
+            import socket, struct, time
+            def send(con, data):
+                while True:
+                    con.sendall(struct.pack(">I", len(data)) + data)
+                    if con.recv(2) == b"Ok":
+                        break
+                    time.sleep(1)
+            """,
+            line=3,
+        ),
         Invalid(
             # the error goes into a message (``str.format``), which ends nothing
             """
