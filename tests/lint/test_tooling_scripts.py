@@ -53,3 +53,19 @@ def test_they_are_test_code_only_while_test_code_is_the_default(tmp_path):
     configured = with_test_scripts(Settings(root=str(tmp_path), test_code=("tests/*",)))
     assert configured.test_scripts == ()
     assert not is_test_code(str(tmp_path / "tools" / "seed.py"), configured)
+
+
+def test_the_tooling_of_the_checked_project_counts_wherever_resilint_runs(cli, tmp_path):
+    # a CI smoke test's literal timeout (RES103) is test code's business, also when the
+    # project is checked from another directory
+    smoke = "import urllib.request\n\nurllib.request.urlopen('http://127.0.0.1:8080/', timeout=1)\n"
+    write_tree(tmp_path / "project", {
+        "builder/package.py": smoke,
+        "app.py": smoke.replace("127.0.0.1", "api.example.com"),
+        ".github/workflows/release.yml": "steps:\n  - run: python builder/package.py\n",
+    })
+    (tmp_path / "elsewhere").mkdir()
+    result = cli(["check", str(tmp_path / "project"), "--format", "concise", "--no-cache"], tmp_path / "elsewhere")
+    assert "app.py:3" in result.output and "package.py" not in result.output, result.output
+    inside = cli(["check", ".", "--format", "concise", "--no-cache"], tmp_path / "project")
+    assert "app.py:3" in inside.output and "package.py" not in inside.output, inside.output

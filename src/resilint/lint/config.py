@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 from resilint.defaults import DEFAULT_CONNECT, DEFAULT_READ
 from resilint.lint.source import SourceError, read_bytes
-from resilint.lint.tooling_scripts import tooling_scripts
+from resilint.lint.tooling_scripts import tooling_root, tooling_scripts
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -277,15 +277,24 @@ def load_settings(paths: Sequence[str], config: Optional[str] = None) -> Setting
         if settings is None:
             raise ConfigError(f"{config}: has no [tool.resilint] table")
         return with_test_scripts(settings)
-    return with_test_scripts(find_config(common_start(paths)) or Settings())
+    start = common_start(paths)
+    return with_test_scripts(find_config(start) or Settings(), start)
 
 
-def with_test_scripts(settings: Settings) -> Settings:
+def with_test_scripts(settings: Settings, start: Optional[str] = None) -> Settings:
     """``settings`` with the scripts its project's test tooling runs (``tooling_scripts``) as test
-    code, unless the configuration names its test code itself (``test-code``)."""
+    code, unless the configuration names its test code itself (``test-code``). Without a
+    configuration file, the tooling is the one of the project around ``start`` (the checked
+    paths), wherever resilint runs from; the scripts are kept relative to ``root``."""
     if settings.test_code != DEFAULT_TEST_CODE:
         return settings
-    return replace(settings, test_scripts=tuple(tooling_scripts(settings.root)))
+    tooling = settings.root
+    if settings.config_path is None and start is not None:
+        tooling = tooling_root(start) or settings.root
+    scripts = tooling_scripts(tooling)
+    if os.path.abspath(tooling) != os.path.abspath(settings.root):
+        scripts = [_relative(os.path.join(tooling, script), settings.root) for script in scripts]
+    return replace(settings, test_scripts=tuple(scripts))
 
 
 def validate_selectors(

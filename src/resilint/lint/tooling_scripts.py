@@ -41,6 +41,25 @@ _TOX_SUBSTITUTIONS = re.compile(r"^\{(?:toxinidir|tox_root)\}/")
 _MAX_BYTES = 1 << 20  # a configuration file larger than this is no tooling file
 
 
+# What marks the top of a project: where its tooling's files are.
+_PROJECT_MARKERS = (".git", "pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "noxfile.py", ".github", ".gitlab-ci.yml")
+
+
+def tooling_root(start: str) -> Optional[str]:
+    """The nearest directory at or above ``start`` that holds a project's files (its
+    repository, its packaging or its test tooling); None when none does."""
+    directory = os.path.abspath(start)
+    if not os.path.isdir(directory):
+        directory = os.path.dirname(directory)
+    while True:
+        if any(os.path.exists(os.path.join(directory, marker)) for marker in _PROJECT_MARKERS):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
 def tooling_scripts(root: str) -> List[str]:
     """The project's scripts (paths relative to ``root``, ``/``-separated, files that exist)
     that its test tooling runs."""
