@@ -89,9 +89,9 @@ def status_polarity(
 
 def outcome_polarity(test: cst.BaseExpression) -> Optional[str]:
     """"good" for a test that the answer says the call worked (``res == "OK"``, ``response ==
-    b"Ok"``, ``r["status"] == "success"``), "bad" for its negation: an answer compared with
-    a word of success, which only a reply to this request can be (a polled state is another
-    word: ``"done"``, ``"RUNNING"``)."""
+    b"Ok"``, ``r["status"] == "success"``), "bad" for its negation: the reply, or one field of
+    it, compared with a word of success, which only a reply to this request can be (a polled
+    state is another word, ``"done"``, ``"RUNNING"``, or read deeper in the answer)."""
     negate = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negate = not negate
@@ -105,6 +105,11 @@ def outcome_polarity(test: cst.BaseExpression) -> Optional[str]:
     words = [_word(side) for side in sides]
     if sum(word is not None for word in words) != 1 or not any(word in _SUCCESS_WORDS for word in words):
         return None
+    reply = sides[0] if words[1] is not None else sides[1]
+    if isinstance(reply, (cst.Subscript, cst.Attribute)):
+        reply = reply.value
+    if isinstance(reply, (cst.Subscript, cst.Attribute)):
+        return None  # a field deep in the answer (``r["statuses"][0]["status"]``): a job's state
     good = isinstance(operator, cst.Equal) != negate
     return "good" if good else "bad"
 

@@ -263,6 +263,16 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a poll of a job's state, read deep in the answer ("success" is where the refresh is)
+        """
+        import time
+        def check_result(client, check_id, interval):
+            for _ in range(10):
+                time.sleep(interval)
+                response = client.describe_trusted_advisor_check_refresh_statuses(checkIds=[check_id])
+                if response["statuses"][0]["status"] == "success":
+                    break
+        """,
         # the flag set after the failed attempt ends the loop: the pause is followed by no
         # second attempt (redash's `_wait_for_db_connection`)
         """
