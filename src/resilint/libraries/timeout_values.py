@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
@@ -225,6 +225,8 @@ class TimeoutEvaluator:
             return TimeoutValue(phases, literal=False, scalar=value.scalar, via=via)
         if isinstance(expr, (cst.Tuple, cst.List)):
             return self._tuple(expr, at_site)
+        if isinstance(expr, cst.IfExp):
+            return self._either(expr, at_site, depth)
         if isinstance(expr, cst.Call):
             name = self.qualified(expr.func)
             if name == "httpx.Timeout":
@@ -242,6 +244,21 @@ class TimeoutEvaluator:
             reason = "float('inf')" if isinstance(expr, cst.Call) else "infinite"
             return TimeoutValue((Phase("", None, reason),), literal=False, scalar=False)
         return TimeoutValue((Phase("", found[0]),), literal=found[1], scalar=True)
+
+    def _either(self, expr: cst.IfExp, at_site: bool, depth: int) -> Optional[TimeoutValue]:
+        """``7 if proxies else None``: a branch that waits forever makes the value unbounded
+        (on that path); two bounded ones, the longer wait (``30 if fast else 60``)."""
+        sides = [self.evaluate(expr.body, at_site, depth + 1), self.evaluate(expr.orelse, at_site, depth + 1)]
+        for side, holds in zip(sides, ("true", "false")):
+            if side is not None and side.unbounded:
+                when = f" when `{code_of(expr.test, limit=40)}` is {holds}"
+                phases = tuple(replace(p, unbounded=f"{p.unbounded}{when}") if p.unbounded else p for p in side.phases)
+                return replace(side, phases=phases)
+        known = [side for side in sides if side is not None and side.largest() is not None]
+        if len(known) != 2:
+            return None
+        longest = max(known, key=lambda side: side.largest().seconds)  # type: ignore[union-attr]
+        return TimeoutValue(longest.phases, literal=all(side.literal for side in known), scalar=all(side.scalar for side in known))
 
     def _tuple(self, expr: cst.BaseExpression, at_site: bool) -> Optional[TimeoutValue]:
         elements = expr.elements  # type: ignore[attr-defined]

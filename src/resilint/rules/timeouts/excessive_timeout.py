@@ -16,7 +16,8 @@ class ExcessiveTimeout(ProjectRule):
     ## What it does
     Flags an effective timeout above `max-timeout`, comparing the largest phase:
 
-    - a literal or arithmetic of literals (`timeout=120`, `timeout=5 * 60`), a module constant
+    - a literal or arithmetic of literals (`timeout=120`, `timeout=5 * 60`), the longer branch
+      of a choice between them (`timeout=30 if fast else 60`), a module constant
       resolved by value (`TIMEOUT = 300` … `timeout=TIMEOUT`, also a constant another module
       defines: `from app.settings import HTTP_TIMEOUT` or `settings.HTTP_TIMEOUT`, a number, a
       `(connect, read)` tuple, an `httpx.Timeout(...)` or `timedelta(...).total_seconds()`, given
@@ -323,6 +324,16 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the longer branch of the choice counts
+            """
+            import requests
+            def query(url, payload, include_ai, max_wait):
+                return requests.post(url, json=payload, timeout=30 if not include_ai else 60)
+            """,
+            line=3,
+            message="may wait 60 s",
+        ),
         Invalid(
             # the client itself is handed on through its meta: used in a way the file hides
             """

@@ -33,7 +33,8 @@ class UnboundedTimeout(ProjectRule):
     - generic waits: `asyncio.wait_for(x, None)`, `asyncio.timeout(None)`,
       `asyncio.timeout_at(None)`, `async_timeout.timeout(None)`, `anyio.fail_after(None)`.
 
-    Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
+    A choice with a `None` branch (`timeout = 7 if proxies else None`) waits forever on that
+    path, and the message says when. Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
     another module (`timeout=settings.FRAUD_TIMEOUT` where `FRAUD_TIMEOUT = None`, or an
     `httpx.Timeout(5, read=None)` there), given to a client call (by keyword, or by position:
     `sock.settimeout(settings.IDLE_TIMEOUT)`), to a request on a session a project function
@@ -134,6 +135,17 @@ class UnboundedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # without a proxy (the default) the request waits forever
+            """
+            import requests
+            def fetch(url, proxies=None):
+                timeout = 7 if proxies else None
+                return requests.get(url, proxies=proxies, timeout=timeout)
+            """,
+            line=4,
+            message="timeout is None (no timeout at all) when `proxies` is false",
+        ),
         Invalid(
             """
             import requests
