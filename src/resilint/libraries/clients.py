@@ -652,6 +652,10 @@ def unpacked_keyword(
                 _set_on_every_path(value.value, key, scope.node.body.body) is None for key in later & settings
             ) and not _set_as_callers_say(value.value, later & settings, scope.node):
                 return None  # what configures it is added on some paths only (``if proxy:``): not on the others
+            if later & set(keywords):
+                # ``params = {"timeout": 3.0}`` then, on some path, ``params["timeout"] =
+                # float(data["timeout"])``: what is written is a default the code may replace
+                return UNKNOWN_VALUE
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
             value, followed = assigned, True

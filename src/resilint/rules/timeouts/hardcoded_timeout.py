@@ -19,7 +19,9 @@ class HardcodedTimeout(ProjectRule):
     `httpx.Timeout(10)`, `aiohttp.ClientTimeout(total=10)`, botocore
     `Config(connect_timeout=2, read_timeout=5)` written inline, also in a dict written out and
     unpacked into the call or into a project wrapper that passes its keywords on (`kwargs =
-    {"timeout": 20}; send_query(q, **kwargs)`). A name, an attribute or a call
+    {"timeout": 20}; send_query(q, **kwargs)`), unless the code replaces it on some path
+    (`params["timeout"] = float(data["timeout"])`: a default, as in `data.get("timeout", 3.0)`).
+    A name, an attribute or a call
     (`timeout=TIMEOUT`, `timeout=settings.http_timeout`, `timeout=cfg.timeout()`) is not flagged.
 
     Generic waits (`asyncio.wait_for`, `asyncio.timeout`) are not flagged: how long to wait for
@@ -101,6 +103,15 @@ class HardcodedTimeout(ProjectRule):
     message = "hard-coded timeout"
     triggers = TRIGGERS
     VALID = [
+        # the written timeout is a default the caller's own value replaces
+        """
+        import requests
+        def probe(data):
+            params = {"method": "HEAD", "url": data["url"], "timeout": 3.0}
+            if "timeout" in data:
+                params["timeout"] = float(data["timeout"])
+            return requests.request(**params).status_code
+        """,
         # a socket the program serves on: the timeout only wakes its receive loop up
         """
         import socket
