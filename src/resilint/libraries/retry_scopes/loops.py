@@ -798,7 +798,10 @@ def local_state(
     reads = [call for call in outside if id(call.node) not in raised and not (rec.name(call) or "").startswith("builtins.")]
     if not bare and reads and all(receives(call) for call in reads) and silence(names):
         return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
-    return bool(outside) and all(local_call(rec, call) or _never_raises(rec, call) for call in outside)
+    # a pause in the ``try`` (the wait before the next page) fails no call out either
+    return bool(outside) and all(
+        local_call(rec, call) or rec.name(call) in SLEEPS or _never_raises(rec, call) for call in outside
+    )
 
 
 def _reads_answer_of(call: CallSite, probes: Set[int]) -> bool:

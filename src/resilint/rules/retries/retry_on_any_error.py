@@ -45,7 +45,9 @@ class RetryOnAnyError(Rule):
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
     state are not retry loops (see RES203), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods, a
-    file copy beside the project logger's `logger.debug(...)`), even under a bare `except:`. When the retry visibly gives up on failed HTTP statuses (backoff's
+    file copy beside the project logger's `logger.debug(...)`, a pause before the next page,
+    functions of the file that catch every exception and answer a value), even under a bare
+    `except:`. When the retry visibly gives up on failed HTTP statuses (backoff's
     `giveup=` reading the error's status, a loop that returns a response whose status it
     tested), the message says so: 4xx responses are not retried there, but every other error,
     bugs included, still is.
@@ -309,6 +311,68 @@ class RetryOnAnyError(Rule):
                 except Exception:
                     time.sleep(0.05)
             return server
+        """,
+        # the helpers catch everything and answer a value; the ``try`` also pauses before the
+        # next page: no failed call reaches the handler
+        """
+        import asyncio
+        import random
+        from typing import NamedTuple
+        import aiohttp
+        TIMEOUT = aiohttp.ClientTimeout(total=20, sock_connect=3, sock_read=10)
+        class RetryResult(NamedTuple):
+            time: float
+        class SuccessResult(NamedTuple):
+            items: list
+        class ErrorResult(NamedTuple):
+            status_code: int
+        class SearchGithubCode:
+            def __init__(self, limit):
+                self.limit = limit
+                self.counter = 0
+                self.page = 1
+                self.retry_count = 0
+                self.max_retries = 3
+            async def do_search(self, page, session):
+                try:
+                    async with session.get(f"https://api.github.com/search/code?page={page}") as resp:
+                        return await resp.json(), resp.status
+                except Exception as e:
+                    print(f"Error performing search: {e}")
+                    return {}, 500
+            async def handle_response(self, response):
+                try:
+                    data, status = response
+                    if status == 200:
+                        return SuccessResult(data.get("items", []))
+                    if status in (429, 403):
+                        return RetryResult(60)
+                    return ErrorResult(status)
+                except Exception as e:
+                    print(f"Error handling response: {e}")
+                    return ErrorResult(500)
+            async def process(self):
+                async with aiohttp.ClientSession(timeout=TIMEOUT) as session:
+                    while self.counter < self.limit and self.page != 0:
+                        try:
+                            api_response = await self.do_search(self.page, session)
+                            result = await self.handle_response(api_response)
+                            if isinstance(result, SuccessResult):
+                                self.retry_count = 0
+                                self.counter += len(result.items)
+                                self.page += 1
+                            elif isinstance(result, RetryResult):
+                                self.retry_count += 1
+                                if self.retry_count > self.max_retries:
+                                    self.page = 0
+                                    break
+                                await asyncio.sleep(random.uniform(0, 1) + result.time)
+                            else:
+                                self.page = 0
+                                break
+                        except Exception as e:
+                            print(f"Error processing page: {e}")
+                            await asyncio.sleep(random.uniform(0.5, 2.5))
         """,
         # a smoke test waits for the server binary it started to answer on loopback (the URL
         # kept in a local, the answer read)
