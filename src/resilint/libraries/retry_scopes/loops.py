@@ -1001,13 +1001,12 @@ def _status_ifs(
 ) -> List[cst.If]:
     found = []
     loop_exits = has_exit(body) or bool(flags & assigned_names(body))
-    results = _call_results(rec, body, calls) if answers else set()
     for node in walk_statements(body):
         if not isinstance(node, cst.If):
             continue
         polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
         if polarity is None and answers:
-            polarity = outcome_polarity(node.test) or _result_polarity(node.test, results)
+            polarity = outcome_polarity(node.test)
         if polarity is None or polls_state(node.test):
             continue  # (a success joined with a state it waits for: a poll)
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
@@ -1019,34 +1018,6 @@ def _status_ifs(
         if good_leaves or (has_continue(bad_stmts) and loop_exits):
             found.append(node)
     return found
-
-
-def _call_results(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> Set[str]:
-    """The names the loop body assigns what a call that may leave this machine returned
-    (``ok = server_reachable(host)``, ``found = len(resolve(name)) > 0``)."""
-    sites = {id(site.node): site for site in calls}
-    found: Set[str] = set()
-    for node in walk_statements(body):
-        if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)):
-            continue
-        made = [sites[id(part)] for part in iter_nodes(node.value) if isinstance(part, cst.Call) and id(part) in sites]
-        if any(not local_call(rec, site) and not (rec.name(site) or "").startswith("builtins.") for site in made):
-            found.add(node.targets[0].target.value)
-    return found
-
-
-def _result_polarity(test: cst.BaseExpression, results: Set[str]) -> Optional[str]:
-    """"good" for a test that what the calls returned says they worked (``if ok:``, ``if
-    connected and resolved:``), "bad" for its negation (``if not (connected and resolved):``)."""
-    if isinstance(test, cst.Name):
-        return "good" if test.value in results else None
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = _result_polarity(test.expression, results)
-        return None if inner is None else "bad" if inner == "good" else "good"
-    if isinstance(test, cst.BooleanOperation):
-        sides = {_result_polarity(test.left, results), _result_polarity(test.right, results)}
-        return sides.pop() if len(sides) == 1 else None
-    return None
 
 
 def _waits_on_success(stmts: Sequence[cst.BaseStatement]) -> bool:

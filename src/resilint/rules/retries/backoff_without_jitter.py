@@ -103,10 +103,7 @@ class BackoffWithoutJitter(ProjectRule):
       (`call_webhook.apply_async(args=(url, try_count + 1), countdown=2 ** try_count)`), and a worker that puts a failed item back on its queue. A
       loop goes round on a failed status read on a response (`r.status_code == 429`) or on the
       mapping a project's own fetch wrapper returns (`if res["code"] == "429": sleep(2)`) or
-      on a status it unpacked into a name (`_, status_code = api.get(path)`), or, in a loop
-      that pauses, on a reply compared with a word of success (`if res == "OK": break`) or on
-      what a call that may leave the machine returned (`ok = reachable(host)`, then `if not
-      ok: time.sleep(1.0); continue`), and
+      on a status it unpacked into a name (`_, status_code = api.get(path)`), and
       leaves on a success check joined with a key the answer must carry (`if r.status_code ==
       200 and "id" in reply: break`); joined with a state it waits for (`and r.json()["state"]
       == "done"`), it is a poll.
@@ -796,27 +793,6 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
-        Invalid(
-            # the helpers answer True or False; a failed check goes round a constant 1 s later
-            """
-            import socket, time
-            def reachable(host, port):
-                try:
-                    socket.create_connection((host, port), timeout=3).close()
-                    return True
-                except OSError:
-                    return False
-            def check(host, port):
-                for _ in range(3):
-                    working = reachable(host, port)
-                    if not working:
-                        time.sleep(1.0)
-                        continue
-                    break
-                return working
-            """,
-            line=12,
-        ),
         Invalid(
             # the report is sent again until the API answers OK, a constant 5 s apart
             """
