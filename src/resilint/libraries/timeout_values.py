@@ -45,6 +45,8 @@ class TimeoutValue:
     literal: bool  # a number written at the call site (a magic number)
     scalar: bool  # one known value for every phase: not split into connect and read
     via: Optional[str] = None  # the module constant it was read from
+    # One branch of a choice (``7 if proxies else None``): unbounded on that path only.
+    chosen: bool = False
 
     @property
     def unbounded(self) -> Optional[str]:
@@ -222,7 +224,7 @@ class TimeoutEvaluator:
             )
             shown = code_of(assigned, limit=None)
             via = f"{expr.value} = {shown}" if len(shown) <= 40 else expr.value
-            return TimeoutValue(phases, literal=False, scalar=value.scalar, via=via)
+            return TimeoutValue(phases, literal=False, scalar=value.scalar, via=via, chosen=value.chosen)
         if isinstance(expr, (cst.Tuple, cst.List)):
             return self._tuple(expr, at_site)
         if isinstance(expr, cst.IfExp):
@@ -253,7 +255,7 @@ class TimeoutEvaluator:
             if side is not None and side.unbounded:
                 when = f" when `{code_of(expr.test, limit=40)}` is {holds}"
                 phases = tuple(replace(p, unbounded=f"{p.unbounded}{when}") if p.unbounded else p for p in side.phases)
-                return replace(side, phases=phases)
+                return replace(side, phases=phases, chosen=True)
         known = [side for side in sides if side is not None and side.largest() is not None]
         if len(known) != 2:
             return None

@@ -16,6 +16,7 @@ import libcst as cst
 from resilint.libraries import curl, socket_connects
 from resilint.libraries.client_subclasses import CONNECTING_CLASSES, forwarded_client
 from resilint.libraries.clients import (
+    GENERIC_WAIT,
     for_project,
     CURL_DEFAULT,
     CURL_OPTIONS,
@@ -304,6 +305,8 @@ def judge_given(
         return None
     reason = value.unbounded
     if reason is not None:
+        if value.chosen and spec.checks == GENERIC_WAIT:
+            return None  # ``asyncio.timeout(None if no_limit_configured else deadline)``: the program's own choice
         if "RES102" in checks:
             return Judgement("RES102", f"`{name}` is given an unbounded timeout: {reason}; it may wait forever", True)
         return None

@@ -34,7 +34,8 @@ class UnboundedTimeout(ProjectRule):
       `asyncio.timeout_at(None)`, `async_timeout.timeout(None)`, `anyio.fail_after(None)`.
 
     A choice with a `None` branch (`timeout = 7 if proxies else None`) waits forever on that
-    path, and the message says when. Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
+    path, and the message says when; for a generic wait it is the program's own choice (no
+    deadline unless one is configured) and is not flagged. Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
     another module (`timeout=settings.FRAUD_TIMEOUT` where `FRAUD_TIMEOUT = None`, or an
     `httpx.Timeout(5, read=None)` there), given to a client call (by keyword, or by position:
     `sock.settimeout(settings.IDLE_TIMEOUT)`), to a request on a session a project function
@@ -104,6 +105,14 @@ class UnboundedTimeout(ProjectRule):
     message = "unbounded timeout"
     triggers = TRIGGERS
     VALID = [
+        # a generic wait without a deadline when none is configured: the program's own choice
+        """
+        import asyncio
+        async def run(coro, limit=None):
+            deadline = None if limit is None else asyncio.get_running_loop().time() + limit
+            async with asyncio.timeout_at(deadline):
+                return await coro
+        """,
         """
         import httpx
         httpx.Client(timeout=httpx.Timeout(10.0, connect=1.0))
