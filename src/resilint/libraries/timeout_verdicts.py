@@ -1047,7 +1047,15 @@ class _ProjectJudge:
         """For a library name a project module imports and the call reaches through it
         (``compat.urlopen``), where it comes from, in words."""
         located = self.graph.locate(target, near) if self.graph.library_names(target, near) else None
-        return f"imported through `{located[0].module}`" if located is not None else None
+        if located is None:
+            return None
+        module, rest = located
+        first = rest.split(".", 1)[0]
+        if first not in module.imports and not module.other_imports.get(first):
+            source = self.graph.star_source(module, first)  # ``from tests.testhelper import *``
+            if source is not None:
+                return f"imported through `{split_last(source)[0]}`"
+        return f"imported through `{module.module}`"
 
     def through_partial(self, call: Call, near: str) -> Optional[List[ProjectVerdict]]:
         """A call through another module's ``functools.partial`` of a client that binds no

@@ -265,7 +265,7 @@ class ProjectGraph:
         """``pkg.fetch`` → ``pkg.http.fetch`` when ``pkg`` imports ``fetch`` from ``.http``, by
         name or with ``from .http import *``."""
         first, _, remainder = rest.partition(".")
-        imported = module.imports.get(first) or self._star_source(module, first)
+        imported = module.imports.get(first) or self.star_source(module, first)
         if imported is None:
             return None
         return f"{imported}.{remainder}" if remainder else imported
@@ -300,12 +300,12 @@ class ProjectGraph:
             defined = f"{module.module}.{first}"
             if defined in module.values or defined in module.classes or defined in module.functions:
                 continue  # the module's own object, not an import
-            last = module.imports.get(first) or self._star_source(module, first)
+            last = module.imports.get(first) or self.star_source(module, first)
             for imported in (*module.other_imports.get(first, ()), *([last] if last else [])):
                 todo.append(f"{imported}.{remainder}" if remainder else imported)
         return found if target not in found else []
 
-    def _star_source(self, module: ModuleSummary, name: str, depth: int = 0) -> Optional[str]:
+    def star_source(self, module: ModuleSummary, name: str, depth: int = 0) -> Optional[str]:
         """Where a ``from .timing import *`` of ``module`` takes ``name`` from: the first of those
         modules that defines or imports it (``__all__`` is not read)."""
         for star in module.star_imports if depth < _MAX_ALIAS_HOPS else ():
@@ -313,7 +313,7 @@ class ProjectGraph:
                 qualified = f"{candidate.module}.{name}"
                 if (qualified in candidate.functions or qualified in candidate.classes or qualified in candidate.values
                         or qualified in candidate.policies or name in candidate.imports
-                        or self._star_source(candidate, name, depth + 1) is not None):
+                        or self.star_source(candidate, name, depth + 1) is not None):
                     return f"{star}.{name}"
         return None
 

@@ -411,6 +411,10 @@ class SemanticModel:
             if not bindings:
                 if name in _BUILTINS:
                     yield QName(f"builtins.{name}")
+                elif self.star_imports and self.module_name:
+                    # ``from tests.testhelper import *`` then ``requests.get(...)``: a name
+                    # one of those modules binds, which the project pass looks up there
+                    yield QName(f"{self.module_name}.{name}")
                 return
             for binding in bindings:
                 yield from self.binding_values(binding)

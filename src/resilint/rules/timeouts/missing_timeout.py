@@ -182,7 +182,8 @@ class MissingTimeout(ProjectRule):
     server that does not answer. PyMySQL's `read_timeout` and mysql-connector's (9.2 and later)
     default to `None`.
 
-    The client may come from another module of the project: a factory (`get_session().get(u)`,
+    The client may come from another module of the project: a name a star import brings
+    (`from tests.testhelper import *`, where that module imports `requests`), a factory (`get_session().get(u)`,
     also one returning the session through a caching wrapper that hands it back,
     `CacheControl(sess=session)`), a module-level session imported under any name, `self.session` of a class defined
     elsewhere, a property returning one, a subclass of `requests.Session` that does not fill

@@ -1,0 +1,4 @@
+import requests
+import socket
+
+SERVER = "https://wiki.example.org"
