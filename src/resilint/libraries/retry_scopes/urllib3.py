@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Dict, Optional, Set
+from typing import TYPE_CHECKING, Dict, FrozenSet, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -96,16 +96,12 @@ def retry_subclass_defaults(rec: Recogniser, call: CallSite) -> Optional[Dict[st
     """For a call of a class of the file that extends ``Retry`` (``class LoggingRetry(Retry)``),
     the keywords its ``__init__`` fills in before handing them on (``kwargs.setdefault(
     "backoff_factor", 1.0)``); None for any other call."""
-    model = rec.model
-    cls = model.resolve(call.node.func, call.scope, call.order)
-    if not isinstance(cls, ClassInfo):
-        return None
-    outer = cls.scope.parent or model.module_scope
-    if not any(normalise(model.qualified_name(base, outer, 1 << 62)) in RETRY for base in cls.bases):
+    found = _subclass_called(rec, call, RETRY)
+    if found is None:
         return None
     defaults: Dict[str, cst.Arg] = {}
-    init = next((b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)), None)
-    for site in model.calls_in(init.scope) if init is not None else ():
+    init = found[1]
+    for site in rec.model.calls_in(init.scope) if init is not None else ():
         func, args = site.node.func, site.node.args
         if isinstance(func, cst.Attribute) and func.attr.value == "setdefault" and len(args) == 2:
             key = string_of(args[0].value)
@@ -119,21 +115,29 @@ def adapter_subclass(rec: Recogniser, call: CallSite) -> bool:
     constructor's keywords on to it (no ``__init__`` of its own, or one that calls
     ``super().__init__(..., **kwargs)``): its ``max_retries=`` mounts a urllib3 ``Retry`` as
     the adapter's own does (a ``TimeoutHTTPAdapter`` that only fills in a timeout)."""
+    found = _subclass_called(rec, call, ADAPTERS)
+    if found is None:
+        return False
+    init = found[1]
+    return init is None or any(
+        isinstance(site.node.func, cst.Attribute) and site.node.func.attr.value == "__init__"
+        and any(arg.star == "**" for arg in site.node.args)
+        for site in rec.model.calls_in(init.scope)
+    )
+
+
+def _subclass_called(rec: Recogniser, call: CallSite, bases: FrozenSet[str]) -> Optional[Tuple[ClassInfo, Optional[FunctionInfo]]]:
+    """The class of the file ``call`` makes, when it extends one of ``bases``, with its own
+    ``__init__`` if it has one."""
     model = rec.model
     cls = model.resolve(call.node.func, call.scope, call.order)
     if not isinstance(cls, ClassInfo):
-        return False
+        return None
     outer = cls.scope.parent or model.module_scope
-    if not any(normalise(model.qualified_name(base, outer, 1 << 62)) in ADAPTERS for base in cls.bases):
-        return False
+    if not any(normalise(model.qualified_name(base, outer, 1 << 62)) in bases for base in cls.bases):
+        return None
     init = next((b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)), None)
-    if init is None:
-        return True
-    return any(
-        isinstance(site.node.func, cst.Attribute) and site.node.func.attr.value == "__init__"
-        and any(arg.star == "**" for arg in site.node.args)
-        for site in model.calls_in(init.scope)
-    )
+    return cls, init
 
 
 def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope, order: int) -> Optional[Setting]:
