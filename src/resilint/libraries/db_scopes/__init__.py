@@ -384,7 +384,9 @@ class _Finder:
                     pending.append(site)
             elif _other_package(target) and len(foreign) < _MAX_CANDIDATES:
                 foreign.append(site)
-        for candidate in pending[:1] + foreign[:1]:  # (the first: a scope to the end over every call after it costs)
+        # (the first of its own package: a scope to the end over every call after it costs; each
+        # of another package, where the file cannot tell which one holds the session)
+        for candidate in pending[:1] + foreign:
             held_from(candidate, None, "until")
         pending = sorted(pending + foreign, key=lambda site: site.order)
         plain = [candidate.node for candidate in pending if not _in_block(candidate)]
