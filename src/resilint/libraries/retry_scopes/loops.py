@@ -497,13 +497,35 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
     ``while not done`` flag set) that is not waiting for a polled state (``if job.status ==
     "done": return`` goes round on a job that is merely unfinished: a poll, not a retry)."""
     exits = list(guarded_exits(stmts, flags=flags))
+    own = _built_here(stmts)
     # the object a polled test reads: another exit that tests its attributes reads its state
     # too (``if cluster.leader.name != leader: return 200`` / ``if not cluster.failover: return 503``)
     polled = {root for _, guards in exits for test in guards if polls_state(test) for root in _attribute_roots(test)}
     return any(
-        not any(polls_state(test) or (status_polarity(test) is None and _attribute_roots(test) & polled) for test in guards)
+        not any(
+            (polls_state(test) and not _reads_only(test, own))
+            or (status_polarity(test) is None and _attribute_roots(test) & polled)
+            for test in guards
+        )
         for _, guards in exits
     )
+
+
+def _built_here(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The names the block assigns values it built itself, calling nothing (``pending =
+    retry_items``, ``left = {k: v for ...}``): no state of something polled."""
+    found: Set[str] = set()
+    for node in walk_statements(stmts):
+        if (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+                and not any(isinstance(part, cst.Call) for part in iter_nodes(node.value))):
+            found.add(node.targets[0].target.value)
+    return found
+
+
+def _reads_only(test: cst.BaseExpression, names: Set[str]) -> bool:
+    """Whether every name ``test`` reads is one of ``names`` (``if not pending:``)."""
+    read = {node.value for node in iter_nodes(test) if isinstance(node, cst.Name)}
+    return bool(read) and read <= names
 
 
 def _attribute_roots(test: cst.BaseExpression) -> Set[str]:

@@ -794,6 +794,34 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # ``pending`` is the batch the loop itself narrowed, no polled state: a failed
+            # request sends the same batch again after an exponential pause
+            """
+            import asyncio
+            async def translate_all(client, data, attempts=3):
+                done, pending = {}, dict(data)
+                for attempt in range(1, attempts + 1):
+                    items = list(pending.items())
+                    try:
+                        answers = await client.translate([text for _, text in items])
+                    except Exception:
+                        pass
+                    else:
+                        left = {}
+                        for (key, text), answer in zip(items, answers):
+                            if answer:
+                                done[key] = answer
+                            else:
+                                left[key] = text
+                        pending = left
+                        if not pending:
+                            return done
+                    await asyncio.sleep(2 ** (attempt - 1))
+                raise RuntimeError("untranslated")
+            """,
+            line=20,
+        ),
+        Invalid(
             # the report is sent again until the API answers OK, a constant 5 s apart
             """
             import time, requests
