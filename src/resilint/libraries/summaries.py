@@ -30,7 +30,7 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import ON_SPECIFIC, UNKNOWN
-from resilint.libraries.retry_scopes.swallowing import converted, failing_out, in_try_body, reraised_only, swallows
+from resilint.libraries.retry_scopes.swallowing import caught_quietly, converted, failing_out, in_try_body, reraised_only, swallows
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
@@ -189,6 +189,14 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 return reraised_only(model, node, site)
         return ()
 
+    def caught(site: CallSite) -> Tuple[str, ...]:
+        """What the innermost ``try`` around the call (in its body) catches by name and lets
+        die (``caught_quietly``)."""
+        for node in reversed(site.stack):
+            if isinstance(node, (cst.Try, cst.TryStar)) and id(node) not in retried_tries and in_try_body(node, site):
+                return caught_quietly(model, node, site)
+        return ()
+
     _handed_lambdas(model, values, function_of, locate)
     # id(function) → id(lambda's summary) → (it, the calls written in the lambda)
     lambda_calls: Dict[int, Dict[int, Tuple[FunctionSummary, List[CallSite]]]] = {}
@@ -234,6 +242,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site) or id(site.node) in scheduled, passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
                 swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks, spared(site),
+                caught(site),
             )
             owner.calls.append(call)
             if lambda_function is not None:

@@ -93,6 +93,23 @@ def reraised_only(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> Tu
     return tuple(dict.fromkeys(found))
 
 
+def caught_quietly(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> Tuple[str, ...]:
+    """The classes the handlers of the ``try`` around ``site`` name and raise nothing for
+    (``except (ccxt.BaseError, TemporaryError): logger.exception(...)``)."""
+    assert isinstance(node, (cst.Try, cst.TryStar))
+    found: List[str] = []
+    for handler in node.handlers:
+        if handler.type is None or not raises_nothing(handler):
+            continue
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        for element in types:
+            expr = element.value if isinstance(element, cst.Element) else element
+            name = model.qualified_name(expr, site.scope, site.order)  # type: ignore[arg-type]
+            if name is not None:
+                found.append(name)
+    return tuple(dict.fromkeys(found))
+
+
 def _raising_tests(body: cst.BaseSuite, caught: Optional[str]) -> List[cst.BaseExpression]:
     """The classes of the ``isinstance(caught, C)`` tests (alone or first of an ``and``) that
     every ``raise`` of a handler's body sits under, directly; [] when a raise is not so."""

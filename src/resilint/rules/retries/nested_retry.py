@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
-from resilint.libraries.retry_scopes import ON_RESULT
+from resilint.libraries.retry_scopes import ON_ANY, ON_RESULT, ON_SPECIFIC
 from resilint.libraries.self_retrying import not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
@@ -133,7 +133,9 @@ class NestedRetry(ProjectRule):
     around a loop whose first status test hands such an answer back at once (`if code < 500 and
     fatal is None: return response`), read with what the call on the way passes
     (`request(url, fatal=None)`, also through `**kwargs` handed on);
-    an outer layer that does not retry what the inner one
+    an inner layer whose last failure a function on the way catches by name and only logs
+    (`except TemporaryError: logger.exception(...)` around a call of a retried function, when
+    the outer layer retries errors); an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
     retries only other libraries' exceptions, such as `requests.HTTPError`, or only built-in
@@ -229,6 +231,32 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the inner retry gives up with the error it retried, and the helper on the way catches
+        # that class and only logs it: the outer retry never sees it
+        """
+        import logging, requests
+        from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random, reraise
+        class TemporaryError(Exception):
+            pass
+        @retry(retry=retry_if_exception_type(TemporaryError), stop=stop_after_attempt(4), wait=wait_random(0, 1), reraise=True)
+        def fetch_fees(base):
+            try:
+                return requests.get(base + "/fees", timeout=5).json()
+            except requests.RequestException as exc:
+                raise TemporaryError(str(exc)) from exc
+        def reload_markets(base):
+            try:
+                fetch_fees(base)
+            except TemporaryError:
+                logging.exception("could not load markets")
+        @retry(retry=retry_if_exception_type(TemporaryError), stop=stop_after_attempt(4), wait=wait_random(0, 1), reraise=True)
+        def tickers(base):
+            response = requests.get(base + "/tickers", timeout=5)
+            if response.status_code == 400:
+                reload_markets(base)
+                raise TemporaryError("reloaded markets")
+            return response.json()
+        """,
         # the inner layer, once spent, raises the last Neo4j error: the outer one retries only
         # botocore's
         """
@@ -1177,7 +1205,9 @@ def _reached(
     # a call whose failure leaves the layer (outside the ``try`` it retries) is not multiplied by it
     covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes]
     for reached in graph.layers_reached(ref.function, covered, after, entry):
-        if any(call.swallowed for _, call in reached.path) or _spared(graph, reached):
+        if any(call.swallowed for _, call in reached.path) or _spared(graph, reached) or (
+            ref.layer.retries_on in (ON_SPECIFIC, ON_ANY) and _caught(graph, reached)
+        ):
             continue  # the inner layer's last failure ends in an ``except Exception: pass`` on the way
         inner = reached.layer
         if inner.layer.retries_on == ON_RESULT:
@@ -1212,6 +1242,22 @@ def _spared(graph: ProjectGraph, reached: Reached) -> bool:
         )
         for index, (_, call) in enumerate(reached.path)
     )
+
+
+def _caught(graph: ProjectGraph, reached: Reached) -> bool:
+    """Whether what the inner layer fails with once spent ends on the way, in a ``try`` whose
+    handler names its class (or a project base of it) and raises nothing (``except
+    TemporaryError: logger.exception(...)`` around a call of a ``@retrier`` function), for an
+    outer layer that retries errors (one that retries a failed result, ``if not send(...)``,
+    sees what such a handler returns instead)."""
+    layer = reached.layer.layer
+    failures = layer.gives_up_with.split() if layer.gives_up_with else list(layer.exceptions)
+    if not failures or any(name.endswith(".*") for name in failures):
+        return False
+    caught = [set(call.caught) for _, call in reached.path if call.caught]
+    if not caught:
+        return False
+    return all(any({name, *(graph.ancestry(name) or ())} & names for names in caught) for name in failures)
 
 
 def _weight(chain: Chain) -> Tuple[int, int]:
