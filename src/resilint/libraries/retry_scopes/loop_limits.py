@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set
 
 import libcst as cst
 
+from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.retry_scopes.loop_counts import counted_attempts
 from resilint.libraries.retry_scopes.model import UNKNOWN, Policy, Setting
 from resilint.libraries.retry_scopes.names import CLOCKS
@@ -279,7 +280,16 @@ def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tupl
 
 
 def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str], scope: Optional[Scope], order: int) -> bool:
+    # the timeout a call in the test is given (``requests.get(url, timeout=HEALTH_TIMEOUT).ok``)
+    # bounds that call, not the loop
+    passed = {
+        id(inner) for node in expression_nodes(test) if isinstance(node, cst.Call)
+        for arg in node.args if arg.keyword is not None and arg.keyword.value in TIMEOUT_KEYWORDS
+        for inner in (*expression_nodes(arg.value), arg.keyword)
+    }
     for node in expression_nodes(test):
+        if id(node) in passed:
+            continue
         if isinstance(node, (cst.Name, cst.Attribute)):
             text = dotted_name(node)
             if text is None:

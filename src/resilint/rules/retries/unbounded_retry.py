@@ -865,6 +865,21 @@ class UnboundedRetry(Rule):
     ]
     INVALID = [
         Invalid(
+            # the request's own timeout in the exit test bounds the request, not the loop
+            """
+            import time, requests
+            def wait_for_admin(url, timeout):
+                while True:
+                    time.sleep(1)
+                    try:
+                        if requests.get(url, timeout=timeout).ok:
+                            break
+                    except requests.RequestException:
+                        pass
+            """,
+            line=3,
+        ),
+        Invalid(
             # the message is sent again until the peer acknowledges it, with no limit
             """
             import socket, struct, time
