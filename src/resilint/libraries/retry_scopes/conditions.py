@@ -312,6 +312,8 @@ def polls_state(test: cst.BaseExpression) -> bool:
     if texts:
         return not all(text.strip().lower() in _OUTCOMES for text in texts)
     for node in expression_nodes(test):
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitAnd):
+            return True  # a flag of the answer (``response.flags & dns.flags.AD``): its state
         if isinstance(node, cst.Comparison) and any(
             isinstance(c.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual))
             for c in node.comparisons

@@ -78,7 +78,7 @@ class UnboundedRetry(Rule):
     redirects by hand (a 3xx status is no failure), a tenacity poll on the result only (also `retry_if_exception_type` of an error the module
     raises only on the state it read, never in an `except` handler), and a watch
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
-    return`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
+    return`, `if result.response.flags & dns.flags.AD: break`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
     checksum: return`) and tolerates
     failed reads meanwhile, a loop that goes round only on a success status saying the answer
     is not ready (`elif r.status_code == 204: sleep(...)`) while every other status leaves or
@@ -184,6 +184,22 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a start-up gate that waits until the resolver's answer carries the DNSSEC flag: a
+        # polled state of the answer, read as a bit of its flags
+        """
+        import logging, time
+        import dns.flags, dns.resolver
+        def wait_for_dnssec(resolver):
+            while True:
+                try:
+                    result = resolver.resolve("example.org", "A", lifetime=10)
+                except Exception as exc:
+                    logging.critical("resolver not working (%s)", exc)
+                else:
+                    if result.response.flags & dns.flags.AD:
+                        break
+                time.sleep(5)
+        """,
         # a read loop: it reads until the peer's line says OK, it sends nothing again
         """
         def read_reply(sock):
