@@ -50,6 +50,7 @@ QUERIES = frozenset({
 _MODEL_QUERIES = frozenset({
     "filter", "filter_by", "get", "get_or_404", "first_or_404", "one_or_404", "all", "first", "one", "one_or_none",
     "order_by", "count", "paginate", "join", "options", "limit", "with_for_update", "with_entities",
+    "add_columns", "add_entity", "outerjoin", "distinct", "group_by", "having", "offset", "exists", "scalar",
 })
 ENDS = frozenset({"commit", "rollback", "close", "remove"})
 IMPLICIT_METHODS = QUERIES | _MODEL_QUERIES | ENDS  # the only methods an implicit transaction looks at

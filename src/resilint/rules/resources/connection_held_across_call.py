@@ -50,7 +50,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
       side opens is held.
     - SQLAlchemy: `with session.begin():`, `with engine.begin():`, `with Session(engine) as s:`
       and `with engine.connect() as conn:` once a query ran through `s`/`conn`; the implicit
-      transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query`), from the
+      transaction of a session (Flask-SQLAlchemy's `db.session`, a model's `.query` chain,
+      whether it starts with `filter_by`, `get` or `add_columns`), from the
       first query (`db.session.get(User, user_id)` included: a model class and a key) to `commit()`/`rollback()`/`close()`/`remove()`, or to the end of the
       `with app.app_context():` block the query ran in (its teardown removes the session), or
       to a call of a project function of any module whose last act ends it
@@ -555,6 +556,20 @@ class ConnectionHeldAcrossCall(ProjectRule):
             """,
             line=6,
             message="the transaction that `Order.query.get()` began",
+        ),
+        Invalid(
+            # a query chain that starts by adding columns runs a SELECT all the same
+            """
+            import requests
+            from app import db
+            from app.models import Users
+            def setup(name, banner):
+                taken = Users.query.add_columns(Users.id).filter_by(name=name).first()
+                requests.put("https://files.example.com/banner", data=banner, timeout=5)
+                db.session.commit()
+            """,
+            line=6,
+            message="the transaction that `Users.query.add_columns()` began",
         ),
         Invalid(
             # the branch that queried may fall through to the request
