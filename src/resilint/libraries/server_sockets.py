@@ -26,6 +26,8 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
 })
 # A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``).
 _LOOPBACK = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|localhost|\[::1\])(?=[:/]|$)", re.I)
+# Or a host of this machine, the first argument of ``smtplib.SMTP("localhost")``.
+_LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|localhost|::1)$", re.I)
 SERVES: FrozenSet[str] = frozenset({"socket.socket.bind", "socket.socket.listen"})
 _CALLS_OUT: FrozenSet[str] = frozenset({"socket.socket.connect", "socket.socket.connect_ex", "socket.socket.sendto"})
 
@@ -82,18 +84,23 @@ def starts_own_server(model: SemanticModel, scope: Scope) -> bool:
 
 def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> bool:
     """Whether the call's URL (its first positional argument or ``url=``), as written there or
-    in the local it is read from (``base_url = "http://127.0.0.1:8080/"``; ``base_url +
-    "shutdown"``), is one of this machine's."""
+    in the local or attribute it is read from (``base_url = "http://127.0.0.1:8080/"``;
+    ``base_url + "shutdown"``; ``self.url`` set in ``setUp``), is one of this machine's."""
     args = site.node.args
     given = next((a.value for a in args if a.keyword is not None and a.keyword.value == "url"), None)
     if given is None and args and args[0].keyword is None and not args[0].star:
         given = args[0].value
-    while isinstance(given, cst.BinaryOperation) and isinstance(given.operator, cst.Add):
-        given = given.left
-    if isinstance(given, cst.Name) and model is not None:
-        given = model.followed(given, site.scope, site.order)
+    for _ in range(3):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
+        while isinstance(given, cst.BinaryOperation) and isinstance(given.operator, cst.Add):
+            given = given.left
+        if not isinstance(given, (cst.Name, cst.Attribute)) or model is None:
+            break
+        followed = model.followed(given, site.scope, site.order)
+        if followed is given:
+            break
+        given = followed
     text = _leading_text(given) if given is not None else None
-    return text is not None and _LOOPBACK.match(text) is not None
+    return text is not None and (_LOOPBACK.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)
 
 
 def _leading_text(expr: cst.BaseExpression) -> Optional[str]:

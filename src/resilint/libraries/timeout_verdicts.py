@@ -33,7 +33,7 @@ from resilint.libraries.presign import CONSTRUCTIONS, names_no_service, signs, s
 from resilint.libraries.request_timeouts import (
     SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
 )
-from resilint.libraries.server_sockets import SETTIMEOUT, serves_only
+from resilint.libraries.server_sockets import SETTIMEOUT, sends_to_loopback, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
     CONSTANT_NOTE,
@@ -579,13 +579,23 @@ def takes_runtime_timeout(verdict: Verdict) -> bool:
     return spec is not None and spec.library in RUNTIME_TIMEOUT_LIBRARIES and spec.keyword == "timeout" and not verdict.applied
 
 
-def report_verdicts(ctx: "RuleContext", code: str) -> None:
-    reported: Set[int] = set()  # a value two calls share (``**pool_kwargs``) is one finding
+def report_verdicts(ctx: "RuleContext", code: str, skipped: FrozenSet[int] = frozenset()) -> None:
+    """Report the file's verdicts of ``code``, but those on the nodes ``skipped`` names."""
+    reported: Set[int] = set(skipped)  # a value two calls share (``**pool_kwargs``) is one finding
     for verdict in timeout_verdicts(ctx):
         if verdict.code == code and not verdict.deferred and id(verdict.node) not in reported:
             reported.add(id(verdict.node))
             message = for_fix_target(verdict.message, ctx.settings)
             ctx.report(verdict.node, message, anchor=verdict.anchor, fixable=takes_runtime_timeout(verdict))
+
+
+def loopback_calls(model: SemanticModel) -> FrozenSet[int]:
+    """The calls of the file (and their callees' expressions) whose URL is one of this
+    machine's (``requests.get("http://127.0.0.1:6666/query")``): in test code, the server the
+    test run starts."""
+    return frozenset(
+        node for site in model.calls if sends_to_loopback(site, model) for node in (id(site.node), id(site.node.func))
+    )
 
 
 # --- across functions and modules (the project pass) ----------------------------------------

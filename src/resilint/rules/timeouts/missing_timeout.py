@@ -5,7 +5,7 @@ from __future__ import annotations
 from resilint.libraries.clients import TRIGGERS
 from resilint.libraries.django_cache import unbounded_redis_caches
 from resilint.libraries.django_mail import unbounded_smtp_settings
-from resilint.libraries.timeout_verdicts import report_project_verdicts, report_verdicts
+from resilint.libraries.timeout_verdicts import loopback_calls, report_project_verdicts, report_verdicts
 from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext
 from resilint.lint.rule import Invalid, RuleContext
@@ -230,7 +230,13 @@ class MissingTimeout(ProjectRule):
     A request whose URL is written with a scheme answered in the process (`file://`,
     `data:`, at the call or in the name it passes) opens no socket and is not judged. Nor is
     an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
-    file gives a timeout (`ftp.connect(host, 21, 10)`).
+    file gives a timeout (`ftp.connect(host, 21, 10)`). In test code (the `test-code` setting),
+    a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
+    `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`), the server the test run
+    starts, is not flagged: that wait is the test run's own. A call to any other host from test
+    code still is, and so is a loopback client that waits the socket default
+    (`smtplib.SMTP("localhost")`): those are judged with the whole project, which does not
+    record the host.
 
     Modules bound by a call are recognised too: `boto3 = lazy_import("boto3")`,
     `psycopg2 = pytest.importorskip("psycopg2")`, `importlib.import_module("redis")`.
@@ -1063,8 +1069,9 @@ class MissingTimeout(ProjectRule):
     ]
 
     def check(self, ctx: RuleContext) -> None:
-        report_verdicts(ctx, self.code)
-        if not is_test_code(ctx.model.path, ctx.settings):
+        tests = is_test_code(ctx.model.path, ctx.settings)
+        report_verdicts(ctx, self.code, loopback_calls(ctx.model) if tests else frozenset())
+        if not tests:
             for entry, message in unbounded_redis_caches(ctx.model.module, ctx.settings.redis_url_timeouts, ctx.settings.declared_versions):
                 ctx.report(entry, message, fixable=False)
 

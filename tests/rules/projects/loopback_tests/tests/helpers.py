@@ -1,0 +1,24 @@
+# select: RES101
+# Test code calling the server its own run starts (a loopback URL): that wait is the test
+# run's own; a call to another host from the same tests still needs a timeout.
+import unittest
+
+import requests
+
+BASE = "http://127.0.0.1:6666/"
+
+
+def modules():
+    return requests.get(BASE + "modules").json()
+
+
+def wiki_page():
+    return requests.get("https://wiki.example.org/page")  # expect: RES101
+
+
+class ModulesTest(unittest.TestCase):
+    def setUp(self):
+        self.url = "http://localhost:6666/"
+
+    def check_query(self):
+        return requests.post(self.url + "query", json={"module": "dns"})
