@@ -590,9 +590,9 @@ def report_verdicts(ctx: "RuleContext", code: str, skipped: FrozenSet[int] = fro
 
 
 def loopback_calls(model: SemanticModel) -> FrozenSet[int]:
-    """The calls of the file (and their callees' expressions) whose URL is one of this
-    machine's (``requests.get("http://127.0.0.1:6666/query")``): in test code, the server the
-    test run starts."""
+    """The calls of the file whose URL or host is one of this machine's
+    (``requests.get("http://127.0.0.1:6666/query")``), each by the call and by its function
+    expression, where a verdict may be placed: in test code, the server the test run starts."""
     return frozenset(
         node for site in model.calls if sends_to_loopback(site, model) for node in (id(site.node), id(site.node.func))
     )
