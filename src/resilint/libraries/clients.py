@@ -546,10 +546,14 @@ def for_project(spec: TimeoutSpec, declared_versions: Iterable[Tuple[str, int]])
     by default from the oldest version the project allows has no unbounded default."""
     if spec.bounded_since is None or spec.unbounded_default is None:
         return spec
-    distribution, major = spec.bounded_since
-    if dict(declared_versions).get(distribution, 0) >= major:
-        return replace(spec, unbounded_default=None)
-    return spec
+    return replace(spec, unbounded_default=None) if declares_since(declared_versions, spec.bounded_since) else spec
+
+
+def declares_since(declared_versions: Iterable[Tuple[str, int]], since: Tuple[str, int]) -> bool:
+    """Whether the oldest version of the distribution the project allows is ``since``'s major
+    or later (``("redis", 8)``)."""
+    distribution, major = since
+    return dict(declared_versions).get(distribution, 0) >= major
 
 
 def spec_for(name: Optional[str], extend_clients: Iterable[str] = ()) -> Optional[TimeoutSpec]:

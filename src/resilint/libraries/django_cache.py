@@ -16,7 +16,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.clients import REDIS_BOUNDED_SINCE
+from resilint.libraries.clients import REDIS_BOUNDED_SINCE, declares_since
 from resilint.lint.nodes import code_of, dotted_strings, module_assignments, string_keyed, string_of
 from resilint.lint.traversal import iter_nodes
 
@@ -52,8 +52,7 @@ def unbounded_redis_caches(
     timeout into ``CACHES`` later (``CACHES["default"]["OPTIONS"]["SOCKET_TIMEOUT"] = 5``) is
     taken to bound every entry; so is every entry of a project whose declared redis-py bounds
     reads by default (8 and later)."""
-    distribution, major = REDIS_BOUNDED_SINCE
-    if dict(declared_versions).get(distribution, 0) >= major:
+    if declares_since(declared_versions, REDIS_BOUNDED_SINCE):
         return
     found: List[Tuple[cst.CSTNode, str]] = []
     for value in _caches(module):

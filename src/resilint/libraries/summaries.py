@@ -181,20 +181,13 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             for node in site.stack
         )
 
-    def spared(site: CallSite) -> Tuple[str, ...]:
-        """What the innermost ``try`` around the call (in its body) lets out, when it raises
-        again only what it tests (``reraised_only``)."""
+    def innermost_try(site: CallSite, read: Callable[[SemanticModel, cst.CSTNode, CallSite], Tuple[str, ...]]) -> Tuple[str, ...]:
+        """What ``read`` says of the innermost ``try`` around the call (in its body) that no
+        retry layer goes round from: the classes it lets out when it raises again only what it
+        tests (``reraised_only``), or those it catches by name and lets die (``caught_quietly``)."""
         for node in reversed(site.stack):
             if isinstance(node, (cst.Try, cst.TryStar)) and id(node) not in retried_tries and in_try_body(node, site):
-                return reraised_only(model, node, site)
-        return ()
-
-    def caught(site: CallSite) -> Tuple[str, ...]:
-        """What the innermost ``try`` around the call (in its body) catches by name and lets
-        die (``caught_quietly``)."""
-        for node in reversed(site.stack):
-            if isinstance(node, (cst.Try, cst.TryStar)) and id(node) not in retried_tries and in_try_body(node, site):
-                return caught_quietly(model, node, site)
+                return read(model, node, site)
         return ()
 
     _handed_lambdas(model, values, function_of, locate)
@@ -241,8 +234,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             call = Call(
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site) or id(site.node) in scheduled, passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
-                swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks, spared(site),
-                caught(site),
+                swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks,
+                innermost_try(site, reraised_only), innermost_try(site, caught_quietly),
             )
             owner.calls.append(call)
             if lambda_function is not None:

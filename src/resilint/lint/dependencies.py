@@ -48,15 +48,8 @@ class Requirement:
 
     def guarantees_at_least(self, major: int) -> bool:
         """Whether every version the specifier allows is ``major`` or later."""
-        for operator, version in _VERSION.findall(self.specifier):
-            leading = _major(version)
-            if leading is None:
-                continue
-            if operator in (">=", "==", "===", "~=") and leading >= major:
-                return True
-            if operator == ">" and leading >= major:
-                return True
-        return False
+        lowest = self.lowest_major()
+        return lowest is not None and lowest >= major
 
 
     def lowest_major(self) -> Optional[int]:
@@ -101,7 +94,7 @@ class ProjectDependencies:
         found: Dict[str, Optional[int]] = {}
         for requirement in self.requirements:
             major = requirement.lowest_major()
-            known = found.get(requirement.name, major) if requirement.name in found else major
+            known = found.get(requirement.name, major)
             found[requirement.name] = None if major is None or known is None else min(major, known)
         return {name: major for name, major in found.items() if major is not None}
 
