@@ -147,6 +147,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     for info in model.functions:
         if id(info) in db.left_open:
             function_of(info).leaves_open = True
+        if id(info) in db.left_open_by:
+            function_of(info).leaves_open_by = db.left_open_by[id(info)]
         if id(info) in db.commits_within:
             function_of(info).commits_within = True
         through = [locate(call) for call in db.open_through.get(id(info), ())]

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 41
+SUMMARY_VERSION = 42
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -397,6 +397,10 @@ class FunctionSummary:
     # It returns with the implicit transaction of a session that outlives it still open (a
     # query through ``Model.query`` or ``db.session`` and no commit after it).
     leaves_open: bool = False
+    # The parameter through whose ``.query`` it queries last, leaving that transaction open
+    # (``model.query.filter(...).one()``): it returns with one open when its callers hand it a
+    # model class, which the project pass tells.
+    leaves_open_by: str = ""
     # The project calls after its last commit ("line:column"), outside any block or branch,
     # that may leave a transaction open for it to return with (``return self.repo.get_one(id)``
     # in a wrapper): the project pass tells whether one does and nothing after it ends it.
@@ -515,7 +519,7 @@ class ModuleSummary:
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
                 [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open, f.scalars,
                 None if f.returned_keys is None else list(f.returned_keys), f.committed_at, list(f.open_through),
-                f.commits_within, f.generator,
+                f.commits_within, f.generator, f.leaves_open_by,
             ], _FUNCTION)
 
         return [
@@ -599,7 +603,7 @@ class ModuleSummary:
                     scalars={str(name): str(kind) for name, kind in f[20].items()},
                     returned_keys=None if f[21] is None else tuple(str(key) for key in f[21]),
                     committed_at=str(f[22]), open_through=tuple(str(at) for at in f[23]),
-                    commits_within=bool(f[24]), generator=bool(f[25]),
+                    commits_within=bool(f[24]), generator=bool(f[25]), leaves_open_by=str(f[26]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -634,7 +638,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], "", [], []]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False, False]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False, False, ""]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

@@ -99,6 +99,9 @@ class DbScopes:
     commit_calls: Dict[int, cst.Call] = field(default_factory=dict)
     # Functions that return with their last implicit transaction still open, by id: its start.
     left_open: Dict[int, cst.Call] = field(default_factory=dict)
+    # Functions whose last query goes through a parameter's ``.query`` (``model.query.get(id)``),
+    # by id: that parameter (open when callers hand it a model class: the project pass tells).
+    left_open_by: Dict[int, str] = field(default_factory=dict)
     # Per function: the project calls after its last commit that may leave a transaction open
     # for it to return with (the project pass tells).
     open_through: Dict[int, List[cst.Call]] = field(default_factory=dict)
@@ -297,6 +300,7 @@ class _Finder:
             spans = _spans(sites, begins, closes)
             if starts is sqlalchemy.starts_implicit and sites:
                 self._left_open(sites, spans, ends_here)
+                self._left_open_by(sites, ends_here)
                 self._after_calls(sites, spans, ends_here)
             for start, covered in spans:
                 if starts is sqlalchemy.starts_implicit:
@@ -324,8 +328,8 @@ class _Finder:
         start, _ = spans[-1]
         if any(ends_here(site) for site in sites if site.order > start.order):
             return
-        if _in_block(start):
-            return  # in a block or a branch: whether it is still open at the end, we cannot say
+        if _branched(start):
+            return
         root = start.node.func
         while isinstance(root, (cst.Attribute, cst.Call)):
             root = root.value if isinstance(root, cst.Attribute) else root.func
@@ -333,6 +337,24 @@ class _Finder:
         if binding is None or (binding.scope is start.scope and binding.expr is not None):
             return  # a session made here (or a name we cannot trace)
         self.found.left_open[id(function)] = start.node
+
+    def _left_open_by(self, sites: List[CallSite], ends_here: Callable[[CallSite], bool]) -> None:
+        """A function whose last query is a model's ``.query`` on one of its parameters
+        (``model.query.filter(...).one()``, nothing ending it after): it leaves that model's
+        transaction open if its callers hand it a model class."""
+        function = sites[0].scope.enclosing_function
+        if function is None or id(function) in self.found.left_open:
+            return
+        for site in sorted(sites, key=lambda s: s.order, reverse=True):
+            if ends_here(site):
+                return
+            owner = sqlalchemy.model_query_owner(site.node)
+            if owner is None:
+                continue
+            binding = self.model.lookup(owner, site.scope, site.order)
+            if binding is not None and binding.parameter is not None and binding.scope is site.scope and not _branched(site):
+                self.found.left_open_by[id(function)] = owner
+            return
 
     def _after_calls(self, sites: List[CallSite], spans: List[Tuple[CallSite, List[CallSite]]], ends_here: Callable[[CallSite], bool]) -> None:
         """Candidate transactions a function commits without opening them itself: from a call
@@ -487,6 +509,13 @@ def _in_block(site: CallSite, allowed: Tuple[type, ...] = ()) -> bool:
         isinstance(node, (cst.With, cst.If, cst.For, cst.While, cst.Try)) and not isinstance(node, allowed)
         for node in site.stack if not isinstance(node, (cst.FunctionDef, cst.Module, cst.ClassDef))
     )
+
+
+def _branched(site: CallSite) -> bool:
+    """Whether ``site`` runs on some paths of its function only, so that whether what it began
+    is still open at the end cannot be said (a ``try`` body's query began it whether it then
+    raised or not; a handler's runs only on a failure)."""
+    return _in_block(site, allowed=(cst.Try,)) or any(isinstance(node, cst.ExceptHandler) for node in site.stack)
 
 
 def _query_chain(call: cst.Call) -> bool:

@@ -102,6 +102,20 @@ def starts_implicit(call: cst.Call, receiver: Receiver) -> bool:
     return False
 
 
+def model_query_owner(call: cst.Call) -> Optional[str]:
+    """``model.query.filter(...)``: the name whose ``.query`` the call queries through, when it
+    is a plain lower-case name (a capitalised one is a model class, which ``starts_implicit``
+    reads); whether that name holds a model is for its callers to tell."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in _MODEL_QUERIES):
+        return None
+    owner = func.value
+    if not (isinstance(owner, cst.Attribute) and owner.attr.value == "query" and isinstance(owner.value, cst.Name)):
+        return None
+    name = owner.value.value
+    return name if name[:1].islower() and name != "self" else None
+
+
 def _by_primary_key(call: cst.Call) -> bool:
     """``session.get(User, user_id)``: a model class and its key (an HTTP session's ``get`` takes
     a URL)."""

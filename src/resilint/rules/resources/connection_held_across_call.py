@@ -152,8 +152,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
     Limits: statements are taken in the order they are written (a loop that queries at the end
     of its body and calls out at the start is not seen); a session's implicit transaction is
     followed within one function, and into its caller only when a project function returns
-    with it open (its last query is through a session that outlives it, with no commit after:
-    `load_sport(id)`, a service whose constructor queries, or a repository's method over the
+    with it open (its last query is through a session that outlives it, with no commit after,
+    also in the body of a `try`: `load_sport(id)`, a model's `.query` on a parameter
+    its callers hand a model class, `safe_query(User, "id", id)` over `model.query.filter(...)`,
+    a service whose constructor queries, or a repository's method over the
     caller's session, `repo.get_one(id)`, whatever it is named, or a wrapper returning what such
     a function left open, `HttpRepo.get_one` over the repository's; in the caller's own package
     or in another top-level package of the project, `ckanext` calling `ckan.model`) and the
@@ -167,7 +169,7 @@ class ConnectionHeldAcrossCall(ProjectRule):
 
     Summary facts it reads (`lint/summary.py`): each function's `db_scopes` (description,
     place, `via`, `yields`, `wraps`, `locks`, `implicit`, `queries`), `decorators`,
-    `defers_in_transaction`, `commits`, `leaves_open`, `open_through`, `commits_within`, and each
+    `defers_in_transaction`, `commits`, `leaves_open`, `leaves_open_by`, `open_through`, `commits_within`, and each
     call's `db_scopes`, `later`, `target`, `arguments`, `mocked`, `guards` and `passed`. Its `triggers` are every
     name that opens a DB scope (`resilint.libraries.db_scopes.DB_SCOPE_TRIGGERS`); a file with
     none of them opens no scope of its own, but its summary still needs, for the walk from a
@@ -794,7 +796,7 @@ class _Judge:
         ``get_one`` queried), through any number of such wrappers."""
         if function is None:
             return False
-        if function.leaves_open:
+        if function.leaves_open or (function.leaves_open_by and self._given_a_class(function, function.leaves_open_by)):
             return True
         if not function.open_through:
             return False
@@ -804,6 +806,11 @@ class _Judge:
         self._open[function.name] = False  # a recursive call leaves nothing open of its own
         self._open[function.name] = found = self._left_open_through(function)
         return found
+
+    def _given_a_class(self, function: FunctionSummary, parameter: str) -> bool:
+        """Whether a call of ``function`` in the project hands ``parameter`` a project class (the
+        model whose ``.query`` it queries through)."""
+        return any(held.kind == "class" for held in self.graph.values.parameter(function.name, parameter, function.place.path))
 
     def _left_open_through(self, function: FunctionSummary) -> bool:
         """A call after ``function``'s last commit that leaves a transaction open, and no

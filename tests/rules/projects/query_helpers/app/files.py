@@ -1,0 +1,5 @@
+import requests
+
+
+def resized_image(url):
+    return requests.get(url, timeout=5).content
