@@ -161,6 +161,8 @@ class Binding:
     # expression and the element's index; its value is that element of each tuple the
     # expression may be (``expr`` stays unset: the binding does not hold the whole value)
     unpacked: Optional[Tuple[cst.BaseExpression, int, int]] = None
+    # a ``for`` loop's target: the query it walks the rows of (``for user in User.query.all()``)
+    iterated: Optional[cst.Call] = None
 
 
 @dataclass(eq=False)
@@ -632,6 +634,10 @@ class SemanticModel:
             return (binding.class_of,)
         if binding.unpacked is not None:
             return self._element_values(*binding.unpacked, binding.scope, binding.order)
+        if binding.iterated is not None:
+            # a row of the query, named for the project pass (which knows the model classes)
+            names = (self.type_name(value) for value in self.resolve_all(binding.iterated, binding.scope, binding.order))
+            return tuple(QName(f"{name}.[]") for name in names if name is not None)
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
             annotated = self._annotated(binding)
@@ -1204,7 +1210,10 @@ class _ModelBuilder:
 
     def visit_For(self, node: cst.For) -> None:
         self.model.loops.append(node)
-        self._bind_target(node.target, self._next())
+        if isinstance(node.target, cst.Name) and _row_query(node.iter):
+            self._bind(node.target.value, self._next(), iterated=node.iter)
+        else:
+            self._bind_target(node.target, self._next())
         self.stack.append(node)
 
     def leave_For(self, original_node: cst.For) -> None:
@@ -1345,6 +1354,20 @@ def _dotted(node: Union[cst.Attribute, cst.Name, cst.BaseExpression, None]) -> O
         return None
     parts.append(identifier(node.value))
     return ".".join(reversed(parts))
+
+
+# The methods of an ORM query whose result a loop walks row by row (SQLAlchemy's
+# ``User.query.filter(...).all()``, Django's ``Network.objects.filter(...)``).
+_ROW_LISTS = frozenset({
+    "all", "filter", "filter_by", "exclude", "order_by", "select_related", "prefetch_related", "only", "defer",
+    "distinct", "options", "join", "outerjoin", "limit", "offset", "select_for_update", "with_for_update", "annotate",
+    "using", "iterator",
+})
+
+
+def _row_query(expr: cst.BaseExpression) -> bool:
+    """``X.query.all()``, ``X.objects.filter(...)``: a call of a query's method that gives rows."""
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _ROW_LISTS
 
 
 def _generic_alias(expr: cst.Subscript) -> bool:

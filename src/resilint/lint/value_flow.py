@@ -31,7 +31,13 @@ _MAX_ROUNDS = 4  # evaluations of a cycle's values before what they hold is take
 # ``Order.objects.select_for_update().filter(...).first()``): an instance of the model.
 _ONE_ROW = re.compile(
     r"^(?:(?:all|filter|exclude|select_for_update|select_related|prefetch_related|only|defer|using|order_by|annotate)\.)*"
-    r"(?:get|create|first|last|latest|earliest|get_by_natural_key)$"
+    r"(?:get|create|first|last|latest|earliest|get_by_natural_key|(?:all|filter|exclude|order_by|iterator)\.\[\])$"
+)
+# And what a Flask-SQLAlchemy model's ``query`` gives one row as (``User.query.get(id)``,
+# ``User.query.filter_by(...).first()``, a row of ``User.query.all()`` a loop walks).
+_ONE_QUERIED_ROW = re.compile(
+    r"^(?:(?:filter|filter_by|order_by|options|join|outerjoin|limit|offset|distinct|with_for_update)\.)*"
+    r"(?:get|first|one|one_or_none|get_or_404|first_or_404|one_or_404|(?:all|filter|filter_by|order_by|limit|offset|options)\.\[\])$"
 )
 
 
@@ -178,7 +184,9 @@ class ValueFlow:
         if not base or not graph.is_project_name(base):
             return (Held("object", canonical_name(name)),)  # a library's own object
         model, manager, query = name.partition(".objects.")
-        if manager and _ONE_ROW.match(query):
+        if not manager:
+            model, manager, query = name.partition(".query.")
+        if manager and (_ONE_ROW if manager == ".objects." else _ONE_QUERIED_ROW).match(query):
             return [Held("instance", held.name, module=held.module) for held in self.of(model, near) if held.kind == "class"]
         if attribute == CALLED:
             return [held for owner in self.of(base, near) for held in self.callee(owner)]
@@ -272,9 +280,25 @@ class ValueFlow:
             ]
         return self.callee(value)
 
-    def class_attribute(self, cls: str, attribute: str, depth: int = 0) -> Tuple[Held, ...]:
+    def class_attribute(self, cls: str, attribute: str) -> Tuple[Held, ...]:
         """A project class's attribute: its own (methods, class attributes, what ``self.x = …``
-        stores), else a base class's, in any module; a library base's attribute by its name."""
+        stores), else a base class's, in any module; else a library base's, by its name. A
+        library base comes first only for what no project base defines: a mixin's method after
+        it (``class User(db.Model, Email)``, ``Email.sendmail``) is what the code calls; a
+        special method (``__init__``) is looked up in Python's order, library bases included."""
+        found = self._project_attribute(cls, attribute, 0, special=attribute.startswith("__"))
+        if found:
+            return found
+        for holder in self.lineage(cls):
+            module = self.graph.class_module(holder)
+            for base in self.bases(holder, module) if module is not None else ():
+                if base.kind != "class" and base.name != "builtins.object":
+                    return (Held("object", canonical_name(f"{base.name}.{attribute}")),)
+        return ()
+
+    def _project_attribute(self, cls: str, attribute: str, depth: int, special: bool) -> Tuple[Held, ...]:
+        """The attribute as the first project class of ``cls``'s hierarchy that has it gives it
+        (``special``: or a library base before it, by its name)."""
         module = self.graph.class_module(cls)
         if module is None:
             return ()
@@ -285,8 +309,8 @@ class ValueFlow:
             return ()
         for base in self.bases(cls, module):
             if base.kind == "class":
-                found = self.class_attribute(base.name, attribute, depth + 1)
-            elif base.name != "builtins.object":
+                found = self._project_attribute(base.name, attribute, depth + 1, special)
+            elif special and base.name != "builtins.object":
                 found = (Held("object", canonical_name(f"{base.name}.{attribute}")),)
             else:
                 continue

@@ -30,3 +30,16 @@ def free_address(network_pk):
     with transaction.atomic():
         Network.objects.filter(pk=network_pk).update(last_ip=address)
     return address
+
+
+def assign_every_address(site_pk):
+    # each row of a queryset the loop walks is an instance of its model
+    with transaction.atomic():
+        for network in Network.objects.filter(site=site_pk):
+            network.first_free_ip()  # expect: RES301 "`first_free_ip` -> `DnsService.records`"
+
+
+def label_every_rack():
+    with transaction.atomic():
+        for rack in Rack.objects.all():
+            rack.label()
