@@ -11,6 +11,7 @@ from resilint.libraries.db_scopes.sqlalchemy import ending_method
 from resilint.libraries.network_mocks import answered
 from resilint.libraries.outbound import longest_wait, sends_request, wait_in_words
 from resilint.libraries.timeout_verdicts import passed_constant
+from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Call, DbScope, FunctionSummary, Place
@@ -103,7 +104,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
     `send_robust`): it runs every receiver connected to it (`document_consumed.connect(handler)`
     in an `AppConfig.ready()`, or `@receiver(document_consumed)`), in the caller's frame.
 
-    Not reported: work deferred with `transaction.on_commit(...)` (directly, or through a
+    Not reported: test code (the `test-code` setting, as for RES202): a test holds the test
+    database's transaction, and the code under test is judged where it holds one; work
+    deferred with `transaction.on_commit(...)` (directly, or through a
     project helper that defers when `connection.in_atomic_block` is true, or that stores the
     function it would call in a queue when there is one and calls it only otherwise: `if
     "email_queue" in g: g.email_queue.append((send, email)) else: send(email)`, emails a
@@ -702,7 +705,10 @@ class _Judge:
         self._held: Dict[Tuple[int, int], Optional[_Held]] = {}  # (function, DB scope) → what it holds
 
     def run(self) -> None:
+        settings = self.ctx.settings
         for function in self.graph.functions:
+            if is_test_code(function.place.path, settings):
+                continue  # the test database's transaction: the code under test is judged where it holds one
             decorated = self._decorated(function)
             for call in function.calls:
                 if call.later:
