@@ -83,11 +83,12 @@ def starts_own_server(model: SemanticModel, scope: Scope) -> bool:
 
 
 def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> bool:
-    """Whether the call's URL (its first positional argument or ``url=``), as written there or
+    """Whether the call's URL or host (its first positional argument, ``url=`` or ``host=``:
+    ``redis.Redis(host="localhost")``), as written there or
     in the local or attribute it is read from (``base_url = "http://127.0.0.1:8080/"``;
     ``base_url + "shutdown"``; ``self.url`` set in ``setUp``), is one of this machine's."""
     args = site.node.args
-    given = next((a.value for a in args if a.keyword is not None and a.keyword.value == "url"), None)
+    given = next((a.value for a in args if a.keyword is not None and a.keyword.value in ("url", "host")), None)
     if given is None and args and args[0].keyword is None and not args[0].star:
         given = args[0].value
     for _ in range(3):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``

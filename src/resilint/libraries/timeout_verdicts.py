@@ -1259,15 +1259,19 @@ class _ProjectJudge:
         found: List[Forward] = []
         for call in function.calls:
             args = call.arguments
-            if args is None or not _passes_callers_arguments(args):
+            if args is None:
+                continue
+            step = ((function, call),)
+            held = own_parameter(function.name, ("ref", call.target))
+            if held is None and not _passes_callers_arguments(args):
                 continue  # no question for the value flow: it cannot forward a timeout
             near = function.place.path
             client = call.target if self.spec(call.target) is not None else self.object_client(call.target, near)
             spec = self.spec(client)
-            step = ((function, call),)
-            held = own_parameter(function.name, ("ref", call.target))
             if held is not None and not held.startswith("*"):
-                if args.forwards_kwargs and not function.sets_timeout and not args.star:
+                # ``func(*args, **kwargs)``, ``http_method(url)``: whether ``*args`` may carry a
+                # timeout is for the client each caller hands in to tell (``bound_to``)
+                if (args.forwards_kwargs or not args.double_star) and not function.sets_timeout:
                     found.append(Forward("", _HELD_SPEC, None, None, None, None, step, held))
                 continue
             if client is not None and spec is not None and spec.keyword is not None:

@@ -198,7 +198,9 @@ class MissingTimeout(ProjectRule):
     A wrapper handed the client function by its caller (`def call_api(self, endpoint,
     http_method, **kwargs): http_method(url, **kwargs)`, called as `self.call_api(endpoint,
     requests.get, **kwargs)`) sends with whatever each caller passes, through any number of
-    wrappers; a parameter annotated with a protocol class of the file (`http_method:
+    wrappers (also `func(*args, **kwargs)`, the URL handed on in `*args`, and a wrapper that
+    passes no timeout of its own, `def send(http_method, url): return http_method(url)`,
+    reported at each caller that hands it a client); a parameter annotated with a protocol class of the file (`http_method:
     HttpMethod`) still holds what the callers pass.
     A wrapper that picks its client by a parameter (`request = requests.post if method ==
     "POST" else requests.get`) is judged, at each call, on the client that call's arguments
@@ -232,7 +234,8 @@ class MissingTimeout(ProjectRule):
     an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
     file gives a timeout (`ftp.connect(host, 21, 10)`). In test code (the `test-code` setting),
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
-    `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`), the server the test run
+    `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, `redis.Redis(host=
+    "localhost")`), the server the test run
     starts, is not flagged: that wait is the test run's own. A call to any other host from test
     code still is, and so is a loopback client that waits the socket default
     (`smtplib.SMTP("localhost")`): those are judged with the whole project, which does not
@@ -624,6 +627,30 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a timing wrapper handed the client function, its URL through ``*args``
+            """
+            import time
+            import requests
+            def measureit(func, *args, **kwargs):
+                before = time.perf_counter()
+                return func(*args, **kwargs), time.perf_counter() - before
+            def download(url):
+                return measureit(requests.get, url)
+            """,
+            line=7,
+        ),
+        Invalid(
+            # a wrapper handed the client function, which passes it no timeout of its own
+            """
+            import requests
+            def send(http_method, url):
+                return http_method(url)
+            def fetch(url):
+                return send(requests.get, url)
+            """,
+            line=5,
+        ),
         Invalid(
             # the caching wrapper hands back the session it was given
             """

@@ -3,6 +3,7 @@
 # run's own; a call to another host from the same tests still needs a timeout.
 import unittest
 
+import redis
 import requests
 
 BASE = "http://127.0.0.1:6666/"
@@ -22,3 +23,12 @@ class ModulesTest(unittest.TestCase):
 
     def check_query(self):
         return requests.post(self.url + "query", json={"module": "dns"})
+
+
+def local_redis():
+    # the Redis the test run starts, by its host keyword
+    return redis.Redis(host="localhost", port=6379)
+
+
+def shared_redis():
+    return redis.Redis(host="cache.example.org", port=6379)  # expect: RES101
