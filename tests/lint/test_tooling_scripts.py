@@ -33,6 +33,32 @@ def test_tox_nox_and_ci_commands_name_their_scripts(tmp_path):
     ]
 
 
+def test_the_packagings_pytest_plugins_are_test_tooling(tmp_path):
+    plugins = {name: "import pytest\n" for name in (
+        "pulpcore/pytest_plugin.py", "pulp_file/pytest_plugin/__init__.py", "src/poetic/fixtures.py",
+        "cfgpkg/plugin.py", "setuppkg/plugin.py", "pulpcore/app.py",
+    )}
+    write_tree(tmp_path / "pep621", {
+        **plugins,
+        "pyproject.toml": (
+            '[project]\nname = "pulpcore"\n\n[project.entry-points."pytest11"]\n'
+            'pulpcore = "pulpcore.pytest_plugin"\npulp_file = "pulp_file.pytest_plugin"\n\n'
+            '[project.entry-points."pulpcore.plugin"]\napp = "pulpcore.app"\n'
+        ),
+    })
+    assert tooling_scripts(str(tmp_path / "pep621")) == ["pulp_file/pytest_plugin/__init__.py", "pulpcore/pytest_plugin.py"]
+    write_tree(tmp_path / "poetry", {
+        **plugins, "pyproject.toml": '[tool.poetry.plugins.pytest11]\npoetic = "poetic.fixtures"\n',
+    })
+    assert tooling_scripts(str(tmp_path / "poetry")) == ["src/poetic/fixtures.py"]
+    write_tree(tmp_path / "legacy", {
+        **plugins,
+        "setup.cfg": "[options.entry_points]\npytest11 =\n    cfg = cfgpkg.plugin\nconsole_scripts =\n    app = pulpcore.app:main\n",
+        "setup.py": 'setup(entry_points={"pytest11": ["setuppkg = setuppkg.plugin"], "console_scripts": ["x = pulpcore.app"]})\n',
+    })
+    assert tooling_scripts(str(tmp_path / "legacy")) == ["cfgpkg/plugin.py", "setuppkg/plugin.py"]
+
+
 def test_scripts_outside_the_project_and_unreadable_files_are_passed_over(tmp_path):
     write_tree(tmp_path / "project", {
         "tox.ini": "[testenv]\ncommands = python ../outside.py\n  python 'unbalanced.py\n",

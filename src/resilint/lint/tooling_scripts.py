@@ -8,6 +8,8 @@ so there is no herd for jitter to spread, and a literal timeout bounds a call to
 runs. With the default ``test-code`` they count as test code (``config.with_test_scripts``);
 a project that sets ``test-code`` itself names its test code in full. A script the job starts
 in the background (``python app.py &``) is a server under test, production code: not counted.
+So are the project's pytest plugins, the modules its packaging registers as ``pytest11`` entry
+points (``pyproject.toml``, ``setup.cfg``, ``setup.py``): fixtures and helpers of its test runs.
 
 Read once per run from the files at the project root, so they are part of the effective
 configuration (and of the cache key, ``lint.cache``). A file that cannot be read is passed
@@ -62,8 +64,8 @@ def tooling_root(start: str) -> Optional[str]:
 
 def tooling_scripts(root: str) -> List[str]:
     """The project's scripts (paths relative to ``root``, ``/``-separated, files that exist)
-    that its test tooling runs."""
-    found: Set[str] = set()
+    that its test tooling runs, and its pytest plugins."""
+    found: Set[str] = set(_pytest_plugins(root))
     for line in _command_lines(root):
         for word in _scripts_of(line):
             relative = os.path.normpath(_TOX_SUBSTITUTIONS.sub("", word)).replace(os.sep, "/")
@@ -144,6 +146,40 @@ def _first_argument(words: List[str]) -> Optional[str]:
         else:
             return word if word.endswith(".py") else None
     return None
+
+
+# ``[project.entry-points."pytest11"]`` (or Poetry's ``[tool.poetry.plugins."pytest11"]``) and
+# the entries under it, up to the next table.
+_PYPROJECT_PLUGINS = re.compile(
+    r"^\[\s*(?:project\.entry-points|tool\.poetry\.plugins)\.[\"']?pytest11[\"']?\s*\]\s*$(.*?)(?=^\s*\[|\Z)",
+    re.M | re.S,
+)
+# ``entry_points={"pytest11": ["name = module", ...]}`` in ``setup.py``.
+_SETUP_PY_PLUGINS = re.compile(r"[\"']pytest11[\"']\s*:\s*\[([^\]]*)\]")
+
+
+def _pytest_plugins(root: str) -> Iterator[str]:
+    """The files of the modules the packaging registers as pytest plugins."""
+    modules: List[str] = []
+    for entries in _PYPROJECT_PLUGINS.findall(_read(os.path.join(root, "pyproject.toml"))):
+        modules.extend(re.findall(r"^\s*[\w.\"'-]+\s*=\s*[\"']([\w.]+)", entries, re.M))
+    for entries in _SETUP_PY_PLUGINS.findall(_read(os.path.join(root, "setup.py"))):
+        modules.extend(re.findall(r"[\"'][^\"'=]*=\s*([\w.]+)", entries))
+    setup_cfg = _read(os.path.join(root, "setup.cfg"))
+    if "pytest11" in setup_cfg:
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read_string(setup_cfg)
+            lines = parser.get("options.entry_points", "pytest11", fallback="")
+        except configparser.Error:
+            lines = ""
+        modules.extend(re.findall(r"=\s*([\w.]+)", lines))
+    for module in modules:
+        path = module.replace(".", "/")
+        for candidate in (f"{path}.py", f"{path}/__init__.py", f"src/{path}.py", f"src/{path}/__init__.py"):
+            if os.path.isfile(os.path.join(root, candidate)):
+                yield candidate
+                break
 
 
 def _read(path: str) -> str:

@@ -253,8 +253,10 @@ class BackoffWithoutJitter(ProjectRule):
     file after `python` (or `{envpython}`, `coverage run`) in the `commands` of `tox.ini`
     (`setup.cfg`, `pyproject.toml`'s `legacy_tox_ini`), in `noxfile.py`, and in GitHub Actions,
     GitLab CI, CircleCI and Azure Pipelines files at the project root; not one started in the
-    background (`python app.py &`: the server under test). Setting `test-code` names the test
-    code in full; `test-code = []` checks everything.
+    background (`python app.py &`: the server under test); and the project's pytest plugins,
+    the modules its packaging registers as `pytest11` entry points (`pyproject.toml`,
+    `setup.cfg`, `setup.py`). Setting `test-code` names the test code in full;
+    `test-code = []` checks everything.
     """
 
     code = "RES202"
