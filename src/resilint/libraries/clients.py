@@ -454,6 +454,14 @@ def _sdk_http() -> Dict[str, TimeoutSpec]:
         "jira", unbounded_default="the jira client sends every request with `timeout=None` by default",
         split_hint=_REQUESTS_SPLIT,
     )
+    # python-gitlab: Gitlab(url, private_token, oauth_token, job_token, ssl_verify,
+    # http_username, http_password, timeout=None, ...): every request of the client sends that
+    # timeout, None by default; a session of the caller's (``session=``) may fill one in.
+    table["gitlab.Gitlab"] = TimeoutSpec(
+        "gitlab", position=7, elsewhere=("session",),
+        unbounded_default="python-gitlab sends every request with `timeout=None` by default",
+        split_hint=_REQUESTS_SPLIT,
+    )
     # OpenAI(*, api_key, ..., timeout=NOT_GIVEN, max_retries=2, ..., http_client=None): without
     # a timeout, openai's DEFAULT_TIMEOUT (600 s, 5 s to connect), or a given http_client's own
     # when it set one; timeout=None is no timeout at all.
@@ -522,7 +530,7 @@ TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "valkey", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
-    "jira", "openai", "websocket", "pycurl", "treq", "xmlrpc", "imap_tools", "ldap3",
+    "jira", "openai", "websocket", "pycurl", "treq", "xmlrpc", "imap_tools", "ldap3", "gitlab",
 )
 
 

@@ -25,7 +25,7 @@ _CONSTRUCTIONS = frozenset({
     "socket.setdefaulttimeout", "boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",
     "botocore.session.Session.create_client", "requests_hardened.Config", "httplib2.Http",
     "google_auth_httplib2.AuthorizedHttp", "zeep.Transport", "zeep.transports.AsyncTransport", "slumber.API",
-    "hvac.Client", "jira.JIRA", "openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI",
+    "hvac.Client", "jira.JIRA", "gitlab.Gitlab", "openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI",
     "openai.AsyncAzureOpenAI", "googleapiclient.discovery.build", "googleapiclient.discovery.build_from_document",
 })
 # Requests of clients the catalog judges elsewhere than at the call (pycurl by its options,

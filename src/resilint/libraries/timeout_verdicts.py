@@ -77,6 +77,7 @@ _RUNTIME_HINTS = {
     "zeep": None,
     "hvac": None,
     "jira": None,
+    "gitlab": None,
     "openai": None,
     "websocket": None,
     "requests_hardened": None,

@@ -171,6 +171,7 @@ class MissingTimeout(ProjectRule):
     | slumber | its session's: a plain session waits forever | RES101 |
     | hvac `Client` | 30 s | bounded (RES105 if `max-timeout` < 30) |
     | jira `JIRA` | `timeout=None`: every request (the constructor's server-info request too) waits forever | RES101 |
+    | python-gitlab `Gitlab` | `timeout=None`: every request waits forever (a `session=` of the caller's may set one) | RES101 |
     | OpenAI (`OpenAI`, `AsyncOpenAI`, Azure) without `timeout=` or an `http_client` | 600 s (5 s to connect) | RES105 |
     | websocket-client `create_connection` | `websocket.getdefaulttimeout()`: none unless set | RES101 |
     | pycurl | `TIMEOUT` 0: a transfer waits forever; connects 300 s | RES101 |
@@ -334,7 +335,7 @@ class MissingTimeout(ProjectRule):
     are never given the keyword (they are not findings). Left alone, and listed by `resilint
     fix`: clients whose timeout is not a per-call split timeout (aiohttp's `ClientTimeout`,
     urllib, `http.client`, urllib3, sockets, mail and FTP clients, Redis, psycopg2, botocore,
-    MySQL drivers, httplib2, googleapiclient, zeep, slumber, hvac, jira, OpenAI, websocket-client,
+    MySQL drivers, httplib2, googleapiclient, zeep, slumber, hvac, jira, python-gitlab, OpenAI, websocket-client,
     pycurl, ldap3, `extend-clients`
     names).
 
