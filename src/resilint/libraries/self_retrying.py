@@ -384,8 +384,15 @@ def retried_exceptions(model: SemanticModel, policy: Policy) -> Tuple[str, ...]:
     scope, order = policy.scope or model.module_scope, policy.order
     if policy.library == "loop":
         names = []
-        for node in iter_nodes(policy.node, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            if not isinstance(node, cst.ExceptHandler) or node.type is None:
+        handlers = [
+            node for node in iter_nodes(policy.node, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef))
+            if isinstance(node, cst.ExceptHandler)
+        ]
+        # a handler's own ``try`` (``try: worker.quit() except Exception: log`` before its
+        # ``raise``) catches the handler's work, not what the loop goes round on
+        cleanup = {id(inner) for handler in handlers for inner in iter_nodes(handler) if inner is not handler}
+        for node in handlers:
+            if node.type is None or id(node) in cleanup:
                 continue
             # ``except ClientError as e: if e.response["Error"]["Code"] != "X": raise``
             # retries the error with that code only, whether or not the handler ends raising

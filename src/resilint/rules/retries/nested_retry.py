@@ -136,7 +136,10 @@ class NestedRetry(ProjectRule):
     an inner layer whose last failure a function on the way catches by name and only logs
     (`except TemporaryError: logger.exception(...)` around a call of a retried function, when
     the outer layer retries errors); an outer layer that does not retry what the inner one
-    raises when it gives up (tenacity's `RetryError` unless `reraise=True`; an SDK client's own
+    raises when it gives up (tenacity's `RetryError` unless `reraise=True`, a loop's `raise
+    RuntimeError(...)` after its last attempt around an outer loop that goes round on database
+    errors only: a `try` inside one of its handlers, `try: worker.quit() except Exception:
+    ...`, guards the handler's own work and retries nothing; an SDK client's own
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
     retries only other libraries' exceptions, such as `requests.HTTPError`, or only built-in
     classes no client's error derives from, such as the `KeyError` of an answer read too soon
@@ -231,6 +234,32 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the outer loop goes round on a database error only; the inner loop gives up with a
+        # RuntimeError, and the ``except Exception`` in the handler guards only its own cleanup
+        """
+        import logging, random, time
+        import psycopg, requests
+        logger = logging.getLogger(__name__)
+        def reload_config(url):
+            for attempt in range(3):
+                try:
+                    return requests.get(url, timeout=5)
+                except requests.ConnectionError:
+                    time.sleep(random.uniform(0, 2**attempt))
+            raise RuntimeError("reload failed")
+        def consume(conn, workers, url):
+            while True:
+                try:
+                    reload_config(url)
+                    return conn.execute("LISTEN events")
+                except psycopg.OperationalError:
+                    for worker in workers:
+                        try:
+                            worker.quit()
+                        except Exception:
+                            logger.exception("could not stop %s", worker)
+                    time.sleep(random.uniform(0, 5))
+        """,
         # the inner retry gives up with the error it retried, and the helper on the way catches
         # that class and only logs it: the outer retry never sees it
         """
