@@ -81,6 +81,37 @@ def find_loops(rec: Recogniser) -> None:
             rec.scopes.append(RetryScope(rec.add(policy), "loop", loop, loop, sample.scope.enclosing_function))
 
 
+def _pause_loops(rec: Recogniser, loop: cst.CSTNode, within: List[CallSite]) -> List[CallSite]:
+    """The sleeps of loops inside ``loop`` that only pause, in slices (``for i in range(10): if
+    self.should_stop: return; time.sleep(0.1)``): a pause of the outer loop, told as each slice."""
+    found = []
+    for call in within:
+        if rec.name(call) not in SLEEPS:
+            continue
+        index = next((i for i, node in enumerate(call.stack) if node is loop), None)
+        inner = [node for node in call.stack[index + 1:] if isinstance(node, (cst.For, cst.While, cst.If))] if index is not None else []
+        if len(inner) != 1 or not isinstance(inner[0], cst.For) or not _only_pauses(inner[0], call):
+            continue
+        found.append(call)
+    return found
+
+
+def _only_pauses(loop: cst.For, sleep: CallSite) -> bool:
+    """``for _ in range(N):`` whose body is the sleep and tests that leave (``if stop: return``)."""
+    iterator = loop.iter
+    if not (isinstance(iterator, cst.Call) and dotted_name(iterator.func) == "range"):
+        return False
+    for statement in block(loop.body):
+        if isinstance(statement, cst.If) and statement.orelse is None and leaves(branch(statement.body)):
+            continue
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(small, cst.Expr) and small.value is sleep.node for small in statement.body
+        ):
+            continue
+        return False
+    return True
+
+
 def _library_loop(rec: Recogniser, loop: cst.For, sample: CallSite) -> bool:
     iterator = loop.iter
     if isinstance(iterator, (cst.Name, cst.Attribute)):
@@ -146,7 +177,7 @@ def _handwritten(
         if feeds == "value":
             return None
         counted = feeds is None
-    sleeps = [c for c in calls if rec.name(c) in SLEEPS or rec.slept(c) is not None]
+    sleeps = [c for c in calls if rec.name(c) in SLEEPS or rec.slept(c) is not None] + _pause_loops(rec, loop, within)
     # ``if error_retry(): continue``: a function of the file that sleeps (and counts) before
     # saying go round; its pause is the loop's, placed where the loop calls it
     helpers: List[Tuple[CallSite, CallSite]] = []

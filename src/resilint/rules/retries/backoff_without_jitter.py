@@ -84,7 +84,9 @@ class BackoffWithoutJitter(ProjectRule):
       a helper's `return 60` after it) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
       `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
-      else: sleep(n)`), whatever the other branch waits. A loop that pauses through a project function which hands its parameter
+      else: sleep(n)`), whatever the other branch waits. A pause taken in slices by a loop of
+      its own that only sleeps (`for _ in range(10): if self.should_stop: return;
+      time.sleep(0.1)`) is the loop's pause. A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
       seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
       module or another. Twisted's sleeps count: `deferLater(reactor, delay)`, and a clock's
@@ -795,6 +797,25 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a one-second pause taken in slices, to notice a stop request on the way
+            """
+            import time
+            import psycopg
+            class Consumer:
+                def run(self, dsn):
+                    while True:
+                        try:
+                            with psycopg.connect(dsn, connect_timeout=5) as conn:
+                                return conn.execute("LISTEN events")
+                        except psycopg.OperationalError:
+                            for _ in range(10):
+                                if self.should_stop:
+                                    return
+                                time.sleep(0.1)
+            """,
+            line=13,
+        ),
         Invalid(
             # ``pending`` is the batch the loop itself narrowed, no polled state: a failed
             # request sends the same batch again after an exponential pause
