@@ -651,7 +651,7 @@ def unpacked_keyword(
     followed = False
     settings = frozenset(settings)
     if isinstance(value, cst.Name) and model is not None and scope is not None:
-        keys = local_mapping_keys(value.value, model, scope)
+        keys = local_mapping_keys(value.value, model, mapping_scope(value.value, model, scope, order))
         if keys is not None and not keys & settings:
             return None  # every dict the name may hold is written out, and none sets it
         if keys is not None and isinstance(scope.node, cst.FunctionDef):
@@ -757,6 +757,14 @@ def _reads(node: cst.CSTNode, name: str) -> bool:
     return any(isinstance(n, cst.Name) and n.value == name and id(n) not in targets for n in iter_nodes(node))
 
 
+def mapping_scope(name: str, model: SemanticModel, scope: Scope, order: int) -> Scope:
+    """Where the name a call unpacks (``**kwargs``) is bound: ``scope`` (its function), or its
+    module for a module's dict (``_CONNECTION_KWARGS = {}`` then
+    ``_CONNECTION_KWARGS["retry"] = ...``)."""
+    binding = model.lookup(name, scope, order)
+    return binding.scope if binding is not None and binding.scope.kind == "module" else scope
+
+
 def local_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:
     """Every key of such a local (``_mapping_keys``), written or set later, or None."""
     found = _mapping_keys(name, model, scope)
@@ -776,7 +784,7 @@ def _mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Tup
 
 
 def _read_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Tuple[Set[str], Set[str]]]:
-    bindings = scope.bindings.get(name) if scope.kind == "function" else None
+    bindings = scope.bindings.get(name) if scope.kind in ("function", "module") else None
     if not bindings:
         return None
     keys: Set[str] = set()

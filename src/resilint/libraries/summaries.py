@@ -14,7 +14,7 @@ import libcst as cst
 
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
-from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, returned_keys, written_mapping
+from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, mapping_scope, returned_keys, written_mapping
 from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later, scheduled_coroutines
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.django_signals import model_receivers
@@ -1082,10 +1082,9 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
     evaluator: Optional[TimeoutEvaluator] = None
     for arg in site.node.args:
         if arg.star == "**":
-            written = (
-                written_mapping(arg.value.value, model, function.scope)
-                if isinstance(arg.value, cst.Name) and arg.value.value != kwargs_param and function is not None else None
-            )
+            unpacked = arg.value.value if isinstance(arg.value, cst.Name) and arg.value.value != kwargs_param else None
+            where = mapping_scope(unpacked, model, function.scope, site.order) if unpacked is not None and function is not None else None
+            written = written_mapping(unpacked, model, where) if unpacked is not None and where is not None else None
             if written is not None:  # ``kwargs = {"timeout": 20}`` … ``send(query, **kwargs)``
                 mapping, later = written
                 for element in mapping.elements:
@@ -1098,10 +1097,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                         values.append(_argument(model, evaluator, function, keyword, element.value, locate))
                 keywords.extend(sorted(later))  # given, with a value the summary does not keep
                 continue
-            keys = (
-                local_mapping_keys(arg.value.value, model, function.scope)
-                if isinstance(arg.value, cst.Name) and arg.value.value != kwargs_param and function is not None else None
-            )
+            keys = local_mapping_keys(unpacked, model, where) if unpacked is not None and where is not None else None
             if keys is not None and not keys & TIMEOUT_KEYWORDS:
                 # a dict written out on each branch (``data = {"json": body}`` / ``{"data": body}``):
                 # whichever it is, it passes these keys and no timeout

@@ -199,7 +199,8 @@ class MissingTimeout(ProjectRule):
     A wrapper handed the client function by its caller (`def call_api(self, endpoint,
     http_method, **kwargs): http_method(url, **kwargs)`, called as `self.call_api(endpoint,
     requests.get, **kwargs)`) sends with whatever each caller passes, through any number of
-    wrappers (also `func(*args, **kwargs)`, the URL handed on in `*args`, and a wrapper that
+    wrappers (also `func(*args, **kwargs)`, the URL handed on in `*args`, a client class
+    handed in, `redis_class(host=..., **CONNECTION_KWARGS)`, and a wrapper that
     passes no timeout of its own, `def send(http_method, url): return http_method(url)`,
     reported at each caller that hands it a client); a parameter annotated with a protocol class of the file (`http_method:
     HttpMethod`) still holds what the callers pass.
@@ -250,7 +251,8 @@ class MissingTimeout(ProjectRule):
     through a project wrapper's `*args, **kwargs` (`connect(dsn=dsn)` into `def connect(*args,
     **kwargs): return psycopg2.connect(*args, **kwargs)`, or any positional argument there); a call answered in the
     process by a test double (responses, requests-mock, httpretty, `mock.patch` …, see RES105); a call that passes `**kwargs` of unknown
-    content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout; a local that
+    content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout; a local
+    (or a module's name, `CONNECTION_KWARGS`) that
     is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
     keys they show and those its items are set under (`q["auth"] = creds`; `kwargs["timeout"] = t`
     on every path through the function gives the request that timeout) or that `q.update({...})`,
@@ -628,6 +630,32 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a module's dict whose every key the file shows: none of them is a timeout
+            """
+            import redis
+            from django.conf import settings
+            CONNECTION_KWARGS = {"decode_responses": True}
+            if settings.REDIS_RETRY:
+                CONNECTION_KWARGS["retry_on_timeout"] = True
+            def connection():
+                return redis.Redis.from_url(settings.REDIS_URL, **CONNECTION_KWARGS)
+            """,
+            line=7,
+        ),
+        Invalid(
+            # the client class handed in by the caller, with that module dict
+            """
+            import redis
+            from django.conf import settings
+            CONNECTION_KWARGS = {}
+            def _from_class(redis_class):
+                return redis_class(host=settings.REDIS_HOST, **CONNECTION_KWARGS)
+            def connection():
+                return _from_class(redis.Redis)
+            """,
+            line=7,
+        ),
         Invalid(
             # a timing wrapper handed the client function, its URL through ``*args``
             """
