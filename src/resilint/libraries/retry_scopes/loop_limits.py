@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 # The errors a budget raises when it is spent (``BackoffTimeoutExceededError``, tenacity's ``RetryError``).
 _SPENT = re.compile(r"timeout|deadline|exceeded|exhausted|expired|RetryError", re.I)
-_BOUND_WORDS = re.compile(r"deadline|timeout|elapsed|expir|until|start|attempt|retr|tries|tried|count|budget|max_|limit|remaining|time|_left|^n$|^i$", re.I)
+_BOUND_WORDS = re.compile(r"deadline|timeout|elapsed|expir|until|start|attempt|retr(?!yable|iable)|tries|tried|count|budget|max_|limit|remaining|time|_left|^n$|^i$", re.I)
 
 
 def while_flags(loop: cst.CSTNode) -> Set[str]:

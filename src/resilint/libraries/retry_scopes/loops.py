@@ -771,7 +771,9 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
     counters = counter_names(body)
     for node in walk_statements(body):
         if isinstance(node, cst.If) and conditional_exit(node):
-            if not mentions_bound(rec, node.test, counters, None, 0):
+            # ``if err not in retryable or attempt == 4: break``: a side of an ``or`` that is no
+            # counter leaves on what was read
+            if any(not mentions_bound(rec, part, counters, None, 0) for part in _alternatives(node.test)):
                 return True
             if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in expression_nodes(node.test)):
                 return True  # ``if attempt and e.code == 517: sleep(1) else: raise``: the error decides
@@ -785,6 +787,13 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
         if isinstance(node, cst.For) and any(isinstance(p, cst.Name) and p.value == name for p in expression_nodes(node)):
             return True
     return False
+
+
+def _alternatives(test: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The sides of a test's ``or`` (the test itself when it has none)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _alternatives(test.left) + _alternatives(test.right)
+    return [test]
 
 
 def _logging_parameter(call: cst.Call, scope: Scope) -> bool:

@@ -41,7 +41,9 @@ class RetryOnAnyError(Rule):
     of specific types does not. A handler that hands the error to a function decides itself
     what is retried (that function may raise), unless the function prints or logs it
     (`print(e)`, `logger.warning(e)`, `sentry_sdk.capture_exception(e)`, or a parameter whose
-    default does: `printfn(e)` with `printfn=print`). Loops that ask for new input, take the next item of a queue or
+    default does: `printfn(e)` with `printfn=print`), and so does one that leaves on a condition
+    other than its attempt count, also as a side of an `or` (`if error not in RETRYABLE_ERRORS
+    or attempt == 4: break`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
     state are not retry loops (see RES203), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods, a
@@ -92,6 +94,23 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # the catch-all goes round only when the answer's error text is a known transient one
+        """
+        import random, time
+        import requests
+        RETRYABLE_ERRORS = {"Something went wrong"}
+        def values(url):
+            last = None
+            for attempt in range(1, 5):
+                last = requests.get(url, timeout=(3, 10))
+                try:
+                    return last.json()["results"][0]["values"]
+                except Exception:
+                    error = last.json().get("error")
+                    if error not in RETRYABLE_ERRORS or attempt == 4:
+                        break
+                    time.sleep(random.uniform(0, 2))
+        """,
         # each pass asks for another suffix of the host: a search, not a retry
         """
         import logging
