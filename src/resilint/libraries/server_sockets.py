@@ -105,7 +105,12 @@ def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> 
 
 
 def _leading_text(expr: cst.BaseExpression) -> Optional[str]:
-    """A string's text, or an f-string's up to its first placeholder."""
+    """A string's text, or a template's up to its first placeholder: an f-string's, and one
+    filled with ``.format(...)`` or ``%`` (``"http://localhost:{}/".format(PORT)``)."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+        expr = expr.func.value
+    elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
+        expr = expr.left
     if isinstance(expr, cst.FormattedString):
         text = ""
         for part in expr.parts:

@@ -236,8 +236,8 @@ class MissingTimeout(ProjectRule):
     an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
     file gives a timeout (`ftp.connect(host, 21, 10)`). In test code (the `test-code` setting),
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
-    `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, `redis.Redis(host=
-    "localhost")`), the server the test run
+    `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
+    `.format()` or `%`, `redis.Redis(host="localhost")`), the server the test run
     starts, is not flagged: that wait is the test run's own. A call to any other host from test
     code still is, and so is a loopback client that waits the socket default
     (`smtplib.SMTP("localhost")`): those are judged with the whole project, which does not

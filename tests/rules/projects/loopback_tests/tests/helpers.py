@@ -32,3 +32,12 @@ def local_redis():
 
 def shared_redis():
     return redis.Redis(host="cache.example.org", port=6379)  # expect: RES101
+
+
+PORT = 6666
+
+
+def webhook_status():
+    # URL templates of this machine, filled with .format() and %
+    requests.post("http://localhost:{}/webhook".format(PORT), json={})
+    return requests.get("http://127.0.0.1:%d/status" % PORT)
