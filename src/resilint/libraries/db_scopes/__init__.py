@@ -345,6 +345,8 @@ class _Finder:
         function = sites[0].scope.enclosing_function
         if function is None or id(function) in self.found.left_open:
             return
+        if not any(sqlalchemy.model_query_owner(site.node) for site in sites):
+            return
         for site in sorted(sites, key=lambda s: s.order, reverse=True):
             if ends_here(site):
                 return

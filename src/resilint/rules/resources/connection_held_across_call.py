@@ -706,8 +706,12 @@ class _Judge:
 
     def run(self) -> None:
         settings = self.ctx.settings
+        tests: Dict[str, bool] = {}
         for function in self.graph.functions:
-            if is_test_code(function.place.path, settings):
+            path = function.place.path
+            if path not in tests:
+                tests[path] = is_test_code(path, settings)
+            if tests[path]:
                 continue  # the test database's transaction: the code under test is judged where it holds one
             decorated = self._decorated(function)
             for call in function.calls:
