@@ -331,6 +331,8 @@ class TimeoutEvaluator:
         if given is None:
             return None
         phases, literal = self._phases(given, names, at_site)
+        # aiohttp checks no limit that is 0, as none that is None (``if timeout:``)
+        phases = [replace(p, seconds=None, unbounded=f"{p.name}=0") if p.seconds == 0 else p for p in phases]
         by_name = {p.name: p for p in phases}
         total, sock_read = by_name.get("total"), by_name.get("sock_read")
         unset = lambda p: p is None or (p.unbounded is not None and p.seconds is None)  # noqa: E731
@@ -338,7 +340,7 @@ class TimeoutEvaluator:
             if (total is None or total.unbounded) and (sock_read is None or sock_read.unbounded):
                 reason = "aiohttp.ClientTimeout with no total and no sock_read"
                 if total is not None:
-                    reason = "aiohttp.ClientTimeout(total=None) with no sock_read"
+                    reason = f"aiohttp.ClientTimeout({total.unbounded if total.unbounded == 'total=0' else 'total=None'}) with no sock_read"
                 return TimeoutValue((Phase("total", None, reason),), False, False)
         bounded = [p for p in phases if not p.unbounded]
         scalar = set(by_name) == {"total"} and bounded and bounded[0].seconds is not None

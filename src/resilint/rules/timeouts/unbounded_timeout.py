@@ -20,8 +20,8 @@ class UnboundedTimeout(ProjectRule):
       aiohttp's per-request limit are switched off by an explicit `None`), a `(connect, read)`
       tuple with `None` in it, `float("inf")`, `math.inf`;
     - `httpx.Timeout(None)` and an `httpx.Timeout` with any phase `None`
-      (`httpx.Timeout(5, read=None)`); `aiohttp.ClientTimeout(total=None)` (or no total) with no
-      `sock_read`; `urllib3.Timeout` with neither `total` nor `read`; botocore
+      (`httpx.Timeout(5, read=None)`); `aiohttp.ClientTimeout(total=None)` (or no total, or
+      `total=0`: aiohttp checks no limit that is 0) with no `sock_read`; `urllib3.Timeout` with neither `total` nor `read`; botocore
       `Config(read_timeout=None)`;
     - `sock.settimeout(None)` on a `socket.socket` (including one from
       `socket.create_connection`), `socket.setdefaulttimeout(None)`;
@@ -232,6 +232,18 @@ class UnboundedTimeout(ProjectRule):
             """,
             line=5,
             message="no sock_read",
+        ),
+        Invalid(
+            # aiohttp sets no limit that is 0
+            """
+            import aiohttp
+
+            async def fetch(url):
+                async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=0)) as s:
+                    return await s.get(url)
+            """,
+            line=4,
+            message="total=0",
         ),
         Invalid(
             """
