@@ -163,24 +163,30 @@ def _limits(rec: Recogniser, policy: Policy, keywords: Dict[str, cst.Arg], star:
 
 def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
     """``@app.task(bind=True)`` whose body calls ``self.retry(...)``, or hands ``self`` to a
-    helper that does (``except X as exc: retry_later(self, exc)``); and a helper that retries
+    helper that does (``except X as exc: retry_later(self, exc)``), or a function made into a
+    task where it is written that calls that task's ``retry(...)``; and a helper that retries
     the task it receives (``def retry_later(task, exc): raise task.retry(countdown=...)``),
     whose wait is judged there."""
     params = list(function.node.params.posonly_params) + list(function.node.params.params)  # type: ignore[union-attr]
     task = _bound_task(rec, function)
-    if task is None:
+    made = _made_task(rec, function) if task is None else None
+    if task is None and made is None:
         for param in params:
             _helper_retries(rec, function, param.name.value)
         return
-    if not params:
+    if made is not None:
+        self_name, decorator_keywords, unknown = made
+    elif not params:
         return
-    self_name = params[0].name.value
-    decorator_call, decorator_keywords = task
+    else:
+        self_name, (_, decorator_keywords), unknown = params[0].name.value, task, False  # type: ignore[misc]
     for call in rec.model.calls_in(function.scope):
         func = call.node.func
         if (isinstance(func, cst.Attribute) and func.attr.value == "retry"
                 and isinstance(func.value, cst.Name) and func.value.value == self_name):
             policy = _retry_call(rec, call, decorator_keywords)
+            if unknown and "max_retries" not in keyword_args(call.node)[0]:
+                _limits(rec, policy, decorator_keywords, True, call.scope, call.order)
         elif _hands_over(rec, call, self_name):
             policy = Policy("celery", "task-retry", call.node, scope=call.scope, order=call.order)
             _limits(rec, policy, decorator_keywords, False, call.scope, call.order)
@@ -228,6 +234,28 @@ def _polls(rec: Recogniser, call: CallSite) -> bool:
         isinstance(node, cst.Attribute) and node.attr.value == "objects"
         for name in names for node in iter_nodes(rec.follow(name, call.scope, call.order))
     )
+
+
+def _made_task(rec: Recogniser, function: FunctionInfo) -> Optional[Tuple[str, Dict[str, cst.Arg], bool]]:
+    """A function made into a task where it is written (``task_func = shared_task(**opts)(inner)``
+    in a decorator, ``inner`` calling ``task_func.retry(...)``): the name of that task, the
+    options it was made with, and whether an unpacked mapping may add others."""
+    for call in rec.model.calls_in(function.scope):
+        func = call.node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "retry" and isinstance(func.value, cst.Name)):
+            continue
+        binding = rec.model.lookup(func.value.value, call.scope, call.order)
+        made = binding.expr if binding is not None else None
+        if not (isinstance(made, cst.Call) and isinstance(made.func, cst.Call) and len(made.args) == 1):
+            continue
+        scope = binding.scope  # type: ignore[union-attr]
+        if not _is_task_decorator(rec, made.func, scope, binding.order):  # type: ignore[union-attr]
+            continue
+        if rec.model.resolve(made.args[0].value, scope, binding.order) is not function:  # type: ignore[union-attr]
+            continue
+        keywords, star = _task_keywords(rec, made.func, scope, binding.order)  # type: ignore[union-attr]
+        return func.value.value, keywords, star
+    return None
 
 
 def _bound_task(rec: Recogniser, function: FunctionInfo) -> Optional[Tuple[cst.Call, Dict[str, cst.Arg]]]:

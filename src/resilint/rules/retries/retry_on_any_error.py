@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Set
 
+import libcst as cst
+
 from resilint.libraries.retry_scopes import (
     LIBRARY_TRIGGERS,
     ON_ANY,
@@ -412,6 +414,28 @@ class RetryOnAnyError(Rule):
     ]
     INVALID = [
         Invalid(
+            # a decorator that makes each function a task and retries it from its wrapper
+            """
+            import random
+            from functools import wraps
+            from celery import shared_task
+            class retryable_task:
+                def __init__(self, **options):
+                    self.options = options
+                def __call__(self, f):
+                    @wraps(f)
+                    def inner(*args, **kwargs):
+                        try:
+                            return f(*args, **kwargs)
+                        except Exception as e:
+                            countdown = 10 * random.uniform(1.9, 2.1) ** task_func.request.retries
+                            raise task_func.retry(exc=e, countdown=countdown)
+                    task_func = shared_task(**self.options)(inner)
+                    return task_func
+            """,
+            line=12,
+        ),
+        Invalid(
             # the success test after the ``try``: ``if result: break`` on what the ``try`` assigned
             """
             import logging, time
@@ -670,7 +694,10 @@ class RetryOnAnyError(Rule):
                         continue
                     reported.add(id(handler))
                     what = "a bare `except:`" if handler.type is None else f"`except {code_of(handler.type)}`"
-                    where = "celery's `self.retry()`" if policy.library == "celery" else "this retry loop"
+                    where = "this retry loop"
+                    if policy.library == "celery":
+                        func = policy.node.func if isinstance(policy.node, cst.Call) else None
+                        where = f"celery's `{code_of(func) if func is not None else 'self.retry'}()`"
                     ctx.report(
                         handler.type if handler.type is not None else handler,
                         f"{what} makes {where} retry every exception: {why}",
