@@ -55,15 +55,15 @@ def unbounded_redis_caches(
     if declares_since(declared_versions, REDIS_BOUNDED_SINCE):
         return
     found: List[Tuple[cst.CSTNode, str]] = []
-    for value in _caches(module):
-        for alias, entry in _entries(value):
-            if not isinstance(entry, cst.Dict):
-                continue
-            fields = string_keyed(entry)
-            backend = _redis_backend(fields["BACKEND"]) if fields is not None and "BACKEND" in fields else None
-            if fields is None or backend is None or not _unbounded(fields, url_timeouts):
-                continue
-            found.append((entry, message(alias, backend)))  # type: ignore[arg-type]
+    entries = [entry for value in _caches(module) for entry in _entries(value)] + _assigned_entries(module)
+    for alias, entry in entries:
+        if not isinstance(entry, cst.Dict):
+            continue
+        fields = string_keyed(entry)
+        backend = _redis_backend(fields["BACKEND"]) if fields is not None and "BACKEND" in fields else None
+        if fields is None or backend is None or not _unbounded(fields, url_timeouts):
+            continue
+        found.append((entry, message(alias, backend)))  # type: ignore[arg-type]
     if found and not _set_later(module):
         yield from found
 
@@ -78,6 +78,21 @@ def _entries(caches: cst.Dict) -> List[Tuple[str, cst.BaseExpression]]:
         (string_of(element.key) or code_of(element.key), element.value)
         for element in caches.elements if isinstance(element, cst.DictElement)
     ]
+
+
+def _assigned_entries(module: cst.Module) -> List[Tuple[str, cst.BaseExpression]]:
+    """The entries set one by one at module level (``CACHES["default"] = {...}``, also under an
+    ``if``), with their aliases."""
+    found = []
+    for node in iter_nodes(module, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript)):
+            continue
+        target = node.targets[0].target
+        index = target.slice[0].slice if len(target.slice) == 1 else None
+        alias = string_of(index.value) if isinstance(index, cst.Index) else None
+        if isinstance(target.value, cst.Name) and target.value.value == "CACHES" and alias is not None:
+            found.append((alias, node.value))
+    return found
 
 
 def _redis_backend(value: cst.BaseExpression) -> Optional[str]:
