@@ -14,6 +14,7 @@ from resilint.libraries.retry_scopes.swallowing import shadowed
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     ON_FAILED_RESULT,
+    ON_RESULT,
     UNKNOWN,
     WAIT_EXPONENTIAL,
     WAIT_FIXED,
@@ -140,7 +141,21 @@ def _options_policy(
         policy.wait = Setting(WAIT_JITTERED, backoff.value)
     kind = rec.exception_kind(autoretry.value, scope, order)
     policy.retry_on = Setting(kind, autoretry.value, f"`autoretry_for` of `{code_of(autoretry.value)}` retries every error" if kind == ON_ANY else "")
+    if _row_absent(rec, autoretry.value, scope, order):
+        # ``autoretry_for=(Post.DoesNotExist,)``: waits for the enqueuing request's row to be
+        # committed, a poll of the task's own database, no failing service
+        policy.polls_result = True
+        policy.retry_on = Setting(ON_RESULT, autoretry.value, "")
     return rec.add(policy)
+
+
+def _row_absent(rec: Recogniser, classes: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """Whether ``classes`` (a class or a tuple of them) are all a Django model's ``DoesNotExist``."""
+    elements = [e.value for e in classes.elements] if isinstance(classes, (cst.Tuple, cst.List)) else [classes]
+    names = [rec.expr_name(element, scope, order) or dotted_name(element) or "" for element in elements]
+    return bool(names) and all(
+        name.rsplit(".", 1)[-1] == "DoesNotExist" or name == "django.core.exceptions.ObjectDoesNotExist" for name in names
+    )
 
 
 def _limits(rec: Recogniser, policy: Policy, keywords: Dict[str, cst.Arg], star: bool, scope: Scope, order: int,
@@ -198,6 +213,8 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
         if position and isinstance(handler, cst.ExceptHandler) and shadowed(rec.model, call.stack[position - 1], handler, call.scope, call.order):
             continue  # an earlier handler catches all it would: the task never retries there
         if isinstance(handler, cst.ExceptHandler):
+            if handler.type is not None and _row_absent(rec, handler.type, call.scope, call.order):
+                continue  # ``except Post.DoesNotExist: raise self.retry()``: a poll for the row
             kind = handler_kind(rec, handler, call.scope, call.order)
             policy.retry_on = Setting(kind, handler, "")
             if position and isinstance(call.stack[position - 1], (cst.Try, cst.TryStar)):

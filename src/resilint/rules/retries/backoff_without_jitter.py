@@ -131,7 +131,9 @@ class BackoffWithoutJitter(ProjectRule):
     any `except` under a test of a polled state (a bound on the attempts joined to it by `and`,
     `if not success and retries < 8:`, is not one), `if not available:`, `if not_found:`, or of what the task read
     from its own database, `delivery = Delivery.objects.filter(pk=pk).first()` … `if delivery
-    is None:`, a row the request that enqueued it has not committed yet), nor are decorators that repeat nothing
+    is None:`, a row the request that enqueued it has not committed yet; also when the task
+    retries only the model's `DoesNotExist`, `autoretry_for=(Post.DoesNotExist,)` or `except
+    Post.DoesNotExist: raise self.retry()`), nor are decorators that repeat nothing
     (a tenacity, backoff, retrying or stamina decorator on a generator, sync or `async def`, or a
     project decorator built on one: its call only makes the generator, whose body runs later,
     outside the retry; a
@@ -304,6 +306,21 @@ class BackoffWithoutJitter(ProjectRule):
                             handle(line)
                 except OSError:
                     time.sleep(1)
+        """,
+        # the same wait, on the model's DoesNotExist: as `autoretry_for` and in an `except`
+        """
+        from celery import shared_task
+        from forum.models import Post
+        @shared_task(autoretry_for=(Post.DoesNotExist,), default_retry_delay=10)
+        def upgrade_post_content(post_id):
+            Post.objects.get(id=post_id).save()
+        @shared_task(bind=True, default_retry_delay=10)
+        def notify_post(self, post_id):
+            try:
+                post = Post.objects.get(id=post_id)
+            except Post.DoesNotExist:
+                raise self.retry()
+            post.notify()
         """,
         # a celery task that waits for the row its enqueuing request commits: a poll
         """
