@@ -31,7 +31,8 @@ _MAX_ROUNDS = 4  # evaluations of a cycle's values before what they hold is take
 # ``Order.objects.select_for_update().filter(...).first()``): an instance of the model.
 _ONE_ROW = re.compile(
     r"^(?:(?:all|filter|exclude|select_for_update|select_related|prefetch_related|only|defer|using|order_by|annotate)\.)*"
-    r"(?:get|create|first|last|latest|earliest|get_by_natural_key|(?:all|filter|exclude|order_by|iterator)\.\[\])$"
+    r"(?:get|create|first|last|latest|earliest|get_by_natural_key|(?:all|filter|exclude|select_for_update|"
+    r"select_related|prefetch_related|only|defer|using|order_by|annotate|iterator)\.\[\])$"
 )
 # And what a Flask-SQLAlchemy model's ``query`` gives one row as (``User.query.get(id)``,
 # ``User.query.filter_by(...).first()``, a row of ``User.query.all()`` a loop walks).

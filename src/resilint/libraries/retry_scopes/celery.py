@@ -194,7 +194,7 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
     elif not params:
         return
     else:
-        self_name, (_, decorator_keywords), unknown = params[0].name.value, task, False  # type: ignore[misc]
+        self_name, decorator_keywords, unknown = params[0].name.value, task[1], False  # type: ignore[index]
     for call in rec.model.calls_in(function.scope):
         func = call.node.func
         if (isinstance(func, cst.Attribute) and func.attr.value == "retry"
