@@ -40,6 +40,8 @@ _DJANGO_MAIL = frozenset({
     "django.core.mail.send_mail", "django.core.mail.send_mass_mail", "django.core.mail.mail_admins",
     "django.core.mail.mail_managers", "django.core.mail.EmailMessage.send",
     "django.core.mail.EmailMultiAlternatives.send",
+    # a connection's ``send_messages(messages)``: what ``get_connection()`` opens, or a backend
+    "django.core.mail.get_connection.send_messages", "django.core.mail.backends.smtp.EmailBackend.send_messages",
     "djmail.template_mail.TemplateMail.send",  # renders the template, then sends a Django message
 })
 # Libraries of the catalog that are not another service's API: generic waits, and databases

@@ -30,7 +30,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
     pycurl `perform()`, slumber resources, zeep clients loading their WSDL), SMTP/FTP/POP/IMAP,
     a socket connection, an SDK client (boto3, OpenAI, a jira `JIRA`; also a part of one that
     another module's factory makes, `llm().chat.completions.create`), Django's mail (`send_mail`, `send_mass_mail`,
-    `mail_admins`, `mail_managers`, `EmailMessage.send`: the configured backend talks to an SMTP
+    `mail_admins`, `mail_managers`, `EmailMessage.send`, a connection's `send_messages`,
+    `get_connection().send_messages(messages)`: the configured backend talks to an SMTP
     server or an email service; djmail's `TemplateMail.send` and the messages its
     `MagicMailBuilder` builds, `mail_builder.registered_user(user, context).send()`, alike), or
     a client named in `extend-clients`.
@@ -452,6 +453,21 @@ class ConnectionHeldAcrossCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the activation mails go out through one connection, inside the transaction
+            """
+            from django.core import mail
+            from django.db import transaction
+            @transaction.atomic
+            def activate_users(users):
+                messages = []
+                for user in users:
+                    user.activate()
+                    messages.append(mail.EmailMessage("Welcome", "...", to=[user.email]))
+                mail.get_connection().send_messages(messages)
+            """,
+            line=9,
+        ),
         Invalid(
             # the commit in the ``if`` ends the transaction on that path only: without a stale
             # row, the query's transaction is still open during the request
