@@ -388,13 +388,14 @@ class _Finder:
         # Calls of the file's own package come first; those of other packages (which may be the
         # project's, or a library's: ``click.echo``) are kept apart, so that they crowd out none.
         foreign: List[CallSite] = []
-        for site in ordered:
+        behind: List[CallSite] = []  # in a branch that returns or raises: they hold nothing after it
+        for index, site in enumerate(ordered):
             if ends_here(site):
                 if not _in_block(site, allowed=(cst.Try,)):
                     self.found.commits_within.add(id(function))
-                for candidate in pending + foreign:
+                for candidate in pending + foreign + behind:
                     held_from(candidate, site, "after")
-                pending, foreign = [], []
+                pending, foreign, behind = [], [], []
                 continue
             if id(site.node) in inside or _query_chain(site.node) or id(site.node) in decorators:
                 continue
@@ -403,10 +404,17 @@ class _Finder:
             if method_of(site.node) in sqlalchemy.IMPLICIT_METHODS and "(" in name:
                 continue  # ``session.execute(...)`` on a parameter: a query, judged as one
             # a project method named like a session's (a repository's ``get_one``) is the project's
-            if isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top):
+            own = isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top)
+            if not own and not _other_package(target):
+                continue
+            if _left_behind(site, ordered[index + 1:]):
+                # ``if bad_state: log(...); return redirect(...)``: spends none of the window
+                if len(behind) < _MAX_CANDIDATES:
+                    behind.append(site)
+            elif own:
                 if len(pending) < _MAX_CANDIDATES:
                     pending.append(site)
-            elif _other_package(target) and len(foreign) < _MAX_CANDIDATES:
+            elif len(foreign) < _MAX_CANDIDATES:
                 foreign.append(site)
         # (the first of its own package: a scope to the end over every call after it costs; each
         # of another package, where the file cannot tell which one holds the session)
@@ -511,6 +519,16 @@ def _in_block(site: CallSite, allowed: Tuple[type, ...] = ()) -> bool:
         isinstance(node, (cst.With, cst.If, cst.For, cst.While, cst.Try)) and not isinstance(node, allowed)
         for node in site.stack if not isinstance(node, (cst.FunctionDef, cst.Module, cst.ClassDef))
     )
+
+
+def _left_behind(site: CallSite, later: List[CallSite]) -> bool:
+    """Whether ``site`` is in a block that returns or raises after it: the first later call
+    outside that block does not run after it."""
+    block = next((node for node in reversed(site.stack) if isinstance(node, (cst.If, cst.For, cst.While, cst.With, cst.Try))), None)
+    if block is None:
+        return False
+    outside = next((other for other in later if not any(node is block for node in other.stack)), None)
+    return outside is not None and not _reaches(site, outside)
 
 
 def _branched(site: CallSite) -> bool:

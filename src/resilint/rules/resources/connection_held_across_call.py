@@ -166,7 +166,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
     caller commits or closes it later, itself or through a call that commits on the way (a
     service's `update_one` whose repository commits, or a session's `commit` kept on an object,
     `repo.commit()` with `self.commit = session.commit`): its calls between that call and the end are held (up to three
-    such calls before each commit, and after the last one, are considered; a caller that never
+    such calls before each commit, and after the last one, are considered, not counting those
+    in a branch that returns or raises before the calls that follow it; a caller that never
     ends it is not followed); `ATOMIC_REQUESTS` (configured in settings) is not modelled;
     an attribute a guard tests (`fq.status`) is taken to keep the value the caller set last
     before the call (a method that changes it on the way is not seen).
