@@ -17,7 +17,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from resilint.libraries.clients import REDIS_BOUNDED_SINCE, declares_since
-from resilint.lint.nodes import code_of, dotted_strings, module_assignments, string_keyed, string_of
+from resilint.lint.nodes import code_of, dotted_strings, module_assignments, module_statements, string_keyed, string_of
 from resilint.lint.traversal import iter_nodes
 
 _REDIS_BACKENDS = frozenset({
@@ -84,14 +84,15 @@ def _assigned_entries(module: cst.Module) -> List[Tuple[str, cst.BaseExpression]
     """The entries set one by one at module level (``CACHES["default"] = {...}``, also under an
     ``if``), with their aliases."""
     found = []
-    for node in iter_nodes(module, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-        if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript)):
-            continue
-        target = node.targets[0].target
-        index = target.slice[0].slice if len(target.slice) == 1 else None
-        alias = string_of(index.value) if isinstance(index, cst.Index) else None
-        if isinstance(target.value, cst.Name) and target.value.value == "CACHES" and alias is not None:
-            found.append((alias, node.value))
+    for statement, _ in module_statements(module.body, False):
+        for node in statement.body:
+            if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript)):
+                continue
+            target = node.targets[0].target
+            index = target.slice[0].slice if len(target.slice) == 1 else None
+            alias = string_of(index.value) if isinstance(index, cst.Index) else None
+            if isinstance(target.value, cst.Name) and target.value.value == "CACHES" and alias is not None:
+                found.append((alias, node.value))
     return found
 
 

@@ -407,7 +407,9 @@ class _Finder:
             own = isinstance(target, (FunctionInfo, ClassInfo)) or (top and name.split(".", 1)[0] == top)
             if not own and not _other_package(target):
                 continue
-            if _left_behind(site, ordered[index + 1:]):
+            if len(pending) + len(foreign) + len(behind) >= 3 * _MAX_CANDIDATES:
+                continue
+            if self._left_behind(site, ordered[index + 1:]):
                 # ``if bad_state: log(...); return redirect(...)``: spends none of the window
                 if len(behind) < _MAX_CANDIDATES:
                     behind.append(site)
@@ -424,6 +426,15 @@ class _Finder:
         plain = [candidate.node for candidate in pending if not _in_block(candidate)]
         if plain and id(function) not in self.found.left_open:
             self.found.open_through[id(function)] = plain
+
+    def _left_behind(self, site: CallSite, later: List[CallSite]) -> bool:
+        """Whether ``site`` is in a block that returns or raises after it: the first later call
+        outside that block does not run after it."""
+        block = next((node for node in reversed(site.stack) if isinstance(node, (cst.If, cst.For, cst.While, cst.With))), None)
+        if block is None:
+            return False
+        outside = next((other for other in later if not any(node is block for node in other.stack)), None)
+        return outside is not None and not _reaches(site, outside)
 
     def _last_commit(self, info: FunctionInfo) -> Optional[Union[str, cst.Call]]:
         """"." when the last statement of ``info`` (before a ``return`` that calls nothing; in a
@@ -519,16 +530,6 @@ def _in_block(site: CallSite, allowed: Tuple[type, ...] = ()) -> bool:
         isinstance(node, (cst.With, cst.If, cst.For, cst.While, cst.Try)) and not isinstance(node, allowed)
         for node in site.stack if not isinstance(node, (cst.FunctionDef, cst.Module, cst.ClassDef))
     )
-
-
-def _left_behind(site: CallSite, later: List[CallSite]) -> bool:
-    """Whether ``site`` is in a block that returns or raises after it: the first later call
-    outside that block does not run after it."""
-    block = next((node for node in reversed(site.stack) if isinstance(node, (cst.If, cst.For, cst.While, cst.With, cst.Try))), None)
-    if block is None:
-        return False
-    outside = next((other for other in later if not any(node is block for node in other.stack)), None)
-    return outside is not None and not _reaches(site, outside)
 
 
 def _branched(site: CallSite) -> bool:
