@@ -11,9 +11,9 @@ from typing import Iterator, Optional, Set, Tuple
 
 import libcst as cst
 
-from resilint.lint.nodes import keyword_args
+from resilint.lint.nodes import keyword_args, string_of
 from resilint.lint.semantic import Scope, SemanticModel
-from resilint.lint.summary import PROJECT_SIGNAL
+from resilint.lint.summary import MODEL_LABEL, PROJECT_SIGNAL
 
 # Each model signal, by what sends it: a row saved (``create`` saves too) or deleted.
 _SENT_BY = {
@@ -42,13 +42,15 @@ def model_receivers(model: SemanticModel) -> Iterator[Tuple[str, str, str]]:
                     yield sent_by, sender, f"{model.module_name}.{info.qualname}" if model.module_name else info.qualname
     for site in model.calls:
         node = site.node
-        name = model.call_name(site) if node.args and not node.args[0].keyword else None
+        # ``connect(handler, ...)`` or ``connect(receiver=handler, ...)``
+        given = node.args[0] if node.args and not node.args[0].keyword else keyword_args(node)[0].get("receiver")
+        name = model.call_name(site) if given is not None else None
         if name is None or not name.endswith(".connect"):
             continue
         signal = name[: -len(".connect")]
         sent_by = _SENT_BY.get(signal) or (_project_signal(signal) if _names_project(model, node.func) else None)
         if sent_by is not None:
-            handler = model.qualified_name(node.args[0].value, site.scope, site.order)
+            handler = model.qualified_name(given.value, site.scope, site.order)
             sender = _sender(model, node, site.scope, site.order)
             if handler is not None and sender is not None:
                 yield sent_by, sender, handler
@@ -82,4 +84,9 @@ def _sender(model: SemanticModel, call: cst.Call, scope: Scope, order: int) -> O
     given = keyword_args(call)[0].get("sender")
     if given is None:
         return _ANY_SENDER
+    made = model.followed(given.value, scope, order)
+    if isinstance(made, cst.Call) and isinstance(made.func, cst.Attribute) and made.func.attr.value == "get_model":
+        # ``self.get_model("IPAddress")`` in an ``AppConfig``, ``apps.get_model("net", "IPAddress")``
+        label = string_of(made.args[-1].value) if made.args else None
+        return MODEL_LABEL + label.rsplit(".", 1)[-1] if label else None
     return model.qualified_name(given.value, scope, order)

@@ -35,7 +35,7 @@ from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
-from resilint.lint.summary import CALLED, MODULE_CODE, PROJECT_SIGNAL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
+from resilint.lint.summary import CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -581,10 +581,18 @@ class ProjectGraph:
                 function = self.resolve(name, summary.path)
                 if function is None:
                     continue
-                senders = [h.name for h in self.values.of(sender, summary.path) if h.kind == "class"] if sender else [""]
+                if sender.startswith(MODEL_LABEL):
+                    senders = self._classes_named(sender[len(MODEL_LABEL):])
+                else:
+                    senders = [h.name for h in self.values.of(sender, summary.path) if h.kind == "class"] if sender else [""]
                 for model in senders:
                     index.setdefault((sent_by, model), []).append(function)
         return index
+
+    def _classes_named(self, name: str) -> List[str]:
+        """The project's classes whose own name is ``name`` (a model a signal's sender names by
+        its label, ``apps.get_model("net", "IPAddress")``)."""
+        return [cls for summary in self.summaries for cls in summary.classes if cls.rsplit(".", 1)[-1] == name]
 
     def _choice(self, call: Call, callees: List[Tuple[FunctionSummary, int]]) -> FunctionSummary:
         """For a call that may run one of several project functions (a parameter the callers

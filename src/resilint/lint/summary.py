@@ -21,6 +21,9 @@ STAR_ARGS = "*"
 # What a project's own ``django.dispatch.Signal()`` is sent by, in ``ModuleSummary.receivers``:
 # this prefix and the signal's name (the project pass tells whether the name holds a Signal).
 PROJECT_SIGNAL = "signal:"
+# A signal sender named by its model's name (``apps.get_model("net", "IPAddress")``): the
+# project's model classes of that name.
+MODEL_LABEL = "model:"
 # The last segment of a call's target when it calls an object (``pkg.make.()``: what
 # ``make()`` returns, called; ``pkg.Factory.()``: a ``Factory`` instance, called).
 CALLED = "()"

@@ -99,7 +99,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
     deleting a row of a Django model (`Engagement.objects.create(...)`, `engagement.save()`,
     `.delete()`) runs the receivers its module connects to that model's `pre_save`/`post_save`
     (or `pre_delete`/`post_delete`) signals, with `@receiver(post_save, sender=Engagement)` or
-    `post_save.connect(handler, sender=Engagement)` (or with no sender, for every model): a
+    `post_save.connect(handler, sender=Engagement)` (also `connect(receiver=handler, ...)`, and a
+    sender named by its model's name, `sender=self.get_model("Engagement")` in an `AppConfig`
+    or `apps.get_model("audit", "Engagement")`; or with no sender, for every model): a
     receiver that calls another service is followed from there. So does sending a project's
     own `django.dispatch.Signal()` (`document_consumed.send(sender=None, document=doc)`, or
     `send_robust`): it runs every receiver connected to it (`document_consumed.connect(handler)`

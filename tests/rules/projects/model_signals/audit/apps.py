@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_save
 
 
 class AuditConfig(AppConfig):
@@ -9,3 +10,7 @@ class AuditConfig(AppConfig):
         from audit.workflows import run_consumed_workflows
 
         document_consumed.connect(run_consumed_workflows)
+        # the receiver by keyword, the sender by its model's name
+        from audit.dns import address_saved
+
+        post_save.connect(receiver=address_saved, sender=self.get_model("Address"))

@@ -11,3 +11,7 @@ class Engagement(models.Model):
 
 class Note(models.Model):
     text = models.TextField()
+
+
+class Address(models.Model):
+    host = models.CharField(max_length=100)

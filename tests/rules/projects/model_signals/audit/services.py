@@ -1,7 +1,7 @@
 # select: RES301
 from django.db import transaction
 
-from audit.models import Engagement, Note, Product
+from audit.models import Address, Engagement, Note, Product
 
 
 def open_engagement(product_pk, name):
@@ -33,3 +33,9 @@ def add_product(name):
     # no receiver listens to products
     with transaction.atomic():
         return Product.objects.create(name=name)
+
+
+def register_host(host):
+    # the receiver connected by keyword to the sender named by its label
+    with transaction.atomic():
+        return Address.objects.create(host=host)  # expect: RES301 "`create` -> `address_saved`"

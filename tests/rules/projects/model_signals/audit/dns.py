@@ -1,0 +1,6 @@
+import requests
+from django.conf import settings
+
+
+def address_saved(sender, instance, **kwargs):
+    requests.post(settings.DNS_URL, json={"host": instance.host}, timeout=settings.DNS_TIMEOUT)
