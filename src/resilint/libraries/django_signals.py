@@ -12,7 +12,7 @@ from typing import Iterator, Optional, Set, Tuple
 import libcst as cst
 
 from resilint.lint.nodes import keyword_args, string_of
-from resilint.lint.semantic import Scope, SemanticModel
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.summary import MODEL_LABEL, PROJECT_SIGNAL
 
 # Each model signal, by what sends it: a row saved (``create`` saves too) or deleted.
@@ -50,10 +50,21 @@ def model_receivers(model: SemanticModel) -> Iterator[Tuple[str, str, str]]:
         signal = name[: -len(".connect")]
         sent_by = _SENT_BY.get(signal) or (_project_signal(signal) if _names_project(model, node.func) else None)
         if sent_by is not None:
-            handler = model.qualified_name(given.value, site.scope, site.order)
+            handler = model.qualified_name(given.value, site.scope, site.order) or _module_global(model, given.value, site)
             sender = _sender(model, node, site.scope, site.order)
             if handler is not None and sender is not None:
                 yield sent_by, sender, handler
+
+
+def _module_global(model: SemanticModel, expr: cst.BaseExpression, site: CallSite) -> Optional[str]:
+    """The qualified name of a module's own global ``expr`` names (an object connected as a
+    receiver, ``notifier = SubmissionNotifier()``), for the project pass to tell what it calls."""
+    if not isinstance(expr, cst.Name):
+        return None
+    binding = model.lookup(expr.value, site.scope, site.order)
+    if binding is None or binding.scope is not model.module_scope or binding.expr is None:
+        return None
+    return f"{model.module_name}.{expr.value}" if model.module_name else expr.value
 
 
 def _project_signal(name: str) -> str:

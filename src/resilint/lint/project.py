@@ -578,7 +578,7 @@ class ProjectGraph:
         index: Dict[Tuple[str, str], List[FunctionSummary]] = {}
         for summary in self.summaries:
             for sent_by, sender, name in summary.receivers:
-                function = self.resolve(name, summary.path)
+                function = self.resolve(name, summary.path) or self._called_object(name, summary.path)
                 if function is None:
                     continue
                 if sender.startswith(MODEL_LABEL):
@@ -588,6 +588,16 @@ class ProjectGraph:
                 for model in senders:
                     index.setdefault((sent_by, model), []).append(function)
         return index
+
+    def _called_object(self, name: str, near: str) -> Optional[FunctionSummary]:
+        """The ``__call__`` of the project object ``name`` holds (a module's
+        ``notifier = SubmissionEmailNotifier()`` connected as a signal's receiver)."""
+        for held in self.values.of(name, near):
+            if held.kind == "instance" and self.class_module(held.name) is not None:
+                method = next((h.function for h in self.values.class_attribute(held.name, "__call__") if h.kind == "function"), None)
+                if method is not None:
+                    return method
+        return None
 
     def _classes_named(self, name: str) -> List[str]:
         """The project's classes whose own name is ``name`` (a model a signal's sender names by
@@ -630,10 +640,16 @@ class ProjectGraph:
             method.calls or method.returns or method.layers or method.requests or method.db_scopes or method.decorators
         )
         if declared and self.class_module(cls) is not None and not name.startswith("__"):
-            implementations = [
-                function for sub in self.values.subclasses(cls)
-                for function in (self._class_method(sub, name),) if function is not None
-            ]
+            # a subclass's own, or the one it takes from another base before this class (a
+            # mixin's: ``class SubmissionNotifier(EmailNotificationMixin, Notifier)``)
+            found_in: Dict[int, FunctionSummary] = {}
+            for sub in self.values.subclasses(cls):
+                function = self._class_method(sub, name) or next((
+                    h.function for h in self.values.class_attribute(sub, name) if h.kind == "function" and h.function is not None
+                ), None)
+                if function is not None and function is not method:
+                    found_in[id(function)] = function
+            implementations = list(found_in.values())
             if implementations:
                 found = self._calling(method.name, method.place, [(function, True) for function in implementations], method)
         self._dispatchers[id(method)] = found

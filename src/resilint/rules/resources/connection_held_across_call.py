@@ -104,7 +104,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
     or `apps.get_model("audit", "Engagement")`; or with no sender, for every model): a
     receiver that calls another service is followed from there. So does sending a project's
     own `django.dispatch.Signal()` (`document_consumed.send(sender=None, document=doc)`, or
-    `send_robust`): it runs every receiver connected to it (`document_consumed.connect(handler)`
+    `send_robust`): it runs every receiver connected to it (also an object, whose class's
+    `__call__` runs: `workflow_submitted.connect(submission_notifier)`; `document_consumed.connect(handler)`
     in an `AppConfig.ready()`, or `@receiver(document_consumed)`), in the caller's frame.
 
     Not reported: test code (the `test-code` setting, as for RES202): a test holds the test

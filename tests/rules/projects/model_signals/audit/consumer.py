@@ -1,7 +1,7 @@
 # select: RES301
 from django.db import transaction
 
-from audit.events import cache_cleared, document_consumed, document_updated
+from audit.events import cache_cleared, document_consumed, document_updated, note_submitted
 from audit.models import Note
 
 
@@ -22,3 +22,9 @@ def update(note):
 def clear():
     with transaction.atomic():
         cache_cleared.send(sender=None)  # its receiver does nothing outside the process
+
+
+def submit(note):
+    with transaction.atomic():
+        note.save()
+        note_submitted.send(sender=Note, note=note)  # expect: RES301 "`Notifier.__call__`"

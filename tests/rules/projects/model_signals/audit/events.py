@@ -4,3 +4,4 @@ from django.dispatch import Signal
 document_consumed = Signal()
 document_updated = Signal()
 cache_cleared = Signal()
+note_submitted = Signal()
