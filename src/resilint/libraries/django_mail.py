@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable, Iterable, Iterator, List, Set, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Set, Tuple
 
 import libcst as cst
 
@@ -81,6 +81,34 @@ def settings_assigned(module: cst.Module, locate: Callable[[cst.CSTNode], Place]
 
 
 def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[[str], bool]) -> List[Tuple[Place, str]]:
+    """``_unbounded_settings`` for each Django project among ``modules``: the settings modules
+    under the directory of one ``manage.py`` are that project's (a repository may hold a
+    standalone site beside a demo one, each with its own settings); those under none, one
+    project. The code outside the settings modules is every project's."""
+    modules = list(modules)
+    projects: Dict[str, List[ModuleSummary]] = {}
+    for module in modules:
+        if module.settings:
+            projects.setdefault(_project_of(module.path), []).append(module)
+    if len(projects) <= 1:
+        return _unbounded_settings(modules, is_test)
+    shared = [m for m in modules if not m.settings]
+    return [found for settings in projects.values() for found in _unbounded_settings(settings + shared, is_test)]
+
+
+def _project_of(path: str) -> str:
+    """The directory of the nearest ``manage.py`` above ``path``; "" when there is none."""
+    directory = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.isfile(os.path.join(directory, "manage.py")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return ""
+        directory = parent
+
+
+def _unbounded_settings(modules: List[ModuleSummary], is_test: Callable[[str], bool]) -> List[Tuple[Place, str]]:
     """Where a Django project configures an SMTP server (``EMAIL_HOST``, else each
     ``get_connection(...)`` without a timeout) while no module of it sets ``EMAIL_TIMEOUT``,
     with the message: none when the project is not Django's (no ``INSTALLED_APPS``, no

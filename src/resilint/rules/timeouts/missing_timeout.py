@@ -107,7 +107,10 @@ class MissingTimeout(ProjectRule):
     at each `EMAIL_HOST` assignment (of the settings modules not named for another
     environment, when one sets it) of a Django project (one that sets `INSTALLED_APPS` or
     names one of Django's backends in `EMAIL_BACKEND`) when no module of the project sets
-    `EMAIL_TIMEOUT` (split settings count together; settings in test code count neither way),
+    `EMAIL_TIMEOUT` (split settings count together; settings in test code count neither way;
+    a repository with several Django projects, each settings module under the directory of
+    its own `manage.py`, has each judged on its own: a demo site's console backend does not
+    bound the standalone site's SMTP),
     unless every `EMAIL_BACKEND` the settings set on all paths names a backend that is not SMTP
     (a console or an API backend; one read from the environment with the SMTP backend as its
     default counts as SMTP; django-celery-email's `CeleryEmailBackend` counts as the backend
