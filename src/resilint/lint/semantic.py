@@ -543,8 +543,40 @@ class SemanticModel:
             yield read
             return
         owner = expr.value
+        if isinstance(owner, cst.Subscript):
+            # ``DEFAULTS[kind][encryption]["init"]``: the entries of each nested dict literal the
+            # keys before may select
+            nested = self._nested_dicts(owner, scope, order)
+            if nested:
+                for mapping in nested:
+                    yield from self._entries(owner, mapping, expr.slice[0].slice.value, scope, order)
+                return
         mapping = self.assigned_expression(owner, scope, order) if isinstance(owner, cst.Name) else owner
         yield from self._entries(owner, mapping, expr.slice[0].slice.value, scope, order)
+
+    def _nested_dicts(self, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> List[cst.Dict]:
+        """The dict literals ``expr`` may be: a name of one, or an entry a subscript of one
+        selects (every entry whose value is one, when the key cannot be read); none when some
+        entry it may select is something else."""
+        if isinstance(expr, cst.Name):
+            mapping = self.assigned_expression(expr, scope, order)
+            return [mapping] if isinstance(mapping, cst.Dict) else []
+        if not isinstance(expr, cst.Subscript) or depth > 4 or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return []
+        key = string_of(expr.slice[0].slice.value)
+        found: List[cst.Dict] = []
+        for mapping in self._nested_dicts(expr.value, scope, order, depth + 1):
+            for element in mapping.elements:
+                if not isinstance(element, cst.DictElement):
+                    return []
+                if key is not None and string_of(element.key) != key:
+                    continue
+                if key is None and not isinstance(element.value, cst.Dict):
+                    continue  # ``"sync": pop3_sync`` beside the nested dicts: not what is indexed further
+                if not isinstance(element.value, cst.Dict):
+                    return []
+                found.append(element.value)
+        return found
 
     def _entries(
         self, owner: cst.BaseExpression, mapping: Optional[cst.BaseExpression], key_expr: cst.BaseExpression,

@@ -635,6 +635,20 @@ class MissingTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # a client class picked from nested dict literals, then called
+            """
+            import imaplib, poplib
+            def connect(box):
+                defaults = {
+                    "pop3": {"ssl": {"init": poplib.POP3_SSL}, "insecure": {"init": poplib.POP3}},
+                    "imap": {"ssl": {"init": imaplib.IMAP4_SSL}, "insecure": {"init": imaplib.IMAP4}},
+                }
+                encryption = "ssl" if box.ssl else "insecure"
+                return defaults[box.kind][encryption]["init"](box.host, box.port)
+            """,
+            line=8,
+        ),
+        Invalid(
             # a module's dict whose every key the file shows: none of them is a timeout
             """
             import redis
