@@ -1,5 +1,5 @@
 """Policies applied by a call: ``retry(...)(fn)``, ``r = Retrying(...); r(fn)``, ``r.call(fn)``,
-``Retrying(...).call(fn)``,
+``Retrying(...).call(fn)``, ``r = self._get_retryer(); r(fn)`` with the method returning one,
 ``retry(fn)`` and tenacity's ``fn.retry_with(...)``."""
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ def apply_all(rec: Recogniser) -> None:
                 _apply(rec, policy, call)
         elif isinstance(target, (cst.Name, cst.Attribute)):
             assigned = rec.follow(target, call.scope, call.order)
+            if isinstance(assigned, cst.Call) and assigned is not node and id(assigned) not in rec.by_node:
+                assigned = _made_by(rec, assigned, call)  # ``r = self._get_retryer()``
             if isinstance(assigned, cst.Call) and assigned is not node and id(assigned) in rec.by_node:
                 policy = rec.by_node[id(assigned)]
                 if policy.library in ("tenacity", "retrying", "backoff", "stamina", "resilint") and (
@@ -53,6 +55,16 @@ def apply_all(rec: Recogniser) -> None:
                 policy = rec.by_node.get(id(node))
                 if policy is not None:
                     rec.scopes.append(RetryScope(policy, "call", node, value.node, value))
+
+
+def _made_by(rec: Recogniser, call: cst.Call, site: CallSite) -> cst.BaseExpression:
+    """The policy a function of the file returns when ``call`` calls one whose every return
+    is the same policy (``def _get_retryer(self): return Retrying(...)``); else ``call``."""
+    function = rec.model.resolve(call.func, site.scope, site.order)
+    if not isinstance(function, FunctionInfo) or len(function.returns) != 1:
+        return call
+    returned = rec.follow(function.returns[0], function.scope, 1 << 62)
+    return returned if isinstance(returned, cst.Call) and id(returned) in rec.by_node else call
 
 
 def _applied_by_method(policy: Policy, func: cst.BaseExpression) -> bool:

@@ -538,6 +538,25 @@ class RetriedNonIdempotentCall(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the tenacity policy a method returns, applied to the function that posts
+            """
+            import requests
+            from tenacity import Retrying, stop_after_attempt, wait_random_exponential
+            class RemoteScheduler:
+                def __init__(self, url):
+                    self.url = url
+                    self.session = requests.Session()
+                def _get_retryer(self):
+                    return Retrying(wait=wait_random_exponential(max=5), stop=stop_after_attempt(3), reraise=True)
+                def _post(self, body):
+                    return self.session.post(self.url, data=body, timeout=10)
+                def fetch(self, body):
+                    retry = self._get_retryer()
+                    return retry(self._post, body)
+            """,
+            line=10,
+        ),
+        Invalid(
             # the status tested is the answer to the POST sent on the same connection
             """
             import http.client, time
