@@ -46,6 +46,7 @@ from resilint.libraries.timeout_values import (
     value_from_data,
 )
 from resilint.lint.canonical import library_class
+from resilint.lint.config import is_test_code
 from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
 from resilint.lint.summary import CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
@@ -680,6 +681,7 @@ class _ProjectJudge:
         self._defaults: Dict[str, bool] = {}  # module → whether importing it sets a socket default
         self._setters: Optional[Set[str]] = None  # the modules that set one when imported
         self._connecting: Optional[Set[str]] = None  # project classes that may be a connecting client
+        self._tests: Dict[str, bool] = {}  # paths of test code
         self._in_reported_files: List[FunctionSummary] = graph.functions  # whose calls are judged (``all``)
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
@@ -812,10 +814,14 @@ class _ProjectJudge:
         for function in self._in_reported_files:
             if self._socket_default_before(function):
                 continue
+            path = function.place.path
+            if path not in self._tests:
+                self._tests[path] = is_test_code(path, self.settings)
+            tests = self._tests[path]
             reported: Set[Place] = set()  # one finding per call, as its file reports one
             for call in function.calls:
-                if call.place in reported:
-                    continue
+                if call.place in reported or (tests and call.loopback):
+                    continue  # in test code, a host of this machine: the server the test run starts
                 client = call.target if self.spec(call.target) is not None else self.forwarded_client(call, function)
                 spec = self.spec(client)
                 if (client is None or spec is None or not spec.socket_global or call.arguments is None or call.arguments.supplied

@@ -242,10 +242,9 @@ class MissingTimeout(ProjectRule):
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
     `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, `redis.Redis(host="localhost")`), the server the test run
-    starts, is not flagged: that wait is the test run's own. A call to any other host from test
-    code still is, and so is a loopback client that waits the socket default
-    (`smtplib.SMTP("localhost")`): those are judged with the whole project, which does not
-    record the host.
+    starts, is not flagged: that wait is the test run's own, also for a client that waits the
+    socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`). A call to any other
+    host from test code still is.
 
     Modules bound by a call are recognised too: `boto3 = lazy_import("boto3")`,
     `psycopg2 = pytest.importorskip("psycopg2")`, `importlib.import_module("redis")`.

@@ -1,6 +1,8 @@
 # select: RES101
 # Test code calling the server its own run starts (a loopback URL): that wait is the test
 # run's own; a call to another host from the same tests still needs a timeout.
+import ftplib
+import smtplib
 import unittest
 
 import redis
@@ -41,3 +43,14 @@ def webhook_status():
     # URL templates of this machine, filled with .format() and %
     requests.post("http://localhost:{}/webhook".format(PORT), json={})
     return requests.get("http://127.0.0.1:%d/status" % PORT)
+
+
+def local_mail_and_ftp():
+    # clients that wait the socket default, given a host of this machine (judged with the
+    # whole project, which reads the host the file records)
+    smtplib.SMTP("localhost", 1025).quit()
+    return ftplib.FTP("127.0.0.1", "anonymous")
+
+
+def remote_mail():
+    return smtplib.SMTP("mail.example.org")  # expect: RES101
