@@ -651,10 +651,11 @@ def unpacked_keyword(
     followed = False
     settings = frozenset(settings)
     if isinstance(value, cst.Name) and model is not None and scope is not None:
-        keys = local_mapping_keys(value.value, model, mapping_scope(value.value, model, scope, order))
+        where = mapping_scope(value.value, model, scope, order)
+        keys = local_mapping_keys(value.value, model, where)
         if keys is not None and not keys & settings:
             return None  # every dict the name may hold is written out, and none sets it
-        if keys is not None and isinstance(scope.node, cst.FunctionDef):
+        if keys is not None and where is scope and isinstance(scope.node, cst.FunctionDef):
             for keyword in keywords:
                 set_later = _set_on_every_path(value.value, keyword, scope.node.body.body)
                 if set_later is not None:

@@ -361,6 +361,13 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # a module's dict that sets the socket timeout, unpacked in a function
+        """
+        import redis
+        CLIENT_KWARGS = dict(decode_responses=True, socket_connect_timeout=2, socket_timeout=2)
+        def client(url):
+            return redis.Redis.from_url(url, **CLIENT_KWARGS)
+        """,
         # a socket a method of the file makes and gives a timeout
         """
         import socket
