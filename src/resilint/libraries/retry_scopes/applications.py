@@ -58,8 +58,8 @@ def apply_all(rec: Recogniser) -> None:
 
 
 def _made_by(rec: Recogniser, call: cst.Call, site: CallSite) -> cst.BaseExpression:
-    """The policy a function of the file returns when ``call`` calls one whose every return
-    is the same policy (``def _get_retryer(self): return Retrying(...)``); else ``call``."""
+    """The policy a function of the file returns when ``call`` calls one whose only return is
+    a policy (``def _get_retryer(self): return Retrying(...)``); else ``call``."""
     function = rec.model.resolve(call.func, site.scope, site.order)
     if not isinstance(function, FunctionInfo) or len(function.returns) != 1:
         return call
