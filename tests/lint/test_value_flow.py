@@ -52,3 +52,59 @@ def test_the_values_of_a_cycle_are_computed_once_for_all_questions(tmp_path, mon
     # the first question, then one more round that finds nothing new
     assert computed["app.walk.ping.(session)"] <= 3
     assert computed["app.walk.pong.(session)"] <= 3
+
+
+# Helpers that hand their argument back on one path, called on each other's results with
+# methods chained (frappe's ``get_datetime``/``getdate``/``cstr``): each round of the cycle
+# made every chain of those methods a value of its own, until the run held gigabytes.
+IDENTITY_HELPERS = {
+    "pkg/__init__.py": "",
+    "pkg/dates.py": """
+        import datetime
+
+        def get_datetime(value=None):
+            if value is None:
+                return datetime.datetime.now()
+            if isinstance(value, datetime.datetime):
+                return value
+            return datetime.datetime.fromisoformat(value)
+
+        def getdate(value=None):
+            if isinstance(value, datetime.date):
+                return value
+            return get_datetime(value).date()
+
+        def cstr(value):
+            if isinstance(value, str):
+                return value
+            return str(value)
+    """,
+    **{
+        f"pkg/m{k}.py": f"""
+        from pkg.dates import cstr, get_datetime, getdate
+
+        def f{k}(doc):
+            first = get_datetime(getdate(doc.a).{a}()).{b}()
+            second = getdate(cstr(get_datetime(first).{c}()).{a}())
+            return cstr(get_datetime(second).{b}().{c}())
+    """
+        for k, (a, b, c) in enumerate([
+            ("replace", "strftime", "astimezone"), ("strip", "lower", "upper"), ("split", "encode", "title"),
+            ("zfill", "isoformat", "date"), ("astimezone", "replace", "strip"), ("lower", "split", "strftime"),
+        ])
+    },
+}
+
+
+def test_what_a_name_may_hold_is_bounded(tmp_path):
+    """The join of what ``get_datetime``'s parameter may hold stops at ``_MAX_VALUES`` (then it
+    is unknown), and no library object's name grows past ``_MAX_OBJECT_PARTS`` parts."""
+    write_tree(tmp_path, IDENTITY_HELPERS)
+    checker = Checker(Settings(root=str(tmp_path)), list(all_rules()))
+    summaries = [checker.check_file(None, str(tmp_path / name)).summary for name in IDENTITY_HELPERS]
+    graph = ProjectGraph(summaries)
+    near = str(tmp_path / "pkg/dates.py")
+    for name in ("pkg.dates.get_datetime.(value)", "pkg.dates.getdate.(value)", "pkg.dates.cstr.(value)"):
+        held = graph.values.of(name, near)
+        assert len(held) <= value_flow._MAX_VALUES
+        assert all(h.name.count(".") <= value_flow._MAX_OBJECT_PARTS for h in held)

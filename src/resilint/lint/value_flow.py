@@ -27,6 +27,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _MAX_DEPTH = 40  # nested evaluations before a value is given up as unknown
 _MAX_ROUNDS = 4  # evaluations of a cycle's values before what they hold is taken as complete
+# What one name may hold, at most: beyond that the join is taken as unknown. Functions that hand
+# their argument back on one path (``get_datetime(value)`` returning a datetime it is given),
+# called on each other's results with methods chained, otherwise make every chain of those
+# methods a value of their own, each round of a cycle multiplying them (frappe's date helpers).
+_MAX_VALUES = 256
+_MAX_OBJECT_PARTS = 16  # dotted parts of a library object's name reached through attributes
 # What a Django manager gives back one row of a model as (``Network.objects.get(pk=pk)``,
 # ``Order.objects.select_for_update().filter(...).first()``): an instance of the model.
 _ONE_ROW = re.compile(
@@ -131,7 +137,7 @@ class ValueFlow:
         cycles = self._cycles
         self._computing.add(key)
         try:
-            found = _distinct(compute())
+            found = _bounded(_distinct(compute()))
         finally:
             self._computing.discard(key)
         if self._cycles == cycles:
@@ -151,7 +157,7 @@ class ValueFlow:
                 before = self._provisional[key]
                 self._computing.add(key)
                 try:
-                    found = _distinct((*before, *compute()))
+                    found = _bounded(_distinct((*before, *compute())))
                 finally:
                     self._computing.discard(key)
                 self._provisional[key] = found
@@ -240,7 +246,7 @@ class ValueFlow:
             return self.of(f"{owner.name}.{attribute}", near)
         if kind in ("class", "instance") and self.graph.class_module(owner.name) is not None:
             return self.class_attribute(owner.name, attribute)
-        if kind in ("instance", "object", "class"):
+        if kind in ("instance", "object", "class") and owner.name.count(".") < _MAX_OBJECT_PARTS:
             return (Held("object", canonical_name(f"{owner.name}.{attribute}")),)
         return ()
 
@@ -827,6 +833,11 @@ def _added_request_attribute(call: Call) -> Optional[Tuple[str, Ref]]:
     if not any(passed.get(flag) == ("bool", True) for flag in ("reify", "property")):
         return None
     return name[1], factory
+
+
+def _bounded(values: Tuple[Held, ...]) -> Tuple[Held, ...]:
+    """``values``, or nothing known when there are more than anyone follows (``_MAX_VALUES``)."""
+    return values if len(values) <= _MAX_VALUES else ()
 
 
 def _distinct(values: Iterable[Held]) -> Tuple[Held, ...]:
