@@ -345,12 +345,12 @@ class _Finder:
         function = sites[0].scope.enclosing_function
         if function is None or id(function) in self.found.left_open:
             return
-        if not any(sqlalchemy.model_query_owner(site.node) for site in sites):
+        owners = [(site, sqlalchemy.model_query_owner(site.node)) for site in sites]
+        if not any(owner for _, owner in owners):
             return
-        for site in sorted(sites, key=lambda s: s.order, reverse=True):
+        for site, owner in sorted(owners, key=lambda pair: pair[0].order, reverse=True):
             if ends_here(site):
                 return
-            owner = sqlalchemy.model_query_owner(site.node)
             if owner is None:
                 continue
             binding = self.model.lookup(owner, site.scope, site.order)
