@@ -33,6 +33,18 @@ def test_tox_nox_and_ci_commands_name_their_scripts(tmp_path):
     ]
 
 
+def test_the_workspace_of_github_actions_is_the_project_root(tmp_path):
+    write_tree(tmp_path, {
+        ".github/helper/roulette.py": "", "ci/one.py": "", "ci/two.py": "",
+        ".github/workflows/server-tests.yml": (
+            "steps:\n  - run: python \"${GITHUB_WORKSPACE}/.github/helper/roulette.py\"\n"
+            "  - run: python $GITHUB_WORKSPACE/ci/one.py\n"
+            "  - run: python ${{ github.workspace }}/ci/two.py\n"
+        ),
+    })
+    assert tooling_scripts(str(tmp_path)) == [".github/helper/roulette.py", "ci/one.py", "ci/two.py"]
+
+
 def test_the_packagings_pytest_plugins_are_test_tooling(tmp_path):
     plugins = {name: "import pytest\n" for name in (
         "pulpcore/pytest_plugin.py", "pulp_file/pytest_plugin/__init__.py", "src/poetic/fixtures.py",

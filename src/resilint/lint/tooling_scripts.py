@@ -39,7 +39,11 @@ _INTERPRETER = re.compile(r"(?:.*/)?(?:python[\d.]*|pypy[\d.]*|py|\{env_?python\
 _OPTION_WITH_VALUE = {"-X", "-W"}
 # Runners whose next word is a script: ``coverage run x.py``.
 _SCRIPT_RUNNERS = {("coverage", "run")}
-_TOX_SUBSTITUTIONS = re.compile(r"^\{(?:toxinidir|tox_root)\}/")
+# The project root as the tools spell it: tox's ``{toxinidir}``, GitHub Actions'
+# ``${GITHUB_WORKSPACE}`` (or ``$GITHUB_WORKSPACE``; ``${{ github.workspace }}``, whose spaces
+# would split the word, is taken out of the line first).
+_TOX_SUBSTITUTIONS = re.compile(r"^(?:\{(?:toxinidir|tox_root)\}|\$\{?GITHUB_WORKSPACE\}?)/")
+_WORKSPACE_EXPRESSION = re.compile(r"\$\{\{\s*github\.workspace\s*\}\}/")
 _MAX_BYTES = 1 << 20  # a configuration file larger than this is no tooling file
 
 
@@ -114,6 +118,7 @@ def _scripts_of(line: str) -> Iterable[str]:
     after ``coverage run``, when it names a ``.py`` file."""
     if ".py" not in line:
         return []  # most lines of a CI configuration: no script to split them for
+    line = _WORKSPACE_EXPRESSION.sub("", line)
     try:
         words = shlex.split(line, comments=False)
     except ValueError:  # an unbalanced quote: the plain words will do

@@ -254,7 +254,8 @@ class BackoffWithoutJitter(ProjectRule):
     `*/tests/*`, `test/*`, `*/test/*`, `testing/*`, `*/testing/*`, `*_tests/*`, `test_*.py`,
     `*_test.py`, `conftest.py`, `tests.py`): the files whose waits this rule leaves alone.
     While it is the default, the scripts the project's test tooling runs count too: the `.py`
-    file after `python` (or `{envpython}`, `coverage run`) in the `commands` of `tox.ini`
+    file after `python` (or `{envpython}`, `coverage run`; a path under `{toxinidir}/` or
+    GitHub Actions' `${GITHUB_WORKSPACE}/` too) in the `commands` of `tox.ini`
     (`setup.cfg`, `pyproject.toml`'s `legacy_tox_ini`), in `noxfile.py`, and in GitHub Actions,
     GitLab CI, CircleCI and Azure Pipelines files at the project root; not one started in the
     background (`python app.py &`: the server under test); and the project's pytest plugins,
