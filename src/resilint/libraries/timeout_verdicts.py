@@ -46,7 +46,6 @@ from resilint.libraries.timeout_values import (
     value_from_data,
 )
 from resilint.lint.canonical import library_class
-from resilint.lint.config import is_test_code
 from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
 from resilint.lint.summary import CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
@@ -641,7 +640,7 @@ def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
     """Every timeout verdict that needs another function or module, once for all RES1xx rules."""
     settings: "Settings" = ctx.settings
     key = (project_verdicts, settings.max_timeout, tuple(settings.extend_clients))
-    return ctx.derived(key, lambda: _ProjectJudge(ctx.graph, settings).all(ctx.reports_in))
+    return ctx.derived(key, lambda: _ProjectJudge(ctx.graph, settings, ctx.in_test_code).all(ctx.reports_in))
 
 
 def passed_constant(ctx: "ProjectContext", call: Call, near: str) -> Optional[Tuple[TimeoutValue, str]]:
@@ -651,7 +650,7 @@ def passed_constant(ctx: "ProjectContext", call: Call, near: str) -> Optional[Tu
     spec = spec_for(call.target, settings.extend_clients)
     if spec is None or not spec.keyword:
         return None
-    judge = ctx.derived((passed_constant, tuple(settings.extend_clients)), lambda: _ProjectJudge(ctx.graph, settings))
+    judge = ctx.derived((passed_constant, tuple(settings.extend_clients)), lambda: _ProjectJudge(ctx.graph, settings, ctx.in_test_code))
     names = _passed_names(call, {spec.keyword} | ({spec.position} if spec.position is not None else set()))
     value = judge.constant(names[0], near) if len(names) == 1 else None
     return (value, value.via or names[0].rsplit(".", 1)[-1]) if value is not None else None
@@ -669,9 +668,10 @@ _CONSTANT_CHECKS = frozenset({"RES102", "RES104", "RES105"})
 
 
 class _ProjectJudge:
-    def __init__(self, graph: "ProjectGraph", settings: "Settings") -> None:
+    def __init__(self, graph: "ProjectGraph", settings: "Settings", in_test_code: Callable[[str], bool]) -> None:
         self.graph = graph
         self.settings = settings
+        self.in_test_code = in_test_code
         self._forwards: Dict[str, Optional[List[Forward]]] = {}
         # Cheap first tests, so that the value flow is asked only of calls that may be answered
         self._client_methods = client_method_names(settings.extend_clients)
@@ -681,7 +681,6 @@ class _ProjectJudge:
         self._defaults: Dict[str, bool] = {}  # module → whether importing it sets a socket default
         self._setters: Optional[Set[str]] = None  # the modules that set one when imported
         self._connecting: Optional[Set[str]] = None  # project classes that may be a connecting client
-        self._tests: Dict[str, bool] = {}  # paths of test code
         self._in_reported_files: List[FunctionSummary] = graph.functions  # whose calls are judged (``all``)
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
@@ -814,10 +813,7 @@ class _ProjectJudge:
         for function in self._in_reported_files:
             if self._socket_default_before(function):
                 continue
-            path = function.place.path
-            if path not in self._tests:
-                self._tests[path] = is_test_code(path, self.settings)
-            tests = self._tests[path]
+            tests = self.in_test_code(function.place.path)
             reported: Set[Place] = set()  # one finding per call, as its file reports one
             for call in function.calls:
                 if call.place in reported or (tests and call.loopback):

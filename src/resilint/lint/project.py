@@ -33,6 +33,7 @@ from typing import (
 
 from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
+from resilint.lint.config import is_test_code
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
@@ -1261,6 +1262,7 @@ class ProjectContext:
         self._rule: Optional["ProjectRule"] = None
         self._by_path = {summary.path: summary for summary in graph.summaries}
         self._derived: Dict[object, object] = {}
+        self._tests: Dict[str, bool] = {}  # whether each file is test code (``in_test_code``)
         self._lines: Dict[str, List[str]] = {}  # the lines of each file a finding is reported in
         self.suppressed: Set[Tuple[str, int, str]] = set()  # (path, comment line, code) that served
         self.failures: List[Tuple["ProjectRule", str]] = []  # a rule that crashed, and the error
@@ -1272,6 +1274,14 @@ class ProjectContext:
         """Whether a finding in the file ``path`` is reported: a rule may skip judging what
         is written elsewhere (an editor asks for its open documents only)."""
         return self._reported_paths is None or path in self._reported_paths
+
+    def in_test_code(self, path: str) -> bool:
+        """Whether the file ``path`` is test code (the ``test-code`` setting), asked once per file
+        for every project rule."""
+        known = self._tests.get(path)
+        if known is None:
+            known = self._tests[path] = is_test_code(path, self.settings)
+        return known
 
     def derived(self, key: object, compute: "Callable[[], T]") -> "T":
         """A fact several project rules derive from the graph, computed once."""

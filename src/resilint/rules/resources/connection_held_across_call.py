@@ -11,7 +11,6 @@ from resilint.libraries.db_scopes.sqlalchemy import ending_method
 from resilint.libraries.network_mocks import answered
 from resilint.libraries.outbound import longest_wait, sends_request, wait_in_words
 from resilint.libraries.timeout_verdicts import passed_constant
-from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Call, DbScope, FunctionSummary, Place
@@ -725,13 +724,8 @@ class _Judge:
         self._held: Dict[Tuple[int, int], Optional[_Held]] = {}  # (function, DB scope) → what it holds
 
     def run(self) -> None:
-        settings = self.ctx.settings
-        tests: Dict[str, bool] = {}
         for function in self.graph.functions:
-            path = function.place.path
-            if path not in tests:
-                tests[path] = is_test_code(path, settings)
-            if tests[path]:
+            if self.ctx.in_test_code(function.place.path):
                 continue  # the test database's transaction: the code under test is judged where it holds one
             decorated = self._decorated(function)
             for call in function.calls:

@@ -1721,7 +1721,7 @@ class BackoffWithoutJitter(ProjectRule):
     def check_project(self, ctx: ProjectContext) -> None:
         """Waits computed by a function of another module, judged from what it returns."""
         for module in ctx.graph.summaries:
-            if is_test_code(module.path, ctx.settings):
+            if ctx.in_test_code(module.path):
                 continue
             for wait in module.waits:
                 helper = ctx.graph.resolve(wait.via, wait.place.path)

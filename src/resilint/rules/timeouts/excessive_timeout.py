@@ -511,4 +511,4 @@ class ExcessiveTimeout(ProjectRule):
             report_verdicts(ctx, self.code)
 
     def check_project(self, ctx: ProjectContext) -> None:
-        report_project_verdicts(ctx, self.code, skip=lambda path: is_test_code(path, ctx.settings))
+        report_project_verdicts(ctx, self.code, skip=ctx.in_test_code)

@@ -1157,5 +1157,5 @@ class MissingTimeout(ProjectRule):
 
     def check_project(self, ctx: ProjectContext) -> None:
         report_project_verdicts(ctx, self.code)
-        for place, message in unbounded_smtp_settings(ctx.graph.summaries, lambda path: is_test_code(path, ctx.settings)):
+        for place, message in unbounded_smtp_settings(ctx.graph.summaries, ctx.in_test_code):
             ctx.report(place, message)
