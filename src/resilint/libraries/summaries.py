@@ -1162,8 +1162,14 @@ def _argument(
 
 
 def _parameter(function: Optional[FunctionInfo], expr: cst.BaseExpression) -> Optional[cst.Param]:
-    """The parameter of ``function`` that ``expr`` reads, if it reads one directly."""
-    if function is None or not isinstance(expr, cst.Name) or not isinstance(function.node, cst.FunctionDef):
+    """The parameter of ``function`` that ``expr`` reads, if it reads one directly, or through
+    the one attribute of ``self`` the function sets to it (``self.timeout = timeout`` in an
+    ``__init__`` that then passes ``timeout=self.timeout``)."""
+    if function is None or not isinstance(function.node, cst.FunctionDef):
+        return None
+    if isinstance(expr, cst.Attribute):
+        expr = _attribute_parameter(function, expr)  # type: ignore[assignment]
+    if not isinstance(expr, cst.Name):
         return None
     params = function.node.params
     for param in (*params.posonly_params, *params.params, *params.kwonly_params):
@@ -1171,6 +1177,21 @@ def _parameter(function: Optional[FunctionInfo], expr: cst.BaseExpression) -> Op
             assigned = function.scope.bindings.get(expr.value, [])
             return param if len(assigned) == 1 else None  # reassigned in the body: not the parameter
     return None
+
+
+def _attribute_parameter(function: FunctionInfo, expr: cst.Attribute) -> Optional[cst.BaseExpression]:
+    """What ``self.name`` holds when the method itself sets it once, and nothing else in the
+    class sets it: the expression it is set to."""
+    owner = function.owner
+    params = function.node.params
+    if owner is None or not params.params or not isinstance(expr.value, cst.Name):
+        return None
+    if expr.value.value != params.params[0].name.value:
+        return None
+    bindings = owner.instance_attributes.get(expr.attr.value, [])
+    if len(bindings) != 1 or bindings[0].scope is not function.scope:
+        return None
+    return bindings[0].expr
 
 
 def _qualified(model: SemanticModel, qualname: str) -> str:
