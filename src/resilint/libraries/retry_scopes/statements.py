@@ -32,7 +32,7 @@ def leaves(stmts: Sequence[cst.BaseStatement]) -> bool:
         smalls = small_statements(stmt)
         if smalls:
             for small in smalls:
-                if isinstance(small, (cst.Raise, cst.Return, cst.Break)) or _exits_process(small):
+                if isinstance(small, (cst.Raise, cst.Return, cst.Break)) or _never_returns(small):
                     return True
                 if isinstance(small, cst.Continue):
                     return False
@@ -49,13 +49,18 @@ def leaves(stmts: Sequence[cst.BaseStatement]) -> bool:
     return False
 
 
-_PROCESS_EXITS = frozenset({"exit", "quit", "sys.exit", "os._exit"})
+# Calls that never return: the process ends (``sys.exit(1)``), or they always raise (flask's
+# ``abort(502)``, frappe's ``frappe.throw(msg)``, pytest's ``pytest.fail(msg)``); the loop ends
+# with them. Spelled as written, since this walk has no model to resolve names with.
+_NEVER_RETURNING = frozenset({
+    "exit", "quit", "sys.exit", "os._exit", "os.abort", "flask.abort", "frappe.throw",
+    "pytest.fail", "pytest.skip", "pytest.exit", "self.fail", "self.skipTest",
+})
 
 
-def _exits_process(small: cst.BaseSmallStatement) -> bool:
-    """``exit("...")``, ``sys.exit(1)``: the process ends, the loop with it."""
+def _never_returns(small: cst.BaseSmallStatement) -> bool:
     value = small.value if isinstance(small, cst.Expr) else None
-    return isinstance(value, cst.Call) and dotted_name(value.func) in _PROCESS_EXITS
+    return isinstance(value, cst.Call) and dotted_name(value.func) in _NEVER_RETURNING
 
 
 def _if_leaves(node: cst.If) -> bool:

@@ -40,7 +40,8 @@ class UnboundedRetry(Rule):
     A loop is bounded when it leaves on an attempt counter (`if attempt >= 5: raise`, also
     `if attempt < 5: continue` before a `raise`, or in an `elif`; a list of delays used up one
     per pass, `delays = delays[1:]` or `delays.pop(0)`, with `if not delays: raise`) or a deadline/elapsed-time check
-    (`if time.monotonic() > deadline: raise`, or `sys.exit(...)`, or a test's `assert
+    (`if time.monotonic() > deadline: raise`, or `sys.exit(...)`, or a call that always raises,
+    `flask.abort(502)`, `frappe.throw(...)`, `pytest.fail(...)`, or a test's `assert
     time.monotonic() < deadline`), when its condition counts
     (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
     the failure path (one retry at most), when the handler's test reads what the branch that
@@ -638,6 +639,19 @@ class UnboundedRetry(Rule):
                     return requests.get(url, timeout=5)
                 except requests.ConnectionError:
                     time.sleep(0.25)
+        """,
+        # the handler calls a function that always raises: the first failure ends the loop
+        """
+        import frappe, requests
+        def sync_contacts(url):
+            page = {}
+            while True:
+                try:
+                    page = requests.get(url, params={"token": page.get("next")}, timeout=5).json()
+                except requests.RequestException as err:
+                    frappe.throw(f"Could not sync contacts: {err}")
+                if not page.get("next"):
+                    return page
         """,
         # the delays run out: at most one attempt more than there are delays
         """
