@@ -133,6 +133,8 @@ Values = Tuple[Union[QName, Instance, FunctionInfo, ClassInfo, Param, Partial, C
 _NOT_OBJECTS = (Param, Const)
 _SYMBOLIC = re.compile(r"[(\[]")
 _SUPER = QName("builtins.super")
+_MODEL_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+_DJANGO_MODELS = frozenset({"django.db.models.Model", "django.db.models.base.Model"})
 _PARTIAL = QName("functools.partial")
 _GETATTR = QName("builtins.getattr")
 _TYPE = QName("builtins.type")
@@ -788,9 +790,12 @@ class SemanticModel:
             return self._class_attribute(base, attr, instance=False)
         return ()
 
-    def _class_attribute(self, cls: ClassInfo, attr: str, *, instance: bool, depth: int = 0) -> Values:
+    def _class_attribute(
+        self, cls: ClassInfo, attr: str, *, instance: bool, depth: int = 0, of: Optional[ClassInfo] = None,
+    ) -> Values:
         """What ``attr`` of the class (or of its instances) may hold: every assignment to it in
-        the class body and, on instances, in any method; else what a base class gives."""
+        the class body and, on instances, in any method; else what a base class gives (``of``:
+        the class first asked, when asking its bases)."""
         own = cls.scope.bindings.get(attr)
         if own:
             binding = own[-1]
@@ -825,9 +830,13 @@ class SemanticModel:
         for base_expr in cls.bases:
             base = self.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
             if isinstance(base, ClassInfo) and base is not cls:
-                inherited = self._class_attribute(base, attr, instance=instance, depth=depth + 1)
+                inherited = self._class_attribute(base, attr, instance=instance, depth=depth + 1, of=of or cls)
                 if inherited:
                     return inherited
+            elif isinstance(base, QName) and attr in _MODEL_MANAGERS and base.name in _DJANGO_MODELS:
+                # a manager queries this model's rows, not its base's: named as other
+                # modules name it (``net.models.IPAddress.objects``), its signals follow
+                return (QName(f"{self._local_name((of or cls).qualname)}.{attr}"),)
             elif isinstance(base, QName) and base.name != "builtins.object":
                 return (QName(canonical_name(f"{base.name}.{attr}")),)
         return ()

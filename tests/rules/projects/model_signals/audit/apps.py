@@ -11,6 +11,8 @@ class AuditConfig(AppConfig):
 
         document_consumed.connect(run_consumed_workflows)
         # the receiver by keyword, the sender by its model's name
-        from audit.dns import address_saved
+        from audit.dns import address_saved, subnet_saved
+        from audit.models import Subnet
 
         post_save.connect(receiver=address_saved, sender=self.get_model("Address"))
+        post_save.connect(subnet_saved, sender=Subnet)

@@ -1,7 +1,7 @@
 # select: RES301
 from django.db import transaction
 
-from audit.models import Address, Engagement, Note, Product
+from audit.models import Address, Engagement, Note, Product, Subnet
 
 
 def open_engagement(product_pk, name):
@@ -39,3 +39,14 @@ def register_host(host):
     # the receiver connected by keyword to the sender named by its label
     with transaction.atomic():
         return Address.objects.create(host=host)  # expect: RES301 "`create` -> `address_saved`"
+
+
+def assign(subnet_pk, host):
+    subnet = Subnet.objects.get(pk=subnet_pk)
+    with transaction.atomic():
+        return subnet.assign_host(host)  # expect: RES301 "`assign_host` -> `create` -> `address_saved`"
+
+
+def split(subnet_pk):
+    with transaction.atomic():
+        return Subnet.objects.get(pk=subnet_pk).split()  # expect: RES301 "`split` -> `create` -> `subnet_saved`"
