@@ -20,6 +20,9 @@ CONNECTING_CLASSES = frozenset(
     name for name, spec in CLIENT_CALLS.items()
     if spec.library in ("smtplib", "ftplib", "poplib", "imaplib", "http.client") and name.rsplit(".", 1)[-1][:1].isupper()
 )
+# The methods through which those clients open their connection (http.client connects in
+# ``send``; the mail and file-transfer clients in ``connect``).
+CONNECTS = ("connect", "send")
 # Pools whose default timeout the requests made through them wait by, unless they give their own.
 _POOLS = frozenset({"urllib3.PoolManager", "urllib3.ProxyManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool"})
 _FORWARDED = CONNECTING_CLASSES | _POOLS
@@ -36,8 +39,19 @@ def forwarded_client(model: SemanticModel, site: CallSite) -> Optional[str]:
     base = next((name for name in (model.qualified_name(b, outer, 1 << 62) for b in cls.bases) if name in _FORWARDED), None)
     if base is None:
         return None
+    if base in CONNECTING_CLASSES and any(_replaces(cls, method) for method in CONNECTS):
+        return None  # it connects its own way (a socket pair in a test), judged where it does
     init = [b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)]
     return base if not init or (len(init) == 1 and _only_forwards(init[0], _settings(base))) else None
+
+
+def _replaces(cls: ClassInfo, method: str) -> bool:
+    """Whether the class defines ``method`` without calling the base's (``super().send(data)``)."""
+    defined = [b.defined for b in cls.scope.bindings.get(method, ()) if isinstance(b.defined, FunctionInfo)]
+    return bool(defined) and not any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
+        for function in defined for node in iter_nodes(function.node)
+    )
 
 
 def _settings(client: str) -> FrozenSet[str]:

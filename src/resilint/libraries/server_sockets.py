@@ -84,7 +84,8 @@ def starts_own_server(model: SemanticModel, scope: Scope) -> bool:
 
 def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> bool:
     """Whether the call's URL or host (its first positional argument, ``url=`` or ``host=``:
-    ``redis.Redis(host="localhost")``), as written there or
+    ``redis.Redis(host="localhost")``; the host of a socket address, ``("127.0.0.1", port)``),
+    as written there or
     in the local or attribute it is read from (``base_url = "http://127.0.0.1:8080/"``;
     ``base_url + "shutdown"``; ``self.url`` set in ``setUp``), is one of this machine's."""
     args = site.node.args
@@ -94,6 +95,8 @@ def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> 
     for _ in range(3):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
         while isinstance(given, cst.BinaryOperation) and isinstance(given.operator, cst.Add):
             given = given.left
+        if isinstance(given, cst.Tuple) and given.elements and not isinstance(given.elements[0], cst.StarredElement):
+            given = given.elements[0].value  # a socket address: ``("localhost", port)``
         if not isinstance(given, (cst.Name, cst.Attribute)) or model is None:
             break
         followed = model.followed(given, site.scope, site.order)

@@ -222,7 +222,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         converted_to = converted(model, site)
         unpacks = _unpacked_function(model, site) if any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES]) else ""
         loopback = any(
-            name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global for name in names[:_MAX_CALLEES]
+            (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or _class_like(name) for name in names[:_MAX_CALLEES]
         ) and sends_to_loopback(site, model)
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         for name in names[:_MAX_CALLEES]:
@@ -1177,6 +1177,12 @@ def _parameter(function: Optional[FunctionInfo], expr: cst.BaseExpression) -> Op
             assigned = function.scope.bindings.get(expr.value, [])
             return param if len(assigned) == 1 else None  # reassigned in the body: not the parameter
     return None
+
+
+def _class_like(name: str) -> bool:
+    """A name spelled as a class is (``tests.conn.RecordingConnection``): a project subclass of
+    a client may be one, which only the project pass can tell."""
+    return name.rpartition(".")[2][:1].isupper()
 
 
 def _attribute_parameter(function: FunctionInfo, expr: cst.Attribute) -> Optional[cst.BaseExpression]:

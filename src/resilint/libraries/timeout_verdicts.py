@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterabl
 import libcst as cst
 
 from resilint.libraries import curl, socket_connects
-from resilint.libraries.client_subclasses import CONNECTING_CLASSES, forwarded_client
+from resilint.libraries.client_subclasses import CONNECTING_CLASSES, CONNECTS, forwarded_client
 from resilint.libraries.clients import (
     GENERIC_WAIT,
     for_project,
@@ -848,6 +848,8 @@ class _ProjectJudge:
         module = self.graph.class_module(cls)
         if base not in CONNECTING_CLASSES or module is None:
             return None
+        if any(_replaces(module.functions.get(f"{cls}.{method}"), method) for method in CONNECTS):
+            return None  # it connects its own way, judged where it does
         init = module.functions.get(f"{cls}.__init__")
         forwards = init is None or (
             len(init.calls) == 1 and init.calls[0].target.endswith(".__init__") and init.calls[0].arguments is not None
@@ -1302,6 +1304,11 @@ class _ProjectJudge:
                     ))
         self._forwards[function.name] = found
         return found
+
+
+def _replaces(method: Optional[FunctionSummary], name: str) -> bool:
+    """Whether a project class's own ``name`` method (``send``) never calls the base's."""
+    return method is not None and not any(split_last(call.target)[1] == name for call in method.calls)
 
 
 def _sends_timed(cls: str, call: Call, path: Optional[Tuple[str, ...]]) -> bool:

@@ -243,8 +243,15 @@ class MissingTimeout(ProjectRule):
     `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, `redis.Redis(host="localhost")`), the server the test run
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
-    socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`). A call to any other
-    host from test code still is.
+    socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`, a project subclass
+    of one), and for a socket address (`sock.connect(("localhost", port))`,
+    `socket.create_connection(("127.0.0.1", port))`). A call to any other host from test code
+    still is.
+
+    A project subclass of an `http.client` connection (or of `smtplib.SMTP`, `ftplib.FTP` …)
+    is judged as its base when it only adds to it; one that defines its own `send` or
+    `connect` without calling the base's (a test's connection answered from a socket pair)
+    opens its connection its own way, and the calls it makes there are judged instead.
 
     Modules bound by a call are recognised too: `boto3 = lazy_import("boto3")`,
     `psycopg2 = pytest.importorskip("psycopg2")`, `importlib.import_module("redis")`.

@@ -54,3 +54,19 @@ def local_mail_and_ftp():
 
 def remote_mail():
     return smtplib.SMTP("mail.example.org")  # expect: RES101
+
+
+def local_sockets(port):
+    # socket addresses of this machine: the server the test started
+    import socket
+
+    with socket.socket() as client:
+        client.connect(("localhost", port))
+    address = ("127.0.0.1", port)
+    return socket.create_connection(address)
+
+
+def remote_socket():
+    import socket
+
+    return socket.create_connection(("mail.example.org", 25))  # expect: RES101
