@@ -19,6 +19,7 @@ from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, R
 from resilint.libraries.server_sockets import serves_only
 from resilint.lint.nodes import dotted_name
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName
+from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -240,6 +241,32 @@ def _calls_by_definition(rec: Recogniser) -> Dict[int, List[CallSite]]:
             if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 found.setdefault(id(node), []).append(call)
     return found
+
+
+# What may reach another machine without a call written: an attribute or item read (a
+# property, a lazy proxy), an await, a generator's hand-over, a context manager, a loop's
+# iterator. A body with none of them and no call only computes.
+_MAY_REACH_OUT = (cst.Call, cst.Attribute, cst.Subscript, cst.Await, cst.Yield, cst.With, cst.For, cst.While)
+
+
+def computes_only(function: FunctionInfo) -> bool:
+    """Whether ``function`` does work but calls nothing and reads nothing that could send
+    (``1 / 0``, ``return a + b``): a test's job that fails on purpose. A stub (``...``,
+    ``pass``, a docstring) is not judged so: its real body is elsewhere."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+        return False
+    statements = [
+        small for statement in node.body.body if isinstance(statement, cst.SimpleStatementLine) for small in statement.body
+    ]
+    if len(statements) != len(node.body.body):
+        return False  # a compound statement: an ``if``, a ``try``
+    work = [
+        small for small in statements
+        if not isinstance(small, (cst.Pass, cst.Raise))
+        and not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString, cst.ConcatenatedString)))
+    ]
+    return bool(work) and not any(isinstance(n, _MAY_REACH_OUT) for small in work for n in iter_nodes(small))
 
 
 _LOCAL_DEFINITIONS = object()  # ``derived`` key: id(definition) → whether it works locally

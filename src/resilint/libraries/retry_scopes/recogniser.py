@@ -20,7 +20,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     RetryScopes,
 )
-from resilint.libraries.retry_scopes.local_work import calls_within, local_call
+from resilint.libraries.retry_scopes.local_work import calls_within, computes_only, local_call
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, LIBRARY_SLEEPERS, normalise
 from resilint.libraries.retry_scopes import urllib3
 from resilint.libraries.retry_scopes.recursion import recursive_retries
@@ -87,7 +87,8 @@ class Recogniser:
 
     def _drop_local_decorations(self) -> List[RetryScope]:
         """A retry decorator written on a function of the file that calls something, and only
-        local work (``@backoff.on_exception(...)`` on a task that only sleeps): it repeats no
+        local work (``@backoff.on_exception(...)`` on a task that only sleeps), or that only
+        computes (``1 / 0`` in a test of the retries themselves): it repeats no
         call out, so it is no retry of one. A policy kept in a variable is left alone (other
         functions, and other modules, may apply it)."""
         dropped = set()
@@ -98,7 +99,7 @@ class Recogniser:
                 continue
             decorating = {id(n) for d in getattr(function.node, "decorators", ()) for n in iter_nodes(d)}
             calls = [call for call in calls_within(self, function.node) if id(call.node) not in decorating]
-            if calls and all(local_call(self, call) for call in calls):
+            if (calls and all(local_call(self, call) for call in calls)) or (not calls and computes_only(function)):
                 dropped.add(id(scope.policy))
         local = [s for s in self.scopes if id(s.policy) in dropped]
         if dropped:

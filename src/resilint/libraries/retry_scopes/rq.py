@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Optional
 import libcst as cst
 
 from resilint.libraries.retry_scopes.delays import delay_kind
+from resilint.libraries.retry_scopes.local_work import computes_only
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     UNKNOWN,
@@ -81,6 +82,12 @@ def enqueued_with_retry(rec: Recogniser, call: CallSite) -> None:
         return
     target = _enqueued(call.node, func.attr.value)
     function = rec.model.resolve(target, call.scope, call.order) if target is not None else None
+    if isinstance(function, FunctionInfo) and computes_only(function):
+        # a job that fails on purpose (``1 / 0`` in a test of the retries): nothing goes out;
+        # a policy written here serves no other job
+        if retry.value is policy.node:
+            rec.policies = [p for p in rec.policies if p is not policy]
+        return
     if isinstance(function, FunctionInfo):
         rec.scopes.append(RetryScope(policy, "call", call.node, function.node, function))
     else:

@@ -47,7 +47,8 @@ class RetryOnAnyError(Rule):
     other than its attempt count, also as a side of an `or` (`if error not in RETRYABLE_ERRORS
     or attempt == 4: break`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
-    state are not retry loops (see RES203), and neither is a `try` that does local work only
+    state are not retry loops (see RES203), nor is a retried function or RQ job that only
+    computes (`1 / 0` in a test of the retries: no call, no attribute read), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods, a
     file copy beside the project logger's `logger.debug(...)`, a pause before the next page,
     functions of the file that catch every exception and answer a value), even under a bare
@@ -96,6 +97,20 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # a test of the retry machinery: the jobs only compute, and fail on purpose
+        """
+        import rq
+        import tenacity
+        from fakeredis import FakeStrictRedis
+        def crashing_job(foo, b=1):
+            1 / 0
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random_exponential())
+        def crashing_call():
+            return 1 / 0
+        def test_job_with_retries():
+            queue = rq.Queue(connection=FakeStrictRedis())
+            queue.enqueue(crashing_job, foo=42, retry=rq.Retry(max=1))
+        """,
         # the catch-all goes round only when the answer's error text is a known transient one
         """
         import random, time
