@@ -731,15 +731,19 @@ def is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order:
     return not all(n in NOT_FAILURES for n in names) and not _only_interrupted(rec, handler, scope, order)
 
 
+_LOCAL_ERRNOS = frozenset({"errno.EINTR", "errno.EEXIST"})
+
+
 def _only_interrupted(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order: int) -> bool:
     """``except OSError as e: if e.errno != errno.EINTR: raise``: it goes round only when a
     signal interrupted the call (a wait for the program's own child, redash's RQ worker),
-    which nothing failed at; every other error leaves."""
+    which nothing failed at, or when a file of that name exists (``errno.EEXIST``: the next
+    pass tries another name, certbot's ``unique_file``); every other error leaves."""
     for node in walk_statements(block(handler.body)):
         if not isinstance(node, cst.If):
             continue
         tests_eintr = any(
-            isinstance(part, cst.Attribute) and rec.expr_name(part, scope, order) == "errno.EINTR"
+            isinstance(part, cst.Attribute) and rec.expr_name(part, scope, order) in _LOCAL_ERRNOS
             for part in expression_nodes(node.test)
         )
         branches = [block(node.body)] + ([block(node.orelse.body)] if isinstance(node.orelse, cst.Else) else [])

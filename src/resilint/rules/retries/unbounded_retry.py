@@ -91,7 +91,9 @@ class UnboundedRetry(Rule):
     its answer read) in a function that starts its own server (`uvicorn.Server(...)`,
     `make_server(...)`) or a program in a process of its own (`subprocess.Popen([binary])`),
     a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes (also a
-    handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`), a device read through
+    handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`), a
+    handler that goes round only when a file of the name exists (`if e.errno != errno.EEXIST:
+    raise`, the next pass tries another name), a device read through
     pyudev, pyserial, pyusb or evdev, psutil, regular expressions, a free port of this
     machine probed with portend, an in-process queue or event
     (`asyncio.wait_for(queue.get(), timeout=1)`), a future of this process not done yet
@@ -283,6 +285,21 @@ class UnboundedRetry(Rule):
                         if e.errno != errno.EINTR:
                             raise
                         self.heartbeat()
+        """,
+        # it goes round only when a file of that name exists: the next pass tries another name
+        """
+        import errno
+        from myproject.compat import os
+        from myproject.compat import filesystem
+        def unique_file(path, pattern, count=0):
+            while True:
+                current = os.path.join(path, pattern % count)
+                try:
+                    return filesystem.open(current, os.O_CREAT | os.O_EXCL | os.O_RDWR), current
+                except OSError as err:
+                    if err.errno != errno.EEXIST:
+                        raise
+                count += 1
         """,
         # the failure path turns the query's parsing off before it calls itself again: a
         # fallback that runs once
