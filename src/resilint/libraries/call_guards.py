@@ -61,7 +61,7 @@ def call_guards(model: SemanticModel, site: CallSite, locate: Locate) -> Tuple[G
     for depth in range(start, len(stack)):
         container = stack[depth]
         inner = stack[depth + 1] if depth + 1 < len(stack) else None
-        if isinstance(inner, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if inner.__class__ in _DEFINITIONS:
             return ()  # the call runs when that definition is called
         if isinstance(container, cst.If) and _tests_parameter(model, container.test, parameters):
             if at is None and inner is None:
@@ -293,14 +293,18 @@ def _statement_of(
     return [where] if where is not None else []
 
 
+_DEFINITIONS = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})  # tested by class: the node classes are slow ABCs
+
+
 def _targets_in(node: cst.CSTNode) -> Iterator[str]:
     """The dotted attributes assigned anywhere in ``node``."""
     for inner in iter_nodes(node):
         targets: Sequence[Any] = ()
-        if isinstance(inner, cst.Assign):
-            targets = [t.target for t in inner.targets]
-        elif isinstance(inner, (cst.AugAssign, cst.AnnAssign)):
-            targets = [inner.target]
+        kind = inner.__class__  # by class: the node classes are slow ABCs
+        if kind is cst.Assign:
+            targets = [t.target for t in inner.targets]  # type: ignore[attr-defined]
+        elif kind is cst.AugAssign or kind is cst.AnnAssign:
+            targets = [inner.target]  # type: ignore[attr-defined]
         for target in targets:
             if isinstance(target, cst.Attribute):
                 yield dotted_name(target) or ""

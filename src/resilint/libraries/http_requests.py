@@ -648,7 +648,8 @@ class RequestFinder:
         stack: List[cst.CSTNode] = [expr]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Call):
+            kind = node.__class__  # a class test: LibCST's node classes are ABCs, slow to isinstance
+            if kind is cst.Call:
                 name = normalise(self.model.qualified_name(node.func, scope, order)) or ""
                 if name.startswith(RANDOM_KEYS) or (name in RESILINT_KEYS and not resilint_scope):
                     return f"`{code_of(node, 40)}`"
@@ -657,7 +658,7 @@ class RequestFinder:
                     self.generator(returned, helper.scope, 1 << 62, resilint_scope, depth + 1) for returned in helper.returns
                 ):
                     return f"`{code_of(node, 40)}`"
-            if isinstance(node, cst.Lambda):
+            if kind is cst.Lambda:
                 continue
             stack.extend(children(node))
         return None
@@ -678,6 +679,9 @@ class _Merged:
     own: object
 
 
+_WRITES = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del})
+
+
 def _changed_in_place(cls: cst.CSTNode, attribute: str) -> bool:
     """Whether the class writes into the dict ``self.<attribute>`` holds: an item assigned or
     deleted, or a method other than a read called on it."""
@@ -686,7 +690,8 @@ def _changed_in_place(cls: cst.CSTNode, attribute: str) -> bool:
                 and isinstance(node.value, cst.Name) and node.value.value == "self")
 
     for node in iter_nodes(cls):
-        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del)):
+        kind = node.__class__  # by class: the node classes are slow ABCs
+        if kind in _WRITES:
             targets = (
                 [t.target for t in node.targets] if isinstance(node, cst.Assign)
                 else [node.target]
@@ -695,10 +700,10 @@ def _changed_in_place(cls: cst.CSTNode, attribute: str) -> bool:
                 return True
             if isinstance(node, cst.AugAssign) and held(node.target):
                 return True  # ``self.headers |= {"Idempotency-Key": key}``
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and held(node.func.value):
+        elif kind is cst.Call and isinstance(node.func, cst.Attribute) and held(node.func.value):
             if node.func.attr.value not in ("get", "items", "keys", "values", "copy"):
                 return True
-        elif isinstance(node, cst.Arg) and held(node.value) and node.keyword is None and not node.star:
+        elif kind is cst.Arg and held(node.value) and node.keyword is None and not node.star:
             return True  # handed to a function that may write into it (a keyword is a request's own)
     return False
 

@@ -76,6 +76,7 @@ from resilint.lint.summary import (
 Locate = Callable[[cst.CSTNode], Place]
 _SKIPPED_TARGETS = ("builtins.",)
 _BUILTIN_EXCEPTION = re.compile(r"builtins\.[A-Z]\w*(Error|Exception|Warning|Exit|Interrupt)")
+_TRIES = (cst.Try, cst.TryStar)  # tested by class on a call's stack: the node classes are slow ABCs
 
 
 def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
@@ -180,7 +181,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
 
     def swallowed(site: CallSite) -> bool:
         return any(
-            isinstance(node, (cst.Try, cst.TryStar)) and id(node) not in retried_tries and swallows(model, node, site)
+            node.__class__ in _TRIES and id(node) not in retried_tries and swallows(model, node, site)
             for node in site.stack
         )
 
@@ -189,7 +190,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         retry layer goes round from: the classes it lets out when it raises again only what it
         tests (``reraised_only``), or those it catches by name and lets die (``caught_quietly``)."""
         for node in reversed(site.stack):
-            if isinstance(node, (cst.Try, cst.TryStar)) and id(node) not in retried_tries and in_try_body(node, site):
+            if node.__class__ in _TRIES and id(node) not in retried_tries and in_try_body(node, site):
                 return read(model, node, site)
         return ()
 

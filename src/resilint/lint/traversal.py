@@ -92,12 +92,14 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
 
 def iter_nodes(root: cst.CSTNode, stop_at: Tuple[type, ...] = ()) -> Iterator[cst.CSTNode]:
     """``root`` and every node below it, depth first, in source order; nodes of the types in
-    ``stop_at`` are yielded but not entered."""
+    ``stop_at`` (concrete node classes, tested by class as ``children`` does) are yielded but
+    not entered."""
+    stop = frozenset(stop_at)
     stack = [root]
     while stack:
         node = stack.pop()
         yield node
-        if node.__class__ not in _LEAVES and not isinstance(node, stop_at):
+        if node.__class__ not in _LEAVES and node.__class__ not in stop:
             stack.extend(reversed(children(node)))
 
 

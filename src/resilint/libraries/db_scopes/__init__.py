@@ -132,7 +132,7 @@ class _Finder:
         for site in model.calls:
             self.site_of[id(site.node)] = site
             for index, node in enumerate(site.stack):
-                if isinstance(node, cst.With) and id(node) not in self.withs:
+                if node.__class__ is cst.With and id(node) not in self.withs:
                     self.withs[id(node)] = (node, index, _function_at(model, site.stack[:index]), site)
             if runs_later(site):
                 continue
@@ -447,7 +447,7 @@ class _Finder:
         found = self._last_statement_commit(info, node)
         # calling a generator runs none of its body (``committing_iterator(users)`` commits
         # between the items its caller's loop body handles, not before the loop)
-        if found is not None and any(isinstance(n, cst.Yield) for n in iter_nodes(node.body, stop_at=_BODIES)):
+        if found is not None and any(n.__class__ is cst.Yield for n in iter_nodes(node.body, stop_at=_BODIES)):
             return None
         return found
 
@@ -602,9 +602,9 @@ def runs_later(site: CallSite) -> bool:
 def enclosing_lambda(site: CallSite) -> Optional[cst.Lambda]:
     """The innermost lambda of its function that the call is written in, if any."""
     for node in reversed(site.stack):
-        if isinstance(node, cst.Lambda):
-            return node
-        if isinstance(node, cst.FunctionDef):
+        if node.__class__ is cst.Lambda:
+            return node  # type: ignore[return-value]
+        if node.__class__ is cst.FunctionDef:
             return None
     return None
 
@@ -693,7 +693,7 @@ def _reaches(start: CallSite, site: CallSite) -> bool:
     """Whether ``site``, written after ``start``, may run after it: not when ``start`` is in a
     branch (of an ``if``, a loop, a ``with``) that ``site`` is not in and that returns or raises
     after it. Inside a ``try``, an exception after ``start`` may be handled where ``site`` runs."""
-    if any(isinstance(node, _TRY) for node in start.stack):
+    if any(node.__class__ in _TRY for node in start.stack):  # by class: the node classes are slow ABCs
         return True
     shared = {id(node) for node in site.stack}
     # The statements that hold ``start``: the compound ones around it, and in the innermost

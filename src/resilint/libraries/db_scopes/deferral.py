@@ -112,7 +112,8 @@ def _statements(block: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatemen
     functions or classes."""
     for statement in block:
         yield statement
-        if not isinstance(statement, _FUNCTION_BODIES) and isinstance(statement, cst.BaseCompoundStatement):
+        kind = statement.__class__  # most are simple lines: no slow ABC test for them
+        if kind is not cst.SimpleStatementLine and kind not in _FUNCTION_BODIES and isinstance(statement, cst.BaseCompoundStatement):
             yield from _statements(_inner_statements(statement))
 
 

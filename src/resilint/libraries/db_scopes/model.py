@@ -58,7 +58,7 @@ def receiver_of(
 
 
 def method_of(call: cst.Call) -> str:
-    return call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+    return call.func.attr.value if call.func.__class__ is cst.Attribute else ""  # type: ignore[attr-defined]
 
 
 def named_like(word: str, pattern: "re.Pattern[str]") -> bool:

@@ -63,9 +63,10 @@ def find_loops(rec: Recogniser) -> None:
     for call in rec.model.calls:
         innermost = None
         for node in reversed(call.stack):
-            if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            kind = node.__class__  # by class: the node classes are slow ABCs
+            if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
                 break
-            if isinstance(node, (cst.For, cst.While)):
+            if kind is cst.For or kind is cst.While:
                 if innermost is None:
                     innermost = node
                 if id(node) not in loops:
