@@ -93,10 +93,7 @@ def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> 
     if given is None and args and args[0].keyword is None and not args[0].star:
         given = args[0].value
     for _ in range(3):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
-        while isinstance(given, cst.BinaryOperation) and isinstance(given.operator, cst.Add):
-            given = given.left
-        if isinstance(given, cst.Tuple) and given.elements and not isinstance(given.elements[0], cst.StarredElement):
-            given = given.elements[0].value  # a socket address: ``("localhost", port)``
+        given = _head(given) if given is not None else None
         if not isinstance(given, (cst.Name, cst.Attribute)) or model is None:
             break
         followed = model.followed(given, site.scope, site.order)
@@ -105,6 +102,25 @@ def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> 
         given = followed
     text = _leading_text(given) if given is not None else None
     return text is not None and (_LOOPBACK.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)
+
+
+def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The part of a URL or address that holds its start: the left of ``base + "/path"``, the
+    host of a socket address ``("localhost", port)``, the value a template starts with
+    (``f"{BASE_URL}/health"``, ``"{}/health".format(BASE_URL)``)."""
+    while True:
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+            expr = expr.left
+        elif isinstance(expr, cst.Tuple) and expr.elements and not isinstance(expr.elements[0], cst.StarredElement):
+            expr = expr.elements[0].value
+        elif isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringExpression):
+            expr = expr.parts[0].expression
+        elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"
+              and re.match(r"\{0?\}", string_of(expr.func.value) or "") and expr.args and expr.args[0].keyword is None
+              and not expr.args[0].star):
+            expr = expr.args[0].value
+        else:
+            return expr
 
 
 def _leading_text(expr: cst.BaseExpression) -> Optional[str]:

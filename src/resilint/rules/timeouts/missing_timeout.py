@@ -241,7 +241,8 @@ class MissingTimeout(ProjectRule):
     file gives a timeout (`ftp.connect(host, 21, 10)`). In test code (the `test-code` setting),
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
     `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
-    `.format()` or `%`, `redis.Redis(host="localhost")`), the server the test run
+    `.format()` or `%`, one that starts with such a base, `f"{BASE}/health"` or
+    `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`), the server the test run
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
     socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`, a project subclass
     of one), and for a socket address (`sock.connect(("localhost", port))`,

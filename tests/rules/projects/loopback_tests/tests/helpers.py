@@ -70,3 +70,16 @@ def remote_socket():
     import socket
 
     return socket.create_connection(("mail.example.org", 25))  # expect: RES101
+
+
+LOCAL_URL = "http://localhost:18080"
+
+
+def health():
+    # templates that start with a base URL of this machine
+    requests.get(f"{LOCAL_URL}/health")
+    return requests.get("{}/health".format(LOCAL_URL))
+
+
+def remote_health(base):
+    return requests.get(f"{base}/health")  # expect: RES101
