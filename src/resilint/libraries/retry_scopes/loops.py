@@ -785,7 +785,8 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
         if name is None:
             continue
         for part in expression_nodes(node) if isinstance(node, (cst.Expr, cst.Assign, cst.AnnAssign, cst.If, cst.Return, cst.Raise)) else ():
-            if isinstance(part, cst.Call) and not is_logging(part) and not _logging_parameter(part, scope):
+            if (isinstance(part, cst.Call) and not is_logging(part) and not _logging_parameter(part, scope)
+                    and not _reports_only(rec, part, scope)):
                 for arg in part.args:
                     if isinstance(arg.value, cst.Name) and arg.value.value == name:
                         return True
@@ -807,6 +808,28 @@ def _logging_parameter(call: cst.Call, scope: Scope) -> bool:
     function = scope.enclosing_function
     default = function.default_of(call.func.value) if function is not None and isinstance(call.func, cst.Name) else None
     return default is not None and logs(default)
+
+
+# What a function may call and still only report a failure: its own logging, printing and
+# pausing (``logger.info(...)``, ``time.sleep(5 + random.uniform(0, 5))``).
+_REPORTING_MODULES = ("builtins.", "time.", "random.", "logging.", "asyncio.sleep")
+
+
+def _reports_only(rec: Recogniser, call: cst.Call, scope: Scope) -> bool:
+    """``_handle_retry(attempt, "Rate limit exceeded", e)`` where the function of the file it
+    calls only logs, prints or sleeps: it raises nothing and answers nothing, so it decides
+    nothing about what is retried."""
+    function = rec.model.resolve(call.func, scope, 1 << 62)
+    if not isinstance(function, FunctionInfo) or not isinstance(function.node, cst.FunctionDef):
+        return False
+    for node in iter_nodes(function.node.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if isinstance(node, (cst.Raise, cst.Yield, cst.Await)) or (isinstance(node, cst.Return) and node.value is not None):
+            return False
+        if isinstance(node, cst.Call) and not is_logging(node) and not (
+            rec.expr_name(node.func, function.scope, 1 << 62) or ""
+        ).startswith(_REPORTING_MODULES):
+            return False
+    return True
 
 
 def calls_out(rec: Recogniser, node: cst.CSTNode, calls: List[CallSite]) -> bool:

@@ -42,8 +42,9 @@ class RetryOnAnyError(Rule):
     `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
     of specific types does not. A handler that hands the error to a function decides itself
     what is retried (that function may raise), unless the function prints or logs it
-    (`print(e)`, `logger.warning(e)`, `sentry_sdk.capture_exception(e)`, or a parameter whose
-    default does: `printfn(e)` with `printfn=print`), and so does one that leaves on a condition
+    (`print(e)`, `logger.warning(e)`, `sentry_sdk.capture_exception(e)`, a parameter whose
+    default does: `printfn(e)` with `printfn=print`, or a function of the file that only logs,
+    prints and sleeps, raising and answering nothing), and so does one that leaves on a condition
     other than its attempt count, also as a side of an `or` (`if error not in RETRYABLE_ERRORS
     or attempt == 4: break`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
@@ -428,6 +429,23 @@ class RetryOnAnyError(Rule):
         """,
     ]
     INVALID = [
+        # the handler hands the error to a function of the file that only logs it and pauses
+        Invalid(
+            """
+            import logging, random, time
+            logger = logging.getLogger(__name__)
+            def _log_retry(attempt, error):
+                logger.warning("attempt %s failed: %s", attempt, error)
+                time.sleep(5 + random.uniform(0, 5))
+            def call_llm(client, model, messages):
+                for attempt in range(1, 4):
+                    try:
+                        return client.chat.completions.create(model=model, messages=messages)
+                    except Exception as e:
+                        _log_retry(attempt, e)
+            """,
+            line=10,
+        ),
         Invalid(
             # a decorator that makes each function a task and retries it from its wrapper
             """
