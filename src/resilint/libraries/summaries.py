@@ -1097,7 +1097,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                     if keyword in later:
                         continue  # set again on some path: its value is not this one
                     keywords.append(keyword)  # type: ignore[arg-type]
-                    if keyword in TIMEOUT_KEYWORDS:
+                    if _recorded(keyword):
                         evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                         values.append(_argument(model, evaluator, function, keyword, element.value, locate))
                 keywords.extend(sorted(later))  # given, with a value the summary does not keep
@@ -1115,7 +1115,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
             forwards = forwards or merged is not None
             for element in merged or ():
                 keyword = string_of(element.key) if isinstance(element, cst.DictElement) else None
-                if keyword in TIMEOUT_KEYWORDS:  # a default the function fills in
+                if _recorded(keyword):  # a default the function fills in
                     keywords.append(keyword)
                     evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                     values.append(_argument(model, evaluator, function, keyword, element.value, locate))
@@ -1126,7 +1126,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
         else:
             keyword = arg.keyword.value
             keywords.append(keyword)
-            if keyword in TIMEOUT_KEYWORDS:
+            if _recorded(keyword):
                 evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                 values.append(_argument(model, evaluator, function, keyword, arg.value, locate))
     func = site.node.func
@@ -1138,6 +1138,13 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
         name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global and _default_set_before(model, site)
     )
     return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values), supplied)
+
+
+def _recorded(keyword: Optional[str]) -> bool:
+    """Whether a keyword argument's value is kept: a client's timeout keyword, or one named for
+    a timeout that a project wrapper may hand on to one (``_timeout=None``,
+    ``request_timeout=5``)."""
+    return keyword is not None and (keyword in TIMEOUT_KEYWORDS or "timeout" in keyword.lower())
 
 
 def _argument(

@@ -1256,6 +1256,27 @@ class _ProjectJudge:
             found.append(replace(forward, client=name, spec=spec, held=""))
         return found
 
+    def _handed_on(
+        self, function: FunctionSummary, call: Call, step: Tuple[Tuple[FunctionSummary, Call], ...], near: str,
+    ) -> Iterator[Forward]:
+        """``query(path, timeout=10)`` calling ``raw(path, timeout=timeout)``, which passes its
+        ``timeout`` on to a client: ``function``'s own parameter reaches the client too."""
+        callee = self.graph.callee(call, near)
+        args = call.arguments
+        if callee is None or callee is function or args is None:
+            return
+        for inner in self.forwards(callee) or ():
+            if inner.parameter is None or inner.held or inner.parameter not in args.keywords:
+                continue
+            given = args.value(inner.parameter)
+            if given is None or given.parameter is None:
+                continue
+            yield Forward(
+                inner.client, inner.spec, given.parameter, given.position,
+                value_from_data(given.default) if given.default is not None else None, given.default_text,
+                step + inner.path,
+            )
+
     def forwards(self, function: FunctionSummary) -> Optional[List[Forward]]:
         """What ``function`` passes on from its callers to clients, at any depth."""
         if function.name in self._forwards:
@@ -1289,6 +1310,8 @@ class _ProjectJudge:
                 elif args.forwards_kwargs and not function.sets_timeout and _leaves_timeout_out(args, spec):
                     found.append(Forward(client, spec, None, None, None, None, step))
                 continue
+            if any(value.parameter is not None for value in args.values):
+                found.extend(self._handed_on(function, call, step, near))
             if not args.forwards_kwargs or function.sets_timeout:
                 continue
             if split_last(call.target)[1] not in self.may_forward_names():

@@ -39,7 +39,10 @@ class UnboundedTimeout(ProjectRule):
     another module (`timeout=settings.FRAUD_TIMEOUT` where `FRAUD_TIMEOUT = None`, or an
     `httpx.Timeout(5, read=None)` there), given to a client call (by keyword, or by position:
     `sock.settimeout(settings.IDLE_TIMEOUT)`), to a request on a session a project function
-    returns, or to a project wrapper that passes it on. A constant that another module sets to
+    returns, or to a project wrapper that passes it on, under any name it gives the
+    parameter (`raw_request(path, _timeout=None)` calling `session.get(url, timeout=_timeout)`)
+    and through wrappers that hand their own parameter on to it (`execute_query(q,
+    _timeout=None)` calling `raw_request(q, _timeout=_timeout)`). A constant that another module sets to
     what a project function returns (`settings.SOCKET_TIMEOUT = read_int(config, ...)` at
     start-up, over a `None` placeholder) is unknown, and not reported. Django's `django.conf.settings.NAME` is
     what the project's settings give `NAME`: the module `DJANGO_SETTINGS_MODULE` names where
