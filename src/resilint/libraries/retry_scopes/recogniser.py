@@ -20,13 +20,14 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     RetryScopes,
 )
-from resilint.libraries.retry_scopes.local_work import calls_within, computes_only, local_call
+from resilint.libraries.retry_scopes.local_work import calls_within, computes_only, local_call, refused_input
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, LIBRARY_SLEEPERS, normalise
 from resilint.libraries.retry_scopes import urllib3
 from resilint.libraries.retry_scopes.recursion import recursive_retries
 from resilint.libraries.retry_scopes.transports import client_policy
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.libraries.retry_scopes.sleepers import Slept, slept_parameter
+from resilint.libraries.retry_scopes.tenacity import retried_types
 from resilint.lint.nodes import is_none, number_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -88,7 +89,8 @@ class Recogniser:
     def _drop_local_decorations(self) -> List[RetryScope]:
         """A retry decorator written on a function of the file that calls something, and only
         local work (``@backoff.on_exception(...)`` on a task that only sleeps), or that only
-        computes (``1 / 0`` in a test of the retries themselves): it repeats no
+        computes (``1 / 0`` in a test of the retries themselves), or that draws a fresh random
+        name on each attempt and retries only the conflict of a name already taken: it repeats no
         call out, so it is no retry of one. A policy kept in a variable is left alone (other
         functions, and other modules, may apply it)."""
         dropped = set()
@@ -99,7 +101,8 @@ class Recogniser:
                 continue
             decorating = {id(n) for d in getattr(function.node, "decorators", ()) for n in iter_nodes(d)}
             calls = [call for call in calls_within(self, function.node) if id(call.node) not in decorating]
-            if (calls and all(local_call(self, call) for call in calls)) or (not calls and computes_only(function)):
+            if ((calls and all(local_call(self, call) for call in calls)) or (not calls and computes_only(function))
+                    or _redraws_on_conflict(self, scope.policy, calls)):
                 dropped.add(id(scope.policy))
         local = [s for s in self.scopes if id(s.policy) in dropped]
         if dropped:
@@ -204,3 +207,20 @@ def _made_by_type(expr: cst.BaseExpression) -> bool:
         isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "type"
         and len(expr.args) == 3 and not any(a.star or a.keyword for a in expr.args)
     )
+
+
+# Calls that draw a fresh random value (a name, a token) on each attempt.
+_RANDOM_DRAWS = ("secrets.", "uuid.", "random.", "shortuuid.", "os.urandom")
+
+
+def _redraws_on_conflict(rec: Recogniser, policy: Policy, calls: List[CallSite]) -> bool:
+    """``@retry(retry=retry_if_exception_type(DuplicateEntryError))`` on a function that draws a
+    new random name each attempt (``name = secrets.token_hex(5)``): the store answered that the
+    name was taken, and the next attempt sends another name; nothing failed to be repeated."""
+    if policy.library != "tenacity" or policy.retry_on.node is None or policy.scope is None:
+        return False
+    followed = rec.follow(policy.retry_on.node, policy.scope, policy.order)
+    if not isinstance(followed, cst.Call):
+        return False
+    names = [rec.expr_name(t, policy.scope, policy.order) for t in retried_types(rec, followed, policy.scope, policy.order)]
+    return refused_input(names) and any((rec.name(call) or "").startswith(_RANDOM_DRAWS) for call in calls)

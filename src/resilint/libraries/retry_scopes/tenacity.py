@@ -74,7 +74,7 @@ def build_policy(
     # the module raises it only so: never from a failure
     if policy.retry_on.kind == ON_RESULT and retry is not None:
         followed = rec.follow(retry.value, scope, order)
-        retried = [t for n in iter_nodes(followed) if isinstance(n, cst.Call) for t in _retried_types(rec, n, scope, order)]
+        retried = [t for n in iter_nodes(followed) if isinstance(n, cst.Call) for t in retried_types(rec, n, scope, order)]
         policy.polls_result = all(_raised_on_polled_state(rec, t, scope, order) for t in retried)
     return policy
 
@@ -291,7 +291,7 @@ def _types(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) 
     return [e.value for e in expr.elements] if isinstance(expr, (cst.Tuple, cst.List)) else [expr]
 
 
-def _retried_types(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> List[cst.BaseExpression]:
+def retried_types(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> List[cst.BaseExpression]:
     """The types a ``retry_if_exception_type(...)`` call names (none for another call)."""
     if rec.expr_name(call.func, scope, order) != "tenacity.retry_if_exception_type":
         return []

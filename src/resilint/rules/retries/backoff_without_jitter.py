@@ -139,7 +139,8 @@ class BackoffWithoutJitter(ProjectRule):
     outside the retry; a
     retry around a function that asks the user for new input on each call; a retry decorator
     written on a function of the file that does only local work, such as a task that only
-    sleeps),
+    sleeps; nor a tenacity retry of only an input refused as taken, `DuplicateEntryError`, on a
+    function that draws a new random name each attempt, `secrets.token_hex(5)`),
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request (but a `while next_url:` loop
     whose failures go round before it moves on asks for the same page again: a retry), a failover over hosts that does
@@ -270,6 +271,20 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # each attempt draws a new random name: a name already taken is no failure to outlast
+        """
+        import secrets
+        from tenacity import retry, retry_if_exception_type, stop_after_attempt
+        from myapp.exceptions import DuplicateEntryError
+        def insert_row(db, name, user):
+            if db.exists(name):
+                raise DuplicateEntryError(name)
+            db.insert(name, user)
+        @retry(stop=stop_after_attempt(3), retry=retry_if_exception_type(DuplicateEntryError), reraise=True)
+        def make_access_log(db, user):
+            name = secrets.token_hex(5)
+            insert_row(db, name, user)
+        """,
         # a poll of a job's state, read deep in the answer ("success" is where the refresh is)
         """
         import time
