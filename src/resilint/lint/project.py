@@ -104,6 +104,23 @@ _SIGNALLING_METHODS = {
     "save": "save", "delete": "delete", "create": "save", "get_or_create": "save", "update_or_create": "save",
 }
 _SIGNALLING_METHODS_OF_MANAGER = frozenset({"create", "get_or_create", "update_or_create"})
+# What a manager hands back a queryset of the same model through, before it creates a row
+# (``Product.objects.select_for_update().get_or_create(...)``).
+_QUERYSET_STEPS = frozenset({
+    "all", "filter", "exclude", "select_for_update", "select_related", "prefetch_related", "only", "defer", "using",
+    "order_by", "annotate", "distinct", "none",
+})
+
+
+def _manager_owner(base: str) -> str:
+    """The model whose manager ``base`` is, queryset steps after it allowed
+    (``app.models.Product.objects.using``: ``app.models.Product``); "" otherwise."""
+    owner, manager, chain = base.partition(".objects")
+    if not manager or (chain and not chain.startswith(".")):
+        return ""
+    return owner if all(step in _QUERYSET_STEPS for step in chain.split(".")[1:]) else ""
+
+
 # A project's own ``django.dispatch.Signal()``: its ``send`` runs its receivers in the caller's frame.
 _SIGNAL_SENDS = frozenset({"send", "send_robust"})
 _DJANGO_SIGNALS = frozenset({"django.dispatch.Signal", "django.dispatch.dispatcher.Signal"})
@@ -543,8 +560,8 @@ class ProjectGraph:
         if sent_by is None:
             return []
         if method in _SIGNALLING_METHODS_OF_MANAGER:
-            owner, manager = split_last(base)
-            models = [h.name for h in self.values.of(owner, near) if h.kind == "class"] if manager == "objects" else []
+            owner = _manager_owner(base)
+            models = [h.name for h in self.values.of(owner, near) if h.kind == "class"] if owner else []
         else:
             models = [h.name for h in self.values.of(base, near) if h.kind in ("instance", "class")]
         found: Dict[int, FunctionSummary] = {}

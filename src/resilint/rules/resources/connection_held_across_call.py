@@ -95,8 +95,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
     such call; the DB scope and the request are related locations, and the message names the
     call path (`checkout -> charge -> create_payment -> requests.post`) and, when the timeout is
     known, how long the connection (and the row locks) may be held. Saving, creating or
-    deleting a row of a Django model (`Engagement.objects.create(...)`, `engagement.save()`,
-    `.delete()`) runs the receivers its module connects to that model's `pre_save`/`post_save`
+    deleting a row of a Django model (`Engagement.objects.create(...)`, also after queryset
+    steps, `Product.objects.select_for_update().get_or_create(...)`; `engagement.save()`,
+    `.delete()`; in the model's own module too) runs the receivers its module connects to that model's `pre_save`/`post_save`
     (or `pre_delete`/`post_delete`) signals, with `@receiver(post_save, sender=Engagement)` or
     `post_save.connect(handler, sender=Engagement)` (also `connect(receiver=handler, ...)`, and a
     sender named by its model's name, `sender=self.get_model("Engagement")` in an `AppConfig`

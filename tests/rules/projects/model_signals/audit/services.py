@@ -50,3 +50,20 @@ def assign(subnet_pk, host):
 def split(subnet_pk):
     with transaction.atomic():
         return Subnet.objects.get(pk=subnet_pk).split()  # expect: RES301 "`split` -> `create` -> `subnet_saved`"
+
+
+def lock_and_register(host):
+    # a queryset step before the create: the same model's rows
+    with transaction.atomic():
+        return Address.objects.select_for_update().get_or_create(host=host)  # expect: RES301 "`get_or_create` -> `address_saved`"
+
+
+def register_elsewhere(host):
+    with transaction.atomic():
+        return Address.objects.using("replica").create(host=host)  # expect: RES301 "`create` -> `address_saved`"
+
+
+def count_hosts(host):
+    # a queryset that creates nothing
+    with transaction.atomic():
+        return Address.objects.filter(host=host).count()
