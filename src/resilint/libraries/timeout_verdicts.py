@@ -968,7 +968,14 @@ class _ProjectJudge:
     def forwarding_names(self) -> Set[str]:
         """The names, as calls spell them, of the functions that forward a timeout."""
         if self._forwarding is None:
-            self._forwarding = _names_as_called(f for f in self.graph.functions if self.forwards(f))
+            forwarding = [f for f in self.graph.functions if self.forwards(f)]
+            self._forwarding = _names_as_called(forwarding)
+            # and the module globals bound to one (``fetch_sync = async_to_sync(fetch)``)
+            refs = {("ref", f.name) for f in forwarding}
+            self._forwarding.update(
+                split_last(name)[1] for summary in self.graph.summaries for name, values in summary.values.items()
+                if any(tuple(ref) in refs for ref in values)
+            )
         return self._forwarding
 
     def may_forward_names(self) -> Set[str]:

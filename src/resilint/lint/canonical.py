@@ -252,9 +252,16 @@ _MODULE_LOADER_NAMES = frozenset({
 
 # Library calls that hand back the object they were given, changed in place: the caching
 # wrapper mounts its adapter on the session and returns that session (keyword, position).
+# Or a callable that calls the function given with the arguments it gets, in another thread
+# or event loop, or through a cache (``async_to_sync(fetch)("url")`` runs ``fetch("url")``).
 RETURNS_ITS_ARGUMENT: Dict[str, Tuple[str, int]] = {
     "cachecontrol.CacheControl": ("sess", 0),
     "cachecontrol.wrapper.CacheControl": ("sess", 0),
+    "asgiref.sync.async_to_sync": ("awaitable", 0),
+    "asgiref.sync.sync_to_async": ("func", 0),
+    "channels.db.database_sync_to_async": ("func", 0),
+    "functools.cache": ("user_function", 0),
+    "functools.lru_cache": ("maxsize", 0),  # ``lru_cache(fetch)``: the function in the place of the size
 }
 
 

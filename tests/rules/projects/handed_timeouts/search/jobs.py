@@ -16,3 +16,9 @@ async def trending_default():
 
 async def trending_bounded():
     return await execute_query_bounded("select", "q=*", _timeout=None)
+
+
+def trending_sync():
+    from search.solr import execute_query_sync
+
+    return execute_query_sync("select", "q=*", _timeout=None)  # expect: RES102 "(passed through `execute_query`)"

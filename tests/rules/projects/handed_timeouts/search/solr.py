@@ -24,3 +24,9 @@ async def execute_query(path, payload, _timeout=DEFAULT_SOLR_TIMEOUT_SECONDS):
 async def execute_query_bounded(path, payload, _timeout=None):
     # its parameter is not what it hands on
     return await solr.raw_request(path, payload, _timeout=5)
+
+
+from asgiref.sync import async_to_sync
+
+# a library wrapper that calls the function it is given with the arguments it gets
+execute_query_sync = async_to_sync(execute_query)
