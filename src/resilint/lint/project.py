@@ -121,6 +121,10 @@ def _manager_owner(base: str) -> str:
     return owner if all(step in _QUERYSET_STEPS for step in chain.split(".")[1:]) else ""
 
 
+# What runs a Celery task in the caller's process: the task's own body (``run``), eagerly
+# (``apply``), also from a signature of it (``ping.si("x").apply()``).
+_IN_PROCESS_RUNS = frozenset({"run", "apply"})
+_SIGNATURES = frozenset({"s", "si", "signature"})
 # A project's own ``django.dispatch.Signal()``: its ``send`` runs its receivers in the caller's frame.
 _SIGNAL_SENDS = frozenset({"send", "send_robust"})
 _DJANGO_SIGNALS = frozenset({"django.dispatch.Signal", "django.dispatch.dispatcher.Signal"})
@@ -532,7 +536,7 @@ class ProjectGraph:
         holds (``get_llm().complete``: the ``complete`` of the class ``get_llm`` returns). A
         method its class only declares (``@abstractmethod``, or a body that does nothing the
         summaries record) runs a subclass's override: the call runs ``overrides``'s stand-in."""
-        found = self.resolve(call.target, near)
+        found = self.resolve(call.target, near) or self._run_in_process(call.target, near)
         if found is None:
             callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
             found = self._choice(call, callees) if len({id(f) for f, _ in callees}) > 1 else callees[0][0] if callees else None
@@ -544,6 +548,21 @@ class ProjectGraph:
                 known = self._signalled[id(call)] = self._stand_in(call, [(f, False) for f in ([found] if found else []) + signalled])
             return known
         return found
+
+    def _run_in_process(self, target: str, near: str) -> Optional[FunctionSummary]:
+        """The Celery task a call runs here and now, not on a worker: ``ping.run("x")``,
+        ``ping.apply(args=("x",))``, ``ping.si("x").apply()`` (``delay``/``apply_async`` queue
+        it instead)."""
+        base, method = split_last(target)
+        if method not in _IN_PROCESS_RUNS:
+            return None
+        owner, step = split_last(base)
+        if step in _SIGNATURES and method == "apply":
+            base = owner
+        task = self.resolve(base, near)
+        if task is None or not any(split_last(name)[1].endswith("task") for name, _ in task.decorators):
+            return None
+        return task
 
     def receivers(self, call: Call, near: str) -> List[FunctionSummary]:
         """The receivers of Django's model signals that ``call`` runs: it saves, creates or

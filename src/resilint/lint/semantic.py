@@ -134,6 +134,7 @@ _NOT_OBJECTS = (Param, Const)
 _SYMBOLIC = re.compile(r"[(\[]")
 _SUPER = QName("builtins.super")
 _MODEL_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+_TASK_METHODS = frozenset({"run", "apply", "s", "si", "signature"})
 _DJANGO_MODELS = frozenset({"django.db.models.Model", "django.db.models.base.Model"})
 _PARTIAL = QName("functools.partial")
 _GETATTR = QName("builtins.getattr")
@@ -788,6 +789,10 @@ class SemanticModel:
             return (QName(canonical_name(f"{base.of}.{attr}")),)
         if isinstance(base, ClassInfo):
             return self._class_attribute(base, attr, instance=False)
+        if isinstance(base, FunctionInfo) and attr in _TASK_METHODS and base.decorators:
+            # a decorated function's ``run``/``apply``/``si`` (a Celery task's): named for the
+            # project pass, which tells whether it runs the task here
+            return (QName(f"{self._local_name(base.qualname)}.{attr}"),)
         return ()
 
     def _class_attribute(
