@@ -559,10 +559,13 @@ class ProjectGraph:
         owner, step = split_last(base)
         if step in _SIGNATURES and method == "apply":
             base = owner
-        task = self.resolve(base, near)
-        if task is None or not any(split_last(name)[1].endswith("task") for name, _ in task.decorators):
-            return None
-        return task
+        tasks = [self.resolve(base, near)]
+        if tasks[0] is None and "(" in base:  # a task handed in (``def dispatch(task, *args)``)
+            tasks = [held.function for held in self.values.of(base, near) if held.kind == "function"]
+        return next((
+            task for task in tasks
+            if task is not None and any(split_last(name)[1].endswith("task") for name, _ in task.decorators)
+        ), None)
 
     def receivers(self, call: Call, near: str) -> List[FunctionSummary]:
         """The receivers of Django's model signals that ``call`` runs: it saves, creates or

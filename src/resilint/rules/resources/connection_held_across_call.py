@@ -116,8 +116,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
     "email_queue" in g: g.email_queue.append((send, email)) else: send(email)`, emails a
     request sends after its commit); work handed to a
     task queue (`.delay()`, `.apply_async()`, `enqueue`; but a Celery task run in the caller's
-    process, `task.run(...)`, `task.apply(...)`, `task.si(...).apply()`, holds the transaction
-    as a plain call does), an executor (`submit`), a thread, or
+    process, `task.run(...)`, `task.apply(...)`, `task.si(...).apply()`, also in a project
+    function the task is handed to, holds the transaction as a plain call does), an executor
+    (`submit`), a thread, or
     the event loop (`asyncio.create_task(notify(url))`: the coroutine runs after the caller
     goes on),
     also by a project decorator that hands the function it decorates to one and never calls

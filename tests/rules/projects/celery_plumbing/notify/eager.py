@@ -30,3 +30,15 @@ def queue_it(event):
     # a worker runs it, after the caller's transaction is long gone
     with transaction.atomic():
         ping.delay(event)
+
+
+def dispatch(task, *args, eager=False, **kwargs):
+    signature = task.si(*args, **kwargs)
+    if not eager:
+        return signature.apply_async()
+    return signature.apply().get(propagate=True)
+
+
+def dispatch_here(event):
+    with transaction.atomic():
+        dispatch(ping, event, eager=True)  # expect: RES301 "`dispatch` -> `apply` -> `requests.post`"
