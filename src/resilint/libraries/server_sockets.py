@@ -13,7 +13,7 @@ import libcst as cst
 
 from resilint.libraries.sessions import receiver_keys
 from resilint.lint.nodes import string_of
-from resilint.lint.semantic import CallSite, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, QName, Scope, SemanticModel
 
 SETTIMEOUT = "socket.socket.settimeout"
 # Servers a program runs in its own process (a thread, an event loop's task): made or started by
@@ -25,7 +25,7 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
     "socketserver.ThreadingTCPServer", "aiohttp.web.run_app", "aiohttp.test_utils.TestServer",
 })
 # A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``).
-_LOOPBACK = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|localhost|\[::1\])(?=[:/]|$)", re.I)
+LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|localhost|\[::1\])(?=[:/]|$)", re.I)
 # Or a host of this machine, the first argument of ``smtplib.SMTP("localhost")``.
 _LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|localhost|::1)$", re.I)
 SERVES: FrozenSet[str] = frozenset({"socket.socket.bind", "socket.socket.listen"})
@@ -88,6 +88,52 @@ def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> 
     as written there or
     in the local or attribute it is read from (``base_url = "http://127.0.0.1:8080/"``;
     ``base_url + "shutdown"``; ``self.url`` set in ``setUp``), is one of this machine's."""
+    given = _url_head(site, model)
+    text = _leading_text(given) if given is not None else None
+    return text is not None and (LOOPBACK_URL.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)
+
+
+# The web frameworks' builders of a URL of the application's own routes: in test code, the
+# application the test run serves (``requests.get(url_for("v1.tags"))`` with ``SERVER_NAME``
+# set to the test server's address).
+FRAMEWORK_URLS: FrozenSet[str] = frozenset({
+    "flask.url_for", "flask.helpers.url_for", "django.urls.reverse", "django.urls.base.reverse",
+    "django.shortcuts.resolve_url",
+})
+
+
+def own_route_url(site: CallSite, model: SemanticModel) -> Optional[str]:
+    """Whether the call's URL is one of the application's own routes: "" when the file shows
+    it (``url_for(...)``, or a function of the file that returns one or a URL of this machine);
+    the name of the function of another module of the project that makes it
+    (``api_url_for(server, "tags")``), for the project pass to tell; None otherwise."""
+    made = _url_head(site, model)
+    if not isinstance(made, cst.Call):
+        return None
+    name = model.qualified_name(made.func, site.scope, site.order)
+    if name in FRAMEWORK_URLS:
+        return ""
+    callee = model.resolve(made.func, site.scope, site.order)
+    if isinstance(callee, FunctionInfo):
+        return "" if callee.returns and all(_own_url(model, expr, callee.scope) for expr in callee.returns) else None
+    own_package = model.module_name.split(".", 1)[0]
+    if name is not None and isinstance(callee, QName) and own_package and name.split(".", 1)[0] == own_package:
+        return name  # a function of another module of the project, as far as names tell
+    return None
+
+
+def _own_url(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:
+    """A returned expression that is a framework's URL of its own routes, or of this machine."""
+    head = _head(expr)
+    if isinstance(head, cst.Call) and model.qualified_name(head.func, scope, 1 << 62) in FRAMEWORK_URLS:
+        return True
+    text = _leading_text(head)
+    return text is not None and LOOPBACK_URL.match(text) is not None
+
+
+def _url_head(site: CallSite, model: Optional[SemanticModel]) -> Optional[cst.BaseExpression]:
+    """The expression the call's URL or host starts with, followed through the names it is
+    read from (``url = api_url_for(...)``: that call)."""
     args = site.node.args
     given = next((a.value for a in args if a.keyword is not None and a.keyword.value in ("url", "host")), None)
     if given is None and args and args[0].keyword is None and not args[0].star:
@@ -100,8 +146,7 @@ def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> 
         if followed is given:
             break
         given = followed
-    text = _leading_text(given) if given is not None else None
-    return text is not None and (_LOOPBACK.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)
+    return given
 
 
 def _head(expr: cst.BaseExpression) -> cst.BaseExpression:

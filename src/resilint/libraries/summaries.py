@@ -39,7 +39,7 @@ from resilint.libraries.request_timeouts import connects_later_with_timeout
 from resilint.libraries.self_retrying import client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
-from resilint.libraries.server_sockets import sends_to_loopback
+from resilint.libraries.server_sockets import own_route_url, sends_to_loopback
 from resilint.lint.nodes import code_of, is_none, keyword_args, kwargs_name, number_of, string_of
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
@@ -225,6 +225,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         loopback = any(
             (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or _class_like(name) for name in names[:_MAX_CALLEES]
         ) and sends_to_loopback(site, model)
+        url_from = (own_route_url(site, model) or "") if any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES]) else ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
@@ -242,7 +243,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 name, place, covering, retrying, arguments, mocked, may_send(name) and not own_retries, scopes,
                 runs_later(site) or id(site.node) in scheduled, passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
                 swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks,
-                innermost_try(site, reraised_only), innermost_try(site, caught_quietly), loopback,
+                innermost_try(site, reraised_only), innermost_try(site, caught_quietly), loopback, url_from,
             )
             owner.calls.append(call)
             if lambda_function is not None:

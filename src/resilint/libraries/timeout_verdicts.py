@@ -33,7 +33,7 @@ from resilint.libraries.presign import CONSTRUCTIONS, names_no_service, signs, s
 from resilint.libraries.request_timeouts import (
     SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
 )
-from resilint.libraries.server_sockets import SETTIMEOUT, sends_to_loopback, serves_only
+from resilint.libraries.server_sockets import FRAMEWORK_URLS, LOOPBACK_URL, SETTIMEOUT, own_route_url, sends_to_loopback, serves_only
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
     CONSTANT_NOTE,
@@ -48,7 +48,9 @@ from resilint.libraries.timeout_values import (
 from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
-from resilint.lint.summary import CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, summary_refs
+from resilint.lint.summary import (
+    CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, Ref, summary_refs,
+)
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.value_flow import a_request, own_parameter, passed_at, split_last
 
@@ -590,12 +592,15 @@ def report_verdicts(ctx: "RuleContext", code: str, skipped: FrozenSet[int] = fro
             ctx.report(verdict.node, message, anchor=verdict.anchor, fixable=takes_runtime_timeout(verdict))
 
 
-def loopback_calls(model: SemanticModel) -> FrozenSet[int]:
+def test_server_calls(model: SemanticModel) -> FrozenSet[int]:
     """The calls of the file whose URL or host is one of this machine's
-    (``requests.get("http://127.0.0.1:6666/query")``), each by the call and by its function
-    expression, where a verdict may be placed: in test code, the server the test run starts."""
+    (``requests.get("http://127.0.0.1:6666/query")``) or a route of the application's own
+    (``requests.put(url_for("v1.tags"))``; one a function of another module makes is left to
+    the project pass), each by the call and by its function expression, where a verdict may be
+    placed: in test code, the server the test run starts."""
     return frozenset(
-        node for site in model.calls if sends_to_loopback(site, model) for node in (id(site.node), id(site.node.func))
+        node for site in model.calls if sends_to_loopback(site, model) or own_route_url(site, model) is not None
+        for node in (id(site.node), id(site.node.func))
     )
 
 
@@ -690,7 +695,9 @@ class _ProjectJudge:
         """The verdicts on the calls of the files whose findings are ``reported``: each is
         placed at its call or at the call's arguments, so the other files' would not be shown."""
         self._in_reported_files = [function for function in self.graph.functions if reported(function.place.path)]
-        verdicts: List[ProjectVerdict] = [*self.signing_clients(), *self.timed_clients(), *self.socket_default_clients()]
+        verdicts: List[ProjectVerdict] = [
+            *self.signing_clients(), *self.timed_clients(), *self.socket_default_clients(), *self.own_route_clients(),
+        ]
         for function in self._in_reported_files:
             # A client call of the file itself is judged with the file; another object the same
             # call may go to (``(a if fast else b).get``) only when it is another client.
@@ -826,6 +833,26 @@ class _ProjectJudge:
                 judgement = _judge_arguments(call.arguments, spec, client, self.settings.max_timeout)
                 if judgement is not None and judgement.code == "RES101":
                     reported.add(call.place)
+                    yield ProjectVerdict(judgement.code, call.place, judgement.message)
+
+    def own_route_clients(self) -> Iterator[ProjectVerdict]:
+        """The test code's requests to a URL a function of another module makes, which their own
+        file left to this pass (``Call.url_from``): reported as their file would, unless that
+        function returns a route of the application's own (``url_for(...)``) or a URL of this
+        machine: the server the test run starts."""
+        for function in self._in_reported_files:
+            if not any(call.url_from for call in function.calls) or not self.in_test_code(function.place.path):
+                continue
+            near = function.place.path
+            for call in function.calls:
+                spec = self.spec(call.target) if call.url_from else None
+                if spec is None or call.arguments is None or answered(call.mocked, spec.library, call.target):
+                    continue
+                maker = self.graph.resolve(call.url_from, near)
+                if maker is not None and maker.returns and all(_own_route(ref) for ref in maker.returns):
+                    continue
+                judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
+                if judgement is not None and judgement.code == "RES101":
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)
 
     def forwarded_client(self, call: Call, function: FunctionSummary) -> Optional[str]:
@@ -1339,6 +1366,14 @@ class _ProjectJudge:
 def _replaces(method: Optional[FunctionSummary], name: str) -> bool:
     """Whether a project class's own ``name`` method (``send``) never calls the base's."""
     return method is not None and not any(split_last(call.target)[1] == name for call in method.calls)
+
+
+def _own_route(ref: Ref) -> bool:
+    """A returned value that is a framework's URL of the application's own routes
+    (``url_for(...)``), or a URL of this machine."""
+    if ref[0] == "new":
+        return ref[1] in FRAMEWORK_URLS
+    return ref[0] == "str" and LOOPBACK_URL.match(str(ref[1])) is not None
 
 
 def _sends_timed(cls: str, call: Call, path: Optional[Tuple[str, ...]]) -> bool:

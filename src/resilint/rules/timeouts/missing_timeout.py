@@ -5,7 +5,7 @@ from __future__ import annotations
 from resilint.libraries.clients import TRIGGERS
 from resilint.libraries.django_cache import unbounded_redis_caches
 from resilint.libraries.django_mail import unbounded_smtp_settings
-from resilint.libraries.timeout_verdicts import loopback_calls, report_project_verdicts, report_verdicts
+from resilint.libraries.timeout_verdicts import report_project_verdicts, report_verdicts, test_server_calls
 from resilint.lint.config import is_test_code
 from resilint.lint.project import ProjectContext
 from resilint.lint.rule import Invalid, RuleContext
@@ -246,8 +246,11 @@ class MissingTimeout(ProjectRule):
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
     socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`, a project subclass
     of one), and for a socket address (`sock.connect(("localhost", port))`,
-    `socket.create_connection(("127.0.0.1", port))`). A call to any other host from test code
-    still is.
+    `socket.create_connection(("127.0.0.1", port))`), and for a URL of one of the
+    application's own routes (`requests.put(url_for("v1.tags"))`, Django's `reverse(...)`, or
+    a project helper, in any module, that returns one: `api_url_for(server, "tags")` returning
+    `url_for(...)` in an app context whose `SERVER_NAME` is the test server). A call to any
+    other host from test code still is.
 
     A project subclass of an `http.client` connection (or of `smtplib.SMTP`, `ftplib.FTP` …)
     is judged as its base when it only adds to it; one that defines its own `send` or
@@ -1158,7 +1161,7 @@ class MissingTimeout(ProjectRule):
 
     def check(self, ctx: RuleContext) -> None:
         tests = is_test_code(ctx.model.path, ctx.settings)
-        report_verdicts(ctx, self.code, loopback_calls(ctx.model) if tests else frozenset())
+        report_verdicts(ctx, self.code, test_server_calls(ctx.model) if tests else frozenset())
         if not tests:
             for entry, message in unbounded_redis_caches(ctx.model.module, ctx.settings.redis_url_timeouts, ctx.settings.declared_versions):
                 ctx.report(entry, message, fixable=False)
