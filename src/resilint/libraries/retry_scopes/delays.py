@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
 
 _JITTER_WORD = re.compile(r"jitter|random|rand_|uniform", re.I)
+# A function named for a number of attempts (``get_query_retry_limit()``, ``max_retries()``).
+_COUNT_WORD = re.compile(r"retr(?:y|ies)_?(?:limit|count)|max_?(?:retries|attempts|tries)|(?:attempt|retry|tries)_?count", re.I)
 
 
 def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: List[CallSite], scope: Scope) -> None:
@@ -272,6 +274,10 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         if attribute is not None:
             # ``getattr(server, "wait", 0.0)``: a configuration value, as ``server.wait`` is
             return WAIT_JITTERED if _JITTER_WORD.search(attribute) else WAIT_FIXED
+        if _COUNT_WORD.search((name or func_text).rsplit(".", 1)[-1]):
+            # ``times = settings.get_query_retry_limit()``: how many attempts, not how long to
+            # wait; the delay built from it draws nothing random unless its other terms do
+            return WAIT_FIXED
         target = rec.model.resolve(expr.func, scope, order)
         if isinstance(target, FunctionInfo) and target.returns and depth < 3:
             saved, rec.growing = rec.growing, set()
@@ -298,7 +304,9 @@ def _numbers_only(rec: Recogniser, value: cst.BaseExpression, scope: Scope, orde
     )
 
 
-_RETRY_AFTER = re.compile(r"retry[-_]?after", re.I)
+# The headers in which a server says when to come back: ``Retry-After``, and the reset of a
+# rate limit (``RateLimit-Reset``, ``X-RateLimit-Reset``).
+_RETRY_AFTER = re.compile(r"retry[-_]?after|rate[-_]?limit[-_]?reset", re.I)
 
 
 def server_delay(
@@ -334,9 +342,9 @@ def growth(
     expr: cst.BaseExpression, counters: Set[str], growing: Set[str],
     follow: Optional[Callable[[cst.BaseExpression], cst.BaseExpression]] = None, depth: int = 0,
 ) -> str:
-    """How a delay grows from one attempt to the next, for messages: "constant", "linear"
-    (``60 * attempt``), "polynomial" (``attempt ** 2``) or "exponential" (``2 ** attempt``,
-    ``delay *= 2``). ``counters``: the loop's attempt counters; ``growing``: names it multiplies;
+    """How a delay grows from one attempt to the next, for messages: "constant", "varying"
+    (``10 / tries``), "linear" (``60 * attempt``), "polynomial" (``attempt ** 2``) or
+    "exponential" (``2 ** attempt``, ``pow(2, attempt)``, ``delay *= 2``). ``counters``: the loop's attempt counters; ``growing``: names it multiplies;
     ``follow``: what a name was assigned (``countdown = 30 * (self.request.retries + 1)``)."""
     if depth > 6:
         return "constant"
@@ -355,6 +363,9 @@ def growth(
         return "linear" if (dotted_name(expr) or "").endswith("request.retries") else "constant"  # celery's count
     if isinstance(expr, cst.UnaryOperation):
         return again(expr.expression)
+    if isinstance(expr, (cst.IfExp, cst.BooleanOperation)):  # ``int(reset) if reset else 2 ** n``
+        branches = [expr.body, expr.orelse] if isinstance(expr, cst.IfExp) else [expr.left, expr.right]
+        return _GROWTHS[max(_GROWTHS.index(again(branch)) for branch in branches)]
     if isinstance(expr, cst.BinaryOperation):
         left, right = again(expr.left), again(expr.right)
         if isinstance(expr.operator, (cst.Power, cst.LeftShift)):
@@ -363,7 +374,12 @@ def growth(
             return "polynomial" if left != "constant" else "constant"
         if isinstance(expr.operator, cst.Multiply) and left != "constant" and right != "constant":
             return _GROWTHS[max(_GROWTHS.index(left), _GROWTHS.index(right), _GROWTHS.index("polynomial"))]
+        if isinstance(expr.operator, (cst.Divide, cst.FloorDivide)) and right != "constant":
+            return _GROWTHS[max(_GROWTHS.index(left), _GROWTHS.index("varying"))]  # ``10 / tries``
         return _GROWTHS[max(_GROWTHS.index(left), _GROWTHS.index(right))]
+    if isinstance(expr, cst.Call) and dotted_name(expr.func) in ("pow", "math.pow") and len(expr.args) == 2:
+        base, exponent = again(expr.args[0].value), again(expr.args[1].value)  # as ``base ** exponent``
+        return "exponential" if exponent != "constant" else ("polynomial" if base != "constant" else "constant")
     if isinstance(expr, cst.Call):
         kinds = [again(a.value) for a in expr.args if not a.star]
         return _GROWTHS[max(_GROWTHS.index(k) for k in kinds)] if kinds else "constant"
@@ -373,12 +389,15 @@ def growth(
 def growth_words(grows: str, server_fallback: bool = False) -> str:
     """``grows linearly but has no random term`` (or a constant interval's words); with
     ``server_fallback``, said of the code's own delay, when the server sends none."""
-    words = "waits a constant interval" if grows == "constant" else f"grows {'exponentially' if grows == 'exponential' else grows + 'ly'}"
+    words = (
+        "waits a constant interval" if grows == "constant" else "changes with the attempt" if grows == "varying"
+        else f"grows {'exponentially' if grows == 'exponential' else grows + 'ly'}"
+    )
     when = " when the server sends no `Retry-After`" if server_fallback else ""
     return f"{words}{' with' if grows == 'constant' else ' but has'} no random term{when}"
 
 
-_GROWTHS = ["constant", "linear", "polynomial", "exponential"]
+_GROWTHS = ["constant", "varying", "linear", "polynomial", "exponential"]
 
 
 def own_delays(rec: Recogniser, returns: Sequence[cst.BaseExpression], scope: Scope) -> List[cst.BaseExpression]:

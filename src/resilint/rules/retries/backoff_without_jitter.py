@@ -79,7 +79,10 @@ class BackoffWithoutJitter(ProjectRule):
       response (`r.aiter_lines()`, `r.iter_lines()`). A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
-      where a wait would only add latency. A server's `Retry-After` is the server's; the code's
+      where a wait would only add latency. A wait built from a number of attempts that comes from
+      a setting (`times = settings.get_query_retry_limit()`, then `10 * (retries - times + 1)`)
+      is judged as the same wait from a number written out. A server's `Retry-After` (or its
+      rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`) is the server's; the code's
       own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`, or
       a helper's `return 60` after it) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
@@ -830,6 +833,62 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        # the attempts come from a setting; the wait grows with them, the same in every client
+        Invalid(
+            """
+            import time, requests
+            from myapp.settings import CachedSettings
+            def query(session, url):
+                times = retries = CachedSettings().get_query_retry_limit()
+                while True:
+                    response = session.get(url, timeout=(3, 10))
+                    if response.status_code == 429:
+                        if times == 0:
+                            raise RuntimeError("rate limited")
+                        wait = 10 * (retries - times + 1)
+                        times -= 1
+                        time.sleep(wait)
+                        continue
+                    return response
+            """,
+            line=12,
+            message="grows linearly",
+        ),
+        # ``pow(2, n)`` grows as ``2 ** n`` does; a rate limit's reset header is the server's
+        # delay, and the code's own is judged where the server sends none
+        Invalid(
+            """
+            import time, requests
+            def query(session, url, limit=5):
+                for attempt in range(limit):
+                    response = session.get(url, timeout=(3, 10))
+                    if response.status_code != 429:
+                        return response
+                    reset = response.headers.get("RateLimit-Reset")
+                    time.sleep(int(reset) if reset else 0.2 * pow(2, attempt))
+            """,
+            line=8,
+            message="grows exponentially",
+        ),
+        # the wait changes with the attempts left, by the same schedule in every client
+        Invalid(
+            """
+            import time, requests
+            def query(session, url):
+                tries = 5
+                while True:
+                    response = session.get(url, timeout=(3, 10))
+                    if response.status_code == 429:
+                        if tries >= 1:
+                            time.sleep(10 / tries)
+                            tries -= 1
+                            continue
+                        raise RuntimeError("rate limited")
+                    return response
+            """,
+            line=8,
+            message="changes with the attempt",
+        ),
         Invalid(
             # a one-second pause taken in slices, to notice a stop request on the way
             """
