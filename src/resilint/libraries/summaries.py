@@ -468,8 +468,9 @@ class _Values:
 
     def timeout_constant(self, bindings: List[Binding]) -> List[Ref]:
         """A name only ever bound to ``None``, a tuple of numbers or (at module level) a call
-        that makes a timeout (``FRAUD_TIMEOUT = None``, ``REPORT_TIMEOUT = (5, 300)``,
-        ``STREAM = httpx.Timeout(5, read=None)``, ``SLOW = timedelta(minutes=2).total_seconds()``),
+        that makes a timeout or arithmetic (``FRAUD_TIMEOUT = None``, ``REPORT_TIMEOUT = (5, 300)``,
+        ``STREAM = httpx.Timeout(5, read=None)``, ``SLOW = timedelta(minutes=2).total_seconds()``,
+        ``BACKUP_TIMEOUT = SERVER_TIMEOUT * 30``),
         as the timeout it would be (``("timeout", PHASES, SCALAR, TEXT)``): another module's
         client call may be given it. The value flow does not read it."""
         found: Set[Ref] = set()
@@ -477,7 +478,7 @@ class _Values:
             expr = binding.expr
             if binding.imported is not None or binding.defined is not None or not (
                 is_none(expr) or isinstance(expr, (cst.Tuple, cst.List))
-                or (isinstance(expr, cst.Call) and binding.scope is self.model.module_scope)
+                or (isinstance(expr, (cst.Call, cst.BinaryOperation)) and binding.scope is self.model.module_scope)
             ):
                 return []
             assert expr is not None

@@ -20,7 +20,8 @@ class ExcessiveTimeout(ProjectRule):
       of a choice between them (`timeout=30 if fast else 60`), a module constant
       resolved by value (`TIMEOUT = 300` … `timeout=TIMEOUT`, also a constant another module
       defines: `from app.settings import HTTP_TIMEOUT` or `settings.HTTP_TIMEOUT`, a number, a
-      `(connect, read)` tuple, an `httpx.Timeout(...)` or `timedelta(...).total_seconds()`, given
+      `(connect, read)` tuple, an `httpx.Timeout(...)`, `timedelta(...).total_seconds()` or
+      arithmetic on the module's constants, `BACKUP_TIMEOUT = SERVER_TIMEOUT * 30`, given
       to a client call (by keyword or by position), to a request on a session a project
       function returns, or to a project wrapper that passes it on; one assigned different
       values, or `None` on some path, is not one value and is not judged; Django's

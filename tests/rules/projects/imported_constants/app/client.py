@@ -67,3 +67,7 @@ def ping_slow_consumer(url):
 
 def ping_through_a_wrapper(url):
     return send("GET", url, timeout=settings.SLOW_CONSUMER)  # expect: RES105 "(passed through `send`)"
+
+
+def pull_backup(url):
+    return requests.get(url, timeout=settings.BACKUP_TIMEOUT)  # expect: RES105 "150 s"

@@ -1,4 +1,5 @@
 import datetime
+from typing import Final
 
 import httpx
 
@@ -25,3 +26,7 @@ TUNED_TIMEOUT = 60
 def tune(value):
     global MAYBE_TIMEOUT
     MAYBE_TIMEOUT = 10
+
+SERVER_TIMEOUT: Final = 5
+# arithmetic on another constant of the module
+BACKUP_TIMEOUT: Final = SERVER_TIMEOUT * 30
