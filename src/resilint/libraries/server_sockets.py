@@ -140,6 +140,10 @@ def _url_head(site: CallSite, model: Optional[SemanticModel]) -> Optional[cst.Ba
         given = args[0].value
     for _ in range(3):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
         given = _head(given) if given is not None else None
+        if isinstance(given, cst.Call) and model is not None:
+            made = _returned_by(model, given, site)
+            if made is not None:  # ``self.url("/ping")`` returning ``f"http://127.0.0.1:{self.port}{path}"``
+                return _head(made)
         if not isinstance(given, (cst.Name, cst.Attribute)) or model is None:
             break
         followed = model.followed(given, site.scope, site.order)
@@ -147,6 +151,16 @@ def _url_head(site: CallSite, model: Optional[SemanticModel]) -> Optional[cst.Ba
             break
         given = followed
     return given
+
+
+def _returned_by(model: SemanticModel, call: cst.Call, site: CallSite) -> Optional[cst.BaseExpression]:
+    """What a function of the file the call runs returns, when it has one ``return`` of a
+    template or string (a URL it builds)."""
+    callee = model.resolve(call.func, site.scope, site.order)
+    if not isinstance(callee, FunctionInfo) or len(callee.returns) != 1:
+        return None
+    returned = callee.returns[0]
+    return returned if isinstance(_head(returned), (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString)) else None
 
 
 def _head(expr: cst.BaseExpression) -> cst.BaseExpression:

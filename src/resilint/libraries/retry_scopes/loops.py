@@ -242,6 +242,8 @@ def _handwritten(
     )
     if not handlers and not status_ifs:
         return None
+    if not handlers and probes_own_server(rec, [c for c in within if rec.name(c) not in SLEEPS], scope):
+        return None  # a status check of the server the function started: it waits for it to listen
     policy = Policy("loop", "loop", loop, scope=scope, order=order)
     if handlers:
         policy.tries = tuple(tries)
@@ -878,10 +880,7 @@ def local_state(
         return True  # a server binding its own port and serving: starting it again is no retry
     if _continues_from_answer(handlers, getattr(node, "body", None)):
         return True  # the error's answer tells what to send next (a fresh page token): another request
-    probes = {id(call.node) for call in outside if sends_to_loopback(call, rec.model)}
-    if probes and starts_own_server(rec.model, scope) and all(
-        id(call.node) in probes or local_call(rec, call) or _reads_answer_of(call, probes) for call in outside
-    ):
+    if probes_own_server(rec, outside, scope):
         return True  # a readiness probe of the server the function started: it waits for it to listen
     # the error a ``try`` raises itself (``raise SocketError("Connection lost")``) is no call out
     raised = {id(n.exc) for n in iter_nodes(node) if isinstance(n, cst.Raise) and n.exc is not None}
@@ -891,6 +890,15 @@ def local_state(
     # a pause in the ``try`` (the wait before the next page) fails no call out either
     return bool(outside) and all(
         local_call(rec, call) or rec.name(call) in SLEEPS or _never_raises(rec, call) for call in outside
+    )
+
+
+def probes_own_server(rec: Recogniser, calls: Sequence[CallSite], scope: Scope) -> bool:
+    """Whether ``calls`` ask only a loopback URL (and do local work) in a function that starts
+    its own server or program: a readiness probe, which waits for it to listen."""
+    probes = {id(call.node) for call in calls if sends_to_loopback(call, rec.model)}
+    return bool(probes) and starts_own_server(rec.model, scope) and all(
+        id(call.node) in probes or local_call(rec, call) or _reads_answer_of(call, probes) for call in calls
     )
 
 

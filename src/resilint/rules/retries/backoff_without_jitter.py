@@ -79,7 +79,8 @@ class BackoffWithoutJitter(ProjectRule):
       response (`r.aiter_lines()`, `r.iter_lines()`). A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
-      where a wait would only add latency. A wait built from a number of attempts that comes from
+      where a wait would only add latency. Nor is a readiness probe (see RES203): a loopback
+      URL asked in a function that starts its own server or program. A wait built from a number of attempts that comes from
       a setting (`times = settings.get_query_retry_limit()`, then `10 * (retries - times + 1)`)
       is judged as the same wait from a number written out. A server's `Retry-After` (or its
       rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`) is the server's; the code's
@@ -274,6 +275,25 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a status check of the backend the function started, at a URL a method builds
+        """
+        import subprocess, time
+        import requests
+        class BackendRunner:
+            def __init__(self, port):
+                self.port = port
+                self.session = requests.Session()
+            def url(self, path):
+                return f"http://127.0.0.1:{self.port}/api/1{path}"
+            def start(self):
+                self.process = subprocess.Popen(["python", "launch_backend.py", str(self.port)])
+                while True:
+                    try:
+                        if self.session.get(self.url("/ping"), timeout=2).status_code == 200:
+                            return
+                    except requests.RequestException:
+                        time.sleep(0.05)
+        """,
         # each attempt draws a new random name: a name already taken is no failure to outlast
         """
         import secrets

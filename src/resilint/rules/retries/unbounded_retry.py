@@ -87,8 +87,8 @@ class UnboundedRetry(Rule):
     `FileExistsError`, an `IndexError` while reading rows, a unix socket, the `accept()` of a
     socket the program listens on, a server that binds its own port and is started again after
     an error (a `try` that calls `bind` or `listen`, also by recursion), the start of its own aiohttp site (`TCPSite(...).start()`),
-    a readiness probe of a loopback URL (`http://127.0.0.1:{port}/health`, also kept in a local,
-    its answer read) in a function that starts its own server (`uvicorn.Server(...)`,
+    a readiness probe of a loopback URL (`http://127.0.0.1:{port}/health`, also kept in a local
+    or built by a method of the file, `self.url("/ping")`, its answer or its status read) in a function that starts its own server (`uvicorn.Server(...)`,
     `make_server(...)`) or a program in a process of its own (`subprocess.Popen([binary])`),
     a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes (also a
     handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`), a
