@@ -269,6 +269,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             return WAIT_JITTERED
         if name in PURE_FUNCTIONS:
             parts = [_delay(rec, a.value, scope, order, loop, depth + 1) for a in expr.args if not a.star]
+            if _SERVER in parts and set(parts) <= {_SERVER, WAIT_FIXED}:
+                return _SERVER  # ``max(0, int(retry_after))``, ``min(retry_after, 60)``: the server's, bounded
             return _strongest(parts) if parts else UNKNOWN
         attribute = string_of(expr.args[1].value) if name == "builtins.getattr" and len(expr.args) >= 2 else None
         if attribute is not None:

@@ -853,6 +853,29 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        # the server's delay, bounded below, when it sends one; the code's own constant otherwise
+        Invalid(
+            """
+            import time, requests
+            DEFAULT_WAIT = 30
+            def retry_after(response):
+                header = response.headers.get("Retry-After")
+                if header:
+                    return max(0, int(header))
+                reset = response.headers.get("X-RateLimit-Reset")
+                if reset:
+                    return max(0, int(reset))
+                return DEFAULT_WAIT
+            def call(session, url, payload):
+                for attempt in range(5):
+                    response = session.post(url, json=payload, timeout=(3, 10))
+                    if response.status_code != 429:
+                        return response
+                    time.sleep(retry_after(response))
+            """,
+            line=16,
+            message="waits a constant interval with no random term when the server sends no `Retry-After`",
+        ),
         # the attempts come from a setting; the wait grows with them, the same in every client
         Invalid(
             """
