@@ -95,6 +95,8 @@ def silence(names: Sequence[Optional[str]]) -> bool:
 
 def local_call(rec: Recogniser, call: CallSite) -> bool:
     """Whether ``call`` acts on this machine only."""
+    if id(call.node) in rec.model.derived(_RAISED, lambda: {id(r.node.exc) for r in rec.model.raises}):
+        return True  # ``raise ExtractorError("...")``: an error made to be raised, whatever its class
     name = rec.name(call) or ""
     if name.startswith(LOCAL_MODULES) or local_browser_call(name):
         return True
@@ -214,7 +216,10 @@ def local_definition(rec: Recogniser, definition: Union[FunctionInfo, ClassInfo]
             _local_base(rec, base, definition) for base in definition.bases
         ):
             return False
-        memo[key] = all(local_call(rec, call) for call in calls_within(rec, definition.node))
+        memo[key] = all(
+            local_call(rec, call) for call in calls_within(rec, definition.node)
+            if called_definition(rec, call) is not definition  # calling itself again reaches nothing new
+        )
     return memo[key]
 
 
@@ -269,5 +274,6 @@ def computes_only(function: FunctionInfo) -> bool:
     return bool(work) and not any(isinstance(n, _MAY_REACH_OUT) for small in work for n in iter_nodes(small))
 
 
+_RAISED = object()  # ``derived`` key: the ids of the calls ``raise`` statements make their error with
 _LOCAL_DEFINITIONS = object()  # ``derived`` key: id(definition) → whether it works locally
 _CALLS_WITHIN = object()  # ``derived`` key: id(definition node) → the calls written in it

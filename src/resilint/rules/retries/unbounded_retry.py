@@ -102,7 +102,9 @@ class UnboundedRetry(Rule):
     cannot type, in a module that imports one of them: `field.click()`,
     `page.find_by_xpath(...)`), computing in the process (drawing a random name, hashing,
     decompressing, decoding, joining text), a function of the file that does only such
-    things): it retries nothing another service does. Nor is a read loop on an open connection
+    things (also one that calls itself again, an interpreter's loop, and makes the errors it
+    raises, `raise ExtractorError("...")`, with a class of any module)): it retries nothing
+    another service does. Nor is a read loop on an open connection
     that catches only the timeout of its receive (`msg = await ws.receive(55)`, then `except
     TimeoutError: await ws.ping()`), or a non-blocking socket's "no data yet"
     (`BlockingIOError`, `ssl.SSLWantReadError`): nothing arrived, nothing is sent again. Nor is

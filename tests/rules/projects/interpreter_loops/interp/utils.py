@@ -1,0 +1,3 @@
+class ExtractorError(Exception):
+    def __init__(self, msg):
+        super().__init__(msg)
