@@ -276,7 +276,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         if attribute is not None:
             # ``getattr(server, "wait", 0.0)``: a configuration value, as ``server.wait`` is
             return WAIT_JITTERED if _JITTER_WORD.search(attribute) else WAIT_FIXED
-        if _COUNT_WORD.search((name or func_text).rsplit(".", 1)[-1]):
+        called = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else (name or func_text).rsplit(".", 1)[-1]
+        if _COUNT_WORD.search(called):
             # ``times = settings.get_query_retry_limit()``: how many attempts, not how long to
             # wait; the delay built from it draws nothing random unless its other terms do
             return WAIT_FIXED

@@ -882,7 +882,8 @@ class BackoffWithoutJitter(ProjectRule):
             import time, requests
             from myapp.settings import CachedSettings
             def query(session, url):
-                times = retries = CachedSettings().get_query_retry_limit()
+                times = (settings := CachedSettings()).get_query_retry_limit()
+                retries = times
                 while True:
                     response = session.get(url, timeout=(3, 10))
                     if response.status_code == 429:
@@ -894,7 +895,7 @@ class BackoffWithoutJitter(ProjectRule):
                         continue
                     return response
             """,
-            line=12,
+            line=13,
             message="grows linearly",
         ),
         # ``pow(2, n)`` grows as ``2 ** n`` does; a rate limit's reset header is the server's
