@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set,
 
 import libcst as cst
 
-from resilint.lint.nodes import dotted_name, number_of, string_of
+from resilint.lint.nodes import DEFINITIONS, dotted_name, number_of, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, SemanticModel
 from resilint.lint.summary import ALL, ANY, Guard, Place, Ref
 from resilint.lint.traversal import children, iter_nodes
@@ -61,7 +61,7 @@ def call_guards(model: SemanticModel, site: CallSite, locate: Locate) -> Tuple[G
     for depth in range(start, len(stack)):
         container = stack[depth]
         inner = stack[depth + 1] if depth + 1 < len(stack) else None
-        if inner.__class__ in _DEFINITIONS:
+        if inner.__class__ in DEFINITIONS:
             return ()  # the call runs when that definition is called
         if isinstance(container, cst.If) and _tests_parameter(model, container.test, parameters):
             if at is None and inner is None:
@@ -291,9 +291,6 @@ def _statement_of(
         every[key] = found
     where = every[key].get(id(call))
     return [where] if where is not None else []
-
-
-_DEFINITIONS = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})  # tested by class: the node classes are slow ABCs
 
 
 def _targets_in(node: cst.CSTNode) -> Iterator[str]:

@@ -40,7 +40,7 @@ from resilint.libraries.self_retrying import client_layer, configured_at_call, g
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.libraries.server_sockets import own_route_url, sends_to_loopback
-from resilint.lint.nodes import code_of, is_none, keyword_args, kwargs_name, number_of, string_of
+from resilint.lint.nodes import DEFINITIONS, TRIES, code_of, is_none, keyword_args, kwargs_name, number_of, string_of
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
     Binding,
@@ -76,7 +76,6 @@ from resilint.lint.summary import (
 Locate = Callable[[cst.CSTNode], Place]
 _SKIPPED_TARGETS = ("builtins.",)
 _BUILTIN_EXCEPTION = re.compile(r"builtins\.[A-Z]\w*(Error|Exception|Warning|Exit|Interrupt)")
-_TRIES = (cst.Try, cst.TryStar)  # tested by class on a call's stack: the node classes are slow ABCs
 
 
 def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
@@ -181,7 +180,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
 
     def swallowed(site: CallSite) -> bool:
         return any(
-            node.__class__ in _TRIES and id(node) not in retried_tries and swallows(model, node, site)
+            node.__class__ in TRIES and id(node) not in retried_tries and swallows(model, node, site)
             for node in site.stack
         )
 
@@ -190,7 +189,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         retry layer goes round from: the classes it lets out when it raises again only what it
         tests (``reraised_only``), or those it catches by name and lets die (``caught_quietly``)."""
         for node in reversed(site.stack):
-            if node.__class__ in _TRIES and id(node) not in retried_tries and in_try_body(node, site):
+            if node.__class__ in TRIES and id(node) not in retried_tries and in_try_body(node, site):
                 return read(model, node, site)
         return ()
 
@@ -707,7 +706,7 @@ def _made_before_loops(finder: RequestFinder, found: RetryScopes, unsafe: Unsafe
 def _keys_set(function: FunctionInfo, mapping: str) -> Iterator[Tuple[str, cst.BaseExpression]]:
     """The string keys ``function``'s own statements set on the mapping named ``mapping``, with
     their values (nested functions are theirs)."""
-    for node in iter_nodes(function.node.body, stop_at=_NESTED):
+    for node in iter_nodes(function.node.body, stop_at=DEFINITIONS):
         if isinstance(node, cst.Assign) and len(node.targets) == 1:
             target = node.targets[0].target
             if (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == mapping
@@ -722,7 +721,6 @@ def _keys_set(function: FunctionInfo, mapping: str) -> Iterator[Tuple[str, cst.B
                 yield key, node.args[1].value
 
 
-_NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _BOOLEANS = {"builtins.True": True, "builtins.False": False}
 # Expressions whose value no project fact depends on (numbers, containers of them, f-strings).
 _NO_VALUE = frozenset({

@@ -10,6 +10,12 @@ import libcst as cst
 
 from resilint.lint.traversal import iter_nodes
 
+# The definitions whose bodies run when they are called, not where they are written, and the
+# ``try`` statements: tested by class (``node.__class__ in DEFINITIONS``; LibCST's node classes
+# are ABCs, slow to ``isinstance``), and what ``iter_nodes(..., stop_at=DEFINITIONS)`` does not enter.
+DEFINITIONS = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+TRIES = (cst.Try, cst.TryStar)
+
 
 def keyword_args(call: cst.Call) -> Tuple[Dict[str, cst.Arg], bool]:
     """keyword → Arg, and whether ``**kwargs`` may add more."""

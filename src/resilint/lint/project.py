@@ -36,7 +36,9 @@ from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
 from resilint.lint.config import is_test_code
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
-from resilint.lint.summary import CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref
+from resilint.lint.summary import (
+    CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref,
+)
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -121,10 +123,6 @@ def _manager_owner(base: str) -> str:
     return owner if all(step in _QUERYSET_STEPS for step in chain.split(".")[1:]) else ""
 
 
-# What runs a Celery task in the caller's process: the task's own body (``run``), eagerly
-# (``apply``), also from a signature of it (``ping.si("x").apply()``).
-_IN_PROCESS_RUNS = frozenset({"run", "apply"})
-_SIGNATURES = frozenset({"s", "si", "signature"})
 # A project's own ``django.dispatch.Signal()``: its ``send`` runs its receivers in the caller's frame.
 _SIGNAL_SENDS = frozenset({"send", "send_robust"})
 _DJANGO_SIGNALS = frozenset({"django.dispatch.Signal", "django.dispatch.dispatcher.Signal"})
@@ -554,10 +552,10 @@ class ProjectGraph:
         ``ping.apply(args=("x",))``, ``ping.si("x").apply()`` (``delay``/``apply_async`` queue
         it instead)."""
         base, method = split_last(target)
-        if method not in _IN_PROCESS_RUNS:
+        if method not in TASK_RUNS:
             return None
         owner, step = split_last(base)
-        if step in _SIGNATURES and method == "apply":
+        if step in TASK_SIGNATURES and method == "apply":
             base = owner
         tasks = [self.resolve(base, near)]
         if tasks[0] is None and "(" in base:  # a task handed in (``def dispatch(task, *args)``)

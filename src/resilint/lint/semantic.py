@@ -36,7 +36,7 @@ import libcst as cst
 
 from resilint.lint.canonical import RETURNS_ITS_ARGUMENT, called_instance_type, canonical_name, loaded_module, returned_type
 from resilint.lint.nodes import call_argument, dotted_name, is_none, string_of
-from resilint.lint.summary import CALLED
+from resilint.lint.summary import CALLED, TASK_RUNS, TASK_SIGNATURES
 from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
@@ -134,7 +134,7 @@ _NOT_OBJECTS = (Param, Const)
 _SYMBOLIC = re.compile(r"[(\[]")
 _SUPER = QName("builtins.super")
 _MODEL_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
-_TASK_METHODS = frozenset({"run", "apply", "s", "si", "signature"})
+_TASK_METHODS = TASK_RUNS | TASK_SIGNATURES
 _DJANGO_MODELS = frozenset({"django.db.models.Model", "django.db.models.base.Model"})
 _PARTIAL = QName("functools.partial")
 _GETATTR = QName("builtins.getattr")

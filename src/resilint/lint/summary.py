@@ -24,6 +24,11 @@ PROJECT_SIGNAL = "signal:"
 # A signal sender named by its model's name (``apps.get_model("net", "IPAddress")``): the
 # project's model classes of that name.
 MODEL_LABEL = "model:"
+# What runs a Celery task in the caller's process: the task's own body (``run``), eagerly
+# (``apply``), also from a signature of it (``ping.si("x").apply()``); the file pass names
+# these calls, the project pass tells whether they run a task.
+TASK_RUNS = frozenset({"run", "apply"})
+TASK_SIGNATURES = frozenset({"s", "si", "signature"})
 # The last segment of a call's target when it calls an object (``pkg.make.()``: what
 # ``make()`` returns, called; ``pkg.Factory.()``: a ``Factory`` instance, called).
 CALLED = "()"

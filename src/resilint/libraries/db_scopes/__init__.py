@@ -34,7 +34,7 @@ import libcst as cst
 from resilint.libraries.db_scopes import asyncpg, dbapi, django, sqlalchemy
 from resilint.libraries.db_scopes.deferral import defers, defers_in_transaction, defers_when_it_can, scheduled_coroutines
 from resilint.libraries.db_scopes.model import POOLED_CONNECTION, TRANSACTION, Opening, Receiver, method_of, receiver_of, spelled
-from resilint.lint.nodes import code_of, dotted_name, last_name, parameter_names
+from resilint.lint.nodes import DEFINITIONS, TRIES, code_of, dotted_name, last_name, parameter_names
 from resilint.lint.modules import STANDARD_LIBRARY, library_names
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -51,7 +51,6 @@ SCOPE_CLASSES = django.SCOPE_CLASSES
 # A project wrapper (``traced_atomic_transaction``) mentions ``atomic`` where it is defined; its
 # callers are judged through their summaries.
 DB_SCOPE_TRIGGERS: Tuple[str, ...] = tuple(sorted({t for lib in _LIBRARIES for t in lib.TRIGGERS}))
-_BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 _SKIPPED = ("builtins.",)
 _INNERMOST = 1 << 30  # implicit transactions sit inside every block around them
 _MAX_CANDIDATES = 3  # calls before a commit that may have left its transaction open
@@ -172,7 +171,7 @@ class _Finder:
             site for site in self.sites.get(id(function) if function is not None else None, ())
             if id(site.node) not in in_items and any(n is node for n in site.stack)
         ]
-        yields = any(isinstance(n, (cst.Yield,)) for n in iter_nodes(node.body, stop_at=_BODIES))
+        yields = any(isinstance(n, (cst.Yield,)) for n in iter_nodes(node.body, stop_at=DEFINITIONS))
         for item in node.items:
             # ``with reuse(conn) if conn else connect() as c:``: what either side opens is held
             entered = (item.item.body, item.item.orelse) if isinstance(item.item, cst.IfExp) else (item.item,)
@@ -447,7 +446,7 @@ class _Finder:
         found = self._last_statement_commit(info, node)
         # calling a generator runs none of its body (``committing_iterator(users)`` commits
         # between the items its caller's loop body handles, not before the loop)
-        if found is not None and any(n.__class__ is cst.Yield for n in iter_nodes(node.body, stop_at=_BODIES)):
+        if found is not None and any(n.__class__ is cst.Yield for n in iter_nodes(node.body, stop_at=DEFINITIONS)):
             return None
         return found
 
@@ -686,14 +685,13 @@ def _ends_on_every_branch(statement: cst.If, sites: List[CallSite], ends: Callab
     return isinstance(current, cst.Else) and any(_inside(site, current.body) for site in inner)
 
 
-_TRY = tuple(t for t in (getattr(cst, "Try", None), getattr(cst, "TryStar", None)) if t is not None)
 
 
 def _reaches(start: CallSite, site: CallSite) -> bool:
     """Whether ``site``, written after ``start``, may run after it: not when ``start`` is in a
     branch (of an ``if``, a loop, a ``with``) that ``site`` is not in and that returns or raises
     after it. Inside a ``try``, an exception after ``start`` may be handled where ``site`` runs."""
-    if any(node.__class__ in _TRY for node in start.stack):  # by class: the node classes are slow ABCs
+    if any(node.__class__ in TRIES for node in start.stack):
         return True
     shared = {id(node) for node in site.stack}
     # The statements that hold ``start``: the compound ones around it, and in the innermost

@@ -14,7 +14,7 @@ import libcst as cst
 
 from resilint.libraries.db_scopes.django import ON_COMMIT
 from resilint.libraries.retry_scopes.statements import block, small_statements
-from resilint.lint.nodes import parameter_names
+from resilint.lint.nodes import DEFINITIONS, parameter_names
 from resilint.lint.traversal import iter_nodes
 
 # Methods that enqueue or schedule (celery, rq, dramatiq, huey, executors, asyncio, anyio).
@@ -28,7 +28,6 @@ _DEFERRING = frozenset({
     "asyncio.ensure_future", "asyncio.to_thread",
 })
 _IN_ATOMIC_BLOCK = "in_atomic_block"
-_FUNCTION_BODIES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 
 # Calls that take a coroutine and run it on the event loop while the caller goes on
@@ -58,7 +57,7 @@ def defers_in_transaction(function: cst.FunctionDef) -> bool:
     """A helper that asks ``connection.in_atomic_block`` and then defers with ``on_commit``:
     inside a transaction its work runs after the commit (saleor's ``call_event``)."""
     asks = defers_work = False
-    for node in iter_nodes(function.body, stop_at=_FUNCTION_BODIES):
+    for node in iter_nodes(function.body, stop_at=DEFINITIONS):
         if isinstance(node, cst.Attribute) and node.attr.value == _IN_ATOMIC_BLOCK:
             asks = True
         elif isinstance(node, cst.Call) and isinstance(node.func, (cst.Attribute, cst.Name)):
@@ -94,14 +93,14 @@ def defers_when_it_can(function: cst.FunctionDef, hands_over: Callable[[cst.Call
 
 
 def _names_in(node: cst.CSTNode) -> Set[str]:
-    return {name.value for name in iter_nodes(node, stop_at=_FUNCTION_BODIES) if isinstance(name, cst.Name)}
+    return {name.value for name in iter_nodes(node, stop_at=DEFINITIONS) if isinstance(name, cst.Name)}
 
 
 def _handed_names(smalls: Sequence[cst.BaseSmallStatement], hands_over: Callable[[cst.Call], bool]) -> Set[str]:
     """The names these statements give to a call that hands work over (``Thread(target=f)``,
     ``executor.submit(f, x)``), as an argument of their own."""
     return {
-        argument.value.value for small in smalls for call in iter_nodes(small, stop_at=_FUNCTION_BODIES)
+        argument.value.value for small in smalls for call in iter_nodes(small, stop_at=DEFINITIONS)
         if isinstance(call, cst.Call) and hands_over(call)
         for argument in call.args if isinstance(argument.value, cst.Name)
     }
@@ -113,7 +112,7 @@ def _statements(block: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatemen
     for statement in block:
         yield statement
         kind = statement.__class__  # most are simple lines: no slow ABC test for them
-        if kind is not cst.SimpleStatementLine and kind not in _FUNCTION_BODIES and isinstance(statement, cst.BaseCompoundStatement):
+        if kind is not cst.SimpleStatementLine and kind not in DEFINITIONS and isinstance(statement, cst.BaseCompoundStatement):
             yield from _statements(_inner_statements(statement))
 
 

@@ -51,7 +51,7 @@ from resilint.libraries.retry_scopes.model import (
 )
 from resilint.libraries.retry_scopes.names import normalise
 from resilint.libraries.retry_scopes.recogniser import Recogniser
-from resilint.lint.nodes import code_of
+from resilint.lint.nodes import DEFINITIONS, code_of
 from resilint.lint.semantic import CallSite, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -81,11 +81,8 @@ def calls_within(model: SemanticModel, scope: RetryScope) -> Iterator[CallSite]:
                     break
                 yield call
                 break
-            if node.__class__ in _DEFINITIONS:  # by class: the node classes are slow ABCs
+            if node.__class__ in DEFINITIONS:
                 break
-
-
-_DEFINITIONS = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
 
 
 def _inside(node: cst.CSTNode, container: cst.CSTNode) -> bool:

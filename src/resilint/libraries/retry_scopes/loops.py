@@ -48,7 +48,7 @@ from resilint.libraries.retry_scopes.statements import (
 )
 from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing, shadowed
 from resilint.libraries.server_sockets import SERVES, sends_to_loopback, starts_own_server
-from resilint.lint.nodes import dotted_name, expression_nodes, string_of
+from resilint.lint.nodes import DEFINITIONS, dotted_name, expression_nodes, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -64,7 +64,7 @@ def find_loops(rec: Recogniser) -> None:
         innermost = None
         for node in reversed(call.stack):
             kind = node.__class__  # by class: the node classes are slow ABCs
-            if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
+            if kind in DEFINITIONS:
                 break
             if kind is cst.For or kind is cst.While:
                 if innermost is None:
@@ -377,7 +377,7 @@ def _swallows(handlers: List[cst.ExceptHandler]) -> bool:
     """No handler raises: not on the last attempt, not another error."""
     return not any(
         isinstance(node, cst.Raise)
-        for handler in handlers for node in iter_nodes(handler.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
+        for handler in handlers for node in iter_nodes(handler.body, stop_at=DEFINITIONS)
     )
 
 
@@ -427,7 +427,7 @@ def _raised_when_spent(loop: cst.CSTNode, sample: CallSite) -> Union[None, bool,
         break
     else:
         return True
-    raises = [node for part in following for node in iter_nodes(part, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda))
+    raises = [node for part in following for node in iter_nodes(part, stop_at=DEFINITIONS)
               if isinstance(node, cst.Raise)]
     if not raises:
         return None
@@ -824,7 +824,7 @@ def _reports_only(rec: Recogniser, call: cst.Call, scope: Scope) -> bool:
     function = rec.model.resolve(call.func, scope, 1 << 62)
     if not isinstance(function, FunctionInfo) or not isinstance(function.node, cst.FunctionDef):
         return False
-    for node in iter_nodes(function.node.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+    for node in iter_nodes(function.node.body, stop_at=DEFINITIONS):
         if isinstance(node, (cst.Raise, cst.Yield, cst.Await)) or (isinstance(node, cst.Return) and node.value is not None):
             return False
         if isinstance(node, cst.Call) and not is_logging(node) and not (
@@ -1042,7 +1042,7 @@ def _continues_from_answer(handlers: Sequence[cst.ExceptHandler], tried: Optiona
             continue
         derived = {handler.name.name.value}
         assigned: Set[str] = set()
-        for part in iter_nodes(handler.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        for part in iter_nodes(handler.body, stop_at=DEFINITIONS):
             if isinstance(part, cst.Assign) and any(
                 isinstance(n, cst.Name) and n.value in derived for n in iter_nodes(part.value)
             ):
@@ -1063,7 +1063,7 @@ def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.Bas
     changed: Set[str] = set()
     for handler in handlers:
         changed |= assigned_names(block(handler.body))
-        for part in iter_nodes(handler.body, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        for part in iter_nodes(handler.body, stop_at=DEFINITIONS):
             if (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
                     and part.func.attr.value in _MUTATORS):
                 changed.add(part.func.value.value)

@@ -11,11 +11,10 @@ import libcst as cst
 from resilint.libraries.retry_scopes.conditions import reads_status
 from resilint.libraries.retry_scopes.model import ON_STATUS, Policy
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION
-from resilint.lint.nodes import dotted_name
+from resilint.lint.nodes import DEFINITIONS, dotted_name
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
-_OWN_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 _SWALLOWING = object()  # ``derived`` key: id(try) → whether every handler catches all and raises nothing
 
 
@@ -64,7 +63,7 @@ def shadowed(model: SemanticModel, node: cst.CSTNode, handler: cst.ExceptHandler
 
 
 def raises_nothing(handler: cst.ExceptHandler) -> bool:
-    return not any(isinstance(n, cst.Raise) for n in iter_nodes(handler.body, stop_at=_OWN_SCOPES))
+    return not any(isinstance(n, cst.Raise) for n in iter_nodes(handler.body, stop_at=DEFINITIONS))
 
 
 def reraised_only(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> Tuple[str, ...]:
@@ -123,7 +122,7 @@ def _raising_tests(body: cst.BaseSuite, caught: Optional[str]) -> List[cst.BaseE
             if tested is not None and statement.orelse is None:
                 classes.append(tested)
                 continue
-        if any(isinstance(n, cst.Raise) for n in iter_nodes(statement, stop_at=_OWN_SCOPES)):
+        if any(isinstance(n, cst.Raise) for n in iter_nodes(statement, stop_at=DEFINITIONS)):
             return []
     return classes
 
@@ -149,7 +148,7 @@ def _in_body(node: cst.Try, site: CallSite, index: int) -> bool:
         return False
     return not any(
         inner is site.node for part in (node.orelse, node.finalbody) if part is not None
-        for inner in iter_nodes(part, stop_at=_OWN_SCOPES)
+        for inner in iter_nodes(part, stop_at=DEFINITIONS)
     )
 
 
@@ -213,14 +212,14 @@ def _untested(policy: Policy, sites: List[CallSite]) -> List[CallSite]:
     if not isinstance(loop, (cst.For, cst.While)):
         return []
     tests = [
-        node.test for node in iter_nodes(loop.body, stop_at=_OWN_SCOPES)
+        node.test for node in iter_nodes(loop.body, stop_at=DEFINITIONS)
         if isinstance(node, cst.If) and any(
             isinstance(part, cst.Comparison) and reads_status(part.left) for part in iter_nodes(node.test)
         )
     ]
     tested = {node.value for test in tests for node in iter_nodes(test) if isinstance(node, cst.Name)}
     made_from: Dict[str, Set[str]] = {}  # a name → the names its value is made from
-    for node in iter_nodes(loop.body, stop_at=_OWN_SCOPES):
+    for node in iter_nodes(loop.body, stop_at=DEFINITIONS):
         if isinstance(node, cst.Assign) and not isinstance(node.value, cst.Call):
             read = {n.value for n in iter_nodes(node.value) if isinstance(n, cst.Name)}
             for target in node.targets:
@@ -253,7 +252,7 @@ def _results(node: cst.CSTNode) -> Dict[int, Set[str]]:
     ``r = await post(...)``), the answer itself: not a value built from it (``headers =
     {"Authorization": f"Bearer {token()}"}`` holds no answer the ``try`` could find failed)."""
     found: Dict[int, Set[str]] = {}
-    for statement in iter_nodes(node, stop_at=_OWN_SCOPES):
+    for statement in iter_nodes(node, stop_at=DEFINITIONS):
         if isinstance(statement, cst.Assign):
             names = {t.target.value for t in statement.targets if isinstance(t.target, cst.Name)}
             value: Optional[cst.CSTNode] = statement.value
