@@ -39,7 +39,7 @@ from resilint.lint.source import SourceError, decode, line_text, python_lines, r
 from resilint.lint.summary import (
     CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref,
 )
-from resilint.lint.value_flow import FRAMEWORK_REQUESTS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
+from resilint.lint.value_flow import FRAMEWORK_REQUESTS, QUERYSET_STEPS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.config import Settings
@@ -108,10 +108,7 @@ _SIGNALLING_METHODS = {
 _SIGNALLING_METHODS_OF_MANAGER = frozenset({"create", "get_or_create", "update_or_create"})
 # What a manager hands back a queryset of the same model through, before it creates a row
 # (``Product.objects.select_for_update().get_or_create(...)``).
-_QUERYSET_STEPS = frozenset({
-    "all", "filter", "exclude", "select_for_update", "select_related", "prefetch_related", "only", "defer", "using",
-    "order_by", "annotate", "distinct", "none",
-})
+_QUERYSET_STEPS = frozenset(QUERYSET_STEPS) | {"distinct", "none"}
 
 
 def _manager_owner(base: str) -> str:

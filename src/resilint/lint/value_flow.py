@@ -33,12 +33,17 @@ _MAX_ROUNDS = 4  # evaluations of a cycle's values before what they hold is take
 # methods a value of their own, each round of a cycle multiplying them (frappe's date helpers).
 _MAX_VALUES = 256
 _MAX_OBJECT_PARTS = 16  # dotted parts of a library object's name reached through attributes
+# The steps by which a Django manager hands back a queryset of its own model
+# (``Order.objects.select_for_update().filter(...)``).
+QUERYSET_STEPS = (
+    "all", "filter", "exclude", "select_for_update", "select_related", "prefetch_related", "only", "defer", "using",
+    "order_by", "annotate",
+)
 # What a Django manager gives back one row of a model as (``Network.objects.get(pk=pk)``,
 # ``Order.objects.select_for_update().filter(...).first()``): an instance of the model.
 _ONE_ROW = re.compile(
-    r"^(?:(?:all|filter|exclude|select_for_update|select_related|prefetch_related|only|defer|using|order_by|annotate)\.)*"
-    r"(?:get|create|first|last|latest|earliest|get_by_natural_key|(?:all|filter|exclude|select_for_update|"
-    r"select_related|prefetch_related|only|defer|using|order_by|annotate|iterator)\.\[\])$"
+    rf"^(?:(?:{'|'.join(QUERYSET_STEPS)})\.)*"
+    rf"(?:get|create|first|last|latest|earliest|get_by_natural_key|(?:{'|'.join(QUERYSET_STEPS)}|iterator)\.\[\])$"
 )
 # And what a Flask-SQLAlchemy model's ``query`` gives one row as (``User.query.get(id)``,
 # ``User.query.filter_by(...).first()``, a row of ``User.query.all()`` a loop walks).
