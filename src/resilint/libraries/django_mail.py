@@ -24,7 +24,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Set, Tuple
 import libcst as cst
 
 from resilint.lint.nodes import dotted_strings, module_assignments
-from resilint.lint.summary import ModuleSummary, Place, Setting
+from resilint.lint.summary import Call, ModuleSummary, Place, Setting
 
 # Backends that hand each mail to a task queue, by the setting naming the backend the task
 # sends it through (Django's SMTP backend when it is not set): django-celery-email's.
@@ -80,12 +80,18 @@ def settings_assigned(module: cst.Module, locate: Callable[[cst.CSTNode], Place]
     return found
 
 
-def unbounded_smtp_settings(modules: Iterable[ModuleSummary], is_test: Callable[[str], bool]) -> List[Tuple[Place, str]]:
+def unbounded_smtp_settings(
+    modules: Iterable[ModuleSummary], is_test: Callable[[str], bool], reported: Callable[[str], bool] = lambda path: True,
+) -> List[Tuple[Place, str]]:
     """``_unbounded_settings`` for each Django project among ``modules``: the settings modules
     under the directory of one ``manage.py`` are that project's (a repository may hold a
     standalone site beside a demo one, each with its own settings); those under none, one
-    project. The code outside the settings modules is every project's."""
+    project. The code outside the settings modules is every project's. ``reported``: the files
+    whose findings are shown; none is judged when none of them holds a setting or opens a
+    connection (an editor's pass over a view)."""
     modules = list(modules)
+    if not any(reported(m.path) and (m.settings or next(_connections(m), None)) for m in modules):
+        return []
     projects: Dict[str, List[ModuleSummary]] = {}
     for module in modules:
         if module.settings:
@@ -159,12 +165,16 @@ def _unbounded_connections(modules: List[ModuleSummary]) -> Iterator[Tuple[Place
     the anchor when no settings module names the SMTP host (it comes from the database or
     the environment at each send)."""
     for module in modules:
-        for function in module.functions.values():
-            for call in function.calls:
-                args = call.arguments
-                if (call.target == _GET_CONNECTION and args is not None and not args.double_star and not args.positional
-                        and not {"timeout", "backend"} & set(args.keywords)):
-                    yield call.place, CONNECTION_MESSAGE
+        for call in _connections(module):
+            args = call.arguments
+            if (args is not None and not args.double_star and not args.positional
+                    and not {"timeout", "backend"} & set(args.keywords)):
+                yield call.place, CONNECTION_MESSAGE
+
+
+def _connections(module: ModuleSummary) -> Iterator[Call]:
+    """The module's calls of Django's ``get_connection``."""
+    return (call for function in module.functions.values() for call in function.calls if call.target == _GET_CONNECTION)
 
 
 def _sends_through_bounded_connections(modules: List[ModuleSummary]) -> bool:

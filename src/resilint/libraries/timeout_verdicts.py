@@ -680,7 +680,9 @@ class _ProjectJudge:
         self._forwards: Dict[str, Optional[List[Forward]]] = {}
         # Cheap first tests, so that the value flow is asked only of calls that may be answered
         self._client_methods = client_method_names(settings.extend_clients)
-        self._forwarding: Optional[Set[str]] = None
+        self._forwarding: Dict[str, bool] = {}  # a name as called → whether it may forward (``forwarding_name``)
+        self._as_called: Optional[Dict[str, List[FunctionSummary]]] = None
+        self._bound: Dict[str, List[FunctionSummary]] = {}
         self._may_forward: Optional[Set[str]] = None
         self._partial_clients: Optional[bool] = None
         self._defaults: Dict[str, bool] = {}  # module → whether importing it sets a socket default
@@ -988,22 +990,24 @@ class _ProjectJudge:
         when its name ends as such a function's."""
         graph = self.graph
         callee = graph.resolve(call.target, near)
-        if callee is None and split_last(call.target)[1] in self.forwarding_names():
+        if callee is None and self.forwarding_name(split_last(call.target)[1]):
             callee = graph.callee(call, near)
         return callee
 
-    def forwarding_names(self) -> Set[str]:
-        """The names, as calls spell them, of the functions that forward a timeout."""
-        if self._forwarding is None:
-            forwarding = [f for f in self.graph.functions if self.forwards(f)]
-            self._forwarding = _names_as_called(forwarding)
-            # and the module globals bound to one (``fetch_sync = async_to_sync(fetch)``)
-            refs = {("ref", f.name) for f in forwarding}
-            self._forwarding.update(
-                split_last(name)[1] for summary in self.graph.summaries for name, values in summary.values.items()
-                if any(tuple(ref) in refs for ref in values)
+    def forwarding_name(self, name: str) -> bool:
+        """Whether a function that forwards a timeout is called ``name`` (as calls spell it: a
+        constructor by its class), or a module global so named is bound to one (``fetch_sync =
+        async_to_sync(fetch)``). Only the functions of that name are asked: an editor's pass
+        over one file asks a few names, not the whole project."""
+        known = self._forwarding.get(name)
+        if known is None:
+            if self._as_called is None:
+                self._as_called, self._bound = _functions_as_called(self.graph)
+            bound = self._bound.get(name, ())
+            known = self._forwarding[name] = any(
+                self.forwards(function) for function in (*self._as_called.get(name, ()), *bound)
             )
-        return self._forwarding
+        return known
 
     def may_forward_names(self) -> Set[str]:
         """The names, as calls spell them, of the functions that may pass a timeout on (one of
@@ -1412,13 +1416,30 @@ def _passed_names(call: Call, slots: Collection[object]) -> List[str]:
 
 def _names_as_called(functions: Iterable[FunctionSummary]) -> Set[str]:
     """The last parts of the functions' names, as calls spell them (a constructor by its class)."""
-    names: Set[str] = set()
-    for function in functions:
-        parts = function.name.rsplit(".", 2)
-        names.add(parts[-1])
-        if parts[-1] == "__init__" and len(parts) > 2:
-            names.add(parts[-2])
-    return names
+    return {name for function in functions for name in _called_as(function)}
+
+
+def _called_as(function: FunctionSummary) -> Tuple[str, ...]:
+    parts = function.name.rsplit(".", 2)
+    return (parts[-1], parts[-2]) if parts[-1] == "__init__" and len(parts) > 2 else (parts[-1],)
+
+
+def _functions_as_called(graph: "ProjectGraph") -> Tuple[Dict[str, List[FunctionSummary]], Dict[str, List[FunctionSummary]]]:
+    """The project's functions by the names calls spell them with, and by the last part of
+    each module global bound to one (``fetch_sync = async_to_sync(fetch)``)."""
+    as_called: Dict[str, List[FunctionSummary]] = {}
+    by_name: Dict[str, List[FunctionSummary]] = {}
+    for function in graph.functions:
+        by_name.setdefault(function.name, []).append(function)
+        for name in _called_as(function):
+            as_called.setdefault(name, []).append(function)
+    bound: Dict[str, List[FunctionSummary]] = {}
+    for summary in graph.summaries:
+        for key, values in summary.values.items():
+            for ref in values:
+                if len(ref) == 2 and ref[0] == "ref" and ref[1] in by_name:
+                    bound.setdefault(split_last(key)[1], []).extend(by_name[ref[1]])
+    return as_called, bound
 
 
 # A default filled in by a wrapper bounds its callers: only an unbounded or excessive one matters.

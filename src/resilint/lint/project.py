@@ -1421,15 +1421,19 @@ def _joined_writes(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
 def _may_complete(summary: ModuleSummary) -> bool:
     """Whether the graph may add to a function of the module (``_apply_imported_decorators``,
     ``_apply_imported_policies``)."""
-    return any(
-        function.decorators or any(layer.via or layer.applies for layer in function.layers)
-        for function in summary.functions.values()
-    )
+    return any(_function_may_complete(function) for function in summary.functions.values())
+
+
+def _function_may_complete(function: FunctionSummary) -> bool:
+    return bool(function.decorators) or any(layer.via or layer.applies for layer in function.layers)
 
 
 def _completed_copy(summary: ModuleSummary) -> ModuleSummary:
+    """The module with its own copy of each function the graph may add to; the others are
+    shared, since nothing changes them."""
     return replace(summary, functions={
         name: replace(function, layers=list(function.layers), calls=list(function.calls))
+        if _function_may_complete(function) else function
         for name, function in summary.functions.items()
     })
 

@@ -729,6 +729,8 @@ class _Judge:
 
     def run(self) -> None:
         for function in self.graph.functions:
+            if not self.ctx.reports_in(function.place.path):
+                continue  # its findings are placed at its own calls
             if self.ctx.in_test_code(function.place.path):
                 continue  # the test database's transaction: the code under test is judged where it holds one
             decorated = self._decorated(function)

@@ -1116,6 +1116,8 @@ class NestedRetry(ProjectRule):
         chains: dict = {}
         first_layers: Dict[int, Set[Tuple[str, int]]] = {}  # function → the layers its calls first run into
         for outer in graph.all_layers():
+            if not ctx.reports_in(outer.function.place.path):
+                continue  # nested retries are reported in the outer layer's function
             found = [
                 reached for reached in _reached(graph, outer)
                 if not separate_failures(

@@ -983,9 +983,9 @@ def _check_project(ctx: ProjectContext) -> None:
     reported: Set[Place] = set()
     for ref in graph.all_layers():
         layer = ref.layer
-        if layer.guards_non_idempotent:
-            continue
         function = ref.function
+        if layer.guards_non_idempotent or not ctx.reports_in(function.place.path):
+            continue  # a retry's findings are placed in its own function
         decorated = (function.name, ref.index) in graph.decorated
         # outside the ``try`` a loop retries, a lost response leaves the loop: not repeated
         covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes or ref.index in call.answered]

@@ -1168,5 +1168,5 @@ class MissingTimeout(ProjectRule):
 
     def check_project(self, ctx: ProjectContext) -> None:
         report_project_verdicts(ctx, self.code)
-        for place, message in unbounded_smtp_settings(ctx.graph.summaries, ctx.in_test_code):
+        for place, message in unbounded_smtp_settings(ctx.graph.summaries, ctx.in_test_code, ctx.reports_in):
             ctx.report(place, message)
