@@ -33,6 +33,10 @@ from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 
+# Kinds of policy that configure a client's built-in retries (``Retry(0)`` turns them off).
+_CLIENT_KINDS = frozenset({"urllib3-retry", "adapter", "pool", "transport", "client"})
+
+
 class Recogniser:
     def __init__(self, model: SemanticModel) -> None:
         self.model = model
@@ -82,12 +86,30 @@ class Recogniser:
             decorated(self, function)
             recursive_retries(self, function)
         apply_all(self)
-        local = self._drop_local_decorations()
+        local = self._drop_single_attempts() + self._drop_local_decorations()
         find_loops(self)
         return RetryScopes(self.policies, self.scopes, local)
 
+    def _drop_single_attempts(self) -> List[RetryScope]:
+        """A retry that makes one attempt (``stop_after_attempt(1)``, ``max_tries=1``, celery's
+        ``max_retries=0``) repeats nothing, so no rule judges it. A client's own setting of one
+        attempt is kept: it is what turns that client's built-in retries off."""
+        dropped = {
+            id(policy) for policy in self.policies
+            if policy.max_attempts == 1 and policy.kind not in _CLIENT_KINDS
+        }
+        return self._drop(dropped)
+
+    def _drop(self, dropped: Set[int]) -> List[RetryScope]:
+        """Forget the policies ``dropped`` (their ids); the scopes they had."""
+        local = [s for s in self.scopes if id(s.policy) in dropped]
+        if dropped:
+            self.scopes = [s for s in self.scopes if id(s.policy) not in dropped]
+            self.policies = [p for p in self.policies if id(p) not in dropped]
+        return local
+
     def _drop_local_decorations(self) -> List[RetryScope]:
-        """A retry decorator written on a function of the file that calls something, and only
+        """A retry decorator (or a celery task's own retries) written on a function of the file that calls something, and only
         local work (``@backoff.on_exception(...)`` on a task that only sleeps), or that only
         computes (``1 / 0`` in a test of the retries themselves), or that draws a fresh random
         name on each attempt and retries only the conflict of a name already taken: it repeats no
@@ -96,7 +118,7 @@ class Recogniser:
         dropped = set()
         for scope in self.scopes:
             function = scope.function
-            if (scope.kind != "decorator" or function is None or not isinstance(scope.node, cst.Decorator)
+            if (scope.kind not in ("decorator", "task") or function is None or not isinstance(scope.node, cst.Decorator)
                     or scope.node.decorator is not scope.policy.node):
                 continue
             decorating = {id(n) for d in getattr(function.node, "decorators", ()) for n in iter_nodes(d)}
@@ -104,11 +126,7 @@ class Recogniser:
             if ((calls and all(local_call(self, call) for call in calls)) or (not calls and computes_only(function))
                     or _redraws_on_conflict(self, scope.policy, calls)):
                 dropped.add(id(scope.policy))
-        local = [s for s in self.scopes if id(s.policy) in dropped]
-        if dropped:
-            self.scopes = [s for s in self.scopes if id(s.policy) not in dropped]
-            self.policies = [p for p in self.policies if id(p) not in dropped]
-        return local
+        return self._drop(dropped)
 
     def add(self, policy: Policy) -> Policy:
         """Record a policy once per definition node; the first one recorded wins."""

@@ -126,7 +126,8 @@ class BackoffWithoutJitter(ProjectRule):
     container its job started, is the only client of what it waits for, so there is no crowd
     for jitter to spread, and a random term would only make the test slower and its timing
     harder to reproduce. A `while not retried:` loop that sets `retried = True` after its `try`
-    makes one attempt: its pause is followed by none. Polling loops that handle no failure are not retry loops and are not checked
+    makes one attempt: its pause is followed by none, and so does a retry set to one attempt
+    (`stop_after_attempt(1)`, `max_tries=1`, celery's `max_retries=0`). Polling loops that handle no failure are not retry loops and are not checked
     (a tenacity policy whose only `retry=` is `retry_if_result`/`retry_if_not_result` is such a
     poll: an attempt that raises is not repeated; so is one that retries only `TryAgain` or an
     error that the module raises only on the state it read, never in an `except` handler: `if
@@ -275,6 +276,20 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # one attempt: no second one to spread out
+        """
+        import requests
+        from celery import shared_task
+        @shared_task(autoretry_for=(requests.RequestException,), max_retries=0)
+        def start_cleanup():
+            requests.get(CLEANUP_URL, timeout=5).raise_for_status()
+        @shared_task(bind=True, max_retries=0)
+        def notify(self):
+            try:
+                requests.post(HOOK_URL, timeout=5)
+            except requests.RequestException as exc:
+                raise self.retry(exc=exc, countdown=5)
+        """,
         # a status check of the backend the function started, at a URL a method builds
         """
         import subprocess, time

@@ -48,8 +48,10 @@ class RetryOnAnyError(Rule):
     other than its attempt count, also as a side of an `or` (`if error not in RETRYABLE_ERRORS
     or attempt == 4: break`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
-    state are not retry loops (see RES203), nor is a retried function or RQ job that only
-    computes (`1 / 0` in a test of the retries: no call, no attribute read), and neither is a `try` that does local work only
+    state are not retry loops (see RES203), nor is a retried function, celery task or RQ job
+    that only computes (`1 / 0` in a test of the retries: no call, no attribute read), nor a
+    retry of one attempt (`stop_after_attempt(1)`, `max_tries=1`, celery's `max_retries=0`:
+    it retries nothing), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods, a
     file copy beside the project logger's `logger.debug(...)`, a pause before the next page,
     functions of the file that catch every exception and answer a value), even under a bare
@@ -98,6 +100,27 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # one attempt retries nothing: celery's ``max_retries=0`` re-raises at once
+        """
+        import requests
+        import tenacity
+        from celery import shared_task
+        @shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=0)
+        def sync_organizations():
+            requests.get(SYNC_URL, timeout=5).raise_for_status()
+        @tenacity.retry(stop=tenacity.stop_after_attempt(1))
+        def fetch():
+            return requests.get(SYNC_URL, timeout=5)
+        """,
+        # a test of celery's retries: the task only raises
+        """
+        from celery import shared_task
+        def test_retry_task_logs_stack_trace():
+            @shared_task(autoretry_for=(Exception,), retry_backoff=False, max_retries=1)
+            def my_task():
+                raise ValueError("my exception")
+            my_task.apply().get()
+        """,
         # a test of the retry machinery: the jobs only compute, and fail on purpose
         """
         import rq
