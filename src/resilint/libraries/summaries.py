@@ -30,7 +30,9 @@ from resilint.libraries.retry_scopes import (
 )
 from resilint.libraries.retry_scopes.delays import returned_delay
 from resilint.libraries.retry_scopes.model import ON_SPECIFIC, UNKNOWN
-from resilint.libraries.retry_scopes.swallowing import caught_quietly, converted, failing_out, in_try_body, reraised_only, swallows
+from resilint.libraries.retry_scopes.swallowing import (
+    caught_quietly, converted, failing_out, in_try_body, lost_response_as, reraised_only, swallows,
+)
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.objects import object_facts
@@ -244,6 +246,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 runs_later(site) or id(site.node) in scheduled, passed, bound, receiver, guards + chosen.get(name, ()), tuple(escapes.get(id(site.node), ())),
                 swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks,
                 innermost_try(site, reraised_only), innermost_try(site, caught_quietly), loopback, url_from,
+                lost_response_as(model, site, name) if name in CLIENT_CALLS else "",
             )
             owner.calls.append(call)
             if lambda_function is not None:

@@ -100,12 +100,7 @@ def caught_quietly(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> T
     for handler in node.handlers:
         if handler.type is None or not raises_nothing(handler):
             continue
-        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-        for element in types:
-            expr = element.value if isinstance(element, cst.Element) else element
-            name = model.qualified_name(expr, site.scope, site.order)  # type: ignore[arg-type]
-            if name is not None:
-                found.append(name)
+        found.extend(name for name in _handled(model, handler, site) if name is not None)
     return tuple(dict.fromkeys(found))
 
 
@@ -170,6 +165,55 @@ def converted(model: SemanticModel, site: CallSite) -> Tuple[str, ...]:
         everything = any(catches_all(model, handler, site.scope, site.order) for handler in node.handlers)
         return tuple(dict.fromkeys(names)) if everything and names and all(names) else ()  # type: ignore[arg-type]
     return ()
+
+
+# The errors a request whose response was lost (a timeout, a reset connection) raises, by the
+# top-level module of its client, as handlers catch them (the last part of the name).
+_LOST_RESPONSE = {
+    "requests": frozenset({"RequestException", "ConnectionError", "Timeout", "ReadTimeout", "ChunkedEncodingError"}),
+    "httpx": frozenset({"HTTPError", "RequestError", "TransportError", "TimeoutException", "ReadTimeout", "NetworkError", "ReadError"}),
+    "aiohttp": frozenset({
+        "ClientError", "ClientConnectionError", "ClientOSError", "ServerDisconnectedError", "ServerTimeoutError",
+        "ClientPayloadError",
+    }),
+}
+_LOST_BUILTINS = frozenset({"builtins.OSError", "builtins.ConnectionError", "builtins.TimeoutError", "asyncio.TimeoutError"})
+
+
+def lost_response_as(model: SemanticModel, site: CallSite, client: str) -> str:
+    """The project class a lost response of the request ``site`` makes with ``client``'s method
+    leaves its function as: the handler of the innermost ``try`` around it that catches the
+    library's error ends raising that class (``except requests.RequestException: raise
+    FailedToSendSMS()``); "" otherwise."""
+    errors = _LOST_RESPONSE.get(client.split(".", 1)[0])
+    if errors is None:
+        return ""
+    function = site.scope.enclosing_function
+    for index in range(len(site.stack) - 1, -1, -1):
+        node = site.stack[index]
+        if function is not None and node is function.node:
+            return ""
+        if not isinstance(node, cst.Try):
+            continue
+        if not _in_body(node, site, index):
+            return ""
+        for handler in node.handlers:
+            if catches_all(model, handler, site.scope, site.order) or any(
+                name is not None and (name in _LOST_BUILTINS or (name.split(".", 1)[0] == client.split(".", 1)[0]
+                                                                   and name.rsplit(".", 1)[-1] in errors))
+                for name in _handled(model, handler, site)
+            ):
+                return _raised_class(model, handler, site) or ""
+        return ""
+    return ""
+
+
+def _handled(model: SemanticModel, handler: cst.ExceptHandler, site: CallSite) -> List[Optional[str]]:
+    """The classes a handler names."""
+    if handler.type is None:
+        return []
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return [model.qualified_name(t.value if isinstance(t, cst.Element) else t, site.scope, site.order) for t in types]  # type: ignore[arg-type]
 
 
 def _raised_class(model: SemanticModel, handler: cst.ExceptHandler, site: CallSite) -> Optional[str]:

@@ -112,8 +112,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
     retries the POST on a failed answer, and is reported. Nor is a POST whose failures end, on
     the way from the retry to it, in a `try` that catches every exception and raises none
-    (`except Exception as exc: logger.error(...)` in a function the retried code calls), when
-    the retry goes round on errors: a lost response never reaches it (RES204 reads such a path
+    (`except Exception as exc: logger.error(...)` in a function the retried code calls), or
+    that become a project error (`except requests.RequestException: raise FailedToSendSMS()`)
+    which a function on the way catches and raises nothing for (`except FailedToSendSMS:
+    return False, "NOT_SENT"`), when the retry goes round on errors: a lost response never reaches it (RES204 reads such a path
     the same way); a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
     goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
@@ -212,6 +214,35 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # a lost response becomes `FailedToSendSMS`, which `_send_sms` catches and answers with
+        # an error code: the task's retry never sees it
+        """
+        import requests
+        from celery import shared_task
+        class FailedToSendSMS(Exception):
+            pass
+        class PhoneBackend:
+            def notify_by_sms(self, user, message):
+                ok, error_code = self._send_sms(user, message)
+                if not ok:
+                    log_failure(user, error_code)
+            def _send_sms(self, user, message):
+                try:
+                    self._post_sms(user, message)
+                except FailedToSendSMS:
+                    return False, "NOT_ABLE_TO_SEND_SMS"
+                return True, None
+            def _post_sms(self, user, message):
+                try:
+                    response = requests.post(SMS_URL, data={"to": user, "text": message}, timeout=5)
+                except requests.exceptions.RequestException:
+                    raise FailedToSendSMS()
+                if response.status_code != 200:
+                    raise FailedToSendSMS()
+        @shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
+        def perform_notification(user, message):
+            PhoneBackend().notify_by_sms(user, message)
+        """,
         # every status but a 429 leaves the loop (the last statement raises): it goes round
         # only when the server refused the POST
         """
@@ -537,6 +568,31 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        # the lost response's `FailedToSendSMS` is not what `_send_sms` catches: the retry sees it
+        Invalid(
+            """
+            import requests
+            from celery import shared_task
+            class FailedToSendSMS(Exception):
+                pass
+            class PhoneBackend:
+                def _send_sms(self, user, message):
+                    try:
+                        self._post_sms(user, message)
+                    except KeyError:
+                        return False
+                    return True
+                def _post_sms(self, user, message):
+                    try:
+                        requests.post(SMS_URL, data={"to": user, "text": message}, timeout=5)
+                    except requests.exceptions.RequestException:
+                        raise FailedToSendSMS()
+            @shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
+            def perform_notification(user, message):
+                PhoneBackend()._send_sms(user, message)
+            """,
+            line=19,
+        ),
         Invalid(
             # the tenacity policy a method returns, applied to the function that posts
             """
@@ -1032,7 +1088,7 @@ def _check_project(ctx: ProjectContext) -> None:
                 ruled_out = {c.place for c in reached.calls} - {c.place for c in running} if running is not reached.calls else ()
                 for request in reached.requests:
                     sent = judge.call_at(reached, request.place)
-                    if sent is not None and sent.swallowed and on_errors:
+                    if sent is not None and on_errors and (sent.swallowed or judge.ends_on_the_way(sent, steps)):
                         continue
                     if request.place in ruled_out or (layer.retries_on == ON_SPECIFIC and other_library_errors(
                         layer.exceptions, request.name, [caller.raises for caller, _ in steps],
@@ -1181,6 +1237,15 @@ class _Judge:
             steps.append((owner, step))
             owner = self.graph.callee(step, owner.place.path)
         return tuple(steps)
+
+    def ends_on_the_way(self, sent: Call, steps: Sequence[Tuple[FunctionSummary, Call]]) -> bool:
+        """Whether a lost response of the request ``sent`` becomes a project error
+        (``Call.lost_as``) that a call on the way catches and raises nothing for (``_send_sms``
+        catching ``FailedToSendSMS`` and returning an error code): a retry above never sees it."""
+        if not sent.lost_as:
+            return False
+        classes = self.graph.ancestry(sent.lost_as) or {sent.lost_as}
+        return any(classes & set(call.caught) for _, call in steps)
 
     def repeats_lost(self, layer: Layer, chain: Sequence[FunctionSummary]) -> bool:
         """Whether ``layer`` sends a request of the last function of ``chain`` again after its
