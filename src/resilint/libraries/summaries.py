@@ -56,6 +56,7 @@ from resilint.lint.semantic import (
     SemanticModel,
     Value,
     Values,
+    property_accessor,
 )
 from resilint.lint.summary import (
     MODULE_CODE,
@@ -91,6 +92,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 name, place = _qualified(model, MODULE_CODE), locate(model.module)
             else:
                 name, place = _qualified(model, info.qualname), locate(info.node.name)  # type: ignore[union-attr]
+                accessor = next((d.decorator for d in info.decorators if property_accessor(d.decorator, info.name)), None)
+                if isinstance(accessor, cst.Attribute):
+                    name = f"{name}.<{accessor.attr.value}>"  # a property's setter: the name stays the getter's
             functions[key] = FunctionSummary(name, place)
             if info is not None:
                 function = functions[key]

@@ -734,6 +734,11 @@ class SemanticModel:
             return None
         return annotated.of  # type: ignore[return-value]
 
+    def _project_base(self, expr: cst.BaseExpression, cls: ClassInfo) -> bool:
+        """A base of ``cls`` that is a class of another module of the project."""
+        base = self.resolve(expr, cls.scope.parent or cls.scope, 1 << 62)
+        return isinstance(base, QName) and self._project_class(Instance(base.name))
+
     def _project_class(self, value: Instance) -> bool:
         """An instance of a class imported from the file's own top-level package."""
         top = self.module_name.split(".", 1)[0]
@@ -814,7 +819,7 @@ class SemanticModel:
         the class first asked, when asking its bases)."""
         own = cls.scope.bindings.get(attr)
         if own:
-            binding = own[-1]
+            binding = self._property_getter(own, attr) or own[-1]
             if isinstance(binding.defined, FunctionInfo) and instance and self.is_property(binding.defined):
                 return self.returned_values(binding.defined)
             if binding.defined is not None or binding.imported is not None:
@@ -854,6 +859,10 @@ class SemanticModel:
                 # modules name it (``net.models.IPAddress.objects``), its signals follow
                 return (QName(f"{self._local_name((of or cls).qualname)}.{attr}"),)
             elif isinstance(base, QName) and base.name != "builtins.object":
+                if len(cls.bases) > 1 and any(self._project_base(other, cls) for other in cls.bases):
+                    # any of the bases may give it (``class Updater(FileConfiguration,
+                    # CoreSysAttributes)``): named by the class, the project pass looks in each
+                    return (QName(f"{self._local_name((of or cls).qualname)}.{attr}"),)
                 return (QName(canonical_name(f"{base.name}.{attr}")),)
         return ()
 
@@ -928,6 +937,16 @@ class SemanticModel:
         if not isinstance(node, cst.FunctionDef) or node.returns is None:
             return None
         return self.annotated_class(node.returns.annotation, function.scope.parent or function.scope, 1 << 62)
+
+    @staticmethod
+    def _property_getter(bindings: List[Binding], attr: str) -> Optional[Binding]:
+        """The getter of a property whose setter or deleter is defined after it (``@host.setter``
+        rebinds ``host``): reading the attribute still runs the getter."""
+        last = bindings[-1].defined
+        if not isinstance(last, FunctionInfo) or not any(property_accessor(decorator.decorator, attr) for decorator in last.decorators):
+            return None
+        return next((b for b in reversed(bindings[:-1]) if isinstance(b.defined, FunctionInfo)
+                     and not any(property_accessor(d.decorator, attr) for d in b.defined.decorators)), None)
 
     def is_property(self, function: FunctionInfo) -> bool:
         for decorator in function.decorators:
@@ -1396,6 +1415,12 @@ def _bound_task_base(decorators: Sequence[cst.Decorator]) -> Optional[cst.BaseEx
             if "base" in keywords and isinstance(keywords.get("bind"), cst.Name) and keywords["bind"].value == "True":
                 return keywords["base"]
     return None
+
+
+def property_accessor(decorator: cst.BaseExpression, attr: str) -> bool:
+    """``@attr.setter`` or ``@attr.deleter``."""
+    return (isinstance(decorator, cst.Attribute) and decorator.attr.value in ("setter", "deleter")
+            and isinstance(decorator.value, cst.Name) and decorator.value.value == attr)
 
 
 def _annotation(param: cst.Param) -> Optional[cst.BaseExpression]:

@@ -48,7 +48,7 @@ from resilint.libraries.retry_scopes.statements import (
 )
 from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing, shadowed
 from resilint.libraries.server_sockets import SERVES, sends_to_loopback, starts_own_server
-from resilint.lint.nodes import DEFINITIONS, dotted_name, expression_nodes, string_of
+from resilint.lint.nodes import DEFINITIONS, dotted_name, expression_nodes, is_none, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -506,24 +506,42 @@ def _goes_round(handler: cst.ExceptHandler, after: Sequence[cst.BaseStatement], 
     or sets the flag a ``while not retried`` loop stops on), or ``continue``s under a condition
     (``if attempt < 4: sleep(); continue`` before ``raise``)."""
     stmts = block(handler.body)
-    return has_continue(stmts) or not (leaves(stmts) or leaves(after) or _ends_by_flag(loop, after))
+    return has_continue(stmts) or not (
+        leaves(stmts) or leaves(after) or _ends_by_flag(loop, after) or _ends_by_flag(loop, stmts)
+    )
 
 
 def _ends_by_flag(loop: cst.CSTNode, after: Sequence[cst.BaseStatement]) -> bool:
-    """What follows the ``try`` sets, on every path, a flag the loop runs only while it is
-    false (``while not retried:`` … ``retried = True``): the loop ends after that pass."""
+    """The statements set, on every path, what the loop's test waits on: a flag it runs only
+    while false (``while not retried:`` … ``retried = True``), or the name it runs only while
+    None (``while reference is None:`` … ``reference = recent.reference if recent else ""``,
+    a value that is no call's result and no ``None``): the loop ends after that pass."""
     test = loop.test if isinstance(loop, cst.While) else None
-    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        flag, ends = dotted_name(test.expression), lambda value: isinstance(value, cst.Name) and value.value == "True"
+    elif (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
+            and is_none(test.comparisons[0].comparator)):
+        flag, ends = dotted_name(test.left), _never_none
+    else:
         return False
-    flag = dotted_name(test.expression)
     for stmt in after:
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
         for small in stmt.body:
-            if (isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and small.value.value == "True"
+            if (isinstance(small, cst.Assign) and ends(small.value)
                     and flag and any(dotted_name(target.target) == flag for target in small.targets)):
                 return True
     return False
+
+
+def _never_none(value: cst.BaseExpression) -> bool:
+    """A value written out that is not ``None``: a literal, a name or attribute read, or a
+    choice between such (a call may return None)."""
+    if isinstance(value, cst.IfExp):
+        return _never_none(value.body) and _never_none(value.orelse)
+    if is_none(value):
+        return False
+    return not any(isinstance(node, (cst.Call, cst.Await, cst.Yield)) for node in iter_nodes(value))
 
 
 def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:

@@ -37,7 +37,9 @@ class RetryOnAnyError(Rule):
     also written out in a dict the decorator unpacks, `@shared_task(**_RETRY)`),
     an RQ job enqueued with `retry=Retry(...)` (RQ retries a job on whatever it raises),
     and `except Exception:` or a bare `except:` in a hand-written retry loop or around a celery
-    `self.retry()` (reported on the `except` line). A project function given as tenacity's
+    `self.retry()` (reported on the `except` line); a handler that sets what the loop waits on
+    (`reference = recent.reference if recent else ""` in `while reference is None:`, a value
+    that is no call's result) ends the loop, so it retries nothing. A project function given as tenacity's
     `retry=` is read when it has one `return`: `retry_state.outcome.failed`, `True` or
     `retry_if_exception_type(Exception)(retry_state)` retry every exception, an `isinstance`
     of specific types does not. A handler that hands the error to a function decides itself
@@ -111,6 +113,22 @@ class RetryOnAnyError(Rule):
         @tenacity.retry(stop=tenacity.stop_after_attempt(1))
         def fetch():
             return requests.get(SYNC_URL, timeout=5)
+        """,
+        # the handler sets what the loop waits on: the loop ends after that pass
+        """
+        def generate_reference(cls, pattern, ctx):
+            reference = None
+            while reference is None:
+                try:
+                    ref = pattern.format(**ctx)
+                    if cls.objects.filter(reference=ref).exists():
+                        ctx["ref"] = increment(ctx["ref"])
+                    else:
+                        reference = ref
+                except Exception:
+                    recent = cls.objects.order_by("-pk").first()
+                    reference = recent.reference if recent else ""
+            return reference
         """,
         # a test of celery's retries: the task only raises
         """

@@ -1,0 +1,3 @@
+class FileConfiguration:
+    def __init__(self, path: str):
+        self.path = path
