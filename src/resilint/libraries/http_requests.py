@@ -174,7 +174,7 @@ class RequestFinder:
             status, detail = self.key_status(call, None, sent.position, function)
             key_from: Optional[str] = None
             if status == "unknown":
-                if _forwards_own_kwargs(call, function):
+                if _forwards_own_kwargs(call, function, sent.position):
                     status = "forwarded"  # the caller's keyword arguments decide: judged where it is called
                 else:
                     status, key_from = self.key_source(call, sent.position, function)
@@ -420,7 +420,7 @@ class RequestFinder:
             if arg.star == "**":
                 star = True
             elif arg.star == "*":
-                star = True
+                star = star or position is not None  # ``*args`` fills only positional parameters
             elif arg.keyword is not None:
                 if arg.keyword.value == "headers":
                     headers = arg.value
@@ -533,15 +533,21 @@ class RequestFinder:
     def _instance_headers(self, attribute: str, scope: Scope, call: CallSite, depth: int):
         """``headers=self.headers``: what every assignment of the attribute in its class holds
         (``self.headers = {"Accept": ...}`` in ``__init__``), when no method changes the dict
-        in place (``self.headers["Idempotency-Key"] = key``, ``self.headers.update(...)``)."""
+        in place (``self.headers["Idempotency-Key"] = key``, ``self.headers.update(...)``); or
+        what every ``return`` of the class's property of that name builds."""
         function = scope.enclosing_function
         owner = function.owner if function is not None else None
         bindings = owner.instance_attributes.get(attribute) if owner is not None else None
-        if not bindings or owner is None or _changed_in_place(owner.node, attribute):
+        getter = self.model.property_of(owner, attribute) if owner is not None and not bindings else None
+        if getter is not None and getter.returns:
+            # ``headers=self._headers`` with ``@property def _headers(self): return {...}``
+            results = [self.find_key(r, getter.scope, 1 << 62, call, depth + 1) for r in getter.returns]
+        elif not bindings or owner is None or _changed_in_place(owner.node, attribute):
             return None
-        results = [
-            self.find_key(b.expr, b.scope, b.order, call, depth + 1) if b.expr is not None else None for b in bindings
-        ]
+        else:
+            results = [
+                self.find_key(b.expr, b.scope, b.order, call, depth + 1) if b.expr is not None else None for b in bindings
+            ]
         if any(result is None for result in results):
             return None
         keys = [result for result in results if result is not False]
@@ -799,13 +805,14 @@ def _names_assigned_in(loop: cst.CSTNode) -> Set[str]:
     return names
 
 
-def _forwards_own_kwargs(call: CallSite, function: FunctionInfo) -> bool:
+def _forwards_own_kwargs(call: CallSite, function: FunctionInfo, position: Optional[int]) -> bool:
     """``session.post(url, **kwargs)`` where ``kwargs`` is the function's own ``**`` parameter
-    and nothing else could carry headers."""
+    and nothing else could carry headers (``*args`` too, when ``position`` says the method
+    takes them by keyword only: ``requests.post(url, *args, **kwargs)``)."""
     kwargs = kwargs_name(function.node)
     if kwargs is None:
         return False
-    unpacked = [a for a in call.node.args if a.star]
+    unpacked = [a for a in call.node.args if a.star == "**" or (a.star == "*" and position is not None)]
     keywords = {a.keyword.value for a in call.node.args if a.keyword is not None}
     return (
         "headers" not in keywords and len(unpacked) == 1 and unpacked[0].star == "**"

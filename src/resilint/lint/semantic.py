@@ -938,6 +938,14 @@ class SemanticModel:
             return None
         return self.annotated_class(node.returns.annotation, function.scope.parent or function.scope, 1 << 62)
 
+    def property_of(self, cls: ClassInfo, attr: str) -> Optional[FunctionInfo]:
+        """The getter of the property ``attr`` the class body defines, if it is one."""
+        own = cls.scope.bindings.get(attr)
+        if not own:
+            return None
+        defined = (self._property_getter(own, attr) or own[-1]).defined
+        return defined if isinstance(defined, FunctionInfo) and self.is_property(defined) else None
+
     @staticmethod
     def _property_getter(bindings: List[Binding], attr: str) -> Optional[Binding]:
         """The getter of a property whose setter or deleter is defined after it (``@host.setter``

@@ -77,10 +77,12 @@ class RetriedNonIdempotentCall(ProjectRule):
     the headers its caller passes (`headers = headers or {}`, a cookie added) called with a
     dict written out without the key, the headers an object keeps (`headers=self.headers`: what
     every assignment of the attribute in its class holds, unless a method writes into the
-    dict), a key set on the
+    dict, or what the class's property of that name returns), a key set on the
     session's own headers, a key passed down as a parameter (stable) or made by a caller inside
     the retry (`key=str(uuid4())`, or `key = str(uuid4())` a line before in the retried task
-    body, unstable), headers passed on through `**kwargs`. A wrapper whose own loop retries when its
+    body, unstable), headers passed on through `**kwargs` (also beside `*args`, which cannot
+    carry them when the method takes headers by keyword only: `requests.post(url, *args,
+    **kwargs)`). A wrapper whose own loop retries when its
     caller says so (`send("POST", url, retry=True)`), or whose loop retries a POST with the
     headers its caller passes (`post(url, headers=None)` called with none), is reported at that
     call; so is a function whose own retry decorator (`@retried()`, `@tenacity.retry`, from
@@ -568,6 +570,42 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        # the headers a property returns, written out without a key
+        Invalid(
+            """
+            import requests
+            from celery import shared_task
+            class ProxyClient:
+                def __init__(self, token):
+                    self.token = token
+                @property
+                def _headers(self):
+                    return {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
+                def link_team(self, team_id):
+                    return requests.post(LINK_URL, json={"team": team_id}, headers=self._headers, timeout=5)
+            @shared_task(autoretry_for=(requests.RequestException,), retry_backoff=True, max_retries=100)
+            def link_team_async(team_id, token):
+                ProxyClient(token).link_team(team_id)
+            """,
+            line=13,
+        ),
+        # a wrapper that hands on `*args` and `**kwargs`: `requests.post` takes headers by
+        # keyword only, so they are the caller's
+        Invalid(
+            """
+            import requests
+            from celery import shared_task
+            class IncidentClient:
+                def _make_request(self, url, *args, **kwargs):
+                    return requests.post(url, *args, **kwargs)
+                def create_incident(self, title):
+                    return self._make_request(INCIDENT_URL, json={"title": title}, headers={"User-Agent": "oncall"}, timeout=5)
+            @shared_task(autoretry_for=(requests.RequestException,), retry_backoff=True, max_retries=10)
+            def declare_incident(title):
+                return IncidentClient().create_incident(title)
+            """,
+            line=10,
+        ),
         # the lost response's `FailedToSendSMS` is not what `_send_sms` catches: the retry sees it
         Invalid(
             """
