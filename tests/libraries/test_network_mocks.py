@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 from resilint.lint.checker import check_source
+from tests.conftest import write_tree
 
 
 def codes(source: str):
@@ -231,3 +233,47 @@ def test_a_vcr_cassette_replays_the_clients_it_patches():
             boto3.client("s3")
         """
     ) == [(9, "RES101")]
+
+
+CONFTEST_DOUBLES = {
+    "app/__init__.py": "",
+    "app/logs.py": """
+        from aiohttp import ClientSession, ClientTimeout, UnixConnector
+
+        async def journald_logs(path="/entries", timeout: ClientTimeout | None = None):
+            connector = UnixConnector(path="/run/systemd-journal-gatewayd.sock")
+            async with ClientSession(base_url="http://localhost/", connector=connector) as session:
+                async with session.get(path, timeout=timeout) as resp:
+                    return await resp.text()
+    """,
+    "tests/__init__.py": "",
+    "tests/conftest.py": """
+        from unittest.mock import patch
+
+        import pytest
+
+        @pytest.fixture
+        def journald_gateway():
+            with patch("app.logs.ClientSession.get") as get:
+                yield get
+    """,
+    "tests/test_logs.py": """
+        from app.logs import journald_logs
+
+        async def test_logs(journald_gateway):
+            await journald_logs()
+
+        async def test_logs_without_the_double():
+            await journald_logs()
+    """,
+}
+
+
+def test_a_conftest_fixture_keeps_its_double_on_for_the_tests_that_request_it(tmp_path, cli):
+    """``journald_gateway`` in ``conftest.py`` patches the client class as the wrapper's module
+    imports it: the test requesting it reaches no server; the other test does, through the
+    wrapper's ``timeout=None`` default."""
+    write_tree(tmp_path, CONFTEST_DOUBLES)
+    result = cli(["check", "--no-cache", "--select", "RES102", "--format", "json", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_logs.py", 7)]

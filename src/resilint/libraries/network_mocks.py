@@ -47,11 +47,14 @@ for the call's library:
 * for a helper of the file (``create_bucket()``), every call of it in the file being made
   under the mock.
 
-Fixtures from ``conftest.py`` live in another module and are not seen here.
+Fixtures from ``conftest.py`` live in another module: a ``conftest.py`` records what its
+fixtures keep on (``conftest_fixtures``), and the project pass adds it to the calls of the
+tests under it that request them (or get them by ``autouse``).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -60,6 +63,7 @@ from resilint.libraries.clients import CLIENT_CALLS
 from resilint.lint.canonical import canonical_name
 from resilint.lint.nodes import is_true, keyword_args, parameter_names, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel
+from resilint.lint.summary import AUTOUSE
 from resilint.lint.traversal import iter_nodes
 
 Libraries = FrozenSet[str]
@@ -191,6 +195,21 @@ _ANY_LIBRARY = frozenset({"*"})  # what answers a request of a URL the process s
 # URL schemes a client answers in the process (urllib's DataHandler and FileHandler, a requests
 # adapter mounted for ``file://``): no socket is opened, so there is nothing to wait for.
 _LOCAL_SCHEMES = ("file:", "data:")
+
+
+def conftest_fixtures(model: SemanticModel) -> Dict[str, List[str]]:
+    """A ``conftest.py``'s fixtures that keep test doubles on, by name (``AUTOUSE`` for those
+    every test gets): what the doubles answer (``ModuleSummary.fixtures``)."""
+    if os.path.basename(model.path) != "conftest.py" or not _may_mock(model):
+        return {}
+    mocks = _Mocks.of(model)
+    found: Dict[str, Set[str]] = {}
+    for name, functions in mocks.fixtures.items():
+        for function, autouse in functions:
+            provided = mocks._provided(function)
+            if provided:
+                found.setdefault(AUTOUSE if autouse else name, set()).update(provided)
+    return {name: sorted(provided) for name, provided in found.items()}
 
 
 def names_local_resource(model: SemanticModel, site: CallSite) -> bool:

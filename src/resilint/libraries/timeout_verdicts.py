@@ -1213,7 +1213,7 @@ class _ProjectJudge:
         cls, method = split_last(forward.client)
         for entry in mocked:
             owner, _, name = entry.rpartition(".")
-            if self._replaced_import(owner, name, forward):
+            if self._replaced_import(entry, forward):
                 return True
             if name == method and self._replaced_class_method(owner, forward):
                 return True
@@ -1259,16 +1259,20 @@ class _ProjectJudge:
                         return True
         return False
 
-    def _replaced_import(self, module_name: str, name: str, forward: Forward) -> bool:
-        """``module_name.name`` is the client's library (or a module of it) as imported by the
-        module whose function calls the client: the patch replaces what that call reaches."""
-        if not forward.path or not module_name:
+    def _replaced_import(self, entry: str, forward: Forward) -> bool:
+        """``entry`` is the client's library (or a module or class of it, or the client's method)
+        as imported by the module whose function calls the client (``patch("render.draw.httpx")``,
+        ``patch("host.logs.ClientSession.get")``): the patch replaces what that call reaches."""
+        if not forward.path:
             return False
         sender = self.graph.module_of(forward.path[-1][0])
-        if module_name != sender.module and module_name not in sender.aliases:
-            return False
-        imported = sender.imports.get(name)
-        return imported is not None and forward.client.startswith(imported + ".")
+        for module_name in (sender.module, *sender.aliases):
+            if entry.startswith(module_name + "."):
+                first, _, rest = entry[len(module_name) + 1:].partition(".")
+                imported = sender.imports.get(first)
+                replaced = f"{imported}.{rest}" if imported is not None and rest else imported
+                return replaced is not None and (forward.client == replaced or forward.client.startswith(replaced + "."))
+        return False
 
     def bound_to(
         self, forward: Forward, call: Call, callee: FunctionSummary, caller: Optional[FunctionSummary],

@@ -37,7 +37,8 @@ from resilint.lint.config import is_test_code
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import (
-    CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref,
+    AUTOUSE, CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, Call, FunctionSummary, Layer,
+    ModuleSummary, Place, Ref,
 )
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, QUERYSET_STEPS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
 
@@ -134,9 +135,9 @@ class ProjectGraph:
         # The functions whose layers and calls the graph completes with other modules' facts are
         # its own copies: the summaries it is given stay as their files made them (a language
         # server runs the pass again over the same summaries after every edit).
-        self.summaries: List[ModuleSummary] = _joined_writes([
+        self.summaries: List[ModuleSummary] = _with_conftest_doubles(_joined_writes([
             _completed_copy(s) if _may_complete(s) else s for s in _implementations(summaries)
-        ])
+        ]))
         self.functions: List[FunctionSummary] = []
         self._modules: Dict[str, List[ModuleSummary]] = {}  # primary and other names
         self._by_name: Dict[str, List[FunctionSummary]] = {}
@@ -1416,6 +1417,34 @@ def _joined_writes(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
         }) if id(summary) in added else summary
         for summary in summaries
     ]
+
+
+def _with_conftest_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
+    """The summaries with the tests under a ``conftest.py`` whose fixtures keep test doubles on
+    (``ModuleSummary.fixtures``) given what those answer, in their calls' ``mocked``: the
+    fixtures each test requests by its parameters, and the ``autouse`` ones. Copies, where they
+    change; a test is a function whose name starts with ``test``, as pytest collects them."""
+    conftests = [(os.path.dirname(s.path), s.fixtures) for s in summaries if s.fixtures]
+    if not conftests:
+        return summaries
+    found = []
+    for summary in summaries:
+        tables = [fixtures for directory, fixtures in conftests if not directory or summary.path.startswith(directory + os.sep)]
+        functions: Dict[str, FunctionSummary] = {}
+        changed = False
+        for name, function in summary.functions.items():
+            doubles = {
+                double for table in tables
+                for fixture in (AUTOUSE, *function.parameters) for double in table.get(fixture, ())
+            } if tables and split_last(name)[1].startswith("test") else set()
+            if doubles:
+                changed = True
+                function = replace(function, calls=[
+                    replace(call, mocked=tuple(sorted(set(call.mocked) | doubles))) for call in function.calls
+                ])
+            functions[name] = function
+        found.append(replace(summary, functions=functions) if changed else summary)
+    return found
 
 
 def _may_complete(summary: ModuleSummary) -> bool:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 52
+SUMMARY_VERSION = 53
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -486,6 +486,9 @@ class ModuleSummary:
     # "delete"; the sender model, "" for every model; the receiver function), run where such a
     # model is saved (or created) or deleted.
     receivers: List[Tuple[str, str, str]] = field(default_factory=list)
+    # A ``conftest.py``'s pytest fixtures that keep test doubles on for the tests requesting
+    # them: fixture name (``AUTOUSE`` for those every test gets) → what the doubles answer.
+    fixtures: Dict[str, List[str]] = field(default_factory=dict)
 
     def suppressing_line(self, code: str, place: Place) -> Optional[int]:
         """The line of the comment that suppresses ``code`` at ``place``, if any."""
@@ -555,7 +558,7 @@ class ModuleSummary:
             [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
             self.imported_modules, self.other_imports,
             [[s.name, place(s.place), s.conditional, list(s.dotted)] for s in self.settings],
-            [list(receiver) for receiver in self.receivers],
+            [list(receiver) for receiver in self.receivers], self.fixtures,
         ]
 
     @classmethod
@@ -653,6 +656,7 @@ class ModuleSummary:
                 other_imports={str(name): [str(i) for i in imported] for name, imported in data[18].items()},
                 settings=[Setting(str(s[0]), place(s[1]), bool(s[2]), tuple(str(d) for d in s[3])) for s in data[19]],
                 receivers=[(str(sent_by), str(sender), str(receiver)) for sent_by, sender, receiver in data[20]],
+                fixtures={str(name): [str(m) for m in mocks] for name, mocks in data[21].items()},
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None
@@ -688,6 +692,9 @@ def ref_from_json(data: Any) -> Ref:
     """A value as ``to_json`` stored it (lists all the way down) back as tuples."""
     return tuple(ref_from_json(item) if isinstance(item, list) else item for item in data)
 
+
+# ``ModuleSummary.fixtures``' key for the fixtures every test under the ``conftest.py`` gets.
+AUTOUSE = "(autouse)"
 
 # The kinds of values made of strings only (``lint/summary.py``'s list at the top).
 _FLAT_KINDS = frozenset({"ref", "new", "str", "headers", "fresh"})
