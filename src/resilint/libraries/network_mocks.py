@@ -60,8 +60,9 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 
 from resilint.libraries.clients import CLIENT_CALLS
+from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.lint.canonical import canonical_name
-from resilint.lint.nodes import is_true, keyword_args, parameter_names, string_of
+from resilint.lint.nodes import keyword_args, parameter_names, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel
 from resilint.lint.summary import AUTOUSE
 from resilint.lint.traversal import iter_nodes
@@ -147,7 +148,6 @@ _FUNNELS: Dict[str, str] = {
 _SOCKET_CLIENTS = _SOCKET_HTTP | frozenset({"socket", "smtplib", "ftplib", "poplib", "imaplib", "redis", "httpx", "aiohttp"})
 # Client objects outside the catalog that a patch may replace (pycurl is judged by its options).
 _EXTRA_CLIENTS = ("pycurl.Curl.perform",)
-_FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 _USEFIXTURES = "pytest.mark.usefixtures"
 _MODULE_SETUP = frozenset({"setUpModule", "setup_module"})
 
@@ -300,7 +300,7 @@ class _Mocks:
         self.calls_in: Dict[int, List[CallSite]] = {}  # id(scope) → the calls made directly in it
         for call in model.calls:
             self.calls_in.setdefault(id(call.scope), []).append(call)
-        self.fixtures = self._fixtures()
+        self.fixtures = pytest_fixtures(model)
         setups = [f.scope for f in model.functions if f.scope.parent is model.module_scope and f.name in _MODULE_SETUP]
         self.module = self._started(model.module_scope, *setups) | self._autouse(model.module_scope)
 
@@ -476,25 +476,6 @@ class _Mocks:
         return cls is not None and self.model.library_base(cls) in _TRIAL_CASES
 
     # --- pytest fixtures -----------------------------------------------------------------------
-
-    def _fixtures(self) -> Dict[str, List[Tuple[FunctionInfo, bool]]]:
-        """Fixture name → the fixture functions of this file, with whether each is autouse."""
-        table: Dict[str, List[Tuple[FunctionInfo, bool]]] = {}
-        for function in self.model.functions:
-            outer = function.scope.parent or function.scope
-            for decorator in function.decorators:
-                expr = decorator.decorator
-                target = expr.func if isinstance(expr, cst.Call) else expr
-                if self.model.qualified_name(target, outer, 1 << 62) not in _FIXTURE_DECORATORS:
-                    continue
-                name, autouse = function.name, False
-                if isinstance(expr, cst.Call):
-                    keywords, _ = keyword_args(expr)
-                    if "name" in keywords:
-                        name = string_of(keywords["name"].value) or name
-                    autouse = "autouse" in keywords and is_true(keywords["autouse"].value)
-                table.setdefault(name, []).append((function, autouse))
-        return table
 
     def _fixture(self, name: str) -> Libraries:
         if name not in self.fixtures:

@@ -6,14 +6,17 @@ no outbound call's timeout.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.libraries.sessions import receiver_keys
-from resilint.lint.nodes import string_of
+from resilint.lint.nodes import DEFINITIONS, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, QName, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 SETTIMEOUT = "socket.socket.settimeout"
 # Servers a program runs in its own process (a thread, an event loop's task): made or started by
@@ -102,12 +105,29 @@ FRAMEWORK_URLS: FrozenSet[str] = frozenset({
 })
 
 
+# pytest plugins' fixtures that are a server of this machine, or make one when called
+# (pytest-django, pytest-aiohttp, pytest-httpserver, pytest-asyncio's free ports).
+LOOPBACK_FIXTURES: FrozenSet[str] = frozenset({
+    "live_server", "aiohttp_client", "aiohttp_server", "aiohttp_raw_server", "httpserver", "unused_tcp_port",
+    "unused_tcp_port_factory", "aiohttp_unused_port",
+})
+# ``Call.url_from`` of a URL read from a test's fixture the file does not define (a
+# ``conftest.py``'s): the project pass tells whether that fixture serves this machine.
+FIXTURE_URL = "(fixture)"
+
+
 def own_route_url(site: CallSite, model: SemanticModel) -> Optional[str]:
     """Whether the call's URL is one of the application's own routes: "" when the file shows
-    it (``url_for(...)``, or a function of the file that returns one or a URL of this machine);
+    it (``url_for(...)``, or a function of the file that returns one or a URL of this machine;
+    a pytest fixture that serves this machine: ``live_server.url``, a fixture of the file
+    yielding ``ServersResult(base_url=f"http://127.0.0.1:{port}")``);
     the name of the function of another module of the project that makes it
-    (``api_url_for(server, "tags")``), for the project pass to tell; None otherwise."""
+    (``api_url_for(server, "tags")``), or ``FIXTURE_URL`` and the fixture's name (one of a
+    ``conftest.py``), for the project pass to tell; None otherwise."""
     made = _url_head(site, model)
+    fixture = _fixture_root(model, made, site.scope, site.order) if made is not None else None
+    if fixture is not None:
+        return fixture
     if not isinstance(made, cst.Call):
         return None
     name = model.qualified_name(made.func, site.scope, site.order)
@@ -120,6 +140,69 @@ def own_route_url(site: CallSite, model: SemanticModel) -> Optional[str]:
     if name is not None and isinstance(callee, QName) and own_package and name.split(".", 1)[0] == own_package:
         return name  # a function of another module of the project, as far as names tell
     return None
+
+
+def _fixture_root(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:
+    """For a URL read from a parameter that names a pytest fixture (``live_server.url``,
+    ``sd_servers.base_url``): "" when the fixture serves this machine (a plugin's, or one of
+    the file), ``FIXTURE_URL`` and its name when the file does not define it; None else."""
+    root = expr
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    if not isinstance(root, cst.Name):
+        return None
+    binding = model.lookup(root.value, scope, order)
+    if binding is None or binding.parameter is None:
+        return None
+    if root.value in LOOPBACK_FIXTURES:
+        return ""
+    defined = pytest_fixtures(model).get(root.value)
+    if defined is None:
+        return FIXTURE_URL + root.value
+    return "" if any(serves_here(model, function) for function, _ in defined) else None
+
+
+def conftest_servers(model: SemanticModel) -> List[str]:
+    """A ``conftest.py``'s fixtures that give their tests a server of this machine
+    (``ModuleSummary.servers``)."""
+    if os.path.basename(model.path) != "conftest.py":
+        return []
+    return sorted(
+        name for name, functions in pytest_fixtures(model).items() if any(serves_here(model, f) for f, _ in functions)
+    )
+
+
+def serves_here(model: SemanticModel, function: FunctionInfo, depth: int = 0) -> bool:
+    """Whether a pytest fixture gives its tests a server of this machine: it returns or yields a
+    URL of this machine, an object made with one (``ServersResult(base_url=url)``), a plugin's
+    server fixture (``return live_server``, ``yield await aiohttp_client(app)``), or another
+    fixture of the file that does."""
+    values = list(function.returns) + [
+        node.value for node in iter_nodes(function.node.body, stop_at=DEFINITIONS)  # type: ignore[attr-defined]
+        if isinstance(node, cst.Yield) and isinstance(node.value, cst.BaseExpression)
+    ]
+    return any(_serves(model, value, function.scope, depth) for value in values)
+
+
+def _serves(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, depth: int) -> bool:
+    if depth > 4:
+        return False
+    expr = model.followed(_head(expr), scope, 1 << 62)
+    if isinstance(expr, cst.Await):
+        expr = expr.expression
+    if _own_url(model, expr, scope):
+        return True
+    if isinstance(expr, cst.Call):
+        return _serves(model, expr.func, scope, depth + 1) or any(
+            _serves(model, arg.value, scope, depth + 1) for arg in expr.args if not arg.star
+        )
+    if isinstance(expr, cst.Name):
+        binding = model.lookup(expr.value, scope, 1 << 62)
+        if binding is not None and binding.parameter is not None:
+            return expr.value in LOOPBACK_FIXTURES or any(
+                serves_here(model, function, depth + 1) for function, _ in pytest_fixtures(model).get(expr.value, ())
+            )
+    return False
 
 
 def _own_url(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bool:

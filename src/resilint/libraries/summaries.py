@@ -41,7 +41,7 @@ from resilint.libraries.request_timeouts import connects_later_with_timeout
 from resilint.libraries.self_retrying import client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
-from resilint.libraries.server_sockets import own_route_url, sends_to_loopback
+from resilint.libraries.server_sockets import conftest_servers, own_route_url, sends_to_loopback
 from resilint.lint.nodes import DEFINITIONS, TRIES, code_of, is_none, keyword_args, kwargs_name, number_of, string_of
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
@@ -302,6 +302,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     summary.settings = settings_assigned(model.module, locate)
     summary.receivers = list(dict.fromkeys(model_receivers(model)))
     summary.fixtures = conftest_fixtures(model)
+    summary.servers = conftest_servers(model)
     for name, bindings in model.module_scope.bindings.items():
         imported = list(dict.fromkeys(b.imported for b in bindings if b.imported is not None))
         if imported:

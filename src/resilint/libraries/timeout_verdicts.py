@@ -33,7 +33,9 @@ from resilint.libraries.presign import CONSTRUCTIONS, names_no_service, signs, s
 from resilint.libraries.request_timeouts import (
     SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
 )
-from resilint.libraries.server_sockets import FRAMEWORK_URLS, LOOPBACK_URL, SETTIMEOUT, own_route_url, sends_to_loopback, serves_only
+from resilint.libraries.server_sockets import (
+    FIXTURE_URL, FRAMEWORK_URLS, LOOPBACK_URL, SETTIMEOUT, own_route_url, sends_to_loopback, serves_only,
+)
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
     CONSTANT_NOTE,
@@ -838,10 +840,11 @@ class _ProjectJudge:
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)
 
     def own_route_clients(self) -> Iterator[ProjectVerdict]:
-        """The test code's requests to a URL a function of another module makes, which their own
-        file left to this pass (``Call.url_from``): reported as their file would, unless that
-        function returns a route of the application's own (``url_for(...)``) or a URL of this
-        machine: the server the test run starts."""
+        """The test code's requests to a URL a function of another module makes, or that a
+        fixture of a ``conftest.py`` gives, which their own file left to this pass
+        (``Call.url_from``): reported as their file would, unless that function returns a route
+        of the application's own (``url_for(...)``) or a URL of this machine, or the fixture
+        serves this machine (``ModuleSummary.servers``): the server the test run starts."""
         for function in self._in_reported_files:
             if not any(call.url_from for call in function.calls) or not self.in_test_code(function.place.path):
                 continue
@@ -850,9 +853,13 @@ class _ProjectJudge:
                 spec = self.spec(call.target) if call.url_from else None
                 if spec is None or call.arguments is None or answered(call.mocked, spec.library, call.target):
                     continue
-                maker = self.graph.resolve(call.url_from, near)
-                if maker is not None and maker.returns and all(_own_route(ref) for ref in maker.returns):
-                    continue
+                if call.url_from.startswith(FIXTURE_URL):
+                    if self.graph.conftest_serves(call.url_from[len(FIXTURE_URL):], near):
+                        continue
+                else:
+                    maker = self.graph.resolve(call.url_from, near)
+                    if maker is not None and maker.returns and all(_own_route(ref) for ref in maker.returns):
+                        continue
                 judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
                 if judgement is not None and judgement.code == "RES101":
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)

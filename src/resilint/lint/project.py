@@ -160,6 +160,7 @@ class ProjectGraph:
         self._signalled: Dict[int, FunctionSummary] = {}  # id(call) → the call and the receivers it runs
         self._directories: Dict[str, str] = {}
         self._bare: Optional[Dict[str, ModuleSummary]] = None
+        self._servers: Optional[List[Tuple[str, Set[str]]]] = None  # ``conftest_serves``
         # Names of libraries a project module must not be taken for (``bare_module``).
         self._libraries = libraries | frozenset(getattr(sys, "stdlib_module_names", ()))
         self._classes: Dict[str, ModuleSummary] = {
@@ -223,6 +224,13 @@ class ProjectGraph:
                 return None
             target = rewritten
         return None
+
+    def conftest_serves(self, fixture: str, near: str) -> bool:
+        """Whether a ``conftest.py`` in the directory of the file ``near`` or above it gives the
+        fixture ``fixture`` as a server of this machine (``ModuleSummary.servers``)."""
+        if self._servers is None:
+            self._servers = [(os.path.dirname(s.path), set(s.servers)) for s in self.summaries if s.servers]
+        return any(fixture in names for directory, names in self._servers if not directory or near.startswith(directory + os.sep))
 
     def modules_named(self, name: str) -> List[ModuleSummary]:
         """The summaries of the modules of that dotted name (two projects may share one)."""

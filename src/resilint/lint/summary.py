@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 53
+SUMMARY_VERSION = 54
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -489,6 +489,9 @@ class ModuleSummary:
     # A ``conftest.py``'s pytest fixtures that keep test doubles on for the tests requesting
     # them: fixture name (``AUTOUSE`` for those every test gets) → what the doubles answer.
     fixtures: Dict[str, List[str]] = field(default_factory=dict)
+    # And those that give their tests a server of this machine (``return live_server``, a URL
+    # of 127.0.0.1): a test's request to a URL read from one goes to the server its run starts.
+    servers: List[str] = field(default_factory=list)
 
     def suppressing_line(self, code: str, place: Place) -> Optional[int]:
         """The line of the comment that suppresses ``code`` at ``place``, if any."""
@@ -558,7 +561,7 @@ class ModuleSummary:
             [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
             self.imported_modules, self.other_imports,
             [[s.name, place(s.place), s.conditional, list(s.dotted)] for s in self.settings],
-            [list(receiver) for receiver in self.receivers], self.fixtures,
+            [list(receiver) for receiver in self.receivers], self.fixtures, self.servers,
         ]
 
     @classmethod
@@ -657,6 +660,7 @@ class ModuleSummary:
                 settings=[Setting(str(s[0]), place(s[1]), bool(s[2]), tuple(str(d) for d in s[3])) for s in data[19]],
                 receivers=[(str(sent_by), str(sender), str(receiver)) for sent_by, sender, receiver in data[20]],
                 fixtures={str(name): [str(m) for m in mocks] for name, mocks in data[21].items()},
+                servers=[str(name) for name in data[22]],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

@@ -249,8 +249,12 @@ class MissingTimeout(ProjectRule):
     `socket.create_connection(("127.0.0.1", port))`), and for a URL of one of the
     application's own routes (`requests.put(url_for("v1.tags"))`, Django's `reverse(...)`, or
     a project helper, in any module, that returns one: `api_url_for(server, "tags")` returning
-    `url_for(...)` in an app context whose `SERVER_NAME` is the test server). A call to any
-    other host from test code still is.
+    `url_for(...)` in an app context whose `SERVER_NAME` is the test server), and for a URL
+    read from a pytest fixture that gives the test a server of this machine: a plugin's
+    (`live_server.url` of pytest-django, `aiohttp_client`, `aiohttp_server`, `httpserver`), or
+    one of the file or of a `conftest.py` above it that returns or yields a URL of this machine,
+    an object made with one (`Servers(base_url=f"http://127.0.0.1:{port}")`), or a plugin's
+    server (`return live_server`). A call to any other host from test code still is.
 
     A project subclass of an `http.client` connection (or of `smtplib.SMTP`, `ftplib.FTP` …)
     is judged as its base when it only adds to it; one that defines its own `send` or

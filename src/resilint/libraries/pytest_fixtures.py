@@ -1,0 +1,41 @@
+"""A file's pytest fixtures: the functions decorated ``@pytest.fixture`` (or
+``pytest_asyncio.fixture``), by the name tests request them with (``name=`` when given), with
+whether each is ``autouse``. Test doubles they keep on (``network_mocks.py``) and servers of
+this machine they give (``server_sockets.py``) are read from them."""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+import libcst as cst
+
+from resilint.lint.nodes import is_true, keyword_args, string_of
+from resilint.lint.semantic import FunctionInfo, SemanticModel
+
+FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
+
+Fixtures = Dict[str, List[Tuple[FunctionInfo, bool]]]
+
+
+def pytest_fixtures(model: SemanticModel) -> Fixtures:
+    """Fixture name → the fixture functions of the file, each with whether it is autouse."""
+    return model.derived(pytest_fixtures, lambda: _find(model))
+
+
+def _find(model: SemanticModel) -> Fixtures:
+    table: Fixtures = {}
+    for function in model.functions:
+        outer = function.scope.parent or function.scope
+        for decorator in function.decorators:
+            expr = decorator.decorator
+            target = expr.func if isinstance(expr, cst.Call) else expr
+            if model.qualified_name(target, outer, 1 << 62) not in FIXTURE_DECORATORS:
+                continue
+            name, autouse = function.name, False
+            if isinstance(expr, cst.Call):
+                keywords, _ = keyword_args(expr)
+                if "name" in keywords:
+                    name = string_of(keywords["name"].value) or name
+                autouse = "autouse" in keywords and is_true(keywords["autouse"].value)
+            table.setdefault(name, []).append((function, autouse))
+    return table

@@ -1,0 +1,68 @@
+"""pytest fixtures that give a test a server of this machine (``libraries/server_sockets.py``,
+``libraries/pytest_fixtures.py``): a test's request to a URL read from one goes to the server
+its run starts, which RES101 does not ask a timeout for in test code."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import write_tree
+
+SERVED_TESTS = {
+    "app/__init__.py": "",
+    "tests/__init__.py": "",
+    "tests/conftest.py": """
+        from dataclasses import dataclass
+
+        import pytest
+
+        @dataclass(frozen=True)
+        class Servers:
+            base_url: str
+
+        @pytest.fixture
+        def sd_servers():
+            port = 8080
+            base_url = f"http://127.0.0.1:{port}"
+            yield Servers(base_url=base_url)
+
+        @pytest.fixture
+        def app_server(live_server):
+            return live_server
+
+        @pytest.fixture
+        def remote():
+            return Servers(base_url="https://status.example.com")
+    """,
+    "tests/test_pages.py": """
+        import pytest
+        import requests
+
+        @pytest.fixture
+        def local_api():
+            return "http://localhost:5000"
+
+        def test_key(sd_servers):
+            requests.get(f"{sd_servers.base_url}/public-key")
+
+        def test_login(app_server):
+            requests.post(f"{app_server.url}/login", data={"user": "a"})
+
+        def test_health(live_server):
+            requests.get(live_server.url + "/health")
+
+        def test_local(local_api):
+            requests.get(local_api + "/ping")
+
+        def test_remote(remote):
+            requests.get(f"{remote.base_url}/status")
+    """,
+}
+
+
+def test_a_url_read_from_a_fixture_that_serves_this_machine_is_the_test_runs_own_server(tmp_path, cli):
+    write_tree(tmp_path, SERVED_TESTS)
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    # only the fixture that gives another host's URL is judged
+    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_pages.py", 21)]
