@@ -747,15 +747,22 @@ _KEY_WORDS = re.compile(r"\b(?:uuid|shortuuid|secrets|random|urandom|time|dateti
 
 
 def _unpacked_function(model: SemanticModel, site: CallSite) -> str:
-    """The function of another module whose result is the call's only ``**`` argument
-    (``requests.get(url, **make_hook_kwargs())``): "" when there is none, or the file reads it."""
+    """What the call's only ``**`` argument is, as its file names it: the result of a function of
+    another module (``requests.get(url, **make_hook_kwargs())``: "app.hooks.make_hook_kwargs()"),
+    or an attribute of an object (a property: ``Redis(**config.REDIS_KWARGS)``); "" when there
+    is none, or the file reads it (``Call.unpacks``)."""
     stars = [arg for arg in site.node.args if arg.star == "**"]
+    if len(stars) == 1 and isinstance(stars[0].value, cst.Attribute):
+        # ``Redis(**config.REDIS_KWARGS)``: a property of another module's class, which the
+        # project pass finds by the object's values
+        return model.qualified_name(stars[0].value, site.scope, site.order) or ""
     if len(stars) != 1 or not isinstance(stars[0].value, cst.Call):
         return ""
     func = stars[0].value.func
     if isinstance(model.resolve(func, site.scope, site.order), FunctionInfo):
         return ""  # the file's own: judged with the file (``clients.find_timeout``)
-    return model.qualified_name(func, site.scope, site.order) or ""
+    name = model.qualified_name(func, site.scope, site.order)
+    return f"{name}()" if name else ""
 
 
 def _may_build_headers(model: SemanticModel, info: FunctionInfo, depth: int = 0) -> bool:

@@ -1047,15 +1047,28 @@ class _ProjectJudge:
             return []
         if set(spec.keywords) & set(args.keywords) or (spec.position is not None and args.positional > spec.position):
             return []
-        function = self.graph.resolve(call.unpacks, near)
+        called = call.unpacks.endswith("()")
+        name = call.unpacks[:-2] if called else call.unpacks
+        function = self.graph.resolve(name, near) or (None if called else self._property_read(name, near))
         if function is None or function.returned_keys is None or set(function.returned_keys) & set(spec.settings):
             return []
-        how = f"is called with `**{_short(function.name)}()`, whose dict gives no timeout"
+        how = f"is called with `**{_short(function.name)}{'()' if called else ''}`, whose dict gives no timeout"
         judgement = judge_missing(call.target, spec, self.settings.max_timeout, how=how)
         if judgement is None:
             return []
         related = ((function.place, f"`{_short(function.name)}` returns the keyword arguments"),)
         return [ProjectVerdict(judgement.code, call.place, judgement.message, related)]
+
+    def _property_read(self, name: str, near: str) -> Optional[FunctionSummary]:
+        """The project function an attribute read runs when every object the attribute is read
+        from is an instance of one project class that defines it (``config.REDIS_KWARGS`` of a
+        ``SecureDropConfig`` that ``get_current()`` returns: its property)."""
+        base, attribute = split_last(name)
+        found = {
+            id(function): function for held in self.graph.instances(base, near)
+            for function in (self.graph.resolve(f"{held.name}.{attribute}", near),) if function is not None
+        } if base else {}
+        return next(iter(found.values())) if len(found) == 1 else None
 
     def judge_call(self, call: Call, near: str, caller: Optional[FunctionSummary] = None) -> List[ProjectVerdict]:
         args = call.arguments

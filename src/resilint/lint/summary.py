@@ -349,8 +349,10 @@ class Call:
     # class (``except Exception as e: raise ServiceUnavailable(e)``): the classes its failures
     # leave the function as. A layer around that retries none of them never sees them.
     converted: Tuple[str, ...] = ()
-    # The function of another module whose result the call unpacks as its only ``**`` argument
-    # (``requests.get(url, **make_hook_kwargs())``): the keys it returns are the project's to tell.
+    # What the call unpacks as its only ``**`` argument, when another module makes it: a
+    # function's result (``requests.get(url, **make_hook_kwargs())``: "app.make_hook_kwargs()")
+    # or an object's attribute (``Redis(**config.REDIS_KWARGS)``, a property): the keys it
+    # returns are the project's to tell.
     unpacks: str = ""
     # The call is in a ``try`` whose handlers catch every exception and raise again only those
     # of these classes (``except Exception as e: if isinstance(e, ApiException): raise``): its

@@ -276,7 +276,8 @@ class MissingTimeout(ProjectRule):
     on every path through the function gives the request that timeout) or that `q.update({...})`,
     `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
     has what a function returns when each of its returns is such a dict, `**self._kwargs()`, also a
-    function of another module, `**make_hook_kwargs()` (reported by the project pass);
+    function of another module, `**make_hook_kwargs()`, or a property of another module's class
+    (`Redis(**config.REDIS_KWARGS)`) (both reported by the project pass);
     such a local unpacked into a project wrapper passes the wrapper the same keys, one assigned
     a different dict on each branch included); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
