@@ -100,7 +100,6 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 function = functions[key]
                 function.sets_timeout = writes_timeout_key(model, info)
                 function.parameters, function.bound, function.defaults, function.scalars = _signature(model, info)
-                function.injected = _injected(model, info)
                 function.generator = info.generator
             summary.functions[name] = functions[key]
         return functions[key]
@@ -993,18 +992,6 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
             elif binding is not None and binding.imported is not None:
                 defaults[param.name.value] = ("ref", binding.imported)
     return positional, bound, defaults, scalars
-
-
-def _injected(model: SemanticModel, info: FunctionInfo) -> Dict[str, str]:
-    """The constructor's parameters annotated with a project class of another module
-    (``FunctionSummary.injected``)."""
-    found: Dict[str, str] = {}
-    for name, bindings in info.scope.bindings.items():
-        parameter = next((binding for binding in bindings if binding.parameter is not None), None)
-        cls = model.injected_class(parameter) if parameter is not None else None
-        if cls is not None:
-            found[name] = cls
-    return found
 
 
 def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> Layer:

@@ -676,12 +676,11 @@ class SemanticModel:
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
             annotated = self._annotated(binding)
-            if binding.parameter is not None and self.injected_class(binding) is not None:
+            if annotated is not None and self._injected(binding) and self._project_class(annotated):
                 # ``def __init__(self, publisher: PublisherLike)`` with a class of another module
                 # of the project (a Protocol, an abstract base, a base class): what the callers
-                # pass says what it is; the project pass falls back on the class
-                # (``FunctionSummary.injected``) where they pass what it cannot read
-                return (binding.parameter,)
+                # pass says what it is
+                return (annotated, binding.parameter)
             if (annotated is not None and binding.parameter is not None and _configured_client(annotated)
                     and not self._project_class(annotated)):
                 # ``def call_api(session: requests.Session)``: a client the caller configured (an
@@ -723,16 +722,6 @@ class SemanticModel:
         """A parameter of a constructor: the object the caller hands in (dependency injection)."""
         parameter = binding.parameter
         return parameter is not None and parameter.function is not None and parameter.function.name == "__init__"
-
-    def injected_class(self, binding: Binding) -> Optional[str]:
-        """The class of another module of the project a constructor's parameter is annotated
-        with (``def __init__(self, auth: AuthBase)``)."""
-        if not self._injected(binding):
-            return None
-        annotated = self._annotated(binding)
-        if annotated is None or not self._project_class(annotated):
-            return None
-        return annotated.of  # type: ignore[return-value]
 
     def _project_base(self, expr: cst.BaseExpression, cls: ClassInfo) -> bool:
         """A base of ``cls`` that is a class of another module of the project."""

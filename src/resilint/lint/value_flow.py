@@ -32,8 +32,6 @@ _MAX_ROUNDS = 4  # evaluations of a cycle's values before what they hold is take
 # called on each other's results with methods chained, otherwise make every chain of those
 # methods a value of their own, each round of a cycle multiplying them (frappe's date helpers).
 _MAX_VALUES = 256
-# Values a caller's argument may be that tell what a parameter holds (``ValueFlow.fallback``).
-_OBJECTS = frozenset({"instance", "function", "class", "partial"})
 _MAX_OBJECT_PARTS = 16  # dotted parts of a library object's name reached through attributes
 # The steps by which a Django manager hands back a queryset of its own model
 # (``Order.objects.select_for_update().filter(...)``).
@@ -437,14 +435,10 @@ class ValueFlow:
             return self.fallback(ref[1], ref[2], module)
         return ()
 
-    def fallback(
-        self, parameter: str, fallback: Iterable[Ref], module: ModuleSummary, none_read: bool = False,
-    ) -> List[Held]:
+    def fallback(self, parameter: str, fallback: Iterable[Ref], module: ModuleSummary) -> List[Held]:
         """``session or make_session()``: what the callers pass as ``session``, and what
         ``make_session()`` makes unless every caller passes an object (not ``None``, not
-        nothing). ``none_read``: a caller passing ``None`` (or leaving a ``None`` default) tells
-        too: no object, so nothing of the fallback's runs on it (a parameter annotated with a
-        class, ``FunctionSummary.injected``)."""
+        nothing)."""
         function_name, last = split_last(parameter)
         function = self.graph.resolve(function_name, module.path)
         name = last[1:-1]
@@ -455,9 +449,7 @@ class ValueFlow:
             always = bool(callers)
             for caller in callers:
                 held = self.argument(caller, function, name)
-                if not held and none_read and _passes_none(caller, function, name):
-                    continue
-                if not held or any(h.kind not in _OBJECTS for h in held):
+                if not held or any(h.kind not in ("instance", "function", "class", "partial") for h in held):
                     always = False
                 passed.extend(held)
         if always:
@@ -508,11 +500,6 @@ class ValueFlow:
         function = self.graph.resolve(function_name, near)
         if function is None:
             return ()
-        injected = function.injected.get(parameter)
-        if injected is not None:
-            return self.fallback(
-                f"{function.name}.({parameter})", [("new", injected, "")], self.graph.module_of(function), none_read=True,
-            )
         found: List[Held] = []
         for caller in self.callers(function) + self.decorator_calls(function):
             found.extend(self.argument(caller, function, parameter))
@@ -774,14 +761,6 @@ def passed_at(call: Call, function: FunctionSummary, parameter: str, offset: int
         position = function.parameters.index(parameter) - offset
         refs.extend(ref for slot, ref in call.passed if slot == position)
     return refs
-
-
-def _passes_none(caller: Caller, function: FunctionSummary, parameter: str) -> bool:
-    """Whether the call passes ``None`` as ``parameter``, written out or as the default it leaves."""
-    refs = passed_at(caller.call, function, parameter, caller.offset)
-    if refs:
-        return all(ref[0] == "none" for ref in refs)
-    return omits(caller.call, function, parameter, caller.offset) and function.defaults.get(parameter) == ("none",)
 
 
 def own_parameter(function: str, ref: Ref) -> Optional[str]:
