@@ -152,8 +152,9 @@ def _fixture_root(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, 
     if not isinstance(root, cst.Name):
         return None
     binding = model.lookup(root.value, scope, order)
-    if binding is None or binding.parameter is None:
-        return None
+    function = binding.parameter.function if binding is not None and binding.parameter is not None else None
+    if function is None or not (function.name.startswith("test") or _is_fixture(model, function)):
+        return None  # pytest gives fixtures to its tests and to other fixtures only
     if root.value in LOOPBACK_FIXTURES:
         return ""
     defined = pytest_fixtures(model).get(root.value)
@@ -170,6 +171,10 @@ def conftest_servers(model: SemanticModel) -> List[str]:
     return sorted(
         name for name, functions in pytest_fixtures(model).items() if any(serves_here(model, f) for f, _ in functions)
     )
+
+
+def _is_fixture(model: SemanticModel, function: FunctionInfo) -> bool:
+    return any(function is defined for functions in pytest_fixtures(model).values() for defined, _ in functions)
 
 
 def serves_here(model: SemanticModel, function: FunctionInfo, depth: int = 0) -> bool:
