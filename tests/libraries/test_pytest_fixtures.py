@@ -35,6 +35,8 @@ SERVED_TESTS = {
             return Servers(base_url="https://status.example.com")
     """,
     "tests/test_pages.py": """
+        import socket
+
         import pytest
         import requests
 
@@ -56,6 +58,10 @@ SERVED_TESTS = {
 
         def test_remote(remote):
             requests.get(f"{remote.base_url}/status")
+
+        def server_ready(host, port):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.connect((host, port))
     """,
 }
 
@@ -64,5 +70,6 @@ def test_a_url_read_from_a_fixture_that_serves_this_machine_is_the_test_runs_own
     write_tree(tmp_path, SERVED_TESTS)
     result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
     findings = json.loads(result.output)["findings"]
-    # only the fixture that gives another host's URL is judged
-    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_pages.py", 21)]
+    # only the fixture that gives another host's URL is judged, and a helper's parameter
+    # (no fixture: pytest gives those to tests and fixtures only)
+    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_pages.py", 23), ("tests/test_pages.py", 27)]
