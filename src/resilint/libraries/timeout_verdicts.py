@@ -1369,7 +1369,8 @@ class _ProjectJudge:
                         client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
                     ))
-                elif args.forwards_kwargs and not function.sets_timeout and _leaves_timeout_out(args, spec):
+                elif args.forwards_kwargs and not function.sets_timeout and not args.supplied and _leaves_timeout_out(args, spec):
+                    # (a session whose mounted adapter fills in a timeout bounds callers passing none)
                     found.append(Forward(client, spec, None, None, None, None, step))
                 continue
             if any(value.parameter is not None for value in args.values):

@@ -282,7 +282,8 @@ class MissingTimeout(ProjectRule):
     a different dict on each branch included); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
-    `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`), or a `requests.Session`
+    `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`; also for the callers of a
+    wrapper that hands its `**kwargs` on to such a session), or a `requests.Session`
     subclass whose `request`/`send` sets it, or a session whose `request` the project replaced
     with a partial that binds one (`session.request = functools.partial(session.request,
     timeout=T)`, as django-allauth's `get_requests_session()` does; its verb methods call
@@ -377,6 +378,30 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # a wrapper hands its callers' keywords to a session whose mounted adapter fills in the
+        # timeout: a caller passing none is bounded by it
+        """
+        import requests
+        class TimeoutHTTPAdapter(requests.adapters.HTTPAdapter):
+            def __init__(self, *args, timeout=None, **kwargs):
+                self.timeout = timeout
+                super().__init__(*args, **kwargs)
+            def send(self, *args, **kwargs):
+                kwargs["timeout"] = self.timeout
+                return super().send(*args, **kwargs)
+        class HttpMixin:
+            http_timeout_sec = 30
+            def setup(self):
+                self._session = requests.Session()
+                adapter = TimeoutHTTPAdapter(max_retries=2, timeout=self.http_timeout_sec)
+                self._session.mount("https://", adapter)
+            def http_get(self, url, **kwargs):
+                self.setup()
+                return self._session.get(url, **kwargs)
+        class LookupBot(HttpMixin):
+            def process(self):
+                return self.http_get(url="https://www.example.org/teams.json")
+        """,
         # a module's dict that sets the socket timeout, unpacked in a function
         """
         import redis
