@@ -1059,6 +1059,19 @@ class _ProjectJudge:
         related = ((function.place, f"`{_short(function.name)}` returns the keyword arguments"),)
         return [ProjectVerdict(judgement.code, call.place, judgement.message, related)]
 
+    def _defined_by(self, name: str) -> str:
+        """An attribute of a project class named by the class whose body or methods set it
+        (``Bit2me.session`` → ``ExchangeInterface.session``), for messages."""
+        cls, attribute = split_last(name)
+        if not cls or self.graph.class_module(cls) is None:
+            return name
+        for owner in self.graph.values.lineage(cls):
+            module = self.graph.class_module(owner)
+            key = f"{owner}.{attribute}"
+            if module is not None and (key in module.values or key in module.functions):
+                return key
+        return name
+
     def _property_read(self, name: str, near: str) -> Optional[FunctionSummary]:
         """The project function an attribute read runs when every object the attribute is read
         from is an instance of one project class that defines it (``config.REDIS_KWARGS`` of a
@@ -1096,7 +1109,7 @@ class _ProjectJudge:
             related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
             given = _given(args, spec)
             place = given.place if judgement.at_value and given is not None else call.place
-            origin = importer or _origin(base)
+            origin = importer or _origin(self._defined_by(base))
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({origin})", related)]
         partial = self.through_partial(call, near) if self.partial_clients() else None
         if partial is not None:
