@@ -230,7 +230,7 @@ class ProjectGraph:
         fixture ``fixture`` as a server of this machine (``ModuleSummary.servers``)."""
         if self._servers is None:
             self._servers = [(os.path.dirname(s.path), set(s.servers)) for s in self.summaries if s.servers]
-        return any(fixture in names for directory, names in self._servers if not directory or near.startswith(directory + os.sep))
+        return any(fixture in names for directory, names in self._servers if _below(near, directory))
 
     def modules_named(self, name: str) -> List[ModuleSummary]:
         """The summaries of the modules of that dotted name (two projects may share one)."""
@@ -1437,7 +1437,7 @@ def _with_conftest_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary
         return summaries
     found = []
     for summary in summaries:
-        tables = [fixtures for directory, fixtures in conftests if not directory or summary.path.startswith(directory + os.sep)]
+        tables = [fixtures for directory, fixtures in conftests if _below(summary.path, directory)]
         functions: Dict[str, FunctionSummary] = {}
         changed = False
         for name, function in summary.functions.items():
@@ -1453,6 +1453,12 @@ def _with_conftest_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary
             functions[name] = function
         found.append(replace(summary, functions=functions) if changed else summary)
     return found
+
+
+def _below(path: str, directory: str) -> bool:
+    """Whether the file ``path`` is in ``directory`` or under it, as a ``conftest.py`` there
+    sees it ("" the working directory: every file)."""
+    return not directory or path.startswith(directory + os.sep)
 
 
 def _may_complete(summary: ModuleSummary) -> bool:
