@@ -1061,7 +1061,7 @@ class _ProjectJudge:
 
     def _defined_by(self, name: str) -> str:
         """An attribute of a project class named by the class whose body or methods set it
-        (``Bit2me.session`` → ``ExchangeInterface.session``), for messages."""
+        (``Bit2me.session`` → ``ExchangeWithoutApiSecret.session``), for messages."""
         cls, attribute = split_last(name)
         if not cls or self.graph.class_module(cls) is None:
             return name
