@@ -129,7 +129,10 @@ class RequestFinder:
     # --- what the call sends ---------------------------------------------------------------
 
     def method(self, call: CallSite) -> Optional[Tuple[str, str, Optional[int]]]:
-        """(HTTP method, display name, positional index of headers) of a POST/PATCH call."""
+        """(HTTP method, display name, positional index of headers) of a POST/PATCH call (not
+        an OAuth token request: ``sent``)."""
+        if self._token_request(call):
+            return None
         node = call.node
         name = normalise(self.model.call_name(call))
         func = node.func
@@ -192,7 +195,11 @@ class RequestFinder:
                 yield value
 
     def sent(self, call: CallSite, function: FunctionInfo) -> Optional[Sent]:
-        """What ``call`` (in ``function``) sends, if it may be a POST or a PATCH."""
+        """What ``call`` (in ``function``) sends, if it may be a POST or a PATCH; not an OAuth
+        token request (a body with ``grant_type``), which only mints a token: sent again, it
+        mints another (or is refused), and repeats no effect."""
+        if self._token_request(call):
+            return None
         found = self.method(call)
         if found is not None:
             return Sent(*found)
@@ -212,6 +219,19 @@ class RequestFinder:
         if isinstance(func, cst.Attribute) and func.attr.value in ("post", "patch", *_METHOD_FIRST):
             return self._project_receiver(func, call)
         return None
+
+    def _token_request(self, call: CallSite) -> bool:
+        """A request whose form or JSON body, written out here or in the name it passes, has a
+        ``grant_type`` key (``data={"grant_type": "refresh_token", ...}``)."""
+        for arg in call.node.args:
+            if arg.keyword is None or arg.keyword.value not in ("data", "json"):
+                continue
+            body = self.model.followed(arg.value, call.scope, call.order)
+            if isinstance(body, cst.Dict) and any(
+                isinstance(element, cst.DictElement) and string_of(element.key) == "grant_type" for element in body.elements
+            ):
+                return True
+        return False
 
     def _method_argument(self, node: cst.Call, call: CallSite) -> Optional[str]:
         """The parameter of the enclosing function that ``request(method, ...)`` sends as its

@@ -118,7 +118,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     that become a project error (`except requests.RequestException: raise FailedToSendSMS()`)
     which a function on the way catches and raises nothing for (`except FailedToSendSMS:
     return False, "NOT_SENT"`), when the retry goes round on errors: a lost response never reaches it (RES204 reads such a path
-    the same way); a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor is a POST sent again only after
+    the same way); a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor
+    is an OAuth token request (a form or JSON body with `grant_type`): it mints a token, and
+    sent again mints another. Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
     goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
     again, or a loop without a `try` whose exits leave it on every status but some 4xx ones
@@ -216,6 +218,18 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # an OAuth token request mints a token: sent again, it mints another
+        """
+        import time
+        import requests
+        def access_token(refresh_token):
+            for attempt in range(3):
+                try:
+                    r = requests.post(TOKEN_URL, data={"grant_type": "refresh_token", "refresh_token": refresh_token}, timeout=5)
+                    return r.json()["access_token"]
+                except requests.ConnectionError:
+                    time.sleep(2 ** attempt)
+        """,
         # a lost response becomes `FailedToSendSMS`, which `_send_sms` catches and answers with
         # an error code: the task's retry never sees it
         """
