@@ -36,6 +36,7 @@ SERVED_TESTS = {
     """,
     "tests/test_pages.py": """
         import socket
+        from urllib.request import urlopen
 
         import pytest
         import requests
@@ -56,6 +57,10 @@ SERVED_TESTS = {
         def test_local(local_api):
             requests.get(local_api + "/ping")
 
+        def test_plugins(httpbin, httpserver):
+            urlopen(httpbin + "/robots.txt")
+            requests.get(httpserver.url_for("/get"))
+
         def test_remote(remote):
             requests.get(f"{remote.base_url}/status")
 
@@ -72,4 +77,4 @@ def test_a_url_read_from_a_fixture_that_serves_this_machine_is_the_test_runs_own
     findings = json.loads(result.output)["findings"]
     # only the fixture that gives another host's URL is judged, and a helper's parameter
     # (no fixture: pytest gives those to tests and fixtures only)
-    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_pages.py", 23), ("tests/test_pages.py", 27)]
+    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_pages.py", 28), ("tests/test_pages.py", 32)]

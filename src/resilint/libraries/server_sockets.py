@@ -106,10 +106,10 @@ FRAMEWORK_URLS: FrozenSet[str] = frozenset({
 
 
 # pytest plugins' fixtures that are a server of this machine, or make one when called
-# (pytest-django, pytest-aiohttp, pytest-httpserver, pytest-asyncio's free ports).
+# (pytest-django, pytest-aiohttp, pytest-httpserver, pytest-httpbin, pytest-asyncio's free ports).
 LOOPBACK_FIXTURES: FrozenSet[str] = frozenset({
     "live_server", "aiohttp_client", "aiohttp_server", "aiohttp_raw_server", "httpserver", "unused_tcp_port",
-    "unused_tcp_port_factory", "aiohttp_unused_port",
+    "unused_tcp_port_factory", "aiohttp_unused_port", "httpbin", "httpbin_secure", "httpbin_both",
 })
 # ``Call.url_from`` of a URL read from a test's fixture the file does not define (a
 # ``conftest.py``'s): the project pass tells whether that fixture serves this machine.
@@ -147,8 +147,8 @@ def _fixture_root(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, 
     ``sd_servers.base_url``): "" when the fixture serves this machine (a plugin's, or one of
     the file), ``FIXTURE_URL`` and its name when the file does not define it; None else."""
     root = expr
-    while isinstance(root, cst.Attribute):
-        root = root.value
+    while isinstance(root, (cst.Attribute, cst.Call)):  # ``httpserver.url_for("/x")``
+        root = root.func if isinstance(root, cst.Call) else root.value
     if not isinstance(root, cst.Name):
         return None
     binding = model.lookup(root.value, scope, order)

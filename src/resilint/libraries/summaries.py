@@ -227,10 +227,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
         converted_to = converted(model, site)
         unpacks = _unpacked_function(model, site) if any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES]) else ""
+        route = own_route_url(site, model) if any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES]) else None
         loopback = any(
             (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or _class_like(name) for name in names[:_MAX_CALLEES]
-        ) and sends_to_loopback(site, model)
-        url_from = (own_route_url(site, model) or "") if any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES]) else ""
+        ) and (route == "" or sends_to_loopback(site, model))  # a URL of this machine, or of a fixture serving it
+        url_from = route or ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
