@@ -41,6 +41,7 @@ from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
 _PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
+_INLINE_CALLBACKS = "twisted.internet.defer.inlineCallbacks"
 T = TypeVar("T")
 _UNRESOLVED = object()
 _IN_PROGRESS = object()
@@ -431,6 +432,10 @@ class SemanticModel:
             yield from self._call(expr, scope, order)  # type: ignore[arg-type]
         elif kind is cst.Await:
             yield from self.resolve_all(expr.expression, scope, order)  # type: ignore[attr-defined]
+        elif kind is cst.Yield and expr.value is not None and self._inline_callbacks(scope):  # type: ignore[attr-defined]
+            # ``x = yield make()`` in Twisted's ``@inlineCallbacks``: what ``make()`` gives (its
+            # Deferred's result, or the object itself), as ``await`` does
+            yield from self.resolve_all(expr.value, scope, order)  # type: ignore[attr-defined, arg-type]
         elif kind is cst.BooleanOperation:
             parameter = self._optional_parameter(expr.left, scope, order)  # type: ignore[attr-defined]
             if parameter is not None and expr.operator.__class__ is cst.Or:  # type: ignore[attr-defined]
@@ -944,6 +949,14 @@ class SemanticModel:
             return None
         return next((b for b in reversed(bindings[:-1]) if isinstance(b.defined, FunctionInfo)
                      and not any(property_accessor(d.decorator, attr) for d in b.defined.decorators)), None)
+
+    def _inline_callbacks(self, scope: Scope) -> bool:
+        """Whether the function of ``scope`` is a Twisted ``@inlineCallbacks`` generator."""
+        function = scope.enclosing_function
+        return function is not None and any(
+            self.qualified_name(d.decorator, function.scope.parent or function.scope, 1 << 62) == _INLINE_CALLBACKS
+            for d in function.decorators
+        )
 
     def is_property(self, function: FunctionInfo) -> bool:
         for decorator in function.decorators:
