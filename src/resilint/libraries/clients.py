@@ -48,6 +48,10 @@ class TimeoutSpec:
     dsn: Optional[Tuple[int, str]] = None
     # Keywords whose presence means the timeout is configured elsewhere (a pool, old aliases).
     elsewhere: Tuple[str, ...] = ()
+    # Values of an ``elsewhere`` keyword, by their last name, that leave the wait as it is
+    # without the timeout (ldap3's ``client_strategy=SYNC``, which is its default): the call is
+    # judged as if the keyword were not given (``configures_elsewhere``).
+    elsewhere_unless: Tuple[str, ...] = ()
     # The value is a botocore ``Config`` (connect_timeout/read_timeout), not seconds.
     botocore_config: bool = False
     # A connection string we cannot read (``settings.REDIS_URL``) is taken to carry no timeout:
@@ -488,6 +492,7 @@ def _directories() -> Dict[str, TimeoutSpec]:
     # server takes. Another strategy does its own I/O (MOCK_SYNC in tests answers from memory).
     connection = TimeoutSpec(
         "ldap3", keyword="receive_timeout", elsewhere=("client_strategy",),
+        elsewhere_unless=("SYNC", "SAFE_SYNC", "RESTARTABLE", "SAFE_RESTARTABLE"),
         unbounded_default="ldap3 waits for every answer forever without `receive_timeout=`",
     )
     return {name: connection for name in ("ldap3.Connection", "ldap3.core.connection.Connection")}
@@ -606,7 +611,7 @@ def find_timeout(
         if arg.keyword is not None:
             if arg.keyword.value in keywords:
                 return TimeoutArgument(arg.value)
-            if arg.keyword.value in spec.elsewhere:
+            if configures_elsewhere(arg, spec):
                 unknown = True
         elif arg.star == "**":
             found = _from_unpacked(arg.value, spec, model, scope, order)
@@ -624,6 +629,16 @@ def find_timeout(
     if spec.elsewhere_position is not None and len(positional) > spec.elsewhere_position:
         unknown = True
     return TimeoutArgument(None, unknown)
+
+
+def configures_elsewhere(arg: cst.Arg, spec: TimeoutSpec) -> bool:
+    """Whether a keyword argument sets the client's timeout another way (``spec.elsewhere``),
+    unless its value is one that leaves the wait as it is (``spec.elsewhere_unless``)."""
+    if arg.keyword is None or arg.keyword.value not in spec.elsewhere:
+        return False
+    value = arg.value
+    last = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else string_of(value)
+    return last not in spec.elsewhere_unless
 
 
 UNKNOWN_VALUE = object()  # what a mapping of unknown content may give

@@ -14,7 +14,9 @@ import libcst as cst
 
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
-from resilint.libraries.clients import CLIENT_CALLS, TIMEOUT_KEYWORDS, local_mapping_keys, mapping_scope, returned_keys, written_mapping
+from resilint.libraries.clients import (
+    CLIENT_CALLS, TIMEOUT_KEYWORDS, configures_elsewhere, local_mapping_keys, mapping_scope, returned_keys, written_mapping,
+)
 from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later, scheduled_coroutines
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.django_signals import model_receivers
@@ -1096,6 +1098,8 @@ def _merged_into(model: SemanticModel, name: str, site: CallSite) -> Optional[Se
 
 def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Arguments:
     """The shape of the call's arguments, with the values of timeout-like keywords."""
+    name = model.call_name(site) or ""
+    spec = CLIENT_CALLS.get(name)
     function = site.scope.enclosing_function
     kwargs_param = kwargs_name(function.node) if function is not None else None
     keywords: List[str] = []
@@ -1142,12 +1146,13 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
             positional += 1
         else:
             keyword = arg.keyword.value
+            if spec is not None and keyword in spec.elsewhere and not configures_elsewhere(arg, spec):
+                continue  # ``client_strategy=SYNC``: as if not given
             keywords.append(keyword)
             if _recorded(keyword):
                 evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                 values.append(_argument(model, evaluator, function, keyword, arg.value, locate))
     func = site.node.func
-    name = model.call_name(site) or ""
     supplied = (
         isinstance(func, cst.Attribute) and name.startswith("requests.Session.")
         and receiver_sets_timeout(func.value, func.attr.value, model, site.scope, site.order)

@@ -179,7 +179,7 @@ class MissingTimeout(ProjectRule):
     | OpenAI (`OpenAI`, `AsyncOpenAI`, Azure) without `timeout=` or an `http_client` | 600 s (5 s to connect) | RES105 |
     | websocket-client `create_connection` | `websocket.getdefaulttimeout()`: none unless set | RES101 |
     | pycurl | `TIMEOUT` 0: a transfer waits forever; connects 300 s | RES101 |
-    | ldap3 `Connection` (synchronous strategies) | `receive_timeout=None`: every answer, the bind's too, waits forever | RES101 |
+    | ldap3 `Connection` (synchronous strategies: the default, or `client_strategy=SYNC`, `SAFE_SYNC`, `RESTARTABLE`, `SAFE_RESTARTABLE`) | `receive_timeout=None`: every answer, the bind's too, waits forever | RES101 |
 
     A database's *reads* are not required to be bounded: how long a query may run is the
     server's business (`statement_timeout`, `max_execution_time`), and a client read timeout
