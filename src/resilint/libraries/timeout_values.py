@@ -229,6 +229,8 @@ class TimeoutEvaluator:
             return self._tuple(expr, at_site)
         if isinstance(expr, cst.IfExp):
             return self._either(expr, at_site, depth)
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            return self._or_else(expr, at_site, depth)
         if isinstance(expr, cst.Call):
             name = self.qualified(expr.func)
             if name == "httpx.Timeout":
@@ -261,6 +263,17 @@ class TimeoutEvaluator:
             return None
         longest = max(known, key=lambda side: side.largest().seconds)  # type: ignore[union-attr]
         return TimeoutValue(longest.phases, literal=all(side.literal for side in known), scalar=all(side.scalar for side in known))
+
+    def _or_else(self, expr: cst.BooleanOperation, at_site: bool, depth: int) -> Optional[TimeoutValue]:
+        """``args.timeout or None``: the right side where the left is false (``0``, an option
+        left unset); a right side that waits forever makes the value unbounded on that path.
+        Anything else is the left side's, which this pass does not tell."""
+        right = self.evaluate(expr.right, at_site, depth + 1)
+        if right is None or not right.unbounded:
+            return None
+        when = f" when `{code_of(expr.left, limit=40)}` is false"
+        phases = tuple(replace(p, unbounded=f"{p.unbounded}{when}") if p.unbounded else p for p in right.phases)
+        return replace(right, phases=phases, chosen=True)
 
     def _tuple(self, expr: cst.BaseExpression, at_site: bool) -> Optional[TimeoutValue]:
         elements = expr.elements  # type: ignore[attr-defined]

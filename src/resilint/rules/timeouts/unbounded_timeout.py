@@ -33,7 +33,8 @@ class UnboundedTimeout(ProjectRule):
     - generic waits: `asyncio.wait_for(x, None)`, `asyncio.timeout(None)`,
       `asyncio.timeout_at(None)`, `async_timeout.timeout(None)`, `anyio.fail_after(None)`.
 
-    A choice with a `None` branch (`timeout = 7 if proxies else None`) waits forever on that
+    A choice with a `None` branch (`timeout = 7 if proxies else None`, or `args.timeout or
+    None`, None whenever the option is 0 or unset) waits forever on that
     path, and the message says when; for a generic wait it is the program's own choice (no
     deadline unless one is configured) and is not flagged. Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
     another module (`timeout=settings.FRAUD_TIMEOUT` where `FRAUD_TIMEOUT = None`, or an
@@ -149,6 +150,16 @@ class UnboundedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # `--timeout` defaults to 0: `0 or None` is None, no limit at all
+            """
+            import requests
+            def get(args, url):
+                return requests.get(url, timeout=args.timeout or None)
+            """,
+            line=3,
+            message="when `args.timeout` is false",
+        ),
         Invalid(
             # without a proxy (the default) the request waits forever
             """
