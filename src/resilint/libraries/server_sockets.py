@@ -226,9 +226,13 @@ def _url_head(site: CallSite, model: Optional[SemanticModel]) -> Optional[cst.Ba
     given = next((a.value for a in args if a.keyword is not None and a.keyword.value in ("url", "host")), None)
     if given is None and args and args[0].keyword is None and not args[0].star:
         given = args[0].value
-    for _ in range(3):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
+    for _ in range(4):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
         given = _head(given) if given is not None else None
         if isinstance(given, cst.Call) and model is not None:
+            address = _address_of(model, given, site)
+            if address is not None:  # ``ldap3.Connection(ldap3.Server("localhost"))``
+                given = address
+                continue
             made = _returned_by(model, given, site)
             if made is not None:  # ``self.url("/ping")`` returning ``f"http://127.0.0.1:{self.port}{path}"``
                 return _head(made)
@@ -238,6 +242,20 @@ def _url_head(site: CallSite, model: Optional[SemanticModel]) -> Optional[cst.Ba
         if followed is given:
             break
         given = followed
+    return given
+
+
+# Objects that only name the server a client connects to: the host is their first argument.
+_ADDRESS_OBJECTS: FrozenSet[str] = frozenset({"ldap3.Server", "ldap3.core.server.Server"})
+
+
+def _address_of(model: SemanticModel, call: cst.Call, site: CallSite) -> Optional[cst.BaseExpression]:
+    """The host an address object is made with (``ldap3.Server("localhost", port=389)``)."""
+    if model.qualified_name(call.func, site.scope, site.order) not in _ADDRESS_OBJECTS:
+        return None
+    given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "host"), None)
+    if given is None and call.args and call.args[0].keyword is None and not call.args[0].star:
+        given = call.args[0].value
     return given
 
 

@@ -242,7 +242,8 @@ class MissingTimeout(ProjectRule):
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
     `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, one that starts with such a base, `f"{BASE}/health"` or
-    `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`), the server the test run
+    `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`, an `ldap3.Connection` of an
+    `ldap3.Server("localhost")`), the server the test run
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
     socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`, a project subclass
     of one), and for a socket address (`sock.connect(("localhost", port))`,

@@ -48,3 +48,16 @@ def traced(host):
     conn = TracingConnection(host)  # expect: RES101
     conn.request("GET", "/")
     return conn.getresponse()
+
+
+def ldap_directory_of_the_test_run():
+    import ldap3
+
+    server = ldap3.Server("localhost", port=389, use_ssl=False, connect_timeout=5)
+    return ldap3.Connection(server, user="manager", password="x", client_strategy=ldap3.SYNC)
+
+
+def ldap_directory_elsewhere():
+    import ldap3
+
+    return ldap3.Connection(ldap3.Server("ldap.example.org"), client_strategy=ldap3.SYNC)  # expect: RES101
