@@ -222,10 +222,7 @@ def _own_url(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bo
 def _url_head(site: CallSite, model: Optional[SemanticModel]) -> Optional[cst.BaseExpression]:
     """The expression the call's URL or host starts with, followed through the names it is
     read from (``url = api_url_for(...)``: that call)."""
-    args = site.node.args
-    given = next((a.value for a in args if a.keyword is not None and a.keyword.value in ("url", "host")), None)
-    if given is None and args and args[0].keyword is None and not args[0].star:
-        given = args[0].value
+    given = _first_or_keyword(site.node, ("url", "host"))
     for _ in range(4):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
         given = _head(given) if given is not None else None
         if isinstance(given, cst.Call) and model is not None:
@@ -253,9 +250,15 @@ def _address_of(model: SemanticModel, call: cst.Call, site: CallSite) -> Optiona
     """The host an address object is made with (``ldap3.Server("localhost", port=389)``)."""
     if model.qualified_name(call.func, site.scope, site.order) not in _ADDRESS_OBJECTS:
         return None
-    given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "host"), None)
-    if given is None and call.args and call.args[0].keyword is None and not call.args[0].star:
-        given = call.args[0].value
+    return _first_or_keyword(call, ("host",))
+
+
+def _first_or_keyword(call: cst.Call, keywords: Tuple[str, ...]) -> Optional[cst.BaseExpression]:
+    """The call's argument given by one of ``keywords``, else its first positional one."""
+    args = call.args
+    given = next((a.value for a in args if a.keyword is not None and a.keyword.value in keywords), None)
+    if given is None and args and args[0].keyword is None and not args[0].star:
+        given = args[0].value
     return given
 
 
