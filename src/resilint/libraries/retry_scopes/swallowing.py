@@ -152,19 +152,25 @@ def converted(model: SemanticModel, site: CallSite) -> Tuple[str, ...]:
     around it (in its body) catches everything and each handler ends raising a named class
     (``except HTTPError as e: raise TooManyRequests(e)``, ``except Exception as e: raise
     ServiceUnavailable(e)``); () otherwise."""
+    node = _innermost_try(site)
+    if node is None:
+        return ()
+    names = [_raised_class(model, handler, site) for handler in node.handlers]
+    everything = any(catches_all(model, handler, site.scope, site.order) for handler in node.handlers)
+    return tuple(dict.fromkeys(names)) if everything and names and all(names) else ()  # type: ignore[arg-type]
+
+
+def _innermost_try(site: CallSite) -> Optional[cst.Try]:
+    """The innermost ``try`` of the call's own function around it, when the call is in its
+    body (what its handlers catch); None otherwise."""
     function = site.scope.enclosing_function
     for index in range(len(site.stack) - 1, -1, -1):
         node = site.stack[index]
         if function is not None and node is function.node:
-            return ()
-        if not isinstance(node, cst.Try):
-            continue
-        if not _in_body(node, site, index):
-            return ()
-        names = [_raised_class(model, handler, site) for handler in node.handlers]
-        everything = any(catches_all(model, handler, site.scope, site.order) for handler in node.handlers)
-        return tuple(dict.fromkeys(names)) if everything and names and all(names) else ()  # type: ignore[arg-type]
-    return ()
+            return None
+        if isinstance(node, cst.Try):
+            return node if _in_body(node, site, index) else None
+    return None
 
 
 # The errors a request whose response was lost (a timeout, a reset connection) raises, by the
@@ -188,23 +194,14 @@ def lost_response_as(model: SemanticModel, site: CallSite, client: str) -> str:
     errors = _LOST_RESPONSE.get(client.split(".", 1)[0])
     if errors is None:
         return ""
-    function = site.scope.enclosing_function
-    for index in range(len(site.stack) - 1, -1, -1):
-        node = site.stack[index]
-        if function is not None and node is function.node:
-            return ""
-        if not isinstance(node, cst.Try):
-            continue
-        if not _in_body(node, site, index):
-            return ""
-        for handler in node.handlers:
-            if catches_all(model, handler, site.scope, site.order) or any(
-                name is not None and (name in _LOST_BUILTINS or (name.split(".", 1)[0] == client.split(".", 1)[0]
-                                                                   and name.rsplit(".", 1)[-1] in errors))
-                for name in _handled(model, handler, site)
-            ):
-                return _raised_class(model, handler, site) or ""
-        return ""
+    node = _innermost_try(site)
+    for handler in node.handlers if node is not None else ():
+        if catches_all(model, handler, site.scope, site.order) or any(
+            name is not None and (name in _LOST_BUILTINS or (name.split(".", 1)[0] == client.split(".", 1)[0]
+                                                               and name.rsplit(".", 1)[-1] in errors))
+            for name in _handled(model, handler, site)
+        ):
+            return _raised_class(model, handler, site) or ""
     return ""
 
 
