@@ -198,11 +198,11 @@ class RequestFinder:
         """What ``call`` (in ``function``) sends, if it may be a POST or a PATCH; not an OAuth
         token request (a body with ``grant_type``), which only mints a token: sent again, it
         mints another (or is refused), and repeats no effect."""
-        if self._token_request(call):
-            return None
-        found = self.method(call)
+        found = self.method(call)  # (which leaves token requests out itself)
         if found is not None:
             return Sent(*found)
+        if self._token_request(call):
+            return None
         node = call.node
         func = node.func
         if isinstance(func, cst.Name):  # ``send = getattr(self.session, method.lower()); send(url)``
