@@ -13,7 +13,7 @@ import libcst as cst
 
 from resilint.lint.nodes import keyword_args, string_of
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
-from resilint.lint.summary import MODEL_LABEL, PROJECT_SIGNAL
+from resilint.lint.summary import MODEL_LABEL, PROJECT_SIGNAL, USER_MODEL
 
 # Each model signal, by what sends it: a row saved (``create`` saves too) or deleted.
 _SENT_BY = {
@@ -22,6 +22,8 @@ _SENT_BY = {
 _RECEIVER = frozenset({"django.dispatch.receiver", "django.dispatch.dispatcher.receiver"})
 _CONNECT = frozenset(f"{signal}.connect" for signal in _SENT_BY)
 _ANY_SENDER = ""
+_USER_MODEL_GETTERS = frozenset({"django.contrib.auth.get_user_model"})
+_USER_MODEL_SETTINGS = frozenset({"django.conf.settings.AUTH_USER_MODEL"})
 
 
 def model_receivers(model: SemanticModel) -> Iterator[Tuple[str, str, str]]:
@@ -99,5 +101,16 @@ def _sender(model: SemanticModel, call: cst.Call, scope: Scope, order: int) -> O
     if isinstance(made, cst.Call) and isinstance(made.func, cst.Attribute) and made.func.attr.value == "get_model":
         # ``self.get_model("IPAddress")`` in an ``AppConfig``, ``apps.get_model("net", "IPAddress")``
         label = string_of(made.args[-1].value) if made.args else None
-        return MODEL_LABEL + label.rsplit(".", 1)[-1] if label else None
-    return model.qualified_name(given.value, scope, order)
+        return _labelled(label) if label else None
+    if isinstance(made, cst.Call) and model.qualified_name(made.func, scope, order) in _USER_MODEL_GETTERS:
+        return USER_MODEL
+    label = string_of(made)
+    if label is not None:
+        return _labelled(label) if "." in label else None  # a lazy sender, ``"app_label.Model"``
+    name = model.qualified_name(given.value, scope, order)
+    return USER_MODEL if name in _USER_MODEL_SETTINGS else name
+
+
+def _labelled(label: str) -> str:
+    """The sender a model's label names (``"net.IPAddress"`` or ``"IPAddress"``)."""
+    return USER_MODEL if label.lower() == "auth.user" else MODEL_LABEL + label.rsplit(".", 1)[-1]

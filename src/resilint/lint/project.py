@@ -37,7 +37,7 @@ from resilint.lint.config import is_test_code
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import (
-    AUTOUSE, CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, Call, FunctionSummary, Layer,
+    AUTOUSE, CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
     ModuleSummary, Place, Ref,
 )
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, QUERYSET_STEPS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
@@ -105,8 +105,13 @@ def _implementations(summaries: Iterable[ModuleSummary]) -> List[ModuleSummary]:
 # model signals (``libraries/django_signals.py``): on the object, and on the model's manager.
 _SIGNALLING_METHODS = {
     "save": "save", "delete": "delete", "create": "save", "get_or_create": "save", "update_or_create": "save",
+    "create_user": "save", "create_superuser": "save",
 }
-_SIGNALLING_METHODS_OF_MANAGER = frozenset({"create", "get_or_create", "update_or_create"})
+_SIGNALLING_METHODS_OF_MANAGER = frozenset({"create", "get_or_create", "update_or_create", "create_user", "create_superuser"})
+# How a module names Django's user model (``USER_MODEL``) when it saves a row of it.
+_USER_MODEL_NAMES = frozenset({USER_MODEL, "django.contrib.auth.get_user_model"})
+# A project's own user model derives from one of these.
+_USER_MODEL_BASES = frozenset({"django.contrib.auth.models.AbstractUser", "django.contrib.auth.base_user.AbstractBaseUser", "django.contrib.auth.models.AbstractBaseUser"})
 # What a manager hands back a queryset of the same model through, before it creates a row
 # (``Product.objects.select_for_update().get_or_create(...)``).
 _QUERYSET_STEPS = frozenset(QUERYSET_STEPS) | {"distinct", "none"}
@@ -587,16 +592,29 @@ class ProjectGraph:
             return []
         if method in _SIGNALLING_METHODS_OF_MANAGER:
             owner = _manager_owner(base)
-            models = [h.name for h in self.values.of(owner, near) if h.kind == "class"] if owner else []
+            held = self.values.of(owner, near) if owner else []
+            models = [h.name for h in held if h.kind == "class" or h.name in _USER_MODEL_NAMES]
         else:
             models = [h.name for h in self.values.of(base, near) if h.kind in ("instance", "class")]
         found: Dict[int, FunctionSummary] = {}
         for model in models:
-            if self.class_module(model) is None:
+            if model in _USER_MODEL_NAMES:
+                senders = {USER_MODEL, ""}
+            elif self.class_module(model) is None:
                 continue
-            for sender in (self.ancestry(model) or {model}) | {""}:
+            else:
+                senders = (self.ancestry(model) or {model}) | {""}
+                if self._is_user_model(model):
+                    senders.add(USER_MODEL)
+            for sender in senders:
                 found.update((id(f), f) for f in self._receivers.get((sent_by, sender), ()))
         return list(found.values())
+
+    def _is_user_model(self, model: str) -> bool:
+        """Whether the project class ``model`` derives from Django's abstract users (a project's
+        ``AUTH_USER_MODEL``, the model ``get_user_model()`` gives)."""
+        module = self.class_module(model)
+        return module is not None and any(h.name in _USER_MODEL_BASES for h in self.values.bases(model, module))
 
     def _signal_receivers(self, signal: str, near: str) -> List[FunctionSummary]:
         """The receivers connected to a project's own ``Signal()`` that ``signal.send(...)``
@@ -628,7 +646,7 @@ class ProjectGraph:
                 if sender.startswith(MODEL_LABEL):
                     senders = self._classes_named(sender[len(MODEL_LABEL):])
                 else:
-                    senders = [h.name for h in self.values.of(sender, summary.path) if h.kind == "class"] if sender else [""]
+                    senders = [h.name for h in self.values.of(sender, summary.path) if h.kind == "class"] if sender not in ("", USER_MODEL) else [sender]
                 for model in senders:
                     index.setdefault((sent_by, model), []).append(function)
         return index

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 55
+SUMMARY_VERSION = 56
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -24,6 +24,10 @@ PROJECT_SIGNAL = "signal:"
 # A signal sender named by its model's name (``apps.get_model("net", "IPAddress")``): the
 # project's model classes of that name.
 MODEL_LABEL = "model:"
+# Django's user model however a module names it (``django.contrib.auth.models.User``,
+# ``get_user_model()``, ``settings.AUTH_USER_MODEL``, ``"auth.User"``): as a signal's sender
+# and as the model a save or a ``create_user`` writes a row of.
+USER_MODEL = "django.contrib.auth.models.User"
 # What runs a Celery task in the caller's process: the task's own body (``run``), eagerly
 # (``apply``), also from a signature of it (``ping.si("x").apply()``); the file pass names
 # these calls, the project pass tells whether they run a task.

@@ -101,8 +101,12 @@ class ConnectionHeldAcrossCall(ProjectRule):
     (or `pre_delete`/`post_delete`) signals, with `@receiver(post_save, sender=Engagement)` or
     `post_save.connect(handler, sender=Engagement)` (also `connect(receiver=handler, ...)`, and a
     sender named by its model's name, `sender=self.get_model("Engagement")` in an `AppConfig`
-    or `apps.get_model("audit", "Engagement")`; or with no sender, for every model): a
-    receiver that calls another service is followed from there. So does sending a project's
+    or `apps.get_model("audit", "Engagement")`, or by its label, `sender="audit.Engagement"`;
+    or with no sender, for every model): a receiver that calls another service is followed
+    from there. Django's user model counts as one model however it is named:
+    `django.contrib.auth.models.User`, `get_user_model()`, `settings.AUTH_USER_MODEL`,
+    `"auth.User"`, or the project's own subclass of `AbstractUser`/`AbstractBaseUser`; its
+    manager's `create_user()` and `create_superuser()` save a row too. So does sending a project's
     own `django.dispatch.Signal()` (`document_consumed.send(sender=None, document=doc)`, or
     `send_robust`): it runs every receiver connected to it (also an object, whose class's
     `__call__` runs: `workflow_submitted.connect(submission_notifier)`; `document_consumed.connect(handler)`
