@@ -210,6 +210,12 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             return _SERVER
         rec.server_fallback = rec.server_fallback or len(own) < len(branches)
         return _strongest([_delay(rec, b, scope, order, loop, depth + 1) for b in own])
+    if isinstance(expr, cst.Name) and rec.site is not None and scope is rec.site.scope and expr.value not in rec.visiting:
+        # ``wait = 2 ** n`` then ``if "Retry-After" in r.headers: wait = int(...)``: judged on
+        # every path to the wait, not by its last assignment
+        on_paths = _on_every_path(rec, expr.value, rec.site, loop, depth)
+        if on_paths is not None:
+            return on_paths
     if server_delay(expr, lambda e: rec.follow(e, scope, order)):
         return _SERVER  # a server's Retry-After
     if isinstance(expr, cst.Call) and _header_lookup(expr):
@@ -221,10 +227,6 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
     if isinstance(expr, cst.Name):
         if _JITTER_WORD.search(expr.value):
             return WAIT_JITTERED
-        if rec.site is not None and scope is rec.site.scope and expr.value not in rec.visiting:
-            on_paths = _on_every_path(rec, expr.value, rec.site, loop, depth)
-            if on_paths is not None:
-                return on_paths
         if expr.value in rec.growing:
             return WAIT_EXPONENTIAL
         if expr.value in rec.visiting:
@@ -445,6 +447,7 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
                 value = base.value  # type: ignore[attr-defined]
                 at = orders.get(id(value), 1 << 62)
                 if server_delay(value, lambda e, at=at: rec.follow(e, function.scope, at)) and len(definitions) > 1:
+                    rec.server_fallback = True
                     continue  # the server's delay on this path; the code's own on the others is judged
                 kind = _delay(rec, value, function.scope, at, loop, depth + 1)
             for aug in augmented:

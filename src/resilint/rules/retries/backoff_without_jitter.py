@@ -84,8 +84,9 @@ class BackoffWithoutJitter(ProjectRule):
       a setting (`times = settings.get_query_retry_limit()`, then `10 * (retries - times + 1)`)
       is judged as the same wait from a number written out. A server's `Retry-After` (or its
       rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`) is the server's; the code's
-      own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`, or
-      a helper's `return 60` after it) is judged, and a loop's other pauses are judged as if
+      own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`, a
+      helper's `return 60` after it, or `wait = 2 ** n` that an `if "Retry-After" in
+      r.headers:` assigns over) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
       `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
       else: sleep(n)`), whatever the other branch waits. A pause taken in slices by a loop of
@@ -868,6 +869,25 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        # the code's own exponential wait, replaced by the server's only when it sends one
+        Invalid(
+            """
+            import time
+            def get(session, url, max_retries=10):
+                tries = 0
+                while True:
+                    r = session.get(url, timeout=(3, 10))
+                    if r.status_code in (500, 502, 503) and tries < max_retries:
+                        wait_time = 2 ** tries * 0.1
+                        if "Retry-After" in r.headers:
+                            wait_time = int(r.headers["Retry-After"])
+                        tries += 1
+                        time.sleep(wait_time)
+                        continue
+                    return r
+            """,
+            message="grows exponentially but has no random term when the server sends no `Retry-After`",
+        ),
         # the server's delay, bounded below, when it sends one; the code's own constant otherwise
         Invalid(
             """
