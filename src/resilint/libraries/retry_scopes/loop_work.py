@@ -119,6 +119,32 @@ def target_feeds(
     return verdict
 
 
+def moves_to_next_item(
+    rec: Recogniser, handler: cst.ExceptHandler, body: Sequence[cst.BaseStatement], calls: List[CallSite]
+) -> bool:
+    """A handler that advances the cursor a ``while`` loop walks a collection with (``i += 1;
+    continue``, where the loop works on ``rows[i]``): the failed item is skipped, not tried again."""
+    advanced: Set[str] = set()
+    for node in walk_statements(block(handler.body)):
+        if isinstance(node, cst.AugAssign):
+            advanced |= target_names(node.target)
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                advanced |= target_names(target.target)
+    if not advanced:
+        return False
+    handled = {id(n) for n in iter_nodes(handler)}
+    indexes = any(
+        isinstance(n, cst.Subscript) and id(n) not in handled
+        and any(_use_of(element, advanced, True) == "index" for element in n.slice)
+        for stmt in body for n in iter_nodes(stmt)
+    )
+    if not indexes:
+        return False  # an attempt counter: what the loop works on stays the same
+    tainted = _tainted(body, advanced)
+    return any(_use_of(expr, tainted) for call in operation_calls(rec, body, calls, tried=True) for expr in call_inputs(call.node))
+
+
 def _use_of(expr: cst.CSTNode, names: Set[str], in_index: bool = False) -> Optional[str]:
     if isinstance(expr, cst.Lambda):
         return None

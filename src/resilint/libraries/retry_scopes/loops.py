@@ -18,7 +18,7 @@ from resilint.libraries.retry_scopes.local_work import (
     called_definition, local_call, local_errors, receives, refused_input, silence,
 )
 from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
-from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, logs, takes_new_work, target_feeds
+from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, logs, moves_to_next_item, takes_new_work, target_feeds
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     ON_SPECIFIC,
@@ -211,6 +211,8 @@ def _handwritten(
             h for h in node.handlers
             if _goes_round(h, after, loop) and is_failure(rec, h, scope, order) and not shadowed(rec.model, node, h, scope, order)
         ]
+        if isinstance(loop, cst.While):
+            going_round = [h for h in going_round if not moves_to_next_item(rec, h, body, calls)]
         if requeue is not None:
             # a worker that puts the failed item back on its queue tries that item again
             going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]

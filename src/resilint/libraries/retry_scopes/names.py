@@ -112,8 +112,10 @@ LOCAL_MODULES = (
     "random.", "secrets.", "string.", "uuid.", "math.", "decimal.", "fractions.", "zlib.", "gzip.", "bz2.",
     "lzma.", "base64.", "binascii.", "hashlib.", "hmac.", "struct.", "codecs.", "copy.", "textwrap.",
     "unicodedata.", "difflib.", "itertools.", "functools.", "operator.", "collections.",
-    # dates and time zones (the zone files are this machine's)
-    "datetime.", "calendar.", "zoneinfo.", "dateutil.", "pytz.",
+    # dates and time zones (the zone files are this machine's), and their text forms
+    "datetime.", "calendar.", "zoneinfo.", "dateutil.", "pytz.", "email.utils.", "wsgiref.handlers.format_date_time",
+    # parsing and formatting text
+    "urllib.parse.", "html.", "shlex.", "locale.",
     # in-process queues, events and locks, and the wait that bounds them (its awaited call is
     # judged itself)
     "asyncio.Queue.", "asyncio.PriorityQueue.", "asyncio.LifoQueue.", "asyncio.Event.", "asyncio.Condition.",

@@ -49,7 +49,8 @@ class RetryOnAnyError(Rule):
     prints and sleeps, raising and answering nothing), and so does one that leaves on a condition
     other than its attempt count, also as a side of an `or` (`if error not in RETRYABLE_ERRORS
     or attempt == 4: break`). Loops that ask for new input, take the next item of a queue or
-    of the list they loop on (`while hosts: host = hosts.pop(0)`, failover) or watch a polled
+    of the list they loop on (`while hosts: host = hosts.pop(0)`, failover; `i += 1; continue`
+    in the handler of a loop that works on `rows[i]`) or watch a polled
     state are not retry loops (see RES203), nor is a retried function, celery task or RQ job
     that only computes (`1 / 0` in a test of the retries: no call, no attribute read), nor a
     retry of one attempt (`stop_after_attempt(1)`, `max_tries=1`, celery's `max_retries=0`:
@@ -102,6 +103,24 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # the handler skips to the next row of a page already read: the failed one is not tried again
+        """
+        import urllib.request
+        def annuals(url, parse):
+            rows = parse(urllib.request.urlopen(url, None, 10)).findAll("tr")
+            found = []
+            i = 1
+            while i < len(rows):
+                link = rows[i].find("a")
+                try:
+                    title = link.findNext(text=True)
+                except Exception:
+                    i += 1
+                    continue
+                found.append(title)
+                i += 1
+            return found
+        """,
         # one attempt retries nothing: celery's ``max_retries=0`` re-raises at once
         """
         import requests

@@ -122,7 +122,8 @@ class UnboundedRetry(Rule):
     `input()` itself, and so does any function given a question first (a literal text ending
     in `?`: `something("What server would you like to connect to?")`). Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
-    loops on (`while urls: url = urls.pop(0)`) and puts nothing back; nor a loop whose handler takes
+    loops on (`while urls: url = urls.pop(0)`) and puts nothing back, or whose handler moves
+    the cursor on (`while i < len(rows): row = rows[i]` … `except: i += 1; continue`); nor a loop whose handler takes
     what to send next from the error it caught (a fresh page token from a 410's body) or drops
     what the error names (`ids.remove(failed_id(e))`). A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`, `if res ==
@@ -189,6 +190,24 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # dates turned into text and back: local work, whatever fails
+        """
+        import datetime, email.utils, time
+        from wsgiref.handlers import format_date_time
+        def stamps(first, second):
+            i = 0
+            found = {}
+            while i <= 1:
+                day = datetime.datetime.strptime(first if i == 0 else second, "%Y-%m-%d")
+                try:
+                    text = format_date_time(time.mktime(day.timetuple()))
+                except OverflowError:
+                    time.sleep(1)
+                    continue
+                found[i] = email.utils.parsedate_tz(text)
+                i += 1
+            return found
+        """,
         # a start-up gate that waits until the resolver's answer carries the DNSSEC flag: a
         # polled state of the answer, read as a bit of its flags
         """
