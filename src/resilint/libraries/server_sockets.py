@@ -128,6 +128,8 @@ def own_route_url(site: CallSite, model: SemanticModel) -> Optional[str]:
     fixture = _fixture_root(model, made, site.scope, site.order) if made is not None else None
     if fixture is not None:
         return fixture
+    if _live_server_url(made):
+        return ""
     if not isinstance(made, cst.Call):
         return None
     name = model.qualified_name(made.func, site.scope, site.order)
@@ -140,6 +142,15 @@ def own_route_url(site: CallSite, model: SemanticModel) -> Optional[str]:
     if name is not None and isinstance(callee, QName) and own_package and name.split(".", 1)[0] == own_package:
         return name  # a function of another module of the project, as far as names tell
     return None
+
+
+def _live_server_url(expr: Optional[cst.BaseExpression]) -> bool:
+    """``self.live_server_url`` (or ``cls.``): the server Django's ``LiveServerTestCase`` (and
+    its subclasses) starts on this machine for the test case."""
+    return (
+        isinstance(expr, cst.Attribute) and expr.attr.value == "live_server_url"
+        and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls")
+    )
 
 
 def _fixture_root(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[str]:

@@ -1,6 +1,7 @@
 # select: RES101
 # URLs of the application's own routes, made here or by helpers of another module.
 import requests
+from django.test import LiveServerTestCase
 from flask import url_for
 
 from tests.utils.api import api_url_for, partner_url
@@ -22,3 +23,12 @@ def test_partner():
 def test_route_here(app):
     with app.test_request_context():
         return requests.get(url_for("health", _external=True))
+
+
+class LiveServerTests(LiveServerTestCase):
+    # Django starts the server on this machine for the test case
+    def test_logo(self):
+        return requests.get(self.live_server_url + "/media/logo.svg")
+
+    def test_remote(self):
+        return requests.get(self.partner_url + "/media/logo.svg")  # expect: RES101
