@@ -535,7 +535,7 @@ TRIGGERS: Tuple[str, ...] = (
     "requests", "httpx", "aiohttp", "urllib", "HTTPConnection", "HTTPSConnection", "socket",
     "smtplib", "ftplib", "poplib", "imaplib", "redis", "valkey", "psycopg", "boto", "asyncio",
     "async_timeout", "anyio", "mysql", "pymysql", "httplib2", "googleapiclient", "zeep", "slumber", "hvac",
-    "jira", "openai", "websocket", "pycurl", "treq", "xmlrpc", "imap_tools", "ldap3", "gitlab",
+    "jira", "openai", "websocket", "pycurl", "treq", "xmlrpc", "imap_tools", "ldap3", "gitlab", "scrape",
 )
 
 

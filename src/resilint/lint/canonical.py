@@ -131,6 +131,10 @@ ALIASES: Dict[str, str] = {
 # Factories: calling the key returns an instance of the value.
 _RETURNS: Dict[str, str] = {
     "requests.session": "requests.Session",
+    # Cloudflare-solving sessions (requests sessions): ``cloudscraper.create_scraper(delay=15)``
+    "cloudscraper.create_scraper": "cloudscraper.CloudScraper",
+    "cloudscraper.session": "cloudscraper.CloudScraper",
+    "cfscrape.create_scraper": "cfscrape.CloudflareScraper",
     "redis.from_url": "redis.Redis",
     "redis.Redis.from_url": "redis.Redis",
     "socket.create_connection": "socket.socket",
@@ -164,6 +168,13 @@ _SUBCLASSES: Dict[str, Tuple[str, FrozenSet[str]]] = {
     "requests_oauthlib.OAuth2Session": ("requests.Session", frozenset({
         "request", "fetch_token", "refresh_token", "token_from_fragment", "authorization_url", "new_state",
         "register_compliance_hook", "scope", "client_id", "token", "access_token", "authorized",
+    })),
+    # their ``request`` hands its arguments to ``requests.Session.request``, no timeout added
+    "cloudscraper.CloudScraper": ("requests.Session", frozenset({
+        "solve_challenge", "is_challenge_request", "get_tokens", "get_cookie_string", "create_scraper",
+    })),
+    "cfscrape.CloudflareScraper": ("requests.Session", frozenset({
+        "solve_challenge", "is_cloudflare_iuam_challenge", "get_tokens", "get_cookie_string", "create_scraper",
     })),
     "requests_oauthlib.OAuth1Session": ("requests.Session", frozenset({
         "fetch_request_token", "fetch_access_token", "authorization_url", "parse_authorization_response",

@@ -73,6 +73,8 @@ class MissingTimeout(ProjectRule):
       `requests.Session`s: every rule judges them as sessions), and their token calls
       (`fetch_token`, `refresh_token`, `fetch_request_token`, `fetch_access_token`), whose
       timeout defaults to `None`;
+    - the Cloudflare-solving sessions of cloudscraper and cfscrape (`create_scraper()`,
+      `cloudscraper.session()`): `requests.Session`s that add no timeout;
     - a pycurl handle's `perform()` (`perform_rb`, `perform_rs`) when the options the file sets
       on that handle (`curl.setopt(pycurl.TIMEOUT, ...)`, or `c.TIMEOUT`) include neither
       `TIMEOUT`/`TIMEOUT_MS` nor both `LOW_SPEED_LIMIT` and `LOW_SPEED_TIME` (stall detection);
@@ -1131,6 +1133,21 @@ class MissingTimeout(ProjectRule):
                 return OAuth2Session("client", token=token).get("https://a.example/orders")
             """,
             line=4,
+        ),
+        Invalid(
+            # a requests session on one branch, a Cloudflare-solving one on the other
+            """
+            import cfscrape
+            import requests
+
+            class Tracker:
+                def __init__(self, login):
+                    self.session = cfscrape.create_scraper(delay=15) if login else requests.Session()
+
+                def feed(self, url):
+                    return self.session.get(url)
+            """,
+            line=9,
         ),
         Invalid(
             # the class picked by name from the library; `self.kwargs` is not the local
