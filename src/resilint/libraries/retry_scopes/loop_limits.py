@@ -57,8 +57,13 @@ def _conjuncts(test: cst.BaseExpression) -> List[cst.BaseExpression]:
 def _flag(test: cst.BaseExpression) -> Optional[str]:
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         return dotted_name(test.expression)
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_none(test.comparisons[0].comparator):
-        if isinstance(test.comparisons[0].operator, cst.Is):
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        # ``while x is None``, ``while x == None``, ``while sent == False``, ``while ok is not True``
+        comparator, operator = test.comparisons[0].comparator, test.comparisons[0].operator
+        constant = "None" if is_none(comparator) else comparator.value if isinstance(comparator, cst.Name) else None
+        if (constant in ("None", "False") and isinstance(operator, (cst.Is, cst.Equal))) or (
+            constant == "True" and isinstance(operator, (cst.IsNot, cst.NotEqual))
+        ):
             return dotted_name(test.left)
     return None
 

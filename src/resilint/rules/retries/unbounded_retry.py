@@ -27,7 +27,8 @@ class UnboundedRetry(Rule):
     also `max_retries=1 if settings.DEBUG else None`, unbounded where the test fails; also given
     to a project's own task decorator, a name ending in `task` passed options only celery reads,
     `autoretry_for`, `retry_backoff`, `retry_jitter`, `retry_backoff_max`),
-    hand-written `while True` (or `while not done`, `while not succeeded and url`, `while not
+    hand-written `while True` (or `while not done`, also spelled `while done == False` or
+    `while done is not True`, `while not succeeded and url`, `while not
     self._lease` whose `try` calls a method of the object that sets it, at any depth,
     `for _ in itertools.count()`) retry loops that leave only on success, a function that calls
     itself again after a failure with no attempt parameter it counts (`return log(event)` in its
@@ -932,6 +933,21 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        # the flag compared with `False`, as `while not sent` reads it
+        Invalid(
+            """
+            import time, requests
+            def upload(session, url, data):
+                sent = False
+                while sent == False:
+                    try:
+                        session.put(url, data=data, timeout=(3, 30))
+                        sent = True
+                    except requests.ConnectionError:
+                        time.sleep(5)
+            """,
+            line=4,
+        ),
         Invalid(
             # the request's own timeout in the exit test bounds the request, not the loop
             """
