@@ -277,3 +277,23 @@ def test_a_conftest_fixture_keeps_its_double_on_for_the_tests_that_request_it(tm
     result = cli(["check", "--no-cache", "--select", "RES102", "--format", "json", "."], tmp_path)
     findings = json.loads(result.output)["findings"]
     assert [(f["path"], f["line"]) for f in findings] == [("tests/test_logs.py", 7)]
+
+
+def test_a_mock_of_requests_answers_the_sdk_clients_that_send_with_it():
+    assert codes(
+        """
+        import gitlab, jira, openai, respx, responses
+
+        @responses.activate
+        def test_auth():
+            gitlab.Gitlab("http://gitlab.example").auth()
+            jira.JIRA("http://jira.example")
+
+        @respx.mock
+        def test_chat():
+            openai.OpenAI()
+
+        def test_unmocked():
+            gitlab.Gitlab("http://gitlab.example").auth()
+        """
+    ) == [(13, "RES101")]

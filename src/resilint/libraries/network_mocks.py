@@ -5,8 +5,9 @@ is answered from a table. The RES1xx rules skip client calls made while such a m
 for the call's library:
 
 * moto (``mock_aws`` and the older per-service ``mock_s3``, ``mock_sts`` …): botocore;
-* responses, requests-mock: requests (and hvac, slumber, zeep, which send with it);
-* respx, pytest-httpx: httpx;
+* responses, requests-mock: requests (and hvac, slumber, zeep, jira, python-gitlab, which
+  send with it);
+* respx, pytest-httpx: httpx (and openai-python, which sends with it);
 * aioresponses: aiohttp;
 * httpretty (it patches the socket module): requests (and its users), urllib3, urllib,
   http.client, httplib2 (and googleapiclient);
@@ -70,8 +71,8 @@ from resilint.lint.traversal import iter_nodes
 Libraries = FrozenSet[str]
 _NONE: Libraries = frozenset()
 # Clients built on requests are answered by requests' mocks too.
-_REQUESTS = frozenset({"requests", "hvac", "slumber", "zeep"})
-_HTTPX = frozenset({"httpx"})
+_REQUESTS = frozenset({"requests", "hvac", "slumber", "zeep", "jira", "gitlab"})
+_HTTPX = frozenset({"httpx", "openai"})
 _BOTOCORE = frozenset({"botocore"})
 _AIOHTTP = frozenset({"aiohttp"})
 _SOCKET_HTTP = _REQUESTS | frozenset({"urllib3", "urllib", "http.client", "httplib2", "googleapiclient"})

@@ -93,7 +93,9 @@ class ExcessiveTimeout(ProjectRule):
     Calls that never leave the process are not judged by any timeout rule: a boto3 client
     built while moto is active (`mock_aws()` or an older `mock_s3()` as a `with` block, a
     decorator on the test or its class, `.start()` in `setUp`), a requests call under
-    `responses` or `requests-mock`, httpx under `respx` or pytest-httpx, aiohttp under
+    `responses` or `requests-mock` (also a client that sends with requests: hvac, slumber,
+    zeep, jira, python-gitlab), httpx under `respx` or pytest-httpx (also openai-python's
+    client), aiohttp under
     `aioresponses`, HTTP under `httpretty` or a vcrpy cassette (`vcr.use_cassette`,
     `@pytest.mark.vcr`), a redis client or pool given fakeredis's
     `connection_class` (its server lives in the process); and a client function, method or class replaced
