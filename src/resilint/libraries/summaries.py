@@ -44,7 +44,7 @@ from resilint.libraries.self_retrying import client_layer, configured_at_call, g
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.libraries.server_sockets import conftest_servers, own_route_url, sends_to_loopback
-from resilint.lint.nodes import DEFINITIONS, TRIES, code_of, is_none, keyword_args, kwargs_name, number_of, string_of
+from resilint.lint.nodes import DEFINITIONS, TRIES, args_name, code_of, is_none, keyword_args, kwargs_name, number_of, string_of
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
     Binding,
@@ -1102,9 +1102,11 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
     spec = CLIENT_CALLS.get(name)
     function = site.scope.enclosing_function
     kwargs_param = kwargs_name(function.node) if function is not None else None
+    args_param = args_name(function.node) if function is not None else None
     keywords: List[str] = []
     values: List[Argument] = []
     positional, star, double_star, forwards = 0, False, False, False
+    forwards_args = False
     evaluator: Optional[TimeoutEvaluator] = None
     for arg in site.node.args:
         if arg.star == "**":
@@ -1141,6 +1143,10 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                     evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                     values.append(_argument(model, evaluator, function, keyword, element.value, locate))
         elif arg.star == "*":
+            # only ``*args`` after every positional argument: what it holds lands after them
+            forwards_args = not star and args_param is not None and isinstance(arg.value, cst.Name) and (
+                arg.value.value == args_param and all(a.star or a.keyword is not None for a in site.node.args[site.node.args.index(arg) + 1:])
+            )
             star = True
         elif arg.keyword is None:
             positional += 1
@@ -1159,7 +1165,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
     ) or connects_later_with_timeout(model, site, name) or (
         name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global and _default_set_before(model, site)
     )
-    return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values), supplied)
+    return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values), supplied, forwards_args)
 
 
 def _recorded(keyword: Optional[str]) -> bool:

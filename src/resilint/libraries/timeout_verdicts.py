@@ -634,6 +634,10 @@ class Forward:
     # ``call_api(path, requests.get, **kwargs)`` tells which (``bound_to``); ``client`` and
     # ``spec`` are placeholders until then.
     held: str = ""
+    # The first function on the path hands its own ``*args`` on towards the client: how many
+    # positional arguments beyond those it names a caller may pass before they reach the
+    # client's (where they may be the timeout); None when it hands on no ``*args``.
+    spare_args: Optional[int] = None
 
     @property
     def keyword(self) -> str:
@@ -1213,6 +1217,8 @@ class _ProjectJudge:
             )
         if args.double_star or args.star:
             return None  # what the caller's own arguments carry is unknown
+        if forward.spare_args is not None and self._extra_args(call, callee, call.place.path) > forward.spare_args:
+            return None  # positional arguments beyond the wrapper's own may reach the client
         if forward.parameter is None and _configured_otherwise(args, forward.spec):
             return None  # a connection string the caller passes on may carry the timeout
         if forward.parameter is None:
@@ -1237,6 +1243,13 @@ class _ProjectJudge:
             "which this call does not override)",
             related,
         )
+
+    def _extra_args(self, call: Call, callee: FunctionSummary, near: str) -> int:
+        """How many more positional arguments ``call`` passes ``callee`` than it names (``self``
+        bound by a call through an object counted): they fill its ``*args``; negative when
+        fewer."""
+        assert call.arguments is not None
+        return call.arguments.positional + (self.graph.values.offset(call, callee, near) or 0) - len(callee.parameters)
 
     def replaced_client(self, mocked: Iterable[str], forward: Forward) -> bool:
         """Whether a patch replaces the project's client object that the wrapper sends through,
@@ -1384,7 +1397,7 @@ class _ProjectJudge:
                     ))
                 elif args.forwards_kwargs and not function.sets_timeout and not args.supplied and _leaves_timeout_out(args, spec):
                     # (a session whose mounted adapter fills in a timeout bounds callers passing none)
-                    found.append(Forward(client, spec, None, None, None, None, step))
+                    found.append(Forward(client, spec, None, None, None, None, step, spare_args=0 if args.forwards_args else None))
                 continue
             if any(value.parameter is not None for value in args.values):
                 found.extend(self._handed_on(function, call, step, near))
@@ -1396,10 +1409,13 @@ class _ProjectJudge:
             if callee is None or callee is function:
                 continue
             for inner in (b for f in self.forwards(callee) or () for b in self.bound_to(f, call, callee, function)):
+                spare = None if inner.spare_args is None else inner.spare_args - self._extra_args(call, callee, near)
+                if spare is not None and (spare < 0 or (args.star and not args.forwards_args)):
+                    continue  # what lands in the inner function's ``*args`` is not known
                 if inner.keyword not in args.keywords:
                     found.append(Forward(
                         inner.client, inner.spec, inner.parameter, None, inner.default, inner.default_text,
-                        step + inner.path, inner.held,
+                        step + inner.path, inner.held, spare if args.forwards_args else None,
                     ))
         self._forwards[function.name] = found
         return found
@@ -1437,7 +1453,9 @@ def _sends_timed(cls: str, call: Call, path: Optional[Tuple[str, ...]]) -> bool:
 def _leaves_timeout_out(args: Arguments, spec: TimeoutSpec) -> bool:
     """Whether a wrapper's call of a client gives it no timeout of its own: none by keyword,
     none by position, and no ``*args`` where the client takes one by position."""
-    by_position = spec.position is not None and (args.star or args.positional > spec.position)
+    by_position = spec.position is not None and (
+        (args.star and not args.forwards_args) or args.positional > spec.position
+    )
     return _given(args, spec) is None and not by_position
 
 

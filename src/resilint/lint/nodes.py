@@ -58,6 +58,12 @@ def parameter_names(params: cst.Parameters) -> List[str]:
     return [param.name.value for param in every]
 
 
+def args_name(function: cst.CSTNode) -> Optional[str]:
+    """The name of a def's ``*`` parameter, if it has one."""
+    star = function.params.star_arg if isinstance(function, cst.FunctionDef) else None
+    return star.name.value if isinstance(star, cst.Param) else None
+
+
 def kwargs_name(function: cst.CSTNode) -> Optional[str]:
     """The name of a def's ``**`` parameter, if it has one."""
     star = function.params.star_kwarg if isinstance(function, cst.FunctionDef) else None

@@ -231,6 +231,9 @@ class Arguments:
     # is made without a host and connected later with one (``ftplib.FTP()``), or waits the
     # socket default its function has just set (``socket.setdefaulttimeout(5)`` before it).
     supplied: bool = False
+    # The ``*`` is the calling function's own ``*args``, after ``positional`` arguments: empty
+    # for a caller that passes no more positional arguments than the function names.
+    forwards_args: bool = False
 
     def value(self, keyword: str) -> Optional[Argument]:
         return next((a for a in self.values if a.keyword == keyword), None)
@@ -530,7 +533,7 @@ class ModuleSummary:
             values = [[v.keyword, v.value, v.text, place(v.place), v.parameter, v.position, v.default, v.default_text]
                       for v in item.values]
             return _trimmed([list(item.keywords), item.positional, item.star, item.double_star, item.forwards_kwargs,
-                             values, item.supplied], _ARGUMENTS)
+                             values, item.supplied, item.forwards_args], _ARGUMENTS)
 
         def function(f: FunctionSummary) -> List[Any]:
             return _trimmed([
@@ -595,9 +598,10 @@ class ModuleSummary:
                 if not d[5]:  # most calls: no timeout value, an Arguments like many others
                     return shared.arguments(
                         tuple(intern(str(k)) for k in d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), bool(d[6]),
+                        bool(d[7]),
                     )
                 values = tuple(Argument(v[0], v[1], v[2], place(v[3]), v[4], v[5], v[6], v[7]) for v in d[5])
-                return Arguments(tuple(d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), values, bool(d[6]))
+                return Arguments(tuple(d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), values, bool(d[6]), bool(d[7]))
 
             def call(c: List[Any]) -> Call:
                 c = c + _CALL[len(c):]
@@ -669,7 +673,7 @@ class ModuleSummary:
 
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
-_ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False]
+_ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False, False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], "", [], [], False, "", ""]
 _FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False, False, ""]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
@@ -730,13 +734,15 @@ class SharedValues:
 
     def arguments(
         self, keywords: Tuple[str, ...], positional: int, star: bool, double_star: bool, forwards_kwargs: bool,
-        supplied: bool,
+        supplied: bool, forwards_args: bool,
     ) -> Arguments:
         """The arguments of that shape without values (``Arguments`` is frozen: shared safely)."""
-        key = (keywords, positional, star, double_star, forwards_kwargs, supplied)
+        key = (keywords, positional, star, double_star, forwards_kwargs, supplied, forwards_args)
         found = self._arguments.get(key)
         if found is None:
-            found = self._arguments[key] = Arguments(keywords, positional, star, double_star, forwards_kwargs, (), supplied)
+            found = self._arguments[key] = Arguments(
+                keywords, positional, star, double_star, forwards_kwargs, (), supplied, forwards_args,
+            )
         return found
 
 

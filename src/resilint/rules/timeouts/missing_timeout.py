@@ -201,6 +201,10 @@ class MissingTimeout(ProjectRule):
     setting a timeout (`def fetch(url, **kw): return session.get(url, **kw)`) makes each call of
     it that passes no timeout a finding, in any module, with the forwarding call as a related
     location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`) does not. A wrapper
+    that also hands its `*args` on (`def request(self, method, url, *args, **kwargs): return
+    self._session.request(method, url, *args, **kwargs)`) is judged so at the calls that pass
+    no more positional arguments than it names, through any number of such wrappers; a call
+    that passes more may give the timeout there. A wrapper
     whose own `timeout=None` default reaches the client is RES102 at the calls that keep it.
     A wrapper handed the client function by its caller (`def call_api(self, endpoint,
     http_method, **kwargs): http_method(url, **kwargs)`, called as `self.call_api(endpoint,
@@ -687,6 +691,32 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # `*args` stays empty for callers that pass only what the wrappers name
+        Invalid(
+            """
+            import requests
+
+            class Client:
+                def __init__(self):
+                    self._session = requests.session()
+
+                def request(self, method, url, *args, **kwargs):
+                    return self._session.request(method, url, *args, **kwargs)
+
+                def _do_request(self, method, *args, **kwargs):
+                    kwargs.setdefault("headers", {"Accept": "application/json"})
+                    return self.request(method, *args, **kwargs).json()
+
+                def user(self, user_id):
+                    return self._do_request("get", f"https://api.example/users/{user_id}")
+
+                def raw(self, url):
+                    # more positional arguments than `request` names: its `*args` carries the timeout
+                    return self.request("get", url, None, None, None, None, None, None, 10)
+            """,
+            line=15,
+            message="called through `Client._do_request`",
+        ),
         Invalid(
             # a client class picked from nested dict literals, then called
             """
