@@ -132,6 +132,9 @@ class RetryScopes:
     # Retry decorators on functions of the file that do only local work: no retry of a call
     # out, so no rule sees them; moving a project onto the runtime moves them too.
     local: List[RetryScope] = field(default_factory=list)
+    # POST or PATCH that a ``Retry`` subclass of the file adds to the methods it retries, for
+    # every instance made without ``allowed_methods=`` (wherever it is made).
+    unsafe_defaults: List[Setting] = field(default_factory=list)
 
     def covering(self) -> List[RetryScope]:
         return [s for s in self.scopes if s.covers is not None]

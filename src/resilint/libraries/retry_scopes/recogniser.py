@@ -88,7 +88,8 @@ class Recogniser:
         apply_all(self)
         local = self._drop_single_attempts() + self._drop_local_decorations()
         find_loops(self)
-        return RetryScopes(self.policies, self.scopes, local)
+        unsafe_defaults = urllib3.subclass_unsafe_methods(self) if self.model.classes else []
+        return RetryScopes(self.policies, self.scopes, local, unsafe_defaults)
 
     def _drop_single_attempts(self) -> List[RetryScope]:
         """A retry that makes one attempt (``stop_after_attempt(1)``, ``max_tries=1``, celery's

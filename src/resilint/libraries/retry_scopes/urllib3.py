@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Dict, FrozenSet, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -21,14 +21,17 @@ from resilint.libraries.retry_scopes.model import (
 from resilint.libraries.retry_scopes.names import normalise
 from resilint.libraries.retry_scopes.transports import client_policy
 from resilint.lint.nodes import (
+    DEFINITIONS,
     call_argument,
     is_false,
     is_none,
     keyword_args,
+    kwargs_name,
     number_of,
     string_of,
 )
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope
+from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -99,15 +102,50 @@ def retry_subclass_defaults(rec: Recogniser, call: CallSite) -> Optional[Dict[st
     found = _subclass_called(rec, call, RETRY)
     if found is None:
         return None
+    return _init_defaults(rec, found[1]) if found[1] is not None else {}
+
+
+def _init_defaults(rec: Recogniser, init: FunctionInfo) -> Dict[str, cst.Arg]:
+    """The keywords a ``Retry`` subclass's ``__init__`` fills in: ``kwargs.setdefault("k", v)``,
+    ``kwargs["k"] = v`` (``kwargs.get("k", v)``: ``v``, for callers that pass none)."""
     defaults: Dict[str, cst.Arg] = {}
-    init = found[1]
-    for site in rec.model.calls_in(init.scope) if init is not None else ():
+    for site in rec.model.calls_in(init.scope):
         func, args = site.node.func, site.node.args
         if isinstance(func, cst.Attribute) and func.attr.value == "setdefault" and len(args) == 2:
             key = string_of(args[0].value)
             if key is not None:
                 defaults[key] = cst.Arg(value=args[1].value, keyword=cst.Name(key))
+    kwargs = kwargs_name(init.node)
+    for node in iter_nodes(init.node.body, stop_at=DEFINITIONS):  # type: ignore[attr-defined]
+        if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript)):
+            continue
+        target = node.targets[0].target
+        elements = target.slice
+        if not (isinstance(target.value, cst.Name) and target.value.value == kwargs and len(elements) == 1
+                and isinstance(elements[0].slice, cst.Index)):
+            continue
+        key = string_of(elements[0].slice.value)
+        value = node.value
+        if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get"
+                and len(value.args) == 2 and string_of(value.args[0].value) == key):
+            value = value.args[1].value
+        if key is not None:
+            defaults[key] = cst.Arg(value=value, keyword=cst.Name(key))
     return defaults
+
+
+def subclass_unsafe_methods(rec: Recogniser) -> List[Setting]:
+    """For each class of the file that extends ``Retry``, the POST or PATCH its ``__init__``
+    adds to the methods retried (``kwargs["allowed_methods"] = DEFAULT_ALLOWED_METHODS |
+    {"POST"}``): every instance made without ``allowed_methods=`` retries them, in any module."""
+    found = []
+    for cls in rec.model.classes:
+        subclass = _retry_subclass(rec, cls, RETRY)
+        if subclass is not None and subclass[1] is not None:
+            unsafe = _unsafe_methods(rec, _init_defaults(rec, subclass[1]), subclass[1].scope, 1 << 62)
+            if unsafe is not None:
+                found.append(unsafe)
+    return found
 
 
 def adapter_subclass(rec: Recogniser, call: CallSite) -> bool:
@@ -129,10 +167,13 @@ def adapter_subclass(rec: Recogniser, call: CallSite) -> bool:
 def _subclass_called(rec: Recogniser, call: CallSite, bases: FrozenSet[str]) -> Optional[Tuple[ClassInfo, Optional[FunctionInfo]]]:
     """The class of the file ``call`` makes, when it extends one of ``bases``, with its own
     ``__init__`` if it has one."""
+    cls = rec.model.resolve(call.node.func, call.scope, call.order)
+    return _retry_subclass(rec, cls, bases) if isinstance(cls, ClassInfo) else None
+
+
+def _retry_subclass(rec: Recogniser, cls: ClassInfo, bases: FrozenSet[str]) -> Optional[Tuple[ClassInfo, Optional[FunctionInfo]]]:
+    """``cls`` when it extends one of ``bases``, with its own ``__init__`` if it has one."""
     model = rec.model
-    cls = model.resolve(call.node.func, call.scope, call.order)
-    if not isinstance(cls, ClassInfo):
-        return None
     outer = cls.scope.parent or model.module_scope
     if not any(normalise(model.qualified_name(base, outer, 1 << 62)) in bases for base in cls.bases):
         return None

@@ -147,7 +147,10 @@ class RetriedNonIdempotentCall(ProjectRule):
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
     PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after
-    read errors.
+    read errors. So does a `Retry` subclass whose `__init__` adds them for the instances made
+    without `allowed_methods=` (`kwargs.setdefault("allowed_methods", ...)`, or
+    `kwargs["allowed_methods"] = kwargs.get("allowed_methods", ...)`), reported in the class
+    wherever its instances are made.
 
     ## Why is this bad?
     A timeout or a reset connection does not tell the client whether the server acted: often it
@@ -978,6 +981,19 @@ class RetriedNonIdempotentCall(ProjectRule):
             """,
         ),
         Invalid(
+            # every instance made without `allowed_methods=` retries POST, in any module
+            """
+            from urllib3 import Retry
+
+            class ApiRetry(Retry):
+                def __init__(self, **kwargs):
+                    kwargs["allowed_methods"] = kwargs.get("allowed_methods", Retry.DEFAULT_ALLOWED_METHODS | {"POST"})
+                    super().__init__(**kwargs)
+            """,
+            line=5,
+            message="includes POST",
+        ),
+        Invalid(
             """
             import requests
             from celery import shared_task
@@ -1015,17 +1031,16 @@ class RetriedNonIdempotentCall(ProjectRule):
         model = ctx.model
         found = retry_scopes(model)
         reported: Set[int] = set()
-        for policy in found.policies:
-            if policy.unsafe_methods is not None:
-                node = policy.unsafe_methods.node or policy.node
-                if id(node) not in reported:
-                    reported.add(id(node))
-                    ctx.report(
-                        node,
-                        f"{policy.unsafe_methods.detail}: a request the server applied before the "
-                        "connection broke is sent again",
-                        anchor=node,
-                    )
+        unsafe = [(policy.unsafe_methods, policy.node) for policy in found.policies if policy.unsafe_methods is not None]
+        for setting, node in unsafe + [(setting, setting.node) for setting in found.unsafe_defaults]:
+            node = setting.node or node
+            if id(node) not in reported:
+                reported.add(id(node))
+                ctx.report(
+                    node,
+                    f"{setting.detail}: a request the server applied before the connection broke is sent again",
+                    anchor=node,
+                )
         finder = RequestFinder(model)
         raised = {id(function): raises for function, raises in raised_errors(model)}
         is_project_class, ancestry = file_classes(model)
