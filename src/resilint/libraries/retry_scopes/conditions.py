@@ -6,16 +6,17 @@ from __future__ import annotations
 import ast
 import re
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Callable, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from resilint.lint.nodes import dotted_name, expression_nodes, keyword_args, number_of, string_of
-from resilint.lint.semantic import FunctionInfo
+from resilint.lint.semantic import FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.model import Policy
+    from resilint.libraries.retry_scopes.recogniser import Recogniser
     from resilint.lint.semantic import SemanticModel
 
 # Names that hold the state of polled work: ``job.status``, ``state``, ``is_done()``, ``r["phase"]``.
@@ -488,3 +489,51 @@ def without_attempt_limits(test: cst.BaseExpression) -> Optional[cst.BaseExpress
     ) and any(_ATTEMPTS.search((dotted_name(side) or "").rsplit(".", 1)[-1]) for side in (test.left, test.comparisons[0].comparator)):
         return None
     return test
+
+
+def raised_on_polled_state(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """The module raises this error, and every time on the state it read (``if desc["Status"]
+    in ("SUBMITTED", "STARTED"): raise StatementNotFinished``), never in an ``except`` handler:
+    a job that is not done yet, not a failure passed on (nor a partial answer, ``if
+    unprocessed: raise``, which a throttled service sends)."""
+    name = rec.expr_name(expr, scope, order)
+    raises = rec.model.derived(_RAISES, lambda: _raise_sites(rec.model))
+    sites = raises.get(name or "", [])
+    return bool(sites) and all(sites)
+
+
+def _raise_sites(model: SemanticModel) -> Dict[str, List[bool]]:
+    """For each error the module raises by name: whether each ``raise`` is outside ``except``
+    handlers, under an ``if`` that tests a polled state."""
+    found: Dict[str, List[bool]] = {}
+
+    class Visitor(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.handlers = 0
+            self.tests: List[cst.BaseExpression] = []
+
+        def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+            self.handlers += 1
+
+        def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
+            self.handlers -= 1
+
+        def visit_If(self, node: cst.If) -> None:
+            self.tests.append(node.test)
+
+        def leave_If(self, original_node: cst.If) -> None:
+            self.tests.pop()
+
+        def visit_Raise(self, node: cst.Raise) -> None:
+            if node.exc is None:
+                return
+            exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+            name = model.qualified_name(exc, model.module_scope, 1 << 62)  # errors are module-level classes
+            if name is not None:
+                found.setdefault(name, []).append(self.handlers == 0 and bool(self.tests) and polls_state(self.tests[-1]))
+
+    model.module.visit(Visitor())
+    return found
+
+
+_RAISES = object()  # ``derived`` key: qualified error name → whether each raise is on a polled state

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import polls_state
+from resilint.libraries.retry_scopes.conditions import raised_on_polled_state
 from resilint.libraries.retry_scopes.decorators import decorator_policy
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
@@ -75,7 +75,7 @@ def build_policy(
     if policy.retry_on.kind == ON_RESULT and retry is not None:
         followed = rec.follow(retry.value, scope, order)
         retried = [t for n in iter_nodes(followed) if isinstance(n, cst.Call) for t in retried_types(rec, n, scope, order)]
-        policy.polls_result = all(_raised_on_polled_state(rec, t, scope, order) for t in retried)
+        policy.polls_result = all(raised_on_polled_state(rec, t, scope, order) for t in retried)
     return policy
 
 
@@ -280,7 +280,7 @@ def _only_try_again(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, ord
     the job's state is RUNNING)."""
     elements = _types(rec, expr, scope, order)
     return bool(elements) and all(
-        rec.expr_name(e, scope, order) == "tenacity.TryAgain" or _raised_on_polled_state(rec, e, scope, order)
+        rec.expr_name(e, scope, order) == "tenacity.TryAgain" or raised_on_polled_state(rec, e, scope, order)
         for e in elements
     )
 
@@ -297,55 +297,6 @@ def retried_types(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> 
         return []
     argument = call_argument(call, "exception_types", 0)
     return _types(rec, argument.value, scope, order) if argument is not None else []
-
-
-def _raised_on_polled_state(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
-    """The module raises this error, and every time on the state it read (``if desc["Status"]
-    in ("SUBMITTED", "STARTED"): raise StatementNotFinished``), never in an ``except`` handler:
-    a job that is not done yet, not a failure passed on (nor a partial answer, ``if
-    unprocessed: raise``, which a throttled service sends)."""
-    name = rec.expr_name(expr, scope, order)
-    raises = rec.model.derived(_RAISES, lambda: _raise_sites(rec))
-    sites = raises.get(name or "", [])
-    return bool(sites) and all(sites)
-
-
-def _raise_sites(rec: Recogniser) -> Dict[str, List[bool]]:
-    """For each error the module raises by name: whether each ``raise`` is outside ``except``
-    handlers, under an ``if`` that tests a polled state."""
-    found: Dict[str, List[bool]] = {}
-    model = rec.model
-
-    class Visitor(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.handlers = 0
-            self.tests: List[cst.BaseExpression] = []
-
-        def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
-            self.handlers += 1
-
-        def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
-            self.handlers -= 1
-
-        def visit_If(self, node: cst.If) -> None:
-            self.tests.append(node.test)
-
-        def leave_If(self, original_node: cst.If) -> None:
-            self.tests.pop()
-
-        def visit_Raise(self, node: cst.Raise) -> None:
-            if node.exc is None:
-                return
-            exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
-            name = model.qualified_name(exc, model.module_scope, 1 << 62)  # errors are module-level classes
-            if name is not None:
-                found.setdefault(name, []).append(self.handlers == 0 and bool(self.tests) and polls_state(self.tests[-1]))
-
-    model.module.visit(Visitor())
-    return found
-
-
-_RAISES = object()  # ``derived`` key: qualified error name → whether each raise is on a polled state
 
 
 def retry_with(rec: Recogniser, call: CallSite) -> None:

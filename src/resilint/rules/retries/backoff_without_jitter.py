@@ -132,7 +132,8 @@ class BackoffWithoutJitter(ProjectRule):
     (a tenacity policy whose only `retry=` is `retry_if_result`/`retry_if_not_result` is such a
     poll: an attempt that raises is not repeated; so is one that retries only `TryAgain` or an
     error that the module raises only on the state it read, never in an `except` handler: `if
-    desc["Status"] in ("SUBMITTED", "STARTED"): raise StatementNotFinished`; an error raised on
+    desc["Status"] in ("SUBMITTED", "STARTED"): raise StatementNotFinished`, also as a celery
+    task's `autoretry_for`; an error raised on
     a partial answer, `if unprocessed: raise`, is a retry; so is a celery `self.retry()` outside
     any `except` under a test of a polled state (a bound on the attempts joined to it by `and`,
     `if not success and retries < 8:`, is not one), `if not available:`, `if not_found:`, or of what the task read
@@ -376,6 +377,21 @@ class BackoffWithoutJitter(ProjectRule):
             except Post.DoesNotExist:
                 raise self.retry()
             post.notify()
+        """,
+        # the only error celery retries is raised while the polled job is still running
+        """
+        from celery import shared_task
+        from jobs.models import Item
+
+        class StillRunning(Exception):
+            pass
+
+        @shared_task(bind=True, autoretry_for=(StillRunning,), retry_backoff=5, max_retries=480, retry_jitter=False)
+        def poll(self, item_id):
+            status = Item.objects.get(pk=item_id).refresh_status()
+            if status == "in_progress":
+                raise StillRunning(item_id)
+            return status
         """,
         # a celery task that waits for the row its enqueuing request commits: a poll
         """
