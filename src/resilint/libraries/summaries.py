@@ -408,6 +408,8 @@ def _default_set_before(model: SemanticModel, site: CallSite) -> bool:
     sets 5 s, connects, and puts ``None`` back)."""
     if model.text is not None and "setdefaulttimeout" not in model.text:
         return False
+    if model.call_name(site) in _CONNECT_ON_USE:
+        site = _first_use(model, site) or site
     around = {id(node) for node in site.stack}
     return any(
         setter.scope is site.scope and setter.order < site.order and setter.node.args
@@ -415,6 +417,23 @@ def _default_set_before(model: SemanticModel, site: CallSite) -> bool:
         and all(id(node) in around for node in setter.stack if isinstance(node, _ENCLOSING))
         for setter in model.calls_in(site.scope)
     )
+
+
+# Clients that connect at their first request, not when made: they wait the socket default set
+# when that request is sent (``proxy = ServerProxy(url)``, ``socket.setdefaulttimeout(5)``,
+# ``proxy.status()``).
+_CONNECT_ON_USE = frozenset({"xmlrpc.client.ServerProxy", "http.client.HTTPConnection", "http.client.HTTPSConnection"})
+
+
+def _first_use(model: SemanticModel, site: CallSite) -> Optional[CallSite]:
+    """The first call through the local name the client ``site`` makes is assigned to."""
+    names = [name for name, bindings in site.scope.bindings.items() if any(b.expr is site.node for b in bindings)]
+    uses = [
+        call for call in model.calls_in(site.scope)
+        if call.order > site.order and isinstance(call.node.func, cst.Attribute)
+        and isinstance(call.node.func.value, cst.Name) and call.node.func.value.value in names
+    ]
+    return min(uses, key=lambda call: call.order) if len(names) == 1 and uses else None
 
 
 _MAX_CALLEES = 3  # the objects one call may go to that the summary keeps (``(a or b).get``)

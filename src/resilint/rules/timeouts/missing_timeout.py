@@ -308,6 +308,9 @@ class MissingTimeout(ProjectRule):
     routine, a script's `main`) holds only for the processes that run it, which the code does
     not tell, so it changes nothing here, except for the calls that function makes after it,
     in a block around them (`socket.setdefaulttimeout(5)`, then `ServerProxy(url).version()`).
+    A client that connects at its first request (an XML-RPC `ServerProxy`, an `http.client`
+    connection) waits the default set before that request, wherever it was made
+    (`proxy = ServerProxy(url)`, `socket.setdefaulttimeout(5)`, `proxy.status()`).
 
     A client request handed to a function that calls it in a thread (`asyncio.to_thread(
     requests.get, url)`, an executor's `submit`, `loop.run_in_executor(None, requests.get,
@@ -449,6 +452,14 @@ class MissingTimeout(ProjectRule):
         import socket
         def greet(sock, address):
             sock.connect(address)
+        """,
+        # the proxy connects at its first request, after the default is set
+        """
+        import socket, xmlrpc.client
+        def status(url):
+            proxy = xmlrpc.client.ServerProxy(url)
+            socket.setdefaulttimeout(5)
+            return proxy.status()
         """,
         # the module sets the default every socket of the process starts with
         """
