@@ -89,22 +89,40 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
         chosen = results[kinds.index(WAIT_EXPONENTIAL)]
     else:
         chosen = results[0]
-    kind, detail, call, via, fallback = chosen
+    policy.wait = _judged_pause(rec, chosen, loop)
+    if chosen[0] in (WAIT_FIXED, WAIT_EXPONENTIAL):
+        # a pause without a random term on a failure path of its own (another ``except``
+        # handler, another branch) is that path's wait, to fix as well
+        paths = [chosen]
+        for result in results:
+            if result[0] in (WAIT_FIXED, WAIT_EXPONENTIAL) and all(_exclusive(result[2], other[2]) for other in paths):
+                paths.append(result)
+        policy.more_waits = tuple(_judged_pause(rec, result, loop) for result in paths[1:])
+
+
+def _judged_pause(rec: Recogniser, result: Tuple[str, str, CallSite, Optional[str], bool], loop: cst.CSTNode) -> Setting:
+    """The wait of one pause of a loop: (kind, the delay's text, the sleep, the other module's
+    function the delay depends on, whether it is the code's own where the server sent none)."""
+    kind, detail, call, via, fallback = result
     name = (rec.name(call) if rec.slept(call) is None else code_of(call.node.func)) or "sleep"
     before = LIBRARY_SLEEPERS.get(rec.name(call) or "", (0, ""))[0]
     if detail and before:  # ``deferLater(reactor, 5)``: what it is given before the delay too
         detail = ", ".join([*(code_of(arg.value) for arg in call.node.args[:before]), detail])
     text = _described(rec, name, detail, kind, _sleep_argument(rec, call), call, loop, fallback)
-    policy.wait = Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
+    return Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
 
 
 def _exclusive(one: CallSite, other: CallSite) -> bool:
-    """Whether the two calls are on different branches of an ``if`` (its body, its ``else``):
-    no pass makes both."""
+    """Whether the two calls are on different branches of an ``if`` (its body, its ``else``)
+    or in different ``except`` handlers of one ``try``: no pass makes both."""
     for statement in reversed(one.stack):
         if isinstance(statement, cst.If) and any(node is statement for node in other.stack):
             inside = [any(node is call.node for node in iter_nodes(statement.body)) for call in (one, other)]
             if inside[0] != inside[1]:
+                return True
+        if isinstance(statement, (cst.Try, cst.TryStar)) and any(node is statement for node in other.stack):
+            handlers = [next((h for h in statement.handlers if any(n is h for n in call.stack)), None) for call in (one, other)]
+            if None not in handlers and handlers[0] is not handlers[1]:
                 return True
     return False
 

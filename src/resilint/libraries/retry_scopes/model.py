@@ -59,6 +59,9 @@ class Policy:
     max_attempts: Limit = UNKNOWN
     time_limit: Limit = UNKNOWN  # seconds, None = no time limit, "unknown"
     wait: Setting = field(default_factory=lambda: Setting(UNKNOWN))
+    # A hand-written loop's other pauses without a random term, beside ``wait`` (one per
+    # failure path: ``except StallError: sleep(2)`` … ``except HTTPError: sleep(2)``)
+    more_waits: Tuple[Setting, ...] = ()
     retry_on: Setting = field(default_factory=lambda: Setting(UNKNOWN))
     # Catch-all handlers (bare ``except:``, ``except Exception``) that go round again in a
     # hand-written loop or around celery's ``self.retry()`` (RES205 reports on them).

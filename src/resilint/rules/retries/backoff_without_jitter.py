@@ -89,7 +89,9 @@ class BackoffWithoutJitter(ProjectRule):
       r.headers:` assigns over) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
       `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
-      else: sleep(n)`), whatever the other branch waits. A pause taken in slices by a loop of
+      else: sleep(n)`, or in an `except` handler of its own), whatever the other branch waits,
+      and each such path without a random term is a finding of its own (a loop whose three
+      handlers each wait `RETRY_DELAY` has three; pauses one after the other on one path are one). A pause taken in slices by a loop of
       its own that only sleeps (`for _ in range(10): if self.should_stop: return;
       time.sleep(0.1)`) is the loop's pause. A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
@@ -885,6 +887,22 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        # each failure path waits its own constant: each is a finding
+        Invalid(
+            """
+            import time, requests
+            RETRY_DELAY = 2
+            def download(url):
+                for attempt in range(3):
+                    try:
+                        return requests.get(url, timeout=(3, 30))
+                    except requests.ConnectionError:
+                        time.sleep(RETRY_DELAY)
+                    except requests.HTTPError:
+                        time.sleep(RETRY_DELAY)
+            """,
+            count=2,
+        ),
         # the code's own exponential wait, replaced by the server's only when it sends one
         Invalid(
             """
@@ -1881,11 +1899,12 @@ class BackoffWithoutJitter(ProjectRule):
                 # urllib3/httpx without backoff retry mostly failed connects; a hand-written
                 # loop without any sleep is outside what this rule can judge reliably.
                 continue
-            node = wait.node if wait.node is not None else policy.node
-            if id(node) in reported:
-                continue
-            reported.add(id(node))
-            ctx.report(node, _message(policy.library, wait.kind, wait.detail), anchor=node)
+            for pause in (wait, *policy.more_waits):
+                node = pause.node if pause.node is not None else policy.node
+                if id(node) in reported:
+                    continue
+                reported.add(id(node))
+                ctx.report(node, _message(policy.library, pause.kind, pause.detail), anchor=node)
 
     def check_project(self, ctx: ProjectContext) -> None:
         """Waits computed by a function of another module, judged from what it returns."""
