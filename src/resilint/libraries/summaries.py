@@ -1202,6 +1202,11 @@ def _argument(
     data = value_to_data(value) if value is not None else None
     text = code_of(expr, limit=None)
     parameter = _parameter(function, expr)
+    kept = None
+    if parameter is None and isinstance(expr, cst.Attribute):
+        kept = _kept_by_init(function, expr)
+        if kept is not None:
+            function, parameter = kept
     if parameter is None:
         return Argument(keyword, data, text, locate(expr))
     default = None
@@ -1213,7 +1218,24 @@ def _argument(
     params = function.node.params  # type: ignore[union-attr]
     positional = [p.name.value for p in (*params.posonly_params, *params.params)]
     position = positional.index(parameter.name.value) if parameter.name.value in positional else None
-    return Argument(keyword, data, text, locate(expr), parameter.name.value, position, default, default_text)
+    return Argument(keyword, data, text, locate(expr), parameter.name.value, position, default, default_text, kept is not None)
+
+
+def _kept_by_init(function: Optional[FunctionInfo], expr: cst.Attribute) -> Optional[Tuple[FunctionInfo, cst.Param]]:
+    """For ``self.timeout`` in a method other than ``__init__``: the class's ``__init__`` and its
+    parameter, when ``__init__`` sets the attribute once, to that parameter, and nothing else in
+    the class sets it."""
+    owner = function.owner if function is not None else None
+    if owner is None or function is None or function.name == "__init__" or not isinstance(function.node, cst.FunctionDef):
+        return None
+    params = function.node.params.params
+    if not params or not isinstance(expr.value, cst.Name) or expr.value.value != params[0].name.value:
+        return None
+    init = next((b.defined for b in owner.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)), None)
+    if init is None:
+        return None
+    parameter = _parameter(init, expr)
+    return (init, parameter) if parameter is not None else None
 
 
 def _parameter(function: Optional[FunctionInfo], expr: cst.BaseExpression) -> Optional[cst.Param]:

@@ -1196,7 +1196,7 @@ class _ProjectJudge:
                          f"on to `{_short(step.target)}`")
             for owner, step in forward.path
         )
-        wrapper = _short(callee.name)
+        wrapper = _short(callee.name[: -len(".__init__")] if callee.name.endswith(".__init__") else callee.name)
         if forward.keyword in args.keywords:
             given = args.value(forward.keyword)
             if given is None:
@@ -1357,7 +1357,7 @@ class _ProjectJudge:
             if inner.parameter is None or inner.held or inner.parameter not in args.keywords:
                 continue
             given = args.value(inner.parameter)
-            if given is None or given.parameter is None:
+            if given is None or given.parameter is None or given.kept_by_init:
                 continue
             yield Forward(
                 inner.client, inner.spec, given.parameter, given.position,
@@ -1365,12 +1365,34 @@ class _ProjectJudge:
                 step + inner.path,
             )
 
+    def _kept_for_clients(self, init: FunctionSummary) -> Iterator[Forward]:
+        """``self.timeout = timeout`` in ``__init__``, then ``timeout=self.timeout`` in a client
+        call of another method of the class: the constructor's callers decide that timeout."""
+        cls = split_last(init.name)[0]
+        for method in self.graph.module_of(init).functions.values():
+            if split_last(method.name)[0] != cls or method is init:
+                continue
+            for call in method.calls:
+                args = call.arguments
+                if args is None or not any(value.kept_by_init for value in args.values):
+                    continue
+                client = call.target if self.spec(call.target) is not None else self.object_client(call.target, method.place.path)
+                spec = self.spec(client) if client is not None else None
+                given = _given(args, spec) if spec is not None and spec.keyword is not None else None
+                if client is not None and spec is not None and given is not None and given.kept_by_init:
+                    yield Forward(
+                        client, spec, given.parameter,
+                        given.position - 1 if given.position is not None else None,  # ``self`` is bound by the construction
+                        value_from_data(given.default) if given.default is not None else None, given.default_text,
+                        ((method, call),),
+                    )
+
     def forwards(self, function: FunctionSummary) -> Optional[List[Forward]]:
         """What ``function`` passes on from its callers to clients, at any depth."""
         if function.name in self._forwards:
             return self._forwards[function.name]  # None while in progress: a cycle
         self._forwards[function.name] = None
-        found: List[Forward] = []
+        found: List[Forward] = list(self._kept_for_clients(function)) if function.name.endswith(".__init__") else []
         for call in function.calls:
             args = call.arguments
             if args is None:
@@ -1390,7 +1412,7 @@ class _ProjectJudge:
                 continue
             if client is not None and spec is not None and spec.keyword is not None:
                 given = _given(args, spec)
-                if given is not None and given.parameter is not None:
+                if given is not None and given.parameter is not None and not given.kept_by_init:
                     found.append(Forward(
                         client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
@@ -1399,7 +1421,7 @@ class _ProjectJudge:
                     # (a session whose mounted adapter fills in a timeout bounds callers passing none)
                     found.append(Forward(client, spec, None, None, None, None, step, spare_args=0 if args.forwards_args else None))
                 continue
-            if any(value.parameter is not None for value in args.values):
+            if any(value.parameter is not None and not value.kept_by_init for value in args.values):
                 found.extend(self._handed_on(function, call, step, near))
             if not args.forwards_kwargs or function.sets_timeout:
                 continue
@@ -1462,7 +1484,7 @@ def _leaves_timeout_out(args: Arguments, spec: TimeoutSpec) -> bool:
 def _passes_callers_arguments(args: Arguments) -> bool:
     """Whether a call passes something of its caller's on (its ``**kwargs``, or a parameter by
     keyword): only such a call can forward a timeout its caller gives."""
-    return args.forwards_kwargs or any(a.parameter is not None for a in args.values)
+    return args.forwards_kwargs or any(a.parameter is not None and not a.kept_by_init for a in args.values)
 
 
 def _passed_names(call: Call, slots: Collection[object]) -> List[str]:

@@ -215,6 +215,10 @@ class Argument:
     position: Optional[int] = None  # the parameter's index among positional parameters
     default: Optional[Dict[str, Any]] = None
     default_text: Optional[str] = None
+    # ``parameter`` is the class's ``__init__``'s, which keeps it on the object for this method
+    # (``self.timeout = timeout``, then ``timeout=self.timeout``): the constructor's callers
+    # decide the value, not this method's.
+    kept_by_init: bool = False
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -530,8 +534,8 @@ class ModuleSummary:
         def arguments(item: Optional[Arguments]) -> Optional[List[Any]]:
             if item is None:
                 return None
-            values = [[v.keyword, v.value, v.text, place(v.place), v.parameter, v.position, v.default, v.default_text]
-                      for v in item.values]
+            values = [[v.keyword, v.value, v.text, place(v.place), v.parameter, v.position, v.default, v.default_text,
+                       v.kept_by_init] for v in item.values]
             return _trimmed([list(item.keywords), item.positional, item.star, item.double_star, item.forwards_kwargs,
                              values, item.supplied, item.forwards_args], _ARGUMENTS)
 
@@ -600,7 +604,7 @@ class ModuleSummary:
                         tuple(intern(str(k)) for k in d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), bool(d[6]),
                         bool(d[7]),
                     )
-                values = tuple(Argument(v[0], v[1], v[2], place(v[3]), v[4], v[5], v[6], v[7]) for v in d[5])
+                values = tuple(Argument(v[0], v[1], v[2], place(v[3]), v[4], v[5], v[6], v[7], bool(v[8:] and v[8])) for v in d[5])
                 return Arguments(tuple(d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), values, bool(d[6]), bool(d[7]))
 
             def call(c: List[Any]) -> Call:

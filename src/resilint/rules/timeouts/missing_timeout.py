@@ -205,7 +205,9 @@ class MissingTimeout(ProjectRule):
     self._session.request(method, url, *args, **kwargs)`) is judged so at the calls that pass
     no more positional arguments than it names, through any number of such wrappers; a call
     that passes more may give the timeout there. A wrapper
-    whose own `timeout=None` default reaches the client is RES102 at the calls that keep it.
+    whose own `timeout=None` default reaches the client is RES102 at the calls that keep it,
+    and so is a class whose `__init__` keeps its `timeout=None` parameter on the object for
+    the requests of its methods, at the constructions that keep it.
     A wrapper handed the client function by its caller (`def call_api(self, endpoint,
     http_method, **kwargs): http_method(url, **kwargs)`, called as `self.call_api(endpoint,
     requests.get, **kwargs)`) sends with whatever each caller passes, through any number of

@@ -43,7 +43,10 @@ class UnboundedTimeout(ProjectRule):
     returns, or to a project wrapper that passes it on, under any name it gives the
     parameter (`raw_request(path, _timeout=None)` calling `session.get(url, timeout=_timeout)`)
     and through wrappers that hand their own parameter on to it (`execute_query(q,
-    _timeout=None)` calling `raw_request(q, _timeout=_timeout)`), also called through a library
+    _timeout=None)` calling `raw_request(q, _timeout=_timeout)`), or to a class that keeps it
+    for its requests (`def __init__(self, url, timeout=None): self.timeout = timeout`, then
+    `session.get(url, timeout=self.timeout)` in a method: a construction that gives no
+    timeout keeps the `None`, and is reported), also called through a library
     wrapper that calls it with the same arguments (`execute_query_sync =
     async_to_sync(execute_query)`; `sync_to_async`, `database_sync_to_async`, `functools.cache`). A constant that another module sets to
     what a project function returns (`settings.SOCKET_TIMEOUT = read_int(config, ...)` at

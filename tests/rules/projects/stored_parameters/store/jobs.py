@@ -2,7 +2,7 @@ from store.targets import RebindingTarget, RedisTarget
 
 
 def default_target(host):
-    return RedisTarget(host, 6379, 0)  # expect: RES102 "the default `socket_timeout=None` of `RedisTarget.__init__`"
+    return RedisTarget(host, 6379, 0)  # expect: RES102 "the default `socket_timeout=None` of `RedisTarget`"
 
 
 def bounded_target(host):
