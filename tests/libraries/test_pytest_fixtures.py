@@ -78,3 +78,41 @@ def test_a_url_read_from_a_fixture_that_serves_this_machine_is_the_test_runs_own
     # only the fixture that gives another host's URL is judged, and a helper's parameter
     # (no fixture: pytest gives those to tests and fixtures only)
     assert [(f["path"], f["line"]) for f in findings] == [("tests/test_pages.py", 28), ("tests/test_pages.py", 32)]
+
+
+def test_the_host_of_the_containers_the_test_run_starts_is_this_machines(tmp_path, cli):
+    write_tree(tmp_path, {
+        "tests/__init__.py": "",
+        "tests/conftest.py": """
+            import pytest
+
+            @pytest.fixture(scope="session")
+            def gitlab_url(docker_ip, docker_services):
+                return f"http://{docker_ip}:{docker_services.port_for('gitlab', 80)}"
+
+            @pytest.fixture(scope="session")
+            def partner_url(partner_host):
+                return f"https://{partner_host}/api"
+        """,
+        "tests/test_api.py": """
+            import requests
+
+            HOST = "127.0.0.1"
+
+            def test_version(gitlab_url):
+                requests.get(f"{gitlab_url}/api/v4/version")
+
+            def test_direct(docker_ip):
+                requests.get(f"http://{docker_ip}:8080/health")
+
+            def test_constant_host():
+                requests.get(f"http://{HOST}:8080/health")
+
+            def test_partner(partner_url):
+                requests.get(f"{partner_url}/status")
+        """,
+    })
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    # only the URL of another host is judged
+    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_api.py", 15)]

@@ -106,10 +106,11 @@ FRAMEWORK_URLS: FrozenSet[str] = frozenset({
 
 
 # pytest plugins' fixtures that are a server of this machine, or make one when called
-# (pytest-django, pytest-aiohttp, pytest-httpserver, pytest-httpbin, pytest-asyncio's free ports).
+# (pytest-django, pytest-aiohttp, pytest-httpserver, pytest-httpbin, pytest-asyncio's free ports),
+# or the host of the containers the test run starts (pytest-docker's ``docker_ip``).
 LOOPBACK_FIXTURES: FrozenSet[str] = frozenset({
     "live_server", "aiohttp_client", "aiohttp_server", "aiohttp_raw_server", "httpserver", "unused_tcp_port",
-    "unused_tcp_port_factory", "aiohttp_unused_port", "httpbin", "httpbin_secure", "httpbin_both",
+    "unused_tcp_port_factory", "aiohttp_unused_port", "httpbin", "httpbin_secure", "httpbin_both", "docker_ip",
 })
 # ``Call.url_from`` of a URL read from a test's fixture the file does not define (a
 # ``conftest.py``'s): the project pass tells whether that fixture serves this machine.
@@ -283,10 +284,14 @@ def _returned_by(model: SemanticModel, call: cst.Call, site: CallSite) -> Option
     return returned if isinstance(_head(returned), (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString)) else None
 
 
+_SCHEME_ONLY = re.compile(r"^[a-z][a-z0-9+.-]*://$", re.I)
+
+
 def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
     """The part of a URL or address that holds its start: the left of ``base + "/path"``, the
     host of a socket address ``("localhost", port)``, the value a template starts with
-    (``f"{BASE_URL}/health"``, ``"{}/health".format(BASE_URL)``)."""
+    (``f"{BASE_URL}/health"``, ``"{}/health".format(BASE_URL)``) or puts right after the
+    scheme (``f"http://{HOST}:{PORT}/"``)."""
     while True:
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
             expr = expr.left
@@ -294,6 +299,9 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
             expr = expr.elements[0].value
         elif isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringExpression):
             expr = expr.parts[0].expression
+        elif (isinstance(expr, cst.FormattedString) and len(expr.parts) > 1 and isinstance(expr.parts[0], cst.FormattedStringText)
+              and _SCHEME_ONLY.match(expr.parts[0].value) and isinstance(expr.parts[1], cst.FormattedStringExpression)):
+            expr = expr.parts[1].expression  # the host of ``f"http://{docker_ip}:{port}/"``
         elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"
               and re.match(r"\{0?\}", string_of(expr.func.value) or "") and expr.args and expr.args[0].keyword is None
               and not expr.args[0].star):

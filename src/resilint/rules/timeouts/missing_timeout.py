@@ -261,7 +261,8 @@ class MissingTimeout(ProjectRule):
     `url_for(...)` in an app context whose `SERVER_NAME` is the test server), and for a URL
     read from a pytest fixture that gives the test a server of this machine: a plugin's
     (`live_server.url` of pytest-django, `aiohttp_client`, `aiohttp_server`, `httpserver` and its
-    `url_for(...)`, pytest-httpbin's `httpbin`), also for a client that waits the socket
+    `url_for(...)`, pytest-httpbin's `httpbin`, pytest-docker's `docker_ip`, the host of the
+    containers the test run starts: `f"http://{docker_ip}:{port}"`), also for a client that waits the socket
     default (`urlopen(httpbin + "/robots.txt")`), or
     one of the file or of a `conftest.py` above it that returns or yields a URL of this machine,
     an object made with one (`Servers(base_url=f"http://127.0.0.1:{port}")`), or a plugin's
