@@ -635,8 +635,8 @@ class Forward:
     # ``spec`` are placeholders until then.
     held: str = ""
     # The first function on the path hands its own ``*args`` on towards the client: how many
-    # positional arguments beyond those it names a caller may pass before they reach the
-    # client's (where they may be the timeout); None when it hands on no ``*args``.
+    # positional arguments beyond those it names a caller may pass before one lands where the
+    # client takes its timeout; None when it hands on no ``*args``.
     spare_args: Optional[int] = None
 
     @property
@@ -1341,7 +1341,7 @@ class _ProjectJudge:
             last = forward.path[-1][1].arguments
             if name is None or spec is None or spec.keyword is None or last is None or not _leaves_timeout_out(last, spec):
                 continue
-            found.append(replace(forward, client=name, spec=spec, held=""))
+            found.append(replace(forward, client=name, spec=spec, held="", spare_args=_spare_args(last, spec)))
         return found
 
     def _handed_on(
@@ -1419,7 +1419,7 @@ class _ProjectJudge:
                     ))
                 elif args.forwards_kwargs and not function.sets_timeout and not args.supplied and _leaves_timeout_out(args, spec):
                     # (a session whose mounted adapter fills in a timeout bounds callers passing none)
-                    found.append(Forward(client, spec, None, None, None, None, step, spare_args=0 if args.forwards_args else None))
+                    found.append(Forward(client, spec, None, None, None, None, step, spare_args=_spare_args(args, spec)))
                 continue
             if any(value.parameter is not None and not value.kept_by_init for value in args.values):
                 found.extend(self._handed_on(function, call, step, near))
@@ -1479,6 +1479,15 @@ def _leaves_timeout_out(args: Arguments, spec: TimeoutSpec) -> bool:
         (args.star and not args.forwards_args) or args.positional > spec.position
     )
     return _given(args, spec) is None and not by_position
+
+
+def _spare_args(args: Arguments, spec: TimeoutSpec) -> Optional[int]:
+    """How many positional arguments a wrapper's ``*args`` may hand the client (after the
+    ones its call writes out) before one lands where the client takes its timeout; None when
+    the call hands on no ``*args`` of its own, or the client takes no timeout by position."""
+    if not args.forwards_args or spec.position is None:
+        return None
+    return max(spec.position - args.positional, 0)
 
 
 def _passes_callers_arguments(args: Arguments) -> bool:

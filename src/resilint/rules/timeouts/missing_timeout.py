@@ -203,7 +203,9 @@ class MissingTimeout(ProjectRule):
     location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`) does not. A wrapper
     that also hands its `*args` on (`def request(self, method, url, *args, **kwargs): return
     self._session.request(method, url, *args, **kwargs)`) is judged so at the calls that pass
-    no more positional arguments than it names, through any number of such wrappers; a call
+    no more positional arguments than it names, or too few more to reach the client's
+    timeout position (`url_socket_retry(urlopen, request)` into `def url_socket_retry(func,
+    *args, **kw): return func(*args, **kw)`), through any number of such wrappers; a call
     that passes more may give the timeout there. A wrapper
     whose own `timeout=None` default reaches the client is RES102 at the calls that keep it,
     and so is a class whose `__init__` keeps its `timeout=None` parameter on the object for
@@ -455,6 +457,18 @@ class MissingTimeout(ProjectRule):
         import socket
         def greet(sock, address):
             sock.connect(address)
+        """,
+        # the timeout handed on by position, in the retry helper's `*args`
+        """
+        from urllib.request import urlopen
+        def url_socket_retry(func, *args, **kw):
+            for _ in range(3):
+                try:
+                    return func(*args, **kw)
+                except OSError:
+                    pass
+        def head(request):
+            return url_socket_retry(urlopen, request, None, 5)
         """,
         # the proxy connects at its first request, after the default is set
         """
