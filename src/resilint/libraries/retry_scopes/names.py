@@ -116,6 +116,8 @@ LOCAL_MODULES = (
     "datetime.", "calendar.", "zoneinfo.", "dateutil.", "pytz.", "email.utils.", "wsgiref.handlers.format_date_time",
     # parsing and formatting text
     "urllib.parse.", "html.", "shlex.", "locale.",
+    # importing and inspecting this program's modules
+    "importlib.", "pkgutil.", "inspect.",
     # in-process queues, events and locks, and the wait that bounds them (its awaited call is
     # judged itself)
     "asyncio.Queue.", "asyncio.PriorityQueue.", "asyncio.LifoQueue.", "asyncio.Event.", "asyncio.Condition.",

@@ -191,6 +191,21 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a module imported by name, then its parent's: local work, a new name each pass
+        """
+        import importlib
+        def import_object(modname, objpath):
+            module = None
+            while module is None:
+                try:
+                    module = importlib.import_module(modname)
+                except ImportError:
+                    if "." not in modname:
+                        raise
+                    modname, _, name = modname.rpartition(".")
+                    objpath.insert(0, name)
+            return module
+        """,
         # dates turned into text and back: local work, whatever fails
         """
         import datetime, email.utils, time
