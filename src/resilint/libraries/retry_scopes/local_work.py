@@ -206,8 +206,10 @@ def _abstract(function: FunctionInfo) -> bool:
 def local_definition(rec: Recogniser, definition: Union[FunctionInfo, ClassInfo]) -> bool:
     """A function of the file whose every call (in the lambdas and functions it holds too) acts
     on this machine only, so that calling it reaches no other service; or a class of the file
-    (an exception raised on bad input) whose bases are builtins or such classes, with such
-    methods."""
+    (an exception raised on bad input, an object that only keeps what it is given) whose bases
+    are builtins or such classes, and whose construction (``__new__``, ``__init__``,
+    ``__post_init__``) makes only such calls: its other methods run when called, not when
+    it is made."""
     memo: Dict[int, bool] = rec.model.derived(_LOCAL_DEFINITIONS, dict)
     key = id(definition)
     if key not in memo:
@@ -216,11 +218,19 @@ def local_definition(rec: Recogniser, definition: Union[FunctionInfo, ClassInfo]
             _local_base(rec, base, definition) for base in definition.bases
         ):
             return False
+        nodes = [definition.node] if isinstance(definition, FunctionInfo) else [
+            bound.defined.node for name in _CONSTRUCTION for bound in definition.scope.bindings.get(name, ())
+            if isinstance(bound.defined, FunctionInfo)
+        ]
         memo[key] = all(
-            local_call(rec, call) for call in calls_within(rec, definition.node)
+            local_call(rec, call) for node in nodes for call in calls_within(rec, node)
             if called_definition(rec, call) is not definition  # calling itself again reaches nothing new
         )
     return memo[key]
+
+
+# The methods that run when a class is called.
+_CONSTRUCTION = ("__new__", "__init__", "__post_init__")
 
 
 def _local_base(rec: Recogniser, base: cst.BaseExpression, cls: ClassInfo) -> bool:

@@ -52,7 +52,8 @@ class RetryOnAnyError(Rule):
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover; `i += 1; continue`
     in the handler of a loop that works on `rows[i]`) or watch a polled
     state are not retry loops (see RES203), nor is a retried function, celery task or RQ job
-    that only computes (`1 / 0` in a test of the retries: no call, no attribute read), nor a
+    that only computes (`1 / 0` in a test of the retries: no call, no attribute read) or only
+    makes an object of the file whose construction does only local work, nor a
     retry of one attempt (`stop_after_attempt(1)`, `max_tries=1`, celery's `max_retries=0`:
     it retries nothing), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods, a
@@ -103,6 +104,22 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # the retried method only makes an object that keeps its argument; its property,
+        # which sends, runs later, outside the retry
+        """
+        import requests, tenacity
+        class Patch:
+            def __init__(self, diff_id):
+                assert diff_id, "diff_id required"
+                self.diff_id = diff_id
+            @property
+            def raw(self):
+                return requests.get(f"https://phab.example/D{self.diff_id}.diff", timeout=(3, 10)).text
+        class Reviews:
+            @tenacity.retry(stop=tenacity.stop_after_attempt(7), wait=tenacity.wait_random_exponential(max=60))
+            def patch(self, diff_id):
+                return Patch(diff_id)
+        """,
         # the handler skips to the next row of a page already read: the failed one is not tried again
         """
         import urllib.request
