@@ -554,15 +554,26 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
     own = _built_here(stmts)
     # the object a polled test reads: another exit that tests its attributes reads its state
     # too (``if cluster.leader.name != leader: return 200`` / ``if not cluster.failover: return 503``)
-    polled = {root for _, guards in exits for test in guards if polls_state(test) for root in _attribute_roots(test)}
+    polled = {root for _, guards in exits for test in guards if polls_state(test) for root in _state_roots(test)}
     return any(
         not any(
             (polls_state(test) and not _reads_only(test, own))
-            or (status_polarity(test) is None and _attribute_roots(test) & polled)
+            or (status_polarity(test) is None and _state_roots(test) & polled)
             for test in guards
         )
         for _, guards in exits
     )
+
+
+def _state_roots(test: cst.BaseExpression) -> Set[str]:
+    """The names a test reads a state of: through their attributes (``cluster`` of
+    ``cluster.leader.name``), or compared themselves (``result`` of ``result == "success"``,
+    beside ``result in ("busted", "testfailed")``)."""
+    compared = {
+        side.value for node in expression_nodes(test) if isinstance(node, cst.Comparison)
+        for side in [node.left] + [c.comparator for c in node.comparisons] if isinstance(side, cst.Name)
+    }
+    return _attribute_roots(test) | compared
 
 
 def _built_here(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
@@ -1119,12 +1130,15 @@ def _status_ifs(
 ) -> List[cst.If]:
     found = []
     loop_exits = has_exit(body) or bool(flags & assigned_names(body))
-    for node in walk_statements(body):
-        if not isinstance(node, cst.If):
-            continue
+    ifs = [node for node in walk_statements(body) if isinstance(node, cst.If)]
+    # what another test of the loop reads as a state (``result in ("busted", "testfailed")``)
+    polled = {root for node in ifs if polls_state(node.test) for root in _state_roots(node.test)}
+    for node in ifs:
         polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
         if polarity is None and answers:
             polarity = outcome_polarity(node.test)
+            if _state_roots(node.test) & polled:
+                continue  # ``result == "success"`` beside a test of other states of the same result: a poll
         if polarity is None or polls_state(node.test):
             continue  # (a success joined with a state it waits for: a poll)
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)

@@ -380,6 +380,23 @@ class BackoffWithoutJitter(ProjectRule):
                 raise self.retry()
             post.notify()
         """,
+        # a job's result read until it is one of its final states, success among them: a poll
+        """
+        import time, requests
+        def job_result(push_id):
+            try:
+                return requests.get("https://ci.example/jobs", params={"push": push_id}, timeout=(3, 10)).json()["result"]
+            except Exception:
+                return None
+        def wait_for(push_id, interval):
+            while True:
+                result = job_result(push_id)
+                if result == "success":
+                    return True
+                if result in ("busted", "testfailed"):
+                    return False
+                time.sleep(interval)
+        """,
         # the only error celery retries is raised while the polled job is still running
         """
         from celery import shared_task

@@ -80,7 +80,8 @@ class UnboundedRetry(Rule):
     redirects by hand (a 3xx status is no failure), a tenacity poll on the result only (also `retry_if_exception_type` of an error the module
     raises only on the state it read, never in an `except` handler), and a watch
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
-    return`, `if result.response.flags & dns.flags.AD: break`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
+    return`, `if result == "success": return` beside `if result in ("busted", "testfailed"):
+    return False`, `if result.response.flags & dns.flags.AD: break`, `if result.get("validated"): return`, `if profit <= limit: break`, `if newsum ==
     checksum: return`) and tolerates
     failed reads meanwhile, a loop that goes round only on a success status saying the answer
     is not ready (`elif r.status_code == 204: sleep(...)`) while every other status leaves or
