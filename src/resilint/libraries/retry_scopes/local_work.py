@@ -74,6 +74,9 @@ _LOCAL_METHODS = frozenset({
     # and a parsed XML document's (``dom.getElementsByTagName("issue")``): the DOM API's own names
     "getElementsByTagName", "getElementsByTagNameNS", "getElementById", "getAttribute", "getAttributeNS",
     "hasAttribute", "toxml", "toprettyxml",
+    # and a date's or a duration's conversions (``issue_date.timetuple()``)
+    "timetuple", "utctimetuple", "strftime", "isoformat", "isocalendar", "isoweekday", "weekday", "toordinal",
+    "total_seconds",
 })
 # Also "no data yet" on a non-blocking socket (TLS wanting more of the record included).
 _TIMEOUTS = frozenset({

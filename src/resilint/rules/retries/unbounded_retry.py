@@ -216,8 +216,9 @@ class UnboundedRetry(Rule):
             found = {}
             while i <= 1:
                 day = datetime.datetime.strptime(first if i == 0 else second, "%Y-%m-%d")
+                before = day + datetime.timedelta(days=-1)
                 try:
-                    text = format_date_time(time.mktime(day.timetuple()))
+                    text = format_date_time(time.mktime(before.timetuple()))
                 except OverflowError:
                     time.sleep(1)
                     continue
