@@ -336,10 +336,17 @@ def server_delay(
     expr: cst.BaseExpression, follow: Optional[Callable[[cst.BaseExpression], cst.BaseExpression]] = None,
 ) -> bool:
     """A delay the server sends: ``response.retry_after``, ``headers["Retry-After"]``,
-    ``headers.get("Retry-After")`` (without a default of the code's own), in ``int()``/``float()``,
-    or a name assigned one (``follow``)."""
-    while isinstance(expr, cst.Call) and dotted_name(expr.func) in ("int", "float") and len(expr.args) == 1:
-        expr = expr.args[0].value
+    ``headers.get("Retry-After")`` (without a default of the code's own), in ``int()``/``float()``
+    or as a duration's seconds (``exc.retry_after.total_seconds()``), or a name assigned one
+    (``follow``)."""
+    while True:
+        if isinstance(expr, cst.Call) and dotted_name(expr.func) in ("int", "float") and len(expr.args) == 1:
+            expr = expr.args[0].value
+        elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "total_seconds"
+              and not expr.args):
+            expr = expr.func.value
+        else:
+            break
     if isinstance(expr, cst.Name) and follow is not None:
         followed = follow(expr)
         return followed is not expr and server_delay(followed)
@@ -468,6 +475,9 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
                     rec.server_fallback = True
                     continue  # the server's delay on this path; the code's own on the others is judged
                 kind = _delay(rec, value, function.scope, at, loop, depth + 1)
+                if kind == _SERVER and len(definitions) > 1:
+                    rec.server_fallback = True
+                    continue  # ``0.5 + exc.retry_after.total_seconds()``: the server's, padded
             for aug in augmented:
                 kind = _augmented(rec, name, kind, aug, function.scope, loop, depth)
             kinds.add(kind)

@@ -84,7 +84,8 @@ class BackoffWithoutJitter(ProjectRule):
       a setting (`times = settings.get_query_retry_limit()`, then `10 * (retries - times + 1)`)
       is judged as the same wait from a number written out. A server's `Retry-After` (or its
       rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`) is the server's; the code's
-      own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`, a
+      own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`,
+      a handler's own delay beside one that waits `exc.retry_after.total_seconds()`, a
       helper's `return 60` after it, or `wait = 2 ** n` that an `if "Retry-After" in
       r.headers:` assigns over) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
@@ -904,6 +905,28 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        # one handler waits the server's flood-control delay, another the code's own growing one
+        Invalid(
+            """
+            import asyncio
+            class RetryAfter(Exception):
+                retry_after = None
+            class NetworkError(Exception):
+                pass
+            async def network_loop(action, interval):
+                current = interval
+                while True:
+                    try:
+                        await action()
+                        break
+                    except RetryAfter as exc:
+                        current = 0.5 + exc.retry_after.total_seconds()
+                    except NetworkError:
+                        current = 1 if current == 0 else min(30, 1.5 * current)
+                    await asyncio.sleep(current)
+            """,
+            message="grows exponentially but has no random term when the server sends no `Retry-After`",
+        ),
         # each failure path waits its own constant: each is a finding
         Invalid(
             """
