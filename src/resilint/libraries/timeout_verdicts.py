@@ -1227,8 +1227,15 @@ class _ProjectJudge:
                 how=f"is called through `{wrapper}` without a timeout",
             )
             return ProjectVerdict(judgement.code, call.place, judgement.message, related) if judgement else None
-        if forward.position is not None and args.positional > forward.position:
-            return None  # passed by position: its value is not recorded
+        slot = forward.position - (self.graph.values.offset(call, callee, call.place.path) or 0) if forward.position is not None else None
+        if slot is not None and args.positional > slot:
+            # passed by position: judged when it is a ``None`` written there
+            if ("none",) not in (ref for at, ref in call.passed if at == slot):
+                return None
+            judgement = judge_given(_NO_TIMEOUT, "None", forward.client, forward.spec, self.settings.max_timeout)
+            if judgement is None:
+                return None
+            return ProjectVerdict(judgement.code, call.place, f"{judgement.message} (passed through `{wrapper}`)", related)
         if forward.default is None:
             return None
         judgement = judge_given(
@@ -1381,8 +1388,7 @@ class _ProjectJudge:
                 given = _given(args, spec) if spec is not None and spec.keyword is not None else None
                 if client is not None and spec is not None and given is not None and given.kept_by_init:
                     yield Forward(
-                        client, spec, given.parameter,
-                        given.position - 1 if given.position is not None else None,  # ``self`` is bound by the construction
+                        client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text,
                         ((method, call),),
                     )
@@ -1529,6 +1535,8 @@ def _functions_as_called(graph: "ProjectGraph") -> Tuple[Dict[str, List[Function
     return as_called, bound
 
 
+# ``None`` passed where a client takes its timeout: no timeout at all.
+_NO_TIMEOUT = TimeoutValue((Phase("", None, "None (no timeout at all)"),), literal=False, scalar=False)
 # A default filled in by a wrapper bounds its callers: only an unbounded or excessive one matters.
 _DEFAULT_CHECKS = frozenset({"RES102", "RES105"})
 

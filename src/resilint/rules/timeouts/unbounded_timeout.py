@@ -46,7 +46,8 @@ class UnboundedTimeout(ProjectRule):
     _timeout=None)` calling `raw_request(q, _timeout=_timeout)`), or to a class that keeps it
     for its requests (`def __init__(self, url, timeout=None): self.timeout = timeout`, then
     `session.get(url, timeout=self.timeout)` in a method: a construction that gives no
-    timeout keeps the `None`, and is reported), also called through a library
+    timeout keeps the `None`, and is reported), by keyword or by position (`fetch(url,
+    None)`), also called through a library
     wrapper that calls it with the same arguments (`execute_query_sync =
     async_to_sync(execute_query)`; `sync_to_async`, `database_sync_to_async`, `functools.cache`). A constant that another module sets to
     what a project function returns (`settings.SOCKET_TIMEOUT = read_int(config, ...)` at
@@ -114,6 +115,15 @@ class UnboundedTimeout(ProjectRule):
     message = "unbounded timeout"
     triggers = TRIGGERS
     VALID = [
+        # the method's timeout given by position: the default is not kept
+        """
+        import requests
+        class Api:
+            def fetch(self, url, timeout=None):
+                return requests.get(url, timeout=timeout)
+        def main(url, settings):
+            return Api().fetch(url, settings.TIMEOUT)
+        """,
         # a generic wait without a deadline when none is configured: the program's own choice
         """
         import asyncio
@@ -153,6 +163,18 @@ class UnboundedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # `None` handed to the wrapper by position
+        Invalid(
+            """
+            import requests
+            def fetch(url, timeout):
+                return requests.get(url, timeout=timeout)
+            def main(url):
+                return fetch(url, None)
+            """,
+            line=5,
+            message="(passed through `fetch`)",
+        ),
         Invalid(
             # `--timeout` defaults to 0: `0 or None` is None, no limit at all
             """
