@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple, Union
 import libcst as cst
 
 from resilint.lint.nodes import code_of, is_none, number_of, string_of
-from resilint.lint.semantic import Scope, SemanticModel
+from resilint.lint.semantic import Binding, Scope, SemanticModel
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
 HTTPX_PHASES = ("connect", "read", "write", "pool")
@@ -76,6 +76,10 @@ class TimeoutEvaluator:
         reassigned) has no single value without flow analysis, so it is unknown.
         """
         scope, order, hops = self.scope, self.order, 0
+        kept = self._instance_constant(expr)
+        if kept is not None:
+            expr, scope, order = kept.expr, kept.scope, kept.order  # type: ignore[assignment]
+            hops += 1
         while isinstance(expr, cst.Name) and expr.value not in ("None", "True", "False"):
             binding = self.model.lookup(expr.value, scope, order)
             if binding is None or binding.expr is None or hops > 20:
@@ -85,6 +89,22 @@ class TimeoutEvaluator:
             expr, scope, order = binding.expr, binding.scope, binding.order
             hops += 1
         return expr if hops else None
+
+    def _instance_constant(self, expr: cst.BaseExpression) -> Optional[Binding]:
+        """For ``self.timeout`` in a method: the one assignment of that attribute in the class
+        (``self.timeout = 60`` in ``__init__``), when it assigns a number or a name and the class
+        body sets no attribute of that name."""
+        function = self.scope.enclosing_function
+        owner = function.owner if function is not None else None
+        if not (owner is not None and isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
+                and isinstance(function.node, cst.FunctionDef) and function.node.params.params
+                and expr.value.value == function.node.params.params[0].name.value):
+            return None
+        bindings = owner.instance_attributes.get(expr.attr.value, [])
+        if len(bindings) != 1 or expr.attr.value in owner.scope.bindings:
+            return None
+        value = bindings[0].expr
+        return bindings[0] if isinstance(value, (cst.Integer, cst.Float, cst.Name)) else None
 
     # --- numbers ---------------------------------------------------------------------------
 
@@ -112,7 +132,9 @@ class TimeoutEvaluator:
         if isinstance(expr, cst.Attribute):
             if self.qualified(expr) in _INFINITY_NAMES:
                 return math.inf, False
-            return None
+            assigned = self.follow(expr)  # ``self.timeout`` set once, to a constant
+            found = self.number(assigned, False, depth + 1) if assigned is not None else None
+            return (found[0], False) if found else None
         if isinstance(expr, cst.Call):
             return self._number_call(expr, at_site, depth)
         return None
@@ -189,10 +211,10 @@ class TimeoutEvaluator:
             return Phase(name, None, f"{name}=None" if name else "None"), False
         found = self.number(expr, at_site)
         if found is None:
-            if isinstance(expr, cst.Name) and at_site:
+            if isinstance(expr, (cst.Name, cst.Attribute)) and at_site:
                 assigned = self.follow(expr)
                 if assigned is not None and is_none(assigned):
-                    return Phase(name, None, f"{name}={expr.value}, which is None"), False
+                    return Phase(name, None, f"{name}={code_of(expr)}, which is None"), False
             return Phase(name, None, note=self._constant_of(expr)), False
         if math.isinf(found[0]):
             return Phase(name, None, f"{name} is infinite"), False

@@ -26,7 +26,9 @@ class ExcessiveTimeout(ProjectRule):
       function returns, or to a project wrapper that passes it on; one assigned different
       values, or `None` on some path, is not one value and is not judged; Django's
       `django.conf.settings.HTTP_TIMEOUT` is what the settings modules give it, see RES102),
-      `timedelta(minutes=5)` and its `.total_seconds()`;
+      an attribute its class sets once, to a number or a constant (`self.timeout = 60` in
+      `__init__`, then `timeout=self.timeout` in a method), `timedelta(minutes=5)` and its
+      `.total_seconds()`;
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
       `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
       unset counts at botocore's 60 s default);
@@ -327,6 +329,20 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # the attribute the class sets once, to a number, and passes to every request
+        Invalid(
+            """
+            import requests
+            class Tracker:
+                def __init__(self):
+                    self.session = requests.session()
+                    self.timeout = 60
+                def search(self, url):
+                    return self.session.get(url, timeout=self.timeout)
+            """,
+            line=7,
+            message="may wait 60 s",
+        ),
         Invalid(
             # the longer branch of the choice counts
             """
