@@ -40,7 +40,11 @@ from resilint.lint.summary import CALLED, TASK_RUNS, TASK_SIGNATURES
 from resilint.lint.traversal import walk
 
 _BUILTINS = frozenset(dir(builtins))
-_PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
+_PROPERTY_DECORATORS = frozenset({
+    "builtins.property", "functools.cached_property",
+    # Django's and werkzeug's own, older than functools' (and pyramid's ``reify``)
+    "django.utils.functional.cached_property", "werkzeug.utils.cached_property", "pyramid.decorator.reify",
+})
 _INLINE_CALLBACKS = "twisted.internet.defer.inlineCallbacks"
 T = TypeVar("T")
 _UNRESOLVED = object()

@@ -21,7 +21,8 @@ class MissingTimeout(ProjectRule):
 
     - `requests` functions and `Session` methods (`get/options/head/post/put/patch/delete/
       request/send`), however the session is bound: `requests.Session().get`, a local, a
-      `with` block, `self.session` set in `__init__`, a property, a module global, or a project
+      `with` block, `self.session` set in `__init__`, a property (`@property`, a
+      `cached_property` of functools, Django or werkzeug, pyramid's `reify`), a module global, or a project
       function that returns one;
     - `urllib.request.urlopen` and `OpenerDirector.open` (the timeout is the third positional
       argument), `urllib.request.urlretrieve` (which takes no timeout: it waits the socket
@@ -719,6 +720,22 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # a session kept by Django's `cached_property`, as by functools'
+        Invalid(
+            """
+            import requests
+            from django.utils.functional import cached_property
+
+            class IntelX:
+                @cached_property
+                def session(self):
+                    return requests.Session()
+
+                def search(self, term):
+                    return self.session.post("https://2.intelx.io/phonebook/search", json={"term": term})
+            """,
+            line=10,
+        ),
         # `*args` stays empty for callers that pass only what the wrappers name
         Invalid(
             """
