@@ -83,9 +83,16 @@ def _made_here(model: SemanticModel, made: cst.Call, site: CallSite) -> bool:
 
 
 def _stream(made: cst.Call) -> bool:
-    """Whether the socket ``socket.socket(...)`` makes is a network stream socket."""
-    spelled = [dotted_name(arg.value) or "" for arg in made.args]
+    """Whether the socket ``socket.socket(...)`` makes is a network stream socket (a kind
+    joined with flags, ``SOCK_DGRAM | SOCK_NONBLOCK``, read part by part)."""
+    spelled = [dotted_name(part) or "" for arg in made.args for part in _or_parts(arg.value)]
     return not any(text.endswith(kind) for text in spelled for kind in _LOCAL_KINDS)
+
+
+def _or_parts(expr: cst.BaseExpression) -> List[cst.BaseExpression]:
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+        return _or_parts(expr.left) + _or_parts(expr.right)
+    return [expr]
 
 
 def _made_by_helper(model: SemanticModel, made: cst.Call, site: CallSite) -> bool:

@@ -56,7 +56,8 @@ class RetryOnAnyError(Rule):
     makes an object of the file whose construction does only local work, nor a
     retry of one attempt (`stop_after_attempt(1)`, `max_tries=1`, celery's `max_retries=0`:
     it retries nothing), and neither is a `try` that does local work only
-    (reading a parsed XML document with `getElementsByTagName`, string and list methods, a
+    (reading a parsed XML document with `getElementsByTagName`, string and list methods,
+    `asyncio.open_unix_connection` to a local process, a
     file copy beside the project logger's `logger.debug(...)`, a pause before the next page,
     functions of the file that catch every exception and answer a value), even under a bare
     `except:`. When the retry visibly gives up on failed HTTP statuses (backoff's
@@ -104,6 +105,16 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # waiting for a local process's unix socket: no other machine is asked
+        """
+        import asyncio
+        async def connect(path):
+            while True:
+                try:
+                    return await asyncio.open_unix_connection(path)
+                except Exception:
+                    await asyncio.sleep(0.25)
+        """,
         # the retried method only makes an object that keeps its argument; its property,
         # which sends, runs later, outside the retry
         """

@@ -45,7 +45,8 @@ class MissingTimeout(ProjectRule):
       it, `self.sock = self.create_socket()`), or a TLS socket wrapping one (`wrap_socket(sock)`,
       which takes its timeout), when nothing sets its timeout before the connect
       (`settimeout`, `setblocking`) or hands the socket to other code that might; a datagram
-      or Unix-domain socket is not a network wait, a socket made elsewhere is judged by what
+      (`SOCK_DGRAM`, also joined with flags: `SOCK_DGRAM | SOCK_NONBLOCK`) or Unix-domain
+      socket is not a network wait, a socket made elsewhere is judged by what
       made it, and a module that calls `socket.setdefaulttimeout` anywhere is left alone (a
       default set in another module is not seen for these sockets);
     - `redis.Redis`/`StrictRedis`/`from_url`/`ConnectionPool` without `socket_timeout` (unless a
@@ -470,6 +471,14 @@ class MissingTimeout(ProjectRule):
                     pass
         def head(request):
             return url_socket_retry(urlopen, request, None, 5)
+        """,
+        # a datagram socket, whatever flags its kind is joined with: connecting sends nothing
+        """
+        import socket
+        def source_ip():
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM | socket.SOCK_NONBLOCK)
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
         """,
         # the proxy connects at its first request, after the default is set
         """
