@@ -729,6 +729,26 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # the method the inner wrapper is given by the outer one picks the branch that sends
+        Invalid(
+            """
+            import requests
+
+            class VT:
+                def _post(self, uri, **kwargs):
+                    return self._request(uri, method="POST", **kwargs)
+
+                def _request(self, uri, method, **kwargs):
+                    if method == "GET":
+                        return requests.get(uri, **kwargs)
+                    return requests.post(uri, **kwargs)
+
+                def scan(self, files):
+                    return self._post("https://vt.example/files", files=files)
+            """,
+            line=13,
+            message="`requests.post` is called through `VT._post`",
+        ),
         # a session kept by Django's `cached_property`, as by functools'
         Invalid(
             """
