@@ -1141,6 +1141,8 @@ def _status_ifs(
                 continue  # ``result == "success"`` beside a test of other states of the same result: a poll
         if polarity is None or polls_state(node.test):
             continue  # (a success joined with a state it waits for: a poll)
+        if _failures_raised_before(body, node):
+            continue  # ``r.raise_for_status()`` first: only a success status (202) goes round, a poll
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
         good_stmts, bad_stmts = branch(good), branch(bad)
         bad_goes_round = has_continue(bad_stmts) or not (_leaves_on_failure(bad_stmts) or _falls_out(body, node))
@@ -1150,6 +1152,21 @@ def _status_ifs(
         if good_leaves or (has_continue(bad_stmts) and loop_exits):
             found.append(node)
     return found
+
+
+def _failures_raised_before(body: Sequence[cst.BaseStatement], node: cst.If) -> bool:
+    """Whether the loop body, before the test ``node``, calls ``raise_for_status()`` as a
+    statement of its own, outside any ``try``: every failed status has left the loop there."""
+    for statement in body:
+        if statement is node or any(n is node for n in iter_nodes(statement)):
+            return False
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+            and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value == "raise_for_status"
+            for small in statement.body
+        ):
+            return True
+    return False
 
 
 def _waits_on_success(stmts: Sequence[cst.BaseStatement]) -> bool:

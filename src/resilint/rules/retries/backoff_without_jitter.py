@@ -155,7 +155,8 @@ class BackoffWithoutJitter(ProjectRule):
     time, a loop over pages whose number goes into the request (but a `while next_url:` loop
     whose failures go round before it moves on asks for the same page again: a retry), a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
-    a polled state says so (`if job.status == "done": return`, and then also on other tests
+    a polled state says so (`if job.status == "done": return`, or `if r.status_code == 200:
+    break` after `r.raise_for_status()`, which every failed status leaves by; and then also on other tests
     of the object it polls: `if not cluster.failover: return 503`) or a polled value reaches one the
     code holds (`if newsum == checksum: return`, also an item or a `get` of them: `if
     slot1[0] == slot2[0]: return`, `if mapping.get(port) == role: return`), nor loops that wait out local state (a lock
@@ -380,6 +381,17 @@ class BackoffWithoutJitter(ProjectRule):
             except Post.DoesNotExist:
                 raise self.retry()
             post.notify()
+        """,
+        # every failed status raises first: only "202 in progress" goes round, a poll
+        """
+        import time, requests
+        def poll(session, url, tries):
+            for _ in range(tries):
+                response = session.get(url, timeout=(3, 10))
+                response.raise_for_status()
+                if response.status_code == 200:
+                    return response.json()
+                time.sleep(5)
         """,
         # a job's result read until it is one of its final states, success among them: a poll
         """
