@@ -31,6 +31,7 @@ from resilint.lint.nodes import (
     code_of,
     dotted_name,
     expression_nodes,
+    is_none,
     number_of,
     parameter_names,
     string_of,
@@ -124,7 +125,19 @@ def _exclusive(one: CallSite, other: CallSite) -> bool:
             handlers = [next((h for h in statement.handlers if any(n is h for n in call.stack)), None) for call in (one, other)]
             if None not in handlers and handlers[0] is not handlers[1]:
                 return True
+            # one in a handler, the other the ``try``'s last call: a failure raised before it
+            # goes to the handler, and nothing after it can
+            tried = one if handlers[0] is None else other
+            if handlers.count(None) == 1 and _last_call_of(statement.body, tried.node):
+                return True
     return False
+
+
+def _last_call_of(body: cst.CSTNode, call: cst.Call) -> bool:
+    """Whether ``call`` is in ``body`` and no call of ``body`` runs after it."""
+    inside = {id(n) for n in iter_nodes(call)}
+    calls = [n for n in iter_nodes(body) if isinstance(n, cst.Call) and (n is call or id(n) not in inside)]
+    return bool(calls) and calls[-1] is call
 
 
 def _sleep_argument(rec: Recogniser, call: CallSite) -> Optional[cst.Arg]:
@@ -196,6 +209,8 @@ def delay_kind(
     return (UNKNOWN if kind == _SERVER else kind), code_of(expr)
 
 
+# Readings of this machine's clock, in a delay that waits until a moment.
+_CLOCKS = frozenset({"time.time", "time.monotonic", "datetime.datetime.now", "datetime.datetime.utcnow"})
 # What ``_delay`` calls a delay the server chose on every path (its ``Retry-After``): unknown to
 # the rules, but no reason to leave another pause of the same loop unjudged (``loop_wait``).
 _SERVER = "server"
@@ -287,6 +302,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         func_text = dotted_name(expr.func) or ""
         if _JITTER_WORD.search(func_text.rsplit(".", 1)[-1]):
             return WAIT_JITTERED
+        if name in _CLOCKS:
+            return WAIT_FIXED  # the time now: ``reset - time.time()`` waits until the reset, no random term
         if name in PURE_FUNCTIONS:
             parts = [_delay(rec, a.value, scope, order, loop, depth + 1) for a in expr.args if not a.star]
             if _SERVER in parts and set(parts) <= {_SERVER, WAIT_FIXED}:
@@ -461,6 +478,7 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
     parameters = parameter_names(function.node.params)
     orders = {id(b.expr): b.order for b in function.scope.bindings[name] if b.expr is not None}
     kinds = set()
+    servers = 0
     rec.visiting.add(name)
     try:
         for base, augmented in definitions:
@@ -470,13 +488,17 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
                 kind = WAIT_FIXED  # a parameter: chosen by the caller, no random term
             else:
                 value = base.value  # type: ignore[attr-defined]
+                if is_none(value) or _converts(value, name):
+                    continue  # ``reset = None`` (the wait is guarded by it), ``reset = int(reset)``
                 at = orders.get(id(value), 1 << 62)
                 if server_delay(value, lambda e, at=at: rec.follow(e, function.scope, at)) and len(definitions) > 1:
                     rec.server_fallback = True
+                    servers += 1
                     continue  # the server's delay on this path; the code's own on the others is judged
                 kind = _delay(rec, value, function.scope, at, loop, depth + 1)
                 if kind == _SERVER and len(definitions) > 1:
                     rec.server_fallback = True
+                    servers += 1
                     continue  # ``0.5 + exc.retry_after.total_seconds()``: the server's, padded
             for aug in augmented:
                 kind = _augmented(rec, name, kind, aug, function.scope, loop, depth)
@@ -484,10 +506,16 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
     finally:
         rec.visiting.discard(name)
     if not kinds:
-        return None
+        return _SERVER if servers else None
     if kinds == {WAIT_JITTERED}:
         return WAIT_JITTERED
     return _strongest(sorted(kinds - {WAIT_JITTERED}))
+
+
+def _converts(value: cst.BaseExpression, name: str) -> bool:
+    """``name = int(name)``: the same value, converted."""
+    return (isinstance(value, cst.Call) and dotted_name(value.func) in ("int", "float") and len(value.args) == 1
+            and isinstance(value.args[0].value, cst.Name) and value.args[0].value.value == name)
 
 
 def _augmented(

@@ -90,7 +90,8 @@ class BackoffWithoutJitter(ProjectRule):
       r.headers:` assigns over) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
       `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
-      else: sleep(n)`, or in an `except` handler of its own), whatever the other branch waits,
+      else: sleep(n)`, or in an `except` handler of its own, or as the last call of the `try`
+      beside a handler's), whatever the other branch waits,
       and each such path without a random term is a finding of its own (a loop whose three
       handlers each wait `RETRY_DELAY` has three; pauses one after the other on one path are one). A pause taken in slices by a loop of
       its own that only sleeps (`for _ in range(10): if self.should_stop: return;
@@ -938,6 +939,31 @@ class BackoffWithoutJitter(ProjectRule):
                     await asyncio.sleep(current)
             """,
             message="grows exponentially but has no random term when the server sends no `Retry-After`",
+        ),
+        # the wait after a failed status (the `try`'s last call) and the handler's wait after a
+        # connection error are two failure paths: two findings
+        Invalid(
+            """
+            import time, requests
+            def stream(session, url, handle, max_retries):
+                errors = 0
+                http_wait, network_wait = 5, 0
+                while errors <= max_retries:
+                    try:
+                        with session.get(url, timeout=(3, 90), stream=True) as resp:
+                            if resp.status_code == 200:
+                                errors = 0
+                                for line in resp.iter_lines():
+                                    handle(line)
+                            else:
+                                errors += 1
+                                time.sleep(http_wait)
+                                http_wait *= 2
+                    except requests.ConnectionError:
+                        time.sleep(network_wait)
+                        network_wait += 0.25
+            """,
+            count=2,
         ),
         # each failure path waits its own constant: each is a finding
         Invalid(
