@@ -965,6 +965,26 @@ class BackoffWithoutJitter(ProjectRule):
             """,
             count=2,
         ),
+        # a wait until the rate limit resets is the server's; the loop's own fallback is judged
+        Invalid(
+            """
+            import time
+            def request(session, url, retry_count, retry_delay):
+                reset_time = None
+                for _ in range(retry_count):
+                    if reset_time is not None:
+                        time.sleep(max(reset_time - int(time.time()), 0) + 1)
+                    resp = session.get(url, timeout=(3, 10))
+                    if resp.ok:
+                        return resp
+                    reset_time = resp.headers.get("x-rate-limit-reset")
+                    if reset_time is not None:
+                        reset_time = int(reset_time)
+                    time.sleep(retry_delay)
+            """,
+            line=13,
+            message="waits a constant interval",
+        ),
         # each failure path waits its own constant: each is a finding
         Invalid(
             """
