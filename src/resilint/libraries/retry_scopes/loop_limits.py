@@ -5,7 +5,7 @@ a ``while`` condition on a counter or a deadline, an ``if`` in the body that lea
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -70,10 +70,12 @@ def _flag(test: cst.BaseExpression) -> Optional[str]:
 
 def loop_limit(
     rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequence[cst.BaseStatement], scope: Scope, order: int,
-    going_round: Sequence[cst.ExceptHandler] = (),
+    going_round: Sequence[cst.ExceptHandler] = (), failing_round: Sequence[cst.ExceptHandler] = (),
 ) -> None:
     """The loop's attempt limit. ``going_round``: its handlers that go round again; a bound
-    tested only in some of them leaves the others' failures retried forever."""
+    tested only in some of them leaves the others' failures retried forever. ``failing_round``:
+    every handler of a failure that goes round (also in a loop that retries on a status), of
+    which one that counts nothing leaves its failures retried forever."""
     flags = while_flags(loop)
     if isinstance(loop, cst.For):
         iterator = loop.iter
@@ -105,6 +107,13 @@ def loop_limit(
             if counter is not None:
                 _unbounded(policy, f"this `while {code_of(loop.test)}` retry loop has a `continue` before `{counter}` "
                                    "is counted: that path goes round without counting, so it retries forever")
+                return
+            uncounted = _uncounted_handler(loop.test, body, [*going_round, *failing_round])
+            if uncounted is not None:
+                counter, handler = uncounted
+                caught = f"`{code_of(handler.type)}`" if handler.type is not None else "an error"
+                _unbounded(policy, f"this `while {code_of(loop.test)}` retry loop does not count `{counter}` when it "
+                                   f"catches {caught}: that path goes round without counting, so it retries forever")
                 return
             _limited(policy, "bounded", loop.test, counted_attempts(rec, loop, body, scope, order, going_round))
             return
@@ -215,6 +224,31 @@ def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStateme
     for stmt in body[:own[0]]:
         if _free_continue(stmt) is not None:
             return sorted(counters)[0]
+    return None
+
+
+def _uncounted_handler(
+    test: cst.BaseExpression, body: Sequence[cst.BaseStatement], going_round: Sequence[cst.ExceptHandler],
+) -> Optional[Tuple[str, cst.ExceptHandler]]:
+    """``while errors <= max_retries:`` whose counter the ``try`` counts on some failures
+    (``else: errors += 1`` after a failed status) while a handler that goes round counts it
+    nowhere: not in itself, the ``try``'s ``finally``, nor a statement of the loop around the
+    ``try``. The counter and that handler."""
+    tested = {dotted_name(node) for node in expression_nodes(test)} - {None}
+    counters = counter_names(body) & tested
+    if not counters:
+        return None
+    for statement in body:
+        if not isinstance(statement, (cst.Try, cst.TryStar)):
+            continue
+        others = [other for other in body if other is not statement]
+        if counters & counter_names(others) or (
+            statement.finalbody is not None and counters & counter_names(block(statement.finalbody.body))
+        ):
+            continue
+        for handler in statement.handlers:
+            if any(handler is h for h in going_round) and not counters & counter_names(block(handler.body)):
+                return sorted(counters)[0], handler
     return None
 
 

@@ -202,6 +202,7 @@ def _handwritten(
         return None  # each pass asks for new input: a different request, not the same one again
     flags = while_flags(loop)
     handlers: List[cst.ExceptHandler] = []
+    failing_round: List[cst.ExceptHandler] = []  # (also of a ``try`` that has no success exit)
     tries: List[cst.CSTNode] = []
     for node in walk_statements(body):
         if not isinstance(node, (cst.Try, cst.TryStar)):
@@ -218,6 +219,7 @@ def _handwritten(
             going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]
         if not going_round:
             continue
+        failing_round.extend(going_round)
         success = requeue is not None or (
             _succeeds(block(node.body), flags)
             or (node.orelse is not None and _succeeds(block(node.orelse.body), flags))
@@ -282,7 +284,7 @@ def _handwritten(
     if requeue is not None and handlers:
         _requeue_limit(rec, policy, requeue[1], scope, order)
     elif not _bound_by_deadline(rec, policy, loop, sample):
-        loop_limit(rec, policy, loop, body, scope, order, going_round=handlers)
+        loop_limit(rec, policy, loop, body, scope, order, going_round=handlers, failing_round=failing_round)
     # What runs after a success only is no wait between attempts: a pause in a ``try`` after its
     # first call out (pacing pages), and, when every failure goes straight round, what follows
     # the ``try`` (a pause that yields to other tasks while a batch is worked through).

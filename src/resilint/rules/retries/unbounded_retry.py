@@ -27,6 +27,8 @@ class UnboundedRetry(Rule):
     also `max_retries=1 if settings.DEBUG else None`, unbounded where the test fails; also given
     to a project's own task decorator, a name ending in `task` passed options only celery reads,
     `autoretry_for`, `retry_backoff`, `retry_jitter`, `retry_backoff_max`),
+    a `while errors <= max_retries` loop whose handler of a failure goes round without
+    counting `errors` (its `try` counts only failed statuses), a
     hand-written `while True` (or `while not done`, also spelled `while done == False` or
     `while done is not True`, `while not succeeded and url`, `while not
     self._lease` whose `try` calls a method of the object that sets it, at any depth,
@@ -950,6 +952,28 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        # the counter counts failed statuses only: a connection error goes round uncounted
+        Invalid(
+            """
+            import time, requests
+            def stream(session, url, handle, max_retries):
+                errors = 0
+                while errors <= max_retries:
+                    try:
+                        with session.get(url, timeout=(3, 90), stream=True) as resp:
+                            if resp.status_code == 200:
+                                errors = 0
+                                for line in resp.iter_lines():
+                                    handle(line)
+                            else:
+                                errors += 1
+                                time.sleep(5)
+                    except requests.ConnectionError:
+                        time.sleep(1)
+            """,
+            line=4,
+            message="does not count `errors` when it catches `requests.ConnectionError`",
+        ),
         # the flag compared with `False`, as `while not sent` reads it
         Invalid(
             """
