@@ -383,6 +383,14 @@ def _key(node: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def compares_with_text(test: cst.BaseExpression) -> bool:
+    """Whether ``test`` compares something with string literals (``state in ("A", "B")``)."""
+    return any(
+        _texts(side) for node in expression_nodes(test) if isinstance(node, cst.Comparison)
+        for side in [node.left] + [c.comparator for c in node.comparisons]
+    )
+
+
 def _texts(node: cst.BaseExpression) -> List[str]:
     """The string literals a comparison side is made of (``"done"``, ``("A", "B")``)."""
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):

@@ -11,7 +11,7 @@ import libcst as cst
 from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import (
-    outcome_polarity, polls_state, refused_request, status_membership, status_polarity, statuses_going_round,
+    compares_with_text, outcome_polarity, polls_state, refused_request, status_membership, status_polarity, statuses_going_round,
 )
 from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
@@ -556,11 +556,11 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
     own = _built_here(stmts)
     # the object a polled test reads: another exit that tests its attributes reads its state
     # too (``if cluster.leader.name != leader: return 200`` / ``if not cluster.failover: return 503``)
-    polled = {root for _, guards in exits for test in guards if polls_state(test) for root in _state_roots(test)}
+    polled = {root for _, guards in exits for test in guards if polls_state(test) for root in _attribute_roots(test)}
     return any(
         not any(
             (polls_state(test) and not _reads_only(test, own))
-            or (status_polarity(test) is None and _state_roots(test) & polled)
+            or (status_polarity(test) is None and _attribute_roots(test) & polled)
             for test in guards
         )
         for _, guards in exits
@@ -1133,8 +1133,8 @@ def _status_ifs(
     found = []
     loop_exits = has_exit(body) or bool(flags & assigned_names(body))
     ifs = [node for node in walk_statements(body) if isinstance(node, cst.If)]
-    # what another test of the loop reads as a state (``result in ("busted", "testfailed")``)
-    polled = {root for node in ifs if polls_state(node.test) for root in _state_roots(node.test)}
+    # what another test of the loop compares with states (``result in ("busted", "testfailed")``)
+    polled = {root for node in ifs if polls_state(node.test) and compares_with_text(node.test) for root in _state_roots(node.test)}
     for node in ifs:
         polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
         if polarity is None and answers:
