@@ -145,6 +145,26 @@ def moves_to_next_item(
     return any(_use_of(expr, tainted) for call in operation_calls(rec, body, calls, tried=True) for expr in call_inputs(call.node))
 
 
+def hands_new_input(
+    rec: Recogniser, handler: cst.ExceptHandler, body: Sequence[cst.BaseStatement], calls: List[CallSite]
+) -> bool:
+    """A handler that assigns anew a name the ``try`` passes whole as an argument of the call it
+    tries (``modname, name = modname.rsplit(".", 1)`` for ``import_module(modname)``): the next
+    pass makes another call, not the same one again."""
+    assigned: Set[str] = set()
+    for node in walk_statements(block(handler.body)):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                assigned |= target_names(target.target)
+    if not assigned:
+        return False
+    return any(
+        isinstance(arg.value, cst.Name) and arg.value.value in assigned and not arg.star
+        and not (arg.keyword is not None and arg.keyword.value in ("timeout", "delay"))
+        for call in operation_calls(rec, body, calls, tried=True) for arg in call.node.args
+    )
+
+
 def _use_of(expr: cst.CSTNode, names: Set[str], in_index: bool = False) -> Optional[str]:
     if isinstance(expr, cst.Lambda):
         return None

@@ -18,7 +18,9 @@ from resilint.libraries.retry_scopes.local_work import (
     called_definition, local_call, local_errors, receives, refused_input, silence,
 )
 from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
-from resilint.libraries.retry_scopes.loop_work import asks_again, is_logging, logs, moves_to_next_item, takes_new_work, target_feeds
+from resilint.libraries.retry_scopes.loop_work import (
+    asks_again, hands_new_input, is_logging, logs, moves_to_next_item, takes_new_work, target_feeds,
+)
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     ON_SPECIFIC,
@@ -213,7 +215,9 @@ def _handwritten(
             if _goes_round(h, after, loop) and is_failure(rec, h, scope, order) and not shadowed(rec.model, node, h, scope, order)
         ]
         if isinstance(loop, cst.While):
-            going_round = [h for h in going_round if not moves_to_next_item(rec, h, body, calls)]
+            going_round = [
+                h for h in going_round if not (moves_to_next_item(rec, h, body, calls) or hands_new_input(rec, h, body, calls))
+            ]
         if requeue is not None:
             # a worker that puts the failed item back on its queue tries that item again
             going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]

@@ -127,7 +127,9 @@ class UnboundedRetry(Rule):
     in `?`: `something("What server would you like to connect to?")`). Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
     loops on (`while urls: url = urls.pop(0)`) and puts nothing back, or whose handler moves
-    the cursor on (`while i < len(rows): row = rows[i]` … `except: i += 1; continue`); nor a loop whose handler takes
+    the cursor on (`while i < len(rows): row = rows[i]` … `except: i += 1; continue`) or
+    assigns anew what the call is passed (`modname, name = modname.rsplit(".", 1)` after
+    `import_module(modname)` failed); nor a loop whose handler takes
     what to send next from the error it caught (a fresh page token from a 410's body) or drops
     what the error names (`ids.remove(failed_id(e))`). A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`, `if res ==
@@ -194,14 +196,14 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
-        # a module imported by name, then its parent's: local work, a new name each pass
+        # a module imported by name, then its parent's: a new name each pass, no retry
         """
-        import importlib
+        from app.util import import_module
         def import_object(modname, objpath):
             module = None
             while module is None:
                 try:
-                    module = importlib.import_module(modname)
+                    module = import_module(modname, try_reload=True)
                 except ImportError:
                     if "." not in modname:
                         raise
