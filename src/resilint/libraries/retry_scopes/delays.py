@@ -491,15 +491,14 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
                 if is_none(value) or _converts(value, name):
                     continue  # ``reset = None`` (the wait is guarded by it), ``reset = int(reset)``
                 at = orders.get(id(value), 1 << 62)
-                if server_delay(value, lambda e, at=at: rec.follow(e, function.scope, at)) and len(definitions) > 1:
-                    rec.server_fallback = True
-                    servers += 1
-                    continue  # the server's delay on this path; the code's own on the others is judged
-                kind = _delay(rec, value, function.scope, at, loop, depth + 1)
+                server = server_delay(value, lambda e, at=at: rec.follow(e, function.scope, at))
+                kind = _SERVER if server else _delay(rec, value, function.scope, at, loop, depth + 1)
                 if kind == _SERVER and len(definitions) > 1:
+                    # the server's delay on this path (also padded: ``0.5 + exc.retry_after.total_seconds()``);
+                    # the code's own on the others is judged
                     rec.server_fallback = True
                     servers += 1
-                    continue  # ``0.5 + exc.retry_after.total_seconds()``: the server's, padded
+                    continue
             for aug in augmented:
                 kind = _augmented(rec, name, kind, aug, function.scope, loop, depth)
             kinds.add(kind)
