@@ -1363,7 +1363,7 @@ class _ProjectJudge:
             if inner.parameter is None or inner.held or inner.parameter not in args.keywords:
                 continue
             given = args.value(inner.parameter)
-            if given is None or given.parameter is None or given.kept_by_init:
+            if given is None or given.own_parameter is None:
                 continue
             yield Forward(
                 inner.client, inner.spec, given.parameter, given.position,
@@ -1417,7 +1417,7 @@ class _ProjectJudge:
                 continue
             if client is not None and spec is not None and spec.keyword is not None:
                 given = _given(args, spec)
-                if given is not None and given.parameter is not None and not given.kept_by_init:
+                if given is not None and given.own_parameter is not None:
                     found.append(Forward(
                         client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
@@ -1426,7 +1426,7 @@ class _ProjectJudge:
                     # (a session whose mounted adapter fills in a timeout bounds callers passing none)
                     found.append(Forward(client, spec, None, None, None, None, step, spare_args=_spare_args(args, spec)))
                 continue
-            if any(value.parameter is not None and not value.kept_by_init for value in args.values):
+            if any(value.own_parameter is not None for value in args.values):
                 found.extend(self._handed_on(function, call, step, near))
             if not args.forwards_kwargs or function.sets_timeout:
                 continue
@@ -1498,7 +1498,7 @@ def _spare_args(args: Arguments, spec: TimeoutSpec) -> Optional[int]:
 def _passes_callers_arguments(args: Arguments) -> bool:
     """Whether a call passes something of its caller's on (its ``**kwargs``, or a parameter by
     keyword): only such a call can forward a timeout its caller gives."""
-    return args.forwards_kwargs or any(a.parameter is not None and not a.kept_by_init for a in args.values)
+    return args.forwards_kwargs or any(a.own_parameter is not None for a in args.values)
 
 
 def _passed_names(call: Call, slots: Collection[object]) -> List[str]:

@@ -220,6 +220,11 @@ class Argument:
     # decide the value, not this method's.
     kept_by_init: bool = False
 
+    @property
+    def own_parameter(self) -> Optional[str]:
+        """The parameter of the calling function the value is, if it is one of its own."""
+        return None if self.kept_by_init else self.parameter
+
 
 @dataclass(frozen=True, **_SLOTS)
 class Arguments:
