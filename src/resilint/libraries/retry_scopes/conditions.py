@@ -347,10 +347,12 @@ def _has_key(test: cst.BaseExpression) -> bool:
 
 
 def _awaits_a_held_value(comparison: cst.Comparison) -> bool:
-    """``newsum == checksum``: a polled value compared with one the code already holds (two
-    names, neither a constant, a status or an outcome), so the loop waits until a remote state
-    reaches it, which a failed call does not decide."""
-    if len(comparison.comparisons) != 1 or not isinstance(comparison.comparisons[0].operator, (cst.Equal, cst.NotEqual)):
+    """``newsum == checksum``, ``current_version in versions``: a polled value compared with
+    one the code already holds (two names, neither a constant, a status or an outcome), so the
+    loop waits until a remote state reaches it, which a failed call does not decide."""
+    if len(comparison.comparisons) != 1 or not isinstance(
+        comparison.comparisons[0].operator, (cst.Equal, cst.NotEqual, cst.In, cst.NotIn)
+    ):
         return False
     sides = [_held_name(comparison.left), _held_name(comparison.comparisons[0].comparator)]
     return all(

@@ -117,7 +117,8 @@ class BackoffWithoutJitter(ProjectRule):
       on a status it unpacked into a name (`_, status_code = api.get(path)`), and
       leaves on a success check joined with a key the answer must carry (`if r.status_code ==
       200 and "id" in reply: break`); joined with a state it waits for (`and r.json()["state"]
-      == "done"`), it is a poll.
+      == "done"`), or followed by a test of one (`if r.status_code == 204:` … `if version in
+      versions: break`, a value the code holds looked for in what it fetched), it is a poll.
 
     The message says how the wait grows (also through a name it was assigned to: `delay = 60 *
     attempt; sleep(delay)`): a constant interval, linearly (`60 * attempt`),
@@ -382,6 +383,18 @@ class BackoffWithoutJitter(ProjectRule):
             except Post.DoesNotExist:
                 raise self.retry()
             post.notify()
+        """,
+        # a success status, then the state it waits for: a poll
+        """
+        import time, requests
+        def activate(session, url, version, versions_of):
+            for _ in range(5):
+                response = session.patch(url, json={"active": True}, timeout=(3, 10))
+                if response.status_code == 204:
+                    versions = versions_of()
+                    if version in versions:
+                        break
+                time.sleep(30)
         """,
         # every failed status raises first: only "202 in progress" goes round, a poll
         """
