@@ -245,7 +245,7 @@ def _handwritten(
     # a reply compared with a word of success (``if res == "OK": break``) is a failed answer
     # only in a loop that pauses before it asks again; a loop that reads until a line says
     # "OK" reads on, it sends nothing again
-    status_ifs = [] if handlers else _status_ifs(
+    status_ifs = [] if handlers or _waits_for_value(loop, body) else _status_ifs(
         rec, body, flags | _condition_names(loop, body), scope, order, calls, answers=bool(sleeps or helpers),
     )
     if not handlers and not status_ifs:
@@ -1160,6 +1160,21 @@ def _status_ifs(
         if good_leaves or (has_continue(bad_stmts) and loop_exits):
             found.append(node)
     return found
+
+
+def _waits_for_value(loop: cst.CSTNode, body: Sequence[cst.BaseStatement]) -> bool:
+    """``while percentage != 100:`` with ``percentage`` read from each answer: the loop waits
+    for a value the server reports to reach one it names, a poll (a counter it increments,
+    ``while tries != 3``, is no such value)."""
+    test = loop.test if isinstance(loop, cst.While) else None
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)):
+        return False
+    comparison = test.comparisons[0]
+    return (
+        isinstance(comparison.operator, (cst.Equal, cst.NotEqual))
+        and isinstance(comparison.comparator, (cst.Integer, cst.Float, cst.SimpleString))
+        and test.left.value in assigned_names(body) and test.left.value not in counter_names(body)
+    )
 
 
 def _failures_raised_before(body: Sequence[cst.BaseStatement], node: cst.If) -> bool:

@@ -118,7 +118,9 @@ class BackoffWithoutJitter(ProjectRule):
       leaves on a success check joined with a key the answer must carry (`if r.status_code ==
       200 and "id" in reply: break`); joined with a state it waits for (`and r.json()["state"]
       == "done"`), or followed by a test of one (`if r.status_code == 204:` … `if version in
-      versions: break`, a value the code holds looked for in what it fetched), it is a poll.
+      versions: break`, a value the code holds looked for in what it fetched), it is a poll; so
+      is a loop that waits for a value read from the answer to reach one it names (`while
+      percentage != 100:`), which no counter is.
 
     The message says how the wait grows (also through a name it was assigned to: `delay = 60 *
     attempt; sleep(delay)`): a constant interval, linearly (`60 * attempt`),
@@ -383,6 +385,18 @@ class BackoffWithoutJitter(ProjectRule):
             except Post.DoesNotExist:
                 raise self.retry()
             post.notify()
+        """,
+        # the loop waits for the progress the server reports to reach 100: a poll
+        """
+        import json, time, requests
+        def check_file(url, polling):
+            percentage = 0
+            while percentage != 100:
+                time.sleep(polling)
+                r = requests.get(url, timeout=(3, 10))
+                if r.status_code == 200:
+                    percentage = json.loads(r.text).get("progress_percentage", -1)
+            return r.json()
         """,
         # a success status, then the state it waits for: a poll
         """
