@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from resilint.codemods.idempotency_key import AddIdempotencyKey
+from resilint.lint.checker import check_source
 from resilint.runtime.testing import serve_wsgi
 from tests.codemods.support import dedent, load_module, remaining, rewrite
 from tests.runtime.support import Script
@@ -277,3 +278,29 @@ def test_nested_retries_get_the_key_outside_the_outer_one():
                     time.sleep(1)
         """)
     assert "    post_key = idempotency_key()\n    while True:\n" in code
+
+
+def test_another_objects_post_is_reported_without_a_fix():
+    # an SDK's `post(path, **body)` (OVH's) would send `headers=` as a field of the body
+    code = dedent("""
+        import time, requests
+        import ovh
+
+        def checkout(client: ovh.Client, cart_id):
+            for _ in range(3):
+                try:
+                    return client.post(f"/order/cart/{cart_id}/checkout", autoPay=True)
+                except ovh.exceptions.NetworkError:
+                    time.sleep(2)
+
+        def pay(url, body):
+            for _ in range(3):
+                try:
+                    return requests.post(url, json=body, timeout=5)
+                except requests.ConnectionError:
+                    time.sleep(2)
+        """)
+    found = {f.line: f.fix for f in check_source(code, ["RES201"]) if f.code == "RES201"}
+    assert sorted(found) == [7, 14]
+    assert found[7] is None
+    assert found[14] is not None and found[14].applicability == "unsafe"

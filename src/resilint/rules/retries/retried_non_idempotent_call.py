@@ -10,6 +10,7 @@ from resilint.libraries.http_requests import (
     CLIENT_CLASSES,
     KEY_HEADER,
     METHOD_CALLS,
+    REQUEST_CALLS,
     UNSAFE,
     RequestFinder,
     key_name,
@@ -211,7 +212,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     caller). Under resilint's own `retry` only the header is added. Left alone and listed:
     headers given as a variable or positionally, a key made inside the retried code, two or more
     keyless requests in one retried function (they would share a key), celery tasks and
-    `Retrying(...)(fn)` calls; `Retry(allowed_methods=...)` findings have no fix.
+    `Retrying(...)(fn)` calls; `Retry(allowed_methods=...)` findings have no fix, and neither
+    has the `post` of an object that is not a client the rule knows (an SDK's `post(path,
+    **body)` may send `headers=` as a field of the body).
     """
 
     code = "RES201"
@@ -1068,7 +1071,11 @@ class RetriedNonIdempotentCall(ProjectRule):
                 if problem is None:
                     continue
                 reported.add(id(call.node))
-                ctx.report(call.node.func, problem, anchor=call.node)
+                # a header is added only to a client this rule knows takes ``headers=`` (another
+                # object's ``post``, an SDK's, may read the keyword as a field of the body)
+                sent = finder.method(call)
+                known = sent is not None and (sent[1] in METHOD_CALLS or sent[1] in REQUEST_CALLS)
+                ctx.report(call.node.func, problem, anchor=call.node, fixable=known)
         self._passed_callables(ctx, found, finder)
 
     def check_project(self, ctx: ProjectContext) -> None:
