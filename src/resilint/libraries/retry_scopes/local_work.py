@@ -74,6 +74,8 @@ _LOCAL_METHODS = frozenset({
     # and a parsed XML document's (``dom.getElementsByTagName("issue")``): the DOM API's own names
     "getElementsByTagName", "getElementsByTagNameNS", "getElementById", "getAttribute", "getAttributeNS",
     "hasAttribute", "toxml", "toprettyxml",
+    # and a socket's settings, whatever holds the socket (``incoming.setblocking(False)``)
+    "setblocking", "setsockopt", "settimeout", "getsockname", "getpeername", "fileno",
     # and a date's or a duration's conversions (``issue_date.timetuple()``)
     "timetuple", "utctimetuple", "strftime", "isoformat", "isocalendar", "isoweekday", "weekday", "toordinal",
     "total_seconds",

@@ -196,6 +196,27 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # accepting the connections that wait on the program's own listening socket
+        """
+        import errno, socket
+        class Server:
+            def __init__(self, port):
+                self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                self.listener.setblocking(False)
+                self.listener.bind(("0.0.0.0", port))
+                self.listener.listen()
+                self.count = 0
+            def accept_all(self, limit):
+                while self.count < limit:
+                    try:
+                        sock, addr = self.listener.accept()
+                        sock.setblocking(False)
+                    except OSError as error:
+                        if error.errno == errno.EWOULDBLOCK:
+                            break
+                        continue
+                    self.count += 1
+        """,
         # a module imported by name, then its parent's: a new name each pass, no retry
         """
         from app.util import import_module
