@@ -215,8 +215,13 @@ def _handwritten(
             if _goes_round(h, after, loop) and is_failure(rec, h, scope, order) and not shadowed(rec.model, node, h, scope, order)
         ]
         if isinstance(loop, cst.While):
+            # (a new input after a pause, ``machines_cache[:nodes]`` then ``retry.sleep_func(...)``,
+            # is the same request tried again elsewhere: a retry, as a failover with a pause is)
             going_round = [
-                h for h in going_round if not (moves_to_next_item(rec, h, body, calls) or hands_new_input(rec, h, body, calls))
+                h for h in going_round if not (
+                    moves_to_next_item(rec, h, body, calls)
+                    or (hands_new_input(rec, h, body, calls) and not sleeps and not helpers and not _pauses_in(h))
+                )
             ]
         if requeue is not None:
             # a worker that puts the failed item back on its queue tries that item again
@@ -1160,6 +1165,17 @@ def _status_ifs(
         if good_leaves or (has_continue(bad_stmts) and loop_exits):
             found.append(node)
     return found
+
+
+_PAUSE_WORD = re.compile(r"sleep|wait|backoff|delay|pause", re.I)
+
+
+def _pauses_in(handler: cst.ExceptHandler) -> bool:
+    """Whether the handler calls something named for a pause (``retry.sleep_func(t)``)."""
+    return any(
+        isinstance(node, cst.Call) and _PAUSE_WORD.search(dotted_name(node.func) or "") is not None
+        for node in iter_nodes(handler.body)
+    )
 
 
 def _waits_for_value(loop: cst.CSTNode, body: Sequence[cst.BaseStatement]) -> bool:

@@ -129,7 +129,8 @@ class UnboundedRetry(Rule):
     loops on (`while urls: url = urls.pop(0)`) and puts nothing back, or whose handler moves
     the cursor on (`while i < len(rows): row = rows[i]` … `except: i += 1; continue`) or
     assigns anew what the call is passed (`modname, name = modname.rsplit(".", 1)` after
-    `import_module(modname)` failed); nor a loop whose handler takes
+    `import_module(modname)` failed) and pauses nowhere (after a pause, fewer hosts for the
+    same request is a retry); nor a loop whose handler takes
     what to send next from the error it caught (a fresh page token from a 410's body) or drops
     what the error names (`ids.remove(failed_id(e))`). A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`, `if res ==
@@ -996,6 +997,22 @@ class UnboundedRetry(Rule):
             """,
             line=4,
             message="does not count `errors` when it catches `requests.ConnectionError`",
+        ),
+        # fewer hosts each pass, after a pause: the same request tried again, a retry
+        Invalid(
+            """
+            import time
+            class ConnectionFailed(Exception):
+                pass
+            def api_execute(send, machines, path):
+                while True:
+                    try:
+                        return send(machines, path)
+                    except ConnectionFailed:
+                        machines = machines[1:] or machines
+                        time.sleep(2)
+            """,
+            line=5,
         ),
         # a flag cleared on success: the loop goes round on every 429, forever
         Invalid(
