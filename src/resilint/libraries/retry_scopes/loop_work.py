@@ -148,14 +148,15 @@ def moves_to_next_item(
 def hands_new_input(
     rec: Recogniser, handler: cst.ExceptHandler, body: Sequence[cst.BaseStatement], calls: List[CallSite]
 ) -> bool:
-    """A handler that assigns anew a name the ``try`` passes whole as an argument of the call it
-    tries (``modname, name = modname.rsplit(".", 1)`` for ``import_module(modname)``): the next
-    pass makes another call, not the same one again."""
+    """A handler that derives anew, from its old value, a name the ``try`` passes whole as an
+    argument of the call it tries (``modname, name = modname.rsplit(".", 1)`` for
+    ``import_module(modname)``): the next pass makes another call, not the same one again (a
+    name set afresh, ``client = None`` to connect again, still sends the same)."""
     assigned: Set[str] = set()
     for node in walk_statements(block(handler.body)):
         if isinstance(node, cst.Assign):
-            for target in node.targets:
-                assigned |= target_names(target.target)
+            names = {name for target in node.targets for name in target_names(target.target)}
+            assigned |= names & {n.value for n in expression_nodes(node.value) if isinstance(n, cst.Name)}
     if not assigned:
         return False
     return any(

@@ -128,8 +128,9 @@ class UnboundedRetry(Rule):
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
     loops on (`while urls: url = urls.pop(0)`) and puts nothing back, or whose handler moves
     the cursor on (`while i < len(rows): row = rows[i]` … `except: i += 1; continue`) or
-    assigns anew what the call is passed (`modname, name = modname.rsplit(".", 1)` after
-    `import_module(modname)` failed) and pauses nowhere (after a pause, fewer hosts for the
+    derives anew, from its old value, what the call is passed (`modname, name =
+    modname.rsplit(".", 1)` after `import_module(modname)` failed; not `client = None` to
+    connect again) and pauses nowhere (after a pause, fewer hosts for the
     same request is a retry); nor a loop whose handler takes
     what to send next from the error it caught (a fresh page token from a 410's body) or drops
     what the error names (`ids.remove(failed_id(e))`). A loop that leaves once the call returns something
@@ -997,6 +998,21 @@ class UnboundedRetry(Rule):
             """,
             line=4,
             message="does not count `errors` when it catches `requests.ConnectionError`",
+        ),
+        # a fresh connection for the same task: a retry, whatever the argument is called
+        Invalid(
+            """
+            def process(task, connect, send):
+                client = None
+                while True:
+                    try:
+                        if client is None:
+                            client = connect()
+                        return send(task, client)
+                    except ConnectionError:
+                        client = None
+            """,
+            line=3,
         ),
         # fewer hosts each pass, after a pause: the same request tried again, a retry
         Invalid(
