@@ -57,8 +57,6 @@ def _conjuncts(test: cst.BaseExpression) -> List[cst.BaseExpression]:
 def _flag(test: cst.BaseExpression) -> Optional[str]:
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         return dotted_name(test.expression)
-    if isinstance(test, cst.Name) and test.value not in ("True", "False", "None"):
-        return test.value  # ``while error:``, cleared on success
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         # ``while x is None``, ``while x == None``, ``while sent == False``, ``while ok is not True``
         comparator, operator = test.comparisons[0].comparator, test.comparisons[0].operator

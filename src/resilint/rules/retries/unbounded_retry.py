@@ -30,7 +30,7 @@ class UnboundedRetry(Rule):
     a `while errors <= max_retries` loop whose handler of a failure goes round without
     counting `errors` (its `try` counts only failed statuses), a
     hand-written `while True` (or `while not done`, also spelled `while done == False` or
-    `while done is not True`, or `while error:` cleared on success, `while not succeeded and url`, `while not
+    `while done is not True`, `while not succeeded and url`, `while not
     self._lease` whose `try` calls a method of the object that sets it, at any depth,
     `for _ in itertools.count()`) retry loops that leave only on success, a function that calls
     itself again after a failure with no attempt parameter it counts (`return log(event)` in its
@@ -1029,22 +1029,6 @@ class UnboundedRetry(Rule):
                         time.sleep(2)
             """,
             line=5,
-        ),
-        # a flag cleared on success: the loop goes round on every 429, forever
-        Invalid(
-            """
-            import time, requests
-            def search(url, query):
-                error = True
-                while error:
-                    r = requests.post(url, data=query, timeout=(3, 10))
-                    if r.status_code == 429:
-                        time.sleep(60)
-                    else:
-                        error = False
-                return r.json()
-            """,
-            line=4,
         ),
         # the flag compared with `False`, as `while not sent` reads it
         Invalid(
