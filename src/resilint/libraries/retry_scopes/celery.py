@@ -141,7 +141,7 @@ def _options_policy(
         policy.wait = Setting(WAIT_JITTERED, backoff.value)
     kind = rec.exception_kind(autoretry.value, scope, order)
     policy.retry_on = Setting(kind, autoretry.value, f"`autoretry_for` of `{code_of(autoretry.value)}` retries every error" if kind == ON_ANY else "")
-    if _row_absent(rec, autoretry.value, scope, order) or _polled_states(rec, autoretry.value, scope, order):
+    if _row_absent(rec, autoretry.value, scope, order) or (kind != ON_ANY and _polled_states(rec, autoretry.value, scope, order)):
         # ``autoretry_for=(Post.DoesNotExist,)``: waits for the enqueuing request's row to be
         # committed, a poll of the task's own database, no failing service; an error the
         # module raises only on a state it read (``if status == "in_progress": raise

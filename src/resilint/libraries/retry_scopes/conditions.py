@@ -356,7 +356,7 @@ def _awaits_a_held_value(comparison: cst.Comparison) -> bool:
         return False
     sides = [_held_name(comparison.left), _held_name(comparison.comparisons[0].comparator)]
     return all(
-        side and not side.isupper() and side not in ("None", "True", "False")
+        side and not side.rsplit(".", 1)[-1].isupper() and side not in ("None", "True", "False")
         and not _FAILURE_NAMES.search(side.rsplit(".", 1)[-1])
         for side in sides
     )

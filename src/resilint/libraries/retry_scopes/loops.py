@@ -1156,7 +1156,10 @@ def _status_ifs(
             continue  # ``r.raise_for_status()`` first: only a success status (202) goes round, a poll
         good, bad = (node.body, node.orelse) if polarity == "good" else (node.orelse, node.body)
         good_stmts, bad_stmts = branch(good), branch(bad)
-        if any(polls_state(test) for _, guards in guarded_exits(good_stmts, flags=flags) for test in guards):
+        if any(
+            polls_state(test) and any(isinstance(n, cst.Comparison) for n in expression_nodes(test))
+            for _, guards in guarded_exits(good_stmts, flags=flags) for test in guards
+        ):
             continue  # ``if r.status_code == 204:`` then ``if version in versions: break``: a poll
         bad_goes_round = has_continue(bad_stmts) or not (_leaves_on_failure(bad_stmts) or _falls_out(body, node))
         if not bad_goes_round or _moves_on(rec, bad_stmts, body, calls) or _waits_on_success(bad_stmts):

@@ -517,6 +517,20 @@ class RetryOnAnyError(Rule):
         """,
     ]
     INVALID = [
+        # every error, whatever the task raises on a test of what it holds
+        Invalid(
+            """
+            import requests
+            from celery import shared_task
+
+            @shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
+            def send_event(url, kind, kinds):
+                if kind not in kinds:
+                    raise Exception(f"unknown kind {kind}")
+                requests.post(url, json={"kind": kind}, timeout=(3, 10))
+            """,
+            line=4,
+        ),
         # the handler hands the error to a function of the file that only logs it and pauses
         Invalid(
             """
