@@ -20,6 +20,7 @@ from resilint.libraries.retry_scopes.model import (
 from resilint.libraries.retry_scopes.names import (
     JITTERED_HELPERS,
     LIBRARY_SLEEPERS,
+    PAUSE_WORD,
     PURE_FUNCTIONS,
     RANDOM_MODULES,
 )
@@ -53,7 +54,7 @@ def loop_wait(rec: Recogniser, policy: Policy, sleeps: List[CallSite], calls: Li
     if not sleeps:
         hidden = [
             c for c in calls
-            if re.search(r"sleep|wait|backoff|delay|pause|throttle", (rec.name(c) or dotted_name(c.node.func) or ""), re.I)
+            if PAUSE_WORD.search(rec.name(c) or dotted_name(c.node.func) or "")
         ]
         if hidden:
             policy.wait = _slept_elsewhere(rec, hidden, loop) or Setting(UNKNOWN, None, "")

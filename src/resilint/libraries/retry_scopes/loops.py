@@ -31,7 +31,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
 )
 from resilint.libraries.retry_scopes.parameter_facts import decide, decide_give_up
-from resilint.libraries.retry_scopes.names import NOT_FAILURES, SLEEPS, STREAM_OPENERS
+from resilint.libraries.retry_scopes.names import NOT_FAILURES, PAUSE_WORD, SLEEPS, STREAM_OPENERS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
@@ -1170,13 +1170,10 @@ def _status_ifs(
     return found
 
 
-_PAUSE_WORD = re.compile(r"sleep|wait|backoff|delay|pause", re.I)
-
-
 def _pauses_in(handler: cst.ExceptHandler) -> bool:
     """Whether the handler calls something named for a pause (``retry.sleep_func(t)``)."""
     return any(
-        isinstance(node, cst.Call) and _PAUSE_WORD.search(dotted_name(node.func) or "") is not None
+        isinstance(node, cst.Call) and PAUSE_WORD.search(dotted_name(node.func) or "") is not None
         for node in iter_nodes(handler.body)
     )
 

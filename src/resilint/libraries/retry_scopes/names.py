@@ -103,6 +103,8 @@ REFUSED_INPUT_NAME = re.compile(r"(Already)?Exists(Error|Exception)?$|^Duplicate
 # Modules whose calls act on the local machine: files, processes, locks, clocks, parsing, log
 # lines, devices, in-process queues. (Not D-Bus: a broker many clients of the machine share
 # fails them together.)
+# A function named for a pause (``retry.sleep_func(t)``, ``self.wait(until=...)``).
+PAUSE_WORD = re.compile(r"sleep|wait|backoff|delay|pause|throttle", re.I)
 LOCAL_MODULES = (
     "os.", "shutil.", "pathlib.", "fcntl.", "msvcrt.", "glob.", "tempfile.", "json.", "io.", "time.",
     "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
