@@ -1225,16 +1225,11 @@ def _kept_by_init(function: Optional[FunctionInfo], expr: cst.Attribute) -> Opti
     """For ``self.timeout`` in a method other than ``__init__``: the class's ``__init__`` and its
     parameter, when ``__init__`` sets the attribute once, to that parameter, and nothing else in
     the class sets it."""
-    owner = function.owner if function is not None else None
-    if owner is None or function is None or function.name == "__init__" or not isinstance(function.node, cst.FunctionDef):
+    binding = function.own_attribute(expr) if function is not None and function.name != "__init__" else None
+    init = binding.scope.function if binding is not None else None
+    if binding is None or binding.expr is None or init is None or init.name != "__init__" or init.owner is not function.owner:  # type: ignore[union-attr]
         return None
-    params = function.node.params.params
-    if not params or not isinstance(expr.value, cst.Name) or expr.value.value != params[0].name.value:
-        return None
-    init = next((b.defined for b in owner.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)), None)
-    if init is None:
-        return None
-    parameter = _parameter(init, expr)
+    parameter = _parameter(init, binding.expr)
     return (init, parameter) if parameter is not None else None
 
 
@@ -1265,16 +1260,8 @@ def _class_like(name: str) -> bool:
 def _attribute_parameter(function: FunctionInfo, expr: cst.Attribute) -> Optional[cst.BaseExpression]:
     """What ``self.name`` holds when the method itself sets it once, and nothing else in the
     class sets it: the expression it is set to."""
-    owner = function.owner
-    params = function.node.params
-    if owner is None or not params.params or not isinstance(expr.value, cst.Name):
-        return None
-    if expr.value.value != params.params[0].name.value:
-        return None
-    bindings = owner.instance_attributes.get(expr.attr.value, [])
-    if len(bindings) != 1 or bindings[0].scope is not function.scope:
-        return None
-    return bindings[0].expr
+    binding = function.own_attribute(expr)
+    return binding.expr if binding is not None and binding.scope is function.scope else None
 
 
 def _qualified(model: SemanticModel, qualname: str) -> str:

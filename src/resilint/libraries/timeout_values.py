@@ -95,16 +95,10 @@ class TimeoutEvaluator:
         (``self.timeout = 60`` in ``__init__``), when it assigns a number or a name and the class
         body sets no attribute of that name."""
         function = self.scope.enclosing_function
-        owner = function.owner if function is not None else None
-        if not (owner is not None and isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
-                and isinstance(function.node, cst.FunctionDef) and function.node.params.params
-                and expr.value.value == function.node.params.params[0].name.value):
+        binding = function.own_attribute(expr) if function is not None else None
+        if binding is None or function is None or function.owner is None or expr.attr.value in function.owner.scope.bindings:  # type: ignore[attr-defined]
             return None
-        bindings = owner.instance_attributes.get(expr.attr.value, [])
-        if len(bindings) != 1 or expr.attr.value in owner.scope.bindings:
-            return None
-        value = bindings[0].expr
-        return bindings[0] if isinstance(value, (cst.Integer, cst.Float, cst.Name)) else None
+        return binding if isinstance(binding.expr, (cst.Integer, cst.Float, cst.Name)) else None
 
     # --- numbers ---------------------------------------------------------------------------
 
