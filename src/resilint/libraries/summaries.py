@@ -427,7 +427,7 @@ _CONNECT_ON_USE = frozenset({"xmlrpc.client.ServerProxy", "http.client.HTTPConne
 
 def _first_use(model: SemanticModel, site: CallSite) -> Optional[CallSite]:
     """The first call through the local name the client ``site`` makes is assigned to."""
-    names = [name for name, bindings in site.scope.bindings.items() if any(b.expr is site.node for b in bindings)]
+    names = site.scope.names_bound_to(site.node)
     uses = [
         call for call in model.calls_in(site.scope)
         if call.order > site.order and isinstance(call.node.func, cst.Attribute)

@@ -244,10 +244,10 @@ def _pool_kwargs_set(model: SemanticModel, site: CallSite, spec: TimeoutSpec) ->
     client is made gives every connection its pool opens later that timeout."""
     if spec.library != "redis" or site.scope.kind not in ("function", "module"):
         return False
-    holder = next((name for name, bindings in site.scope.bindings.items()
-                   if any(binding.expr is site.node for binding in bindings)), None)
-    if holder is None:
+    holders = site.scope.names_bound_to(site.node)
+    if not holders:
         return False
+    holder = holders[0]
     root = site.scope.node.body if isinstance(site.scope.node, cst.FunctionDef) else site.scope.node
     for node in iter_nodes(root, stop_at=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
         if not isinstance(node, cst.AssignTarget) or not isinstance(node.target, cst.Subscript):

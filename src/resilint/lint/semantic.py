@@ -201,6 +201,10 @@ class Scope:
                 target = target.parent
         target.bindings.setdefault(binding.name, []).append(binding)
 
+    def names_bound_to(self, expr: cst.CSTNode) -> List[str]:
+        """The names of this scope assigned ``expr`` itself (``proxy = ServerProxy(url)``)."""
+        return [name for name, bindings in self.bindings.items() if any(b.expr is expr for b in bindings)]
+
     @property
     def enclosing_function(self) -> Optional[FunctionInfo]:
         scope: Optional[Scope] = self
