@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -304,12 +304,7 @@ def polls_state(test: cst.BaseExpression) -> bool:
             return any(polls_state(side) for side in sides if status_polarity(side) is None and not _has_key(side))
     if status_polarity(test) is not None:
         return False
-    texts = [
-        text
-        for node in expression_nodes(test) if isinstance(node, cst.Comparison)
-        for side in [node.left] + [c.comparator for c in node.comparisons]
-        for text in _texts(side)
-    ]
+    texts = compared_texts(test)
     if texts:
         return not all(text.strip().lower() in _OUTCOMES for text in texts)
     for node in expression_nodes(test):
@@ -385,12 +380,18 @@ def _key(node: cst.CSTNode) -> Optional[str]:
     return None
 
 
-def compares_with_text(test: cst.BaseExpression) -> bool:
-    """Whether ``test`` compares something with string literals (``state in ("A", "B")``)."""
-    return any(
-        _texts(side) for node in expression_nodes(test) if isinstance(node, cst.Comparison)
-        for side in [node.left] + [c.comparator for c in node.comparisons]
-    )
+def compared_sides(test: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """Each side of each comparison in ``test`` (``state`` and ``("A", "B")`` of ``state in
+    ("A", "B")``)."""
+    for node in expression_nodes(test):
+        if isinstance(node, cst.Comparison):
+            yield node.left
+            yield from (c.comparator for c in node.comparisons)
+
+
+def compared_texts(test: cst.BaseExpression) -> List[str]:
+    """The string literals ``test`` compares something with (``state in ("A", "B")``)."""
+    return [text for side in compared_sides(test) for text in _texts(side)]
 
 
 def _texts(node: cst.BaseExpression) -> List[str]:

@@ -11,7 +11,8 @@ import libcst as cst
 from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import (
-    compares_with_text, outcome_polarity, polls_state, refused_request, status_membership, status_polarity, statuses_going_round,
+    compared_sides, compared_texts, outcome_polarity, polls_state, refused_request, status_membership, status_polarity,
+    statuses_going_round,
 )
 from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
@@ -580,11 +581,7 @@ def _state_roots(test: cst.BaseExpression) -> Set[str]:
     """The names a test reads a state of: through their attributes (``cluster`` of
     ``cluster.leader.name``), or compared themselves (``result`` of ``result == "success"``,
     beside ``result in ("busted", "testfailed")``)."""
-    compared = {
-        side.value for node in expression_nodes(test) if isinstance(node, cst.Comparison)
-        for side in [node.left] + [c.comparator for c in node.comparisons] if isinstance(side, cst.Name)
-    }
-    return _attribute_roots(test) | compared
+    return _attribute_roots(test) | {side.value for side in compared_sides(test) if isinstance(side, cst.Name)}
 
 
 def _built_here(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
@@ -1143,7 +1140,7 @@ def _status_ifs(
     loop_exits = has_exit(body) or bool(flags & assigned_names(body))
     ifs = [node for node in walk_statements(body) if isinstance(node, cst.If)]
     # what another test of the loop compares with states (``result in ("busted", "testfailed")``)
-    polled = {root for node in ifs if polls_state(node.test) and compares_with_text(node.test) for root in _state_roots(node.test)}
+    polled = {root for node in ifs if polls_state(node.test) and compared_texts(node.test) for root in _state_roots(node.test)}
     for node in ifs:
         polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
         if polarity is None and answers:
