@@ -565,10 +565,13 @@ def _queries(node: cst.CSTNode) -> bool:
 
 
 def _shared_session(commit: cst.Call, function: cst.FunctionDef) -> bool:
-    """Whether the session a commit ends is one its callers share, a module's (``db.session``),
-    not the function's own object's or a parameter's (``self.app_db_session``), which may be
-    another session than the one its caller holds."""
+    """Whether the session a commit ends is one its callers share: a module's (``db.session``)
+    or the one a caller hands over (``def apply(db): ...; db.commit()``), not one kept by the
+    function's object or another parameter's (``self.app_db_session``,
+    ``exporter.session``), which may be another session than the one its caller holds."""
     receiver = commit.func.value if isinstance(commit.func, cst.Attribute) else None
+    if isinstance(receiver, cst.Name):
+        return True
     while isinstance(receiver, (cst.Attribute, cst.Call)):
         receiver = receiver.value if isinstance(receiver, cst.Attribute) else receiver.func
     return isinstance(receiver, cst.Name) and receiver.value not in parameter_names(function.params)

@@ -61,9 +61,11 @@ class ConnectionHeldAcrossCall(ProjectRule):
       nor a generator, whose body runs as its caller's loop asks for items: `for user in
       committing_iterator(users):` commits every 100 users, between the loop's requests),
       unless a query after that call begins a new one (and what such a function calls after it
-      commits a module's session, `db.session.commit(); notify_hub(payload)`, runs outside the
-      transaction its caller began; not after it commits its object's or a parameter's,
-      `self.app_session.commit()`, which may be another session); this also ends the transaction a project
+      commits a module's session, `db.session.commit(); notify_hub(payload)`, or the session
+      it was handed, `async def on_done(db, run): ...; await db.commit(); await apply(run)`,
+      runs outside the transaction its caller began; not after it commits a session its object
+      or another parameter keeps, `self.app_session.commit()`, which may be another session);
+      this also ends the transaction a project
       decorator's wrapper began on the same session around the function (`@requires_auth`). A
       session made by calling a `sessionmaker`/`scoped_session` of the file
       (`SessionLocal = sessionmaker(...)`; `db = SessionLocal()`) is known as one; so is a local
