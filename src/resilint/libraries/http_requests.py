@@ -13,7 +13,7 @@ import libcst as cst
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
 from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of
 from resilint.libraries.sessions import object_key, receiver_keys
-from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel, argument_for
 from resilint.lint.traversal import children, iter_nodes
 
 UNSAFE = ("POST", "PATCH")
@@ -578,7 +578,7 @@ class RequestFinder:
     ):
         """The key of headers a helper builds and merges the mapping parameter into: the one in
         the mapping ``node`` passes there, else the helper's own."""
-        argument = _argument_for(node, callee, merged.parameter)
+        argument = argument_for(node, callee, merged.parameter)
         if argument is None:
             return merged.own
         passed = self.find_key(argument, scope, order, call, depth + 1)
@@ -742,24 +742,6 @@ def _merged_parameter(value: cst.BaseExpression, scope: Scope) -> Optional[str]:
     params = node.params
     names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
     return value.value if value.value in names else None
-
-
-def _argument_for(node: cst.Call, callee: FunctionInfo, parameter: str) -> Optional[cst.BaseExpression]:
-    """What a call passes as ``parameter`` of the function it calls (by keyword or position)."""
-    for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value == parameter:
-            return arg.value
-    definition = callee.node
-    if not isinstance(definition, cst.FunctionDef):
-        return None
-    positional = [p.name.value for p in (*definition.params.posonly_params, *definition.params.params)]
-    if positional and positional[0] in ("self", "cls") and callee.owner is not None:
-        positional = positional[1:]
-    if parameter not in positional:
-        return None
-    index = positional.index(parameter)
-    plain = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-    return plain[index] if index < len(plain) else None
 
 
 # Mappings made from a dict's items and keywords, as headers are (requests' case-insensitive

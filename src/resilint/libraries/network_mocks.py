@@ -297,7 +297,6 @@ class _Mocks:
         self.model = model
         self.inside: Dict[int, Libraries] = {}  # id(def or class) → mocks active in its body
         self.provided: Dict[int, Libraries] = {}  # id(fixture def) → mocks active for its users
-        self.sites_of: Optional[Dict[int, List[CallSite]]] = None  # id(FunctionInfo) → its calls here
         self.calls_in: Dict[int, List[CallSite]] = {}  # id(scope) → the calls made directly in it
         for call in model.calls:
             self.calls_in.setdefault(id(call.scope), []).append(call)
@@ -329,14 +328,8 @@ class _Mocks:
     def _callers(self, function: FunctionInfo) -> Libraries:
         """A helper that every call in this file makes under a mock (``create_bucket()`` from
         mocked tests) runs under it too."""
-        if self.sites_of is None:
-            self.sites_of = {}
-            for call in self.model.calls:
-                target = self.model.resolve(call.node.func, call.scope, call.order)
-                if isinstance(target, FunctionInfo):
-                    self.sites_of.setdefault(id(target), []).append(call)
         common: Optional[Libraries] = None
-        for site in self.sites_of.get(id(function), ()):
+        for site in self.model.calls_of(function):
             here = self.around(site)
             common = here if common is None else common & here
         return common or _NONE

@@ -15,7 +15,7 @@ import libcst as cst
 from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.libraries.sessions import receiver_keys
 from resilint.lint.nodes import DEFINITIONS, string_of
-from resilint.lint.semantic import CallSite, FunctionInfo, QName, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, QName, Scope, SemanticModel, argument_for
 from resilint.lint.traversal import iter_nodes
 
 SETTIMEOUT = "socket.socket.settimeout"
@@ -92,8 +92,37 @@ def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> 
     in the local or attribute it is read from (``base_url = "http://127.0.0.1:8080/"``;
     ``base_url + "shutdown"``; ``self.url`` set in ``setUp``), is one of this machine's."""
     given = _url_head(site, model)
-    text = _leading_text(given) if given is not None else None
+    handed = _handed_heads(model, given, site) if model is not None and given is not None else None
+    if handed is not None:  # ``def is_up(base_url): requests.get(f"{base_url}/status")``
+        return all(_loopback_text(head) for head in handed)
+    return given is not None and _loopback_text(given)
+
+
+def _loopback_text(head: cst.BaseExpression) -> bool:
+    text = _leading_text(head)
     return text is not None and (LOOPBACK_URL.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)
+
+
+def _handed_heads(model: SemanticModel, given: cst.BaseExpression, site: CallSite) -> Optional[List[cst.BaseExpression]]:
+    """When the URL is a parameter of a function of the file that the file calls (and no test
+    or fixture, which pytest calls), what each of those calls hands it starts with
+    (``is_up(base_url=_build_url(name))``, ``_build_url`` returning ``f"http://localhost:{port}"``);
+    None otherwise, or when a call hands it nothing the file can read."""
+    if not isinstance(given, cst.Name):
+        return None
+    binding = model.lookup(given.value, site.scope, site.order)
+    function = binding.parameter.function if binding is not None and binding.parameter is not None else None
+    if function is None or function.name.startswith("test") or _is_fixture(model, function):
+        return None
+    callers = model.calls_of(function)
+    heads = []
+    for caller in callers:
+        argument = argument_for(caller.node, function, given.value)
+        head = _url_head(caller, model, argument) if argument is not None else None
+        if head is None:
+            return None
+        heads.append(head)
+    return heads or None
 
 
 # The web frameworks' builders of a URL of the application's own routes: in test code, the
@@ -231,10 +260,14 @@ def _own_url(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bo
     return text is not None and LOOPBACK_URL.match(text) is not None
 
 
-def _url_head(site: CallSite, model: Optional[SemanticModel]) -> Optional[cst.BaseExpression]:
-    """The expression the call's URL or host starts with, followed through the names it is
-    read from (``url = api_url_for(...)``: that call)."""
-    given = _first_or_keyword(site.node, ("url", "host"))
+def _url_head(
+    site: CallSite, model: Optional[SemanticModel], given: Optional[cst.BaseExpression] = None,
+) -> Optional[cst.BaseExpression]:
+    """The expression the call's URL or host (or ``given``, an expression of its arguments)
+    starts with, followed through the names it is read from (``url = api_url_for(...)``: that
+    call)."""
+    if given is None:
+        given = _first_or_keyword(site.node, ("url", "host"))
     for _ in range(4):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
         given = _head(given) if given is not None else None
         if isinstance(given, cst.Call) and model is not None:

@@ -993,6 +993,19 @@ class SemanticModel:
             self._derived[key] = compute()
         return self._derived[key]  # type: ignore[return-value]
 
+    def calls_of(self, function: FunctionInfo) -> List[CallSite]:
+        """The file's calls of ``function`` (those whose callee resolves to it), in order."""
+
+        def by_callee() -> Dict[int, List[CallSite]]:
+            found: Dict[int, List[CallSite]] = {}
+            for site in self.calls:
+                target = self.resolve(site.node.func, site.scope, site.order)
+                if isinstance(target, FunctionInfo):
+                    found.setdefault(id(target), []).append(site)
+            return found
+
+        return self.derived(SemanticModel.calls_of, by_callee).get(id(function), [])
+
     def release(self) -> None:
         """Break the model's reference cycles (scopes with their bindings, functions and classes;
         derived facts that keep the model), once nothing will ask it again: reference counting
@@ -1362,6 +1375,24 @@ class _ModelBuilder:
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is not None:
             self.model.raises.append(RaiseSite(node, self.scope, self.order, tuple(self.stack)))
+
+
+def argument_for(node: cst.Call, callee: FunctionInfo, parameter: str) -> Optional[cst.BaseExpression]:
+    """What a call passes as ``parameter`` of the function it calls (by keyword or position)."""
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == parameter:
+            return arg.value
+    definition = callee.node
+    if not isinstance(definition, cst.FunctionDef):
+        return None
+    positional = [p.name.value for p in (*definition.params.posonly_params, *definition.params.params)]
+    if positional and positional[0] in ("self", "cls") and callee.owner is not None:
+        positional = positional[1:]
+    if parameter not in positional:
+        return None
+    index = positional.index(parameter)
+    plain = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+    return plain[index] if index < len(plain) else None
 
 
 def _names_http_method(expr: cst.BaseExpression) -> bool:

@@ -255,7 +255,9 @@ class MissingTimeout(ProjectRule):
     `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, one that starts with such a base, `f"{BASE}/health"` or
     `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`, an `ldap3.Connection` of an
-    `ldap3.Server("localhost")`), the server the test run
+    `ldap3.Server("localhost")`, a helper's parameter that every call of the helper in the file
+    hands such a URL: `_is_up(base_url=_local_url(name))` with `_local_url` returning
+    `f"http://localhost:{port}"`), the server the test run
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
     socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`, a project subclass
     of one), and for a socket address (`sock.connect(("localhost", port))`,
