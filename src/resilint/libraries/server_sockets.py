@@ -15,7 +15,7 @@ import libcst as cst
 from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.libraries.sessions import receiver_keys
 from resilint.lint.nodes import DEFINITIONS, string_of
-from resilint.lint.semantic import CallSite, FunctionInfo, QName, Scope, SemanticModel, argument_for
+from resilint.lint.semantic import CallSite, FunctionInfo, QName, Scope, SemanticModel, argument_for, names_http_method
 from resilint.lint.traversal import iter_nodes
 
 SETTIMEOUT = "socket.socket.settimeout"
@@ -298,13 +298,28 @@ def _address_of(model: SemanticModel, call: cst.Call, site: CallSite) -> Optiona
     return _first_or_keyword(call, ("host",))
 
 
+# Calls that take the HTTP method first and the URL second (``session.request("GET", url)``,
+# urllib3's ``pool.request``/``urlopen``, ``http.client``'s ``conn.request``).
+_METHOD_FIRST: FrozenSet[str] = frozenset({"request", "urlopen", "request_encode_url", "request_encode_body"})
+_HTTP_METHODS: FrozenSet[str] = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 def _first_or_keyword(call: cst.Call, keywords: Tuple[str, ...]) -> Optional[cst.BaseExpression]:
-    """The call's argument given by one of ``keywords``, else its first positional one."""
+    """The call's argument given by one of ``keywords``, else its first positional one (its
+    second for a call that takes the HTTP method first)."""
     args = call.args
     given = next((a.value for a in args if a.keyword is not None and a.keyword.value in keywords), None)
-    if given is None and args and args[0].keyword is None and not args[0].star:
-        given = args[0].value
-    return given
+    if given is not None:
+        return given
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    method_first = name in _METHOD_FIRST and "url" in keywords and bool(args) and (
+        names_http_method(args[0].value) or (string_of(args[0].value) or "").upper() in _HTTP_METHODS
+    )  # not ``urllib.request.urlopen(url)``
+    index = 1 if method_first else 0
+    if len(args) <= index or any(a.keyword is not None or a.star for a in args[:index + 1]):
+        return None
+    return args[index].value
 
 
 def _returned_by(model: SemanticModel, call: cst.Call, site: CallSite) -> Optional[cst.BaseExpression]:

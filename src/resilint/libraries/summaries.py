@@ -229,11 +229,17 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         scopes = tuple(index for _, index in sorted(held.get(id(site.node), ())))
         converted_to = converted(model, site)
         unpacks = _unpacked_function(model, site) if any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES]) else ""
-        route = own_route_url(site, model) if any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES]) else None
-        loopback = any(
+        to_client = any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES])
+        # a project function or object that may pass a URL on to a client (``session.request("get",
+        # httpbin.url)`` through a ``Session`` subclass)
+        to_wrapper = not to_client and bool(site.node.args) and not names[0].startswith("builtins.")
+        route = own_route_url(site, model) if to_client or to_wrapper else None
+        # a URL of this machine, or of a fixture serving it: given to a client that waits the
+        # socket default, or to a wrapper
+        loopback = (to_wrapper or any(
             (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or _class_like(name) for name in names[:_MAX_CALLEES]
-        ) and (route == "" or sends_to_loopback(site, model))  # a URL of this machine, or of a fixture serving it
-        url_from = route or ""
+        )) and (route == "" or sends_to_loopback(site, model))
+        url_from = route or "" if to_client else ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None

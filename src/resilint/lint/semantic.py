@@ -503,7 +503,7 @@ class SemanticModel:
                 continue
             if callee == _GETATTR and len(args) >= 2 and not any(a.star or a.keyword for a in args[:2]):
                 attributes = [a.value for a in self.resolve_all(args[1].value, scope, order) if isinstance(a, Const)]
-                if not attributes and _names_http_method(args[1].value):
+                if not attributes and names_http_method(args[1].value):
                     # ``getattr(session, method.lower())``: whichever verb, the client's ``request``
                     attributes = ["request"]
                 for attribute in attributes:
@@ -1395,7 +1395,7 @@ def argument_for(node: cst.Call, callee: FunctionInfo, parameter: str) -> Option
     return plain[index] if index < len(plain) else None
 
 
-def _names_http_method(expr: cst.BaseExpression) -> bool:
+def names_http_method(expr: cst.BaseExpression) -> bool:
     """An attribute name that spells an HTTP method the file cannot read: ``method.lower()``,
     ``http_method``, ``verb``."""
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("lower", "upper"):

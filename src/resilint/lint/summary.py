@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 56
+SUMMARY_VERSION = 57
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -377,8 +377,9 @@ class Call:
     # The classes the innermost ``try`` around the call catches by name and raises nothing
     # for (``except TemporaryError: logger.exception(...)``): those failures end there.
     caught: Tuple[str, ...] = ()
-    # A client that waits the socket default, given a host of this machine
-    # (``smtplib.SMTP("localhost")``): in test code, the server the test run starts.
+    # A client that waits the socket default, or a project wrapper, given a host of this
+    # machine (``smtplib.SMTP("localhost")``, ``session.request("get", httpbin.url)``): in
+    # test code, the server the test run starts.
     loopback: bool = False
     # The function of another module of the project whose result is the call's URL
     # (``requests.put(api_url_for(server, "tags"))``): in test code, when it returns a route

@@ -273,7 +273,9 @@ class MissingTimeout(ProjectRule):
     one of the file or of a `conftest.py` above it that returns or yields a URL of this machine,
     an object made with one (`Servers(base_url=f"http://127.0.0.1:{port}")`), or a plugin's
     server (`return live_server`); and for Django's `self.live_server_url` in a
-    `LiveServerTestCase`. A call to any other host from test code still is.
+    `LiveServerTestCase`; also through a project wrapper that passes the URL on
+    (`session.request("get", httpbin.url)` on a `requests.Session` subclass, whose second
+    argument is the URL). A call to any other host from test code still is.
 
     A project subclass of an `http.client` connection (or of `smtplib.SMTP`, `ftplib.FTP` …)
     is judged as its base when it only adds to it; one that defines its own `send` or

@@ -60,7 +60,10 @@ class UnboundedTimeout(ProjectRule):
     `psycopg.connect(connect_timeout=None)`, a requests-hardened request's `timeout=None`,
     pycurl's `CONNECTTIMEOUT` of 0), RES105 judges the default instead. A client call
     that a test double answers in the process (moto, responses, requests-mock, respx, …, see
-    RES105) is not judged.
+    RES105) is not judged, nor, in test code, a call of a project wrapper given a URL of this
+    machine or of a pytest fixture that serves it (`session.request("get", httpbin.url +
+    "/get")` on a `requests.Session` subclass whose `request` defaults `timeout=None`), as
+    RES101 describes: that wait is the test run's own.
 
     ## Why is this bad?
     `None` reads like "use the default", but for these libraries it means "no limit at all". A
