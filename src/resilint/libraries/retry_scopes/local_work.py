@@ -108,6 +108,8 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
     func = call.node.func
     if isinstance(func, cst.Attribute) and func.attr.value in _LOCAL_METHODS:
         return True  # ``argv[-1].startswith("--")``: text or list work, whatever holds it
+    if isinstance(func, cst.Attribute) and _made_by_local_work(rec, func.value, call):
+        return True  # ``table.find_all("tr")`` with ``table = BeautifulSoup(data).find("table")``
     if isinstance(func, cst.Attribute) and ui_method(func.attr.value) and drives_browser(rec.model.imported_modules):
         from resilint.libraries.outbound import sends_request  # it imports the retry scopes
 
@@ -133,6 +135,32 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
         return True
     called = called_definition(rec, call)
     return called is not None and local_definition(rec, called)
+
+
+def _made_by_local_work(rec: Recogniser, expr: cst.BaseExpression, call: CallSite, depth: int = 0) -> bool:
+    """Whether the object a method is called on comes from local work: reads and method calls
+    off what a call of a local module returned (``BeautifulSoup(data).find("table")``),
+    followed through the names that hold it and the loops that walk it (``for row in
+    table.find_all("tr")``)."""
+    while True:
+        if isinstance(expr, (cst.Attribute, cst.Subscript)):
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            expr = expr.func.value
+        else:
+            break
+    if isinstance(expr, cst.Call):
+        return (rec.expr_name(expr.func, call.scope, call.order) or "").startswith(LOCAL_MODULES)
+    if not isinstance(expr, cst.Name) or depth > 3:
+        return False
+    followed = rec.follow(expr, call.scope, call.order)
+    if followed is not expr:
+        return _made_by_local_work(rec, followed, call, depth + 1)
+    walked = next((
+        node.iter for node in reversed(call.stack)
+        if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == expr.value
+    ), None)
+    return walked is not None and _made_by_local_work(rec, walked, call, depth + 1)
 
 
 _LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})

@@ -116,8 +116,8 @@ LOCAL_MODULES = (
     "unicodedata.", "difflib.", "itertools.", "functools.", "operator.", "collections.",
     # dates and time zones (the zone files are this machine's), and their text forms
     "datetime.", "calendar.", "zoneinfo.", "dateutil.", "pytz.", "email.utils.", "wsgiref.handlers.format_date_time",
-    # parsing and formatting text
-    "urllib.parse.", "html.", "shlex.", "locale.",
+    # parsing and formatting text, and markup given as text
+    "urllib.parse.", "html.", "shlex.", "locale.", "bs4.",
     # importing and inspecting this program's modules
     "importlib.", "pkgutil.", "inspect.",
     # in-process queues, events and locks, and the wait that bounds them (its awaited call is

@@ -57,6 +57,8 @@ class RetryOnAnyError(Rule):
     retry of one attempt (`stop_after_attempt(1)`, `max_tries=1`, celery's `max_retries=0`:
     it retries nothing), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods,
+    the objects a parser of text returns, `BeautifulSoup(data).find("table")` and the rows
+    a loop walks in it,
     `asyncio.open_unix_connection` to a local process, a
     file copy beside the project logger's `logger.debug(...)`, a pause before the next page,
     functions of the file that catch every exception and answer a value), even under a bare
@@ -310,6 +312,26 @@ class RetryOnAnyError(Rule):
                 except Exception:
                     pass
                 start = path.find("/") + 1
+        """,
+        # pages fetched one after another, and a bare ``except:`` around parsing the page
+        # already read: the objects the parser returns are read in this process
+        """
+        import logging, requests
+        from bs4 import BeautifulSoup
+        def search(title, results):
+            page = 0
+            while page < 3:
+                url = "https://example.org/browse?search=%s&page=%s" % (title, page)
+                page += 1
+                data = requests.get(url, timeout=(3, 10)).text
+                try:
+                    table = BeautifulSoup(data).find("table")
+                    if not table:
+                        return
+                    for row in table.find_all("tr"):
+                        results.append(row.find("a")["title"])
+                except:
+                    logging.error("cannot parse page %s", page)
         """,
         # decompressing and decoding what was already read: local work, whatever it raises
         """
