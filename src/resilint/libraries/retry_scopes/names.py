@@ -83,6 +83,8 @@ LOCAL_ERRORS = frozenset({
     "builtins.NotADirectoryError", "builtins.PermissionError", "builtins.BlockingIOError",
     "builtins.IndexError", "builtins.KeyError", "builtins.LookupError", "builtins.RuntimeError",
     "builtins.InterruptedError", "builtins.ChildProcessError",
+    # a child process of this program that has not ended yet (``process.wait(timeout=5)``)
+    "subprocess.TimeoutExpired",
     # a future of this process not done yet (``future.result(timeout=0.5)``): nothing is sent again
     "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
     "graphlib.CycleError",  # a dependency graph of this process sorted again without the cycle

@@ -88,7 +88,8 @@ class UnboundedRetry(Rule):
     failed reads meanwhile, a loop that goes round only on a success status saying the answer
     is not ready (`elif r.status_code == 204: sleep(...)`) while every other status leaves or
     raises (`else: r.raise_for_status()`), and a loop that waits out local state (a lock file,
-    `FileExistsError`, an `IndexError` while reading rows, a unix socket, the `accept()` of a
+    `FileExistsError`, an `IndexError` while reading rows, a child process that has not ended
+    (`subprocess.TimeoutExpired`), a unix socket, the `accept()` of a
     socket the program listens on, a server that binds its own port and is started again after
     an error (a `try` that calls `bind` or `listen`, also by recursion), the start of its own aiohttp site (`TCPSite(...).start()`),
     a readiness probe of a loopback URL (`http://127.0.0.1:{port}/health`, also kept in a local
@@ -558,6 +559,17 @@ class UnboundedRetry(Rule):
                     return add_row(table, slug)
                 except SlugExistsError:
                     slug = slug + "_"
+        """,
+        # a child process given a few seconds to end, then killed: waiting on this machine
+        """
+        import subprocess
+        class Runner:
+            def stop(self, process, **wait_args):
+                while True:
+                    try:
+                        return process.wait(**wait_args)
+                    except subprocess.TimeoutExpired:
+                        process.kill()
         """,
         # a unique name drawn until a directory of that name can be made: local work, and each
         # pass tries another name
