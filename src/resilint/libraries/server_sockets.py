@@ -31,7 +31,14 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
 LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|localhost|\[::1\])(?=[:/]|$)", re.I)
 # Or a host of this machine, the first argument of ``smtplib.SMTP("localhost")``.
 _LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|localhost|::1)$", re.I)
-SERVES: FrozenSet[str] = frozenset({"socket.socket.bind", "socket.socket.listen"})
+SERVES: FrozenSet[str] = frozenset({
+    "socket.socket.bind", "socket.socket.listen",
+    # tornado's servers, and the sockets it binds for them
+    "tornado.httpserver.HTTPServer.listen", "tornado.httpserver.HTTPServer.bind",
+    "tornado.httpserver.HTTPServer.add_socket", "tornado.tcpserver.TCPServer.listen", "tornado.tcpserver.TCPServer.bind",
+    "tornado.tcpserver.TCPServer.add_socket", "tornado.web.Application.listen", "tornado.netutil.bind_sockets",
+    "tornado.netutil.bind_unix_socket",
+})
 _CALLS_OUT: FrozenSet[str] = frozenset({"socket.socket.connect", "socket.socket.connect_ex", "socket.socket.sendto"})
 
 

@@ -168,7 +168,8 @@ class BackoffWithoutJitter(ProjectRule):
     BraceAdapter(logging.getLogger(__name__))`), a config file read and matched with a
     regular expression, a unix socket, a device
     read through pyudev, the port its own aiohttp site binds, a server that binds its own port
-    and is started again after an error, a loopback URL probed until the server the function
+    (a socket's `bind` or `listen`, tornado's `HTTPServer.listen`) and is started again after
+    an error, a loopback URL probed until the server the function
     started, `uvicorn.Server(...)` or a program run with `subprocess.Popen`, listens) or catch only an answer that refuses the input (an `IntegrityError`,
     a `ValidationError`: the next pass sends another input), nor loops whose only call is a
     function of the file that lets no exception out (one whose `finally` returns, or whose
@@ -286,6 +287,22 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # its own tornado server started again while the port is still taken
+        """
+        import time
+        from tornado.httpserver import HTTPServer
+        from tornado.ioloop import IOLoop
+        def run(application, port, tries=5):
+            server = HTTPServer(application)
+            while tries:
+                try:
+                    server.listen(port)
+                    IOLoop.current().start()
+                    return
+                except OSError:
+                    tries -= 1
+                    time.sleep(1)
+        """,
         # one attempt: no second one to spread out
         """
         import requests
