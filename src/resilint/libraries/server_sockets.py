@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.libraries.sessions import receiver_keys
 from resilint.lint.nodes import DEFINITIONS, string_of
-from resilint.lint.semantic import CallSite, FunctionInfo, QName, Scope, SemanticModel, argument_for, names_http_method
+from resilint.lint.semantic import CallSite, FunctionInfo, Instance, QName, Scope, SemanticModel, argument_for, names_http_method
 from resilint.lint.traversal import iter_nodes
 
 SETTIMEOUT = "socket.socket.settimeout"
@@ -130,6 +130,53 @@ def _handed_heads(model: SemanticModel, given: cst.BaseExpression, site: CallSit
             return None
         heads.append(head)
     return heads or None
+
+
+# The methods of a client object that send a request to the URL they are given.
+_REQUEST_METHODS: FrozenSet[str] = frozenset({
+    "get", "post", "put", "patch", "delete", "head", "options", "request", "urlopen", "request_encode_url",
+    "request_encode_body", "stream", "ws_connect",
+})
+
+
+def loopback_clients(model: SemanticModel) -> FrozenSet[int]:
+    """The calls that make a client object (``urllib3.PoolManager()``) kept in a name of one
+    function, whose only uses there are requests to this machine
+    (``http.request("GET", "http://127.0.0.1:9090/all")``): nothing else can reach it."""
+    # the call that made the object → (it, whether each request goes to this machine, by which name, from where)
+    requests: Dict[int, Tuple[cst.CSTNode, List[Tuple[bool, str, Scope]]]] = {}
+    for site in model.calls:
+        func = site.node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _REQUEST_METHODS or not isinstance(func.value, cst.Name):
+            continue
+        local = sends_to_loopback(site, model) or own_route_url(site, model) == ""
+        for value in model.resolve_all(func.value, site.scope, site.order):
+            if isinstance(value, Instance) and value.site is not None:
+                requests.setdefault(id(value.site), (value.site, []))[1].append((local, func.value.value, site.scope))
+    found = set()
+    for made, uses in requests.values():
+        names = {name for _, name, _ in uses}
+        scopes = {id(scope) for _, _, scope in uses}
+        site = model.call_site(made) if all(local for local, _, _ in uses) and len(names) == 1 and len(scopes) == 1 else None
+        if site is not None and site.scope is uses[0][2] and _only_requests(site.scope.node, names.pop()):
+            found.add(id(made))
+    return frozenset(found)
+
+
+def _only_requests(function: cst.CSTNode, name: str) -> bool:
+    """Whether every read of ``name`` in ``function`` calls a request method on it."""
+    receivers = {
+        id(node.func.value) for node in iter_nodes(function)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _REQUEST_METHODS
+    }
+    targets = {
+        id(node) for node in iter_nodes(function)
+        if isinstance(node, (cst.AssignTarget, cst.AsName)) for node in (node.target if isinstance(node, cst.AssignTarget) else node.name,)
+    }
+    return all(
+        id(node) in receivers or id(node) in targets
+        for node in iter_nodes(function) if isinstance(node, cst.Name) and node.value == name
+    )
 
 
 # The web frameworks' builders of a URL of the application's own routes: in test code, the

@@ -34,7 +34,7 @@ from resilint.libraries.request_timeouts import (
     SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
 )
 from resilint.libraries.server_sockets import (
-    FIXTURE_URL, FRAMEWORK_URLS, LOOPBACK_URL, SETTIMEOUT, own_route_url, sends_to_loopback, serves_only,
+    FIXTURE_URL, FRAMEWORK_URLS, LOOPBACK_URL, SETTIMEOUT, loopback_clients, own_route_url, sends_to_loopback, serves_only,
 )
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
@@ -600,8 +600,10 @@ def test_server_calls(model: SemanticModel) -> FrozenSet[int]:
     (``requests.put(url_for("v1.tags"))``; one a function of another module makes is left to
     the project pass), each by the call and by its function expression, where a verdict may be
     placed: in test code, the server the test run starts."""
+    made = loopback_clients(model)  # ``http = urllib3.PoolManager()`` asked only of this machine
     return frozenset(
-        node for site in model.calls if sends_to_loopback(site, model) or own_route_url(site, model) is not None
+        node for site in model.calls
+        if id(site.node) in made or sends_to_loopback(site, model) or own_route_url(site, model) is not None
         for node in (id(site.node), id(site.node.func))
     )
 

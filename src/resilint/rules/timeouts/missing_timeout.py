@@ -275,7 +275,10 @@ class MissingTimeout(ProjectRule):
     server (`return live_server`); and for Django's `self.live_server_url` in a
     `LiveServerTestCase`; also through a project wrapper that passes the URL on
     (`session.request("get", httpbin.url)` on a `requests.Session` subclass, whose second
-    argument is the URL). A call to any other host from test code still is.
+    argument is the URL), and for a client made there and kept in a name of one function
+    whose only uses are such requests (`with urllib3.PoolManager() as http:
+    http.request("GET", "http://127.0.0.1:9090/all")`). A call to any other host from test
+    code still is.
 
     A project subclass of an `http.client` connection (or of `smtplib.SMTP`, `ftplib.FTP` …)
     is judged as its base when it only adds to it; one that defines its own `send` or
