@@ -264,14 +264,30 @@ def _mentions_timeout(node: cst.CSTNode) -> bool:
     """``kwargs.setdefault("timeout", …)``, ``kwargs["timeout"] = …``, ``super().send(…, timeout=…)``,
     or a ``timeout`` parameter with a default other than ``None`` (``def request(self, method,
     url, ..., timeout=30, ...)``), which the override passes on."""
+    passed_on = False  # ``timeout=None`` in its parameters, which it only passes on
     if isinstance(node, cst.FunctionDef):
         params = node.params
         for param in (*params.params, *params.kwonly_params):
-            if param.name.value == "timeout" and param.default is not None and not is_none(param.default):
-                return True
+            if param.name.value == "timeout" and param.default is not None:
+                if not is_none(param.default):
+                    return True
+                passed_on = not _rebinds(node, "timeout")
     for inner in iter_nodes(node):
         if isinstance(inner, cst.SimpleString) and string_of(inner) == "timeout":
             return True
         if isinstance(inner, cst.Arg) and inner.keyword is not None and inner.keyword.value == "timeout":
-            return True
+            if not (passed_on and isinstance(inner.value, cst.Name) and inner.value.value == "timeout"):
+                return True
     return False
+
+
+def _rebinds(function: cst.FunctionDef, name: str) -> bool:
+    """Whether the body assigns ``name`` again (``if not timeout: timeout = self.timeout``)."""
+    return any(
+        isinstance(target, cst.Name) and target.value == name
+        for node in iter_nodes(function.body)
+        for target in (
+            [t.target for t in node.targets] if isinstance(node, cst.Assign)
+            else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)) else []
+        )
+    )

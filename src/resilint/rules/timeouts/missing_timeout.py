@@ -196,7 +196,8 @@ class MissingTimeout(ProjectRule):
     also one returning the session through a caching wrapper that hands it back,
     `CacheControl(sess=session)`), a module-level session imported under any name, `self.session` of a class defined
     elsewhere, a property returning one, a subclass of `requests.Session` that does not fill
-    in the timeout, or a parameter or attribute annotated `requests.Session`/`httpx.Client`,
+    in the timeout (its `request` override only passing on its own `timeout=None` parameter,
+    `super().request(method, url, timeout=timeout)`, fills in nothing), or a parameter or attribute annotated `requests.Session`/`httpx.Client`,
     or an attribute the project adds to every request of its web framework (Pyramid's
     `config.add_request_method(make_session, name="http", reify=True)`: `request.http.get(u)`).
     Project wrappers count too: a function that passes its `**kwargs` on to a client without
@@ -736,6 +737,17 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            """
+            import requests
+            class CachingSession(requests.Session):
+                def request(self, method, url, params=None, timeout=None):
+                    return super().request(method, url, params=params, timeout=timeout)
+            def fetch(url):
+                return CachingSession().get(url)
+            """,
+            line=6,
+        ),
         # the method the inner wrapper is given by the outer one picks the branch that sends
         Invalid(
             """
