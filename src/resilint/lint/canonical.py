@@ -91,6 +91,7 @@ ALIASES: Dict[str, str] = {
     "google.api_core.retry.retry_unary_async.AsyncRetry": "google.api_core.retry.AsyncRetry",
     "google.api_core.retry_async.AsyncRetry": "google.api_core.retry.AsyncRetry",
     "requests_oauthlib.oauth2_session.OAuth2Session": "requests_oauthlib.OAuth2Session",
+    "requests_cache.session.CachedSession": "requests_cache.CachedSession",
     "requests_oauthlib.oauth1_session.OAuth1Session": "requests_oauthlib.OAuth1Session",
     "requests_hardened.manager.Manager": "requests_hardened.Manager",
     "requests_hardened.config.Config": "requests_hardened.Config",
@@ -168,6 +169,10 @@ _SUBCLASSES: Dict[str, Tuple[str, FrozenSet[str]]] = {
     "requests_oauthlib.OAuth2Session": ("requests.Session", frozenset({
         "request", "fetch_token", "refresh_token", "token_from_fragment", "authorization_url", "new_state",
         "register_compliance_hook", "scope", "client_id", "token", "access_token", "authorized",
+    })),
+    # requests-cache: a cache miss is sent as ``requests.Session`` sends it, no timeout added
+    "requests_cache.CachedSession": ("requests.Session", frozenset({
+        "cache", "settings", "cache_disabled", "remove_expired_responses", "expired", "wrap",
     })),
     # their ``request`` hands its arguments to ``requests.Session.request``, no timeout added
     "cloudscraper.CloudScraper": ("requests.Session", frozenset({

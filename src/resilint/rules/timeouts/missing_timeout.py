@@ -76,7 +76,8 @@ class MissingTimeout(ProjectRule):
       (`fetch_token`, `refresh_token`, `fetch_request_token`, `fetch_access_token`), whose
       timeout defaults to `None`;
     - the Cloudflare-solving sessions of cloudscraper and cfscrape (`create_scraper()`,
-      `cloudscraper.session()`): `requests.Session`s that add no timeout;
+      `cloudscraper.session()`), and requests-cache's `CachedSession`: `requests.Session`s
+      that add no timeout (a cache miss is sent as a plain session sends it);
     - a pycurl handle's `perform()` (`perform_rb`, `perform_rs`) when the options the file sets
       on that handle (`curl.setopt(pycurl.TIMEOUT, ...)`, or `c.TIMEOUT`) include neither
       `TIMEOUT`/`TIMEOUT_MS` nor both `LOW_SPEED_LIMIT` and `LOW_SPEED_TIME` (stall detection);
@@ -1247,6 +1248,15 @@ class MissingTimeout(ProjectRule):
             """,
             line=6,
             message="libcurl waits forever",
+        ),
+        Invalid(
+            """
+            from requests_cache import CachedSession
+
+            def exists(url):
+                return CachedSession("plex_ids").head(url).ok
+            """,
+            line=4,
         ),
         Invalid(
             """
