@@ -8,6 +8,7 @@ import json
 
 from resilint.lint.checker import Checker
 from resilint.lint.config import Settings
+from resilint.lint.modules import module_names
 from resilint.lint.registry import all_rules
 from tests.conftest import write_tree
 
@@ -341,6 +342,22 @@ def test_module_names_from_project_roots_src_layout_and_namespace_packages(cli, 
     result = cli(["check", "--select", "RES101", "--format", "json", "--no-cache", "."], tmp_path)
     findings = json.loads(result.output)["findings"]
     assert [(f["path"], f["line"]) for f in findings] == [("services/billing/sync.py", 4), ("src/app/views.py", 4)]
+
+
+def test_a_src_layout_package_init_is_named_as_its_package(cli, tmp_path):
+    # ``src/pod/__init__.py`` is the package ``pod`` (as its submodule is ``pod.util``), not
+    # ``src.pod``: the socket default it sets when imported bounds its submodule's connections
+    write_tree(tmp_path, {
+        "pyproject.toml": "[tool.resilint]\n",
+        "src/pod/__init__.py": "import socket\n\nsocket.setdefaulttimeout(20)\n",
+        "src/pod/util.py": "import http.client\n\ndef head(host):\n    return http.client.HTTPSConnection(host)\n",
+        "src/other/__init__.py": "",
+        "src/other/util.py": "import http.client\n\ndef head(host):\n    return http.client.HTTPSConnection(host)\n",
+    })
+    result = cli(["check", "--select", "RES101", "--format", "json", "--no-cache", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [("src/other/util.py", 4)]
+    assert module_names(str(tmp_path / "src/pod/__init__.py"), [str(tmp_path / "src"), str(tmp_path)])[0] == "pod"
 
 
 def test_a_django_manage_py_directory_is_an_import_root(cli, tmp_path):

@@ -50,7 +50,7 @@ def module_names(path: str, roots: Sequence[str] = (), is_package: Callable[[str
             name = ".".join(pieces)
             if name not in names:
                 names.append(name)
-    if len(parts) == 1 and len(names) > 1:
+    if parts == [stem] and len(names) > 1:
         names.append(names.pop(0))  # in no package: the root-relative name is the module's own
     return names or [stem]
 
