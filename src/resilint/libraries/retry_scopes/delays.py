@@ -254,9 +254,11 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         return _SERVER  # a server's Retry-After
     if isinstance(expr, cst.Call) and _header_lookup(expr):
         default = expr.args[1].value if len(expr.args) > 1 else None
-        if default is None or number_of(default) == 0:
+        if default is None or number_of(default) == 0 or _number_text(default) == 0:
             return _SERVER  # no delay of the code's own: the server's, or none when it sends none
         rec.server_fallback = True
+        if _number_text(default) is not None:
+            return WAIT_FIXED  # ``int(headers.get("Retry-After", "30"))``: a header's text of its own
         return _delay(rec, default, scope, order, loop, depth + 1)
     if isinstance(expr, cst.Name):
         if _JITTER_WORD.search(expr.value):
@@ -375,6 +377,15 @@ def server_delay(
         key = string_of(expr.slice[0].slice.value)
         return key is not None and bool(_RETRY_AFTER.search(key))
     return isinstance(expr, cst.Call) and _header_lookup(expr) and len(expr.args) < 2
+
+
+def _number_text(expr: cst.BaseExpression) -> Optional[float]:
+    """The number a string literal spells (``"30"``), if it spells one."""
+    text = string_of(expr)
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
 
 
 def _header_lookup(call: cst.Call) -> bool:

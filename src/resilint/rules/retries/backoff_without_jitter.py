@@ -84,7 +84,8 @@ class BackoffWithoutJitter(ProjectRule):
       a setting (`times = settings.get_query_retry_limit()`, then `10 * (retries - times + 1)`)
       is judged as the same wait from a number written out. A server's `Retry-After` (or its
       rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`) is the server's; the code's
-      own fallback when it sends none (`headers.get("Retry-After", 5)`, `retry_after or 5`,
+      own fallback when it sends none (`headers.get("Retry-After", 5)`, also written as text,
+      `int(headers.get("Retry-After", "30"))`, `retry_after or 5`,
       a handler's own delay beside one that waits `exc.retry_after.total_seconds()`, a
       helper's `return 60` after it, or `wait = 2 ** n` that an `if "Retry-After" in
       r.headers:` assigns over) is judged, and a loop's other pauses are judged as if
@@ -859,7 +860,7 @@ class BackoffWithoutJitter(ProjectRule):
                 r = requests.get("https://a.example", timeout=3)
                 if r.status_code != 429:
                     return r
-                time.sleep(int(r.headers.get("Retry-After", "1")))
+                time.sleep(int(r.headers["Retry-After"]))
         """,
         # a polling loop that handles no failure
         """
@@ -962,6 +963,22 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            """
+            import time
+            from slack_sdk.errors import SlackApiError
+            def open_connection(client, token):
+                try:
+                    return client.apps_connections_open(app_token=token)["url"]
+                except SlackApiError as e:
+                    if e.response["error"] != "ratelimited":
+                        raise
+                    time.sleep(int(e.response.headers.get("Retry-After", "30")))
+                    return open_connection(client, token)
+            """,
+            line=9,
+            message="when the server sends no `Retry-After`",
+        ),
         # one handler waits the server's flood-control delay, another the code's own growing one
         Invalid(
             """
