@@ -221,17 +221,19 @@ class RequestFinder:
         return None
 
     def _token_request(self, call: CallSite) -> bool:
-        """A request whose form or JSON body, written out here or in the name it passes, has a
-        ``grant_type`` key (``data={"grant_type": "refresh_token", ...}``)."""
-        for arg in call.node.args:
-            if arg.keyword is None or arg.keyword.value not in ("data", "json"):
-                continue
-            body = self.model.followed(arg.value, call.scope, call.order)
-            if isinstance(body, cst.Dict) and any(
-                isinstance(element, cst.DictElement) and string_of(element.key) == "grant_type" for element in body.elements
-            ):
-                return True
-        return False
+        """A request whose form or JSON body has a ``grant_type`` key (``token_body``)."""
+        return any(
+            arg.keyword is not None and arg.keyword.value in ("data", "json") and self.token_body(arg.value, call)
+            for arg in call.node.args
+        )
+
+    def token_body(self, value: cst.BaseExpression, call: CallSite) -> bool:
+        """An OAuth token request's body, written out at ``call`` or in the name it passes: a
+        dict with a ``grant_type`` key (``data={"grant_type": "refresh_token", ...}``)."""
+        body = self.model.followed(value, call.scope, call.order)
+        return isinstance(body, cst.Dict) and any(
+            isinstance(element, cst.DictElement) and string_of(element.key) == "grant_type" for element in body.elements
+        )
 
     def _method_argument(self, node: cst.Call, call: CallSite) -> Optional[str]:
         """The parameter of the enclosing function that ``request(method, ...)`` sends as its

@@ -644,6 +644,9 @@ class _Values:
             slot: Any = position if arg.keyword is None else arg.keyword.value
             if position is not None and arg.keyword is None:
                 position += 1
+            if (slot in ("data", "json") or arg.keyword is None) and self.finder.token_body(arg.value, site):
+                found.append((slot, ("token",)))  # for a project function that sends it on
+                continue
             if slot == "headers":  # for a project function that sends them on: what of the key
                 status, source = self.finder.passed_headers(arg.value, site)
                 if status != "unknown":

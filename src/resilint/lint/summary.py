@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 58
+SUMMARY_VERSION = 59
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -59,6 +59,8 @@ MODULE_CODE = "<module>"  # the pseudo-function holding a module's top-level cod
 #   ("headers", STATUS, FROM)  headers passed on, as to the idempotency key: STATUS "missing",
 #                          "unstable", "ok", "param" (FROM: the caller's parameter holding the
 #                          key or the headers) or "via" (FROM: the helper or mapping they come from)
+#   ("token",)             an OAuth token request's body (``data={"grant_type": ...}``): a
+#                          POST that only mints a token, sent on by a wrapper's ``**kwargs``
 #   ("fresh", TEXT)        a value made anew where it is written (``uuid.uuid4()``): a key
 #                          that is new on every attempt when that code is retried
 #   ("partial", NAME, KEYWORDS)  functools.partial(NAME, ...) binding those keywords

@@ -120,8 +120,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     which a function on the way catches and raises nothing for (`except FailedToSendSMS:
     return False, "NOT_SENT"`), when the retry goes round on errors: a lost response never reaches it (RES204 reads such a path
     the same way); a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor
-    is an OAuth token request (a form or JSON body with `grant_type`): it mints a token, and
-    sent again mints another. Nor is a POST sent again only after
+    is an OAuth token request (a form or JSON body with `grant_type`, also handed to the
+    request through project wrappers, by keyword or by position and through their
+    `**kwargs`: `post(TOKEN_URL, body)` into `def post(url, data=None, **kw)`): it mints a
+    token, and sent again mints another. Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
     goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
     again, or a loop without a `try` whose exits leave it on every status but some 4xx ones
@@ -1392,6 +1394,8 @@ class _Judge:
         into it passes decide."""
         if not steps:
             return None
+        if _sends_token_body(steps):
+            return None  # an OAuth token request sent through the wrappers: it only mints a token
         caller, entry = steps[-1]
         while entry.arguments is not None and entry.arguments.forwards_kwargs and "headers" not in entry.arguments.keywords \
                 and len(steps) > 1:
@@ -1666,6 +1670,27 @@ def _message(
 
 def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
+
+
+def _sends_token_body(steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> bool:
+    """Whether the body the calls on the way hand to the request's ``data``/``json`` is an OAuth
+    token request's (``data={"grant_type": ...}``), passed on from wrapper to wrapper by keyword
+    or by position (``post(url, body)`` into ``def post(url, data=None, **kw)``)."""
+    wanted: Set[Any] = {"data", "json"}
+    for caller, call in reversed(steps):  # from the request's function out
+        refs = [ref for slot, ref in call.passed if slot in wanted]
+        if ("token",) in refs:
+            return True
+        # what the wrapper's caller hands it there: its parameters passed on, by keyword or by
+        # position, and the keywords of its own ``**kwargs`` passed on whole
+        own = {ref[1][len(caller.name) + 2:-1] for ref in refs if ref[0] == "ref" and ref[1].startswith(f"{caller.name}.(")}
+        offset = 1 if caller.bound else 0
+        wanted = own | {caller.parameters.index(p) - offset for p in own if p in caller.parameters}
+        if ("**", ("ref", f"{caller.name}.(**)")) in call.passed:
+            wanted |= {"data", "json"}
+        if not wanted:
+            return False
+    return False
 
 
 def _passes_no_headers(call: Call) -> bool:
