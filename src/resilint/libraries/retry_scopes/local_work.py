@@ -138,29 +138,35 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
 
 
 def _made_by_local_work(rec: Recogniser, expr: cst.BaseExpression, call: CallSite, depth: int = 0) -> bool:
-    """Whether the object a method is called on comes from local work: reads and method calls
-    off what a call of a local module returned (``BeautifulSoup(data).find("table")``),
-    followed through the names that hold it and the loops that walk it (``for row in
-    table.find_all("tr")``)."""
-    while True:
-        if isinstance(expr, (cst.Attribute, cst.Subscript)):
-            expr = expr.value
-        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
-            expr = expr.func.value
-        else:
-            break
-    if isinstance(expr, cst.Call):
-        return (rec.expr_name(expr.func, call.scope, call.order) or "").startswith(LOCAL_MODULES)
-    if not isinstance(expr, cst.Name) or depth > 3:
+    """Whether the object a method is called on comes from local work: a literal
+    (``self.seen = {}``), or what a call of a local module returned (``BeautifulSoup(data)``),
+    and the reads and method calls off it (``.find("table")``), followed through the names and
+    attributes that hold it and the loops that walk it (``for row in table.find_all("tr")``)."""
+    if depth > 6:
         return False
-    followed = rec.follow(expr, call.scope, call.order)
-    if followed is not expr:
-        return _made_by_local_work(rec, followed, call, depth + 1)
+    if isinstance(expr, _LITERALS):
+        return True
+    if isinstance(expr, cst.Call):
+        if (rec.expr_name(expr.func, call.scope, call.order) or "").startswith(LOCAL_MODULES):
+            return True
+        return isinstance(expr.func, cst.Attribute) and _made_by_local_work(rec, expr.func.value, call, depth + 1)
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        followed = rec.follow(expr, call.scope, call.order)
+        if followed is not expr:
+            return _made_by_local_work(rec, followed, call, depth + 1)
+    if isinstance(expr, (cst.Attribute, cst.Subscript)):
+        return _made_by_local_work(rec, expr.value, call, depth + 1)
+    if not isinstance(expr, cst.Name):
+        return False
     walked = next((
         node.iter for node in reversed(call.stack)
         if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == expr.value
     ), None)
     return walked is not None and _made_by_local_work(rec, walked, call, depth + 1)
+
+
+_LITERALS = (cst.Dict, cst.List, cst.Set, cst.Tuple, cst.SimpleString, cst.FormattedString, cst.ConcatenatedString,
+             cst.DictComp, cst.ListComp, cst.SetComp)
 
 
 _LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
@@ -213,7 +219,18 @@ def called_definition(rec: Recogniser, call: CallSite) -> Union[FunctionInfo, Cl
     if (isinstance(value, FunctionInfo) and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
             and func.value.value in ("self", "cls") and not _abstract(value)):
         return value
+    if (isinstance(value, FunctionInfo) and value.owner is not None and not value.owner.bases
+            and not _abstract(value) and not _subclassed(rec, value.owner)):
+        return value  # ``received.get(path)`` on a class of the file that nothing extends
     return None
+
+
+def _subclassed(rec: Recogniser, cls: ClassInfo) -> bool:
+    """Whether a class of the file names ``cls`` among its bases."""
+    return any(
+        rec.model.resolve(base, other.scope.parent or other.scope, 1 << 62) is cls
+        for other in rec.model.classes for base in other.bases
+    )
 
 
 def _abstract(function: FunctionInfo) -> bool:

@@ -58,7 +58,8 @@ class RetryOnAnyError(Rule):
     it retries nothing), and neither is a `try` that does local work only
     (reading a parsed XML document with `getElementsByTagName`, string and list methods,
     the objects a parser of text returns, `BeautifulSoup(data).find("table")` and the rows
-    a loop walks in it,
+    a loop walks in it, the methods of a literal a class keeps (`self.counts.get(path)`) and
+    of a class of the file that nothing extends when they do such work only,
     `asyncio.open_unix_connection` to a local process, a
     file copy beside the project logger's `logger.debug(...)`, a pause before the next page,
     functions of the file that catch every exception and answer a value), even under a bare
@@ -312,6 +313,29 @@ class RetryOnAnyError(Rule):
                 except Exception:
                     pass
                 start = path.find("/") + 1
+        """,
+        # a test waiting for its in-process mock server to record a request: the queue and the
+        # dict it reads are this process's, through a method of a class nothing extends
+        """
+        import time
+        from queue import Queue
+        class ReceivedRequests:
+            def __init__(self, queue: Queue):
+                self.queue = queue
+                self.counts = {}
+            def get(self, path, default=None):
+                while not self.queue.empty():
+                    seen = self.queue.get()
+                    self.counts[seen] = self.counts.get(seen, 0) + 1
+                return self.counts.get(path, default)
+        def assert_received(received: ReceivedRequests, path, count, timeout=1):
+            start = time.time()
+            while time.time() - start < timeout:
+                try:
+                    assert received.get(path, 0) == count
+                    return
+                except Exception:
+                    time.sleep(0.05)
         """,
         # pages fetched one after another, and a bare ``except:`` around parsing the page
         # already read: the objects the parser returns are read in this process
