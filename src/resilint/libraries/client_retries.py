@@ -397,7 +397,11 @@ _ELASTICSEARCH = RetryingClient(
 _OPENSEARCH = RetryingClient(
     _retries_setting("max_retries", 3, "OpenSearch client"), _sdk_request, namespaced=True, raises=("opensearchpy",),
 )
-_SLACK = RetryingClient(_slack, _direct_request(frozenset()), "slack_sdk client retries")
+# its default handlers retry failed connections only, and raise the last one as it came (a
+# ``URLError``, ``ConnectionResetError`` or aiohttp's ``ServerConnectionError``), never the
+# SDK's ``SlackApiError``; handlers of the code's own may give up on an answer (429) instead
+_SLACK_CONNECTION_FAILURES = ("urllib", "http", "socket", "ssl", "aiohttp")
+_SLACK = RetryingClient(_slack, _direct_request(frozenset()), "slack_sdk client retries", raises=_SLACK_CONNECTION_FAILURES)
 _REDIS = RetryingClient(_redis, _redis_request, raises=("redis",))
 # A pool's last failure is urllib3's; a status it gives up on comes back as a response, which
 # the caller may turn into an error of its own.
@@ -473,12 +477,21 @@ def client_retries(kind: str, found: Optional[Found]) -> Optional[ClientLayer]:
         return None
     client = CLIENTS.get(kind)
     raises = client.raises if client is not None else ()
+    if raises is _SLACK_CONNECTION_FAILURES and found[0] != _SLACK_DEFAULT:
+        raises = ()
     policy = found[3]
-    if "urllib3" in raises and policy is not None and isinstance(policy.node, cst.Call):
-        given = keyword_args(policy.node)[0].get("raise_on_status")
-        if given is not None and is_false(given.value):
-            raises = ()  # spent on a status, the pool hands back the response: what the caller makes of it
+    if "urllib3" in raises and policy is not None and hands_back_last_status(policy.node):
+        raises = ()  # spent on a status, the pool hands back the response: what the caller makes of it
     return ClientLayer(*found[:4], raises=raises)
+
+
+def hands_back_last_status(retry: cst.CSTNode) -> bool:
+    """A urllib3 ``Retry(raise_on_status=False)``: spent on a status, it hands the last response
+    back, which the caller (or an SDK) may turn into an error of its own."""
+    if not isinstance(retry, cst.Call):
+        return False
+    given = keyword_args(retry)[0].get("raise_on_status")
+    return given is not None and is_false(given.value)
 
 
 # --- one request's own settings --------------------------------------------------------------

@@ -22,6 +22,7 @@ from resilint.libraries.client_retries import (
     Found,
     client_of,
     client_retries,
+    hands_back_last_status,
     instance_retries,
     layer_at,
     layer_of,
@@ -422,6 +423,8 @@ def gives_up_with(policy: Policy) -> Optional[str]:
             return "tenacity.RetryError"
     if policy.library == "httpx":
         return " ".join(_HTTPX_CONNECT_FAILURES)  # a transport retries failed connections only
+    if policy.library == "urllib3" and not hands_back_last_status(policy.node):
+        return "urllib3.* requests.*"  # ``MaxRetryError``, which a requests adapter wraps (``ConnectionError``)
     return None
 
 
@@ -521,6 +524,8 @@ def _elsewhere(name: str, packages: Tuple[str, ...], in_project: Callable[[str],
     root = name.split(".", 1)[0]
     if name in _NO_CLIENT_BASES:
         return True
+    if name.startswith("urllib.error.") and "urllib." not in packages:
+        return True  # the errors of the standard library's own client (``ContentTooShortError``)
     return not name.startswith(packages) and root not in STANDARD_LIBRARY and not in_project(name)
 
 

@@ -154,7 +154,13 @@ class NestedRetry(ProjectRule):
     and those it wraps, `requests` and `urllib3`, count as one); a urllib3 pool's
     `MaxRetryError`, also under Minio, which calls its pool unwrapped, when the outer layer
     retries only the SDK's answers, such as Minio's `S3Error` for a 500 (unless the `Retry`
-    has `raise_on_status=False`, which hands the last answer back instead); an httpx transport's
+    has `raise_on_status=False`, which hands the last answer back instead), and a requests
+    session's mounted `Retry`, whose spent attempts end in requests' `ConnectionError` or
+    `RetryError`, when the outer layer retries only an error the standard library's own
+    client raises (`urllib.error.ContentTooShortError`, which the code raises itself on a short
+    body) or another library's; slack_sdk's default handlers, which retry a failed connection
+    and raise it as it came (`URLError`, aiohttp's `ServerConnectionError`), when the outer
+    layer retries only Slack's answers (`SlackApiError`, `action_already_in_progress`); an httpx transport's
     last `ConnectError`/`ConnectTimeout` when the outer layer retries only
     `httpx.HTTPStatusError`; a botocore client's errors when the outer layer retries only
     service errors botocore never retries — its retries cover connection errors and read
@@ -234,6 +240,43 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # slack_sdk's default handlers retry failed connections and raise the last one as it
+        # came; the loop retries only an answer of Slack's (``SlackApiError``)
+        """
+        import asyncio
+        from slack_sdk.errors import SlackApiError
+        from slack_sdk.web.async_client import AsyncWebClient
+        async def bulk_move(token, channel_ids):
+            client = AsyncWebClient(token=token)
+            while True:
+                try:
+                    return await client.admin_conversations_bulkMove(channel_ids=channel_ids)
+                except SlackApiError as e:
+                    if e.response.data.get("error") != "action_already_in_progress":
+                        raise
+                    await asyncio.sleep(3)
+        """,
+        # the loop retries only the short body the code reads and raises itself; the session's
+        # urllib3 retries end in requests' ``ConnectionError``/``RetryError``
+        """
+        import random, time, urllib.error
+        import requests
+        from requests.adapters import HTTPAdapter
+        from urllib3.util.retry import Retry
+        def retrieve(url):
+            http = requests.Session()
+            http.mount("https://", HTTPAdapter(max_retries=Retry(total=2)))
+            resp = http.get(url, timeout=(3, 20))
+            if len(resp.content) < int(resp.headers.get("content-length", 0)):
+                raise urllib.error.ContentTooShortError("incomplete", None)
+            return resp.content
+        def download(url):
+            for attempt in range(3):
+                try:
+                    return retrieve(url)
+                except urllib.error.ContentTooShortError:
+                    time.sleep(1 + random.random())
+        """,
         # the outer loop goes round on a database error only; the inner loop gives up with a
         # RuntimeError, and the ``except Exception`` in the handler guards only its own cleanup
         """
