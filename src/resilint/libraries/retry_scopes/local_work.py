@@ -147,7 +147,10 @@ def _made_by_local_work(rec: Recogniser, expr: cst.BaseExpression, call: CallSit
     if isinstance(expr, _LITERALS):
         return True
     if isinstance(expr, cst.Call):
-        if (rec.expr_name(expr.func, call.scope, call.order) or "").startswith(LOCAL_MODULES):
+        name = rec.expr_name(expr.func, call.scope, call.order) or ""
+        if name.startswith("builtins."):
+            return name in _LOCAL_VALUES  # not ``super()``, whose methods are the base class's
+        if name.startswith(LOCAL_MODULES):
             return True
         return isinstance(expr.func, cst.Attribute) and _made_by_local_work(rec, expr.func.value, call, depth + 1)
     if isinstance(expr, (cst.Name, cst.Attribute)):
@@ -165,6 +168,11 @@ def _made_by_local_work(rec: Recogniser, expr: cst.BaseExpression, call: CallSit
     return walked is not None and _made_by_local_work(rec, walked, call, depth + 1)
 
 
+# Built-in calls that make plain data of this process, whose methods are local work.
+_LOCAL_VALUES = frozenset(f"builtins.{name}" for name in (
+    "dict", "list", "set", "frozenset", "tuple", "str", "bytes", "bytearray", "int", "float", "sorted", "reversed",
+    "enumerate", "zip", "range", "open",
+))
 _LITERALS = (cst.Dict, cst.List, cst.Set, cst.Tuple, cst.SimpleString, cst.FormattedString, cst.ConcatenatedString,
              cst.DictComp, cst.ListComp, cst.SetComp)
 

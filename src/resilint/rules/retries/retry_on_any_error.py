@@ -563,6 +563,27 @@ class RetryOnAnyError(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a session subclass retrying its base's request: ``super()`` is no local object
+            """
+            import time
+            import requests
+            class HTTPSession(requests.Session):
+                def request(self, method, url, retries=2, **kwargs):
+                    attempt = 0
+                    while True:
+                        try:
+                            res = super().request(method, url, timeout=(3, 20), **kwargs)
+                            res.raise_for_status()
+                            return res
+                        except Exception:
+                            if attempt >= retries:
+                                raise
+                            attempt += 1
+                            time.sleep(2 ** attempt)
+            """,
+            line=11,
+        ),
         # every error, whatever the task raises on a test of what it holds
         Invalid(
             """
