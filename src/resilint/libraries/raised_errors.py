@@ -10,7 +10,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import refused_request
+from resilint.libraries.retry_scopes.conditions import reads_status, refused_request, status_codes, status_polarity
+from resilint.libraries.retry_scopes.statements import leaves
 from resilint.lint.project import class_ancestry
 from resilint.lint.semantic import FunctionInfo, RaiseSite, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -18,6 +19,11 @@ from resilint.lint.traversal import iter_nodes
 CONVERTED = "failure"
 REFUSED = "refused"
 ANSWERED = "answer"
+# on a success answer: every failed status has left the function before it (``if not r.ok:
+# raise ...``, ``r.raise_for_status()``), so the request was answered and nothing was lost
+SUCCEEDED = "success"
+# Classes raised only by code, on purpose, that no client raises: like a project class here.
+_ON_PURPOSE = frozenset({"tenacity.TryAgain"})
 
 Raised = Sequence[Tuple[str, str]]
 
@@ -49,7 +55,39 @@ def _how(site: RaiseSite, function: cst.CSTNode) -> str:
     branch = next((node for node in reversed(own) if isinstance(node, cst.If)), None)
     if branch is not None and refused_request(branch.test) and any(node is site.node for node in iter_nodes(branch.body)):
         return REFUSED
+    body = function.body.body if isinstance(function, cst.FunctionDef) and isinstance(function.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if any(node is statement for node in own):
+            break
+        if _leaves_on_every_failed_status(statement):
+            return SUCCEEDED
     return ANSWERED
+
+
+def _leaves_on_every_failed_status(statement: cst.BaseStatement) -> bool:
+    """``r.raise_for_status()``, or ``if not r.ok: raise ...`` (``if r.status_code != 200:``,
+    ``>= 400``) whose block leaves the function."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(
+            isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute)
+            and small.value.func.attr.value == "raise_for_status"
+            for small in statement.body
+        )
+    if not isinstance(statement, cst.If) or not leaves(list(statement.body.body) if isinstance(statement.body, cst.IndentedBlock) else []):
+        return False
+    test = statement.test
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return status_polarity(test.expression) == "good"
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and reads_status(test.left):
+        operator, codes = test.comparisons[0].operator, status_codes(test.comparisons[0].comparator)
+        if len(codes) != 1:
+            return False
+        if isinstance(operator, cst.NotEqual):
+            return 200 <= codes[0] < 300
+        return (isinstance(operator, cst.GreaterThanEqual) and 300 <= codes[0] <= 400) or (
+            isinstance(operator, cst.GreaterThan) and 299 <= codes[0] <= 399
+        )
+    return False
 
 
 def repeats_lost_response(
@@ -64,7 +102,7 @@ def repeats_lost_response(
     calls on the response) raises one on an answer that is not a refusal (a 502 may come after
     the server acted; a 429 never does).
     ``ancestry``: a project class and those it derives from, None when not all are known."""
-    if not caught or not all(is_project_class(name) for name in caught):
+    if not caught or not all(is_project_class(name) or name in _ON_PURPOSE for name in caught):
         return True
     retried = set(caught)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Iterator, List, Optional, Sequence, Set, Tuple
 
 from resilint.libraries.http_requests import (
     CLIENT_CLASSES,
@@ -20,6 +20,7 @@ from resilint.libraries.raised_errors import ANSWERED, file_classes, other_libra
 from resilint.libraries.retry_scopes import (
     LIBRARY_TRIGGERS,
     ON_ANY,
+    ON_RESULT,
     ON_SPECIFIC,
     RetryScope,
     RetryScopes,
@@ -137,7 +138,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     exc`) and neither the function that sends it nor a helper it calls on the response raises
     one on an answer other than a refusal (`if r.status == 429: raise RateLimited()` is a
     refusal, `if r.status >= 500: raise TryAgain()` is not: a 5xx may come after the server
-    acted). A lost response then raises the library's own error, which leaves the layer; a POST
+    acted; one raised after every failed status has left, `if not r.ok: raise ...` or
+    `r.raise_for_status()` first, is raised on a success). A lost response then raises the library's own error, which leaves the layer; a POST
     that succeeded and is sent again because a later call failed (a fresh login after a 401)
     repeats no lost attempt. Nor does an outer layer repeat a POST that an inner retry on the
     way retries first, when that retry retries every error the outer one does and, once spent,
@@ -146,7 +148,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     is reported on its own. Nor does a layer that retries only another client library's errors
     (`except smtplib.SMTPException` around code that also POSTs with aiohttp) repeat a POST
     whose response was lost: that failure raises the sending library's own error, which leaves
-    the layer, unless code on the way turns it into one the layer retries.
+    the layer, unless code on the way turns it into one the layer retries. Nor does a retry on
+    the answer read (tenacity's `retry_if_result`, or `retry_if_exception_type(TryAgain)`
+    where `TryAgain` is raised only on the state a complete answer holds, as RES204 reads
+    it): a lost response raises, and leaves it.
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
     PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after
@@ -226,6 +231,47 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # tenacity retries only the ``TryAgain`` raised on a complete answer (a job not done):
+        # a lost response raises another error, which leaves the retry
+        """
+        import requests, tenacity
+        SESSION = requests.Session()
+        @tenacity.retry(
+            retry=tenacity.retry_if_exception_type(tenacity.TryAgain),
+            wait=tenacity.wait_random_exponential(multiplier=2, max=60),
+            stop=tenacity.stop_after_delay(1800),
+            reraise=True,
+        )
+        def query(query_id, parameters):
+            r = SESSION.post(f"https://redash.example/api/queries/{query_id}/results", json={"parameters": parameters}, timeout=(3, 30))
+            if not r.ok:
+                raise Exception(f"query error: {r.text}")
+            result = r.json()
+            if "query_result" not in result:
+                raise tenacity.TryAgain
+            return result["query_result"]["data"]["rows"]
+        """,
+        # the project error the loop retries is raised only once every failed status has left
+        """
+        import random, time
+        import requests
+        class NotReady(Exception):
+            pass
+        def submit(url, payload):
+            r = requests.post(url, json=payload, timeout=(3, 30))
+            if not r.ok:
+                raise RuntimeError(r.text)
+            body = r.json()
+            if body.get("rows") is None:
+                raise NotReady()
+            return body["rows"]
+        def run(url, payload):
+            for attempt in range(5):
+                try:
+                    return submit(url, payload)
+                except NotReady:
+                    time.sleep(random.uniform(1, 2))
+        """,
         # an OAuth token request mints a token: sent again, it mints another
         """
         import time
@@ -1050,8 +1096,8 @@ class RetriedNonIdempotentCall(ProjectRule):
         raised = {id(function): raises for function, raises in raised_errors(model)}
         is_project_class, ancestry = file_classes(model)
         for scope in found.covering():
-            if scope.policy.guards_non_idempotent:
-                continue
+            if scope.policy.guards_non_idempotent or scope.policy.retry_on.kind == ON_RESULT:
+                continue  # (a retry on the answer read: a lost response raises, and leaves it)
             covered = list(calls_within(model, scope))
             unread = {id(call.node) for call, read in failing_out(scope.policy, covered) if not read}
             caught = retried_exceptions(model, scope.policy)
@@ -1326,6 +1372,8 @@ class _Judge:
     def repeats_lost(self, layer: Layer, chain: Sequence[FunctionSummary]) -> bool:
         """Whether ``layer`` sends a request of the last function of ``chain`` again after its
         response was lost (``libraries/raised_errors.py``)."""
+        if layer.retries_on == ON_RESULT:
+            return False  # it retries on the answer it read: a lost response raises, and leaves it
         if layer.retries_on != ON_SPECIFIC:
             return True
         if any(_gives_up_otherwise(own, layer) for function in chain[1:] for own in function.layers if own.whole_function):
