@@ -168,8 +168,9 @@ def _aiohttp() -> Dict[str, TimeoutSpec]:
         "aiohttp", default_seconds=300.0, default_message=message, none_means_default=True,
         split_hint=_AIOHTTP_SPLIT, elsewhere=("read_timeout", "conn_timeout"),
     )
-    # A method's timeout=None becomes ClientTimeout(total=None): no limit at all.
-    method = TimeoutSpec("aiohttp", split_hint=_AIOHTTP_SPLIT)
+    # A method's timeout=None becomes ClientTimeout(total=None): no limit at all; so does a
+    # number of 0 or less (``ClientTimeout(total=0)``, which aiohttp reads as no timeout).
+    method = TimeoutSpec("aiohttp", split_hint=_AIOHTTP_SPLIT, zero_unbounded="aiohttp")
     table = {"aiohttp.ClientSession": construction, "aiohttp.request": construction}
     table.update(
         {f"aiohttp.ClientSession.{m}": method for m in _REQUESTS_METHODS + ("request",)}

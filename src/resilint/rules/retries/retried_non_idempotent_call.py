@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, List, Optional, Sequence, Set, Tuple
 
+import libcst as cst
+
 from resilint.libraries.http_requests import (
     CLIENT_CLASSES,
     KEY_HEADER,
@@ -29,12 +31,14 @@ from resilint.libraries.retry_scopes import (
     normalise,
     retry_scopes,
 )
+from resilint.libraries.retry_scopes.model import Policy
 from resilint.libraries.retry_scopes.swallowing import failing_out
 from resilint.libraries.self_retrying import GIVES_UP_QUIETLY, retried_exceptions
 from resilint.lint.call_conditions import Context
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid, RuleContext
-from resilint.lint.semantic import CallSite, FunctionInfo
+from resilint.lint.semantic import CallSite, FunctionInfo, SemanticModel
+from resilint.lint.traversal import iter_nodes
 from resilint.lint.summary import PER_CALL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
 from resilint.lint.value_flow import Held, omits, own_parameter, passed_at, split_last
 from resilint.rules.project_rule import ProjectRule
@@ -148,10 +152,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     is reported on its own. Nor does a layer that retries only another client library's errors
     (`except smtplib.SMTPException` around code that also POSTs with aiohttp) repeat a POST
     whose response was lost: that failure raises the sending library's own error, which leaves
-    the layer, unless code on the way turns it into one the layer retries. Nor does a retry on
-    the answer read (tenacity's `retry_if_result`, or `retry_if_exception_type(TryAgain)`
-    where `TryAgain` is raised only on the state a complete answer holds, as RES204 reads
-    it): a lost response raises, and leaves it.
+    the layer, unless code on the way turns it into one the layer retries. Nor does tenacity's
+    `retry_if_exception_type(TryAgain)` where the code raises `TryAgain` only on the state a
+    complete answer holds (`if "query_result" not in result: raise TryAgain`, as RES204 reads
+    it): a lost response raises another error, which leaves the retry (a `retry_if_result`
+    predicate may test a 5xx, which may follow the server's effect, and is judged as a retry).
 
     Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
     PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after
@@ -1096,8 +1101,8 @@ class RetriedNonIdempotentCall(ProjectRule):
         raised = {id(function): raises for function, raises in raised_errors(model)}
         is_project_class, ancestry = file_classes(model)
         for scope in found.covering():
-            if scope.policy.guards_non_idempotent or scope.policy.retry_on.kind == ON_RESULT:
-                continue  # (a retry on the answer read: a lost response raises, and leaves it)
+            if scope.policy.guards_non_idempotent or _retries_raised_poll(model, scope.policy):
+                continue
             covered = list(calls_within(model, scope))
             unread = {id(call.node) for call, read in failing_out(scope.policy, covered) if not read}
             caught = retried_exceptions(model, scope.policy)
@@ -1372,8 +1377,6 @@ class _Judge:
     def repeats_lost(self, layer: Layer, chain: Sequence[FunctionSummary]) -> bool:
         """Whether ``layer`` sends a request of the last function of ``chain`` again after its
         response was lost (``libraries/raised_errors.py``)."""
-        if layer.retries_on == ON_RESULT:
-            return False  # it retries on the answer it read: a lost response raises, and leaves it
         if layer.retries_on != ON_SPECIFIC:
             return True
         if any(_gives_up_otherwise(own, layer) for function in chain[1:] for own in function.layers if own.whole_function):
@@ -1718,6 +1721,22 @@ def _message(
 
 def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
+
+
+def _retries_raised_poll(model: SemanticModel, policy: Policy) -> bool:
+    """tenacity's ``retry_if_exception_type(TryAgain)`` (or an error of the module's own) where
+    the code raises it only on the state a complete answer holds (``polls_result``): a lost
+    response raises another error, which leaves the retry. (A ``retry_if_result`` predicate may
+    test a 5xx, which may follow the server's effect.)"""
+    node = policy.retry_on.node
+    if policy.retry_on.kind != ON_RESULT or not policy.polls_result or node is None:
+        return False
+    scope, order = policy.scope or model.module_scope, policy.order
+    called = {model.qualified_name(n.func, scope, order) for n in iter_nodes(node) if isinstance(n, cst.Call)}
+    return "tenacity.retry_if_exception_type" in called and not called & _RESULT_PREDICATES
+
+
+_RESULT_PREDICATES = frozenset({"tenacity.retry_if_result", "tenacity.retry_if_not_result"})
 
 
 def _sends_token_body(steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> bool:

@@ -21,7 +21,9 @@ class UnboundedTimeout(ProjectRule):
       tuple with `None` in it, `float("inf")`, `math.inf`;
     - `httpx.Timeout(None)` and an `httpx.Timeout` with any phase `None`
       (`httpx.Timeout(5, read=None)`); `aiohttp.ClientTimeout(total=None)` (or no total, or
-      `total=0`: aiohttp checks no limit that is 0) with no `sock_read`; `urllib3.Timeout` with neither `total` nor `read`; botocore
+      `total=0`: aiohttp checks no limit that is 0) with no `sock_read`, and a request's
+      `timeout=0` (`session.get(url, timeout=0)`, which aiohttp makes `ClientTimeout(total=0)`);
+      `urllib3.Timeout` with neither `total` nor `read`; botocore
       `Config(read_timeout=None)`;
     - `sock.settimeout(None)` on a `socket.socket` (including one from
       `socket.create_connection`), `socket.setdefaulttimeout(None)`;
@@ -166,6 +168,16 @@ class UnboundedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            """
+            import aiohttp
+            async def fetch(session: aiohttp.ClientSession, url):
+                async with session.get(url, timeout=0) as r:
+                    return await r.text()
+            """,
+            line=3,
+            message="which aiohttp reads as no timeout",
+        ),
         # `None` handed to the wrapper by position
         Invalid(
             """
