@@ -6,6 +6,8 @@ returns a ``requests.Session``. Rules match canonical names only, so they list e
 
 from __future__ import annotations
 
+import re
+
 from typing import Dict, FrozenSet, Optional, Tuple
 
 # Module paths (or objects) that are re-exported under a shorter public name.
@@ -199,10 +201,21 @@ _DYNAMIC: Dict[str, Tuple[str, FrozenSet[str]]] = {
 }
 
 
+# A copy of a client library vendored in the project (``from lib import requests``,
+# ``pip._vendor.requests``): the library itself, under the directory it was copied to. (Not
+# redis: ``lib/redis.py`` is often a project's own helper module.)
+_VENDORED = re.compile(
+    r"^(?:[\w.]*\.)?(?:lib|libs|vendor|_vendor|vendored|thirdparty|third_party|extern|externals)\."
+    r"(?=(?:requests|urllib3|httpx|aiohttp|httplib2|six|websocket|requests_oauthlib|tenacity|backoff|retrying)(?:\.|$))"
+)
+
+
 def canonical_name(name: str) -> str:
     """Rewrite the longest aliased prefix of a dotted name to its canonical spelling; a method
     a library subclass inherits is its base's, and a made-up attribute of a dynamic object is
-    the object it makes."""
+    the object it makes. A vendored copy of a client library is that library."""
+    if "lib" in name or "vendor" in name or "third" in name or "extern" in name:
+        name = _VENDORED.sub("", name, count=1)
     if name in ALIASES:
         name = ALIASES[name]
     else:

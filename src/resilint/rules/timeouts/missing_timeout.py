@@ -192,6 +192,12 @@ class MissingTimeout(ProjectRule):
     server that does not answer. PyMySQL's `read_timeout` and mysql-connector's (9.2 and later)
     default to `None`.
 
+    A copy of a client library vendored in the project is that library (`from lib import
+    requests`, `sickgear.lib.urllib3`, `pip._vendor.requests`: requests, urllib3, httpx,
+    aiohttp, httplib2, six, websocket-client, requests-oauthlib, tenacity, backoff or retrying
+    under a `lib`, `libs`, `vendor`, `_vendor`, `vendored`, `thirdparty`, `third_party`,
+    `extern` or `externals` directory), for every rule.
+
     The client may come from another module of the project: a name a star import brings
     (`from tests.testhelper import *`, where that module imports `requests`), a factory (`get_session().get(u)`,
     also one returning the session through a caching wrapper that hands it back,
@@ -738,6 +744,15 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a copy of requests vendored in the project's ``lib/`` directory
+            """
+            from lib import requests
+            def status(url):
+                return requests.get(url).status_code
+            """,
+            line=3,
+        ),
         Invalid(
             """
             import requests
