@@ -9,7 +9,7 @@ against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' curre
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, FrozenSet, Iterable, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -895,9 +895,31 @@ def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, 
     elif isinstance(expr, cst.Call) and depth < 2:
         helper = model.resolve(expr.func, scope, order)
         return returned_keys(model, helper, depth + 1) if isinstance(helper, FunctionInfo) else None
+    elif choices := _choices(expr):
+        # ``{} if plain else {"context": ctx}``, ``({"context": ctx}, {})[plain]``: either one
+        found: Set[str] = set()
+        for choice in choices:
+            written = _written_keys(choice, model, scope, order, depth)
+            if written is None:
+                return None
+            found |= written
+        return found
     else:
         return None
     return None if any(key is None for key in keys) else set(keys)  # type: ignore[arg-type]
+
+
+def _choices(expr: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The values a conditional expression, or a tuple or list written out and indexed by a
+    condition (``(a, b)[flag]``), chooses between."""
+    if isinstance(expr, cst.IfExp):
+        return [expr.body, expr.orelse]
+    if (isinstance(expr, cst.Subscript) and isinstance(expr.value, (cst.Tuple, cst.List)) and len(expr.slice) == 1
+            and isinstance(expr.slice[0].slice, cst.Index)):
+        elements = expr.value.elements
+        if elements and all(isinstance(e, cst.Element) for e in elements):
+            return [e.value for e in elements]
+    return []
 
 
 def returned_keys(model: SemanticModel, function: FunctionInfo, depth: int = 0) -> Optional[Set[str]]:

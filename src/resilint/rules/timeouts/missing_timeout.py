@@ -303,7 +303,9 @@ class MissingTimeout(ProjectRule):
     process by a test double (responses, requests-mock, httpretty, `mock.patch` …, see RES105); a call that passes `**kwargs` of unknown
     content (the timeout may be in there; a literal dict unpacked with a `timeout` key counts as a timeout; a local
     (or a module's name, `CONNECTION_KWARGS`) that
-    is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)`, and only unpacked, has the
+    is only ever assigned dicts written out, `{"json": payload}` or `dict(data=payload)` (or a
+    choice between them, `{} if plain else {"context": ctx}`, `({"context": ctx}, {})[plain]`:
+    the keys of either), and only unpacked, has the
     keys they show and those its items are set under (`q["auth"] = creds`; `kwargs["timeout"] = t`
     on every path through the function gives the request that timeout) or that `q.update({...})`,
     `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
@@ -744,6 +746,17 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # keyword arguments chosen between two dicts written out, neither with a timeout
+            """
+            import ssl
+            from urllib.request import urlopen
+            def notify(url):
+                param = ({"context": ssl._create_unverified_context()}, {})[url.startswith("http:")]
+                return urlopen(url, **param).read()
+            """,
+            line=5,
+        ),
         Invalid(
             # a copy of requests vendored in the project's ``lib/`` directory
             """
