@@ -29,6 +29,7 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
 })
 # A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``).
 LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|localhost|\[::1\])(?=[:/]|$)", re.I)
+_LOOPBACK_WORDS = re.compile(r"127\.\d|localhost|::1", re.I)
 # Or a host of this machine, the first argument of ``smtplib.SMTP("localhost")``.
 _LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|localhost|::1)$", re.I)
 SERVES: FrozenSet[str] = frozenset({
@@ -115,8 +116,8 @@ def _handed_heads(model: SemanticModel, given: cst.BaseExpression, site: CallSit
     or fixture, which pytest calls), what each of those calls hands it starts with
     (``is_up(base_url=_build_url(name))``, ``_build_url`` returning ``f"http://localhost:{port}"``);
     None otherwise, or when a call hands it nothing the file can read."""
-    if not isinstance(given, cst.Name):
-        return None
+    if not isinstance(given, cst.Name) or (model.text is not None and _LOOPBACK_WORDS.search(model.text) is None):
+        return None  # (no call of the file can hand it a URL of this machine)
     binding = model.lookup(given.value, site.scope, site.order)
     function = binding.parameter.function if binding is not None and binding.parameter is not None else None
     if function is None or function.name.startswith("test") or _is_fixture(model, function):

@@ -205,6 +205,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     # id(function) → id(lambda's summary) → (it, the calls written in the lambda)
     lambda_calls: Dict[int, Dict[int, Tuple[FunctionSummary, List[CallSite]]]] = {}
     scheduled = scheduled_coroutines([site.node for site in model.calls])
+    # what a project wrapper is handed may be a URL of this machine (a test's, or a fixture's)
+    sends_here_maybe = model.text is None or _HERE_WORDS.search(model.text) is not None
     for site in model.calls:
         names = [n for n in model.call_names(site) if not n.startswith(_SKIPPED_TARGETS)]
         if not names:
@@ -232,7 +234,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         to_client = any(name in CLIENT_CALLS for name in names[:_MAX_CALLEES])
         # a project function or object that may pass a URL on to a client (``session.request("get",
         # httpbin.url)`` through a ``Session`` subclass)
-        to_wrapper = not to_client and bool(site.node.args) and not names[0].startswith("builtins.")
+        to_wrapper = (
+            not to_client and bool(site.node.args) and not names[0].startswith("builtins.") and sends_here_maybe
+        )
         route = own_route_url(site, model) if to_client or to_wrapper else None
         # a URL of this machine, or of a fixture serving it: given to a client that waits the
         # socket default, or to a wrapper
@@ -462,6 +466,8 @@ class _Values:
         }
         # a file that makes no key makes no fresh one either (the generators are named so)
         self.keys = model.text is None or _KEY_WORDS.search(model.text) is not None
+        # an OAuth token body is written with its ``grant_type`` key
+        self.tokens = model.text is None or "grant_type" in model.text
         self.keys_set: Dict[int, List[Tuple[str, cst.BaseExpression]]] = {}
         # The key of each object's facts, by what they depend on (its class, the call that made
         # it, the function that configured it): the same object is passed, stored and
@@ -644,7 +650,7 @@ class _Values:
             slot: Any = position if arg.keyword is None else arg.keyword.value
             if position is not None and arg.keyword is None:
                 position += 1
-            if (slot in ("data", "json") or arg.keyword is None) and self.finder.token_body(arg.value, site):
+            if self.tokens and (slot in ("data", "json") or arg.keyword is None) and self.finder.token_body(arg.value, site):
                 found.append((slot, ("token",)))  # for a project function that sends it on
                 continue
             if slot == "headers":  # for a project function that sends them on: what of the key
@@ -773,6 +779,9 @@ _NO_VALUE = frozenset({
 # Expressions that call nothing, so make no fresh key by themselves.
 _NO_CALL = frozenset({cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString})
 # Whole words: "time" inside "timeout" or "datetime" names no generator (``RANDOM_KEYS``).
+# Words without which no URL a project wrapper is handed in the file is one of this
+# machine's (what matters in test code only), nor a pytest fixture's or a test's own route.
+_HERE_WORDS = re.compile(r"127\.0\.0\.1|localhost|::1|\bdef test|live_server|httpbin|httpserver|docker_ip")
 _KEY_WORDS = re.compile(r"\b(?:uuid|shortuuid|secrets|random|urandom|time|datetime|ulid|nanoid|idempotency_key)\b")
 
 
