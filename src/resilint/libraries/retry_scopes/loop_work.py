@@ -91,14 +91,24 @@ def operation_calls(
 
 
 def call_inputs(call: cst.Call) -> List[cst.BaseExpression]:
-    """What a call works on: its arguments (a ``timeout=`` aside) and its receiver."""
+    """What a call works on: its arguments (a ``timeout=`` aside, and the number of the attempt,
+    ``attempt=attempt``, which leaves the request the same) and its receiver."""
     inputs: List[cst.BaseExpression] = [
-        a.value for a in call.args if not (a.keyword is not None and a.keyword.value in ("timeout", "delay"))
+        a.value for a in call.args
+        if not (a.keyword is not None and (a.keyword.value in ("timeout", "delay") or _names_attempt(a.keyword.value)))
     ]
     func = call.func
     if isinstance(func, cst.Attribute):
         inputs.append(func.value)
     return inputs
+
+
+_ATTEMPT_WORDS = frozenset({"attempt", "attempts", "retry", "retries", "tries", "try", "trial"})
+
+
+def _names_attempt(keyword: str) -> bool:
+    """``attempt``, ``retry_count``, ``num_tries``: a keyword that passes the attempt's number."""
+    return any(word in _ATTEMPT_WORDS for word in keyword.lower().split("_"))
 
 
 def target_feeds(

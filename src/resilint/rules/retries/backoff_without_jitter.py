@@ -964,6 +964,21 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the attempt's number handed to the request (a header) leaves it the same request
+            """
+            import time, requests
+            def post_batch(url, body, attempt):
+                return requests.post(url, json=body, headers={"X-Attempt": str(attempt)}, timeout=(3, 10))
+            def send(url, body, retries=3):
+                for attempt_index in range(retries + 1):
+                    try:
+                        return post_batch(url, body, attempt=attempt_index + 1)
+                    except requests.RequestException:
+                        time.sleep(2 ** attempt_index)
+            """,
+            line=9,
+        ),
+        Invalid(
             """
             import time
             from slack_sdk.errors import SlackApiError

@@ -192,7 +192,8 @@ class NestedRetry(ProjectRule):
     A loop that moves on to the next mirror, remote or replica is failover, not a retry; nor is
     a loop that, on a failed status, changes what its request sends before it goes round (`if
     page.status_code >= 500: next_url = f"{base}?page={n + 1}"; continue`): it skips to the next
-    page. A changed timeout or attempt number (`timeout=timeout * 2`) still sends the same request.
+    page. A changed timeout or attempt number (`timeout=timeout * 2`, `attempt=attempt_index + 1` to a
+    helper that puts it in a header) still sends the same request.
 
     ## Why is this bad?
     Retries are extra traffic, sent exactly when the dependency has the least capacity. Each
