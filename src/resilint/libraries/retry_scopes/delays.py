@@ -162,8 +162,10 @@ def _described(
             # multiplies (``sleep(interval); interval += STEP``), whose first value is no rule
             value = rec.follow(value, call.scope, call.order)
         grows = growth(value, counters, rec.growing) if value is not None else "constant"
-        if grows == "constant" and kind == WAIT_EXPONENTIAL:
-            grows = "exponential"
+        if kind == WAIT_EXPONENTIAL and (grows == "constant" or (
+            isinstance(value, cst.Call) and dotted_name(value.func) not in ("pow", "math.pow")
+        )):
+            grows = "exponential"  # as ``_delay`` read it, also in a helper (``_retry_delay(n)``: ``0.3 * 2 ** n``)
         text += " " + growth_words(grows, server_fallback)
     return text
 

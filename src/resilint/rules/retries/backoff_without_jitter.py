@@ -964,6 +964,26 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the delay a helper of the file computes: exponential, as it reads
+            """
+            import time, requests
+            def _retry_delay(failed_attempt):
+                return 0.3 * (2 ** failed_attempt)
+            def flags(url, max_retries=3):
+                failed_attempt = 0
+                while True:
+                    try:
+                        return requests.get(url, timeout=(1, 5)).json()
+                    except requests.ConnectionError:
+                        if failed_attempt >= max_retries:
+                            raise
+                    time.sleep(_retry_delay(failed_attempt))
+                    failed_attempt += 1
+            """,
+            line=12,
+            message="grows exponentially",
+        ),
+        Invalid(
             # the attempt's number handed to the request (a header) leaves it the same request
             """
             import time, requests
