@@ -231,6 +231,12 @@ class RequestFinder:
         """An OAuth token request's body, written out at ``call`` or in the name it passes: a
         dict with a ``grant_type`` key (``data={"grant_type": "refresh_token", ...}``)."""
         body = self.model.followed(value, call.scope, call.order)
+        if isinstance(body, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation)):
+            # a form written as text (``"grant_type=client_credentials&scope=..."``)
+            return any(
+                isinstance(part, (cst.SimpleString, cst.FormattedStringText)) and "grant_type=" in part.value
+                for part in iter_nodes(body)
+            )
         return isinstance(body, cst.Dict) and any(
             isinstance(element, cst.DictElement) and string_of(element.key) == "grant_type" for element in body.elements
         )

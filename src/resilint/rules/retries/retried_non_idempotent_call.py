@@ -125,7 +125,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     which a function on the way catches and raises nothing for (`except FailedToSendSMS:
     return False, "NOT_SENT"`), when the retry goes round on errors: a lost response never reaches it (RES204 reads such a path
     the same way); a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor
-    is an OAuth token request (a form or JSON body with `grant_type`, also handed to the
+    is an OAuth token request (a form or JSON body with `grant_type`, a form written as text,
+    `data="grant_type=client_credentials&..."`, also handed to the
     request through project wrappers, by keyword or by position and through their
     `**kwargs`: `post(TOKEN_URL, body)` into `def post(url, data=None, **kw)`): it mints a
     token, and sent again mints another. Nor is a POST sent again only after
@@ -236,6 +237,13 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # an OAuth token request whose form is written as text
+        """
+        import backoff, requests
+        @backoff.on_exception(backoff.expo, OSError, max_tries=3)
+        def token(server, timeout):
+            return requests.post(server + "/token", data="grant_type=client_credentials&scope=x", timeout=timeout)
+        """,
         # tenacity retries only the ``TryAgain`` raised on a complete answer (a job not done):
         # a lost response raises another error, which leaves the retry
         """
