@@ -1237,7 +1237,9 @@ class _ProjectJudge:
             if judgement is None:
                 return None
             return ProjectVerdict(judgement.code, call.place, f"{judgement.message} (passed through `{wrapper}`)", related)
-        if forward.default is None:
+        if forward.default is None or forward.spec.checks == GENERIC_WAIT:
+            # (a wrapper of a generic wait, ``def wait(timeout=None): ... move_on_after(timeout)``,
+            # waits until the work is done unless its caller asks for a deadline: its own choice)
             return None
         judgement = judge_given(
             forward.default, forward.default_text or "", forward.client, forward.spec, self.settings.max_timeout,

@@ -38,7 +38,10 @@ class UnboundedTimeout(ProjectRule):
     A choice with a `None` branch (`timeout = 7 if proxies else None`, or `args.timeout or
     None`, None whenever the option is 0 or unset) waits forever on that
     path, and the message says when; for a generic wait it is the program's own choice (no
-    deadline unless one is configured) and is not flagged. Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
+    deadline unless one is configured) and is not flagged, nor is a call of a project wrapper
+    whose `timeout=None` default reaches a generic wait (`def wait_for_task_run(run_id,
+    timeout=None): with anyio.move_on_after(timeout): ...`: it waits for the work to finish
+    unless its caller asks for a deadline). Module constants are followed by value (`TIMEOUT = None` … `timeout=TIMEOUT`), also those of
     another module (`timeout=settings.FRAUD_TIMEOUT` where `FRAUD_TIMEOUT = None`, or an
     `httpx.Timeout(5, read=None)` there), given to a client call (by keyword, or by position:
     `sock.settimeout(settings.IDLE_TIMEOUT)`), to a request on a session a project function

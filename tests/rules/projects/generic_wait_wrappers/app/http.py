@@ -1,0 +1,5 @@
+import requests
+
+
+def fetch(url, timeout=None):
+    return requests.get(url, timeout=timeout)
