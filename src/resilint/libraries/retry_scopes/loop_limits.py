@@ -26,6 +26,7 @@ from resilint.libraries.retry_scopes.statements import (
 )
 from resilint.lint.nodes import code_of, dotted_name, expression_nodes, is_none, is_true, number_of
 from resilint.lint.semantic import FunctionInfo, Scope
+from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -244,12 +245,23 @@ def _uncounted_handler(
         others = [other for other in body if other is not statement]
         if counters & counter_names(others) or (
             statement.finalbody is not None and counters & counter_names(block(statement.finalbody.body))
-        ):
+        ) or _counted_before_any_call(block(statement.body), counters):
             continue
         for handler in statement.handlers:
             if any(handler is h for h in going_round) and not counters & counter_names(block(handler.body)):
                 return sorted(counters)[0], handler
     return None
+
+
+def _counted_before_any_call(tried: Sequence[cst.BaseStatement], counters: Set[str]) -> bool:
+    """``try: attempts_left -= 1; return await fetch()``: the ``try`` counts before anything in
+    it can fail, so every failure its handlers catch has been counted."""
+    for statement in tried:
+        if counters & counter_names([statement]):
+            return True
+        if any(isinstance(node, (cst.Call, cst.Await)) for node in iter_nodes(statement)):
+            return False
+    return False
 
 
 def _free_continue(node: cst.CSTNode) -> Optional[cst.Continue]:

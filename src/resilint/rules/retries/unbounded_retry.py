@@ -69,7 +69,9 @@ class UnboundedRetry(Rule):
     `except ConnectError: if attempts > 5: raise` beside `except TimeoutError: sleep(1)`
     retries timeouts forever (the message names the handler); nor does a counter in the loop's
     condition that the body counts only at its end, after a `continue` that goes round without
-    counting (`while retry < 3:` ... `if r.status_code == 404: continue` ... `retry += 1`). An exit decided by a method of the file counts when that method tests a
+    counting (`while retry < 3:` ... `if r.status_code == 404: continue` ... `retry += 1`); a
+    `try` that counts before anything in it can fail (`try: attempts_left -= 1; return await
+    fetch()`) counts every failure its handlers catch. An exit decided by a method of the file counts when that method tests a
     counter or the time, or catches the error a backoff object raises once its budget is spent
     (`if self._gave_up(): raise`, where `_gave_up` returns True on
     `BackoffTimeoutExceededError`). A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
@@ -199,6 +201,17 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the ``try`` counts before anything in it can fail: every failure is counted
+        """
+        import httpx
+        async def run_job(client: httpx.AsyncClient, url, attempts_left=2):
+            while attempts_left > 0:
+                try:
+                    attempts_left -= 1
+                    return (await client.get(url, timeout=(3, 10))).json()
+                except httpx.TransportError:
+                    pass
+        """,
         # accepting the connections that wait on the program's own listening socket
         """
         import errno, socket
