@@ -257,10 +257,10 @@ def _counted_before_any_call(tried: Sequence[cst.BaseStatement], counters: Set[s
     """``try: attempts_left -= 1; return await fetch()``: the ``try`` counts before anything in
     it can fail, so every failure its handlers catch has been counted."""
     for statement in tried:
-        if counters & counter_names([statement]):
-            return True
         if any(isinstance(node, (cst.Call, cst.Await)) for node in iter_nodes(statement)):
             return False
+        if isinstance(statement, cst.SimpleStatementLine) and counters & counter_names([statement]):
+            return True
     return False
 
 
