@@ -37,7 +37,7 @@ import libcst as cst
 from resilint.lint.canonical import RETURNS_ITS_ARGUMENT, called_instance_type, canonical_name, loaded_module, returned_type
 from resilint.lint.nodes import call_argument, dotted_name, is_none, string_of
 from resilint.lint.summary import CALLED, TASK_RUNS, TASK_SIGNATURES
-from resilint.lint.traversal import walk
+from resilint.lint.traversal import iter_nodes, walk
 
 _BUILTINS = frozenset(dir(builtins))
 _PROPERTY_DECORATORS = frozenset({
@@ -1075,6 +1075,7 @@ class _ModelBuilder:
         self.order = 0
         self.qualnames: List[str] = []
         model.scope_of[model.module] = self.module_scope
+        self.type_checking = model.text is None or "TYPE_CHECKING" in model.text
 
     def _next(self) -> int:
         self.order += 1
@@ -1370,11 +1371,27 @@ class _ModelBuilder:
     # --- calls ---------------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
+        if self.type_checking and _only_type_checked(node, self.stack):
+            return  # ``if TYPE_CHECKING:``: never runs
         self.model.calls.append(CallSite(node, self.scope, self._next(), tuple(self.stack)))
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is not None:
             self.model.raises.append(RaiseSite(node, self.scope, self.order, tuple(self.stack)))
+
+
+def _only_type_checked(call: cst.Call, stack: Sequence[cst.CSTNode]) -> bool:
+    """Whether ``call`` (inside the nodes of ``stack``) is in the body of ``if TYPE_CHECKING:``
+    (``typing.TYPE_CHECKING``), which only a type checker reads."""
+    for node in stack:
+        if node.__class__ is not cst.If:
+            continue
+        test = node.test  # type: ignore[attr-defined]
+        name = test.value if isinstance(test, cst.Name) else test.attr.value if isinstance(test, cst.Attribute) else ""
+        orelse = node.orelse  # type: ignore[attr-defined]
+        if name == "TYPE_CHECKING" and (orelse is None or not any(n is call for n in iter_nodes(orelse))):
+            return True
+    return False
 
 
 def argument_for(node: cst.Call, callee: FunctionInfo, parameter: str) -> Optional[cst.BaseExpression]:

@@ -415,6 +415,13 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # only a type checker reads it: it never runs
+        """
+        from typing import TYPE_CHECKING
+        import requests
+        if TYPE_CHECKING:
+            requests.get("https://api.example.org/whoami")
+        """,
         # a wrapper hands its callers' keywords to a session whose mounted adapter fills in the
         # timeout: a caller passing none is bounded by it
         """
