@@ -85,6 +85,9 @@ LOCAL_ERRORS = frozenset({
     "builtins.InterruptedError", "builtins.ChildProcessError",
     # a child process of this program that has not ended yet (``process.wait(timeout=5)``)
     "subprocess.TimeoutExpired",
+    # a serial port of this machine (pyserial), opened again after the device went away
+    "serial.SerialException", "serial.serialutil.SerialException", "serial.SerialTimeoutException",
+    "serial.serialutil.SerialTimeoutException",
     # a future of this process not done yet (``future.result(timeout=0.5)``): nothing is sent again
     "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
     "graphlib.CycleError",  # a dependency graph of this process sorted again without the cycle

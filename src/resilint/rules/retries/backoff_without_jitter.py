@@ -168,7 +168,7 @@ class BackoffWithoutJitter(ProjectRule):
     file, a file copied and logged through the project's own logger wrapper (`log =
     BraceAdapter(logging.getLogger(__name__))`), a config file read and matched with a
     regular expression, a unix socket, a device
-    read through pyudev, the port its own aiohttp site binds, a server that binds its own port
+    read through pyudev, a serial port opened again after pyserial's `SerialException`, the port its own aiohttp site binds, a server that binds its own port
     (a socket's `bind` or `listen`, tornado's `HTTPServer.listen`) and is started again after
     an error, a loopback URL probed until the server the function
     started, `uvicorn.Server(...)` or a program run with `subprocess.Popen`, listens) or catch only an answer that refuses the input (an `IntegrityError`,
