@@ -336,10 +336,21 @@ def _url_head(
         if not isinstance(given, (cst.Name, cst.Attribute)) or model is None:
             break
         followed = model.followed(given, site.scope, site.order)
+        if followed is given and isinstance(given, cst.Attribute):
+            followed = _property_returns(model, given, site) or given  # ``server.url``, a property
         if followed is given:
             break
         given = followed
     return given
+
+
+def _property_returns(model: SemanticModel, expr: cst.Attribute, site: CallSite) -> Optional[cst.BaseExpression]:
+    """What a property of a class of the file returns, when its getter has one ``return``."""
+    owner = model.resolve(expr.value, site.scope, site.order)
+    if not isinstance(owner, Instance) or isinstance(owner.of, str):
+        return None
+    getter = model.property_of(owner.of, expr.attr.value)
+    return getter.returns[0] if getter is not None and len(getter.returns) == 1 else None
 
 
 # Objects that only name the server a client connects to: the host is their first argument.

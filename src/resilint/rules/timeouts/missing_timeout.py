@@ -263,7 +263,8 @@ class MissingTimeout(ProjectRule):
     `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, one that starts with such a base, `f"{BASE}/health"` or
     `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`, an `ldap3.Connection` of an
-    `ldap3.Server("localhost")`, a helper's parameter that every call of the helper in the file
+    `ldap3.Server("localhost")`, a property of a class of the file that returns such a URL,
+    `server.url`, a helper's parameter that every call of the helper in the file
     hands such a URL: `_is_up(base_url=_local_url(name))` with `_local_url` returning
     `f"http://localhost:{port}"`), the server the test run
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
