@@ -44,7 +44,9 @@ from resilint.libraries.self_retrying import client_layer, configured_at_call, g
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.libraries.server_sockets import conftest_servers, own_route_url, sends_to_loopback
-from resilint.lint.nodes import DEFINITIONS, TRIES, args_name, code_of, is_none, keyword_args, kwargs_name, number_of, string_of
+from resilint.lint.nodes import (
+    DEFINITIONS, TRIES, args_name, code_of, dotted_name, is_none, keyword_args, kwargs_name, number_of, string_of,
+)
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
     Binding,
@@ -103,7 +105,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 function.sets_timeout = writes_timeout_key(model, info)
                 function.parameters, function.bound, function.defaults, function.scalars = _signature(model, info)
                 function.generator = info.generator
-            summary.functions[name] = functions[key]
+            if name not in summary.functions or not _overload_stub(info):
+                summary.functions[name] = functions[key]  # (a ``@typing.overload`` stub: only its signature)
         return functions[key]
 
     values = _Values(model, summary, locate, lambda: function_of(None))
@@ -1267,6 +1270,13 @@ def _parameter(function: Optional[FunctionInfo], expr: cst.BaseExpression) -> Op
             assigned = function.scope.bindings.get(expr.value, [])
             return param if len(assigned) == 1 else None  # reassigned in the body: not the parameter
     return None
+
+
+def _overload_stub(info: Optional[FunctionInfo]) -> bool:
+    """A ``@typing.overload`` signature of a function whose body is the last definition."""
+    return info is not None and any(
+        (dotted_name(d.decorator) or "").rsplit(".", 1)[-1] == "overload" for d in info.node.decorators  # type: ignore[union-attr]
+    )
 
 
 def _class_like(name: str) -> bool:

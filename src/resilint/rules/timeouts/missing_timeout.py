@@ -755,6 +755,22 @@ class MissingTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the body of an overloaded method is its last definition, not a stub's
+            """
+            import urllib.request
+            from typing import Literal, overload
+            class UrllibClient:
+                @overload
+                def request(self, url: str, stream: Literal[True]) -> object: ...
+                @overload
+                def request(self, url: str, stream: Literal[False]) -> bytes: ...
+                def request(self, url, stream):
+                    response = urllib.request.urlopen(urllib.request.Request(url))
+                    return response if stream else response.read()
+            """,
+            line=9,
+        ),
+        Invalid(
             # keyword arguments chosen between two dicts written out, neither with a timeout
             """
             import ssl
