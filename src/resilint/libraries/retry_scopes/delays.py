@@ -129,8 +129,25 @@ def _exclusive(one: CallSite, other: CallSite) -> bool:
             # one in a handler, the other the ``try``'s last call: a failure raised before it
             # goes to the handler, and nothing after it can
             tried = one if handlers[0] is None else other
-            if handlers.count(None) == 1 and _last_call_of(statement.body, tried.node):
+            if handlers.count(None) == 1 and (_last_call_of(statement.body, tried.node) or _leaves_after(tried)):
                 return True
+    return False
+
+
+def _leaves_after(call: CallSite) -> bool:
+    """Whether the statement after the one that makes ``call``, in the innermost block around
+    it, leaves it (``await asyncio.sleep(delay); continue``): nothing after it in the ``try``
+    runs on that pass."""
+    owner = next((node for node in reversed(call.stack) if hasattr(node, "body")), None)
+    suites = [getattr(owner, "body", None), getattr(getattr(owner, "orelse", None), "body", None)]
+    for suite in suites:
+        statements = list(suite.body) if isinstance(suite, cst.IndentedBlock) else []
+        for index, statement in enumerate(statements[:-1]):
+            if any(node is call.node for node in iter_nodes(statement)):
+                following = statements[index + 1]
+                return isinstance(following, cst.SimpleStatementLine) and isinstance(
+                    following.body[0], (cst.Continue, cst.Break, cst.Return, cst.Raise)
+                )
     return False
 
 

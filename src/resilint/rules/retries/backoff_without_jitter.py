@@ -92,7 +92,8 @@ class BackoffWithoutJitter(ProjectRule):
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
       `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
       else: sleep(n)`, or in an `except` handler of its own, or as the last call of the `try`
-      beside a handler's), whatever the other branch waits,
+      beside a handler's, or in the `try` followed at once by `continue`), whatever the other
+      branch waits,
       and each such path without a random term is a finding of its own (a loop whose three
       handlers each wait `RETRY_DELAY` has three; pauses one after the other on one path are one). A pause taken in slices by a loop of
       its own that only sleeps (`for _ in range(10): if self.should_stop: return;
@@ -963,6 +964,29 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a pause on a failed status that goes straight round, and one in the handler of a
+            # reset connection: two paths, two findings
+            """
+            import asyncio
+            async def request(session, method, url):
+                for tries in range(5):
+                    try:
+                        async with session.request(method, url) as response:
+                            if response.status < 300:
+                                return await response.json()
+                            if response.status in {500, 502, 504}:
+                                await asyncio.sleep(1 + tries * 2)
+                                continue
+                            raise RuntimeError(response.status)
+                    except OSError:
+                        if tries < 4:
+                            await asyncio.sleep(1 + tries * 2)
+                            continue
+                        raise
+            """,
+            count=2,
+        ),
         Invalid(
             # the delay a helper of the file computes: exponential, as it reads
             """
