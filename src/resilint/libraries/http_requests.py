@@ -10,6 +10,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from resilint.libraries.clients import local_mapping_keys
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
 from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of
 from resilint.libraries.sessions import object_key, receiver_keys
@@ -446,7 +447,9 @@ class RequestFinder:
         positional = 0
         for arg in node.args:
             if arg.star == "**":
-                star = True
+                # a local dict written out whose keys are known: its ``headers`` entry, if any
+                keys = local_mapping_keys(arg.value.value, self.model, call.scope) if isinstance(arg.value, cst.Name) else None
+                star = star or keys is None or "headers" in keys
             elif arg.star == "*":
                 star = star or position is not None  # ``*args`` fills only positional parameters
             elif arg.keyword is not None:

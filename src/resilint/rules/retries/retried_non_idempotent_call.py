@@ -114,7 +114,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
     `@resilint.runtime.idempotent_operation` above it (one key per call). Headers the project
     cannot read (a parameter no caller shows, `**kwargs` of unknown content, a dict built by code
-    it cannot follow) are not flagged, nor is a POST a hand-written loop makes outside the `try`
+    it cannot follow) are not flagged (a local dict written out and only unpacked,
+    `session.post(**request_args)`, has the keys it shows: without `headers`, no key), nor is a POST a hand-written loop makes outside the `try`
     it retries, when that `try` does not read its answer (`reset = session.post(...)`, then
     `try: check(transcribe(...)) except BadAnswer: continue`): if its response is lost, the
     error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
@@ -651,6 +652,20 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the keyword arguments come from a dict written out, without headers
+            """
+            import time, requests
+            def send(session, url, body):
+                request_args = {"url": url, "timeout": 10, "json": body}
+                for attempt in range(4):
+                    try:
+                        return session.post(**request_args)
+                    except requests.ConnectionError:
+                        time.sleep(2 ** attempt)
+            """,
+            line=6,
+        ),
         # the headers a property returns, written out without a key
         Invalid(
             """
