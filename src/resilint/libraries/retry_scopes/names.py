@@ -85,6 +85,9 @@ LOCAL_ERRORS = frozenset({
     "builtins.InterruptedError", "builtins.ChildProcessError",
     # a child process of this program that has not ended yet (``process.wait(timeout=5)``)
     "subprocess.TimeoutExpired",
+    # an answer refused by a schema of this process (voluptuous): the same input fails again
+    "voluptuous.Invalid", "voluptuous.MultipleInvalid", "voluptuous.error.Invalid",
+    "voluptuous.error.MultipleInvalid",
     # a serial port of this machine (pyserial), opened again after the device went away
     "serial.SerialException", "serial.serialutil.SerialException", "serial.SerialTimeoutException",
     "serial.serialutil.SerialTimeoutException",

@@ -91,7 +91,8 @@ class UnboundedRetry(Rule):
     is not ready (`elif r.status_code == 204: sleep(...)`) while every other status leaves or
     raises (`else: r.raise_for_status()`), and a loop that waits out local state (a lock file,
     `FileExistsError`, an `IndexError` while reading rows, a child process that has not ended
-    (`subprocess.TimeoutExpired`), a unix socket, the `accept()` of a
+    (`subprocess.TimeoutExpired`), an answer a schema of this process refused (voluptuous's
+    `Invalid`: a prompt asked again), a unix socket, the `accept()` of a
     socket the program listens on, a server that binds its own port and is started again after
     an error (a `try` that calls `bind` or `listen`, also by recursion), the start of its own aiohttp site (`TCPSite(...).start()`),
     a readiness probe of a loopback URL (`http://127.0.0.1:{port}/health`, also kept in a local
@@ -201,6 +202,18 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a prompt asked again until the answer passes a schema of this process (voluptuous)
+        """
+        import voluptuous as vol
+        from esphome.util import safe_input, safe_print
+        def ask_port(validate_port):
+            while True:
+                port = safe_input("(port): ")
+                try:
+                    return validate_port(port)
+                except vol.Invalid as err:
+                    safe_print(f"Invalid port: {err}")
+        """,
         # the ``try`` counts before anything in it can fail: every failure is counted
         """
         import httpx
