@@ -119,9 +119,13 @@ class Recogniser:
         dropped = set()
         for scope in self.scopes:
             function = scope.function
-            if (scope.kind not in ("decorator", "task") or function is None or not isinstance(scope.node, cst.Decorator)
-                    or scope.node.decorator is not scope.policy.node):
+            if scope.kind not in ("decorator", "task") or function is None:
                 continue
+            if isinstance(scope.node, cst.Decorator):
+                if scope.node.decorator is not scope.policy.node:
+                    continue
+            elif not (scope.kind == "task" and isinstance(scope.node, cst.Call)):
+                continue  # (a celery task's ``raise self.retry(...)``: judged as its decorator is)
             decorating = {id(n) for d in getattr(function.node, "decorators", ()) for n in iter_nodes(d)}
             calls = [call for call in calls_within(self, function.node) if id(call.node) not in decorating]
             if ((calls and all(local_call(self, call) for call in calls)) or (not calls and computes_only(function))

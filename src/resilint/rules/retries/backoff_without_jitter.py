@@ -155,7 +155,8 @@ class BackoffWithoutJitter(ProjectRule):
     outside the retry; a
     retry around a function that asks the user for new input on each call; a retry decorator
     written on a function of the file that does only local work, such as a task that only
-    sleeps; nor a tenacity retry of only an input refused as taken, `DuplicateEntryError`, on a
+    sleeps, or a celery task whose `raise self.retry(...)` fakes a failure and that calls
+    nothing else; nor a tenacity retry of only an input refused as taken, `DuplicateEntryError`, on a
     function that draws a new random name each attempt, `secrets.token_hex(5)`),
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request (but a `while next_url:` loop
@@ -289,6 +290,16 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a demo task that fakes a failure and calls nothing: no call out is retried
+        """
+        from celery import Celery
+        app = Celery("example")
+        @app.task(bind=True, max_retries=3)
+        def send_notification(self, user_id, message):
+            if self.request.retries < 2:
+                raise self.retry(exc=ConnectionError("unavailable"), countdown=120)
+            return None
+        """,
         # its own tornado server started again while the port is still taken
         """
         import time
