@@ -93,6 +93,13 @@ def starts_own_server(model: SemanticModel, scope: Scope) -> bool:
     )
 
 
+def runs_tests(model: SemanticModel, scope: Scope) -> bool:
+    """Whether ``scope`` is a pytest test or fixture (of the file): a server of this machine it
+    probes is one the test run starts (in the fixture, another fixture, or the test session)."""
+    function = scope.enclosing_function
+    return function is not None and (function.name.startswith("test") or _is_fixture(model, function))
+
+
 def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> bool:
     """Whether the call's URL or host (its first positional argument, ``url=`` or ``host=``:
     ``redis.Redis(host="localhost")``; the host of a socket address, ``("127.0.0.1", port)``),

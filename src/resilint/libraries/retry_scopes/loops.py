@@ -50,7 +50,7 @@ from resilint.libraries.retry_scopes.statements import (
     walk_statements,
 )
 from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing, shadowed
-from resilint.libraries.server_sockets import SERVES, sends_to_loopback, starts_own_server
+from resilint.libraries.server_sockets import SERVES, runs_tests, sends_to_loopback, starts_own_server
 from resilint.lint.nodes import DEFINITIONS, dotted_name, expression_nodes, is_none, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
@@ -936,7 +936,7 @@ def probes_own_server(rec: Recogniser, calls: Sequence[CallSite], scope: Scope) 
     """Whether ``calls`` ask only a loopback URL (and do local work) in a function that starts
     its own server or program: a readiness probe, which waits for it to listen."""
     probes = {id(call.node) for call in calls if sends_to_loopback(call, rec.model)}
-    return bool(probes) and starts_own_server(rec.model, scope) and all(
+    return bool(probes) and (starts_own_server(rec.model, scope) or runs_tests(rec.model, scope)) and all(
         id(call.node) in probes or local_call(rec, call) or _reads_answer_of(call, probes) for call in calls
     )
 

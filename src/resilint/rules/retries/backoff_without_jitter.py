@@ -80,7 +80,8 @@ class BackoffWithoutJitter(ProjectRule):
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
       where a wait would only add latency. Nor is a readiness probe (see RES203): a loopback
-      URL asked in a function that starts its own server or program. A wait built from a number of attempts that comes from
+      URL asked in a function that starts its own server or program, or in a pytest fixture or
+      test. A wait built from a number of attempts that comes from
       a setting (`times = settings.get_query_retry_limit()`, then `10 * (retries - times + 1)`)
       is judged as the same wait from a number written out. A server's `Retry-After` (or its
       rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`) is the server's; the code's

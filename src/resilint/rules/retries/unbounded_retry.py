@@ -97,7 +97,8 @@ class UnboundedRetry(Rule):
     an error (a `try` that calls `bind` or `listen`, also by recursion), the start of its own aiohttp site (`TCPSite(...).start()`),
     a readiness probe of a loopback URL (`http://127.0.0.1:{port}/health`, also kept in a local
     or built by a method of the file, `self.url("/ping")`, its answer or its status read) in a function that starts its own server (`uvicorn.Server(...)`,
-    `make_server(...)`) or a program in a process of its own (`subprocess.Popen([binary])`),
+    `make_server(...)`) or a program in a process of its own (`subprocess.Popen([binary])`), or
+    in a pytest fixture or test (the server is one the test run starts),
     a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes (also a
     handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`), a
     handler that goes round only when a file of the name exists (`if e.errno != errno.EEXIST:
@@ -202,6 +203,23 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a pytest fixture waiting for the metrics server the test run started on this machine
+        """
+        import httpx, pytest
+        from app.services import start_client_metrics_server
+        @pytest.fixture
+        def metrics_server_url(unused_tcp_port):
+            start_client_metrics_server(unused_tcp_port)
+            url = f"http://localhost:{unused_tcp_port}/metrics"
+            while True:
+                try:
+                    httpx.get(url, timeout=(1, 5))
+                except httpx.ConnectError:
+                    pass
+                else:
+                    break
+            yield url
+        """,
         # a prompt asked again until the answer passes a schema of this process (voluptuous)
         """
         import voluptuous as vol
