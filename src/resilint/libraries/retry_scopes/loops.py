@@ -94,24 +94,27 @@ def _pause_loops(rec: Recogniser, loop: cst.CSTNode, within: List[CallSite]) -> 
             continue
         index = next((i for i, node in enumerate(call.stack) if node is loop), None)
         inner = [node for node in call.stack[index + 1:] if isinstance(node, (cst.For, cst.While, cst.If))] if index is not None else []
-        if len(inner) != 1 or not isinstance(inner[0], cst.For) or not _only_pauses(inner[0], call):
+        if len(inner) != 1 or not isinstance(inner[0], (cst.For, cst.While)) or not _only_pauses(inner[0], call):
             continue
         found.append(call)
     return found
 
 
-def _only_pauses(loop: cst.For, sleep: CallSite) -> bool:
-    """``for _ in range(N):`` whose body is the sleep and tests that leave (``if stop: return``)."""
-    iterator = loop.iter
-    if not (isinstance(iterator, cst.Call) and dotted_name(iterator.func) == "range"):
-        return False
+def _only_pauses(loop: Union[cst.For, cst.While], sleep: CallSite) -> bool:
+    """``for _ in range(N):``, or ``while remaining > 0 and not self.closed:`` counting down,
+    whose body is the sleep and tests that leave (``if stop: return``)."""
+    if isinstance(loop, cst.For):
+        iterator = loop.iter
+        if not (isinstance(iterator, cst.Call) and dotted_name(iterator.func) == "range"):
+            return False
     for statement in block(loop.body):
         if isinstance(statement, cst.If) and statement.orelse is None and leaves(branch(statement.body)):
             continue
-        if isinstance(statement, cst.SimpleStatementLine) and any(
-            isinstance(small, cst.Expr) and small.value is sleep.node for small in statement.body
+        if isinstance(statement, cst.SimpleStatementLine) and (
+            any(isinstance(small, cst.Expr) and small.value is sleep.node for small in statement.body)
+            or (isinstance(loop, cst.While) and all(isinstance(small, cst.AugAssign) for small in statement.body))
         ):
-            continue
+            continue  # the sleep, and what a ``while`` counts down (``remaining -= 0.5``)
         return False
     return True
 

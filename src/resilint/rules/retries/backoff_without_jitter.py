@@ -98,7 +98,8 @@ class BackoffWithoutJitter(ProjectRule):
       and each such path without a random term is a finding of its own (a loop whose three
       handlers each wait `RETRY_DELAY` has three; pauses one after the other on one path are one). A pause taken in slices by a loop of
       its own that only sleeps (`for _ in range(10): if self.should_stop: return;
-      time.sleep(0.1)`) is the loop's pause. A loop that pauses through a project function which hands its parameter
+      time.sleep(0.1)`, or `while remaining > 0 and not self.closed: time.sleep(0.5);
+      remaining -= 0.5`) is the loop's pause. A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
       seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
       module or another. Twisted's sleeps count: `deferLater(reactor, delay)`, and a clock's
@@ -976,6 +977,22 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a reconnect pause taken in slices by a loop that counts down what is left
+            """
+            import time, requests
+            def connect(session, url, state):
+                for attempt in range(10):
+                    try:
+                        return session.get(url, stream=True, timeout=(3, 30))
+                    except requests.RequestException:
+                        remaining = 5
+                        while remaining > 0 and not state.closed:
+                            time.sleep(0.5)
+                            remaining -= 0.5
+            """,
+            line=9,
+        ),
         Invalid(
             # a pause on a failed status that goes straight round, and one in the handler of a
             # reset connection: two paths, two findings
