@@ -339,9 +339,7 @@ def test_module_names_from_project_roots_src_layout_and_namespace_packages(cli, 
         "services/billing/http.py": http,
         "services/billing/sync.py": "from services.billing import http\n\ndef pull(url):\n    return http.fetch(url)\n",
     })
-    result = cli(["check", "--select", "RES101", "--format", "json", "--no-cache", "."], tmp_path)
-    findings = json.loads(result.output)["findings"]
-    assert [(f["path"], f["line"]) for f in findings] == [("services/billing/sync.py", 4), ("src/app/views.py", 4)]
+    assert _codes(cli, tmp_path, "RES101", ".") == [("services/billing/sync.py", 4, "RES101"), ("src/app/views.py", 4, "RES101")]
 
 
 def test_a_src_layout_package_init_is_named_as_its_package(cli, tmp_path):
@@ -354,9 +352,7 @@ def test_a_src_layout_package_init_is_named_as_its_package(cli, tmp_path):
         "src/other/__init__.py": "",
         "src/other/util.py": "import http.client\n\ndef head(host):\n    return http.client.HTTPSConnection(host)\n",
     })
-    result = cli(["check", "--select", "RES101", "--format", "json", "--no-cache", "."], tmp_path)
-    findings = json.loads(result.output)["findings"]
-    assert [(f["path"], f["line"]) for f in findings] == [("src/other/util.py", 4)]
+    assert _codes(cli, tmp_path, "RES101", ".") == [("src/other/util.py", 4, "RES101")]
     assert module_names(str(tmp_path / "src/pod/__init__.py"), [str(tmp_path / "src"), str(tmp_path)])[0] == "pod"
 
 
@@ -372,9 +368,7 @@ def test_a_django_manage_py_directory_is_an_import_root(cli, tmp_path):
         "apps/notify/__init__.py": "",
         "apps/notify/views.py": "from common.http import fetch\n\ndef show(url):\n    return fetch(url)\n",
     })
-    result = cli(["check", "--select", "RES101", "--format", "json", "--no-cache", "."], tmp_path)
-    findings = json.loads(result.output)["findings"]
-    assert [(f["path"], f["line"]) for f in findings] == [("apps/notify/views.py", 4)]
+    assert _codes(cli, tmp_path, "RES101", ".") == [("apps/notify/views.py", 4, "RES101")]
 
 
 def _codes(cli, root, select, *paths):
