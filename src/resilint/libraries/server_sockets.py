@@ -177,10 +177,12 @@ def _only_requests(function: cst.CSTNode, name: str) -> bool:
         id(node.func.value) for node in iter_nodes(function)
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _REQUEST_METHODS
     }
-    targets = {
-        id(node) for node in iter_nodes(function)
-        if isinstance(node, (cst.AssignTarget, cst.AsName)) for node in (node.target if isinstance(node, cst.AssignTarget) else node.name,)
-    }
+    targets = set()  # where it is bound: ``http = ...``, ``with ... as http``
+    for node in iter_nodes(function):
+        if isinstance(node, cst.AssignTarget):
+            targets.add(id(node.target))
+        elif isinstance(node, cst.AsName):
+            targets.add(id(node.name))
     return all(
         id(node) in receivers or id(node) in targets
         for node in iter_nodes(function) if isinstance(node, cst.Name) and node.value == name

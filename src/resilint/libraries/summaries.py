@@ -246,7 +246,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         loopback = (to_wrapper or any(
             (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or _class_like(name) for name in names[:_MAX_CALLEES]
         )) and (route == "" or sends_to_loopback(site, model))
-        url_from = route or "" if to_client else ""
+        url_from = (route or "") if to_client else ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         for name in names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
@@ -781,10 +781,10 @@ _NO_VALUE = frozenset({
 
 # Expressions that call nothing, so make no fresh key by themselves.
 _NO_CALL = frozenset({cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString})
-# Whole words: "time" inside "timeout" or "datetime" names no generator (``RANDOM_KEYS``).
 # Words without which no URL a project wrapper is handed in the file is one of this
 # machine's (what matters in test code only), nor a pytest fixture's or a test's own route.
 _HERE_WORDS = re.compile(r"127\.0\.0\.1|localhost|::1|\bdef test|live_server|httpbin|httpserver|docker_ip")
+# Whole words: "time" inside "timeout" or "datetime" names no generator (``RANDOM_KEYS``).
 _KEY_WORDS = re.compile(r"\b(?:uuid|shortuuid|secrets|random|urandom|time|datetime|ulid|nanoid|idempotency_key)\b")
 
 

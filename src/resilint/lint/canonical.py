@@ -7,7 +7,6 @@ returns a ``requests.Session``. Rules match canonical names only, so they list e
 from __future__ import annotations
 
 import re
-
 from typing import Dict, FrozenSet, Optional, Tuple
 
 # Module paths (or objects) that are re-exported under a shorter public name.
