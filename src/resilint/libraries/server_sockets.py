@@ -29,7 +29,7 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
 })
 # A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``).
 LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|localhost|\[::1\])(?=[:/]|$)", re.I)
-_LOOPBACK_WORDS = re.compile(r"127\.\d|localhost|::1", re.I)
+_LOOPBACK_WORDS = ("127.", "localhost", "LOCALHOST", "Localhost", "::1")
 # Or a host of this machine, the first argument of ``smtplib.SMTP("localhost")``.
 _LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|localhost|::1)$", re.I)
 SERVES: FrozenSet[str] = frozenset({
@@ -118,12 +118,17 @@ def _loopback_text(head: cst.BaseExpression) -> bool:
     return text is not None and (LOOPBACK_URL.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)
 
 
+def _names_loopback(text: Optional[str]) -> bool:
+    """Whether the file's text may write a host of this machine."""
+    return text is None or any(word in text for word in _LOOPBACK_WORDS)
+
+
 def _handed_heads(model: SemanticModel, given: cst.BaseExpression, site: CallSite) -> Optional[List[cst.BaseExpression]]:
     """When the URL is a parameter of a function of the file that the file calls (and no test
     or fixture, which pytest calls), what each of those calls hands it starts with
     (``is_up(base_url=_build_url(name))``, ``_build_url`` returning ``f"http://localhost:{port}"``);
     None otherwise, or when a call hands it nothing the file can read."""
-    if not isinstance(given, cst.Name) or (model.text is not None and _LOOPBACK_WORDS.search(model.text) is None):
+    if not isinstance(given, cst.Name) or not model.derived(_LOOPBACK_WORDS, lambda: _names_loopback(model.text)):
         return None  # (no call of the file can hand it a URL of this machine)
     binding = model.lookup(given.value, site.scope, site.order)
     function = binding.parameter.function if binding is not None and binding.parameter is not None else None

@@ -209,7 +209,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     lambda_calls: Dict[int, Dict[int, Tuple[FunctionSummary, List[CallSite]]]] = {}
     scheduled = scheduled_coroutines([site.node for site in model.calls])
     # what a project wrapper is handed may be a URL of this machine (a test's, or a fixture's)
-    sends_here_maybe = model.text is None or _HERE_WORDS.search(model.text) is not None
+    sends_here_maybe = model.text is None or any(word in model.text for word in _HERE_WORDS)
     for site in model.calls:
         names = [n for n in model.call_names(site) if not n.startswith(_SKIPPED_TARGETS)]
         if not names:
@@ -783,7 +783,7 @@ _NO_VALUE = frozenset({
 _NO_CALL = frozenset({cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString})
 # Words without which no URL a project wrapper is handed in the file is one of this
 # machine's (what matters in test code only), nor a pytest fixture's or a test's own route.
-_HERE_WORDS = re.compile(r"127\.0\.0\.1|localhost|::1|\bdef test|live_server|httpbin|httpserver|docker_ip")
+_HERE_WORDS = ("127.0.0.1", "localhost", "::1", "def test", "live_server", "httpbin", "httpserver", "docker_ip")
 # Whole words: "time" inside "timeout" or "datetime" names no generator (``RANDOM_KEYS``).
 _KEY_WORDS = re.compile(r"\b(?:uuid|shortuuid|secrets|random|urandom|time|datetime|ulid|nanoid|idempotency_key)\b")
 

@@ -213,7 +213,7 @@ def canonical_name(name: str) -> str:
     """Rewrite the longest aliased prefix of a dotted name to its canonical spelling; a method
     a library subclass inherits is its base's, and a made-up attribute of a dynamic object is
     the object it makes. A vendored copy of a client library is that library."""
-    if "lib" in name or "vendor" in name or "third" in name or "extern" in name:
+    if ".lib" in name or "vendor" in name or "third" in name or "extern" in name or name.startswith("lib"):
         name = _VENDORED.sub("", name, count=1)
     if name in ALIASES:
         name = ALIASES[name]
