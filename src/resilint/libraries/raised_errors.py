@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from resilint.libraries.retry_scopes.conditions import reads_status, refused_request, status_codes, status_polarity
-from resilint.libraries.retry_scopes.statements import leaves
+from resilint.libraries.retry_scopes.statements import leaves, raises_for_status
 from resilint.lint.project import class_ancestry
 from resilint.lint.semantic import FunctionInfo, RaiseSite, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -68,11 +68,7 @@ def _leaves_on_every_failed_status(statement: cst.BaseStatement) -> bool:
     """``r.raise_for_status()``, or ``if not r.ok: raise ...`` (``if r.status_code != 200:``,
     ``>= 400``) whose block leaves the function."""
     if isinstance(statement, cst.SimpleStatementLine):
-        return any(
-            isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute)
-            and small.value.func.attr.value == "raise_for_status"
-            for small in statement.body
-        )
+        return any(raises_for_status(small) for small in statement.body)
     if not isinstance(statement, cst.If) or not leaves(list(statement.body.body) if isinstance(statement.body, cst.IndentedBlock) else []):
         return False
     test = statement.test

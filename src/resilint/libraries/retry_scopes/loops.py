@@ -46,6 +46,7 @@ from resilint.libraries.retry_scopes.statements import (
     has_exit,
     is_counting,
     leaves,
+    raises_for_status,
     small_statements,
     walk_statements,
 )
@@ -1199,11 +1200,7 @@ def _failures_raised_before(body: Sequence[cst.BaseStatement], node: cst.If) -> 
     for statement in body:
         if statement is node or any(n is node for n in iter_nodes(statement)):
             return False
-        if isinstance(statement, cst.SimpleStatementLine) and any(
-            isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
-            and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value == "raise_for_status"
-            for small in statement.body
-        ):
+        if isinstance(statement, cst.SimpleStatementLine) and any(raises_for_status(small) for small in statement.body):
             return True
     return False
 
@@ -1232,9 +1229,7 @@ def _leaves_on_failure(stmts: Sequence[cst.BaseStatement]) -> bool:
     if leaves(stmts):
         return True
     smalls = small_statements(stmts[-1]) if stmts else ()
-    last = smalls[-1] if smalls else None
-    call = last.value if isinstance(last, cst.Expr) else None
-    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "raise_for_status"
+    return bool(smalls) and raises_for_status(smalls[-1])
 
 
 def _falls_out(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> bool:

@@ -58,6 +58,12 @@ _NEVER_RETURNING = frozenset({
 })
 
 
+def raises_for_status(small: cst.CSTNode) -> bool:
+    """``r.raise_for_status()`` as a statement of its own: every failed status leaves there."""
+    call = small.value if isinstance(small, cst.Expr) else None
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "raise_for_status"
+
+
 def _never_returns(small: cst.BaseSmallStatement) -> bool:
     value = small.value if isinstance(small, cst.Expr) else None
     return isinstance(value, cst.Call) and dotted_name(value.func) in _NEVER_RETURNING
