@@ -294,6 +294,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         if any(b.imported or b.defined or b.entered is not None for b in bindings):
             return UNKNOWN
         sources = [b for b in bindings if b.expr is not None]
+        uncapped = [b for b in sources if not _caps(b.expr, expr.value)]  # type: ignore[arg-type]
+        sources = uncapped or sources  # (``to_next = min(to_next, 300)`` bounds what it held)
         if not sources:
             if isinstance(loop, cst.For) and expr.value in _target_names(loop.target) and not is_counting(rec, loop, scope, order):
                 return UNKNOWN  # ``for delay in delays_generator()``: drawn from elsewhere
@@ -391,7 +393,8 @@ def server_delay(
         return followed is not expr and server_delay(followed)
     if isinstance(expr, cst.Attribute):
         # (not a constant of the code's own, ``constants.DEFAULT_RETRY_AFTER``)
-        return "after" in expr.attr.value.lower() and not expr.attr.value.isupper()
+        attribute = expr.attr.value  # (``self.ratelimit_reset`` set from ``X-RateLimit-Reset``)
+        return ("after" in attribute.lower() or _RETRY_AFTER.search(attribute) is not None) and not attribute.isupper()
     if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
         key = string_of(expr.slice[0].slice.value)
         return key is not None and bool(_RETRY_AFTER.search(key))
@@ -519,8 +522,8 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
                 kind = WAIT_FIXED  # a parameter: chosen by the caller, no random term
             else:
                 value = base.value  # type: ignore[attr-defined]
-                if is_none(value) or _converts(value, name):
-                    continue  # ``reset = None`` (the wait is guarded by it), ``reset = int(reset)``
+                if is_none(value) or _converts(value, name) or _caps(value, name):
+                    continue  # ``reset = None`` (the wait is guarded by it), ``reset = int(reset)``, ``min(reset, 300)``
                 at = orders.get(id(value), 1 << 62)
                 server = server_delay(value, lambda e, at=at: rec.follow(e, function.scope, at))
                 kind = _SERVER if server else _delay(rec, value, function.scope, at, loop, depth + 1)
@@ -546,6 +549,17 @@ def _converts(value: cst.BaseExpression, name: str) -> bool:
     """``name = int(name)``: the same value, converted."""
     return (isinstance(value, cst.Call) and dotted_name(value.func) in ("int", "float") and len(value.args) == 1
             and isinstance(value.args[0].value, cst.Name) and value.args[0].value.value == name)
+
+
+def _caps(value: cst.BaseExpression, name: str) -> bool:
+    """``name = min(name, 5 * 60)``, ``max(0, name)``: the same value, bounded by constants."""
+    if not (isinstance(value, cst.Call) and dotted_name(value.func) in ("min", "max") and value.args):
+        return False
+    arguments = [arg.value for arg in value.args]
+    return any(isinstance(a, cst.Name) and a.value == name for a in arguments) and all(
+        (isinstance(a, cst.Name) and a.value == name) or not any(isinstance(n, cst.Name) for n in iter_nodes(a))
+        for a in arguments
+    )
 
 
 def _augmented(

@@ -84,7 +84,8 @@ class BackoffWithoutJitter(ProjectRule):
       test. A wait built from a number of attempts that comes from
       a setting (`times = settings.get_query_retry_limit()`, then `10 * (retries - times + 1)`)
       is judged as the same wait from a number written out. A server's `Retry-After` (or its
-      rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`) is the server's; the code's
+      rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`, also kept on the object,
+      `self.ratelimit_reset`, and capped, `to_next = min(to_next, 300)`) is the server's; the code's
       own fallback when it sends none (`headers.get("Retry-After", 5)`, also written as text,
       `int(headers.get("Retry-After", "30"))`, `retry_after or 5`,
       a handler's own delay beside one that waits `exc.retry_after.total_seconds()`, a
@@ -292,6 +293,27 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # the server's rate-limit reset, kept on the object and capped: the server's wait
+        """
+        import time, requests
+        class Client:
+            def __init__(self, session):
+                self.session = session
+                self.ratelimit_reset = time.time()
+            def request(self, url):
+                while True:
+                    r = self.session.get(url, timeout=(3, 10))
+                    if "X-RateLimit-Reset" in r.headers:
+                        self.ratelimit_reset = int(r.headers["X-RateLimit-Reset"])
+                    if r.status_code == 429:
+                        to_next = self.ratelimit_reset - time.time()
+                        if to_next > 0:
+                            to_next = min(to_next, 5 * 60)
+                            time.sleep(to_next)
+                            continue
+                    r.raise_for_status()
+                    return r.json()
+        """,
         # a demo task that fakes a failure and calls nothing: no call out is retried
         """
         from celery import Celery
@@ -977,6 +999,22 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a cap on the code's own exponential delay leaves it the code's
+            """
+            import time, requests
+            def fetch(session, url):
+                for attempt in range(5):
+                    try:
+                        return session.get(url, timeout=(3, 10))
+                    except requests.ConnectionError:
+                        delay = 2 ** attempt
+                        delay = min(delay, 30)
+                        time.sleep(delay)
+            """,
+            line=9,
+            message="grows exponentially",
+        ),
         Invalid(
             # a reconnect pause taken in slices by a loop that counts down what is left
             """
