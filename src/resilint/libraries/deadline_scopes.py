@@ -21,7 +21,7 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from resilint.lint.nodes import call_argument, is_none
-from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, Scope, SemanticModel
 
 # qualified name → (keyword, position) of the argument that sets the limit
 _SCOPES: Dict[str, Tuple[str, Optional[int]]] = {
@@ -103,14 +103,13 @@ def _compute_callers_bound(model: SemanticModel) -> Dict[int, cst.CSTNode]:
             awaited = call.args[0].value
             if isinstance(awaited, cst.Call):
                 wrapped[id(awaited)] = call
-    verdicts: Dict[int, Optional[cst.CSTNode]] = {}
-    for site in model.calls:
-        target = model.resolve(site.node.func, site.scope, site.order)
-        if not isinstance(target, FunctionInfo) or not isinstance(target.node, cst.FunctionDef):
-            continue
-        key = id(target.node)
-        if key in verdicts and verdicts[key] is None:
-            continue
-        bound = wrapped.get(id(site.node)) or _enclosing(model, site.stack, site.scope, site.order)
-        verdicts[key] = bound
-    return {key: bound for key, bound in verdicts.items() if bound is not None}
+    found: Dict[int, cst.CSTNode] = {}
+    for function in model.functions:
+        bound: Optional[cst.CSTNode] = None
+        for site in model.calls_of(function) if isinstance(function.node, cst.FunctionDef) else ():
+            bound = wrapped.get(id(site.node)) or _enclosing(model, site.stack, site.scope, site.order)
+            if bound is None:
+                break  # a call of it that no deadline bounds
+        if bound is not None:
+            found[id(function.node)] = bound
+    return found
