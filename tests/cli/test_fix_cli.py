@@ -115,6 +115,31 @@ def test_check_marks_fixable_findings(cli, tmp_path):
     assert all(fix is None or fix["edits"] for fix in fixes)
 
 
+def test_check_names_the_codemod_a_urllib3_retry_finding_may_get(cli, tmp_path):
+    """A urllib3 `Retry`'s backoff may get only urllib3's own jitter, which is unsafe where the
+    project allows urllib3 1.x, not the safe jitter of tenacity or of loops; a computed factor,
+    and the methods urllib3 retries (no key can be added), get no fix at all."""
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/retries.py": """
+            from urllib3.util.retry import Retry
+
+            FIXED = Retry(total=3, backoff_factor=0.5)
+
+            def configured(factor):
+                return Retry(total=3, backoff_factor=factor, allowed_methods=None)
+        """,
+    })
+    text = cli(["check", "--no-cache", "--select", "RES201,RES202", "app"], tmp_path).stdout
+    assert text.count("= help:") == 1 and "= help: may be fixed by urllib3-jitter (unsafe fix)" in text, text
+    assert "Found 3 findings (1 with `resilint fix --unsafe-fixes`)." in text, text
+    shown = json.loads(cli(["check", "--no-cache", "--format", "json", "--select", "RES201,RES202", "app"], tmp_path).stdout)
+    by_line = {(f["code"], f["line"]): f["fix"] for f in shown["findings"]}
+    assert set(by_line) == {("RES202", 3), ("RES202", 6), ("RES201", 6)}, sorted(by_line)
+    assert by_line[("RES202", 3)]["applicability"] == "unsafe" and by_line[("RES202", 3)]["edits"]
+    assert by_line[("RES202", 6)] is None and by_line[("RES201", 6)] is None
+
+
 def test_check_calls_fixable_only_what_fix_fixes(cli, tmp_path):
     """A hand-written `while True` retry loop (RES203), a wrapper's `timeout=None` default seen
     by the project pass (RES102) and a delay computed by another module's helper (RES202) are

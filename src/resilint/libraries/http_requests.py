@@ -5,6 +5,7 @@ resilint's own key helper)."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -12,7 +13,7 @@ import libcst as cst
 
 from resilint.libraries.clients import local_mapping_keys
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
-from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of
+from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of, written_into
 from resilint.libraries.sessions import object_key, receiver_keys
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel, argument_for
 from resilint.lint.traversal import children, iter_nodes
@@ -573,7 +574,7 @@ class RequestFinder:
         if getter is not None and getter.returns:
             # ``headers=self._headers`` with ``@property def _headers(self): return {...}``
             results = [self.find_key(r, getter.scope, 1 << 62, call, depth + 1) for r in getter.returns]
-        elif not bindings or owner is None or _changed_in_place(owner.node, attribute):
+        elif not bindings or owner is None or written_into(owner.node, partial(_self_attribute, attribute=attribute)):
             return None
         else:
             results = [
@@ -716,33 +717,9 @@ class _Merged:
     own: object
 
 
-_WRITES = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del})
-
-
-def _changed_in_place(cls: cst.CSTNode, attribute: str) -> bool:
-    """Whether the class writes into the dict ``self.<attribute>`` holds: an item assigned or
-    deleted, or a method other than a read called on it."""
-    def held(node: cst.BaseExpression) -> bool:
-        return (isinstance(node, cst.Attribute) and node.attr.value == attribute
-                and isinstance(node.value, cst.Name) and node.value.value == "self")
-
-    for node in iter_nodes(cls):
-        kind = node.__class__  # by class: the node classes are slow ABCs
-        if kind in _WRITES:
-            targets = (
-                [t.target for t in node.targets] if isinstance(node, cst.Assign)
-                else [node.target]
-            )
-            if any(isinstance(t, cst.Subscript) and held(t.value) for t in targets):
-                return True
-            if isinstance(node, cst.AugAssign) and held(node.target):
-                return True  # ``self.headers |= {"Idempotency-Key": key}``
-        elif kind is cst.Call and isinstance(node.func, cst.Attribute) and held(node.func.value):
-            if node.func.attr.value not in ("get", "items", "keys", "values", "copy"):
-                return True
-        elif kind is cst.Arg and held(node.value) and node.keyword is None and not node.star:
-            return True  # handed to a function that may write into it (a keyword is a request's own)
-    return False
+def _self_attribute(node: cst.BaseExpression, attribute: str) -> bool:
+    return (isinstance(node, cst.Attribute) and node.attr.value == attribute
+            and isinstance(node.value, cst.Name) and node.value.value == "self")
 
 
 def _merged_parameter(value: cst.BaseExpression, scope: Scope) -> Optional[str]:

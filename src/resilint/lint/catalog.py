@@ -158,15 +158,26 @@ def declared_fixes(target: Optional[str] = None) -> Dict[str, Fix]:
     the rule's applicability and the codemods of that applicability that may fix a finding
     (those that write for the fix ``target`` when given). Whether one does, and how, only
     running it tells (``resilint.fixing``)."""
-    fixable = rule_fixability(target)
     found: Dict[str, Fix] = {}
-    for code, applicability in fixable.items():
-        names = [
-            c.name for c in codemod_catalog().values()
-            if code in c.codes and c.applicability == applicability and (target is None or target in c.targets)
-        ]
-        found[code] = Fix(applicability, f"may be fixed by {' or '.join(names)}", None)
+    for code in rule_fixability(target):
+        fix = declared_fix(tuple(c.name for c in codemod_catalog().values() if code in c.codes), target)
+        if fix is not None:
+            found[code] = fix
     return found
+
+
+@lru_cache(maxsize=None)
+def declared_fix(names: Tuple[str, ...], target: Optional[str] = None) -> Optional[Fix]:
+    """The declared fix of a finding that only the codemods ``names`` may fix (those that write
+    for the fix ``target`` when given): safe when one of them is, naming those of that
+    applicability; None when none of them is there."""
+    catalog = codemod_catalog()
+    usable = [catalog[n] for n in names if n in catalog and (target is None or target in catalog[n].targets)]
+    if not usable:
+        return None
+    applicability = "safe" if any(c.applicability == "safe" for c in usable) else "unsafe"
+    named = [c.name for c in usable if c.applicability == applicability]
+    return Fix(applicability, f"may be fixed by {' or '.join(named)}", None)
 
 
 # --- reading the source ------------------------------------------------------------------

@@ -27,10 +27,10 @@ from typing import (
 
 import libcst as cst
 
-from resilint.lint.catalog import declared_fixes
+from resilint.lint.catalog import declared_fix, declared_fixes
 from resilint.lint.comment_edits import comment_edit_line
 from resilint.lint.config import Settings, path_matches
-from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, AnalysisError, Finding
+from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, AnalysisError, Finding, Fix
 from resilint.lint.modules import module_name, module_names, project_roots, shadowing_modules
 from resilint.lint.nesting import check_tokens, check_tree
 from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
@@ -77,7 +77,8 @@ class Checker:
         self.fix_edits = fix_edits
         self.project_errors: List[AnalysisError] = []  # the project rules that crashed in the last pass
         target = settings.fix_target
-        self.declared = declared_fixes(target if target in ("native", "runtime") else None)
+        self.target = target if target in ("native", "runtime") else None
+        self.declared = declared_fixes(self.target)
         self.registry: Mapping[str, Type[Rule]] = all_rules()
         self.codes = [c for c in codes if c in self.registry]
         enabled = [self.registry[c]() for c in self.codes if not self.registry[c].engine]
@@ -86,6 +87,9 @@ class Checker:
         self.summarise = next((r.summarise for r in self.project_rules if r.summarise is not None), None)
         self.triggers = _triggers(self.rules, settings)
         self.roots = project_roots(settings)
+
+    def _declared(self, report: Report) -> Optional[Fix]:
+        return declared_fix(report.fixed_by, self.target) if report.fixed_by else self.declared.get(report.code)
 
     # --- entry points --------------------------------------------------------------------
 
@@ -292,7 +296,7 @@ class Checker:
                         line=where.start.line, column=where.start.column + 1,
                         end_line=where.end.line, end_column=where.end.column + 1,
                         severity=rule.severity, related=report.related,
-                        fix=report.fix or (self.declared.get(report.code) if report.fixable else None),
+                        fix=report.fix or (self._declared(report) if report.fixable else None),
                         line_text=line_text(lines, where.start.line),
                     ),
                     min(anchor.start.line, where.start.line),

@@ -273,3 +273,27 @@ def dotted_strings(value: cst.BaseExpression) -> Tuple[str, ...]:
             if isinstance(text, str) and "." in text and " " not in text:
                 found.append(text)
     return tuple(found)
+
+
+_WRITES = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del})
+
+
+def written_into(tree: cst.CSTNode, held: Callable[[cst.BaseExpression], bool]) -> bool:
+    """Whether ``tree`` writes into the dict that the expressions ``held`` accepts name
+    (``self.headers``, ``retry_args``): an item assigned or deleted, an augmented assignment, a
+    method other than a read called on it, or the dict handed to a function that may write into
+    it (a keyword argument is a request's own)."""
+    for node in iter_nodes(tree):
+        kind = node.__class__  # by class: the node classes are slow ABCs
+        if kind in _WRITES:
+            targets = [t.target for t in node.targets] if kind is cst.Assign else [node.target]
+            if any(isinstance(t, cst.Subscript) and held(t.value) for t in targets):
+                return True
+            if kind is cst.AugAssign and held(node.target):
+                return True  # ``self.headers |= {"Idempotency-Key": key}``
+        elif kind is cst.Call and isinstance(node.func, cst.Attribute) and held(node.func.value):
+            if node.func.attr.value not in ("get", "items", "keys", "values", "copy"):
+                return True
+        elif kind is cst.Arg and held(node.value) and node.keyword is None and not node.star:
+            return True
+    return False

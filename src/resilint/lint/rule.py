@@ -81,6 +81,9 @@ class Report:
     # False: the rule knows that its codemods leave this finding alone, so it is not reported
     # as fixable (a rule's findings carry its declared fix otherwise, ``catalog.declared_fixes``).
     fixable: bool = True
+    # The codemods that may fix this finding, when the rule knows it is not any of its own
+    # (urllib3's jitter, not a loop's): its declared fix names those, with their applicability.
+    fixed_by: Tuple[str, ...] = ()
 
 
 class RuleContext:
@@ -101,10 +104,11 @@ class RuleContext:
         related: Sequence["Related"] = (),
         anchor: Optional["cst.CSTNode"] = None,
         fixable: bool = True,
+        fixed_by: Tuple[str, ...] = (),
     ) -> None:
         assert self._rule is not None, "report() is only valid while a rule runs"
         self.reports.append(
-            Report(self._rule.code, node, message or self._rule.message, fix, tuple(related), anchor, fixable)
+            Report(self._rule.code, node, message or self._rule.message, fix, tuple(related), anchor, fixable, fixed_by)
         )
 
     def run(self, rule: "Rule") -> None:

@@ -18,7 +18,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
-from resilint.lint.nodes import call_argument, code_of, is_none, keyword_args
+from resilint.lint.nodes import call_argument, code_of, is_none
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, predicate: bool) -> Policy:
-    keywords, star = keyword_args(node)
+    keywords, star = rec.keywords(node, scope, order)
     policy = Policy("backoff", "decorator", node, scope=scope, order=order)
     tries = keywords.get("max_tries")
     seconds = keywords.get("max_time")
@@ -36,7 +36,7 @@ def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, pred
     detail = "backoff retries forever without `max_tries` or `max_time`" if kind == "unbounded" else ""
     policy.attempts = Setting(kind, (tries or seconds).value if (tries or seconds) else None, detail)
     # wait: the generator, jittered by full_jitter unless jitter=None
-    wait_gen = call_argument(node, "wait_gen", 0)
+    wait_gen = call_argument(node, "wait_gen", 0) or keywords.get("wait_gen")
     generator = rec.expr_name(wait_gen.value, scope, order) if wait_gen else None
     jitter = keywords.get("jitter")
     if jitter is None:
@@ -53,7 +53,7 @@ def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, pred
     if predicate:
         policy.retry_on = Setting(ON_RESULT)
     else:
-        exception = call_argument(node, "exception", 1)
+        exception = call_argument(node, "exception", 1) or keywords.get("exception")
         if exception is None:
             policy.retry_on = Setting(UNKNOWN)
         else:

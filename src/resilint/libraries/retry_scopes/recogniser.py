@@ -3,7 +3,8 @@ resolution that every library recogniser needs. The library modules are function
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from functools import partial
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -28,9 +29,13 @@ from resilint.libraries.retry_scopes.transports import client_policy
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.libraries.retry_scopes.sleepers import Slept, slept_parameter
 from resilint.libraries.retry_scopes.tenacity import retried_types
-from resilint.lint.nodes import is_none, number_of
+from resilint.lint.nodes import is_none, keyword_args, number_of, string_of, written_into
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
+
+
+def _names(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 # Kinds of policy that configure a client's built-in retries (``Retry(0)`` turns them off).
@@ -179,6 +184,54 @@ class Recogniser:
     def follow(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
         """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself."""
         return self.model.followed(expr, scope, order)
+
+    def keywords(self, node: cst.Call, scope: Scope, order: int) -> Tuple[Dict[str, cst.Arg], bool]:
+        """``keyword_args`` with the entries of the dicts ``node`` unpacks read as keywords
+        where the function writes them out (``Retry(**retry_args)`` after ``retry_args =
+        {"total": n, methods_key: {"POST"}}``, a key that names may give being read under each),
+        and whether more keywords may come (a dict written into later, a module's dict, a key
+        it cannot read)."""
+        found, star = keyword_args(node)
+        if not star:
+            return found, star
+        star = False
+        unpacked: Dict[str, cst.Arg] = {}
+        for arg in node.args:
+            if arg.star != "**":
+                continue
+            mapping = self.follow(arg.value, scope, order) if self._local(arg.value, scope, order) else arg.value
+            if not isinstance(mapping, cst.Dict) or (
+                isinstance(arg.value, cst.Name) and written_into(scope.node, partial(_names, name=arg.value.value))
+            ):
+                star = True
+                if not isinstance(mapping, cst.Dict):
+                    continue
+            for element in mapping.elements:
+                keys = self._key_strings(element.key, scope, order) if isinstance(element, cst.DictElement) else []
+                star = star or not keys
+                for key in keys:
+                    unpacked.setdefault(key, cst.Arg(element.value, keyword=cst.Name(key)))  # type: ignore[union-attr]
+        return {**unpacked, **found}, star
+
+    def _local(self, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+        """A dict written out at the call, or a function's local (another module may write into
+        a module's dict)."""
+        if isinstance(expr, cst.Dict):
+            return True
+        binding = self.model.lookup(expr.value, scope, order) if isinstance(expr, cst.Name) else None
+        return binding is not None and binding.scope.kind == "function"
+
+    def _key_strings(self, key: cst.BaseExpression, scope: Scope, order: int) -> List[str]:
+        """The strings a dict key may be: written out, or every value a local name is given."""
+        text = string_of(key)
+        if text is not None:
+            return [text] if text.isidentifier() else []
+        if not isinstance(key, cst.Name):
+            return []
+        binding = self.model.lookup(key.value, scope, order)
+        bindings = binding.scope.bindings.get(key.value, ()) if binding is not None else ()
+        texts = [string_of(b.expr) for b in bindings]
+        return [t for t in texts if t is not None and t.isidentifier()] if bindings and None not in texts else []
 
     def int_value(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Limit:
         value = number_of(self.follow(expr, scope, order))

@@ -19,7 +19,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
-from resilint.lint.nodes import keyword_args, positional_args
+from resilint.lint.nodes import positional_args
 from resilint.lint.semantic import FunctionInfo, Scope
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 def build_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -> Policy:
-    keywords, star = keyword_args(node) if isinstance(node, cst.Call) else ({}, False)
+    keywords, star = rec.keywords(node, scope, order) if isinstance(node, cst.Call) else ({}, False)
     if isinstance(node, cst.Call) and positional_args(node) and not keywords:
         keywords = {}  # @retry(fn) form: defaults
     policy = Policy("retrying", "decorator", node, scope=scope, order=order)

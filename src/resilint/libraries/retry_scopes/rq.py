@@ -36,7 +36,7 @@ _ENQUEUE = ("enqueue", "enqueue_call", "enqueue_in", "enqueue_at")
 
 def retry_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -> Policy:
     policy = Policy("rq", "rq-retry", node, scope=scope, order=order)
-    keywords, star = keyword_args(node) if isinstance(node, cst.Call) else ({}, False)
+    keywords, star = rec.keywords(node, scope, order) if isinstance(node, cst.Call) else ({}, False)
     positional = [a for a in getattr(node, "args", ()) if a.keyword is None and not a.star]
     limit = keywords.get("max") or (positional[0] if positional else None)
     retries = number_of(limit.value) if limit is not None else None

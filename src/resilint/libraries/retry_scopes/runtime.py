@@ -14,7 +14,7 @@ from resilint.libraries.retry_scopes.model import (
     Policy,
     Setting,
 )
-from resilint.lint.nodes import call_argument, is_false, keyword_args
+from resilint.lint.nodes import call_argument, is_false
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
@@ -25,9 +25,9 @@ LOOPS = frozenset({"resilint.runtime.retrying", "resilint.runtime.retry.retrying
 
 
 def build_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int, kind: str) -> Policy:
-    keywords, star = keyword_args(node) if isinstance(node, cst.Call) else ({}, False)
+    keywords, star = rec.keywords(node, scope, order) if isinstance(node, cst.Call) else ({}, False)
     policy = Policy("resilint", kind, node, scope=scope, order=order)
-    attempts = call_argument(node, "attempts", 0 if kind == "iterator" else None) if isinstance(node, cst.Call) else None
+    attempts = (call_argument(node, "attempts", 0 if kind == "iterator" else None) or keywords.get("attempts")) if isinstance(node, cst.Call) else None
     policy.max_attempts = rec.int_value(attempts.value, scope, order) if attempts else (UNKNOWN if star else 3)
     policy.time_limit = UNKNOWN
     policy.attempts = Setting("bounded" if isinstance(policy.max_attempts, int) else UNKNOWN)

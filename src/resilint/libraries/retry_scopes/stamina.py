@@ -16,7 +16,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
-from resilint.lint.nodes import is_false, keyword_args
+from resilint.lint.nodes import is_false
 from resilint.lint.semantic import Scope
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, kind: str) -> Policy:
-    keywords, star = keyword_args(node)
+    keywords, star = rec.keywords(node, scope, order)
     policy = Policy("stamina", kind, node, scope=scope, order=order)
     attempts = keywords.get("attempts")
     timeout = keywords.get("timeout")

@@ -44,7 +44,7 @@ def build_policy(
     keywords: Optional[Dict[str, cst.Arg]] = None, star: bool = False,
 ) -> Policy:
     if keywords is None:
-        keywords, star = keyword_args(node) if isinstance(node, cst.Call) else ({}, False)
+        keywords, star = rec.keywords(node, scope, order) if isinstance(node, cst.Call) else ({}, False)
     policy = Policy("tenacity", kind, node, scope=scope, order=order)
     # stop
     stop = keywords.get("stop")

@@ -25,12 +25,11 @@ from resilint.lint.nodes import (
     call_argument,
     is_false,
     is_none,
-    keyword_args,
     kwargs_name,
     number_of,
     string_of,
 )
-from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Scope
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Param, Scope
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
@@ -49,10 +48,10 @@ def build_policy(
 ) -> Policy:
     """``Retry(...)``'s policy; ``defaults``: the keywords a project subclass fills in when the
     call does not give them (``retry_subclass_defaults``)."""
-    keywords, star = keyword_args(node)
+    keywords, star = rec.keywords(node, scope, order)
     keywords = {**(defaults or {}), **keywords}
     policy = Policy("urllib3", "urllib3-retry", node, scope=scope, order=order)
-    total = call_argument(node, "total", 0)
+    total = call_argument(node, "total", 0) or keywords.get("total")
     if total is not None:
         value = rec.follow(total.value, scope, order)
         if is_false(value) and isinstance(value, cst.Name):
@@ -192,6 +191,12 @@ def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope,
                 "all", arg.value,
                 f"`{key}={value.value}` makes urllib3 retry every method, POST and PATCH included",  # type: ignore[attr-defined]
             )
+        if _defaults_to_none(rec, value, scope, order):
+            return Setting(
+                "all", arg.value,
+                f"`{key}={value.value}` passes a parameter that defaults to None, which makes urllib3 retry "  # type: ignore[attr-defined]
+                "every method, POST and PATCH included",
+            )
         methods = _method_strings(rec, value, scope, order)
         unsafe = sorted(m for m in methods if m in ("POST", "PATCH"))
         if unsafe:
@@ -200,6 +205,20 @@ def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope,
                 f"`{key}` includes {' and '.join(unsafe)}, so urllib3 retries non-idempotent requests",
             )
     return None
+
+
+def _defaults_to_none(rec: Recogniser, value: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """``value`` reads a parameter written with the default None and never assigned in its
+    function (``def retry_strategy(allowed_methods=None): Retry(allowed_methods=allowed_methods)``):
+    a caller that passes nothing retries every method."""
+    if not isinstance(value, cst.Name):
+        return False
+    params = [v for v in rec.model.resolve_all(value, scope, order) if isinstance(v, Param)]
+    if len(params) != 1:
+        return False
+    function = params[0].function
+    default = function.default_of(params[0].name)
+    return default is not None and is_none(default) and len(function.scope.bindings.get(params[0].name, ())) == 1
 
 
 def _method_strings(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Set[str]:

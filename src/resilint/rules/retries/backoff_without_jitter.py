@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Set
+from typing import Any, Dict, Set
+
+import libcst as cst
 
 from resilint.libraries.retry_scopes import (
     LIBRARY_TRIGGERS,
     WAIT_EXPONENTIAL,
     WAIT_FIXED,
     WAIT_NONE,
+    Policy,
     retry_scopes,
 )
 from resilint.lint.config import is_test_code
+from resilint.lint.nodes import number_of
+from resilint.lint.semantic import SemanticModel
 from resilint.lint.project import ProjectContext
 from resilint.lint.summary import Wait
 from resilint.lint.rule import Invalid, RuleContext
@@ -48,7 +53,9 @@ class BackoffWithoutJitter(ProjectRule):
     - backoff with `jitter=None`;
     - urllib3 `Retry(backoff_factor=...)` (a positive factor) without `backoff_jitter`, also
       a `Retry` subclass of the module whose `__init__` fills the factor in
-      (`kwargs.setdefault("backoff_factor", 1.0)`; reported there);
+      (`kwargs.setdefault("backoff_factor", 1.0)`; reported there), and the factor unpacked
+      from a dict the function writes out (`Retry(**retry_args)`; a dict written into later
+      may add the jitter, and is not judged);
     - celery tasks with `autoretry_for` but no `retry_backoff` (a fixed `default_retry_delay`,
       180 s unless changed), with `retry_jitter=False` (also set as class attributes of a `Task`
       subclass that tasks use through `base=`, reported at the class), and `self.retry()` with a
@@ -293,6 +300,21 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # urllib3 jitter given in an unpacked dict
+        """
+        import urllib3
+        def make_retry(limit):
+            retry_args = {"total": limit, "backoff_factor": 0.25, "backoff_jitter": 0.5}
+            return urllib3.Retry(**retry_args)
+        """,
+        # a dict written into later may add the jitter: unknown
+        """
+        import urllib3
+        def make_retry(limit, extra):
+            retry_args = {"total": limit, "backoff_factor": 0.25}
+            retry_args.update(extra)
+            return urllib3.Retry(**retry_args)
+        """,
         # the server's rate-limit reset, kept on the object and capped: the server's wait
         """
         import time, requests
@@ -999,6 +1021,17 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # urllib3's backoff given in an unpacked dict written out in the function
+            """
+            import urllib3
+            def make_retry(limit):
+                retry_args = {"total": limit, "backoff_factor": 0.25}
+                return urllib3.Retry(**retry_args)
+            """,
+            line=3,
+            message="without `backoff_jitter`",
+        ),
         Invalid(
             # a cap on the code's own exponential delay leaves it the code's
             """
@@ -2189,7 +2222,7 @@ class BackoffWithoutJitter(ProjectRule):
                 if id(node) in reported:
                     continue
                 reported.add(id(node))
-                ctx.report(node, _message(policy.library, pause.kind, pause.detail), anchor=node)
+                ctx.report(node, _message(policy.library, pause.kind, pause.detail), anchor=node, **_fixed_by(ctx.model, policy, node))
 
     def check_project(self, ctx: ProjectContext) -> None:
         """Waits computed by a function of another module, judged from what it returns."""
@@ -2229,6 +2262,19 @@ def _keyword_countdown(ctx: ProjectContext, wait: Wait) -> None:
                 detail = f"`countdown={ref[1]}` (from `{short}`) is a constant interval with no random term"
                 ctx.report(wait.place, _message(wait.library, WAIT_FIXED, detail), [])
                 return
+
+
+def _fixed_by(model: SemanticModel, policy: Policy, node: cst.CSTNode) -> Dict[str, Any]:
+    """What may fix a urllib3 ``Retry``'s backoff: only its own codemod, and only a factor the
+    call itself gives as a number (a computed one, or one in an unpacked dict, is left alone)."""
+    if policy.library != "urllib3":
+        return {}
+    if not isinstance(policy.node, cst.Call) or not any(arg.value is node for arg in policy.node.args):
+        return {"fixable": False}
+    factor = model.followed(node, policy.scope, policy.order) if isinstance(node, cst.BaseExpression) and policy.scope else None
+    if factor is None or policy.scope is None or number_of(factor) is None:
+        return {"fixable": False}
+    return {"fixed_by": ("urllib3-jitter",)}
 
 
 def _message(library: str, kind: str, detail: str) -> str:

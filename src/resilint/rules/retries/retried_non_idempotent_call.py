@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -160,9 +160,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     it): a lost response raises another error, which leaves the retry (a `retry_if_result`
     predicate may test a 5xx, which may follow the server's effect, and is judged as a retry).
 
-    Also flags urllib3 `Retry(allowed_methods=None)`, `allowed_methods` that include POST or
-    PATCH, and the legacy `method_whitelist=False`: urllib3 then retries those requests after
-    read errors. So does a `Retry` subclass whose `__init__` adds them for the instances made
+    Also flags urllib3 `Retry(allowed_methods=None)` (also a parameter that defaults to None and
+    is passed on as it is), `allowed_methods` that include POST or PATCH, and the legacy
+    `method_whitelist=False`: urllib3 then retries those requests after read errors. Keywords
+    unpacked from a dict the function writes out (`Retry(**retry_args)`) are read as if
+    written at the call. So does a `Retry` subclass whose `__init__` adds them for the instances made
     without `allowed_methods=` (`kwargs.setdefault("allowed_methods", ...)`, or
     `kwargs["allowed_methods"] = kwargs.get("allowed_methods", ...)`), reported in the class
     wherever its instances are made.
@@ -238,6 +240,19 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # a parameter whose default names only idempotent methods
+        """
+        from urllib3.util.retry import Retry
+        def retry_strategy(total=5, allowed_methods=frozenset({"GET", "PUT"})):
+            return Retry(total=total, allowed_methods=allowed_methods)
+        """,
+        # an unpacked dict that names no method: urllib3's defaults leave POST out
+        """
+        import urllib3
+        def make_retry(limit):
+            retry_args = {"total": limit, "status_forcelist": (502, 503)}
+            return urllib3.Retry(**retry_args)
+        """,
         # an OAuth token request whose form is written as text
         """
         import backoff, requests
@@ -1047,6 +1062,31 @@ class RetriedNonIdempotentCall(ProjectRule):
         ),
         Invalid(
             """
+            from urllib3.util.retry import Retry
+
+            def retry_strategy(total=5, allowed_methods=None):
+                return Retry(total=total, allowed_methods=allowed_methods)
+            """,
+            line=4,
+            message="passes a parameter that defaults to None",
+        ),
+        Invalid(
+            """
+            import urllib3
+
+            def make_retry(limit):
+                if hasattr(urllib3.util.Retry.DEFAULT, "allowed_methods"):
+                    methods_arg = "allowed_methods"
+                else:
+                    methods_arg = "method_whitelist"
+                retry_args = {"total": limit, methods_arg: {"POST"}}
+                return urllib3.Retry(**retry_args)
+            """,
+            line=8,
+            message="includes POST",
+        ),
+        Invalid(
+            """
             from requests.adapters import HTTPAdapter
             from urllib3 import Retry
             adapter = HTTPAdapter(max_retries=Retry(3, allowed_methods=Retry.DEFAULT_ALLOWED_METHODS | {"POST"}))
@@ -1119,6 +1159,7 @@ class RetriedNonIdempotentCall(ProjectRule):
                     node,
                     f"{setting.detail}: a request the server applied before the connection broke is sent again",
                     anchor=node,
+                    fixable=False,  # no key can be added to what urllib3 retries
                 )
         finder = RequestFinder(model)
         raised = {id(function): raises for function, raises in raised_errors(model)}
@@ -1217,6 +1258,9 @@ def _check_project(ctx: ProjectContext) -> None:
         # on the way; one on a status or a result reads the answer that does come back
         on_errors = layer.retries_on in (ON_ANY, ON_SPECIFIC)
         follow = _failures_reach_the_caller if on_errors else None
+        # per call, the shortest way found to a POST: the project may read one call as two (an
+        # abstract method reached through its override, and the override itself)
+        shortest: Dict[Place, Tuple[int, str, List[Tuple[Place, str]]]] = {}
         for call in covered:
             if call.place in posts:
                 continue
@@ -1253,12 +1297,15 @@ def _check_project(ctx: ProjectContext) -> None:
                         (layer.place, f"the retry: {layer.description}"),
                     ]
                     related.extend((step.place, f"calls `{_short(step.target)}`") for step in path)
-                    reported.add(call.place)
-                    ctx.report(call.place, _message(f"`{_short(callee.name)}`", problem, through, layer, request), related)
+                    if call.place not in shortest or len(path) < shortest[call.place][0]:
+                        shortest[call.place] = (len(path), _message(f"`{_short(callee.name)}`", problem, through, layer, request), related)
                     break
                 else:
                     continue
                 break
+        for place, (_, message, related) in shortest.items():
+            reported.add(place)
+            ctx.report(place, message, related)
     _guarded_wrappers(ctx, judge, reported)
 
 
