@@ -178,7 +178,8 @@ def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
         return _ANY_LIBRARY
     if not _may_mock(model):
         return _NONE
-    return _Mocks.of(model).around(site)
+    mocks = _Mocks.of(model)
+    return mocks.around(site) | mocks.around_uses(site)
 
 
 def in_process(model: SemanticModel, site: CallSite, library: str, name: Optional[str] = None) -> bool:
@@ -313,6 +314,30 @@ class _Mocks:
             elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
                 found |= self._inside(node)
         return frozenset(found)
+
+    def around_uses(self, site: CallSite) -> Libraries:
+        """For an instance of a class kept in a local (``consumer = Consumer(...)``)
+        and only used to call its methods: what answers every one of those calls (the test
+        sends its requests inside ``with responses.RequestsMock():``, built the object before)."""
+        scope = site.scope
+        made = self.model.resolve(site.node.func, scope, site.order) if scope.function is not None else None
+        if not (isinstance(made, ClassInfo) or (isinstance(made, QName) and made.name.rsplit(".", 1)[-1][:1].isupper())):
+            return _NONE  # not a class, as far as the file tells (a request's answer is used anywhere)
+        name = next((n for n, bound in scope.bindings.items() if any(b.expr is site.node for b in bound)), None)
+        if name is None or len(scope.bindings[name]) != 1:
+            return _NONE
+        uses = [
+            call for call in self.calls_in.get(id(scope), ())
+            if isinstance(call.node.func, cst.Attribute) and isinstance(call.node.func.value, cst.Name)
+            and call.node.func.value.value == name
+        ]
+        mentions = sum(1 for node in iter_nodes(scope.node) if isinstance(node, cst.Name) and node.value == name)
+        if not uses or mentions != len(uses) + 1:  # handed elsewhere: its other uses are not seen
+            return _NONE
+        common = self.around(uses[0])
+        for use in uses[1:]:
+            common &= self.around(use)
+        return common
 
     def _inside(self, node: cst.CSTNode) -> Libraries:
         key = id(node)

@@ -19,6 +19,10 @@ from resilint.lint.nodes import code_of, is_none, number_of, string_of
 from resilint.lint.semantic import Binding, Scope, SemanticModel
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
+# The standard library's "no timeout given" marker: the socket module's default, which is none
+# unless ``socket.setdefaulttimeout()`` set one (urllib3 2 refuses it outright).
+SOCKET_DEFAULT = "socket._GLOBAL_DEFAULT_TIMEOUT"
+_SOCKET_DEFAULT_UNBOUNDED = "socket._GLOBAL_DEFAULT_TIMEOUT (the socket default: no timeout unless `socket.setdefaulttimeout()` set one)"
 HTTPX_PHASES = ("connect", "read", "write", "pool")
 # The note of a phase given another module's constant, which the project pass reads by value.
 CONSTANT_NOTE = "constant:"
@@ -227,6 +231,8 @@ class TimeoutEvaluator:
             return None
         if is_none(expr):
             return TimeoutValue((Phase("", None, "None (no timeout at all)"),), literal=False, scalar=False)
+        if isinstance(expr, (cst.Name, cst.Attribute)) and self.qualified(expr) == SOCKET_DEFAULT:
+            return TimeoutValue((Phase("", None, _SOCKET_DEFAULT_UNBOUNDED),), literal=False, scalar=False)
         if isinstance(expr, cst.Name) and expr.value not in ("True", "False"):
             assigned = self.follow(expr)
             if assigned is None:

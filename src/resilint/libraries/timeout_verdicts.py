@@ -1363,8 +1363,23 @@ class _ProjectJudge:
         args = call.arguments
         if callee is None or callee is function or args is None:
             return
+        offset: Optional[int] = None
         for inner in self.forwards(callee) or ():
-            if inner.parameter is None or inner.held or inner.parameter not in args.keywords:
+            if inner.parameter is None or inner.held:
+                continue
+            if inner.parameter not in args.keywords:
+                # ``Consumer(events_url, request_timeout)``: handed on by position
+                if inner.position is None:
+                    continue
+                if offset is None:
+                    offset = self.graph.values.offset(call, callee, near) or 0
+                own = next((
+                    own_parameter(function.name, ref) for at, ref in call.passed
+                    if at == inner.position - offset and own_parameter(function.name, ref) is not None
+                ), None)
+                if own is not None and function.defaults.get(own) == ("none",):
+                    position = function.parameters.index(own) if own in function.parameters else None
+                    yield Forward(inner.client, inner.spec, own, position, _NO_TIMEOUT, "None", step + inner.path)
                 continue
             given = args.value(inner.parameter)
             if given is None or given.own_parameter is None:
@@ -1408,7 +1423,8 @@ class _ProjectJudge:
                 continue
             step = ((function, call),)
             held = own_parameter(function.name, ("ref", call.target))
-            if held is None and not _passes_callers_arguments(args):
+            by_position = _passes_own_by_position(function, call)
+            if held is None and not _passes_callers_arguments(args) and not by_position:
                 continue  # no question for the value flow: it cannot forward a timeout
             near = function.place.path
             client = call.target if self.spec(call.target) is not None else self.object_client(call.target, near)
@@ -1430,7 +1446,7 @@ class _ProjectJudge:
                     # (a session whose mounted adapter fills in a timeout bounds callers passing none)
                     found.append(Forward(client, spec, None, None, None, None, step, spare_args=_spare_args(args, spec)))
                 continue
-            if any(value.own_parameter is not None for value in args.values):
+            if by_position or any(value.own_parameter is not None for value in args.values):
                 found.extend(self._handed_on(function, call, step, near))
             if not args.forwards_kwargs or function.sets_timeout:
                 continue
@@ -1503,6 +1519,11 @@ def _passes_callers_arguments(args: Arguments) -> bool:
     """Whether a call passes something of its caller's on (its ``**kwargs``, or a parameter by
     keyword): only such a call can forward a timeout its caller gives."""
     return args.forwards_kwargs or any(a.own_parameter is not None for a in args.values)
+
+
+def _passes_own_by_position(function: FunctionSummary, call: Call) -> bool:
+    """Whether ``call`` passes a parameter of ``function`` on by position."""
+    return any(isinstance(at, int) and own_parameter(function.name, ref) is not None for at, ref in call.passed)
 
 
 def _passed_names(call: Call, slots: Collection[object]) -> List[str]:

@@ -4,12 +4,14 @@ a ``while`` condition on a counter or a deadline, an ``if`` in the body that lea
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from resilint.libraries.clients import TIMEOUT_KEYWORDS
+from resilint.libraries.timeout_values import TimeoutEvaluator
 from resilint.libraries.retry_scopes.loop_counts import counted_attempts
 from resilint.libraries.retry_scopes.model import UNKNOWN, Policy, Setting
 from resilint.libraries.retry_scopes.names import CLOCKS
@@ -118,6 +120,10 @@ def loop_limit(
                 return
             _limited(policy, "bounded", loop.test, counted_attempts(rec, loop, body, scope, order, going_round))
             return
+        infinite = next((part for part in others if _against_infinity(rec, part, scope, order)), None)
+        if infinite is not None:
+            _unbounded(policy, _infinite_limit(f"while {code_of(loop.test)}", infinite))
+            return
         if not flags:
             _limited(policy, UNKNOWN, loop.test)
             return
@@ -149,7 +155,10 @@ def loop_limit(
                 _unbounded(policy, f"this `{header}` retry loop counts only some failures: {caught} goes round with "
                                    "no attempt counter or deadline, so it retries forever")
                 return
-    if not bounds and _hands_the_error_on(rec, body, scope, order):
+    infinite = next((test for test, _, _ in _exit_tests(body, flags) if _against_infinity(rec, test, scope, order)), None)
+    if not bounds and infinite is not None:
+        _unbounded(policy, _infinite_limit(header, infinite))
+    elif not bounds and _hands_the_error_on(rec, body, scope, order):
         _limited(policy, UNKNOWN)  # ``retry.ensure_deadline(0.5, exc)``: what it does decides
     elif not bounds:
         _unbounded(policy, f"this `{header}` retry loop has no attempt counter or deadline, so it retries forever")
@@ -331,6 +340,8 @@ def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tupl
 
 
 def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str], scope: Optional[Scope], order: int) -> bool:
+    if scope is not None and _against_infinity(rec, test, scope, order):
+        return False  # ``retries < MAX_RETRIES`` with ``MAX_RETRIES = float("inf")``
     # the timeout a call in the test is given (``requests.get(url, timeout=HEALTH_TIMEOUT).ok``)
     # bounds that call, not the loop
     passed = {
@@ -354,6 +365,29 @@ def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str]
             if helper_reads_bound(rec, node, scope, order):
                 return True
     return False
+
+
+def _infinite_limit(header: str, test: cst.BaseExpression) -> str:
+    return f"this `{header}` retry loop's only limit, `{code_of(test)}`, compares with infinity, so it retries forever"
+
+
+def _against_infinity(rec: Recogniser, test: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """A comparison of a count with a limit that is infinite: ``float("inf")`` or ``math.inf``,
+    also as what a name or an attribute is given, or as the default of a ``.get()`` of the
+    configuration (``conf.get("max_retries", float("inf"))``)."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if not isinstance(test, cst.Comparison):
+        return False
+    sides = [test.left, *(target.comparator for target in test.comparisons)]
+    return any(_infinite(rec, rec.follow(side, scope, order), scope, order) for side in sides)
+
+
+def _infinite(rec: Recogniser, value: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get":
+        value = value.args[1].value if len(value.args) == 2 and value.args[1].keyword is None else value
+    found = TimeoutEvaluator(rec.model, scope, order).number(value, False)
+    return found is not None and math.isinf(found[0]) and found[0] > 0
 
 
 def helper_reads_bound(rec: Recogniser, call: cst.Call, scope: Scope, order: int) -> bool:

@@ -40,6 +40,10 @@ class UnboundedRetry(Rule):
     of a counter around the `put`. A tenacity `stop=` may be a project function: one that returns `False`, or a
     factory that returns `stop_never`, never stops.
 
+    A limit that is infinity (`float("inf")`, `math.inf`, also through a name, an attribute or
+    the default of a configuration `.get()`: `conf.get("max_retries", float("inf"))`) bounds
+    nothing: `while True` with `if retries < MAX_RETRIES: ... else: raise` is reported.
+
     A loop is bounded when it leaves on an attempt counter (`if attempt >= 5: raise`, also
     `if attempt < 5: continue` before a `raise`, or in an `elif`; a list of delays used up one
     per pass, `delays = delays[1:]` or `delays.pop(0)`, with `if not delays: raise`) or a deadline/elapsed-time check
@@ -103,7 +107,7 @@ class UnboundedRetry(Rule):
     handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`), a
     handler that goes round only when a file of the name exists (`if e.errno != errno.EEXIST:
     raise`, the next pass tries another name), a device read through
-    pyudev, pyserial, pyusb or evdev, psutil, regular expressions, a free port of this
+    pyudev, pyserial, pyusb or evdev, a key of this terminal read with curses, psutil, regular expressions, a free port of this
     machine probed with portend, an in-process queue or event
     (`asyncio.wait_for(queue.get(), timeout=1)`), a future of this process not done yet
     (`future.result(timeout=0.5)` … `except concurrent.futures.TimeoutError`), a browser that
@@ -219,6 +223,18 @@ class UnboundedRetry(Rule):
                 else:
                     break
             yield url
+        """,
+        # a key of this terminal read again until one is pressed (curses)
+        """
+        import curses
+        def wait_for_key():
+            win = curses.initscr()
+            win.nodelay(True)
+            while 1:
+                try:
+                    return win.getkey().upper()
+                except Exception:
+                    pass
         """,
         # a prompt asked again until the answer passes a schema of this process (voluptuous)
         """
@@ -1033,6 +1049,44 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # an attempt limit that defaults to infinity
+            """
+            import random, time, redis
+            class Backend:
+                def __init__(self, conf):
+                    self.max_retries = conf.get("result_backend_max_retries", float("inf"))
+                def ensure(self, func):
+                    retries = 0
+                    while True:
+                        try:
+                            return func()
+                        except redis.ConnectionError:
+                            if retries < self.max_retries:
+                                retries += 1
+                                time.sleep(random.uniform(0, 2 ** retries))
+                            else:
+                                raise
+            """,
+            line=7,
+            message="compares with infinity",
+        ),
+        Invalid(
+            """
+            import math, random, time, requests
+            MAX_TRIES = math.inf
+            def fetch(url):
+                tries = 0
+                while tries < MAX_TRIES:
+                    try:
+                        return requests.get(url, timeout=(3, 10))
+                    except requests.ConnectionError:
+                        tries += 1
+                        time.sleep(random.uniform(0, 1))
+            """,
+            line=5,
+            message="compares with infinity",
+        ),
         # the counter counts failed statuses only: a connection error goes round uncounted
         Invalid(
             """

@@ -18,7 +18,9 @@ class UnboundedTimeout(ProjectRule):
 
     - `timeout=None` on a client function, session or client method (httpx's 5 s default and
       aiohttp's per-request limit are switched off by an explicit `None`), a `(connect, read)`
-      tuple with `None` in it, `float("inf")`, `math.inf`;
+      tuple with `None` in it, `float("inf")`, `math.inf`, and `socket._GLOBAL_DEFAULT_TIMEOUT`
+      (the standard library's "none given" marker: the socket default, which is no timeout
+      unless `socket.setdefaulttimeout()` set one; urllib3 2 refuses it);
     - `httpx.Timeout(None)` and an `httpx.Timeout` with any phase `None`
       (`httpx.Timeout(5, read=None)`); `aiohttp.ClientTimeout(total=None)` (or no total, or
       `total=0`: aiohttp checks no limit that is 0) with no `sock_read`, and a request's
@@ -48,7 +50,8 @@ class UnboundedTimeout(ProjectRule):
     returns, or to a project wrapper that passes it on, under any name it gives the
     parameter (`raw_request(path, _timeout=None)` calling `session.get(url, timeout=_timeout)`)
     and through wrappers that hand their own parameter on to it (`execute_query(q,
-    _timeout=None)` calling `raw_request(q, _timeout=_timeout)`), or to a class that keeps it
+    _timeout=None)` calling `raw_request(q, _timeout=_timeout)`; a `None` default handed on by
+    position, `Consumer(url, request_timeout)`, too), or to a class that keeps it
     for its requests (`def __init__(self, url, timeout=None): self.timeout = timeout`, then
     `session.get(url, timeout=self.timeout)` in a method: a construction that gives no
     timeout keeps the `None`, and is reported), by keyword or by position (`fetch(url,
@@ -254,6 +257,31 @@ class UnboundedTimeout(ProjectRule):
             """
             import requests
             requests.get("https://a.example", timeout=float("inf"))
+            """,
+        ),
+        Invalid(
+            """
+            import socket
+            import requests
+
+            class Jenkins:
+                def __init__(self, url, timeout=socket._GLOBAL_DEFAULT_TIMEOUT):
+                    self.url = url
+                    self.timeout = timeout
+                    self.session = requests.Session()
+
+                def info(self):
+                    return self.session.get(self.url + "api/json", timeout=self.timeout).json()
+
+            Jenkins("https://ci.example/").info()
+            """,
+            line=13,
+            message="socket._GLOBAL_DEFAULT_TIMEOUT (the socket default",
+        ),
+        Invalid(
+            """
+            import socket, urllib.request
+            urllib.request.urlopen("https://a.example", timeout=socket._GLOBAL_DEFAULT_TIMEOUT)
             """,
         ),
         Invalid(
