@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, List
 
 import libcst as cst
 
@@ -12,7 +12,7 @@ from resilint.libraries.retry_scopes.model import Policy, RetryScope
 from resilint.libraries.retry_scopes.registry import libraries
 from resilint.libraries.retry_scopes.tenacity import retry_with
 from resilint.lint.nodes import positional_args
-from resilint.lint.semantic import CallSite, FunctionInfo
+from resilint.lint.semantic import CallSite, FunctionInfo, Instance
 
 if TYPE_CHECKING:
     from resilint.libraries.retry_scopes.recogniser import Recogniser
@@ -41,6 +41,10 @@ def apply_all(rec: Recogniser) -> None:
             assigned = rec.follow(target, call.scope, call.order)
             if isinstance(assigned, cst.Call) and assigned is not node and id(assigned) not in rec.by_node:
                 assigned = _made_by(rec, assigned, call)  # ``r = self._get_retryer()``
+            if not (isinstance(assigned, cst.Call) and id(assigned) in rec.by_node):
+                # ``self.retry_execute = retry(...)`` on one branch, the caller's policy on the
+                # other: the policy the file makes is one the name may hold
+                assigned = next((e for e in _assignments(rec, target, call) if id(e) in rec.by_node), assigned)
             if isinstance(assigned, cst.Call) and assigned is not node and id(assigned) in rec.by_node:
                 policy = rec.by_node[id(assigned)]
                 if policy.library in ("tenacity", "retrying", "backoff", "stamina", "resilint") and (
@@ -55,6 +59,21 @@ def apply_all(rec: Recogniser) -> None:
                 policy = rec.by_node.get(id(node))
                 if policy is not None:
                     rec.scopes.append(RetryScope(policy, "call", node, value.node, value))
+
+
+def _assignments(rec: Recogniser, target: cst.BaseExpression, site: CallSite) -> List[cst.BaseExpression]:
+    """Every expression a name, or an attribute of the file's class read off ``self``, is
+    assigned anywhere in its scope (or class)."""
+    model = rec.model
+    if isinstance(target, cst.Name):
+        binding = model.lookup(target.value, site.scope, site.order)
+        bindings = binding.scope.bindings.get(target.value, []) if binding is not None else []
+    else:
+        owner = model.resolve(target.value, site.scope, site.order)  # type: ignore[attr-defined]
+        if not isinstance(owner, Instance) or isinstance(owner.of, str):
+            return []
+        bindings = owner.of.instance_attributes.get(target.attr.value, [])  # type: ignore[attr-defined]
+    return [b.expr for b in bindings if b.expr is not None]
 
 
 def _made_by(rec: Recogniser, call: cst.Call, site: CallSite) -> cst.BaseExpression:

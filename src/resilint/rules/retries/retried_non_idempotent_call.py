@@ -1061,6 +1061,29 @@ class RetriedNonIdempotentCall(ProjectRule):
             message="`allowed_methods=None`",
         ),
         Invalid(
+            # the policy the class makes on one branch, the caller's on the other, applied by a call
+            """
+            import requests
+            from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+            class Session:
+                def __init__(self, url, retry_execute=True):
+                    self.url = url
+                    if retry_execute is True:
+                        self.retry_execute = retry(
+                            retry=retry_if_exception_type(requests.ConnectionError),
+                            stop=stop_after_attempt(5), wait=wait_random_exponential(max=10),
+                        )
+                    else:
+                        self.retry_execute = retry_execute
+                    self._send_with_retries = self.retry_execute(self._send_once)
+
+                def _send_once(self, doc):
+                    return requests.post(self.url, json={"query": doc}, timeout=(3, 10))
+            """,
+            line=17,
+        ),
+        Invalid(
             """
             from urllib3.util.retry import Retry
 
