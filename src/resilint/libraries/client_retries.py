@@ -40,6 +40,8 @@ Each library's count, default and "off" setting, as its documentation and code s
   most the largest handler's ``max_retry_count`` + 1 times; without ``retry_handlers`` (or with
   ``None``), ``default_retry_handlers()``: one ``ConnectionErrorRetryHandler`` that retries a
   reset or refused connection once; ``retry_handlers=[]`` is off.
+* aiohttp-retry (``RetryClient``): ``attempts`` of its ``retry_options`` counts every attempt,
+  the first included (3 by default, ``ExponentialRetry()``); ``retry_scopes/aiohttp_retry.py``.
 * gRPC: ``grpc_retries.py``.
 """
 
@@ -386,6 +388,11 @@ def _pool(model: SemanticModel, site: CallSite) -> Optional[Found]:
     return layer_at(model, site.node)
 
 
+# aiohttp-retry's ``RetryClient``: the options it is given (``retry_scopes/aiohttp_retry.py``);
+# once spent it hands back the last answer, or raises the last error as aiohttp raised it
+_AIOHTTP_RETRY = RetryingClient(_pool, _direct_request(frozenset({"close"})), raises=("aiohttp",))
+
+
 _OPENAI = RetryingClient(
     _retries_setting("max_retries", 2, "OpenAI client"), _sdk_request, "OpenAI client retries", True, ("openai",),
 )
@@ -438,6 +445,7 @@ CLIENTS: Dict[str, RetryingClient] = {
     "slack_sdk.web.async_client.AsyncWebClient": _SLACK,
     "slack_sdk.WebhookClient": _SLACK,
     "slack_sdk.webhook.async_client.AsyncWebhookClient": _SLACK,
+    "aiohttp_retry.RetryClient": _AIOHTTP_RETRY,
     "urllib3.PoolManager": _POOL,
     "urllib3.ProxyManager": _POOL,
     "urllib3.HTTPConnectionPool": _POOL,

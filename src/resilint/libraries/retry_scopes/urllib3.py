@@ -197,7 +197,7 @@ def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope,
                 f"`{key}={value.value}` passes a parameter that defaults to None, which makes urllib3 retry "  # type: ignore[attr-defined]
                 "every method, POST and PATCH included",
             )
-        methods = _method_strings(rec, value, scope, order)
+        methods = method_strings(rec, value, scope, order)
         unsafe = sorted(m for m in methods if m in ("POST", "PATCH"))
         if unsafe:
             return Setting(
@@ -221,19 +221,19 @@ def _defaults_to_none(rec: Recogniser, value: cst.BaseExpression, scope: Scope, 
     return default is not None and is_none(default) and len(function.scope.bindings.get(params[0].name, ())) == 1
 
 
-def _method_strings(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Set[str]:
+def method_strings(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Set[str]:
     if depth > 5:
         return set()
     expr = rec.follow(expr, scope, order)
     found: Set[str] = set()
     if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
         for element in expr.elements:
-            found |= _method_strings(rec, element.value, scope, order, depth + 1)
+            found |= method_strings(rec, element.value, scope, order, depth + 1)
     elif isinstance(expr, cst.BinaryOperation):
-        found |= _method_strings(rec, expr.left, scope, order, depth + 1)
-        found |= _method_strings(rec, expr.right, scope, order, depth + 1)
+        found |= method_strings(rec, expr.left, scope, order, depth + 1)
+        found |= method_strings(rec, expr.right, scope, order, depth + 1)
     elif isinstance(expr, cst.Call) and expr.args:
-        found |= _method_strings(rec, expr.args[0].value, scope, order, depth + 1)
+        found |= method_strings(rec, expr.args[0].value, scope, order, depth + 1)
     else:
         text = string_of(expr)
         if text:

@@ -51,6 +51,9 @@ class BackoffWithoutJitter(ProjectRule):
       classes the code may pick (`(wait_retry_after if respect else wait_exponential)(...)`)
       has no random term;
     - backoff with `jitter=None`;
+    - aiohttp-retry's `ExponentialRetry`, `FibonacciRetry` and `ListRetry` options (also the
+      default `ExponentialRetry()` of a `RetryClient()` given no `retry_options=`);
+      `RandomRetry` and `JitterRetry` add a random term;
     - urllib3 `Retry(backoff_factor=...)` (a positive factor) without `backoff_jitter`, also
       a `Retry` subclass of the module whose `__init__` fills the factor in
       (`kwargs.setdefault("backoff_factor", 1.0)`; reported there), and the factor unpacked
@@ -300,6 +303,11 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # aiohttp-retry options with a random term
+        """
+        from aiohttp_retry import JitterRetry, RetryClient
+        CLIENT = RetryClient(retry_options=JitterRetry(attempts=4, methods={"GET"}))
+        """,
         # urllib3 jitter given in an unpacked dict
         """
         import urllib3
@@ -1021,6 +1029,14 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            """
+            from aiohttp_retry import ExponentialRetry, RetryClient
+            CLIENT = RetryClient(retry_options=ExponentialRetry(attempts=4, methods={"GET"}))
+            """,
+            line=2,
+            message="aiohttp-retry `ExponentialRetry` sleeps exactly",
+        ),
         Invalid(
             # urllib3's backoff given in an unpacked dict written out in the function
             """

@@ -85,6 +85,7 @@ class NestedRetry(ProjectRule):
     | Stripe | `StripeClient(max_network_retries=N)`: N + 1; the module setting `stripe.max_network_retries = N` anywhere in the project, for `stripe.Charge.create` and the like: N + 1 | 0; a `StripeClient` without it; the module default (0 before stripe-python 12, 2 since) is not counted |
     | Minio | its `http_client`'s urllib3 retries; 6 without one (Minio's own `Retry(total=5)`) | an `http_client` with `retries=False` |
     | jira `JIRA` | `max_retries` + 1; 4 by default (connection errors, 429, 503) | `max_retries=0` |
+    | aiohttp-retry `RetryClient` | `attempts` of its `retry_options` (every attempt, the first included); 3 by default (`ExponentialRetry()`) | `attempts=1` |
     | slack_sdk `WebClient`, `WebhookClient` and their async twins (since slack_sdk 3.9) | the largest `max_retry_count` of its `retry_handlers` + 1 (the handlers share one count); 2 by default (`default_retry_handlers()`: a failed connection retried once); a client built out of sight (a parameter annotated `WebClient`): unknown | `retry_handlers=[]` |
     | google-api-core `retry=Retry(...)` of a request (`blob.upload_from_filename(..., retry=...)`) | for up to its `timeout` (120 s by default): unknown | `retry=None`; a request without `retry=` (each method's own default) is not counted |
     | gRPC stub on a channel whose `grpc.service_config` has a `retryPolicy` for its service | `maxAttempts` (above 5 counts as 5) | `("grpc.enable_retries", 0)`; no `retryPolicy` |
@@ -716,6 +717,23 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # aiohttp-retry's client retries each request by its options, under a tenacity retry
+            """
+            import aiohttp, tenacity
+            from aiohttp_retry import ExponentialRetry, RetryClient
+            CLIENT = RetryClient(retry_options=ExponentialRetry(attempts=4, methods={"GET"}))
+            @tenacity.retry(
+                stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random_exponential(max=5),
+                retry=tenacity.retry_if_exception_type(aiohttp.ClientError),
+            )
+            async def fetch(url):
+                async with CLIENT.get(url) as resp:
+                    return await resp.json()
+            """,
+            line=9,
+            message="tenacity 3 attempts (example.py:4) x aiohttp-retry 4 attempts",
+        ),
         Invalid(
             # the attempts are class constants read off the object
             """

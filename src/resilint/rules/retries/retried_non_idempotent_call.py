@@ -162,7 +162,10 @@ class RetriedNonIdempotentCall(ProjectRule):
 
     Also flags urllib3 `Retry(allowed_methods=None)` (also a parameter that defaults to None and
     is passed on as it is), `allowed_methods` that include POST or PATCH, and the legacy
-    `method_whitelist=False`: urllib3 then retries those requests after read errors. Keywords
+    `method_whitelist=False`: urllib3 then retries those requests after read errors. So does
+    aiohttp-retry, on 5xx answers, where its options (`ExponentialRetry(...)` and the other
+    option classes, or the default `ExponentialRetry()` a `RetryClient()` makes without
+    `retry_options=`) give no `methods=`, or `methods` with POST or PATCH in it. Keywords
     unpacked from a dict the function writes out (`Retry(**retry_args)`) are read as if
     written at the call. So does a `Retry` subclass whose `__init__` adds them for the instances made
     without `allowed_methods=` (`kwargs.setdefault("allowed_methods", ...)`, or
@@ -245,6 +248,11 @@ class RetriedNonIdempotentCall(ProjectRule):
         from urllib3.util.retry import Retry
         def retry_strategy(total=5, allowed_methods=frozenset({"GET", "PUT"})):
             return Retry(total=total, allowed_methods=allowed_methods)
+        """,
+        # aiohttp-retry options that name only idempotent methods
+        """
+        from aiohttp_retry import JitterRetry, RetryClient
+        CLIENT = RetryClient(retry_options=JitterRetry(attempts=3, methods={"GET", "PUT"}))
         """,
         # an unpacked dict that names no method: urllib3's defaults leave POST out
         """
@@ -1084,6 +1092,18 @@ class RetriedNonIdempotentCall(ProjectRule):
             line=17,
         ),
         Invalid(
+            # aiohttp-retry retries every method by default
+            """
+            from aiohttp_retry import RetryClient
+            async def send(url, payload):
+                async with RetryClient() as client:
+                    async with client.post(url, json=payload) as resp:
+                        return await resp.json()
+            """,
+            line=3,
+            message="aiohttp-retry retries every method",
+        ),
+        Invalid(
             """
             from urllib3.util.retry import Retry
 
@@ -1173,16 +1193,16 @@ class RetriedNonIdempotentCall(ProjectRule):
         model = ctx.model
         found = retry_scopes(model)
         reported: Set[int] = set()
-        unsafe = [(policy.unsafe_methods, policy.node) for policy in found.policies if policy.unsafe_methods is not None]
-        for setting, node in unsafe + [(setting, setting.node) for setting in found.unsafe_defaults]:
+        unsafe = [(p.unsafe_methods, p.node, p.library) for p in found.policies if p.unsafe_methods is not None]
+        for setting, node, library in unsafe + [(setting, setting.node, "urllib3") for setting in found.unsafe_defaults]:
             node = setting.node or node
             if id(node) not in reported:
                 reported.add(id(node))
                 ctx.report(
                     node,
-                    f"{setting.detail}: a request the server applied before the connection broke is sent again",
+                    f"{setting.detail}: a request the server applied before {_LOST_BY.get(library, _LOST_BY['urllib3'])} is sent again",
                     anchor=node,
-                    fixable=False,  # no key can be added to what urllib3 retries
+                    fixable=False,  # no key can be added to what the library retries
                 )
         finder = RequestFinder(model)
         raised = {id(function): raises for function, raises in raised_errors(model)}
@@ -1876,6 +1896,11 @@ def _direct_problem(finder: RequestFinder, call: CallSite, scope: RetryScope) ->
             "once, before the retry"
         )
     return None
+
+
+# What a library's retry of a non-idempotent request follows: urllib3 retries after a read
+# error, aiohttp-retry after a 5xx answer (or an error it is told to retry).
+_LOST_BY = {"urllib3": "the connection broke", "aiohttp-retry": "it answered with a 5xx"}
 
 
 def _missing_key(name: str, verb: str, what: str) -> str:
