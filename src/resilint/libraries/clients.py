@@ -77,6 +77,10 @@ class TimeoutSpec:
     # and why, for the message.
     ignored_when: Tuple[str, ...] = ()
     ignored_note: str = ""
+    # The keywords that name the server it connects to; given none of them and no positional
+    # argument, it connects to this machine (redis-py's localhost:6379, jira's
+    # localhost:2990): in test code, the server the test run starts (``local_by_default``).
+    server_keywords: Tuple[str, ...] = ()
 
     # What the timeout is called where it is not a keyword (pycurl's ``TIMEOUT`` option).
     label: str = ""
@@ -282,6 +286,7 @@ def _databases() -> Dict[str, TimeoutSpec]:
     redis = TimeoutSpec(
         "redis", keyword="socket_timeout", position=4, unbounded_default=redis_default,
         elsewhere=("connection_pool",), partial=connect_only, bounded_since=REDIS_BOUNDED_SINCE,
+        server_keywords=("host", "unix_socket_path", "connection_pool", "url"),
     )
     redis_url = TimeoutSpec(
         "redis", keyword="socket_timeout",
@@ -457,7 +462,7 @@ def _sdk_http() -> Dict[str, TimeoutSpec]:
     # a ResilientSession with that timeout; the position moved between releases.
     table["jira.JIRA"] = TimeoutSpec(
         "jira", unbounded_default="the jira client sends every request with `timeout=None` by default",
-        split_hint=_REQUESTS_SPLIT,
+        split_hint=_REQUESTS_SPLIT, server_keywords=("server", "options"),
     )
     # python-gitlab: Gitlab(url, private_token, oauth_token, job_token, ssl_verify,
     # http_username, http_password, timeout=None, ...): every request of the client sends that
@@ -947,3 +952,12 @@ def find_dsn(call: cst.Call, spec: TimeoutSpec) -> Optional[cst.BaseExpression]:
         if arg.keyword is not None and arg.keyword.value == keyword:
             return arg.value
     return positional[position] if len(positional) > position else None
+
+
+def local_by_default(spec: TimeoutSpec, node: cst.Call) -> bool:
+    """Whether a call of a client that connects to this machine unless told otherwise
+    (``redis.Redis()``) names no server: no positional argument, no ``**`` mapping, none of
+    its ``server_keywords``."""
+    return bool(spec.server_keywords) and not any(
+        arg.keyword is None or arg.star or arg.keyword.value in spec.server_keywords for arg in node.args
+    )

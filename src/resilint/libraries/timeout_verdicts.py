@@ -26,6 +26,7 @@ from resilint.libraries.clients import (
     client_method_names,
     find_dsn,
     find_timeout,
+    local_by_default,
     spec_for,
 )
 from resilint.libraries.network_mocks import answered, in_process
@@ -604,8 +605,15 @@ def test_server_calls(model: SemanticModel) -> FrozenSet[int]:
     return frozenset(
         node for site in model.calls
         if id(site.node) in made or sends_to_loopback(site, model) or own_route_url(site, model) is not None
+        or _names_no_server(model, site)
         for node in (id(site.node), id(site.node.func))
     )
+
+
+def _names_no_server(model: SemanticModel, site: CallSite) -> bool:
+    """``redis.Redis()``: a client that connects to this machine unless told otherwise."""
+    spec = spec_for(model.call_name(site), ())
+    return spec is not None and local_by_default(spec, site.node)
 
 
 # --- across functions and modules (the project pass) ----------------------------------------
@@ -1100,6 +1108,8 @@ class _ProjectJudge:
         if client is not None and spec is not None:
             if answered(call.mocked, spec.library, client) or (filled and _given(args, spec) is None):
                 return []  # a test double answers it: no network; or the object's own timeout
+            if _no_server_named(args, spec) and self.in_test_code(near):
+                return []  # ``Channel()._get_client()()``: this machine's server, the test run's
             if client in CONSTRUCTIONS and names_no_service(_first_string(call)):
                 return []  # another library's session, whose ``client`` builds its own kind
             base = split_last(call.target)[0]
@@ -1222,6 +1232,10 @@ class _ProjectJudge:
             return None  # positional arguments beyond the wrapper's own may reach the client
         if forward.parameter is None and _configured_otherwise(args, forward.spec):
             return None  # a connection string the caller passes on may carry the timeout
+        if forward.parameter is None and self.in_test_code(call.place.path) and _no_server_named(args, forward.spec) and (
+            not forward.path or _no_server_named(forward.path[-1][1].arguments, forward.spec, forwarded=True)
+        ):
+            return None  # ``RedisBroker()`` building ``redis.Redis(**parameters)``: the test run's server
         if forward.parameter is None:
             judgement = judge_missing(
                 forward.client, forward.spec, self.settings.max_timeout,
@@ -1627,6 +1641,16 @@ def _taken_by_presence(call: Call, forward: Forward) -> bool:
     args = call.arguments
     guards = forward.path[0][1].guards if forward.path else ()
     return args is not None and any(test == "true" and subject in args.keywords for subject, test, _ in guards)
+
+
+def _no_server_named(args: Optional[Arguments], spec: TimeoutSpec, forwarded: bool = False) -> bool:
+    """Arguments that name no server for a client that connects to this machine unless told
+    otherwise (``local_by_default``); ``forwarded``: the client's own call, whose ``**`` is its
+    caller's arguments, judged at the caller."""
+    return bool(spec.server_keywords) and args is not None and not (
+        args.positional or args.star or (args.double_star and not (forwarded and args.forwards_kwargs))
+        or set(args.keywords) & set(spec.server_keywords)
+    )
 
 
 def _origin(receiver: str) -> str:

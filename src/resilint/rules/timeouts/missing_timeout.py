@@ -263,7 +263,10 @@ class MissingTimeout(ProjectRule):
     `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, one that starts with such a base, `f"{BASE}/health"` or
     `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`, an `ldap3.Connection` of an
-    `ldap3.Server("localhost")`, a property of a class of the file that returns such a URL,
+    `ldap3.Server("localhost")`, a client that connects to this machine when given no server
+    and is given none (`redis.Redis()` goes to localhost:6379, jira's `JIRA()` to
+    localhost:2990; also through a project class that hands its keywords on to one,
+    `RedisBroker()`, or a factory that returns the class), a property of a class of the file that returns such a URL,
     `server.url`, a helper's parameter that every call of the helper in the file
     hands such a URL: `_is_up(base_url=_local_url(name))` with `_local_url` returning
     `f"http://localhost:{port}"`), the server the test run
