@@ -682,6 +682,10 @@ class ValueFlow:
         # A call filed earlier and one found now are merged back into the project's order.
         return [each for _, each in sorted(found, key=lambda item: item[0])]
 
+    def named(self, name: str) -> List[Tuple[FunctionSummary, Call]]:
+        """Every call of the project whose target's name ends in ``name``, with its function."""
+        return self._named().get(name, [])
+
     def _named(self) -> Dict[str, List[Tuple[FunctionSummary, Call]]]:
         """Every call of the project by the last part of its target's name."""
         if self._by_name is None:

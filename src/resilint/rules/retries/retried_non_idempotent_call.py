@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
@@ -40,7 +40,7 @@ from resilint.lint.rule import Invalid, RuleContext
 from resilint.lint.semantic import CallSite, FunctionInfo, SemanticModel
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.summary import PER_CALL, Call, FunctionSummary, Layer, ModuleSummary, Place, Ref, Request
-from resilint.lint.value_flow import Held, omits, own_parameter, passed_at, split_last
+from resilint.lint.value_flow import Caller, Held, omits, own_parameter, passed_at, split_last
 from resilint.rules.project_rule import ProjectRule
 from resilint.rules.retries.near_misses import PAGINATION, QUEUE_WORKER
 
@@ -70,7 +70,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     included), unless they send an `Idempotency-Key` header whose value is created outside the retried
     code. The method, the headers and the key may come from anywhere the project shows: a
     method passed as a string (`client.request("POST", ...)` into `session.request(method, ...)`,
-    `getattr(session, verb.lower())`), a dispatch dict entry, headers built by a helper or merged
+    `getattr(session, verb.lower())`; `session.post(url)` on a project `requests.Session`
+    subclass whose own `request` retries, which `post` runs as `request("POST", url)`, as
+    jira's `ResilientSession` does), a dispatch dict entry, headers built by a helper or merged
     (a `dict(...)` or requests' `CaseInsensitiveDict(...)` is read as the mapping it is given)
     from a default dict of another module, a helper that merges the mapping its caller passes
     on top of its own headers (`partner_headers(extra=None)` with `headers.update(extra)`:
@@ -1368,7 +1370,7 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
         ]
         if not covered:
             continue
-        for caller in graph.values.callers(function):
+        for caller in [*graph.values.callers(function), *judge.verb_callers(function)]:
             for request, index, sender, inner in covered:
                 step = ((caller.function, caller.call),) + inner
                 layer = function.layers[index]
@@ -1394,12 +1396,19 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
                     ]
                     related.extend((c.place, f"calls `{_short(c.target)}`") for _, c in steps[1:])
                     ctx.report(top.place, _message(
-                        f"`{_short(top.target)}`", problem, through, layer, request, where=f"in `{_short(function.name)}`",
+                        f"`{_short(judge.written_target(top))}`", problem, through, layer, request,
+                        where=f"in `{_short(function.name)}`",
                     ), related)
                     already.add(top.place)
                     reported = True
                 if reported:
                     break
+
+
+# A ``requests.Session`` method that sends its request through ``self.request(VERB, url, ...)``:
+# a project subclass that overrides ``request`` (jira's ``ResilientSession``, which retries it)
+# runs that override for every ``session.post(url)``.
+_SESSION_VERBS = {"post": "POST", "patch": "PATCH"}
 
 
 def _covered_requests(
@@ -1466,6 +1475,46 @@ class _Judge:
 
     def __init__(self, graph: ProjectGraph) -> None:
         self.graph = graph
+        self._session_heirs: Optional[Set[str]] = None
+        # the calls ``verb_callers`` reads as ``request(VERB, ...)``, kept for the whole pass:
+        # the value flow keeps what it found of a call by the call's identity
+        self._as_request: Dict[int, Call] = {}
+        self._written: Dict[int, str] = {}  # id(a call so read) → its target as written
+
+    def verb_callers(self, function: FunctionSummary) -> List[Caller]:
+        """For the ``request`` method of a project ``requests.Session`` subclass: the project's
+        ``session.post(url, ...)`` calls that run it, each read as the ``session.request("POST",
+        url, ...)`` that ``requests.Session.post`` makes."""
+        cls, name = split_last(function.name)
+        if name != "request":
+            return []
+        if self._session_heirs is None:
+            self._session_heirs = self.graph.values.library_heirs(("requests.Session",))
+        if cls not in self._session_heirs:
+            return []
+        found: List[Caller] = []
+        for verb, method in _SESSION_VERBS.items():
+            for caller, call in self.graph.values.named(verb):
+                if call.arguments is None:
+                    continue
+                shifted = self._as_request.get(id(call))
+                if shifted is None:
+                    passed = ((0, ("str", method)),) + tuple((1, ref) for at, ref in call.passed if at == 0) + tuple(
+                        (at, ref) for at, ref in call.passed if not isinstance(at, int)
+                    )
+                    shifted = self._as_request[id(call)] = replace(
+                        call, target=f"{split_last(call.target)[0]}.request", passed=passed,
+                        arguments=replace(call.arguments, positional=min(call.arguments.positional, 1) + 1),
+                    )
+                    self._written[id(shifted)] = call.target
+                offset = self.graph.values.offset(shifted, function, caller.place.path)
+                if offset is not None:
+                    found.append(Caller(caller, shifted, offset))
+        return found
+
+    def written_target(self, call: Call) -> str:
+        """The name a call is written with (``post`` for one ``verb_callers`` reads as ``request``)."""
+        return self._written.get(id(call), call.target)
 
     def steps(self, start: FunctionSummary, call: Call, path: Tuple[Call, ...]) -> Tuple[Tuple[FunctionSummary, Call], ...]:
         """The (caller, call) pairs from the retried function down to the last callee."""

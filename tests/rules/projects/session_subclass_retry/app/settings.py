@@ -1,0 +1,1 @@
+HTTP_TIMEOUT = (3.05, 10)
