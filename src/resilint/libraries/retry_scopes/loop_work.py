@@ -60,7 +60,17 @@ def _tainted(body: Sequence[cst.BaseStatement], seeds: Set[str]) -> Set[str]:
 
 
 def _uses(expr: cst.CSTNode, names: Set[str]) -> bool:
-    return any(isinstance(n, cst.Name) and n.value in names for n in expression_nodes(expr))
+    """Whether ``expr`` reads one of ``names``, other than as the attempt's number (or a timeout)
+    handed to a call by keyword (``build_request(url, retries_taken=n)`` builds the same request)."""
+    skipped = {
+        id(inner) for node in expression_nodes(expr) if isinstance(node, cst.Arg) and node.keyword is not None
+        for inner in (node.keyword, *(expression_nodes(node.value) if _leaves_request_same(node) else ()))
+    }
+    return any(isinstance(n, cst.Name) and n.value in names and id(n) not in skipped for n in expression_nodes(expr))
+
+
+def _leaves_request_same(arg: cst.Arg) -> bool:
+    return arg.keyword is not None and (arg.keyword.value in ("timeout", "delay") or _names_attempt(arg.keyword.value))
 
 
 def operation_calls(
@@ -93,10 +103,7 @@ def operation_calls(
 def call_inputs(call: cst.Call) -> List[cst.BaseExpression]:
     """What a call works on: its arguments (a ``timeout=`` aside, and the number of the attempt,
     ``attempt=attempt``, which leaves the request the same) and its receiver."""
-    inputs: List[cst.BaseExpression] = [
-        a.value for a in call.args
-        if not (a.keyword is not None and (a.keyword.value in ("timeout", "delay") or _names_attempt(a.keyword.value)))
-    ]
+    inputs: List[cst.BaseExpression] = [a.value for a in call.args if not _leaves_request_same(a)]
     func = call.func
     if isinstance(func, cst.Attribute):
         inputs.append(func.value)

@@ -564,6 +564,31 @@ class RetryOnAnyError(Rule):
     ]
     INVALID = [
         Invalid(
+            # the attempt's number handed to the request builder leaves the request the same
+            """
+            import time
+            from random import random
+            import httpx
+            class Client:
+                def __init__(self, timeout):
+                    self._client = httpx.Client(timeout=timeout)
+                def _build_request(self, method, url, *, retries_taken=0):
+                    headers = {"x-retry-count": str(retries_taken)} if retries_taken else {}
+                    return self._client.build_request(method, url, headers=headers)
+                def request(self, method, url, max_retries=2):
+                    for retries_taken in range(max_retries + 1):
+                        request = self._build_request(method, url, retries_taken=retries_taken)
+                        try:
+                            return self._client.send(request)
+                        except Exception:
+                            if retries_taken < max_retries:
+                                time.sleep(random())
+                                continue
+                            raise
+            """,
+            line=15,
+        ),
+        Invalid(
             # a session subclass retrying its base's request: ``super()`` is no local object
             """
             import time
