@@ -9,6 +9,8 @@ handler catches (or the bad statuses of an ``if`` around the call).
 
 from __future__ import annotations
 
+from functools import partial
+
 from typing import TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -207,7 +209,8 @@ def _failure_path(rec: Recogniser, call: CallSite, function: cst.FunctionDef) ->
             return enclosing if is_failure(rec, enclosing, call.scope, call.order) else None
         if isinstance(enclosing, cst.If):
             test = without_attempt_limits(enclosing.test)  # ``if r.status_code >= 500 and attempt < 3:``
-            if test is not None and status_polarity(test) == "bad":
+            follow = partial(rec.follow, scope=call.scope, order=call.order)  # ``in RETRY_STATUSES``
+            if test is not None and status_polarity(test, follow) == "bad":
                 return enclosing
     return None
 

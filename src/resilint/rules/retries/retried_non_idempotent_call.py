@@ -1094,6 +1094,25 @@ class RetriedNonIdempotentCall(ProjectRule):
             line=17,
         ),
         Invalid(
+            # a retry by recursion on the statuses of a named set
+            """
+            import requests
+            RETRY_STATUSES = {500, 502, 503, 504}
+            class Session:
+                def __init__(self):
+                    self._http = requests.Session()
+                def _request_with_retries(self, method, url, data, retries=2):
+                    response = self._http.request(method, url, data=data, timeout=(3, 10))
+                    if response.status_code in RETRY_STATUSES and retries > 0:
+                        return self._request_with_retries(method, url, data, retries - 1)
+                    return response.json()
+            def submit(title):
+                return Session()._request_with_retries("POST", "https://x.example.com/api/submit", {"title": title})
+            """,
+            line=12,
+            message="`_request_with_retries` sends a POST (`requests.Session.request`) without",
+        ),
+        Invalid(
             # aiohttp-retry retries every method by default
             """
             from aiohttp_retry import RetryClient
@@ -1389,14 +1408,18 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
                     if top.place in already:
                         reported = True  # by the retry around the call: one finding per call
                         break
-                    through = " through " + " -> ".join(f"`{_short(c.target)}`" for _, c in steps[1:]) if len(steps) > 1 else ""
+                    # (a recursion's calls of itself named once)
+                    called = _short(judge.written_target(top))
+                    targets = [top.target] + [c.target for _, c in steps[1:]]
+                    names = [_short(t) for i, t in enumerate(targets) if i and t != targets[i - 1]]
+                    through = " through " + " -> ".join(f"`{name}`" for name in names) if names else ""
                     related = [
                         (request.place, f"the {problem.method} without a stable idempotency key"),
                         (layer.place, f"the retry: {layer.description}"),
                     ]
                     related.extend((c.place, f"calls `{_short(c.target)}`") for _, c in steps[1:])
                     ctx.report(top.place, _message(
-                        f"`{_short(judge.written_target(top))}`", problem, through, layer, request,
+                        f"`{called}`", problem, through, layer, request,
                         where=f"in `{_short(function.name)}`",
                     ), related)
                     already.add(top.place)
