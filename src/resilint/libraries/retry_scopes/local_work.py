@@ -87,9 +87,18 @@ _TIMEOUTS = frozenset({
 
 
 def receives(call: CallSite) -> bool:
-    """``await ws.receive(55)``: waits for the next inbound message."""
+    """``await ws.receive(55)``, ``await self._queue.get()``: waits for the next inbound message
+    (or item)."""
     func = call.node.func
-    return isinstance(func, cst.Attribute) and func.attr.value in _RECEIVES
+    if not isinstance(func, cst.Attribute):
+        return False
+    if func.attr.value == "get" and not call.node.args:
+        return (dotted_name(func.value) or "").rsplit(".", 1)[-1].lower().endswith("queue")
+    return func.attr.value in _RECEIVES
+
+
+# What only bounds the wait of the call it is handed (``asyncio.wait_for(ws.recv(), 10)``).
+BOUNDED_WAITS = frozenset({"asyncio.wait_for", "asyncio.shield"})
 
 
 def silence(names: Sequence[Optional[str]]) -> bool:

@@ -16,7 +16,7 @@ from resilint.libraries.retry_scopes.conditions import (
 )
 from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
-    called_definition, local_call, local_errors, receives, refused_input, silence,
+    BOUNDED_WAITS, called_definition, local_call, local_errors, receives, refused_input, silence,
 )
 from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
 from resilint.libraries.retry_scopes.loop_work import (
@@ -949,7 +949,12 @@ def local_state(
         return True  # a readiness probe of the server the function started: it waits for it to listen
     # the error a ``try`` raises itself (``raise SocketError("Connection lost")``) is no call out
     raised = {id(n.exc) for n in iter_nodes(node) if isinstance(n, cst.Raise) and n.exc is not None}
-    reads = [call for call in outside if id(call.node) not in raised and not (rec.name(call) or "").startswith("builtins.")]
+    # (not its ``else:``, which runs once nothing failed)
+    after = {id(n) for part in (getattr(node, "orelse", None),) if part is not None for n in iter_nodes(part)}
+    reads = [
+        call for call in outside if id(call.node) not in raised and id(call.node) not in after
+        and not (rec.name(call) or "").startswith("builtins.") and rec.name(call) not in BOUNDED_WAITS
+    ]
     if not bare and reads and all(receives(call) for call in reads) and silence(names):
         return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
     # a pause in the ``try`` (the wait before the next page) fails no call out either

@@ -119,7 +119,9 @@ class UnboundedRetry(Rule):
     raises, `raise ExtractorError("...")`, with a class of any module)): it retries nothing
     another service does. Nor is a read loop on an open connection
     that catches only the timeout of its receive (`msg = await ws.receive(55)`, then `except
-    TimeoutError: await ws.ping()`), or a non-blocking socket's "no data yet"
+    TimeoutError: await ws.ping()`; also bounded by `asyncio.wait_for(...)`, the next item of an
+    object named for a queue, `self._queue.get()`, and with what the message is used for in
+    the `try`'s `else:`), or a non-blocking socket's "no data yet"
     (`BlockingIOError`, `ssl.SSLWantReadError`): nothing arrived, nothing is sent again. Nor is
     a loop whose handlers fall through to a statement after the `try` that leaves the loop
     (`except RequestException: pass` then `return status`). Nor is a loop whose
@@ -223,6 +225,37 @@ class UnboundedRetry(Rule):
                 else:
                     break
             yield url
+        """,
+        # the next item of a queue a base class of another module makes, waited for in turns
+        """
+        import asyncio, logging
+        from pkg.base import ReconnectingWebsocket
+        class KeepAliveWebsocket(ReconnectingWebsocket):
+            async def recv(self):
+                res = None
+                while not res:
+                    try:
+                        res = await asyncio.wait_for(self._queue.get(), timeout=self.TIMEOUT)
+                    except asyncio.TimeoutError:
+                        logging.debug("no message in %s seconds", self.TIMEOUT)
+                return res
+        """,
+        # the next message of an open socket, handled in the ``try``'s ``else:``
+        """
+        import asyncio
+        class DepthCache:
+            async def recv(self):
+                dc = None
+                while not dc:
+                    try:
+                        res = await asyncio.wait_for(self._socket.recv(), timeout=60)
+                    except asyncio.TimeoutError:
+                        pass
+                    else:
+                        dc = await self._depth_event(res)
+                return dc
+            async def _depth_event(self, msg):
+                return msg or None
         """,
         # a key of this terminal read again until one is pressed (curses)
         """
