@@ -130,6 +130,10 @@ class TimeoutEvaluator:
         if isinstance(expr, cst.Attribute):
             if self.qualified(expr) in _INFINITY_NAMES:
                 return math.inf, False
+            if expr.attr.value == "seconds" and isinstance(expr.value, cst.Call) and self.qualified(expr.value.func) == "datetime.timedelta":
+                # ``timedelta(minutes=5).seconds``: the seconds part of the duration, days left out
+                found = self.number(expr.value, at_site, depth + 1)
+                return (float(int(found[0]) % 86400), found[1]) if found is not None else None
             assigned = self.follow(expr)  # ``self.timeout`` set once, to a constant
             found = self.number(assigned, False, depth + 1) if assigned is not None else None
             return (found[0], False) if found else None

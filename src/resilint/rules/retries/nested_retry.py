@@ -133,7 +133,11 @@ class NestedRetry(ProjectRule):
     retries those (`respect_retry_after_header=False`, none of them in `status_forcelist`), or
     around a loop whose first status test hands such an answer back at once (`if code < 500 and
     fatal is None: return response`), read with what the call on the way passes
-    (`request(url, fatal=None)`, also through `**kwargs` handed on);
+    (`request(url, fatal=None)`, also through `**kwargs` handed on); an outer hand-written
+    loop that goes round on an answer's status and catches nothing, around an inner layer that
+    ends in an error once spent (urllib3's `Retry` raises for the statuses it retried unless
+    `raise_on_status=False`; an httpx transport's failed connects): what the inner one gave up
+    on leaves the outer loop;
     an inner layer whose last failure a function on the way catches by name and only logs
     (`except TemporaryError: logger.exception(...)` around a call of a retried function, when
     the outer layer retries errors); an outer layer that does not retry what the inner one
@@ -243,6 +247,26 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the outer loop goes round on a 5xx answer and catches nothing; the session's urllib3
+        # retries end in an error, which leaves it (and retry a POST's failed connects only)
+        """
+        import requests, urllib3
+        from requests.adapters import HTTPAdapter
+        def make_session():
+            s = requests.Session()
+            retry = urllib3.Retry(allowed_methods=["GET"], connect=5, total=10, status_forcelist=[500, 502, 503])
+            s.mount("https://", HTTPAdapter(max_retries=retry))
+            return s
+        def upload(url, payload):
+            session = make_session()
+            tries = 0
+            while tries < 5:
+                resp = session.post(url, data=payload, timeout=(3, 20))
+                if resp.status_code < 500:
+                    return resp
+                tries += 1
+            return resp
+        """,
         # once spent, the inner loop raises an error of the project's own from its handler,
         # which the outer loop does not retry
         """
@@ -920,13 +944,14 @@ class NestedRetry(ProjectRule):
             message="x urllib3 Retry total=2",
         ),
         Invalid(
-            # urllib3 honours a 429's Retry-After by default: both layers retry the same refusal
+            # urllib3 honours a 429's Retry-After by default, and, told not to raise once spent,
+            # hands the last 429 back: both layers retry the same refusal
             """
             import time, requests
             from requests.adapters import HTTPAdapter
             from urllib3.util import Retry
             session = requests.Session()
-            session.mount("https://", HTTPAdapter(max_retries=Retry(total=3, status_forcelist=[502, 503])))
+            session.mount("https://", HTTPAdapter(max_retries=Retry(total=3, status_forcelist=[502, 503], raise_on_status=False)))
             def query(url):
                 for attempt in range(4):
                     response = session.get(url, timeout=(5, 30))

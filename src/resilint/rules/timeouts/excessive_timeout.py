@@ -28,7 +28,7 @@ class ExcessiveTimeout(ProjectRule):
       `django.conf.settings.HTTP_TIMEOUT` is what the settings modules give it, see RES102),
       an attribute its class sets once, to a number or a constant (`self.timeout = 60` in
       `__init__`, then `timeout=self.timeout` in a method), `timedelta(minutes=5)` and its
-      `.total_seconds()`;
+      `.total_seconds()` (and `.seconds`, its seconds part without the days);
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
       `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
       unset counts at botocore's 60 s default);
@@ -329,6 +329,16 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            """
+            from datetime import timedelta
+            import urllib3
+            timeout = timedelta(minutes=5).seconds
+            http = urllib3.PoolManager(timeout=urllib3.Timeout(connect=timeout, read=timeout))
+            """,
+            line=4,
+            message="may wait 300 s",
+        ),
         # the attribute the class sets once, to a number, and passes to every request
         Invalid(
             """

@@ -9,7 +9,9 @@ TIMEOUT = (5, 30)
 
 def build_api_session(token: str) -> requests.Session:
     session = requests.Session()
-    session.mount("https://", HTTPAdapter(max_retries=Retry(total=3, backoff_factor=1, backoff_jitter=1)))
+    # honours a 429's Retry-After, and hands the last 429 back once spent
+    retry = Retry(total=3, backoff_factor=1, backoff_jitter=1, raise_on_status=False)
+    session.mount("https://", HTTPAdapter(max_retries=retry))
     session.headers.update({"Authorization": f"Bearer {token}"})
     return session
 
