@@ -113,6 +113,16 @@ def sends_to_loopback(site: CallSite, model: Optional[SemanticModel] = None) -> 
     return given is not None and _loopback_text(given)
 
 
+def relative_to_local_base(site: CallSite, model: SemanticModel) -> bool:
+    """``client.get("/ultra_fast")`` on an object of the project, in a file that names a host of
+    this machine (``HttpSession(base_url="http://127.0.0.1:%i" % self.port)``): a path, sent to
+    the base the object was made with, which in test code is the test run's own server."""
+    if not isinstance(site.node.func, cst.Attribute) or not model.derived(_LOOPBACK_WORDS, lambda: _names_loopback(model.text)):
+        return False
+    text = string_of(_first_or_keyword(site.node, ("url",)))
+    return text is not None and text.startswith("/") and not text.startswith("//")
+
+
 def _loopback_text(head: cst.BaseExpression) -> bool:
     text = _leading_text(head)
     return text is not None and (LOOPBACK_URL.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)

@@ -1108,8 +1108,10 @@ class _ProjectJudge:
         if client is not None and spec is not None:
             if answered(call.mocked, spec.library, client) or (filled and _given(args, spec) is None):
                 return []  # a test double answers it: no network; or the object's own timeout
-            if _no_server_named(args, spec) and self.in_test_code(near):
-                return []  # ``Channel()._get_client()()``: this machine's server, the test run's
+            if (_no_server_named(args, spec) or call.loopback) and self.in_test_code(near):
+                # ``Channel()._get_client()()``, ``u.client.get("http://127.0.0.1:%i/" % port)``:
+                # this machine's server, the test run's
+                return []
             if client in CONSTRUCTIONS and names_no_service(_first_string(call)):
                 return []  # another library's session, whose ``client`` builds its own kind
             base = split_last(call.target)[0]
