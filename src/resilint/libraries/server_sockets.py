@@ -119,7 +119,8 @@ def relative_to_local_base(site: CallSite, model: SemanticModel) -> bool:
     the base the object was made with, which in test code is the test run's own server."""
     if not isinstance(site.node.func, cst.Attribute) or not model.derived(_LOOPBACK_WORDS, lambda: _names_loopback(model.text)):
         return False
-    text = string_of(_first_or_keyword(site.node, ("url",)))
+    head = _url_head(site, model)  # (also a path kept in a local: ``url = "/redirect"``)
+    text = _leading_text(head) if head is not None else None
     return text is not None and text.startswith("/") and not text.startswith("//")
 
 

@@ -21,3 +21,8 @@ class TestHttpSession(WebserverTestCase):
 
         u = MyUser(None)
         self.assertEqual("GET", u.client.get("/request_method").text)
+
+    def test_path_in_a_local(self):
+        s = self.get_client()
+        url = "/redirect?url=/redirect&delay=0.5"
+        s.get(url)
