@@ -398,7 +398,13 @@ def server_delay(
     if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
         key = string_of(expr.slice[0].slice.value)
         return key is not None and bool(_RETRY_AFTER.search(key))
-    return isinstance(expr, cst.Call) and _header_lookup(expr) and len(expr.args) < 2
+    return isinstance(expr, cst.Call) and _header_lookup(expr) and (len(expr.args) < 2 or _no_delay(expr.args[1].value))
+
+
+def _no_delay(default: cst.BaseExpression) -> bool:
+    """A default that is no delay of the code's own (``headers.get("retry-after", "")``, ``None``):
+    the code waits the server's only where it sends one."""
+    return is_none(default) or string_of(default) == ""
 
 
 def _number_text(expr: cst.BaseExpression) -> Optional[float]:

@@ -99,7 +99,9 @@ class BackoffWithoutJitter(ProjectRule):
       own fallback when it sends none (`headers.get("Retry-After", 5)`, also written as text,
       `int(headers.get("Retry-After", "30"))`, `retry_after or 5`,
       a handler's own delay beside one that waits `exc.retry_after.total_seconds()`, a
-      helper's `return 60` after it, or `wait = 2 ** n` that an `if "Retry-After" in
+      helper's `return 60` after it (also after a header read with an empty default,
+      `retry_after = headers.get("retry-after", "")`, then `if retry_after: return
+      float(retry_after)`), or `wait = 2 ** n` that an `if "Retry-After" in
       r.headers:` assigns over) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
       `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
@@ -1029,6 +1031,42 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the server's Retry-After where it sends one (read with an empty default), else the
+            # helper's own linear delay
+            """
+            import time, requests
+            class Client:
+                def __init__(self):
+                    self._session = requests.Session()
+                def request(self, url):
+                    attempt = 0
+                    resp = None
+                    while True:
+                        is_last_attempt = attempt >= 5
+                        try:
+                            resp = self._session.get(url, timeout=(3, 15))
+                        except requests.ConnectionError:
+                            if is_last_attempt:
+                                raise
+                        else:
+                            if resp.status_code not in (429, 503) or is_last_attempt:
+                                return resp
+                        if not is_last_attempt:
+                            attempt += 1
+                            delay = self._backoff(resp, attempt)
+                            time.sleep(delay)
+                            continue
+                def _backoff(self, response, attempt):
+                    if response is not None:
+                        retry_after = response.headers.get("retry-after", "")
+                        if retry_after:
+                            return float(retry_after)
+                    return 0.5 * attempt
+            """,
+            line=21,
+            message="when the server sends no `Retry-After`",
+        ),
         Invalid(
             """
             from aiohttp_retry import ExponentialRetry, RetryClient
