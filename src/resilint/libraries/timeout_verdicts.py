@@ -1199,6 +1199,8 @@ class _ProjectJudge:
     def judge_forwarded(self, call: Call, callee: FunctionSummary, forward: Forward) -> Optional[ProjectVerdict]:
         args = call.arguments
         assert args is not None
+        if not self._made_with(call, callee, forward):
+            return None
         wrappers = [callee.name, *(owner.name for owner, _ in forward.path)]
         if any(answered(call.mocked, forward.spec.library, name) for name in [forward.client, *wrappers]) or (
             self.replaced_client(call.mocked, forward) or self._replaced_wrapper_class(call.mocked, wrappers, call.place.path)
@@ -1408,8 +1410,10 @@ class _ProjectJudge:
 
     def _kept_for_clients(self, init: FunctionSummary) -> Iterator[Forward]:
         """``self.timeout = timeout`` in ``__init__``, then ``timeout=self.timeout`` in a client
-        call of another method of the class: the constructor's callers decide that timeout."""
+        call of another method of the class (or of a subclass that keeps this ``__init__``, in
+        any module): the constructor's callers decide that timeout."""
         cls = split_last(init.name)[0]
+        yield from self._kept_for_subclasses(init, cls)
         for method in self.graph.module_of(init).functions.values():
             if split_last(method.name)[0] != cls or method is init:
                 continue
@@ -1426,6 +1430,40 @@ class _ProjectJudge:
                         value_from_data(given.default) if given.default is not None else None, given.default_text,
                         ((method, call),),
                     )
+
+    def _made_with(self, call: Call, callee: FunctionSummary, forward: Forward) -> bool:
+        """Whether an ``__init__``'s forward through a method of one of its subclasses applies to
+        the object ``call`` makes: one of that subclass (or below), not of the base."""
+        if not callee.name.endswith(".__init__") or not forward.path:
+            return True
+        method_class = split_last(forward.path[0][0].name)[0]
+        if method_class == split_last(callee.name)[0]:
+            return True
+        return method_class in self.graph.values.lineage(call.target)
+
+    def _kept_for_subclasses(self, init: FunctionSummary, cls: str) -> Iterator[Forward]:
+        """``timeout=self.timeout`` in a method of a subclass that keeps ``init``, where ``init``
+        stores its parameter there (``class LlamaCppClient(GenAIClient)``, whose base's
+        ``__init__(self, cfg, timeout=120)`` sets ``self.timeout = timeout``)."""
+        stored = self.graph.module_of(init).values
+        for sub in self.graph.values.subclasses(cls):
+            module = self.graph.class_module(sub)
+            if module is None or f"{sub}.__init__" in module.functions:
+                continue  # an ``__init__`` of its own decides what it keeps
+            for method in module.functions.values():
+                if split_last(method.name)[0] != sub:
+                    continue
+                for call in method.calls:
+                    spec = self.spec(call.target) if call.arguments is not None else None
+                    given = _given(call.arguments, spec) if spec is not None and spec.keyword is not None else None  # type: ignore[arg-type]
+                    if given is None or given.value is not None or not given.text.startswith("self."):
+                        continue
+                    refs = stored.get(f"{cls}.{given.text[len('self.'):]}", [])
+                    kept = own_parameter(init.name, refs[0]) if len(refs) == 1 else None
+                    if kept is None or kept not in init.parameters:
+                        continue
+                    default, text = _default_timeout(init.defaults.get(kept))
+                    yield Forward(call.target, spec, kept, init.parameters.index(kept), default, text, ((method, call),))  # type: ignore[arg-type]
 
     def forwards(self, function: FunctionSummary) -> Optional[List[Forward]]:
         """What ``function`` passes on from its callers to clients, at any depth."""
@@ -1537,6 +1575,15 @@ def _passes_callers_arguments(args: Arguments) -> bool:
     return args.forwards_kwargs or any(a.own_parameter is not None for a in args.values)
 
 
+def _default_timeout(default: Optional[Ref]) -> Tuple[Optional[TimeoutValue], Optional[str]]:
+    """A parameter's constant default, as a timeout value and its text."""
+    if default == ("none",):
+        return _NO_TIMEOUT, "None"
+    if default is not None and default[0] in ("int", "float"):
+        return TimeoutValue((Phase("", float(default[1])),), literal=False, scalar=True), str(default[1])
+    return None, None
+
+
 def _passes_own_by_position(function: FunctionSummary, call: Call) -> bool:
     """Whether ``call`` passes a parameter of ``function`` on by position."""
     return any(isinstance(at, int) and own_parameter(function.name, ref) is not None for at, ref in call.passed)
@@ -1566,6 +1613,10 @@ def _functions_as_called(graph: "ProjectGraph") -> Tuple[Dict[str, List[Function
         by_name.setdefault(function.name, []).append(function)
         for name in _called_as(function):
             as_called.setdefault(name, []).append(function)
+        if function.name.endswith(".__init__"):
+            # and by the subclasses that keep it (``LlamaCppClient(cfg)`` runs its base's)
+            for cls in graph.values.constructed_by(split_last(function.name)[0]):
+                as_called.setdefault(split_last(cls)[1], []).append(function)
     bound: Dict[str, List[FunctionSummary]] = {}
     for summary in graph.summaries:
         for key, values in summary.values.items():
