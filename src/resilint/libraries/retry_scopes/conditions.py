@@ -44,6 +44,13 @@ def status_polarity(
         # a count allows (not a failure joined with what the answer says, ``and body["reason"]``)
         other = test.right if sides[0] == "bad" else test.left
         return "bad" if "bad" in sides and None in sides and _counts(other) else None
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        # ``r.status_code not in RETRY or attempt >= 5``: leave when it worked, or once spent
+        sides = (status_polarity(test.left, follow), status_polarity(test.right, follow))
+        if "good" in sides:
+            other = test.right if sides[0] == "good" else test.left
+            if _counts(other):
+                return "good"
     negate = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negate = not negate

@@ -1032,6 +1032,27 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the decision in the ``try``'s ``else:``: leave on a good status or once spent
+            """
+            import time, requests
+            def fetch(session, url):
+                attempt = 0
+                while True:
+                    try:
+                        resp = session.get(url, timeout=(3, 15))
+                    except requests.ConnectionError:
+                        if attempt >= 5:
+                            raise
+                    else:
+                        if resp.status_code not in (429, 503) or attempt >= 5:
+                            return resp
+                    attempt += 1
+                    time.sleep(2 ** attempt)
+            """,
+            line=14,
+            message="grows exponentially",
+        ),
+        Invalid(
             # the server's Retry-After where it sends one (read with an empty default), else the
             # helper's own linear delay
             """
