@@ -78,8 +78,9 @@ class TimeoutSpec:
     ignored_when: Tuple[str, ...] = ()
     ignored_note: str = ""
     # The keywords that name the server it connects to; given none of them and no positional
-    # argument, it connects to this machine (redis-py's localhost:6379, jira's
-    # localhost:2990): in test code, the server the test run starts (``local_by_default``).
+    # argument, it connects to this machine (redis-py's localhost:6379, or a unix socket's
+    # path; jira's localhost:2990): in test code, the server the test run starts
+    # (``local_by_default``).
     server_keywords: Tuple[str, ...] = ()
 
     # What the timeout is called where it is not a keyword (pycurl's ``TIMEOUT`` option).
@@ -286,7 +287,7 @@ def _databases() -> Dict[str, TimeoutSpec]:
     redis = TimeoutSpec(
         "redis", keyword="socket_timeout", position=4, unbounded_default=redis_default,
         elsewhere=("connection_pool",), partial=connect_only, bounded_since=REDIS_BOUNDED_SINCE,
-        server_keywords=("host", "unix_socket_path", "connection_pool", "url"),
+        server_keywords=("host", "connection_pool", "url"),
     )
     redis_url = TimeoutSpec(
         "redis", keyword="socket_timeout",
@@ -296,7 +297,7 @@ def _databases() -> Dict[str, TimeoutSpec]:
     )
     redis_pool = TimeoutSpec(
         "redis", keyword="socket_timeout", unbounded_default=redis_default, partial=connect_only,
-        bounded_since=REDIS_BOUNDED_SINCE,
+        bounded_since=REDIS_BOUNDED_SINCE, server_keywords=("host", "url"),
     )
     libpq = (
         "libpq waits forever to connect by default (connect_timeout unset, unless PGCONNECT_TIMEOUT "
@@ -954,10 +955,18 @@ def find_dsn(call: cst.Call, spec: TimeoutSpec) -> Optional[cst.BaseExpression]:
     return positional[position] if len(positional) > position else None
 
 
-def local_by_default(spec: TimeoutSpec, node: cst.Call) -> bool:
+def local_by_default(spec: TimeoutSpec, node: cst.Call, model: Optional[SemanticModel] = None, scope: Optional[Scope] = None) -> bool:
     """Whether a call of a client that connects to this machine unless told otherwise
-    (``redis.Redis()``) names no server: no positional argument, no ``**`` mapping, none of
-    its ``server_keywords``."""
-    return bool(spec.server_keywords) and not any(
-        arg.keyword is None or arg.star or arg.keyword.value in spec.server_keywords for arg in node.args
-    )
+    (``redis.Redis()``) names no server: no positional argument, none of its
+    ``server_keywords``, and no ``**`` mapping but a local of the function whose keys the file
+    shows (``Redis(**{"db": n})``)."""
+    if not spec.server_keywords:
+        return False
+    for arg in node.args:
+        if arg.star == "**" and isinstance(arg.value, cst.Name) and model is not None and scope is not None:
+            keys = local_mapping_keys(arg.value.value, model, scope)
+            if keys is None or keys & set(spec.server_keywords):
+                return False
+        elif arg.keyword is None or arg.star or arg.keyword.value in spec.server_keywords:
+            return False
+    return True

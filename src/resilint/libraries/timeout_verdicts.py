@@ -613,7 +613,7 @@ def test_server_calls(model: SemanticModel) -> FrozenSet[int]:
 def _names_no_server(model: SemanticModel, site: CallSite) -> bool:
     """``redis.Redis()``: a client that connects to this machine unless told otherwise."""
     spec = spec_for(model.call_name(site), ())
-    return spec is not None and local_by_default(spec, site.node)
+    return spec is not None and local_by_default(spec, site.node, model, site.scope)
 
 
 # --- across functions and modules (the project pass) ----------------------------------------

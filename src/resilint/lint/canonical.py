@@ -93,6 +93,7 @@ ALIASES: Dict[str, str] = {
     "google.api_core.retry_async.AsyncRetry": "google.api_core.retry.AsyncRetry",
     "requests_oauthlib.oauth2_session.OAuth2Session": "requests_oauthlib.OAuth2Session",
     "requests_cache.session.CachedSession": "requests_cache.CachedSession",
+    "requests_futures.FuturesSession": "requests_futures.sessions.FuturesSession",
     "requests_oauthlib.oauth1_session.OAuth1Session": "requests_oauthlib.OAuth1Session",
     "requests_hardened.manager.Manager": "requests_hardened.Manager",
     "requests_hardened.config.Config": "requests_hardened.Config",
@@ -182,6 +183,8 @@ _SUBCLASSES: Dict[str, Tuple[str, FrozenSet[str]]] = {
     "cfscrape.CloudflareScraper": ("requests.Session", frozenset({
         "solve_challenge", "is_cloudflare_iuam_challenge", "get_tokens", "get_cookie_string", "create_scraper",
     })),
+    # requests-futures: ``request`` hands ``super().request`` to a thread pool, no timeout added
+    "requests_futures.sessions.FuturesSession": ("requests.Session", frozenset({"executor", "close"})),
     "requests_oauthlib.OAuth1Session": ("requests.Session", frozenset({
         "fetch_request_token", "fetch_access_token", "authorization_url", "parse_authorization_response",
         "rebuild_auth", "token", "authorized",

@@ -36,6 +36,8 @@ _ENQUEUE = ("enqueue", "enqueue_call", "enqueue_in", "enqueue_at")
 
 def retry_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -> Policy:
     policy = Policy("rq", "rq-retry", node, scope=scope, order=order)
+    if not _may_be_applied(rec, node, scope):
+        return policy  # (``assert Retry(max=3).max == 3``: no job is retried by it)
     keywords, star = rec.keywords(node, scope, order) if isinstance(node, cst.Call) else ({}, False)
     positional = [a for a in getattr(node, "args", ()) if a.keyword is None and not a.star]
     limit = keywords.get("max") or (positional[0] if positional else None)
@@ -66,6 +68,25 @@ def retry_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -
         policy.wait = Setting(kind, value, text if kind != UNKNOWN else "")
     policy.retry_on = Setting(ON_ANY, None, "RQ retries a job on every exception it raises")
     return policy
+
+
+def _may_be_applied(rec: Recogniser, node: cst.CSTNode, scope: Scope) -> bool:
+    """Whether a ``Retry(...)`` made in a function may reach a job: passed as a ``retry=``
+    argument there, or kept in a local the function passes so (one made at module or class
+    level, or returned by a factory, may be used anywhere)."""
+    if scope.kind != "function":
+        return True
+    name = next((n for n, bound in scope.bindings.items() if any(b.expr is node for b in bound)), None)
+    for call in rec.model.calls_in(scope):
+        for arg in call.node.args:
+            if arg.keyword is None or arg.keyword.value != "retry":
+                continue
+            if arg.value is node or (name is not None and isinstance(arg.value, cst.Name) and arg.value.value == name):
+                return True
+    function = scope.function
+    return function is not None and any(
+        r is node or (name is not None and isinstance(r, cst.Name) and r.value == name) for r in function.returns
+    )
 
 
 def enqueued_with_retry(rec: Recogniser, call: CallSite) -> None:

@@ -201,6 +201,10 @@ class NestedRetry(ProjectRule):
     page. A changed timeout or attempt number (`timeout=timeout * 2`, `attempt=attempt_index + 1` to a
     helper that puts it in a header) still sends the same request.
 
+    In test code (the `test-code` setting) a retry around another is not reported: a fixture
+    that waits for the test's own cluster through a client that retries by itself loads
+    nothing but what the test run started, and the test process is its only client.
+
     ## Why is this bad?
     Retries are extra traffic, sent exactly when the dependency has the least capacity. Each
     layer multiplies the attempts of the layers below it: 3 attempts at each of three layers is
@@ -1247,8 +1251,10 @@ class NestedRetry(ProjectRule):
         chains: dict = {}
         first_layers: Dict[int, Set[Tuple[str, int]]] = {}  # function → the layers its calls first run into
         for outer in graph.all_layers():
-            if not ctx.reports_in(outer.function.place.path):
-                continue  # nested retries are reported in the outer layer's function
+            if not ctx.reports_in(outer.function.place.path) or ctx.in_test_code(outer.function.place.path):
+                # nested retries are reported in the outer layer's function; in test code (a
+                # fixture waiting for the test's cluster) the test process is the only client
+                continue
             found = [
                 reached for reached in _reached(graph, outer)
                 if not separate_failures(

@@ -71,6 +71,9 @@ class RetryOnAnyError(Rule):
     This rule is opt-in: a catch-all retry is sometimes a deliberate choice for a small,
     well-understood call.
 
+    An RQ `Retry(...)` made in a function that neither passes it as `retry=` nor returns it
+    (built to read its attributes) retries no job, and is not reported.
+
     ## Why is this bad?
     Only transient failures get better with time: a refused connection, a timeout, a 503 or a
     429. A 400, a 401, a `KeyError` in the response parsing or a `TypeError` in our own code
@@ -108,6 +111,13 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # an RQ ``Retry`` no job is enqueued with (built to read its attributes)
+        """
+        from rq import Retry
+        def describe_policy():
+            retry = Retry(max=3, interval=[5, 10])
+            return retry.max, retry.intervals
+        """,
         # waiting for a local process's unix socket: no other machine is asked
         """
         import asyncio

@@ -76,8 +76,9 @@ class MissingTimeout(ProjectRule):
       (`fetch_token`, `refresh_token`, `fetch_request_token`, `fetch_access_token`), whose
       timeout defaults to `None`;
     - the Cloudflare-solving sessions of cloudscraper and cfscrape (`create_scraper()`,
-      `cloudscraper.session()`), and requests-cache's `CachedSession`: `requests.Session`s
-      that add no timeout (a cache miss is sent as a plain session sends it);
+      `cloudscraper.session()`), requests-cache's `CachedSession` and requests-futures'
+      `FuturesSession`: `requests.Session`s that add no timeout (a cache miss is sent as a
+      plain session sends it; a future's request, in a thread, too);
     - a pycurl handle's `perform()` (`perform_rb`, `perform_rs`) when the options the file sets
       on that handle (`curl.setopt(pycurl.TIMEOUT, ...)`, or `c.TIMEOUT`) include neither
       `TIMEOUT`/`TIMEOUT_MS` nor both `LOW_SPEED_LIMIT` and `LOW_SPEED_TIME` (stall detection);
@@ -1305,6 +1306,14 @@ class MissingTimeout(ProjectRule):
             """,
             line=6,
             message="libcurl waits forever",
+        ),
+        Invalid(
+            """
+            from requests_futures.sessions import FuturesSession
+            session = FuturesSession(max_workers=10)
+            future = session.get("https://api.example.com/users")
+            """,
+            line=3,
         ),
         Invalid(
             """

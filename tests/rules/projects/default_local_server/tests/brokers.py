@@ -30,3 +30,21 @@ def test_remote_broker(settings):
 
 def test_remote_client(settings):
     assert redis.Redis(settings.REDIS_HOST).ping()  # expect: RES101
+
+
+def test_unix_socket_pool():
+    # a unix socket is this machine's
+    pool = redis.ConnectionPool(connection_class=redis.UnixDomainSocketConnection, path="/tmp/redis.sock")
+    assert redis.Redis(connection_pool=pool).ping()
+
+
+def test_mapping_without_host(ssl=False):
+    connection_kwargs = {"db": 5}
+    if ssl:
+        connection_kwargs["ssl"] = True
+    assert redis.Redis(**connection_kwargs).ping()
+
+
+def test_mapping_with_host(settings):
+    connection_kwargs = {"host": settings.REDIS_HOST}
+    assert redis.Redis(**connection_kwargs).ping()  # expect: RES101
