@@ -273,8 +273,6 @@ def _handwritten(
             if isinstance(raised, cst.Raise) and raised.exc is not None:
                 exc = raised.exc.func if isinstance(raised.exc, cst.Call) else raised.exc
                 policy.gives_up_raising = rec.expr_name(exc, scope, order)
-        else:
-            policy.gives_up_raising = _handlers_raise_instead(rec, handlers, scope, order)
         kinds = [handler_kind(rec, h, scope, order) for h in handlers]
         policy.handlers = tuple(h for h, k in zip(handlers, kinds) if k == ON_ANY)
         if policy.handlers:
@@ -399,26 +397,6 @@ def _swallows(handlers: List[cst.ExceptHandler]) -> bool:
         isinstance(node, cst.Raise)
         for handler in handlers for node in iter_nodes(handler.body, stop_at=DEFINITIONS)
     )
-
-
-def _handlers_raise_instead(rec: Recogniser, handlers: List[cst.ExceptHandler], scope: Scope, order: int) -> Optional[str]:
-    """The one error class every ``raise`` of the handlers raises, when each raises a new error
-    of that class rather than the one it caught (``if attempts >= MAX: raise
-    ConnectionClosed(e) from None``): what the loop gives up with."""
-    raised: Set[str] = set()
-    for handler in handlers:
-        caught = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
-        for node in iter_nodes(handler.body, stop_at=DEFINITIONS):
-            if not isinstance(node, cst.Raise):
-                continue
-            exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
-            if exc is None or (isinstance(exc, cst.Name) and exc.value == caught):
-                return None  # ``raise``, ``raise e``: the failure itself
-            name = rec.expr_name(exc, scope, order)
-            if name is None:
-                return None
-            raised.add(name)
-    return raised.pop() if len(raised) == 1 else None
 
 
 def _after_in_function(loop: cst.CSTNode, sample: CallSite) -> Sequence[cst.BaseStatement]:

@@ -186,8 +186,7 @@ class NestedRetry(ProjectRule):
     e: if isinstance(e, ApiError) and e.status == 403: raise`) when that last failure is none of
     those classes (a class of another library, or, at the client's own request, of the project); an inner loop that
     raises a project class of its own once spent (`raise RetriesExhausted()` right after it, or
-    in its `else:`, or from every handler that raises, instead of the error it caught: `if
-    attempts >= MAX: raise ConnectionClosed(e) from None`)
+    in its `else:`)
     under an outer layer that retries none of the classes it derives from.
     Between two such layers, the outer one still multiplies the layers inside the inner one
     whose last failure the inner one lets through: a backoff on transport errors around a
@@ -270,49 +269,6 @@ class NestedRetry(ProjectRule):
                     return resp
                 tries += 1
             return resp
-        """,
-        # once spent, the inner loop raises an error of the project's own from its handler,
-        # which the outer loop does not retry
-        """
-        import pika, pika.exceptions
-
-        class ConnectionClosed(Exception):
-            pass
-
-        class Broker:
-            def __init__(self, parameters):
-                self.parameters = parameters
-                self.connection = None
-
-            def channel(self):
-                if self.connection is None:
-                    self.connection = pika.BlockingConnection(parameters=self.parameters)
-                return self.connection.channel()
-
-            def _ensure_queue(self, name):
-                attempts = 0
-                while True:
-                    try:
-                        self.channel().queue_declare(queue=name, durable=True)
-                        break
-                    except pika.exceptions.AMQPConnectionError as e:
-                        self.connection = None
-                        attempts += 1
-                        if attempts >= 2:
-                            raise ConnectionClosed(e) from None
-
-            def enqueue(self, name, body):
-                attempts = 0
-                while True:
-                    try:
-                        self._ensure_queue(name)
-                        self.channel().basic_publish(exchange="", routing_key=name, body=body)
-                        return
-                    except pika.exceptions.AMQPConnectionError as e:
-                        self.connection = None
-                        attempts += 1
-                        if attempts >= 6:
-                            raise ConnectionClosed(e) from None
         """,
         # slack_sdk's default handlers retry failed connections and raise the last one as it
         # came; the loop retries only an answer of Slack's (``SlackApiError``)

@@ -4,7 +4,7 @@ import time
 import boto3
 from botocore.exceptions import ClientError
 
-from app.retrying import Retry, RetryFailedError
+from app.retrying import Retry
 
 
 class AWSConnection:
@@ -32,5 +32,5 @@ def keep_tagging():
     while True:
         try:
             return connection.on_role_change("primary")  # expect: RES204 "`on_role_change` -> `retry` -> `Retry.__call__`: a hand-written retry loop with no attempt limit (app/cloud.py:32) x a hand-written retry loop (attempts unknown) (app/retrying.py:22) x boto3 resource retries (app/cloud.py:23)"
-        except (ClientError, RetryFailedError):  # what the object gives up with, too
+        except ClientError:
             time.sleep(random.uniform(1, 5))
