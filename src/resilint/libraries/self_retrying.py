@@ -460,12 +460,14 @@ def separate_failures(
     raised = inner.gives_up_with
     if raised == GIVES_UP_QUIETLY and outer.retries_on in (ON_SPECIFIC, ON_ANY):
         return True  # the outer layer retries errors, and the inner one's never leave it
-    if outer.library == "loop" and outer.retries_on == ON_STATUS and not outer.exceptions and (
-        (raised and raised != GIVES_UP_QUIETLY) or (inner.retries_on in (ON_SPECIFIC, ON_ANY) and not inner.retries_refusals)
+    if outer.library == "loop" and outer.retries_on == ON_STATUS and not outer.exceptions and not inner.retries_refusals and (
+        (raised and raised != GIVES_UP_QUIETLY) or inner.retries_on in (ON_SPECIFIC, ON_ANY)
     ):
         # the outer loop goes round on an answer's status and catches nothing, and the inner
         # layer ends in an error once spent (urllib3 raising for the statuses it retried, unless
-        # ``raise_on_status=False``): what it retried leaves the outer loop
+        # ``raise_on_status=False``) and never retries a refusal the outer loop may see again
+        # (a 429 whose ``Retry-After`` urllib3 honours, then one without): what it retried
+        # leaves the outer loop
         return True
     caught = set(outer.exceptions)
     if not caught or caught & _GENERIC_EXCEPTIONS:

@@ -47,5 +47,6 @@ def client_policy(rec: Recogniser, call: CallSite, library: str, kind: str, keyw
         wait=Setting(UNKNOWN if library == "httpx" else WAIT_NONE),
         retry_on=Setting(ON_SPECIFIC, None, "connect errors" if library == "httpx" else ""),
         guards_non_idempotent=True,
+        retries_refusals=library != "httpx",  # an httpx transport retries failed connects only
     )
     rec.scopes.append(RetryScope(rec.add(policy), kind, call.node))

@@ -135,9 +135,9 @@ class NestedRetry(ProjectRule):
     fatal is None: return response`), read with what the call on the way passes
     (`request(url, fatal=None)`, also through `**kwargs` handed on); an outer hand-written
     loop that goes round on an answer's status and catches nothing, around an inner layer that
-    ends in an error once spent (urllib3's `Retry` raises for the statuses it retried unless
-    `raise_on_status=False`; an httpx transport's failed connects): what the inner one gave up
-    on leaves the outer loop;
+    ends in an error once spent and never retries a refusal (an httpx transport's failed
+    connects; not a urllib3 `Retry`, which honours a 429's `Retry-After`): what the inner one
+    gave up on leaves the outer loop;
     an inner layer whose last failure a function on the way catches by name and only logs
     (`except TemporaryError: logger.exception(...)` around a call of a retried function, when
     the outer layer retries errors); an outer layer that does not retry what the inner one
@@ -250,21 +250,15 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
-        # the outer loop goes round on a 5xx answer and catches nothing; the session's urllib3
-        # retries end in an error, which leaves it (and retry a POST's failed connects only)
+        # the outer loop goes round on a 5xx answer and catches nothing; the client's httpx
+        # transport retries failed connects only, and its last failure leaves the loop
         """
-        import requests, urllib3
-        from requests.adapters import HTTPAdapter
-        def make_session():
-            s = requests.Session()
-            retry = urllib3.Retry(allowed_methods=["GET"], connect=5, total=10, status_forcelist=[500, 502, 503])
-            s.mount("https://", HTTPAdapter(max_retries=retry))
-            return s
+        import httpx
+        CLIENT = httpx.Client(transport=httpx.HTTPTransport(retries=5), timeout=httpx.Timeout(20, connect=3))
         def upload(url, payload):
-            session = make_session()
             tries = 0
             while tries < 5:
-                resp = session.post(url, data=payload, timeout=(3, 20))
+                resp = CLIENT.post(url, content=payload)
                 if resp.status_code < 500:
                     return resp
                 tries += 1
