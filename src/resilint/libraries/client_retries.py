@@ -170,7 +170,16 @@ def _sdk_request(path: Tuple[str, ...]) -> bool:
     method = path[-1]
     if method in _LOCAL or method[:1].isupper() or not all(part.isidentifier() for part in path):
         return False
+    if any(part.startswith("_") for part in path) or any(part in _SETTINGS for part in path[:-1]):
+        return False  # the client's internals and settings (``client.base_url.copy_with(...)``)
     return not any(part in _ANSWERING for part in path[:-1])
+
+
+# Attributes of an SDK client that hold its settings, not parts of its API.
+_SETTINGS = frozenset({
+    "base_url", "websocket_base_url", "api_key", "default_headers", "auth_headers", "default_query", "timeout",
+    "max_retries", "organization", "project", "custom_auth",
+})
 
 
 def _operation(path: Tuple[str, ...]) -> bool:

@@ -250,6 +250,19 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the SDK client's settings are no request of it (``client.base_url.copy_with(...)``)
+        """
+        import random, time, openai
+        client = openai.OpenAI(timeout=30)
+        def ws_url():
+            return client.base_url.copy_with(scheme="wss")
+        def connect(connect_ws):
+            for attempt in range(3):
+                try:
+                    return connect_ws(ws_url())
+                except OSError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """,
         # the outer loop goes round on a 5xx answer and catches nothing; the client's httpx
         # transport retries failed connects only, and its last failure leaves the loop
         """
