@@ -55,10 +55,25 @@ def receiver_sets_timeout(
     if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
         if _class_sets_timeout(value.of, model, _SESSION_HOOKS + (method,)):
             return True
+    if isinstance(value, Instance) and _sends_through_given_session(value):
+        return True
     keys = receiver_keys(receiver, model, scope, order)
     if _adapters_set_timeout(model, mounted_on(model, keys)):
         return True
     return not _request_bound_with_timeout(model).isdisjoint(keys)
+
+
+# Sessions that send every request through the session they are given (``session=``), which
+# decides the timeout: requests-futures' ``FuturesSession(session=self._session)``.
+_DELEGATING_SESSIONS = frozenset({"requests_futures.sessions.FuturesSession"})
+
+
+def _sends_through_given_session(value: Instance) -> bool:
+    site = value.site
+    return (
+        isinstance(value.of, str) and value.of in _DELEGATING_SESSIONS and isinstance(site, cst.Call)
+        and any(arg.keyword is not None and arg.keyword.value == "session" for arg in site.args)
+    )
 
 
 def object_sets_timeout(model: SemanticModel, value: Instance) -> bool:

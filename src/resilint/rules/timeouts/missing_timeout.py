@@ -78,7 +78,8 @@ class MissingTimeout(ProjectRule):
     - the Cloudflare-solving sessions of cloudscraper and cfscrape (`create_scraper()`,
       `cloudscraper.session()`), requests-cache's `CachedSession` and requests-futures'
       `FuturesSession`: `requests.Session`s that add no timeout (a cache miss is sent as a
-      plain session sends it; a future's request, in a thread, too);
+      plain session sends it; a future's request, in a thread, too, unless the
+      `FuturesSession` is given the `session=` that sends it, which decides);
     - a pycurl handle's `perform()` (`perform_rb`, `perform_rs`) when the options the file sets
       on that handle (`curl.setopt(pycurl.TIMEOUT, ...)`, or `c.TIMEOUT`) include neither
       `TIMEOUT`/`TIMEOUT_MS` nor both `LOW_SPEED_LIMIT` and `LOW_SPEED_TIME` (stall detection);
@@ -422,6 +423,14 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # requests-futures sends through the session it is given, which decides the timeout
+        """
+        from requests_futures.sessions import FuturesSession
+        from app.session import ResilientSession
+        def fetch_all(urls):
+            session = FuturesSession(session=ResilientSession(), max_workers=4)
+            return [session.get(url) for url in urls]
+        """,
         # only a type checker reads it: it never runs
         """
         from typing import TYPE_CHECKING
