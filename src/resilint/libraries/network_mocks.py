@@ -323,7 +323,7 @@ class _Mocks:
         made = self.model.resolve(site.node.func, scope, site.order) if scope.function is not None else None
         if not (isinstance(made, ClassInfo) or (isinstance(made, QName) and made.name.rsplit(".", 1)[-1][:1].isupper())):
             return _NONE  # not a class, as far as the file tells (a request's answer is used anywhere)
-        name = next((n for n, bound in scope.bindings.items() if any(b.expr is site.node for b in bound)), None)
+        name = scope.name_bound_to(site.node)
         if name is None or len(scope.bindings[name]) != 1:
             return _NONE
         uses = [

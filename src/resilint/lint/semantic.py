@@ -194,6 +194,10 @@ class Scope:
     function: Optional[FunctionInfo] = None
     cls: Optional[ClassInfo] = None
 
+    def name_bound_to(self, expr: cst.CSTNode) -> Optional[str]:
+        """The name this scope assigns ``expr`` to (``consumer = Consumer(...)``), if any."""
+        return next((name for name, bound in self.bindings.items() if any(b.expr is expr for b in bound)), None)
+
     def bind(self, binding: Binding) -> None:
         target = self
         if binding.name in self.global_names:

@@ -76,7 +76,7 @@ def _may_be_applied(rec: Recogniser, node: cst.CSTNode, scope: Scope) -> bool:
     level, or returned by a factory, may be used anywhere)."""
     if scope.kind != "function":
         return True
-    name = next((n for n, bound in scope.bindings.items() if any(b.expr is node for b in bound)), None)
+    name = scope.name_bound_to(node)
     for call in rec.model.calls_in(scope):
         for arg in call.node.args:
             if arg.keyword is None or arg.keyword.value != "retry":
