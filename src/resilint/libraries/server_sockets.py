@@ -117,7 +117,7 @@ def relative_to_local_base(site: CallSite, model: SemanticModel) -> bool:
     """``client.get("/ultra_fast")`` on an object of the project, in a file that names a host of
     this machine (``HttpSession(base_url="http://127.0.0.1:%i" % self.port)``): a path, sent to
     the base the object was made with, which in test code is the test run's own server."""
-    if not isinstance(site.node.func, cst.Attribute) or not model.derived(_LOOPBACK_WORDS, lambda: _names_loopback(model.text)):
+    if not isinstance(site.node.func, cst.Attribute) or not _may_name_loopback(model):
         return False
     head = _url_head(site, model)  # (also a path kept in a local: ``url = "/redirect"``)
     text = _leading_text(head) if head is not None else None
@@ -134,12 +134,17 @@ def _names_loopback(text: Optional[str]) -> bool:
     return text is None or any(word in text for word in _LOOPBACK_WORDS)
 
 
+def _may_name_loopback(model: SemanticModel) -> bool:
+    """``_names_loopback`` of the model's file, read once per file."""
+    return model.derived(_LOOPBACK_WORDS, lambda: _names_loopback(model.text))
+
+
 def _handed_heads(model: SemanticModel, given: cst.BaseExpression, site: CallSite) -> Optional[List[cst.BaseExpression]]:
     """When the URL is a parameter of a function of the file that the file calls (and no test
     or fixture, which pytest calls), what each of those calls hands it starts with
     (``is_up(base_url=_build_url(name))``, ``_build_url`` returning ``f"http://localhost:{port}"``);
     None otherwise, or when a call hands it nothing the file can read."""
-    if not isinstance(given, cst.Name) or not model.derived(_LOOPBACK_WORDS, lambda: _names_loopback(model.text)):
+    if not isinstance(given, cst.Name) or not _may_name_loopback(model):
         return None  # (no call of the file can hand it a URL of this machine)
     binding = model.lookup(given.value, site.scope, site.order)
     function = binding.parameter.function if binding is not None and binding.parameter is not None else None
