@@ -27,7 +27,7 @@ from resilint.libraries.retry_scopes.model import (
     RetryScope,
     Setting,
 )
-from resilint.libraries.retry_scopes.urllib3 import method_strings
+from resilint.libraries.retry_scopes.urllib3 import listed_unsafe
 from resilint.lint.nodes import call_argument
 from resilint.lint.semantic import CallSite, Scope
 
@@ -79,10 +79,7 @@ def _unsafe_methods(
         if star:
             return None  # ``**options`` may name the methods
         return Setting("all", node, "aiohttp-retry retries every method when `methods=` is not given, POST and PATCH included")
-    unsafe = sorted(m for m in method_strings(rec, methods.value, scope, order) if m in ("POST", "PATCH"))
-    if unsafe:
-        return Setting("some", methods.value, f"`methods` includes {' and '.join(unsafe)}, so aiohttp-retry retries non-idempotent requests")
-    return None
+    return listed_unsafe(rec, methods.value, scope, order, "methods", "aiohttp-retry")
 
 
 def client_policy(rec: Recogniser, call: CallSite) -> None:

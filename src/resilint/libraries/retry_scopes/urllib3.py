@@ -197,14 +197,21 @@ def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope,
                 f"`{key}={value.value}` passes a parameter that defaults to None, which makes urllib3 retry "  # type: ignore[attr-defined]
                 "every method, POST and PATCH included",
             )
-        methods = method_strings(rec, value, scope, order)
-        unsafe = sorted(m for m in methods if m in ("POST", "PATCH"))
-        if unsafe:
-            return Setting(
-                "some", arg.value,
-                f"`{key}` includes {' and '.join(unsafe)}, so urllib3 retries non-idempotent requests",
-            )
+        listed = listed_unsafe(rec, arg.value, scope, order, key, "urllib3")
+        if listed is not None:
+            return listed
     return None
+
+
+def listed_unsafe(
+    rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, key: str, library: str,
+) -> Optional[Setting]:
+    """The setting of a list of retried methods (``expr``, given as ``key``) that names POST or
+    PATCH, which ``library`` then retries; None when it names neither."""
+    unsafe = sorted(m for m in method_strings(rec, expr, scope, order) if m in ("POST", "PATCH"))
+    if not unsafe:
+        return None
+    return Setting("some", expr, f"`{key}` includes {' and '.join(unsafe)}, so {library} retries non-idempotent requests")
 
 
 def _defaults_to_none(rec: Recogniser, value: cst.BaseExpression, scope: Scope, order: int) -> bool:
