@@ -396,9 +396,18 @@ def server_delay(
         attribute = expr.attr.value  # (``self.ratelimit_reset`` set from ``X-RateLimit-Reset``)
         return ("after" in attribute.lower() or _RETRY_AFTER.search(attribute) is not None) and not attribute.isupper()
     if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
-        key = string_of(expr.slice[0].slice.value)
-        return key is not None and bool(_RETRY_AFTER.search(key))
+        return _names_retry_after(expr.slice[0].slice.value)
     return isinstance(expr, cst.Call) and _header_lookup(expr) and (len(expr.args) < 2 or _no_delay(expr.args[1].value))
+
+
+def _names_retry_after(key: cst.BaseExpression) -> bool:
+    """A header key that names ``Retry-After`` (or a rate limit's reset): the text itself, or a
+    constant named for it (``RETRY_AFTER_HEADER`` imported from a constants module, aiohttp's
+    ``hdrs.RETRY_AFTER``), whose value the file does not show."""
+    text = string_of(key)
+    if text is None and isinstance(key, (cst.Name, cst.Attribute)):
+        text = key.value if isinstance(key, cst.Name) else key.attr.value
+    return text is not None and bool(_RETRY_AFTER.search(text))
 
 
 def _no_delay(default: cst.BaseExpression) -> bool:
@@ -419,10 +428,7 @@ def _number_text(expr: cst.BaseExpression) -> Optional[float]:
 def _header_lookup(call: cst.Call) -> bool:
     """``headers.get("Retry-After", ...)``."""
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and call.args):
-        return False
-    key = string_of(call.args[0].value)
-    return key is not None and bool(_RETRY_AFTER.search(key))
+    return isinstance(func, cst.Attribute) and func.attr.value == "get" and bool(call.args) and _names_retry_after(call.args[0].value)
 
 
 def growth(

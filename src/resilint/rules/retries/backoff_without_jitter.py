@@ -101,7 +101,8 @@ class BackoffWithoutJitter(ProjectRule):
       a handler's own delay beside one that waits `exc.retry_after.total_seconds()`, a
       helper's `return 60` after it (also after a header read with an empty default,
       `retry_after = headers.get("retry-after", "")`, then `if retry_after: return
-      float(retry_after)`), or `wait = 2 ** n` that an `if "Retry-After" in
+      float(retry_after)`; a header name may be a constant named for it, `RETRY_AFTER_HEADER`
+      or aiohttp's `hdrs.RETRY_AFTER`), or `wait = 2 ** n` that an `if "Retry-After" in
       r.headers:` assigns over) is judged, and a loop's other pauses are judged as if
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
       `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
@@ -1086,6 +1087,35 @@ class BackoffWithoutJitter(ProjectRule):
                     return 0.5 * attempt
             """,
             line=21,
+            message="when the server sends no `Retry-After`",
+        ),
+        Invalid(
+            # the same, with the header's name a constant of another module (poetry's
+            # authenticator)
+            """
+            import time, requests
+            from .constants import RETRY_AFTER_HEADER
+            def fetch(session, url):
+                attempt = 0
+                while True:
+                    try:
+                        resp = session.get(url, timeout=(3, 15))
+                    except requests.ConnectionError:
+                        if attempt >= 5:
+                            raise
+                    else:
+                        if resp.status_code not in (429, 503) or attempt >= 5:
+                            return resp
+                    attempt += 1
+                    time.sleep(backoff(resp, attempt))
+            def backoff(response, attempt):
+                if response is not None:
+                    retry_after = response.headers.get(RETRY_AFTER_HEADER, "")
+                    if retry_after:
+                        return float(retry_after)
+                return 0.5 * attempt
+            """,
+            line=15,
             message="when the server sends no `Retry-After`",
         ),
         Invalid(
