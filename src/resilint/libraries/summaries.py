@@ -1176,12 +1176,16 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 continue
             merged = _merged_into(model, arg.value.value, site)
             forwards = forwards or merged is not None
-            for element in merged or ():
-                keyword = string_of(element.key) if isinstance(element, cst.DictElement) else None
+            filled = [
+                (string_of(element.key), element.value) for element in merged or () if isinstance(element, cst.DictElement)
+            ]
+            if merged == () and function is not None:  # ``kwargs.setdefault("timeout", self._timeout)``
+                filled = list(_keys_set(function, arg.value.value))
+            for keyword, value in filled:
                 if _recorded(keyword):  # a default the function fills in
-                    keywords.append(keyword)
+                    keywords.append(keyword)  # type: ignore[arg-type]
                     evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
-                    values.append(_argument(model, evaluator, function, keyword, element.value, locate))
+                    values.append(_argument(model, evaluator, function, keyword, value, locate))  # type: ignore[arg-type]
         elif arg.star == "*":
             # only ``*args`` after every positional argument: what it holds lands after them
             forwards_args = not star and args_param is not None and isinstance(arg.value, cst.Name) and (

@@ -1425,11 +1425,16 @@ class _ProjectJudge:
                 spec = self.spec(client) if client is not None else None
                 given = _given(args, spec) if spec is not None and spec.keyword is not None else None
                 if client is not None and spec is not None and given is not None and given.kept_by_init:
-                    yield Forward(
-                        client, spec, given.parameter, given.position,
-                        value_from_data(given.default) if given.default is not None else None, given.default_text,
-                        ((method, call),),
-                    )
+                    default = value_from_data(given.default) if given.default is not None else None
+                    if default is None and given.parameter is not None:
+                        default = self._constant_default(init, given.parameter)
+                    yield Forward(client, spec, given.parameter, given.position, default, given.default_text, ((method, call),))
+
+    def _constant_default(self, function: FunctionSummary, parameter: str) -> Optional[TimeoutValue]:
+        """A parameter's default that is a module constant, also one another module defines
+        (``timeout=DEFAULT_TIMEOUT`` imported from a ``config`` module)."""
+        default = function.defaults.get(parameter)
+        return self.constant(default[1], function.place.path) if default is not None and default[0] == "ref" else None
 
     def _made_with(self, call: Call, callee: FunctionSummary, forward: Forward) -> bool:
         """Whether an ``__init__``'s forward through a method of one of its subclasses applies to
@@ -1463,6 +1468,9 @@ class _ProjectJudge:
                     if kept is None or kept not in init.parameters:
                         continue
                     default, text = _default_timeout(init.defaults.get(kept))
+                    if default is None:
+                        default = self._constant_default(init, kept)
+                        text = str(init.defaults[kept][1]).rsplit(".", 1)[-1] if default is not None else None
                     yield Forward(call.target, spec, kept, init.parameters.index(kept), default, text, ((method, call),))  # type: ignore[arg-type]
 
     def forwards(self, function: FunctionSummary) -> Optional[List[Forward]]:

@@ -28,7 +28,8 @@ class ExcessiveTimeout(ProjectRule):
       `django.conf.settings.HTTP_TIMEOUT` is what the settings modules give it, see RES102),
       an attribute its class sets once, to a number or a constant (`self.timeout = 60` in
       `__init__`, then `timeout=self.timeout` in a method), a parameter default its `__init__`
-      keeps there (`__init__(self, cfg, timeout=120)`, also for the requests of a subclass in
+      keeps there (`__init__(self, cfg, timeout=120)`, or a constant another module defines,
+      `timeout=DEFAULT_TIMEOUT`; also for the requests of a subclass in
       another module, made without a timeout: `LlamaCppClient(cfg)`), `timedelta(minutes=5)` and its
       `.total_seconds()` (and `.seconds`, its seconds part without the days);
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an

@@ -53,7 +53,8 @@ class UnboundedTimeout(ProjectRule):
     _timeout=None)` calling `raw_request(q, _timeout=_timeout)`; a `None` default handed on by
     position, `Consumer(url, request_timeout)`, too), or to a class that keeps it
     for its requests (`def __init__(self, url, timeout=None): self.timeout = timeout`, then
-    `session.get(url, timeout=self.timeout)` in a method, also a method of a subclass in any
+    `session.get(url, timeout=self.timeout)` in a method, or `kwargs.setdefault("timeout",
+    self.timeout)` before `session.request(method, url, **kwargs)`; also a method of a subclass in any
     module that keeps that `__init__`: a construction that gives no
     timeout keeps the `None`, and is reported), by keyword or by position (`fetch(url,
     None)`), also called through a library

@@ -1,5 +1,7 @@
 import requests
 
+from .config import SLOW_TIMEOUT
+
 
 class Client:
     def __init__(self, base_url, timeout=None):
@@ -19,6 +21,16 @@ class Reassigned:
 
     def configure(self, timeout):
         self.timeout = timeout
+
+    def get(self, url):
+        return self.session.get(url, timeout=self.timeout)
+
+
+class Configured:
+    # its default is a constant of another module (webexteamssdk's config)
+    def __init__(self, token, timeout=SLOW_TIMEOUT):
+        self.timeout = timeout
+        self.session = requests.Session()
 
     def get(self, url):
         return self.session.get(url, timeout=self.timeout)

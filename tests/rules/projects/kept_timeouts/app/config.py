@@ -1,0 +1,1 @@
+SLOW_TIMEOUT = 60
