@@ -276,11 +276,12 @@ def status_codes(node: cst.BaseExpression) -> List[int]:
 
 
 _HTTP_CONSTANT = re.compile(r"^HTTP_(\d{3})(_|$)")  # starlette's and DRF's ``status.HTTP_429_TOO_MANY_REQUESTS``
+_RATE_LIMITED = re.compile(r"RATE_?LIMIT|TOO_MANY_REQUESTS")
 
 
 def _named_status(node: cst.BaseExpression) -> Optional[int]:
     """A status written by name: ``requests.codes.OK`` (or ``.ok``), ``httpx.codes.OK``,
-    ``HTTPStatus.TOO_MANY_REQUESTS``, ``status.HTTP_200_OK``."""
+    ``HTTPStatus.TOO_MANY_REQUESTS``, ``status.HTTP_200_OK``, a constant named for a rate limit."""
     text = dotted_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
     if text is None:
         return None
@@ -288,6 +289,8 @@ def _named_status(node: cst.BaseExpression) -> Optional[int]:
     match = _HTTP_CONSTANT.match(last)
     if match:
         return int(match.group(1))
+    if last.isupper() and _RATE_LIMITED.search(last):
+        return 429  # a constant of another module named for it (``RATE_LIMIT_RESPONSE_CODE``)
     if owner.rpartition(".")[2] in ("codes", "HTTPStatus"):
         member = HTTPStatus.__members__.get(last.upper())
         return int(member) if member is not None else None

@@ -18,7 +18,9 @@ from resilint.libraries.http_requests import (
     key_name,
     key_spelling,
 )
-from resilint.libraries.raised_errors import ANSWERED, file_classes, other_library_errors, raised_errors, repeats_lost_response
+from resilint.libraries.raised_errors import (
+    ANSWERED, REFUSED, SUCCEEDED, file_classes, other_library_errors, raised_errors, repeats_lost_response,
+)
 from resilint.libraries.retry_scopes import (
     LIBRARY_TRIGGERS,
     ON_ANY,
@@ -145,7 +147,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     the POST turns its failure into one of them (`except ClientError: raise TryAgain() from
     exc`) and neither the function that sends it nor a helper it calls on the response raises
     one on an answer other than a refusal (`if r.status == 429: raise RateLimited()` is a
-    refusal, `if r.status >= 500: raise TryAgain()` is not: a 5xx may come after the server
+    refusal, also from a helper in another module and against a constant named for it,
+    `elif r.status_code == RATE_LIMIT_RESPONSE_CODE: raise RateLimitError(r)`, whether the
+    POST's method is the function's own or its callers'; `if r.status >= 500: raise
+    TryAgain()` is not: a 5xx may come after the server
     acted; one raised after every failed status has left, `if not r.ok: raise ...` or
     `r.raise_for_status()` first, is raised on a success). A lost response then raises the library's own error, which leaves the layer; a POST
     that succeeded and is sent again because a later call failed (a fresh login after a 401)
@@ -1386,6 +1391,7 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
         covered = [
             (request, index, sender, inner) for request, index, sender, inner in _covered_requests(graph, function, loops)
             if judge.problem(request, sender, inner) is None
+            and judge.repeats_lost(function.layers[index], [function] if sender is function else [function, sender])
         ]
         if not covered:
             continue
@@ -1568,24 +1574,31 @@ class _Judge:
             return False  # a retry on the way turns the request's failures into what the layer does not retry
         graph = self.graph
         sender = chain[-1]
-        # what the sender's helpers raise on the answer (``check(response)``) is the sender's
+        # what the sender's helpers raise on the answer (``check(response)``) is the sender's: on
+        # a refusal (``if r.status_code == 429: raise RateLimited``) as the helper says, else on
+        # an answer that may follow the server's effect
         helpers = (graph.callee(call, sender.place.path) for call in sender.calls)
-        answers = [*sender.raises, *((name, ANSWERED) for helper in helpers if helper is not None for name in self.escaping(helper))]
+        answers = [
+            *sender.raises,
+            *((name, how if how in (REFUSED, SUCCEEDED) else ANSWERED)
+              for helper in helpers if helper is not None for name, how in self.escaping(helper)),
+        ]
         return repeats_lost_response(
             layer.exceptions, [*(f.raises for f in chain[:-1]), answers], lambda name: graph.class_module(name) is not None,
             graph.ancestry,
         )
 
-    def escaping(self, helper: FunctionSummary) -> Iterator[str]:
-        """The project errors ``helper`` raises that leave it: one that a retry of its own
-        retries leaves as what that retry gives up with (``RetriesExhausted``), if anything."""
-        for name, _ in helper.raises:
+    def escaping(self, helper: FunctionSummary) -> Iterator[Tuple[str, str]]:
+        """The project errors ``helper`` raises that leave it, with how it raises them: one that
+        a retry of its own retries leaves as what that retry gives up with
+        (``RetriesExhausted``), if anything, once its attempts are spent."""
+        for name, how in helper.raises:
             bases = self.graph.ancestry(name) or {name}
             own = next((layer for layer in helper.layers if layer.whole_function and bases & set(layer.exceptions)), None)
             if own is None or own.gives_up_with is None:
-                yield name
+                yield name, how
             elif own.gives_up_with != GIVES_UP_QUIETLY and not own.gives_up_with.endswith(".*"):
-                yield own.gives_up_with
+                yield own.gives_up_with, ANSWERED
 
     def problem(self, request: Request, function: FunctionSummary, steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> Optional[_Problem]:
         method = request.method
