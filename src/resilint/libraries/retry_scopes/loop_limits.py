@@ -35,7 +35,11 @@ if TYPE_CHECKING:
 
 # The errors a budget raises when it is spent (``BackoffTimeoutExceededError``, tenacity's ``RetryError``).
 _SPENT = re.compile(r"timeout|deadline|exceeded|exhausted|expired|RetryError", re.I)
-_BOUND_WORDS = re.compile(r"deadline|timeout|elapsed|expir|until|start|attempt|retr(?!yable|iable)|tries|tried|count|budget|max_|limit|remaining|time|_left|^n$|^i$", re.I)
+# (a rate limit is the server's, not a limit of the loop: ``if self.wait_on_rate_limit:``)
+_BOUND_WORDS = re.compile(
+    r"deadline|timeout|elapsed|expir|until|start|attempt|retr(?!yable|iable)|tries|tried|count|budget|max_"
+    r"|(?<!rate_)(?<!rate)limit|remaining|time|_left|^n$|^i$", re.I,
+)
 
 
 def while_flags(loop: cst.CSTNode) -> Set[str]:

@@ -69,7 +69,9 @@ class UnboundedRetry(Rule):
     call in the file bounds with `asyncio.wait_for(..., timeout)`. A scope whose limit is
     `None` bounds nothing, and neither does an exit on anything but a counter or the time: a
     handler that re-raises some errors (`if exc.response.status_code != 409: raise`) retries the
-    others forever, and a counter tested in only some handlers bounds only their failures:
+    others forever, a switch that says whether to wait out a rate limit (`if
+    self.wait_on_rate_limit: sleep(...); continue` / `else: raise`) retries forever while it is
+    on, and a counter tested in only some handlers bounds only their failures:
     `except ConnectError: if attempts > 5: raise` beside `except TimeoutError: sleep(1)`
     retries timeouts forever (the message names the handler); nor does a counter in the loop's
     condition that the body counts only at its end, after a `continue` that goes round without
@@ -1082,6 +1084,32 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a switch that says whether to wait out a rate limit is no attempt limit
+            # (webexteamssdk's ``wait_on_rate_limit``)
+            """
+            import time, requests
+            class RestSession:
+                def __init__(self, wait_on_rate_limit=True):
+                    self.wait_on_rate_limit = wait_on_rate_limit
+                    self.session = requests.Session()
+                def request(self, method, url):
+                    while True:
+                        try:
+                            response = self.session.request(method, url, timeout=(3, 15))
+                            response.raise_for_status()
+                        except requests.HTTPError:
+                            if self.wait_on_rate_limit:
+                                time.sleep(15)
+                                continue
+                            else:
+                                raise
+                        else:
+                            return response
+            """,
+            line=7,
+            message="no attempt counter or deadline",
+        ),
         Invalid(
             # an attempt limit that defaults to infinity
             """
