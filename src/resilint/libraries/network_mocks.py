@@ -56,6 +56,7 @@ tests under it that request them (or get them by ``autouse``).
 from __future__ import annotations
 
 import os
+import re
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -63,7 +64,7 @@ import libcst as cst
 from resilint.libraries.clients import CLIENT_CALLS
 from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.lint.canonical import canonical_name
-from resilint.lint.nodes import keyword_args, parameter_names, string_of
+from resilint.lint.nodes import dotted_name, keyword_args, parameter_names, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel
 from resilint.lint.summary import AUTOUSE
 from resilint.lint.traversal import iter_nodes
@@ -150,6 +151,10 @@ _SOCKET_CLIENTS = _SOCKET_HTTP | frozenset({"socket", "smtplib", "ftplib", "popl
 # Client objects outside the catalog that a patch may replace (pycurl is judged by its options).
 _EXTRA_CLIENTS = ("pycurl.Curl.perform",)
 _USEFIXTURES = "pytest.mark.usefixtures"
+# Mock objects, from ``unittest.mock`` (or ``mock``) or pytest-mock's ``mocker``, and the
+# attributes of a project object that hold its client (``self._session``, ``self.http``).
+_MOCK_OBJECTS = frozenset({"Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock", "create_autospec"})
+_CLIENT_ATTRIBUTE = re.compile(r"session|client|http|conn|transport|requester|pool", re.I)
 _MODULE_SETUP = frozenset({"setUpModule", "setup_module"})
 
 
@@ -166,7 +171,7 @@ def mock_libraries(name: Optional[str]) -> Libraries:
 
 # A file that mentions none of these has no mock to look for; a patch needs one of the
 # patching words too.
-_MOCK_WORDS = ("moto", "mock_", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(", "vcr")
+_MOCK_WORDS = ("moto", "mock_", "Mock(", "create_autospec", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(", "vcr")
 _PATCH_WORDS = (("mock", "monkeypatch"), ("patch", "setattr"))
 
 
@@ -179,7 +184,7 @@ def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
     if not _may_mock(model):
         return _NONE
     mocks = _Mocks.of(model)
-    return mocks.around(site) | mocks.around_uses(site)
+    return mocks.around(site) | mocks.around_uses(site) | mocks.through_replaced_client(site)
 
 
 def in_process(model: SemanticModel, site: CallSite, library: str, name: Optional[str] = None) -> bool:
@@ -338,6 +343,51 @@ class _Mocks:
         for use in uses[1:]:
             common &= self.around(use)
         return common
+
+    def through_replaced_client(self, site: CallSite) -> Libraries:
+        """``client.request(...)`` on an object whose client the test, or the fixture of the
+        file that gives it, replaced with a mock object (``client._session =
+        mock.MagicMock()``), and the construction of such an object: what its methods send is
+        answered in the process."""
+        func = site.node.func
+        function = site.scope.function
+        if function is None:
+            return _NONE
+        made = site.scope.name_bound_to(site.node)  # ``client = ClientBase(...)``, replaced next
+        if made is not None and self._replaces_client(function, made):
+            return _ANY_LIBRARY
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return _NONE
+        name = func.value.value
+        if self._replaces_client(function, name):
+            return _ANY_LIBRARY
+        if name not in parameter_names(function.node.params) or name not in self.fixtures:  # type: ignore[union-attr]
+            return _NONE
+        for fixture, _ in self.fixtures[name]:
+            given = {
+                node.value.value for node in iter_nodes(fixture.node)
+                if isinstance(node, (cst.Return, cst.Yield)) and isinstance(node.value, cst.Name)
+            }
+            if any(self._replaces_client(fixture, held) for held in given):
+                return _ANY_LIBRARY
+        return _NONE
+
+    def _replaces_client(self, function: FunctionInfo, name: str) -> bool:
+        """Whether ``function`` sets a client attribute of ``name`` to a mock object."""
+        for node in iter_nodes(function.node):
+            if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)):
+                continue
+            if not any(
+                isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == name
+                and _CLIENT_ATTRIBUTE.search(t.target.attr.value) for t in node.targets
+            ):
+                continue
+            made = self.model.qualified_name(node.value.func, function.scope, 1 << 62) or ""
+            if made.rsplit(".", 1)[-1] in _MOCK_OBJECTS and (made.startswith(("unittest.mock.", "mock.")) or (
+                isinstance(node.value.func, cst.Attribute) and dotted_name(node.value.func.value) in _FIXTURES
+            )):
+                return True
+        return False
 
     def _inside(self, node: cst.CSTNode) -> Libraries:
         key = id(node)

@@ -18,6 +18,7 @@ from resilint.libraries.http_requests import (
     key_name,
     key_spelling,
 )
+from resilint.libraries.network_mocks import answered
 from resilint.libraries.raised_errors import (
     ANSWERED, REFUSED, SUCCEEDED, file_classes, other_library_errors, raised_errors, repeats_lost_response,
 )
@@ -178,6 +179,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     without `allowed_methods=` (`kwargs.setdefault("allowed_methods", ...)`, or
     `kwargs["allowed_methods"] = kwargs.get("allowed_methods", ...)`), reported in the class
     wherever its instances are made.
+
+    A POST a test double answers is not sent anywhere (the test doubles RES105 lists), also one
+    sent through a project object whose client the test or its fixture replaced with a mock
+    object (`client._session = mock.MagicMock()`, then `client.request(method="POST", ...)`).
 
     ## Why is this bad?
     A timeout or a reset connection does not tell the client whether the server acted: often it
@@ -1353,6 +1358,8 @@ def _check_project(ctx: ProjectContext) -> None:
                     sent = judge.call_at(reached, request.place)
                     if sent is not None and on_errors and (sent.swallowed or judge.ends_on_the_way(sent, steps)):
                         continue
+                    if _mocked_on_the_way(request, steps):
+                        continue
                     if request.place in ruled_out or (layer.retries_on == ON_SPECIFIC and other_library_errors(
                         layer.exceptions, request.name, [caller.raises for caller, _ in steps],
                     )):
@@ -1398,6 +1405,8 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
         for caller in [*graph.values.callers(function), *judge.verb_callers(function)]:
             for request, index, sender, inner in covered:
                 step = ((caller.function, caller.call),) + inner
+                if _mocked_on_the_way(request, step):
+                    continue
                 layer = function.layers[index]
                 if not graph.guard_holds(layer, function, caller.function, caller.call):
                     continue
@@ -1438,6 +1447,14 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
 # a project subclass that overrides ``request`` (jira's ``ResilientSession``, which retries it)
 # runs that override for every ``session.post(url)``.
 _SESSION_VERBS = {"post": "POST", "patch": "PATCH"}
+
+
+def _mocked_on_the_way(request: Request, steps: Sequence[Tuple[FunctionSummary, Call]]) -> bool:
+    """Whether a test double answers the request at a call on the way to it (a test's
+    ``client.request("POST", ...)`` on an object whose session its fixture replaced with a
+    ``MagicMock``): no response of it can be lost."""
+    library = request.name.split(".", 1)[0]
+    return any(answered(call.mocked, library, request.name) for _, call in steps)
 
 
 def _covered_requests(

@@ -124,7 +124,11 @@ class ExcessiveTimeout(ProjectRule):
     the plugins' own `requests_mock`, `respx_mock` and `httpx_mock` fixtures, and a helper of
     the file that is only called under the mock (`create_bucket()` from mocked tests) is
     covered too, as is a `with` of a helper of the file that yields inside a mock (a
-    `@contextmanager` around `patch(...)`). Fixtures defined in `conftest.py` are not seen.
+    `@contextmanager` around `patch(...)`). So is a project object whose client the test, or
+    the fixture of the file that gives it, replaces with a mock object (`client._session =
+    mock.MagicMock()`, also `Mock`, `AsyncMock`, `create_autospec` or `mocker.MagicMock()`, set
+    on an attribute named for a client: session, client, http, connection, transport, pool):
+    its construction and its methods' requests there. Fixtures defined in `conftest.py` are not seen.
 
     ## Why is this bad?
     By Little's law (in-flight = arrival rate × time in system), a worker pool of 50 serving
