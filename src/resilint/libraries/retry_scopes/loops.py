@@ -1115,6 +1115,8 @@ def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.Bas
             if (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
                     and part.func.attr.value in _MUTATORS):
                 changed.add(part.func.value.value)
+            elif isinstance(part, (cst.For, cst.While)):  # ``for item in names: text = text.replace(...)``
+                changed |= assigned_names(block(part.body))
     return bool(changed) and _read_outside(changed, handlers, body)
 
 

@@ -133,7 +133,10 @@ class UnboundedRetry(Rule):
     table's turn after the tables that reference it): a dependency that is down raises another
     error, which leaves the loop; the same goes for a broad error that the handler tells by its
     text (`if "Conflict" in str(exc): name = next_name()` … `else: raise`, or a server asking
-    for less: `if "select a smaller result" in str(exc): step //= 2; continue` … `raise`). The same save
+    for less: `if "select a smaller result" in str(exc): step //= 2; continue` … `raise`, or a
+    compiler naming duplicates, each renamed in a loop of the handler's own: `if "duplicated
+    identifier" in e.args[0]: for item in ...: rules = rules.replace(...)` … `else:
+    sys.exit(...)`). The same save
     retried after an `IntegrityError` (a race with another writer) is a retry. A prompt read through a wrapper of the
     file that only asks (`def obtain_input(text): return input(text)`) asks again like
     `input()` itself, and so does any function given a question first (a literal text ending
@@ -211,6 +214,22 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the error refuses the input, and the handler renames what it names, in a loop of its
+        # own, before trying the changed text again (PyMISP's YARA export)
+        """
+        import re, sys, yara
+        def compile_rules(rules):
+            while True:
+                try:
+                    return yara.compile(source=rules)
+                except yara.SyntaxError as e:
+                    if "duplicated identifier" in e.args[0]:
+                        for item in re.findall('duplicated identifier "(.*)"', e.args[0]):
+                            rules = rules.replace(f"rule {item}", f"rule duplicate_{item}", 1)
+                        continue
+                    else:
+                        sys.exit(f"ERROR SyntaxError in rules: {e.args}")
+        """,
         # a pytest fixture waiting for the metrics server the test run started on this machine
         """
         import httpx, pytest
