@@ -147,11 +147,14 @@ def guarded_exits(
 ) -> Iterator[Tuple[cst.CSTNode, Tuple[cst.BaseExpression, ...]]]:
     """Each way out of the loop from this block, with the tests of the ``if``s it sits under: a
     ``return``/``break``, or an assignment to a flag of ``while not done``. A ``return`` inside a
-    nested loop (a read loop in the ``try``) leaves this loop too; a ``break`` there does not."""
+    nested loop (a read loop in the ``try``) leaves this loop too; a ``break`` there does not.
+    An ``assert`` guards what follows it in its block (``assert count == n`` then ``return``)."""
     for stmt in stmts:
         for small in small_statements(stmt):
             if isinstance(small, (cst.Return, cst.Break)) or (flags and flags & assigned_names([small])):
                 yield small, guards
+            elif isinstance(small, cst.Assert):
+                guards = guards + (small.test,)
         if isinstance(stmt, cst.If):
             tests = guards + (stmt.test,)
             yield from guarded_exits(block(stmt.body), tests, flags)

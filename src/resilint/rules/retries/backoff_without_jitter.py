@@ -182,7 +182,8 @@ class BackoffWithoutJitter(ProjectRule):
     break` after `r.raise_for_status()`, which every failed status leaves by; and then also on other tests
     of the object it polls: `if not cluster.failover: return 503`) or a polled value reaches one the
     code holds (`if newsum == checksum: return`, also an item or a `get` of them: `if
-    slot1[0] == slot2[0]: return`, `if mapping.get(port) == role: return`), nor loops that wait out local state (a lock
+    slot1[0] == slot2[0]: return`, `if mapping.get(port) == role: return`; also written as an
+    assertion before the exit, `assert received == expected` then `return`), nor loops that wait out local state (a lock
     file, a file copied and logged through the project's own logger wrapper (`log =
     BraceAdapter(logging.getLogger(__name__))`), a config file read and matched with a
     regular expression, a unix socket, a device

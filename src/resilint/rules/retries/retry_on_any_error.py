@@ -111,6 +111,24 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # a wait for a count the process itself keeps, until an assertion holds (bolt-python's
+        # mock server helper): a poll, not a retry
+        """
+        import time
+        def assert_received_request_count(test, path, min_count, timeout=1):
+            start_time = time.time()
+            error = None
+            while time.time() - start_time < timeout:
+                try:
+                    received_count = test.received_requests.get(path, 0)
+                    assert received_count == min_count, f"expected {min_count}, got {received_count}"
+                    return
+                except Exception as e:
+                    error = e
+                    time.sleep(0.05)
+            if error is not None:
+                raise error
+        """,
         # an RQ ``Retry`` no job is enqueued with (built to read its attributes)
         """
         from rq import Retry
