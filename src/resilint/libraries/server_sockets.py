@@ -124,6 +124,30 @@ def relative_to_local_base(site: CallSite, model: SemanticModel) -> bool:
     return text is not None and text.startswith("/") and not text.startswith("//")
 
 
+def only_local_urls(site: CallSite, model: SemanticModel) -> bool:
+    """A URL the file cannot read (``PyMISP(params["url"], key)``, the ``params`` one of a
+    module list of instances) in a file whose every URL written out names this machine, and
+    which writes at least one (``{"url": "https://localhost:8643"}``): in test code, one of the
+    instances the test run starts."""
+    if not _may_name_loopback(model):
+        return False
+    head = _url_head(site, model)
+    if not isinstance(head, (cst.Name, cst.Attribute, cst.Subscript)):
+        return False  # (a URL written out decides for itself; an object made there is no URL)
+    return model.derived(only_local_urls, lambda: _written_urls_local(model))
+
+
+_URL_TEXT = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
+
+
+def _written_urls_local(model: SemanticModel) -> bool:
+    urls = [
+        text for node in iter_nodes(model.module) if isinstance(node, (cst.SimpleString, cst.FormattedString))
+        for text in (_leading_text(node),) if text is not None and _URL_TEXT.match(text)
+    ]
+    return bool(urls) and all(LOOPBACK_URL.match(text) for text in urls)
+
+
 def _loopback_text(head: cst.BaseExpression) -> bool:
     text = _leading_text(head)
     return text is not None and (LOOPBACK_URL.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)

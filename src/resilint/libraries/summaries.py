@@ -43,7 +43,9 @@ from resilint.libraries.request_timeouts import connects_later_with_timeout
 from resilint.libraries.self_retrying import client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
-from resilint.libraries.server_sockets import conftest_servers, own_route_url, relative_to_local_base, sends_to_loopback
+from resilint.libraries.server_sockets import (
+    conftest_servers, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
+)
 from resilint.lint.nodes import (
     DEFINITIONS, TRIES, args_name, code_of, dotted_name, is_none, keyword_args, kwargs_name, number_of, string_of,
 )
@@ -245,7 +247,10 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         # socket default, or to a wrapper
         loopback = (to_wrapper or any(
             (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or _class_like(name) for name in names[:_MAX_CALLEES]
-        )) and (route == "" or sends_to_loopback(site, model) or (to_wrapper and relative_to_local_base(site, model)))
+        )) and (
+            route == "" or sends_to_loopback(site, model) or (to_wrapper and relative_to_local_base(site, model))
+            or only_local_urls(site, model)
+        )
         url_from = (route or "") if to_client else ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         for name in names[:_MAX_CALLEES]:

@@ -273,7 +273,9 @@ class MissingTimeout(ProjectRule):
     hands such a URL: `_is_up(base_url=_local_url(name))` with `_local_url` returning
     `f"http://localhost:{port}"`; a path, `client.get("/ultra_fast")`, on an object of the
     project in a file that names a host of this machine, where the object was made with that
-    base: `HttpSession(base_url="http://127.0.0.1:%i" % self.port)`), the server the test run
+    base: `HttpSession(base_url="http://127.0.0.1:%i" % self.port)`; a URL the file cannot
+    read, handed to a project client, in a file whose every URL written out names this
+    machine: `PyMISP(params["url"], key)` beside `{"url": "https://localhost:8643"}`), the server the test run
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
     socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`, a project subclass
     of one), and for a socket address (`sock.connect(("localhost", port))`,

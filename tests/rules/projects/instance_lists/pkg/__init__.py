@@ -1,0 +1,3 @@
+from .api import PyMISP
+
+__all__ = ['PyMISP']
