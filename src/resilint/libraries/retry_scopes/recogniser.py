@@ -94,6 +94,7 @@ class Recogniser:
         local = self._drop_single_attempts() + self._drop_local_decorations()
         find_loops(self)
         unsafe_defaults = urllib3.subclass_unsafe_methods(self) if self.model.classes else []
+        unsafe_defaults += urllib3.assigned_unsafe_methods(self)
         return RetryScopes(self.policies, self.scopes, local, unsafe_defaults)
 
     def _drop_single_attempts(self) -> List[RetryScope]:

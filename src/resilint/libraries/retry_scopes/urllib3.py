@@ -147,6 +147,55 @@ def subclass_unsafe_methods(rec: Recogniser) -> List[Setting]:
     return found
 
 
+# The ``Retry`` attributes that list the methods it retries (the second is urllib3 < 1.26's).
+_METHOD_LISTS = ("allowed_methods", "method_whitelist")
+# Calls and operators that add to a set or list of methods (``methods.add("POST")``).
+_ADDS = frozenset({"add", "update", "append", "extend"})
+
+
+def assigned_unsafe_methods(rec: Recogniser) -> List[Setting]:
+    """An ``allowed_methods`` set on a ``Retry`` after it was made (``adapter.max_retries.
+    allowed_methods = frozenset(methods)``, python-keycloak's) that names POST or PATCH, written
+    out there or added to the set it is made from (``methods.add("POST")``)."""
+    text = rec.model.text
+    if text is not None and not any(name in text for name in _METHOD_LISTS):
+        return []
+    found = []
+    for scope in [rec.model.module_scope, *(f.scope for f in rec.model.functions)]:
+        body = scope.node.body if isinstance(scope.node, cst.FunctionDef) else scope.node
+        for node in iter_nodes(body, stop_at=DEFINITIONS):
+            if not isinstance(node, cst.Assign):
+                continue
+            keys = [t.target.attr.value for t in node.targets if isinstance(t.target, cst.Attribute)]
+            key = next((k for k in keys if k in _METHOD_LISTS), None)
+            if key is None:
+                continue
+            methods = method_strings(rec, node.value, scope, 1 << 62) | _added_methods(rec, node.value, scope)
+            unsafe = sorted(m for m in methods if m in ("POST", "PATCH"))
+            if unsafe:
+                found.append(Setting(
+                    "some", node, f"`{key}` includes {' and '.join(unsafe)}, so urllib3 retries non-idempotent requests",
+                ))
+    return found
+
+
+def _added_methods(rec: Recogniser, value: cst.BaseExpression, scope: Scope) -> Set[str]:
+    """The methods the function adds to the names ``value`` reads (``methods.add("POST")``,
+    ``methods |= {"PATCH"}``)."""
+    names = {node.value for node in iter_nodes(value) if isinstance(node, cst.Name)}
+    found: Set[str] = set()
+    for site in rec.model.calls_in(scope):
+        func = site.node.func
+        if (isinstance(func, cst.Attribute) and func.attr.value in _ADDS and isinstance(func.value, cst.Name)
+                and func.value.value in names and site.node.args):
+            found |= method_strings(rec, site.node.args[0].value, scope, 1 << 62)
+    for node in iter_nodes(scope.node):
+        if (isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.BitOrAssign)
+                and isinstance(node.target, cst.Name) and node.target.value in names):
+            found |= method_strings(rec, node.value, scope, 1 << 62)
+    return found
+
+
 def adapter_subclass(rec: Recogniser, call: CallSite) -> bool:
     """A call of a class of the file that extends requests' ``HTTPAdapter`` and hands the
     constructor's keywords on to it (no ``__init__`` of its own, or one that calls

@@ -178,7 +178,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     written at the call. So does a `Retry` subclass whose `__init__` adds them for the instances made
     without `allowed_methods=` (`kwargs.setdefault("allowed_methods", ...)`, or
     `kwargs["allowed_methods"] = kwargs.get("allowed_methods", ...)`), reported in the class
-    wherever its instances are made.
+    wherever its instances are made. So does a `Retry` whose `allowed_methods` is set after it
+    was made to a list with POST or PATCH, written out or added to the set it is made from
+    (`methods.add("POST")`, then `adapter.max_retries.allowed_methods = frozenset(methods)`).
 
     A POST a test double answers is not sent anywhere (the test doubles RES105 lists), also one
     sent through a project object whose client the test or its fixture replaced with a mock
@@ -687,6 +689,23 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # POST added to the adapter's Retry after it was made (python-keycloak)
+            """
+            import requests
+            from requests.adapters import HTTPAdapter
+            def session(max_retries=1):
+                s = requests.Session()
+                adapter = HTTPAdapter(max_retries=max_retries)
+                allowed_methods = set(adapter.max_retries.allowed_methods or ())
+                allowed_methods.add("POST")
+                adapter.max_retries.allowed_methods = frozenset(allowed_methods)
+                s.mount("https://", adapter)
+                return s
+            """,
+            line=8,
+            message="`allowed_methods` includes POST",
+        ),
         Invalid(
             # the keyword arguments come from a dict written out, without headers
             """
