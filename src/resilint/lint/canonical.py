@@ -12,6 +12,8 @@ from typing import Dict, FrozenSet, Optional, Tuple
 # Module paths (or objects) that are re-exported under a shorter public name.
 ALIASES: Dict[str, str] = {
     "requests.api": "requests",
+    # defusedxml's hardened xmlrpc re-exports the standard library's client
+    "defusedxml.xmlrpc.xmlrpc_client": "xmlrpc.client",
     "imap_tools.mailbox": "imap_tools",
     "django.core.mail.message.EmailMessage": "django.core.mail.EmailMessage",
     "django.core.mail.message.EmailMultiAlternatives": "django.core.mail.EmailMultiAlternatives",

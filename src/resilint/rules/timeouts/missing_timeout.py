@@ -92,7 +92,8 @@ class MissingTimeout(ProjectRule):
       `operation_timeout` (its `timeout=` bounds only loading the WSDL); a timeout set later
       (`client.transport.operation_timeout = 10`, `with transport.settings(timeout=10):`) is
       not seen;
-    - `xmlrpc.client.ServerProxy` without `transport=`: its default transport connects with
+    - `xmlrpc.client.ServerProxy` without `transport=` (also as defusedxml re-exports it,
+      `defusedxml.xmlrpc.xmlrpc_client.ServerProxy`): its default transport connects with
       `http.client` and no timeout, and it takes none itself (a `Transport` subclass whose
       `make_connection` sets one bounds it);
     - `slumber.API` without `session=`, or given a plain `requests.Session()`: slumber sends
@@ -771,6 +772,17 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # defusedxml's hardened xmlrpc is the standard library's client
+            """
+            from defusedxml import xmlrpc
+            xmlrpc.monkey_patch()
+            def status(uri):
+                return xmlrpc.xmlrpc_client.ServerProxy(uri).status()
+            """,
+            line=4,
+            message="`xmlrpc.client.ServerProxy` is called without a timeout",
+        ),
         Invalid(
             # the body of an overloaded method is its last definition, not a stub's
             """
