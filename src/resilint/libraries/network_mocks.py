@@ -155,6 +155,7 @@ _USEFIXTURES = "pytest.mark.usefixtures"
 # attributes of a project object that hold its client (``self._session``, ``self.http``).
 _MOCK_OBJECTS = frozenset({"Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock", "create_autospec"})
 _CLIENT_ATTRIBUTE = re.compile(r"session|client|http|conn|transport|requester|pool", re.I)
+_REQUEST_METHODS = frozenset({"request", "send", "get", "post", "put", "patch", "delete", "head", "urlopen"})
 _MODULE_SETUP = frozenset({"setUpModule", "setup_module"})
 
 
@@ -346,15 +347,18 @@ class _Mocks:
 
     def through_replaced_client(self, site: CallSite) -> Libraries:
         """``client.request(...)`` on an object whose client the test, or the fixture of the
-        file that gives it, replaced with a mock object (``client._session =
-        mock.MagicMock()``), and the construction of such an object: what its methods send is
-        answered in the process."""
+        file that gives it, replaced with a mock (``client._session = mock.MagicMock()``,
+        ``c._client.request = request_mock``), and the construction of such an object (also one
+        a fixture returns as it is made, when every test of the file that requests the fixture
+        replaces its client): what its methods send is answered in the process."""
         func = site.node.func
         function = site.scope.function
         if function is None:
             return _NONE
         made = site.scope.name_bound_to(site.node)  # ``client = ClientBase(...)``, replaced next
         if made is not None and self._replaces_client(function, made):
+            return _ANY_LIBRARY
+        if made is None and self._returned_to_replacing_tests(function, site):
             return _ANY_LIBRARY
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
             return _NONE
@@ -372,19 +376,35 @@ class _Mocks:
                 return _ANY_LIBRARY
         return _NONE
 
+    def _returned_to_replacing_tests(self, function: FunctionInfo, site: CallSite) -> bool:
+        """``return Client(token="TOKEN")`` in a fixture of the file that every test of the
+        file requesting it (and at least one) replaces the client of."""
+        name = next((n for n, entries in self.fixtures.items() if any(f is function for f, _ in entries)), None)
+        if name is None or not any(isinstance(node, cst.Return) and node.value is site.node for node in iter_nodes(function.node)):
+            return False
+        users = [  # (a fixture of a test class serves that class's tests)
+            f for f in self.model.functions
+            if f.name.startswith("test") and name in parameter_names(f.node.params)  # type: ignore[union-attr]
+            and (function.owner is None or f.owner is function.owner)
+        ]
+        return bool(users) and all(self._replaces_client(user, name) for user in users)
+
     def _replaces_client(self, function: FunctionInfo, name: str) -> bool:
-        """Whether ``function`` sets a client attribute of ``name`` to a mock object."""
+        """Whether ``function`` replaces, on the object ``name`` holds, a client or a request
+        method with a mock object or one a mock fixture gives (``client._session =
+        mock.MagicMock()``, ``c._client.request = request_mock``)."""
+        mock_parameters = {p for p in parameter_names(function.node.params) if "mock" in p.lower()}  # type: ignore[union-attr]
         for node in iter_nodes(function.node):
-            if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)):
+            if not isinstance(node, cst.Assign) or not any(_replaced_on(t.target, name) for t in node.targets):
                 continue
-            if not any(
-                isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == name
-                and _CLIENT_ATTRIBUTE.search(t.target.attr.value) for t in node.targets
-            ):
+            value = node.value
+            if isinstance(value, cst.Name) and value.value in mock_parameters:
+                return True
+            if not isinstance(value, cst.Call):
                 continue
-            made = self.model.qualified_name(node.value.func, function.scope, 1 << 62) or ""
+            made = self.model.qualified_name(value.func, function.scope, 1 << 62) or ""
             if made.rsplit(".", 1)[-1] in _MOCK_OBJECTS and (made.startswith(("unittest.mock.", "mock.")) or (
-                isinstance(node.value.func, cst.Attribute) and dotted_name(node.value.func.value) in _FIXTURES
+                isinstance(value.func, cst.Attribute) and dotted_name(value.func.value) in _FIXTURES
             )):
                 return True
         return False
@@ -582,6 +602,18 @@ _CLIENT_OBJECTS = frozenset(
     ".".join(parts[:end]) for parts in (name.split(".") for name in (*CLIENT_CALLS, *_FUNNELS, *_EXTRA_CLIENTS))
     for end in range(1, len(parts) + 1)
 )
+
+
+def _replaced_on(target: cst.BaseExpression, name: str) -> bool:
+    """``name._session``, ``name._client.request``: an attribute chain on the object ``name``
+    holds that reaches a client (an attribute named for one) or replaces a request method."""
+    parts: List[str] = []
+    while isinstance(target, cst.Attribute):
+        parts.append(target.attr.value)
+        target = target.value
+    if not (isinstance(target, cst.Name) and target.value == name and parts):
+        return False
+    return any(_CLIENT_ATTRIBUTE.search(part) for part in parts) or parts[0] in _REQUEST_METHODS
 
 
 def _client_object(name: str) -> Optional[str]:

@@ -47,7 +47,7 @@ from resilint.libraries.server_sockets import (
     conftest_servers, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
 )
 from resilint.lint.nodes import (
-    DEFINITIONS, TRIES, args_name, code_of, dotted_name, is_none, keyword_args, kwargs_name, number_of, string_of,
+    TRIES, args_name, code_of, dotted_name, is_none, keys_set_on, keyword_args, kwargs_name, number_of, string_of,
 )
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
@@ -737,7 +737,7 @@ class _Values:
         found: List[Tuple[Any, Ref]] = [("**", ("ref", f"{self.model.name_of(function)}.(**)"))]
         keys = self.keys_set.get(id(function))
         if keys is None:
-            keys = self.keys_set[id(function)] = list(_keys_set(function, mapping.value))  # type: ignore[attr-defined]
+            keys = self.keys_set[id(function)] = list(keys_set_on(function.node, mapping.value))  # type: ignore[attr-defined]
         for key, value in keys:
             if isinstance(value, cst.Name) and value.value == "None":
                 found.append((key, ("none",)))
@@ -755,24 +755,6 @@ def _made_before_loops(finder: RequestFinder, found: RetryScopes, unsafe: Unsafe
     loops = [scope for scope in found.covering() if isinstance(scope.covers, (cst.For, cst.While))
              and any(node is scope.covers for node in call.stack)]
     return bool(loops) and all(finder.key_status(call, scope, unsafe.sent.position)[0] == "ok" for scope in loops)
-
-
-def _keys_set(function: FunctionInfo, mapping: str) -> Iterator[Tuple[str, cst.BaseExpression]]:
-    """The string keys ``function``'s own statements set on the mapping named ``mapping``, with
-    their values (nested functions are theirs)."""
-    for node in iter_nodes(function.node.body, stop_at=DEFINITIONS):
-        if isinstance(node, cst.Assign) and len(node.targets) == 1:
-            target = node.targets[0].target
-            if (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == mapping
-                    and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)):
-                key = string_of(target.slice[0].slice.value)
-                if key is not None:
-                    yield key, node.value
-        elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "setdefault"
-              and isinstance(node.func.value, cst.Name) and node.func.value.value == mapping and len(node.args) == 2):
-            key = string_of(node.args[0].value)
-            if key is not None:
-                yield key, node.args[1].value
 
 
 _BOOLEANS = {"builtins.True": True, "builtins.False": False}
@@ -1185,7 +1167,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 (string_of(element.key), element.value) for element in merged or () if isinstance(element, cst.DictElement)
             ]
             if merged == () and function is not None:  # ``kwargs.setdefault("timeout", self._timeout)``
-                filled = list(_keys_set(function, arg.value.value))
+                filled = list(keys_set_on(function.node, arg.value.value))
             for keyword, value in filled:
                 if _recorded(keyword):  # a default the function fills in
                     keywords.append(keyword)  # type: ignore[arg-type]

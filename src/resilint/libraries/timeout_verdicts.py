@@ -49,7 +49,7 @@ from resilint.libraries.timeout_values import (
     value_from_data,
 )
 from resilint.lint.canonical import library_class
-from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, string_of
+from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, keys_set_on, kwargs_name, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
 from resilint.lint.summary import (
     CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, Ref, summary_refs,
@@ -149,7 +149,9 @@ def judge(
     if node is not None and spec.none_means_default and is_none(node):
         return _missing(call, name, spec, model, site, max_timeout, given_none=node)
     if node is None:
-        if argument.unknown or _pool_kwargs_set(model, site, spec):
+        if argument.unknown:
+            return _judge_filled(model, site, call, name, spec, max_timeout, evaluator)
+        if _pool_kwargs_set(model, site, spec):
             return None
         if spec.session is not None:
             session = call_argument(call, spec.session[1], spec.session[0])
@@ -201,6 +203,26 @@ def _plain_session(model: SemanticModel, expr: cst.BaseExpression, site: CallSit
         and isinstance(value.of, str) and not object_sets_timeout(model, value)
         for value in values
     )
+
+
+def _judge_filled(
+    model: SemanticModel, site: CallSite, call: cst.Call, name: str, spec: TimeoutSpec, max_timeout: float,
+    evaluator: TimeoutEvaluator,
+) -> Optional[Verdict]:
+    """A call that unpacks its function's own ``**kwargs``, into which the function fills in a
+    timeout (``kwargs["timeout"] = DEFAULT_TIMEOUT``, ``kwargs.setdefault("timeout", None)``):
+    that value, for the callers that pass none, judged where it is written when it is
+    unbounded or too long (a default chosen there, not a magic number at the call)."""
+    function = site.scope.enclosing_function
+    own = kwargs_name(function.node) if function is not None else None
+    if own is None or spec.keyword is None or not any(
+        arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == own for arg in call.args
+    ):
+        return None
+    filled = [value for key, value in keys_set_on(function.node, own) if key == spec.keyword]  # type: ignore[union-attr]
+    value = evaluator.evaluate(filled[0]) if len(filled) == 1 else None
+    verdict = _judge_value(value, filled[0], call, name, spec, max_timeout) if value is not None else None
+    return verdict if verdict is not None and verdict.code in ("RES102", "RES105") else None
 
 
 def _missing(

@@ -30,7 +30,9 @@ class ExcessiveTimeout(ProjectRule):
       `__init__`, then `timeout=self.timeout` in a method), a parameter default its `__init__`
       keeps there (`__init__(self, cfg, timeout=120)`, or a constant another module defines,
       `timeout=DEFAULT_TIMEOUT`; also for the requests of a subclass in
-      another module, made without a timeout: `LlamaCppClient(cfg)`), `timedelta(minutes=5)` and its
+      another module, made without a timeout: `LlamaCppClient(cfg)`), a default a wrapper fills
+      into the `**kwargs` it hands a client (`kwargs["timeout"] = DEFAULT_TIMEOUT`, or
+      `kwargs.setdefault("timeout", ...)`, reported where it is written), `timedelta(minutes=5)` and its
       `.total_seconds()` (and `.seconds`, its seconds part without the days);
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
       `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
@@ -336,6 +338,19 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a default the wrapper fills in for callers that pass none (unstructured's safe_get)
+            """
+            import requests
+            DEFAULT_TIMEOUT = (10, 300)
+            def safe_get(url, **kwargs):
+                if kwargs.get("timeout") is None:
+                    kwargs["timeout"] = DEFAULT_TIMEOUT
+                return requests.Session().get(url, **kwargs)
+            """,
+            line=5,
+            message="may wait 300 s in the read phase",
+        ),
         Invalid(
             """
             from datetime import timedelta

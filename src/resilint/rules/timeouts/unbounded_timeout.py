@@ -54,7 +54,8 @@ class UnboundedTimeout(ProjectRule):
     position, `Consumer(url, request_timeout)`, too), or to a class that keeps it
     for its requests (`def __init__(self, url, timeout=None): self.timeout = timeout`, then
     `session.get(url, timeout=self.timeout)` in a method, or `kwargs.setdefault("timeout",
-    self.timeout)` before `session.request(method, url, **kwargs)`; also a method of a subclass in any
+    self.timeout)` before `session.request(method, url, **kwargs)`; a `None` a wrapper fills in
+    itself, `kwargs.setdefault("timeout", None)`, is reported where it is written; also a method of a subclass in any
     module that keeps that `__init__`: a construction that gives no
     timeout keeps the `None`, and is reported), by keyword or by position (`fetch(url,
     None)`), also called through a library
@@ -176,6 +177,17 @@ class UnboundedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a default the wrapper fills in for callers that pass none
+            """
+            import requests
+            def fetch(url, **kwargs):
+                kwargs.setdefault("timeout", None)
+                return requests.get(url, **kwargs)
+            """,
+            line=3,
+            message="unbounded timeout",
+        ),
         Invalid(
             """
             import aiohttp
