@@ -10,7 +10,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import reads_status, refused_request, status_codes, status_polarity
+from resilint.libraries.retry_scopes.conditions import (
+    ERROR_FAMILIES, reads_status, refused_request, status_codes, status_polarity,
+)
 from resilint.libraries.retry_scopes.statements import leaves, raises_for_status
 from resilint.lint.project import class_ancestry
 from resilint.lint.semantic import FunctionInfo, RaiseSite, SemanticModel
@@ -111,27 +113,15 @@ def repeats_lost_response(
     return bool(chain) and any(how == ANSWERED and sets_off(name) for name, how in chain[-1])
 
 
-# Libraries whose requests may fail with the errors of another (requests re-raises some of
-# urllib3's; botocore sends through urllib3; httpx through httpcore), by top-level module.
-_ERROR_FAMILIES = {
-    "requests": "requests", "urllib3": "requests", "botocore": "requests", "boto3": "requests",
-    "httpx": "httpx", "httpcore": "httpx", "aiohttp": "aiohttp", "smtplib": "smtplib",
-    "ftplib": "ftplib", "poplib": "poplib", "imaplib": "imaplib", "redis": "redis",
-    "psycopg2": "psycopg2", "psycopg": "psycopg", "pymysql": "pymysql", "sqlalchemy": "sqlalchemy",
-    "grpc": "grpc", "elasticsearch": "elasticsearch", "opensearchpy": "opensearchpy", "pika": "pika",
-    "paramiko": "paramiko", "websockets": "websockets",
-}
-
-
 def other_library_errors(caught: Sequence[str], sender: str, chain: Sequence[Raised]) -> bool:
     """Whether a layer that retries ``caught`` cannot see a lost response of a request the
     library method ``sender`` sends (``aiohttp.ClientSession.post``): every class it retries is
     another client library's error (``smtplib.SMTPException``), and no function on the way
     turns a failure into one of them."""
-    family = _ERROR_FAMILIES.get(sender.split(".", 1)[0])
+    family = ERROR_FAMILIES.get(sender.split(".", 1)[0])
     if family is None or not caught:
         return False
-    if any(_ERROR_FAMILIES.get(name.split(".", 1)[0], family) == family for name in caught):
+    if any(ERROR_FAMILIES.get(name.split(".", 1)[0], family) == family for name in caught):
         return False
     retried = set(caught)
     return not any(how == CONVERTED and name in retried for raised in chain for name, how in raised)

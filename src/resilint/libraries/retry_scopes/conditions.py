@@ -512,12 +512,27 @@ def without_attempt_limits(test: cst.BaseExpression) -> Optional[cst.BaseExpress
     return test
 
 
+# Libraries whose requests may fail with the errors of another (requests re-raises some of
+# urllib3's; botocore sends through urllib3; httpx through httpcore), by top-level module.
+ERROR_FAMILIES = {
+    "requests": "requests", "urllib3": "requests", "botocore": "requests", "boto3": "requests",
+    "httpx": "httpx", "httpcore": "httpx", "aiohttp": "aiohttp", "smtplib": "smtplib",
+    "ftplib": "ftplib", "poplib": "poplib", "imaplib": "imaplib", "redis": "redis",
+    "psycopg2": "psycopg2", "psycopg": "psycopg", "pymysql": "pymysql", "sqlalchemy": "sqlalchemy",
+    "grpc": "grpc", "elasticsearch": "elasticsearch", "opensearchpy": "opensearchpy", "pika": "pika",
+    "paramiko": "paramiko", "websockets": "websockets",
+}
+
+
 def raised_on_polled_state(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
     """The module raises this error, and every time on the state it read (``if desc["Status"]
     in ("SUBMITTED", "STARTED"): raise StatementNotFinished``), never in an ``except`` handler:
     a job that is not done yet, not a failure passed on (nor a partial answer, ``if
-    unprocessed: raise``, which a throttled service sends)."""
+    unprocessed: raise``, which a throttled service sends). Not a client library's own error
+    (``raise requests.RequestException(...)``), which its requests raise when one fails too."""
     name = rec.expr_name(expr, scope, order)
+    if name is not None and name.split(".", 1)[0] in ERROR_FAMILIES:
+        return False
     raises = rec.model.derived(_RAISES, lambda: _raise_sites(rec.model))
     sites = raises.get(name or "", [])
     return bool(sites) and all(sites)

@@ -167,6 +167,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     complete answer holds (`if "query_result" not in result: raise TryAgain`, as RES204 reads
     it): a lost response raises another error, which leaves the retry (a `retry_if_result`
     predicate may test a 5xx, which may follow the server's effect, and is judged as a retry).
+    A client library's own error raised so (`raise requests.RequestException(...)` on a failed
+    job) is no such case: the library raises it when a response is lost too.
 
     Also flags urllib3 `Retry(allowed_methods=None)` (also a parameter that defaults to None and
     is passed on as it is), `allowed_methods` that include POST or PATCH, and the legacy
@@ -689,6 +691,28 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the code raises requests' own error on a failed job, but a lost response raises
+            # it too (khoj's Replicate image generation)
+            """
+            import time, requests
+            from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+            @retry(retry=retry_if_exception_type(requests.RequestException), stop=stop_after_attempt(3),
+                   wait=wait_random_exponential(max=10))
+            def generate(url, api_key, body):
+                headers = {"Authorization": f"Bearer {api_key}"}
+                created = requests.post(url, headers=headers, json=body, timeout=(3, 10)).json()
+                status = created["status"]
+                while status not in ("succeeded", "failed"):
+                    time.sleep(2)
+                    status = requests.get(created["urls"]["get"], headers=headers, timeout=(3, 10)).json()["status"]
+                if status != "succeeded":
+                    raise requests.RequestException(f"generation failed: {status}")
+                return created
+            """,
+            line=7,
+            message="is retried by a tenacity retry",
+        ),
         Invalid(
             # POST added to the adapter's Retry after it was made (python-keycloak)
             """
