@@ -68,6 +68,11 @@ ALIASES: Dict[str, str] = {
     "opensearchpy._async.client.AsyncOpenSearch": "opensearchpy.AsyncOpenSearch",
     "openai._client.OpenAI": "openai.OpenAI",
     "openai._client.AsyncOpenAI": "openai.AsyncOpenAI",
+    # openai-python's own aliases (``Client = OpenAI``)
+    "openai.Client": "openai.OpenAI",
+    "openai.AsyncClient": "openai.AsyncOpenAI",
+    "openai._client.Client": "openai.OpenAI",
+    "openai._client.AsyncClient": "openai.AsyncOpenAI",
     "openai.lib.azure.AzureOpenAI": "openai.AzureOpenAI",
     "openai.lib.azure.AsyncAzureOpenAI": "openai.AsyncAzureOpenAI",
     "stripe._stripe_client.StripeClient": "stripe.StripeClient",

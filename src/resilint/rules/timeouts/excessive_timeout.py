@@ -339,6 +339,16 @@ class ExcessiveTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # openai-python's own alias of OpenAI (crewAI's vector search tool)
+            """
+            from openai import Client
+            def embed(text):
+                return Client().embeddings.create(input=[text], model="text-embedding-3-small")
+            """,
+            line=3,
+            message="`openai.OpenAI` is called without a timeout",
+        ),
+        Invalid(
             # a default the wrapper fills in for callers that pass none (unstructured's safe_get)
             """
             import requests

@@ -184,7 +184,7 @@ class MissingTimeout(ProjectRule):
     | hvac `Client` | 30 s | bounded (RES105 if `max-timeout` < 30) |
     | jira `JIRA` | `timeout=None`: every request (the constructor's server-info request too) waits forever | RES101 |
     | python-gitlab `Gitlab` | `timeout=None`: every request waits forever (a `session=` of the caller's may set one) | RES101 |
-    | OpenAI (`OpenAI`, `AsyncOpenAI`, Azure) without `timeout=` or an `http_client` | 600 s (5 s to connect) | RES105 |
+    | OpenAI (`OpenAI`, `AsyncOpenAI`, their aliases `Client` and `AsyncClient`, Azure) without `timeout=` or an `http_client` | 600 s (5 s to connect) | RES105 |
     | websocket-client `create_connection` | `websocket.getdefaulttimeout()`: none unless set | RES101 |
     | pycurl | `TIMEOUT` 0: a transfer waits forever; connects 300 s | RES101 |
     | ldap3 `Connection` (synchronous strategies: the default, or `client_strategy=SYNC`, `SAFE_SYNC`, `RESTARTABLE`, `SAFE_RESTARTABLE`) | `receive_timeout=None`: every answer, the bind's too, waits forever | RES101 |
