@@ -11,7 +11,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from resilint.libraries.clients import local_mapping_keys
+from resilint.libraries.clients import local_mapping_keys, written_mapping
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
 from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of, written_into
 from resilint.libraries.sessions import object_key, receiver_keys
@@ -450,6 +450,10 @@ class RequestFinder:
             if arg.star == "**":
                 # a local dict written out whose keys are known: its ``headers`` entry, if any
                 keys = local_mapping_keys(arg.value.value, self.model, call.scope) if isinstance(arg.value, cst.Name) else None
+                written = unpacked_headers(arg.value.value, self.model, call.scope) if keys and "headers" in keys else None
+                if written is not None:  # ``kwargs = {"headers": self.headers}`` … ``**kwargs``
+                    headers = written
+                    continue
                 star = star or keys is None or "headers" in keys
             elif arg.star == "*":
                 star = star or position is not None  # ``*args`` fills only positional parameters
@@ -808,6 +812,19 @@ def _forwards_own_kwargs(call: CallSite, function: FunctionInfo, position: Optio
         "headers" not in keywords and len(unpacked) == 1 and unpacked[0].star == "**"
         and isinstance(unpacked[0].value, cst.Name) and unpacked[0].value.value == kwargs
     )
+
+
+def unpacked_headers(name: str, model: SemanticModel, scope: Scope) -> Optional[cst.BaseExpression]:
+    """The ``headers`` a local dict written out gives the call that unpacks it, when the code
+    sets no other headers on it later (``kwargs = {"headers": self.headers}``, then
+    ``kwargs["json"] = payload``)."""
+    written = written_mapping(name, model, scope)
+    if written is None or "headers" in written[1]:
+        return None
+    return next((
+        element.value for element in written[0].elements
+        if isinstance(element, cst.DictElement) and string_of(element.key) == "headers"
+    ), None)
 
 
 def session_has_key(model: SemanticModel, value: Instance) -> bool:

@@ -120,7 +120,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     `@resilint.runtime.idempotent_operation` above it (one key per call). Headers the project
     cannot read (a parameter no caller shows, `**kwargs` of unknown content, a dict built by code
     it cannot follow) are not flagged (a local dict written out and only unpacked,
-    `session.post(**request_args)`, has the keys it shows: without `headers`, no key), nor is a POST a hand-written loop makes outside the `try`
+    `session.post(**request_args)`, has the keys it shows: without `headers`, no key, and with
+    `headers` written in it and not set again, those headers: `kwargs = {"headers":
+    self.headers}`), nor is a POST a hand-written loop makes outside the `try`
     it retries, when that `try` does not read its answer (`reset = session.post(...)`, then
     `try: check(transcribe(...)) except BadAnswer: continue`): if its response is lost, the
     error leaves the loop. A `try` that reads it (`r = session.post(...)`, then `try: r.json()`)
