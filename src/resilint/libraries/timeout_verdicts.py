@@ -1324,6 +1324,8 @@ class _ProjectJudge:
                     same = held.key == step.receiver if held.key else held.kind == "instance" and held.name == cls
                     if same and held.module is module:
                         return True
+                    if held.kind == "function" and held.function is not None and _makes(held.function, step.receiver, module, self.graph):
+                        return True  # the factory that makes it (``monkeypatch.setattr(mod, "create_session", ...)``)
         return False
 
     def _replaced_class_method(self, cls: str, forward: Forward) -> bool:
@@ -1550,6 +1552,14 @@ class _ProjectJudge:
                     ))
         self._forwards[function.name] = found
         return found
+
+
+def _makes(factory: FunctionSummary, receiver: str, module: Optional[ModuleSummary], graph: "ProjectGraph") -> bool:
+    """Whether ``factory`` makes the object a call is sent on (its receiver key, the place of
+    the call that made it, ``"11:12"``), in the module of that call's function."""
+    return graph.module_of(factory) is module and any(
+        f"{call.place.line}:{call.place.column}" == receiver for call in factory.calls
+    )
 
 
 def _replaces(method: Optional[FunctionSummary], name: str) -> bool:

@@ -119,7 +119,9 @@ class ExcessiveTimeout(ProjectRule):
     judged; a call the test makes through a project wrapper is answered when the patch replaces
     that wrapper (`patch("shop.vendors.metadata")`, `patch.object(httpclient.HTTPClient, "post")`) or the module's client it sends through
     (`patch("shop.vendors.async_session.get")` or `patch("shop.vendors.async_session")` for
-    `async_session = httpx.AsyncClient()`), or a project class whose methods, or a
+    `async_session = httpx.AsyncClient()`), or the project function that makes the session the
+    wrapper sends on (`monkeypatch.setattr(safe_requests, "create_safe_session", lambda:
+    session)`), or a project class whose methods, or a
     subclass's, the wrapper runs (`patch("app.sync.GrafanaAPIClient")`). A `mocker.patch` counts for the whole test, also for calls before it. A pytest
     fixture of the same file that yields inside such a mock (or starts it) covers the tests
     and fixtures that request it by parameter, `@pytest.mark.usefixtures` or `autouse`; so do
