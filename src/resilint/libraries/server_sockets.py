@@ -132,19 +132,36 @@ def only_local_urls(site: CallSite, model: SemanticModel) -> bool:
     if not _may_name_loopback(model):
         return False
     head = _url_head(site, model)
+    if isinstance(head, cst.Subscript) and len(head.slice) == 1 and isinstance(head.slice[0].slice, cst.Index):
+        key = string_of(head.slice[0].slice.value)  # ``params["url"]``: the file's dicts' "url" entries
+        if key is not None:
+            return _all_local(model.derived(only_local_urls, lambda: _written_urls(model)).get(key, []))
     if not isinstance(head, (cst.Name, cst.Attribute, cst.Subscript)):
         return False  # (a URL written out decides for itself; an object made there is no URL)
-    return model.derived(only_local_urls, lambda: _written_urls_local(model))
+    return _all_local([text for texts in model.derived(only_local_urls, lambda: _written_urls(model)).values() for text in texts])
 
 
 _URL_TEXT = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 
 
-def _written_urls_local(model: SemanticModel) -> bool:
-    urls = [
-        text for node in iter_nodes(model.module) if isinstance(node, (cst.SimpleString, cst.FormattedString))
-        for text in (_leading_text(node),) if text is not None and _URL_TEXT.match(text)
-    ]
+def _written_urls(model: SemanticModel) -> Dict[str, List[str]]:
+    """The URLs the file writes out, by the key of the dict entry each is the value of (``""``
+    for the others)."""
+    found: Dict[str, List[str]] = {}
+    keyed = {}
+    for node in iter_nodes(model.module):
+        if isinstance(node, cst.DictElement):
+            key = string_of(node.key)
+            if key is not None:
+                keyed[id(node.value)] = key
+        elif isinstance(node, (cst.SimpleString, cst.FormattedString)):
+            text = _leading_text(node)
+            if text is not None and _URL_TEXT.match(text):
+                found.setdefault(keyed.get(id(node), ""), []).append(text)
+    return found
+
+
+def _all_local(urls: List[str]) -> bool:
     return bool(urls) and all(LOOPBACK_URL.match(text) for text in urls)
 
 

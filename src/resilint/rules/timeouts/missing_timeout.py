@@ -276,7 +276,8 @@ class MissingTimeout(ProjectRule):
     project in a file that names a host of this machine, where the object was made with that
     base: `HttpSession(base_url="http://127.0.0.1:%i" % self.port)`; a URL the file cannot
     read, handed to a project client, in a file whose every URL written out names this
-    machine: `PyMISP(params["url"], key)` beside `{"url": "https://localhost:8643"}`), the server the test run
+    machine, or an entry of a dict, `PyMISP(params["url"], key)`, whose key every dict of the
+    file gives such a URL: `{"url": "https://localhost:8643", ...}`), the server the test run
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
     socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`, a project subclass
     of one), and for a socket address (`sock.connect(("localhost", port))`,
