@@ -273,6 +273,9 @@ class SemanticModel:
         self._cache: Dict[Tuple[int, int], object] = {}
         self._call_names: Dict[int, object] = {}  # the rules ask every call's name many times
         self._enclosing: Dict[Tuple[int, str], Tuple[Binding, ...]] = {}  # what inner scopes read of a scope
+        # The arms of each ``if``/``elif``/``else`` chain, by the orders their code runs at:
+        # (chain, arm index, first order, last order); only one arm of a chain runs.
+        self.arms: List[Tuple[int, int, int, int]] = []
         self._parsed_annotations: Dict[str, Optional[cst.BaseExpression]] = {}
         self._derived: Dict[object, object] = {}
         builder = _ModelBuilder(self)
@@ -391,6 +394,8 @@ class SemanticModel:
                         # ``try: import requests`` / ``except ImportError: requests = None``: the
                         # module, unless the import failed
                         return (bindings[index - 1], binding)
+                    if self.arms and binding.order < order:
+                        return self._branch_bindings(bindings, index, order)
                     return (binding,)
                 key = (id(current), name)
                 held = self._enclosing.get(key)
@@ -400,6 +405,48 @@ class SemanticModel:
             first = False
             current = current.parent
         return ()
+
+    def _branch_bindings(self, bindings: Sequence[Binding], index: int, order: int) -> Tuple[Binding, ...]:
+        """The bindings before ``order`` that reach it when the latest ones sit in the arms of an
+        ``if``/``elif``/``else`` chain that the read is not in: one per arm, each arm's latest
+        (``if key: client = OpenAI(...)`` / ``elif shared: client = state.client``), the latest
+        last. An assignment in another arm of a chain the read is inside never reaches it."""
+        found: List[Binding] = []
+        chain: Optional[int] = None
+        taken: Set[int] = set()
+        for binding in reversed(bindings[:index + 1]):
+            if self._exclusive(binding.order, order) is not None:
+                continue  # another arm of a chain the read is in
+            arm = self._arm_outside(binding.order, order)
+            if arm is None or (chain is not None and arm[0] != chain):
+                if not found:
+                    found.append(binding)
+                break  # it runs whenever the read does (or belongs to another chain): earlier ones are overwritten
+            if arm[1] in taken:
+                continue  # an earlier assignment of an arm already counted
+            chain = arm[0]
+            taken.add(arm[1])
+            found.append(binding)
+        return tuple(reversed(found))
+
+    def _arm_outside(self, at: int, order: int) -> Optional[Tuple[int, int]]:
+        """The outermost chain arm holding the code at ``at`` that does not hold ``order``."""
+        best: Optional[Tuple[int, int, int, int]] = None
+        for chain, arm, start, end in self.arms:
+            if start <= at <= end and not start <= order <= end and (best is None or start < best[2]):
+                best = (chain, arm, start, end)
+        return (best[0], best[1]) if best is not None else None
+
+    def _exclusive(self, at: int, order: int) -> Optional[int]:
+        """A chain whose arms hold ``at`` and ``order`` apart (one runs, not the other)."""
+        held = {}
+        for chain, arm, start, end in self.arms:
+            if start <= order <= end:
+                held[chain] = arm
+        for chain, arm, start, end in self.arms:
+            if start <= at <= end and chain in held and held[chain] != arm:
+                return chain
+        return None
 
     def assigned_expression(
         self, expr: cst.BaseExpression, scope: Scope, order: int
@@ -1080,10 +1127,46 @@ class _ModelBuilder:
         self.qualnames: List[str] = []
         model.scope_of[model.module] = self.module_scope
         self.type_checking = model.text is None or "TYPE_CHECKING" in model.text
+        self._elifs: Dict[int, Tuple[int, int]] = {}  # an ``elif`` → its chain and arm index
+        self._arm_blocks: Dict[int, Tuple[int, int]] = {}  # a block that is an arm → chain, arm index
+        self._open_arms: Dict[int, Tuple[int, int, int]] = {}
 
     def _next(self) -> int:
         self.order += 1
         return self.order
+
+    # --- branches: the order ranges of each arm of an ``if``/``elif``/``else`` chain ----------
+
+    def visit_If(self, node: cst.If) -> None:
+        self.stack.append(node)
+        chain, index = self._elifs.pop(id(node), (id(node), 0))
+        self._arm_blocks[id(node.body)] = (chain, index)
+        if isinstance(node.orelse, cst.If):
+            self._elifs[id(node.orelse)] = (chain, index + 1)
+        elif isinstance(node.orelse, cst.Else):
+            self._arm_blocks[id(node.orelse.body)] = (chain, index + 1)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._arm_started(node)
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._arm_ended(node)
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._arm_started(node)
+
+    def leave_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._arm_ended(node)
+
+    def _arm_started(self, block: cst.CSTNode) -> None:
+        arm = self._arm_blocks.get(id(block))
+        if arm is not None:
+            self._open_arms[id(block)] = (arm[0], arm[1], self.order + 1)
+
+    def _arm_ended(self, block: cst.CSTNode) -> None:
+        opened = self._open_arms.pop(id(block), None)
+        if opened is not None:
+            self.model.arms.append((opened[0], opened[1], opened[2], self.order))
 
     def _push_scope(self, kind: str, name: str, node: cst.CSTNode) -> Scope:
         scope = Scope(kind, name, self.scope, node)
@@ -1369,7 +1452,7 @@ class _ModelBuilder:
         self.model.loops.append(node)
         self.stack.append(node)
 
-    visit_Try = visit_If = visit_TryStar = _push
+    visit_Try = visit_TryStar = _push
     leave_While = leave_Try = leave_If = leave_TryStar = _pop
 
     # --- calls ---------------------------------------------------------------------------
