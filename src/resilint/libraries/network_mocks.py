@@ -305,6 +305,7 @@ class _Mocks:
         self.inside: Dict[int, Libraries] = {}  # id(def or class) → mocks active in its body
         self.provided: Dict[int, Libraries] = {}  # id(fixture def) → mocks active for its users
         self.calls_in: Dict[int, List[CallSite]] = {}  # id(scope) → the calls made directly in it
+        self.replaced: Dict[int, Set[str]] = {}  # id(def) → names whose client it replaces with a mock
         for call in model.calls:
             self.calls_in.setdefault(id(call.scope), []).append(call)
         self.fixtures = pytest_fixtures(model)
@@ -393,21 +394,33 @@ class _Mocks:
         """Whether ``function`` replaces, on the object ``name`` holds, a client or a request
         method with a mock object or one a mock fixture gives (``client._session =
         mock.MagicMock()``, ``c._client.request = request_mock``)."""
+        key = id(function.node)
+        if key not in self.replaced:
+            self.replaced[key] = self._replaced_in(function)
+        return name in self.replaced[key]
+
+    def _replaced_in(self, function: FunctionInfo) -> Set[str]:
+        """The names whose objects ``function`` replaces a client of (``_replaces_client``)."""
+        found: Set[str] = set()
         mock_parameters = {p for p in parameter_names(function.node.params) if "mock" in p.lower()}  # type: ignore[union-attr]
         for node in iter_nodes(function.node):
-            if not isinstance(node, cst.Assign) or not any(_replaced_on(t.target, name) for t in node.targets):
+            if not isinstance(node, cst.Assign):
+                continue
+            names = {held for t in node.targets for held in (_replaced_on(t.target),) if held is not None}
+            if not names or found >= names:
                 continue
             value = node.value
             if isinstance(value, cst.Name) and value.value in mock_parameters:
-                return True
+                found |= names
+                continue
             if not isinstance(value, cst.Call):
                 continue
             made = self.model.qualified_name(value.func, function.scope, 1 << 62) or ""
             if made.rsplit(".", 1)[-1] in _MOCK_OBJECTS and (made.startswith(("unittest.mock.", "mock.")) or (
                 isinstance(value.func, cst.Attribute) and dotted_name(value.func.value) in _FIXTURES
             )):
-                return True
-        return False
+                found |= names
+        return found
 
     def _inside(self, node: cst.CSTNode) -> Libraries:
         key = id(node)
@@ -604,16 +617,16 @@ _CLIENT_OBJECTS = frozenset(
 )
 
 
-def _replaced_on(target: cst.BaseExpression, name: str) -> bool:
-    """``name._session``, ``name._client.request``: an attribute chain on the object ``name``
-    holds that reaches a client (an attribute named for one) or replaces a request method."""
+def _replaced_on(target: cst.BaseExpression) -> Optional[str]:
+    """For ``name._session``, ``name._client.request`` (an attribute chain that reaches a client,
+    an attribute named for one, or replaces a request method): ``name``."""
     parts: List[str] = []
     while isinstance(target, cst.Attribute):
         parts.append(target.attr.value)
         target = target.value
-    if not (isinstance(target, cst.Name) and target.value == name and parts):
-        return False
-    return any(_CLIENT_ATTRIBUTE.search(part) for part in parts) or parts[0] in _REQUEST_METHODS
+    if not (isinstance(target, cst.Name) and parts):
+        return None
+    return target.value if any(_CLIENT_ATTRIBUTE.search(part) for part in parts) or parts[0] in _REQUEST_METHODS else None
 
 
 def _client_object(name: str) -> Optional[str]:

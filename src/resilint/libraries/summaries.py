@@ -1167,7 +1167,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 (string_of(element.key), element.value) for element in merged or () if isinstance(element, cst.DictElement)
             ]
             if merged == () and function is not None:  # ``kwargs.setdefault("timeout", self._timeout)``
-                filled = list(keys_set_on(function.node, arg.value.value))
+                filled = model.derived((keys_set_on, id(function.node), arg.value.value), lambda: list(keys_set_on(function.node, arg.value.value)))
             for keyword, value in filled:
                 if _recorded(keyword):  # a default the function fills in
                     keywords.append(keyword)  # type: ignore[arg-type]

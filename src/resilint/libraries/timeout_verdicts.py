@@ -219,7 +219,10 @@ def _judge_filled(
         arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == own for arg in call.args
     ):
         return None
-    filled = [value for key, value in keys_set_on(function.node, own) if key == spec.keyword]  # type: ignore[union-attr]
+    filled = [
+        value for key, value in model.derived((keys_set_on, id(function.node), own), lambda: list(keys_set_on(function.node, own)))
+        if key == spec.keyword
+    ]  # type: ignore[union-attr]
     value = evaluator.evaluate(filled[0]) if len(filled) == 1 else None
     verdict = _judge_value(value, filled[0], call, name, spec, max_timeout) if value is not None else None
     return verdict if verdict is not None and verdict.code in ("RES102", "RES105") else None

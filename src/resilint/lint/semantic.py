@@ -276,6 +276,7 @@ class SemanticModel:
         # The arms of each ``if``/``elif``/``else`` chain, by the orders their code runs at:
         # (chain, arm index, first order, last order); only one arm of a chain runs.
         self.arms: List[Tuple[int, int, int, int]] = []
+        self._arms_cache: Dict[int, Tuple[Tuple[int, int], ...]] = {}
         self._parsed_annotations: Dict[str, Optional[cst.BaseExpression]] = {}
         self._derived: Dict[object, object] = {}
         builder = _ModelBuilder(self)
@@ -431,22 +432,24 @@ class SemanticModel:
 
     def _arm_outside(self, at: int, order: int) -> Optional[Tuple[int, int]]:
         """The outermost chain arm holding the code at ``at`` that does not hold ``order``."""
-        best: Optional[Tuple[int, int, int, int]] = None
-        for chain, arm, start, end in self.arms:
-            if start <= at <= end and not start <= order <= end and (best is None or start < best[2]):
-                best = (chain, arm, start, end)
-        return (best[0], best[1]) if best is not None else None
+        around = set(self._arms_at(order))
+        return next(((chain, arm) for chain, arm in self._arms_at(at) if (chain, arm) not in around), None)
 
     def _exclusive(self, at: int, order: int) -> Optional[int]:
         """A chain whose arms hold ``at`` and ``order`` apart (one runs, not the other)."""
-        held = {}
-        for chain, arm, start, end in self.arms:
-            if start <= order <= end:
-                held[chain] = arm
-        for chain, arm, start, end in self.arms:
-            if start <= at <= end and chain in held and held[chain] != arm:
-                return chain
-        return None
+        held = dict(self._arms_at(order))
+        return next((chain for chain, arm in self._arms_at(at) if chain in held and held[chain] != arm), None)
+
+    def _arms_at(self, order: int) -> Tuple[Tuple[int, int], ...]:
+        """The (chain, arm) pairs whose code holds ``order``, outermost first."""
+        found = self._arms_cache.get(order)
+        if found is None:
+            if not self._arms_cache:
+                self.arms.sort(key=lambda a: a[2])  # (the file's arms are all known by now)
+            found = self._arms_cache[order] = tuple(
+                (chain, arm) for chain, arm, start, end in self.arms if start <= order <= end
+            )
+        return found
 
     def assigned_expression(
         self, expr: cst.BaseExpression, scope: Scope, order: int
@@ -1128,8 +1131,9 @@ class _ModelBuilder:
         model.scope_of[model.module] = self.module_scope
         self.type_checking = model.text is None or "TYPE_CHECKING" in model.text
         self._elifs: Dict[int, Tuple[int, int]] = {}  # an ``elif`` → its chain and arm index
-        self._arm_blocks: Dict[int, Tuple[int, int]] = {}  # a block that is an arm → chain, arm index
-        self._open_arms: Dict[int, Tuple[int, int, int]] = {}
+        self._arm_of: Dict[int, Tuple[int, int]] = {}  # a block that is an arm → chain, arm index
+        self._arm_starts: Dict[int, Tuple[int, int, int]] = {}  # an arm's block → chain, index, first order
+        self._tested_at: Dict[int, int] = {}  # an ``elif`` → the order when its test starts
 
     def _next(self) -> int:
         self.order += 1
@@ -1139,34 +1143,44 @@ class _ModelBuilder:
 
     def visit_If(self, node: cst.If) -> None:
         self.stack.append(node)
+        if id(node) in self._elifs:
+            self._tested_at[id(node)] = self.order  # the arm before it ended here
         chain, index = self._elifs.pop(id(node), (id(node), 0))
-        self._arm_blocks[id(node.body)] = (chain, index)
+        self._arm_of[id(node.body)] = (chain, index)
         if isinstance(node.orelse, cst.If):
             self._elifs[id(node.orelse)] = (chain, index + 1)
         elif isinstance(node.orelse, cst.Else):
-            self._arm_blocks[id(node.orelse.body)] = (chain, index + 1)
+            self._arm_of[id(node.orelse.body)] = (chain, index + 1)
+
+    def leave_If(self, node: cst.If) -> None:
+        # (an arm ends where the next one starts; the last, here)
+        self.stack.pop()
+        body = self._arm_starts.pop(id(node.body), None)
+        if body is None:
+            return
+        chain, index, start = body
+        orelse = node.orelse
+        if isinstance(orelse, cst.Else):
+            other = self._arm_starts.pop(id(orelse.body), None)
+            if other is not None:
+                self.model.arms.append((chain, index, start, other[2] - 1))
+                self.model.arms.append((other[0], other[1], other[2], self.order))
+                return
+        elif isinstance(orelse, cst.If):
+            self.model.arms.append((chain, index, start, self._tested_at.pop(id(orelse), self.order)))
+            return
+        self.model.arms.append((chain, index, start, self.order))
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._arm_started(node)
 
-    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self._arm_ended(node)
-
     def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
         self._arm_started(node)
 
-    def leave_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
-        self._arm_ended(node)
-
     def _arm_started(self, block: cst.CSTNode) -> None:
-        arm = self._arm_blocks.get(id(block))
+        arm = self._arm_of.pop(id(block), None)
         if arm is not None:
-            self._open_arms[id(block)] = (arm[0], arm[1], self.order + 1)
-
-    def _arm_ended(self, block: cst.CSTNode) -> None:
-        opened = self._open_arms.pop(id(block), None)
-        if opened is not None:
-            self.model.arms.append((opened[0], opened[1], opened[2], self.order))
+            self._arm_starts[id(block)] = (arm[0], arm[1], self.order + 1)
 
     def _push_scope(self, kind: str, name: str, node: cst.CSTNode) -> Scope:
         scope = Scope(kind, name, self.scope, node)
@@ -1453,7 +1467,7 @@ class _ModelBuilder:
         self.stack.append(node)
 
     visit_Try = visit_TryStar = _push
-    leave_While = leave_Try = leave_If = leave_TryStar = _pop
+    leave_While = leave_Try = leave_TryStar = _pop
 
     # --- calls ---------------------------------------------------------------------------
 
