@@ -272,3 +272,50 @@ def test_keywords_read_from_kwargs_are_the_callers_keywords():
     assert names['kwargs["http"].post'] == ("app.upload.(http).post",)
     assert names['kwargs.get("session", None).get'] == ("app.upload.(session).get",)
     assert names['kwargs.get("other").get'] == ()
+
+
+def _held_at_calls(source: str):
+    """What the receiver of each ``NAME.send()`` call may hold, in the calls' source order."""
+    model = SemanticModel(cst.parse_module(textwrap.dedent(source)), module_name="app")
+    found = []
+    for site in sorted(model.calls, key=lambda site: site.order):
+        func = site.node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "send":
+            values = model.resolve_all(func.value, site.scope, site.order)
+            found.append(sorted(model.type_name(v) or model.name_of(v) or "?" for v in values))
+    return found
+
+
+def test_a_name_assigned_in_each_arm_of_a_chain_holds_what_every_arm_assigns():
+    held = _held_at_calls("""
+        import httpx, requests
+        from app import state
+        def pick(a, b):
+            client = None
+            if a:
+                client = requests.Session()
+            elif b:
+                client = httpx.Client()
+            else:
+                client = state.shared
+                client.send()
+            client.send()
+        """)
+    # inside the last arm: only what that arm assigned (the other arms never ran)
+    assert held[0] == ["app.state.shared"]
+    # after the chain: one value per arm
+    assert held[1] == sorted(["requests.Session", "httpx.Client", "app.state.shared"])
+
+
+def test_an_assignment_in_another_arm_does_not_reach_a_read_in_this_one():
+    held = _held_at_calls("""
+        import httpx, requests
+        def pick(a):
+            client = requests.Session()
+            if a:
+                client = httpx.Client()
+            else:
+                client.send()
+        """)
+    # the ``if`` arm never runs before the ``else`` arm: what was there before the chain
+    assert held == [["requests.Session"]]

@@ -753,6 +753,27 @@ class NestedRetry(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the client is one of three: two made here with the SDK's default retries, one kept
+            # by another module (khoj's image generation)
+            """
+            import openai
+            from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+            from app import state
+            @retry(retry=retry_if_exception_type(openai.APIConnectionError), stop=stop_after_attempt(3),
+                   wait=wait_random_exponential(max=10))
+            def generate(prompt, config):
+                if config.api_key:
+                    client = openai.OpenAI(api_key=config.api_key, timeout=20)
+                elif config.base_url:
+                    client = openai.OpenAI(base_url=config.base_url, timeout=20)
+                elif state.openai_client:
+                    client = state.openai_client
+                return client.images.generate(prompt=prompt)
+            """,
+            line=13,
+            message="up to 9 calls per operation",
+        ),
+        Invalid(
             # aiohttp-retry's client retries each request by its options, under a tenacity retry
             """
             import aiohttp, tenacity
