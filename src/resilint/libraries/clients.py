@@ -831,6 +831,8 @@ def _read_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optiona
             allowed += 1  # ``kwargs = {...}``, ``kwargs: dict[str, Any] = {...}``
         elif isinstance(node, cst.Arg) and node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
             allowed += 1
+        elif isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == name:
+            allowed += 1  # ``return config``: handed out with the keys it has
         elif (isinstance(node, cst.Attribute) and node.attr.value == name) or (
             isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == name
         ):
@@ -893,7 +895,8 @@ def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[T
 
 def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, order: int, depth: int = 0) -> Optional[Set[str]]:
     """The keys of a dict written out, or of what a function of the file returns when each of
-    its returns is one (``return {"verify": verify, "cert": cert}``); None otherwise."""
+    its returns is one (``return {"verify": verify, "cert": cert}``), or of a local only ever
+    assigned one and given keys the code writes out; None otherwise."""
     if isinstance(expr, cst.Dict):
         keys = [string_of(e.key) if isinstance(e, cst.DictElement) else None for e in expr.elements]
     elif isinstance(expr, cst.Call) and model.qualified_name(expr.func, scope, order) == "builtins.dict":
@@ -901,6 +904,10 @@ def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, 
     elif isinstance(expr, cst.Call) and depth < 2:
         helper = model.resolve(expr.func, scope, order)
         return returned_keys(model, helper, depth + 1) if isinstance(helper, FunctionInfo) else None
+    elif isinstance(expr, cst.Name) and depth < 2 and scope.kind == "function":
+        # a local built up before it is returned (``config = {...}``, then ``config["x"] = ...``)
+        held = _mapping_keys(expr.value, model, scope)
+        return held[0] | held[1] if held is not None else None
     elif choices := _choices(expr):
         # ``{} if plain else {"context": ctx}``, ``({"context": ctx}, {})[plain]``: either one
         found: Set[str] = set()

@@ -785,13 +785,28 @@ def _unpacked_function(model: SemanticModel, site: CallSite) -> str:
         # ``Redis(**config.REDIS_KWARGS)``: a property of another module's class, which the
         # project pass finds by the object's values
         return model.qualified_name(stars[0].value, site.scope, site.order) or ""
-    if len(stars) != 1 or not isinstance(stars[0].value, cst.Call):
+    unpacked = stars[0].value if len(stars) == 1 else None
+    if isinstance(unpacked, cst.Name):
+        unpacked = _only_unpacked_result(model, site, unpacked)  # ``kw = make(); f(**kw)``
+    if not isinstance(unpacked, cst.Call):
         return ""
-    func = stars[0].value.func
+    func = unpacked.func
     if isinstance(model.resolve(func, site.scope, site.order), FunctionInfo):
         return ""  # the file's own: judged with the file (``clients.find_timeout``)
     name = model.qualified_name(func, site.scope, site.order)
     return f"{name}()" if name else ""
+
+
+def _only_unpacked_result(model: SemanticModel, site: CallSite, name: cst.Name) -> Optional[cst.BaseExpression]:
+    """The call a local holds when the function assigns it that call's result once and uses it
+    only here (``aws_config = self.config.get_aws_config()``, then ``boto3.client(...,
+    **aws_config)``): nothing else can change its keys."""
+    scope = site.scope
+    bindings = scope.bindings.get(name.value) if scope.kind == "function" else None
+    if not bindings or len(bindings) != 1 or not isinstance(bindings[0].expr, cst.Call):
+        return None
+    mentions = sum(1 for node in iter_nodes(scope.node) if isinstance(node, cst.Name) and node.value == name.value)
+    return bindings[0].expr if mentions == 2 else None
 
 
 def _may_build_headers(model: SemanticModel, info: FunctionInfo, depth: int = 0) -> bool:

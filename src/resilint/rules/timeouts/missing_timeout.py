@@ -321,9 +321,11 @@ class MissingTimeout(ProjectRule):
     keys they show and those its items are set under (`q["auth"] = creds`; `kwargs["timeout"] = t`
     on every path through the function gives the request that timeout) or that `q.update({...})`,
     `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
-    has what a function returns when each of its returns is such a dict, `**self._kwargs()`, also a
-    function of another module, `**make_hook_kwargs()`, or a property of another module's class
-    (`Redis(**config.REDIS_KWARGS)`) (both reported by the project pass);
+    has what a function returns when each of its returns is such a dict (or a local built up
+    that way and returned: `config = {...}`, `config["profile_name"] = ...`, `return config`),
+    `**self._kwargs()`, also a function of another module, `**make_hook_kwargs()` (or its
+    result kept in a local used only there, `kw = make(); f(**kw)`), or a property of another
+    module's class (`Redis(**config.REDIS_KWARGS)`) (both reported by the project pass);
     such a local unpacked into a project wrapper passes the wrapper the same keys, one assigned
     a different dict on each branch included); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
