@@ -1,6 +1,7 @@
 """Project classes that are a library client: a class of the file that extends one and whose
 ``__init__``, if it has one, passes its arguments on to the base's (``class
-Email(Progress, smtplib.SMTP)``, patroni's ``class PatroniPoolManager(urllib3.PoolManager)``).
+Email(Progress, smtplib.SMTP)``, patroni's ``class PatroniPoolManager(urllib3.PoolManager)``,
+``class JobRedis(redis.asyncio.Redis)`` handing its ``**kwargs`` to ``super().__init__``).
 Making one makes that client, judged as the client is, with the arguments it is given.
 """
 
@@ -25,7 +26,10 @@ CONNECTING_CLASSES = frozenset(
 CONNECTS = ("connect", "send")
 # Pools whose default timeout the requests made through them wait by, unless they give their own.
 _POOLS = frozenset({"urllib3.PoolManager", "urllib3.ProxyManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool"})
-_FORWARDED = CONNECTING_CLASSES | _POOLS
+# Clients configured when made, whose subclasses projects make as their own client (arq's
+# ``class ArqRedis(redis.asyncio.Redis)``).
+_CONFIGURED = frozenset({"redis.Redis", "redis.asyncio.Redis", "openai.OpenAI", "openai.AsyncOpenAI"})
+_FORWARDED = CONNECTING_CLASSES | _POOLS | _CONFIGURED
 
 
 def forwarded_client(model: SemanticModel, site: CallSite) -> Optional[str]:
@@ -61,10 +65,15 @@ def _settings(client: str) -> FrozenSet[str]:
 def _only_forwards(init: FunctionInfo, settings: FrozenSet[str]) -> bool:
     """``def __init__(self, *args, **kwargs): Base.__init__(self, *args, **kwargs)`` (or
     ``super().__init__(*args, **kwargs)``), and nothing that names the client's timeout
-    settings (``self.pool_classes_by_scheme = {...}`` after it is fine)."""
+    settings (``self.pool_classes_by_scheme = {...}`` after it is fine); or an ``__init__`` with
+    parameters of its own that hands its ``**kwargs`` on to the base's, naming no timeout
+    setting (``def __init__(self, pool_or_conn=None, **kwargs): ...;
+    super().__init__(**kwargs)``)."""
     node = init.node
     if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
         return False
+    if _hands_kwargs_on(node, settings):
+        return True
     params = node.params
     if params.kwonly_params or len(params.params) != 1 or not isinstance(params.star_arg, cst.Param) or params.star_kwarg is None:
         return False
@@ -78,6 +87,19 @@ def _only_forwards(init: FunctionInfo, settings: FrozenSet[str]) -> bool:
     if [a.star for a in call.args if a.star] != ["*", "**"]:
         return False
     return not any(_names(part) & settings for statement in statements[1:] for part in iter_nodes(statement))
+
+
+def _hands_kwargs_on(node: cst.FunctionDef, settings: FrozenSet[str]) -> bool:
+    star = node.params.star_kwarg
+    if not isinstance(star, cst.Param) or isinstance(node.params.star_arg, cst.Param):
+        return False
+    kwargs = star.name.value
+    handed = [
+        part for part in iter_nodes(node.body) if isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute)
+        and part.func.attr.value == "__init__"
+        and any(a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == kwargs for a in part.args)
+    ]
+    return len(handed) == 1 and not any(_names(part) & settings for part in iter_nodes(node.body))
 
 
 def _names(node: cst.CSTNode) -> Set[str]:

@@ -53,7 +53,10 @@ class MissingTimeout(ProjectRule):
       `connection_pool=` carries it, or the function sets it on the client's pool afterwards,
       `client.connection_pool.connection_kwargs["socket_timeout"] = 3`, which every connection
       the pool opens later uses), also when only `socket_connect_timeout` is given (it
-      bounds the connect, not reads). A `from_url` URL read from configuration
+      bounds the connect, not reads), and a subclass of `redis.Redis` (also the asyncio one)
+      defined in the same file that has no `__init__`, or one that hands its `**kwargs` on to
+      the base's and names no timeout setting (`class JobRedis(Redis)` with
+      `super().__init__(**kwargs)`; OpenAI's clients likewise). A `from_url` URL read from configuration
       (`redis.from_url(settings.REDIS_URL)`) is taken to carry no `socket_timeout`, since
       real projects almost never put one there; the message says a URL parameter would also
       do, and the `redis-url-timeouts` setting turns this off. redis-py 8 waits at most 5 s
@@ -775,6 +778,20 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a subclass of the client that hands its keywords on (arq's ArqRedis, simplified)
+            """
+            from redis.asyncio import Redis
+            class JobRedis(Redis):
+                def __init__(self, job_serializer=None, **kwargs):
+                    self.job_serializer = job_serializer
+                    super().__init__(**kwargs)
+            def pool(host):
+                return JobRedis(host=host, socket_connect_timeout=1)
+            """,
+            line=7,
+            message="is given only `socket_connect_timeout`",
+        ),
         Invalid(
             # defusedxml's hardened xmlrpc is the standard library's client
             """
