@@ -293,6 +293,9 @@ def _mentions_timeout(node: cst.CSTNode) -> bool:
         if isinstance(inner, cst.Arg) and inner.keyword is not None and inner.keyword.value == "timeout":
             if not (passed_on and isinstance(inner.value, cst.Name) and inner.value.value == "timeout"):
                 return True
+        if (isinstance(inner, cst.Arg) and inner.keyword is None and not inner.star and isinstance(inner.value, cst.Name)
+                and inner.value.value == "timeout" and isinstance(node, cst.FunctionDef) and _rebinds(node, "timeout")):
+            return True  # ``if timeout is None: timeout = a.timeout`` … ``super().request(method, url, ..., timeout, ...)``
     return False
 
 

@@ -335,7 +335,8 @@ class MissingTimeout(ProjectRule):
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`; also for the callers of a
     wrapper that hands its `**kwargs` on to such a session), or a `requests.Session`
-    subclass whose `request`/`send` sets it, or a session whose `request` the project replaced
+    subclass whose `request`/`send` sets it (also one that fills in its own `timeout` parameter
+    and hands it on by position, `super().request(method, url, ..., timeout, ...)`), or a session whose `request` the project replaced
     with a partial that binds one (`session.request = functools.partial(session.request,
     timeout=T)`, as django-allauth's `get_requests_session()` does; its verb methods call
     `self.request`); a requests-hardened `Manager`'s requests (its
