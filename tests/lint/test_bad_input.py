@@ -255,3 +255,19 @@ def test_libcst_validates_the_nodes_it_is_given_again_after_a_file_is_parsed(con
     check_source(content, ["RES101"])
     with pytest.raises(cst.CSTValidationError):
         cst.Name("not a name")
+
+
+def test_a_method_returning_its_own_result_kept_in_a_local_is_analysed(cli, tmp_path):
+    """pywikibot's ``timestripper`` keeps its own call's result in a local and returns it: the
+    keys of what it returns are what it returns, a question the summaries must not ask forever."""
+    code = (
+        "import datetime\nimport requests\n\n\nclass TimeStripper:\n"
+        "    def timestripper(self, line):\n        most_recent = []\n        for comment in line.split():\n"
+        "            timestamp = self.timestripper(comment[1:])\n            most_recent.append(timestamp)\n"
+        "        timestamp = max((ts for ts in most_recent if ts), default=None)\n        return timestamp\n\n\n"
+        "response = requests.get(u)\n"
+    )
+    (tmp_path / "m.py").write_text(code)
+    exit_code, report = run_json(cli, tmp_path, "m.py")
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("RES101", 15)]
+    assert exit_code == 1

@@ -802,6 +802,7 @@ def _mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optional[Tup
     every: Dict[Tuple[str, int], Optional[Tuple[Set[str], Set[str]]]] = model.derived(_mapping_keys, dict)
     key = (name, id(scope))
     if key not in every:
+        every[key] = None  # a cycle (a function returning what it returns) reads no keys
         every[key] = _read_mapping_keys(name, model, scope)
     return every[key]
 

@@ -33,7 +33,9 @@ from resilint.libraries.retry_scopes.model import (
 )
 from resilint.libraries.retry_scopes.names import SLEEPS
 from resilint.libraries.retry_scopes.statements import block, conditional_exit, leaves, walk_statements
-from resilint.lint.nodes import call_argument, code_of, dotted_name, expression_nodes, number_of
+from resilint.lint.nodes import (
+    call_argument, code_of, dotted_name, expression_nodes, is_true, keys_set_on, number_of, string_of,
+)
 from resilint.lint.semantic import CallSite, FunctionInfo, Instance
 from resilint.lint.traversal import iter_nodes
 
@@ -60,7 +62,7 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
             continue
         requeued = _requeues(rec, function, call)
         if not _counted_parameters(function, call.node) and (requeued or not _pauses(rec, call, path)) and (
-                requeued or not _repeats_unchanged(function, call, path)):
+                requeued or not (_repeats_unchanged(function, call, path) or _once_by_flag(function, call, path))):
             # called again at once, uncounted: a fallback (create the table, run again); queued
             # again uncounted, after a lock conflict or a rate limit: rescheduled work
             continue
@@ -89,6 +91,9 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         elif fallen is not None:
             policy.tries = (fallen[0],)
         _limit(rec, policy, function, call, statements)
+        if policy.max_attempts is None and _once_by_flag(function, call, path):
+            policy.max_attempts, policy.time_limit = 2, UNKNOWN  # the call again sets the flag its test reads
+            policy.attempts = Setting("bounded", call.node)
         _wait(rec, policy, call, path)
         rec.scopes.append(RetryScope(rec.add(policy), "recursion", call.node, node, function))
 
@@ -136,6 +141,38 @@ def _repeats_unchanged(function: FunctionInfo, call: CallSite, path: cst.CSTNode
         ):
             return False
     return False
+
+
+def _once_by_flag(function: FunctionInfo, call: CallSite, path: cst.CSTNode) -> bool:
+    """The failure path calls again once with the same arguments and a flag set that its test
+    reads (``if not retried and r.status_code in (500, 503): return send(url, data,
+    retried=True)``; pyicloud's ``kwargs["retried"] = True`` before ``return
+    self.request(method, url, **kwargs)``): the same request sent again, one more time."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef) or not isinstance(path, (cst.If, cst.ExceptHandler)):
+        return False
+    own = {p.name.value for p in (*node.params.params, *node.params.kwonly_params)}
+    kwargs = node.params.star_kwarg.name.value if isinstance(node.params.star_kwarg, cst.Param) else None
+    flags: Set[str] = set()
+    for arg in call.node.args:
+        if arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == kwargs:
+            continue
+        if arg.star or not isinstance(arg.value, (cst.Name, cst.Attribute)):
+            return False
+        if arg.keyword is not None and is_true(arg.value) and arg.keyword.value in own:
+            flags.add(arg.keyword.value)  # ``retried=True``
+        elif not (isinstance(arg.value, cst.Name) and arg.value.value in own):
+            return False  # another value than the function was given
+    if kwargs is not None:  # ``kwargs["retried"] = True`` on the way
+        flags |= {key for key, value in keys_set_on(path, kwargs) if is_true(value)}
+    if not flags:
+        return False
+    tests = [n.test for n in call.stack if isinstance(n, cst.If)]
+    read = {dotted_name(n) for test in tests for n in iter_nodes(test)}
+    # the flag tested itself, or a name read from it (``has_retried = kwargs.get("retried")``)
+    return bool(flags & read) or any(
+        string_of(n) in flags for n in iter_nodes(node.body) if isinstance(n, cst.SimpleString)
+    ) and bool(read - {None})
 
 
 def _around(call: CallSite, path: cst.CSTNode) -> cst.CSTNode:

@@ -64,7 +64,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
     retries (also by handing itself to a helper that calls its `retry()`, in an `except` or
     under an `if`: `if not send_webhook(url, data): handle_webhook_retry(self)`), an RQ job enqueued with `retry=Retry(...)`, a hand-written retry loop, a function
-    that calls itself again after a failure, a celery task that queues itself again after one
+    that calls itself again after a failure (also once, at once, behind a flag its test reads:
+    `if not retried and r.status_code == 500: return send(url, data, retried=True)`, or
+    pyicloud's `kwargs["retried"] = True` before `return self.request(method, url, **kwargs)`),
+    a celery task that queues itself again after one
     with a counted argument (`call_webhook.apply_async(args=(url, data, try_count + 1),
     countdown=2 ** try_count)`; one queued again uncounted reschedules work), a
     worker that puts a failed item back on its queue — directly or through project functions at any depth and in any module (a
@@ -1593,8 +1596,11 @@ class _Judge:
                     passed = ((0, ("str", method)),) + tuple((1, ref) for at, ref in call.passed if at == 0) + tuple(
                         (at, ref) for at, ref in call.passed if not isinstance(at, int)
                     )
+                    # (in the subclass's own module the verb is named as the library's, on an
+                    # object made there: ``self.session = PyiCloudSession(self)``)
+                    owner = self._made_class(caller, call) if call.target == f"requests.Session.{verb}" else None
                     shifted = self._as_request[id(call)] = replace(
-                        call, target=f"{split_last(call.target)[0]}.request", passed=passed,
+                        call, target=f"{owner or split_last(call.target)[0]}.request", passed=passed,
                         arguments=replace(call.arguments, positional=min(call.arguments.positional, 1) + 1),
                     )
                     self._written[id(shifted)] = call.target
@@ -1602,6 +1608,18 @@ class _Judge:
                 if offset is not None:
                     found.append(Caller(caller, shifted, offset))
         return found
+
+    def _made_class(self, caller: FunctionSummary, call: Call) -> Optional[str]:
+        """The project class whose construction in the caller's module made the object ``call``
+        is sent on (its receiver, the place of that construction), if any."""
+        if not call.receiver:
+            return None
+        module = self.graph.module_of(caller)
+        for function in module.functions.values() if module is not None else ():
+            for made in function.calls:
+                if f"{made.place.line}:{made.place.column}" == call.receiver and self.graph.class_module(made.target) is not None:
+                    return made.target
+        return None
 
     def written_target(self, call: Call) -> str:
         """The name a call is written with (``post`` for one ``verb_callers`` reads as ``request``)."""

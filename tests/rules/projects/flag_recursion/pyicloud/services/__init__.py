@@ -1,0 +1,1 @@
+from pyicloud.services.findmyiphone import AppleDevice
