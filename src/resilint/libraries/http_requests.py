@@ -75,15 +75,22 @@ def key_spelling(name: Optional[str]) -> str:
 
 
 def literal_method(call: cst.Call) -> Optional[str]:
-    """The HTTP method of ``request("POST", ...)`` / ``request(method="post", ...)``, upper-cased."""
+    """The HTTP method of ``request("POST", ...)`` / ``request(method="post", ...)``, upper-cased;
+    of a choice written out (``'GET' if use_get else 'POST'``), the unsafe one it may be."""
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == "method":
-            text = string_of(arg.value)
-            return text.upper() if text else None
+            return _written_method(arg.value)
     if call.args and call.args[0].keyword is None and not call.args[0].star:
-        text = string_of(call.args[0].value)
-        return text.upper() if text else None
+        return _written_method(call.args[0].value)
     return None
+
+
+def _written_method(expr: cst.BaseExpression) -> Optional[str]:
+    if isinstance(expr, cst.IfExp):
+        chosen = [_written_method(expr.body), _written_method(expr.orelse)]
+        return next((m for m in chosen if m in UNSAFE), None) if None not in chosen else None
+    text = string_of(expr)
+    return text.upper() if text else None
 
 
 # Methods of a client object that take the HTTP method first (``session.request("POST", url)``,

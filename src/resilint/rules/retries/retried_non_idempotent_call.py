@@ -55,7 +55,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     Flags POST and PATCH requests (`requests` and its sessions, requests-oauthlib's
     `OAuth2Session`/`OAuth1Session`, requests-hardened's `Manager.send_request("POST", ...)` and
     sessions, slumber resources' `.post()`/`.patch()`, `httpx`, `aiohttp`, urllib3 and
-    `http.client`, as `.post()`/`.patch()` or `request("POST", ...)`, also on a client object
+    `http.client`, as `.post()`/`.patch()` or `request("POST", ...)` (also a choice written
+    out that may be POST, `request("GET" if use_get else "POST", ...)`), also on a client object
     another module makes: `HTTPClient.send_request("POST", url)` with `HTTPClient =
     requests_hardened.Manager(...)` imported), and Stripe's `create` calls
     (`stripe.Charge.create(...)`, `stripe.checkout.Session.create(...)`: a POST whose key is
@@ -696,6 +697,25 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the method a choice written out, POST unless the caller asks for GET (pywikibot)
+            """
+            import random, time, requests
+            class Request:
+                def __init__(self, uri, use_get=False):
+                    self.uri, self.use_get = uri, use_get
+                    self.session = requests.Session()
+                def submit(self, data):
+                    for attempt in range(5):
+                        try:
+                            return self.session.request("GET" if self.use_get else "POST", self.uri, data=data,
+                                                        timeout=(6.05, 25))
+                        except requests.Timeout:
+                            time.sleep(random.uniform(0, 2 ** attempt))
+            """,
+            line=9,
+            message="(POST) is retried by a hand-written retry loop",
+        ),
         Invalid(
             # the code raises requests' own error on a failed job, but a lost response raises
             # it too (khoj's Replicate image generation)
