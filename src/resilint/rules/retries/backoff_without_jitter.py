@@ -1091,32 +1091,20 @@ class BackoffWithoutJitter(ProjectRule):
             message="when the server sends no `Retry-After`",
         ),
         Invalid(
-            # the same, with the header's name a constant of another module (poetry's
-            # authenticator)
+            # a header named by a constant of another module (poetry's authenticator; aiohttp's
+            # ``hdrs.RETRY_AFTER`` alike): the server's delay where it sends one, else 0.5 s more
+            # for each attempt
             """
             import time, requests
             from .constants import RETRY_AFTER_HEADER
             def fetch(session, url):
-                attempt = 0
-                while True:
-                    try:
-                        resp = session.get(url, timeout=(3, 15))
-                    except requests.ConnectionError:
-                        if attempt >= 5:
-                            raise
-                    else:
-                        if resp.status_code not in (429, 503) or attempt >= 5:
-                            return resp
-                    attempt += 1
-                    time.sleep(backoff(resp, attempt))
-            def backoff(response, attempt):
-                if response is not None:
-                    retry_after = response.headers.get(RETRY_AFTER_HEADER, "")
-                    if retry_after:
-                        return float(retry_after)
-                return 0.5 * attempt
+                for attempt in range(1, 6):
+                    resp = session.get(url, timeout=(3, 15))
+                    if resp.status_code != 503:
+                        return resp
+                    time.sleep(float(resp.headers.get(RETRY_AFTER_HEADER, "") or 0.5 * attempt))
             """,
-            line=15,
+            line=8,
             message="when the server sends no `Retry-After`",
         ),
         Invalid(
