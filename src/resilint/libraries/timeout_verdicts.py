@@ -636,8 +636,9 @@ def test_server_calls(model: SemanticModel) -> FrozenSet[int]:
 
 
 def _names_no_server(model: SemanticModel, site: CallSite) -> bool:
-    """``redis.Redis()``: a client that connects to this machine unless told otherwise."""
-    spec = spec_for(model.call_name(site), ())
+    """``redis.Redis()``: a client that connects to this machine unless told otherwise (also
+    a subclass of it the file defines, ``Redis4()``)."""
+    spec = spec_for(model.call_name(site), ()) or spec_for(forwarded_client(model, site), ())
     return spec is not None and local_by_default(spec, site.node, model, site.scope)
 
 

@@ -167,12 +167,26 @@ def _once_by_flag(function: FunctionInfo, call: CallSite, path: cst.CSTNode) -> 
         flags |= {key for key, value in keys_set_on(path, kwargs) if is_true(value)}
     if not flags:
         return False
-    tests = [n.test for n in call.stack if isinstance(n, cst.If)]
-    read = {dotted_name(n) for test in tests for n in iter_nodes(test)}
+    # what the tests on the way require to be unset (``not retried``, ``has_retried is None``):
+    # the call again sets it, so its own test fails (``if retry:`` … ``retry=True`` goes on)
+    unset = {
+        dotted_name(flag) for test in (n.test for n in call.stack if isinstance(n, cst.If))
+        for part in iter_nodes(test) for flag in (_unset_flag(part),) if flag is not None
+    } - {None}
     # the flag tested itself, or a name read from it (``has_retried = kwargs.get("retried")``)
-    return bool(flags & read) or any(
+    return bool(flags & unset) or bool(unset) and any(
         string_of(n) in flags for n in iter_nodes(node.body) if isinstance(n, cst.SimpleString)
-    ) and bool(read - {None})
+    )
+
+
+def _unset_flag(test: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    """``X`` of ``not X``, ``X is None``, ``X is False``."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return test.expression
+    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
+            and (dotted_name(test.comparisons[0].comparator) in ("None", "False"))):
+        return test.left
+    return None
 
 
 def _around(call: CallSite, path: cst.CSTNode) -> cst.CSTNode:
