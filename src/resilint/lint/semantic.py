@@ -395,8 +395,8 @@ class SemanticModel:
                         # ``try: import requests`` / ``except ImportError: requests = None``: the
                         # module, unless the import failed
                         return (bindings[index - 1], binding)
-                    if self.arms and binding.order < order:
-                        return self._branch_bindings(bindings, index, order)
+                    if self.arms and binding.order < order and self._arms_at(binding.order):
+                        return self._branch_bindings(bindings, index, order)  # (it sits in an arm)
                     return (binding,)
                 key = (id(current), name)
                 held = self._enclosing.get(key)
