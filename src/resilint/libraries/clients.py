@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tup
 import libcst as cst
 
 from resilint.lint.canonical import ALIASES
-from resilint.lint.nodes import parameter_names, string_of
+from resilint.lint.nodes import keys_set_on, parameter_names, string_of
 from resilint.lint.semantic import FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
@@ -778,6 +778,12 @@ def _reads(node: cst.CSTNode, name: str) -> bool:
     if isinstance(node, cst.Assign):
         targets = {id(t.target) for t in node.targets}
     return any(isinstance(n, cst.Name) and n.value == name and id(n) not in targets for n in iter_nodes(node))
+
+
+def keys_filled_in(model: SemanticModel, function: FunctionInfo, mapping: str) -> List[Tuple[str, cst.BaseExpression]]:
+    """``keys_set_on`` of a function of the file (``kwargs.setdefault("timeout", ...)``), read
+    once per function and mapping: the summaries and the timeout verdicts both ask it per call."""
+    return model.derived((keys_set_on, id(function.node), mapping), lambda: list(keys_set_on(function.node, mapping)))
 
 
 def mapping_scope(name: str, model: SemanticModel, scope: Scope, order: int) -> Scope:

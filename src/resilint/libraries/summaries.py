@@ -15,7 +15,8 @@ import libcst as cst
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import (
-    CLIENT_CALLS, TIMEOUT_KEYWORDS, configures_elsewhere, local_mapping_keys, mapping_scope, returned_keys, written_mapping,
+    CLIENT_CALLS, TIMEOUT_KEYWORDS, configures_elsewhere, keys_filled_in, local_mapping_keys, mapping_scope, returned_keys,
+    written_mapping,
 )
 from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later, scheduled_coroutines
 from resilint.libraries.django_mail import settings_assigned
@@ -47,7 +48,7 @@ from resilint.libraries.server_sockets import (
     conftest_servers, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
 )
 from resilint.lint.nodes import (
-    TRIES, args_name, code_of, dotted_name, is_none, keys_set_on, keyword_args, kwargs_name, number_of, string_of,
+    TRIES, args_name, code_of, dotted_name, is_none, keyword_args, kwargs_name, number_of, string_of,
 )
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
@@ -476,7 +477,6 @@ class _Values:
         self.keys = model.text is None or _KEY_WORDS.search(model.text) is not None
         # an OAuth token body is written with its ``grant_type`` key
         self.tokens = model.text is None or "grant_type" in model.text
-        self.keys_set: Dict[int, List[Tuple[str, cst.BaseExpression]]] = {}
         # The key of each object's facts, by what they depend on (its class, the call that made
         # it, the function that configured it): the same object is passed, stored and
         # returned many times, and its facts read the whole file's mounts and sessions.
@@ -735,10 +735,7 @@ class _Values:
         if function is None:
             return []
         found: List[Tuple[Any, Ref]] = [("**", ("ref", f"{self.model.name_of(function)}.(**)"))]
-        keys = self.keys_set.get(id(function))
-        if keys is None:
-            keys = self.keys_set[id(function)] = list(keys_set_on(function.node, mapping.value))  # type: ignore[attr-defined]
-        for key, value in keys:
+        for key, value in keys_filled_in(self.model, function, mapping.value):  # type: ignore[attr-defined]
             if isinstance(value, cst.Name) and value.value == "None":
                 found.append((key, ("none",)))
                 continue
@@ -1182,7 +1179,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 (string_of(element.key), element.value) for element in merged or () if isinstance(element, cst.DictElement)
             ]
             if merged == () and function is not None:  # ``kwargs.setdefault("timeout", self._timeout)``
-                filled = model.derived((keys_set_on, id(function.node), arg.value.value), lambda: list(keys_set_on(function.node, arg.value.value)))
+                filled = keys_filled_in(model, function, arg.value.value)
             for keyword, value in filled:
                 if _recorded(keyword):  # a default the function fills in
                     keywords.append(keyword)  # type: ignore[arg-type]

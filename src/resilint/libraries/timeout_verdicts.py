@@ -26,6 +26,7 @@ from resilint.libraries.clients import (
     client_method_names,
     find_dsn,
     find_timeout,
+    keys_filled_in,
     local_by_default,
     spec_for,
 )
@@ -49,7 +50,7 @@ from resilint.libraries.timeout_values import (
     value_from_data,
 )
 from resilint.lint.canonical import library_class
-from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, keys_set_on, kwargs_name, string_of
+from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, kwargs_name, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
 from resilint.lint.summary import (
     CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, Ref, summary_refs,
@@ -219,10 +220,7 @@ def _judge_filled(
         arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == own for arg in call.args
     ):
         return None
-    filled = [
-        value for key, value in model.derived((keys_set_on, id(function.node), own), lambda: list(keys_set_on(function.node, own)))
-        if key == spec.keyword
-    ]  # type: ignore[union-attr]
+    filled = [value for key, value in keys_filled_in(model, function, own) if key == spec.keyword]  # type: ignore[arg-type]
     value = evaluator.evaluate(filled[0]) if len(filled) == 1 else None
     verdict = _judge_value(value, filled[0], call, name, spec, max_timeout) if value is not None else None
     return verdict if verdict is not None and verdict.code in ("RES102", "RES105") else None
