@@ -622,10 +622,10 @@ class _Values:
             return ""
         layer, sets_timeout, key, namespaced, presign, requests = facts
         where = self.locate(value.site)
-        name = f"{where.line}:{where.column}" + (f":{value.by.qualname}" if value.by is not None else "")
+        name = where.key + (f":{value.by.qualname}" if value.by is not None else "")
         if value.bound is not None:
             called = self.locate(value.bound)
-            name += f"@{called.line}:{called.column}"
+            name += f"@{called.key}"
         if name not in self.summary.objects:
             index: Optional[int] = None
             if layer is not None:
@@ -981,7 +981,7 @@ def _receiver_made_at(model: SemanticModel, site: CallSite, locate: Locate) -> s
     if len(values) != 1 or not isinstance(values[0], Instance) or not isinstance(values[0].site, cst.Call):
         return ""
     where = locate(values[0].site)
-    return f"{where.line}:{where.column}" if where is not None else ""
+    return where.key if where is not None else ""
 
 
 def _through_object(model: SemanticModel, site: CallSite) -> bool:

@@ -985,7 +985,7 @@ class _ProjectJudge:
             for call in function.calls:
                 if call.target not in targets or call.arguments is None:
                     continue
-                key = f"{call.place.line}:{call.place.column}"
+                key = call.place.key
                 facts = module.objects.get(key)
                 spec = self.spec(call.target)
                 if facts is not None and spec is not None:
@@ -1560,7 +1560,7 @@ def _makes(factory: FunctionSummary, receiver: str, module: Optional[ModuleSumma
     """Whether ``factory`` makes the object a call is sent on (its receiver key, the place of
     the call that made it, ``"11:12"``), in the module of that call's function."""
     return graph.module_of(factory) is module and any(
-        f"{call.place.line}:{call.place.column}" == receiver for call in factory.calls
+        call.place.key == receiver for call in factory.calls
     )
 
 

@@ -90,6 +90,12 @@ class Place:
     def short(self) -> str:
         return f"{self.path}:{self.line}"
 
+    @property
+    def key(self) -> str:
+        """``"line:column"``: how a module's summary names what was made here (the object a
+        call makes, ``Call.receiver``, the facts in ``ModuleSummary.objects``)."""
+        return f"{self.line}:{self.column}"
+
 
 @dataclass(frozen=True, **_SLOTS)
 class Layer:

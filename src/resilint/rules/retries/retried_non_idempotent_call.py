@@ -1637,7 +1637,7 @@ class _Judge:
         module = self.graph.module_of(caller)
         for function in module.functions.values() if module is not None else ():
             for made in function.calls:
-                if f"{made.place.line}:{made.place.column}" == call.receiver and self.graph.class_module(made.target) is not None:
+                if made.place.key == call.receiver and self.graph.class_module(made.target) is not None:
                     return made.target
         return None
 
