@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Opti
 
 import libcst as cst
 
-from resilint.lint.nodes import dotted_name, expression_nodes, is_none, keyword_args, number_of, string_of
+from resilint.lint.nodes import dotted_name, expression_nodes, keyword_args, number_of, string_of
 from resilint.lint.semantic import FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -510,13 +510,20 @@ def without_attempt_limits(test: cst.BaseExpression) -> Optional[cst.BaseExpress
     ) and any(_ATTEMPTS.search((dotted_name(side) or "").rsplit(".", 1)[-1]) for side in (test.left, test.comparisons[0].comparator)):
         return None
     # a once-only flag: ``not retried``, ``has_retried is None``
-    flag = test.expression if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) else (
-        test.left if isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-        and isinstance(test.comparisons[0].operator, cst.Is) and is_none(test.comparisons[0].comparator) else None
-    )
+    flag = unset_flag(test, falsy=("None",))
     if isinstance(flag, (cst.Name, cst.Attribute)) and _ATTEMPTS.search((dotted_name(flag) or "").rsplit(".", 1)[-1]):
         return None
     return test
+
+
+def unset_flag(test: cst.CSTNode, falsy: Tuple[str, ...] = ("None", "False")) -> Optional[cst.BaseExpression]:
+    """``X`` of a test that requires it unset: ``not X``, ``X is None`` (or ``X is False``)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return test.expression
+    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
+            and dotted_name(test.comparisons[0].comparator) in falsy):
+        return test.left
+    return None
 
 
 # Libraries whose requests may fail with the errors of another (requests re-raises some of

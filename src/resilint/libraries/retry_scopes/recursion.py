@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity, without_attempt_limits
+from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity, unset_flag, without_attempt_limits
 from resilint.libraries.retry_scopes.delays import delay_kind, growth_words
 from resilint.libraries.retry_scopes.loop_limits import helper_reads_bound
 from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state, sleeps_of_helper
@@ -171,22 +171,12 @@ def _once_by_flag(function: FunctionInfo, call: CallSite, path: cst.CSTNode) -> 
     # the call again sets it, so its own test fails (``if retry:`` … ``retry=True`` goes on)
     unset = {
         dotted_name(flag) for test in (n.test for n in call.stack if isinstance(n, cst.If))
-        for part in iter_nodes(test) for flag in (_unset_flag(part),) if flag is not None
+        for part in iter_nodes(test) for flag in (unset_flag(part),) if flag is not None
     } - {None}
     # the flag tested itself, or a name read from it (``has_retried = kwargs.get("retried")``)
     return bool(flags & unset) or bool(unset) and any(
         string_of(n) in flags for n in iter_nodes(node.body) if isinstance(n, cst.SimpleString)
     )
-
-
-def _unset_flag(test: cst.CSTNode) -> Optional[cst.BaseExpression]:
-    """``X`` of ``not X``, ``X is None``, ``X is False``."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return test.expression
-    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
-            and (dotted_name(test.comparisons[0].comparator) in ("None", "False"))):
-        return test.left
-    return None
 
 
 def _around(call: CallSite, path: cst.CSTNode) -> cst.CSTNode:

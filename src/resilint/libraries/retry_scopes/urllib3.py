@@ -170,12 +170,9 @@ def assigned_unsafe_methods(rec: Recogniser) -> List[Setting]:
             key = next((k for k in keys if k in _METHOD_LISTS), None)
             if key is None:
                 continue
-            methods = method_strings(rec, node.value, scope, 1 << 62) | _added_methods(rec, node.value, scope)
-            unsafe = sorted(m for m in methods if m in ("POST", "PATCH"))
-            if unsafe:
-                found.append(Setting(
-                    "some", node, f"`{key}` includes {' and '.join(unsafe)}, so urllib3 retries non-idempotent requests",
-                ))
+            unsafe = listed_unsafe(rec, node.value, scope, 1 << 62, key, "urllib3", _added_methods(rec, node.value, scope), node)
+            if unsafe is not None:
+                found.append(unsafe)
     return found
 
 
@@ -254,13 +251,17 @@ def _unsafe_methods(rec: Recogniser, keywords: Dict[str, cst.Arg], scope: Scope,
 
 def listed_unsafe(
     rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, key: str, library: str,
+    added: Set[str] = frozenset(), at: Optional[cst.CSTNode] = None,  # type: ignore[assignment]
 ) -> Optional[Setting]:
-    """The setting of a list of retried methods (``expr``, given as ``key``) that names POST or
-    PATCH, which ``library`` then retries; None when it names neither."""
-    unsafe = sorted(m for m in method_strings(rec, expr, scope, order) if m in ("POST", "PATCH"))
+    """The setting of a list of retried methods (``expr``, given as ``key``, with the methods
+    ``added`` to it) that names POST or PATCH, which ``library`` then retries, placed ``at``
+    (else at ``expr``); None when it names neither."""
+    unsafe = sorted(m for m in method_strings(rec, expr, scope, order) | added if m in ("POST", "PATCH"))
     if not unsafe:
         return None
-    return Setting("some", expr, f"`{key}` includes {' and '.join(unsafe)}, so {library} retries non-idempotent requests")
+    return Setting(
+        "some", at or expr, f"`{key}` includes {' and '.join(unsafe)}, so {library} retries non-idempotent requests",
+    )
 
 
 def _defaults_to_none(rec: Recogniser, value: cst.BaseExpression, scope: Scope, order: int) -> bool:
