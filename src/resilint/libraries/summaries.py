@@ -7,6 +7,7 @@ DB scopes (transactions, held connections) with the calls made inside them."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -272,6 +273,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks,
                 innermost_try(site, reraised_only), innermost_try(site, caught_quietly), loopback, url_from,
                 lost_response_as(model, site, name) if name in CLIENT_CALLS else "",
+                _kept_here(model, site) if _class_like(name) and name not in CLIENT_CALLS else None,
             )
             owner.calls.append(call)
             if lambda_function is not None:
@@ -982,6 +984,41 @@ def _receiver_made_at(model: SemanticModel, site: CallSite, locate: Locate) -> s
         return ""
     where = locate(values[0].site)
     return where.key if where is not None else ""
+
+
+def _kept_here(model: SemanticModel, site: CallSite) -> Optional[Tuple[str, ...]]:
+    """When the object ``site`` makes never leaves its function, the names of its attributes
+    the function reads or calls: it is called on at once (``Api(...).url()``), or held by a
+    local the function assigns it once and mentions elsewhere only to read an attribute
+    (``oauth = SpotifyOAuth(...)``; ``oauth.get_authorize_url()``, ``oauth.cache_handler``)."""
+    node = site.node
+    called_on = model.derived(_CALLED_ON, lambda: {
+        id(other.node.func.value): other.node.func.attr.value for other in model.calls if isinstance(other.node.func, cst.Attribute)
+    })
+    if id(node) in called_on:
+        return (called_on[id(node)],)
+    scope = site.scope
+    name = scope.name_bound_to(node) if scope.kind == "function" else None
+    if name is None or len(scope.bindings[name]) != 1:
+        return None
+    mentions, reads = model.derived((_CALLED_ON, id(scope.node)), lambda: _attributes_read(scope.node))
+    read = reads.get(name, [])
+    return tuple(dict.fromkeys(read)) if read and len(read) == mentions[name] - 1 else None
+
+
+def _attributes_read(root: cst.CSTNode) -> Tuple[Counter, Dict[str, List[str]]]:
+    """How often each name is mentioned below ``root``, and the attributes read on each."""
+    mentions: Counter = Counter()
+    reads: Dict[str, List[str]] = {}
+    for found in iter_nodes(root):
+        if isinstance(found, cst.Name):
+            mentions[found.value] += 1
+        elif isinstance(found, cst.Attribute) and isinstance(found.value, cst.Name):
+            reads.setdefault(found.value.value, []).append(found.attr.value)
+    return mentions, reads
+
+
+_CALLED_ON = object()  # ``derived`` key: the methods called on the file's objects, by node
 
 
 def _through_object(model: SemanticModel, site: CallSite) -> bool:

@@ -679,6 +679,7 @@ class Forward:
 
 
 _HELD_SPEC = TimeoutSpec("", keyword=None)
+_MAX_METHODS_FOLLOWED = 200  # the project functions read for what one kept object's methods reach
 
 
 def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
@@ -1164,7 +1165,7 @@ class _ProjectJudge:
         for forward in sorted(forwards, key=lambda f: (not _taken_by_presence(call, f), f.client)):
             if caller is not None and not self.may_reach(caller, call, callee, forward):
                 continue  # the caller's arguments rule out the branch that sends it
-            verdict = self.judge_forwarded(call, callee, forward)
+            verdict = self.judge_forwarded(call, callee, forward, caller)
             # a wrapper that may pass the timeout to several client methods (``request`` or
             # ``stream``): one finding per call
             if verdict is not None and (verdict.code, verdict.place) not in found:
@@ -1220,10 +1221,12 @@ class _ProjectJudge:
                 context = conditions.enter(owner, step, forward.path[index + 1][0], context)
         return True
 
-    def judge_forwarded(self, call: Call, callee: FunctionSummary, forward: Forward) -> Optional[ProjectVerdict]:
+    def judge_forwarded(
+        self, call: Call, callee: FunctionSummary, forward: Forward, caller: Optional[FunctionSummary] = None,
+    ) -> Optional[ProjectVerdict]:
         args = call.arguments
         assert args is not None
-        if not self._made_with(call, callee, forward):
+        if not self._made_with(call, callee, forward) or not self._may_send_kept(call, caller, forward):
             return None
         wrappers = [callee.name, *(owner.name for owner, _ in forward.path)]
         if any(answered(call.mocked, forward.spec.library, name) for name in [forward.client, *wrappers]) or (
@@ -1471,6 +1474,42 @@ class _ProjectJudge:
         if method_class == split_last(callee.name)[0]:
             return True
         return method_class in self.graph.values.lineage(call.target)
+
+    def _may_send_kept(self, call: Call, caller: Optional[FunctionSummary], forward: Forward) -> bool:
+        """For an object its maker keeps to itself (``Call.kept``) and whose ``__init__`` only
+        stores the timeout for another method to send with: whether an attribute the maker
+        reads or calls on it may run that method (``SpotifyOAuth(...)`` used only for
+        ``get_authorize_url()`` never posts)."""
+        sender = next((owner for owner, _ in forward.path if not owner.name.endswith(".__init__")), None)
+        if call.kept is None or caller is None or sender is None:
+            return True
+        values = self.graph.values
+        made = {held.name for held in values.of(call.target, caller.place.path) if held.kind == "class"}
+        if len(made) != 1:
+            return True
+        cls = made.pop()
+        lineage = values.lineage(cls)
+        todo: List[FunctionSummary] = []
+        for attribute in call.kept:
+            method = next((found for base in lineage if (found := self.graph.class_method(base, attribute))), None)
+            if method is not None:
+                todo.append(method)
+            elif not lineage or values.library_base(cls) is not None or any(
+                len(values.bases(base, module)) < len(module.classes.get(base, ()))
+                for base in lineage if (module := self.graph.class_module(base)) is not None
+            ):
+                return True  # a method a library base (or a base the project cannot read) gives
+        seen: Set[str] = set()
+        while todo:
+            method = todo.pop()
+            if method is sender:
+                return True
+            if method.name in seen or len(seen) > _MAX_METHODS_FOLLOWED:
+                continue
+            seen.add(method.name)
+            near = method.place.path
+            todo.extend(inner for step in method.calls if (inner := self.graph.callee(step, near)) is not None)
+        return False
 
     def _kept_for_subclasses(self, init: FunctionSummary, cls: str) -> Iterator[Forward]:
         """``timeout=self.timeout`` in a method of a subclass that keeps ``init``, where ``init``

@@ -706,7 +706,7 @@ class ProjectGraph:
             # mixin's: ``class SubmissionNotifier(EmailNotificationMixin, Notifier)``)
             found_in: Dict[int, FunctionSummary] = {}
             for sub in self.values.subclasses(cls):
-                function = self._class_method(sub, name) or next((
+                function = self.class_method(sub, name) or next((
                     h.function for h in self.values.class_attribute(sub, name) if h.kind == "function" and h.function is not None
                 ), None)
                 if function is not None and function is not method:
@@ -717,7 +717,7 @@ class ProjectGraph:
         self._dispatchers[id(method)] = found
         return found
 
-    def _class_method(self, cls: str, name: str) -> Optional[FunctionSummary]:
+    def class_method(self, cls: str, name: str) -> Optional[FunctionSummary]:
         module = self.class_module(cls)
         return module.functions.get(f"{cls}.{name}") if module is not None else None
 

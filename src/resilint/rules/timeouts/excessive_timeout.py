@@ -30,7 +30,9 @@ class ExcessiveTimeout(ProjectRule):
       `__init__`, then `timeout=self.timeout` in a method), a parameter default its `__init__`
       keeps there (`__init__(self, cfg, timeout=120)`, or a constant another module defines,
       `timeout=DEFAULT_TIMEOUT`; also for the requests of a subclass in
-      another module, made without a timeout: `LlamaCppClient(cfg)`), a default a wrapper fills
+      another module, made without a timeout: `LlamaCppClient(cfg)`; not where the object
+      never leaves the function that makes it and nothing read or called on it there runs a
+      method that sends, as for RES102), a default a wrapper fills
       into the `**kwargs` it hands a client (`kwargs["timeout"] = DEFAULT_TIMEOUT`, or
       `kwargs.setdefault("timeout", ...)`, reported where it is written), `timedelta(minutes=5)` and its
       `.total_seconds()` (and `.seconds`, its seconds part without the days);

@@ -57,7 +57,9 @@ class UnboundedTimeout(ProjectRule):
     self.timeout)` before `session.request(method, url, **kwargs)`; a `None` a wrapper fills in
     itself, `kwargs.setdefault("timeout", None)`, is reported where it is written; also a method of a subclass in any
     module that keeps that `__init__`: a construction that gives no
-    timeout keeps the `None`, and is reported), by keyword or by position (`fetch(url,
+    timeout keeps the `None`, and is reported, unless the object never leaves the function
+    that makes it and nothing that function reads or calls on it runs the method that sends:
+    `SpotifyOAuth(...)` used only for `get_authorize_url()`), by keyword or by position (`fetch(url,
     None)`), also called through a library
     wrapper that calls it with the same arguments (`execute_query_sync =
     async_to_sync(execute_query)`; `sync_to_async`, `database_sync_to_async`, `functools.cache`). A constant that another module sets to

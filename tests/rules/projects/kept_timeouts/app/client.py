@@ -34,3 +34,26 @@ class Configured:
 
     def get(self, url):
         return self.session.get(url, timeout=self.timeout)
+
+
+class OAuth:
+    # spotipy's SpotifyOAuth: the timeout is kept for the token request alone
+    AUTHORIZE_URL = "https://accounts.example/authorize"
+
+    def __init__(self, client_id, requests_timeout=None):
+        self.client_id = client_id
+        self.requests_timeout = requests_timeout
+        self.session = requests.Session()
+        self.cache_handler = None
+
+    def authorize_url(self, state=None):
+        return self.AUTHORIZE_URL + "?client_id=" + self.client_id + "&state=" + str(state)
+
+    def login_url(self):
+        return self.authorize_url()
+
+    def access_token(self, code):
+        return self.session.post(self.AUTHORIZE_URL, data={"code": code}, timeout=self.requests_timeout).json()
+
+    def cached_token(self):
+        return self.access_token("cached")

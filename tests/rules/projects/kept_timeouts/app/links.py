@@ -1,0 +1,45 @@
+# select: RES102
+from app.client import OAuth
+
+HELD = []
+
+
+def login_link(state):
+    # the object only builds a URL: no method that posts runs on it
+    oauth = OAuth("id")
+    return oauth.authorize_url(state=state)
+
+
+def login_link_through_method():
+    return OAuth("id").login_url()
+
+
+def login_link_and_handler():
+    oauth = OAuth("id")
+    handler = oauth.cache_handler
+    return oauth.login_url(), handler
+
+
+def token(code):
+    oauth = OAuth("id")  # expect: RES102 "the default `requests_timeout=None` of `OAuth`"
+    url = oauth.authorize_url()
+    return url, oauth.access_token(code)
+
+
+def cached():
+    return OAuth("id").cached_token()  # expect: RES102 "the default `requests_timeout=None` of `OAuth`"
+
+
+def handed_on(use):
+    oauth = OAuth("id")  # expect: RES102 "the default `requests_timeout=None` of `OAuth`"
+    use(oauth)
+
+
+def kept_elsewhere():
+    oauth = OAuth("id")  # expect: RES102 "the default `requests_timeout=None` of `OAuth`"
+    HELD.append(oauth)
+
+
+def method_handed_on(use):
+    oauth = OAuth("id")  # expect: RES102 "the default `requests_timeout=None` of `OAuth`"
+    use(oauth.access_token)
