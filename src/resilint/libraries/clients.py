@@ -381,6 +381,11 @@ def _aws() -> Dict[str, TimeoutSpec]:
     return {name: spec for name in names}
 
 
+# zeep's clients: their first argument is the WSDL, which describes a service and its address.
+ZEEP_CLIENTS = ("zeep.Client", "zeep.CachingClient", "zeep.AsyncClient")
+ZEEP_TRANSPORTS = ("zeep.Transport", "zeep.transports.AsyncTransport")
+
+
 def _sdk_http() -> Dict[str, TimeoutSpec]:
     """HTTP stacks that libraries build on: requests subclasses and wrappers, httplib2, and the
     SDKs whose client is built on one of them (zeep, slumber, hvac, googleapiclient)."""
@@ -432,13 +437,13 @@ def _sdk_http() -> Dict[str, TimeoutSpec]:
         "zeep", keyword=None, elsewhere=("transport",), elsewhere_position=2,
         unbounded_default=f"{zeep_operations}; pass `transport=Transport(operation_timeout=...)`",
     )
-    table.update({name: zeep_client for name in ("zeep.Client", "zeep.CachingClient", "zeep.AsyncClient")})
-    table["zeep.Transport"] = TimeoutSpec(
+    table.update({name: zeep_client for name in ZEEP_CLIENTS})
+    table[ZEEP_TRANSPORTS[0]] = TimeoutSpec(
         "zeep", keyword="operation_timeout", position=2, unbounded_default=zeep_operations,
         partial=("timeout",), partial_note="loading the WSDL, not operations",
     )
     # AsyncTransport(client=None, wsdl_client=None, cache=None, timeout=300, operation_timeout=None, ...)
-    table["zeep.transports.AsyncTransport"] = TimeoutSpec(
+    table[ZEEP_TRANSPORTS[1]] = TimeoutSpec(
         "zeep", keyword="operation_timeout", position=4, unbounded_default=zeep_operations,
         elsewhere=("client",), elsewhere_position=0, partial=("timeout",),
         partial_note="loading the WSDL, not operations",

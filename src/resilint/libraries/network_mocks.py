@@ -7,7 +7,8 @@ for the call's library:
 * moto (``mock_aws`` and the older per-service ``mock_s3``, ``mock_sts`` …): botocore;
 * responses, requests-mock: requests (and hvac, slumber, zeep, jira, python-gitlab, which
   send with it);
-* respx, pytest-httpx: httpx (and openai-python, which sends with it);
+* respx, pytest-httpx: httpx (and openai-python, and zeep's `AsyncClient` and
+  `AsyncTransport`, which send with it);
 * aioresponses: aiohttp;
 * httpretty (it patches the socket module): requests (and its users), urllib3, urllib,
   http.client, httplib2 (and googleapiclient);
@@ -61,7 +62,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from resilint.libraries.clients import CLIENT_CALLS
+from resilint.libraries.clients import CLIENT_CALLS, ZEEP_CLIENTS
 from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.lint.canonical import canonical_name
 from resilint.lint.nodes import dotted_name, keyword_args, parameter_names, string_of
@@ -73,7 +74,8 @@ Libraries = FrozenSet[str]
 _NONE: Libraries = frozenset()
 # Clients built on requests are answered by requests' mocks too.
 _REQUESTS = frozenset({"requests", "hvac", "slumber", "zeep", "jira", "gitlab"})
-_HTTPX = frozenset({"httpx", "openai"})
+# zeep's async client and transport send with httpx (its others with requests).
+_HTTPX = frozenset({"httpx", "openai", "zeep.AsyncClient", "zeep.transports.AsyncTransport"})
 _BOTOCORE = frozenset({"botocore"})
 _AIOHTTP = frozenset({"aiohttp"})
 _SOCKET_HTTP = _REQUESTS | frozenset({"urllib3", "urllib", "http.client", "httplib2", "googleapiclient"})
@@ -190,13 +192,15 @@ def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
 
 def in_process(model: SemanticModel, site: CallSite, library: str, name: Optional[str] = None) -> bool:
     """Whether a call of ``name``, a client of ``library``, at ``site`` is answered by an active
-    test double, or is built on a fake connection (``connection_class=fakeredis.FakeConnection``),
+    test double (there, or at every use of the object it makes: ``around_uses``), or is built
+    on a fake connection (``connection_class=fakeredis.FakeConnection``),
     or names a URL answered in the process (``file://``, ``data:``)."""
     if _on_a_fake_connection(model, site) or names_local_resource(model, site) or _stubbed(model, site):
         return True
-    if not _may_mock(model):
+    if not (_may_mock(model) or _writes_local_scheme(model)):
         return False
-    return answered(_Mocks.of(model).around(site), library, name)
+    mocks = _Mocks.of(model)
+    return answered(mocks.around(site), library, name) or answered(mocks.around_uses(site), library, name)
 
 
 _ANY_LIBRARY = frozenset({"*"})  # what answers a request of a URL the process serves itself
@@ -224,25 +228,31 @@ def names_local_resource(model: SemanticModel, site: CallSite) -> bool:
     """Whether a request's URL (its first or second positional argument, or ``url=``), as
     written at the call or last assigned to the name it passes, starts with a scheme answered
     in the process (``file:``, ``data:``)."""
-    if not model.derived(names_local_resource, lambda: model.text is None or any(
-        scheme in model.text.lower() for scheme in _LOCAL_SCHEMES
-    )):
+    if not _writes_local_scheme(model):
         return False  # the file writes neither scheme: a byte scan, not a resolution per call
+    if model.call_name(site) in ZEEP_CLIENTS:
+        return False  # its WSDL read from a file: the operations go where the WSDL says
     args = site.node.args
     given = [a.value for a in args[:2] if a.keyword is None and not a.star]
     given += [a.value for a in args if a.keyword is not None and a.keyword.value == "url"]
     for expr in given:
-        head = _text_head(model.followed(expr, site.scope, site.order))
+        head = text_head(model.followed(expr, site.scope, site.order))
         if head is not None and head.lower().startswith(_LOCAL_SCHEMES):
             return True
     return False
 
 
-def _text_head(expr: cst.BaseExpression) -> Optional[str]:
+def _writes_local_scheme(model: SemanticModel) -> bool:
+    return model.derived(names_local_resource, lambda: model.text is None or any(
+        scheme in model.text.lower() for scheme in _LOCAL_SCHEMES
+    ))
+
+
+def text_head(expr: cst.BaseExpression) -> Optional[str]:
     """The text a string expression starts with: a literal, an f-string's leading text, the
     left side of ``+``."""
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        return _text_head(expr.left)
+        return text_head(expr.left)
     if isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringText):
         return expr.parts[0].value
     return string_of(expr)
@@ -280,6 +290,20 @@ def answered(mocked: Iterable[str], library: str, name: Optional[str]) -> bool:
         if entry == "socket" and library in _SOCKET_CLIENTS:
             return True
     return False
+
+
+def _first_read(func: cst.BaseExpression) -> cst.BaseExpression:
+    """The innermost attribute read of a called attribute chain (``client.service`` of
+    ``client.service.Op``)."""
+    while isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute):
+        func = func.value
+    return func
+
+
+def _class_like(func: cst.BaseExpression) -> bool:
+    """A callee spelled as a class is (``Client``, ``zeep.Client``)."""
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return name[:1].isupper()
 
 
 def _may_mock(model: SemanticModel) -> bool:
@@ -324,27 +348,40 @@ class _Mocks:
 
     def around_uses(self, site: CallSite) -> Libraries:
         """For an instance of a class kept in a local (``consumer = Consumer(...)``)
-        and only used to call its methods: what answers every one of those calls (the test
-        sends its requests inside ``with responses.RequestsMock():``, built the object before)."""
+        and only used to call its methods, or those of its parts (``client.service.Op()``):
+        what answers every one of those calls (the test sends its requests inside ``with
+        responses.RequestsMock():``, built the object before); also for an object made to be
+        handed at once to such an instance's maker (``Client(wsdl, transport=Transport())``)."""
+        outer = self._made_with(site)
+        if outer is not None:
+            site = outer
         scope = site.scope
         made = self.model.resolve(site.node.func, scope, site.order) if scope.function is not None else None
         if not (isinstance(made, ClassInfo) or (isinstance(made, QName) and made.name.rsplit(".", 1)[-1][:1].isupper())):
             return _NONE  # not a class, as far as the file tells (a request's answer is used anywhere)
         name = scope.name_bound_to(site.node)
-        if name is None or len(scope.bindings[name]) != 1:
-            return _NONE
-        uses = [
-            call for call in self.calls_in.get(id(scope), ())
-            if isinstance(call.node.func, cst.Attribute) and isinstance(call.node.func.value, cst.Name)
-            and call.node.func.value.value == name
-        ]
-        mentions = sum(1 for node in iter_nodes(scope.node) if isinstance(node, cst.Name) and node.value == name)
-        if not uses or mentions != len(uses) + 1:  # handed elsewhere: its other uses are not seen
-            return _NONE
-        common = self.around(uses[0])
+        reads = self.model.attribute_reads(scope, name) if name is not None else None
+        if not reads:
+            return _NONE  # handed elsewhere: its other uses are not seen
+        read_ids = {id(read) for read in reads}
+        uses = [call for call in self.calls_in.get(id(scope), ()) if id(_first_read(call.node.func)) in read_ids]
+        if len(uses) != len(reads):
+            return _NONE  # an attribute read that is no call of it (``binding = client.service._binding``)
+        common = self._answering(uses[0])
         for use in uses[1:]:
-            common &= self.around(use)
+            common &= self._answering(use)
         return common
+
+    def _made_with(self, site: CallSite) -> Optional[CallSite]:
+        """The construction that ``site``'s object is written as an argument of
+        (``Client(wsdl, transport=Transport())``)."""
+        outer = self.model.argument_of(site.node)
+        return outer if outer is not None and _class_like(outer.node.func) else None
+
+    def _answering(self, use: CallSite) -> Libraries:
+        """What answers a use of an object: the doubles around it, or the process itself (a
+        ``file://`` document, ``transport.load("file:///...")``)."""
+        return _ANY_LIBRARY if names_local_resource(self.model, use) else self.around(use)
 
     def through_replaced_client(self, site: CallSite) -> Libraries:
         """``client.request(...)`` on an object whose client the test, or the fixture of the

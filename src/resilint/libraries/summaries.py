@@ -7,7 +7,6 @@ DB scopes (transactions, held connections) with the calls made inside them."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import replace
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -991,31 +990,14 @@ def _kept_here(model: SemanticModel, site: CallSite) -> Optional[Tuple[str, ...]
     the function reads or calls: it is called on at once (``Api(...).url()``), or held by a
     local the function assigns it once and mentions elsewhere only to read an attribute
     (``oauth = SpotifyOAuth(...)``; ``oauth.get_authorize_url()``, ``oauth.cache_handler``)."""
-    node = site.node
     called_on = model.derived(_CALLED_ON, lambda: {
         id(other.node.func.value): other.node.func.attr.value for other in model.calls if isinstance(other.node.func, cst.Attribute)
     })
-    if id(node) in called_on:
-        return (called_on[id(node)],)
-    scope = site.scope
-    name = scope.name_bound_to(node) if scope.kind == "function" else None
-    if name is None or len(scope.bindings[name]) != 1:
-        return None
-    mentions, reads = model.derived((_CALLED_ON, id(scope.node)), lambda: _attributes_read(scope.node))
-    read = reads.get(name, [])
-    return tuple(dict.fromkeys(read)) if read and len(read) == mentions[name] - 1 else None
-
-
-def _attributes_read(root: cst.CSTNode) -> Tuple[Counter, Dict[str, List[str]]]:
-    """How often each name is mentioned below ``root``, and the attributes read on each."""
-    mentions: Counter = Counter()
-    reads: Dict[str, List[str]] = {}
-    for found in iter_nodes(root):
-        if isinstance(found, cst.Name):
-            mentions[found.value] += 1
-        elif isinstance(found, cst.Attribute) and isinstance(found.value, cst.Name):
-            reads.setdefault(found.value.value, []).append(found.attr.value)
-    return mentions, reads
+    if id(site.node) in called_on:
+        return (called_on[id(site.node)],)
+    name = site.scope.name_bound_to(site.node)
+    reads = model.attribute_reads(site.scope, name) if name is not None else None
+    return tuple(dict.fromkeys(read.attr.value for read in reads)) if reads else None
 
 
 _CALLED_ON = object()  # ``derived`` key: the methods called on the file's objects, by node

@@ -21,6 +21,8 @@ from resilint.libraries.clients import (
     CURL_DEFAULT,
     CURL_OPTIONS,
     SOCKET_CONNECT,
+    ZEEP_CLIENTS,
+    ZEEP_TRANSPORTS,
     TimeoutArgument,
     TimeoutSpec,
     client_method_names,
@@ -30,7 +32,7 @@ from resilint.libraries.clients import (
     local_by_default,
     spec_for,
 )
-from resilint.libraries.network_mocks import answered, in_process
+from resilint.libraries.network_mocks import answered, in_process, text_head
 from resilint.libraries.presign import CONSTRUCTIONS, names_no_service, signs, signs_only
 from resilint.libraries.request_timeouts import (
     SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
@@ -628,9 +630,45 @@ def test_server_calls(model: SemanticModel) -> FrozenSet[int]:
     return frozenset(
         node for site in model.calls
         if id(site.node) in made or sends_to_loopback(site, model) or own_route_url(site, model) is not None
-        or _names_no_server(model, site)
+        or _names_no_server(model, site) or _reads_wsdl_here(model, site)
         for node in (id(site.node), id(site.node.func))
     )
+
+
+def _reads_wsdl_here(model: SemanticModel, site: CallSite) -> bool:
+    """A zeep client made from a WSDL of the test's own: a file (a path, or a ``file://`` URL),
+    a document in memory (``io.StringIO``), or none (``Client(None)`` raises at once); or a
+    transport handed at once to such a client. The service it describes is the test's."""
+    name = model.call_name(site)
+    if name in ZEEP_TRANSPORTS:
+        outer = model.argument_of(site.node)
+        return outer is not None and _reads_wsdl_here(model, outer)
+    if name not in ZEEP_CLIENTS and name not in _ZEEP_DOCUMENTS:
+        return False
+    given = call_argument(site.node, "wsdl" if name in ZEEP_CLIENTS else "location", 0)
+    return given is not None and _local_document(model, given.value, site)
+
+
+def _local_document(model: SemanticModel, expr: cst.BaseExpression, site: CallSite) -> bool:
+    wsdl = model.followed(expr, site.scope, site.order)
+    if is_none(wsdl):
+        return True
+    if isinstance(wsdl, cst.Call) and isinstance(wsdl.func, cst.Attribute) and wsdl.func.attr.value in _STRING_METHODS:
+        wsdl = wsdl.func.value  # ``("file:///" + path).replace("\\", "/")``
+    head = text_head(wsdl)
+    if head is not None:
+        return "://" not in head or head.lower().startswith("file:")
+    made = model.call_site(wsdl) if isinstance(wsdl, cst.Call) else None
+    return made is not None and (model.call_name(made) in _LOCAL_DOCUMENTS or _reads_wsdl_here(model, made))
+
+
+_STRING_METHODS = frozenset({"replace", "strip", "format"})
+_ZEEP_DOCUMENTS = frozenset({"zeep.wsdl.Document", "zeep.wsdl.wsdl.Document"})
+# What makes a local document or the path of one.
+_LOCAL_DOCUMENTS = frozenset({
+    "io.StringIO", "io.BytesIO", "os.path.join", "os.path.abspath", "os.path.dirname", "pathlib.Path",
+    "pathlib.PurePath", "builtins.open",
+})
 
 
 def _names_no_server(model: SemanticModel, site: CallSite) -> bool:

@@ -156,6 +156,8 @@ _GETATTR = QName("builtins.getattr")
 _TYPE = QName("builtins.type")
 _CALLS_BY_SCOPE = object()  # ``derived`` key of the calls grouped by scope
 _SITES = object()  # ``derived`` key of the call sites by node
+_ARGUMENT_OF = object()  # ``derived`` key: the call sites a call is written as an argument of, by node
+_ATTRIBUTE_READS = object()  # ``derived`` key (with a scope's node) of its names' mentions and attribute reads
 
 
 @dataclass(eq=False)
@@ -1109,6 +1111,23 @@ class SemanticModel:
                     position += 1
         return _distinct(found)
 
+    def attribute_reads(self, scope: Scope, name: str) -> Optional[List[cst.Attribute]]:
+        """The mentions of a local that a function binds once, besides that binding, when each
+        reads an attribute of it (``name.x``, ``name.x.y()``); None when it is bound again or
+        mentioned otherwise (passed, returned, stored: its other uses are not seen)."""
+        if scope.kind != "function" or len(scope.bindings.get(name, ())) != 1:
+            return None
+        mentions, reads = self.derived((_ATTRIBUTE_READS, id(scope.node)), lambda: _names_read(scope.node))
+        found = reads.get(name, [])
+        return found if len(found) == mentions.get(name, 0) - 1 else None
+
+    def argument_of(self, node: cst.Call) -> Optional[CallSite]:
+        """The call that the call ``node`` is written as an argument of (``Client(wsdl,
+        transport=Transport())``)."""
+        return self.derived(_ARGUMENT_OF, lambda: {
+            id(arg.value): call for call in self.calls for arg in call.node.args if isinstance(arg.value, cst.Call)
+        }).get(id(node))
+
     def call_site(self, node: cst.CSTNode) -> Optional[CallSite]:
         """The call site of a call node of the file."""
         return self.derived(_SITES, lambda: {id(call.node): call for call in self.calls}).get(id(node))
@@ -1116,6 +1135,18 @@ class SemanticModel:
     def iter_calls(self) -> Iterator[Tuple[CallSite, Optional[str]]]:
         for call in self.calls:
             yield call, self.call_name(call)
+
+
+def _names_read(root: cst.CSTNode) -> Tuple[Dict[str, int], Dict[str, List[cst.Attribute]]]:
+    """How often each name is mentioned below ``root``, and the attribute reads of each."""
+    mentions: Dict[str, int] = {}
+    reads: Dict[str, List[cst.Attribute]] = {}
+    for found in iter_nodes(root):
+        if isinstance(found, cst.Name):
+            mentions[found.value] = mentions.get(found.value, 0) + 1
+        elif isinstance(found, cst.Attribute) and isinstance(found.value, cst.Name):
+            reads.setdefault(found.value.value, []).append(found)
+    return mentions, reads
 
 
 class _ModelBuilder:

@@ -104,7 +104,7 @@ class ExcessiveTimeout(ProjectRule):
     decorator on the test or its class, `.start()` in `setUp`), a requests call under
     `responses` or `requests-mock` (also a client that sends with requests: hvac, slumber,
     zeep, jira, python-gitlab), httpx under `respx` or pytest-httpx (also openai-python's
-    client), aiohttp under
+    client, and zeep's `AsyncClient` and `AsyncTransport`), aiohttp under
     `aioresponses`, HTTP under `httpretty` or a vcrpy cassette (`vcr.use_cassette`,
     `@pytest.mark.vcr`), a redis client or pool given fakeredis's
     `connection_class` (its server lives in the process); and a client function, method or class replaced
@@ -134,7 +134,11 @@ class ExcessiveTimeout(ProjectRule):
     the fixture of the file that gives it, replaces with a mock object (`client._session =
     mock.MagicMock()`, also `Mock`, `AsyncMock`, `create_autospec` or `mocker.MagicMock()`, set
     on an attribute named for a client: session, client, http, connection, transport, pool):
-    its construction and its methods' requests there. Fixtures defined in `conftest.py` are not seen.
+    its construction and its methods' requests there. A client (or project object) the test
+    keeps in a local and uses only to call its methods, or its parts' (`client.service.Op()`),
+    is covered where every one of those calls is, also when it is made before the mock (`client
+    = zeep.Client(wsdl, transport=Transport())`, then `with requests_mock.mock(): ...`); an
+    object it reads otherwise, passes or returns is not. Fixtures defined in `conftest.py` are not seen.
 
     ## Why is this bad?
     By Little's law (in-flight = arrival rate × time in system), a worker pool of 50 serving

@@ -262,7 +262,9 @@ class MissingTimeout(ProjectRule):
     read), or when no request through it is seen at all.
 
     A request whose URL is written with a scheme answered in the process (`file://`,
-    `data:`, at the call or in the name it passes) opens no socket and is not judged. Nor is
+    `data:`, at the call or in the name it passes) opens no socket and is not judged (a zeep
+    client's WSDL is no request: `zeep.Client("file:///srv/app/service.wsdl")` still sends
+    its operations to the address the WSDL gives, and is judged). Nor is
     an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
     file gives a timeout (`ftp.connect(host, 21, 10)`). In test code (the `test-code` setting),
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
@@ -300,8 +302,9 @@ class MissingTimeout(ProjectRule):
     (`session.request("get", httpbin.url)` on a `requests.Session` subclass, whose second
     argument is the URL), and for a client made there and kept in a name of one function
     whose only uses are such requests (`with urllib3.PoolManager() as http:
-    http.request("GET", "http://127.0.0.1:9090/all")`). A call to any other host from test
-    code still is.
+    http.request("GET", "http://127.0.0.1:9090/all")`); and for a zeep client made from a
+    WSDL of the test's own (a path, a `file://` URL, `os.path.join(...)`, an `io.StringIO`),
+    whose service is the test's. A call to any other host from test code still is.
 
     A project subclass of an `http.client` connection (or of `smtplib.SMTP`, `ftplib.FTP` …)
     is judged as its base when it only adds to it; one that defines its own `send` or
@@ -779,6 +782,15 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a WSDL read from disk describes a service elsewhere: its operations go there
+            """
+            import zeep
+            def soap(path):
+                return zeep.Client("file://" + path).service.Ping()
+            """,
+            line=3,
+        ),
         Invalid(
             # a subclass of the client that hands its keywords on (arq's ArqRedis, simplified)
             """
