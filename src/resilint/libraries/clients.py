@@ -9,7 +9,7 @@ against the signatures of CPython 3.9, 3.11 and 3.12 and of the libraries' curre
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -684,7 +684,7 @@ def unpacked_keyword(
             return None  # every dict the name may hold is written out, and none sets it
         if keys is not None and where is scope and isinstance(scope.node, cst.FunctionDef):
             for keyword in keywords:
-                set_later = _set_on_every_path(value.value, keyword, scope.node.body.body)
+                set_later = set_on_every_path(value.value, keyword, model, scope)
                 if set_later is not None:
                     return set_later  # ``kwargs["timeout"] = ...`` on every path of the function
             written, later = _mapping_keys(value.value, model, scope)  # type: ignore[misc]
@@ -715,10 +715,27 @@ def unpacked_keyword(
     return UNKNOWN_VALUE if followed else result
 
 
-def _set_on_every_path(name: str, key: str, stmts: Sequence[cst.BaseStatement]) -> Optional[cst.BaseExpression]:
+def set_on_every_path(name: str, key: str, model: SemanticModel, scope: Scope) -> Optional[cst.BaseExpression]:
+    """The value a function (``scope``) gives ``name[key]`` on every path through its body."""
+    if not isinstance(scope.node, cst.FunctionDef):
+        return None
+    return _set_on_every_path(name, key, scope.node.body.body, _holds_always(model, scope))
+
+
+def _set_on_every_path(
+    name: str, key: str, stmts: Sequence[cst.BaseStatement],
+    holds: Callable[[cst.BaseExpression], bool] = lambda test: False,
+) -> Optional[cst.BaseExpression]:
     """The value ``name[key] = value`` gives, when a statement of the block sets it on every
-    path through it (itself, or each branch of an ``if``/``else``): the first such value."""
+    path through it (itself, each branch of an ``if``/``else``, an ``if`` whose test ``holds``
+    always, or the body of a ``with`` or of a ``try`` that the calls after it share): the first
+    such value."""
     for stmt in stmts:
+        if isinstance(stmt, (cst.Try, cst.With)) or (isinstance(stmt, cst.If) and stmt.orelse is None and holds(stmt.test)):
+            found = _set_on_every_path(name, key, stmt.body.body, holds)
+            if found is not None:
+                return found
+            continue
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if (isinstance(small, cst.Assign) and len(small.targets) == 1
@@ -729,14 +746,30 @@ def _set_on_every_path(name: str, key: str, stmts: Sequence[cst.BaseStatement]) 
                             and string_of(target.slice[0].slice.value) == key):
                         return small.value
         elif isinstance(stmt, cst.If) and stmt.orelse is not None:
-            found = _set_on_every_path(name, key, stmt.body.body)
+            found = _set_on_every_path(name, key, stmt.body.body, holds)
             otherwise = (
-                _set_on_every_path(name, key, [stmt.orelse]) if isinstance(stmt.orelse, cst.If)
-                else _set_on_every_path(name, key, stmt.orelse.body.body)
+                _set_on_every_path(name, key, [stmt.orelse], holds) if isinstance(stmt.orelse, cst.If)
+                else _set_on_every_path(name, key, stmt.orelse.body.body, holds)
             )
             if found is not None and otherwise is not None:
                 return found
     return None
+
+
+# Library timeout objects: none defines ``__bool__`` or ``__len__``, so each is always true.
+TIMEOUT_OBJECTS = frozenset({"aiohttp.ClientTimeout", "httpx.Timeout", "urllib3.Timeout"})
+
+
+def _holds_always(model: SemanticModel, scope: Scope) -> Callable[[cst.BaseExpression], bool]:
+    """A test of a name or attribute that always holds: it can only be a library timeout
+    object (``if self._timeout:`` where ``__init__`` sets ``aiohttp.ClientTimeout(...)``),
+    which is never false."""
+    def holds(test: cst.BaseExpression) -> bool:
+        if not isinstance(test, (cst.Name, cst.Attribute)):
+            return False
+        values = model.resolve_all(test, scope, 1 << 62)
+        return bool(values) and all(model.type_name(value) in TIMEOUT_OBJECTS for value in values)
+    return holds
 
 
 def _set_as_callers_say(name: str, keys: Set[str], function: cst.FunctionDef) -> bool:

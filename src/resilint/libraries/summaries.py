@@ -16,7 +16,7 @@ from resilint.libraries.call_guards import attributes_passed, call_guards, calle
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import (
     CLIENT_CALLS, TIMEOUT_KEYWORDS, configures_elsewhere, keys_filled_in, local_mapping_keys, mapping_scope, returned_keys,
-    written_mapping,
+    set_on_every_path, written_mapping,
 )
 from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later, scheduled_coroutines
 from resilint.libraries.django_mail import settings_assigned
@@ -1181,7 +1181,12 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                     if _recorded(keyword):
                         evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                         values.append(_argument(model, evaluator, function, keyword, element.value, locate))
-                keywords.extend(sorted(later))  # given, with a value the summary does not keep
+                for keyword in sorted(later):
+                    keywords.append(keyword)  # given, with a value the summary keeps if it is the one on every path
+                    value = set_on_every_path(unpacked, keyword, model, where) if _recorded(keyword) else None
+                    if value is not None:
+                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                        values.append(_argument(model, evaluator, function, keyword, value, locate))
                 continue
             keys = local_mapping_keys(unpacked, model, where) if unpacked is not None and where is not None else None
             if keys is not None and not keys & TIMEOUT_KEYWORDS:

@@ -549,6 +549,13 @@ class SemanticModel:
                     if len(args) > 1 and not is_none(args[1].value):
                         yield from self.resolve_all(args[1].value, scope, order)
                     return
+            mapping_values = self.resolve_all(func.value, scope, order) if func.attr.value == "get" and len(args) == 2 else ()  # type: ignore[attr-defined]
+            if (mapping_values and all(isinstance(held, Param) for held in mapping_values)
+                    and isinstance(args[1].value, (cst.Name, cst.Attribute))):
+                # ``options.get("executor", RequestExecutor)`` of a mapping the callers pass: its
+                # entry, unknown here, or the default (as for ``executor or RequestExecutor``)
+                yield from self.resolve_all(args[1].value, scope, order)
+                return
         for callee in self.resolve_all(func, scope, order):
             if callee == _SUPER and (not args or self._own_super(args, scope, order)):
                 yield from self._super(scope)

@@ -195,6 +195,24 @@ class ExcessiveTimeout(ProjectRule):
     message = "timeout above max-timeout"
     triggers = TRIGGERS
     VALID = [
+        # the request's own timeout is set inside the ``try``, under a test of an attribute that
+        # is always a ClientTimeout, so never false (okta-sdk-python's HTTPClient)
+        """
+        import aiohttp
+        class HTTPClient:
+            def __init__(self, config):
+                self._timeout = aiohttp.ClientTimeout(total=config["requestTimeout"])
+            async def send(self, request):
+                try:
+                    params = {"method": request["method"], "url": request["url"]}
+                    if self._timeout:
+                        params["timeout"] = self._timeout
+                    async with aiohttp.ClientSession() as session:
+                        async with session.request(**params) as response:
+                            return await response.text()
+                except aiohttp.ClientError:
+                    return None
+        """,
         # whether the http client is given is the callers' choice: they may always give one
         """
         from googleapiclient import discovery
@@ -346,6 +364,28 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the request's timeout is set only when a flag says so: on the other path the
+            # session's 300 s default applies
+            """
+            import aiohttp
+            class HTTPClient:
+                def __init__(self, config):
+                    self._timeout = aiohttp.ClientTimeout(total=config["requestTimeout"])
+                    self.strict = config["strict"]
+                async def send(self, request):
+                    try:
+                        params = {"method": request["method"], "url": request["url"]}
+                        if self.strict:
+                            params["timeout"] = self._timeout
+                        async with aiohttp.ClientSession() as session:
+                            async with session.request(**params) as response:
+                                return await response.text()
+                    except aiohttp.ClientError:
+                        return None
+            """,
+            line=11,
+        ),
         Invalid(
             # openai-python's own alias of OpenAI (crewAI's vector search tool)
             """

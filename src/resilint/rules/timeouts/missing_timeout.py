@@ -325,7 +325,9 @@ class MissingTimeout(ProjectRule):
     choice between them, `{} if plain else {"context": ctx}`, `({"context": ctx}, {})[plain]`:
     the keys of either), and only unpacked, has the
     keys they show and those its items are set under (`q["auth"] = creds`; `kwargs["timeout"] = t`
-    on every path through the function gives the request that timeout) or that `q.update({...})`,
+    on every path through the function gives the request that timeout, also in the body of a
+    `with` or a `try`, or under a test that is always true: `if self._timeout:` where the class
+    sets it to an `aiohttp.ClientTimeout`, an `httpx.Timeout` or a `urllib3.Timeout`) or that `q.update({...})`,
     `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
     has what a function returns when each of its returns is such a dict (or a local built up
     that way and returned: `config = {...}`, `config["profile_name"] = ...`, `return config`),
