@@ -423,6 +423,11 @@ def _guard(model: SemanticModel, test: cst.BaseExpression, site: CallSite, funct
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
     subject = _subject(model, test.left, function)
+    normalised = subject is None
+    if normalised:
+        # ``method.lower() == "post"``, or after ``method = method.lower()``: whichever case
+        # the callers write the constant in
+        subject = _case_folded(test.left, site, function)
     if subject is None:
         return None
     comparison = test.comparisons[0]
@@ -435,7 +440,31 @@ def _guard(model: SemanticModel, test: cst.BaseExpression, site: CallSite, funct
         kind = "in" if isinstance(operator, (cst.Equal, cst.Is)) else "not in"
     else:
         return None
+    if values is not None and normalised:
+        values = tuple(dict.fromkeys(
+            ("str", case(str(value[1]))) for value in values if value[0] == "str" for case in (str.lower, str.upper, str.title)
+        )) if all(value[0] == "str" for value in values) else None
     return (subject, kind, values) if values is not None else None
+
+
+_CASE_FOLDS = frozenset({"lower", "upper", "casefold"})
+
+
+def _case_folded(expr: cst.BaseExpression, site: CallSite, function: FunctionInfo) -> Optional[str]:
+    """The parameter whose text ``expr`` is in one case: ``method.lower()``, or a local only
+    ever assigned that (``method = method.lower()``, ``verb = method.upper()``)."""
+    if isinstance(expr, cst.Name):
+        bindings = site.scope.bindings.get(expr.value, []) if site.scope.function is function else []
+        assigned = [binding for binding in bindings if binding.parameter is None]
+        if len(assigned) != 1 or assigned[0].expr is None or len(bindings) - len(assigned) > 1:
+            return None
+        expr = assigned[0].expr
+    if not (isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Attribute)
+            and expr.func.attr.value in _CASE_FOLDS and isinstance(expr.func.value, cst.Name)):
+        return None
+    name = expr.func.value
+    bindings = function.scope.bindings.get(name.value, [])
+    return name.value if bindings and bindings[0].parameter is not None else None
 
 
 def _subject(model: SemanticModel, expr: cst.BaseExpression, function: FunctionInfo) -> Optional[str]:

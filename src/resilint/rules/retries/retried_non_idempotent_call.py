@@ -115,7 +115,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     (`index_pool.request("POST", ...)` with `index_pool = urllib3.PoolManager(...)` there) is
     a client like one of the file. A POST in a branch no caller in the project takes is not
     reported: `def send_query(q, method="GET"): if method == "GET": ... else: post(...)` when
-    every call of `send_query` leaves `method` at `"GET"`, also when its headers come from its
+    every call of `send_query` leaves `method` at `"GET"` (also when the test reads it in one
+    case: `method.lower() == "post"`, or after `method = method.lower()`), also when its headers come from its
     callers' `**kwargs` and the finding would go to them (a function nothing in the project
     calls may be called from outside, and is judged as written). A key
     generated inside it (`uuid.uuid4()` in the decorated function or loop body, or a helper of
@@ -265,6 +266,25 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # the POST branch tests the method in one case, and no retried caller takes it
+        # (shodan-python's ``_request``)
+        """
+        import time, requests
+        SESSION = requests.Session()
+        def _request(path, params, method="get"):
+            method = method.lower()
+            if method == "post":
+                return SESSION.post(path, params, timeout=5).json()
+            return SESSION.get(path, params=params, timeout=5).json()
+        def search(query):
+            for attempt in range(3):
+                try:
+                    return _request("/search", {"q": query})
+                except requests.RequestException:
+                    time.sleep(attempt)
+        def create_alert(name):
+            return _request("/alert", {"name": name}, method="POST")
+        """,
         # a parameter whose default names only idempotent methods
         """
         from urllib3.util.retry import Retry
@@ -697,6 +717,24 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the retried caller asks for the POST, in capitals, of a method tested in lower case
+            """
+            import time, requests
+            SESSION = requests.Session()
+            def _request(path, params, method="get"):
+                if method.lower() == "post":
+                    return SESSION.post(path, params, timeout=5).json()
+                return SESSION.get(path, params=params, timeout=5).json()
+            def create_alert(name):
+                for attempt in range(3):
+                    try:
+                        return _request("/alert", {"name": name}, method="POST")
+                    except requests.RequestException:
+                        time.sleep(attempt)
+            """,
+            line=10,
+        ),
         Invalid(
             # the method a choice written out, POST unless the caller asks for GET (pywikibot)
             """
