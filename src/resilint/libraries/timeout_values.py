@@ -240,7 +240,7 @@ class TimeoutEvaluator:
         if isinstance(expr, cst.Name) and expr.value not in ("True", "False"):
             assigned = self.follow(expr)
             if assigned is None:
-                return None
+                return self._none_on_a_path(expr) if depth == 0 else None
             value = self.evaluate(assigned, False, depth + 1)
             if value is None:
                 return None
@@ -274,6 +274,19 @@ class TimeoutEvaluator:
             reason = "float('inf')" if isinstance(expr, cst.Call) else "infinite"
             return TimeoutValue((Phase("", None, reason),), literal=False, scalar=False)
         return TimeoutValue((Phase("", found[0]),), literal=found[1], scalar=True)
+
+    def _none_on_a_path(self, name: cst.Name) -> Optional[TimeoutValue]:
+        """A local that an arm of an ``if``/``elif``/``else`` chain sets to ``None``, or that is
+        ``None`` before a chain whose arms may all leave it (``timeout = None`` / ``if raw:
+        timeout = int(raw)``): on that path it waits forever, as ``int(raw) if raw else None``."""
+        reaching = self.model.reaching(name.value, self.scope, self.order)
+        if len(reaching) < 2 or reaching[0].scope is not self.scope:
+            return None
+        nones = [binding for binding in reaching if is_none(binding.expr)]
+        if not nones:
+            return None
+        reason = f"{name.value} is None (no timeout at all) on one of the paths that set it"
+        return TimeoutValue((Phase("", None, reason),), literal=False, scalar=False, chosen=True)
 
     def _either(self, expr: cst.IfExp, at_site: bool, depth: int) -> Optional[TimeoutValue]:
         """``7 if proxies else None``: a branch that waits forever makes the value unbounded

@@ -278,6 +278,9 @@ class SemanticModel:
         # The arms of each ``if``/``elif``/``else`` chain, by the orders their code runs at:
         # (chain, arm index, first order, last order); only one arm of a chain runs.
         self.arms: List[Tuple[int, int, int, int]] = []
+        # The chains that end with an ``else``, by how many arms they have: one of those arms
+        # always runs (in any other chain, maybe none does).
+        self.complete_chains: Dict[int, int] = {}
         self._arms_cache: Dict[int, Tuple[Tuple[int, int], ...]] = {}
         self._parsed_annotations: Dict[str, Optional[cst.BaseExpression]] = {}
         self._derived: Dict[object, object] = {}
@@ -412,8 +415,10 @@ class SemanticModel:
     def _branch_bindings(self, bindings: Sequence[Binding], index: int, order: int) -> Tuple[Binding, ...]:
         """The bindings before ``order`` that reach it when the latest ones sit in the arms of an
         ``if``/``elif``/``else`` chain that the read is not in: one per arm, each arm's latest
-        (``if key: client = OpenAI(...)`` / ``elif shared: client = state.client``), the latest
-        last. An assignment in another arm of a chain the read is inside never reaches it."""
+        (``if key: client = OpenAI(...)`` / ``elif shared: client = state.client``), and the
+        one before the chain unless every arm of a chain ending with ``else`` assigns the name,
+        the latest last. An assignment in another arm of a chain the read is inside never
+        reaches it."""
         found: List[Binding] = []
         chain: Optional[int] = None
         taken: Set[int] = set()
@@ -422,8 +427,8 @@ class SemanticModel:
                 continue  # another arm of a chain the read is in
             arm = self._arm_outside(binding.order, order)
             if arm is None or (chain is not None and arm[0] != chain):
-                if not found:
-                    found.append(binding)
+                if not found or (chain is not None and self.complete_chains.get(chain) != len(taken)):
+                    found.append(binding)  # (some arm, or no arm, of the chain may run without assigning it)
                 break  # it runs whenever the read does (or belongs to another chain): earlier ones are overwritten
             if arm[1] in taken:
                 continue  # an earlier assignment of an arm already counted
@@ -1203,6 +1208,7 @@ class _ModelBuilder:
             if other is not None:
                 self.model.arms.append((chain, index, start, other[2] - 1))
                 self.model.arms.append((other[0], other[1], other[2], self.order))
+                self.model.complete_chains[chain] = other[1] + 1
                 return
         elif isinstance(orelse, cst.If):
             self.model.arms.append((chain, index, start, self._tested_at.pop(id(orelse), self.order)))

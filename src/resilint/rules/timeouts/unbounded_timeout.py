@@ -38,8 +38,12 @@ class UnboundedTimeout(ProjectRule):
       `asyncio.timeout_at(None)`, `async_timeout.timeout(None)`, `anyio.fail_after(None)`.
 
     A choice with a `None` branch (`timeout = 7 if proxies else None`, or `args.timeout or
-    None`, None whenever the option is 0 or unset) waits forever on that
-    path, and the message says when; for a generic wait it is the program's own choice (no
+    None`, None whenever the option is 0 or unset; also written as statements: a local set
+    to `None` in one arm of an `if`/`elif`/`else` chain, or set to `None` before an `if` that
+    may leave it so, `if timeout == 0: timeout = None`) waits forever on that
+    path, and the message says when (or that one of the paths sets it to `None`); a `None`
+    that every arm of an `if`/`else` replaces, or that `if timeout is None: timeout = 30`
+    replaces, is not; for a generic wait it is the program's own choice (no
     deadline unless one is configured) and is not flagged, nor is a call of a project wrapper
     whose `timeout=None` default reaches a generic wait (`def wait_for_task_run(run_id,
     timeout=None): with anyio.move_on_after(timeout): ...`: it waits for the work to finish
