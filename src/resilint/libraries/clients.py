@@ -13,6 +13,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 import libcst as cst
 
+from resilint.libraries.timeout_values import TIMEOUT_OBJECTS
 from resilint.lint.canonical import ALIASES
 from resilint.lint.nodes import keys_set_on, parameter_names, string_of
 from resilint.lint.semantic import FunctionInfo, Scope, SemanticModel
@@ -756,14 +757,10 @@ def _set_on_every_path(
     return None
 
 
-# Library timeout objects: none defines ``__bool__`` or ``__len__``, so each is always true.
-TIMEOUT_OBJECTS = frozenset({"aiohttp.ClientTimeout", "httpx.Timeout", "urllib3.Timeout"})
-
-
 def _holds_always(model: SemanticModel, scope: Scope) -> Callable[[cst.BaseExpression], bool]:
     """A test of a name or attribute that always holds: it can only be a library timeout
     object (``if self._timeout:`` where ``__init__`` sets ``aiohttp.ClientTimeout(...)``),
-    which is never false."""
+    which defines neither ``__bool__`` nor ``__len__``, so is never false."""
     def holds(test: cst.BaseExpression) -> bool:
         if not isinstance(test, (cst.Name, cst.Attribute)):
             return False

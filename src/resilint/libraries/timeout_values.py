@@ -64,6 +64,10 @@ class TimeoutValue:
         return max(known, key=lambda p: p.seconds) if known else None  # type: ignore[arg-type,return-value]
 
 
+# The libraries' timeout objects, by their canonical names.
+TIMEOUT_OBJECTS = frozenset({"aiohttp.ClientTimeout", "httpx.Timeout", "urllib3.Timeout"})
+
+
 class TimeoutEvaluator:
     def __init__(self, model: SemanticModel, scope: Scope, order: int) -> None:
         self.model = model
@@ -102,6 +106,8 @@ class TimeoutEvaluator:
         binding = function.own_attribute(expr) if function is not None else None
         if binding is None or function is None or function.owner is None or expr.attr.value in function.owner.scope.bindings:  # type: ignore[attr-defined]
             return None
+        if isinstance(binding.expr, cst.Call):  # ``self._timeout = aiohttp.ClientTimeout(...)``
+            return binding if self.qualified(binding.expr.func) in TIMEOUT_OBJECTS else None
         return binding if isinstance(binding.expr, (cst.Integer, cst.Float, cst.Name)) else None
 
     # --- numbers ---------------------------------------------------------------------------
@@ -211,6 +217,11 @@ class TimeoutEvaluator:
         """One phase of a split timeout, and whether it is a literal at the call site."""
         if is_none(expr):
             return Phase(name, None, f"{name}=None" if name else "None"), False
+        if isinstance(expr, cst.IfExp):  # ``total=t if t > 0 else None``
+            for side, holds in ((expr.body, "true"), (expr.orelse, "false")):
+                if is_none(side):
+                    when = f"when `{code_of(expr.test, limit=40)}` is {holds}"
+                    return Phase(name, None, f"{name}=None {when}" if name else f"None {when}"), False
         found = self.number(expr, at_site)
         if found is None:
             if isinstance(expr, (cst.Name, cst.Attribute)) and at_site:
@@ -251,6 +262,10 @@ class TimeoutEvaluator:
             shown = code_of(assigned, limit=None)
             via = f"{expr.value} = {shown}" if len(shown) <= 40 else expr.value
             return TimeoutValue(phases, literal=False, scalar=value.scalar, via=via, chosen=value.chosen)
+        if isinstance(expr, cst.Attribute):
+            assigned = self.follow(expr)  # ``self._timeout``, set once to a timeout object
+            if isinstance(assigned, cst.Call):
+                return self.evaluate(assigned, False, depth + 1)
         if isinstance(expr, (cst.Tuple, cst.List)):
             return self._tuple(expr, at_site)
         if isinstance(expr, cst.IfExp):
@@ -392,7 +407,8 @@ class TimeoutEvaluator:
             if (total is None or total.unbounded) and (sock_read is None or sock_read.unbounded):
                 reason = "aiohttp.ClientTimeout with no total and no sock_read"
                 if total is not None:
-                    reason = f"aiohttp.ClientTimeout({total.unbounded if total.unbounded == 'total=0' else 'total=None'}) with no sock_read"
+                    shown = total.unbounded if total.unbounded == "total=0" or " when " in str(total.unbounded) else "total=None"
+                    reason = f"aiohttp.ClientTimeout({shown}) with no sock_read"
                 return TimeoutValue((Phase("total", None, reason),), False, False)
         bounded = [p for p in phases if not p.unbounded]
         scalar = set(by_name) == {"total"} and bounded and bounded[0].seconds is not None

@@ -38,7 +38,9 @@ class UnboundedTimeout(ProjectRule):
       `asyncio.timeout_at(None)`, `async_timeout.timeout(None)`, `anyio.fail_after(None)`.
 
     A choice with a `None` branch (`timeout = 7 if proxies else None`, or `args.timeout or
-    None`, None whenever the option is 0 or unset; also written as statements: a local set
+    None`, None whenever the option is 0 or unset; also for a phase,
+    `aiohttp.ClientTimeout(total=t if t > 0 else None)`, and in a timeout object a method's
+    class sets once on `self` and passes as `timeout=self._timeout`; also written as statements: a local set
     to `None` in one arm of an `if`/`elif`/`else` chain, or set to `None` before an `if` that
     may leave it so, `if timeout == 0: timeout = None`) waits forever on that
     path, and the message says when (or that one of the paths sets it to `None`); a `None`
@@ -183,6 +185,23 @@ class UnboundedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the class keeps a ClientTimeout whose total is None unless configured above 0
+            # (okta-sdk-python's HTTPClient: the SDK's default requestTimeout is 0)
+            """
+            import aiohttp
+            class HTTPClient:
+                def __init__(self, config):
+                    timeout = config["requestTimeout"]
+                    self._timeout = aiohttp.ClientTimeout(total=timeout if timeout > 0 else None)
+                async def send(self, url):
+                    async with aiohttp.ClientSession() as session:
+                        async with session.get(url, timeout=self._timeout) as response:
+                            return await response.text()
+            """,
+            line=8,
+            message="total=None when `timeout > 0` is false",
+        ),
         Invalid(
             # a default the wrapper fills in for callers that pass none
             """
