@@ -11,8 +11,8 @@ import libcst as cst
 from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import (
-    compared_sides, compared_texts, outcome_polarity, polls_state, refused_request, status_membership, status_polarity,
-    statuses_going_round,
+    compared_sides, compared_texts, outcome_polarity, polls_state, raised_on_polled_state, refused_request,
+    status_membership, status_polarity, statuses_going_round,
 )
 from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
@@ -774,6 +774,8 @@ def is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order:
     types = handler.type
     elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
     names = [rec.expr_name(e, scope, order) for e in elements]
+    if all(raised_on_polled_state(rec, e, scope, order) for e in elements):
+        return False  # ``except SessionLockedException:`` that the module raises only on a state it read
     return not all(n in NOT_FAILURES for n in names) and not _only_interrupted(rec, handler, scope, order)
 
 

@@ -307,6 +307,25 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a wait for a lock another session holds: the loop catches only the error its module
+        # raises when the state it read says so (napalm's EOS driver)
+        """
+        import time
+        class SessionLockedException(Exception):
+            pass
+        class Driver:
+            def _lock(self):
+                sessions = self.device.run_commands(["show configuration sessions"])[0]["sessions"]
+                if [name for name, s in sessions.items() if s["state"] == "pending"]:
+                    raise SessionLockedException("Session is already in use")
+            def obtain_lock(self, wait_time):
+                start = time.time()
+                while time.time() - start < wait_time:
+                    try:
+                        return self._lock()
+                    except SessionLockedException:
+                        time.sleep(1)
+        """,
         # aiohttp-retry options with a random term
         """
         from aiohttp_retry import JitterRetry, RetryClient
