@@ -829,6 +829,8 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
                 return True
             if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in expression_nodes(node.test)):
                 return True  # ``if attempt and e.code == 517: sleep(1) else: raise``: the error decides
+        if isinstance(node, cst.If) and name is not None and _spends_on_other_errors(node, name, counters):
+            return True
         if name is None:
             continue
         for part in expression_nodes(node) if isinstance(node, (cst.Expr, cst.Assign, cst.AnnAssign, cst.If, cst.Return, cst.Raise)) else ():
@@ -839,6 +841,26 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
                         return True
         if isinstance(node, cst.For) and any(isinstance(p, cst.Name) and p.value == name for p in expression_nodes(node)):
             return True
+    return False
+
+
+def _spends_on_other_errors(node: cst.If, name: str, counters: Set[str]) -> bool:
+    """``if isinstance(e, Retryable): ... else: retries_left = 0``: a chain of tests of the
+    error whose arm for the other errors spends the attempt counter, so they leave at once."""
+    if not any(isinstance(n, cst.Name) and n.value == name for n in expression_nodes(node.test)):
+        return False
+    orelse = node.orelse
+    while isinstance(orelse, cst.If):
+        orelse = orelse.orelse
+    if not isinstance(orelse, cst.Else):
+        return False
+    for stmt in block(orelse.body):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                        and small.targets[0].target.value in counters and isinstance(small.value, cst.Integer)
+                        and small.value.value == "0"):
+                    return True
     return False
 
 

@@ -48,7 +48,8 @@ class RetryOnAnyError(Rule):
     default does: `printfn(e)` with `printfn=print`, or a function of the file that only logs,
     prints and sleeps, raising and answering nothing), and so does one that leaves on a condition
     other than its attempt count, also as a side of an `or` (`if error not in RETRYABLE_ERRORS
-    or attempt == 4: break`). Loops that ask for new input, take the next item of a queue or
+    or attempt == 4: break`), or that tests the error's type and spends the attempt counter on
+    every other type (`if isinstance(e, socket.error): ... else: retries_left = 0`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover; `i += 1; continue`
     in the handler of a loop that works on `rows[i]`) or watch a polled
     state are not retry loops (see RES203), nor is a retried function, celery task or RQ job
@@ -111,6 +112,26 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # the handler tests the error's type and spends the counter on every other type, which
+        # then leaves at once (pyvmomi's SessionOrientedStub)
+        """
+        import socket, time
+        from http.client import HTTPException
+        def invoke(stub, retry_count=4):
+            retries_left = retry_count
+            while True:
+                try:
+                    return stub.call()
+                except Exception as e:
+                    if isinstance(e, (socket.error, HTTPException)):
+                        time.sleep(0.1)
+                    else:
+                        retries_left = 0
+                    if retries_left > 0:
+                        retries_left -= 1
+                        continue
+                    raise e
+        """,
         # a wait for a count the process itself keeps, until an assertion holds (bolt-python's
         # mock server helper): a poll, not a retry
         """
