@@ -1,5 +1,6 @@
 """Project classes that are a library client: a class of the file that extends one and whose
-``__init__``, if it has one, passes its arguments on to the base's (``class
+``__init__``, if it has one, passes its arguments on to the base's, or makes a connecting
+client that never gets a timeout (``class
 Email(Progress, smtplib.SMTP)``, patroni's ``class PatroniPoolManager(urllib3.PoolManager)``,
 ``class JobRedis(redis.asyncio.Redis)`` handing its ``**kwargs`` to ``super().__init__``).
 Making one makes that client, judged as the client is, with the arguments it is given.
@@ -46,7 +47,10 @@ def forwarded_client(model: SemanticModel, site: CallSite) -> Optional[str]:
     if base in CONNECTING_CLASSES and any(_replaces(cls, method) for method in CONNECTS):
         return None  # it connects its own way (a socket pair in a test), judged where it does
     init = [b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)]
-    return base if not init or (len(init) == 1 and _only_forwards(init[0], _settings(base))) else None
+    settings = _settings(base)
+    if not init or (len(init) == 1 and _only_forwards(init[0], settings)):
+        return base
+    return base if len(init) == 1 and base in CONNECTING_CLASSES and _never_timed(cls, init[0], settings) else None
 
 
 def _replaces(cls: ClassInfo, method: str) -> bool:
@@ -87,6 +91,23 @@ def _only_forwards(init: FunctionInfo, settings: FrozenSet[str]) -> bool:
     if [a.star for a in call.args if a.star] != ["*", "**"]:
         return False
     return not any(_names(part) & settings for statement in statements[1:] for part in iter_nodes(statement))
+
+
+def _never_timed(cls: ClassInfo, init: FunctionInfo, settings: FrozenSet[str]) -> bool:
+    """``def __init__(self, host, context, thumbprint=None): ...; HTTPSConnection.__init__(self,
+    host=host, context=context)``: an ``__init__`` with parameters of its own (no ``*args`` or
+    ``**kwargs``) that makes the base once, in a class that names none of the client's
+    timeout settings: whatever its makers pass, the connection it makes has no timeout."""
+    node = init.node
+    if not isinstance(node, cst.FunctionDef) or isinstance(node.params.star_arg, cst.Param) or node.params.star_kwarg is not None:
+        return False
+    made = [
+        part for part in iter_nodes(node.body) if isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute)
+        and part.func.attr.value == "__init__"
+    ]
+    return len(made) == 1 and not any(a.star for a in made[0].args) and not any(
+        _names(part) & settings for part in iter_nodes(cls.node)
+    )
 
 
 def _hands_kwargs_on(node: cst.FunctionDef, settings: FrozenSet[str]) -> bool:

@@ -964,11 +964,18 @@ class _ProjectJudge:
         if any(_replaces(module.functions.get(f"{cls}.{method}"), method) for method in CONNECTS):
             return None  # it connects its own way, judged where it does
         init = module.functions.get(f"{cls}.__init__")
+        made = [step for step in init.calls if step.target.endswith(".__init__")] if init is not None else []
         forwards = init is None or (
-            len(init.calls) == 1 and init.calls[0].target.endswith(".__init__") and init.calls[0].arguments is not None
-            and init.calls[0].arguments.star and init.calls[0].arguments.forwards_kwargs
+            len(init.calls) == 1 and len(made) == 1 and made[0].arguments is not None
+            and made[0].arguments.star and made[0].arguments.forwards_kwargs
         )
-        return base if forwards else None
+        # or it makes the base once with arguments of its own, none a timeout, in a class that
+        # sets none (``client_subclasses._never_timed``)
+        never_timed = init is not None and len(made) == 1 and made[0].arguments is not None and not (
+            made[0].arguments.star or made[0].arguments.double_star or "timeout" in made[0].arguments.keywords
+            or "timeout" in init.parameters or any(name.startswith(f"{cls}.") and name.endswith(".timeout") for name in module.values)
+        )
+        return base if forwards or never_timed else None
 
     def _socket_default_before(self, function: FunctionSummary) -> bool:
         """Whether importing the module of ``function`` sets a socket default for the process."""

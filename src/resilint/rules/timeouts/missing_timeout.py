@@ -307,7 +307,11 @@ class MissingTimeout(ProjectRule):
     whose service is the test's. A call to any other host from test code still is.
 
     A project subclass of an `http.client` connection (or of `smtplib.SMTP`, `ftplib.FTP` …)
-    is judged as its base when it only adds to it; one that defines its own `send` or
+    is judged as its base when it only adds to it, also when its `__init__` takes parameters
+    of its own, none of them a timeout, and makes the base with them once, in a class that
+    sets no timeout (`HTTPSConnection.__init__(self, host=host, context=context)` after
+    keeping a certificate's thumbprint: whatever its makers pass, it waits the socket
+    default); one that defines its own `send` or
     `connect` without calling the base's (a test's connection answered from a socket pair)
     opens its connection its own way, and the calls it makes there are judged instead.
 
