@@ -1945,12 +1945,13 @@ class _Judge:
 
     def library_post(self, call: Call, near: str) -> Optional[_Problem]:
         """A call the project resolves to a library's POST or PATCH (an entry of a dispatch
-        dict, a ``partial``) that passes no headers."""
+        dict, a ``partial``, a session another module's factory makes) that passes no headers
+        and is no OAuth token request."""
         graph = self.graph
         if not graph.is_project_name(call.target) or graph.resolve(call.target, near) is not None:
             return None
         args = call.arguments
-        if args is None or "headers" in args.keywords or args.double_star:
+        if args is None or "headers" in args.keywords or args.double_star or _passes_token_body(call, {"data", "json"}):
             return None
         for held in graph.values.of(call.target, near):
             if held.kind in ("object", "partial"):
@@ -2081,9 +2082,9 @@ def _sends_token_body(steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> bool:
     or by position (``post(url, body)`` into ``def post(url, data=None, **kw)``)."""
     wanted: Set[Any] = {"data", "json"}
     for caller, call in reversed(steps):  # from the request's function out
-        refs = [ref for slot, ref in call.passed if slot in wanted]
-        if ("token",) in refs:
+        if _passes_token_body(call, wanted):
             return True
+        refs = [ref for slot, ref in call.passed if slot in wanted]
         # what the wrapper's caller hands it there: its parameters passed on, by keyword or by
         # position, and the keywords of its own ``**kwargs`` passed on whole
         own = {ref[1][len(caller.name) + 2:-1] for ref in refs if ref[0] == "ref" and ref[1].startswith(f"{caller.name}.(")}
@@ -2094,6 +2095,11 @@ def _sends_token_body(steps: Tuple[Tuple[FunctionSummary, Call], ...]) -> bool:
         if not wanted:
             return False
     return False
+
+
+def _passes_token_body(call: Call, slots: Set[Any]) -> bool:
+    """Whether ``call`` passes an OAuth token request's body in one of ``slots``."""
+    return any(ref == ("token",) for slot, ref in call.passed if slot in slots)
 
 
 def _passes_no_headers(call: Call) -> bool:

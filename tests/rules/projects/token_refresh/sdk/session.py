@@ -1,0 +1,5 @@
+import requests
+
+
+def pinned_session():
+    return requests.session()
