@@ -762,10 +762,19 @@ def _holds_always(model: SemanticModel, scope: Scope) -> Callable[[cst.BaseExpre
     object (``if self._timeout:`` where ``__init__`` sets ``aiohttp.ClientTimeout(...)``),
     which defines neither ``__bool__`` nor ``__len__``, so is never false."""
     def holds(test: cst.BaseExpression) -> bool:
-        if not isinstance(test, (cst.Name, cst.Attribute)):
+        function = scope.function
+        if isinstance(test, cst.Attribute) and function is not None:
+            binding = function.own_attribute(test)
+            bindings = [binding] if binding is not None else []
+        elif isinstance(test, cst.Name):
+            bindings = list(model.reaching(test.value, scope, 1 << 62))
+        else:
             return False
-        values = model.resolve_all(test, scope, 1 << 62)
-        return bool(values) and all(model.type_name(value) in TIMEOUT_OBJECTS for value in values)
+        # set to such an object on every path (a parameter or an annotation may be None)
+        return bool(bindings) and all(
+            isinstance(b.expr, cst.Call) and model.qualified_name(b.expr.func, b.scope, b.order) in TIMEOUT_OBJECTS
+            for b in bindings
+        )
     return holds
 
 

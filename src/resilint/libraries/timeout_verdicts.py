@@ -1018,7 +1018,7 @@ class _ProjectJudge:
             if (facts.presign == "signs" or paths) and all(path is not None and signs(path) for path in paths):
                 continue  # it only signs URLs: nothing goes over the network
             given = _given(call.arguments, spec)
-            place = given.place if judgement.at_value and given is not None else call.place
+            place = _verdict_place(judgement, given, call)
             yield ProjectVerdict(judgement.code, place, judgement.message)
 
     def _constructions(self, targets: Collection[str]) -> Iterator[Tuple[ModuleSummary, Call, str, ObjectFacts, TimeoutSpec]]:
@@ -1196,7 +1196,7 @@ class _ProjectJudge:
             factory = self.graph.resolve(base, near)
             related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
             given = _given(args, spec)
-            place = given.place if judgement.at_value and given is not None else call.place
+            place = _verdict_place(judgement, given, call)
             origin = importer or _origin(self._defined_by(base))
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({origin})", related)]
         partial = self.through_partial(call, near) if self.partial_clients() else None
@@ -1248,7 +1248,7 @@ class _ProjectJudge:
             if judgement is None:
                 return []
             given = _given(call.arguments, spec)
-            place = given.place if judgement.at_value and given is not None else call.place
+            place = _verdict_place(judgement, given, call)
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} (through `functools.partial`: `{_short(call.target)}`)")]
         return None
 
@@ -1271,7 +1271,7 @@ class _ProjectJudge:
     ) -> Optional[ProjectVerdict]:
         args = call.arguments
         assert args is not None
-        if not self._made_with(call, callee, forward) or not self._may_send_kept(call, caller, forward):
+        if not self._made_with(call, callee, forward) or not self._may_send_kept(call, callee, caller, forward):
             return None
         wrappers = [callee.name, *(owner.name for owner, _ in forward.path)]
         if any(answered(call.mocked, forward.spec.library, name) for name in [forward.client, *wrappers]) or (
@@ -1520,11 +1520,13 @@ class _ProjectJudge:
             return True
         return method_class in self.graph.values.lineage(call.target)
 
-    def _may_send_kept(self, call: Call, caller: Optional[FunctionSummary], forward: Forward) -> bool:
+    def _may_send_kept(
+        self, call: Call, init: FunctionSummary, caller: Optional[FunctionSummary], forward: Forward,
+    ) -> bool:
         """For an object its maker keeps to itself (``Call.kept``) and whose ``__init__`` only
-        stores the timeout for another method to send with: whether an attribute the maker
-        reads or calls on it may run that method (``SpotifyOAuth(...)`` used only for
-        ``get_authorize_url()`` never posts)."""
+        stores the timeout for another method to send with: whether the ``__init__`` itself, or
+        an attribute the maker reads or calls on the object, may run that method
+        (``SpotifyOAuth(...)`` used only for ``get_authorize_url()`` never posts)."""
         sender = next((owner for owner, _ in forward.path if not owner.name.endswith(".__init__")), None)
         if call.kept is None or caller is None or sender is None:
             return True
@@ -1534,7 +1536,7 @@ class _ProjectJudge:
             return True
         cls = made.pop()
         lineage = values.lineage(cls)
-        todo: List[FunctionSummary] = []
+        todo: List[FunctionSummary] = [init]
         for attribute in call.kept:
             method = next((found for base in lineage if (found := self.graph.class_method(base, attribute))), None)
             if method is not None:
@@ -1820,6 +1822,15 @@ def _taken_by_presence(call: Call, forward: Forward) -> bool:
     args = call.arguments
     guards = forward.path[0][1].guards if forward.path else ()
     return args is not None and any(test == "true" and subject in args.keywords for subject, test, _ in guards)
+
+
+def _verdict_place(judgement: Judgement, given: Optional[Argument], call: Call) -> Place:
+    """Where a verdict on a call goes: at the value, when the verdict is about the value and
+    the call writes it; else at the call (a value set elsewhere, ``params["timeout"] = t``
+    before ``session.request(**params)``, may serve several calls, each judged on its own)."""
+    if judgement.at_value and given is not None and call.place.line <= given.place.line <= call.place.end_line:
+        return given.place
+    return call.place
 
 
 def _no_server_named(args: Optional[Arguments], spec: TimeoutSpec, forwarded: bool = False) -> bool:

@@ -281,6 +281,8 @@ class SemanticModel:
         # The chains that end with an ``else``, by how many arms they have: one of those arms
         # always runs (in any other chain, maybe none does).
         self.complete_chains: Dict[int, int] = {}
+        # The test of each chain's first arm.
+        self.chain_tests: Dict[int, cst.BaseExpression] = {}
         self._arms_cache: Dict[int, Tuple[Tuple[int, int], ...]] = {}
         self._parsed_annotations: Dict[str, Optional[cst.BaseExpression]] = {}
         self._derived: Dict[object, object] = {}
@@ -427,7 +429,10 @@ class SemanticModel:
                 continue  # another arm of a chain the read is in
             arm = self._arm_outside(binding.order, order)
             if arm is None or (chain is not None and arm[0] != chain):
-                if not found or (chain is not None and self.complete_chains.get(chain) != len(taken)):
+                if not found or (
+                    chain is not None and self.complete_chains.get(chain) != len(taken)
+                    and not _tests_unset(self.chain_tests.get(chain), binding.name)
+                ):
                     found.append(binding)  # (some arm, or no arm, of the chain may run without assigning it)
                 break  # it runs whenever the read does (or belongs to another chain): earlier ones are overwritten
             if arm[1] in taken:
@@ -882,6 +887,10 @@ class SemanticModel:
         if isinstance(base, Instance):
             if isinstance(base.of, ClassInfo):
                 return self._class_attribute(base.of, attr, instance=True)
+            if base.of in _NAMESPACES and base.site is not None:
+                written = self._namespace_attribute(base, attr)
+                if written:
+                    return written
             return (QName(canonical_name(f"{base.of}.{attr}")),)
         if isinstance(base, ClassInfo):
             return self._class_attribute(base, attr, instance=False)
@@ -890,6 +899,18 @@ class SemanticModel:
             # project pass, which tells whether it runs the task here
             return (QName(f"{self._local_name(base.qualname)}.{attr}"),)
         return ()
+
+    def _namespace_attribute(self, base: Instance, attr: str) -> Values:
+        """What the file sets an attribute of a namespace object to (``state =
+        threading.local()``; ``state.session = requests.Session()``), wherever it reads it."""
+        found: List[Value] = []
+        for target, binding in self.attribute_writes:
+            if identifier(target.attr.value) == attr and any(
+                isinstance(held, Instance) and held.site is base.site
+                for held in self.resolve_all(target.value, binding.scope, binding.order)
+            ):
+                found.extend(self.binding_values(binding))
+        return _distinct(found)
 
     def _class_attribute(
         self, cls: ClassInfo, attr: str, *, instance: bool, depth: int = 0, of: Optional[ClassInfo] = None,
@@ -1149,6 +1170,22 @@ class SemanticModel:
             yield call, self.call_name(call)
 
 
+def _tests_unset(test: Optional[cst.BaseExpression], name: str) -> bool:
+    """``if session is None:`` / ``if not session:``: an ``if`` that fills the name in when it is
+    unset, so what it held before reaches on only when it is already set (a lazy cache, whose
+    value is what the ``if`` makes); also with another condition (``if schema and not
+    transport:``)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _tests_unset(test.left, name) or _tests_unset(test.right, name)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return isinstance(test.expression, cst.Name) and test.expression.value == name
+    return (
+        isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == name
+        and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, (cst.Is, cst.Equal))
+        and is_none(test.comparisons[0].comparator)
+    )
+
+
 def _names_read(root: cst.CSTNode) -> Tuple[Dict[str, int], Dict[str, List[cst.Attribute]]]:
     """How often each name is mentioned below ``root``, and the attribute reads of each."""
     mentions: Dict[str, int] = {}
@@ -1189,6 +1226,8 @@ class _ModelBuilder:
         if id(node) in self._elifs:
             self._tested_at[id(node)] = self.order  # the arm before it ended here
         chain, index = self._elifs.pop(id(node), (id(node), 0))
+        if index == 0:
+            self.model.chain_tests[chain] = node.test
         self._arm_of[id(node.body)] = (chain, index)
         if isinstance(node.orelse, cst.If):
             self._elifs[id(node.orelse)] = (chain, index + 1)
@@ -1568,6 +1607,8 @@ def names_http_method(expr: cst.BaseExpression) -> bool:
 
 # Reads of one keyword from a ``**kwargs`` mapping.
 _KEYWORD_READS = frozenset({"pop", "get", "setdefault"})
+# Objects whose attributes are whatever the program sets on them.
+_NAMESPACES = frozenset({"threading.local", "types.SimpleNamespace"})
 
 
 def _distinct(values: Iterable[Value]) -> Values:

@@ -774,9 +774,16 @@ def is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order:
     types = handler.type
     elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
     names = [rec.expr_name(e, scope, order) for e in elements]
-    if all(raised_on_polled_state(rec, e, scope, order) for e in elements):
+    if all(_project_error(rec, name) and raised_on_polled_state(rec, e, scope, order) for e, name in zip(elements, names)):
         return False  # ``except SessionLockedException:`` that the module raises only on a state it read
     return not all(n in NOT_FAILURES for n in names) and not _only_interrupted(rec, handler, scope, order)
+
+
+def _project_error(rec: Recogniser, name: Optional[str]) -> bool:
+    """An error class of the project (its package's), not a library's: a library raises its
+    own on a failed transfer too (``urllib.error.ContentTooShortError`` on a short read)."""
+    package = rec.model.module_name.split(".", 1)[0]
+    return bool(name and package) and name.split(".", 1)[0] == package  # type: ignore[union-attr]
 
 
 _LOCAL_ERRNOS = frozenset({"errno.EINTR", "errno.EEXIST"})

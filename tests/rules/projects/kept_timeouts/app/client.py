@@ -57,3 +57,18 @@ class OAuth:
 
     def cached_token(self):
         return self.access_token("cached")
+
+
+class Checked:
+    # PyMISP: the constructor itself asks the server for its version
+    def __init__(self, url, timeout=None):
+        self.url = url
+        self.timeout = timeout
+        self.session = requests.Session()
+        self.version = self.server_version()
+
+    def server_version(self):
+        return self.session.get(self.url + "/version", timeout=self.timeout).json()
+
+    def describe(self):
+        return "client of " + self.url

@@ -43,3 +43,10 @@ def kept_elsewhere():
 def method_handed_on(use):
     oauth = OAuth("id")  # expect: RES102 "the default `requests_timeout=None` of `OAuth`"
     use(oauth.access_token)
+
+
+def description(url):
+    from app.client import Checked
+
+    checked = Checked(url)  # expect: RES102 "the default `timeout=None` of `Checked`"
+    return checked.describe()
