@@ -702,7 +702,8 @@ def unpacked_keyword(
             value, followed = assigned, True
     if isinstance(value, cst.Call) and model is not None and scope is not None:
         keys = _written_keys(value, model, scope, order)  # ``**self._connection_kwargs()``
-        return None if keys is not None and not keys & settings else UNKNOWN_VALUE
+        # (a local assigned it may have had keys added since: ``kw.update(kwargs)``)
+        return None if keys is not None and not keys & settings and not followed else UNKNOWN_VALUE
     if not isinstance(value, cst.Dict):
         return UNKNOWN_VALUE
     result: object = None
