@@ -86,12 +86,15 @@ class FunctionInfo:
     def own_attribute(self, expr: cst.BaseExpression) -> Optional["Binding"]:
         """For ``self.name`` in a method (``self`` its first parameter): the one assignment of
         that attribute in its class; None when the class sets it more than once, or never."""
-        params = self.node.params.params if isinstance(self.node, cst.FunctionDef) else ()
-        if (self.owner is None or not params or not isinstance(expr, cst.Attribute) or not isinstance(expr.value, cst.Name)
-                or expr.value.value != params[0].name.value):
+        if self.owner is None or not isinstance(expr, cst.Attribute) or not self.on_self(expr):
             return None
         bindings = self.owner.instance_attributes.get(expr.attr.value, [])
         return bindings[0] if len(bindings) == 1 else None
+
+    def on_self(self, expr: cst.Attribute) -> bool:
+        """``self.name``: an attribute of the method's first parameter."""
+        params = self.node.params.params if isinstance(self.node, cst.FunctionDef) else ()
+        return bool(params) and isinstance(expr.value, cst.Name) and expr.value.value == params[0].name.value
 
 
 @dataclass(eq=False)

@@ -27,7 +27,9 @@ class ExcessiveTimeout(ProjectRule):
       values, or `None` on some path, is not one value and is not judged; Django's
       `django.conf.settings.HTTP_TIMEOUT` is what the settings modules give it, see RES102),
       an attribute its class sets once, to a number or a constant (`self.timeout = 60` in
-      `__init__`, then `timeout=self.timeout` in a method), a parameter default its `__init__`
+      `__init__`, then `timeout=self.timeout` in a method; or `HTTP_TIMEOUT = 40` in the class
+      body, which no method sets, read as `self.HTTP_TIMEOUT`: the value for that class's
+      instances), a parameter default its `__init__`
       keeps there (`__init__(self, cfg, timeout=120)`, or a constant another module defines,
       `timeout=DEFAULT_TIMEOUT`; also for the requests of a subclass in
       another module, made without a timeout: `LlamaCppClient(cfg)`; not where the object
@@ -364,6 +366,20 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a number the class body sets, read through ``self`` (superdesk's AP media service)
+            """
+            import requests
+            class APMediaFeedingService:
+                HTTP_TIMEOUT = 40
+                def __init__(self):
+                    self.session = requests.Session()
+                def products(self, url):
+                    return self.session.get(url, timeout=self.HTTP_TIMEOUT)
+            """,
+            line=7,
+            message="40 s",
+        ),
         Invalid(
             # the request's timeout is set only when a flag says so: on the other path the
             # session's 300 s default applies
