@@ -86,6 +86,22 @@ def find_loops(rec: Recogniser) -> None:
             rec.scopes.append(RetryScope(rec.add(policy), "loop", loop, loop, sample.scope.enclosing_function))
 
 
+def _one_pass(loop: cst.While, body: Sequence[cst.BaseStatement]) -> bool:
+    """``while not got_result and tries < n: ... if not got_result: raise RequestTimeout(...)``:
+    the body ends by leaving on a part of the loop's own test, and nothing in it goes round
+    early (``continue``), so no pass is followed by another."""
+    last = body[-1] if body else None
+    if not (isinstance(last, cst.If) and last.orelse is None and leaves(block(last.body))):
+        return False
+    test = loop.test
+    parts = [test]
+    while isinstance(parts[0], cst.BooleanOperation) and isinstance(parts[0].operator, cst.And):
+        parts = [parts[0].left, parts[0].right, *parts[1:]]
+    if not any(last.test.deep_equals(part) for part in parts):
+        return False
+    return not has_continue(body)
+
+
 def _pause_loops(rec: Recogniser, loop: cst.CSTNode, within: List[CallSite]) -> List[CallSite]:
     """The sleeps of loops inside ``loop`` that only pause, in slices (``for i in range(10): if
     self.should_stop: return; time.sleep(0.1)``): a pause of the outer loop, told as each slice."""
@@ -202,6 +218,8 @@ def _handwritten(
         loop.test.value, (cst.Call, cst.Await)
     ):
         return None  # ``while job := queue.next_job():``: each pass takes a new item, until none is left
+    if isinstance(loop, cst.While) and _one_pass(loop, body):
+        return None  # every pass that would go round leaves at its end: one attempt, nothing retried
     requeue = requeued_item(body)
     if requeue is None and takes_new_work(rec, body, calls):
         return None  # a worker: each pass fetches new work, the failed one is not repeated

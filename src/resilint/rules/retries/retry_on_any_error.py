@@ -52,7 +52,9 @@ class RetryOnAnyError(Rule):
     every other type (`if isinstance(e, socket.error): ... else: retries_left = 0`). Loops that ask for new input, take the next item of a queue or
     of the list they loop on (`while hosts: host = hosts.pop(0)`, failover; `i += 1; continue`
     in the handler of a loop that works on `rows[i]`) or watch a polled
-    state are not retry loops (see RES203), nor is a retried function, celery task or RQ job
+    state are not retry loops (see RES203), nor is a `while` loop whose body ends by leaving on
+    a part of the loop's own test (`while not got_result and tries < 3: ...; if not got_result:
+    raise RequestTimeout(...)`): it makes one attempt, nor is a retried function, celery task or RQ job
     that only computes (`1 / 0` in a test of the retries: no call, no attribute read) or only
     makes an object of the file whose construction does only local work, nor a
     retry of one attempt (`stop_after_attempt(1)`, `max_tries=1`, celery's `max_retries=0`:
@@ -112,6 +114,24 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # the body ends by raising whenever the loop would go round: one attempt
+        # (pyTelegramBotAPI's asyncio helper)
+        """
+        import aiohttp
+        async def process(session, url, retries=3):
+            got_result = False
+            current_try = 0
+            while not got_result and current_try < retries:
+                current_try += 1
+                try:
+                    async with session.get(url, timeout=aiohttp.ClientTimeout(total=20)) as resp:
+                        got_result = True
+                        return await resp.json()
+                except Exception as e:
+                    print(e)
+                if not got_result:
+                    raise TimeoutError(url)
+        """,
         # the handler tests the error's type and spends the counter on every other type, which
         # then leaves at once (pyvmomi's SessionOrientedStub)
         """
