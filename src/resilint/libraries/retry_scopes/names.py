@@ -127,6 +127,8 @@ LOCAL_MODULES = (
     "datetime.", "calendar.", "zoneinfo.", "dateutil.", "pytz.", "email.utils.", "wsgiref.handlers.format_date_time",
     # parsing and formatting text, and markup given as text
     "urllib.parse.", "html.", "shlex.", "locale.", "bs4.",
+    # validating and making up values in this process (Django's validators, Faker)
+    "django.core.validators.", "faker.",
     # importing and inspecting this program's modules
     "importlib.", "pkgutil.", "inspect.",
     # in-process queues, events and locks, and the wait that bounds them (its awaited call is

@@ -116,7 +116,7 @@ class UnboundedRetry(Rule):
     Selenium or Playwright drives on this machine (also an element or page object the file
     cannot type, in a module that imports one of them: `field.click()`,
     `page.find_by_xpath(...)`), computing in the process (drawing a random name, hashing,
-    decompressing, decoding, joining text), a function of the file that does only such
+    decompressing, decoding, joining text, Django's validators, Faker), a function of the file that does only such
     things (also one that calls itself again, an interpreter's loop, and makes the errors it
     raises, `raise ExtractorError("...")`, with a class of any module)): it retries nothing
     another service does. Nor is a read loop on an open connection
@@ -214,6 +214,20 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a value drawn until Django's validator accepts it: nothing leaves the process (shuup)
+        """
+        from django.core.validators import ValidationError, validate_email
+        def random_email(fake):
+            while True:
+                email = fake.email()
+                try:
+                    validate_email(email)
+                except ValidationError:
+                    pass
+                else:
+                    break
+            return email
+        """,
         # the error refuses the input, and the handler renames what it names, in a loop of its
         # own, before trying the changed text again (PyMISP's YARA export)
         """
