@@ -222,7 +222,7 @@ def refused_request(test: cst.BaseExpression, otherwise: bool = False) -> bool:
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return False
     left, target = test.left, test.comparisons[0]
-    if not _reads_status_of(left, _STATUS_ATTRIBUTES):
+    if not _reads_status_of(left, _REFUSAL_ATTRIBUTES):
         return False
     codes = status_codes(target.comparator)
     matches = (cst.NotEqual, cst.NotIn) if otherwise else (cst.Equal, cst.In)
@@ -416,6 +416,8 @@ def _texts(node: cst.BaseExpression) -> List[str]:
 # --- a catch-all retry that still gives up on the failed statuses it checks -----------------
 
 _STATUS_ATTRIBUTES = frozenset({"status", "status_code", "status_int"})
+# And an API error's copy of it, compared with a refusal's status (``ex.error_code == 429``).
+_REFUSAL_ATTRIBUTES = _STATUS_ATTRIBUTES | {"error_code", "http_status"}
 
 
 def stops_on_status(model: "SemanticModel", policy: "Policy") -> bool:

@@ -297,6 +297,9 @@ def _handwritten(
             policy.retry_on = Setting(ON_ANY, policy.handlers[0], "")
         else:
             policy.retry_on = Setting(UNKNOWN if UNKNOWN in kinds else ON_SPECIFIC)
+        # each goes round only when the error says the server refused the request (a lost
+        # response raises something else, which leaves the loop)
+        policy.guards_non_idempotent = all(_round_on_refusal(h) for h in handlers)
     else:
         policy.retry_on = Setting(ON_STATUS, status_ifs[0])
         # it goes round only on statuses with which the server refused the request (429): a
@@ -1056,6 +1059,17 @@ _SETTINGS = re.compile(r"timeout|retr|attempt|backoff|delay", re.IGNORECASE)
 _REFUSAL_WORDS = re.compile(
     r"conflict|already exists|already in use|duplicate|unique|is taken|smaller|too large|too big|too many", re.IGNORECASE,
 )
+
+
+def _round_on_refusal(handler: cst.ExceptHandler) -> bool:
+    """``except ApiError as e: if e.error_code == 429: sleep(...) else: raise``: the handler's
+    first statement tests the error's status for a refusal (429, 408 …) and raises otherwise."""
+    statements = block(handler.body)
+    first = statements[0] if statements else None
+    if not isinstance(first, cst.If) or not refused_request(first.test):
+        return False
+    otherwise = block(first.orelse.body) if isinstance(first.orelse, cst.Else) else statements[1:]
+    return bool(otherwise) and leaves(otherwise)
 
 
 def _refused_by_message(handler: cst.ExceptHandler) -> bool:

@@ -144,8 +144,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     `**kwargs`: `post(TOKEN_URL, body)` into `def post(url, data=None, **kw)`): it mints a
     token, and sent again mints another. Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
-    goes round only on a 429 (or 408, 425, 418) status, or on a 401 (or 407) after logging in
-    again, or a loop without a `try` whose exits leave it on every status but some 4xx ones
+    goes round only on a 429 (or 408, 425, 418) status, also read off the error it catches
+    (`except ApiError as e: if e.error_code == 429: sleep(...) else: raise`), or on a 401 (or
+    407) after logging in again, or a loop without a `try` whose exits leave it on every status but some 4xx ones
     (`if r.status_code in (200, 204): return`; `if r.status_code != 400 or late: raise`, or a
     chain `if r.status_code == 400: pass` ... `else: raise`: it goes round only on the 400 with
     which the server refused it), a project decorator's layer that retries only other errors than those the
@@ -266,6 +267,29 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # the loop goes round only when the API error carries a 429: the server refused the
+        # request, and a lost response raises requests' own error (pyTelegramBotAPI's antiflood)
+        """
+        import time, requests
+        class ApiException(Exception):
+            def __init__(self, result):
+                super().__init__(result["description"])
+                self.error_code = result["error_code"]
+        def send_message(chat_id, text):
+            result = requests.post("https://api.example/sendMessage", data={"chat_id": chat_id, "text": text}, timeout=5).json()
+            if not result["ok"]:
+                raise ApiException(result)
+            return result
+        def antiflood(chat_id, text):
+            for _ in range(4):
+                try:
+                    return send_message(chat_id, text)
+                except ApiException as ex:
+                    if ex.error_code == 429:
+                        time.sleep(1)
+                    else:
+                        raise
+        """,
         # the POST branch tests the method in one case, and no retried caller takes it
         # (shodan-python's ``_request``)
         """
