@@ -147,6 +147,11 @@ class RequestFinder:
         func = node.func
         if name in METHOD_CALLS:
             return METHOD_CALLS[name], name, None
+        chosen = next((n for n in map(normalise, self.model.call_names(call)[1:]) if n in METHOD_CALLS), None)
+        if chosen is not None and isinstance(func, cst.Name):
+            # ``send = session.get`` / ``if body: send = session.post`` / ``send(url, ...)``: the
+            # POST it may be
+            return METHOD_CALLS[chosen], chosen, None
         if name is not None and keyword_keyed(name):
             return "POST", name, None
         if name in REQUEST_CALLS:

@@ -742,6 +742,25 @@ class RetriedNonIdempotentCall(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the method is picked by an ``if`` that rebinds it, on a session the caller may
+            # give, and the function calls itself again on a 5xx (googlemaps' Client._request)
+            """
+            import requests
+            class Client:
+                def __init__(self, requests_session=None):
+                    self.session = requests_session or requests.Session()
+                def _request(self, url, post_json=None, retry_counter=0):
+                    requests_method = self.session.get
+                    if post_json is not None:
+                        requests_method = self.session.post
+                    response = requests_method(url, json=post_json, headers={"User-Agent": "gm"}, timeout=5)
+                    if response.status_code in (500, 503, 504) and retry_counter < 3:
+                        return self._request(url, post_json, retry_counter + 1)
+                    return response.json()
+            """,
+            line=9,
+        ),
+        Invalid(
             # the retried caller asks for the POST, in capitals, of a method tested in lower case
             """
             import time, requests
@@ -1975,7 +1994,10 @@ class _Judge:
         if not graph.is_project_name(call.target) or graph.resolve(call.target, near) is not None:
             return None
         args = call.arguments
-        if args is None or "headers" in args.keywords or args.double_star or _passes_token_body(call, {"data", "json"}):
+        headers = next((ref for slot, ref in call.passed if slot == "headers"), None)
+        if ("headers" in args.keywords if args is not None else True) and (headers is None or headers[:2] != ("headers", "missing")):
+            return None  # headers that may carry a key (a mapping written without one is read)
+        if args is None or args.double_star or _passes_token_body(call, {"data", "json"}):
             return None
         for held in graph.values.of(call.target, near):
             if held.kind in ("object", "partial"):
