@@ -67,7 +67,7 @@ from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.lint.canonical import canonical_name
 from resilint.lint.nodes import dotted_name, keyword_args, parameter_names, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel
-from resilint.lint.summary import AUTOUSE
+from resilint.lint.summary import AUTOUSE, PROJECT_DOUBLE
 from resilint.lint.traversal import iter_nodes
 
 Libraries = FrozenSet[str]
@@ -161,6 +161,26 @@ _REQUEST_METHODS = frozenset({"request", "send", "get", "post", "put", "patch", 
 _MODULE_SETUP = frozenset({"setUpModule", "setup_module"})
 
 
+def mock_classes(model: SemanticModel) -> Dict[str, List[str]]:
+    """The classes of the file that keep a test double on while active: they define
+    ``__enter__`` and make one of the mocks above (``self._mocker = requests_mock.Mocker()``,
+    entered in ``__enter__``), with what that double answers."""
+    if not _may_mock(model):
+        return {}
+    found: Dict[str, List[str]] = {}
+    for cls in model.classes:
+        if "__enter__" not in cls.scope.bindings:
+            continue
+        answered_here: Set[str] = set()
+        for node in iter_nodes(cls.node):
+            if isinstance(node, cst.Call):
+                site = model.call_site(node)
+                answered_here |= mock_libraries(model.call_name(site)) if site is not None else _NONE
+        if answered_here:
+            found[model.name_of(cls) or cls.qualname] = sorted(answered_here)
+    return found
+
+
 def mock_libraries(name: Optional[str]) -> Libraries:
     """The client libraries a mock of this qualified name keeps in process (empty: not a mock)."""
     if name is None:
@@ -174,7 +194,7 @@ def mock_libraries(name: Optional[str]) -> Libraries:
 
 # A file that mentions none of these has no mock to look for; a patch needs one of the
 # patching words too.
-_MOCK_WORDS = ("moto", "mock_", "Mock(", "create_autospec", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(", "vcr")
+_MOCK_WORDS = ("moto", "mock_", "Mock(", "Mocker", "create_autospec", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(", "vcr")
 _PATCH_WORDS = (("mock", "monkeypatch"), ("patch", "setattr"))
 
 
@@ -188,6 +208,12 @@ def mocked_libraries(model: SemanticModel, site: CallSite) -> Libraries:
         return _NONE
     mocks = _Mocks.of(model)
     return mocks.around(site) | mocks.around_uses(site) | mocks.through_replaced_client(site)
+
+
+def under_project_double(model: SemanticModel, site: CallSite) -> bool:
+    """Whether a class of another module named as a test double is active at ``site``
+    (``@HttpMocker()``): only the project pass can tell what it answers."""
+    return _may_mock(model) and any(entry.startswith(PROJECT_DOUBLE) for entry in _Mocks.of(model).around(site))
 
 
 def in_process(model: SemanticModel, site: CallSite, library: str, name: Optional[str] = None) -> bool:
@@ -290,6 +316,12 @@ def answered(mocked: Iterable[str], library: str, name: Optional[str]) -> bool:
         if entry == "socket" and library in _SOCKET_CLIENTS:
             return True
     return False
+
+
+def _may_be_double(name: Optional[str]) -> bool:
+    """A class named as a test double (``HttpMocker``, ``MockServer``)."""
+    last = (name or "").rsplit(".", 1)[-1]
+    return last[:1].isupper() and "mock" in last.lower()
 
 
 def _first_read(func: cst.BaseExpression) -> cst.BaseExpression:
@@ -491,7 +523,10 @@ class _Mocks:
         name = self.model.name_of(value) or self.model.type_name(value)
         if isinstance(expr, cst.Call) and name in _PATCHERS:
             return self.patched(expr, _PATCHERS[name], scope, order)
-        return mock_libraries(name)
+        found = mock_libraries(name)
+        if not found and isinstance(expr, cst.Call) and isinstance(value, QName) and _may_be_double(name):
+            return frozenset({PROJECT_DOUBLE + value.name})  # (a class of another module, maybe a double)
+        return found
 
     def patched(self, call: cst.Call, kind: str, scope: Scope, order: int) -> Libraries:
         """What a patching call replaces: qualified names of library objects (a library, for an

@@ -22,7 +22,7 @@ from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.django_signals import model_receivers
 from resilint.libraries.http_requests import RequestFinder, Unsafe
-from resilint.libraries.network_mocks import conftest_fixtures, mocked_libraries
+from resilint.libraries.network_mocks import conftest_fixtures, mock_classes, mocked_libraries
 from resilint.libraries.retry_scopes import (
     Policy,
     RetryScope,
@@ -325,6 +325,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     summary.receivers = list(dict.fromkeys(model_receivers(model)))
     summary.fixtures = conftest_fixtures(model)
     summary.servers = conftest_servers(model)
+    summary.mock_classes = mock_classes(model)
     for name, bindings in model.module_scope.bindings.items():
         imported = list(dict.fromkeys(b.imported for b in bindings if b.imported is not None))
         if imported:

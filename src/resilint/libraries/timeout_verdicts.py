@@ -32,7 +32,7 @@ from resilint.libraries.clients import (
     local_by_default,
     spec_for,
 )
-from resilint.libraries.network_mocks import answered, in_process, text_head
+from resilint.libraries.network_mocks import answered, in_process, text_head, under_project_double
 from resilint.libraries.presign import CONSTRUCTIONS, names_no_service, signs, signs_only
 from resilint.libraries.request_timeouts import (
     SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
@@ -55,7 +55,8 @@ from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, kwargs_name, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
 from resilint.lint.summary import (
-    CALLED, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, Ref, summary_refs,
+    CALLED, PROJECT_DOUBLE, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, Ref,
+    summary_refs,
 )
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.value_flow import a_request, own_parameter, passed_at, split_last
@@ -457,6 +458,8 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
                 and verdict.node is site.node.func and name not in TIMED_REQUESTS):
             # unless this module or one its import runs sets a process-wide default (the project pass)
             verdict = replace(verdict, deferred=True)
+        if verdict is not None and under_project_double(model, site):
+            verdict = replace(verdict, deferred=True)  # the project pass tells whether that class is a double
         if verdict is not None:
             verdicts.append(replace(verdict, client=name, spec=spec))
     return verdicts
@@ -778,6 +781,7 @@ class _ProjectJudge:
         self._in_reported_files = [function for function in self.graph.functions if reported(function.place.path)]
         verdicts: List[ProjectVerdict] = [
             *self.signing_clients(), *self.timed_clients(), *self.socket_default_clients(), *self.own_route_clients(),
+            *self.doubled_clients(),
         ]
         for function in self._in_reported_files:
             # A client call of the file itself is judged with the file; another object the same
@@ -915,6 +919,20 @@ class _ProjectJudge:
                 if judgement is not None and judgement.code == "RES101":
                     reported.add(call.place)
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)
+
+    def doubled_clients(self) -> Iterator[ProjectVerdict]:
+        """The client calls under a class of another module named as a test double
+        (``@HttpMocker()``), which their own file left to this pass: reported as their file
+        would, unless that class keeps a double on that answers them (``PROJECT_DOUBLE`` entries
+        left in ``Call.mocked`` are those of no such class)."""
+        for function in self._in_reported_files:
+            for call in function.calls:
+                spec = self.spec(call.target) if any(entry.startswith(PROJECT_DOUBLE) for entry in call.mocked) else None
+                if spec is None or call.arguments is None or answered(call.mocked, spec.library, call.target):
+                    continue
+                judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
+                if judgement is not None:
+                    yield ProjectVerdict(judgement.code, _verdict_place(judgement, _given(call.arguments, spec), call), judgement.message)
 
     def own_route_clients(self) -> Iterator[ProjectVerdict]:
         """The test code's requests to a URL a function of another module makes, or that a

@@ -37,7 +37,7 @@ from resilint.lint.config import is_test_code
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import (
-    AUTOUSE, CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
+    AUTOUSE, CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_DOUBLE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
     ModuleSummary, Place, Ref,
 )
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, QUERYSET_STEPS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
@@ -140,9 +140,9 @@ class ProjectGraph:
         # The functions whose layers and calls the graph completes with other modules' facts are
         # its own copies: the summaries it is given stay as their files made them (a language
         # server runs the pass again over the same summaries after every edit).
-        self.summaries: List[ModuleSummary] = _with_conftest_doubles(_joined_writes([
+        self.summaries: List[ModuleSummary] = _with_project_doubles(_with_conftest_doubles(_joined_writes([
             _completed_copy(s) if _may_complete(s) else s for s in _implementations(summaries)
-        ]))
+        ])))
         self.functions: List[FunctionSummary] = []
         self._modules: Dict[str, List[ModuleSummary]] = {}  # primary and other names
         self._by_name: Dict[str, List[FunctionSummary]] = {}
@@ -1467,6 +1467,41 @@ def _with_conftest_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary
                 changed = True
                 function = replace(function, calls=[
                     replace(call, mocked=tuple(sorted(set(call.mocked) | doubles))) for call in function.calls
+                ])
+            functions[name] = function
+        found.append(replace(summary, functions=functions) if changed else summary)
+    return found
+
+
+def _with_project_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
+    """The summaries with the calls made under a project class that keeps a test double on
+    (``ModuleSummary.mock_classes``; ``@HttpMocker()``, ``with HttpMocker():``) given what it
+    answers in their ``mocked``, for the entries the files left for this pass
+    (``PROJECT_DOUBLE``); the class found by its name, through the modules that re-export it."""
+    doubles = {name: answered for s in summaries for name, answered in s.mock_classes.items()}
+    if not doubles:
+        return summaries
+    modules = {s.module: s for s in summaries}
+
+    def answered(name: str, hops: int = 0) -> Tuple[str, ...]:
+        if name in doubles:
+            return tuple(doubles[name])
+        module, _, last = name.rpartition(".")
+        imported = modules[module].imports.get(last) if module in modules else None
+        return answered(imported, hops + 1) if imported is not None and hops < 5 else ()
+
+    found = []
+    for summary in summaries:
+        functions: Dict[str, FunctionSummary] = {}
+        changed = False
+        for name, function in summary.functions.items():
+            if any(entry.startswith(PROJECT_DOUBLE) for call in function.calls for entry in call.mocked):
+                changed = True
+                function = replace(function, calls=[
+                    replace(call, mocked=tuple(sorted({
+                        library for entry in call.mocked
+                        for library in ((answered(entry[len(PROJECT_DOUBLE):]) or (entry,)) if entry.startswith(PROJECT_DOUBLE) else (entry,))
+                    }))) for call in function.calls
                 ])
             functions[name] = function
         found.append(replace(summary, functions=functions) if changed else summary)

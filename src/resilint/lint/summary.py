@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 68
+SUMMARY_VERSION = 69
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -324,6 +324,13 @@ def subjects_of(guard: Guard) -> Iterator[str]:
             yield from subjects_of(inner)
 
 
+# What a decorator or ``with`` item of a class another module may define as a test double
+# gives the calls under it in ``Call.mocked`` (``@HttpMocker()``): this prefix and the class's
+# name, which the project pass replaces with what that class keeps in process
+# (``ModuleSummary.mock_classes``).
+PROJECT_DOUBLE = "double:"
+
+
 @dataclass(frozen=True, **_SLOTS)
 class Call:
     """A call made by a function: ``target`` is the callee's qualified name as far as the file
@@ -519,6 +526,10 @@ class ModuleSummary:
     # And those that give their tests a server of this machine (``return live_server``, a URL
     # of 127.0.0.1): a test's request to a URL read from one goes to the server its run starts.
     servers: List[str] = field(default_factory=list)
+    # Its classes that keep a test double on while they are active (a ``with`` block, or a
+    # decorator: ``class HttpMocker(ContextDecorator)`` entering a ``requests_mock.Mocker()``),
+    # with what the double answers: the project pass gives the calls under them that answer.
+    mock_classes: Dict[str, List[str]] = field(default_factory=dict)
 
     def suppressing_line(self, code: str, place: Place) -> Optional[int]:
         """The line of the comment that suppresses ``code`` at ``place``, if any."""
@@ -588,7 +599,7 @@ class ModuleSummary:
             [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
             self.imported_modules, self.other_imports,
             [[s.name, place(s.place), s.conditional, list(s.dotted)] for s in self.settings],
-            [list(receiver) for receiver in self.receivers], self.fixtures, self.servers,
+            [list(receiver) for receiver in self.receivers], self.fixtures, self.servers, self.mock_classes,
         ]
 
     @classmethod
@@ -689,6 +700,7 @@ class ModuleSummary:
                 receivers=[(str(sent_by), str(sender), str(receiver)) for sent_by, sender, receiver in data[20]],
                 fixtures={str(name): [str(m) for m in mocks] for name, mocks in data[21].items()},
                 servers=[str(name) for name in data[22]],
+                mock_classes={str(name): [str(m) for m in mocks] for name, mocks in data[23].items()},
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

@@ -132,7 +132,10 @@ class ExcessiveTimeout(ProjectRule):
     the plugins' own `requests_mock`, `respx_mock` and `httpx_mock` fixtures, and a helper of
     the file that is only called under the mock (`create_bucket()` from mocked tests) is
     covered too, as is a `with` of a helper of the file that yields inside a mock (a
-    `@contextmanager` around `patch(...)`). So is a project object whose client the test, or
+    `@contextmanager` around `patch(...)`), and so does a class of any module of the project,
+    named as a double, that keeps one on while it is active (`@HttpMocker()` or `with
+    HttpMocker():` where `HttpMocker.__enter__` enters the `requests_mock.Mocker()` it made;
+    one that keeps no such double on leaves the calls judged). So is a project object whose client the test, or
     the fixture of the file that gives it, replaces with a mock object (`client._session =
     mock.MagicMock()`, also `Mock`, `AsyncMock`, `create_autospec` or `mocker.MagicMock()`, set
     on an attribute named for a client: session, client, http, connection, transport, pool):

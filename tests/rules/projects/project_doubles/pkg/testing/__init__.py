@@ -1,0 +1,3 @@
+from .mocker import HttpMocker
+
+__all__ = ["HttpMocker"]
