@@ -107,7 +107,8 @@ class TimeoutEvaluator:
         binding = function.own_attribute(expr) if function is not None else None
         if binding is None and function is not None and function.owner is not None and isinstance(expr, cst.Attribute):
             declared = function.owner.scope.bindings.get(expr.attr.value, [])
-            if (len(declared) == 1 and isinstance(declared[0].expr, (cst.Integer, cst.Float))
+            # (not a field declared with its type, ``timeout: int = 30``: configuration fills those in)
+            if (len(declared) == 1 and isinstance(declared[0].expr, (cst.Integer, cst.Float)) and declared[0].annotation is None
                     and expr.attr.value not in function.owner.instance_attributes
                     and function.on_self(expr)):
                 return declared[0]

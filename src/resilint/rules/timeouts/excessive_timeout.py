@@ -29,7 +29,8 @@ class ExcessiveTimeout(ProjectRule):
       an attribute its class sets once, to a number or a constant (`self.timeout = 60` in
       `__init__`, then `timeout=self.timeout` in a method; or `HTTP_TIMEOUT = 40` in the class
       body, which no method sets, read as `self.HTTP_TIMEOUT`: the value for that class's
-      instances), a parameter default its `__init__`
+      instances; not a field declared with its type, `timeout: int = 30`, which configuration
+      fills in), a parameter default its `__init__`
       keeps there (`__init__(self, cfg, timeout=120)`, or a constant another module defines,
       `timeout=DEFAULT_TIMEOUT`; also for the requests of a subclass in
       another module, made without a timeout: `LlamaCppClient(cfg)`; not where the object
