@@ -41,7 +41,7 @@ for the call's library:
   fixture that does), named as a parameter of the function or in ``@pytest.mark.usefixtures``,
   or marked ``autouse`` in the module or class; the plugins' own fixtures ``requests_mock``,
   ``respx_mock``, ``httpx_mock`` and ``aioresponses`` count the same way;
-* a mock started with ``.start()`` (``self.mock = mock_aws(); self.mock.start()`` in
+* a mock started with ``.start()`` or entered by hand, ``.__enter__()`` (``self.mock = mock_aws(); self.mock.start()`` in
   ``setUp``, ``patcher = patch("requests.get"); patcher.start()``) in the class, or at module
   level;
 * a ``mocker.patch(...)`` or ``monkeypatch.setattr(...)`` made in the test (or in a fixture it
@@ -725,8 +725,9 @@ def _start_libraries(name: Optional[str]) -> Libraries:
         return _NONE
     if name in _STARTS:
         return _STARTS[name]
-    if name.endswith(".start"):
-        return mock_libraries(name[: -len(".start")])
+    for method in (".start", ".__enter__"):  # (``mocker.__enter__()`` in ``setUp`` switches it on too)
+        if name.endswith(method):
+            return mock_libraries(name[: -len(method)])
     return _NONE
 
 

@@ -104,7 +104,7 @@ class ExcessiveTimeout(ProjectRule):
 
     Calls that never leave the process are not judged by any timeout rule: a boto3 client
     built while moto is active (`mock_aws()` or an older `mock_s3()` as a `with` block, a
-    decorator on the test or its class, `.start()` in `setUp`), a requests call under
+    decorator on the test or its class, `.start()` in `setUp`, or `.__enter__()` there), a requests call under
     `responses` or `requests-mock` (also a client that sends with requests: hvac, slumber,
     zeep, jira, python-gitlab), httpx under `respx` or pytest-httpx (also openai-python's
     client, and zeep's `AsyncClient` and `AsyncTransport`), aiohttp under
