@@ -33,6 +33,17 @@ def test_tox_nox_and_ci_commands_name_their_scripts(tmp_path):
     ]
 
 
+def test_a_command_continued_over_lines_names_its_script(tmp_path):
+    # python-plexapi's CI: ``python \`` then ``-u tools/plex-bootstraptest.py \`` then its options
+    write_tree(tmp_path, {
+        "tools/bootstrap.py": "",
+        ".github/workflows/ci.yaml": (
+            "steps:\n  - run: |\n      python \\\n        -u tools/bootstrap.py \\\n        --destination x\n"
+        ),
+    })
+    assert tooling_scripts(str(tmp_path)) == ["tools/bootstrap.py"]
+
+
 def test_the_workspace_of_github_actions_is_the_project_root(tmp_path):
     write_tree(tmp_path, {
         ".github/helper/roulette.py": "", "ci/one.py": "", "ci/two.py": "",

@@ -93,7 +93,8 @@ def _command_lines(root: str) -> Iterator[str]:
                 # nox: ``session.run("python", "x.py")``, the words as string literals
                 yield from (" ".join(re.findall(r"[\"']([^\"'\n]+)[\"']", line)) for line in text.splitlines())
             else:
-                yield from text.splitlines()
+                # a shell command continued over lines (``python \`` / ``-u tools/x.py \``)
+                yield from re.sub(r"\\\n[ \t]*", " ", text).splitlines()
 
 
 def _tox_commands(text: str) -> Iterator[str]:
