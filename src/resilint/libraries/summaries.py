@@ -341,6 +341,13 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     for setting, made in settings_made(model):
         if made is not None:
             summary.policies[setting] = _client_layer(model, made, locate)
+    for info in model.functions:
+        # a factory of a policy (``def ratelimit_backoff(exceptions): return
+        # backoff.on_exception(expo, exceptions, max_tries=5)``), applied as ``@ratelimit_backoff(...)``
+        policy = policies.get(id(info.returns[0])) if len(info.returns) == 1 and info.owner is None else None
+        layer = layer_of(policy) if policy is not None else None
+        if policy is not None and layer is not None:
+            summary.policies[_qualified(model, info.qualname)] = _layer(model, policy, layer, locate(policy.node), whole_function=True)
     for cls in model.classes:
         qualified = _qualified(model, cls.qualname)
         policy = policies.get(id(cls.node))  # a celery task class: ``base=`` applies it anywhere

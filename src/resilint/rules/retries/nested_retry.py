@@ -28,7 +28,8 @@ class NestedRetry(ProjectRule):
     module of the project; the client may be another module's object or what a factory
     returns (`retrying_session().get(...)`), and a layer may come from a policy kept in
     another module's variable (`@api_retry`, `for attempt in api_retrying:`,
-    `api_retrying(fn, ...)`) or from a project decorator that wraps the function in a retry, a
+    `api_retrying(fn, ...)`) or returned by a project function (`@utils.ratelimit_backoff(...)`
+    of `def ratelimit_backoff(exceptions): return backoff.on_exception(...)`), or from a project decorator that wraps the function in a retry, a
     library's or a hand-written loop in its wrapper (`@with_retries(5)`: its attempts are the
     decorator's argument, or its default), or a wrapper that calls itself again with a count
     (`count = kwargs.pop("count", retries)` … `if count > 0: count -= 1; return
