@@ -32,7 +32,7 @@ from typing import (
 )
 
 from resilint.lint.call_conditions import CallConditions, Context
-from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name
+from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name, returned_type
 from resilint.lint.config import is_test_code
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
@@ -735,6 +735,9 @@ class ProjectGraph:
                 found.append(Held("instance", held.name))
             elif held.kind == "instance" or (held.kind == "object" and held.name in DYNAMIC_OBJECTS):
                 found.append(held)
+            elif held.kind == "object" and returned_type(held.name) != held.name:
+                # a library factory another module imports (``compat.build_opener``): what it makes
+                found.append(Held("instance", returned_type(held.name)))
         return found
 
     def _made_by_function(self, function: FunctionSummary, depth: int = 0) -> List[Held]:

@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from resilint.lint.canonical import called_instance_type, canonical_name
+from resilint.lint.canonical import called_instance_type, canonical_name, returned_type
 from resilint.lint.summary import CALLED, STAR_ARGS, Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -465,8 +465,8 @@ class ValueFlow:
                 found.append(Held("instance", callee.name, module=module, key=key, where=where))
             elif callee.kind == "function":
                 found.extend(self.results(callee.function))  # type: ignore[arg-type]
-            elif callee.kind == "object":
-                found.append(Held("instance", callee.name, module=module, key=key, where=where))
+            elif callee.kind == "object":  # a library class, or a factory (``build_opener``: an ``OpenerDirector``)
+                found.append(Held("instance", returned_type(callee.name), module=module, key=key, where=where))
             elif callee.kind == "instance":
                 made = called_instance_type(callee.name)  # ``SessionLocal()`` of a ``sessionmaker``
                 if made is not None:
