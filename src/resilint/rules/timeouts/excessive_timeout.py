@@ -389,22 +389,15 @@ class ExcessiveTimeout(ProjectRule):
             # session's 300 s default applies
             """
             import aiohttp
-            class HTTPClient:
-                def __init__(self, config):
-                    self._timeout = aiohttp.ClientTimeout(total=config["requestTimeout"])
-                    self.strict = config["strict"]
-                async def send(self, request):
-                    try:
-                        params = {"method": request["method"], "url": request["url"]}
-                        if self.strict:
-                            params["timeout"] = self._timeout
-                        async with aiohttp.ClientSession() as session:
-                            async with session.request(**params) as response:
-                                return await response.text()
-                    except aiohttp.ClientError:
-                        return None
+            async def send(url, strict, timeout):
+                params = {"method": "GET", "url": url}
+                if strict:
+                    params["timeout"] = aiohttp.ClientTimeout(total=timeout)
+                async with aiohttp.ClientSession() as session:
+                    async with session.request(**params) as response:
+                        return await response.text()
             """,
-            line=11,
+            line=6,
         ),
         Invalid(
             # openai-python's own alias of OpenAI (crewAI's vector search tool)
