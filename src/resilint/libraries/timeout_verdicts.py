@@ -1557,6 +1557,8 @@ class _ProjectJudge:
         todo: List[FunctionSummary] = [init]
         for attribute in call.kept:
             method = next((found for base in lineage if (found := self.graph.class_method(base, attribute))), None)
+            if method is not None and method.decorators:
+                return True  # a decorator of the project's may run anything around it (``@CheckAuth``)
             if method is not None:
                 todo.append(method)
             elif not lineage or values.library_base(cls) is not None or any(

@@ -72,3 +72,25 @@ class Checked:
 
     def describe(self):
         return "client of " + self.url
+
+
+def check_auth(method):
+    # PyDrive2's CheckAuth: the wrapper authorizes (and posts) before the method runs
+    def wrapper(self, *args, **kwargs):
+        self.authorize()
+        return method(self, *args, **kwargs)
+    return wrapper
+
+
+class Auth:
+    def __init__(self, url, http_timeout=None):
+        self.url = url
+        self.http_timeout = http_timeout
+        self.session = requests.Session()
+
+    def authorize(self):
+        return self.session.post(self.url + "/token", timeout=self.http_timeout)
+
+    @check_auth
+    def service_auth(self):
+        return "authorized"

@@ -50,3 +50,10 @@ def description(url):
 
     checked = Checked(url)  # expect: RES102 "the default `timeout=None` of `Checked`"
     return checked.describe()
+
+
+def service_login(url):
+    from app.client import Auth
+
+    auth = Auth(url)  # expect: RES102 "the default `http_timeout=None` of `Auth`"
+    return auth.service_auth()
