@@ -108,3 +108,31 @@ def test_what_a_name_may_hold_is_bounded(tmp_path):
         held = graph.values.of(name, near)
         assert len(held) <= value_flow._MAX_VALUES
         assert all(h.name.count(".") <= value_flow._MAX_OBJECT_PARTS for h in held)
+
+
+def test_a_value_cut_short_by_depth_is_computed_again_from_the_top(tmp_path, monkeypatch):
+    """A question nested deeper than the flow allows is cut short, with nothing; the values
+    computed from that answer are provisional and found again once the outermost question is
+    answered. Kept as final, they stayed empty for every later question (in a run over pretix
+    and lemur together, the session lemur's digicert plugin hands to a retried helper)."""
+    monkeypatch.setattr(value_flow, "_MAX_DEPTH", 3)
+    hops = 8
+    chain = "\n".join(f"        def hop{i}(session):\n            return hop{i + 1}(session)\n" for i in range(hops))
+    tree = {"app/__init__.py": "", "app/chain.py": f"""
+        import requests
+
+{chain}
+        def hop{hops}(session):
+            return session.get("https://example.com/health", timeout=5)
+
+        def main():
+            return hop0(requests.Session())
+    """}
+    write_tree(tmp_path, tree)
+    checker = Checker(Settings(root=str(tmp_path)), list(all_rules()))
+    graph = ProjectGraph([checker.check_file(None, str(tmp_path / name)).summary for name in tree])
+    near = str(tmp_path / "app/chain.py")
+
+    for depth in (hops, 2, hops):  # the deepest first: its callers' values nest beyond the limit
+        held = graph.values.of(f"app.chain.hop{depth}.(session)", near)
+        assert [(h.kind, h.name) for h in held] == [("instance", "requests.Session")]

@@ -130,7 +130,10 @@ class ValueFlow:
             self._cycles += 1
             return ()
         if len(self._computing) > _MAX_DEPTH:
+            # cut short: what is computed from it is provisional, and computed again once the
+            # outermost question is answered (from there, with room to reach it)
             self._unsettled += 1
+            self._cycles += 1
             return ()
         found = self._compute(key, compute)
         if self._computing or not self._recompute:
