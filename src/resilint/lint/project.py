@@ -1456,31 +1456,24 @@ def _with_conftest_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary
     conftests = [(os.path.dirname(s.path), s.fixtures) for s in summaries if s.fixtures]
     if not conftests:
         return summaries
-    found = []
-    for summary in summaries:
+
+    def doubles(summary: ModuleSummary, name: str, function: FunctionSummary) -> Optional[Callable[[Tuple[str, ...]], Tuple[str, ...]]]:
         tables = [fixtures for directory, fixtures in conftests if _below(summary.path, directory)]
-        functions: Dict[str, FunctionSummary] = {}
-        changed = False
-        for name, function in summary.functions.items():
-            doubles = {
-                double for table in tables
-                for fixture in (AUTOUSE, *function.parameters) for double in table.get(fixture, ())
-            } if tables and split_last(name)[1].startswith("test") else set()
-            if doubles:
-                changed = True
-                function = replace(function, calls=[
-                    replace(call, mocked=tuple(sorted(set(call.mocked) | doubles))) for call in function.calls
-                ])
-            functions[name] = function
-        found.append(replace(summary, functions=functions) if changed else summary)
-    return found
+        found = {
+            double for table in tables
+            for fixture in (AUTOUSE, *function.parameters) for double in table.get(fixture, ())
+        } if tables and split_last(name)[1].startswith("test") else set()
+        return (lambda mocked: tuple(sorted(set(mocked) | found))) if found else None
+
+    return _with_mocked(summaries, doubles)
 
 
 def _with_project_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
     """The summaries with the calls made under a project class that keeps a test double on
     (``ModuleSummary.mock_classes``; ``@HttpMocker()``, ``with HttpMocker():``) given what it
     answers in their ``mocked``, for the entries the files left for this pass
-    (``PROJECT_DOUBLE``); the class found by its name, through the modules that re-export it."""
+    (``PROJECT_DOUBLE``, kept where no such class answers); the class found by its name,
+    through the modules that re-export it."""
     doubles = {name: answered for s in summaries for name, answered in s.mock_classes.items()}
     if not doubles:
         return summaries
@@ -1493,19 +1486,33 @@ def _with_project_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary]
         imported = modules[module].imports.get(last) if module in modules else None
         return answered(imported, hops + 1) if imported is not None and hops < 5 else ()
 
+    def resolved(mocked: Tuple[str, ...]) -> Tuple[str, ...]:
+        return tuple(sorted({
+            library for entry in mocked
+            for library in ((answered(entry[len(PROJECT_DOUBLE):]) or (entry,)) if entry.startswith(PROJECT_DOUBLE) else (entry,))
+        }))
+
+    def left_here(summary: ModuleSummary, name: str, function: FunctionSummary) -> Optional[Callable[[Tuple[str, ...]], Tuple[str, ...]]]:
+        return resolved if any(entry.startswith(PROJECT_DOUBLE) for call in function.calls for entry in call.mocked) else None
+
+    return _with_mocked(summaries, left_here)
+
+
+def _with_mocked(
+    summaries: List[ModuleSummary],
+    change: Callable[[ModuleSummary, str, FunctionSummary], Optional[Callable[[Tuple[str, ...]], Tuple[str, ...]]]],
+) -> List[ModuleSummary]:
+    """The summaries with each function's calls given the ``mocked`` that ``change`` makes of
+    theirs, for the functions it returns a change for: copies, where they change."""
     found = []
     for summary in summaries:
         functions: Dict[str, FunctionSummary] = {}
         changed = False
         for name, function in summary.functions.items():
-            if any(entry.startswith(PROJECT_DOUBLE) for call in function.calls for entry in call.mocked):
+            make = change(summary, name, function)
+            if make is not None:
                 changed = True
-                function = replace(function, calls=[
-                    replace(call, mocked=tuple(sorted({
-                        library for entry in call.mocked
-                        for library in ((answered(entry[len(PROJECT_DOUBLE):]) or (entry,)) if entry.startswith(PROJECT_DOUBLE) else (entry,))
-                    }))) for call in function.calls
-                ])
+                function = replace(function, calls=[replace(call, mocked=make(call.mocked)) for call in function.calls])
             functions[name] = function
         found.append(replace(summary, functions=functions) if changed else summary)
     return found
