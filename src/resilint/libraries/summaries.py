@@ -333,9 +333,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             if len(imported) > 1:  # ``try: from urllib.request import urlopen`` / ``except ImportError: …``
                 summary.other_imports[name] = imported[:-1]
         policy = policies.get(id(bindings[-1].expr)) if bindings[-1].expr is not None else None
-        layer = layer_of(policy) if policy is not None else None
-        if policy is not None and layer is not None:
-            summary.policies[_qualified(model, name)] = _layer(model, policy, layer, locate(policy.node), whole_function=True)
+        _keep_policy(summary, _qualified(model, name), policy, model, locate, policy.node if policy is not None else None)
         values.store(_qualified(model, name), bindings)
     _store_foreign_writes(model, values)
     for setting, made in settings_made(model):
@@ -345,15 +343,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         # a factory of a policy (``def ratelimit_backoff(exceptions): return
         # backoff.on_exception(expo, exceptions, max_tries=5)``), applied as ``@ratelimit_backoff(...)``
         policy = policies.get(id(info.returns[0])) if len(info.returns) == 1 and info.owner is None else None
-        layer = layer_of(policy) if policy is not None else None
-        if policy is not None and layer is not None:
-            summary.policies[_qualified(model, info.qualname)] = _layer(model, policy, layer, locate(policy.node), whole_function=True)
+        _keep_policy(summary, _qualified(model, info.qualname), policy, model, locate, policy.node if policy is not None else None)
     for cls in model.classes:
         qualified = _qualified(model, cls.qualname)
         policy = policies.get(id(cls.node))  # a celery task class: ``base=`` applies it anywhere
-        layer = layer_of(policy) if policy is not None else None
-        if policy is not None and layer is not None:
-            summary.policies[qualified] = _layer(model, policy, layer, locate(cls.node.name), whole_function=True)
+        _keep_policy(summary, qualified, policy, model, locate, cls.node.name)
         outer = cls.scope.parent or cls.scope
         summary.classes[qualified] = [
             name for name in (model.qualified_name(base, outer, 1 << 62) for base in cls.bases) if name is not None
@@ -991,6 +985,16 @@ def _receiver_made_at(model: SemanticModel, site: CallSite, locate: Locate) -> s
         return ""
     where = locate(values[0].site)
     return where.key if where is not None else ""
+
+
+def _keep_policy(
+    summary: ModuleSummary, name: str, policy: Optional[Policy], model: SemanticModel, locate: Locate,
+    at: Optional[cst.CSTNode],
+) -> None:
+    """Keep a policy the module makes for the functions of other modules it may decorate."""
+    layer = layer_of(policy) if policy is not None else None
+    if policy is not None and layer is not None and at is not None:
+        summary.policies[name] = _layer(model, policy, layer, locate(at), whole_function=True)
 
 
 def _kept_here(model: SemanticModel, site: CallSite) -> Optional[Tuple[str, ...]]:
