@@ -65,7 +65,7 @@ import libcst as cst
 from resilint.libraries.clients import CLIENT_CALLS, ZEEP_CLIENTS
 from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.lint.canonical import canonical_name
-from resilint.lint.nodes import dotted_name, keyword_args, parameter_names, string_of
+from resilint.lint.nodes import dotted_name, keyword_args, parameter_names, spelled_as_class, string_of
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel
 from resilint.lint.summary import AUTOUSE, PROJECT_DOUBLE
 from resilint.lint.traversal import iter_nodes
@@ -318,10 +318,14 @@ def answered(mocked: Iterable[str], library: str, name: Optional[str]) -> bool:
     return False
 
 
+def _spelled(func: cst.BaseExpression) -> str:
+    """The last name a callee is written with (``Client`` of ``zeep.Client``)."""
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+
+
 def _may_be_double(name: Optional[str]) -> bool:
     """A class named as a test double (``HttpMocker``, ``MockServer``)."""
-    last = (name or "").rsplit(".", 1)[-1]
-    return last[:1].isupper() and "mock" in last.lower()
+    return spelled_as_class(name) and "mock" in (name or "").rsplit(".", 1)[-1].lower()
 
 
 def _first_read(func: cst.BaseExpression) -> cst.BaseExpression:
@@ -330,12 +334,6 @@ def _first_read(func: cst.BaseExpression) -> cst.BaseExpression:
     while isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute):
         func = func.value
     return func
-
-
-def _class_like(func: cst.BaseExpression) -> bool:
-    """A callee spelled as a class is (``Client``, ``zeep.Client``)."""
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    return name[:1].isupper()
 
 
 def _may_mock(model: SemanticModel) -> bool:
@@ -408,7 +406,7 @@ class _Mocks:
         """The construction that ``site``'s object is written as an argument of
         (``Client(wsdl, transport=Transport())``)."""
         outer = self.model.argument_of(site.node)
-        return outer if outer is not None and _class_like(outer.node.func) else None
+        return outer if outer is not None and spelled_as_class(_spelled(outer.node.func)) else None
 
     def _answering(self, use: CallSite) -> Libraries:
         """What answers a use of an object: the doubles around it, or the process itself (a

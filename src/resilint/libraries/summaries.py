@@ -48,7 +48,7 @@ from resilint.libraries.server_sockets import (
     conftest_servers, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
 )
 from resilint.lint.nodes import (
-    TRIES, args_name, code_of, dotted_name, is_none, keyword_args, kwargs_name, number_of, string_of,
+    TRIES, args_name, code_of, dotted_name, is_none, keyword_args, kwargs_name, number_of, spelled_as_class, string_of,
 )
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
@@ -247,7 +247,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         # a URL of this machine, or of a fixture serving it: given to a client that waits the
         # socket default, or to a wrapper
         loopback = (to_wrapper or any(
-            (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or _class_like(name) for name in names[:_MAX_CALLEES]
+            (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or spelled_as_class(name) for name in names[:_MAX_CALLEES]
         )) and (
             route == "" or sends_to_loopback(site, model) or (to_wrapper and relative_to_local_base(site, model))
             or only_local_urls(site, model)
@@ -272,7 +272,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 swallowed(site), tuple(answered.get(id(site.node), ())), converted_to, unpacks,
                 innermost_try(site, reraised_only), innermost_try(site, caught_quietly), loopback, url_from,
                 lost_response_as(model, site, name) if name in CLIENT_CALLS else "",
-                _kept_here(model, site) if _class_like(name) and name not in CLIENT_CALLS else None,
+                _kept_here(model, site) if spelled_as_class(name) and name not in CLIENT_CALLS else None,
             )
             owner.calls.append(call)
             if lambda_function is not None:
@@ -1316,12 +1316,6 @@ def _overload_stub(info: Optional[FunctionInfo]) -> bool:
     return info is not None and any(
         (dotted_name(d.decorator) or "").rsplit(".", 1)[-1] == "overload" for d in info.node.decorators  # type: ignore[union-attr]
     )
-
-
-def _class_like(name: str) -> bool:
-    """A name spelled as a class is (``tests.conn.RecordingConnection``): a project subclass of
-    a client may be one, which only the project pass can tell."""
-    return name.rpartition(".")[2][:1].isupper()
 
 
 def _attribute_parameter(function: FunctionInfo, expr: cst.Attribute) -> Optional[cst.BaseExpression]:

@@ -135,6 +135,12 @@ def string_of(node: Optional[cst.CSTNode]) -> Optional[str]:
     return None
 
 
+def spelled_as_class(name: Optional[str]) -> bool:
+    """A dotted name whose last part is spelled as a class is (``tests.conn.RecordingConnection``,
+    ``zeep.Client``)."""
+    return (name or "").rpartition(".")[2][:1].isupper()
+
+
 def dotted_name(node: Optional[cst.CSTNode]) -> Optional[str]:
     """``a.b.c`` for a chain of names and attributes, else None."""
     parts = []
