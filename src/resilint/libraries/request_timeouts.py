@@ -187,11 +187,18 @@ class _Mentions(cst.CSTVisitor):
         if isinstance(parent, cst.Assign):
             # another holder, which the value flow follows, unless a declared global
             return all(
-                isinstance(t.target, cst.Attribute)
+                isinstance(t.target, cst.Attribute) or _instance_dict_item(t.target)
                 or (isinstance(t.target, cst.Name) and t.target.value not in self.global_names)
                 for t in parent.targets
             )
         return False
+
+
+def _instance_dict_item(target: cst.BaseExpression) -> bool:
+    """``self.__dict__["session"]``: a cache a property keeps of what it returns, an attribute
+    under another spelling."""
+    return (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute)
+            and target.value.attr.value == "__dict__")
 
 
 _BINDS_OR_TESTS = (

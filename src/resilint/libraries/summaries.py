@@ -108,6 +108,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 function.sets_timeout = writes_timeout_key(model, info)
                 function.parameters, function.bound, function.defaults, function.scalars = _signature(model, info)
                 function.generator = info.generator
+                function.property_getter = model.is_property(info)
             if name not in summary.functions or not _overload_stub(info):
                 summary.functions[name] = functions[key]  # (a ``@typing.overload`` stub: only its signature)
         return functions[key]

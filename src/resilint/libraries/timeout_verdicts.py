@@ -1070,13 +1070,14 @@ class _ProjectJudge:
             uses = [(use, path) for _, use, path in self.graph.uses_of(module, key)]
             sends = facts.requests == "timed" or any(path is not None and path[0] not in SENDS_NOTHING for _, path in uses)
             if (sends and all(_sends_timed(call.target, use, path) for use, path in uses)
-                    and all(self.called(factory) for factory in self.graph.returned_by(module, key))):
+                    and all(self.called(factory) or factory.property_getter for factory in self.graph.returned_by(module, key))):
                 continue  # each request gives its own bounded timeout: the default is never used
             yield ProjectVerdict(judgement.code, call.place, judgement.message)
 
     def called(self, function: FunctionSummary) -> bool:
         """Whether the project calls ``function``: what it returns to no caller of the project
-        goes to callers nobody can read."""
+        goes to callers nobody can read. (A property getter is read, not called: the requests
+        the project sends through what it returns are those ``uses_of`` and its file show.)"""
         last = function.name.rsplit(".", 1)[-1]
         return any(self.graph.callee(call, caller.place.path) is function for caller, call in self.graph.calls_naming(last))
 

@@ -93,7 +93,9 @@ class ExcessiveTimeout(ProjectRule):
     when some other call is made through it (`ws_connect`), when it is passed to a library
     (a project function it is passed to is followed: the requests it makes on its parameter
     count, and so does where it passes it on), when a factory returning it is called by no
-    code of the project, or when no request through it is seen at all. A client made with a long default
+    code of the project, or when no request through it is seen at all. A `@property` that
+    builds the session (and may cache it in `self.__dict__`) is read, not called: the requests
+    sent through what it returns decide. A client made with a long default
     (`httpx.AsyncClient(timeout=60)`) is not reported either when every request the file sends
     through it gives its own timeout, which replaces that default (one of `None` is RES102 where
     it is given); when other modules may reach such a client (it is stored on `self`, returned
@@ -201,6 +203,23 @@ class ExcessiveTimeout(ProjectRule):
     message = "timeout above max-timeout"
     triggers = TRIGGERS
     VALID = [
+        # the session a property builds and caches: every request sent through it gives its own
+        # timeout (geopy's AioHTTPAdapter)
+        """
+        import aiohttp
+        class AioHTTPAdapter:
+            @property
+            def session(self):
+                session = self.__dict__.get("session")
+                if session is None:
+                    session = aiohttp.ClientSession(trust_env=False)
+                    self.__dict__["session"] = session
+                return session
+            async def __aexit__(self, *exc):
+                await self.session.close()
+            def _request(self, url, *, timeout):
+                return self.session.get(url, timeout=timeout)
+        """,
         # the request's own timeout is set inside the ``try``, under a test of an attribute that
         # is always a ClientTimeout, so never false (okta-sdk-python's HTTPClient)
         """
@@ -370,6 +389,25 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # one request through the property's session sends with the 300 s default
+        Invalid(
+            """
+            import aiohttp
+            class AioHTTPAdapter:
+                @property
+                def session(self):
+                    session = self.__dict__.get("session")
+                    if session is None:
+                        session = aiohttp.ClientSession(trust_env=False)
+                        self.__dict__["session"] = session
+                    return session
+                def _request(self, url, *, timeout=None):
+                    if timeout:
+                        return self.session.get(url, timeout=timeout)
+                    return self.session.get(url)
+            """,
+            line=7,
+        ),
         Invalid(
             # a number the class body sets, read through ``self`` (superdesk's AP media service)
             """
