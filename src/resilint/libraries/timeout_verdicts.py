@@ -461,8 +461,18 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
         if verdict is not None and under_project_double(model, site):
             verdict = replace(verdict, deferred=True)  # the project pass tells whether that class is a double
         if verdict is not None:
-            verdicts.append(replace(verdict, client=name, spec=spec))
+            verdicts.append(replace(verdict, client=name, spec=spec, message=_naming_every_client(model, site, name, verdict.message)))
     return verdicts
+
+
+def _naming_every_client(model: SemanticModel, site: CallSite, name: str, message: str) -> str:
+    """The message naming each library client the receiver may hold, not only the first one
+    assigned (``self.pool = ProxyManager(...) if proxy else PoolManager(...)``)."""
+    method = split_last(name)[1]
+    names = sorted({name, *(other for other in model.call_names(site) if split_last(other)[1] == method and spec_for(other) is not None)})
+    if len(names) == 1:
+        return message
+    return message.replace(f"`{name}`", " or ".join(f"`{other}`" for other in names), 1)
 
 
 # Functions that call the callable they are given with the arguments that follow it (in a

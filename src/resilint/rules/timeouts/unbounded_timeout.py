@@ -186,6 +186,26 @@ class UnboundedTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the pool is one of two classes: the message names both (hubspot-api-python's
+            # generated RESTClientObject)
+            """
+            import urllib3
+            class RESTClientObject:
+                def __init__(self, configuration):
+                    if configuration.proxy:
+                        self.pool_manager = urllib3.ProxyManager(proxy_url=configuration.proxy)
+                    else:
+                        self.pool_manager = urllib3.PoolManager()
+                def request(self, method, url, _request_timeout=None):
+                    timeout = None
+                    if _request_timeout:
+                        timeout = urllib3.Timeout(total=_request_timeout)
+                    return self.pool_manager.request(method, url, timeout=timeout)
+            """,
+            line=12,
+            message="`urllib3.PoolManager.request` or `urllib3.ProxyManager.request` is given an unbounded timeout",
+        ),
+        Invalid(
             # the class keeps a ClientTimeout whose total is None unless configured above 0
             # (okta-sdk-python's HTTPClient: the SDK's default requestTimeout is 0)
             """
