@@ -159,7 +159,7 @@ class ProjectGraph:
         self._settings_modules: Optional[Tuple[bool, List[str]]] = None
         self._holder_index: Optional[_Holders] = None
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
-        self._dispatchers: Dict[int, Optional[FunctionSummary]] = {}
+        self._dispatchers: Dict[object, Optional[FunctionSummary]] = {}  # by id of a call or method, or a target
         # (what sends the signal, the sender model: "" for any) → the receivers
         self._receivers: Optional[Dict[Tuple[str, str], List[FunctionSummary]]] = None
         self._signalled: Dict[int, FunctionSummary] = {}  # id(call) → the call and the receivers it runs
@@ -549,6 +549,8 @@ class ProjectGraph:
         if found is None:
             callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
             found = self._choice(call, callees) if len({id(f) for f, _ in callees}) > 1 else callees[0][0] if callees else None
+        if found is None:
+            found = self._mixed_in(call.target, near)
         found = (self.overrides(found) or found) if found is not None else None
         signalled = self.receivers(call, near)
         if signalled:
@@ -702,20 +704,42 @@ class ProjectGraph:
             method.calls or method.returns or method.layers or method.requests or method.db_scopes or method.decorators
         )
         if declared and self.class_module(cls) is not None and not name.startswith("__"):
-            # a subclass's own, or the one it takes from another base before this class (a
-            # mixin's: ``class SubmissionNotifier(EmailNotificationMixin, Notifier)``)
-            found_in: Dict[int, FunctionSummary] = {}
-            for sub in self.values.subclasses(cls):
-                function = self.class_method(sub, name) or next((
-                    h.function for h in self.values.class_attribute(sub, name) if h.kind == "function" and h.function is not None
-                ), None)
-                if function is not None and function is not method:
-                    found_in[id(function)] = function
-            implementations = list(found_in.values())
+            implementations = [function for function in self._in_subclasses(cls, name) if function is not method]
             if implementations:
                 found = self._calling(method.name, method.place, [(function, True) for function in implementations], method)
         self._dispatchers[id(method)] = found
         return found
+
+    def _in_subclasses(self, cls: str, name: str) -> List[FunctionSummary]:
+        """The methods ``name`` that the project's subclasses of ``cls`` (at any depth) run: a
+        subclass's own, or the one it takes from another base before this class (a mixin's:
+        ``class SubmissionNotifier(EmailNotificationMixin, Notifier)``)."""
+        found_in: Dict[int, FunctionSummary] = {}
+        for sub in self.values.subclasses(cls):
+            function = self.class_method(sub, name) or next((
+                h.function for h in self.values.class_attribute(sub, name) if h.kind == "function" and h.function is not None
+            ), None)
+            if function is not None:
+                found_in[id(function)] = function
+        return list(found_in.values())
+
+    def _mixed_in(self, target: str, near: str) -> Optional[FunctionSummary]:
+        """For a method a mixin calls on ``self`` without defining it (``self.post_save(...)``
+        in ``UpdateModelMixin``, named ``UpdateModelMixin.post_save`` by its file), a function
+        that calls each method of that name the classes mixing it in take from their bases.
+        Only its own module names it so: elsewhere the name is a ``super()`` call's, which
+        never goes back down to the subclasses."""
+        cls, name = split_last(target)
+        module = self.class_module(cls) if cls and not name.startswith("__") else None
+        if module is None or module.path != near:
+            return None
+        known = self._dispatchers.get(target, False)
+        if known is False:
+            implementations = self._in_subclasses(cls, name)
+            known = self._dispatchers[target] = self._calling(
+                target, implementations[0].place, [(function, True) for function in implementations], implementations[0],
+            ) if implementations else None
+        return known  # type: ignore[return-value]
 
     def class_method(self, cls: str, name: str) -> Optional[FunctionSummary]:
         module = self.class_module(cls)

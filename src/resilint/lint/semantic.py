@@ -337,6 +337,10 @@ class SemanticModel:
         func = call.node.func
         if names:
             return names
+        if isinstance(func, cst.Attribute) and not self._calls_super(func.value, call.scope, call.order):
+            mixin = self._mixin_method(func, call.scope, call.order)
+            if mixin is not None:
+                return (mixin,)
         if isinstance(func, cst.Name):
             # ``http_method(url)`` of a parameter annotated with a protocol class of the file
             # (``http_method: HttpMethod``): what the callers pass
@@ -710,18 +714,37 @@ class SemanticModel:
             and isinstance(args[1].value, cst.Name) and args[1].value.value in ("self", "cls")
         )
 
+    def _mixin_method(self, func: cst.Attribute, scope: Scope, order: int) -> Optional[str]:
+        """A method a class with no bases (a mixin) calls on its instance without defining it
+        (``self.post_save(...)`` in ``UpdateModelMixin``): named by the mixin, the project pass
+        runs what the classes mixing it in take from their other bases."""
+        attr = identifier(func.attr.value)
+        receivers = self.resolve_all(func.value, scope, order) if not attr.startswith("__") else ()
+        held = receivers[0] if len(receivers) == 1 else None
+        if not (isinstance(held, Instance) and isinstance(held.of, ClassInfo) and not held.of.bases):
+            return None
+        return f"{self._local_name(held.of.qualname)}.{attr}"
+
+    def _calls_super(self, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+        return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "super"
+                and self.resolve(expr.func, scope, order) == _SUPER)
+
     def _super(self, scope: Scope) -> Iterator[Value]:
-        """``super()`` in a method: the first base class, so that ``super().request(...)`` in a
-        ``requests.Session`` subclass is ``requests.Session.request``."""
+        """``super()`` in a method: each base class, in order, so that ``super().request(...)``
+        in a ``requests.Session`` subclass is ``requests.Session.request``, and ``super().create()``
+        in ``class View(WatchedMixin, ModelViewSet)`` reaches ``ModelViewSet.create`` when the
+        mixin does not define it (the method resolution order goes on to the next base; a base
+        without the attribute gives nothing)."""
         function = scope.enclosing_function
         cls = function.owner if function is not None else None
-        if cls is None or not cls.bases:
+        if cls is None:
             return
-        base = self.resolve(cls.bases[0], cls.scope.parent or cls.scope, 1 << 62)
-        if isinstance(base, QName) and base.name != "builtins.object":
-            yield Instance(base.name)
-        elif isinstance(base, ClassInfo) and base is not cls:
-            yield Instance(base)
+        for base_expr in cls.bases:
+            base = self.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
+            if isinstance(base, QName) and base.name != "builtins.object":
+                yield Instance(base.name)
+            elif isinstance(base, ClassInfo) and base is not cls:
+                yield Instance(base)
 
     def library_base(self, cls: ClassInfo, depth: int = 0) -> Optional[str]:
         """The library class a class of the file derives from, through its bases here."""

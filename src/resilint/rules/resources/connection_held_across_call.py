@@ -467,6 +467,26 @@ class ConnectionHeldAcrossCall(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # ``super()`` goes on along the bases to the first that has the method, past a
+            # mixin that has none
+            """
+            import requests
+            from django.db import transaction
+            class AuditMixin:
+                def audit(self):
+                    pass
+            class Api:
+                def create(self, url):
+                    return requests.post(url, timeout=self.timeout)
+            class Store(AuditMixin, Api):
+                @transaction.atomic
+                def create(self, url):
+                    return super().create(url)
+            """,
+            line=12,
+            message="`Store.create` -> `Api.create` -> `requests.post` runs inside",
+        ),
+        Invalid(
             # the activation mails go out through one connection, inside the transaction
             """
             from django.core import mail
