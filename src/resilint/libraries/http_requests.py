@@ -45,9 +45,10 @@ REQUEST_CALLS: Dict[str, Optional[int]] = {
 CLIENT_CLASSES = frozenset({*CLIENTS, *POOLS, *(name.rsplit(".", 1)[0] for name in REQUEST_CALLS)})
 # SDK calls that create an object with a POST and take the idempotency key as a keyword of
 # their own: Stripe's resources (``stripe.Charge.create(..., idempotency_key=key)``,
-# ``stripe.checkout.Session.create``), whose own network retries reuse one key but which a
-# retry around the call repeats with none.
-_KEYWORD_KEYED = re.compile(r"stripe\.(?:[a-z_]+\.)*[A-Z]\w*\.create")
+# ``stripe.checkout.Session.create``) and their nested resources
+# (``stripe.Transfer.create_reversal(id, ...)``, ``stripe.Customer.create_source``), whose own
+# network retries reuse one key but which a retry around the call repeats with none.
+_KEYWORD_KEYED = re.compile(r"stripe\.(?:[a-z_]+\.)*[A-Z]\w*\.create(?:_[a-z_]+)?")
 KEY_KEYWORD = "idempotency_key"
 CLIENT_WORD = re.compile(r"session|client|http", re.I)
 RANDOM_KEYS = ("uuid.uuid1", "uuid.uuid4", "secrets.", "random.", "os.urandom", "time.time", "time.monotonic",

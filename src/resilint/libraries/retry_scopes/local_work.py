@@ -166,6 +166,13 @@ def _made_by_local_work(rec: Recogniser, expr: cst.BaseExpression, call: CallSit
         followed = rec.follow(expr, call.scope, call.order)
         if followed is not expr:
             return _made_by_local_work(rec, followed, call, depth + 1)
+    if isinstance(expr, cst.Subscript):
+        # an entry of a dict or list written out is what that entry holds (``CLIENTS[name]``
+        # of ``{"coupons": stripe.Coupon}`` is a Stripe resource, not plain data)
+        container = rec.follow(expr.value, call.scope, call.order)
+        if isinstance(container, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
+            return all(_made_by_local_work(rec, element.value, call, depth + 1) for element in container.elements
+                       if isinstance(element, (cst.DictElement, cst.Element)))
     if isinstance(expr, (cst.Attribute, cst.Subscript)):
         return _made_by_local_work(rec, expr.value, call, depth + 1)
     if not isinstance(expr, cst.Name):

@@ -59,7 +59,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     out that may be POST, `request("GET" if use_get else "POST", ...)`), also on a client object
     another module makes: `HTTPClient.send_request("POST", url)` with `HTTPClient =
     requests_hardened.Manager(...)` imported), and Stripe's `create` calls
-    (`stripe.Charge.create(...)`, `stripe.checkout.Session.create(...)`: a POST whose key is
+    (`stripe.Charge.create(...)`, `stripe.checkout.Session.create(...)`, and the `create_*`
+    methods of nested resources such as `stripe.Transfer.create_reversal(...)`: a POST whose key is
     the `idempotency_key=` keyword, and the fix adds it there; Stripe's own network retries
     reuse one key, a retry around the call does not) executed inside a retry scope — a
     tenacity/backoff/stamina/retrying/resilint decorator, a `Retrying` loop, a celery task that
@@ -1031,6 +1032,31 @@ class RetriedNonIdempotentCall(ProjectRule):
             """,
             line=6,
             message="without `idempotency_key=`",
+        ),
+        Invalid(
+            # a nested resource's create (tap-stripe's test utilities)
+            """
+            import backoff
+            import stripe
+            @backoff.on_exception(backoff.expo, stripe.error.APIError, max_tries=2)
+            def reverse(transfer_id):
+                return stripe.Transfer.create_reversal(transfer_id, amount=1)
+            """,
+            line=5,
+            message="`stripe.Transfer.create_reversal` (POST) is retried by a backoff retry without `idempotency_key=`",
+        ),
+        Invalid(
+            # a resource taken from a dict of resources is the resource, not plain data
+            """
+            import backoff
+            import stripe
+            RESOURCES = {"coupons": stripe.Coupon, "transfers": stripe.Transfer}
+            @backoff.on_exception(backoff.expo, stripe.error.APIError, max_tries=2)
+            def create_object(stream):
+                return RESOURCES[stream].create(amount=1, currency="usd")
+            """,
+            line=6,
+            message="(POST) is retried by a backoff retry without `idempotency_key=`",
         ),
         Invalid(
             # a celery task that queues itself again after a failure: a retry by re-queueing
