@@ -700,6 +700,10 @@ def unpacked_keyword(
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
             value, followed = assigned, True
+    if isinstance(value, cst.Call) and model is not None and scope is not None and not followed:
+        given = returned_keyword(value, keywords, model, scope, order)
+        if given is not None:
+            return given  # ``**self.get_request_kwargs()`` returning ``dict(timeout=self.HTTP_TIMEOUT)``
     if isinstance(value, cst.Call) and model is not None and scope is not None:
         keys = _written_keys(value, model, scope, order)  # ``**self._connection_kwargs()``
         # (a local assigned it may have had keys added since: ``kw.update(kwargs)``)
@@ -715,6 +719,49 @@ def unpacked_keyword(
         elif string_of(element.key) in elsewhere:
             result = UNKNOWN_VALUE
     return UNKNOWN_VALUE if followed else result
+
+
+def called_mapping(call: cst.Call, model: SemanticModel, scope: Scope, order: int) -> Optional[Dict[str, Optional[cst.BaseExpression]]]:
+    """What ``**method()`` passes, when every dict the file's function returns is written out:
+    each key, with its value where ``returned_keyword`` reads it (None otherwise)."""
+    keys = _written_keys(call, model, scope, order)
+    if keys is None:
+        return None
+    return {key: returned_keyword(call, (key,), model, scope, order) for key in sorted(keys)}
+
+
+def returned_keyword(
+    call: cst.Call, keywords: Tuple[str, ...], model: SemanticModel, scope: Scope, order: int,
+) -> Optional[cst.BaseExpression]:
+    """The value a method of the caller's own class gives one of ``keywords`` in the dict it
+    returns (``return dict(timeout=self.HTTP_TIMEOUT, ...)``, or a local so written and
+    returned, given no key later), when that value reads only ``self`` and names of the module:
+    it means the same at the caller, which judges it."""
+    method = model.resolve(call.func, scope, order)
+    caller = scope.enclosing_function
+    if not (isinstance(method, FunctionInfo) and len(method.returns) == 1 and caller is not None
+            and method.owner is not None and method.owner is caller.owner):
+        return None
+    returned = method.returns[0]
+    if isinstance(returned, cst.Name):
+        held = _mapping_keys(returned.value, model, method.scope)
+        if held is None or held[1] & set(keywords):
+            return None  # the key may be set (again) after the dict is written
+        returned = model.followed(returned, method.scope, 1 << 62)
+    if isinstance(returned, cst.Dict):
+        given = [e.value for e in returned.elements if isinstance(e, cst.DictElement) and string_of(e.key) in keywords]
+    elif isinstance(returned, cst.Call) and model.qualified_name(returned.func, method.scope, 1 << 62) == "builtins.dict":
+        given = [a.value for a in returned.args if a.keyword is not None and a.keyword.value in keywords]
+    else:
+        return None
+    if len(given) != 1:
+        return None
+    names = [node.value for node in iter_nodes(given[0]) if isinstance(node, cst.Name)]
+    portable = all(
+        name == "self" or (binding is None or binding.scope is model.module_scope)
+        for name in names for binding in (model.lookup(name, method.scope, 1 << 62),)
+    )
+    return given[0] if portable else None
 
 
 def set_on_every_path(name: str, key: str, model: SemanticModel, scope: Scope) -> Optional[cst.BaseExpression]:

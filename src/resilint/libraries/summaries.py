@@ -15,7 +15,8 @@ import libcst as cst
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import (
-    CLIENT_CALLS, TIMEOUT_KEYWORDS, configures_elsewhere, keys_filled_in, local_mapping_keys, mapping_scope, returned_keys,
+    CLIENT_CALLS, TIMEOUT_KEYWORDS, called_mapping, configures_elsewhere, keys_filled_in, local_mapping_keys, mapping_scope,
+    returned_keys,
     set_on_every_path, written_mapping,
 )
 from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later, scheduled_coroutines
@@ -1200,6 +1201,15 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                     if value is not None:
                         evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
                         values.append(_argument(model, evaluator, function, keyword, value, locate))
+                continue
+            called = called_mapping(arg.value, model, site.scope, site.order) if isinstance(arg.value, cst.Call) else None
+            if called is not None and all(value is not None for key, value in called.items() if _recorded(key)):
+                # ``**self.get_request_kwargs()``: a method of the file returning a dict written out
+                for keyword, value in called.items():
+                    keywords.append(keyword)
+                    if _recorded(keyword):
+                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                        values.append(_argument(model, evaluator, function, keyword, value, locate))  # type: ignore[arg-type]
                 continue
             keys = local_mapping_keys(unpacked, model, where) if unpacked is not None and where is not None else None
             if keys is not None and not keys & TIMEOUT_KEYWORDS:

@@ -389,6 +389,23 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # the timeout of the dict a method of the class returns (superdesk's feeding services)
+        Invalid(
+            """
+            import requests
+            class Feed:
+                HTTP_TIMEOUT = 40
+                def __init__(self):
+                    self.session = requests.Session()
+                def products(self, url):
+                    return self.session.get(url, **self.request_kwargs())
+                def request_kwargs(self):
+                    kwargs = dict(timeout=self.HTTP_TIMEOUT, allow_redirects=True)
+                    return kwargs
+            """,
+            line=9,
+            message="may wait 40 s, above max-timeout (30 s)",
+        ),
         # one request through the property's session sends with the 300 s default
         Invalid(
             """

@@ -335,7 +335,9 @@ class MissingTimeout(ProjectRule):
     `q.update(key=...)` and `q.setdefault("key", ...)` write, so one without `timeout` is flagged, and so
     has what a function returns when each of its returns is such a dict (or a local built up
     that way and returned: `config = {...}`, `config["profile_name"] = ...`, `return config`),
-    `**self._kwargs()`, also a function of another module, `**make_hook_kwargs()` (or its
+    `**self._kwargs()` (whose timeout, when a method of the caller's own class gives it as
+    a value of `self` or of the module, `dict(timeout=self.HTTP_TIMEOUT)`, is the call's, also
+    for a session of another module), also a function of another module, `**make_hook_kwargs()` (or its
     result kept in a local used only there, `kw = make(); f(**kw)`), or a property of another
     module's class (`Redis(**config.REDIS_KWARGS)`) (both reported by the project pass);
     such a local unpacked into a project wrapper passes the wrapper the same keys, one assigned
