@@ -27,6 +27,7 @@ from resilint.lint.config import tomllib
 from resilint.lint.modules import STANDARD_LIBRARY
 
 DEFAULT_LINE_LENGTH = 88  # black's and ruff's
+_PEP8_LINE_LENGTH = 79  # flake8's and pycodestyle's
 
 FUTURE, STDLIB, THIRDPARTY, FIRSTPARTY, LOCALFOLDER = range(5)
 _SECTION_NAMES = {"FUTURE": FUTURE, "STDLIB": STDLIB, "THIRDPARTY": THIRDPARTY, "FIRSTPARTY": FIRSTPARTY, "LOCALFOLDER": LOCALFOLDER}
@@ -131,7 +132,8 @@ def _style(found: Mapping[str, Any], root: str) -> ProjectStyle:
         options.update(_from_ruff(ruff, found.get("ruff_src"), found.get("ruff_dir") or root))
     if "source_roots" not in options:
         options["source_roots"] = (root, os.path.join(root, "src"))
-    length = found.get("ruff_line_length") or found.get("black_line_length") or found.get("isort_line_length")
+    length = (found.get("ruff_line_length") or found.get("black_line_length") or found.get("flake8_line_length")
+              or found.get("isort_line_length"))
     if isinstance(length, int) and length > 0:
         options["line_length"] = length
     return replace(ProjectStyle(), **options)
@@ -152,12 +154,19 @@ def _read_directory(directory: str, found: Dict[str, Any]) -> None:
             _take_isort(tools["isort"], directory, found)
         black = tools.get("black")
         if isinstance(black, dict) and "black_line_length" not in found:
-            found["black_line_length"] = black.get("line-length", black.get("line_length"))
+            found["black_line_length"] = black.get("line-length", black.get("line_length", DEFAULT_LINE_LENGTH))
     for name, sections in ((".isort.cfg", ("settings", "isort")), ("setup.cfg", ("isort", "tool:isort")), ("tox.ini", ("isort", "tool:isort"))):
         parser = _ini(os.path.join(directory, name))
         for section in sections:
             if parser is not None and parser.has_section(section):
                 _take_isort({key.replace("-", "_"): value for key, value in parser.items(section)}, directory, found)
+    for name in (".flake8", "setup.cfg", "tox.ini"):
+        parser = _ini(os.path.join(directory, name))
+        for section in ("flake8", "pycodestyle"):
+            if parser is not None and parser.has_section(section) and "flake8_line_length" not in found:
+                # a project that runs flake8 (or pycodestyle) holds its lines to 79 unless it says
+                options = {key.replace("-", "_"): value for key, value in parser.items(section)}
+                found["flake8_line_length"] = _integer(options.get("max_line_length")) or _PEP8_LINE_LENGTH
 
 
 def _take_ruff(table: Mapping[str, Any], directory: str, found: Dict[str, Any]) -> None:
