@@ -87,9 +87,10 @@ class HardcodedTimeout(ProjectRule):
     `HTTP_TIMEOUT = httpx.Timeout(N, connect=C)` for httpx. Other shapes (`5 * 60`, `httpx.Timeout(10)`, aiohttp,
     sockets, botocore) are left alone and listed by `resilint fix --unsafe-fixes`.
 
-    Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
-    native target (a project that neither declares `resilint-runtime` nor imports it) the
-    finding is left alone, with the reason, rather than given an undeclared dependency.
+    Both fix targets (`fix-target`): the runtime target (a project that declares
+    `resilint-runtime` or imports it) passes `resilint.runtime.timeout(...)`; the native target
+    writes the constant as the library takes it and imports nothing new, so no fix adds an
+    undeclared dependency.
 
     ## Options
     `test-code` (shared with RES202; by default `tests/*`, `*/tests/*`, `test_*.py`,

@@ -427,9 +427,10 @@ class MissingTimeout(ProjectRule):
     pycurl, ldap3, `extend-clients`
     names).
 
-    Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
-    native target (a project that neither declares `resilint-runtime` nor imports it) the
-    finding is left alone, with the reason, rather than given an undeclared dependency.
+    Both fix targets (`fix-target`): the runtime target (a project that declares
+    `resilint-runtime` or imports it) passes `resilint.runtime.timeout(...)`; the native target
+    writes the constant as the library takes it and imports nothing new, so no fix adds an
+    undeclared dependency.
 
     ## Options
     - `extend-clients`: more qualified names (`"myapp.http.get"`) to treat as calls that need a

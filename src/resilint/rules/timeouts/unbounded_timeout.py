@@ -126,9 +126,10 @@ class UnboundedTimeout(ProjectRule):
     for the native target, import placement and line wrapping. Other shapes (`httpx.Timeout(None)`, a name bound to
     `None`, aiohttp, sockets) are left alone and listed by `resilint fix`.
 
-    Runtime fix target only (`fix-target`): the fix imports `resilint.runtime`, so with the
-    native target (a project that neither declares `resilint-runtime` nor imports it) the
-    finding is left alone, with the reason, rather than given an undeclared dependency.
+    Both fix targets (`fix-target`): the runtime target (a project that declares
+    `resilint-runtime` or imports it) passes `resilint.runtime.timeout(...)`; the native target
+    writes the constant as the library takes it and imports nothing new, so no fix adds an
+    undeclared dependency.
     """
 
     code = "RES102"
