@@ -27,11 +27,12 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
     "http.server.ThreadingHTTPServer", "wsgiref.simple_server.make_server", "socketserver.TCPServer",
     "socketserver.ThreadingTCPServer", "aiohttp.web.run_app", "aiohttp.test_utils.TestServer",
 })
-# A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``).
-LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|localhost|\[::1\])(?=[:/]|$)", re.I)
-_LOOPBACK_WORDS = ("127.", "localhost", "LOCALHOST", "Localhost", "::1")
+# A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``;
+# ``0.0.0.0`` as a destination is this host too: a container published on it, gcsfs's tests).
+LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|\[::1\])(?=[:/]|$)", re.I)
+_LOOPBACK_WORDS = ("127.", "0.0.0.0", "localhost", "LOCALHOST", "Localhost", "::1")
 # Or a host of this machine, the first argument of ``smtplib.SMTP("localhost")``.
-_LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|localhost|::1)$", re.I)
+_LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|::1)$", re.I)
 SERVES: FrozenSet[str] = frozenset({
     "socket.socket.bind", "socket.socket.listen",
     # tornado's servers, and the sockets it binds for them

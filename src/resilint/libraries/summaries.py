@@ -772,7 +772,7 @@ _NO_VALUE = frozenset({
 _NO_CALL = frozenset({cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString})
 # Words without which no URL a project wrapper is handed in the file is one of this
 # machine's (what matters in test code only), nor a pytest fixture's or a test's own route.
-_HERE_WORDS = ("127.0.0.1", "localhost", "::1", "def test", "live_server", "httpbin", "httpserver", "docker_ip")
+_HERE_WORDS = ("127.0.0.1", "0.0.0.0", "localhost", "::1", "def test", "live_server", "httpbin", "httpserver", "docker_ip")
 # Whole words: "time" inside "timeout" or "datetime" names no generator (``RANDOM_KEYS``).
 _KEY_WORDS = re.compile(r"\b(?:uuid|shortuuid|secrets|random|urandom|time|datetime|ulid|nanoid|idempotency_key)\b")
 

@@ -268,7 +268,8 @@ class MissingTimeout(ProjectRule):
     an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
     file gives a timeout (`ftp.connect(host, 21, 10)`). In test code (the `test-code` setting),
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
-    `BASE = "http://127.0.0.1:6666/"`, `self.url` set in `setUp`, a template filled with
+    `BASE = "http://127.0.0.1:6666/"`, or `"http://0.0.0.0:4443"` where a container the run
+    starts is published, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, one that starts with such a base, `f"{BASE}/health"` or
     `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`, an `ldap3.Connection` of an
     `ldap3.Server("localhost")`, a client that connects to this machine when given no server
