@@ -305,7 +305,8 @@ def polls_state(test: cst.BaseExpression) -> bool:
     (``resp["status"] == "ok"``), is a check for failure instead; so is a test of the result
     itself (``if result:``, ``if row is not None:``). A success check joined with a state
     (``r.status_code == 200 and r.json()["state"] == "done"``) polls it; joined with a key it
-    expects in the answer (``and "id" in reply``), it does not."""
+    expects in the answer (``and "id" in reply``), it does not; tests joined by ``or`` poll a
+    state when one of them does."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         sides = (test.left, test.right)
         if any(status_polarity(side) == "bad" for side in sides):
@@ -314,6 +315,9 @@ def polls_state(test: cst.BaseExpression) -> bool:
             return any(polls_state(side) for side in sides if status_polarity(side) is None and not _has_key(side))
     if status_polarity(test) is not None:
         return False
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        # ``r.status == 429 or r.status == 503``: a state only where a side reads one
+        return polls_state(test.left) or polls_state(test.right)
     texts = compared_texts(test)
     if texts:
         return not all(text.strip().lower() in _OUTCOMES for text in texts)

@@ -1118,6 +1118,26 @@ class UnboundedRetry(Rule):
     ]
     INVALID = [
         Invalid(
+            # statuses tested with ``or`` are a failure check, not a polled state (matrix-nio's
+            # AsyncClient._send)
+            """
+            import asyncio
+            from aiohttp import ClientConnectionError
+            async def fetch(session, url):
+                while True:
+                    try:
+                        r = await session.get(url, timeout=5)
+                        if r.status == 429 or r.status == 503:
+                            await asyncio.sleep(5)
+                        else:
+                            break
+                    except ClientConnectionError:
+                        await asyncio.sleep(1)
+                return r
+            """,
+            line=4,
+        ),
+        Invalid(
             # a switch that says whether to wait out a rate limit is no attempt limit
             # (webexteamssdk's ``wait_on_rate_limit``)
             """
