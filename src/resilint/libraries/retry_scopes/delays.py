@@ -237,11 +237,12 @@ _SERVER = "server"
 
 
 def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, loop: Optional[cst.CSTNode], depth: int) -> str:
-    if depth > 6:
+    # (deep enough for a helper's ``min(self.factor * (2 ** (min(n, 1000) - 1)), cap)``)
+    if depth > 10:
         return UNKNOWN
     if isinstance(expr, (cst.Integer, cst.Float)):
         return WAIT_FIXED
-    if isinstance(expr, cst.UnaryOperation):
+    if isinstance(expr, (cst.UnaryOperation, cst.Await)):  # ``-x``; ``await self.wait_time(n)``
         return _delay(rec, expr.expression, scope, order, loop, depth + 1)
     if isinstance(expr, cst.BinaryOperation):
         parts = [_delay(rec, expr.left, scope, order, loop, depth + 1), _delay(rec, expr.right, scope, order, loop, depth + 1)]

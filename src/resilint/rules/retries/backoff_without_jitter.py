@@ -1053,6 +1053,29 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the wait an awaited helper of the class computes, capped twice (matrix-nio)
+            """
+            import asyncio
+            from aiohttp import ClientConnectionError
+            class AsyncClient:
+                async def wait_time(self, n):
+                    return min(self.factor * (2 ** (min(n, 1000) - 1)), 60)
+                async def send(self, session, url):
+                    n = 0
+                    while True:
+                        try:
+                            return await session.get(url, timeout=self.timeout)
+                        except ClientConnectionError:
+                            n += 1
+                            if n > 5:
+                                raise
+                            wait = await self.wait_time(n)
+                            await asyncio.sleep(wait)
+            """,
+            line=16,
+            message="grows exponentially",
+        ),
+        Invalid(
             # the decision in the ``try``'s ``else:``: leave on a good status or once spent
             """
             import time, requests
