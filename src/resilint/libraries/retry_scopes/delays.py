@@ -179,12 +179,54 @@ def _described(
             # multiplies (``sleep(interval); interval += STEP``), whose first value is no rule
             value = rec.follow(value, call.scope, call.order)
         grows = growth(value, counters, rec.growing) if value is not None else "constant"
+        schedule = _schedule(rec, loop, value.value, call.scope, call.order) if isinstance(value, cst.Name) else None
+        if schedule is not None:
+            grows = _schedule_growth(schedule)
         if kind == WAIT_EXPONENTIAL and (grows == "constant" or (
             isinstance(value, cst.Call) and dotted_name(value.func) not in ("pow", "math.pow")
         )):
             grows = "exponential"  # as ``_delay`` read it, also in a helper (``_retry_delay(n)``: ``0.3 * 2 ** n``)
         text += " " + growth_words(grows, server_fallback)
     return text
+
+
+def _schedule(rec: Recogniser, loop: Optional[cst.CSTNode], name: str, scope: Scope, order: int) -> Optional[List[float]]:
+    """The waits a ``for`` loop takes its target ``name`` from, when it walks numbers written
+    out: ``for seconds in (1, 2, 4, 8, 16):``, or a name (a parameter's default included,
+    ``def retry_read(attempts=(1, 2, 4)):``) bound to such a tuple or list."""
+    if not (isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and loop.target.value == name):
+        return None
+    walked: Optional[cst.BaseExpression] = loop.iter
+    if isinstance(walked, cst.Name):
+        bindings = rec.model.reaching(walked.value, scope, order)
+        binding = bindings[0] if len(bindings) == 1 else None
+        if binding is not None and binding.parameter is not None:
+            function = binding.parameter.function.node
+            walked = next((
+                p.default for p in getattr(getattr(function, "params", None), "params", ()) + getattr(
+                    getattr(function, "params", None), "kwonly_params", ())
+                if p.name.value == walked.value
+            ), None) if isinstance(function, cst.FunctionDef) else None
+        elif binding is not None and binding.expr is not None:
+            walked = binding.expr
+        else:
+            walked = None
+    if not isinstance(walked, (cst.Tuple, cst.List)) or not walked.elements:
+        return None
+    numbers = [number_of(e.value) if isinstance(e, cst.Element) else None for e in walked.elements]
+    return None if any(n is None for n in numbers) else numbers  # type: ignore[return-value]
+
+
+def _schedule_growth(waits: Sequence[float]) -> str:
+    """How a schedule of waits grows, in ``growth``'s words."""
+    steps = list(zip(waits, waits[1:]))
+    if all(later == earlier for earlier, later in steps):
+        return "constant"
+    if len({later - earlier for earlier, later in steps}) == 1:
+        return "linear"
+    if all(earlier > 0 and later >= 1.5 * earlier for earlier, later in steps):
+        return "exponential"
+    return "varying"
 
 
 def _slept_elsewhere(rec: Recogniser, hidden: List[CallSite], loop: cst.CSTNode) -> Optional[Setting]:
@@ -298,6 +340,10 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         uncapped = [b for b in sources if not _caps(b.expr, expr.value)]  # type: ignore[arg-type]
         sources = uncapped or sources  # (``to_next = min(to_next, 300)`` bounds what it held)
         if not sources:
+            schedule = _schedule(rec, loop, expr.value, scope, order)
+            if schedule is not None:
+                # ``for seconds in (1, 2, 4, 8, 16):``: the code's own waits, none random
+                return WAIT_EXPONENTIAL if _schedule_growth(schedule) == "exponential" else WAIT_FIXED
             if isinstance(loop, cst.For) and expr.value in _target_names(loop.target) and not is_counting(rec, loop, scope, order):
                 return UNKNOWN  # ``for delay in delays_generator()``: drawn from elsewhere
             return WAIT_FIXED  # a parameter or counter: chosen by the caller, no random term

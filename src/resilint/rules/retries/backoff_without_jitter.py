@@ -78,7 +78,10 @@ class BackoffWithoutJitter(ProjectRule):
       server's `Retry-After`, a helper in another module) is not flagged. A variable is judged
       by every assignment that can reach the sleep: `delay = 2 ** n` replaced by a jittered
       value on both branches of an `if` is jittered, on one branch only it is not; a setting
-      read off an object (`self.retry_delay`, `getattr(server, "wait", 0.0)`) is a constant. A
+      read off an object (`self.retry_delay`, `getattr(server, "wait", 0.0)`) is a constant; a
+      `for` loop's target taken from numbers written out (`for seconds in (1, 2, 4, 8, 16):`,
+      also a name or a parameter's default bound to them) waits that schedule, and the message
+      says how it grows. A
       loop that tests success after its `try` (`result = server.notify()` there, `if result:
       break` after it) is a retry loop too. A
       hand-written loop that reconnects to a stream it reads until it ends (`while running:
@@ -1052,6 +1055,38 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the waits a parameter's default schedule gives (smart_open's retry_read)
+            """
+            import time
+            import botocore.exceptions
+            def read(client, bucket, key):
+                def retry_read(attempts=(1, 2, 4, 8, 16)):
+                    for seconds in attempts:
+                        try:
+                            return client.get_object(Bucket=bucket, Key=key)["Body"].read()
+                        except botocore.exceptions.BotoCoreError:
+                            time.sleep(seconds)
+                    raise OSError("failed to read")
+                return retry_read()
+            """,
+            line=9,
+            message="grows exponentially",
+        ),
+        Invalid(
+            """
+            import time
+            import requests
+            def fetch(url):
+                for pause in [5, 10, 15]:
+                    try:
+                        return requests.get(url, timeout=10)
+                    except requests.ConnectionError:
+                        time.sleep(pause)
+            """,
+            line=8,
+            message="`time.sleep(pause)` grows linearly",
+        ),
         Invalid(
             # the wait an awaited helper of the class computes, capped twice (matrix-nio)
             """
