@@ -210,8 +210,21 @@ def takes_new_work(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: Li
     and a failed job is never tried again."""
     operations = operation_calls(rec, body, calls)
     operation_ids = {id(c.node) for c in operations}
+    # what a ``try`` only takes, and takes again after a pause when that fails, is no next job:
+    # the read of a stream (``chunk = await body.read(n)``, ``except ...: await sleep(...)``)
+    sleeps = {id(c.node) for c in calls if rec.name(c) in SLEEPS}
+    guarded: Dict[int, Set[int]] = {}  # an assignment in a ``try`` → the operations of that ``try``
+    for node in walk_statements(body):
+        if isinstance(node, (cst.Try, cst.TryStar)) and any(id(n) in sleeps for h in node.handlers for n in iter_nodes(h)):
+            inside = list(walk_statements(block(node.body)))
+            tried = {id(n) for stmt in inside for n in expression_nodes(stmt) if id(n) in operation_ids}
+            guarded.update((id(inner), tried) for inner in inside)
     sources: Set[str] = set()
     for node in walk_statements(body):
+        if isinstance(node, cst.Assign) and id(node) in guarded and guarded[id(node)] <= {
+            id(n) for n in expression_nodes(node.value)
+        }:
+            continue
         if isinstance(node, cst.Assign) and any(
             isinstance(n, cst.Call) and id(n) in operation_ids for n in expression_nodes(node.value)
         ):

@@ -1056,6 +1056,32 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # a failed read of the stream is read again, after an exponential pause; the
+            # progress callback after a read is no next job (s3fs's _get_file)
+            """
+            import asyncio
+            from botocore.exceptions import HTTPClientError
+            async def download(s3, bucket, key, out, callback):
+                body = (await s3.get_object(Bucket=bucket, Key=key))["Body"]
+                failed_reads = 0
+                while True:
+                    try:
+                        chunk = await body.read(2**16)
+                    except HTTPClientError:
+                        failed_reads += 1
+                        if failed_reads >= 5:
+                            raise
+                        await asyncio.sleep(min(1.7**failed_reads * 0.1, 15))
+                        body = (await s3.get_object(Bucket=bucket, Key=key))["Body"]
+                        continue
+                    if not chunk:
+                        break
+                    callback.relative_update(out.write(chunk))
+            """,
+            line=13,
+            message="grows exponentially",
+        ),
+        Invalid(
             # the waits a parameter's default schedule gives (smart_open's retry_read)
             """
             import time
