@@ -677,6 +677,13 @@ class _Values:
                     found.append((slot, ("int", number)))
                 continue
             if id(site.node) in self.decorator_calls and arg.value.__class__ in (cst.Name, cst.Attribute):
+                # a decorator is evaluated where its function is defined: a class constant
+                # (``@retry_request(retries=retries)`` with ``retries = 6`` in the class body)
+                outer = site.scope.parent if site.scope.kind == "function" and site.scope.parent is not None else site.scope
+                number = number_of(self.model.followed(arg.value, outer, site.order))
+                if isinstance(number, int):
+                    found.append((slot, ("int", number)))
+                    continue
                 # and the classes a decorator is told to retry (``@retry(KeyError)``)
                 named = self.model.resolve_all(arg.value, site.scope, site.order)
                 if len(named) == 1 and isinstance(named[0], QName):

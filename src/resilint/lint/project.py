@@ -48,6 +48,9 @@ if TYPE_CHECKING:  # pragma: no cover
 _MAX_ALIAS_HOPS = 10
 _DJANGO_SETTINGS = "django.conf.settings."
 _ABSTRACT = frozenset({"abc.abstractmethod", "abc.abstractproperty"})
+# The ``decorator`` package's decorator of a caller: the function it decorates takes the
+# decorated function first and is the wrapper around each of its calls.
+_CALLER_DECORATOR = "decorator.decorator"
 
 _UNRESOLVED = object()
 _MAX_CLIENT_PARTS = 4  # ``client.beta.chat.completions.create``: the parts of a client a request goes through
@@ -420,6 +423,9 @@ class ProjectGraph:
                     layer = self._caught(layer, name, where, function)
                 if layer is not None and layer.calls is not None and layer.calls <= 1:
                     continue  # ``@with_retries(1)``: one attempt retries nothing
+                if layer is not None and self._decorates_callers(name, function.place.path):
+                    # ``@retry_request(retries=6)`` only makes the decorator: no attempt runs there
+                    function.calls = [c for c in function.calls if not (c.target == name and c.place.line == where.line)]
                 if layer is not None and layer not in function.layers:
                     function.layers.append(layer)
                     self.decorated.add((function.name, len(function.layers) - 1))
@@ -480,6 +486,15 @@ class ProjectGraph:
         factory = self.resolve(name, near)
         if factory is None:
             return None
+        if self._decorates_callers(name, near) and factory.parameters:
+            # ``@decorator async def retry_request(func, retries=6, *args, **kwargs)`` (the
+            # ``decorator`` package): the function is the wrapper, ``func`` what it decorates
+            called = f"{factory.name}.({factory.parameters[0]})"
+            for index, layer in enumerate(factory.layers):
+                if not (layer.client or layer.whole_function or layer.pending) and any(
+                    index in call.layers and call.target == called for call in factory.calls
+                ):
+                    return replace(layer, whole_function=True)
         prefix = factory.name + ".<locals>."
         inners = [f for f in self.module_of(factory).functions.values() if f.name.startswith(prefix)]
         for inner in inners:
@@ -496,6 +511,10 @@ class ProjectGraph:
                        for call in inner.calls):
                     return replace(layer, whole_function=True)
         return None
+
+    def _decorates_callers(self, name: str, near: str) -> bool:
+        factory = self.resolve(name, near)
+        return factory is not None and any(decorator == _CALLER_DECORATOR for decorator, _ in factory.decorators)
 
     def _counted(self, layer: Layer, name: str, where: Place, function: FunctionSummary) -> Layer:
         """A project decorator's retry counted by the argument its application passes

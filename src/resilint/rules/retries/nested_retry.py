@@ -31,7 +31,9 @@ class NestedRetry(ProjectRule):
     `api_retrying(fn, ...)`) or returned by a project function (`@utils.ratelimit_backoff(...)`
     of `def ratelimit_backoff(exceptions): return backoff.on_exception(...)`), or from a project decorator that wraps the function in a retry, a
     library's or a hand-written loop in its wrapper (`@with_retries(5)`: its attempts are the
-    decorator's argument, or its default), or a wrapper that calls itself again with a count
+    decorator's argument, also a class constant, or its default; a function the `decorator`
+    package makes a decorator, `@decorator async def retry_request(func, retries=6, *args,
+    **kwargs)` looping around `func(*args, **kwargs)`, is one too), or a wrapper that calls itself again with a count
     (`count = kwargs.pop("count", retries)` … `if count > 0: count -= 1; return
     wrapper(*args, **kwargs)`: `retries + 1` attempts, `@retrier(retries=0)` none to
     multiply; a count that starts from another module's constant is read there). Clients reach a layer however they travel: module
