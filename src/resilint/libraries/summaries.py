@@ -256,7 +256,9 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         )
         url_from = (route or "") if to_client else ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
-        for name in names[:_MAX_CALLEES]:
+        # ``super().post_save(...)`` in a class of many bases: each base may be the one that has it
+        through_super = isinstance(site.node.func, cst.Attribute) and model.calls_super(site.node.func.value, site.scope, site.order)
+        for name in names if through_super else names[:_MAX_CALLEES]:
             retrying: Optional[int] = None
             client = client_layer(model, site, name)
             setting = library_setting(name) if client is None else None

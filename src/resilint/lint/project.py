@@ -569,8 +569,8 @@ class ProjectGraph:
             callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
             found = self._choice(call, callees) if len({id(f) for f, _ in callees}) > 1 else callees[0][0] if callees else None
         if found is None:
-            found = self._mixed_in(call.target, near)
-        found = (self.overrides(found) or found) if found is not None else None
+            found = self._mixed_in(call, near)
+        found = (self.overrides(found, call) or found) if found is not None else None
         signalled = self.receivers(call, near)
         if signalled:
             known = self._signalled.get(id(call))
@@ -704,17 +704,25 @@ class ProjectGraph:
 
     def _calling(
         self, name: str, place: Place, callees: Iterable[Tuple[FunctionSummary, bool]], beside: FunctionSummary,
+        like: Optional[Call] = None,
     ) -> FunctionSummary:
-        """A function of the module of ``beside`` that calls each of ``callees`` at ``place``."""
-        function = FunctionSummary(name, place, calls=[Call(callee.name, place, bound=bound) for callee, bound in callees])
+        """A function of the module of ``beside`` that calls each of ``callees`` at ``place``
+        (passing what ``like`` passes: the call it stands in for)."""
+        passed = like.passed if like is not None else ()
+        arguments = like.arguments if like is not None else None
+        function = FunctionSummary(name, place, calls=[
+            Call(callee.name, place, bound=bound, passed=passed, arguments=arguments) for callee, bound in callees
+        ])
         self._module_of[id(function)] = self.module_of(beside)
         return function
 
-    def overrides(self, method: FunctionSummary) -> Optional[FunctionSummary]:
+    def overrides(self, method: FunctionSummary, call: Optional[Call] = None) -> Optional[FunctionSummary]:
         """For a method its class only declares, a function that calls every override of it in
-        the project's subclasses (at any depth), standing in for the dispatch; None when the
-        method does something itself or nothing overrides it."""
-        known = self._dispatchers.get(id(method), False)
+        the project's subclasses (at any depth), standing in for the dispatch of ``call`` (whose
+        arguments it passes on); None when the method does something itself or nothing
+        overrides it."""
+        key = (id(method), id(call))
+        known = self._dispatchers.get(key, False)
         if known is not False:
             return known  # type: ignore[return-value]
         found: Optional[FunctionSummary] = None
@@ -725,8 +733,10 @@ class ProjectGraph:
         if declared and self.class_module(cls) is not None and not name.startswith("__"):
             implementations = [function for function in self._in_subclasses(cls, name) if function is not method]
             if implementations:
-                found = self._calling(method.name, method.place, [(function, True) for function in implementations], method)
-        self._dispatchers[id(method)] = found
+                found = self._calling(
+                    method.name, method.place, [(function, True) for function in implementations], method, like=call,
+                )
+        self._dispatchers[key] = found
         return found
 
     def _in_subclasses(self, cls: str, name: str) -> List[FunctionSummary]:
@@ -742,21 +752,22 @@ class ProjectGraph:
                 found_in[id(function)] = function
         return list(found_in.values())
 
-    def _mixed_in(self, target: str, near: str) -> Optional[FunctionSummary]:
+    def _mixed_in(self, call: Call, near: str) -> Optional[FunctionSummary]:
         """For a method a mixin calls on ``self`` without defining it (``self.post_save(...)``
         in ``UpdateModelMixin``, named ``UpdateModelMixin.post_save`` by its file), a function
         that calls each method of that name the classes mixing it in take from their bases.
         Only its own module names it so: elsewhere the name is a ``super()`` call's, which
         never goes back down to the subclasses."""
-        cls, name = split_last(target)
+        cls, name = split_last(call.target)
         module = self.class_module(cls) if cls and not name.startswith("__") else None
         if module is None or module.path != near:
             return None
-        known = self._dispatchers.get(target, False)
+        known = self._dispatchers.get(id(call), False)
         if known is False:
             implementations = self._in_subclasses(cls, name)
-            known = self._dispatchers[target] = self._calling(
-                target, implementations[0].place, [(function, True) for function in implementations], implementations[0],
+            known = self._dispatchers[id(call)] = self._calling(
+                call.target, implementations[0].place, [(function, True) for function in implementations], implementations[0],
+                like=call,  # what ``self.post_save(obj, created=False)`` passes decides their paths
             ) if implementations else None
         return known  # type: ignore[return-value]
 
@@ -1058,7 +1069,7 @@ class ProjectGraph:
                 if offset is not None or (function is owner and index == len(entered) - 1):
                     held = self.values.argument(Caller(caller, into, offset or 0), function, split_last(call.target)[1][1:-1])  # type: ignore[arg-type]
                     return [h.function for h in held if h.kind == "function" and h.function is not None]
-            return [self.overrides(f) or f for f, _ in self.values.callees(call, near)]
+            return [self.overrides(f, call) or f for f, _ in self.values.callees(call, near)]
         callee = self.callee(call, near)
         return [callee] if callee is not None else []
 

@@ -337,7 +337,7 @@ class SemanticModel:
         func = call.node.func
         if names:
             return names
-        if isinstance(func, cst.Attribute) and not self._calls_super(func.value, call.scope, call.order):
+        if isinstance(func, cst.Attribute) and not self.calls_super(func.value, call.scope, call.order):
             mixin = self._mixin_method(func, call.scope, call.order)
             if mixin is not None:
                 return (mixin,)
@@ -725,7 +725,8 @@ class SemanticModel:
             return None
         return f"{self._local_name(held.of.qualname)}.{attr}"
 
-    def _calls_super(self, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    def calls_super(self, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+        """``super()`` (a call of the builtin)."""
         return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "super"
                 and self.resolve(expr.func, scope, order) == _SUPER)
 
