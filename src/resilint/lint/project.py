@@ -37,7 +37,7 @@ from resilint.lint.config import is_test_code
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import (
-    AUTOUSE, CALLED, MODEL_LABEL, MODULE_CODE, PROJECT_DOUBLE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
+    AUTOUSE, CALLED, MODEL_LABEL, MODULE_CODE, NEXT_IN_ORDER, PROJECT_DOUBLE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
     ModuleSummary, Place, Ref,
 )
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, QUERYSET_STEPS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
@@ -559,7 +559,7 @@ class ProjectGraph:
         attempts = counts.pop() + layer.count_offset
         return replace(layer, calls=attempts, description=layer.description.replace("(attempts unknown)", f"{attempts} attempts"))
 
-    def callee(self, call: Call, near: str) -> Optional[FunctionSummary]:
+    def callee(self, call: Call, near: str, origin: str = "") -> Optional[FunctionSummary]:
         """The project function a call runs: by its name, or by what the object it is called on
         holds (``get_llm().complete``: the ``complete`` of the class ``get_llm`` returns). A
         method its class only declares (``@abstractmethod``, or a body that does nothing the
@@ -569,8 +569,8 @@ class ProjectGraph:
             callees = self.values.callees(call, near) if self.is_project_name(call.target) else []
             found = self._choice(call, callees) if len({id(f) for f, _ in callees}) > 1 else callees[0][0] if callees else None
         if found is None:
-            found = self._mixed_in(call, near)
-        found = (self.overrides(found, call) or found) if found is not None else None
+            found = self._mixed_in(call, near, origin) or self._next_in_order(call)
+        found = (self.overrides(found, call, origin) or found) if found is not None else None
         signalled = self.receivers(call, near)
         if signalled:
             known = self._signalled.get(id(call))
@@ -716,22 +716,23 @@ class ProjectGraph:
         self._module_of[id(function)] = self.module_of(beside)
         return function
 
-    def overrides(self, method: FunctionSummary, call: Optional[Call] = None) -> Optional[FunctionSummary]:
+    def overrides(self, method: FunctionSummary, call: Optional[Call] = None, origin: str = "") -> Optional[FunctionSummary]:
         """For a method its class only declares, a function that calls every override of it in
-        the project's subclasses (at any depth), standing in for the dispatch of ``call`` (whose
-        arguments it passes on); None when the method does something itself or nothing
-        overrides it."""
-        key = (id(method), id(call))
+        the project's subclasses (at any depth; those ``_receiver_classes`` names for ``origin``),
+        standing in for the dispatch of ``call`` (whose arguments it passes on); None when the
+        method does something itself or nothing overrides it."""
+        cls, name = split_last(method.name)
+        receivers = self._receiver_classes(cls, origin)
+        key = (id(method), id(call), origin if receivers is not None else "")
         known = self._dispatchers.get(key, False)
         if known is not False:
             return known  # type: ignore[return-value]
         found: Optional[FunctionSummary] = None
-        cls, name = split_last(method.name)
         declared = any(d in _ABSTRACT for d, _ in method.decorators) or not (
             method.calls or method.returns or method.layers or method.requests or method.db_scopes or method.decorators
         )
         if declared and self.class_module(cls) is not None and not name.startswith("__"):
-            implementations = [function for function in self._in_subclasses(cls, name) if function is not method]
+            implementations = [function for function in self._in_subclasses(cls, name, receivers) if function is not method]
             if implementations:
                 found = self._calling(
                     method.name, method.place, [(function, True) for function in implementations], method, like=call,
@@ -739,12 +740,24 @@ class ProjectGraph:
         self._dispatchers[key] = found
         return found
 
-    def _in_subclasses(self, cls: str, name: str) -> List[FunctionSummary]:
-        """The methods ``name`` that the project's subclasses of ``cls`` (at any depth) run: a
-        subclass's own, or the one it takes from another base before this class (a mixin's:
-        ``class SubmissionNotifier(EmailNotificationMixin, Notifier)``)."""
+    def _receiver_classes(self, cls: str, origin: str) -> Optional[List[str]]:
+        """The classes ``self`` may be in a method of ``cls`` reached from a method of
+        ``origin`` (a walk that started in ``MoveOnDestroyMixin.destroy`` and ran
+        ``DestroyModelMixin.destroy`` through ``super()``): the classes deriving from both; None
+        (any subclass of ``cls``) when none does or ``origin`` is no other project class (the
+        walk reached ``cls`` some other way)."""
+        if not origin or origin == cls or self.class_module(origin) is None:
+            return None
+        deriving = set(self.values.subclasses(cls))
+        both = [sub for sub in (origin, *self.values.subclasses(origin)) if sub in deriving]
+        return both or None
+
+    def _in_subclasses(self, cls: str, name: str, among: Optional[Sequence[str]] = None) -> List[FunctionSummary]:
+        """The methods ``name`` that the project's subclasses of ``cls`` (at any depth; or
+        those ``among`` them) run: a subclass's own, or the one it takes from another base
+        before this class (a mixin's: ``class SubmissionNotifier(EmailNotificationMixin, Notifier)``)."""
         found_in: Dict[int, FunctionSummary] = {}
-        for sub in self.values.subclasses(cls):
+        for sub in self.values.subclasses(cls) if among is None else among:
             function = self.class_method(sub, name) or next((
                 h.function for h in self.values.class_attribute(sub, name) if h.kind == "function" and h.function is not None
             ), None)
@@ -752,20 +765,49 @@ class ProjectGraph:
                 found_in[id(function)] = function
         return list(found_in.values())
 
-    def _mixed_in(self, call: Call, near: str) -> Optional[FunctionSummary]:
+    def _next_in_order(self, call: Call) -> Optional[FunctionSummary]:
+        """For ``super().pre_delete(obj)`` in a mixin with no bases (``pkg.WatchedMixin.<super>.
+        pre_delete``), a function that calls, for each class mixing it in, the first method of
+        that name after the mixin in that class's lookup order."""
+        owner, name = split_last(call.target)
+        cls, marker = split_last(owner)
+        if marker != NEXT_IN_ORDER or not cls or self.class_module(cls) is None:
+            return None
+        known = self._dispatchers.get(id(call), False)
+        if known is False:
+            found_in: Dict[int, FunctionSummary] = {}
+            for sub in self.values.subclasses(cls):
+                order = self.values.lineage(sub)
+                after = order[order.index(cls) + 1:] if cls in order else []
+                method = next((m for m in map(lambda c: self.class_method(c, name), after) if m is not None), None)
+                if method is not None:
+                    found_in[id(method)] = method
+            implementations = list(found_in.values())
+            known = self._dispatchers[id(call)] = self._calling(
+                call.target, implementations[0].place, [(function, True) for function in implementations],
+                implementations[0], like=call,
+            ) if implementations else None
+        return known  # type: ignore[return-value]
+
+    def _mixed_in(self, call: Call, near: str, origin: str = "") -> Optional[FunctionSummary]:
         """For a method a mixin calls on ``self`` without defining it (``self.post_save(...)``
         in ``UpdateModelMixin``, named ``UpdateModelMixin.post_save`` by its file), a function
         that calls each method of that name the classes mixing it in take from their bases.
         Only its own module names it so: elsewhere the name is a ``super()`` call's, which
-        never goes back down to the subclasses."""
+        never goes back down to the subclasses. ``origin``: the class of the method a walk
+        started from (``MoveOnDestroyMixin`` of its ``destroy``, whose ``super().destroy()``
+        runs the mixin's): only the classes mixing in both are ``self`` there; none when no
+        class does (the walk reached the mixin another way)."""
         cls, name = split_last(call.target)
         module = self.class_module(cls) if cls and not name.startswith("__") else None
         if module is None or module.path != near:
             return None
-        known = self._dispatchers.get(id(call), False)
+        receivers = self._receiver_classes(cls, origin)
+        key = (id(call), origin if receivers is not None else "")
+        known = self._dispatchers.get(key, False)
         if known is False:
-            implementations = self._in_subclasses(cls, name)
-            known = self._dispatchers[id(call)] = self._calling(
+            implementations = self._in_subclasses(cls, name, receivers)
+            known = self._dispatchers[key] = self._calling(
                 call.target, implementations[0].place, [(function, True) for function in implementations], implementations[0],
                 like=call,  # what ``self.post_save(obj, created=False)`` passes decides their paths
             ) if implementations else None
@@ -1173,15 +1215,19 @@ class ProjectGraph:
 
     def reachable(
         self, function: FunctionSummary, follow: Optional[Callable[[Call, FunctionSummary], bool]] = None,
-        entry: Optional[Tuple[FunctionSummary, Call]] = None,
+        entry: Optional[Tuple[FunctionSummary, Call]] = None, origin: Optional[str] = None,
     ) -> Iterator[Tuple[FunctionSummary, Tuple[Call, ...], Sequence[Call]]]:
         """``function`` and every project function it calls at any depth, nearest first, with
         the calls that lead from ``function`` to it and those of its calls that may run there;
         ``follow(call, callee)`` may refuse a step (a call that only hands work over).
         ``entry``: the caller and call that run ``function``, whose arguments may rule some of
         its calls out (``call_conditions.py``); so may the calls on the way to a function: each
-        is yielded once per such context (a few at most), else once."""
+        is yielded once per such context (a few at most), else once. ``origin``: the class whose
+        method the walk starts in (by default, the entry's or the function's), which a mixin's
+        hooks are dispatched for (``_mixed_in``)."""
         start = self.conditions.enter(entry[0], entry[1], function, {}) if entry is not None else {}
+        if origin is None:
+            origin = split_last((entry[0] if entry is not None else function).name)[0]
         queue: Deque[Tuple[FunctionSummary, Tuple[Call, ...], Context, Optional[Tuple[FunctionSummary, Call]]]] = deque(
             [(function, (), start, entry)],
         )
@@ -1193,7 +1239,7 @@ class ProjectGraph:
             running = conditions.running(current, context)
             yield current, path, running
             for call in running:
-                callee = self._handed(call, current, entered) or self.callee(call, current.place.path)
+                callee = self._handed(call, current, entered) or self.callee(call, current.place.path, origin)
                 if callee is None or (follow is not None and not follow(call, callee)):
                     continue
                 inner = _first_entry(visited, contexts, callee.name, conditions.enter(current, call, callee, context))

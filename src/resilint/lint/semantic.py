@@ -36,7 +36,7 @@ import libcst as cst
 
 from resilint.lint.canonical import RETURNS_ITS_ARGUMENT, called_instance_type, canonical_name, loaded_module, returned_type
 from resilint.lint.nodes import call_argument, dotted_name, is_none, string_of
-from resilint.lint.summary import CALLED, TASK_RUNS, TASK_SIGNATURES
+from resilint.lint.summary import CALLED, NEXT_IN_ORDER, TASK_RUNS, TASK_SIGNATURES
 from resilint.lint.traversal import iter_nodes, walk
 
 _BUILTINS = frozenset(dir(builtins))
@@ -151,6 +151,7 @@ Values = Tuple[Union[QName, Instance, FunctionInfo, ClassInfo, Param, Partial, C
 _NOT_OBJECTS = (Param, Const)
 _SYMBOLIC = re.compile(r"[(\[]")
 _SUPER = QName("builtins.super")
+_OBJECT = QName("builtins.object")
 _MODEL_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
 _TASK_METHODS = TASK_RUNS | TASK_SIGNATURES
 _DJANGO_MODELS = frozenset({"django.db.models.Model", "django.db.models.base.Model"})
@@ -721,9 +722,13 @@ class SemanticModel:
         attr = identifier(func.attr.value)
         receivers = self.resolve_all(func.value, scope, order) if not attr.startswith("__") else ()
         held = receivers[0] if len(receivers) == 1 else None
-        if not (isinstance(held, Instance) and isinstance(held.of, ClassInfo) and not held.of.bases):
+        if not (isinstance(held, Instance) and isinstance(held.of, ClassInfo) and self.base_less(held.of)):
             return None
         return f"{self._local_name(held.of.qualname)}.{attr}"
+
+    def base_less(self, cls: ClassInfo) -> bool:
+        """A class with no bases but ``object`` (``class HistoryResourceMixin(object):``)."""
+        return all(self.resolve(base, cls.scope.parent or cls.scope, 1 << 62) == _OBJECT for base in cls.bases)
 
     def calls_super(self, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
         """``super()`` (a call of the builtin)."""
@@ -735,11 +740,15 @@ class SemanticModel:
         in a ``requests.Session`` subclass is ``requests.Session.request``, and ``super().create()``
         in ``class View(WatchedMixin, ModelViewSet)`` reaches ``ModelViewSet.create`` when the
         mixin does not define it (the method resolution order goes on to the next base; a base
-        without the attribute gives nothing)."""
+        without the attribute gives nothing); in a class with no bases, what comes after it in
+        the classes that mix it in, which the project pass finds."""
         function = scope.enclosing_function
         cls = function.owner if function is not None else None
         if cls is None:
             return
+        if self.base_less(cls):
+            # a mixin's ``super().pre_delete(obj)``: the next class of each class mixing it in
+            yield QName(f"{self._local_name(cls.qualname)}.{NEXT_IN_ORDER}")
         for base_expr in cls.bases:
             base = self.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
             if isinstance(base, QName) and base.name != "builtins.object":

@@ -14,7 +14,7 @@ from resilint.libraries.timeout_verdicts import passed_constant
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import Call, DbScope, FunctionSummary, Place
-from resilint.lint.value_flow import call_at, calls_a_parameter
+from resilint.lint.value_flow import call_at, calls_a_parameter, split_last
 from resilint.rules.project_rule import ProjectRule
 
 
@@ -1042,9 +1042,11 @@ class _Judge:
         # be what the callee calls (``run_now(lambda: requests.get(url))``)
         context = self.graph.conditions.enter(function, call, callee, {})
         handed = self.graph.calls_handed(callee)
-        key = (callee.name, frozenset(context.items()), id(call) if handed else 0, implicit)
+        # (the class of the function: the ``self`` of a mixin's hooks on the way, ``_mixed_in``)
+        origin = split_last(function.name)[0]
+        key = (callee.name, frozenset(context.items()), id(call) if handed else 0, implicit, origin)
         if key not in self._paths:
-            self._paths[key] = self._first_request(callee, (function, call) if context or handed else None, implicit)
+            self._paths[key] = self._first_request(callee, (function, call) if context or handed else None, implicit, origin)
         below = self._paths[key]
         if below is None or self._mocked(below[1], call) or self._replaced_on_the_way(call, (call,) + below[0][:-1]):
             return None  # a test double the caller installed (``@responses.activate``) answers it
@@ -1063,6 +1065,7 @@ class _Judge:
 
     def _first_request(
         self, start: FunctionSummary, entry: Optional[Tuple[FunctionSummary, Call]], implicit: bool = False,
+        origin: Optional[str] = None,
     ) -> Optional[Tuple[Path, str]]:
         released = self._after_commit if implicit else lambda call: False
 
@@ -1072,7 +1075,7 @@ class _Judge:
                 and not self._runs_elsewhere(callee)
             )
 
-        for function, path, running in self.graph.reachable(start, follow, entry):
+        for function, path, running in self.graph.reachable(start, follow, entry, origin):
             for call in running:
                 if released(call):
                     continue

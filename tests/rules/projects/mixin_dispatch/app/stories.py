@@ -1,10 +1,11 @@
 from django.db import transaction
 
 from app.base.mixins import ModelCrudViewSet
+from app.history import HistoryResourceMixin
 from app.notify.mixins import WatchedResourceMixin
 
 
-class UserStoryViewSet(WatchedResourceMixin, ModelCrudViewSet):
+class UserStoryViewSet(HistoryResourceMixin, WatchedResourceMixin, ModelCrudViewSet):
     @transaction.atomic
     def create(self, request):
         # the mixin (first base) has no ``create``: ``super()`` goes on to ModelCrudViewSet's
