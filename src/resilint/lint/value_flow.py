@@ -53,6 +53,9 @@ _ONE_QUERIED_ROW = re.compile(
 )
 
 
+# What binds a function's first arguments for a later call (``Caller`` of its partials).
+PARTIAL = "functools.partial"
+
 @dataclass(frozen=True)
 class Held:
     """One thing a name may hold.
@@ -532,6 +535,8 @@ class ValueFlow:
         refs = passed_at(caller.call, function, parameter, caller.offset)
         if refs:
             return [held for ref in refs for held in self.ref(ref, module)]
+        if caller.call.target == PARTIAL:
+            return []  # not bound there: the partial's own callers pass it
         if parameter in function.parameters:
             handed_on = self._through_star_args(caller, function.parameters.index(parameter) - caller.offset, function)
             if handed_on:
@@ -544,6 +549,23 @@ class ValueFlow:
             return []  # passed, but not a value the file could read
         default = function.defaults.get(parameter)
         return list(self.ref(default, self.graph.module_of(function))) if default is not None else []
+
+    def _partials_of(self, function: FunctionSummary) -> List[Caller]:
+        """The ``functools.partial(function, ...)`` of the project: what they bind is what the
+        function gets there, whoever calls the partial later (``partial(_download_key,
+        client=client)`` handed to an executor). Their own first argument is the function, so
+        its parameters sit one position further (a method bound to its object, as many)."""
+        found: List[Caller] = []
+        for caller, call in self._named().get("partial", ()):
+            if call.target != PARTIAL:
+                continue
+            module = self.graph.module_of(caller)
+            if any(
+                held.kind == "function" and held.function is function
+                for slot, ref in call.passed if slot == 0 for held in self.ref(ref, module)
+            ):
+                found.append(Caller(caller, call, min(function.bound, 1) - 1))
+        return found
 
     def _instances_called(self, function: FunctionSummary) -> List[Caller]:
         """The calls of an object whose ``__call__`` is ``function``, as the files name them:
@@ -604,6 +626,7 @@ class ValueFlow:
             found.extend(self._callers_named(name, function))
         if len(parts) > 2 and parts[-1] == "__call__":
             found.extend(self._instances_called(function))
+        found.extend(self._partials_of(function))
         if self._cycles == cycles:
             self._callers_final[key] = found
         return found
