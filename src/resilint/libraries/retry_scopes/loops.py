@@ -288,7 +288,7 @@ def _handwritten(
             policy.gives_up_quietly = raised is None
             if raised is None:
                 decide_give_up(rec, policy, _after_in_function(loop, sample), scope, order)
-            if isinstance(raised, cst.Raise) and raised.exc is not None:
+            if isinstance(raised, cst.Raise) and raised.exc is not None and not _raises_last_caught(raised.exc, handlers, scope):
                 exc = raised.exc.func if isinstance(raised.exc, cst.Call) else raised.exc
                 policy.gives_up_raising = rec.expr_name(exc, scope, order)
         kinds = [handler_kind(rec, h, scope, order) for h in handlers]
@@ -429,6 +429,19 @@ def _after_in_function(loop: cst.CSTNode, sample: CallSite) -> Sequence[cst.Base
     stmts = block(parent.body)
     index = next((i for i, stmt in enumerate(stmts) if stmt is loop), None)
     return stmts[index + 1:] if index is not None else ()
+
+
+def _raises_last_caught(exc: cst.BaseExpression, handlers: Sequence[cst.ExceptHandler], scope: Scope) -> bool:
+    """``raise err`` after the loop, ``err`` only ever ``None`` or the error a handler caught
+    (``except HTTPClientError as e: err = e``): the last error, as a bare ``raise`` would."""
+    if not isinstance(exc, cst.Name):
+        return False
+    caught = {h.name.name.value for h in handlers if h.name is not None and isinstance(h.name.name, cst.Name)}
+    bindings = scope.bindings.get(exc.value, [])
+    return bool(caught) and bool(bindings) and all(
+        binding.expr is not None and (is_none(binding.expr) or (isinstance(binding.expr, cst.Name) and binding.expr.value in caught))
+        for binding in bindings
+    )
 
 
 def _raised_when_spent(loop: cst.CSTNode, sample: CallSite) -> Union[None, bool, cst.Raise]:

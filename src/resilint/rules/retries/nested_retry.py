@@ -756,6 +756,38 @@ class NestedRetry(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # each helper raises the last error it caught once its attempts are spent
+            # (``raise err`` of ``err = e``), which the outer one retries again (s3fs)
+            """
+            import time
+            import requests
+            def outer_retry(func):
+                err = None
+                for i in range(5):
+                    try:
+                        return func()
+                    except requests.ConnectionError as e:
+                        err = e
+                        time.sleep(1)
+                raise err
+            def inner_retry(func):
+                err = None
+                for i in range(5):
+                    try:
+                        return func()
+                    except requests.ConnectionError as e:
+                        err = e
+                        time.sleep(1)
+                raise err
+            def fetch(url):
+                return inner_retry(lambda: requests.get(url, timeout=3))
+            def download(url):
+                return outer_retry(lambda: fetch(url))
+            """,
+            line=7,
+            message="5 attempts (example.py:5) x a hand-written retry loop 5 attempts (example.py:14) = up to 25 calls",
+        ),
+        Invalid(
             # the client is one of three: two made here with the SDK's default retries, one kept
             # by another module (khoj's image generation)
             """
