@@ -977,6 +977,12 @@ class SemanticModel:
                     assigned.append(QName(f"{self._local_name(cls.qualname)}.{attr}"))
                 elif not is_none(binding.expr):
                     assigned.extend(self.binding_values(binding))
+                elif binding.annotation is not None:
+                    # ``self.client_session: Optional[ClientSession] = None``: what it will hold
+                    # once code the file may not show (a decorator's wrapper) sets it
+                    annotated = self._annotated(binding)
+                    if annotated is not None:
+                        declared.append(annotated)
         # a declaration names the type the methods' assignments hold; what they assign says
         # more (a session a factory built with a timeout adapter mounted), unless it is what
         # the callers pass

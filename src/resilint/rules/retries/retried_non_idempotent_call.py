@@ -1046,6 +1046,37 @@ class RetriedNonIdempotentCall(ProjectRule):
             message="`stripe.Transfer.create_reversal` (POST) is retried by a backoff retry without `idempotency_key=`",
         ),
         Invalid(
+            # the session a decorator's wrapper sets on the object, as the attribute's annotation
+            # says (matrix-nio's @client_session)
+            """
+            from typing import Optional
+            from aiohttp import ClientConnectionError, ClientSession
+            def client_session(func):
+                async def wrapper(self, *args, **kwargs):
+                    if not self.client_session:
+                        self.client_session = ClientSession()
+                    return await func(self, *args, **kwargs)
+                return wrapper
+            class AsyncClient:
+                def __init__(self, homeserver):
+                    self.homeserver = homeserver
+                    self.client_session: Optional[ClientSession] = None
+                @client_session
+                async def send(self, method, path, data=None):
+                    return await self.client_session.request(method, self.homeserver + path, data=data, timeout=10)
+                async def _send(self, method, path, data=None):
+                    for attempt in range(3):
+                        try:
+                            return await self.send(method, path, data)
+                        except ClientConnectionError:
+                            continue
+                async def room_create(self):
+                    return await self._send("POST", "/createRoom", "{}")
+            """,
+            line=23,
+            message="sends a POST (`aiohttp.ClientSession.request`) through `send`",
+        ),
+        Invalid(
             # a retried function that calls itself for another object: the inner call's POST is
             # repeated by the outer retry too (tap-stripe's test utilities)
             """
