@@ -572,17 +572,25 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
     orders = {id(b.expr): b.order for b in function.scope.bindings[name] if b.expr is not None}
     kinds = set()
     servers = 0
+    pending, seen = list(definitions), set(definitions)
     rec.visiting.add(name)
     try:
-        for base, augmented in definitions:
+        while pending:
+            base, augmented = pending.pop(0)
             if base is None:
                 if name not in parameters:
                     continue  # not yet assigned on this path: it cannot reach the wait
                 kind = WAIT_FIXED  # a parameter: chosen by the caller, no random term
             else:
                 value = base.value  # type: ignore[attr-defined]
-                if is_none(value) or _converts(value, name) or _caps(value, name):
-                    continue  # ``reset = None`` (the wait is guarded by it), ``reset = int(reset)``, ``min(reset, 300)``
+                if _converts(value, name) or _caps(value, name):
+                    # ``reset = int(reset)``, ``min(reset, 300)``: what reached it, converted or bounded
+                    earlier = reaching_definitions(block(function.node.body), name, base) or set()
+                    pending.extend(d for d in earlier - seen if d[0] is not None)
+                    seen |= earlier
+                    continue
+                if is_none(value):
+                    continue  # ``reset = None``: the wait is guarded by it
                 at = orders.get(id(value), 1 << 62)
                 server = server_delay(value, lambda e, at=at: rec.follow(e, function.scope, at))
                 kind = _SERVER if server else _delay(rec, value, function.scope, at, loop, depth + 1)

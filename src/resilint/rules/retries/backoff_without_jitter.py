@@ -310,6 +310,24 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # the wait is the server's reset, bounded: capping it does not make it the code's own
+        # (Mastodon.py's rate-limit wait)
+        """
+        import time
+        import requests
+        def fetch(session, url, pace):
+            to_next = pace / 2
+            time.sleep(to_next)
+            while True:
+                response = session.get(url, timeout=10)
+                if response.status_code != 429:
+                    return response
+                reset = int(response.headers["X-RateLimit-Reset"])
+                to_next = reset - time.time()
+                if to_next > 0:
+                    to_next = min(to_next, 5 * 60)
+                    time.sleep(to_next)
+        """,
         # a wait for a lock another session holds: the loop catches only the error its module
         # raises when the state it read says so (napalm's EOS driver)
         """
