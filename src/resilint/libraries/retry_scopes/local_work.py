@@ -17,7 +17,7 @@ from resilint.libraries.browser_automation import (
 )
 from resilint.libraries.retry_scopes.names import LOCAL_ERRORS, LOCAL_MODULES, REFUSED_INPUT_ERRORS, REFUSED_INPUT_NAME
 from resilint.libraries.server_sockets import serves_only
-from resilint.lint.nodes import dotted_name
+from resilint.lint.nodes import dotted_name, is_none
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName
 from resilint.lint.traversal import iter_nodes
 
@@ -112,7 +112,7 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
     if id(call.node) in rec.model.derived(_RAISED, lambda: {id(r.node.exc) for r in rec.model.raises}):
         return True  # ``raise ExtractorError("...")``: an error made to be raised, whatever its class
     name = rec.name(call) or ""
-    if name.startswith(LOCAL_MODULES) or local_browser_call(name):
+    if (name.startswith(LOCAL_MODULES) and not _held_otherwise(rec, call)) or local_browser_call(name):
         return True
     func = call.node.func
     if isinstance(func, cst.Attribute) and func.attr.value in _LOCAL_METHODS:
@@ -162,6 +162,12 @@ def _made_by_local_work(rec: Recogniser, expr: cst.BaseExpression, call: CallSit
         if name.startswith(LOCAL_MODULES):
             return True
         return isinstance(expr.func, cst.Attribute) and _made_by_local_work(rec, expr.func.value, call, depth + 1)
+    if isinstance(expr, cst.Attribute):
+        held = _attribute_values(rec, expr, call)
+        if held is not None:
+            # ``self._body``, a stream on one path and ``io.BytesIO()`` on another: local work
+            # only when every value the object is given is
+            return bool(held) and all(_made_by_local_work(rec, value, call, depth + 1) for value in held)
     if isinstance(expr, (cst.Name, cst.Attribute)):
         followed = rec.follow(expr, call.scope, call.order)
         if followed is not expr:
@@ -182,6 +188,30 @@ def _made_by_local_work(rec: Recogniser, expr: cst.BaseExpression, call: CallSit
         if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == expr.value
     ), None)
     return walked is not None and _made_by_local_work(rec, walked, call, depth + 1)
+
+
+def _held_otherwise(rec: Recogniser, call: CallSite) -> bool:
+    """Whether the object a method is called on may be something other than the local value
+    its name resolves to: an attribute the class also sets to what the file cannot read
+    (``self._body = io.BytesIO()`` on one path, ``response["Body"]`` on another)."""
+    func = call.node.func
+    receiver = func.value if isinstance(func, cst.Attribute) else None
+    if isinstance(receiver, cst.Name):
+        receiver = rec.follow(receiver, call.scope, call.order)
+    held = _attribute_values(rec, receiver, call) if isinstance(receiver, cst.Attribute) else None
+    return held is not None and not all(_made_by_local_work(rec, value, call) for value in held)
+
+
+def _attribute_values(rec: Recogniser, expr: cst.Attribute, call: CallSite) -> Optional[List[cst.BaseExpression]]:
+    """Every value a class of the file gives the attribute of its instance (``self._body =
+    ...`` in any method, ``None`` left out), when it sets it more than once; else None."""
+    owner = rec.model.resolve(expr.value, call.scope, call.order)
+    if not (isinstance(owner, Instance) and isinstance(owner.of, ClassInfo)):
+        return None
+    bindings = owner.of.instance_attributes.get(expr.attr.value, [])
+    if len(bindings) < 2:
+        return None
+    return [b.expr for b in bindings if b.expr is not None and not is_none(b.expr)]
 
 
 # Built-in calls that make plain data of this process, whose methods are local work.

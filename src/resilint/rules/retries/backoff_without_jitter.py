@@ -1074,6 +1074,34 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the body is an S3 stream, or an empty local buffer for an empty range: reading it
+            # is not only local work (smart_open's _SeekableRawReader)
+            """
+            import io
+            import time
+            import botocore.exceptions
+            class Reader:
+                def __init__(self, client, bucket, key):
+                    self._client, self._bucket, self._key = client, bucket, key
+                    self._body = None
+                def _open_body(self, empty):
+                    if empty:
+                        self._body = io.BytesIO()
+                    else:
+                        self._body = self._client.get_object(Bucket=self._bucket, Key=self._key)["Body"]
+                def read(self, empty=False):
+                    for seconds in (1, 2, 4, 8):
+                        self._open_body(empty)
+                        body = self._body
+                        try:
+                            return body.read()
+                        except botocore.exceptions.BotoCoreError:
+                            time.sleep(seconds)
+            """,
+            line=20,
+            message="grows exponentially",
+        ),
+        Invalid(
             # a failed read of the stream is read again, after an exponential pause; the
             # progress callback after a read is no next job (s3fs's _get_file)
             """
