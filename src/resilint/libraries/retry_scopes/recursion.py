@@ -373,15 +373,23 @@ def _once_flag(function: FunctionInfo, call: CallSite, statements: List[cst.Base
 
 
 def _counted_parameters(function: FunctionInfo, call: cst.Call) -> Set[str]:
-    """Parameters the recursive call passes one more (or one less) of."""
+    """Parameters the recursive call passes one more (or one less) of: ``attempt + 1``, or the
+    parameter itself counted in a statement of its own (``attempts += 1`` before the call)."""
     params = function.node.params  # type: ignore[union-attr]
     names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    stepped = {
+        n.target.value for n in iter_nodes(function.node) if isinstance(n, cst.AugAssign)
+        and isinstance(n.operator, (cst.AddAssign, cst.SubtractAssign)) and isinstance(n.target, cst.Name)
+        and number_of(n.value) == 1
+    }
     found: Set[str] = set()
     for value in _passed(call):
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
             for side in (value.left, value.right):
                 if isinstance(side, cst.Name) and side.value in names:
                     found.add(side.value)
+        elif isinstance(value, cst.Name) and value.value in names and value.value in stepped:
+            found.add(value.value)
     return found
 
 

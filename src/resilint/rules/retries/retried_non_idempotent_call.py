@@ -1077,6 +1077,24 @@ class RetriedNonIdempotentCall(ProjectRule):
             message="sends a POST (`aiohttp.ClientSession.request`) through `send`",
         ),
         Invalid(
+            # a retry by recursion whose count is stepped in a statement of its own (okta's
+            # RequestExecutor.fire_request_helper)
+            """
+            import requests
+            class Executor:
+                def __init__(self, max_retries):
+                    self._max_retries = max_retries
+                def fire(self, url, body, attempts=0):
+                    res = requests.post(url, json=body, timeout=self.timeout)
+                    if attempts < self._max_retries and res.status_code in (429, 503, 504):
+                        attempts += 1
+                        return self.fire(url, body, attempts)
+                    return res
+            """,
+            line=6,
+            message="is retried by a retry by recursion without an `Idempotency-Key` header",
+        ),
+        Invalid(
             # a retried function that calls itself for another object: the inner call's POST is
             # repeated by the outer retry too (tap-stripe's test utilities)
             """
