@@ -1057,25 +1057,43 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
         annotation = param.annotation.annotation if param.annotation is not None else None
         if isinstance(annotation, cst.Name) and annotation.value in _SCALARS and not (default is not None and is_none(default)):
             scalars[param.name.value] = annotation.value
-        if default is None:
-            continue
-        text = string_of(default)
-        if text is not None:
-            defaults[param.name.value] = ("str", text)
-        elif isinstance(default, cst.Name) and default.value in ("True", "False"):
-            defaults[param.name.value] = ("bool", default.value == "True")
-        elif isinstance(default, cst.Integer) and isinstance(number_of(default), int):
-            defaults[param.name.value] = ("int", number_of(default))
-        elif is_none(default):
-            defaults[param.name.value] = ("none",)  # ``headers=None``: no headers unless given
-        elif isinstance(default, cst.Name):  # ``retries=API_RETRY_COUNT``: a constant's number
-            number = number_of(model.followed(default, info.scope.parent or info.scope, 1 << 62))
-            binding = model.lookup(default.value, info.scope.parent or info.scope, 1 << 62) if number is None else None
-            if isinstance(number, int):
-                defaults[param.name.value] = ("int", number)
-            elif binding is not None and binding.imported is not None:
-                defaults[param.name.value] = ("ref", binding.imported)
+        ref = _default_ref(model, info, default) if default is not None else None
+        if ref is not None:
+            defaults[param.name.value] = ref
+    # ``self.timeout = kwargs.get("timeout", 500)``: a keyword the callers may pass, with the
+    # default the function gives it, as a parameter's
+    star = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
+    for call in (n for n in iter_nodes(node.body) if isinstance(n, cst.Call)) if star is not None else ():
+        func = call.func
+        if (isinstance(func, cst.Attribute) and func.attr.value in ("get", "pop") and isinstance(func.value, cst.Name)
+                and func.value.value == star and len(call.args) == 2 and not any(a.star or a.keyword for a in call.args)):
+            key = string_of(call.args[0].value)
+            ref = _default_ref(model, info, call.args[1].value)
+            if key is not None and key not in defaults and ref is not None:
+                defaults[key] = ref
     return positional, bound, defaults, scalars
+
+
+def _default_ref(model: SemanticModel, info: FunctionInfo, default: cst.BaseExpression) -> Optional[Ref]:
+    """A parameter's default as the summary keeps it: a string, a flag, an integer (also a
+    constant's), ``None``, or another module's name it is given."""
+    text = string_of(default)
+    if text is not None:
+        return ("str", text)
+    if isinstance(default, cst.Name) and default.value in ("True", "False"):
+        return ("bool", default.value == "True")
+    if isinstance(default, cst.Integer) and isinstance(number_of(default), int):
+        return ("int", number_of(default))
+    if is_none(default):
+        return ("none",)  # ``headers=None``: no headers unless given
+    if isinstance(default, cst.Name):  # ``retries=API_RETRY_COUNT``: a constant's number
+        number = number_of(model.followed(default, info.scope.parent or info.scope, 1 << 62))
+        binding = model.lookup(default.value, info.scope.parent or info.scope, 1 << 62) if number is None else None
+        if isinstance(number, int):
+            return ("int", number)
+        if binding is not None and binding.imported is not None:
+            return ("ref", binding.imported)
+    return None
 
 
 def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> Layer:
@@ -1321,14 +1339,32 @@ def _parameter(function: Optional[FunctionInfo], expr: cst.BaseExpression) -> Op
         return None
     if isinstance(expr, cst.Attribute):
         expr = _attribute_parameter(function, expr)  # type: ignore[assignment]
+    params = function.node.params
+    keyword = _keyword_read(params, expr)
+    if keyword is not None:
+        return keyword
     if not isinstance(expr, cst.Name):
         return None
-    params = function.node.params
     for param in (*params.posonly_params, *params.params, *params.kwonly_params):
         if param.name.value == expr.value:
             assigned = function.scope.bindings.get(expr.value, [])
             return param if len(assigned) == 1 else None  # reassigned in the body: not the parameter
     return None
+
+
+def _keyword_read(params: cst.Parameters, expr: Optional[cst.BaseExpression]) -> Optional[cst.Param]:
+    """``kwargs.get("timeout", 500)`` of the function's own ``**kwargs``: the keyword its callers
+    may pass, as a keyword-only parameter with that default (``None`` when it gives none)."""
+    star = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
+    if not (star is not None and isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+            and expr.func.attr.value in ("get", "pop") and isinstance(expr.func.value, cst.Name)
+            and expr.func.value.value == star and 1 <= len(expr.args) <= 2 and not any(a.star or a.keyword for a in expr.args)):
+        return None
+    key = string_of(expr.args[0].value)
+    if key is None or not key.isidentifier():
+        return None
+    default = expr.args[1].value if len(expr.args) == 2 else cst.Name("None")
+    return cst.Param(name=cst.Name(key), default=default)
 
 
 def _overload_stub(info: Optional[FunctionInfo]) -> bool:

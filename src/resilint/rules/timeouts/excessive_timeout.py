@@ -31,7 +31,8 @@ class ExcessiveTimeout(ProjectRule):
       body, which no method sets, read as `self.HTTP_TIMEOUT`: the value for that class's
       instances; not a field declared with its type, `timeout: int = 30`, which configuration
       fills in), a parameter default its `__init__`
-      keeps there (`__init__(self, cfg, timeout=120)`, or a constant another module defines,
+      keeps there (`__init__(self, cfg, timeout=120)`, also `kwargs.get("timeout", 120)` of its
+      own `**kwargs`, or a constant another module defines,
       `timeout=DEFAULT_TIMEOUT`; also for the requests of a subclass in
       another module, made without a timeout: `LlamaCppClient(cfg)`; not where the object
       never leaves the function that makes it and nothing read or called on it there runs a

@@ -58,7 +58,8 @@ class UnboundedTimeout(ProjectRule):
     and through wrappers that hand their own parameter on to it (`execute_query(q,
     _timeout=None)` calling `raw_request(q, _timeout=_timeout)`; a `None` default handed on by
     position, `Consumer(url, request_timeout)`, too), or to a class that keeps it
-    for its requests (`def __init__(self, url, timeout=None): self.timeout = timeout`, then
+    for its requests (`def __init__(self, url, timeout=None): self.timeout = timeout`, or
+    `self.timeout = kwargs.get("timeout")` of its own `**kwargs`, then
     `session.get(url, timeout=self.timeout)` in a method, or `kwargs.setdefault("timeout",
     self.timeout)` before `session.request(method, url, **kwargs)`; a `None` a wrapper fills in
     itself, `kwargs.setdefault("timeout", None)`, is reported where it is written; also a method of a subclass in any
