@@ -1659,7 +1659,7 @@ def _guarded_wrappers(ctx: ProjectContext, judge: "_Judge", already: Set[Place])
                     top = steps[0][1]
                     if problem.status == "unstable" and any(ref[0] == "fresh" for _, ref in top.passed):
                         continue  # made by the call into the retry, once for all its attempts
-                    if judge.never_taken(steps):
+                    if judge.never_taken(steps, (sender, request)):
                         continue
                     if top.place in already:
                         reported = True  # by the retry around the call: one finding per call
@@ -2117,16 +2117,23 @@ class _Judge:
             for caller in callers
         )
 
-    def never_taken(self, steps: Sequence[Tuple[FunctionSummary, Call]]) -> bool:
-        """Whether a chain of calls never gets to its last one: no caller of the first function
-        runs the first call (``never_runs``), or a call on the way is under a guard that the
-        calls before it rule out (``send_query(q)`` leaves ``method`` at ``"GET"``, and the
-        wrapper's ``else:`` POSTs with the headers its caller passes in ``**kwargs``)."""
+    def never_taken(self, steps: Sequence[Tuple[FunctionSummary, Call]], sent: Optional[Tuple[FunctionSummary, Request]] = None) -> bool:
+        """Whether a chain of calls never gets to its last one (or to the request ``sent`` at its
+        end): no caller of the first function runs the first call (``never_runs``), or a call
+        on the way is under a guard that the calls before it rule out (``send_query(q)`` leaves
+        ``method`` at ``"GET"``, and the wrapper's ``else:`` POSTs with the headers its caller
+        passes in ``**kwargs``; ``_make_request('GET', url)`` never runs its ``elif
+        http_method == "POST":``)."""
         if self.never_runs(steps[0][0], steps[0][1]):
             return True
         conditions = self.graph.conditions
         context: Context = {}
-        for (caller, into), (function, call) in zip(steps, steps[1:]):
+        chain = list(steps)
+        if sent is not None:
+            request_call = self.call_at(sent[0], sent[1].place)
+            if request_call is not None:
+                chain.append((sent[0], request_call))
+        for (caller, into), (function, call) in zip(chain, chain[1:]):
             context = conditions.enter(caller, into, function, context)
             if not conditions.runs(call, function, context):
                 return True
