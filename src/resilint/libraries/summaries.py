@@ -665,7 +665,7 @@ class _Values:
             slot: Any = position if arg.keyword is None else arg.keyword.value
             if position is not None and arg.keyword is None:
                 position += 1
-            if self.tokens and (slot in ("data", "json") or arg.keyword is None) and self.finder.token_body(arg.value, site):
+            if self.tokens and self.finder.token_body(arg.value, site):  # (``body=login_body`` of a wrapper too)
                 found.append((slot, ("token",)))  # for a project function that sends it on
                 continue
             if slot == "headers":  # for a project function that sends them on: what of the key

@@ -1885,6 +1885,9 @@ class _Judge:
             # ``self._client.request("POST", ..., idempotency_key=key)`` runs the project's own
             # method, which may make the key a header: followed there
             return None
+        sent = self.call_at(function, request.place)
+        if steps and sent is not None and _sends_token_body(tuple(steps) + ((function, sent),)):
+            return None  # an OAuth token request's body the callers hand it (``body=login_body``)
         status = "unstable" if request.status == PER_CALL else request.status
         if status in ("missing", "unstable"):
             return _Problem(method, status, request.detail)
