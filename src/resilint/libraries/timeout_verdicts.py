@@ -723,6 +723,9 @@ class Forward:
     # positional arguments beyond those it names a caller may pass before one lands where the
     # client takes its timeout; None when it hands on no ``*args``.
     spare_args: Optional[int] = None
+    # A function on the path fills in a timeout when the callers pass none (``if "timeout" not
+    # in kwargs: kwargs.update(timeout=self.timeout)``): only a timeout a caller gives is theirs.
+    filled: bool = False
 
     @property
     def keyword(self) -> str:
@@ -1313,6 +1316,8 @@ class _ProjectJudge:
             for owner, step in forward.path
         )
         wrapper = _short(callee.name[: -len(".__init__")] if callee.name.endswith(".__init__") else callee.name)
+        if forward.filled and forward.keyword not in args.keywords:
+            return None  # the wrapper's own timeout, judged where it is written
         if forward.keyword in args.keywords:
             given = args.value(forward.keyword)
             if given is None:
@@ -1647,13 +1652,15 @@ class _ProjectJudge:
                         client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
                     ))
-                elif args.forwards_kwargs and not function.sets_timeout and not args.supplied and _leaves_timeout_out(args, spec):
+                elif args.forwards_kwargs and not args.supplied and _leaves_timeout_out(args, spec):
                     # (a session whose mounted adapter fills in a timeout bounds callers passing none)
-                    found.append(Forward(client, spec, None, None, None, None, step, spare_args=_spare_args(args, spec)))
+                    found.append(Forward(
+                        client, spec, None, None, None, None, step, spare_args=_spare_args(args, spec), filled=function.sets_timeout,
+                    ))
                 continue
             if by_position or any(value.own_parameter is not None for value in args.values):
                 found.extend(self._handed_on(function, call, step, near))
-            if not args.forwards_kwargs or function.sets_timeout:
+            if not args.forwards_kwargs:
                 continue
             if split_last(call.target)[1] not in self.may_forward_names():
                 continue
@@ -1668,6 +1675,7 @@ class _ProjectJudge:
                     found.append(Forward(
                         inner.client, inner.spec, inner.parameter, None, inner.default, inner.default_text,
                         step + inner.path, inner.held, spare if args.forwards_args else None,
+                        filled=inner.filled or function.sets_timeout,
                     ))
         self._forwards[function.name] = found
         return found

@@ -623,11 +623,9 @@ _STOP_WORDS = re.compile(r"shut_?ting_?down|shutdown|_?stop(ped|ping|_event|_req
 
 def _asks_to_stop(test: cst.BaseExpression) -> bool:
     """A test of the program's own stop signal."""
-    return any(
-        _STOP_WORDS.search(part)
-        for node in expression_nodes(test) if isinstance(node, (cst.Name, cst.Attribute))
-        for part in ((node.value if isinstance(node, cst.Name) else node.attr.value),)
-    )
+    names = [node.value if isinstance(node, cst.Name) else node.attr.value
+             for node in expression_nodes(test) if isinstance(node, (cst.Name, cst.Attribute))]
+    return any(_STOP_WORDS.search(name) for name in names)
 
 
 def _state_roots(test: cst.BaseExpression) -> Set[str]:
