@@ -4,7 +4,7 @@ values, dotted names, source text, statement walks. Rules and the library layer 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -288,9 +288,13 @@ def written_into(tree: cst.CSTNode, held: Callable[[cst.BaseExpression], bool]) 
     """Whether ``tree`` writes into the dict that the expressions ``held`` accepts name
     (``self.headers``, ``retry_args``): an item assigned or deleted, an augmented assignment, a
     method other than a read called on it, or the dict handed to a function that may write into
-    it (a keyword argument is a request's own)."""
+    it (a keyword argument is a request's own; ``dict(self.headers)`` only copies it)."""
+    copied: Set[int] = set()
     for node in iter_nodes(tree):
         kind = node.__class__  # by class: the node classes are slow ABCs
+        if kind is cst.Call and (dotted_name(node.func) or "").rsplit(".", 1)[-1] in _COPIES:
+            copied.update(id(arg) for arg in node.args)
+            continue
         if kind in _WRITES:
             targets = [t.target for t in node.targets] if kind is cst.Assign else [node.target]
             if any(isinstance(t, cst.Subscript) and held(t.value) for t in targets):
@@ -300,9 +304,13 @@ def written_into(tree: cst.CSTNode, held: Callable[[cst.BaseExpression], bool]) 
         elif kind is cst.Call and isinstance(node.func, cst.Attribute) and held(node.func.value):
             if node.func.attr.value not in ("get", "items", "keys", "values", "copy"):
                 return True
-        elif kind is cst.Arg and held(node.value) and node.keyword is None and not node.star:
+        elif kind is cst.Arg and id(node) not in copied and held(node.value) and node.keyword is None and not node.star:
             return True
     return False
+
+
+# Calls that make a new mapping of the one they are given, and leave it as it was.
+_COPIES = frozenset({"dict", "CaseInsensitiveDict", "copy", "deepcopy", "OrderedDict"})
 
 
 def keys_set_on(function: cst.CSTNode, mapping: str) -> Iterator[Tuple[str, cst.BaseExpression]]:

@@ -1077,6 +1077,23 @@ class RetriedNonIdempotentCall(ProjectRule):
             message="sends a POST (`aiohttp.ClientSession.request`) through `send`",
         ),
         Invalid(
+            # a copy of the headers the object keeps, without a key (tap-hubspot's test client)
+            """
+            import backoff
+            import requests
+            class Client:
+                def __init__(self, token):
+                    self.HEADERS = {"Authorization": f"Bearer {token}"}
+                @backoff.on_exception(backoff.expo, requests.exceptions.RequestException, max_tries=5)
+                def post(self, url, data):
+                    headers = dict(self.HEADERS)
+                    headers["content-type"] = "application/json"
+                    return requests.post(url, json=data, headers=headers, timeout=self.timeout)
+            """,
+            line=10,
+            message="`requests.post` (POST) is retried by a backoff retry without an `Idempotency-Key` header",
+        ),
+        Invalid(
             # a retry by recursion whose count is stepped in a statement of its own (okta's
             # RequestExecutor.fire_request_helper)
             """
