@@ -771,21 +771,23 @@ class NestedRetry(ProjectRule):
                         time.sleep(1)
                 raise err
             def inner_retry(func):
-                err = None
-                for i in range(5):
+                last = None
+                attempt = 0
+                while attempt < 5:
+                    attempt += 1
                     try:
                         return func()
-                    except requests.ConnectionError as e:
-                        err = e
-                        time.sleep(1)
-                raise err
+                    except requests.ConnectionError as error:
+                        last = error
+                        time.sleep(2)
+                raise last
             def fetch(url):
                 return inner_retry(lambda: requests.get(url, timeout=3))
             def download(url):
                 return outer_retry(lambda: fetch(url))
             """,
             line=7,
-            message="5 attempts (example.py:5) x a hand-written retry loop 5 attempts (example.py:14) = up to 25 calls",
+            message="5 attempts (example.py:5) x a hand-written retry loop 5 attempts (example.py:15) = up to 25 calls",
         ),
         Invalid(
             # the client is one of three: two made here with the SDK's default retries, one kept

@@ -411,20 +411,15 @@ class ExcessiveTimeout(ProjectRule):
         Invalid(
             """
             import aiohttp
-            class AioHTTPAdapter:
+            class Adapter:
                 @property
                 def session(self):
-                    session = self.__dict__.get("session")
-                    if session is None:
-                        session = aiohttp.ClientSession(trust_env=False)
-                        self.__dict__["session"] = session
-                    return session
-                def _request(self, url, *, timeout=None):
-                    if timeout:
-                        return self.session.get(url, timeout=timeout)
-                    return self.session.get(url)
+                    return aiohttp.ClientSession()
+                async def fetch(self, url):
+                    async with self.session.get(url) as response:
+                        return await response.text()
             """,
-            line=7,
+            line=5,
         ),
         Invalid(
             # a number the class body sets, read through ``self`` (superdesk's AP media service)

@@ -1,5 +1,6 @@
 # The callers choose the branch of the retried wrapper: only the one that passes 'POST' sends
-# one (tap-salesforce's Salesforce._make_request).
+# one (tap-salesforce's Salesforce._make_request); the refresh-token grant it also POSTs only
+# mints a token (Salesforce.login).
 import backoff
 import requests
 
@@ -31,6 +32,14 @@ class Client:
 
     def create_job(self, url):
         return self._make_request('POST', url, headers={"Authorization": "x"}, body="{}").json()  # expect: RES201 "`_make_request` sends a POST (`requests.Session.post`)"
+
+    def login(self):
+        login_url = 'https://login.salesforce.com/services/oauth2/token'
+        login_body = {'grant_type': 'refresh_token', 'client_id': self.client_id,
+                      'client_secret': self.client_secret, 'refresh_token': self.refresh_token}
+        resp = self._make_request("POST", login_url, body=login_body,
+                                  headers={"Content-Type": "application/x-www-form-urlencoded"})
+        return resp.json()['access_token']
 
     def query(self, url, bulk):
         if bulk:
