@@ -162,7 +162,9 @@ class ProjectGraph:
         self._settings_modules: Optional[Tuple[bool, List[str]]] = None
         self._holder_index: Optional[_Holders] = None
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
-        self._dispatchers: Dict[object, Optional[FunctionSummary]] = {}  # by id of a call or method, or a target
+        # the stand-ins of dispatches: by the ids of the call (and method) they stand in for, and
+        # the class a walk started from when that narrows the classes ``self`` may be
+        self._dispatchers: Dict[object, Optional[FunctionSummary]] = {}
         # (what sends the signal, the sender model: "" for any) → the receivers
         self._receivers: Optional[Dict[Tuple[str, str], List[FunctionSummary]]] = None
         self._signalled: Dict[int, FunctionSummary] = {}  # id(call) → the call and the receivers it runs
@@ -779,7 +781,7 @@ class ProjectGraph:
             for sub in self.values.subclasses(cls):
                 order = self.values.lineage(sub)
                 after = order[order.index(cls) + 1:] if cls in order else []
-                method = next((m for m in map(lambda c: self.class_method(c, name), after) if m is not None), None)
+                method = next((m for m in (self.class_method(c, name) for c in after) if m is not None), None)
                 if method is not None:
                     found_in[id(method)] = method
             implementations = list(found_in.values())
@@ -796,8 +798,8 @@ class ProjectGraph:
         Only its own module names it so: elsewhere the name is a ``super()`` call's, which
         never goes back down to the subclasses. ``origin``: the class of the method a walk
         started from (``MoveOnDestroyMixin`` of its ``destroy``, whose ``super().destroy()``
-        runs the mixin's): only the classes mixing in both are ``self`` there; none when no
-        class does (the walk reached the mixin another way)."""
+        runs the mixin's): only the classes mixing in both are ``self`` there; all of them
+        when no class does (the walk reached the mixin another way)."""
         cls, name = split_last(call.target)
         module = self.class_module(cls) if cls and not name.startswith("__") else None
         if module is None or module.path != near:
