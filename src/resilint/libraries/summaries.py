@@ -1062,15 +1062,11 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
             defaults[param.name.value] = ref
     # ``self.timeout = kwargs.get("timeout", 500)``: a keyword the callers may pass, with the
     # default the function gives it, as a parameter's
-    star = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
-    for call in (n for n in iter_nodes(node.body) if isinstance(n, cst.Call)) if star is not None else ():
-        func = call.func
-        if (isinstance(func, cst.Attribute) and func.attr.value in ("get", "pop") and isinstance(func.value, cst.Name)
-                and func.value.value == star and len(call.args) == 2 and not any(a.star or a.keyword for a in call.args)):
-            key = string_of(call.args[0].value)
-            ref = _default_ref(model, info, call.args[1].value)
-            if key is not None and key not in defaults and ref is not None:
-                defaults[key] = ref
+    given = (n for n in iter_nodes(node.body) if isinstance(n, cst.Call) and len(n.args) == 2)  # a default written out
+    for read in (_keyword_read(params, n) for n in given) if params.star_kwarg is not None else ():
+        ref = _default_ref(model, info, read.default) if read is not None and read.default is not None else None
+        if read is not None and ref is not None and read.name.value not in defaults:
+            defaults[read.name.value] = ref
     return positional, bound, defaults, scalars
 
 
