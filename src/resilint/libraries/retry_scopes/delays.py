@@ -202,11 +202,11 @@ def _schedule(rec: Recogniser, loop: Optional[cst.CSTNode], name: str, scope: Sc
         binding = bindings[0] if len(bindings) == 1 else None
         if binding is not None and binding.parameter is not None:
             function = binding.parameter.function.node
+            params = function.params if isinstance(function, cst.FunctionDef) else None
+            name_walked = walked.value
             walked = next((
-                p.default for p in getattr(getattr(function, "params", None), "params", ()) + getattr(
-                    getattr(function, "params", None), "kwonly_params", ())
-                if p.name.value == walked.value
-            ), None) if isinstance(function, cst.FunctionDef) else None
+                p.default for p in (*params.params, *params.kwonly_params) if p.name.value == name_walked
+            ), None) if params is not None else None
         elif binding is not None and binding.expr is not None:
             walked = binding.expr
         else:
