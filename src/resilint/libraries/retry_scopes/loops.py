@@ -609,23 +609,10 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
         not any(
             (polls_state(test) and not _reads_only(test, own))
             or (status_polarity(test) is None and _attribute_roots(test) & polled)
-            or _asks_to_stop(test)
             for test in guards
         )
         for _, guards in exits
     )
-
-
-# What a loop that serves until told to stop tests: its own stop signal, no outcome of a call
-# (``if IsThreadShuttingDown(): return``, ``if self._stop_event.is_set(): break``).
-_STOP_WORDS = re.compile(r"shut_?ting_?down|shutdown|_?stop(ped|ping|_event|_requested)?$|^stopp?(ed|ing)|closing|terminat", re.I)
-
-
-def _asks_to_stop(test: cst.BaseExpression) -> bool:
-    """A test of the program's own stop signal."""
-    names = [node.value if isinstance(node, cst.Name) else node.attr.value
-             for node in expression_nodes(test) if isinstance(node, (cst.Name, cst.Attribute))]
-    return any(_STOP_WORDS.search(name) for name in names)
 
 
 def _state_roots(test: cst.BaseExpression) -> Set[str]:
