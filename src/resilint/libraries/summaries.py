@@ -55,6 +55,7 @@ from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
     Binding,
     CallSite,
+    ClassInfo,
     Const,
     FunctionInfo,
     Instance,
@@ -1089,6 +1090,16 @@ def _default_ref(model: SemanticModel, info: FunctionInfo, default: cst.BaseExpr
             return ("int", number)
         if binding is not None and binding.imported is not None:
             return ("ref", binding.imported)
+    if isinstance(default, cst.Attribute):  # ``timeout=Transfer.DEFAULT_TIMEOUT``: a class's constant
+        owner = model.resolve(default.value, info.scope.parent or info.scope, 1 << 62)
+        if isinstance(owner, ClassInfo):
+            bindings = owner.scope.bindings.get(default.attr.value)
+            number = number_of(bindings[-1].expr) if bindings and bindings[-1].expr is not None else None
+            if isinstance(number, int):
+                return ("int", number)
+        name = model.name_of(owner) if owner is not None else None
+        if name is not None:
+            return ("ref", f"{name}.{default.attr.value}")
     return None
 
 

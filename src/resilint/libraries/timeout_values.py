@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple, Union
 import libcst as cst
 
 from resilint.lint.nodes import code_of, is_none, number_of, string_of
-from resilint.lint.semantic import Binding, Scope, SemanticModel
+from resilint.lint.semantic import Binding, ClassInfo, Scope, SemanticModel
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
 # The standard library's "no timeout given" marker: the socket module's default, which is none
@@ -84,7 +84,7 @@ class TimeoutEvaluator:
         reassigned) has no single value without flow analysis, so it is unknown.
         """
         scope, order, hops = self.scope, self.order, 0
-        kept = self._instance_constant(expr)
+        kept = self._instance_constant(expr) or self._class_constant(expr)
         if kept is not None:
             expr, scope, order = kept.expr, kept.scope, kept.order  # type: ignore[assignment]
             hops += 1
@@ -117,6 +117,15 @@ class TimeoutEvaluator:
         if isinstance(binding.expr, cst.Call):  # ``self._timeout = aiohttp.ClientTimeout(...)``
             return binding if self.qualified(binding.expr.func) in TIMEOUT_OBJECTS else None
         return binding if isinstance(binding.expr, (cst.Integer, cst.Float, cst.Name)) else None
+
+    def _class_constant(self, expr: cst.BaseExpression) -> Optional[Binding]:
+        """For ``Transfer.DEFAULT_TIMEOUT``, a class of the file named: the one assignment of
+        that attribute in the class body."""
+        if not isinstance(expr, cst.Attribute):
+            return None
+        owner = self.model.resolve(expr.value, self.scope, self.order)
+        declared = owner.scope.bindings.get(expr.attr.value, []) if isinstance(owner, ClassInfo) else []
+        return declared[0] if len(declared) == 1 and declared[0].expr is not None else None
 
     # --- numbers ---------------------------------------------------------------------------
 

@@ -677,6 +677,41 @@ class ExcessiveTimeout(ProjectRule):
             message="waits what the function's `socket.setdefaulttimeout` sets: 120 s",
             count=2,  # and the default itself, where it is set
         ),
+        Invalid(
+            """
+            import requests
+
+            class Config:
+                TIMEOUT = 90
+
+            def fetch(url):
+                return requests.get(url, timeout=Config.TIMEOUT)
+            """,
+            line=7,
+            message="may wait 90 s",
+        ),
+        Invalid(
+            """
+            import requests
+
+            class Transfer:
+                DEFAULT_TIMEOUT = 60
+
+            class FileDownload(Transfer):
+                def __init__(self, source, timeout=Transfer.DEFAULT_TIMEOUT):
+                    self.session = requests.Session()
+                    self.source = source
+                    self.timeout = timeout
+
+                def run(self):
+                    return self.session.get(self.source, timeout=self.timeout)
+
+            def download(url):
+                return FileDownload(url).run()
+            """,
+            line=16,
+            message="the default `timeout=Transfer.DEFAULT_TIMEOUT` of `FileDownload`",
+        ),
     ]
 
     def check(self, ctx: RuleContext) -> None:
