@@ -114,9 +114,23 @@ class TimeoutEvaluator:
                 return declared[0]
         if binding is None or function is None or function.owner is None or expr.attr.value in function.owner.scope.bindings:  # type: ignore[attr-defined]
             return None
+        kept = binding.expr
+        if isinstance(kept, cst.BooleanOperation) and isinstance(kept.operator, cst.Or) and self._unset_by_default(kept.left, binding):
+            # ``self.timeout = timeout or (5, 60)``: what every caller that gives none gets
+            binding = replace(binding, expr=kept.right)
         if isinstance(binding.expr, cst.Call):  # ``self._timeout = aiohttp.ClientTimeout(...)``
             return binding if self.qualified(binding.expr.func) in TIMEOUT_OBJECTS else None
-        return binding if isinstance(binding.expr, (cst.Integer, cst.Float, cst.Name)) else None
+        return binding if isinstance(binding.expr, (cst.Integer, cst.Float, cst.Name, cst.Tuple)) else None
+
+    def _unset_by_default(self, expr: cst.BaseExpression, where: Binding) -> bool:
+        """``expr`` is a parameter of the function ``where`` is in, defaulting to ``None``."""
+        binding = self.model.lookup(expr.value, where.scope, where.order) if isinstance(expr, cst.Name) else None
+        param = binding.parameter if binding is not None else None
+        node = param.function.node if param is not None else None
+        if not isinstance(node, cst.FunctionDef):
+            return False
+        declared = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+        return any(p.name.value == param.name and p.default is not None and is_none(p.default) for p in declared)  # type: ignore[union-attr]
 
     def _class_constant(self, expr: cst.BaseExpression) -> Optional[Binding]:
         """For ``Transfer.DEFAULT_TIMEOUT``, a class of the file named: the one assignment of
@@ -280,9 +294,10 @@ class TimeoutEvaluator:
             via = f"{expr.value} = {shown}" if len(shown) <= 40 else expr.value
             return TimeoutValue(phases, literal=False, scalar=value.scalar, via=via, chosen=value.chosen)
         if isinstance(expr, cst.Attribute):
-            assigned = self.follow(expr)  # ``self._timeout``, set once to a timeout object
-            if isinstance(assigned, cst.Call):
-                return self.evaluate(assigned, False, depth + 1)
+            # ``self._timeout``, set once to a timeout object or a tuple: read where it is set
+            kept = self._instance_constant(expr) or self._class_constant(expr)
+            if kept is not None and isinstance(kept.expr, (cst.Call, cst.Tuple)):
+                return TimeoutEvaluator(self.model, kept.scope, kept.order).evaluate(kept.expr, False, depth + 1)
         if isinstance(expr, (cst.Tuple, cst.List)):
             return self._tuple(expr, at_site)
         if isinstance(expr, cst.IfExp):

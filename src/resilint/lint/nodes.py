@@ -331,3 +331,18 @@ def keys_set_on(function: cst.CSTNode, mapping: str) -> Iterator[Tuple[str, cst.
             key = string_of(node.args[0].value)
             if key is not None:
                 yield key, node.args[1].value
+        elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "update"
+              and isinstance(node.func.value, cst.Name) and node.func.value.value == mapping):
+            yield from _keys_updated(node)
+
+
+def _keys_updated(call: cst.Call) -> Iterator[Tuple[str, cst.BaseExpression]]:
+    """The keys ``mapping.update(timeout=30)`` or ``mapping.update({"timeout": 30})`` sets."""
+    for arg in call.args:
+        if arg.keyword is not None:
+            yield arg.keyword.value, arg.value
+        elif not arg.star and isinstance(arg.value, cst.Dict):
+            for element in arg.value.elements:
+                key = string_of(element.key) if isinstance(element, cst.DictElement) else None
+                if key is not None:
+                    yield key, element.value  # type: ignore[union-attr]

@@ -26,19 +26,23 @@ class ExcessiveTimeout(ProjectRule):
       function returns, or to a project wrapper that passes it on; one assigned different
       values, or `None` on some path, is not one value and is not judged; Django's
       `django.conf.settings.HTTP_TIMEOUT` is what the settings modules give it, see RES102),
-      an attribute its class sets once, to a number or a constant (`self.timeout = 60` in
-      `__init__`, then `timeout=self.timeout` in a method; or `HTTP_TIMEOUT = 40` in the class
-      body, which no method sets, read as `self.HTTP_TIMEOUT`: the value for that class's
+      an attribute its class sets once, to a number, a constant or a tuple of them
+      (`self.timeout = 60` in `__init__`, then `timeout=self.timeout` in a method; with
+      `self.timeout = timeout or (5, 60)`, the tuple is what every caller that gives no
+      `timeout` gets; or `HTTP_TIMEOUT = 40` in the class
+      body, which no method sets, read as `self.HTTP_TIMEOUT`, or as `Config.HTTP_TIMEOUT`
+      anywhere in the file: the value for that class's
       instances; not a field declared with its type, `timeout: int = 30`, which configuration
       fills in), a parameter default its `__init__`
       keeps there (`__init__(self, cfg, timeout=120)`, also `kwargs.get("timeout", 120)` of its
-      own `**kwargs`, or a constant another module defines,
-      `timeout=DEFAULT_TIMEOUT`; also for the requests of a subclass in
+      own `**kwargs`, or a constant another module or a class defines,
+      `timeout=DEFAULT_TIMEOUT`, `timeout=Transfer.DEFAULT_TIMEOUT`; also for the requests of a subclass in
       another module, made without a timeout: `LlamaCppClient(cfg)`; not where the object
       never leaves the function that makes it and nothing read or called on it there runs a
       method that sends, as for RES102), a default a wrapper fills
-      into the `**kwargs` it hands a client (`kwargs["timeout"] = DEFAULT_TIMEOUT`, or
-      `kwargs.setdefault("timeout", ...)`, reported where it is written), `timedelta(minutes=5)` and its
+      into the `**kwargs` it hands a client (`kwargs["timeout"] = DEFAULT_TIMEOUT`,
+      `kwargs.setdefault("timeout", ...)` or `kwargs.update(timeout=...)`, reported where it
+      is written), `timedelta(minutes=5)` and its
       `.total_seconds()` (and `.seconds`, its seconds part without the days);
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
       `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
@@ -711,6 +715,42 @@ class ExcessiveTimeout(ProjectRule):
             """,
             line=16,
             message="the default `timeout=Transfer.DEFAULT_TIMEOUT` of `FileDownload`",
+        ),
+        Invalid(
+            """
+            import requests
+
+            READ_TIMEOUT = 60
+
+            class NetworkClient(requests.Session):
+                def __init__(self, base_url, timeout=None):
+                    super().__init__()
+                    self.base_url = base_url
+                    self.timeout = timeout or (5, READ_TIMEOUT)
+
+                def request(self, method, path, **kwargs):
+                    if "timeout" not in kwargs:
+                        kwargs.update(timeout=self.timeout)
+                    return super().request(method, self.base_url + path, **kwargs)
+            """,
+            line=13,
+            message="may wait 60 s in the read phase",
+        ),
+        Invalid(
+            """
+            import requests
+
+            class NetworkClient(requests.Session):
+                def __init__(self):
+                    super().__init__()
+                    self.timeout = (5, 60)
+
+                def request(self, method, url, **kwargs):
+                    kwargs.setdefault("timeout", self.timeout)
+                    return super().request(method, url, **kwargs)
+            """,
+            line=9,
+            message="may wait 60 s in the read phase",
         ),
     ]
 
