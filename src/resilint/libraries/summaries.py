@@ -1265,7 +1265,8 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 if _recorded(keyword):  # a default the function fills in
                     keywords.append(keyword)  # type: ignore[arg-type]
                     evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
-                    values.append(_argument(model, evaluator, function, keyword, value, locate))  # type: ignore[arg-type]
+                    given = _argument(model, evaluator, function, keyword, value, locate)  # type: ignore[arg-type]
+                    values.append(replace(given, filled_in=merged == ()))
         elif arg.star == "*":
             # only ``*args`` after every positional argument: what it holds lands after them
             forwards_args = not star and args_param is not None and isinstance(arg.value, cst.Name) and (

@@ -1652,7 +1652,7 @@ class _ProjectJudge:
                         client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
                     ))
-                elif args.forwards_kwargs and not args.supplied and _leaves_timeout_out(args, spec):
+                elif args.forwards_kwargs and not args.supplied and (_leaves_timeout_out(args, spec) or (given is not None and given.filled_in)):
                     # (a session whose mounted adapter fills in a timeout bounds callers passing none)
                     found.append(Forward(
                         client, spec, None, None, None, None, step, spare_args=_spare_args(args, spec), filled=function.sets_timeout,

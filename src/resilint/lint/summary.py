@@ -230,6 +230,9 @@ class Argument:
     # (``self.timeout = timeout``, then ``timeout=self.timeout``): the constructor's callers
     # decide the value, not this method's.
     kept_by_init: bool = False
+    # the function fills it into the ``**kwargs`` it hands on (``kwargs.setdefault("timeout",
+    # 10)``) when its callers give none: theirs, when they give one, is what is sent
+    filled_in: bool = False
 
     @property
     def own_parameter(self) -> Optional[str]:
@@ -569,7 +572,7 @@ class ModuleSummary:
             if item is None:
                 return None
             values = [[v.keyword, v.value, v.text, place(v.place), v.parameter, v.position, v.default, v.default_text,
-                       v.kept_by_init] for v in item.values]
+                       v.kept_by_init, v.filled_in] for v in item.values]
             return _trimmed([list(item.keywords), item.positional, item.star, item.double_star, item.forwards_kwargs,
                              values, item.supplied, item.forwards_args], _ARGUMENTS)
 
@@ -638,7 +641,7 @@ class ModuleSummary:
                         tuple(intern(str(k)) for k in d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), bool(d[6]),
                         bool(d[7]),
                     )
-                values = tuple(Argument(v[0], v[1], v[2], place(v[3]), v[4], v[5], v[6], v[7], bool(v[8:] and v[8])) for v in d[5])
+                values = tuple(Argument(v[0], v[1], v[2], place(v[3]), v[4], v[5], v[6], v[7], bool(v[8:] and v[8]), bool(v[9:] and v[9])) for v in d[5])
                 return Arguments(tuple(d[0]), int(d[1]), bool(d[2]), bool(d[3]), bool(d[4]), values, bool(d[6]), bool(d[7]))
 
             def call(c: List[Any]) -> Call:

@@ -16,3 +16,9 @@ def perform_ping(jsondata, server=DEFAULT_SERVER_URL):
 
 def perform_check(server=DEFAULT_SERVER_URL):
     return NetworkClient(server).get("/api/v1/status")  # the client's own (5, 20): bounded, no finding
+
+
+def perform_export(url):
+    from network.plain import PlainClient
+
+    return PlainClient().upload(url, timeout=90)  # expect: RES105 "may wait 90 s, above max-timeout (30 s) (passed through `PlainClient.upload`)"
