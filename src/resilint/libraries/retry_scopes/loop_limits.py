@@ -353,6 +353,25 @@ def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str]
         for arg in node.args if arg.keyword is not None and arg.keyword.value in TIMEOUT_KEYWORDS
         for inner in (*expression_nodes(arg.value), arg.keyword)
     }
+    # ``status in RETRY_STATUS_CODES``, ``isinstance(e, Timeout)``: a set the value is looked up
+    # in, or the classes of an error, classify; they count nothing
+    passed |= {
+        id(inner) for node in expression_nodes(test) if isinstance(node, cst.Comparison)
+        for target in node.comparisons if isinstance(target.operator, (cst.In, cst.NotIn))
+        for inner in expression_nodes(target.comparator)
+    } | {
+        id(inner) for node in expression_nodes(test)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "isinstance" and len(node.args) == 2
+        for inner in expression_nodes(node.args[1].value)
+    }
+    if scope is not None:
+        # ``if not retry_import(e):``: a function of the file is judged by what it reads below
+        # (``helper_reads_bound``), not by its name
+        passed |= {
+            id(node.func) for node in expression_nodes(test)
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+            and isinstance(rec.model.resolve(node.func, scope, order), FunctionInfo)
+        }
     for node in expression_nodes(test):
         if id(node) in passed:
             continue
@@ -360,8 +379,12 @@ def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str]
             text = dotted_name(node)
             if text is None:
                 continue
-            if text in counters or _BOUND_WORDS.search(text.rsplit(".", 1)[-1]):
+            if text in counters:
                 return True
+            if _BOUND_WORDS.search(text.rsplit(".", 1)[-1]):
+                verdict = _classifier_verdict(rec, node, counters, scope, order) if scope is not None else None
+                if verdict is None or verdict:
+                    return True
         if isinstance(node, cst.Call) and scope is not None:
             name = rec.expr_name(node.func, scope, order)
             if name in CLOCKS or (name or "").endswith(".time"):
@@ -369,6 +392,25 @@ def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str]
             if helper_reads_bound(rec, node, scope, order):
                 return True
     return False
+
+
+def _classifier_verdict(rec: Recogniser, node: cst.CSTNode, counters: Set[str], scope: Scope, order: int) -> Optional[bool]:
+    """For a name that the function only ever assigns what a function of the file says of the
+    caught error (``retry = retry_import(e)``): whether that function reads a bound, since the
+    name's spelling tells nothing then. None for any other name, or when the function is
+    handed a count (``should_retry(e, attempt)``)."""
+    bindings = scope.bindings.get(node.value, []) if isinstance(node, cst.Name) else []
+    calls = [binding.expr for binding in bindings]
+    if not calls or not all(
+        isinstance(call, cst.Call) and call.args and all(
+            isinstance(arg.value, cst.Name) and not arg.keyword and arg.value.value not in counters
+            and not _BOUND_WORDS.search(arg.value.value) for arg in call.args
+        )
+        and isinstance(rec.model.resolve(call.func, scope, order), FunctionInfo)
+        for call in calls
+    ):
+        return None
+    return any(helper_reads_bound(rec, call, scope, order) for call in calls)  # type: ignore[arg-type]
 
 
 def _infinite_limit(header: str, test: cst.BaseExpression) -> str:

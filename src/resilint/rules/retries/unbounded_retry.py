@@ -68,7 +68,10 @@ class UnboundedRetry(Rule):
     timeouts and retries inside stop at the deadline); or in a function whose coroutine every
     call in the file bounds with `asyncio.wait_for(..., timeout)`. A scope whose limit is
     `None` bounds nothing, and neither does an exit on anything but a counter or the time: a
-    handler that re-raises some errors (`if exc.response.status_code != 409: raise`) retries the
+    handler that re-raises some errors (`if exc.response.status_code != 409: raise`, or
+    `retry = retry_import(e)` / `if not retry: raise` with a function of the file that only
+    classifies the error: its name, the error classes it tests, `Timeout` among them, and the
+    status codes it looks up are not limits) retries the
     others forever, a switch that says whether to wait out a rate limit (`if
     self.wait_on_rate_limit: sleep(...); continue` / `else: raise`) retries forever while it is
     on, and a counter tested in only some handlers bounds only their failures:
@@ -214,6 +217,27 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the helper that says whether to go round is handed the count: it may stop on it
+        """
+        import random
+        import time
+        import requests
+
+        def should_retry(e, attempt):
+            return attempt < 5 and isinstance(e, requests.ConnectionError)
+
+        def download(url):
+            attempt = 0
+            while True:
+                try:
+                    return requests.get(url, timeout=10)
+                except Exception as e:
+                    attempt += 1
+                    retry = should_retry(e, attempt)
+                    if not retry:
+                        raise
+                    time.sleep(random.uniform(0, 30))
+        """,
         # a value drawn until Django's validator accepts it: nothing leaves the process (shuup)
         """
         from django.core.validators import ValidationError, validate_email
@@ -1640,6 +1664,37 @@ class UnboundedRetry(Rule):
             """,
             line=4,
             message="`stop=never` never stops",
+        ),
+        Invalid(
+            """
+            import random
+            import time
+            import requests
+            from requests.exceptions import ConnectionError, HTTPError, Timeout
+
+            RETRY_STATUS_CODES = {502, 503, 504}
+
+            def retry_import(e):
+                if isinstance(e, (ConnectionError, Timeout)) or (
+                    isinstance(e, HTTPError) and e.response.status_code in RETRY_STATUS_CODES
+                ):
+                    return True
+                return False
+
+            def download(url):
+                succeeded = False
+                while not succeeded:
+                    try:
+                        requests.get(url, timeout=10).raise_for_status()
+                        succeeded = True
+                    except Exception as e:
+                        retry = retry_import(e)
+                        if not retry:
+                            raise
+                        time.sleep(random.uniform(0, 30))
+            """,
+            line=17,
+            message="no attempt counter or deadline",
         ),
     ]
 
