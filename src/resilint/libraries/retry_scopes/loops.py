@@ -4,7 +4,7 @@ loops whose body catches a failure, or checks a response status, and goes round 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -111,15 +111,32 @@ def _pause_loops(rec: Recogniser, loop: cst.CSTNode, within: List[CallSite]) -> 
             continue
         index = next((i for i, node in enumerate(call.stack) if node is loop), None)
         inner = [node for node in call.stack[index + 1:] if isinstance(node, (cst.For, cst.While, cst.If))] if index is not None else []
-        if len(inner) != 1 or not isinstance(inner[0], (cst.For, cst.While)) or not _only_pauses(inner[0], call):
+        if len(inner) != 1 or not isinstance(inner[0], (cst.For, cst.While)) or not _only_pauses(
+            inner[0], call, lambda check: _stop_check(rec, check, call),
+        ):
             continue
         found.append(call)
     return found
 
 
-def _only_pauses(loop: Union[cst.For, cst.While], sleep: CallSite) -> bool:
+def _stop_check(rec: Recogniser, call: cst.Call, sleep: CallSite) -> bool:
+    """``self.cancel_check()``: a function of the file called with nothing, which raises to
+    stop (a check between the slices of a pause); on ``self`` in a decorator's wrapper, a
+    method of a class of the file by that name."""
+    if call.args:
+        return False
+    if isinstance(rec.model.resolve(call.func, sleep.scope, sleep.order), FunctionInfo):
+        return True
+    func = call.func
+    return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" and any(
+        function.owner is not None and function.name == func.attr.value for function in rec.model.functions
+    )
+
+
+def _only_pauses(loop: Union[cst.For, cst.While], sleep: CallSite, stop_check: Callable[[cst.Call], bool]) -> bool:
     """``for _ in range(N):``, or ``while remaining > 0 and not self.closed:`` counting down,
-    whose body is the sleep and tests that leave (``if stop: return``)."""
+    whose body is the sleep, tests that leave (``if stop: return``) and checks that raise to
+    stop (``self.cancel_check()``)."""
     if isinstance(loop, cst.For):
         iterator = loop.iter
         if not (isinstance(iterator, cst.Call) and dotted_name(iterator.func) == "range"):
@@ -130,6 +147,7 @@ def _only_pauses(loop: Union[cst.For, cst.While], sleep: CallSite) -> bool:
         if isinstance(statement, cst.SimpleStatementLine) and (
             any(isinstance(small, cst.Expr) and small.value is sleep.node for small in statement.body)
             or (isinstance(loop, cst.While) and all(isinstance(small, cst.AugAssign) for small in statement.body))
+            or all(isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and stop_check(small.value) for small in statement.body)
         ):
             continue  # the sleep, and what a ``while`` counts down (``remaining -= 0.5``)
         return False

@@ -115,7 +115,8 @@ class BackoffWithoutJitter(ProjectRule):
       and each such path without a random term is a finding of its own (a loop whose three
       handlers each wait `RETRY_DELAY` has three; pauses one after the other on one path are one). A pause taken in slices by a loop of
       its own that only sleeps (`for _ in range(10): if self.should_stop: return;
-      time.sleep(0.1)`, or `while remaining > 0 and not self.closed: time.sleep(0.5);
+      time.sleep(0.1)`, also with a check of the file that raises to stop,
+      `self.cancel_check()`, between the slices, or `while remaining > 0 and not self.closed: time.sleep(0.5);
       remaining -= 0.5`) is the loop's pause. A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
       seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
@@ -1581,6 +1582,40 @@ class BackoffWithoutJitter(ProjectRule):
                                 time.sleep(0.1)
             """,
             line=13,
+        ),
+        Invalid(
+            # the retry decorator's 30 s pause taken in one-second slices, each after a check
+            # that raises when the user cancels (kolibri's download)
+            """
+            import time
+            import requests
+
+            class FileDownload:
+                def __init__(self, url, cancel_check=None, retry_wait=30):
+                    self.url = url
+                    self.retry_wait = retry_wait
+                    self._cancel_check = cancel_check
+
+                def cancel_check(self):
+                    if self._cancel_check and self._cancel_check():
+                        raise RuntimeError("canceled")
+
+                def _retry(func):
+                    def inner(self):
+                        while True:
+                            try:
+                                return func(self)
+                            except requests.ConnectionError:
+                                for _ in range(self.retry_wait):
+                                    self.cancel_check()
+                                    time.sleep(1)
+                    return inner
+
+                @_retry
+                def run(self):
+                    return requests.get(self.url, timeout=10)
+            """,
+            line=22,
         ),
         Invalid(
             # ``pending`` is the batch the loop itself narrowed, no polled state: a failed
