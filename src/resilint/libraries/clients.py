@@ -997,7 +997,13 @@ def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, 
     its returns is one (``return {"verify": verify, "cert": cert}``), or of a local only ever
     assigned one and given keys the code writes out; None otherwise."""
     if isinstance(expr, cst.Dict):
-        keys = [string_of(e.key) if isinstance(e, cst.DictElement) else None for e in expr.elements]
+        found_keys: Set[str] = set()
+        for element in expr.elements:
+            key = _key_strings(element.key, model, scope) if isinstance(element, cst.DictElement) else None
+            if key is None:
+                return None
+            found_keys |= key
+        return found_keys
     elif isinstance(expr, cst.Call) and model.qualified_name(expr.func, scope, order) == "builtins.dict":
         keys = [a.keyword.value if a.keyword is not None and not a.star else None for a in expr.args]
     elif isinstance(expr, cst.Call) and depth < 2:
@@ -1019,6 +1025,26 @@ def _written_keys(expr: cst.BaseExpression, model: SemanticModel, scope: Scope, 
     else:
         return None
     return None if any(key is None for key in keys) else set(keys)  # type: ignore[arg-type]
+
+
+def _key_strings(key: cst.BaseExpression, model: SemanticModel, scope: Scope) -> Optional[Set[str]]:
+    """The strings a dict's key may be: one written out, or a local of the function only ever
+    assigned strings written out, a choice between them included (``kwarg = "params" if get
+    else "data"``)."""
+    text = string_of(key)
+    if text is not None:
+        return {text}
+    bindings = scope.bindings.get(key.value) if isinstance(key, cst.Name) and scope.kind == "function" else None
+    found: Set[str] = set()
+    for binding in bindings or ():
+        if binding.expr is None:
+            return None
+        for choice in _choices(binding.expr) or [binding.expr]:
+            written = string_of(choice)
+            if written is None:
+                return None
+            found.add(written)
+    return found or None
 
 
 def _choices(expr: cst.BaseExpression) -> List[cst.BaseExpression]:

@@ -126,7 +126,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     `@resilint.runtime.idempotent_operation` above it (one key per call). Headers the project
     cannot read (a parameter no caller shows, `**kwargs` of unknown content, a dict built by code
     it cannot follow) are not flagged (a local dict written out and only unpacked,
-    `session.post(**request_args)`, has the keys it shows: without `headers`, no key, and with
+    `session.post(**request_args)`, has the keys it shows, also a key held in a local only ever
+    assigned strings, `{kwarg: body}` with `kwarg = "params" if get else "data"`: without `headers`, no key, and with
     `headers` written in it and not set again, those headers: `kwargs = {"headers":
     self.headers}`), nor is a POST a hand-written loop makes outside the `try`
     it retries, when that `try` does not read its answer (`reset = session.post(...)`, then
@@ -742,6 +743,28 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the ``**kwargs`` key is one of two strings, neither of them ``headers`` (zulip's client)
+            """
+            import random
+            import time
+            import requests
+
+            def query(method, url, request):
+                for attempt in range(3):
+                    kwarg = "params" if method == "GET" else "data"
+                    kwargs = {kwarg: request}
+                    try:
+                        return requests.request(method, url, timeout=15, **kwargs)
+                    except requests.ConnectionError:
+                        time.sleep(random.uniform(0, 2))
+
+            def send(data):
+                return query("POST", "https://chat.example.com/api/v1/messages", data)
+            """,
+            line=15,
+            message="`query` sends a POST",
+        ),
         Invalid(
             # the method is picked by an ``if`` that rebinds it, on a session the caller may
             # give, and the function calls itself again on a 5xx (googlemaps' Client._request)
