@@ -97,9 +97,11 @@ def status_polarity(
 
 def outcome_polarity(test: cst.BaseExpression) -> Optional[str]:
     """"good" for a test that the answer says the call worked (``res == "OK"``, ``response ==
-    b"Ok"``, ``r["status"] == "success"``), "bad" for its negation: the reply, or one field of
-    it, compared with a word of success, which only a reply to this request can be (a polled
-    state is another word, ``"done"``, ``"RUNNING"``, or read deeper in the answer)."""
+    b"Ok"``, ``r["status"] == "success"``), "bad" for its negation or for a test that it says
+    it failed (``res["result"] == "error"``, ``"error" in res["result"]``): the reply, or one
+    field of it, compared with a word of success or failure, which only a reply to this
+    request can be (a polled state is another word, ``"done"``, ``"RUNNING"``, or read deeper
+    in the answer)."""
     negate = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negate = not negate
@@ -107,23 +109,34 @@ def outcome_polarity(test: cst.BaseExpression) -> Optional[str]:
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return None
     operator = test.comparisons[0].operator
-    if not isinstance(operator, (cst.Equal, cst.NotEqual)):
-        return None
     sides = (test.left, test.comparisons[0].comparator)
     words = [_word(side) for side in sides]
-    if sum(word is not None for word in words) != 1 or not any(word in _SUCCESS_WORDS for word in words):
+    if isinstance(operator, (cst.In, cst.NotIn)):
+        # ``"error" in res["result"]``: the word looked for in the reply
+        if words[0] is None or words[1] is not None:
+            return None
+        reply, word, same = sides[1], words[0], isinstance(operator, cst.In)
+    elif isinstance(operator, (cst.Equal, cst.NotEqual)):
+        if sum(word is not None for word in words) != 1:
+            return None
+        reply = sides[0] if words[1] is not None else sides[1]
+        word, same = words[0] or words[1], isinstance(operator, cst.Equal)
+    else:
         return None
-    reply = sides[0] if words[1] is not None else sides[1]
+    if word not in _SUCCESS_WORDS and word not in _FAILURE_WORDS:
+        return None
     if isinstance(reply, (cst.Subscript, cst.Attribute)):
         reply = reply.value
     if isinstance(reply, (cst.Subscript, cst.Attribute)):
         return None  # a field deep in the answer (``r["statuses"][0]["status"]``): a job's state
-    good = isinstance(operator, cst.Equal) != negate
+    good = (same != negate) == (word in _SUCCESS_WORDS)
     return "good" if good else "bad"
 
 
 # What a reply says when the request worked.
 _SUCCESS_WORDS = frozenset({"ok", "success", "succeeded", "successful"})
+# What it says when it did not (``res["result"] == "error"``).
+_FAILURE_WORDS = frozenset({"error", "fail", "failed", "failure"})
 
 
 def _word(node: cst.BaseExpression) -> Optional[str]:

@@ -155,7 +155,8 @@ class UnboundedRetry(Rule):
     what the error names (`ids.remove(failed_id(e))`). A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`, `if res ==
     "OK": break`, `if con.recv(2) == b"Ok": break`: a reply compared with a word of success, in
-    a loop that pauses before it asks again) is a retry; one that reads until a line says `OK`,
+    a loop that pauses before it asks again; or goes round while it reports failure, `if "error"
+    in res["result"]: sleep(1)` / `else: return ...`) is a retry; one that reads until a line says `OK`,
     with no pause, reads on.
     A failed status is read on a response (`r.status_code == 429`) and on the mapping a
     project's own fetch wrapper returns (`res = self.sf.fetch_url(url)` … `if res["code"] ==
@@ -1695,6 +1696,27 @@ class UnboundedRetry(Rule):
             """,
             line=17,
             message="no attempt counter or deadline",
+        ),
+        Invalid(
+            # it goes round while the answer says "error", and leaves with the first other one (zulip)
+            """
+            import random
+            import time
+            import requests
+
+            def register(url, event_types):
+                return requests.post(url, json={"event_types": event_types}, timeout=10).json()
+
+            def do_register(url, event_types):
+                while True:
+                    res = register(url, event_types)
+                    if "error" in res["result"]:
+                        time.sleep(random.uniform(0, 2))
+                    else:
+                        return res["queue_id"]
+            """,
+            line=9,
+            message="`while True` retry loop has no attempt counter or deadline",
         ),
     ]
 
