@@ -280,7 +280,7 @@ def _handwritten(
             or _sets_flag_through_method(rec, block(node.body), flags, within)
             # ``while next_url:`` that moves on after the ``try`` (``next_url = links["next"]``)
             # once a page came: its failures that go round first ask for the same page again
-            or _retries_before_moving_on(loop, after, going_round)
+            or _retries_before_moving_on(loop, after, going_round, block(node.body))
             # ``result = server.notify()`` in the ``try``, ``if result: break`` after it
             or _leaves_on_result(block(node.body), after, flags, _preceding(body, node))
         )
@@ -793,12 +793,15 @@ def _leaves_on_result(
 
 def _retries_before_moving_on(
     loop: cst.CSTNode, after: Sequence[cst.BaseStatement], handlers: Sequence[cst.ExceptHandler],
+    tried: Sequence[cst.BaseStatement],
 ) -> bool:
     """A ``while`` loop that moves on through its condition after the ``try`` (``next_url =
-    ...``), whose failures go round before that (a handler's ``continue``, or one after the
-    ``try`` ahead of the assignment): they ask for the same thing again. One whose failures
-    also reach the assignment (``current_check -= WEEK``) moves on either way."""
-    names = _condition_names(loop, after)
+    ...``), or through what the ``try`` passes its call (``get_events(last_event_id=
+    last_event_id)``, then ``last_event_id = ...`` for each event that came), whose failures go
+    round before that (a handler's ``continue``, or one after the ``try`` ahead of the
+    assignment): they ask for the same thing again. One whose failures also reach the
+    assignment (``current_check -= WEEK``) moves on either way."""
+    names = _condition_names(loop, after) | (_passed_names(tried) & _assigned_anywhere(after))
     if not names:
         return False
     if any(has_continue(block(handler.body)) for handler in handlers):
@@ -809,6 +812,29 @@ def _retries_before_moving_on(
         if has_continue([stmt]):
             return True
     return False
+
+
+def _passed_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The names the calls of these statements are handed (``fetch(offset)``,
+    ``get_events(last_event_id=last_event_id)``, ``params={"since": since}``)."""
+    return {
+        name.value for node in walk_statements(stmts) if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
+        for small in node.body for call in expression_nodes(small) if isinstance(call, cst.Call)
+        for arg in call.args for name in expression_nodes(arg.value) if isinstance(name, cst.Name)
+    }
+
+
+def _assigned_anywhere(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The names these statements assign, in loops of their own too (``for event in events:
+    last_event_id = event["id"]``), nested definitions left out."""
+    return {
+        target.value for stmt in stmts for node in iter_nodes(stmt, stop_at=DEFINITIONS)
+        for target in (
+            [t.target for t in node.targets] if isinstance(node, cst.Assign)
+            else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
+        )
+        if isinstance(target, cst.Name)
+    }
 
 
 def _condition_names(loop: cst.CSTNode, body: Sequence[cst.BaseStatement]) -> Set[str]:

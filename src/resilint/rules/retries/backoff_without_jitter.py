@@ -180,7 +180,9 @@ class BackoffWithoutJitter(ProjectRule):
     function that draws a new random name each attempt, `secrets.token_hex(5)`),
     and neither are loops whose passes do different work: a worker that takes a new job each
     time, a loop over pages whose number goes into the request (but a `while next_url:` loop
-    whose failures go round before it moves on asks for the same page again: a retry), a failover over hosts that does
+    whose failures go round before it moves on asks for the same page again: a retry, and so
+    does a long poll whose failures go round before it advances what it asks from,
+    `last_event_id`), a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
     a polled state says so (`if job.status == "done": return`, or `if r.status_code == 200:
     break` after `r.raise_for_status()`, which every failed status leaves by; and then also on other tests
@@ -1074,6 +1076,27 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a long poll that never leaves: a failed request goes round and asks for the same
+            # events again, after the same pause for every client (zulip's event loop)
+            """
+            import time
+            import requests
+
+            def follow_events(url, handle):
+                last_event_id = -1
+                while True:
+                    try:
+                        res = requests.get(url, params={"last_event_id": last_event_id}, timeout=90).json()
+                    except requests.ConnectionError:
+                        time.sleep(1)
+                        continue
+                    for event in res["events"]:
+                        last_event_id = max(last_event_id, event["id"])
+                        handle(event)
+            """,
+            line=10,
+        ),
         Invalid(
             # the body is an S3 stream, or an empty local buffer for an empty range: reading it
             # is not only local work (smart_open's _SeekableRawReader)
