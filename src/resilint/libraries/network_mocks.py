@@ -40,7 +40,8 @@ for the call's library:
 * a pytest fixture of the same file that yields inside the mock (or starts it, or requests a
   fixture that does), named as a parameter of the function or in ``@pytest.mark.usefixtures``,
   or marked ``autouse`` in the module or class; the plugins' own fixtures ``requests_mock``,
-  ``respx_mock``, ``httpx_mock`` and ``aioresponses`` count the same way;
+  ``respx_mock``, ``httpx_mock``, ``aioresponses`` and pytest-vcr's ``vcr_cassette`` count the
+  same way;
 * a mock started with ``.start()`` or entered by hand, ``.__enter__()`` (``self.mock = mock_aws(); self.mock.start()`` in
   ``setUp``, ``patcher = patch("requests.get"); patcher.start()``) in the class, or at module
   level;
@@ -113,6 +114,7 @@ _PLUGIN_FIXTURES: Dict[str, Libraries] = {
     "respx_mock": _HTTPX,
     "httpx_mock": _HTTPX,
     "aioresponses": _AIOHTTP,
+    "vcr_cassette": _VCR,  # pytest-vcr's (what ``@pytest.mark.vcr`` asks for)
 }
 # Calls that replace an object for a while: unittest.mock's patchers (as decorators, context
 # managers or started), by qualified name; and the patching fixtures of pytest-mock and pytest,

@@ -137,7 +137,8 @@ class ExcessiveTimeout(ProjectRule):
     subclass's, the wrapper runs (`patch("app.sync.GrafanaAPIClient")`). A `mocker.patch` counts for the whole test, also for calls before it. A pytest
     fixture of the same file that yields inside such a mock (or starts it) covers the tests
     and fixtures that request it by parameter, `@pytest.mark.usefixtures` or `autouse`; so do
-    the plugins' own `requests_mock`, `respx_mock` and `httpx_mock` fixtures, and a helper of
+    the plugins' own `requests_mock`, `respx_mock`, `httpx_mock` and pytest-vcr's
+    `vcr_cassette` fixtures, and a helper of
     the file that is only called under the mock (`create_bucket()` from mocked tests) is
     covered too, as is a `with` of a helper of the file that yields inside a mock (a
     `@contextmanager` around `patch(...)`), and so does a class of any module of the project,

@@ -446,6 +446,13 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # pytest-vcr's fixture replays the test's requests from its cassette
+        """
+        import requests
+
+        def test_screenboard(vcr_cassette):
+            assert requests.get("https://api.example.com/v1/screen/1").ok
+        """,
         # the dict a method returns gets the callers' keys and a default timeout before it is
         # unpacked (superdesk's HTTP feeding services)
         """
