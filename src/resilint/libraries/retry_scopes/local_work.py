@@ -75,7 +75,7 @@ _LOCAL_METHODS = frozenset({
     "getElementsByTagName", "getElementsByTagNameNS", "getElementById", "getAttribute", "getAttributeNS",
     "hasAttribute", "toxml", "toprettyxml",
     # and a socket's settings, whatever holds the socket (``incoming.setblocking(False)``)
-    "setblocking", "setsockopt", "settimeout", "getsockname", "getpeername", "fileno",
+    "setblocking", "setsockopt", "getsockopt", "settimeout", "gettimeout", "getsockname", "getpeername", "fileno",
     # and a date's or a duration's conversions (``issue_date.timetuple()``)
     "timetuple", "utctimetuple", "strftime", "isoformat", "isocalendar", "isoweekday", "weekday", "toordinal",
     "total_seconds",

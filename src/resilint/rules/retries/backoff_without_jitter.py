@@ -313,6 +313,27 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a unix socket's connect waited out until the local agent listens; the helper only reads
+        # and sets the socket's buffer size (datadogpy)
+        """
+        import socket
+        import time
+
+        def ensure_buffer(sock, size=32768):
+            if sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= size:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+        def connect(path):
+            for _ in range(10):
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                try:
+                    ensure_buffer(sock)
+                    sock.connect(path)
+                    return sock
+                except OSError:
+                    sock.close()
+                    time.sleep(0.1)
+        """,
         # the wait is the server's reset, bounded: capping it does not make it the code's own
         # (Mastodon.py's rate-limit wait)
         """
