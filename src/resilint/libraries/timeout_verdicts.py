@@ -1098,14 +1098,17 @@ class _ProjectJudge:
         """The library client method a call on a project object runs (``graph.object_methods``),
         asked only of calls whose name ends as a client method's; one of an object that fills
         in a timeout itself only with ``filled``."""
+        return next(iter(self.object_clients(target, near, filled)), None)
+
+    def object_clients(self, target: str, near: str, filled: bool = False) -> List[str]:
+        """Every such client method, the first first."""
         method = split_last(target)[1]
         if method not in self._client_methods and method != CALLED:
-            return None
-        return next(
-            (name for name, sets_timeout in self.graph.object_methods(target, near)
-             if (filled or not sets_timeout) and self.spec(name) is not None),
-            None,
-        )
+            return []
+        return list(dict.fromkeys(
+            name for name, sets_timeout in self.graph.object_methods(target, near)
+            if (filled or not sets_timeout) and self.spec(name) is not None
+        ))
 
     def forwarding_callee(self, call: Call, near: str) -> Optional[FunctionSummary]:
         """The project function a call runs, when that function passes its callers' timeout
@@ -1200,14 +1203,26 @@ class _ProjectJudge:
         return next(iter(found.values())) if len(found) == 1 else None
 
     def judge_call(self, call: Call, near: str, caller: Optional[FunctionSummary] = None) -> List[ProjectVerdict]:
-        args = call.arguments
-        assert args is not None
-        client = self.object_client(call.target, near)
+        clients = self.object_clients(call.target, near)
         # An object that fills in a timeout (``kwargs.setdefault("timeout", ...)``) sends the
         # one a call gives instead: that one is judged, a call that gives none is not.
-        filled = client is None and (client := self.object_client(call.target, near, filled=True)) is not None
+        filled = not clients and bool(clients := self.object_clients(call.target, near, filled=True))
+        if clients:
+            # each client the name may be (``psycopg`` or ``psycopg2``, imported under an ``if``)
+            found: Dict[str, ProjectVerdict] = {}
+            for client in clients:
+                for verdict in self._judge_client_call(call, near, caller, client, filled):
+                    found.setdefault(verdict.code, verdict)
+            return list(found.values())
+        return self._judge_wrapper_call(call, near, caller)
+
+    def _judge_client_call(
+        self, call: Call, near: str, caller: Optional[FunctionSummary], client: str, filled: bool,
+    ) -> List[ProjectVerdict]:
+        args = call.arguments
+        assert args is not None
         spec = self.spec(client)
-        if client is not None and spec is not None:
+        if spec is not None:
             if answered(call.mocked, spec.library, client) or (filled and _given(args, spec) is None):
                 return []  # a test double answers it: no network; or the object's own timeout
             if (_no_server_named(args, spec) or call.loopback) and self.in_test_code(near):
@@ -1231,6 +1246,9 @@ class _ProjectJudge:
             place = _verdict_place(judgement, given, call)
             origin = importer or _origin(self._defined_by(base))
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({origin})", related)]
+        return []
+
+    def _judge_wrapper_call(self, call: Call, near: str, caller: Optional[FunctionSummary]) -> List[ProjectVerdict]:
         partial = self.through_partial(call, near) if self.partial_clients() else None
         if partial is not None:
             return partial
@@ -1826,12 +1844,18 @@ def _judge_arguments(args: Arguments, spec: TimeoutSpec, name: str, max_timeout:
         return None
     if spec.elsewhere_position is not None and args.positional > spec.elsewhere_position:
         return None
-    if set(spec.elsewhere) & set(args.keywords) or spec.dsn is not None or spec.session is not None:
+    if set(spec.elsewhere) & set(args.keywords) or _may_pass_dsn(args, spec) or spec.session is not None:
         return None
     if set(spec.ignored_when) & set(args.keywords):
         return None  # its value is not recorded
     given = [k for k in spec.partial if k in args.keywords]
     return judge_missing(name, spec, max_timeout, how=_partial(given[0], spec) if given else None)
+
+
+def _may_pass_dsn(args: Arguments, spec: TimeoutSpec) -> bool:
+    """Whether the call passes a connection string, which may carry the timeout (its own file
+    read one written out)."""
+    return spec.dsn is not None and (args.positional > spec.dsn[0] or spec.dsn[1] in args.keywords)
 
 
 def _configured_otherwise(args: Arguments, spec: TimeoutSpec) -> bool:
