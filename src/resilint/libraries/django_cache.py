@@ -82,7 +82,7 @@ def _entries(caches: cst.Dict) -> List[Tuple[str, cst.BaseExpression]]:
 
 def _assigned_entries(module: cst.Module) -> List[Tuple[str, cst.BaseExpression]]:
     """The entries set one by one at module level (``CACHES["default"] = {...}``, also under an
-    ``if``), with their aliases."""
+    ``if``, and under a name, ``CACHES[CACHALOT_CACHE]``), with their aliases."""
     found = []
     for statement, _ in module_statements(module.body, False):
         for node in statement.body:
@@ -90,7 +90,8 @@ def _assigned_entries(module: cst.Module) -> List[Tuple[str, cst.BaseExpression]
                 continue
             target = node.targets[0].target
             index = target.slice[0].slice if len(target.slice) == 1 else None
-            alias = string_of(index.value) if isinstance(index, cst.Index) else None
+            # (an alias as written, a string or a name: ``CACHES[CACHALOT_CACHE] = {...}``)
+            alias = (string_of(index.value) or code_of(index.value)) if isinstance(index, cst.Index) else None
             if isinstance(target.value, cst.Name) and target.value.value == "CACHES" and alias is not None:
                 found.append((alias, node.value))
     return found

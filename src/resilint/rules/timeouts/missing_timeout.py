@@ -141,7 +141,7 @@ class MissingTimeout(ProjectRule):
 
     Django's cache on Redis is configured in the settings too: an entry of `CACHES` (a dict
     literal at module level, also under an `if`; its alias a string or a name; or set on its
-    own, `CACHES["default"] = {...}`) whose `BACKEND` is django-redis's
+    own, `CACHES["default"] = {...}`, `CACHES[CACHALOT_CACHE] = {...}`) whose `BACKEND` is django-redis's
     `RedisCache` or Django's own `django.core.cache.backends.redis.RedisCache` (or
     django-prometheus's instrumented subclass of either; a backend read from the environment
     counts as the default it falls back to, a conditional as its branches when each is one of
