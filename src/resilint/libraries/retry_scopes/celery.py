@@ -248,9 +248,15 @@ _ABSENT = re.compile(r"found|exists?$|missing", re.I)
 def _polls(rec: Recogniser, call: CallSite) -> bool:
     """``self.retry()`` under an ``if`` that tests a polled state (``if not available:``,
     ``if not_found:``) or what the task read from its own database (``delivery = Delivery.objects.filter(...).first()``
-    … ``if delivery is None:``, a row the enqueuing request has not committed yet)."""
-    test = next((node.test for node in reversed(call.stack) if isinstance(node, cst.If)), None)
-    test = without_attempt_limits(test) if test is not None else None
+    … ``if delivery is None:``, a row the enqueuing request has not committed yet), or how
+    much work is left for the next run (``if result.remaining_count > 0:``)."""
+    # any ``if`` around it: ``if result.remaining > 0:``, then ``if retry_after:``
+    return any(
+        _polled(rec, without_attempt_limits(node.test), call) for node in call.stack if isinstance(node, cst.If)
+    )
+
+
+def _polled(rec: Recogniser, test: Optional[cst.BaseExpression], call: CallSite) -> bool:
     if test is None:
         return False
     names = [node for node in iter_nodes(test) if isinstance(node, cst.Name)]

@@ -167,7 +167,9 @@ class BackoffWithoutJitter(ProjectRule):
     any `except` under a test of a polled state (a bound on the attempts joined to it by `and`,
     `if not success and retries < 8:`, is not one), `if not available:`, `if not_found:`, or of what the task read
     from its own database, `delivery = Delivery.objects.filter(pk=pk).first()` … `if delivery
-    is None:`, a row the request that enqueued it has not committed yet; also when the task
+    is None:`, a row the request that enqueued it has not committed yet, whichever `if`
+    around it tests it (`if result.remaining_count > 0:` then `if settings.RETRY_AFTER:`);
+    also when the task
     retries only the model's `DoesNotExist`, `autoretry_for=(Post.DoesNotExist,)` or `except
     Post.DoesNotExist: raise self.retry()`), nor are decorators that repeat nothing
     (a tenacity, backoff, retrying or stamina decorator on a generator, sync or `async def`, or a
@@ -313,6 +315,19 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # the task runs again for the next batch while users are left: nothing failed (baserow)
+        """
+        from celery import shared_task
+        from django.conf import settings
+        from app.notifications import send_batch
+
+        @shared_task(bind=True)
+        def send_summaries(self, now=None):
+            result = send_batch(now)
+            if result.remaining_users_to_notify_count > 0:
+                if settings.AUTO_RETRY_AFTER:
+                    raise self.retry(args=[now], countdown=settings.AUTO_RETRY_AFTER)
+        """,
         # a unix socket's connect waited out until the local agent listens; the helper only reads
         # and sets the socket's buffer size (datadogpy)
         """
