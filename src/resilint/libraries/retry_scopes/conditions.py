@@ -385,13 +385,23 @@ def _awaits_a_held_value(comparison: cst.Comparison) -> bool:
 
 
 def _held_name(side: cst.BaseExpression) -> Optional[str]:
-    """The name a compared value is read from: itself, an item of it (``slot[0]``), or what
-    its ``get`` gives (``mapping.get(port)``)."""
+    """The name a compared value is read from: itself, an item of it (``slot[0]``), what its
+    ``get`` gives (``mapping.get(port)``), or a listing a call fetched (``cols.names()``,
+    ``client.list().names()``, read as ``client.list.names``)."""
     if isinstance(side, cst.Subscript):
         side = side.value
     elif isinstance(side, cst.Call) and isinstance(side.func, cst.Attribute) and side.func.attr.value == "get":
         side = side.func.value
-    return dotted_name(side)
+    parts: List[str] = []
+    while isinstance(side, (cst.Call, cst.Attribute)):
+        if isinstance(side, cst.Call):
+            if side.args:
+                return None
+            side = side.func
+        else:
+            parts.append(side.attr.value)
+            side = side.value
+    return ".".join([side.value, *reversed(parts)]) if isinstance(side, cst.Name) else None
 
 
 # Names a comparison with which checks a call's outcome rather than a polled state.

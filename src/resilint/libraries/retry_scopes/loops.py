@@ -4,7 +4,7 @@ loops whose body catches a failure, or checks a response status, and goes round 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -244,6 +244,7 @@ def _handwritten(
     if asks_again(rec, body, within):
         return None  # each pass asks for new input: a different request, not the same one again
     flags = while_flags(loop)
+    predicates = _parameters(scope)
     handlers: List[cst.ExceptHandler] = []
     failing_round: List[cst.ExceptHandler] = []  # (also of a ``try`` that has no success exit)
     tries: List[cst.CSTNode] = []
@@ -271,11 +272,11 @@ def _handwritten(
             continue
         failing_round.extend(going_round)
         success = requeue is not None or (
-            _succeeds(block(node.body), flags)
-            or (node.orelse is not None and _succeeds(block(node.orelse.body), flags))
+            _succeeds(block(node.body), flags, predicates)
+            or (node.orelse is not None and _succeeds(block(node.orelse.body), flags, predicates))
             # ``except X: sleep(); continue``, then the success path after the ``try``
             or (any(has_continue(block(h.body)) for h in going_round)
-                and (leaves(body) or _succeeds(_following(body, node), flags)))
+                and (leaves(body) or _succeeds(_following(body, node), flags, predicates)))
             or _reads_a_stream(rec, block(node.body), within)
             or _sets_flag_through_method(rec, block(node.body), flags, within)
             # ``while next_url:`` that moves on after the ``try`` (``next_url = links["next"]``)
@@ -614,10 +615,13 @@ def _never_none(value: cst.BaseExpression) -> bool:
     return not any(isinstance(node, (cst.Call, cst.Await, cst.Yield)) for node in iter_nodes(value))
 
 
-def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
+def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str], predicates: AbstractSet[str] = frozenset()) -> bool:
     """The block can leave the loop when the operation worked: a ``return``/``break`` (or the
     ``while not done`` flag set) that is not waiting for a polled state (``if job.status ==
-    "done": return`` goes round on a job that is merely unfinished: a poll, not a retry)."""
+    "done": return`` goes round on a job that is merely unfinished: a poll, not a retry), nor
+    for what a test handed in by the caller says (``predicates``, the function's parameters:
+    ``if check_fn(): return``, whose answer is not what the loop returns; the callers' check
+    may be a poll as well as a retry)."""
     exits = list(guarded_exits(stmts, flags=flags))
     own = _built_here(stmts)
     # the object a polled test reads: another exit that tests its attributes reads its state
@@ -627,10 +631,35 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
         not any(
             (polls_state(test) and not _reads_only(test, own))
             or (status_polarity(test) is None and _attribute_roots(test) & polled)
+            or _asks_handed_check(test, leave, predicates)
             for test in guards
         )
-        for _, guards in exits
+        for leave, guards in exits
     )
+
+
+def _parameters(scope: Scope) -> Set[str]:
+    """The parameters of the function the loop is in."""
+    function = scope.enclosing_function
+    node = function.node if function is not None else None
+    if not isinstance(node, cst.FunctionDef):
+        return set()
+    params = node.params
+    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def _asks_handed_check(test: cst.BaseExpression, leave: cst.CSTNode, predicates: AbstractSet[str]) -> bool:
+    """The test calls a function the caller handed in (``check_fn(result)``) and the way out
+    does not return that call's answer: the caller's check decides, not a call's success."""
+    asked = {
+        node.func.value for node in expression_nodes(test)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in predicates
+    }
+    returned = getattr(leave, "value", None) if isinstance(leave, cst.Return) else None
+    return bool(asked) and not (returned is not None and any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in asked
+        for node in expression_nodes(returned)
+    ))
 
 
 def _state_roots(test: cst.BaseExpression) -> Set[str]:

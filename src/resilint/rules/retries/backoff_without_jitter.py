@@ -142,7 +142,11 @@ class BackoffWithoutJitter(ProjectRule):
       == "done"`), or followed by a test of one (`if r.status_code == 204:` … `if version in
       versions: break`, a value the code holds looked for in what it fetched), it is a poll; so
       is a loop that waits for a value read from the answer to reach one it names (`while
-      percentage != 100:`), which no counter is.
+      percentage != 100:`), which no counter is, one that looks for a value it holds in a
+      listing it fetched (`if name not in client.list().names(): return`), and one whose way
+      out is a check its caller hands in (`def wait_for_ready(check_fn)`, `if check_fn():
+      return`: that check may read a state; a helper that returns what the function it is
+      handed returns, `return fn()`, retries it).
 
     The message says how the wait grows (also through a name it was assigned to: `delay = 60 *
     attempt; sleep(delay)`): a constant interval, linearly (`60 * attempt`),
@@ -315,6 +319,35 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a watch helper: the caller's check decides when the state is reached (pinecone's tests)
+        """
+        import time
+
+        def wait_for_ready(check_fn, timeout=300, interval=5):
+            start = time.time()
+            while time.time() - start < timeout:
+                try:
+                    if check_fn():
+                        return
+                except Exception:
+                    pass
+                time.sleep(interval)
+            raise TimeoutError("not ready")
+        """,
+        # it waits until the name it holds is gone from the listing it fetches
+        """
+        import time
+
+        def wait_for_deletion(client, name, timeout=300):
+            start = time.monotonic()
+            while time.monotonic() - start < timeout:
+                try:
+                    if name not in client.list().names():
+                        return
+                except Exception as exc:
+                    print(f"listing failed: {exc}")
+                time.sleep(5)
+        """,
         # the task runs again for the next batch while users are left: nothing failed (baserow)
         """
         from celery import shared_task
