@@ -117,12 +117,16 @@ def _repeats_unchanged(function: FunctionInfo, call: CallSite, path: cst.CSTNode
     if function.owner is not None and params and isinstance(call.node.func, cst.Attribute):
         params = params[1:]  # ``self._send(...)``: ``self`` is bound
     named = set(params) | {p.name.value for p in node.params.kwonly_params}
+    passed = set()
     for index, arg in enumerate(call.node.args):
         if arg.star or not isinstance(arg.value, cst.Name):
             return False
         wanted = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
         if wanted is None or arg.value.value != wanted or wanted not in named:
             return False
+        passed.add(wanted)
+    if named - passed:
+        return False  # a parameter left to its default (``form`` dropped): another request, a fallback
     if any(target in named for target in _assigned_in(_around(call, path))):
         return False  # an argument changed on the way (``api_key = refresh()``)
     if not isinstance(path, (cst.If, cst.ExceptHandler)):
