@@ -159,6 +159,7 @@ _PARTIAL = QName("functools.partial")
 _GETATTR = QName("builtins.getattr")
 _TYPE = QName("builtins.type")
 _CALLS_BY_SCOPE = object()  # ``derived`` key of the calls grouped by scope
+_CALLS_RUN_BY_SCOPE = object()  # ``derived`` key of the calls a scope runs, its comprehensions' included
 _SITES = object()  # ``derived`` key of the call sites by node
 _ARGUMENT_OF = object()  # ``derived`` key: the call sites a call is written as an argument of, by node
 _ATTRIBUTE_READS = object()  # ``derived`` key (with a scope's node) of its names' mentions and attribute reads
@@ -1157,6 +1158,21 @@ class SemanticModel:
         it holds), in source order."""
         by_scope = self.derived(_CALLS_BY_SCOPE, self._calls_by_scope)
         return by_scope.get(id(scope), [])
+
+    def calls_run_in(self, scope: Scope) -> List[CallSite]:
+        """The calls ``scope`` runs as it runs: its own, and those of the comprehensions it
+        holds (``[self.fetch(s) for s in shards]``), not of its functions or lambdas."""
+        by_scope = self.derived(_CALLS_RUN_BY_SCOPE, self._calls_run_by_scope)
+        return by_scope.get(id(scope), [])
+
+    def _calls_run_by_scope(self) -> Dict[int, List[CallSite]]:
+        found: Dict[int, List[CallSite]] = {}
+        for call in self.calls:
+            scope = call.scope
+            while scope.kind == "comprehension" and scope.parent is not None:
+                scope = scope.parent
+            found.setdefault(id(scope), []).append(call)
+        return found
 
     def _calls_by_scope(self) -> Dict[int, List[CallSite]]:
         found: Dict[int, List[CallSite]] = {}

@@ -292,7 +292,7 @@ def _try_of(function: FunctionInfo, handler: cst.ExceptHandler) -> Iterator[cst.
 def _tries_a_call_out(rec: Recogniser, function: FunctionInfo, handler: cst.ExceptHandler) -> bool:
     """The ``try`` of the handler calls another service (not builtins, not local state)."""
     for node in _try_of(function, handler):
-        calls = rec.model.calls_in(function.scope)
+        calls = rec.model.calls_run_in(function.scope)
         return calls_out(rec, node, calls) and not local_state(rec, node, [handler], calls, function.scope, 1 << 62)
     return False
 

@@ -1146,6 +1146,26 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # a retry by recursion whose requests are made in a comprehension of the ``try`` (weaviate)
+            """
+            import time
+            import requests
+
+            class Batch:
+                def is_ready(self, shards, attempt=0):
+                    try:
+                        states = [requests.get(f"https://db.example.com/shards/{s}", timeout=5).json() for s in shards]
+                        return all(states)
+                    except requests.RequestException:
+                        if attempt >= 5:
+                            raise
+                        time.sleep(2 ** attempt)
+                        return self.is_ready(shards, attempt + 1)
+            """,
+            line=12,
+            message="grows exponentially",
+        ),
+        Invalid(
             # a long poll that never leaves: a failed request goes round and asks for the same
             # events again, after the same pause for every client (zulip's event loop)
             """
