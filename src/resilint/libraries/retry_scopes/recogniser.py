@@ -20,6 +20,7 @@ from resilint.libraries.retry_scopes.model import (
     Policy,
     RetryScope,
     RetryScopes,
+    Setting,
 )
 from resilint.libraries.retry_scopes.local_work import calls_within, computes_only, local_call, refused_input
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION, LIBRARY_SLEEPERS, normalise
@@ -64,6 +65,7 @@ class Recogniser:
 
     def run(self) -> RetryScopes:
         found = libraries()
+        unsafe_defaults: List[Setting] = []
         for call in self.model.calls:
             name = self.name(call)
             factory = found.policies.get(name) if name is not None else None
@@ -73,6 +75,10 @@ class Recogniser:
             defaults = urllib3.retry_subclass_defaults(self, call) if self.model.classes else None
             if defaults is not None:
                 self.add(urllib3.build_policy(self, call.node, call.scope, call.order, defaults))
+                continue
+            handed = urllib3.imported_class_unsafe_methods(self, call)
+            if handed is not None:
+                unsafe_defaults.append(handed)
         for cls in self.model.classes:
             task_class_policy(self, cls)  # ``class ProviderTask(celery.Task): autoretry_for = ...``
         for bindings in self.model.module_scope.bindings.values():
@@ -93,7 +99,7 @@ class Recogniser:
         apply_all(self)
         local = self._drop_single_attempts() + self._drop_local_decorations()
         find_loops(self)
-        unsafe_defaults = urllib3.subclass_unsafe_methods(self) if self.model.classes else []
+        unsafe_defaults += urllib3.subclass_unsafe_methods(self) if self.model.classes else []
         unsafe_defaults += urllib3.assigned_unsafe_methods(self)
         return RetryScopes(self.policies, self.scopes, local, unsafe_defaults)
 

@@ -29,7 +29,7 @@ from resilint.lint.nodes import (
     number_of,
     string_of,
 )
-from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Param, Scope
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Param, QName, Scope
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
@@ -145,6 +145,18 @@ def subclass_unsafe_methods(rec: Recogniser) -> List[Setting]:
             if unsafe is not None:
                 found.append(unsafe)
     return found
+
+
+def imported_class_unsafe_methods(rec: Recogniser, call: CallSite) -> Optional[Setting]:
+    """A class of another module made with the keyword that lists the methods urllib3's
+    ``Retry`` retries, naming POST or PATCH (``WritesRetry(..., allowed_methods=["POST"])``,
+    a ``Retry`` subclass that hands its keywords on): only ``Retry`` takes that keyword."""
+    if not any(arg.keyword is not None and arg.keyword.value in _METHOD_LISTS for arg in call.node.args):
+        return None
+    if not isinstance(rec.model.resolve(call.node.func, call.scope, call.order), QName):
+        return None  # a class of the file: ``retry_subclass_defaults`` reads what it does
+    keywords, _ = rec.keywords(call.node, call.scope, call.order)
+    return _unsafe_methods(rec, keywords, call.scope, call.order)
 
 
 # The ``Retry`` attributes that list the methods it retries (the second is urllib3 < 1.26's).

@@ -190,7 +190,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     written at the call. So does a `Retry` subclass whose `__init__` adds them for the instances made
     without `allowed_methods=` (`kwargs.setdefault("allowed_methods", ...)`, or
     `kwargs["allowed_methods"] = kwargs.get("allowed_methods", ...)`), reported in the class
-    wherever its instances are made. So does a `Retry` whose `allowed_methods` is set after it
+    wherever its instances are made, and a class of another module made with `allowed_methods`
+    naming them (a `Retry` subclass that hands its keywords on: only `Retry` takes them). So does a `Retry` whose `allowed_methods` is set after it
     was made to a list with POST or PATCH, written out or added to the set it is made from
     (`methods.add("POST")`, then `adapter.max_retries.allowed_methods = frozenset(methods)`).
 
@@ -743,6 +744,17 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a ``Retry`` subclass of another module, made listing POST (influxdb's ``WritesRetry``)
+            """
+            from app.write.retry import WritesRetry
+
+            def to_retry_strategy(options):
+                return WritesRetry(total=options.max_retries, allowed_methods=["POST"])
+            """,
+            line=4,
+            message="`allowed_methods` includes POST",
+        ),
         Invalid(
             # the ``**kwargs`` key is one of two strings, neither of them ``headers`` (zulip's client)
             """
