@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.conditions import all_raised_on_polled_state
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
     ON_RESULT,
@@ -56,6 +57,11 @@ def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, pred
         exception = call_argument(node, "exception", 1) or keywords.get("exception")
         if exception is None:
             policy.retry_on = Setting(UNKNOWN)
+        elif all_raised_on_polled_state(rec, rec.follow(exception.value, scope, order), scope, order):
+            # ``BulkOperationInProgressError``, raised only on the state an answer holds: a poll;
+            # a lost response raises another error, which leaves it
+            policy.retry_on = Setting(ON_RESULT, exception.value)
+            policy.polls_result = policy.guards_non_idempotent = True
         else:
             kind = rec.exception_kind(exception.value, scope, order)
             detail = f"`on_exception` of `{code_of(exception.value)}` retries every error" if kind == ON_ANY else ""

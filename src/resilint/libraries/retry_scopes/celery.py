@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import polls_state, raised_on_polled_state, without_attempt_limits
+from resilint.libraries.retry_scopes.conditions import all_raised_on_polled_state, polls_state, without_attempt_limits
 from resilint.libraries.retry_scopes.delays import delay_kind, growth, growth_words
 from resilint.libraries.retry_scopes.loops import handler_kind
 from resilint.libraries.retry_scopes.swallowing import shadowed
@@ -141,7 +141,7 @@ def _options_policy(
         policy.wait = Setting(WAIT_JITTERED, backoff.value)
     kind = rec.exception_kind(autoretry.value, scope, order)
     policy.retry_on = Setting(kind, autoretry.value, f"`autoretry_for` of `{code_of(autoretry.value)}` retries every error" if kind == ON_ANY else "")
-    if _row_absent(rec, autoretry.value, scope, order) or (kind != ON_ANY and _polled_states(rec, autoretry.value, scope, order)):
+    if _row_absent(rec, autoretry.value, scope, order) or (kind != ON_ANY and all_raised_on_polled_state(rec, autoretry.value, scope, order)):
         # ``autoretry_for=(Post.DoesNotExist,)``: waits for the enqueuing request's row to be
         # committed, a poll of the task's own database, no failing service; an error the
         # module raises only on a state it read (``if status == "in_progress": raise
@@ -149,13 +149,6 @@ def _options_policy(
         policy.polls_result = True
         policy.retry_on = Setting(ON_RESULT, autoretry.value, "")
     return rec.add(policy)
-
-
-def _polled_states(rec: Recogniser, classes: cst.BaseExpression, scope: Scope, order: int) -> bool:
-    """Whether ``classes`` (a class or a tuple of them) are all errors the module raises only on
-    a polled state."""
-    elements = [e.value for e in classes.elements] if isinstance(classes, (cst.Tuple, cst.List)) else [classes]
-    return bool(elements) and all(raised_on_polled_state(rec, element, scope, order) for element in elements)
 
 
 def _row_absent(rec: Recogniser, classes: cst.BaseExpression, scope: Scope, order: int) -> bool:

@@ -567,6 +567,13 @@ ERROR_FAMILIES = {
 }
 
 
+def all_raised_on_polled_state(rec: Recogniser, classes: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """Whether ``classes`` (a class or a tuple or list of them) are all errors the module
+    raises only on a polled state (``raised_on_polled_state``)."""
+    elements = [e.value for e in classes.elements] if isinstance(classes, (cst.Tuple, cst.List)) else [classes]
+    return bool(elements) and all(raised_on_polled_state(rec, element, scope, order) for element in elements)
+
+
 def raised_on_polled_state(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
     """The module raises this error, and every time on the state it read (``if desc["Status"]
     in ("SUBMITTED", "STARTED"): raise StatementNotFinished``), never in an ``except`` handler:

@@ -166,7 +166,7 @@ class BackoffWithoutJitter(ProjectRule):
     poll: an attempt that raises is not repeated; so is one that retries only `TryAgain` or an
     error that the module raises only on the state it read, never in an `except` handler: `if
     desc["Status"] in ("SUBMITTED", "STARTED"): raise StatementNotFinished`, also as a celery
-    task's `autoretry_for`; an error raised on
+    task's `autoretry_for` or backoff's `on_exception`; an error raised on
     a partial answer, `if unprocessed: raise`, is a retry; so is a celery `self.retry()` outside
     any `except` under a test of a polled state (a bound on the attempts joined to it by `and`,
     `if not success and retries < 8:`, is not one), `if not available:`, `if not_found:`, or of what the task read
@@ -319,6 +319,23 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # backoff waits out another bulk operation: the error is raised only on what the answer
+        # says, never for a failure (tap-shopify)
+        """
+        import backoff
+        import requests
+
+        class BulkOperationInProgressError(Exception):
+            pass
+
+        @backoff.on_exception(backoff.expo, BulkOperationInProgressError, max_tries=7, factor=10, jitter=None)
+        def submit_bulk_query(query):
+            answer = requests.post("https://shop.example/graphql.json", json={"query": query}, timeout=(2, 20)).json()
+            for error in answer["data"]["bulkOperationRunQuery"]["userErrors"]:
+                if "already in progress" in error["message"]:
+                    raise BulkOperationInProgressError(error["message"])
+            return answer["data"]["bulkOperationRunQuery"]["bulkOperation"]["id"]
+        """,
         # a watch helper: the caller's check decides when the state is reached (pinecone's tests)
         """
         import time
