@@ -339,6 +339,9 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         sources = [b for b in bindings if b.expr is not None]
         uncapped = [b for b in sources if not _caps(b.expr, expr.value)]  # type: ignore[arg-type]
         sources = uncapped or sources  # (``to_next = min(to_next, 300)`` bounds what it held)
+        # ``refresh_time = 1`` in the loop's ``except``: what a failure waits before it asks again
+        failing = _set_in_handlers(loop, sources) if isinstance(loop, (cst.For, cst.While)) else []
+        sources = failing or sources
         if not sources:
             schedule = _schedule(rec, loop, expr.value, scope, order)
             if schedule is not None:
@@ -402,6 +405,20 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             rec.delay_via = name  # a function of another module: the project pass knows what it returns
         return UNKNOWN
     return UNKNOWN
+
+
+def _set_in_handlers(loop: cst.CSTNode, bindings: List[Binding]) -> List[Binding]:
+    """The bindings made in the ``except`` handlers of the loop's ``try`` statements."""
+    inside = _in_handlers(loop)
+    return [binding for binding in bindings if id(binding.expr) in inside]
+
+
+def _in_handlers(loop: cst.CSTNode) -> Set[int]:
+    """The ids of the nodes in the ``except`` handlers of the loop's ``try`` statements."""
+    return {
+        id(node) for statement in iter_nodes(loop) if isinstance(statement, (cst.Try, cst.TryStar))
+        for handler in statement.handlers for node in iter_nodes(handler)
+    }
 
 
 def _numbers_only(rec: Recogniser, value: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> bool:
@@ -568,6 +585,10 @@ def _on_every_path(rec: Recogniser, name: str, site: CallSite, loop: Optional[cs
     definitions = reaching_definitions(block(function.node.body), name, site.node)
     if not definitions:
         return None
+    if isinstance(loop, (cst.For, cst.While)):
+        # ``refresh_time = 1`` in the loop's ``except``: what a failure waits before it asks again
+        inside = _in_handlers(loop)
+        definitions = {d for d in definitions if d[0] is not None and id(d[0]) in inside} or definitions
     parameters = parameter_names(function.node.params)
     orders = {id(b.expr): b.order for b in function.scope.bindings[name] if b.expr is not None}
     kinds = set()

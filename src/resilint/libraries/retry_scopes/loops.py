@@ -284,6 +284,9 @@ def _handwritten(
             or _retries_before_moving_on(loop, after, going_round, block(node.body))
             # ``result = server.notify()`` in the ``try``, ``if result: break`` after it
             or _leaves_on_result(block(node.body), after, flags, _preceding(body, node))
+            # a loop that never leaves, whose failures choose its pause (``refresh_time = 1``
+            # in the handler, the token's lifetime in the ``try``): they go round sooner, a retry
+            or _failure_sets_pause(node, going_round, sleeps)
         )
         if not success or not calls_out(rec, node, within) or local_state(rec, node, going_round, within, scope, order, body):
             continue
@@ -841,6 +844,17 @@ def _retries_before_moving_on(
         if has_continue([stmt]):
             return True
     return False
+
+
+def _failure_sets_pause(node: cst.CSTNode, handlers: Sequence[cst.ExceptHandler], sleeps: Sequence[CallSite]) -> bool:
+    """A name the loop's pause reads (``time.sleep(max(refresh_time, 1))``) that the ``try``
+    sets on success and the handlers set otherwise: the failures choose when to ask again."""
+    paused = {
+        name.value for call in sleeps for arg in call.node.args[:1]
+        for name in expression_nodes(arg.value) if isinstance(name, cst.Name)
+    }
+    tried = _assigned_anywhere(block(getattr(node, "body")))
+    return bool(paused & tried) and all(paused & tried & _assigned_anywhere(block(handler.body)) for handler in handlers)
 
 
 def _passed_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:

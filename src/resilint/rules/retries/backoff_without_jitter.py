@@ -188,7 +188,9 @@ class BackoffWithoutJitter(ProjectRule):
     time, a loop over pages whose number goes into the request (but a `while next_url:` loop
     whose failures go round before it moves on asks for the same page again: a retry, and so
     does a long poll whose failures go round before it advances what it asks from,
-    `last_event_id`), a failover over hosts that does
+    `last_event_id`, and a periodic job whose failures choose a pause of their own,
+    `refresh_time = 1` in the `except`, the token's lifetime otherwise: that pause is
+    judged), a failover over hosts that does
     not wait, a loop that asks for new input after a failure, or a watch loop that leaves when
     a polled state says so (`if job.status == "done": return`, or `if r.status_code == 200:
     break` after `r.raise_for_status()`, which every failed status leaves by; and then also on other tests
@@ -1162,6 +1164,27 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a token refresher that never leaves: a failed refresh is sent again after the
+            # constant second its handler chooses (weaviate)
+            """
+            import time
+            import httpx
+
+            def periodic_refresh(client, stop, token_url):
+                refresh_time = 60
+                while not stop.is_set():
+                    time.sleep(max(refresh_time, 1))
+                    try:
+                        r = client.post(token_url, data={"grant_type": "refresh_token"}, timeout=10)
+                        r.raise_for_status()
+                        refresh_time = r.json()["expires_in"] - 30
+                    except httpx.HTTPError:
+                        refresh_time = 1
+            """,
+            line=7,
+            message="waits a constant interval",
+        ),
         Invalid(
             # a retry by recursion whose requests are made in a comprehension of the ``try`` (weaviate)
             """
