@@ -989,6 +989,8 @@ def written_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[T
     bindings = scope.bindings.get(name) if found is not None else None
     if found is None or not bindings or len(bindings) != 1 or not isinstance(bindings[0].expr, cst.Dict):
         return None
+    if any(isinstance(element, cst.DictElement) and string_of(element.key) is None for element in bindings[0].expr.elements):
+        return None  # a key chosen at run time (``{kwarg: body}``): which keyword gets the value is not known
     return bindings[0].expr, found[1]
 
 
