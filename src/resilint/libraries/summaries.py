@@ -674,7 +674,8 @@ class _Values:
                 if status != "unknown":
                     found.append((slot, ("headers", status, source or "")))
                 continue
-            if arg.value.__class__ is cst.Integer and id(site.node) in self.decorator_calls:
+            if arg.value.__class__ is cst.Integer and (id(site.node) in self.decorator_calls or self._own_function(site)):
+                # (to a function of the file: how many times its loop goes round, ``range(startup_period)``)
                 number = number_of(arg.value)
                 if isinstance(number, int):
                     found.append((slot, ("int", number)))
@@ -714,6 +715,10 @@ class _Values:
             found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
         return tuple(found)
 
+
+    def _own_function(self, site: CallSite) -> bool:
+        """The call runs a function of the file (``self.wait_for_weaviate(10)``)."""
+        return isinstance(self.model.resolve(site.node.func, site.scope, site.order), FunctionInfo)
 
     def fresh(self, value: cst.BaseExpression, site: CallSite) -> Optional[str]:
         """The random-key call a passed value is made by where it is passed: written there

@@ -1133,9 +1133,15 @@ class ProjectGraph:
         """``function``'s loop ``layer`` as the calls of ``path`` that lead into it run it, when
         what they pass decides some of its facts (``request(url, fatal=None)`` hands every 4xx
         back at once); None when they decide none."""
-        if not layer.decided_by:
-            return None
         changes: Dict[str, object] = {}
+        counted = layer.count_from[len(function.name) + 2:-1] if layer.count_from.startswith(f"{function.name}.(") else None
+        if counted is not None and not layer.calls:
+            # ``for _ in range(startup_period)``: as many as the calls on the way pass it
+            counts = {int(v) for k, v in self.conditions.passed(path, function, counted) or () if k == "int"}
+            if len(counts) == 1:
+                attempts = counts.pop() + layer.count_offset
+                changes["calls"] = attempts
+                changes["description"] = layer.description.replace("(attempts unknown)", f"{attempts} attempts")
         for parameter, values, fact, value in layer.decided_by:
             held = self.conditions.passed(path, function, parameter)
             if held and held <= {(ref[0], str(ref[1]) if len(ref) > 1 else "") for ref in values}:

@@ -314,7 +314,8 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
         names = {dotted_name(n) for n in expression_nodes(node.test) if isinstance(n, (cst.Name, cst.Attribute))}
         guards = any(n is call.node for n in iter_nodes(node.body)) and names & (kept | counters)
         if (conditional_exit(node) and names & (counters | kept)) or guards:
-            policy.max_attempts, policy.time_limit = _attempts(node.test, function, counters), UNKNOWN
+            calls_again = any(n is call.node for n in iter_nodes(node.body))
+            policy.max_attempts, policy.time_limit = _attempts(node.test, function, counters, calls_again), UNKNOWN
             start = _counted_down(node, function, call, statements) if policy.max_attempts == UNKNOWN else None
             if start is not None:
                 number = rec.int_value(start, call.scope, call.order)
@@ -463,8 +464,9 @@ def _start_of(function: FunctionInfo, name: str) -> Optional[cst.BaseExpression]
     return expr
 
 
-def _attempts(test: cst.BaseExpression, function: FunctionInfo, counters: Set[str]) -> object:
-    """``attempt >= 3`` with ``attempt=0``: 4 attempts; else unknown (but bounded)."""
+def _attempts(test: cst.BaseExpression, function: FunctionInfo, counters: Set[str], calls_again: bool = False) -> object:
+    """``attempt >= 3`` with ``attempt=0``: 4 attempts; a test under which the function calls
+    itself again (``calls_again``), ``retry < 5``: 6; else unknown (but bounded)."""
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)):
         return UNKNOWN
     name = test.left.value
@@ -477,6 +479,9 @@ def _attempts(test: cst.BaseExpression, function: FunctionInfo, counters: Set[st
     )
     if name not in counters or not isinstance(limit, int) or default != 0:
         return UNKNOWN
+    if calls_again:
+        # called again while the count is below the limit: that many retries, and the first call
+        return limit + 1 if isinstance(operator, cst.LessThan) else limit + 2 if isinstance(operator, cst.LessThanEqual) else UNKNOWN
     if isinstance(operator, cst.GreaterThanEqual):
         return limit + 1
     if isinstance(operator, cst.GreaterThan):

@@ -47,7 +47,10 @@ class NestedRetry(ProjectRule):
     hand-written loop's attempts are read from its `range(...)`, or from the counter that ends
     it (`while attempt < 3`, `if retries > 0: retries -= 1; continue` then `raise`, with the
     start and bound numbers, constants, class constants read off the object (`self.ATTEMPTS`)
-    or parameter defaults), replayed pass by pass. A
+    or parameter defaults), replayed pass by pass; a `range(startup_period)` of a parameter
+    is counted by the number the calls on the way pass it (`wait_for_ready(url, 10)`), and a
+    retry by recursion by the counter it calls itself with while below a limit (`if retry < 5:
+    reconnect(url, retry + 1)` with `retry=0`: 6 attempts). A
     count that cannot be read from the code (an SDK client configured elsewhere) is stated as
     unknown, never guessed. A helper that retries the function it is given
     (`def call_with_retries(fn, *args): for attempt in range(4): ... fn(*args)`) is a layer
@@ -755,6 +758,39 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the counts are in the code: the recursion's counter from 0 while below 5, and the
+            # number the only caller passes the loop's ``range`` (weaviate's reconnect)
+            """
+            import random
+            import time
+            import httpx
+
+            client = httpx.Client(timeout=5)
+
+            class StartUpError(Exception):
+                pass
+
+            def wait_for_ready(url, startup_period):
+                for _ in range(startup_period):
+                    try:
+                        client.get(url).raise_for_status()
+                        return
+                    except httpx.HTTPError:
+                        time.sleep(random.uniform(0, 1))
+                raise StartUpError(url)
+
+            def reconnect(url, retry=0):
+                try:
+                    wait_for_ready(url, 10)
+                except StartUpError:
+                    if retry < 5:
+                        time.sleep(random.uniform(0, 2 ** retry))
+                        reconnect(url, retry + 1)
+            """,
+            line=21,
+            message="6 attempts (example.py:25) x a hand-written retry loop 10 attempts (example.py:11) = up to 60 calls",
+        ),
         Invalid(
             # each helper raises the last error it caught once its attempts are spent
             # (``raise err`` of ``err = e``), which the outer one retries again (s3fs)
