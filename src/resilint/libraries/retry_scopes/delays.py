@@ -365,6 +365,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
     if isinstance(expr, cst.Attribute):
         if _JITTER_WORD.search(expr.attr.value):
             return WAIT_JITTERED
+        if _kept_server_wait(rec, expr, scope):
+            return _SERVER  # ``self.backoff_until``, set from what the server's answers say
         return WAIT_FIXED  # a configuration value: self.retry_delay, settings.RETRY_DELAY
     if isinstance(expr, cst.Subscript):
         return WAIT_FIXED if _numbers_only(rec, rec.follow(expr.value, scope, order), scope, order) else UNKNOWN
@@ -405,6 +407,73 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             rec.delay_via = name  # a function of another module: the project pass knows what it returns
         return UNKNOWN
     return UNKNOWN
+
+
+def _kept_server_wait(rec: Recogniser, expr: cst.Attribute, scope: Scope) -> bool:
+    """``self.backoff_until`` whose every assignment in its class, but a number it starts
+    from, is the server's wait, also from this machine's clock (``time.time() +
+    float(duration)``, in a method that every call of the file hands the server's wait,
+    ``self._set_backoff(get_backoff_duration(resp.headers))``)."""
+    function = scope.enclosing_function
+    if function is None or function.owner is None or not function.on_self(expr):
+        return False
+    bindings = function.owner.instance_attributes.get(expr.attr.value, [])
+    found = False
+    for binding in bindings:
+        if binding.expr is None:
+            return False
+        if number_of(binding.expr) is not None:
+            continue  # the state before any answer came
+        if not _server_value(rec, _after_clock(rec, binding.expr, binding.scope, binding.order), binding.scope, binding.order, 0):
+            return False
+        found = True
+    return found
+
+
+def _after_clock(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
+    """``x`` of ``time.time() + x`` (a moment that far from now), else ``expr``."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        for clock, rest in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(clock, cst.Call) and rec.expr_name(clock.func, scope, order) in _CLOCKS:
+                return rest
+    return expr
+
+
+def _server_value(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int) -> bool:
+    """The value is a wait the server sent: ``server_delay``, a call handed an answer's
+    headers (``get_backoff_duration(resp.headers)``), a name assigned one, or a parameter every
+    call of the file passes one."""
+    while isinstance(expr, cst.Call) and dotted_name(expr.func) in ("int", "float") and len(expr.args) == 1:
+        expr = expr.args[0].value
+    if depth > 3:
+        return False
+    if server_delay(expr, lambda e: rec.follow(e, scope, order)):
+        return True
+    if isinstance(expr, cst.Call):
+        return any(isinstance(arg.value, cst.Attribute) and arg.value.attr.value == "headers" for arg in expr.args)
+    if not isinstance(expr, cst.Name):
+        return False
+    binding = rec.model.lookup(expr.value, scope, order)
+    if binding is None:
+        return False
+    if binding.expr is not None:
+        return _server_value(rec, binding.expr, binding.scope, binding.order, depth + 1)
+    param = binding.parameter
+    if param is None or param.index is None:
+        return False
+    handed = []
+    for site in rec.model.calls:
+        if rec.model.resolve(site.node.func, site.scope, site.order) is not param.function:
+            continue
+        offset = 1 if param.function.owner is not None and isinstance(site.node.func, cst.Attribute) else 0
+        given = next((a.value for a in site.node.args if a.keyword is not None and a.keyword.value == param.name), None)
+        positional = [a.value for a in site.node.args if a.keyword is None and not a.star]
+        if given is None and 0 <= param.index - offset < len(positional):
+            given = positional[param.index - offset]
+        if given is None:
+            return False
+        handed.append(_server_value(rec, given, site.scope, site.order, depth + 1))
+    return bool(handed) and all(handed)
 
 
 def _set_in_handlers(loop: cst.CSTNode, bindings: List[Binding]) -> List[Binding]:

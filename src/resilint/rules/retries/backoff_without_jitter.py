@@ -98,7 +98,10 @@ class BackoffWithoutJitter(ProjectRule):
       a setting (`times = settings.get_query_retry_limit()`, then `10 * (retries - times + 1)`)
       is judged as the same wait from a number written out. A server's `Retry-After` (or its
       rate limit's reset, `RateLimit-Reset`, `X-RateLimit-Reset`, also kept on the object,
-      `self.ratelimit_reset`, and capped, `to_next = min(to_next, 300)`) is the server's; the code's
+      `self.ratelimit_reset`, or an attribute every assignment of which, but the number it
+      starts from, is the server's wait from now, `self.backoff_until = time.time() +
+      float(duration)` in a method each call of the file hands `parse_backoff(resp.headers)`,
+      and capped, `to_next = min(to_next, 300)`) is the server's; the code's
       own fallback when it sends none (`headers.get("Retry-After", 5)`, also written as text,
       `int(headers.get("Retry-After", "30"))`, `retry_after or 5`,
       a handler's own delay beside one that waits `exc.retry_after.total_seconds()`, a
@@ -321,6 +324,34 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # the wait until the moment the server's Backoff header named, kept on the object (pyzotero)
+        """
+        import time
+        import httpx
+
+        class Zotero:
+            def __init__(self):
+                self.client = httpx.Client(timeout=httpx.Timeout(30, connect=3))
+                self.backoff_until = 0.0
+
+            def _set_backoff(self, duration):
+                self.backoff_until = time.time() + float(duration)
+
+            def _check_backoff(self):
+                remainder = self.backoff_until - time.time()
+                if remainder > 0.0:
+                    time.sleep(remainder)
+
+            def retrieve(self, url):
+                for _ in range(3):
+                    self._check_backoff()
+                    resp = self.client.get(url)
+                    backoff = parse_backoff(resp.headers)
+                    if backoff:
+                        self._set_backoff(backoff)
+                    if resp.status_code != 429:
+                        return resp
+        """,
         # backoff waits out another bulk operation: the error is raised only on what the answer
         # says, never for a failure (tap-shopify)
         """
