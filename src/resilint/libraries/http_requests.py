@@ -15,7 +15,7 @@ from resilint.libraries.clients import local_mapping_keys, written_mapping
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
 from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of, written_into
 from resilint.libraries.sessions import object_key, receiver_keys
-from resilint.lint.semantic import CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel, argument_for
+from resilint.lint.semantic import Binding, CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel, argument_for
 from resilint.lint.traversal import children, iter_nodes
 
 UNSAFE = ("POST", "PATCH")
@@ -566,18 +566,38 @@ class RequestFinder:
             return self._instance_headers(expr.attr.value, scope, call, depth)
         if isinstance(expr, cst.Name):
             binding = self.model.lookup(expr.value, scope, order)
-            if binding is None or binding.expr is None:
+            if binding is None or (binding.expr is None and binding.unpacked is None):
                 return None
             # later writes to the same dict in the function: headers["Idempotency-Key"] = key
             mutated = self.mutations(expr.value, scope, depth + 1)
             if mutated is _UNREADABLE:
                 return None
+            held = (
+                self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1) if binding.expr is not None
+                else self._unpacked_key(binding, call, depth)
+            )
             if isinstance(mutated, _Merged):
-                return _Merged(mutated.parameter, self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1))
-            if mutated is not None:
-                return mutated
-            return self.find_key(binding.expr, binding.scope, binding.order, call, depth + 1)
+                return _Merged(mutated.parameter, held)
+            return mutated if mutated is not None else held
         return None
+
+    def _unpacked_key(self, binding: Binding, call: CallSite, depth: int):
+        """``params, headers = get_params_and_headers(params)``: what that element of every
+        tuple a helper of the file returns says of the key."""
+        made, index, count = binding.unpacked  # type: ignore[misc]
+        callee = self.model.resolve(made.func, binding.scope, binding.order) if isinstance(made, cst.Call) else None
+        if not isinstance(callee, FunctionInfo) or not callee.returns:
+            return None
+        results = []
+        for returned in callee.returns:
+            elements = returned.elements if isinstance(returned, cst.Tuple) else None
+            if elements is None or len(elements) != count or isinstance(elements[index], cst.StarredElement):
+                return None
+            results.append(self.find_key(elements[index].value, callee.scope, 1 << 62, call, depth + 1))
+        if any(r is None for r in results):
+            return None
+        keys = [r for r in results if r is not False]
+        return keys[0] if keys else False
 
     def _instance_headers(self, attribute: str, scope: Scope, call: CallSite, depth: int):
         """``headers=self.headers``: what every assignment of the attribute in its class holds

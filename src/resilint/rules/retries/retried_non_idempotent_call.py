@@ -126,7 +126,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     `@resilint.runtime.idempotent_operation` above it (one key per call). Headers the project
     cannot read (a parameter no caller shows, `**kwargs` of unknown content, a dict built by code
     it cannot follow) are not flagged (a local dict written out and only unpacked,
-    `session.post(**request_args)`, has the keys it shows, also a key held in a local only ever
+    `session.post(**request_args)`, has the keys it shows; headers unpacked from the tuple a
+    helper of the file returns, `params, headers = params_and_headers(params)`, are that
+    element of each tuple it returns; also a key held in a local only ever
     assigned strings, `{kwarg: body}` with `kwarg = "params" if get else "data"`: without `headers`, no key, and with
     `headers` written in it and not set again, those headers: `kwargs = {"headers":
     self.headers}`), nor is a POST a hand-written loop makes outside the `try`
@@ -744,6 +746,26 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the headers are one element of the tuple a helper of the file returns (tap-hubspot)
+            """
+            import backoff
+            import requests
+
+            def params_and_headers(params, token):
+                params = params or {}
+                headers = {"Authorization": f"Bearer {token}"}
+                return params, headers
+
+            @backoff.on_exception(backoff.expo, requests.RequestException, max_tries=5)
+            def post_search(url, data, token, params=None):
+                params, headers = params_and_headers(params, token)
+                headers["content-type"] = "application/json"
+                return requests.post(url, json=data, params=params, headers=headers, timeout=30)
+            """,
+            line=13,
+            message="without an `Idempotency-Key` header",
+        ),
         Invalid(
             # a ``Retry`` subclass of another module, made listing POST (influxdb's ``WritesRetry``)
             """
