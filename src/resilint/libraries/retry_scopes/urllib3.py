@@ -149,9 +149,11 @@ def subclass_unsafe_methods(rec: Recogniser) -> List[Setting]:
 
 def imported_class_unsafe_methods(rec: Recogniser, call: CallSite) -> Optional[Setting]:
     """A class of another module made with the keyword that lists the methods urllib3's
-    ``Retry`` retries, naming POST or PATCH (``WritesRetry(..., allowed_methods=["POST"])``,
-    a ``Retry`` subclass that hands its keywords on): only ``Retry`` takes that keyword."""
-    if not any(arg.keyword is not None and arg.keyword.value in _METHOD_LISTS for arg in call.node.args):
+    ``Retry`` retries, naming POST or PATCH, and with another of ``Retry``'s own keywords
+    (``WritesRetry(total=..., allowed_methods=["POST"])``, a ``Retry`` subclass that hands its
+    keywords on; not a CORS rule's ``allowed_methods``)."""
+    given = {arg.keyword.value for arg in call.node.args if arg.keyword is not None}
+    if not given & set(_METHOD_LISTS) or not given & _RETRY_KEYWORDS:
         return None
     if not isinstance(rec.model.resolve(call.node.func, call.scope, call.order), QName):
         return None  # a class of the file: ``retry_subclass_defaults`` reads what it does
@@ -159,6 +161,11 @@ def imported_class_unsafe_methods(rec: Recogniser, call: CallSite) -> Optional[S
     return _unsafe_methods(rec, keywords, call.scope, call.order)
 
 
+# Keywords of ``Retry`` that say it is one (its counters and backoff).
+_RETRY_KEYWORDS = frozenset({
+    "total", "connect", "read", "redirect", "status", "other", "backoff_factor", "backoff_max", "backoff_jitter",
+    "status_forcelist", "raise_on_status", "raise_on_redirect", "respect_retry_after_header",
+})
 # The ``Retry`` attributes that list the methods it retries (the second is urllib3 < 1.26's).
 _METHOD_LISTS = ("allowed_methods", "method_whitelist")
 # Calls and operators that add to a set or list of methods (``methods.add("POST")``).

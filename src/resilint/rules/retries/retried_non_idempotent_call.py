@@ -193,7 +193,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     without `allowed_methods=` (`kwargs.setdefault("allowed_methods", ...)`, or
     `kwargs["allowed_methods"] = kwargs.get("allowed_methods", ...)`), reported in the class
     wherever its instances are made, and a class of another module made with `allowed_methods`
-    naming them (a `Retry` subclass that hands its keywords on: only `Retry` takes them). So does a `Retry` whose `allowed_methods` is set after it
+    naming them and with another keyword of `Retry`'s own (`total=`, `backoff_factor=`...: a
+    `Retry` subclass that hands its keywords on; a CORS rule's `allowed_methods` is none). So does a `Retry` whose `allowed_methods` is set after it
     was made to a list with POST or PATCH, written out or added to the set it is made from
     (`methods.add("POST")`, then `adapter.max_retries.allowed_methods = frozenset(methods)`).
 
@@ -272,6 +273,12 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # a CORS rule's ``allowed_methods``: no ``Retry`` (minio's example)
+        """
+        from minio.commonconfig import CORSConfig
+
+        rule = CORSConfig.CORSRule(allowed_methods=["PUT", "POST"], allowed_origins=["https://example.com"])
+        """,
         # the loop goes round only when the API error carries a 429: the server refused the
         # request, and a lost response raises requests' own error (pyTelegramBotAPI's antiflood)
         """
