@@ -652,11 +652,13 @@ def _parameters(scope: Scope) -> Set[str]:
 
 
 def _asks_handed_check(test: cst.BaseExpression, leave: cst.CSTNode, predicates: AbstractSet[str]) -> bool:
-    """The test calls a function the caller handed in (``check_fn(result)``) and the way out
-    does not return that call's answer: the caller's check decides, not a call's success."""
+    """The test calls a function the caller handed in on a value (``check_fn(last_result)``)
+    and the way out does not return that call's answer: the caller's check of what was
+    fetched decides, not a call's success. (Called with nothing, ``if send(): return True``,
+    it may as well be the operation retried.)"""
     asked = {
         node.func.value for node in expression_nodes(test)
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in predicates
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in predicates and node.args
     }
     returned = getattr(leave, "value", None) if isinstance(leave, cst.Return) else None
     return bool(asked) and not (returned is not None and any(

@@ -147,9 +147,10 @@ class BackoffWithoutJitter(ProjectRule):
       is a loop that waits for a value read from the answer to reach one it names (`while
       percentage != 100:`), which no counter is, one that looks for a value it holds in a
       listing it fetched (`if name not in client.list().names(): return`), and one whose way
-      out is a check its caller hands in (`def wait_for_ready(check_fn)`, `if check_fn():
-      return`: that check may read a state; a helper that returns what the function it is
-      handed returns, `return fn()`, retries it).
+      out is a check its caller hands in, of what it fetched (`def poll_until(query_fn,
+      check_fn)`, `if check_fn(result): return result`: that check may read a state; a helper
+      that returns what the function it is handed returns, `return fn()`, or leaves once that
+      function says so, `if send(): return True`, retries it).
 
     The message says how the wait grows (also through a name it was assigned to: `delay = 60 *
     attempt; sleep(delay)`): a constant interval, linearly (`60 * attempt`),
@@ -369,20 +370,22 @@ class BackoffWithoutJitter(ProjectRule):
                     raise BulkOperationInProgressError(error["message"])
             return answer["data"]["bulkOperationRunQuery"]["bulkOperation"]["id"]
         """,
-        # a watch helper: the caller's check decides when the state is reached (pinecone's tests)
+        # a watch helper: the caller's check of what was fetched decides when the state is
+        # reached (pinecone's tests)
         """
         import time
 
-        def wait_for_ready(check_fn, timeout=300, interval=5):
+        def poll_until(query_fn, check_fn, timeout=60, interval=3):
             start = time.time()
             while time.time() - start < timeout:
                 try:
-                    if check_fn():
-                        return
+                    result = query_fn()
+                    if check_fn(result):
+                        return result
                 except Exception:
                     pass
                 time.sleep(interval)
-            raise TimeoutError("not ready")
+            raise TimeoutError("not satisfied")
         """,
         # it waits until the name it holds is gone from the listing it fetches
         """
