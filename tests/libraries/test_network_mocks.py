@@ -279,6 +279,100 @@ def test_a_conftest_fixture_keeps_its_double_on_for_the_tests_that_request_it(tm
     assert [(f["path"], f["line"]) for f in findings] == [("tests/test_logs.py", 7)]
 
 
+CONFTEST_CASSETTE = {
+    "tests/__init__.py": "",
+    "tests/conftest.py": """
+        import pytest
+
+        @pytest.fixture
+        def dog(api, vcr_cassette):
+            yield api
+    """,
+    "tests/test_dogshell.py": """
+        import pytest
+        import requests
+
+        @pytest.fixture
+        def dogshell(capsys, dog):
+            return dog.main
+
+        def test_screenboards(dogshell):
+            assert requests.get("https://p.datadoghq.com/sb/1").ok
+
+        def test_unrecorded(capsys):
+            assert requests.get("https://p.datadoghq.com/sb/2").ok
+    """,
+}
+
+
+def test_a_conftest_fixture_takes_back_the_file_findings_on_the_calls_its_double_answers(tmp_path, cli):
+    """``dog`` in ``conftest.py`` requests pytest-vcr's cassette, and the test requests it
+    through a fixture of its own file: its request is replayed, so the file's RES101 on it is
+    taken back, in the first run and from the cache alike; the other test's stays, with its fix."""
+    write_tree(tmp_path, CONFTEST_CASSETTE)
+    for extra in (["--no-cache"], [], []):
+        result = cli(["check", *extra, "--select", "RES101", "--format", "json", "."], tmp_path)
+        findings = json.loads(result.output)["findings"]
+        assert [(f["path"], f["line"]) for f in findings] == [("tests/test_dogshell.py", 12)]
+        assert findings[0]["fix"] is not None
+
+
+PLUGIN_DOUBLES = {
+    "pyproject.toml": """
+        [project]
+        name = "app"
+        version = "1.0"
+
+        [project.entry-points.pytest11]
+        app = "app.testing.pytest_plugin"
+    """,
+    "app/__init__.py": "",
+    "app/testing/__init__.py": "",
+    "app/testing/pytest_plugin.py": """
+        pytest_plugins = ("app.testing.fixtures.requests",)
+    """,
+    "app/testing/fixtures/__init__.py": "",
+    "app/testing/fixtures/requests.py": """
+        import pytest
+        from responses import RequestsMock
+
+        @pytest.fixture
+        def mocked_responses():
+            with RequestsMock() as rsps:
+                yield rsps
+    """,
+    "app/util/__init__.py": "",
+    "app/util/network_test.py": """
+        import requests
+
+        def test_redirect_target(mocked_responses):
+            mocked_responses.get("http://no.redirect.test")
+            requests.get("http://no.redirect.test")
+
+        def test_unmocked():
+            requests.get("http://plain.test")
+    """,
+}
+
+
+def test_a_fixture_of_a_pytest_plugin_answers_the_tests_that_request_it(tmp_path, cli):
+    """The packaging registers ``app.testing.pytest_plugin`` (indico's shape), which loads the
+    fixtures module through its ``pytest_plugins``: its ``responses`` mock answers the test."""
+    write_tree(tmp_path, PLUGIN_DOUBLES)
+    (tmp_path / ".git").mkdir()
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [("app/util/network_test.py", 8)]
+
+
+def test_fix_leaves_alone_the_calls_a_conftest_fixture_answers(tmp_path, cli):
+    write_tree(tmp_path, CONFTEST_CASSETTE)
+    result = cli(["fix", "--no-cache", "--select", "RES101", "."], tmp_path)
+    fixed = (tmp_path / "tests/test_dogshell.py").read_text()
+    assert 'requests.get("https://p.datadoghq.com/sb/1").ok' in fixed
+    assert 'requests.get("https://p.datadoghq.com/sb/2", timeout=' in fixed, result.output
+
+
 def test_a_mock_of_requests_answers_the_sdk_clients_that_send_with_it():
     assert codes(
         """

@@ -33,7 +33,7 @@ from resilint.lint.config import Settings
 from resilint.lint.deep_stack import call_with_deep_stack
 from resilint.lint.dependencies import with_fix_target
 from resilint.lint.files import NotWritten, replace_file
-from resilint.lint.finding import Edit, Finding, RunResult
+from resilint.lint.finding import Edit, Finding, RunResult, without_withdrawn
 from resilint.lint.registry import all_rules
 from resilint.lint.source import SourceError, content_digest, decode, encode_like, python_lines, read_bytes
 from resilint.lint.summary import ModuleSummary
@@ -387,7 +387,9 @@ class Fixer:
         return run.updated
 
     def _findings_in(self, path: str, data: bytes) -> List[Finding]:
-        return self._local_findings(path, data) + [f for f in self._project_findings() if f.path == path]
+        project = self._project_findings()
+        local = without_withdrawn(self._local_findings(path, data), self.checker.project_withdrawn)
+        return local + [f for f in project if f.path == path]
 
     def _give_up(self, given_up: Set[Tuple[str, str, str]], name: str, path: str, findings: Iterable[Finding], why: str) -> None:
         for finding in findings:
@@ -429,7 +431,8 @@ class Fixer:
         if broken:
             return f"the result cannot be analysed: {broken[0].message}"
         project = self._project_findings(replacing=(path, checked.summary))
-        after = Counter((f.path, f.code) for f in checked.findings + project)
+        local = without_withdrawn(checked.findings, self.checker.project_withdrawn)
+        after = Counter((f.path, f.code) for f in local + project)
         previous = Counter((f.path, f.code) for f in before) + Counter(
             (f.path, f.code) for f in self._project_findings() if f.path != path
         )
@@ -482,7 +485,8 @@ class Fixer:
         project = self._project_findings()
         remaining = [f for f in self.result.findings if f.path not in changed]
         for path in sorted(changed):
-            found = self._local.get(path, []) + [f for f in project if f.path == path]
+            local = without_withdrawn(self._local.get(path, []), self.checker.project_withdrawn)
+            found = local + [f for f in project if f.path == path]
             try:
                 remaining.extend(with_fixes(found, self.outcome.changes[path][1], path, self.settings))
             except RecursionError:  # the remaining findings are reported, without a fix to offer

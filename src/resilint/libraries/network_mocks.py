@@ -50,14 +50,16 @@ for the call's library:
 * for a helper of the file (``create_bucket()``), every call of it in the file being made
   under the mock.
 
-Fixtures from ``conftest.py`` live in another module: a ``conftest.py`` records what its
-fixtures keep on (``conftest_fixtures``), and the project pass adds it to the calls of the
-tests under it that request them (or get them by ``autouse``).
+Fixtures from ``conftest.py`` or from a pytest plugin live in another module: a module records
+what its fixtures keep on (``fixture_doubles``), and the project pass adds it to the calls of
+the tests that request them (or get them by ``autouse``): the tests under that
+``conftest.py``, or every test for a plugin (a module a ``pytest_plugins`` list names, or one
+the packaging registers as a ``pytest11`` entry point); their file's findings on those calls
+are taken back.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
@@ -237,10 +239,11 @@ _ANY_LIBRARY = frozenset({"*"})  # what answers a request of a URL the process s
 _LOCAL_SCHEMES = ("file:", "data:")
 
 
-def conftest_fixtures(model: SemanticModel) -> Dict[str, List[str]]:
-    """A ``conftest.py``'s fixtures that keep test doubles on, by name (``AUTOUSE`` for those
-    every test gets): what the doubles answer (``ModuleSummary.fixtures``)."""
-    if os.path.basename(model.path) != "conftest.py" or not _may_mock(model):
+def fixture_doubles(model: SemanticModel) -> Dict[str, List[str]]:
+    """A module's fixtures that keep test doubles on, by name (``AUTOUSE`` for those every
+    test gets): what the doubles answer (``ModuleSummary.fixtures``; the project pass tells
+    which tests get them: those under a ``conftest.py``, every one from a plugin module)."""
+    if not _may_mock(model):
         return {}
     mocks = _Mocks.of(model)
     found: Dict[str, Set[str]] = {}

@@ -39,3 +39,14 @@ def _find(model: SemanticModel) -> Fixtures:
                 autouse = "autouse" in keywords and is_true(keywords["autouse"].value)
             table.setdefault(name, []).append((function, autouse))
     return table
+
+
+def pytest_plugins(model: SemanticModel) -> List[str]:
+    """The modules ``pytest_plugins = ["app.testing.fixtures", ...]`` (a string, or a list or
+    tuple of them, at module level) loads as pytest plugins."""
+    found: List[str] = []
+    for binding in model.module_scope.bindings.get("pytest_plugins", ()):
+        value = binding.expr
+        elements = [e.value for e in value.elements] if isinstance(value, (cst.List, cst.Tuple)) else [value]
+        found.extend(name for name in (string_of(e) for e in elements if e is not None) if name)
+    return list(dict.fromkeys(found))

@@ -23,7 +23,8 @@ from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.django_signals import model_receivers
 from resilint.libraries.http_requests import RequestFinder, Unsafe
-from resilint.libraries.network_mocks import conftest_fixtures, mock_classes, mocked_libraries
+from resilint.libraries.network_mocks import fixture_doubles, mock_classes, mocked_libraries
+from resilint.libraries.pytest_fixtures import pytest_plugins
 from resilint.libraries.retry_scopes import (
     Policy,
     RetryScope,
@@ -328,7 +329,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     summary.imported_modules = list(dict.fromkeys(model.imported_modules))
     summary.settings = settings_assigned(model.module, locate)
     summary.receivers = list(dict.fromkeys(model_receivers(model)))
-    summary.fixtures = conftest_fixtures(model)
+    summary.fixtures = fixture_doubles(model)
+    summary.pytest_plugins = pytest_plugins(model)
     summary.servers = conftest_servers(model)
     summary.mock_classes = mock_classes(model)
     for name, bindings in model.module_scope.bindings.items():

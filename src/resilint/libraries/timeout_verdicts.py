@@ -757,10 +757,34 @@ def passed_constant(ctx: "ProjectContext", call: Call, near: str) -> Optional[Tu
 
 
 def report_project_verdicts(ctx: "ProjectContext", code: str, skip: Callable[[str], bool] = lambda path: False) -> None:
-    """The project's verdicts of ``code``, but in the files ``skip`` names."""
+    """The project's verdicts of ``code``, but in the files ``skip`` names; and the file
+    findings of ``code`` on the calls that a test double of another module answers taken back."""
     for verdict in project_verdicts(ctx):
         if verdict.code == code and not skip(verdict.place.path):
             ctx.report(verdict.place, for_fix_target(verdict.message, ctx.settings), verdict.related)
+    for place in _answered_in_tests(ctx):
+        ctx.withdraw(place)
+
+
+def _answered_in_tests(ctx: "ProjectContext") -> List[Place]:
+    """The client calls of test code that a double answers, which only the project shows: a
+    fixture of a ``conftest.py`` the test requests (``Call.mocked`` as the graph completes it).
+    Their file judged them without it; where it saw the double, taking back is a no-op."""
+    settings: "Settings" = ctx.settings
+
+    def find() -> List[Place]:
+        found = []
+        for function in ctx.graph.functions:
+            path = function.place.path
+            if not ctx.reports_in(path) or not ctx.in_test_code(path):
+                continue
+            for call in function.calls:
+                spec = spec_for(call.target, settings.extend_clients) if call.mocked else None
+                if spec is not None and answered(call.mocked, spec.library, call.target):
+                    found.append(call.place)
+        return found
+
+    return ctx.derived((_answered_in_tests, tuple(settings.extend_clients)), find)
 
 
 # What a constant another module defines can tell (RES103 is for numbers written at the call).

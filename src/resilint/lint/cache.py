@@ -38,7 +38,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, 
 from resilint import __version__
 from resilint.lint.modules import module_names
 from resilint.lint.config import Settings
-from resilint.lint.finding import Edit, Finding, Fix, Related
+from resilint.lint.finding import Edit, Finding, Fix, Related, Withdrawn
 from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
@@ -298,11 +298,12 @@ class ResultCache:
 
     def project_findings(
         self, checked: Mapping[str, str], unchanged: Callable[[str, str], bool], changed: Optional[Set[str]] = None,
-    ) -> Optional[List[Finding]]:
-        """The project pass's findings of the last run, if it checked the same files with the
-        same keys and every other file it read (``path → key``) is ``unchanged``; a checked
-        file whose key changed but whose summary did not (a comment, a string the summary does
-        not keep) counts as the same, and its path is added to ``changed``."""
+    ) -> Optional[Tuple[List[Finding], List[Withdrawn]]]:
+        """The project pass's findings of the last run, and the file findings it took back, if
+        it checked the same files with the same keys and every other file it read (``path →
+        key``) is ``unchanged``; a checked file whose key changed but whose summary did not (a
+        comment, a string the summary does not keep) counts as the same, and its path is added
+        to ``changed``."""
         stored = self._project
         try:
             if not isinstance(stored, dict) or not isinstance(stored.get("checked"), dict):
@@ -317,12 +318,13 @@ class ResultCache:
             if not isinstance(read, dict) or not all(unchanged(path, key) for path, key in read.items()):
                 return None
             findings = [_finding_from_cache(item) for item in stored["findings"]]
+            withdrawn = [Withdrawn(*item) for item in stored["withdrawn"]]
         except (KeyError, TypeError, ValueError):
             return None
         self._fresh_project = stored
         if changed is not None:
             changed.update(differ)
-        return findings
+        return findings, withdrawn
 
     def _same_summary(self, before: str, now: str) -> bool:
         """Whether the summaries stored under two keys are the same, as stored (no decoding)."""
@@ -338,9 +340,12 @@ class ResultCache:
         read = stored.get("read") if isinstance(stored, dict) else None
         return dict(read) if isinstance(read, dict) else None
 
-    def put_project(self, checked: Mapping[str, str], read: Mapping[str, str], findings: List[Finding]) -> None:
+    def put_project(
+        self, checked: Mapping[str, str], read: Mapping[str, str], findings: List[Finding], withdrawn: List[Withdrawn],
+    ) -> None:
         self._fresh_project = {
             "checked": dict(checked), "read": dict(read), "findings": [_finding_to_cache(f) for f in findings],
+            "withdrawn": [w.to_json() for w in withdrawn],
         }
 
     def save(self) -> None:

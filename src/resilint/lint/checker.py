@@ -30,7 +30,9 @@ import libcst as cst
 from resilint.lint.catalog import declared_fix, declared_fixes
 from resilint.lint.comment_edits import comment_edit_line
 from resilint.lint.config import Settings, path_matches
-from resilint.lint.finding import ANALYSIS_ERROR, UNUSED_SUPPRESSION, AnalysisError, Finding, Fix
+from resilint.lint.finding import (
+    ANALYSIS_ERROR, UNUSED_SUPPRESSION, AnalysisError, Finding, Fix, Withdrawn, without_withdrawn,
+)
 from resilint.lint.modules import module_name, module_names, project_roots, shadowing_modules
 from resilint.lint.nesting import check_tokens, check_tree
 from resilint.lint.cst_from_ast import ConvertedTree, Unconvertible, convert
@@ -76,6 +78,7 @@ class Checker:
         self.settings = settings
         self.fix_edits = fix_edits
         self.project_errors: List[AnalysisError] = []  # the project rules that crashed in the last pass
+        self.project_withdrawn: List[Withdrawn] = []  # the file findings the last pass took back
         target = settings.fix_target
         self.target = target if target in ("native", "runtime") else None
         self.declared = declared_fixes(self.target)
@@ -161,9 +164,13 @@ class Checker:
         suppressions left unused once they are known (RES001). A rule that crashed is in
         ``project_errors`` until the next pass: its suppressions are not called unused."""
         self.project_errors = []
+        self.project_withdrawn = []
         if not self.project_rules:
             return []
         ctx = run_project_rules(self.project_rules, summaries, self.settings, reported_paths)
+        self.project_withdrawn = sorted(
+            Withdrawn(code, p.path, p.line, p.column, p.end_line, p.end_column) for code, p in ctx.withdrawn
+        )
         findings = [f for f in ctx.findings if f.code in self._codes_for(f.path)]
         failed = set()
         for rule, error in ctx.failures:
@@ -611,5 +618,6 @@ def check_source(
     checker = Checker(settings, codes)
     result = checker.check_file(code.encode("utf-8"), path)
     summaries = [result.summary] if result.summary is not None else []
-    findings = result.findings + checker.project_findings(summaries)
+    project = checker.project_findings(summaries)
+    findings = without_withdrawn(result.findings, checker.project_withdrawn) + project
     return sorted(findings, key=lambda f: f.sort_key)

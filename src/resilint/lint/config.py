@@ -343,9 +343,12 @@ def _relative(path: str, root: str) -> str:
 
 
 def is_test_code(path: str, settings: Settings) -> bool:
-    if settings.test_scripts and _relative(path, settings.root) in settings.test_scripts:
-        return True
-    return path_matches(path, settings.test_code, settings.root)
+    return is_test_script(path, settings) or path_matches(path, settings.test_code, settings.root)
+
+
+def is_test_script(path: str, settings: Settings) -> bool:
+    """A script the project's test tooling runs, or one of its pytest plugins (``tooling_scripts``)."""
+    return bool(settings.test_scripts) and _relative(path, settings.root) in settings.test_scripts
 
 
 def fixable_codes(settings: Settings, rules: Mapping[str, Any]) -> List[str]:

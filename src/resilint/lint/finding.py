@@ -101,6 +101,38 @@ class Finding:
         return data
 
 
+@dataclass(frozen=True, order=True)
+class Withdrawn:
+    """A file finding of ``code`` within a span that the project pass takes back: what the
+    file's own analysis could not see answers it (``ProjectContext.withdraw``)."""
+
+    code: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def covers(self, finding: Finding) -> bool:
+        return (
+            finding.code == self.code and finding.path == self.path
+            and (self.line, self.column) <= (finding.line, finding.column) < (self.end_line, self.end_column)
+        )
+
+    def to_json(self) -> List[Any]:
+        return [self.code, self.path, self.line, self.column, self.end_line, self.end_column]
+
+
+def without_withdrawn(findings: List[Finding], withdrawn: List[Withdrawn]) -> List[Finding]:
+    """``findings`` less those the project pass took back."""
+    if not withdrawn:
+        return findings
+    by_path: Dict[str, List[Withdrawn]] = {}
+    for taken in withdrawn:
+        by_path.setdefault(taken.path, []).append(taken)
+    return [f for f in findings if not any(taken.covers(f) for taken in by_path.get(f.path, ()))]
+
+
 @dataclass(frozen=True)
 class AnalysisError:
     """A problem that stopped a path from being checked at all (missing path, unreadable dir)."""

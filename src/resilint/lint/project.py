@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import (
     TYPE_CHECKING,
+    AbstractSet,
     Callable,
     Deque,
     Dict,
@@ -33,7 +34,7 @@ from typing import (
 
 from resilint.lint.call_conditions import CallConditions, Context
 from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name, returned_type
-from resilint.lint.config import is_test_code
+from resilint.lint.config import is_test_code, is_test_script
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import (
@@ -139,13 +140,16 @@ class ProjectGraph:
     checked together, or scripts beside each other that import ``helpers``): a name is then
     looked up from the file that uses it, and the module nearest to that file wins."""
 
-    def __init__(self, summaries: Iterable[ModuleSummary], libraries: FrozenSet[str] = frozenset()) -> None:
+    def __init__(
+        self, summaries: Iterable[ModuleSummary], libraries: FrozenSet[str] = frozenset(),
+        plugin_paths: AbstractSet[str] = frozenset(),
+    ) -> None:
         # The functions whose layers and calls the graph completes with other modules' facts are
         # its own copies: the summaries it is given stay as their files made them (a language
         # server runs the pass again over the same summaries after every edit).
         self.summaries: List[ModuleSummary] = _with_project_doubles(_with_conftest_doubles(_joined_writes([
             _completed_copy(s) if _may_complete(s) else s for s in _implementations(summaries)
-        ])))
+        ]), plugin_paths))
         self.functions: List[FunctionSummary] = []
         self._modules: Dict[str, List[ModuleSummary]] = {}  # primary and other names
         self._by_name: Dict[str, List[FunctionSummary]] = {}
@@ -1441,6 +1445,9 @@ class ProjectContext:
         # A module the project reaches under two names (a directory without ``__init__.py``
         # imported from beside it and from above) yields the same finding on each path.
         self._reported: Set[Tuple[str, str, int, int, str]] = set()
+        # The file findings (code, and the span they lie in) that what only the project shows
+        # takes back: a call a test double of another module answers (``withdraw``).
+        self.withdrawn: Set[Tuple[str, Place]] = set()
 
     def reports_in(self, path: str) -> bool:
         """Whether a finding in the file ``path`` is reported: a rule may skip judging what
@@ -1486,6 +1493,14 @@ class ProjectContext:
                 line_text=self._line_text(place),
             )
         )
+
+    def withdraw(self, place: Place) -> None:
+        """The finding of the running rule that a file's own analysis made within ``place`` is
+        not reported: what only the project shows answers it (a ``conftest.py`` fixture that
+        keeps a test double on for the test that makes the call)."""
+        rule = self._rule
+        assert rule is not None, "withdraw() is only valid while a rule runs"
+        self.withdrawn.add((rule.code, place))
 
     def _line_text(self, place: Place) -> str:
         """The stripped text of the place's first line, read from its file (once per file)."""
@@ -1556,24 +1571,69 @@ def _joined_writes(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
     ]
 
 
-def _with_conftest_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
-    """The summaries with the tests under a ``conftest.py`` whose fixtures keep test doubles on
-    (``ModuleSummary.fixtures``) given what those answer, in their calls' ``mocked``: the
-    fixtures each test requests by its parameters, and the ``autouse`` ones. Copies, where they
-    change; a test is a function whose name starts with ``test``, as pytest collects them."""
-    conftests = [(os.path.dirname(s.path), s.fixtures) for s in summaries if s.fixtures]
-    if not conftests:
+def _with_conftest_doubles(summaries: List[ModuleSummary], plugin_paths: AbstractSet[str] = frozenset()) -> List[ModuleSummary]:
+    """The summaries with the tests that get fixtures keeping test doubles on
+    (``ModuleSummary.fixtures``) from a ``conftest.py`` above them or from a pytest plugin
+    given what those answer, in their calls' ``mocked``: the fixtures each test requests by its
+    parameters (or through the fixtures of its file it requests), and the ``autouse`` ones.
+    Copies, where they change; a test is a function whose name starts with ``test``, as pytest
+    collects them. The plugins: the modules at ``plugin_paths`` (the packaging's ``pytest11``
+    entry points) and those a ``conftest.py`` or a plugin names in ``pytest_plugins``."""
+    conftests = [(os.path.dirname(s.path), s.fixtures) for s in summaries if s.fixtures and os.path.basename(s.path) == "conftest.py"]
+    plugins = [s.fixtures for s in _plugins(summaries, plugin_paths) if s.fixtures]
+    if not conftests and not plugins:
         return summaries
 
     def doubles(summary: ModuleSummary, name: str, function: FunctionSummary) -> Optional[Callable[[Tuple[str, ...]], Tuple[str, ...]]]:
-        tables = [fixtures for directory, fixtures in conftests if _below(summary.path, directory)]
+        tables = [fixtures for directory, fixtures in conftests if _below(summary.path, directory)] + plugins
         found = {
             double for table in tables
-            for fixture in (AUTOUSE, *function.parameters) for double in table.get(fixture, ())
+            for fixture in (AUTOUSE, *_requested_fixtures(summary, function)) for double in table.get(fixture, ())
         } if tables and split_last(name)[1].startswith("test") else set()
         return (lambda mocked: tuple(sorted(set(mocked) | found))) if found else None
 
     return _with_mocked(summaries, doubles)
+
+
+def _plugins(summaries: List[ModuleSummary], plugin_paths: AbstractSet[str]) -> List[ModuleSummary]:
+    """The modules pytest loads as plugins: those at ``plugin_paths``, and those that a
+    ``conftest.py`` or another plugin names in its ``pytest_plugins``."""
+    by_module = {s.module: s for s in summaries}
+    found = {id(s): s for s in summaries if s.path in plugin_paths}
+    pending = [s for s in summaries if s.path in plugin_paths or os.path.basename(s.path) == "conftest.py"]
+    while pending:
+        for name in pending.pop().pytest_plugins:
+            plugin = by_module.get(name)
+            if plugin is not None and id(plugin) not in found:
+                found[id(plugin)] = plugin
+                pending.append(plugin)
+    return list(found.values())
+
+
+def _requested_fixtures(summary: ModuleSummary, test: FunctionSummary) -> Set[str]:
+    """The fixtures a test requests that its own file does not define: by its parameters, and
+    through the parameters of the fixtures of its file it requests (``dogshell(capsys, dog)``
+    asks ``conftest.py`` for ``dog``). A fixture of the file takes the place of one of the
+    same name in a ``conftest.py``, as in pytest."""
+    own = {
+        split_last(function.name)[1]: function for function in summary.functions.values()
+        if any(decorator in _FIXTURE_DECORATORS for decorator, _ in function.decorators)
+    }
+    found: Set[str] = set()
+    pending, seen = list(test.parameters), set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in own:
+            pending.extend(own[name].parameters)
+        else:
+            found.add(name)
+    return found
+
+
+_FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 
 
 def _with_project_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary]:
@@ -1660,7 +1720,10 @@ def run_project_rules(
     every file): the context holds their findings, the suppressions that served and the rules
     that failed."""
     libraries = frozenset(word for rule in rules for word in rule.triggers if word.isidentifier())
-    ctx = ProjectContext(ProjectGraph(summaries, libraries), settings, reported_paths)
+    summaries = list(summaries)
+    # the packaging's pytest plugins are among the test tooling's scripts (``tooling_scripts``)
+    plugins = {s.path for s in summaries if (s.fixtures or s.pytest_plugins) and is_test_script(s.path, settings)}
+    ctx = ProjectContext(ProjectGraph(summaries, libraries, plugins), settings, reported_paths)
     for rule in rules:
         ctx.run(rule)
     return ctx

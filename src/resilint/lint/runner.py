@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Mapping, Optio
 from resilint.lint.cache import ResultCache, file_key
 from resilint.lint.config import Settings
 from resilint.lint.discovery import discover
-from resilint.lint.finding import Finding, RunResult
+from resilint.lint.finding import Finding, RunResult, Withdrawn, without_withdrawn
 from resilint.lint.jobs import MAX_JOBS_PER_CORE, default_jobs
 from resilint.lint.modules import ModuleFinder, module_names, project_roots
 from resilint.lint.signals import deferred_signals
@@ -93,12 +93,10 @@ def run(
     result.errors.extend(error for _, error, _, _ in fresh if error is not None)
     del fresh  # its summaries are in ``packed``, which the project pass empties as it unpacks
     if project_rules:
-        result.findings.extend(
-            _project_findings(
-                consulted, packed, settings, codes, cache, roots, files, result.digests,
-                result, keep_summaries,
-            )
+        project, withdrawn = _project_findings(
+            consulted, packed, settings, codes, cache, roots, files, result.digests, result, keep_summaries,
         )
+        result.findings = without_withdrawn(result.findings, withdrawn) + project
     if cache is not None:
         with deferred_signals():  # a cache file is written whole or not at all
             cache.save()
@@ -118,12 +116,13 @@ def _project_findings(
     consulted: "_Consulted", packed: List[PackedSummary], settings: Settings,
     codes: Sequence[str], cache: Optional[ResultCache], roots: Sequence[str], files: Sequence[str],
     digests: Mapping[str, str], result: RunResult, keep_summaries: bool = False,
-) -> List[Finding]:
+) -> Tuple[List[Finding], List[Withdrawn]]:
     """The project pass: from the cache when no file it read has changed, else from every
     file's summary (the cached ones, and fresh ones for files whose summary is missing);
     ``keep_summaries``: ``result`` holds those summaries (then the pass itself is never
     skipped), as it holds the errors of rules that crashed. Its findings carry no fix: the
-    codemods rewrite what a file's own analysis sees."""
+    codemods rewrite what a file's own analysis sees. With them, the file findings it takes
+    back (``Withdrawn``)."""
     checked = {path: key for path, key in consulted.keyed}
     every_file_keyed = cache is not None and len(checked) == len(files)
     if every_file_keyed and not keep_summaries:
@@ -141,8 +140,8 @@ def _project_findings(
         edited: Set[str] = set()
         stored = cache.project_findings(checked, unchanged, edited)
         if stored is not None and edited:
-            stored = _with_line_texts(stored, edited)
-            cache.put_project(checked, cache.project_read() or {}, stored)  # under the files' new keys
+            stored = (_with_line_texts(stored[0], edited), stored[1])
+            cache.put_project(checked, cache.project_read() or {}, *stored)  # under the files' new keys
         if stored is not None:
             return stored
     from resilint.lint.checker import Checker  # the project pass runs: its rules are needed
@@ -155,8 +154,8 @@ def _project_findings(
     if keep_summaries:
         result.summaries = summaries + extra
     if every_file_keyed and cache is not None and not checker.project_errors:
-        cache.put_project(checked, read, findings)
-    return findings
+        cache.put_project(checked, read, findings, checker.project_withdrawn)
+    return findings, checker.project_withdrawn
 
 
 def _with_line_texts(findings: List[Finding], paths: Set[str]) -> List[Finding]:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 77
+SUMMARY_VERSION = 78
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -528,9 +528,13 @@ class ModuleSummary:
     # "delete"; the sender model, "" for every model; the receiver function), run where such a
     # model is saved (or created) or deleted.
     receivers: List[Tuple[str, str, str]] = field(default_factory=list)
-    # A ``conftest.py``'s pytest fixtures that keep test doubles on for the tests requesting
-    # them: fixture name (``AUTOUSE`` for those every test gets) → what the doubles answer.
+    # Its pytest fixtures that keep test doubles on for the tests requesting them: fixture name
+    # (``AUTOUSE`` for those every test gets) → what the doubles answer. The project pass gives
+    # them to the tests under a ``conftest.py``, and to every test from a plugin module.
     fixtures: Dict[str, List[str]] = field(default_factory=dict)
+    # The modules its ``pytest_plugins = [...]`` loads as plugins (a ``conftest.py``'s, or a
+    # plugin's own).
+    pytest_plugins: List[str] = field(default_factory=list)
     # And those that give their tests a server of this machine (``return live_server``, a URL
     # of 127.0.0.1): a test's request to a URL read from one goes to the server its run starts.
     servers: List[str] = field(default_factory=list)
@@ -608,6 +612,7 @@ class ModuleSummary:
             self.imported_modules, self.other_imports,
             [[s.name, place(s.place), s.conditional, list(s.dotted)] for s in self.settings],
             [list(receiver) for receiver in self.receivers], self.fixtures, self.servers, self.mock_classes,
+            self.pytest_plugins,
         ]
 
     @classmethod
@@ -710,6 +715,7 @@ class ModuleSummary:
                 fixtures={str(name): [str(m) for m in mocks] for name, mocks in data[21].items()},
                 servers=[str(name) for name in data[22]],
                 mock_classes={str(name): [str(m) for m in mocks] for name, mocks in data[23].items()},
+                pytest_plugins=[str(name) for name in data[24]],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

@@ -30,7 +30,7 @@ from resilint.lint.config import (
     with_test_scripts,
 )
 from resilint.lint.dependencies import with_declared_versions, with_fix_target
-from resilint.lint.finding import Finding, RunResult
+from resilint.lint.finding import Finding, RunResult, Withdrawn, without_withdrawn
 from resilint.lint.modules import project_roots
 from resilint.lint.runner import imported_summaries
 from resilint.lint.source import content_digest
@@ -188,7 +188,8 @@ class Project:
         self.roots = project_roots(settings)
         self._checked: Dict[str, _Checked] = {}
         self._summaries: List[ModuleSummary] = []  # of the last project pass
-        self._last_pass: Optional[Tuple[object, List[Finding]]] = None  # what it read, what it found
+        # what the project pass read, what it found, and the file findings it took back
+        self._last_pass: Optional[Tuple[object, List[Finding], List[Withdrawn]]] = None
 
     def check(self, buffers: Mapping[str, bytes]) -> Dict[str, List[Finding]]:
         """The findings of every open document (``path → bytes``) of the project: a buffer
@@ -220,8 +221,11 @@ class Project:
                 tuple(id(summary) for summary in extra),
             )
             if self._last_pass is None or self._last_pass[0] != read:
-                self._last_pass = (read, self.checker.project_findings(self._summaries, set(buffers)))
-            for finding in self._last_pass[1]:
+                project = self.checker.project_findings(self._summaries, set(buffers))
+                self._last_pass = (read, project, self.checker.project_withdrawn)
+            _, project, withdrawn = self._last_pass
+            found = {path: without_withdrawn(findings, withdrawn) for path, findings in found.items()}
+            for finding in project:
                 found.setdefault(finding.path, []).append(finding)
         return {path: sorted(findings, key=lambda f: f.sort_key) for path, findings in found.items() if path in buffers}
 

@@ -152,7 +152,12 @@ class ExcessiveTimeout(ProjectRule):
     keeps in a local and uses only to call its methods, or its parts' (`client.service.Op()`),
     is covered where every one of those calls is, also when it is made before the mock (`client
     = zeep.Client(wsdl, transport=Transport())`, then `with requests_mock.mock(): ...`); an
-    object it reads otherwise, passes or returns is not. Fixtures defined in `conftest.py` are not seen.
+    object it reads otherwise, passes or returns is not. A fixture of a `conftest.py` above the
+    test, or of a pytest plugin (a module a `pytest_plugins` list names, or one the packaging
+    registers as a `pytest11` entry point), that keeps such a double on covers the tests that
+    request it, also through a fixture of their own file (`dogshell(capsys, dog)` with `dog`
+    in `conftest.py`), and the `autouse` ones: the project pass sees those, and takes back
+    the findings their files made on the calls they answer.
 
     ## Why is this bad?
     By Little's law (in-flight = arrival rate × time in system), a worker pool of 50 serving
