@@ -179,6 +179,8 @@ def _described(
             # multiplies (``sleep(interval); interval += STEP``), whose first value is no rule
             value = rec.follow(value, call.scope, call.order)
         grows = growth(value, counters, rec.growing) if value is not None else "constant"
+        helper = _helper_growth(rec, value, counters, call) if isinstance(value, cst.Call) else None
+        grows = helper or grows
         schedule = _schedule(rec, loop, value.value, call.scope, call.order) if isinstance(value, cst.Name) else None
         if schedule is not None:
             grows = _schedule_growth(schedule)
@@ -188,6 +190,27 @@ def _described(
             grows = "exponential"  # as ``_delay`` read it, also in a helper (``_retry_delay(n)``: ``0.3 * 2 ** n``)
         text += " " + growth_words(grows, server_fallback)
     return text
+
+
+def _helper_growth(rec: Recogniser, value: cst.Call, counters: Set[str], call: CallSite) -> Optional[str]:
+    """How the delay a function of the file returns grows (``self._delay(error, attempt)``,
+    returning ``1000 * math.pow(2, attempt)``): its returns read with the parameters the
+    loop's counters are passed as; None when it is no such function."""
+    helper = rec.model.resolve(value.func, call.scope, call.order)
+    node = helper.node if isinstance(helper, FunctionInfo) else None
+    if not isinstance(node, cst.FunctionDef) or not helper.returns:  # type: ignore[union-attr]
+        return None
+    params = [p.name.value for p in node.params.params]
+    if helper.owner is not None and isinstance(value.func, cst.Attribute):  # type: ignore[union-attr]
+        params = params[1:]
+    counted: Set[str] = set()
+    for index, arg in enumerate(value.args):
+        if isinstance(arg.value, cst.Name) and arg.value.value in counters and not arg.star:
+            counted.add(arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else "")
+    scope = helper.scope  # type: ignore[union-attr]
+    returns = own_delays(rec, helper.returns, scope)  # type: ignore[union-attr]
+    kinds = [growth(r, counted, set(), lambda e: rec.follow(e, scope, 1 << 62)) for r in returns]
+    return _GROWTHS[max(_GROWTHS.index(k) for k in kinds)] if kinds else None
 
 
 def _schedule(rec: Recogniser, loop: Optional[cst.CSTNode], name: str, scope: Scope, order: int) -> Optional[List[float]]:
@@ -572,7 +595,7 @@ def growth(
     (``10 / tries``), "linear" (``60 * attempt``), "polynomial" (``attempt ** 2``) or
     "exponential" (``2 ** attempt``, ``pow(2, attempt)``, ``delay *= 2``). ``counters``: the loop's attempt counters; ``growing``: names it multiplies;
     ``follow``: what a name was assigned (``countdown = 30 * (self.request.retries + 1)``)."""
-    if depth > 6:
+    if depth > 12:
         return "constant"
 
     def again(inner: cst.BaseExpression) -> str:

@@ -1199,6 +1199,35 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the delay a method returns grows with the attempt it is handed: exponentially (notion-sdk's shape)
+            """
+            import math
+            import time
+            import httpx
+
+            class Client:
+                def __init__(self):
+                    self.client = httpx.Client()
+
+                def _delay(self, attempt):
+                    base_delay = 1000 * math.pow(2, attempt)
+                    return min(base_delay * 1.0 + base_delay / 2, 60000) / 1000.0
+
+                def request(self, method, path):
+                    attempt = 0
+                    while True:
+                        try:
+                            return self.client.send(self.client.build_request(method, path))
+                        except httpx.HTTPStatusError:
+                            if attempt >= 2:
+                                raise
+                            time.sleep(self._delay(attempt))
+                            attempt += 1
+            """,
+            line=21,
+            message="grows exponentially",
+        ),
+        Invalid(
             # a token refresher that never leaves: a failed refresh is sent again after the
             # constant second its handler chooses (weaviate)
             """
