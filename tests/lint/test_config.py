@@ -7,7 +7,7 @@ import os
 import pytest
 
 from resilint.lint import config
-from resilint.lint.config import ConfigError, Settings, enabled_codes, load_settings
+from resilint.lint.config import ConfigError, Settings, enabled_codes, is_test_code, load_settings
 from resilint.lint.registry import all_rules
 
 from tests.conftest import write_tree
@@ -190,3 +190,13 @@ def test_fix_timeout_defaults_to_the_runtime_defaults_and_may_set_either_phase(t
     assert Settings().fix_timeout == (DEFAULT_CONNECT, DEFAULT_READ)
     (tmp_path / "pyproject.toml").write_text("[tool.resilint]\nfix-timeout = { read = 4 }\n")
     assert load_settings([str(tmp_path)]).fix_timeout == (DEFAULT_CONNECT, 4.0)
+
+
+@pytest.mark.parametrize("path, tests", [
+    ("opensearchpy/helpers/test.py", True),  # a package's test helpers (opensearch-py)
+    ("app/tests.py", True),
+    ("app/views.py", False),
+    ("app/contest.py", False),
+])
+def test_the_default_test_code_knows_test_helper_modules(path, tests):
+    assert is_test_code(path, Settings()) is tests

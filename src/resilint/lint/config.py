@@ -35,7 +35,7 @@ DEFAULT_MAX_TIMEOUT = 30.0
 # file name).
 DEFAULT_TEST_CODE = (
     "tests/*", "*/tests/*", "test/*", "*/test/*", "testing/*", "*/testing/*", "*_tests/*",
-    "test_*.py", "*_test.py", "conftest.py", "tests.py",
+    "test_*.py", "*_test.py", "conftest.py", "tests.py", "test.py",
     "features/steps/*", "*/features/steps/*", "features/environment.py", "*/features/environment.py",
 )
 # Larger files are generated data rather than code; parsing one costs about a gigabyte per MiB.

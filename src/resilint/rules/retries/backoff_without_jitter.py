@@ -307,7 +307,7 @@ class BackoffWithoutJitter(ProjectRule):
     ## Options
     `test-code` (globs with the semantics of `per-file-ignores`; by default `tests/*`,
     `*/tests/*`, `test/*`, `*/test/*`, `testing/*`, `*/testing/*`, `*_tests/*`, `test_*.py`,
-    `*_test.py`, `conftest.py`, `tests.py`): the files whose waits this rule leaves alone.
+    `*_test.py`, `conftest.py`, `tests.py`, `test.py`): the files whose waits this rule leaves alone.
     While it is the default, the scripts the project's test tooling runs count too: the `.py`
     file after `python` (or `{envpython}`, `coverage run`; a path under `{toxinidir}/` or
     GitHub Actions' `${GITHUB_WORKSPACE}/` too) in the `commands` of `tox.ini`
