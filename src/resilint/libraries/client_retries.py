@@ -66,13 +66,15 @@ Found = Tuple[str, Optional[int], cst.CSTNode, Optional[Policy]]
 
 class ClientLayer(NamedTuple):
     """The retries a client adds by itself; ``raises``: the packages whose exceptions are all
-    it raises once its attempts are spent (an SDK's own errors), when that is so."""
+    it raises once its attempts are spent (an SDK's own errors), when that is so;
+    ``retries_refusals``: whether it may retry a refusal (429)."""
 
     description: str
     calls: Optional[int]
     where: cst.CSTNode
     policy: Optional[Policy]
     raises: Tuple[str, ...] = ()
+    retries_refusals: bool = True
 
 
 def layer_of(policy: Policy) -> Optional[Layer]:
@@ -118,13 +120,16 @@ class RetryingClient:
     client (``("chat", "completions", "create")``) sends a request; ``unseen`` describes the
     layer when the call that builds the client is not in the file (None: not a layer then);
     ``namespaced``: its attributes are parts of the same client (``client.chat.completions``);
-    ``raises``: the packages whose exceptions are all it raises when its attempts are spent."""
+    ``raises``: the packages whose exceptions are all it raises when its attempts are spent;
+    ``refusals``: whether the client built by a call (the node its retries are read at) may
+    retry a refusal (429)."""
 
     read: Reader
     requests: Callable[[Tuple[str, ...]], bool]
     unseen: Optional[str] = None
     namespaced: bool = False
     raises: Tuple[str, ...] = ()
+    refusals: Callable[[cst.CSTNode], bool] = lambda where: True
 
 
 # SDK methods that build or describe rather than call the service
@@ -412,6 +417,10 @@ _ELASTICSEARCH = RetryingClient(
 )
 _OPENSEARCH = RetryingClient(
     _retries_setting("max_retries", 3, "OpenSearch client"), _sdk_request, namespaced=True, raises=("opensearchpy",),
+    # its transport retries connection errors and 502/503/504 unless told ``retry_on_status=``
+    refusals=lambda where: isinstance(where, cst.Call) and any(
+        arg.keyword is not None and arg.keyword.value == "retry_on_status" or arg.star == "**" for arg in where.args
+    ),
 )
 # its default handlers retry failed connections only, and raise the last one as it came (a
 # ``URLError``, ``ConnectionResetError`` or aiohttp's ``ServerConnectionError``), never the
@@ -499,7 +508,7 @@ def client_retries(kind: str, found: Optional[Found]) -> Optional[ClientLayer]:
     policy = found[3]
     if "urllib3" in raises and policy is not None and hands_back_last_status(policy.node):
         raises = ()  # spent on a status, the pool hands back the response: what the caller makes of it
-    return ClientLayer(*found[:4], raises=raises)
+    return ClientLayer(*found[:4], raises=raises, retries_refusals=client.refusals(found[2]) if client is not None else True)
 
 
 def hands_back_last_status(retry: cst.CSTNode) -> bool:

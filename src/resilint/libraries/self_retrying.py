@@ -454,9 +454,11 @@ def separate_failures(
         return True
     if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
         return True
-    if (outer.library == "loop" and outer.retries_on == ON_STATUS and outer.guards_non_idempotent
+    if (outer.library == "loop" and outer.retries_on in (ON_STATUS, ON_SPECIFIC) and outer.guards_non_idempotent
             and not inner.retries_refusals):
-        return True  # the outer loop goes round on a 429 only, which the inner layer never retries
+        # the outer loop goes round on a 429 only (an answer's, or an error's: ``if
+        # e.status_code != 429: raise``), which the inner layer never retries
+        return True
     raised = inner.gives_up_with
     if raised == GIVES_UP_QUIETLY and outer.retries_on in (ON_SPECIFIC, ON_ANY):
         return True  # the outer layer retries errors, and the inner one's never leave it

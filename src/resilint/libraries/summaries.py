@@ -1111,14 +1111,14 @@ def _default_ref(model: SemanticModel, info: FunctionInfo, default: cst.BaseExpr
 
 
 def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> Layer:
-    description, calls, where, policy, raises = client
+    description, calls, where, policy, raises, refusals = client
     # An SDK's retries end in an exception of its own package ("openai.*"): an outer layer
     # that retries only other libraries' exceptions does not repeat it.
     family = " ".join(f"{package}.*" for package in raises) or None
     if policy is not None:
         layer = _layer(model, policy, (description, calls), locate(where), client=True)
         return replace(layer, gives_up_with=family) if family else layer
-    return Layer(description, calls, locate(where), client=True, retrier=description, gives_up_with=family)
+    return Layer(description, calls, locate(where), client=True, retrier=description, gives_up_with=family, retries_refusals=refusals)
 
 
 def _layer(
@@ -1128,7 +1128,7 @@ def _layer(
     return Layer(
         layer[0], layer[1], place, whole_function, client, describe(policy), policy.guards_non_idempotent,
         policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
-        count_from=_count_from(model, policy), count_offset=policy.counted_from[1] if policy.counted_from else 0,
+        count_from=_count_from(model, policy)[0], count_offset=_count_from(model, policy)[1],
         retries_refusals=policy.retries_refusals, caught_from=_caught_from(model, policy), decided_by=policy.decided_by,
     )
 
@@ -1154,23 +1154,26 @@ def _caught_from(model: SemanticModel, policy: Policy) -> str:
     return (model.name_of(values[0]) or "") if len(values) == 1 and isinstance(values[0], Param) else ""
 
 
-def _count_from(model: SemanticModel, policy: Policy) -> str:
+def _count_from(model: SemanticModel, policy: Policy) -> Tuple[str, int]:
     """What the attempts are when the file cannot count them: the parameter a loop's
-    ``range(...)`` reads, or the parameter or other module's constant a recursion's count
-    starts from."""
+    ``range(...)`` reads (with what it adds, ``range(max_retries + 1)``), or the parameter or
+    other module's constant a recursion's count starts from; with the attempts to add."""
     if policy.max_attempts != UNKNOWN:
-        return ""
+        return "", 0
     node = policy.attempts.node
+    offset = 0
     if policy.counted_from is not None:
-        counted = policy.counted_from[0]
+        counted, offset = policy.counted_from
     elif policy.library == "loop" and isinstance(node, cst.Call) and len(node.args) == 1:
         counted = node.args[0].value
+        if isinstance(counted, cst.BinaryOperation) and isinstance(counted.operator, cst.Add) and isinstance(number_of(counted.right), int):
+            counted, offset = counted.left, number_of(counted.right)  # type: ignore[assignment]
     else:
-        return ""
+        return "", 0
     for value in model.resolve_all(counted, policy.scope or model.module_scope, policy.order):
         if isinstance(value, Param) or (policy.counted_from is not None and isinstance(value, QName)):
-            return model.name_of(value) or ""
-    return ""
+            return model.name_of(value) or "", offset  # type: ignore[return-value]
+    return "", 0
 
 
 def _unknown_decorators(

@@ -1165,9 +1165,15 @@ _REFUSAL_WORDS = re.compile(
 
 def _round_on_refusal(handler: cst.ExceptHandler) -> bool:
     """``except ApiError as e: if e.error_code == 429: sleep(...) else: raise``: the handler's
-    first statement tests the error's status for a refusal (429, 408 …) and raises otherwise."""
+    first statement tests the error's status for a refusal (429, 408 …) and raises otherwise;
+    or raises first on any other status (``if attempt == max_retries or e.status_code != 429:
+    raise``)."""
     statements = block(handler.body)
     first = statements[0] if statements else None
+    if isinstance(first, cst.If) and first.orelse is None and leaves(block(first.body)) and any(
+        refused_request(part, otherwise=True) for part in _alternatives(first.test)
+    ):
+        return True
     if not isinstance(first, cst.If) or not refused_request(first.test):
         return False
     otherwise = block(first.orelse.body) if isinstance(first.orelse, cst.Else) else statements[1:]

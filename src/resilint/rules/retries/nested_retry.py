@@ -86,7 +86,7 @@ class NestedRetry(ProjectRule):
     | urllib3 `PoolManager`, `ProxyManager`, `HTTPConnectionPool`, `urllib3.request()` | `retries=` + 1; 4 by default (`Retry.DEFAULT`); a request's own `retries=` replaces the pool's, also given in a `**mapping` written out (`kwargs = {"retries": 0}`); a request whose `**kwargs` may carry one (its file gives some request `retries`, `kwargs.update(retries=0)`) is not counted | `retries=False`, `retries=0`, `Retry(0)` |
     | botocore/boto3 client or resource (a resource's parts, `s3.Bucket(name).upload_file`, `s3.meta.client`, send through its client, in any module) | `Config(retries=...)`: `total_max_attempts`, else `max_attempts` + 1 (it counts retries); without them the retry mode's default (3 in standard mode, 5 in legacy mode) or `AWS_MAX_ATTEMPTS`: stated as unknown | `{"total_max_attempts": 1}`, `{"max_attempts": 0}` |
     | OpenAI (`OpenAI`, `AsyncOpenAI`, Azure) | `max_retries` + 1; 3 by default; `with_options(max_retries=...)` for some requests | `max_retries=0` |
-    | Elasticsearch, OpenSearch | `max_retries` + 1; 4 by default (connection errors, 429/502/503/504); `options(max_retries=...)` for some requests | `max_retries=0` |
+    | Elasticsearch, OpenSearch | `max_retries` + 1; 4 by default (connection errors and 502/503/504, and 429 for Elasticsearch; OpenSearch retries a 429 only when `retry_on_status=` says so); `options(max_retries=...)` for some requests | `max_retries=0` |
     | redis-py `Redis`, `from_url` | `retry=Retry(backoff, N)`: N + 1 (N < 0: for ever); `retry_on_timeout=True` or `retry_on_error` with `retry=None`: 2; without `retry=`: unknown (1 retry before redis-py 6, the client's default `Retry` since) | `Retry(backoff, 0)`; a client with none of these is not counted: it retries by default only since redis-py 6 (3 times, 10 since redis-py 8), which the code does not show |
     | Stripe | `StripeClient(max_network_retries=N)`: N + 1; the module setting `stripe.max_network_retries = N` anywhere in the project, for `stripe.Charge.create` and the like: N + 1 | 0; a `StripeClient` without it; the module default (0 before stripe-python 12, 2 since) is not counted |
     | Minio | its `http_client`'s urllib3 retries; 6 without one (Minio's own `Retry(total=5)`) | an `http_client` with `retries=False` |
@@ -256,6 +256,24 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the loop goes round on an error only when it is a 429, which the OpenSearch client
+        # never retries by itself (opensearch-py's ``streaming_bulk``)
+        """
+        import random
+        import time
+        from opensearchpy import OpenSearch, TransportError
+
+        client = OpenSearch(hosts=["https://search.example.com"], timeout=10)
+
+        def bulk_with_retries(body, max_retries=3):
+            for attempt in range(max_retries + 1):
+                try:
+                    return client.bulk(body=body)
+                except TransportError as e:
+                    if attempt == max_retries or e.status_code != 429:
+                        raise
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """,
         # the SDK client's settings are no request of it (``client.base_url.copy_with(...)``)
         """
         import random, time, openai
