@@ -190,6 +190,10 @@ _SUBCLASSES: Dict[str, Tuple[str, FrozenSet[str]]] = {
     "cfscrape.CloudflareScraper": ("requests.Session", frozenset({
         "solve_challenge", "is_cloudflare_iuam_challenge", "get_tokens", "get_cookie_string", "create_scraper",
     })),
+    # anymail: a Django message with an email service's extras, sent through the configured backend
+    "anymail.message.AnymailMessage": ("django.core.mail.EmailMultiAlternatives", frozenset({
+        "attach_inline_image", "attach_inline_image_file",
+    })),
     # requests-futures: ``request`` hands ``super().request`` to a thread pool, no timeout added
     "requests_futures.sessions.FuturesSession": ("requests.Session", frozenset({"executor", "close"})),
     "requests_oauthlib.OAuth1Session": ("requests.Session", frozenset({

@@ -28,6 +28,17 @@ _DEFERRING = frozenset({
     "asyncio.ensure_future", "asyncio.to_thread",
 })
 _IN_ATOMIC_BLOCK = "in_atomic_block"
+# Decorators whose function, called, is put on a queue for a worker (huey's: ``task.call_local``
+# runs it in the caller).
+_ENQUEUED_WHEN_CALLED = frozenset({
+    "huey.contrib.djhuey.task", "huey.contrib.djhuey.db_task", "huey.contrib.djhuey.periodic_task",
+    "huey.contrib.djhuey.db_periodic_task", "huey.contrib.djhuey.on_commit_task",
+})
+
+
+def enqueued_when_called(decorator: str) -> bool:
+    """Whether calling a function decorated so puts it on a task queue instead of running it."""
+    return decorator in _ENQUEUED_WHEN_CALLED
 
 
 # Calls that take a coroutine and run it on the event loop while the caller goes on

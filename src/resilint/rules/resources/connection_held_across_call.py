@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 from resilint.libraries.clients import spec_for
 from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, SCOPE_CLASSES, defers
 from resilint.libraries.db_scopes.sqlalchemy import ending_method
+from resilint.libraries.db_scopes.deferral import enqueued_when_called
 from resilint.libraries.network_mocks import answered
 from resilint.libraries.outbound import longest_wait, sends_request, wait_in_words
 from resilint.libraries.timeout_verdicts import passed_constant
@@ -29,7 +30,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
     pycurl `perform()`, slumber resources, zeep clients loading their WSDL), SMTP/FTP/POP/IMAP,
     a socket connection, an SDK client (boto3, OpenAI, a jira `JIRA`; also a part of one that
     another module's factory makes, `llm().chat.completions.create`), Django's mail (`send_mail`, `send_mass_mail`,
-    `mail_admins`, `mail_managers`, `EmailMessage.send`, a connection's `send_messages`,
+    `mail_admins`, `mail_managers`, `EmailMessage.send` (also anymail's `AnymailMessage`, a
+    Django message), a connection's `send_messages`,
     `get_connection().send_messages(messages)`: the configured backend talks to an SMTP
     server or an email service; djmail's `TemplateMail.send` and the messages its
     `MagicMailBuilder` builds, `mail_builder.registered_user(user, context).send()`, alike), or
@@ -121,7 +123,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
     function it would call in a queue when there is one and calls it only otherwise: `if
     "email_queue" in g: g.email_queue.append((send, email)) else: send(email)`, emails a
     request sends after its commit); work handed to a
-    task queue (`.delay()`, `.apply_async()`, `enqueue`; but a Celery task run in the caller's
+    task queue (`.delay()`, `.apply_async()`, `enqueue`, a huey task function called,
+    `@db_task()` or `@task()` of `huey.contrib.djhuey`; but a Celery task run in the caller's
     process, `task.run(...)`, `task.apply(...)`, `task.si(...).apply()`, also in a project
     function the task is handed to, holds the transaction as a plain call does), an executor
     (`submit`), a thread, or
@@ -245,6 +248,22 @@ class ConnectionHeldAcrossCall(ProjectRule):
     message = "a DB connection or transaction is held across a call to another service"
     triggers = DB_SCOPE_TRIGGERS
     VALID = [
+        # calling a huey task puts it on the queue: the worker sends after the commit (karrot)
+        """
+        import requests
+        from django.db import transaction
+        from huey.contrib.djhuey import db_task
+
+        @db_task()
+        def notify_about_accepted_application(application_id):
+            requests.post("https://hooks.example.com/accepted", json={"id": application_id}, timeout=10)
+
+        @transaction.atomic
+        def accept(application):
+            application.status = "accepted"
+            application.save()
+            notify_about_accepted_application(application.id)
+        """,
         # every branch of the ``if`` ends the transaction before the request
         """
         import requests
@@ -466,6 +485,21 @@ class ConnectionHeldAcrossCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # anymail's message is a Django message: its ``send`` talks to the email service (karrot)
+            """
+            from anymail.message import AnymailMessage
+            from django.db import transaction
+
+            @transaction.atomic
+            def send_welcome_email(user):
+                user.mail_verified = False
+                user.save()
+                AnymailMessage("Welcome", "...", to=[user.email]).send()
+            """,
+            line=8,
+            message="`django.core.mail.EmailMultiAlternatives.send`",
+        ),
         Invalid(
             # ``super()`` goes on along the bases to the first that has the method, past a
             # mixin that has none
@@ -978,7 +1012,7 @@ class _Judge:
         known = self._elsewhere.get(function.name)
         if known is None:
             known = self._elsewhere[function.name] = any(
-                self._hands_over(name, function.place.path) for name, _ in function.decorators
+                enqueued_when_called(name) or self._hands_over(name, function.place.path) for name, _ in function.decorators
             )
         return known
 
