@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 _SPENT = re.compile(r"timeout|deadline|exceeded|exhausted|expired|RetryError", re.I)
 # (a rate limit is the server's, not a limit of the loop: ``if self.wait_on_rate_limit:``)
 _BOUND_WORDS = re.compile(
-    r"deadline|timeout|elapsed|expir|until|start|attempt|retr(?!yable|iable)|tries|tried|count|budget|max_"
+    r"deadline|timeout|elapsed|expir|until|start|attempt|retr(?!yable|iable|y_?after)|tries|tried|count|budget|max_"
     r"|(?<!rate_)(?<!rate)limit|remaining|time|_left|^n$|^i$", re.I,
 )
 
@@ -78,11 +78,14 @@ def _flag(test: cst.BaseExpression) -> Optional[str]:
 def loop_limit(
     rec: Recogniser, policy: Policy, loop: cst.CSTNode, body: Sequence[cst.BaseStatement], scope: Scope, order: int,
     going_round: Sequence[cst.ExceptHandler] = (), failing_round: Sequence[cst.ExceptHandler] = (),
+    failure_test: bool = False,
 ) -> None:
     """The loop's attempt limit. ``going_round``: its handlers that go round again; a bound
     tested only in some of them leaves the others' failures retried forever. ``failing_round``:
     every handler of a failure that goes round (also in a loop that retries on a status), of
-    which one that counts nothing leaves its failures retried forever."""
+    which one that counts nothing leaves its failures retried forever. ``failure_test``: the
+    ``while`` condition is the failure it retries (``while response.status_code == 429:``),
+    which bounds nothing; what else it tests may."""
     flags = while_flags(loop)
     if isinstance(loop, cst.For):
         iterator = loop.iter
@@ -106,7 +109,7 @@ def loop_limit(
         ):
             _limited(policy, "bounded")  # a finite collection, as far as we know
             return
-    elif not is_true(loop.test):
+    elif not is_true(loop.test) and not (failure_test and not _limits_besides_failure(rec, loop.test, scope, order)):
         others = [part for part in _conjuncts(loop.test) if _flag(part) is None]
         if any(mentions_bound(rec, part, set(), scope, order) for part in others):
             # ``while tries < 3``, ``while not done and time.time() < end``
@@ -411,6 +414,12 @@ def _classifier_verdict(rec: Recogniser, node: cst.CSTNode, counters: Set[str], 
     ):
         return None
     return any(helper_reads_bound(rec, call, scope, order) for call in calls)  # type: ignore[arg-type]
+
+
+def _limits_besides_failure(rec: Recogniser, test: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    """Whether a condition that is a failure also tests a count or a clock (``while r.status_code
+    == 429 and attempt < 5:``)."""
+    return any(mentions_bound(rec, part, set(), scope, order) for part in _conjuncts(test))
 
 
 def _infinite_limit(header: str, test: cst.BaseExpression) -> str:

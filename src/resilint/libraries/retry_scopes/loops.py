@@ -298,7 +298,8 @@ def _handwritten(
     status_ifs = [] if handlers or _waits_for_value(loop, body) else _status_ifs(
         rec, body, flags | _condition_names(loop, body), scope, order, calls, answers=bool(sleeps or helpers),
     )
-    if not handlers and not status_ifs:
+    asked_again = None if handlers or status_ifs else _asks_again_while_refused(rec, loop, body, within, scope, order)
+    if not handlers and not status_ifs and asked_again is None:
         return None
     if not handlers and probes_own_server(rec, [c for c in within if rec.name(c) not in SLEEPS], scope):
         return None  # a status check of the server the function started: it waits for it to listen
@@ -322,6 +323,10 @@ def _handwritten(
         # each goes round only when the error says the server refused the request (a lost
         # response raises something else, which leaves the loop)
         policy.guards_non_idempotent = all(_round_on_refusal(h) for h in handlers)
+    elif asked_again is not None:
+        # ``while response.status_code == 429: sleep(1); response = send()``
+        policy.retry_on = Setting(ON_STATUS, loop.test)  # type: ignore[union-attr]
+        policy.guards_non_idempotent = asked_again
     else:
         policy.retry_on = Setting(ON_STATUS, status_ifs[0])
         # it goes round only on statuses with which the server refused the request (429): a
@@ -341,7 +346,10 @@ def _handwritten(
     if requeue is not None and handlers:
         _requeue_limit(rec, policy, requeue[1], scope, order)
     elif not _bound_by_deadline(rec, policy, loop, sample):
-        loop_limit(rec, policy, loop, body, scope, order, going_round=handlers, failing_round=failing_round)
+        loop_limit(
+            rec, policy, loop, body, scope, order, going_round=handlers, failing_round=failing_round,
+            failure_test=asked_again is not None,
+        )
     # What runs after a success only is no wait between attempts: a pause in a ``try`` after its
     # first call out (pacing pages), and, when every failure goes straight round, what follows
     # the ``try`` (a pause that yields to other tasks while a batch is worked through).
@@ -846,6 +854,48 @@ def _retries_before_moving_on(
         if has_continue([stmt]):
             return True
     return False
+
+
+def _asks_again_while_refused(
+    rec: Recogniser, loop: cst.CSTNode, body: Sequence[cst.BaseStatement], within: List[CallSite], scope: Scope, order: int,
+) -> Optional[bool]:
+    """A ``while`` whose condition is an answer's failure (``while response.status_code ==
+    429:``, ``while "retry-after" in response.headers:``) and whose body asks again, assigning
+    that answer from a call out (``response = send(...)``): a retry on the status. Whether it
+    goes round only on a refusal (its answer was not acted on); None when it is no such loop."""
+    if not isinstance(loop, cst.While):
+        return None
+    parts = [part for part in _conjuncts_of(loop.test)]
+    failures = [
+        part for part in parts
+        if status_polarity(part, lambda expr: rec.follow(expr, scope, order)) == "bad" or _asks_to_come_back(part)
+    ]
+    if not failures:
+        return None
+    answers = {root for part in failures for root in _state_roots(part)}
+    outbound = {id(call.node) for call in within if not (rec.name(call) or "").startswith("builtins.") and rec.name(call) not in SLEEPS}
+    resent = {
+        target.target.value for node in walk_statements(body) if isinstance(node, cst.Assign)
+        for target in node.targets if isinstance(target.target, cst.Name) and target.target.value in answers
+        and any(id(inner) in outbound for inner in iter_nodes(node.value))
+    }
+    if not resent:
+        return None
+    return all(refused_request(part) or _asks_to_come_back(part) for part in failures)
+
+
+def _conjuncts_of(test: cst.BaseExpression) -> List[cst.BaseExpression]:
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _conjuncts_of(test.left) + _conjuncts_of(test.right)
+    return [test]
+
+
+def _asks_to_come_back(test: cst.BaseExpression) -> bool:
+    """``"retry-after" in response.headers``: the answer says when to ask again."""
+    return (
+        isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.In)
+        and (string_of(test.left) or "").lower() == "retry-after"
+    )
 
 
 def _failure_sets_pause(node: cst.CSTNode, handlers: Sequence[cst.ExceptHandler], sleeps: Sequence[CallSite]) -> bool:

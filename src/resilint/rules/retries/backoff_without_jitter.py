@@ -325,6 +325,18 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # it waits while the report is being made (202): a poll, nothing failed
+        """
+        import time
+        import requests
+
+        def wait_for_report(url):
+            response = requests.get(url, timeout=10)
+            while response.status_code == 202:
+                time.sleep(5)
+                response = requests.get(url, timeout=10)
+            return response
+        """,
         # the wait until the moment the server's Backoff header named, kept on the object (pyzotero)
         """
         import time
@@ -1198,6 +1210,24 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # it asks again while the answer is a 503, a second apart each time
+            """
+            import time
+            import requests
+
+            def fetch(url, attempts=5):
+                response = requests.get(url, timeout=10)
+                tries = 1
+                while response.status_code == 503 and tries < attempts:
+                    time.sleep(1)
+                    response = requests.get(url, timeout=10)
+                    tries += 1
+                return response
+            """,
+            line=8,
+            message="waits a constant interval",
+        ),
         Invalid(
             # the delay a method returns grows with the attempt it is handed: exponentially (notion-sdk's shape)
             """

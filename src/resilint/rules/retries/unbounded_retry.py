@@ -153,7 +153,11 @@ class UnboundedRetry(Rule):
     connect again) and pauses nowhere (after a pause, fewer hosts for the
     same request is a retry); nor a loop whose handler takes
     what to send next from the error it caught (a fresh page token from a 410's body) or drops
-    what the error names (`ids.remove(failed_id(e))`). A loop that leaves once the call returns something
+    what the error names (`ids.remove(failed_id(e))`). A `while` whose condition is the failed
+    status of the answer its body asks for again (`while response.status_code == 429:
+    sleep(1); response = send()`, or `while "retry-after" in response.headers:`) is a retry
+    on that status, and its condition is no limit (a count joined to it, `and tries < 5`,
+    is). A loop that leaves once the call returns something
     (`if row is not None: return row`) or reports success (`if r["status"] == "ok"`, `if res ==
     "OK": break`, `if con.recv(2) == b"Ok": break`: a reply compared with a word of success, in
     a loop that pauses before it asks again; or goes round while it reports failure, `if "error"
@@ -1718,6 +1722,23 @@ class UnboundedRetry(Rule):
             """,
             line=9,
             message="`while True` retry loop has no attempt counter or deadline",
+        ),
+        Invalid(
+            # it asks again while the answer is a 429, as long as that lasts
+            """
+            import random
+            import time
+            import requests
+
+            def fetch(url):
+                response = requests.get(url, timeout=10)
+                while response.status_code == 429:
+                    time.sleep(random.uniform(1, 3))
+                    response = requests.get(url, timeout=10)
+                return response
+            """,
+            line=7,
+            message="`while response.status_code == 429` retry loop has no attempt counter or deadline",
         ),
     ]
 
