@@ -3,6 +3,7 @@ values, dotted names, source text, statement walks. Rules and the library layer 
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
@@ -175,6 +176,9 @@ def reading_source(source_of: Optional[Callable[[cst.CSTNode], Optional[str]]]) 
         _source_of = previous
 
 
+_CONTINUATION = re.compile(r"\\\r?\n")
+
+
 def code_of(node: cst.CSTNode, limit: Optional[int] = 60) -> str:
     """The node's source on one line, shortened to ``limit`` characters (None: whole)."""
     text = _source_of(node) if _source_of is not None else None
@@ -183,7 +187,7 @@ def code_of(node: cst.CSTNode, limit: Optional[int] = 60) -> str:
             text = _EMPTY_MODULE.code_for_node(node)
         except Exception:  # pragma: no cover - defensive
             return ""
-    text = " ".join(text.split())
+    text = " ".join(_CONTINUATION.sub(" ", text).split())  # (a line continued with ``\`` is one line)
     return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
 
 
