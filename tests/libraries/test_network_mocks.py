@@ -365,6 +365,33 @@ def test_a_fixture_of_a_pytest_plugin_answers_the_tests_that_request_it(tmp_path
     assert [(f["path"], f["line"]) for f in findings] == [("app/util/network_test.py", 8)]
 
 
+def test_a_fixture_that_may_return_first_keeps_no_double_on(tmp_path, cli):
+    """zeep's autouse fixture patches ``socket.socket`` unless the test is marked: for the
+    marked tests it keeps nothing on, so their findings stay."""
+    write_tree(tmp_path, {
+        "tests/__init__.py": "",
+        "tests/conftest.py": """
+            import pytest
+
+            @pytest.fixture(autouse=True)
+            def no_requests(request, monkeypatch):
+                if request.node.get_closest_marker("requests"):
+                    return
+                monkeypatch.setattr("socket.socket", lambda *a, **k: None)
+        """,
+        "tests/test_transport.py": """
+            import pytest
+            import requests
+
+            @pytest.mark.requests
+            def test_download():
+                assert requests.get("https://example.com/wsdl").ok
+        """,
+    })
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    assert [(f["path"], f["line"]) for f in json.loads(result.output)["findings"]] == [("tests/test_transport.py", 6)]
+
+
 def test_fix_leaves_alone_the_calls_a_conftest_fixture_answers(tmp_path, cli):
     write_tree(tmp_path, CONFTEST_CASSETTE)
     result = cli(["fix", "--no-cache", "--select", "RES101", "."], tmp_path)

@@ -668,6 +668,8 @@ class _Mocks:
         key = id(function.node)
         if key not in self.provided:
             self.provided[key] = _NONE  # a cycle through fixtures adds nothing
+            if _may_leave_first(function.node):
+                return _NONE  # (``if request.node.get_closest_marker("requests"): return``: not for every test)
             found = set(self._function(function))
             for with_node in _withs_around_yield(function.node):
                 for item in with_node.items:
@@ -690,6 +692,19 @@ _CLIENT_OBJECTS = frozenset(
     ".".join(parts[:end]) for parts in (name.split(".") for name in (*CLIENT_CALLS, *_FUNNELS, *_EXTRA_CLIENTS))
     for end in range(1, len(parts) + 1)
 )
+
+
+def _may_leave_first(function: cst.CSTNode) -> bool:
+    """Whether a fixture may return before it does anything, on a test of its own at its top
+    (``if request.node.get_closest_marker("requests"): return``)."""
+    body = function.body.body if isinstance(function, cst.FunctionDef) and isinstance(function.body, cst.IndentedBlock) else ()
+    return any(
+        isinstance(stmt, cst.If) and any(
+            isinstance(small, cst.Return) for line in stmt.body.body if isinstance(line, cst.SimpleStatementLine)
+            for small in line.body
+        )
+        for stmt in body
+    )
 
 
 def _replaced_on(target: cst.BaseExpression) -> Optional[str]:

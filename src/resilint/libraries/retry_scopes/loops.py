@@ -879,8 +879,12 @@ def _asks_again_while_refused(
         for target in node.targets if isinstance(target.target, cst.Name) and target.target.value in answers
         and any(id(inner) in outbound for inner in iter_nodes(node.value))
     }
-    if not resent:
-        return None
+    if not resent or any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "raise_for_status"
+        and dotted_name(node.func.value) in resent
+        for statement in body for node in iter_nodes(statement, stop_at=DEFINITIONS)
+    ):
+        return None  # (``response.raise_for_status()`` on each new answer: a failure leaves, a 202 polls)
     return all(refused_request(part) or _asks_to_come_back(part) for part in failures)
 
 
@@ -906,7 +910,29 @@ def _failure_sets_pause(node: cst.CSTNode, handlers: Sequence[cst.ExceptHandler]
         for name in expression_nodes(arg.value) if isinstance(name, cst.Name)
     }
     tried = _assigned_anywhere(block(getattr(node, "body")))
-    return bool(paused & tried) and all(paused & tried & _assigned_anywhere(block(handler.body)) for handler in handlers)
+    return bool(paused & tried) and all(paused & tried & _chosen_anew(block(handler.body)) for handler in handlers)
+
+
+def _chosen_anew(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The names these statements set only to values not made from what they held
+    (``refresh_time = 1``; not a count of failures, ``errors += 1``, nor a wait they grow and
+    cap, ``wait += step`` then ``wait = wait_max``)."""
+    nodes = [node for stmt in stmts for node in iter_nodes(stmt, stop_at=DEFINITIONS)]
+    grown = {node.target.value for node in nodes if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name)}
+    found: Set[str] = set()
+    for node in nodes:
+        if not isinstance(node, cst.Assign):
+            continue
+        for target in node.targets:
+            name = target.target.value if isinstance(target.target, cst.Name) else None
+            if name is None or name in grown:
+                continue
+            if any(isinstance(read, cst.Name) and read.value == name for read in iter_nodes(node.value)):
+                grown.add(name)
+                found.discard(name)
+            else:
+                found.add(name)
+    return found
 
 
 def _passed_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:

@@ -325,6 +325,34 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a read loop on an open socket that counts its failures to pause longer: its failures
+        # choose no pause of their own, it reads on (slack-sdk's socket mode)
+        """
+        import asyncio
+
+        async def receive_messages(self, session):
+            consecutive_error_count = 0
+            while not self.closed:
+                try:
+                    message = await session.receive()
+                    await self.enqueue_message(message.data)
+                    consecutive_error_count = 0
+                except Exception:
+                    consecutive_error_count += 1
+                    await asyncio.sleep(consecutive_error_count)
+        """,
+        # a failed status raises out of the loop: it goes round on a pending one only, a poll (cortex-analyzers)
+        """
+        import time
+        import requests
+
+        def wait_for_result(session, base_url, response):
+            while response.status_code != 200:
+                time.sleep(3)
+                response = session.get(base_url + response.json()["result_url"], timeout=10)
+                response.raise_for_status()
+            return response.json()
+        """,
         # it waits while the report is being made (202): a poll, nothing failed
         """
         import time
