@@ -17,6 +17,7 @@ import libcst as cst
 
 from resilint.lint.nodes import code_of, is_none, number_of, string_of
 from resilint.lint.semantic import Binding, ClassInfo, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
 # The standard library's "no timeout given" marker: the socket module's default, which is none
@@ -114,17 +115,35 @@ class TimeoutEvaluator:
                 return declared[0]
         if binding is None or function is None or function.owner is None or expr.attr.value in function.owner.scope.bindings:  # type: ignore[attr-defined]
             return None
-        kept = binding.expr
-        if isinstance(kept, cst.BooleanOperation) and isinstance(kept.operator, cst.Or) and self._unset_by_default(kept.left, binding):
-            # ``self.timeout = timeout or (5, 60)``: what every caller that gives none gets
-            binding = replace(binding, expr=kept.right)
+        fallback = self._fallback(binding.expr, binding)
+        if fallback is not None:
+            binding = replace(binding, expr=fallback)
         if isinstance(binding.expr, cst.Call):  # ``self._timeout = aiohttp.ClientTimeout(...)``
             return binding if self.qualified(binding.expr.func) in TIMEOUT_OBJECTS else None
         return binding if isinstance(binding.expr, (cst.Integer, cst.Float, cst.Name, cst.Tuple)) else None
 
-    def _unset_by_default(self, expr: cst.BaseExpression, where: Binding) -> bool:
-        """``expr`` is a parameter of the function ``where`` is in, defaulting to ``None``."""
+    def _fallback(self, kept: Optional[cst.BaseExpression], where: Binding) -> Optional[cst.BaseExpression]:
+        """The value a kept timeout falls back to when what it is given is unset: ``timeout or
+        (5, 60)``, ``float(configured) if configured else REQUEST_TIMEOUT``: what every caller
+        that gives none (or every configuration without the key) gets; None otherwise."""
+        if isinstance(kept, cst.BooleanOperation) and isinstance(kept.operator, cst.Or) and self._unset_by_default(kept.left, where):
+            return kept.right
+        if isinstance(kept, cst.IfExp) and self._unset_by_default(kept.test, where) and any(
+            isinstance(node, cst.Name) and isinstance(kept.test, cst.Name) and node.value == kept.test.value
+            for node in iter_nodes(kept.body)
+        ):
+            return kept.orelse
+        return None
+
+    def _unset_by_default(self, expr: cst.BaseExpression, where: Binding, depth: int = 0) -> bool:
+        """``expr`` is a parameter of the function ``where`` is in, defaulting to ``None``, or a
+        setting read without a default (``config.get("request_timeout")``), also through the
+        name it was assigned to."""
+        if _read_without_default(expr):
+            return True
         binding = self.model.lookup(expr.value, where.scope, where.order) if isinstance(expr, cst.Name) else None
+        if binding is not None and binding.expr is not None and depth < 2:
+            return self._unset_by_default(binding.expr, binding, depth + 1)
         param = binding.parameter if binding is not None else None
         node = param.function.node if param is not None else None
         if not isinstance(node, cst.FunctionDef):
@@ -550,3 +569,11 @@ def value_from_data(data: Dict[str, object]) -> Optional[TimeoutValue]:
         return TimeoutValue(phases, bool(data["literal"]), bool(data["scalar"]), data["via"])  # type: ignore[arg-type]
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _read_without_default(expr: cst.BaseExpression) -> bool:
+    """``config.get("request_timeout")``, ``os.environ.get("TIMEOUT")``: a key that may be absent."""
+    return (
+        isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("get", "getenv")
+        and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star
+    )

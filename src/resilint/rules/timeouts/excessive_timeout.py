@@ -29,7 +29,9 @@ class ExcessiveTimeout(ProjectRule):
       an attribute its class sets once, to a number, a constant or a tuple of them
       (`self.timeout = 60` in `__init__`, then `timeout=self.timeout` in a method; with
       `self.timeout = timeout or (5, 60)`, the tuple is what every caller that gives no
-      `timeout` gets; or `HTTP_TIMEOUT = 40` in the class
+      `timeout` gets, as `REQUEST_TIMEOUT` is in `float(configured) if configured else
+      REQUEST_TIMEOUT` with `configured = config.get("request_timeout")` for every
+      configuration without that key; or `HTTP_TIMEOUT = 40` in the class
       body, which no method sets, read as `self.HTTP_TIMEOUT`, or as `Config.HTTP_TIMEOUT`
       anywhere in the file: the value for that class's
       instances; not a field declared with its type, `timeout: int = 30`, which configuration
@@ -757,6 +759,25 @@ class ExcessiveTimeout(ProjectRule):
             """,
             line=9,
             message="may wait 60 s in the read phase",
+        ),
+        Invalid(
+            # a configuration without ``request_timeout`` falls back to 300 s (tap-freshdesk)
+            """
+            import requests
+
+            REQUEST_TIMEOUT = 300
+
+            class Client:
+                def __init__(self, config):
+                    self._session = requests.Session()
+                    configured = config.get("request_timeout")
+                    self.request_timeout = float(configured) if configured else REQUEST_TIMEOUT
+
+                def get(self, url):
+                    return self._session.get(url, timeout=self.request_timeout)
+            """,
+            line=12,
+            message="may wait 300 s",
         ),
     ]
 
