@@ -591,6 +591,9 @@ class SemanticModel:
                 for attribute in attributes:
                     for base in self.resolve_all(args[0].value, scope, order):
                         yield from self._attribute(base, attribute)
+                if len(args) == 3 and not args[2].star and not args[2].keyword:
+                    # ``getattr(session, "session", session)``: or the default, when it has none
+                    yield from self.resolve_all(args[2].value, scope, order)
                 continue
             if callee == _TYPE and len(args) == 3 and not any(a.star or a.keyword for a in args):
                 bases = args[1].value

@@ -816,6 +816,24 @@ class MissingTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the object's session is the one it is given, or that one's own (github3's models)
+            """
+            import requests
+
+            class GitHubCore:
+                def __init__(self, json, session):
+                    self.session = getattr(session, "session", session)
+
+                def refresh(self):
+                    return self.session.get("https://api.github.com/user")
+
+            def me():
+                return GitHubCore({}, requests.Session()).refresh()
+            """,
+            line=8,
+            message="without a timeout",
+        ),
+        Invalid(
             # a WSDL read from disk describes a service elsewhere: its operations go there
             """
             import zeep
