@@ -52,6 +52,10 @@ def receiver_sets_timeout(
 ) -> bool:
     """True when the session ``receiver`` reads supplies a timeout to ``receiver.method(...)``."""
     value = model.resolve(receiver, scope, order)
+    if isinstance(receiver, cst.Call) and model.qualified_name(receiver.func, scope, order) == "builtins.super":
+        # ``super().request(...)`` in a method of a session subclass: the object is one of it
+        function = scope.enclosing_function
+        value = Instance(function.owner) if function is not None and function.owner is not None else value
     if isinstance(value, Instance) and isinstance(value.of, ClassInfo):
         if _class_sets_timeout(value.of, model, _SESSION_HOOKS + (method,)):
             return True
@@ -267,12 +271,36 @@ def _class_sets_timeout(cls: ClassInfo, model: SemanticModel, methods: Tuple[str
         for binding in cls.scope.bindings.get(method, ()):
             if isinstance(binding.defined, FunctionInfo) and _mentions_timeout(binding.defined.node):
                 return True
+    if methods != ("send",):
+        # a session subclass that mounts such an adapter on itself (``self.mount("https://",
+        # Adapter(timeout=120))`` in its ``__init__``): every request of its instances
+        for binding in cls.scope.bindings.get("__init__", ()):
+            if isinstance(binding.defined, FunctionInfo) and _adapters_set_timeout(model, _mounted_on_self(model, binding.defined)):
+                return True
     for base_expr in cls.bases:
         base = model.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
         if isinstance(base, ClassInfo) and base is not cls:
             if _class_sets_timeout(base, model, methods, depth + 1):
                 return True
     return False
+
+
+def _mounted_on_self(model: SemanticModel, init: FunctionInfo) -> List[Tuple[cst.BaseExpression, Scope, int]]:
+    """The adapters an ``__init__`` mounts on its own object (``self.mount(prefix, adapter)``)."""
+    found = []
+    for site in model.calls_in(init.scope):
+        func = site.node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "mount" and isinstance(func.value, cst.Name)
+                and init.on_self(func)):
+            continue
+        args = [a for a in site.node.args if not a.star]
+        adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
+        positional = [a.value for a in args if a.keyword is None]
+        if adapter is None and len(positional) > 1:
+            adapter = positional[1]
+        if adapter is not None:
+            found.append((adapter, site.scope, site.order))
+    return found
 
 
 def _mentions_timeout(node: cst.CSTNode) -> bool:

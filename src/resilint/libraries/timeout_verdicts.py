@@ -759,8 +759,10 @@ def passed_constant(ctx: "ProjectContext", call: Call, near: str) -> Optional[Tu
 def report_project_verdicts(ctx: "ProjectContext", code: str, skip: Callable[[str], bool] = lambda path: False) -> None:
     """The project's verdicts of ``code``, but in the files ``skip`` names; and the file
     findings of ``code`` on the calls that a test double of another module answers taken back."""
+    reported: Set[Place] = set()  # one finding per place: two ways to the same object tell of one call
     for verdict in project_verdicts(ctx):
-        if verdict.code == code and not skip(verdict.place.path):
+        if verdict.code == code and not skip(verdict.place.path) and verdict.place not in reported:
+            reported.add(verdict.place)
             ctx.report(verdict.place, for_fix_target(verdict.message, ctx.settings), verdict.related)
     for place in _answered_in_tests(ctx):
         ctx.withdraw(place)
@@ -1694,10 +1696,12 @@ class _ProjectJudge:
                         client, spec, given.parameter, given.position,
                         value_from_data(given.default) if given.default is not None else None, given.default_text, step,
                     ))
-                elif args.forwards_kwargs and not args.supplied and (_leaves_timeout_out(args, spec) or (given is not None and given.filled_in)):
-                    # (a session whose mounted adapter fills in a timeout bounds callers passing none)
+                elif args.forwards_kwargs and (_leaves_timeout_out(args, spec) or (given is not None and given.filled_in)):
+                    # (a session whose mounted adapter fills in a timeout, ``supplied``, bounds the
+                    # callers passing none; one a caller passes is sent)
                     found.append(Forward(
-                        client, spec, None, None, None, None, step, spare_args=_spare_args(args, spec), filled=function.sets_timeout,
+                        client, spec, None, None, None, None, step, spare_args=_spare_args(args, spec),
+                        filled=function.sets_timeout or args.supplied,
                     ))
                 continue
             if by_position or any(value.own_parameter is not None for value in args.values):

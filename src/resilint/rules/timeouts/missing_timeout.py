@@ -348,7 +348,9 @@ class MissingTimeout(ProjectRule):
     `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`; also for the callers of a
     wrapper that hands its `**kwargs` on to such a session), or a `requests.Session`
     subclass whose `request`/`send` sets it (also one that fills in its own `timeout` parameter
-    and hands it on by position, `super().request(method, url, ..., timeout, ...)`), or a session whose `request` the project replaced
+    and hands it on by position, `super().request(method, url, ..., timeout, ...)`, and one
+    whose `__init__` mounts such an adapter on itself, `self.mount("https://",
+    Adapter(timeout=20))`, for its methods' `super().request(...)` too), or a session whose `request` the project replaced
     with a partial that binds one (`session.request = functools.partial(session.request,
     timeout=T)`, as django-allauth's `get_requests_session()` does; its verb methods call
     `self.request`); a requests-hardened `Manager`'s requests (its
@@ -446,6 +448,37 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # the session subclass mounts an adapter that fills in a timeout on itself (pyodk)
+        """
+        from requests import Session as RequestsSession
+        from requests.adapters import HTTPAdapter
+
+        class Adapter(HTTPAdapter):
+            def __init__(self, *args, timeout=None, **kwargs):
+                self.timeout = timeout
+                super().__init__(*args, **kwargs)
+
+            def send(self, request, **kwargs):
+                if kwargs.get("timeout") is None:
+                    kwargs["timeout"] = self.timeout
+                return super().send(request, **kwargs)
+
+        class Session(RequestsSession):
+            def __init__(self, base_url):
+                super().__init__()
+                self.base_url = base_url
+                self.mount("https://", Adapter(timeout=20))
+
+            def request(self, method, url, *args, **kwargs):
+                return super().request(method, self.base_url + url, *args, **kwargs)
+
+        class CommentService:
+            def __init__(self, session: Session):
+                self.session = session
+
+            def list(self, pid):
+                return self.session.request("GET", f"projects/{pid}/comments").json()
+        """,
         # pytest-vcr's fixture replays the test's requests from its cassette
         """
         import requests
