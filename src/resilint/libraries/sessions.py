@@ -252,11 +252,7 @@ def _find_mounted_adapters(model: SemanticModel) -> Dict[object, List[Tuple[cst.
     for site, name in model.iter_calls():
         if name != "requests.Session.mount" or not isinstance(site.node.func, cst.Attribute):
             continue
-        args = [a for a in site.node.args if not a.star]
-        adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
-        positional = [a.value for a in args if a.keyword is None]
-        if adapter is None and len(positional) > 1:
-            adapter = positional[1]
+        adapter = _mounted(site.node)
         if adapter is None:
             continue
         for key in receiver_keys(site.node.func.value, model, site.scope, site.order):
@@ -293,14 +289,18 @@ def _mounted_on_self(model: SemanticModel, init: FunctionInfo) -> List[Tuple[cst
         if not (isinstance(func, cst.Attribute) and func.attr.value == "mount" and isinstance(func.value, cst.Name)
                 and init.on_self(func)):
             continue
-        args = [a for a in site.node.args if not a.star]
-        adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
-        positional = [a.value for a in args if a.keyword is None]
-        if adapter is None and len(positional) > 1:
-            adapter = positional[1]
+        adapter = _mounted(site.node)
         if adapter is not None:
             found.append((adapter, site.scope, site.order))
     return found
+
+
+def _mounted(mount: cst.Call) -> Optional[cst.BaseExpression]:
+    """The adapter ``session.mount(prefix, adapter)`` is given."""
+    args = [a for a in mount.args if not a.star]
+    adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
+    positional = [a.value for a in args if a.keyword is None]
+    return positional[1] if adapter is None and len(positional) > 1 else adapter
 
 
 def _mentions_timeout(node: cst.CSTNode) -> bool:
