@@ -873,6 +873,12 @@ class ProjectGraph:
         base, attribute = split_last(target)
         if not base or base in self._modules:
             return found
+        if split_last(base)[1].startswith("("):
+            # a parameter that holds a library module (``http_service=requests``): its function
+            found.extend(
+                (canonical_name(f"{held.name}.{attribute}"), False) for held in self.values.of(base, near)
+                if held.kind == "object" and not self.is_project_name(held.name) and held.name in self._libraries
+            )
         for held in self.instances(base, near):
             facts = held.facts
             sets_timeout = facts is not None and facts.sets_timeout

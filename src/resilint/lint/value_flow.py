@@ -502,13 +502,19 @@ class ValueFlow:
 
     def parameter(self, function_name: str, parameter: str, near: str) -> Iterable[Held]:
         """What the parameter of a project function is given by every call of it in the project,
-        or by its default where a call leaves it out."""
+        or by its default where a call leaves it out; by its default alone when the project
+        never calls it (a library's entry point: what a user who passes none gets,
+        ``TrelloClient(api_key)`` with ``http_service=requests``)."""
         function = self.graph.resolve(function_name, near)
         if function is None:
             return ()
         found: List[Held] = []
-        for caller in self.callers(function) + self.decorator_calls(function):
+        callers = self.callers(function) + self.decorator_calls(function)
+        for caller in callers:
             found.extend(self.argument(caller, function, parameter))
+        default = function.defaults.get(parameter) if not callers else None
+        if default is not None and default[0] == "ref":
+            found.extend(self.ref(default, self.graph.module_of(function)))
         return found
 
     def decorator_calls(self, function: FunctionSummary) -> List[Caller]:

@@ -849,6 +849,22 @@ class MissingTimeout(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the client module is a parameter's default, which no call of the project replaces (py-trello)
+            """
+            import requests
+
+            class TrelloClient:
+                def __init__(self, api_key, http_service=requests):
+                    self.api_key = api_key
+                    self.http_service = http_service
+
+                def fetch_json(self, path):
+                    return self.http_service.get("https://api.trello.com/1/" + path, params={"key": self.api_key}).json()
+            """,
+            line=9,
+            message="`requests.get` is called without a timeout",
+        ),
+        Invalid(
             # the object's session is the one it is given, or that one's own (github3's models)
             """
             import requests
