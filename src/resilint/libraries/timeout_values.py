@@ -106,6 +106,8 @@ class TimeoutEvaluator:
         method sets it (``HTTP_TIMEOUT = 40``: the value for the instances of this class)."""
         function = self.scope.enclosing_function
         binding = function.own_attribute(expr) if function is not None else None
+        if binding is None and function is not None and function.owner is not None and isinstance(expr, cst.Attribute) and function.on_self(expr):
+            binding = self._set_unless_configured(function.owner.instance_attributes.get(expr.attr.value, []))
         if binding is None and function is not None and function.owner is not None and isinstance(expr, cst.Attribute):
             declared = function.owner.scope.bindings.get(expr.attr.value, [])
             # (not a field declared with its type, ``timeout: int = 30``: configuration fills those in)
@@ -121,6 +123,22 @@ class TimeoutEvaluator:
         if isinstance(binding.expr, cst.Call):  # ``self._timeout = aiohttp.ClientTimeout(...)``
             return binding if self.qualified(binding.expr.func) in TIMEOUT_OBJECTS else None
         return binding if isinstance(binding.expr, (cst.Integer, cst.Float, cst.Name, cst.Tuple)) else None
+
+    def _set_unless_configured(self, bindings: List[Binding]) -> Optional[Binding]:
+        """Of an attribute set on two paths, ``self.timeout = float(configured)`` where a setting
+        is given and ``self.timeout = REQUEST_TIMEOUT`` otherwise (``if configured and
+        float(configured):`` / ``else:``): the assignment every configuration without the
+        setting gets."""
+        if len(bindings) != 2 or any(b.expr is None for b in bindings):
+            return None
+        reads = [
+            {node.value for node in iter_nodes(b.expr) if isinstance(node, cst.Name)} for b in bindings  # type: ignore[arg-type]
+        ]
+        configured = [
+            i for i, names in enumerate(reads)
+            if any(self._unset_by_default(cst.Name(name), bindings[i]) for name in names)
+        ]
+        return bindings[1 - configured[0]] if len(configured) == 1 else None
 
     def _fallback(self, kept: Optional[cst.BaseExpression], where: Binding) -> Optional[cst.BaseExpression]:
         """The value a kept timeout falls back to when what it is given is unset: ``timeout or

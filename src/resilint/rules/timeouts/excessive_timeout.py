@@ -31,7 +31,8 @@ class ExcessiveTimeout(ProjectRule):
       `self.timeout = timeout or (5, 60)`, the tuple is what every caller that gives no
       `timeout` gets, as `REQUEST_TIMEOUT` is in `float(configured) if configured else
       REQUEST_TIMEOUT` with `configured = config.get("request_timeout")` for every
-      configuration without that key; or `HTTP_TIMEOUT = 40` in the class
+      configuration without that key, also written as an `if configured:` / `else:` that sets
+      the attribute on each path; or `HTTP_TIMEOUT = 40` in the class
       body, which no method sets, read as `self.HTTP_TIMEOUT`, or as `Config.HTTP_TIMEOUT`
       anywhere in the file: the value for that class's
       instances; not a field declared with its type, `timeout: int = 30`, which configuration
@@ -777,6 +778,28 @@ class ExcessiveTimeout(ProjectRule):
                     return self._session.get(url, timeout=self.request_timeout)
             """,
             line=12,
+            message="may wait 300 s",
+        ),
+        Invalid(
+            # the same fallback, as an ``if`` statement (tap-mailchimp)
+            """
+            import requests
+
+            REQUEST_TIMEOUT = 300
+
+            class Client:
+                def __init__(self, config):
+                    self._session = requests.Session()
+                    configured = config.get("request_timeout")
+                    if configured and float(configured):
+                        self._timeout = float(configured)
+                    else:
+                        self._timeout = REQUEST_TIMEOUT
+
+                def get(self, url):
+                    return self._session.get(url, timeout=self._timeout)
+            """,
+            line=15,
             message="may wait 300 s",
         ),
     ]
