@@ -1091,6 +1091,14 @@ class ProjectGraph:
                 if known:
                     continue  # that object's attribute is a client that does not retry
             for callee in self.callees(call, owner, path[:-1]):
+                if callee is function:
+                    # back into the function the walk started in (``authed_get`` calling itself,
+                    # or ``request`` -> ``get_base_url`` -> ``request``): a retry decorator of its
+                    # own runs again inside its attempt
+                    again = [i for i, layer in enumerate(callee.layers) if layer.whole_function and layer.library != "celery"]
+                    if again:
+                        _keep(found, Reached(LayerRef(callee, again[0]), path))
+                    continue
                 entered = _first_entry(visited, contexts, callee.name, conditions.enter(owner, call, callee, context))
                 if entered is None:
                     continue

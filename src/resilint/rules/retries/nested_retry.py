@@ -52,7 +52,10 @@ class NestedRetry(ProjectRule):
     retry by recursion by the counter it calls itself with while below a limit (`if retry < 5:
     reconnect(url, retry + 1)` with `retry=0`: 6 attempts). A
     count that cannot be read from the code (an SDK client configured elsewhere) is stated as
-    unknown, never guessed. A helper that retries the function it is given
+    unknown, never guessed. A retry decorator's function that runs again inside its own
+    attempt, calling itself (`authed_get` whose rate-limit path calls `self.authed_get(...)`)
+    or through another function (`request` -> `get_base_url` -> `request`), nests that retry
+    in itself: `backoff 6 attempts x backoff 6 attempts = up to 36 calls`. A helper that retries the function it is given
     (`def call_with_retries(fn, *args): for attempt in range(4): ... fn(*args)`) is a layer
     around every project function its callers hand it; the finding is at its call of the
     parameter and names what runs there (`through `fn` (`fetch_page`) -> `request``). So is
@@ -776,6 +779,30 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the retried method runs again inside its own first attempt, through a helper (tap-mailchimp)
+            """
+            import backoff
+            import requests
+
+            class Client:
+                def __init__(self):
+                    self.session = requests.Session()
+                    self.base_url = None
+
+                def get_base_url(self):
+                    self.base_url = self.request("GET", url="https://login.example.com/metadata")["api_endpoint"]
+
+                @backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=6)
+                def request(self, method, path=None, url=None):
+                    if url is None and self.base_url is None:
+                        self.get_base_url()
+                    url = url or self.base_url + path
+                    return self.session.request(method, url, timeout=20).json()
+            """,
+            line=15,
+            message="backoff 6 attempts (example.py:12) x backoff 6 attempts (example.py:12) = up to 36 calls",
+        ),
         Invalid(
             # the counts are in the code: the recursion's counter from 0 while below 5, and the
             # number the only caller passes the loop's ``range`` (weaviate's reconnect)
