@@ -16,7 +16,7 @@ import libcst as cst
 from resilint.libraries.timeout_values import TIMEOUT_OBJECTS
 from resilint.lint.canonical import ALIASES
 from resilint.lint.nodes import keys_set_on, parameter_names, string_of
-from resilint.lint.semantic import FunctionInfo, Scope, SemanticModel
+from resilint.lint.semantic import CallSite, FunctionInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 ALL_CHECKS: FrozenSet[str] = frozenset({"RES101", "RES102", "RES103", "RES104", "RES105"})
@@ -870,6 +870,28 @@ def _reads(node: cst.CSTNode, name: str) -> bool:
     if isinstance(node, cst.Assign):
         targets = {id(t.target) for t in node.targets}
     return any(isinstance(n, cst.Name) and n.value == name and id(n) not in targets for n in iter_nodes(node))
+
+
+_COPIERS = frozenset({"copy.deepcopy", "copy.copy", "builtins.dict"})
+
+
+def copies_kwargs(model: SemanticModel, name: str, kwargs: str, site: CallSite) -> bool:
+    """Whether the local ``name`` holds a copy of the function's own ``**kwargs``
+    (``req_kw = deepcopy(kwargs)``, ``dict(kwargs)``, ``kwargs.copy()``), the keys set on it
+    after (``req_kw.update({"timeout": self.timeout})``) aside."""
+    bindings = site.scope.bindings.get(name, [])
+    value = bindings[0].expr if len(bindings) == 1 else None
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy" and not value.args:
+        copied = value.func.value
+    elif len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star and model.qualified_name(
+        value.func, site.scope, site.order,
+    ) in _COPIERS:
+        copied = value.args[0].value
+    else:
+        return False
+    return isinstance(copied, cst.Name) and copied.value == kwargs
 
 
 def keys_filled_in(model: SemanticModel, function: FunctionInfo, mapping: str) -> List[Tuple[str, cst.BaseExpression]]:

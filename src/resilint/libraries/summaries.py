@@ -15,7 +15,7 @@ import libcst as cst
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import (
-    CLIENT_CALLS, TIMEOUT_KEYWORDS, called_mapping, configures_elsewhere, keys_filled_in, local_mapping_keys, mapping_scope,
+    CLIENT_CALLS, TIMEOUT_KEYWORDS, called_mapping, configures_elsewhere, copies_kwargs, keys_filled_in, local_mapping_keys, mapping_scope,
     returned_keys,
     set_on_every_path, written_mapping,
 )
@@ -1262,9 +1262,10 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 keywords.extend(sorted(keys))
                 continue
             double_star = True
-            if not (isinstance(arg.value, cst.Name) and arg.value.value == kwargs_param):
+            copied = unpacked is not None and kwargs_param is not None and copies_kwargs(model, unpacked, kwargs_param, site)
+            if not (isinstance(arg.value, cst.Name) and (arg.value.value == kwargs_param or copied)):
                 continue
-            merged = _merged_into(model, arg.value.value, site)
+            merged = () if copied else _merged_into(model, arg.value.value, site)
             forwards = forwards or merged is not None
             filled = [
                 (string_of(element.key), element.value) for element in merged or () if isinstance(element, cst.DictElement)

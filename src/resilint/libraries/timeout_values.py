@@ -102,8 +102,9 @@ class TimeoutEvaluator:
     def _instance_constant(self, expr: cst.BaseExpression) -> Optional[Binding]:
         """For ``self.timeout`` in a method: the one assignment of that attribute in the class
         (``self.timeout = 60`` in ``__init__``), when it assigns a number or a name and the class
-        body sets no attribute of that name; or the class body's one number for it when no
-        method sets it (``HTTP_TIMEOUT = 40``: the value for the instances of this class)."""
+        body sets no attribute of that name; or the class body's one number (or constant) for it
+        when no method sets it (``HTTP_TIMEOUT = 40``, ``timeout = TIMEOUT``: the value for the
+        instances of this class)."""
         function = self.scope.enclosing_function
         binding = function.own_attribute(expr) if function is not None else None
         if binding is None and function is not None and function.owner is not None and isinstance(expr, cst.Attribute) and function.on_self(expr):
@@ -111,7 +112,7 @@ class TimeoutEvaluator:
         if binding is None and function is not None and function.owner is not None and isinstance(expr, cst.Attribute):
             declared = function.owner.scope.bindings.get(expr.attr.value, [])
             # (not a field declared with its type, ``timeout: int = 30``: configuration fills those in)
-            if (len(declared) == 1 and isinstance(declared[0].expr, (cst.Integer, cst.Float)) and declared[0].annotation is None
+            if (len(declared) == 1 and isinstance(declared[0].expr, (cst.Integer, cst.Float, cst.Name)) and declared[0].annotation is None
                     and expr.attr.value not in function.owner.instance_attributes
                     and function.on_self(expr)):
                 return declared[0]

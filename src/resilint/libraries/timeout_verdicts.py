@@ -28,6 +28,7 @@ from resilint.libraries.clients import (
     client_method_names,
     find_dsn,
     find_timeout,
+    copies_kwargs,
     keys_filled_in,
     local_by_default,
     spec_for,
@@ -219,11 +220,13 @@ def _judge_filled(
     unbounded or too long (a default chosen there, not a magic number at the call)."""
     function = site.scope.enclosing_function
     own = kwargs_name(function.node) if function is not None else None
-    if own is None or spec.keyword is None or not any(
-        arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == own for arg in call.args
-    ):
+    unpacked = next((
+        arg.value.value for arg in call.args if arg.star == "**" and isinstance(arg.value, cst.Name)
+        and own is not None and (arg.value.value == own or copies_kwargs(model, arg.value.value, own, site))
+    ), None)  # (``**kwargs``, or ``**req_kw`` with ``req_kw = deepcopy(kwargs)``)
+    if unpacked is None or spec.keyword is None:
         return None
-    filled = [value for key, value in keys_filled_in(model, function, own) if key == spec.keyword]  # type: ignore[arg-type]
+    filled = [value for key, value in keys_filled_in(model, function, unpacked) if key == spec.keyword]  # type: ignore[arg-type]
     value = evaluator.evaluate(filled[0]) if len(filled) == 1 else None
     verdict = _judge_value(value, filled[0], call, name, spec, max_timeout) if value is not None else None
     return verdict if verdict is not None and verdict.code in ("RES102", "RES105") else None

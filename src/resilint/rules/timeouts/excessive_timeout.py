@@ -33,7 +33,7 @@ class ExcessiveTimeout(ProjectRule):
       REQUEST_TIMEOUT` with `configured = config.get("request_timeout")` for every
       configuration without that key, also written as an `if configured:` / `else:` that sets
       the attribute on each path; or `HTTP_TIMEOUT = 40` in the class
-      body, which no method sets, read as `self.HTTP_TIMEOUT`, or as `Config.HTTP_TIMEOUT`
+      body (or `timeout = TIMEOUT`, a constant's), which no method sets, read as `self.HTTP_TIMEOUT`, or as `Config.HTTP_TIMEOUT`
       anywhere in the file: the value for that class's
       instances; not a field declared with its type, `timeout: int = 30`, which configuration
       fills in), a parameter default its `__init__`
@@ -44,8 +44,8 @@ class ExcessiveTimeout(ProjectRule):
       never leaves the function that makes it and nothing read or called on it there runs a
       method that sends, as for RES102), a default a wrapper fills
       into the `**kwargs` it hands a client (`kwargs["timeout"] = DEFAULT_TIMEOUT`,
-      `kwargs.setdefault("timeout", ...)` or `kwargs.update(timeout=...)`, reported where it
-      is written), `timedelta(minutes=5)` and its
+      `kwargs.setdefault("timeout", ...)` or `kwargs.update(timeout=...)`, also into a copy
+      of them, `req_kw = deepcopy(kwargs)`, reported where it is written), `timedelta(minutes=5)` and its
       `.total_seconds()` (and `.seconds`, its seconds part without the days);
     - the largest phase of a `(connect, read)` tuple, an `httpx.Timeout`, an
       `aiohttp.ClientTimeout`, a `urllib3.Timeout`, or a botocore `Config` (a phase it leaves
@@ -801,6 +801,26 @@ class ExcessiveTimeout(ProjectRule):
             """,
             line=15,
             message="may wait 300 s",
+        ),
+        Invalid(
+            # the class's default timeout, a module constant, filled into a copy of the
+            # callers' keywords (pdpyras)
+            """
+            from copy import deepcopy
+            from requests import Session
+
+            TIMEOUT = 60
+
+            class PDSession(Session):
+                timeout = TIMEOUT
+
+                def request(self, method, url, **kwargs):
+                    req_kw = deepcopy(kwargs)
+                    req_kw.update({"stream": False, "timeout": self.timeout})
+                    return super().request(method, url, **req_kw)
+            """,
+            line=11,
+            message="may wait 60 s",
         ),
     ]
 
