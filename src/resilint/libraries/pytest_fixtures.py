@@ -11,8 +11,8 @@ import libcst as cst
 
 from resilint.lint.nodes import is_true, keyword_args, string_of
 from resilint.lint.semantic import FunctionInfo, SemanticModel
+from resilint.lint.summary import FIXTURE_DECORATORS
 
-FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 
 Fixtures = Dict[str, List[Tuple[FunctionInfo, bool]]]
 

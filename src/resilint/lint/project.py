@@ -38,7 +38,7 @@ from resilint.lint.config import is_test_code, is_test_script
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import (
-    AUTOUSE, CALLED, MODEL_LABEL, MODULE_CODE, NEXT_IN_ORDER, PROJECT_DOUBLE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
+    AUTOUSE, CALLED, FIXTURE_DECORATORS, MODEL_LABEL, MODULE_CODE, NEXT_IN_ORDER, PROJECT_DOUBLE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
     ModuleSummary, Place, Ref,
 )
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, QUERYSET_STEPS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
@@ -1631,7 +1631,7 @@ def _requested_fixtures(summary: ModuleSummary, test: FunctionSummary) -> Set[st
     same name in a ``conftest.py``, as in pytest."""
     own = {
         split_last(function.name)[1]: function for function in summary.functions.values()
-        if any(decorator in _FIXTURE_DECORATORS for decorator, _ in function.decorators)
+        if any(decorator in FIXTURE_DECORATORS for decorator, _ in function.decorators)
     }
     found: Set[str] = set()
     pending, seen = list(test.parameters), set()
@@ -1646,8 +1646,6 @@ def _requested_fixtures(summary: ModuleSummary, test: FunctionSummary) -> Set[st
             found.add(name)
     return found
 
-
-_FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 
 
 def _with_project_doubles(summaries: List[ModuleSummary]) -> List[ModuleSummary]:

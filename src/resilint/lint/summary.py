@@ -754,6 +754,8 @@ def ref_from_json(data: Any) -> Ref:
 
 # ``ModuleSummary.fixtures``' key for the fixtures every test under the ``conftest.py`` gets.
 AUTOUSE = "(autouse)"
+# The decorators that make a function a pytest fixture.
+FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 
 # The kinds of values made of strings only (``lint/summary.py``'s list at the top).
 _FLAT_KINDS = frozenset({"ref", "new", "str", "headers", "fresh"})
