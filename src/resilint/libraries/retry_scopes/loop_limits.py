@@ -48,16 +48,17 @@ def while_flags(loop: cst.CSTNode) -> Set[str]:
     if not isinstance(loop, cst.While):
         return set()
     flags: Set[str] = set()
-    for part in _conjuncts(loop.test):
+    for part in conjuncts(loop.test):
         flag = _flag(part)
         if flag:
             flags.add(flag)
     return flags
 
 
-def _conjuncts(test: cst.BaseExpression) -> List[cst.BaseExpression]:
+def conjuncts(test: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The sides of a test's ``and`` (the test itself when it has none)."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        return _conjuncts(test.left) + _conjuncts(test.right)
+        return conjuncts(test.left) + conjuncts(test.right)
     return [test]
 
 
@@ -110,7 +111,7 @@ def loop_limit(
             _limited(policy, "bounded")  # a finite collection, as far as we know
             return
     elif not is_true(loop.test) and not (failure_test and not _limits_besides_failure(rec, loop.test, scope, order)):
-        others = [part for part in _conjuncts(loop.test) if _flag(part) is None]
+        others = [part for part in conjuncts(loop.test) if _flag(part) is None]
         if any(mentions_bound(rec, part, set(), scope, order) for part in others):
             # ``while tries < 3``, ``while not done and time.time() < end``
             counter = _uncounted_continue(loop.test, body)
@@ -419,7 +420,7 @@ def _classifier_verdict(rec: Recogniser, node: cst.CSTNode, counters: Set[str], 
 def _limits_besides_failure(rec: Recogniser, test: cst.BaseExpression, scope: Scope, order: int) -> bool:
     """Whether a condition that is a failure also tests a count or a clock (``while r.status_code
     == 429 and attempt < 5:``)."""
-    return any(mentions_bound(rec, part, set(), scope, order) for part in _conjuncts(test))
+    return any(mentions_bound(rec, part, set(), scope, order) for part in conjuncts(test))
 
 
 def _infinite_limit(header: str, test: cst.BaseExpression) -> str:

@@ -18,7 +18,7 @@ from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
     BOUNDED_WAITS, called_definition, local_call, local_errors, receives, refused_input, silence,
 )
-from resilint.libraries.retry_scopes.loop_limits import loop_limit, mentions_bound, while_flags
+from resilint.libraries.retry_scopes.loop_limits import conjuncts, loop_limit, mentions_bound, while_flags
 from resilint.libraries.retry_scopes.loop_work import (
     asks_again, hands_new_input, is_logging, logs, moves_to_next_item, takes_new_work, target_feeds,
 )
@@ -865,9 +865,8 @@ def _asks_again_while_refused(
     goes round only on a refusal (its answer was not acted on); None when it is no such loop."""
     if not isinstance(loop, cst.While):
         return None
-    parts = [part for part in _conjuncts_of(loop.test)]
     failures = [
-        part for part in parts
+        part for part in conjuncts(loop.test)
         if status_polarity(part, lambda expr: rec.follow(expr, scope, order)) == "bad" or _asks_to_come_back(part)
     ]
     if not failures:
@@ -886,12 +885,6 @@ def _asks_again_while_refused(
     ):
         return None  # (``response.raise_for_status()`` on each new answer: a failure leaves, a 202 polls)
     return all(refused_request(part) or _asks_to_come_back(part) for part in failures)
-
-
-def _conjuncts_of(test: cst.BaseExpression) -> List[cst.BaseExpression]:
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        return _conjuncts_of(test.left) + _conjuncts_of(test.right)
-    return [test]
 
 
 def _asks_to_come_back(test: cst.BaseExpression) -> bool:
