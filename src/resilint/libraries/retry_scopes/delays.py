@@ -37,7 +37,7 @@ from resilint.lint.nodes import (
     parameter_names,
     string_of,
 )
-from resilint.lint.semantic import Binding, CallSite, ClassInfo, FunctionInfo, QName, Scope
+from resilint.lint.semantic import Binding, CallSite, ClassInfo, FunctionInfo, QName, Scope, argument_for
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
@@ -482,17 +482,13 @@ def _server_value(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order
     if binding.expr is not None:
         return _server_value(rec, binding.expr, binding.scope, binding.order, depth + 1)
     param = binding.parameter
-    if param is None or param.index is None:
+    if param is None:
         return False
     handed = []
     for site in rec.model.calls:
         if rec.model.resolve(site.node.func, site.scope, site.order) is not param.function:
             continue
-        offset = 1 if param.function.owner is not None and isinstance(site.node.func, cst.Attribute) else 0
-        given = next((a.value for a in site.node.args if a.keyword is not None and a.keyword.value == param.name), None)
-        positional = [a.value for a in site.node.args if a.keyword is None and not a.star]
-        if given is None and 0 <= param.index - offset < len(positional):
-            given = positional[param.index - offset]
+        given = argument_for(site.node, param.function, param.name)
         if given is None:
             return False
         handed.append(_server_value(rec, given, site.scope, site.order, depth + 1))
