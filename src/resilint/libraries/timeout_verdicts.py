@@ -840,8 +840,11 @@ class _ProjectJudge:
                     verdicts.extend(self.imported_constant(call, near))
                     verdicts.extend(self.unpacked_mapping(call, near))
                     continue
-                if call.place in judged and self.object_client(call.target, near) in judged[call.place]:
-                    continue
+                libraries = {
+                    spec.library for spec in map(self.spec, self.object_clients(call.target, near)) if spec is not None
+                } if call.place in judged else set()
+                if libraries and libraries <= {spec.library for spec in map(self.spec, judged[call.place]) if spec is not None}:
+                    continue  # (``requests.request`` beside ``requests.Session.request``: the same library's, judged alike)
                 verdicts.extend(self.judge_call(call, near, function))
         return verdicts
 

@@ -1095,7 +1095,10 @@ class ProjectGraph:
                     # back into the function the walk started in (``authed_get`` calling itself,
                     # or ``request`` -> ``get_base_url`` -> ``request``): a retry decorator of its
                     # own runs again inside its attempt
-                    again = [i for i, layer in enumerate(callee.layers) if layer.whole_function and layer.library != "celery"]
+                    again = [
+                        i for i, layer in enumerate(callee.layers)
+                        if layer.whole_function and layer.library not in ("celery", "recursion", "loop")
+                    ]  # (a retry by recursion re-entering is that retry itself, no second one)
                     if again:
                         _keep(found, Reached(LayerRef(callee, again[0]), path))
                     continue
