@@ -553,14 +553,10 @@ class RequestFinder:
             if isinstance(callee, FunctionInfo) and callee.returns:
                 # a helper of this file that builds the headers: what all its returns say, with
                 # what this call passes it to merge in
-                results = [
+                return _joined([
                     self._passed_mapping(found, expr, callee, scope, order, call, depth) if isinstance(found, _Merged) else found
                     for found in (self._find_key(r, callee.scope, 1 << 62, call, depth + 1) for r in callee.returns)
-                ]
-                if any(r is None for r in results):
-                    return None
-                keys = [r for r in results if r is not False]
-                return keys[0] if keys else False
+                ])
             return None
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
             return self._instance_headers(expr.attr.value, scope, call, depth)
@@ -594,10 +590,7 @@ class RequestFinder:
             if elements is None or len(elements) != count or isinstance(elements[index], cst.StarredElement):
                 return None
             results.append(self.find_key(elements[index].value, callee.scope, 1 << 62, call, depth + 1))
-        if any(r is None for r in results):
-            return None
-        keys = [r for r in results if r is not False]
-        return keys[0] if keys else False
+        return _joined(results)
 
     def _instance_headers(self, attribute: str, scope: Scope, call: CallSite, depth: int):
         """``headers=self.headers``: what every assignment of the attribute in its class holds
@@ -900,3 +893,12 @@ def _keyed_sessions(model: SemanticModel) -> Set[Tuple[object, ...]]:
             if name is not None and name.lower() == KEY_HEADER:
                 found.update(receiver_keys(subscript.value.value, model, scope, 1 << 62))
     return found
+
+
+def _joined(results: List[object]):
+    """What several returns say of the key together: unknown when one is, else the first key
+    one of them carries, else missing (False)."""
+    if any(r is None for r in results):
+        return None
+    keys = [r for r in results if r is not False]
+    return keys[0] if keys else False

@@ -1125,10 +1125,11 @@ def _layer(
     model: SemanticModel, policy: Policy, layer: Tuple[str, Optional[int]], place: Place,
     whole_function: bool = False, client: bool = False,
 ) -> Layer:
+    count_from, count_offset = _count_from(model, policy)
     return Layer(
         layer[0], layer[1], place, whole_function, client, describe(policy), policy.guards_non_idempotent,
         policy.library, policy.retry_on.kind, retried_exceptions(model, policy), gives_up_with(policy),
-        count_from=_count_from(model, policy)[0], count_offset=_count_from(model, policy)[1],
+        count_from=count_from, count_offset=count_offset,
         retries_refusals=policy.retries_refusals, caught_from=_caught_from(model, policy), decided_by=policy.decided_by,
     )
 

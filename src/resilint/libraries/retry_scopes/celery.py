@@ -241,8 +241,8 @@ _ABSENT = re.compile(r"found|exists?$|missing", re.I)
 def _polls(rec: Recogniser, call: CallSite) -> bool:
     """``self.retry()`` under an ``if`` that tests a polled state (``if not available:``,
     ``if not_found:``) or what the task read from its own database (``delivery = Delivery.objects.filter(...).first()``
-    … ``if delivery is None:``, a row the enqueuing request has not committed yet), or how
-    much work is left for the next run (``if result.remaining_count > 0:``)."""
+    … ``if delivery is None:``, a row the enqueuing request has not committed yet), whichever
+    ``if`` around it tests it (``if result.remaining_count > 0:``, then ``if retry_after:``)."""
     # any ``if`` around it: ``if result.remaining > 0:``, then ``if retry_after:``
     return any(
         _polled(rec, without_attempt_limits(node.test), call) for node in call.stack if isinstance(node, cst.If)
