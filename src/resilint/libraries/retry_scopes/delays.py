@@ -131,7 +131,14 @@ def _exclusive(one: CallSite, other: CallSite) -> bool:
             tried = one if handlers[0] is None else other
             if handlers.count(None) == 1 and (_last_call_of(statement.body, tried.node) or _leaves_after(tried)):
                 return True
-    return False
+    # a handler's pause followed by ``continue``, and one after its ``try``: a pass that takes
+    # the handler goes round before it gets there
+    first, later = (one, other) if one.order < other.order else (other, one)
+    return any(
+        isinstance(statement, (cst.Try, cst.TryStar)) and not any(node is statement for node in later.stack)
+        and any(isinstance(node, cst.ExceptHandler) for node in first.stack[index:]) and _leaves_after(first)
+        for index, statement in enumerate(first.stack)
+    )
 
 
 def _leaves_after(call: CallSite) -> bool:

@@ -14,11 +14,13 @@ from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.timeout_values import TimeoutEvaluator
 from resilint.libraries.retry_scopes.loop_counts import counted_attempts
 from resilint.libraries.retry_scopes.model import UNKNOWN, Policy, Setting
-from resilint.libraries.retry_scopes.names import CLOCKS
+from resilint.libraries.retry_scopes.conditions import status_polarity
+from resilint.libraries.retry_scopes.names import CLOCKS, PAUSE_WORD, SLEEPS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
     blocks,
+    branch,
     conditional_exit,
     counter_names,
     has_continue,
@@ -163,6 +165,11 @@ def loop_limit(
                 _unbounded(policy, f"this `{header}` retry loop counts only some failures: {caught} goes round with "
                                    "no attempt counter or deadline, so it retries forever")
                 return
+    uncounted_status = _uncounted_status(rec, body, counters, flags, scope, order) if bounds else None
+    if uncounted_status is not None:
+        _unbounded(policy, f"this `{header}` retry loop counts only some failures: when `{code_of(uncounted_status)}` "
+                           "it goes round with no attempt counter or deadline, so it retries forever")
+        return
     infinite = next((test for test, _, _ in _exit_tests(body, flags) if _against_infinity(rec, test, scope, order)), None)
     if not bounds and infinite is not None:
         _unbounded(policy, _infinite_limit(header, infinite))
@@ -225,6 +232,63 @@ def _nodes_of(body: Sequence[cst.BaseStatement]) -> Iterator[cst.CSTNode]:
 def _unbounded(policy: Policy, message: str) -> None:
     policy.max_attempts, policy.time_limit = None, None
     policy.attempts = Setting("unbounded", None, message)
+
+
+def _uncounted_status(
+    rec: Recogniser, body: Sequence[cst.BaseStatement], counters: Set[str], flags: Set[str], scope: Scope, order: int,
+) -> Optional[cst.BaseExpression]:
+    """In a loop bounded on other paths, the test of a failed status whose branch pauses and
+    goes round with no bound tested on its way (``elif status == 429: sleep(t); continue``
+    beside a handler that counts network errors): that status is retried forever."""
+    def bounded(test: cst.BaseExpression) -> bool:
+        return mentions_bound(rec, test, counters, scope, order)
+
+    def pauses(stmts: Sequence[cst.BaseStatement]) -> bool:
+        return any(
+            isinstance(node, cst.Call) and (
+                rec.expr_name(node.func, scope, order) in SLEEPS or PAUSE_WORD.search(dotted_name(node.func) or "")
+            )
+            for node in _nodes_of(stmts)
+        )
+
+    for node, earlier, before in _status_branches(body, (), ()):
+        polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
+        failed = block(node.body) if polarity == "bad" else branch(node.orelse) if polarity == "good" else ()
+        if not failed or isinstance(node.orelse, cst.If) and polarity == "good" or not has_continue(failed):
+            continue
+        if not pauses(failed) or bounded(node.test) or any(bounded(test) for test in earlier):
+            continue
+        if any(bounded(test) for test, in_handler, _ in _exit_tests(list(before), flags) if not in_handler):
+            continue  # ``if attempts > 5: raise`` on every pass before the status is read
+        if any(bounded(stmt.test) for stmt in walk_statements(failed) if isinstance(stmt, (cst.If, cst.While))):
+            continue
+        return node.test
+    return None
+
+
+def _status_branches(
+    stmts: Sequence[cst.BaseStatement], earlier: Tuple[cst.BaseExpression, ...], before: Tuple[cst.BaseStatement, ...],
+) -> Iterator[Tuple[cst.If, Tuple[cst.BaseExpression, ...], Tuple[cst.BaseStatement, ...]]]:
+    """Each ``if`` on the loop's straight path (in the ``try``, its ``else:``, a ``with``, an
+    ``elif`` chain) with the tests of the chain's earlier branches that leave the loop when
+    true, and the statements every pass runs before it."""
+    for index, stmt in enumerate(stmts):
+        prior = (*before, *stmts[:index])
+        if isinstance(stmt, cst.If):
+            chain: Tuple[cst.BaseExpression, ...] = ()
+            current: object = stmt
+            while isinstance(current, cst.If):
+                yield current, chain, prior
+                if leaves(block(current.body)):
+                    chain = (*chain, current.test)
+                current = current.orelse
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            tried = block(stmt.body)
+            yield from _status_branches(tried, earlier, prior)
+            if stmt.orelse is not None:
+                yield from _status_branches(block(stmt.orelse.body), earlier, (*prior, *tried))
+        elif isinstance(stmt, cst.With):
+            yield from _status_branches(block(stmt.body), earlier, prior)
 
 
 def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStatement]) -> Optional[str]:

@@ -356,6 +356,8 @@ def _handwritten(
     after_success = _after_first_call(rec, tries, calls)
     if handlers and all(_straight_round(h) for h in handlers):
         after_success |= {id(n) for node in tries for stmt in _following(body, node) for n in iter_nodes(stmt)}
+        # (but a failed status that goes round after its own pause is a failure path too)
+        after_success -= {id(n) for n in _failed_status_rounds(rec, body, scope, order)}
     sleeps = [c for c in sleeps if id(c.node) not in after_success]
     sleeps += [inner for c, inner in helpers if id(c.node) not in after_success]
     loop_wait(rec, policy, sleeps, [c for c in calls if id(c.node) not in after_success], scope)
@@ -434,6 +436,19 @@ def _returns_after(node: cst.CSTNode, guard: cst.If) -> bool:
 def _in_else(guard: cst.If, below: Sequence[cst.CSTNode]) -> bool:
     """Whether the path ``below`` goes through the ``else`` of ``guard``."""
     return guard.orelse is not None and any(n is guard.orelse for n in below)
+
+
+def _failed_status_rounds(rec: Recogniser, body: Sequence[cst.BaseStatement], scope: Scope, order: int) -> Iterator[cst.CSTNode]:
+    """The nodes of each branch that a failed status takes and that goes round
+    (``if response.status_code == 429: sleep(2); continue``)."""
+    for node in walk_statements(body):
+        if not isinstance(node, cst.If):
+            continue
+        polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
+        failed = block(node.body) if polarity == "bad" else branch(node.orelse) if polarity == "good" else ()
+        if failed and not (polarity == "good" and isinstance(node.orelse, cst.If)) and has_continue(failed):
+            for stmt in failed:
+                yield from iter_nodes(stmt)
 
 
 def _straight_round(handler: cst.ExceptHandler) -> bool:

@@ -1239,6 +1239,24 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the handler goes round before the rate limit is read: each path has its own pause
+            """
+            import time, requests
+            def fetch(url):
+                while True:
+                    try:
+                        response = requests.get(url, timeout=10)
+                    except requests.ConnectionError:
+                        time.sleep(2)
+                        continue
+                    if response.status_code == 429:
+                        time.sleep(2)
+                        continue
+                    return response
+            """,
+            count=2,
+        ),
+        Invalid(
             # it asks again while the answer is a 503, a second apart each time
             """
             import time

@@ -223,6 +223,25 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # every pass tests the count before it reads the status, so the rate limit is counted too
+        """
+        import time, requests
+        def fetch(url):
+            attempts = 0
+            while True:
+                attempts += 1
+                if attempts > 5:
+                    raise RuntimeError("gave up")
+                try:
+                    response = requests.get(url, timeout=10)
+                except requests.RequestException:
+                    time.sleep(2)
+                    continue
+                if response.status_code == 429:
+                    time.sleep(2)
+                    continue
+                return response
+        """,
         # the helper that says whether to go round is handed the count: it may stop on it
         """
         import random
@@ -1147,6 +1166,30 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the network errors are counted, the rate limit is waited out forever (pdpyras's
+            # ``PDSession.request``)
+            """
+            import time, requests
+            def fetch(url):
+                attempts = 0
+                while True:
+                    try:
+                        response = requests.get(url, timeout=10)
+                    except requests.RequestException:
+                        attempts += 1
+                        if attempts > 3:
+                            raise
+                        time.sleep(2)
+                        continue
+                    if response.status_code == 429:
+                        time.sleep(2)
+                        continue
+                    return response
+            """,
+            line=4,
+            message="when `response.status_code == 429` it goes round with no attempt counter or deadline",
+        ),
         Invalid(
             # statuses tested with ``or`` are a failure check, not a polled state (matrix-nio's
             # AsyncClient._send)
