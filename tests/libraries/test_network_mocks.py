@@ -235,6 +235,30 @@ def test_a_vcr_cassette_replays_the_clients_it_patches():
     ) == [(9, "RES101")]
 
 
+def test_a_betamax_cassette_answers_requests():
+    assert codes(
+        """
+        import pytest, requests
+        from betamax import Betamax
+
+        @pytest.fixture
+        def recorded():
+            session = requests.Session()
+            with Betamax(session).use_cassette("users"):
+                yield session
+
+        def test_users(recorded):
+            requests.get("https://api.example.com/users")
+
+        def test_plugin_session(betamax_session):
+            requests.get("https://api.example.com/users")
+
+        def test_live():
+            requests.get("https://api.example.com/users")
+        """
+    ) == [(17, "RES101")]
+
+
 CONFTEST_DOUBLES = {
     "app/__init__.py": "",
     "app/logs.py": """

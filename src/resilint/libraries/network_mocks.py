@@ -12,6 +12,8 @@ for the call's library:
 * aioresponses: aiohttp;
 * httpretty (it patches the socket module): requests (and its users), urllib3, urllib,
   http.client, httplib2 (and googleapiclient);
+* Betamax (``Betamax(session).use_cassette(...)`` and its pytest fixtures ``betamax_session``,
+  ``betamax_recorder``): requests, whose session it answers from the cassette;
 * vcrpy (``vcr.use_cassette``, a ``vcr.VCR(...)``'s ``use_cassette``, pytest-recording's
   ``@pytest.mark.vcr``): the HTTP clients it patches (requests and its users, urllib3, urllib,
   http.client, httplib2, httpx, aiohttp, botocore), which replay the cassette's recording;
@@ -101,6 +103,9 @@ _MOCKS: Dict[str, Libraries] = {
     "httpretty.enabled": _SOCKET_HTTP,
     "aioresponses.aioresponses": _AIOHTTP,
     **{name: _VCR for name in ("vcr.use_cassette", "vcr.VCR.use_cassette", "vcr.config.VCR.use_cassette", "pytest.mark.vcr")},
+    # a cassette that Betamax plays on the session it was given (a requests adapter)
+    "betamax.Betamax.use_cassette": _REQUESTS,
+    "betamax.recorder.Betamax.use_cassette": _REQUESTS,
 }
 # moto before 5.0 had one decorator per service (``mock_s3``, ``mock_sts`` …).
 _MOTO_SERVICE_PREFIX = "moto.mock_"
@@ -117,6 +122,10 @@ _PLUGIN_FIXTURES: Dict[str, Libraries] = {
     "httpx_mock": _HTTPX,
     "aioresponses": _AIOHTTP,
     "vcr_cassette": _VCR,  # pytest-vcr's (what ``@pytest.mark.vcr`` asks for)
+    "betamax_session": _REQUESTS,
+    "betamax_recorder": _REQUESTS,
+    "betamax_parametrized_session": _REQUESTS,
+    "betamax_parametrized_recorder": _REQUESTS,
 }
 # Calls that replace an object for a while: unittest.mock's patchers (as decorators, context
 # managers or started), by qualified name; and the patching fixtures of pytest-mock and pytest,
@@ -198,7 +207,7 @@ def mock_libraries(name: Optional[str]) -> Libraries:
 
 # A file that mentions none of these has no mock to look for; a patch needs one of the
 # patching words too.
-_MOCK_WORDS = ("moto", "mock_", "Mock(", "Mocker", "create_autospec", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(", "vcr")
+_MOCK_WORDS = ("moto", "mock_", "Mock(", "Mocker", "create_autospec", "responses", "requests_mock", "respx", "httpx_mock", "aioresponses", "httpretty", "self.patch(", "vcr", "betamax")
 _PATCH_WORDS = (("mock", "monkeypatch"), ("patch", "setattr"))
 
 

@@ -119,7 +119,8 @@ class ExcessiveTimeout(ProjectRule):
     zeep, jira, python-gitlab), httpx under `respx` or pytest-httpx (also openai-python's
     client, and zeep's `AsyncClient` and `AsyncTransport`), aiohttp under
     `aioresponses`, HTTP under `httpretty` or a vcrpy cassette (`vcr.use_cassette`,
-    `@pytest.mark.vcr`), a redis client or pool given fakeredis's
+    `@pytest.mark.vcr`), requests under a Betamax cassette (`Betamax(session).use_cassette(...)`,
+    the `betamax_session` fixture), a redis client or pool given fakeredis's
     `connection_class` (its server lives in the process); and a client function, method or class replaced
     by `unittest.mock.patch` (or the `mock` backport), `patch.object`, `patch.multiple`,
     pytest-mock's `mocker.patch` (`.object`, `.multiple`) or pytest's `monkeypatch.setattr`,
