@@ -40,6 +40,7 @@ from resilint.libraries.retry_scopes.swallowing import (
 )
 from resilint.libraries.retry_scopes.recogniser import Recogniser
 from resilint.libraries.retry_scopes.rq import applied_function
+from resilint.libraries.retry_scopes.statements import block, child_blocks
 from resilint.libraries.objects import object_facts
 from resilint.libraries.raised_errors import raised_errors
 from resilint.libraries.request_timeouts import connects_later_with_timeout
@@ -1026,12 +1027,27 @@ def _kept_here(model: SemanticModel, site: CallSite) -> Optional[Tuple[str, ...]
     })
     if id(site.node) in called_on:
         return (called_on[id(site.node)],)
+    if _discarded(site):
+        return ()  # ``with pytest.raises(ValueError): Client(None)``: thrown away at once
     name = site.scope.name_bound_to(site.node)
     reads = model.attribute_reads(site.scope, name) if name is not None else None
     return tuple(dict.fromkeys(read.attr.value for read in reads)) if reads else None
 
 
 _CALLED_ON = object()  # ``derived`` key: the methods called on the file's objects, by node
+
+
+def _discarded(site: CallSite) -> bool:
+    """The call is a statement of its own, in the innermost block around it."""
+    owner = site.stack[-1] if site.stack else None
+    if isinstance(owner, (cst.FunctionDef, cst.For, cst.While)):
+        suites = [block(owner.body)]
+    else:
+        suites = child_blocks(owner) if owner is not None else []
+    return any(
+        isinstance(small, cst.Expr) and small.value is site.node
+        for suite in suites for stmt in suite if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body
+    )
 
 
 def _through_object(model: SemanticModel, site: CallSite) -> bool:

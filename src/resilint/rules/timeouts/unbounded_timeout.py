@@ -66,7 +66,8 @@ class UnboundedTimeout(ProjectRule):
     module that keeps that `__init__`: a construction that gives no
     timeout keeps the `None`, and is reported, unless the object never leaves the function
     that makes it and nothing that function reads or calls on it runs the method that sends:
-    `SpotifyOAuth(...)` used only for `get_authorize_url()`), by keyword or by position (`fetch(url,
+    `SpotifyOAuth(...)` used only for `get_authorize_url()`, or made and thrown away at once,
+    `with pytest.raises(ValueError): Client(None)`), by keyword or by position (`fetch(url,
     None)`), also called through a library
     wrapper that calls it with the same arguments (`execute_query_sync =
     async_to_sync(execute_query)`; `sync_to_async`, `database_sync_to_async`, `functools.cache`). A constant that another module sets to

@@ -57,3 +57,12 @@ def service_login(url):
 
     auth = Auth(url)  # expect: RES102 "the default `http_timeout=None` of `Auth`"
     return auth.service_auth()
+
+
+def rejects_missing_id():
+    # thrown away at once: only its constructor runs, and it sends nothing
+    try:
+        OAuth(None)
+    except ValueError:
+        return True
+    return False
