@@ -569,6 +569,17 @@ class _Values:
             entries.append((key, refs[0] if refs else ("unknown",)))
         return ("dict", tuple(entries))
 
+    def keyword_mapping(self, call: cst.Call) -> Optional[Ref]:
+        """``dict(session=session, timeout=60)``, by entry as a dict literal is."""
+        site = self.model.call_site(call)
+        if site is None or not call.args or any(arg.keyword is None for arg in call.args):
+            return None
+        entries: List[Tuple[str, Ref]] = []
+        for arg in call.args:
+            refs = self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
+            entries.append((arg.keyword.value, refs[0] if refs else ("unknown",)))  # type: ignore[union-attr]
+        return ("dict", tuple(entries))
+
     def fallback(self, binding: Binding) -> Optional[Ref]:
         """``session or make_session()`` with ``session`` a parameter: the parameter's values,
         and the fallback's for the callers that may pass nothing (``("or", parameter,
@@ -592,6 +603,10 @@ class _Values:
         model = self.model
         if isinstance(value, Instance):
             name = model.type_name(value)
+            if name == "builtins.dict" and isinstance(value.site, cst.Call):
+                written = self.keyword_mapping(value.site)
+                if written is not None:
+                    return written
             return ("new", name, self.object(value)) if name is not None else None
         if isinstance(value, Const):
             return ("str", value.value)
@@ -662,7 +677,15 @@ class _Values:
                 position = None  # later positions are unknown
                 continue
             if arg.star:
-                found.extend(self.forwarded(arg.value, site))
+                forwarded = self.forwarded(arg.value, site)
+                written = self.local_mapping(arg.value, site) if not forwarded else None
+                if written is not None:
+                    forwarded = [("**", written)]
+                elif not forwarded and isinstance(arg.value, cst.Name):
+                    # ``Base.__init__(**config)`` with a mapping of keywords the callers pass
+                    forwarded = [("**", ref) for ref in self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
+                                 if ref[0] == "dict" or (ref[0] == "ref" and ref[1].endswith(")"))]
+                found.extend(forwarded)
                 continue
             if arg.keyword is None and position is None:
                 continue
@@ -714,9 +737,20 @@ class _Values:
             if fresh is not None:
                 found.append((slot, ("fresh", fresh)))
                 continue
-            refs = self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
+            written = self.local_mapping(arg.value, site)
+            refs = [written] if written is not None else self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
             found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
         return tuple(found)
+
+    def local_mapping(self, value: cst.BaseExpression, site: CallSite) -> Optional[Ref]:
+        """A local of the calling function last assigned a dict written out (``config =
+        {"session": session}``), by entry."""
+        if not isinstance(value, cst.Name) or site.scope.parent is None:
+            return None
+        binding = self.model.lookup(value.value, site.scope, site.order)
+        if binding is None or binding.scope is not site.scope or not isinstance(binding.expr, cst.Dict):
+            return None
+        return self.mapping(binding.expr, binding)
 
 
     def _own_function(self, site: CallSite) -> bool:

@@ -547,6 +547,14 @@ class ValueFlow:
             handed_on = self._through_star_args(caller, function.parameters.index(parameter) - caller.offset, function)
             if handed_on:
                 return handed_on
+        unpacked = [ref for slot, ref in caller.call.passed if slot == "**" and not _own_kwargs(ref)]
+        if unpacked:
+            # ``Base.__init__(**config)``: the entry of that name of the mappings it may be
+            mappings = [held for ref in unpacked for held in self.ref(ref, module)]
+            return [
+                held for mapping in mappings if mapping.kind == "dict" and mapping.module is not None
+                for key, ref in mapping.entries if key == parameter for held in self.ref(ref, mapping.module)
+            ]
         forwarded = [ref[1] for slot, ref in caller.call.passed if slot == "**" and ref[0] == "ref"]
         if forwarded:
             # ``f(**kwargs)``: what the caller's own callers pass as that keyword
@@ -787,6 +795,11 @@ def call_at(owner: FunctionSummary, position: str, besides: Optional[Call] = Non
     same file), other than ``besides``."""
     line, column = (int(part) for part in position.split(":"))
     return next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not besides), None)
+
+
+def _own_kwargs(ref: Ref) -> bool:
+    """The ``**`` ref is the calling function's own ``**kwargs`` (``"pkg.f.(**)"``)."""
+    return ref[0] == "ref" and ref[1].endswith(".(**)")
 
 
 def passed_at(call: Call, function: FunctionSummary, parameter: str, offset: int) -> List[Ref]:

@@ -21,7 +21,9 @@ class MissingTimeout(ProjectRule):
 
     - `requests` functions and `Session` methods (`get/options/head/post/put/patch/delete/
       request/send`), however the session is bound: `requests.Session().get`, a local, a
-      `with` block, `self.session` set in `__init__`, a property (`@property`, a
+      `with` block, `self.session` set in `__init__` (also from a mapping of keywords the
+      constructor or a base unpacks, `Api(dict(session=s))` with `super().__init__(**config)`),
+      a property (`@property`, a
       `cached_property` of functools, Django or werkzeug, pyramid's `reify`), a module global, or a project
       function that returns one;
     - `urllib.request.urlopen` and `OpenerDirector.open` (the timeout is the third positional
