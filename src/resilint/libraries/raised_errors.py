@@ -113,6 +113,26 @@ def repeats_lost_response(
     return bool(chain) and any(how == ANSWERED and sets_off(name) for name, how in chain[-1])
 
 
+def raised_on_answer_above(
+    caught: Sequence[str], on_any: bool, chain: Sequence[Raised], ancestry: Callable[[str], Optional[Set[str]]],
+) -> bool:
+    """Whether a function above the sender in ``chain`` raises an error the layer retries
+    (every error, ``on_any``) on an answer it tests: a sender that catches its request's
+    failure and returns (``except RequestException: return {}``) hands a lost response up as
+    such an answer (``if not response: raise TaxError``), and the layer sends it again."""
+    retried = set(caught)
+    return any(
+        how == ANSWERED and (on_any or bool((ancestry(name) or {name}) & retried))
+        for raised in chain[:-1] for name, how in raised
+    )
+
+
+def quietly_caught(caught: Sequence[str]) -> bool:
+    """Whether the classes a ``try`` catches and raises nothing for include a client library's
+    errors (``requests.exceptions.RequestException``): a lost response ends there."""
+    return any(ERROR_FAMILIES.get(name.split(".", 1)[0]) is not None for name in caught)
+
+
 def other_library_errors(caught: Sequence[str], sender: str, chain: Sequence[Raised]) -> bool:
     """Whether a layer that retries ``caught`` cannot see a lost response of a request the
     library method ``sender`` sends (``aiohttp.ClientSession.post``): every class it retries is

@@ -20,7 +20,8 @@ from resilint.libraries.http_requests import (
 )
 from resilint.libraries.network_mocks import answered
 from resilint.libraries.raised_errors import (
-    ANSWERED, REFUSED, SUCCEEDED, file_classes, other_library_errors, raised_errors, repeats_lost_response,
+    ANSWERED, REFUSED, SUCCEEDED, file_classes, other_library_errors, quietly_caught, raised_errors,
+    raised_on_answer_above, repeats_lost_response,
 )
 from resilint.libraries.retry_scopes import (
     LIBRARY_TRIGGERS,
@@ -140,8 +141,11 @@ class RetriedNonIdempotentCall(ProjectRule):
     (`except Exception as exc: logger.error(...)` in a function the retried code calls), or
     that become a project error (`except requests.RequestException: raise FailedToSendSMS()`)
     which a function on the way catches and raises nothing for (`except FailedToSendSMS:
-    return False, "NOT_SENT"`), when the retry goes round on errors: a lost response never reaches it (RES204 reads such a path
-    the same way); a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor
+    return False, "NOT_SENT"`), or that the sender catches by the client library's class and
+    returns (`except requests.RequestException: return {}`), when the retry goes round on errors: a lost response never reaches it (RES204 reads such a path
+    the same way), unless a function above raises an error the retry retries on what it gets
+    back (`if not response: raise TaxError` under `autoretry_for=(TaxError,)`), which hands the
+    lost response to the retry; a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor
     is an OAuth token request (a form or JSON body with `grant_type`, a form written as text,
     `data="grant_type=client_credentials&..."`, also handed to the
     request through project wrappers, by keyword or by position and through their
@@ -1673,13 +1677,21 @@ def _check_project(ctx: ProjectContext) -> None:
                 continue  # a retry by recursion calls its own function: judged with it
             for reached, path, running in graph.reachable(callee, follow, (function, call)):
                 steps = judge.steps(function, call, path)
-                if not judge.repeats_lost(layer, [caller for caller, _ in steps] + [reached]):
+                chain = [caller for caller, _ in steps] + [reached]
+                repeated = judge.repeats_lost(layer, chain)
+                answered_above = on_errors and raised_on_answer_above(
+                    layer.exceptions, layer.retries_on == ON_ANY, [f.raises for f in chain], graph.ancestry,
+                )
+                if not repeated and not answered_above:
                     continue
                 ruled_out = {c.place for c in reached.calls} - {c.place for c in running} if running is not reached.calls else ()
                 for request in reached.requests:
                     sent = judge.call_at(reached, request.place)
-                    if sent is not None and on_errors and (sent.swallowed or judge.ends_on_the_way(sent, steps)):
-                        continue
+                    quiet = sent is not None and on_errors and (
+                        sent.swallowed or judge.ends_on_the_way(sent, steps) or quietly_caught(sent.caught)
+                    )
+                    if not (answered_above if quiet else repeated):
+                        continue  # a lost response raises nothing the layer retries
                     if _mocked_on_the_way(request, steps):
                         continue
                     if request.place in ruled_out or (layer.retries_on == ON_SPECIFIC and other_library_errors(
