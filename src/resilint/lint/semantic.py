@@ -479,11 +479,34 @@ class SemanticModel:
         seen = 0
         while isinstance(expr, cst.Name) and expr.value not in ("None", "True", "False") and seen < 20:
             binding = self.lookup(expr.value, scope, order)
-            if binding is None or binding.expr is None:
+            element = self._element_expression(binding) if binding is not None and binding.unpacked is not None else None
+            if element is not None:
+                expr, scope, order = element
+            elif binding is None or binding.expr is None:
                 return None
-            expr, scope, order = binding.expr, binding.scope, binding.order
+            else:
+                expr, scope, order = binding.expr, binding.scope, binding.order
             seen += 1
         return expr
+
+    def _element_expression(self, binding: Binding) -> Optional[Tuple[cst.BaseExpression, "Scope", int]]:
+        """The expression an element of a tuple assignment was, where one is written: in a
+        tuple written out, or in the only ``return a, b`` of the file's function called
+        (``client, retry = make_client_and_retry()``)."""
+        assert binding.unpacked is not None
+        expr, index, size = binding.unpacked
+        if isinstance(expr, cst.Call):
+            function = self.resolve(expr.func, binding.scope, binding.order)
+            if not isinstance(function, FunctionInfo) or len(function.returns) != 1:
+                return None
+            expr, scope, order = function.returns[0], function.scope, 1 << 62
+        else:
+            scope, order = binding.scope, binding.order
+        if not isinstance(expr, (cst.Tuple, cst.List)) or len(expr.elements) != size or any(
+            isinstance(e, cst.StarredElement) for e in expr.elements
+        ):
+            return None
+        return expr.elements[index].value, scope, order
 
     def followed(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
         """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself."""

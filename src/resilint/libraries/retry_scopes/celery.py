@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
 import libcst as cst
 
-from resilint.libraries.retry_scopes.conditions import all_raised_on_polled_state, polls_state, without_attempt_limits
+from resilint.libraries.retry_scopes.conditions import (
+    all_raised_on_polled_state, polls_state, tests_failed_state, without_attempt_limits,
+)
 from resilint.libraries.retry_scopes.delays import delay_kind, growth, growth_words
 from resilint.libraries.retry_scopes.loops import handler_kind
 from resilint.libraries.retry_scopes.swallowing import shadowed
@@ -206,7 +208,7 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
                 _limits(rec, policy, decorator_keywords, True, call.scope, call.order)
         elif _hands_over(rec, call, self_name):
             policy = Policy("celery", "task-retry", call.node, scope=call.scope, order=call.order)
-            _limits(rec, policy, decorator_keywords, False, call.scope, call.order)
+            _limits(rec, policy, decorator_keywords, False, call.scope, call.order, _handed_limit(rec, call, decorator_keywords))
             policy.wait = Setting(UNKNOWN)  # the helper's, judged where it is written
         else:
             continue
@@ -252,6 +254,8 @@ def _polls(rec: Recogniser, call: CallSite) -> bool:
 def _polled(rec: Recogniser, test: Optional[cst.BaseExpression], call: CallSite) -> bool:
     if test is None:
         return False
+    if tests_failed_state(test):
+        return False  # ``if response.status == "failed":``: the result says the call failed
     names = [node for node in iter_nodes(test) if isinstance(node, cst.Name)]
     if polls_state(test) or any(_ABSENT.search(name.value) for name in names):
         return True
@@ -315,6 +319,40 @@ def _hands_over(rec: Recogniser, call: CallSite, self_name: str) -> bool:
     return "retry" in name.rsplit(".", 1)[-1].lower()
 
 
+def _retry_kwargs_limit(call: cst.Call, task: str, decorator_keywords: Dict[str, cst.Arg]) -> Optional[cst.Arg]:
+    """``task.retry(**task.retry_kwargs)``: the ``max_retries`` of the decorator's
+    ``retry_kwargs={...}``, which the call unpacks (celery itself reads it only for
+    ``autoretry_for``)."""
+    written = decorator_keywords.get("retry_kwargs")
+    if written is None or not isinstance(written.value, cst.Dict) or not any(
+        arg.star == "**" and isinstance(arg.value, cst.Attribute) and arg.value.attr.value == "retry_kwargs"
+        and isinstance(arg.value.value, cst.Name) and arg.value.value.value == task
+        for arg in call.args
+    ):
+        return None
+    entries = string_keyed(written.value)
+    limit = entries.get("max_retries") if entries is not None else None
+    return cst.Arg(limit, keyword=cst.Name("max_retries")) if limit is not None else None
+
+
+def _handed_limit(rec: Recogniser, call: CallSite, decorator_keywords: Dict[str, cst.Arg]) -> Optional[cst.Arg]:
+    """The limit the helper the task is handed to retries it with, when it unpacks the task's
+    ``retry_kwargs`` (saleor's ``handle_webhook_retry(self, ...)``)."""
+    callee = rec.model.resolve(call.node.func, call.scope, call.order)
+    if not isinstance(callee, FunctionInfo) or not isinstance(callee.node, cst.FunctionDef):
+        return None
+    position = next((i for i, a in enumerate(call.node.args) if isinstance(a.value, cst.Name) and a.value.value in ("self",)), None)
+    params = [*callee.node.params.posonly_params, *callee.node.params.params]
+    if position is None or position >= len(params):
+        return None
+    task = params[position].name.value
+    return next((
+        found for inner in rec.model.calls_in(callee.scope)
+        if isinstance(inner.node.func, cst.Attribute) and inner.node.func.attr.value == "retry"
+        and (found := _retry_kwargs_limit(inner.node, task, decorator_keywords)) is not None
+    ), None)
+
+
 def _helper_retries(rec: Recogniser, function: FunctionInfo, param: str) -> None:
     """``def retry_later(task, exc): raise task.retry(exc=exc, countdown=...)``: its wait."""
     if param in ("self", "cls"):
@@ -336,7 +374,11 @@ def _retry_call(rec: Recogniser, call: CallSite, decorator_keywords: Dict[str, c
     policy = Policy("celery", "task-retry", call.node, scope=call.scope, order=call.order)
     keywords, star = keyword_args(call.node)
     via: Optional[str] = None
-    if star:
+    task = call.node.func.value.value if isinstance(call.node.func, cst.Attribute) and isinstance(call.node.func.value, cst.Name) else ""
+    handed = _retry_kwargs_limit(call.node, task, decorator_keywords)
+    if handed is not None:
+        keywords, star = {"max_retries": handed, **keywords}, False
+    elif star:
         unpacked = _unpacked_keywords(rec, call)
         if unpacked is not None:
             extra, via = unpacked

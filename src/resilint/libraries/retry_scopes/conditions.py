@@ -426,6 +426,20 @@ def compared_sides(test: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
             yield from (c.comparator for c in node.comparisons)
 
 
+def tests_failed_state(test: cst.BaseExpression) -> bool:
+    """``response.status == "failed"``, ``delivery.status == EventDeliveryStatus.FAILED``: a
+    state compared only with words of failure, a failure the code saw in a result."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, (cst.Equal, cst.In))):
+        return False
+    comparator = test.comparisons[0].comparator
+    words = [e.value for e in comparator.elements] if isinstance(comparator, (cst.Tuple, cst.List, cst.Set)) else [comparator]
+    return bool(words) and all(
+        (_word(word) if string_of(word) is not None else (word.attr.value.lower() if isinstance(word, cst.Attribute) else None))
+        in _FAILURE_WORDS for word in words
+    )
+
+
 def compared_texts(test: cst.BaseExpression) -> List[str]:
     """The string literals ``test`` compares something with (``state in ("A", "B")``)."""
     return [text for side in compared_sides(test) for text in _texts(side)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
-from resilint.libraries.retry_scopes import ON_ANY, ON_RESULT, ON_SPECIFIC
+from resilint.libraries.retry_scopes import ON_ANY, ON_FAILED_RESULT, ON_RESULT, ON_SPECIFIC
 from resilint.libraries.self_retrying import not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
@@ -96,7 +96,7 @@ class NestedRetry(ProjectRule):
     | jira `JIRA` | `max_retries` + 1; 4 by default (connection errors, 429, 503) | `max_retries=0` |
     | aiohttp-retry `RetryClient` | `attempts` of its `retry_options` (every attempt, the first included); 3 by default (`ExponentialRetry()`) | `attempts=1` |
     | slack_sdk `WebClient`, `WebhookClient` and their async twins (since slack_sdk 3.9) | the largest `max_retry_count` of its `retry_handlers` + 1 (the handlers share one count); 2 by default (`default_retry_handlers()`: a failed connection retried once); a client built out of sight (a parameter annotated `WebClient`): unknown | `retry_handlers=[]` |
-    | google-api-core `retry=Retry(...)` of a request (`blob.upload_from_filename(..., retry=...)`) | for up to its `timeout` (120 s by default): unknown | `retry=None`; a request without `retry=` (each method's own default) is not counted |
+    | google-api-core `retry=Retry(...)` of a request (`blob.upload_from_filename(..., retry=...)`; also a `Retry` a function of the file returns, alone or in a tuple: `client, retry = make_client()`) | for up to its `timeout` (120 s by default): unknown | `retry=None`; a request without `retry=` (each method's own default) is not counted |
     | gRPC stub on a channel whose `grpc.service_config` has a `retryPolicy` for its service | `maxAttempts` (above 5 counts as 5) | `("grpc.enable_retries", 0)`; no `retryPolicy` |
 
     An inner layer behind an `if` that the call path rules out is not reached, read as RES301
@@ -117,8 +117,11 @@ class NestedRetry(ProjectRule):
     A celery task that calls `self.retry()` outside any `except` to wait for something (a
     polled state, `if not available:`; a row of its own database not there yet) is a poll, not
     a retry layer; on a failure its code detected (`if not send_pubsub(topic, data):`, a
-    helper that returns False once the client's own retries gave up) it is one, and multiplies
-    the layers inside.
+    helper that returns False once the client's own retries gave up, also when it catches every
+    exception to say so; `if response.status == "failed":`, a state compared only with a word
+    of failure) it is one, and multiplies the layers inside. A helper the task hands itself to
+    that retries it with the task's own `retry_kwargs` (`task.retry(**task.retry_kwargs)`)
+    counts the `max_retries` written there.
 
     A retry decorator on a generator (`@backoff.on_exception(...)` or a project decorator over
     a function that `yield`s) is no layer: calling the function only makes the generator, and
@@ -779,6 +782,57 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the helper retries the task with the ``retry_kwargs`` it was declared with
+            """
+            from celery import shared_task
+            import requests
+            from requests.adapters import HTTPAdapter
+            from urllib3 import Retry
+
+            session = requests.Session()
+            session.mount("https://", HTTPAdapter(max_retries=Retry(total=2, backoff_factor=0.5)))
+
+            def retry_later(task):
+                task.retry(countdown=10, **task.retry_kwargs)
+
+            @shared_task(bind=True, retry_kwargs={"max_retries": 5})
+            def deliver(self, url):
+                response = session.get(url, timeout=5)
+                if not response.ok:
+                    retry_later(self)
+            """,
+            line=14,
+            message="celery 6 attempts",
+        ),
+        Invalid(
+            # a result whose state says the publish failed is retried; the client's retry comes
+            # with it from a helper (saleor's Pub/Sub webhooks)
+            """
+            from celery import shared_task
+            from google.api_core import retry as google_retry
+            from google.cloud import pubsub_v1
+
+            def client_and_retry():
+                return pubsub_v1.PublisherClient(), google_retry.Retry(timeout=18)
+
+            def publish(topic, message):
+                client, retry = client_and_retry()
+                try:
+                    client.publish(topic, message, retry=retry, timeout=20).result(timeout=20)
+                except Exception:
+                    return "failed"
+                return "sent"
+
+            @shared_task(bind=True, max_retries=5)
+            def deliver(self, topic, message):
+                status = publish(topic, message)
+                if status == "failed":
+                    raise self.retry(countdown=10)
+            """,
+            line=18,
+            message="google-api-core Retry (for up to 18 s)",
+        ),
         Invalid(
             # the retried method runs again inside its own first attempt, through a helper (tap-mailchimp)
             """
@@ -1475,7 +1529,9 @@ def _reached(
     # a call whose failure leaves the layer (outside the ``try`` it retries) is not multiplied by it
     covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes]
     for reached in graph.layers_reached(ref.function, covered, after, entry):
-        if any(call.swallowed for _, call in reached.path) or _spared(graph, reached) or (
+        # (a layer that retries on a failed result sees a swallowed failure as that result)
+        swallowed = ref.layer.retries_on != ON_FAILED_RESULT and any(call.swallowed for _, call in reached.path)
+        if swallowed or _spared(graph, reached) or (
             ref.layer.retries_on in (ON_SPECIFIC, ON_ANY) and _caught(graph, reached)
         ):
             continue  # the inner layer's last failure ends in an ``except Exception: pass`` on the way
