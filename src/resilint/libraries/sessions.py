@@ -125,25 +125,41 @@ def _find_requests_replaced(model: SemanticModel) -> Iterator[Tuple[CallSite, cs
                     yield site, bound.value
 
 
-def _adapters_set_timeout(model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]]) -> bool:
+def _adapters_set_timeout(
+    model: SemanticModel, adapters: List[Tuple[cst.BaseExpression, Scope, int]], deferred: Optional[List[str]] = None,
+) -> bool:
+    """Whether one of the adapters fills in a timeout; one of a class of another module of the
+    project goes to ``deferred``, when given, for the project pass to tell."""
     for adapter, scope, order in adapters:
         adapter_value = model.resolve(adapter, scope, order)
         if isinstance(adapter_value, Instance) and isinstance(adapter_value.of, ClassInfo):
             if _class_sets_timeout(adapter_value.of, model, ("send",)):
                 return True
-        elif model.type_name(adapter_value) not in _HTTP_ADAPTERS_WITHOUT_TIMEOUT:
+            continue
+        name = model.type_name(adapter_value)
+        if deferred is not None and isinstance(adapter_value, Instance) and name is not None and model.project_class(adapter_value):
+            deferred.append(name)
+        elif name not in _HTTP_ADAPTERS_WITHOUT_TIMEOUT:
             return True  # an adapter we cannot see into
     return False
+
+
+_SESSION_METHODS = _SESSION_HOOKS + ("get", "options", "head", "post", "put", "patch", "delete")
 
 
 def class_supplies_timeout(cls: ClassInfo, model: SemanticModel) -> bool:
     """A session subclass whose ``request``/``send`` (or a verb method) fills in a timeout.
     Once per class and file: every instance of a project class the summary records asks it,
     and the answer reads the bodies of the class's methods and of its bases'."""
-    return model.derived(
-        (class_supplies_timeout, id(cls)),
-        lambda: _class_sets_timeout(cls, model, _SESSION_HOOKS + ("get", "options", "head", "post", "put", "patch", "delete")),
-    )
+    return model.derived((class_supplies_timeout, id(cls)), lambda: _class_sets_timeout(cls, model, _SESSION_METHODS))
+
+
+def timeout_adapters_elsewhere(cls: ClassInfo, model: SemanticModel) -> Optional[List[str]]:
+    """For the module's summary: None when the class fills in a timeout as far as its file
+    tells, else the adapter classes of other modules of the project it mounts on itself,
+    whose ``send`` decides (``self.mount("https://", RateLimitAdapter())``)."""
+    deferred: List[str] = []
+    return None if _class_sets_timeout(cls, model, _SESSION_METHODS, deferred=deferred) else deferred
 
 
 def writes_timeout_key(model: SemanticModel, function: FunctionInfo) -> bool:
@@ -260,7 +276,9 @@ def _find_mounted_adapters(model: SemanticModel) -> Dict[object, List[Tuple[cst.
     return facts
 
 
-def _class_sets_timeout(cls: ClassInfo, model: SemanticModel, methods: Tuple[str, ...], depth: int = 0) -> bool:
+def _class_sets_timeout(
+    cls: ClassInfo, model: SemanticModel, methods: Tuple[str, ...], depth: int = 0, deferred: Optional[List[str]] = None,
+) -> bool:
     if depth > 5:
         return False
     for method in methods:
@@ -271,12 +289,14 @@ def _class_sets_timeout(cls: ClassInfo, model: SemanticModel, methods: Tuple[str
         # a session subclass that mounts such an adapter on itself (``self.mount("https://",
         # Adapter(timeout=120))`` in its ``__init__``): every request of its instances
         for binding in cls.scope.bindings.get("__init__", ()):
-            if isinstance(binding.defined, FunctionInfo) and _adapters_set_timeout(model, _mounted_on_self(model, binding.defined)):
+            if isinstance(binding.defined, FunctionInfo) and _adapters_set_timeout(
+                model, _mounted_on_self(model, binding.defined), deferred,
+            ):
                 return True
     for base_expr in cls.bases:
         base = model.resolve(base_expr, cls.scope.parent or cls.scope, 1 << 62)
         if isinstance(base, ClassInfo) and base is not cls:
-            if _class_sets_timeout(base, model, methods, depth + 1):
+            if _class_sets_timeout(base, model, methods, depth + 1, deferred):
                 return True
     return False
 

@@ -45,7 +45,7 @@ from resilint.libraries.objects import object_facts
 from resilint.libraries.raised_errors import raised_errors
 from resilint.libraries.request_timeouts import connects_later_with_timeout
 from resilint.libraries.self_retrying import client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
-from resilint.libraries.sessions import class_supplies_timeout, receiver_sets_timeout, writes_timeout_key
+from resilint.libraries.sessions import receiver_sets_timeout, timeout_adapters_elsewhere, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.libraries.server_sockets import (
     conftest_servers, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
@@ -360,8 +360,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         summary.classes[qualified] = [
             name for name in (model.qualified_name(base, outer, 1 << 62) for base in cls.bases) if name is not None
         ]
-        if class_supplies_timeout(cls, model):
+        adapters = timeout_adapters_elsewhere(cls, model)
+        if adapters is None:
             summary.timeout_classes.append(qualified)
+        elif adapters:
+            summary.timeout_adapters[qualified] = adapters
         for attribute, bindings in cls.scope.bindings.items():
             values.store(f"{qualified}.{attribute}", bindings + cls.instance_attributes.get(attribute, []))
         for attribute, bindings in cls.instance_attributes.items():

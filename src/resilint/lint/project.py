@@ -990,7 +990,13 @@ class ProjectGraph:
 
     def _sets_timeout(self, cls: str) -> bool:
         module = self._classes.get(cls)
-        return module is not None and cls in module.timeout_classes
+        if module is None:
+            return False
+        return cls in module.timeout_classes or any(
+            self._classes.get(adapter) is None
+            or any(base in self._classes and base in self._classes[base].timeout_classes for base in self.values.lineage(adapter))
+            for adapter in module.timeout_adapters.get(cls, ())
+        )
 
     def object_layer(self, target: str, near: str = "") -> Optional["LayerRef"]:
         """The retry layer of the client a call goes to, whatever module made the client and

@@ -835,13 +835,13 @@ class SemanticModel:
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
             annotated = self._annotated(binding)
-            if annotated is not None and self._injected(binding) and self._project_class(annotated):
+            if annotated is not None and self._injected(binding) and self.project_class(annotated):
                 # ``def __init__(self, publisher: PublisherLike)`` with a class of another module
                 # of the project (a Protocol, an abstract base, a base class): what the callers
                 # pass says what it is
                 return (annotated, binding.parameter)
             if (annotated is not None and binding.parameter is not None and _configured_client(annotated)
-                    and not self._project_class(annotated)):
+                    and not self.project_class(annotated)):
                 # ``def call_api(session: requests.Session)``: a client the caller configured (an
                 # adapter's retries, a timeout), which the annotation cannot tell
                 return (annotated, binding.parameter)
@@ -885,9 +885,9 @@ class SemanticModel:
     def _project_base(self, expr: cst.BaseExpression, cls: ClassInfo) -> bool:
         """A base of ``cls`` that is a class of another module of the project."""
         base = self.resolve(expr, cls.scope.parent or cls.scope, 1 << 62)
-        return isinstance(base, QName) and self._project_class(Instance(base.name))
+        return isinstance(base, QName) and self.project_class(Instance(base.name))
 
-    def _project_class(self, value: Instance) -> bool:
+    def project_class(self, value: Instance) -> bool:
         """An instance of a class imported from the file's own top-level package."""
         top = self.module_name.split(".", 1)[0]
         return bool(top) and isinstance(value.of, str) and value.of.split(".", 1)[0] == top and "." in self.module_name

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 79
+SUMMARY_VERSION = 80
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -510,6 +510,9 @@ class ModuleSummary:
     # and those that fill in a timeout for every request (a ``Session`` subclass's ``request``).
     classes: Dict[str, List[str]] = field(default_factory=dict)
     timeout_classes: List[str] = field(default_factory=list)
+    # Of the others, those that mount on themselves adapters of classes of other modules: the
+    # project pass tells whether one of those fills in a timeout.
+    timeout_adapters: Dict[str, List[str]] = field(default_factory=dict)
     # Facts about objects made in the module, by the key their "new" values carry.
     objects: Dict[str, "ObjectFacts"] = field(default_factory=dict)
     # Retry policies kept in module variables (``api_retry = tenacity.retry(...)``), for the
@@ -605,7 +608,7 @@ class ModuleSummary:
             SUMMARY_VERSION, self.module, path, [function(f) for f in self.functions.values()], self.aliases,
             self.imports, self.values, {name: layer(item) for name, item in self.policies.items()}, self.classes,
             {key: [o.layer, o.sets_timeout, o.key, o.namespaced, o.presign, o.requests] for key, o in self.objects.items()},
-            self.timeout_classes,
+            [self.timeout_classes, self.timeout_adapters],
             [[w.via, w.text, w.library, place(w.place), w.slept] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
             [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
@@ -700,7 +703,8 @@ class ModuleSummary:
                     str(key): ObjectFacts(o[0], bool(o[1]), str(o[2]), bool(o[3]), str(o[4]), str(o[5]))
                     for key, o in data[9].items()
                 },
-                timeout_classes=[str(name) for name in data[10]],
+                timeout_classes=[str(name) for name in data[10][0]],
+                timeout_adapters={str(name): [str(a) for a in adapters] for name, adapters in data[10][1].items()},
                 waits=[Wait(w[0], w[1], w[2], place(w[3]), str(w[4])) for w in data[11]],
                 suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[12]},
                 pending_suppressions=[dict(entry) for entry in data[13]],

@@ -352,7 +352,9 @@ class MissingTimeout(ProjectRule):
     subclass whose `request`/`send` sets it (also one that fills in its own `timeout` parameter
     and hands it on by position, `super().request(method, url, ..., timeout, ...)`, and one
     whose `__init__` mounts such an adapter on itself, `self.mount("https://",
-    Adapter(timeout=20))`, for its methods' `super().request(...)` too), or a session whose `request` the project replaced
+    Adapter(timeout=20))`, for its methods' `super().request(...)` too; an adapter class of
+    another module is read there, and one whose `send` hands its arguments on unchanged sets
+    nothing), or a session whose `request` the project replaced
     with a partial that binds one (`session.request = functools.partial(session.request,
     timeout=T)`, as django-allauth's `get_requests_session()` does; its verb methods call
     `self.request`); a requests-hardened `Manager`'s requests (its
