@@ -279,7 +279,8 @@ class MissingTimeout(ProjectRule):
     localhost:2990; also through a project class that hands its keywords on to one,
     `RedisBroker()`, or a factory that returns the class), a property of a class of the file that returns such a URL,
     `server.url`, a helper's parameter that every call of the helper in the file
-    hands such a URL: `_is_up(base_url=_local_url(name))` with `_local_url` returning
+    hands such a URL (or leaves at a default that is one, `def connected(host="localhost")`):
+    `_is_up(base_url=_local_url(name))` with `_local_url` returning
     `f"http://localhost:{port}"`; a path, `client.get("/ultra_fast")`, on an object of the
     project in a file that names a host of this machine, where the object was made with that
     base: `HttpSession(base_url="http://127.0.0.1:%i" % self.port)`; a URL the file cannot
