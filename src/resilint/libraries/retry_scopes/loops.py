@@ -1159,6 +1159,8 @@ def local_state(
         return True
     if any(rec.name(call) in SERVES for call in outside):
         return True  # a server binding its own port and serving: starting it again is no retry
+    if _waits_for_own_state(rec, calls, handler_ids):
+        return True
     if _continues_from_answer(handlers, getattr(node, "body", None)):
         return True  # the error's answer tells what to send next (a fresh page token): another request
     if probes_own_server(rec, outside, scope):
@@ -1176,6 +1178,24 @@ def local_state(
     # a pause in the ``try`` (the wait before the next page) fails no call out either
     return bool(outside) and all(
         local_call(rec, call) or rec.name(call) in SLEEPS or _never_raises(rec, call) for call in outside
+    )
+
+
+# The waits on this process's own synchronisation objects.
+_OWN_STATE_WAITS = frozenset({
+    f"{module}.{kind}.wait" for module in ("threading", "asyncio") for kind in ("Event", "Condition")
+})
+
+
+def _waits_for_own_state(rec: Recogniser, calls: Sequence[CallSite], handler_ids: Set[int]) -> bool:
+    """The handlers' only wait is an untimed one on an event or condition of this process
+    (``self._filter_done.wait()``): they wait for the process's own state, whatever the
+    ``try`` failed with, not for a service to recover. A timed one (``stop.wait(5)``) is a
+    pause that can be cut short, as a retry's is."""
+    waits = [call for call in calls if any(id(n) in handler_ids for n in call.stack)
+             and (rec.name(call) in _OWN_STATE_WAITS or rec.name(call) in SLEEPS)]
+    return bool(waits) and all(
+        rec.name(call) in _OWN_STATE_WAITS and not call.node.args for call in waits
     )
 
 

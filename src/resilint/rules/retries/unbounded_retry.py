@@ -115,7 +115,9 @@ class UnboundedRetry(Rule):
     raise`, the next pass tries another name), a device read through
     pyudev, pyserial, pyusb or evdev, a key of this terminal read with curses, psutil, regular expressions, a free port of this
     machine probed with portend, an in-process queue or event
-    (`asyncio.wait_for(queue.get(), timeout=1)`), a future of this process not done yet
+    (`asyncio.wait_for(queue.get(), timeout=1)`; a handler whose only wait is an untimed one on
+    an event or condition of this process, `self.filtering_done.wait()`, whatever the `try`
+    failed with; a timed one, `stop.wait(5)`, is a pause), a future of this process not done yet
     (`future.result(timeout=0.5)` … `except concurrent.futures.TimeoutError`), a browser that
     Selenium or Playwright drives on this machine (also an element or page object the file
     cannot type, in a module that imports one of them: `field.click()`,
@@ -223,6 +225,25 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the handler waits, untimed, for this process's own event: the buffer a writer thread
+        # fills (streamlink's filtered stream reader)
+        """
+        import threading
+        from app.stream import StreamReader
+        class FilteredReader(StreamReader):
+            def __init__(self):
+                super().__init__()
+                self.filtering_done = threading.Event()
+            def read(self, size):
+                while True:
+                    try:
+                        return super().read(size)
+                    except OSError:
+                        self.filtering_done.wait()
+                        if self.buffer.length > 0:
+                            continue
+                        raise
+        """,
         # every pass tests the count before it reads the status, so the rate limit is counted too
         """
         import time, requests
