@@ -199,7 +199,11 @@ def assigned_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
             targets = [t.target for t in node.targets]
         elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
             targets = [node.target]
-        for target in targets:
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (cst.Tuple, cst.List)):  # ``stream_fd, prebuffer = open_stream(...)``
+                targets.extend(e.value for e in target.elements)
+                continue
             text = dotted_name(target)
             if text:
                 names.add(text)

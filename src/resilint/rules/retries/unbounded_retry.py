@@ -1188,6 +1188,25 @@ class UnboundedRetry(Rule):
     ]
     INVALID = [
         Invalid(
+            # the flag the loop waits for is set by unpacking what the call returns (streamlink)
+            """
+            import requests
+            def open_stream(url):
+                response = requests.get(url, timeout=10, stream=True)
+                return response.raw, response.headers.get("content-length")
+            def play(url):
+                stream = None
+                while not stream:
+                    try:
+                        stream, size = open_stream(url)
+                    except requests.RequestException:
+                        continue
+                return stream
+            """,
+            line=7,
+            message="has no attempt counter or deadline",
+        ),
+        Invalid(
             # the network errors are counted, the rate limit is waited out forever (pdpyras's
             # ``PDSession.request``)
             """
