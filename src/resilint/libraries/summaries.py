@@ -323,7 +323,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     for policy in found.policies:
         wait = policy.wait
         if wait.via is not None and wait.node is not None and not (wait.slept and policy.polls_result):
-            summary.waits.append(Wait(wait.via, wait.detail, policy.library, locate(wait.node), wait.slept))
+            summary.waits.append(Wait(wait.via, wait.detail, policy.library, locate(wait.node), wait.slept, wait.slept_as))
     policies = {id(policy.node): policy for policy in found.policies}
     summary.star_imports = list(model.star_imports)
     summary.sets_socket_default = _sets_socket_default(model)

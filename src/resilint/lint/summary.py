@@ -208,6 +208,7 @@ class Wait:
     library: str
     place: Place
     slept: str = ""
+    slept_as: str = ""  # the keyword it is handed as ("": the first positional argument)
 
 
 @dataclass(frozen=True, **_SLOTS)
@@ -609,7 +610,7 @@ class ModuleSummary:
             self.imports, self.values, {name: layer(item) for name, item in self.policies.items()}, self.classes,
             {key: [o.layer, o.sets_timeout, o.key, o.namespaced, o.presign, o.requests] for key, o in self.objects.items()},
             [self.timeout_classes, self.timeout_adapters],
-            [[w.via, w.text, w.library, place(w.place), w.slept] for w in self.waits],
+            [[w.via, w.text, w.library, place(w.place), w.slept, w.slept_as] for w in self.waits],
             [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
             [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
             self.imported_modules, self.other_imports,
@@ -705,7 +706,7 @@ class ModuleSummary:
                 },
                 timeout_classes=[str(name) for name in data[10][0]],
                 timeout_adapters={str(name): [str(a) for a in adapters] for name, adapters in data[10][1].items()},
-                waits=[Wait(w[0], w[1], w[2], place(w[3]), str(w[4])) for w in data[11]],
+                waits=[Wait(w[0], w[1], w[2], place(w[3]), str(w[4]), str(w[5])) for w in data[11]],
                 suppressions={int(line): (None if codes is None else [str(c) for c in codes]) for line, codes in data[12]},
                 pending_suppressions=[dict(entry) for entry in data[13]],
                 file_suppressions=[

@@ -43,7 +43,7 @@ def status_polarity(
         # ``r.status_code in (429, 503) and attempt < limit``: true only on a failure too, while
         # a count allows (not a failure joined with what the answer says, ``and body["reason"]``)
         other = test.right if sides[0] == "bad" else test.left
-        return "bad" if "bad" in sides and None in sides and _counts(other) else None
+        return "bad" if "bad" in sides and None in sides and (_counts(other) or _allows(other)) else None
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
         # ``r.status_code not in RETRY or attempt >= 5``: leave when it worked, or once spent
         sides = (status_polarity(test.left, follow), status_polarity(test.right, follow))
@@ -149,6 +149,14 @@ def _word(node: cst.BaseExpression) -> Optional[str]:
         return value.decode("latin-1").strip().lower() if isinstance(value, bytes) else None
     text = string_of(node)
     return text.strip().lower() if text is not None else None
+
+
+def _allows(test: cst.BaseExpression) -> bool:
+    """``and retry``, ``and self.retry_on_limit``: a count or a switch of the caller's that
+    lets the failure be retried, not something the answer says."""
+    return isinstance(test, cst.Name) or (
+        isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == "self"
+    )
 
 
 def _counts(test: cst.BaseExpression) -> bool:

@@ -268,13 +268,22 @@ def _slept_elsewhere(rec: Recogniser, hidden: List[CallSite], loop: cst.CSTNode)
     name = rec.name(call)
     target = rec.model.resolve(call.node.func, call.scope, call.order)
     positional = [arg for arg in call.node.args if arg.keyword is None and not arg.star]
-    if name is None or not positional or isinstance(target, (FunctionInfo, ClassInfo)):
+    # (or a keyword named for the pause: ``self.throttle(wait=wait)``)
+    handed = positional[:1] or [
+        arg for arg in call.node.args if arg.keyword is not None and _DELAY_KEYWORD.fullmatch(arg.keyword.value)
+    ][:1]
+    if name is None or not handed or isinstance(target, (FunctionInfo, ClassInfo)):
         return None
-    kind, detail = delay_kind(rec, positional[0].value, call.scope, call.order, loop, site=call)
+    kind, detail = delay_kind(rec, handed[0].value, call.scope, call.order, loop, site=call)
     if kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
         return None
-    text = _described(rec, code_of(call.node.func), detail, kind, positional[0], call, loop, rec.server_fallback)
-    return Setting(UNKNOWN, call.node, text, via=name, slept=kind)
+    keyword = handed[0].keyword
+    written = f"{keyword.value}={detail}" if keyword is not None else detail
+    text = _described(rec, code_of(call.node.func), written, kind, handed[0], call, loop, rec.server_fallback)
+    return Setting(UNKNOWN, call.node, text, via=name, slept=kind, slept_as=keyword.value if keyword is not None else "")
+
+
+_DELAY_KEYWORD = re.compile(r"wait|delay|seconds|secs|interval|pause|sleep|backoff|duration", re.I)
 
 
 def _counters(loop: Union[cst.For, cst.While]) -> Set[str]:

@@ -21,6 +21,7 @@ from resilint.libraries.retry_scopes.statements import (
     block,
     blocks,
     branch,
+    child_blocks,
     conditional_exit,
     counter_names,
     has_continue,
@@ -383,9 +384,11 @@ def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tupl
         for node in walk_statements(block(handler.body))
     }
     found = []
-    for stmts in blocks(body):
+    for stmts, after in _blocks_with_continuation(body, ()):
         for index, stmt in enumerate(stmts):
-            following = stmts[index + 1 :]
+            # what the pass runs next: the rest of the block, then of the blocks around it
+            # (``if retry > 0: wait = ...; continue`` nested in a branch, ``return`` after the ``try``)
+            following = [*stmts[index + 1 :], *after]
             if isinstance(stmt, cst.SimpleStatementLine):  # ``assert time.monotonic() < deadline``
                 found.extend(
                     (small.test, id(stmt) in handler_statements, set())
@@ -409,6 +412,22 @@ def _exit_tests(body: Sequence[cst.BaseStatement], flags: Set[str]) -> List[tupl
                     found.append((branch.test, id(stmt) in handler_statements, flipped))
                 branch = branch.orelse
     return found
+
+
+def _blocks_with_continuation(
+    stmts: Sequence[cst.BaseStatement], after: Tuple[cst.BaseStatement, ...],
+) -> Iterator[Tuple[Sequence[cst.BaseStatement], Tuple[cst.BaseStatement, ...]]]:
+    """``blocks``, each with the statements the pass runs once the block ends without a jump."""
+    yield stmts, after
+    for index, stmt in enumerate(stmts):
+        rest = (*stmts[index + 1 :], *after)
+        if isinstance(stmt, (cst.Try, cst.TryStar)) and stmt.orelse is not None:
+            yield from _blocks_with_continuation(block(stmt.body), (*block(stmt.orelse.body), *rest))
+            for child in child_blocks(stmt)[1:]:
+                yield from _blocks_with_continuation(child, rest)
+            continue
+        for child in child_blocks(stmt):
+            yield from _blocks_with_continuation(child, rest)
 
 
 def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str], scope: Optional[Scope], order: int) -> bool:

@@ -1253,13 +1253,13 @@ def _moves_on(
             continue
         for arg in call.node.args:
             if arg.keyword is not None and _SETTINGS.search(arg.keyword.value):
-                continue  # ``timeout=timeout * 2``: the same request, given longer
+                continue  # ``timeout=timeout * 2``: the same request, given longer (or a pause's length)
             if any(isinstance(part, cst.Name) and part.value in changed for part in iter_nodes(arg.value)):
                 return True
     return False
 
 
-_SETTINGS = re.compile(r"timeout|retr|attempt|backoff|delay", re.IGNORECASE)
+_SETTINGS = re.compile(r"timeout|retr|attempt|backoff|delay|wait|sleep|pause", re.IGNORECASE)
 
 
 _REFUSAL_WORDS = re.compile(

@@ -45,8 +45,10 @@ class Setting:
     # An unknown wait that is whatever this function returns (a helper of another module):
     # the project pass judges it from that function's summary.
     via: Optional[str] = None
-    # With ``via``: the kind of the delay handed to that function, which may sleep it.
+    # With ``via``: the kind of the delay handed to that function, which may sleep it, and the
+    # keyword it is handed as ("": the first positional argument).
     slept: str = ""
+    slept_as: str = ""
 
 
 @dataclass(eq=False)

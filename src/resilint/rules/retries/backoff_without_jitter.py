@@ -122,8 +122,10 @@ class BackoffWithoutJitter(ProjectRule):
       `self.cancel_check()`, between the slices, or `while remaining > 0 and not self.closed: time.sleep(0.5);
       remaining -= 0.5`) is the loop's pause. A loop that pauses through a project function which hands its parameter
       unchanged to `time.sleep` (or another library sleep) on some path (`cancellable_sleep(
-      seconds)`, a `self._wait(delay)` method) is judged by what it hands that function, in this
-      module or another. Twisted's sleeps count: `deferLater(reactor, delay)`, and a clock's
+      seconds)`, a `self._wait(delay)` method, by position or by a keyword named for the pause,
+      `self.throttle(wait=wait)` at the top of the loop) is judged by what it hands that function, in this
+      module or another; a failed status tested with what allows the retry (`if r.status_code
+      == 429 and retry:`) goes round as one tested alone. Twisted's sleeps count: `deferLater(reactor, delay)`, and a clock's
       `sleep(seconds)` that waits for a Deferred fired by `reactor.callLater(seconds,
       d.callback)` (no fix is offered for them). A pause in the `try` after its first call out runs after a success
       (pacing pages), and is not the retry's wait; nor is one there under a success check
@@ -1238,6 +1240,23 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a rate limit retried while a count allows, the count tested in the branch (apprise)
+            """
+            import time
+            import requests
+            def send(url, payload, retry=3):
+                while True:
+                    r = requests.post(url, json=payload, timeout=10)
+                    if r.status_code == 429 and retry:
+                        retry -= 1
+                        if retry > 0:
+                            time.sleep(5)
+                            continue
+                    return r.ok
+            """,
+            line=9,
+        ),
         Invalid(
             # the handler goes round before the rate limit is read: each path has its own pause
             """
@@ -2804,7 +2823,8 @@ class BackoffWithoutJitter(ProjectRule):
                     _keyword_countdown(ctx, wait)
                     continue
                 if wait.slept:
-                    if helper.sleeps == 0:
+                    slot = helper.parameters.index(wait.slept_as) - helper.bound if wait.slept_as in helper.parameters else 0
+                    if helper.sleeps == slot and (not wait.slept_as or wait.slept_as in helper.parameters):
                         short = wait.via.rsplit(".", 1)[-1]
                         detail = f"{wait.text} (`{short}` sleeps its argument)"
                         ctx.report(wait.place, _message(wait.library, wait.slept, detail), [(helper.place, f"`{short}` sleeps the delay it is given")])

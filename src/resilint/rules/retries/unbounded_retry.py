@@ -225,6 +225,23 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the branch that goes round tests the count, and what the pass runs after the ``try``
+        # leaves (apprise)
+        """
+        import time
+        import requests
+        def send(url, payload, retry=3):
+            while True:
+                try:
+                    r = requests.post(url, json=payload, timeout=10)
+                    if r.status_code == 429 and retry > 1:
+                        retry -= 1
+                        time.sleep(5)
+                        continue
+                except requests.RequestException:
+                    pass
+                return r.ok
+        """,
         # the handler waits, untimed, for this process's own event: the buffer a writer thread
         # fills (streamlink's filtered stream reader)
         """

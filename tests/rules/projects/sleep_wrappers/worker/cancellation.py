@@ -24,3 +24,14 @@ def cancellable_sleep(seconds):
 
 def log_wait(seconds):
     print(f"waiting {seconds} s")
+
+
+class Throttled:
+    # apprise's ``URLBase.throttle``: a pause given by keyword, slept as it came
+    request_rate = 0
+
+    def throttle(self, last_io=None, wait=None):
+        if wait is not None:
+            time.sleep(wait)
+        elif self.request_rate:
+            time.sleep(self.request_rate)
