@@ -80,6 +80,42 @@ def test_a_url_read_from_a_fixture_that_serves_this_machine_is_the_test_runs_own
     assert [(f["path"], f["line"]) for f in findings] == [("tests/test_pages.py", 28), ("tests/test_pages.py", 32)]
 
 
+def test_the_host_parsed_from_a_conftest_fixture_that_serves_this_machine_is_its_own(tmp_path, cli):
+    write_tree(tmp_path, {
+        "tests/__init__.py": "",
+        "tests/conftest.py": """
+            import os
+
+            import pytest
+
+            @pytest.fixture
+            def base_url():
+                return os.environ.get("APP_BASEURL", "http://localhost:5000")
+
+            @pytest.fixture
+            def partner_url():
+                return "https://partner.example.com"
+        """,
+        "tests/test_raw.py": """
+            import socket
+            from urllib.parse import urlsplit
+
+            def test_folded_header(base_url):
+                url = urlsplit(base_url)
+                sock = socket.create_connection((url.hostname, url.port))
+                sock.sendall(b"POST / HTTP/1.1\\r\\n\\r\\n")
+
+            def test_partner(partner_url):
+                url = urlsplit(partner_url)
+                socket.create_connection((url.hostname, 443))
+        """,
+    })
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    # (OctoPrint's raw-socket test of its own server)
+    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_raw.py", 11)]
+
+
 def test_the_host_of_the_containers_the_test_run_starts_is_this_machines(tmp_path, cli):
     write_tree(tmp_path, {
         "tests/__init__.py": "",

@@ -420,6 +420,10 @@ def _url_head(
                 return _head(made)
         if not isinstance(given, (cst.Name, cst.Attribute)) or model is None:
             break
+        parsed = _parsed_url(model, given, site)
+        if parsed is not None:  # ``urlsplit(base_url).hostname``: the URL it was read from
+            given = parsed
+            continue
         followed = model.followed(given, site.scope, site.order)
         if followed is given and isinstance(given, cst.Attribute):
             followed = _property_returns(model, given, site) or given  # ``server.url``, a property
@@ -427,6 +431,21 @@ def _url_head(
             break
         given = followed
     return given
+
+
+_URL_PARSERS = frozenset({"urllib.parse.urlsplit", "urllib.parse.urlparse"})
+_URL_PARTS = frozenset({"hostname", "netloc"})
+
+
+def _parsed_url(model: SemanticModel, expr: cst.BaseExpression, site: CallSite) -> Optional[cst.BaseExpression]:
+    """For the host of a parsed URL (``url.hostname`` with ``url = urlsplit(base_url)``), the
+    URL it was parsed from."""
+    if not isinstance(expr, cst.Attribute) or expr.attr.value not in _URL_PARTS:
+        return None
+    parsed = model.followed(expr.value, site.scope, site.order)
+    if not isinstance(parsed, cst.Call) or not parsed.args or parsed.args[0].keyword is not None:
+        return None
+    return parsed.args[0].value if model.qualified_name(parsed.func, site.scope, site.order) in _URL_PARSERS else None
 
 
 def _property_returns(model: SemanticModel, expr: cst.Attribute, site: CallSite) -> Optional[cst.BaseExpression]:

@@ -952,8 +952,9 @@ class _ProjectJudge:
                 continue
             tests = self.in_test_code(function.place.path)
             reported: Set[Place] = set()  # one finding per call, as its file reports one
+            near = function.place.path
             for call in function.calls:
-                if call.place in reported or (tests and call.loopback):
+                if call.place in reported or (tests and (call.loopback or self._served_by_conftest(call, near))):
                     continue  # in test code, a host of this machine: the server the test run starts
                 client = call.target if self.spec(call.target) is not None else self.forwarded_client(call, function)
                 spec = self.spec(client)
@@ -994,7 +995,7 @@ class _ProjectJudge:
                 if spec is None or call.arguments is None or answered(call.mocked, spec.library, call.target):
                     continue
                 if call.url_from.startswith(FIXTURE_URL):
-                    if self.graph.conftest_serves(call.url_from[len(FIXTURE_URL):], near):
+                    if self._served_by_conftest(call, near):
                         continue
                 else:
                     maker = self.graph.resolve(call.url_from, near)
@@ -1003,6 +1004,11 @@ class _ProjectJudge:
                 judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
                 if judgement is not None and judgement.code == "RES101":
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)
+
+    def _served_by_conftest(self, call: Call, near: str) -> bool:
+        """The call's URL or host comes from a fixture of a ``conftest.py`` above it that serves
+        this machine (``baseURL`` returning ``"http://localhost:5000"``)."""
+        return call.url_from.startswith(FIXTURE_URL) and self.graph.conftest_serves(call.url_from[len(FIXTURE_URL):], near)
 
     def forwarded_client(self, call: Call, function: FunctionSummary) -> Optional[str]:
         """The library client a project class that only passes its arguments on makes

@@ -301,7 +301,8 @@ class MissingTimeout(ProjectRule):
     default (`urlopen(httpbin + "/robots.txt")`), or
     one of the file or of a `conftest.py` above it that returns or yields a URL of this machine,
     an object made with one (`Servers(base_url=f"http://127.0.0.1:{port}")`), or a plugin's
-    server (`return live_server`); and for Django's `self.live_server_url` in a
+    server (`return live_server`), also as the host parsed out of it (`url = urlsplit(base_url)`,
+    `socket.create_connection((url.hostname, url.port))`); and for Django's `self.live_server_url` in a
     `LiveServerTestCase`; also through a project wrapper that passes the URL on
     (`session.request("get", httpbin.url)` on a `requests.Session` subclass, whose second
     argument is the URL), and for a client made there and kept in a name of one function
