@@ -770,9 +770,22 @@ def _reads_a_stream(rec: Recogniser, stmts: Sequence[cst.BaseStatement], calls: 
     the block opens a connection (a client's request, a websocket) and reads it until it ends,
     so the loop around it connects again after each failure (a reconnect), never leaving on
     success."""
+    return _reads_a_stream_in(rec, stmts, calls, 0)
+
+
+def _reads_a_stream_in(rec: Recogniser, stmts: Sequence[cst.BaseStatement], calls: List[CallSite], depth: int) -> bool:
+    """``_reads_a_stream``, also in a ``with`` nested in another (``async with ClientSession()
+    as session: async with session.ws_connect(url) as ws:``), reading in a method of the file
+    the block calls (``await self.read_messages()``), or in a method of the file the loop
+    calls (``await self.connect_websocket()``), two calls deep at most."""
     by_node = {id(site.node): site for site in calls}
     for stmt in stmts:
-        if not isinstance(stmt, cst.With) or not any(isinstance(inner, (cst.For, cst.While)) for inner in block(stmt.body)):
+        if not isinstance(stmt, cst.With):
+            continue
+        inner = block(stmt.body)
+        if any(isinstance(node, cst.With) for node in inner) and _reads_a_stream_in(rec, inner, calls, depth):
+            return True
+        if not any(isinstance(node, (cst.For, cst.While)) for node in inner) and not _reads_in_method(rec, inner, by_node):
             continue
         for item in stmt.items:
             opened = item.item.expression if isinstance(item.item, cst.Await) else item.item
@@ -780,9 +793,36 @@ def _reads_a_stream(rec: Recogniser, stmts: Sequence[cst.BaseStatement], calls: 
             name = rec.name(site) if site is not None else None
             if name is not None and (name in STREAM_OPENERS or spec_for(name, ()) is not None):
                 return True
-            if _reads_response_lines(item, block(stmt.body)):
+            if _reads_response_lines(item, inner):
                 return True
+    if depth >= 2:
+        return False
+    for function in _methods_called(rec, stmts, by_node):
+        if _reads_a_stream_in(rec, block(function.node.body), rec.model.calls_in(function.scope), depth + 1):
+            return True
     return False
+
+
+def _methods_called(rec: Recogniser, stmts: Sequence[cst.BaseStatement], by_node: Dict[int, CallSite]) -> Iterator[FunctionInfo]:
+    """The functions of the file that the block's statements call as a whole (``await
+    self.read_messages()``)."""
+    for stmt in stmts:
+        for small in small_statements(stmt):
+            value = small.value if isinstance(small, cst.Expr) else None
+            value = value.expression if isinstance(value, cst.Await) else value
+            site = by_node.get(id(value))
+            function = rec.model.resolve(site.node.func, site.scope, site.order) if site is not None else None
+            if isinstance(function, FunctionInfo) and isinstance(function.node, cst.FunctionDef):
+                yield function
+
+
+def _reads_in_method(rec: Recogniser, stmts: Sequence[cst.BaseStatement], by_node: Dict[int, CallSite]) -> bool:
+    """The block calls a function of the file whose body reads in a loop (``async for msg in
+    self.websocket``)."""
+    return any(
+        any(isinstance(node, (cst.For, cst.While)) for node in block(function.node.body))
+        for function in _methods_called(rec, stmts, by_node)
+    )
 
 
 # What reads a streamed response of httpx or requests line by line or chunk by chunk

@@ -89,7 +89,10 @@ class BackoffWithoutJitter(ProjectRule):
       httpx.HTTPError: await asyncio.sleep(5)`) is a retry loop too, though it never leaves on
       success: subscribers that lost the server together reconnect together; also on another
       module's client (`get_client().stream(...)`), whose response it reads as a streamed
-      response (`r.aiter_lines()`, `r.iter_lines()`). A
+      response (`r.aiter_lines()`, `r.iter_lines()`), and on a websocket opened in a `with`
+      nested in another, read in a method of the file, or in a method the loop calls (`while
+      self.live: try: await self.connect()`, `connect` opening `session.ws_connect(url)` and
+      awaiting `self.read_messages()`, which iterates it). A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
       where a wait would only add latency. Nor is a readiness probe (see RES203): a loopback
@@ -1240,6 +1243,36 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a websocket read in methods of the class, connected again after each drop (opsdroid)
+            """
+            import asyncio
+            import aiohttp
+            class Chat:
+                def __init__(self, url):
+                    self.url = url
+                    self.live = True
+                    self.reconnections = 0
+                async def connect(self):
+                    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(sock_connect=5, sock_read=60)) as session:
+                        async with session.ws_connect(self.url) as ws:
+                            self.ws = ws
+                            await self.read_messages()
+                async def read_messages(self):
+                    async for message in self.ws:
+                        if message.type == aiohttp.WSMsgType.CLOSED:
+                            raise ConnectionError("dropped")
+                async def listen(self):
+                    while self.live:
+                        try:
+                            await self.connect()
+                        except ConnectionError:
+                            await asyncio.sleep(2 ** self.reconnections)
+                            self.reconnections += 1
+            """,
+            line=22,
+            message="grows exponentially",
+        ),
         Invalid(
             # a rate limit retried while a count allows, the count tested in the branch (apprise)
             """
