@@ -341,6 +341,38 @@ def test_a_conftest_fixture_takes_back_the_file_findings_on_the_calls_its_double
         assert findings[0]["fix"] is not None
 
 
+def test_a_fixture_a_conftest_hook_adds_to_the_tests_keeps_its_double_on(tmp_path, cli):
+    """FlexGet's ``pytest_runtest_setup`` adds its cassette fixture to every ``online`` test."""
+    write_tree(tmp_path, {
+        "tests/__init__.py": "",
+        "tests/conftest.py": """
+            import pytest
+            from vcr import VCR
+
+            vcr = VCR(cassette_library_dir="tests/cassettes", record_mode="once")
+
+            @pytest.fixture
+            def use_vcr(request):
+                with vcr.use_cassette(path=request.function.__name__) as cassette:
+                    yield cassette
+
+            def pytest_runtest_setup(item):
+                if item.get_closest_marker("online"):
+                    item.fixturenames.append("use_vcr")
+        """,
+        "tests/test_api.py": """
+            import pytest
+            import requests
+
+            @pytest.mark.online
+            def test_banner():
+                assert requests.get("https://thetvdb.com/banners/1.jpg").ok
+        """,
+    })
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    assert json.loads(result.output)["findings"] == []
+
+
 PLUGIN_DOUBLES = {
     "pyproject.toml": """
         [project]

@@ -38,7 +38,29 @@ def _find(model: SemanticModel) -> Fixtures:
                     name = string_of(keywords["name"].value) or name
                 autouse = "autouse" in keywords and is_true(keywords["autouse"].value)
             table.setdefault(name, []).append((function, autouse))
+    for name in _added_by_hooks(model):
+        if name in table:
+            table[name] = [(function, True) for function, _ in table[name]]
     return table
+
+
+# Hooks with which a ``conftest.py`` adds fixtures to the tests it collects.
+_ADDING_HOOKS = frozenset({"pytest_runtest_setup", "pytest_collection_modifyitems", "pytest_itemcollected"})
+
+
+def _added_by_hooks(model: SemanticModel) -> List[str]:
+    """The fixtures a hook of the file adds to tests (``item.fixturenames.append("use_vcr")``,
+    maybe for a marker only): taken as autouse, since which tests get them is the run's to tell."""
+    found = []
+    for function in model.functions:
+        if function.owner is not None or function.name not in _ADDING_HOOKS:
+            continue
+        for site in model.calls_in(function.scope):
+            func = site.node.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in ("append", "insert")
+                    and isinstance(func.value, cst.Attribute) and func.value.attr.value == "fixturenames"):
+                found.extend(name for name in (string_of(arg.value) for arg in site.node.args) if name)
+    return found
 
 
 def pytest_plugins(model: SemanticModel) -> List[str]:

@@ -160,7 +160,9 @@ class ExcessiveTimeout(ProjectRule):
     test, or of a pytest plugin (a module a `pytest_plugins` list names, or one the packaging
     registers as a `pytest11` entry point), that keeps such a double on covers the tests that
     request it, also through a fixture of their own file (`dogshell(capsys, dog)` with `dog`
-    in `conftest.py`), and the `autouse` ones: the project pass sees those, and takes back
+    in `conftest.py`), and the `autouse` ones (also one a hook of that `conftest.py` adds to the
+    tests it runs, `item.fixturenames.append("use_vcr")` in `pytest_runtest_setup`, maybe for
+    a marker only): the project pass sees those, and takes back
     the findings their files made on the calls they answer.
 
     ## Why is this bad?
