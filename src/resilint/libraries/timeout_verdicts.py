@@ -746,11 +746,14 @@ def project_verdicts(ctx: "ProjectContext") -> List[ProjectVerdict]:
     return ctx.derived(key, lambda: _ProjectJudge(ctx.graph, settings, ctx.in_test_code).all(ctx.reports_in))
 
 
-def passed_constant(ctx: "ProjectContext", call: Call, near: str) -> Optional[Tuple[TimeoutValue, str]]:
+def passed_constant(
+    ctx: "ProjectContext", call: Call, near: str, client: str = "",
+) -> Optional[Tuple[TimeoutValue, str]]:
     """The module constant (of any module) a client call passes as its timeout, as a timeout,
-    with its name: ``timeout=settings.STREAM_TIMEOUT``."""
+    with its name: ``timeout=settings.STREAM_TIMEOUT``. ``client``: the library method the
+    call runs, when its target is a project name for it (``HTTPClient.send_request``)."""
     settings: "Settings" = ctx.settings
-    spec = spec_for(call.target, settings.extend_clients)
+    spec = spec_for(client or call.target, settings.extend_clients)
     if spec is None or not spec.keyword:
         return None
     judge = ctx.derived((passed_constant, tuple(settings.extend_clients)), lambda: _ProjectJudge(ctx.graph, settings, ctx.in_test_code))

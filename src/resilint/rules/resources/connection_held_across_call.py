@@ -98,7 +98,10 @@ class ConnectionHeldAcrossCall(ProjectRule):
     The finding is reported at the call inside the scope that leads to the request, once per
     such call; the DB scope and the request are related locations, and the message names the
     call path (`checkout -> charge -> create_payment -> requests.post`) and, when the timeout is
-    known, how long the connection (and the row locks) may be held. Saving, creating or
+    known, how long the connection (and the row locks) may be held (the timeout the request
+    gives, also a constant of another module handed to a project client's method,
+    `HTTPClient.send_request(..., timeout=settings.COMMON_REQUESTS_TIMEOUT)`, over the default
+    that client fills in). Saving, creating or
     deleting a row of a Django model (`Engagement.objects.create(...)`, also after queryset
     steps, `Product.objects.select_for_update().get_or_create(...)`; `engagement.save()`,
     `.delete()`; in the model's own module too) runs the receivers its module connects to that model's `pre_save`/`post_save`
@@ -1048,7 +1051,7 @@ class _Judge:
         names = [(call.target, False)] + self.graph.object_methods(call.target, near)
         for name, sets_timeout in names:
             if sends_request(name, self.extend_clients) and not self._mocked(name, call):
-                if sets_timeout:
+                if sets_timeout and not (call.arguments is not None and "timeout" in call.arguments.keywords):
                     self._filled.add(id(call))  # its own arguments do not say how long it waits
                 return name
         return None
@@ -1136,8 +1139,8 @@ class _Judge:
         """How long ``request`` may wait: from its arguments, or from the constant of another
         module it passes (``timeout=settings.STREAM_TIMEOUT``)."""
         wait = longest_wait(client, request.arguments, self.extend_clients)
-        if wait is None and request.target == client:
-            found = passed_constant(self.ctx, request, request.place.path)
+        if wait is None:
+            found = passed_constant(self.ctx, request, request.place.path, client)
             if found is not None:
                 wait = wait_in_words(found[0], found[1])
         return wait

@@ -1,0 +1,2 @@
+import os
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "app.settings")
