@@ -39,7 +39,7 @@ def raised_errors(model: SemanticModel) -> List[Tuple[FunctionInfo, List[Tuple[s
         exc = site.node.exc
         if function is None or exc is None:
             continue
-        name = model.qualified_name(exc.func if isinstance(exc, cst.Call) else exc, site.scope, site.order)
+        name = model.qualified_name(_raised_class(model, exc, site), site.scope, site.order)
         if not name or name.startswith("builtins."):
             continue
         entry = (name, _how(site, function.node))
@@ -47,6 +47,25 @@ def raised_errors(model: SemanticModel) -> List[Tuple[FunctionInfo, List[Tuple[s
         if entry not in raised:
             raised.append(entry)
     return list(found.values())
+
+
+def _raised_class(model: SemanticModel, exc: cst.BaseExpression, site: RaiseSite) -> cst.BaseExpression:
+    """The class expression a ``raise`` names, through the locals it is kept in: ``err =
+    exception(...)``; ``raise err``, with ``exception = exception or PluginError`` (the class
+    the function falls back to)."""
+    for _ in range(3):
+        if isinstance(exc, cst.Name):
+            followed = model.followed(exc, site.scope, site.order)
+            if isinstance(followed, cst.BooleanOperation) and isinstance(followed.operator, cst.Or):
+                followed = followed.right
+            if followed is exc:
+                break
+            exc = followed
+        elif isinstance(exc, cst.Call):
+            exc = exc.func
+        else:
+            break
+    return exc
 
 
 def _how(site: RaiseSite, function: cst.CSTNode) -> str:

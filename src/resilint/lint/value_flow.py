@@ -772,7 +772,23 @@ class ValueFlow:
                 for method in self.class_attribute(callee.name, "__call__"):
                     if method.kind == "function" and method.function is not None:
                         found.append((method.function, 1))
-        return found
+        return found or self._session_dispatch(call, near)
+
+    def _session_dispatch(self, call: Call, near: str) -> List[Tuple[FunctionSummary, int]]:
+        """``http.post(url, data=...)`` on a ``requests.Session`` subclass of the project that
+        overrides ``request``: requests' verb method calls it with the method first
+        (``request("POST", url, data=...)``), so the call runs the override, given its own
+        arguments after ``self`` and the method."""
+        base, verb = split_last(call.target)
+        if verb not in _SESSION_VERBS or not base:
+            return []
+        return [
+            (method.function, 2)
+            for owner in self.of(base, near)
+            if owner.kind == "instance" and self.library_base(owner.name) in _SESSIONS
+            for method in self._project_attribute(owner.name, "request", 0, special=False)
+            if method.kind == "function" and method.function is not None
+        ]
 
     def _offset(self, call: Call, function: FunctionSummary, near: str) -> int:
         if function.bound == 0:
@@ -795,6 +811,10 @@ def call_at(owner: FunctionSummary, position: str, besides: Optional[Call] = Non
     same file), other than ``besides``."""
     line, column = (int(part) for part in position.split(":"))
     return next((c for c in owner.calls if c.place.line == line and c.place.column == column and c is not besides), None)
+
+
+_SESSION_VERBS = frozenset({"get", "options", "head", "post", "put", "patch", "delete"})
+_SESSIONS = frozenset({"requests.Session", "requests.sessions.Session"})
 
 
 def _own_kwargs(ref: Ref) -> bool:

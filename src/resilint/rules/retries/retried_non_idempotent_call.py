@@ -162,7 +162,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     ServiceUnavailable(e)` under a layer that retries `RequestException`: its exceptions must
     be written in the decorator, not passed to it), or a layer that retries only the project's own errors when no code on the way to
     the POST turns its failure into one of them (`except ClientError: raise TryAgain() from
-    exc`) and neither the function that sends it nor a helper it calls on the response raises
+    exc`, also in the `request` of a `requests.Session` subclass that its `post` runs, and
+    through the local the error is kept in, `err = exception(...)` with `exception = exception
+    or PluginError`; `raise err from error`) and neither the function that sends it nor a helper it calls on the response raises
     one on an answer other than a refusal (`if r.status == 429: raise RateLimited()` is a
     refusal, also from a helper in another module and against a constant named for it,
     `elif r.status_code == RATE_LIMIT_RESPONSE_CODE: raise RateLimitError(r)`, whether the
@@ -1617,6 +1619,17 @@ class RetriedNonIdempotentCall(ProjectRule):
             ctx.report(passed, _missing_key(name, verb, describe(scope)), anchor=site.node)
 
 
+def _converted_on_the_way(judge: "_Judge", layer: Layer, function: FunctionSummary, request: Request) -> bool:
+    """A request its file left alone because the layer retries only project errors, sent
+    through a ``requests.Session`` subclass of another module whose ``request`` turns its
+    failures into one of them (streamlink's ``HTTPSession`` raising ``PluginError``)."""
+    if layer.retries_on != ON_SPECIFIC or not all(judge.graph.class_module(name) is not None for name in layer.exceptions):
+        return False  # (a retry of a library's errors the file judged itself)
+    call = judge.call_at(function, request.place)
+    dispatched = judge.graph.callee(call, function.place.path) if call is not None else None
+    return dispatched is not None and judge.repeats_lost(layer, (function, dispatched))
+
+
 def _failures_reach_the_caller(call: Call, callee: FunctionSummary) -> bool:
     return not call.swallowed
 
@@ -1643,6 +1656,14 @@ def _check_project(ctx: ProjectContext) -> None:
                 continue
             if not (decorated or _pending(request)) or (request.status == PER_CALL and not layer.whole_function):
                 posts.add(request.place)  # unless the retry comes from another module
+                if not _converted_on_the_way(judge, layer, function, request):
+                    continue
+                problem = judge.problem(request, function, ())
+                if problem is not None:
+                    reported.add(request.place)
+                    ctx.report(request.place, _message(f"`{request.name}`", problem, "", layer), [
+                        (layer.place, f"the retry: {layer.description}"),
+                    ])
                 continue
             problem = judge.problem(request, function, ()) if judge.repeats_lost(layer, (function,)) else None
             if problem is not None and judge.never_runs(function, judge.call_at(function, request.place)):
@@ -1666,7 +1687,9 @@ def _check_project(ctx: ProjectContext) -> None:
                 continue
             near = function.place.path
             library_post = judge.library_post(call, near)
-            if library_post is not None and judge.repeats_lost(layer, (function,)):
+            # (a session subclass's ``request`` the verb runs is on the way: ``post`` calls it)
+            dispatched = graph.callee(call, near) if library_post is not None else None
+            if library_post is not None and judge.repeats_lost(layer, (function, dispatched) if dispatched else (function,)):
                 reported.add(call.place)
                 ctx.report(call.place, _message(f"`{_short(call.target)}`", library_post, "", layer), [
                     (layer.place, f"the retry: {layer.description}"),

@@ -1,0 +1,2 @@
+class PluginError(Exception):
+    pass
