@@ -284,7 +284,7 @@ def is_counting(rec: Recogniser, loop: cst.For, scope: Scope, order: int) -> boo
         name = rec.expr_name(iterator.func, scope, order)
         return name in ("builtins.range", "itertools.count", "itertools.repeat", "builtins.enumerate") and (
             name != "builtins.enumerate" or _is_counting_iter(rec, iterator, scope, order)
-        )
+        ) or (name == "builtins.reversed" and _is_counting_iter(rec, iterator, scope, order))  # counting down
     return False
 
 

@@ -1244,6 +1244,24 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # counting down the attempts left (ckan's start-up wait for its database)
+            """
+            from time import sleep
+            import psycopg2
+            RETRIES = 10
+            def connect(dsn):
+                for left in reversed(range(RETRIES)):
+                    try:
+                        return psycopg2.connect(dsn, connect_timeout=5)
+                    except psycopg2.OperationalError:
+                        if not left:
+                            raise
+                        sleep(RETRIES - left)
+            """,
+            line=11,
+            message="grows linearly",
+        ),
+        Invalid(
             # a websocket read in methods of the class, connected again after each drop (opsdroid)
             """
             import asyncio
