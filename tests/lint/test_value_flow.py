@@ -136,3 +136,22 @@ def test_a_value_cut_short_by_depth_is_computed_again_from_the_top(tmp_path, mon
     for depth in (hops, 2, hops):  # the deepest first: its callers' values nest beyond the limit
         held = graph.values.of(f"app.chain.hop{depth}.(session)", near)
         assert [(h.kind, h.name) for h in held] == [("instance", "requests.Session")]
+
+
+def test_a_mapping_of_keywords_that_holds_its_own_name_is_read_once():
+    """``data = dict(apikey=KEY, hash=data)`` on one branch and ``url=data`` on the other: each
+    mapping's entry may be the other mapping; it is kept as a dict, not read again and again
+    (cortex-analyzers' WildFire analyzer ran out of recursion)."""
+    from resilint.lint.checker import check_source
+
+    source = (
+        "import requests\n"
+        "KEY = 'k'\n"
+        "def verdict(kind, data):\n"
+        "    if kind == 'hash':\n"
+        "        data = dict(apikey=KEY, hash=data)\n"
+        "    else:\n"
+        "        data = dict(apikey=KEY, url=data)\n"
+        "    return requests.post('https://wildfire.example.com/verdict', data=data)\n"
+    )
+    assert [(f.code, f.line) for f in check_source(source, ["RES000", "RES101"])] == [("RES101", 8)]

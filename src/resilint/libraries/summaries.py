@@ -483,6 +483,7 @@ class _Values:
         self.locate = locate
         self.top = top
         self.finder = RequestFinder(model)
+        self.in_mapping = False  # reading the entries of a ``dict(...)`` (``keyword_mapping``)
         # integer arguments matter in decorator calls only (``@with_retries(5)``)
         self.decorator_calls = {
             id(d.decorator) for f in model.functions for d in f.decorators if isinstance(d.decorator, cst.Call)
@@ -578,9 +579,13 @@ class _Values:
         if site is None or not call.args or any(arg.keyword is None for arg in call.args):
             return None
         entries: List[Tuple[str, Ref]] = []
-        for arg in call.args:
-            refs = self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
-            entries.append((arg.keyword.value, refs[0] if refs else ("unknown",)))  # type: ignore[union-attr]
+        self.in_mapping = True  # an entry made by ``dict(...)`` in turn is kept as a dict, not read
+        try:
+            for arg in call.args:
+                refs = self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
+                entries.append((arg.keyword.value, refs[0] if refs else ("unknown",)))  # type: ignore[union-attr]
+        finally:
+            self.in_mapping = False
         return ("dict", tuple(entries))
 
     def fallback(self, binding: Binding) -> Optional[Ref]:
@@ -606,7 +611,7 @@ class _Values:
         model = self.model
         if isinstance(value, Instance):
             name = model.type_name(value)
-            if name == "builtins.dict" and isinstance(value.site, cst.Call):
+            if name == "builtins.dict" and isinstance(value.site, cst.Call) and not self.in_mapping:
                 written = self.keyword_mapping(value.site)
                 if written is not None:
                     return written
