@@ -116,6 +116,41 @@ def test_the_host_parsed_from_a_conftest_fixture_that_serves_this_machine_is_its
     assert [(f["path"], f["line"]) for f in findings] == [("tests/test_raw.py", 11)]
 
 
+def test_a_fixture_yielding_a_server_bound_to_this_machine_serves_it(tmp_path, cli):
+    write_tree(tmp_path, {
+        "tests/__init__.py": "",
+        "tests/test_ssl.py": """
+            import http.server
+            import threading
+
+            import pytest
+            import requests
+
+            @pytest.fixture(scope="session")
+            def ssl_server():
+                httpd = http.server.HTTPServer(("localhost", 0), http.server.BaseHTTPRequestHandler)
+                threading.Thread(target=httpd.serve_forever, daemon=True).start()
+                yield httpd
+                httpd.shutdown()
+
+            @pytest.fixture
+            def partner():
+                return http.server.HTTPServer(("partner.example.com", 443), http.server.BaseHTTPRequestHandler)
+
+            def test_disable_ssl(ssl_server):
+                url = f"https://{ssl_server.server_address[0]}:{ssl_server.server_address[1]}"
+                requests.get(url)
+
+            def test_partner(partner):
+                requests.get(f"https://{partner.server_address[0]}/")
+        """,
+    })
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    # (wandb's SSL tests of a server the fixture starts)
+    assert [(f["path"], f["line"]) for f in findings] == [("tests/test_ssl.py", 23)]
+
+
 def test_the_host_of_the_containers_the_test_run_starts_is_this_machines(tmp_path, cli):
     write_tree(tmp_path, {
         "tests/__init__.py": "",

@@ -328,7 +328,8 @@ def _fixture_root(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, 
     ``sd_servers.base_url``): "" when the fixture serves this machine (a plugin's, or one of
     the file), ``FIXTURE_URL`` and its name when the file does not define it; None else."""
     root = expr
-    while isinstance(root, (cst.Attribute, cst.Call)):  # ``httpserver.url_for("/x")``
+    # ``httpserver.url_for("/x")``, ``ssl_server.server_address[0]``
+    while isinstance(root, (cst.Attribute, cst.Call, cst.Subscript)):
         root = root.func if isinstance(root, cst.Call) else root.value
     if not isinstance(root, cst.Name):
         return None
@@ -397,7 +398,8 @@ def _own_url(model: SemanticModel, expr: cst.BaseExpression, scope: Scope) -> bo
     if isinstance(head, cst.Call) and model.qualified_name(head.func, scope, 1 << 62) in FRAMEWORK_URLS:
         return True
     text = _leading_text(head)
-    return text is not None and LOOPBACK_URL.match(text) is not None
+    # (or a host of this machine, as a server is bound to: ``HTTPServer(("localhost", 0), ...)``)
+    return text is not None and (LOOPBACK_URL.match(text) is not None or _LOOPBACK_HOST.match(text) is not None)
 
 
 def _url_head(

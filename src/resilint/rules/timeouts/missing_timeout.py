@@ -300,7 +300,8 @@ class MissingTimeout(ProjectRule):
     containers the test run starts: `f"http://{docker_ip}:{port}"`), also for a client that waits the socket
     default (`urlopen(httpbin + "/robots.txt")`), or
     one of the file or of a `conftest.py` above it that returns or yields a URL of this machine,
-    an object made with one (`Servers(base_url=f"http://127.0.0.1:{port}")`), or a plugin's
+    an object made with one (`Servers(base_url=f"http://127.0.0.1:{port}")`) or with a host of
+    it (`HTTPServer(("localhost", 0), Handler)`, read back as `server.server_address[0]`), or a plugin's
     server (`return live_server`), also as the host parsed out of it (`url = urlsplit(base_url)`,
     `socket.create_connection((url.hostname, url.port))`); and for Django's `self.live_server_url` in a
     `LiveServerTestCase`; also through a project wrapper that passes the URL on
