@@ -26,7 +26,11 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
     "werkzeug.serving.make_server", "werkzeug.serving.run_simple", "http.server.HTTPServer",
     "http.server.ThreadingHTTPServer", "wsgiref.simple_server.make_server", "socketserver.TCPServer",
     "socketserver.ThreadingTCPServer", "aiohttp.web.run_app", "aiohttp.test_utils.TestServer",
+    # a framework's development server, run in a thread (``Thread(target=app.run)``)
+    "flask.Flask.run", "flask.app.Flask.run", "quart.Quart.run",
 })
+# What runs a function it is handed as ``target=`` in the background.
+_RUNS_TARGET: FrozenSet[str] = frozenset({"threading.Thread", "multiprocessing.Process"})
 # A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``;
 # ``0.0.0.0`` as a destination is this host too: a container published on it, gcsfs's tests).
 LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|\[::1\])(?=[:/]|$)", re.I)
@@ -88,10 +92,14 @@ def starts_own_server(model: SemanticModel, scope: Scope) -> bool:
     """Whether the function of ``scope`` makes or starts a server of this process
     (``uvicorn.Server(...)``, ``make_server(...)``), or starts a program in a process of its
     own (``subprocess.Popen([binary])``) that a loopback URL can only be."""
-    return any(
-        model.qualified_name(site.node.func, site.scope, site.order) in STARTS_SERVER | STARTS_PROCESS
-        for site in model.calls_in(scope)
-    )
+    for site in model.calls_in(scope):
+        name = model.qualified_name(site.node.func, site.scope, site.order)
+        if name in STARTS_SERVER or name in STARTS_PROCESS:
+            return True
+        target = next((arg.value for arg in site.node.args if arg.keyword is not None and arg.keyword.value == "target"), None)
+        if name in _RUNS_TARGET and target is not None and model.qualified_name(target, site.scope, site.order) in STARTS_SERVER:
+            return True  # ``Thread(target=self.app.run, kwargs={"port": port}).start()``
+    return False
 
 
 def runs_tests(model: SemanticModel, scope: Scope) -> bool:

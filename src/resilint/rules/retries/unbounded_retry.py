@@ -107,7 +107,7 @@ class UnboundedRetry(Rule):
     an error (a `try` that calls `bind` or `listen`, also by recursion), the start of its own aiohttp site (`TCPSite(...).start()`),
     a readiness probe of a loopback URL (`http://127.0.0.1:{port}/health`, also kept in a local
     or built by a method of the file, `self.url("/ping")`, its answer or its status read) in a function that starts its own server (`uvicorn.Server(...)`,
-    `make_server(...)`) or a program in a process of its own (`subprocess.Popen([binary])`), or
+    `make_server(...)`, a Flask app's `run` handed to a thread, `Thread(target=app.run)`) or a program in a process of its own (`subprocess.Popen([binary])`), or
     in a pytest fixture or test (the server is one the test run starts),
     a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes (also a
     handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`), a
@@ -225,6 +225,25 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a readiness probe of the Flask server the method starts in a thread (wandb's relay)
+        """
+        import threading
+        import flask
+        import requests
+        class Relay:
+            def __init__(self, port):
+                self.port = port
+                self.running = False
+                self.app = flask.Flask(__name__)
+            def start(self):
+                threading.Thread(target=self.app.run, kwargs={"port": self.port}, daemon=True).start()
+                while not self.running:
+                    try:
+                        requests.get(f"http://127.0.0.1:{self.port}/ping/", timeout=1)
+                        self.running = True
+                    except requests.ConnectionError:
+                        continue
+        """,
         # the branch that goes round tests the count, and what the pass runs after the ``try``
         # leaves (apprise)
         """
