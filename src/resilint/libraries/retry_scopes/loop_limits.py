@@ -539,6 +539,9 @@ def helper_reads_bound(rec: Recogniser, call: cst.Call, scope: Scope, order: int
         return False
     body = block(values[0].node.body)
     counters = counter_names(body)
+    # (or it returns what is left of one: ``def time_remaining(): return timeout - elapsed``)
+    if any(mentions_bound(rec, returned, counters, None, order) for returned in values[0].returns):
+        return True
     for stmt in walk_statements(body):
         if isinstance(stmt, (cst.If, cst.While)) and mentions_bound(rec, stmt.test, counters, None, order):
             return True

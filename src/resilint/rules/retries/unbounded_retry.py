@@ -48,7 +48,8 @@ class UnboundedRetry(Rule):
     A loop is bounded when it leaves on an attempt counter (`if attempt >= 5: raise`, also
     `if attempt < 5: continue` before a `raise`, or in an `elif`; a list of delays used up one
     per pass, `delays = delays[1:]` or `delays.pop(0)`, with `if not delays: raise`) or a deadline/elapsed-time check
-    (`if time.monotonic() > deadline: raise`, or `sys.exit(...)`, or a call that always raises,
+    (`if time.monotonic() > deadline: raise`, also through a function of the file that tests
+    one or returns what is left of one, `if time_remaining() <= 0: raise`; or `sys.exit(...)`, or a call that always raises,
     `flask.abort(502)`, `frappe.throw(...)`, `pytest.fail(...)`, or a test's `assert
     time.monotonic() < deadline`), when its condition counts
     (`while count < max_count and not succeeded`), when a `while not done` flag is also set on
@@ -225,6 +226,24 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the deadline is read through a nested helper that returns what is left of it (wandb)
+        """
+        import time
+        import requests
+        def wait_for_health(url, timeout=30):
+            start = time.monotonic()
+            def time_remaining():
+                return timeout - (time.monotonic() - start)
+            while True:
+                try:
+                    if requests.get(url, timeout=max(1, time_remaining())).status_code == 200:
+                        return
+                except requests.ConnectionError:
+                    pass
+                if time_remaining() <= 0:
+                    raise TimeoutError
+                time.sleep(1)
+        """,
         # a readiness probe of the Flask server the method starts in a thread (wandb's relay)
         """
         import threading
