@@ -1296,13 +1296,13 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                         continue  # set again on some path: its value is not this one
                     keywords.append(keyword)  # type: ignore[arg-type]
                     if _recorded(keyword):
-                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
                         values.append(_argument(model, evaluator, function, keyword, element.value, locate))
                 for keyword in sorted(later):
                     keywords.append(keyword)  # given, with a value the summary keeps if it is the one on every path
                     value = set_on_every_path(unpacked, keyword, model, where) if _recorded(keyword) else None
                     if value is not None:
-                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
                         values.append(_argument(model, evaluator, function, keyword, value, locate))
                 continue
             called = called_mapping(arg.value, model, site.scope, site.order) if isinstance(arg.value, cst.Call) else None
@@ -1311,7 +1311,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 for keyword, value in called.items():
                     keywords.append(keyword)
                     if _recorded(keyword):
-                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
                         values.append(_argument(model, evaluator, function, keyword, value, locate))  # type: ignore[arg-type]
                 continue
             keys = local_mapping_keys(unpacked, model, where) if unpacked is not None and where is not None else None
@@ -1334,7 +1334,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
             for keyword, value in filled:
                 if _recorded(keyword):  # a default the function fills in
                     keywords.append(keyword)  # type: ignore[arg-type]
-                    evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                    evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
                     given = _argument(model, evaluator, function, keyword, value, locate)  # type: ignore[arg-type]
                     values.append(replace(given, filled_in=merged == ()))
         elif arg.star == "*":
@@ -1351,7 +1351,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 continue  # ``client_strategy=SYNC``: as if not given
             keywords.append(keyword)
             if _recorded(keyword):
-                evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order)
+                evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
                 values.append(_argument(model, evaluator, function, keyword, arg.value, locate))
     func = site.node.func
     supplied = (

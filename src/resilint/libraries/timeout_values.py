@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple, Union
 import libcst as cst
 
 from resilint.lint.nodes import code_of, is_none, number_of, string_of
-from resilint.lint.semantic import Binding, ClassInfo, Scope, SemanticModel
+from resilint.lint.semantic import Binding, CallSite, ClassInfo, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
 
 _INFINITY_NAMES = frozenset({"math.inf", "numpy.inf", "cmath.inf"})
@@ -70,10 +70,12 @@ TIMEOUT_OBJECTS = frozenset({"aiohttp.ClientTimeout", "httpx.Timeout", "urllib3.
 
 
 class TimeoutEvaluator:
-    def __init__(self, model: SemanticModel, scope: Scope, order: int) -> None:
+    def __init__(self, model: SemanticModel, scope: Scope, order: int, site: Optional[CallSite] = None) -> None:
         self.model = model
         self.scope = scope
         self.order = order
+        # the call the value is given to: a path that cannot reach it is no path of its value
+        self.site = site
 
     def qualified(self, expr: cst.BaseExpression) -> Optional[str]:
         return self.model.qualified_name(expr, self.scope, self.order)
@@ -378,6 +380,8 @@ class TimeoutEvaluator:
         (on that path); two bounded ones, the longer wait (``30 if fast else 60``)."""
         sides = [self.evaluate(expr.body, at_site, depth + 1), self.evaluate(expr.orelse, at_site, depth + 1)]
         for side, holds in zip(sides, ("true", "false")):
+            if side is not None and side.unbounded and self._site_excludes(expr.test, holds == "true"):
+                continue  # ``None if client is not None`` given only where ``client is None``
             if side is not None and side.unbounded:
                 when = f" when `{code_of(expr.test, limit=40)}` is {holds}"
                 phases = tuple(replace(p, unbounded=f"{p.unbounded}{when}") if p.unbounded else p for p in side.phases)
@@ -387,6 +391,22 @@ class TimeoutEvaluator:
             return None
         longest = max(known, key=lambda side: side.largest().seconds)  # type: ignore[union-attr]
         return TimeoutValue(longest.phases, literal=all(side.literal for side in known), scalar=all(side.scalar for side in known))
+
+    def _site_excludes(self, test: cst.BaseExpression, holds: bool) -> bool:
+        """Whether the call the value is given to runs only where ``test`` is not ``holds``: a
+        test of the same name against ``None`` on the way to it says the opposite
+        (``httpx_client if httpx_client is not None else httpx.Client(timeout=t)`` with ``t``
+        None only when ``httpx_client is None`` is false)."""
+        tested = _none_test(test)
+        if tested is None or self.site is None:
+            return False
+        name, none_when_true = tested
+        none_on_path = none_when_true == holds
+        for guard, guard_holds in _guards_at(self.site):
+            other = _none_test(guard)
+            if other is not None and other[0] == name and (other[1] == guard_holds) != none_on_path:
+                return True
+        return False
 
     def _or_else(self, expr: cst.BooleanOperation, at_site: bool, depth: int) -> Optional[TimeoutValue]:
         """``args.timeout or None``: the right side where the left is false (``0``, an option
@@ -596,3 +616,34 @@ def _read_without_default(expr: cst.BaseExpression) -> bool:
         isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("get", "getenv")
         and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star
     )
+
+
+def _none_test(test: cst.BaseExpression) -> Optional[Tuple[str, bool]]:
+    """``x is None`` → (x, True), ``x is not None`` → (x, False); None for any other test."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_none(test.comparisons[0].comparator)):
+        return None
+    operator = test.comparisons[0].operator
+    name = code_of(test.left, limit=None)
+    if isinstance(operator, cst.Is):
+        return name, True
+    if isinstance(operator, cst.IsNot):
+        return name, False
+    return None
+
+
+def _guards_at(site: CallSite) -> List[Tuple[cst.BaseExpression, bool]]:
+    """The tests the call runs under, each with the value it has there: the ``if`` statements
+    around it, and the conditional expressions it is an arm of."""
+    found: List[Tuple[cst.BaseExpression, bool]] = []
+    for statement in site.stack:
+        if isinstance(statement, cst.If):
+            inside = any(node is site.node for node in iter_nodes(statement.body))
+            found.append((statement.test, inside))
+    root = site.stack[-1] if site.stack else None
+    for node in iter_nodes(root) if root is not None else ():
+        if isinstance(node, cst.IfExp):
+            if any(inner is site.node for inner in iter_nodes(node.body)):
+                found.append((node.test, True))
+            elif any(inner is site.node for inner in iter_nodes(node.orelse)):
+                found.append((node.test, False))
+    return found

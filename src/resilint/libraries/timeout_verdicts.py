@@ -135,7 +135,7 @@ def judge(
         spec = _with_socket_default(model, spec, site)
         if spec is None:
             return None  # the function sets a socket default the file cannot read: its value decides
-    evaluator = TimeoutEvaluator(model, site.scope, site.order)
+    evaluator = TimeoutEvaluator(model, site.scope, site.order, site)
     partial = _through_partial(model, site)
     if partial is not None:
         made = model.call_site(partial.call)

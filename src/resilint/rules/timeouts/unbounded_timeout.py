@@ -43,7 +43,9 @@ class UnboundedTimeout(ProjectRule):
     class sets once on `self` and passes as `timeout=self._timeout`; also written as statements: a local set
     to `None` in one arm of an `if`/`elif`/`else` chain, or set to `None` before an `if` that
     may leave it so, `if timeout == 0: timeout = None`) waits forever on that
-    path, and the message says when (or that one of the paths sets it to `None`); a `None`
+    path, and the message says when (or that one of the paths sets it to `None`), unless the
+    call runs only where that path is not taken (`None if client is not None`, given to a
+    client made only in the arm where `client is None`); a `None`
     that every arm of an `if`/`else` replaces, or that `if timeout is None: timeout = 30`
     replaces, is not; for a generic wait it is the program's own choice (no
     deadline unless one is configured) and is not flagged, nor is a call of a project wrapper
@@ -140,6 +142,17 @@ class UnboundedTimeout(ProjectRule):
     message = "unbounded timeout"
     triggers = TRIGGERS
     VALID = [
+        # the None is chosen only when the caller hands its own client, and the client is made
+        # only when it does not (Fern-generated SDK base clients)
+        """
+        import httpx
+        class Base:
+            def __init__(self, *, timeout=None, httpx_client=None):
+                _defaulted_timeout = timeout if timeout is not None else 60 if httpx_client is None else None
+                self._client = (
+                    httpx_client if httpx_client is not None else httpx.Client(timeout=_defaulted_timeout)
+                )
+        """,
         # the method's timeout given by position: the default is not kept
         """
         import requests
