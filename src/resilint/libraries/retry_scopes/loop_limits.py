@@ -150,10 +150,15 @@ def loop_limit(
         if mentions_bound(rec, test, counters | flipped, scope, order)
     ]
     header = f"while {code_of(loop.test)}" if isinstance(loop, cst.While) else f"for ... in {code_of(loop.iter)}"
-    if bounds and all(bounds):
+    if bounds:
         # every bound is tested in a handler: a handler that tests none (in no ``if`` of its
-        # own) goes round forever
-        for handler in going_round:
+        # own) goes round forever; with bounds elsewhere too, so does one that goes straight
+        # round past them (``if longpolling: continue``), when none is tested before its ``try``
+        checked = going_round if all(bounds) else [
+            handler for handler in going_round
+            if _free_continue(handler.body) is not None and not _bounded_before(rec, body, handler, counters, flags, scope, order)
+        ]
+        for handler in checked:
             handler_body = block(handler.body)
             if not any(
                 mentions_bound(rec, test, counters | flipped, scope, order)
@@ -233,6 +238,18 @@ def _nodes_of(body: Sequence[cst.BaseStatement]) -> Iterator[cst.CSTNode]:
 def _unbounded(policy: Policy, message: str) -> None:
     policy.max_attempts, policy.time_limit = None, None
     policy.attempts = Setting("unbounded", None, message)
+
+
+def _bounded_before(
+    rec: Recogniser, body: Sequence[cst.BaseStatement], handler: cst.ExceptHandler, counters: Set[str], flags: Set[str],
+    scope: Scope, order: int,
+) -> bool:
+    """A bound is tested on every pass before the ``try`` of ``handler`` (``if attempts > 5:
+    raise`` at the top of the loop)."""
+    index = next((i for i, stmt in enumerate(body) if any(node is handler for node in walk_statements([stmt]))), None)
+    return index is None or any(
+        mentions_bound(rec, test, counters | flipped, scope, order) for test, _, flipped in _exit_tests(list(body[:index]), flags)
+    )
 
 
 def _uncounted_status(

@@ -1243,6 +1243,28 @@ class UnboundedRetry(Rule):
     ]
     INVALID = [
         Invalid(
+            # the 5xx answers are counted; a timeout of a long poll goes straight round (zulip)
+            """
+            import time
+            import requests
+            def query(session, url, longpolling, failures=0):
+                while True:
+                    try:
+                        res = session.get(url, timeout=90)
+                        if res.status_code >= 500 and failures < 10:
+                            failures += 1
+                            time.sleep(1)
+                            continue
+                    except requests.Timeout:
+                        if longpolling:
+                            continue
+                        raise
+                    return res.json()
+            """,
+            line=4,
+            message="`except requests.Timeout` goes round with no attempt counter or deadline",
+        ),
+        Invalid(
             # the flag the loop waits for is set by unpacking what the call returns (streamlink)
             """
             import requests
