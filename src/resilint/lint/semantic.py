@@ -250,6 +250,11 @@ class RaiseSite:
 
 
 _PROTOCOLS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
+# Django's fields whose value on an instance is a row of another model.
+_RELATED_FIELDS = frozenset({
+    "django.db.models.ForeignKey", "django.db.models.OneToOneField",
+    "django.db.models.fields.related.ForeignKey", "django.db.models.fields.related.OneToOneField",
+})
 
 
 class SemanticModel:
@@ -848,12 +853,34 @@ class SemanticModel:
             if annotated is not None:
                 return (annotated,)
             return (binding.parameter,) if binding.parameter is not None else ()
+        if binding.scope.kind == "class" and isinstance(source, cst.Call):
+            related = self._related_model(source, binding.scope)
+            if related is not None:
+                return (related,)
         # ``with X() as s``: for the clients we model, ``__enter__`` returns the object itself.
         values = self.resolve_all(source, binding.scope, binding.order)
         if values:
             return values
         annotated = self._annotated(binding)
         return (annotated,) if annotated is not None else ()
+
+    def _related_model(self, call: cst.Call, scope: "Scope") -> Optional[Value]:
+        """``workflow_state = models.ForeignKey("WorkflowState", ...)`` in a model's body: what
+        the attribute holds on an instance is an instance of that model (a class, ``"self"``,
+        or a class of the module named as text)."""
+        if self.qualified_name(call.func, scope, 1 << 62) not in _RELATED_FIELDS or not call.args or call.args[0].keyword:
+            return None
+        target = call.args[0].value
+        named = string_of(target)
+        if named is not None:
+            if named == "self" and scope.cls is not None:
+                return Instance(scope.cls)
+            found = self.resolve(cst.Name(named), self.module_scope, 1 << 62) if named.isidentifier() else None
+        else:
+            found = self.resolve(target, scope.parent or scope, 1 << 62)
+        if isinstance(found, ClassInfo):
+            return Instance(found)
+        return Instance(found.name) if isinstance(found, QName) else None
 
     def _element_values(self, expr: cst.BaseExpression, index: int, size: int, scope: "Scope", order: int) -> Values:
         """Element ``index`` of the ``size``-tuples ``expr`` may be: of a tuple written out, or

@@ -24,7 +24,9 @@ class ConnectionHeldAcrossCall(ProjectRule):
 
     ## What it does
     Flags a call made while a database connection is checked out, a transaction is open or
-    rows are locked, when that call — directly, or through project functions in any module —
+    rows are locked, when that call — directly, or through project functions in any module,
+    also methods of a row a Django `ForeignKey` or `OneToOneField` attribute holds
+    (`self.workflow_state.update()` with `workflow_state = models.ForeignKey("WorkflowState", ...)`) —
     makes a request to another service: an HTTP client (requests and the sessions of
     requests-oauthlib and requests-hardened, httpx, aiohttp, urllib3, urllib, httplib2, a
     pycurl `perform()`, slumber resources, zeep clients loading their WSDL), SMTP/FTP/POP/IMAP,
