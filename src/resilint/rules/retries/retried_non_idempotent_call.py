@@ -75,7 +75,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     countdown=2 ** try_count)`; one queued again uncounted reschedules work), a
     worker that puts a failed item back on its queue — directly or through project functions at any depth and in any module (a
     function or a lambda handed to a retry helper, `with_retries(lambda: requests.post(...))`,
-    or to a method of a bound task's `base=` class, `self.handle_api_call(service.update, data)`,
+    a client's own method handed with its keywords, `request_with_retry(session.post, url,
+    json=body)` into a helper that calls `func(*args, **kwargs)` again (reported where it is
+    handed), or to a method of a bound task's `base=` class, `self.handle_api_call(service.update, data)`,
     included), unless they send an `Idempotency-Key` header whose value is created outside the retried
     code. The method, the headers and the key may come from anywhere the project shows: a
     method passed as a string (`client.request("POST", ...)` into `session.request(method, ...)`,
@@ -1644,11 +1646,23 @@ def _check_project(ctx: ProjectContext) -> None:
     for ref in graph.all_layers():
         layer = ref.layer
         function = ref.function
-        if layer.guards_non_idempotent or not ctx.reports_in(function.place.path):
-            continue  # a retry's findings are placed in its own function
-        decorated = (function.name, ref.index) in graph.decorated
+        if layer.guards_non_idempotent:
+            continue
         # outside the ``try`` a loop retries, a lost response leaves the loop: not repeated
         covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes or ref.index in call.answered]
+        # (what callers hand the retry is reported where they hand it)
+        for call in covered:
+            for caller, problem in judge.handed_posts(function, call):
+                if caller.call.place in reported or not ctx.reports_in(caller.function.place.path):
+                    continue
+                reported.add(caller.call.place)
+                ctx.report(caller.call.place, _message(
+                    f"`{problem.detail}` handed to `{_short(function.name)}`", replace(problem, detail=""), "", layer,
+                    where=f"in `{_short(function.name)}`",
+                ), [(layer.place, f"the retry: {layer.description}"), (call.place, "calls what it is handed")])
+        if not ctx.reports_in(function.place.path):
+            continue  # a retry's findings are placed in its own function
+        decorated = (function.name, ref.index) in graph.decorated
         places = {call.place for call in covered}
         posts = set()  # the requests judged here, or by the file itself
         for request in function.requests:
@@ -2216,6 +2230,27 @@ class _Judge:
                 if verb is not None and "headers" not in held.keywords and not self.keyed_session(call, near):
                     return _Problem(verb, "missing", held.name)
         return None
+
+    def handed_posts(self, function: FunctionSummary, call: Call) -> Iterator[Tuple[Caller, _Problem]]:
+        """``request_with_retry(self._client.post, url, json=...)`` into ``def
+        request_with_retry(func, *args, **kwargs)`` whose loop calls ``func(*args, **kwargs)``:
+        each caller that hands the function a library's POST or PATCH and its keywords, none of
+        them headers, with the name of what it hands (``Problem.detail``)."""
+        parameter = own_parameter(function.name, ("ref", call.target))
+        args = call.arguments
+        if parameter is None or args is None or not args.forwards_kwargs:
+            return
+        for caller in self.graph.values.callers(function):
+            given = caller.call.arguments
+            if given is None or given.double_star or "headers" in given.keywords or _passes_token_body(caller.call, {"data", "json"}):
+                continue
+            module = self.graph.module_of(caller.function)
+            for ref in passed_at(caller.call, function, parameter, caller.offset):
+                for held in self.graph.values.ref(ref, module):
+                    verb = METHOD_CALLS.get(normalise(held.name) or "") if held.kind == "object" else None
+                    if verb is not None and not self.keyed_session(replace(caller.call, target=held.name), caller.function.place.path):
+                        yield caller, _Problem(verb, "missing", held.name)
+                        break
 
     def keyed_session(self, call: Call, near: str) -> bool:
         """The call's object is a session whose own headers carry an idempotency key."""
