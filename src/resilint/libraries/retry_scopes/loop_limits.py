@@ -115,7 +115,8 @@ def loop_limit(
             return
     elif not is_true(loop.test) and not (failure_test and not _limits_besides_failure(rec, loop.test, scope, order)):
         others = [part for part in conjuncts(loop.test) if _flag(part) is None]
-        if any(mentions_bound(rec, part, set(), scope, order) for part in others):
+        # (also a collection each pass uses up, ``while not called and stack:`` with ``stack.pop()``)
+        if any(mentions_bound(rec, part, counter_names(body), scope, order) for part in others):
             # ``while tries < 3``, ``while not done and time.time() < end``
             counter = _uncounted_continue(loop.test, body)
             if counter is not None:

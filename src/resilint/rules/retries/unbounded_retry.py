@@ -47,7 +47,8 @@ class UnboundedRetry(Rule):
 
     A loop is bounded when it leaves on an attempt counter (`if attempt >= 5: raise`, also
     `if attempt < 5: continue` before a `raise`, or in an `elif`; a list of delays used up one
-    per pass, `delays = delays[1:]` or `delays.pop(0)`, with `if not delays: raise`) or a deadline/elapsed-time check
+    per pass, `delays = delays[1:]` or `delays.pop(0)`, with `if not delays: raise`, or in the
+    `while` condition, `while not called and stack:` with `stack.pop()`) or a deadline/elapsed-time check
     (`if time.monotonic() > deadline: raise`, also through a function of the file that tests
     one or returns what is left of one, `if time_remaining() <= 0: raise`; or `sys.exit(...)`, or a call that always raises,
     `flask.abort(502)`, `frappe.throw(...)`, `pytest.fail(...)`, or a test's `assert
@@ -226,6 +227,22 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # each pass uses up one more operand of the stack the loop tests (Limnoria's RPN math)
+        """
+        from app.env import SAFE_ENV
+        def apply(name, stack):
+            f = SAFE_ENV[name]
+            arguments = []
+            called = False
+            while not called and stack:
+                arguments.append(stack.pop())
+                try:
+                    stack.append(f(*arguments))
+                    called = True
+                except TypeError:
+                    pass
+            return called
+        """,
         # the deadline is read through a nested helper that returns what is left of it (wandb)
         """
         import time
