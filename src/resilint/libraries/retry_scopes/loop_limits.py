@@ -157,7 +157,8 @@ def loop_limit(
         # round past them (``if longpolling: continue``), when none is tested before its ``try``
         checked = going_round if all(bounds) else [
             handler for handler in going_round
-            if _free_continue(handler.body) is not None and not _bounded_before(rec, body, handler, counters, flags, scope, order)
+            if _free_continue(handler.body) is not None and _catches_lost_calls(handler)
+            and not _bounded_before(rec, body, handler, counters, flags, scope, order)
         ]
         for handler in checked:
             handler_body = block(handler.body)
@@ -239,6 +240,19 @@ def _nodes_of(body: Sequence[cst.BaseStatement]) -> Iterator[cst.CSTNode]:
 def _unbounded(policy: Policy, message: str) -> None:
     policy.max_attempts, policy.time_limit = None, None
     policy.attempts = Setting("unbounded", None, message)
+
+
+# Error classes of a call that got no answer (not a conflict or a refusal, ``WatchError``).
+_LOST_CALL = re.compile(r"timeout|timedout|connection|ssl|network|unavailable|socket", re.I)
+
+
+def _catches_lost_calls(handler: cst.ExceptHandler) -> bool:
+    """The handler catches only errors named for a call that got no answer (``except
+    (requests.Timeout, requests.SSLError)``)."""
+    types = handler.type
+    parts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types] if types is not None else []
+    names = [dotted_name(part) for part in parts]
+    return bool(names) and all(name is not None and _LOST_CALL.search(name.rsplit(".", 1)[-1]) for name in names)
 
 
 def _bounded_before(
@@ -558,7 +572,11 @@ def helper_reads_bound(rec: Recogniser, call: cst.Call, scope: Scope, order: int
     body = block(values[0].node.body)
     counters = counter_names(body)
     # (or it returns what is left of one: ``def time_remaining(): return timeout - elapsed``)
-    if any(mentions_bound(rec, returned, counters, None, order) for returned in values[0].returns):
+    if any(
+        isinstance(returned, cst.BinaryOperation) and isinstance(returned.operator, cst.Subtract)
+        and mentions_bound(rec, returned, counters, None, order)
+        for returned in values[0].returns
+    ):
         return True
     for stmt in walk_statements(body):
         if isinstance(stmt, (cst.If, cst.While)) and mentions_bound(rec, stmt.test, counters, None, order):

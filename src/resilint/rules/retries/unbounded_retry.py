@@ -227,6 +227,26 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # an optimistic lock's conflict goes round at once; the loop's other exits are no retry
+        # of a lost call (dramatiq's redis rate limiter)
+        """
+        import redis
+        def incr(client, key, amount, maximum):
+            with client.pipeline() as pipe:
+                while True:
+                    try:
+                        pipe.watch(key)
+                        value = int(pipe.get(key) or b"0")
+                        value += amount
+                        if value > maximum:
+                            return False
+                        pipe.multi()
+                        pipe.set(key, value)
+                        pipe.execute()
+                        return True
+                    except redis.WatchError:
+                        continue
+        """,
         # each pass uses up one more operand of the stack the loop tests (Limnoria's RPN math)
         """
         from app.env import SAFE_ENV
@@ -1259,6 +1279,29 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the helper's test of the wait holds forever, since the wait is capped at that very
+            # maximum (gspread's ``BackOffHTTPClient.request``)
+            """
+            import time, requests
+            class Client:
+                MAX_BACKOFF = 128
+                backoffs = 0
+                def request(self, url):
+                    def should_retry(code, wait):
+                        return code >= 500 and wait <= self.MAX_BACKOFF
+                    try:
+                        return requests.get(url, timeout=10)
+                    except requests.HTTPError as err:
+                        self.backoffs += 1
+                        wait = min(2 ** self.backoffs, self.MAX_BACKOFF)
+                        if should_retry(err.response.status_code, wait):
+                            time.sleep(wait)
+                            return self.request(url)
+                        raise
+            """,
+            line=15,
+        ),
         Invalid(
             # the 5xx answers are counted; a timeout of a long poll goes straight round (zulip)
             """
