@@ -116,7 +116,7 @@ def loop_limit(
     elif not is_true(loop.test) and not (failure_test and not _limits_besides_failure(rec, loop.test, scope, order)):
         others = [part for part in conjuncts(loop.test) if _flag(part) is None]
         # (also a collection each pass uses up, ``while not called and stack:`` with ``stack.pop()``)
-        if any(mentions_bound(rec, part, counter_names(body), scope, order) for part in others):
+        if any(mentions_bound(rec, part, _used_up(body), scope, order) for part in others):
             # ``while tries < 3``, ``while not done and time.time() < end``
             counter = _uncounted_continue(loop.test, body)
             if counter is not None:
@@ -253,6 +253,16 @@ def _catches_lost_calls(handler: cst.ExceptHandler) -> bool:
     parts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types] if types is not None else []
     names = [dotted_name(part) for part in parts]
     return bool(names) and all(name is not None and _LOST_CALL.search(name.rsplit(".", 1)[-1]) for name in names)
+
+
+def _used_up(body: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The collections the loop takes an item off on its way (``stack.pop()``)."""
+    return {
+        name for node in walk_statements(body) if isinstance(node, cst.SimpleStatementLine)
+        for small in node.body for part in expression_nodes(small)
+        if isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and part.func.attr.value in ("pop", "popleft")
+        for name in (dotted_name(part.func.value),) if name is not None
+    }
 
 
 def _bounded_before(
