@@ -248,6 +248,7 @@ def _handwritten(
     handlers: List[cst.ExceptHandler] = []
     failing_round: List[cst.ExceptHandler] = []  # (also of a ``try`` that has no success exit)
     tries: List[cst.CSTNode] = []
+    streams: List[cst.CSTNode] = []  # the ``try`` statements that open a stream and read it to its end
     for node in walk_statements(body):
         if not isinstance(node, (cst.Try, cst.TryStar)):
             continue
@@ -292,6 +293,8 @@ def _handwritten(
             continue
         handlers.extend(going_round)
         tries.append(node)
+        if _reads_a_stream(rec, block(node.body), within):
+            streams.append(node)
     # a reply compared with a word of success (``if res == "OK": break``) is a failed answer
     # only in a loop that pauses before it asks again; a loop that reads until a line says
     # "OK" reads on, it sends nothing again
@@ -322,7 +325,11 @@ def _handwritten(
             policy.retry_on = Setting(UNKNOWN if UNKNOWN in kinds else ON_SPECIFIC)
         # each goes round only when the error says the server refused the request (a lost
         # response raises something else, which leaves the loop)
-        policy.guards_non_idempotent = all(_round_on_refusal(h) for h in handlers)
+        # a reconnect to a stream opens the stream again: what the code sent while reading it
+        # (a message's handling) is not sent again
+        policy.guards_non_idempotent = all(_round_on_refusal(h) for h in handlers) or (
+            bool(streams) and len(streams) == len(tries)
+        )
     elif asked_again is not None:
         # ``while response.status_code == 429: sleep(1); response = send()``
         policy.retry_on = Setting(ON_STATUS, loop.test)  # type: ignore[union-attr]

@@ -152,7 +152,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     `data="grant_type=client_credentials&..."`, also handed to the
     request through project wrappers, by keyword or by position and through their
     `**kwargs`: `post(TOKEN_URL, body)` into `def post(url, data=None, **kw)`): it mints a
-    token, and sent again mints another. Nor is a POST sent again only after
+    token, and sent again mints another. Nor is a POST made while reading a stream that a loop
+    connects to again after it drops (`while live: try: await self.connect()`, `connect`
+    reading `session.ws_connect(url)` to its end): the reconnect opens the stream again, and
+    what a message made the code send is not sent again. Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
     goes round only on a 429 (or 408, 425, 418) status, also read off the error it catches
     (`except ApiError as e: if e.error_code == 429: sleep(...) else: raise`), or on a 401 (or
@@ -281,6 +284,31 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # a reconnect to a websocket opens the stream again; the POST a message made is not sent
+        # again (opsdroid's Twitch connector)
+        """
+        import asyncio
+        import aiohttp
+        class Chat:
+            def __init__(self, url):
+                self.url = url
+                self.live = True
+            async def connect(self):
+                async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(sock_connect=5, sock_read=60)) as session:
+                    self.session = session
+                    async with session.ws_connect(self.url) as ws:
+                        self.ws = ws
+                        await self.read_messages()
+            async def read_messages(self):
+                async for message in self.ws:
+                    await self.session.post("https://api.example.com/log", json={"text": message.data})
+            async def listen(self):
+                while self.live:
+                    try:
+                        await self.connect()
+                    except ConnectionError:
+                        await asyncio.sleep(5)
+        """,
         # a CORS rule's ``allowed_methods``: no ``Retry`` (minio's example)
         """
         from minio.commonconfig import CORSConfig
