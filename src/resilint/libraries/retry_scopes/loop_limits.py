@@ -19,7 +19,6 @@ from resilint.libraries.retry_scopes.names import CLOCKS, PAUSE_WORD, SLEEPS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
-    blocks,
     branch,
     child_blocks,
     conditional_exit,
@@ -27,6 +26,7 @@ from resilint.libraries.retry_scopes.statements import (
     has_continue,
     leaves,
     unconditional_names,
+    used_up,
     walk_statements,
 )
 from resilint.lint.nodes import code_of, dotted_name, expression_nodes, is_none, is_true, number_of
@@ -116,7 +116,7 @@ def loop_limit(
     elif not is_true(loop.test) and not (failure_test and not _limits_besides_failure(rec, loop.test, scope, order)):
         others = [part for part in conjuncts(loop.test) if _flag(part) is None]
         # (also a collection each pass uses up, ``while not called and stack:`` with ``stack.pop()``)
-        if any(mentions_bound(rec, part, _used_up(body), scope, order) for part in others):
+        if any(mentions_bound(rec, part, used_up(body), scope, order) for part in others):
             # ``while tries < 3``, ``while not done and time.time() < end``
             counter = _uncounted_continue(loop.test, body)
             if counter is not None:
@@ -255,16 +255,6 @@ def _catches_lost_calls(handler: cst.ExceptHandler) -> bool:
     return bool(names) and all(name is not None and _LOST_CALL.search(name.rsplit(".", 1)[-1]) for name in names)
 
 
-def _used_up(body: Sequence[cst.BaseStatement]) -> Set[str]:
-    """The collections the loop takes an item off on its way (``stack.pop()``)."""
-    return {
-        name for node in walk_statements(body) if isinstance(node, cst.SimpleStatementLine)
-        for small in node.body for part in expression_nodes(small)
-        if isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and part.func.attr.value in ("pop", "popleft")
-        for name in (dotted_name(part.func.value),) if name is not None
-    }
-
-
 def _bounded_before(
     rec: Recogniser, body: Sequence[cst.BaseStatement], handler: cst.ExceptHandler, counters: Set[str], flags: Set[str],
     scope: Scope, order: int,
@@ -294,7 +284,7 @@ def _uncounted_status(
             for node in _nodes_of(stmts)
         )
 
-    for node, earlier, before in _status_branches(body, (), ()):
+    for node, earlier, before in _status_branches(body, ()):
         polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
         failed = block(node.body) if polarity == "bad" else branch(node.orelse) if polarity == "good" else ()
         if not failed or isinstance(node.orelse, cst.If) and polarity == "good" or not has_continue(failed):
@@ -310,7 +300,7 @@ def _uncounted_status(
 
 
 def _status_branches(
-    stmts: Sequence[cst.BaseStatement], earlier: Tuple[cst.BaseExpression, ...], before: Tuple[cst.BaseStatement, ...],
+    stmts: Sequence[cst.BaseStatement], before: Tuple[cst.BaseStatement, ...],
 ) -> Iterator[Tuple[cst.If, Tuple[cst.BaseExpression, ...], Tuple[cst.BaseStatement, ...]]]:
     """Each ``if`` on the loop's straight path (in the ``try``, its ``else:``, a ``with``, an
     ``elif`` chain) with the tests of the chain's earlier branches that leave the loop when
@@ -327,11 +317,11 @@ def _status_branches(
                 current = current.orelse
         elif isinstance(stmt, (cst.Try, cst.TryStar)):
             tried = block(stmt.body)
-            yield from _status_branches(tried, earlier, prior)
+            yield from _status_branches(tried, prior)
             if stmt.orelse is not None:
-                yield from _status_branches(block(stmt.orelse.body), earlier, (*prior, *tried))
+                yield from _status_branches(block(stmt.orelse.body), (*prior, *tried))
         elif isinstance(stmt, cst.With):
-            yield from _status_branches(block(stmt.body), earlier, prior)
+            yield from _status_branches(block(stmt.body), prior)
 
 
 def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStatement]) -> Optional[str]:

@@ -229,6 +229,13 @@ def counter_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
             elif (text and isinstance(value, cst.Subscript) and dotted_name(value.value) == text
                   and any(isinstance(e.slice, cst.Slice) for e in value.slice)):
                 names.add(text)
+    return names | used_up(stmts)
+
+
+def used_up(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The collections the block takes an item off (``delays.pop(0)``, ``stack.pop()``)."""
+    names: Set[str] = set()
+    for node in walk_statements(stmts):
         for small in small_statements(node) if isinstance(node, cst.SimpleStatementLine) else ():
             for part in expression_nodes(small):
                 if (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute)
