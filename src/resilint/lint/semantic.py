@@ -250,6 +250,15 @@ class RaiseSite:
 
 
 _PROTOCOLS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
+def _tuple_element(written: cst.BaseExpression, index: int, size: int) -> Optional[cst.BaseExpression]:
+    """Element ``index`` of a tuple or list of ``size`` elements written out, without ``*``."""
+    if not isinstance(written, (cst.Tuple, cst.List)) or len(written.elements) != size or any(
+        isinstance(e, cst.StarredElement) for e in written.elements
+    ):
+        return None
+    return written.elements[index].value
+
+
 # Django's fields whose value on an instance is a row of another model.
 _RELATED_FIELDS = frozenset({
     "django.db.models.ForeignKey", "django.db.models.OneToOneField",
@@ -507,11 +516,8 @@ class SemanticModel:
             expr, scope, order = function.returns[0], function.scope, 1 << 62
         else:
             scope, order = binding.scope, binding.order
-        if not isinstance(expr, (cst.Tuple, cst.List)) or len(expr.elements) != size or any(
-            isinstance(e, cst.StarredElement) for e in expr.elements
-        ):
-            return None
-        return expr.elements[index].value, scope, order
+        element = _tuple_element(expr, index, size)
+        return (element, scope, order) if element is not None else None
 
     def followed(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
         """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself."""
@@ -896,11 +902,10 @@ class SemanticModel:
             return ()
         found: List[Value] = []
         for written, where, at in tuples:
-            if not isinstance(written, (cst.Tuple, cst.List)) or len(written.elements) != size or any(
-                isinstance(e, cst.StarredElement) for e in written.elements
-            ):
+            element = _tuple_element(written, index, size)
+            if element is None:
                 continue  # ``return None`` on a path that fails, say: nothing to unpack there
-            found.extend(self.resolve_all(written.elements[index].value, where, at))
+            found.extend(self.resolve_all(element, where, at))
         return _distinct(found)
 
     @staticmethod

@@ -208,7 +208,7 @@ def self_retry(rec: Recogniser, function: FunctionInfo) -> None:
                 _limits(rec, policy, decorator_keywords, True, call.scope, call.order)
         elif _hands_over(rec, call, self_name):
             policy = Policy("celery", "task-retry", call.node, scope=call.scope, order=call.order)
-            _limits(rec, policy, decorator_keywords, False, call.scope, call.order, _handed_limit(rec, call, decorator_keywords))
+            _limits(rec, policy, decorator_keywords, False, call.scope, call.order, _handed_limit(rec, call, decorator_keywords, self_name))
             policy.wait = Setting(UNKNOWN)  # the helper's, judged where it is written
         else:
             continue
@@ -335,13 +335,15 @@ def _retry_kwargs_limit(call: cst.Call, task: str, decorator_keywords: Dict[str,
     return cst.Arg(limit, keyword=cst.Name("max_retries")) if limit is not None else None
 
 
-def _handed_limit(rec: Recogniser, call: CallSite, decorator_keywords: Dict[str, cst.Arg]) -> Optional[cst.Arg]:
+def _handed_limit(
+    rec: Recogniser, call: CallSite, decorator_keywords: Dict[str, cst.Arg], self_name: str,
+) -> Optional[cst.Arg]:
     """The limit the helper the task is handed to retries it with, when it unpacks the task's
     ``retry_kwargs`` (saleor's ``handle_webhook_retry(self, ...)``)."""
     callee = rec.model.resolve(call.node.func, call.scope, call.order)
     if not isinstance(callee, FunctionInfo) or not isinstance(callee.node, cst.FunctionDef):
         return None
-    position = next((i for i, a in enumerate(call.node.args) if isinstance(a.value, cst.Name) and a.value.value in ("self",)), None)
+    position = next((i for i, a in enumerate(call.node.args) if isinstance(a.value, cst.Name) and a.value.value == self_name), None)
     params = [*callee.node.params.posonly_params, *callee.node.params.params]
     if position is None or position >= len(params):
         return None
