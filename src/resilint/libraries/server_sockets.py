@@ -201,7 +201,7 @@ def _handed_heads(model: SemanticModel, given: cst.BaseExpression, site: CallSit
     if function is None or function.name.startswith("test") or _is_fixture(model, function):
         return None
     callers = model.calls_of(function)
-    default = _default_of(function, given.value)
+    default = function.default_of(given.value)
     heads = []
     for caller in callers:
         argument = argument_for(caller.node, function, given.value)
@@ -212,16 +212,6 @@ def _handed_heads(model: SemanticModel, given: cst.BaseExpression, site: CallSit
             return None
         heads.append(head)
     return heads or None
-
-
-def _default_of(function: FunctionInfo, parameter: str) -> Optional[cst.BaseExpression]:
-    """The default the function's definition gives ``parameter``, if any."""
-    node = function.node
-    if not isinstance(node, cst.FunctionDef):
-        return None
-    params = node.params
-    return next((p.default for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-                 if p.name.value == parameter and p.default is not None), None)
 
 
 # The methods of a client object that send a request to the URL they are given.

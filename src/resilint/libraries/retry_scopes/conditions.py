@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Opti
 
 import libcst as cst
 
+from resilint.libraries.retry_scopes.statements import block
 from resilint.lint.nodes import dotted_name, expression_nodes, keyword_args, number_of, string_of
 from resilint.lint.semantic import FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
@@ -432,6 +433,20 @@ def compared_sides(test: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
         if isinstance(node, cst.Comparison):
             yield node.left
             yield from (c.comparator for c in node.comparisons)
+
+
+def failed_branch(
+    node: cst.If, follow: Optional[Callable[[cst.BaseExpression], cst.BaseExpression]] = None,
+) -> Sequence[cst.BaseStatement]:
+    """What an ``if`` on an HTTP status runs when the status failed: its body for a failure
+    test (``if r.status_code == 429:``), its ``else:`` for a success test (not an ``elif``,
+    which tests on); nothing for any other ``if``."""
+    polarity = status_polarity(node.test, follow)
+    if polarity == "bad":
+        return block(node.body)
+    if polarity == "good" and isinstance(node.orelse, cst.Else):
+        return block(node.orelse.body)
+    return ()
 
 
 def tests_failed_state(test: cst.BaseExpression) -> bool:

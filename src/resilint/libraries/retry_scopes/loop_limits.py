@@ -14,12 +14,11 @@ from resilint.libraries.clients import TIMEOUT_KEYWORDS
 from resilint.libraries.timeout_values import TimeoutEvaluator
 from resilint.libraries.retry_scopes.loop_counts import counted_attempts
 from resilint.libraries.retry_scopes.model import UNKNOWN, Policy, Setting
-from resilint.libraries.retry_scopes.conditions import status_polarity
+from resilint.libraries.retry_scopes.conditions import failed_branch
 from resilint.libraries.retry_scopes.names import CLOCKS, PAUSE_WORD, SLEEPS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
-    branch,
     child_blocks,
     conditional_exit,
     counter_names,
@@ -285,9 +284,8 @@ def _uncounted_status(
         )
 
     for node, earlier, before in _status_branches(body, ()):
-        polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
-        failed = block(node.body) if polarity == "bad" else branch(node.orelse) if polarity == "good" else ()
-        if not failed or isinstance(node.orelse, cst.If) and polarity == "good" or not has_continue(failed):
+        failed = failed_branch(node, lambda expr: rec.follow(expr, scope, order))
+        if not has_continue(failed):
             continue
         if not pauses(failed) or bounded(node.test) or any(bounded(test) for test in earlier):
             continue

@@ -11,7 +11,7 @@ import libcst as cst
 from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import (
-    compared_sides, compared_texts, outcome_polarity, polls_state, raised_on_polled_state, refused_request,
+    compared_sides, compared_texts, failed_branch, outcome_polarity, polls_state, raised_on_polled_state, refused_request,
     status_membership, status_polarity, statuses_going_round,
 )
 from resilint.libraries.retry_scopes.delays import loop_wait
@@ -451,9 +451,8 @@ def _failed_status_rounds(rec: Recogniser, body: Sequence[cst.BaseStatement], sc
     for node in walk_statements(body):
         if not isinstance(node, cst.If):
             continue
-        polarity = status_polarity(node.test, lambda expr: rec.follow(expr, scope, order))
-        failed = block(node.body) if polarity == "bad" else branch(node.orelse) if polarity == "good" else ()
-        if failed and not (polarity == "good" and isinstance(node.orelse, cst.If)) and has_continue(failed):
+        failed = failed_branch(node, lambda expr: rec.follow(expr, scope, order))
+        if has_continue(failed):
             for stmt in failed:
                 yield from iter_nodes(stmt)
 
