@@ -151,15 +151,19 @@ def class_supplies_timeout(cls: ClassInfo, model: SemanticModel) -> bool:
     """A session subclass whose ``request``/``send`` (or a verb method) fills in a timeout.
     Once per class and file: every instance of a project class the summary records asks it,
     and the answer reads the bodies of the class's methods and of its bases'."""
-    return model.derived((class_supplies_timeout, id(cls)), lambda: _class_sets_timeout(cls, model, _SESSION_METHODS))
+    adapters = timeout_adapters_elsewhere(cls, model)
+    return adapters is None or bool(adapters)  # (an adapter of another module may: the file cannot tell)
 
 
 def timeout_adapters_elsewhere(cls: ClassInfo, model: SemanticModel) -> Optional[List[str]]:
-    """For the module's summary: None when the class fills in a timeout as far as its file
-    tells, else the adapter classes of other modules of the project it mounts on itself,
-    whose ``send`` decides (``self.mount("https://", RateLimitAdapter())``)."""
-    deferred: List[str] = []
-    return None if _class_sets_timeout(cls, model, _SESSION_METHODS, deferred=deferred) else deferred
+    """None when the class fills in a timeout as far as its file tells, else the adapter
+    classes of other modules of the project it mounts on itself, whose ``send`` decides
+    (``self.mount("https://", RateLimitAdapter())``): the project pass reads them."""
+    def read() -> Optional[List[str]]:
+        deferred: List[str] = []
+        return None if _class_sets_timeout(cls, model, _SESSION_METHODS, deferred=deferred) else deferred
+
+    return model.derived((timeout_adapters_elsewhere, id(cls)), read)
 
 
 def writes_timeout_key(model: SemanticModel, function: FunctionInfo) -> bool:
