@@ -7,10 +7,11 @@
    (unless ``--no-warm``).
 2. Starts ``resilint server`` in PROJECT, opens the file (default: the project's largest module
    that imports other project modules), and times start-up to its first diagnostics.
-3. Makes ``--edits`` one-line edits of two kinds, each taken back by the next: a comment
+3. Makes ``--edits`` one-line edits of three kinds, each taken back by the next: a comment
    appended to a line (the file's summary stays as it was: the project pass is not run again),
-   and a new line (every place below it moves: the project pass runs). Each is timed from
-   ``didChange`` to the diagnostics of that version; the server's debounce counts.
+   a blank line (every place below it moves: the last pass's findings move with them) and a
+   call added (``print(len(__name__))``: the summary changes and the project pass runs). Each
+   is timed from ``didChange`` to the diagnostics of that version; the server's debounce counts.
 4. Prints the median and 95th percentile of those, and the server's resident memory (its own
    and its peak, from /proc) — the targets are 150 ms, 400 ms, 400 MB and 2 s.
 
@@ -112,7 +113,8 @@ async def _bench(root: Path, target: Path, edits: int) -> None:
     # A line of code near the middle of the file, not inside a string: the one after a ``def``.
     candidates = [i + 1 for i, line in enumerate(lines[:-1]) if line.lstrip().startswith("def ") and lines[i + 1].strip()]
     line = candidates[len(candidates) // 2] if candidates else len(lines) // 2
-    timings: Dict[str, List[float]] = {"comment": [], "new line": []}
+    timings: Dict[str, List[float]] = {"comment": [], "blank line": [], "call added": []}
+    indent = lines[line][: len(lines[line]) - len(lines[line].lstrip())]
     version = 1
     for kind in timings:
         for number in range(edits):
@@ -121,8 +123,10 @@ async def _bench(root: Path, target: Path, edits: int) -> None:
             if number % 2 == 0:  # every other edit takes the previous one back
                 if kind == "comment":
                     edited[line] = edited[line] + f"  # edit {version}"  # no summary changes
+                elif kind == "blank line":
+                    edited.insert(line, "")  # every place below it moves
                 else:
-                    edited.insert(line, "")  # every place below it moves: the project pass runs
+                    edited.insert(line, f"{indent}print(len(__name__))")  # a call: the summary changes
             new_text = "\n".join(edited)
             sent = time.perf_counter()
             client.text_document_did_change(

@@ -293,9 +293,11 @@ def test_a_damaged_summary_line_costs_only_its_file(tmp_path):
     key = wrap.split("\t")[0]
     with open(cache.summaries_path, "w", encoding="utf-8") as handle:
         handle.write("\n".join([header, *(f"{key}\t[2, {{not json" if line == wrap else line for line in lines)]) + "\n")
-    (tmp_path / "src" / "pkg" / "caller.py").write_text("from pkg.wrap import fetch\n\n\nfetch('u')\n")
+    # a call added (a line that only moves the others would move the last pass's findings)
+    (tmp_path / "src" / "pkg" / "caller.py").write_text("from pkg.wrap import fetch\n\n\nfetch('u')\nfetch('v', timeout=5)\n")
     second, cache = check(tmp_path)
-    assert [(f.code, f.line) for f in second.findings] == [("RES102", 4)]  # wrap.py's summary was made again
+    # wrap.py's summary was made again
+    assert [(f.code, f.line) for f in second.findings] == [("RES102", 4), ("RES103", 5)]
     with open(cache.summaries_path, encoding="utf-8") as handle:
         kept = handle.read().splitlines()[1:]
     assert init in kept

@@ -607,6 +607,31 @@ def test_an_edit_that_leaves_every_summary_as_it_was_reuses_the_project_pass(cli
     assert changed == _findings(cli, tmp_path, "--no-cache", "app")
 
 
+def test_an_edit_that_only_moves_lines_moves_the_project_pass_findings(cli, tmp_path, monkeypatch):
+    write_tree(tmp_path, THREE_LAYERS)
+    from resilint.lint.checker import Checker
+
+    first = _findings(cli, tmp_path, "app")
+    assert [(f["path"], f["line"]) for f in first] == [("app/client.py", 8), ("app/jobs.py", 6)]
+    assert "(app/jobs.py:4) x a hand-written retry loop 3 attempts (app/client.py:6)" in first[1]["message"]
+    passes = []
+    real_pass = Checker.project_findings
+    monkeypatch.setattr(Checker, "project_findings", lambda self, *a, **k: passes.append(1) or real_pass(self, *a, **k))
+    jobs, client = tmp_path / "app/jobs.py", tmp_path / "app/client.py"
+    # lines added between the decorator and the finding, and above the inner layer its message names
+    jobs.write_text(jobs.read_text().replace("def sync", "# the nightly sync\n\ndef sync"))
+    client.write_text("\n\n\n" + client.read_text())
+    moved = _findings(cli, tmp_path, "app")
+    assert passes == []
+    assert moved == _findings(cli, tmp_path, "--no-cache", "app")
+    assert [(f["path"], f["line"]) for f in moved] == [("app/client.py", 11), ("app/jobs.py", 8)]
+    assert "(app/jobs.py:4) x a hand-written retry loop 3 attempts (app/client.py:9)" in moved[1]["message"]
+    # a column that moves is a change: the pass runs
+    jobs.write_text(jobs.read_text().replace("return get_it(url)", "return  get_it(url)"))
+    assert _findings(cli, tmp_path, "app") == _findings(cli, tmp_path, "--no-cache", "app")
+    assert passes != []
+
+
 def test_a_relative_re_export_in_a_sub_package_init_is_followed(cli, tmp_path):
     write_tree(tmp_path, {
         "pkg/__init__.py": "",

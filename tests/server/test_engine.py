@@ -81,3 +81,36 @@ def test_a_buffer_that_differs_from_the_file_is_analysed(tmp_path, monkeypatch, 
     unsaved = (root / VIEWS).read_bytes().replace(b'requests.get("https://a.example")', b'requests.get("https://a.example", timeout=5)')
     assert [code for code, *_ in _seen(project.check({VIEWS: unsaved})[VIEWS])] == ["RES103", "RES102"]
     assert analysed == [VIEWS]
+
+
+def _counting_passes(project: Project) -> List[int]:
+    """One entry per project pass the project's checker runs from now on (it still runs them)."""
+    passes: List[int] = []
+    project_findings = project.checker.project_findings
+
+    def counted(summaries, reported_paths=None):
+        passes.append(1)
+        return project_findings(summaries, reported_paths)
+
+    project.checker.project_findings = counted  # type: ignore[method-assign]
+    return passes
+
+
+def test_an_edit_that_only_moves_lines_moves_the_last_project_pass_findings(tmp_path, monkeypatch, cli):
+    root = write_tree(tmp_path / "project", PROJECT)
+    monkeypatch.setenv("RESILINT_CACHE_DIR", str(tmp_path / "cache"))
+    assert cli(["check", "--exit-zero", "."], root).exit_code == 0  # the modules the document calls into: cached
+    project = _project(root)
+    data = (root / VIEWS).read_bytes()
+    assert [(code, line) for code, line, *_ in _seen(project.check({VIEWS: data})[VIEWS])] == [("RES101", 7), ("RES102", 8)]
+    passes = _counting_passes(project)
+    moved = b"# views\n\n" + data.replace(b"def load():", b"\ndef load():")
+    seen = _seen(project.check({VIEWS: moved})[VIEWS])
+    assert passes == []
+    assert [(code, line) for code, line, *_ in seen] == [("RES101", 10), ("RES102", 11)]
+    assert seen == _seen(_project(root).check({VIEWS: moved})[VIEWS])  # as a pass over the edited text gives
+    called = moved.replace(b"    return fetch(", b"    fetch('https://c.example')\n    return fetch(")
+    assert [(code, line) for code, line, *_ in _seen(project.check({VIEWS: called})[VIEWS])] == [
+        ("RES101", 10), ("RES102", 11), ("RES102", 12),
+    ]
+    assert passes == [1]

@@ -39,6 +39,7 @@ from resilint import __version__
 from resilint.lint.modules import module_names
 from resilint.lint.config import Settings
 from resilint.lint.finding import Edit, Finding, Fix, Related, Withdrawn
+from resilint.lint.line_shift import MovedLines, line_shape, moved_lines, with_moved_lines
 from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
@@ -302,8 +303,9 @@ class ResultCache:
         """The project pass's findings of the last run, and the file findings it took back, if
         it checked the same files with the same keys and every other file it read (``path →
         key``) is ``unchanged``; a checked file whose key changed but whose summary did not (a
-        comment, a string the summary does not keep) counts as the same, and its path is added
-        to ``changed``."""
+        comment, a string the summary does not keep) counts as the same, and so does one whose
+        summary only moved lines (a blank line added above some code), with the findings moved
+        as it moved (``lint/line_shift.py``): its path is added to ``changed``."""
         stored = self._project
         try:
             if not isinstance(stored, dict) or not isinstance(stored.get("checked"), dict):
@@ -312,27 +314,48 @@ class ResultCache:
             if set(before) != set(checked):
                 return None
             differ = [path for path, key in checked.items() if before[path] != key]
-            if any(not self._same_summary(before[path], checked[path]) for path in differ):
-                return None
+            moves: Dict[str, MovedLines] = {}
+            for path in differ:
+                lines = self._moved_lines(before[path], checked[path])
+                if lines is None:
+                    return None
+                moves[path] = lines
             read = stored["read"]
             if not isinstance(read, dict) or not all(unchanged(path, key) for path, key in read.items()):
                 return None
-            findings = [_finding_from_cache(item) for item in stored["findings"]]
-            withdrawn = [Withdrawn(*item) for item in stored["withdrawn"]]
+            moved = with_moved_lines(
+                [_finding_from_cache(item) for item in stored["findings"]], [Withdrawn(*item) for item in stored["withdrawn"]],
+                moves,
+            )
         except (KeyError, TypeError, ValueError):
             return None
+        if moved is None:
+            return None
+        findings, withdrawn = moved
         self._fresh_project = stored
         if changed is not None:
             changed.update(differ)
         return findings, withdrawn
 
-    def _same_summary(self, before: str, now: str) -> bool:
-        """Whether the summaries stored under two keys are the same, as stored (no decoding)."""
+    def _moved_lines(self, before: str, now: str) -> Optional[MovedLines]:
+        """How the lines of the summary stored under ``before`` moved in the one under ``now``
+        (``lint/line_shift.py``): nothing when they are the same as stored (no decoding), None
+        when they differ in more than lines."""
         if self._summaries is None:
             self._summaries = _load_lines(self.summaries_path)
         old = self._fresh_summaries.get(before) or self._summaries.get(before)
         new = self._fresh_summaries.get(now) or self._summaries.get(now)
-        return old is not None and old == new
+        if old is None or new is None:
+            return None
+        if old == new:
+            return MovedLines({})
+        try:
+            shapes = [ModuleSummary.from_json(json.loads(stored)) for stored in (old, new)]
+        except (ValueError, RecursionError):
+            return None
+        if shapes[0] is None or shapes[1] is None:
+            return None
+        return moved_lines(line_shape(shapes[0]), line_shape(shapes[1]))
 
     def project_read(self) -> Optional[Dict[str, str]]:
         """The files (``path → key``) besides the checked ones that the last project pass read."""

@@ -135,8 +135,9 @@ def _project_findings(
             return keyed is not None and keyed[0] == key
 
         # A file edited where its summary does not change (a comment, a docstring, a blank
-        # line at its end) leaves the project pass's findings as they were: only their text of
-        # the line, read from the file, may differ.
+        # line at its end) leaves the project pass's findings as they were, and one where it
+        # only moves lines moves them: only their text of the line, read from the file, may
+        # differ.
         edited: Set[str] = set()
         stored = cache.project_findings(checked, unchanged, edited)
         if stored is not None and edited:

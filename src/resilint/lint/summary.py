@@ -559,15 +559,25 @@ class ModuleSummary:
                     return line
         return None
 
-    def to_json(self) -> List[Any]:
+    def to_json(self, lines: Optional[List[int]] = None) -> List[Any]:
         """Plain data for the cache, positional (a list per object, in field order) and without
         the file's path in every place: the cached summaries of a project are read whole each
-        time a file changes, and this form decodes several times faster than field names."""
+        time a file changes, and this form decodes several times faster than field names.
+
+        ``lines``: the line numbers of places and suppressions are appended to it, in order,
+        and written as 0 (``lint/line_shift.py``; "line:column" strings are its to find)."""
         path = self.path
 
+        def line(number: int) -> int:
+            if lines is None:
+                return number
+            lines.append(number)
+            return 0
+
         def place(p: Place) -> List[Any]:
-            where = [p.line, p.column, p.end_line, p.end_column]
-            return where if p.path == path else where + [p.path]
+            if p.path == path:
+                return [line(p.line), p.column, line(p.end_line), p.end_column]
+            return [p.line, p.column, p.end_line, p.end_column, p.path]
 
         def layer(item: Layer) -> List[Any]:
             return [item.description, item.calls, place(item.place), item.whole_function, item.client, item.retrier,
@@ -611,8 +621,10 @@ class ModuleSummary:
             {key: [o.layer, o.sets_timeout, o.key, o.namespaced, o.presign, o.requests] for key, o in self.objects.items()},
             [self.timeout_classes, self.timeout_adapters],
             [[w.via, w.text, w.library, place(w.place), w.slept, w.slept_as] for w in self.waits],
-            [[line, codes] for line, codes in self.suppressions.items()], self.pending_suppressions,
-            [[line, codes] for line, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
+            [[line(number), codes] for number, codes in self.suppressions.items()],
+            [{**entry, "line": line(entry["line"])} for entry in self.pending_suppressions] if lines is not None
+            else self.pending_suppressions,
+            [[line(number), codes] for number, codes in self.file_suppressions], self.star_imports, self.sets_socket_default,
             self.imported_modules, self.other_imports,
             [[s.name, place(s.place), s.conditional, list(s.dotted)] for s in self.settings],
             [list(receiver) for receiver in self.receivers], self.fixtures, self.servers, self.mock_classes,

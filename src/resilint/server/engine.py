@@ -31,6 +31,7 @@ from resilint.lint.config import (
 )
 from resilint.lint.dependencies import with_declared_versions, with_fix_target
 from resilint.lint.finding import Finding, RunResult, Withdrawn, without_withdrawn
+from resilint.lint.line_shift import line_shape, moved_lines, with_moved_lines
 from resilint.lint.modules import project_roots
 from resilint.lint.runner import imported_summaries
 from resilint.lint.source import content_digest
@@ -190,6 +191,7 @@ class Project:
         self._summaries: List[ModuleSummary] = []  # of the last project pass
         # what the project pass read, what it found, and the file findings it took back
         self._last_pass: Optional[Tuple[object, List[Finding], List[Withdrawn]]] = None
+        self._last_pass_summaries: Dict[str, Optional[ModuleSummary]] = {}  # the open documents' then
 
     def check(self, buffers: Mapping[str, bytes]) -> Dict[str, List[Finding]]:
         """The findings of every open document (``path → bytes``) of the project: a buffer
@@ -221,13 +223,36 @@ class Project:
                 tuple(id(summary) for summary in extra),
             )
             if self._last_pass is None or self._last_pass[0] != read:
-                project = self.checker.project_findings(self._summaries, set(buffers))
-                self._last_pass = (read, project, self.checker.project_withdrawn)
+                moved = self._moved_last_pass(read)
+                if moved is None:
+                    moved = self.checker.project_findings(self._summaries, set(buffers)), self.checker.project_withdrawn
+                self._last_pass = (read, *moved)
+                self._last_pass_summaries = {path: checked.summary for path, checked in self._checked.items()}
             _, project, withdrawn = self._last_pass
             found = {path: without_withdrawn(findings, withdrawn) for path, findings in found.items()}
             for finding in project:
                 found.setdefault(finding.path, []).append(finding)
         return {path: sorted(findings, key=lambda f: f.sort_key) for path, findings in found.items() if path in buffers}
+
+    def _moved_last_pass(self, read: Tuple[Tuple[Tuple[str, Optional[str]], ...], Tuple[int, ...]]) -> Optional[Tuple[List[Finding], List[Withdrawn]]]:
+        """The last project pass's findings, moved with the lines of the open documents whose
+        summaries only moved lines since (a line added above some code: ``lint/line_shift.py``);
+        None when anything else the pass reads changed."""
+        if self._last_pass is None:
+            return None
+        (documents, extra), project, withdrawn = self._last_pass  # type: ignore[misc]
+        if extra != read[1] or [path for path, _ in documents] != [path for path, _ in read[0]]:
+            return None
+        moves = {}
+        for (path, before), (_, now) in zip(documents, read[0]):
+            if before == now:
+                continue
+            old, new = self._last_pass_summaries.get(path), self._checked[path].summary
+            moved = moved_lines(line_shape(old), line_shape(new)) if old is not None and new is not None else None
+            if moved is None:
+                return None
+            moves[path] = moved
+        return with_moved_lines(project, withdrawn, moves)
 
     def _stored(self, path: str, data: bytes) -> Optional[FileResult]:
         """What the result cache holds for these bytes at this path: a document just opened is
