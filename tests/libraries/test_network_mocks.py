@@ -421,6 +421,45 @@ def test_a_fixture_of_a_pytest_plugin_answers_the_tests_that_request_it(tmp_path
     assert [(f["path"], f["line"]) for f in findings] == [("app/util/network_test.py", 8)]
 
 
+def test_a_plugin_fixture_that_patches_the_adapter_lookup_answers_all_of_requests(tmp_path, cli):
+    """devpi's ``reqmock``: ``Session.send`` asks ``get_adapter`` for each URL's adapter, so a
+    patch of it answers ``requests.get`` and ``requests.request`` in the tests that request it."""
+    write_tree(tmp_path, {
+        "testing/__init__.py": "",
+        "testing/conftest.py": 'pytest_plugins = ["testing.reqmock"]\n',
+        "testing/reqmock.py": """
+            import pytest
+
+            @pytest.fixture
+            def reqmock(monkeypatch):
+                replies = {}
+                monkeypatch.setattr("requests.sessions.Session.get_adapter", lambda self, url: Adapter(replies))
+                return replies
+
+            class Adapter:
+                def __init__(self, replies):
+                    self.replies = replies
+
+                def send(self, request, **kwargs):
+                    return self.replies[request.url]
+        """,
+        "testing/test_reqmock.py": """
+            import requests
+
+            def test_req(reqmock):
+                requests.request("GET", "http://heise.de")
+
+            def test_get(reqmock):
+                requests.get("http://heise.de/")
+
+            def test_unmocked():
+                requests.get("http://heise.de/")
+        """,
+    })
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    assert [(f["path"], f["line"]) for f in json.loads(result.output)["findings"]] == [("testing/test_reqmock.py", 10)]
+
+
 def test_a_fixture_that_may_return_first_keeps_no_double_on(tmp_path, cli):
     """zeep's autouse fixture patches ``socket.socket`` unless the test is marked: for the
     marked tests it keeps nothing on, so their findings stay."""

@@ -153,6 +153,8 @@ _TRIAL_CASES = frozenset({"twisted.trial.unittest.TestCase", "twisted.trial.unit
 # Objects every call of a library goes through: replacing one answers the whole library.
 _FUNNELS: Dict[str, str] = {
     "requests.Session.request": "requests", "requests.Session.send": "requests",
+    # ``send`` asks it for the adapter of each URL: the one it gives answers (devpi's ``reqmock``)
+    "requests.Session.get_adapter": "requests",
     "requests.adapters.HTTPAdapter.send": "requests", "httpx.Client.send": "httpx",
     "httpx.AsyncClient.send": "httpx", "httpx.HTTPTransport.handle_request": "httpx",
     "httpx.AsyncHTTPTransport.handle_async_request": "httpx",

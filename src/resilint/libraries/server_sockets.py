@@ -509,7 +509,7 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
     """The part of a URL or address that holds its start: the left of ``base + "/path"``, the
     host of a socket address ``("localhost", port)``, the value a template starts with
     (``f"{BASE_URL}/health"``, ``"{}/health".format(BASE_URL)``) or puts right after the
-    scheme (``f"http://{HOST}:{PORT}/"``)."""
+    scheme (``f"http://{HOST}:{PORT}/"``), a template kept in a name (``url.format(name)``)."""
     while True:
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
             expr = expr.left
@@ -524,6 +524,9 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
               and re.match(r"\{0?\}", string_of(expr.func.value) or "") and expr.args and expr.args[0].keyword is None
               and not expr.args[0].star):
             expr = expr.args[0].value
+        elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"
+              and isinstance(expr.func.value, (cst.Name, cst.Attribute))):
+            expr = expr.func.value  # ``url.format(name)``: the template, where it is written
         else:
             return expr
 

@@ -404,8 +404,8 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
     if isinstance(expr, cst.Attribute):
         if _JITTER_WORD.search(expr.attr.value):
             return WAIT_JITTERED
-        if _kept_server_wait(rec, expr, scope):
-            return _SERVER  # ``self.backoff_until``, set from what the server's answers say
+        if _kept_server_wait(rec, expr, scope) or _read_off_wait_error(rec, expr, scope, order):
+            return _SERVER  # ``self.backoff_until``, set from what the server's answers say; ``e.value``
         return WAIT_FIXED  # a configuration value: self.retry_delay, settings.RETRY_DELAY
     if isinstance(expr, cst.Subscript):
         return WAIT_FIXED if _numbers_only(rec, rec.follow(expr.value, scope, order), scope, order) else UNKNOWN
@@ -566,6 +566,38 @@ def server_delay(
     if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
         return _names_retry_after(expr.slice[0].slice.value)
     return isinstance(expr, cst.Call) and _header_lookup(expr) and (len(expr.args) < 2 or _no_delay(expr.args[1].value))
+
+
+# The errors a server raises to say how long to wait (Telegram's ``FloodWait`` and
+# ``FloodWaitError``, a ``RateLimitError``): what a handler reads off the one it caught is the
+# server's delay (``amount = e.value``, ``e.seconds``).
+_WAIT_ERROR = re.compile(r"Flood|RateLimit|Throttl|TooManyRequests|SlowDown|SlowMode|Wait(Error|Exception)?$", re.I)
+
+
+def _read_off_wait_error(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int) -> bool:
+    while isinstance(expr, cst.Call) and dotted_name(expr.func) in ("int", "float") and len(expr.args) == 1:
+        expr = expr.args[0].value
+    if isinstance(expr, cst.Name):
+        expr = rec.follow(expr, scope, order)
+    if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)):
+        return False
+    caught = expr.value.value
+    handlers = [
+        node for node in iter_nodes(scope.node)
+        if isinstance(node, cst.ExceptHandler) and node.name is not None and isinstance(node.name.name, cst.Name)
+        and node.name.name.value == caught and node.type is not None
+    ]
+    # the handler the value is read in (``except FloodWait as e`` beside ``except OSError as e``)
+    handlers = [handler for handler in handlers if any(node is expr for node in iter_nodes(handler))] or handlers
+    return bool(handlers) and all(
+        _WAIT_ERROR.search(rec.expr_name(kind, scope, order) or dotted_name(kind) or "")
+        for handler in handlers for kind in _caught_types(handler)
+    )
+
+
+def _caught_types(handler: cst.ExceptHandler) -> List[cst.BaseExpression]:
+    assert handler.type is not None
+    return [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
 
 
 def _names_retry_after(key: cst.BaseExpression) -> bool:

@@ -303,7 +303,8 @@ def asks_again(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[C
                for n in expression_nodes(node.value)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             for target in targets:
-                asked |= target_names(target)
+                # an attribute too: ``self.phone_number = ainput(...)``, asked when a handler cleared it
+                asked |= target_names(target) if not isinstance(target, cst.Attribute) else {dotted_name(target) or "."}
     return bool(asked)
 
 

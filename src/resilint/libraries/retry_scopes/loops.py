@@ -1029,7 +1029,17 @@ def is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order:
     names = [rec.expr_name(e, scope, order) for e in elements]
     if all(_project_error(rec, name) and raised_on_polled_state(rec, e, scope, order) for e, name in zip(elements, names)):
         return False  # ``except SessionLockedException:`` that the module raises only on a state it read
-    return not all(n in NOT_FAILURES for n in names) and not _only_interrupted(rec, handler, scope, order)
+    return not all(n in NOT_FAILURES or _redirect(n) for n in names) and not _only_interrupted(rec, handler, scope, order)
+
+
+# The server's answer that the request must go elsewhere (Telegram's 303 ``PhoneMigrate``,
+# ``UserMigrateError``; a ``Redirect`` error): following it sends another request, it repeats
+# none (``TooManyRedirects`` is a failure).
+_REDIRECT_ERROR = re.compile(r"(?<!TooMany)(Migrate|Redirect|SeeOther)(Error|Exception)?$")
+
+
+def _redirect(name: Optional[str]) -> bool:
+    return name is not None and _REDIRECT_ERROR.search(name.rsplit(".", 1)[-1]) is not None
 
 
 def _project_error(rec: Recogniser, name: Optional[str]) -> bool:

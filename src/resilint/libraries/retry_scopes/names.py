@@ -148,5 +148,6 @@ LOCAL_MODULES = (
 USER_INPUT = frozenset({
     "builtins.input", "getpass.getpass", "click.prompt", "click.confirm", "typer.prompt", "typer.confirm",
     "rich.prompt.Prompt.ask", "rich.prompt.Confirm.ask", "prompt_toolkit.prompt", "prompt_toolkit.PromptSession.prompt",
+    "aioconsole.ainput",
 })
-USER_INPUT_WORD = re.compile(r"prompt|^ask$|^ask_|^(raw_|get_|read_|user_)?input$", re.I)
+USER_INPUT_WORD = re.compile(r"prompt|^ask$|^ask_|^(raw_|get_|read_|user_|a)?input$", re.I)

@@ -104,7 +104,9 @@ class BackoffWithoutJitter(ProjectRule):
       `self.ratelimit_reset`, or an attribute every assignment of which, but the number it
       starts from, is the server's wait from now, `self.backoff_until = time.time() +
       float(duration)` in a method each call of the file hands `parse_backoff(resp.headers)`,
-      and capped, `to_next = min(to_next, 300)`) is the server's; the code's
+      and capped, `to_next = min(to_next, 300)`; or what a handler reads off the error it
+      caught when that error says to wait, Telegram's `except FloodWait as e: await
+      asyncio.sleep(e.value)`, a `RateLimitError`'s or a `SlowModeWaitError`'s seconds) is the server's; the code's
       own fallback when it sends none (`headers.get("Retry-After", 5)`, also written as text,
       `int(headers.get("Retry-After", "30"))`, `retry_after or 5`,
       a handler's own delay beside one that waits `exc.retry_after.total_seconds()`, a
@@ -330,6 +332,24 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # the wait a flood-wait error carries is the server's (pyrogram, Telethon); the other
+        # handler's `e` is another error
+        """
+        import asyncio
+        from pyro.errors import FloodWait, InternalServerError
+        class Session:
+            async def invoke(self, query):
+                while True:
+                    try:
+                        return await self.send(query)
+                    except FloodWait as e:
+                        amount = e.value
+                        if amount > 10:
+                            raise
+                        await asyncio.sleep(amount)
+                    except InternalServerError as e:
+                        raise RuntimeError(query) from e
+        """,
         # a read loop on an open socket that counts its failures to pause longer: its failures
         # choose no pause of their own, it reads on (slack-sdk's socket mode)
         """

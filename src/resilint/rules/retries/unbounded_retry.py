@@ -93,7 +93,8 @@ class UnboundedRetry(Rule):
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`) or asks again
     after an answer it could not read (`int(input(...))` … `except ValueError`), a worker that
     takes the next item each pass (`while job := queue.next_job():`), a loop that follows
-    redirects by hand (a 3xx status is no failure), a tenacity poll on the result only (also `retry_if_exception_type` of an error the module
+    redirects by hand (a 3xx status is no failure; so is an error that names one, Telegram's
+    `PhoneMigrate` caught to send the request to the data center it names), a tenacity poll on the result only (also `retry_if_exception_type` of an error the module
     raises only on the state it read, never in an `except` handler), and a watch
     or monitor loop that leaves when a polled state says so (`if job.status == "done":
     return`, `if result == "success": return` beside `if result in ("busted", "testfailed"):
@@ -147,7 +148,9 @@ class UnboundedRetry(Rule):
     sys.exit(...)`). The same save
     retried after an `IntegrityError` (a race with another writer) is a retry. A prompt read through a wrapper of the
     file that only asks (`def obtain_input(text): return input(text)`) asks again like
-    `input()` itself, and so does any function given a question first (a literal text ending
+    `input()` itself, as does an async prompt (`ainput`), also into an attribute that the
+    handler clears so that the next pass asks (`if not self.phone: self.phone = await
+    ainput(...)` … `except BadRequest: self.phone = None`), and so does any function given a question first (a literal text ending
     in `?`: `something("What server would you like to connect to?")`). Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
     loops on (`while urls: url = urls.pop(0)`) and puts nothing back, or whose handler moves
@@ -227,6 +230,34 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the server's redirect, an error: the request goes to the data center it names
+        """
+        from pyro.errors import NetworkMigrate, PhoneMigrate
+        class SendCode:
+            async def send_code(self, phone_number):
+                while True:
+                    try:
+                        return await self.invoke(("SendCode", phone_number))
+                    except (PhoneMigrate, NetworkMigrate) as e:
+                        await self.session.stop()
+                        self.session = self.make_session(e.value)
+                        await self.session.start()
+        """,
+        # an async prompt (``ainput``, aioconsole's or a project's ``input()`` in an executor),
+        # asked again when the handler cleared the attribute it fills
+        """
+        from pyro.utils import ainput
+        class Client:
+            async def authorize(self):
+                while True:
+                    try:
+                        if not self.phone_number:
+                            self.phone_number = await ainput("Enter phone number: ")
+                        return await self.send_code(self.phone_number)
+                    except BadRequest as e:
+                        print(e.MESSAGE)
+                        self.phone_number = None
+        """,
         # an optimistic lock's conflict goes round at once; the loop's other exits are no retry
         # of a lost call (dramatiq's redis rate limiter)
         """

@@ -128,8 +128,8 @@ class ExcessiveTimeout(ProjectRule):
     in the test or one of its fixtures. A patch replaces the object it names wherever it is
     called: `patch("app.http.requests.get")` and `patch.object(requests, "get")` answer
     `requests.get(...)` in the test; `patch("requests.Session")` every method of the class;
-    `patch.object(requests.Session, "request")` (or `send`, or `HTTPAdapter.send`), which every
-    requests call goes through, all of requests; `patch("socket.socket")`, which every
+    `patch.object(requests.Session, "request")` (or `send`, `get_adapter`, or
+    `HTTPAdapter.send`), which every requests call goes through, all of requests; `patch("socket.socket")`, which every
     pure-Python client connects through (not psycopg2's libpq), all of those. A patch of a name in a project module
     (`patch("app.http.get")`) replaces only that module's name, and leaves the test's own calls
     judged; a call the test makes through a project wrapper is answered when the patch replaces

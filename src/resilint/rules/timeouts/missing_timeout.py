@@ -272,7 +272,8 @@ class MissingTimeout(ProjectRule):
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
     `BASE = "http://127.0.0.1:6666/"`, or `"http://0.0.0.0:4443"` where a container the run
     starts is published, `self.url` set in `setUp`, a template filled with
-    `.format()` or `%`, one that starts with such a base, `f"{BASE}/health"` or
+    `.format()` or `%`, also one kept in a name (`url.format("login")` with `url =
+    "http://localhost:8000/api/{}"`), one that starts with such a base, `f"{BASE}/health"` or
     `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`, an `ldap3.Connection` of an
     `ldap3.Server("localhost")`, a client that connects to this machine when given no server
     and is given none (`redis.Redis()` goes to localhost:6379, jira's `JIRA()` to
