@@ -116,6 +116,56 @@ def test_the_host_parsed_from_a_conftest_fixture_that_serves_this_machine_is_its
     assert [(f["path"], f["line"]) for f in findings] == [("tests/test_raw.py", 11)]
 
 
+def test_a_host_and_port_a_plugin_fixture_yields_and_a_fixture_of_the_file_hands_on_serve_this_machine(tmp_path, cli):
+    """devpi: a plugin (named by the conftest's ``pytest_plugins``) starts the server on
+    localhost and yields ``(host, port)``; the test file's fixture hands it on, and the URL is
+    ``"http://%s:%s/" % host_port``. A module that is no plugin gives nothing to other files."""
+    write_tree(tmp_path, {
+        "tpkg/__init__.py": "",
+        "tpkg/conftest.py": 'pytest_plugins = ["tpkg.plugin"]\n',
+        "tpkg/plugin.py": """
+            import subprocess
+
+            import pytest
+
+            @pytest.fixture(scope="class")
+            def primary_host_port():
+                host = "localhost"
+                p = subprocess.Popen(["devpi-server", "--host", host, "--port", "3141"])
+                yield (host, 3141)
+                p.terminate()
+        """,
+        "tpkg/helpers.py": """
+            import pytest
+
+            @pytest.fixture
+            def other_host_port():
+                return ("localhost", 3141)
+        """,
+        "tpkg/test_streaming.py": """
+            import pytest
+            import requests
+
+            @pytest.fixture
+            def host_port(primary_host_port):
+                return primary_host_port
+
+            @pytest.fixture
+            def other(other_host_port):
+                return other_host_port
+
+            def test_login(host_port):
+                url = "http://%s:%s/" % host_port
+                requests.post(url + "+login", json={"user": "root"})
+
+            def test_other(other):
+                requests.get("http://%s:%s/" % other)
+        """,
+    })
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    assert [(f["path"], f["line"]) for f in json.loads(result.output)["findings"]] == [("tpkg/test_streaming.py", 17)]
+
+
 def test_a_fixture_yielding_a_server_bound_to_this_machine_serves_it(tmp_path, cli):
     write_tree(tmp_path, {
         "tests/__init__.py": "",

@@ -340,14 +340,33 @@ def _fixture_root(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, 
     defined = pytest_fixtures(model).get(root.value)
     if defined is None:
         return FIXTURE_URL + root.value
-    return "" if any(serves_here(model, function) for function, _ in defined) else None
+    if any(serves_here(model, function) for function, _ in defined):
+        return ""
+    handed = {_handed_fixture(model, function) for function, _ in defined}
+    # ``def host_port(primary_host_port): return primary_host_port``, of a conftest or a plugin
+    return FIXTURE_URL + handed.pop() if len(handed) == 1 and None not in handed else None
+
+
+def _handed_fixture(model: SemanticModel, function: FunctionInfo) -> Optional[str]:
+    """The fixture a fixture of the file gives its tests as it is: what it returns or yields is
+    that parameter, which no fixture of the file defines."""
+    values = _given_values(function)
+    first = values[0] if values else None
+    if not isinstance(first, cst.Name) or not all(isinstance(v, cst.Name) and v.value == first.value for v in values):
+        return None
+    name = first.value
+    binding = model.lookup(name, function.scope, 1 << 62)
+    if binding is None or binding.parameter is None or name in pytest_fixtures(model):
+        return None
+    return name
 
 
 def conftest_servers(model: SemanticModel) -> List[str]:
     """A ``conftest.py``'s fixtures that give their tests a server of this machine
-    (``ModuleSummary.servers``)."""
-    if os.path.basename(model.path) != "conftest.py":
-        return []
+    (``ModuleSummary.servers``); also those of a module that writes a host of this machine,
+    which the project pass takes when a ``pytest_plugins`` names the module."""
+    if os.path.basename(model.path) != "conftest.py" and not _may_name_loopback(model):
+        return []  # (a pytest plugin's fixtures too: the project pass tells which modules are plugins)
     return sorted(
         name for name, functions in pytest_fixtures(model).items() if any(serves_here(model, f) for f, _ in functions)
     )
@@ -362,11 +381,15 @@ def serves_here(model: SemanticModel, function: FunctionInfo, depth: int = 0) ->
     URL of this machine, an object made with one (``ServersResult(base_url=url)``), a plugin's
     server fixture (``return live_server``, ``yield await aiohttp_client(app)``), or another
     fixture of the file that does."""
-    values = list(function.returns) + [
+    return any(_serves(model, value, function.scope, depth) for value in _given_values(function))
+
+
+def _given_values(function: FunctionInfo) -> List[cst.BaseExpression]:
+    """What a fixture gives its tests: what it returns or yields."""
+    return list(function.returns) + [
         node.value for node in iter_nodes(function.node.body, stop_at=DEFINITIONS)  # type: ignore[attr-defined]
         if isinstance(node, cst.Yield) and isinstance(node.value, cst.BaseExpression)
     ]
-    return any(_serves(model, value, function.scope, depth) for value in values)
 
 
 def _serves(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, depth: int) -> bool:
@@ -503,13 +526,15 @@ def _returned_by(model: SemanticModel, call: cst.Call, site: CallSite) -> Option
 
 
 _SCHEME_ONLY = re.compile(r"^[a-z][a-z0-9+.-]*://$", re.I)
+_SCHEME_THEN_PLACEHOLDER = re.compile(r"^[a-z][a-z0-9+.-]*://%s", re.I)
 
 
 def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
     """The part of a URL or address that holds its start: the left of ``base + "/path"``, the
     host of a socket address ``("localhost", port)``, the value a template starts with
     (``f"{BASE_URL}/health"``, ``"{}/health".format(BASE_URL)``) or puts right after the
-    scheme (``f"http://{HOST}:{PORT}/"``), a template kept in a name (``url.format(name)``)."""
+    scheme (``f"http://{HOST}:{PORT}/"``, ``"http://%s:%s/" % (host, port)``), a template kept
+    in a name (``url.format(name)``)."""
     while True:
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
             expr = expr.left
@@ -524,6 +549,9 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
               and re.match(r"\{0?\}", string_of(expr.func.value) or "") and expr.args and expr.args[0].keyword is None
               and not expr.args[0].star):
             expr = expr.args[0].value
+        elif (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo)
+              and _SCHEME_THEN_PLACEHOLDER.match(string_of(expr.left) or "")):
+            expr = expr.right  # the host of ``"http://%s:%s/" % host_port``
         elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"
               and isinstance(expr.func.value, (cst.Name, cst.Attribute))):
             expr = expr.func.value  # ``url.format(name)``: the template, where it is written

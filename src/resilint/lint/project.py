@@ -150,6 +150,7 @@ class ProjectGraph:
         self.summaries: List[ModuleSummary] = _with_project_doubles(_with_conftest_doubles(_joined_writes([
             _completed_copy(s) if _may_complete(s) else s for s in _implementations(summaries)
         ]), plugin_paths))
+        self._plugin_paths = plugin_paths
         self.functions: List[FunctionSummary] = []
         self._modules: Dict[str, List[ModuleSummary]] = {}  # primary and other names
         self._by_name: Dict[str, List[FunctionSummary]] = {}
@@ -240,11 +241,16 @@ class ProjectGraph:
         return None
 
     def conftest_serves(self, fixture: str, near: str) -> bool:
-        """Whether a ``conftest.py`` in the directory of the file ``near`` or above it gives the
-        fixture ``fixture`` as a server of this machine (``ModuleSummary.servers``)."""
+        """Whether a ``conftest.py`` in the directory of the file ``near`` or above it, or a
+        pytest plugin (a module a ``pytest_plugins`` names), gives the fixture ``fixture`` as a
+        server of this machine (``ModuleSummary.servers``)."""
         if self._servers is None:
-            self._servers = [(os.path.dirname(s.path), set(s.servers)) for s in self.summaries if s.servers]
-        return any(fixture in names for directory, names in self._servers if _below(near, directory))
+            plugins = {id(s) for s in _plugins(self.summaries, self._plugin_paths)}
+            self._servers = [
+                ("" if id(s) in plugins else os.path.dirname(s.path), set(s.servers)) for s in self.summaries
+                if s.servers and (id(s) in plugins or os.path.basename(s.path) == "conftest.py")
+            ]
+        return any(fixture in names for directory, names in self._servers if not directory or _below(near, directory))
 
     def modules_named(self, name: str) -> List[ModuleSummary]:
         """The summaries of the modules of that dotted name (two projects may share one)."""

@@ -300,11 +300,15 @@ class MissingTimeout(ProjectRule):
     `url_for(...)`, pytest-httpbin's `httpbin`, pytest-docker's `docker_ip`, the host of the
     containers the test run starts: `f"http://{docker_ip}:{port}"`), also for a client that waits the socket
     default (`urlopen(httpbin + "/robots.txt")`), or
-    one of the file or of a `conftest.py` above it that returns or yields a URL of this machine,
+    one of the file, of a `conftest.py` above it or of a pytest plugin (a module a
+    `pytest_plugins` list names) that returns or yields a URL of this machine,
     an object made with one (`Servers(base_url=f"http://127.0.0.1:{port}")`) or with a host of
-    it (`HTTPServer(("localhost", 0), Handler)`, read back as `server.server_address[0]`), or a plugin's
-    server (`return live_server`), also as the host parsed out of it (`url = urlsplit(base_url)`,
-    `socket.create_connection((url.hostname, url.port))`); and for Django's `self.live_server_url` in a
+    it (`HTTPServer(("localhost", 0), Handler)`, read back as `server.server_address[0]`; a
+    `(host, port)` pair with `host = "localhost"`, filled into `"http://%s:%s/" % host_port`),
+    or a plugin's server (`return live_server`), also as the host parsed out of it (`url =
+    urlsplit(base_url)`, `socket.create_connection((url.hostname, url.port))`), also handed on
+    as it is by a fixture of the file (`def host_port(primary_host_port): return
+    primary_host_port`); and for Django's `self.live_server_url` in a
     `LiveServerTestCase`; also through a project wrapper that passes the URL on
     (`session.request("get", httpbin.url)` on a `requests.Session` subclass, whose second
     argument is the URL), and for a client made there and kept in a name of one function
