@@ -109,6 +109,11 @@ class ValueFlow:
         # values while it does not move is final too.
         self._unsettled = 0
         self._callers_final: Dict[int, List[Caller]] = {}
+        # The project's ``functools.partial`` calls (their place in its order, the function that
+        # makes each, the call): by the function their first argument may be, once that is
+        # final, and those whose first argument is not final yet
+        self._partials_final: Dict[int, List[Tuple[int, FunctionSummary, Call]]] = {}
+        self._partials_pending: Optional[List[Tuple[int, FunctionSummary, Call]]] = None
         self._callees_final: Dict[Tuple[int, str], List[Tuple[FunctionSummary, int]]] = {}
         # By call name: the calls filed by the function each may call (with their place in the
         # project's order), and those whose callees are not final yet.
@@ -569,17 +574,32 @@ class ValueFlow:
         function gets there, whoever calls the partial later (``partial(_download_key,
         client=client)`` handed to an executor). Their own first argument is the function, so
         its parameters sit one position further (a method bound to its object, as many)."""
-        found: List[Caller] = []
-        for caller, call in self._named().get("partial", ()):
-            if call.target != PARTIAL:
-                continue
+        if self._partials_pending is None:
+            self._partials_pending = [
+                (order, caller, call) for order, (caller, call) in enumerate(self._named().get("partial", ()))
+                if call.target == PARTIAL
+            ]
+        # Every function's callers ask this, and a project may have thousands of functions: the
+        # partials whose first argument is final are filed by the function it may be.
+        found = list(self._partials_final.get(id(function), ()))
+        pending = []
+        for order, caller, call in self._partials_pending:
+            settled = self._settled()
             module = self.graph.module_of(caller)
-            if any(
-                held.kind == "function" and held.function is function
-                for slot, ref in call.passed if slot == 0 for held in self.ref(ref, module)
-            ):
-                found.append(Caller(caller, call, min(function.bound, 1) - 1))
-        return found
+            targets = {
+                id(held.function) for slot, ref in call.passed if slot == 0 for held in self.ref(ref, module)
+                if held.kind == "function" and held.function is not None
+            }
+            if self._settled() == settled:
+                for target in targets:
+                    self._partials_final.setdefault(target, []).append((order, caller, call))
+            else:
+                pending.append((order, caller, call))
+            if id(function) in targets:
+                found.append((order, caller, call))
+        self._partials_pending = pending
+        by_order = {order: (caller, call) for order, caller, call in found}
+        return [Caller(caller, call, min(function.bound, 1) - 1) for _, (caller, call) in sorted(by_order.items())]
 
     def _instances_called(self, function: FunctionSummary) -> List[Caller]:
         """The calls of an object whose ``__call__`` is ``function``, as the files name them:
