@@ -19,8 +19,8 @@ from resilint.libraries.retry_scopes.names import (
     USER_INPUT_WORD,
 )
 from resilint.libraries.retry_scopes.statements import block, small_statements, walk_statements
-from resilint.lint.nodes import dotted_name, expression_nodes
-from resilint.lint.semantic import CallSite, FunctionInfo
+from resilint.lint.nodes import dotted_name, expression_nodes, is_none
+from resilint.lint.semantic import CallSite, FunctionInfo, Scope, argument_for
 from resilint.lint.traversal import iter_nodes
 
 if TYPE_CHECKING:
@@ -325,7 +325,14 @@ def _asks_user(rec: Recogniser, call: CallSite, seen: FrozenSet[int] = frozenset
     # a wrapper of the file (``def obtain_input(text): return input(text)``, kept to be
     # patched in tests) asks the user when what it returns is an answer and it does nothing else
     function = called_definition(rec, call)
-    if not isinstance(function, FunctionInfo) or id(function) in seen or not function.returns:
+    if not isinstance(function, FunctionInfo):
+        return _handed_prompts(rec, call, seen)
+    return _only_asks(rec, function, seen)
+
+
+def _only_asks(rec: Recogniser, function: FunctionInfo, seen: FrozenSet[int]) -> bool:
+    """Whether every value ``function`` returns is a person's answer, and it does nothing else."""
+    if id(function) in seen or not function.returns:
         return False
     inner = calls_within(rec, function.node)
     by_node = {id(c.node): c for c in inner}
@@ -338,6 +345,59 @@ def _asks_user(rec: Recogniser, call: CallSite, seen: FrozenSet[int] = frozenset
         answers.append(site)
     asked = {id(site.node) for site in answers}
     return all(id(c.node) in asked or local_call(rec, c) for c in inner)
+
+
+def _handed_prompts(rec: Recogniser, call: CallSite, seen: FrozenSet[int], depth: int = 0) -> bool:
+    """A parameter called as a prompt (``value = code_callback()``): every value the file hands
+    it, through the calls of its function or as its default, is a function that asks a person
+    (``lambda: input("Phone: ")``, a ``def`` returning ``input(...)``), also handed on from a
+    parameter of the caller (Telethon's ``start`` handing its ``code_callback`` to ``_start``);
+    what the file cannot see (the application's own callback) does not decide."""
+    func = call.node.func
+    if not isinstance(func, cst.Name) or depth > 2:
+        return False
+    return _prompts_in(rec, func, call.scope, call.order, seen, depth) is True
+
+
+def _prompts_in(
+    rec: Recogniser, name: cst.Name, scope: Scope, order: int, seen: FrozenSet[int], depth: int,
+) -> Optional[bool]:
+    """Whether the callables ``name`` may hold there ask a person: True when some do and every
+    one the file shows does, False when one does not, None when the file shows none."""
+    found: List[bool] = []
+    for binding in rec.model.reaching(name.value, scope, order):
+        if binding.defined is not None:
+            found.append(isinstance(binding.defined, FunctionInfo) and _only_asks(rec, binding.defined, seen))
+        elif binding.parameter is not None:
+            handed = _handed_to(rec, binding.parameter.function, name.value, seen, depth)
+            if handed is not None:
+                found.append(handed)
+        else:
+            return False
+    return all(found) if found else None
+
+
+def _handed_to(rec: Recogniser, function: FunctionInfo, parameter: str, seen: FrozenSet[int], depth: int) -> Optional[bool]:
+    """Whether what the file hands ``function``'s ``parameter`` (by its calls, or its default)
+    asks a person (None: it hands nothing the file can read as a callable)."""
+    values = [(argument_for(site.node, function, parameter), site.scope, site.order) for site in rec.model.calls_of(function)]
+    default = function.default_of(parameter)
+    if default is not None:
+        values.append((default, function.scope.parent or function.scope, 1 << 62))
+    found: List[bool] = []
+    for value, scope, order in values:
+        if value is None or is_none(value):
+            continue  # not handed there, or ``None`` (replaced before the call, or not called)
+        if isinstance(value, cst.Lambda):
+            sites = [c for c in calls_within(rec, value) if c.node is value.body]
+            found.append(bool(sites) and _asks_user(rec, sites[0], seen))
+        elif isinstance(value, cst.Name) and depth < 2:
+            handed = _prompts_in(rec, value, scope, order, seen, depth + 1)
+            if handed is not None:
+                found.append(handed)
+        else:
+            return False
+    return all(found) if found else None
 
 
 _LOGGING_METHODS = frozenset({

@@ -150,7 +150,10 @@ class UnboundedRetry(Rule):
     file that only asks (`def obtain_input(text): return input(text)`) asks again like
     `input()` itself, as does an async prompt (`ainput`), also into an attribute that the
     handler clears so that the next pass asks (`if not self.phone: self.phone = await
-    ainput(...)` … `except BadRequest: self.phone = None`), and so does any function given a question first (a literal text ending
+    ainput(...)` … `except BadRequest: self.phone = None`), and a callback parameter
+    (`value = code_callback()`) when every callable the file hands it, by its calls or as its
+    default, asks a person (`lambda: getpass.getpass(...)`, a `def` returning `input(...)`,
+    also handed on from the caller's own parameter); and so does any function given a question first (a literal text ending
     in `?`: `something("What server would you like to connect to?")`). Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
     loops on (`while urls: url = urls.pop(0)`) and puts nothing back, or whose handler moves
@@ -230,6 +233,24 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the code is asked of a callback the caller hands in: the file's own default asks a person
+        """
+        import requests
+        class Client:
+            def start(self, phone, code_callback=None):
+                if code_callback is None:
+                    def code_callback():
+                        return input("Please enter the code you received: ")
+                return self._start(phone, code_callback)
+
+            def _start(self, phone, code_callback):
+                while True:
+                    value = code_callback()
+                    try:
+                        return requests.post("https://auth.example/sign_in", data={"code": value}, timeout=10)
+                    except requests.HTTPError:
+                        print("Invalid code. Please try again.")
+        """,
         # the server's redirect, an error: the request goes to the data center it names
         """
         from pyro.errors import NetworkMigrate, PhoneMigrate
@@ -1310,6 +1331,21 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        # the callback reads a token, it asks nobody: the same request goes round
+        Invalid(
+            """
+            import os
+            import requests
+            def sign_in(url, token=lambda: os.environ["TOKEN"]):
+                while True:
+                    value = token()
+                    try:
+                        return requests.post(url, data={"token": value}, timeout=10)
+                    except requests.ConnectionError:
+                        print("retrying")
+            """,
+            line=4,
+        ),
         Invalid(
             # the helper's test of the wait holds forever, since the wait is capped at that very
             # maximum (gspread's ``BackOffHTTPClient.request``)
