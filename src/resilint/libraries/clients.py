@@ -373,7 +373,7 @@ def _aws() -> Dict[str, TimeoutSpec]:
     spec = TimeoutSpec(
         "botocore", keyword="config", position=9, default_seconds=60.0,
         default_message="botocore's default connect and read timeouts are 60 s each",
-        botocore_config=True,
+        botocore_config=True, none_means_default=True,  # ``config=None``: botocore's default ``Config``
     )
     names = (
         "boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",

@@ -44,6 +44,11 @@ class Phase:
     note: str = ""  # where the value came from when not written ("botocore's default")
 
 
+# Why a phase given ``None`` waits forever (a client for which ``None`` selects its default
+# reads the same phase as that default: ``timeout_verdicts``).
+NONE_GIVEN = "None (no timeout at all)"
+
+
 @dataclass(frozen=True)
 class TimeoutValue:
     phases: Tuple[Phase, ...]
@@ -316,7 +321,7 @@ class TimeoutEvaluator:
         if depth > 10:
             return None
         if is_none(expr):
-            return TimeoutValue((Phase("", None, "None (no timeout at all)"),), literal=False, scalar=False)
+            return TimeoutValue((Phase("", None, NONE_GIVEN),), literal=False, scalar=False)
         if isinstance(expr, (cst.Name, cst.Attribute)) and self.qualified(expr) == SOCKET_DEFAULT:
             return TimeoutValue((Phase("", None, _SOCKET_DEFAULT_UNBOUNDED),), literal=False, scalar=False)
         if isinstance(expr, cst.Name) and expr.value not in ("True", "False"):
@@ -372,7 +377,7 @@ class TimeoutEvaluator:
         nones = [binding for binding in reaching if is_none(binding.expr)]
         if not nones:
             return None
-        reason = f"{name.value} is None (no timeout at all) on one of the paths that set it"
+        reason = f"{name.value} is {NONE_GIVEN} on one of the paths that set it"
         return TimeoutValue((Phase("", None, reason),), literal=False, scalar=False, chosen=True)
 
     def _either(self, expr: cst.IfExp, at_site: bool, depth: int) -> Optional[TimeoutValue]:

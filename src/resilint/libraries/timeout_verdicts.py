@@ -45,6 +45,7 @@ from resilint.libraries.sessions import object_sets_timeout, session_sets_timeou
 from resilint.libraries.timeout_values import (
     CONSTANT_NOTE,
     HTTPX_PHASES,
+    NONE_GIVEN,
     Phase,
     TimeoutEvaluator,
     TimeoutValue,
@@ -313,12 +314,26 @@ def judge_missing(
     return None
 
 
+def _none_as_default(value: TimeoutValue, spec: TimeoutSpec) -> TimeoutValue:
+    """A ``None`` that selects the client's default (botocore's ``config=None``, also on one
+    path of a choice, ``Config(...) if n else None``) waits that default, not forever."""
+    phases = tuple(
+        Phase(p.name, spec.default_seconds, note=spec.default_message or "")
+        if not p.name and p.unbounded and NONE_GIVEN in p.unbounded else p
+        for p in value.phases
+    )
+    return replace(value, phases=phases) if phases != value.phases else value
+
+
+
 def judge_given(
     value: TimeoutValue, text: str, name: str, spec: TimeoutSpec, max_timeout: float,
     checks: Optional[FrozenSet[str]] = None,
 ) -> Optional[Judgement]:
     """The timeout ``value`` (written ``text``) reaches the client ``name``."""
     checks = spec.checks if checks is None else spec.checks & checks
+    if spec.none_means_default and spec.default_seconds is not None:
+        value = _none_as_default(value, spec)
     if spec.unit != 1.0:
         value = _in_seconds(value, spec.unit)
     shown = f" ({value.via})" if value.via else ""

@@ -1057,17 +1057,28 @@ def _only_interrupted(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope,
     signal interrupted the call (a wait for the program's own child, redash's RQ worker),
     which nothing failed at, or when a file of that name exists (``errno.EEXIST``: the next
     pass tries another name, certbot's ``unique_file``); every other error leaves."""
-    for node in walk_statements(block(handler.body)):
+    body = block(handler.body)
+    for node in walk_statements(body):
         if not isinstance(node, cst.If):
             continue
         tests_eintr = any(
-            isinstance(part, cst.Attribute) and rec.expr_name(part, scope, order) in _LOCAL_ERRNOS
+            (isinstance(part, cst.Attribute) and rec.expr_name(part, scope, order) in _LOCAL_ERRNOS)
+            # a helper that says so (pika's ``if _is_resumable(error): continue``)
+            or (isinstance(part, cst.Call) and _INTERRUPTED_HELPER.search((dotted_name(part.func) or "").rsplit(".", 1)[-1]) is not None)
             for part in expression_nodes(node.test)
         )
+        if not tests_eintr:
+            continue
         branches = [block(node.body)] + ([block(node.orelse.body)] if isinstance(node.orelse, cst.Else) else [])
-        if tests_eintr and any(_raises_again(branch) for branch in branches):
+        if any(_raises_again(branch) for branch in branches):
+            return True
+        # ``if error.errno == errno.EINTR: continue`` then ``raise``: the same, written the other way
+        if node in body and _raises_again(body[body.index(node) + 1:]) and not _raises_again(block(node.body)):
             return True
     return False
+
+
+_INTERRUPTED_HELPER = re.compile(r"resumable|interrupted|eintr", re.I)
 
 
 def _raises_again(stmts: Sequence[cst.BaseStatement]) -> bool:

@@ -113,7 +113,9 @@ class UnboundedRetry(Rule):
     `make_server(...)`, a Flask app's `run` handed to a thread, `Thread(target=app.run)`) or a program in a process of its own (`subprocess.Popen([binary])`), or
     in a pytest fixture or test (the server is one the test run starts),
     a `graphlib` sort that drops a cycle and sorts again (`except CycleError`), its own child processes (also a
-    handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`), a
+    handler that goes round only on an interrupted call, `if e.errno != errno.EINTR: raise`, also
+    written `if e.errno == errno.EINTR: continue` then `raise`, or asked of a helper named
+    for it, `if _is_resumable(error): continue`), a
     handler that goes round only when a file of the name exists (`if e.errno != errno.EEXIST:
     raise`, the next pass tries another name), a device read through
     pyudev, pyserial, pyusb or evdev, a key of this terminal read with curses, psutil, regular expressions, a free port of this
@@ -233,6 +235,29 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # resumed after a signal only, told by a helper or by EINTR tested the other way round (pika)
+        """
+        import errno
+        import select
+        def _is_resumable(exc):
+            return getattr(exc, "errno", None) == errno.EINTR
+        def poll(fds):
+            while True:
+                try:
+                    return select.select(fds, [], [], 1.0)
+                except OSError as error:
+                    if _is_resumable(error):
+                        continue
+                    raise
+        def recv(sock, size):
+            while True:
+                try:
+                    return sock.recv(size)
+                except OSError as error:
+                    if error.errno == errno.EINTR:
+                        continue
+                    raise
+        """,
         # the code is asked of a callback the caller hands in: the file's own default asks a person
         """
         import requests

@@ -54,7 +54,8 @@ class ExcessiveTimeout(ProjectRule):
       `aiohttp.ClientSession()` (and `aiohttp.request`) without a timeout waits 300 s in total;
       `boto3.client(...)`, `boto3.resource(...)`, `boto3.Session().client(...)`,
       `session.client(...)` and botocore's `create_client(...)` without
-      `config=Config(connect_timeout=..., read_timeout=...)` wait 60 s to connect and 60 s per
+      `config=Config(connect_timeout=..., read_timeout=...)` (also given `config=None`, on every
+      path or one, which selects botocore's default `Config`) wait 60 s to connect and 60 s per
       read; `psycopg.connect(...)` (psycopg 3) without `connect_timeout` (or with 0 or `None`)
       waits 130 s to connect; googleapiclient's `build(...)` (and `build_from_document`)
       without `http=` makes its `httplib2.Http` with `build_http()`, 60 s
@@ -406,6 +407,19 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # ``config=None`` is botocore's default ``Config``: 60 s, on this path too (scrapy's S3 feed storage)
+        Invalid(
+            """
+            import boto3
+            from botocore.config import Config
+            def s3_client(max_pool_connections=None):
+                return boto3.session.Session().client(
+                    "s3", config=Config(max_pool_connections=max_pool_connections) if max_pool_connections else None,
+                )
+            """,
+            line=5,
+            message="may wait 60 s: botocore's default connect and read timeouts are 60 s each",
+        ),
         # the timeout of the dict a method of the class returns (superdesk's feeding services)
         Invalid(
             """
