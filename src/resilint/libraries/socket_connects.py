@@ -47,9 +47,33 @@ def connects_untimed(model: SemanticModel, site: CallSite) -> bool:
     if not isinstance(func, cst.Attribute) or _sets_process_default(model):
         return False
     receiver = func.value
+    if _to_own_listener(model, site):
+        return False  # the address of a socket of this process (an emulated ``socketpair``)
     if isinstance(receiver, cst.Call):  # ``socket.socket().connect(...)``: nothing could set one
         return _made_here(model, receiver, site)
     return _untimed_until(model, receiver, site, site.order)
+
+
+def _to_own_listener(model: SemanticModel, site: CallSite) -> bool:
+    """``csock.connect(lsock.getsockname())``, also through ``addr, port =
+    lsock.getsockname()[:2]``: the address a socket of this process is bound to, which
+    answers at once (or refuses): nothing to wait for on a network."""
+    if not site.node.args or site.node.args[0].keyword is not None:
+        return False
+    address = site.node.args[0].value
+    host = address.elements[0].value if isinstance(address, cst.Tuple) and address.elements else address
+    source: Optional[cst.BaseExpression] = host
+    if isinstance(host, cst.Name):
+        binding = model.lookup(host.value, site.scope, site.order)
+        source = binding.expr if binding is not None and binding.expr is not None else (
+            binding.unpacked[0] if binding is not None and binding.unpacked is not None else None
+        )
+    while isinstance(source, cst.Subscript):
+        source = source.value
+    return (
+        isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute)
+        and source.func.attr.value == "getsockname"
+    )
 
 
 def _untimed_until(

@@ -48,7 +48,9 @@ class MissingTimeout(ProjectRule):
       which takes its timeout), when nothing sets its timeout before the connect
       (`settimeout`, `setblocking`) or hands the socket to other code that might; a datagram
       (`SOCK_DGRAM`, also joined with flags: `SOCK_DGRAM | SOCK_NONBLOCK`) or Unix-domain
-      socket is not a network wait, a socket made elsewhere is judged by what
+      socket is not a network wait, nor is a connect to the address another socket of the
+      process is bound to (`csock.connect(lsock.getsockname())`, also through `addr, port =
+      lsock.getsockname()[:2]`: an emulated `socketpair`), a socket made elsewhere is judged by what
       made it, and a module that calls `socket.setdefaulttimeout` anywhere is left alone (a
       default set in another module is not seen for these sockets);
     - `redis.Redis`/`StrictRedis`/`from_url`/`ConnectionPool` without `socket_timeout` (unless a
@@ -460,6 +462,19 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # an emulated socketpair: the connect goes to the listener this function just bound (pika)
+        """
+        import socket
+        def nonblocking_socketpair():
+            lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            lsock.bind(("127.0.0.1", 0))
+            lsock.listen(1)
+            addr, port = lsock.getsockname()[:2]
+            csock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            csock.connect((addr, port))
+            ssock, _ = lsock.accept()
+            return ssock, csock
+        """,
         # the session subclass mounts an adapter that fills in a timeout on itself (pyodk)
         """
         from requests import Session as RequestsSession
