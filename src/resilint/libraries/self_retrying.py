@@ -475,9 +475,7 @@ def separate_failures(
     if not caught or caught & _GENERIC_EXCEPTIONS:
         return False
     if not raised:
-        return outer.retries_on == ON_SPECIFIC and (
-            _last_error_elsewhere(outer, inner, in_project) or _last_error_unrelated(outer, inner, in_project, ancestry)
-        )
+        return outer.retries_on == ON_SPECIFIC and _last_error_elsewhere(outer, inner, in_project)
     if raised.endswith(".*"):
         packages = tuple(family[:-1] for family in raised.split())
         return all(_elsewhere(name, packages, in_project) or _not_retried(name, packages) for name in caught)
@@ -504,29 +502,6 @@ def _last_error_elsewhere(
         return False
     packages = tuple(f"{root}." for name in retried for root in _relatives(name.split(".", 1)[0]))
     return all(_elsewhere(name, packages, in_project) for name in outer.exceptions)
-
-
-def _last_error_unrelated(
-    outer: "LayerFacts", inner: "LayerFacts", in_project: Callable[[str], bool],
-    ancestry: Callable[[str], Optional[Set[str]]],
-) -> bool:
-    """An inner layer that retries named classes raises the last of them when spent: the outer
-    layer never retries it when it catches only project classes none of which those derive
-    from (pyrogram's ``except AuthBytesInvalid`` around a session that retries ``OSError``
-    and ``FloodWait``; a class of another library or a builtin one derives from no project
-    class)."""
-    retried = [name for name in inner.exceptions if name != "builtins.None"]
-    if (inner.gives_up_with is not None or inner.retries_on != ON_SPECIFIC or not retried
-            or any("." not in name for name in retried) or not all(in_project(name) for name in outer.exceptions)):
-        return False
-    caught = set(outer.exceptions)
-    for name in retried:
-        if not in_project(name):
-            continue
-        bases = ancestry(name)
-        if bases is None or bases & caught:
-            return False
-    return True
 
 
 def _relatives(root: str) -> Tuple[str, ...]:

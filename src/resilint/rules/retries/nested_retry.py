@@ -168,9 +168,7 @@ class NestedRetry(ProjectRule):
     inner layer that retries named classes and raises the last one when spent, when the outer
     layer retries only other third-party libraries' classes (a backoff on botocore's
     `ClientError` around a Neo4j write retried on `neo4j.exceptions.TransientError`; a library
-    and those it wraps, `requests` and `urllib3`, count as one), or only project classes none
-    of which those classes derive from (pyrogram's `except AuthBytesInvalid:` around a session
-    that retries `OSError` and `FloodWait`, neither of them an `AuthBytesInvalid`); a urllib3 pool's
+    and those it wraps, `requests` and `urllib3`, count as one); a urllib3 pool's
     `MaxRetryError`, also under Minio, which calls its pool unwrapped, when the outer layer
     retries only the SDK's answers, such as Minio's `S3Error` for a 500 (unless the `Retry`
     has `raise_on_status=False`, which hands the last answer back instead), and a requests
