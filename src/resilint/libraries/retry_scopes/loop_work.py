@@ -347,16 +347,14 @@ def _only_asks(rec: Recogniser, function: FunctionInfo, seen: FrozenSet[int]) ->
     return all(id(c.node) in asked or local_call(rec, c) for c in inner)
 
 
-def _handed_prompts(rec: Recogniser, call: CallSite, seen: FrozenSet[int], depth: int = 0) -> bool:
+def _handed_prompts(rec: Recogniser, call: CallSite, seen: FrozenSet[int]) -> bool:
     """A parameter called as a prompt (``value = code_callback()``): every value the file hands
     it, through the calls of its function or as its default, is a function that asks a person
     (``lambda: input("Phone: ")``, a ``def`` returning ``input(...)``), also handed on from a
     parameter of the caller (Telethon's ``start`` handing its ``code_callback`` to ``_start``);
     what the file cannot see (the application's own callback) does not decide."""
     func = call.node.func
-    if not isinstance(func, cst.Name) or depth > 2:
-        return False
-    return _prompts_in(rec, func, call.scope, call.order, seen, depth) is True
+    return isinstance(func, cst.Name) and _prompts_in(rec, func, call.scope, call.order, seen, 0) is True
 
 
 def _prompts_in(
@@ -390,7 +388,7 @@ def _handed_to(rec: Recogniser, function: FunctionInfo, parameter: str, seen: Fr
             continue  # not handed there, or ``None`` (replaced before the call, or not called)
         if isinstance(value, cst.Lambda):
             sites = [c for c in calls_within(rec, value) if c.node is value.body]
-            found.append(bool(sites) and _asks_user(rec, sites[0], seen))
+            found.append(bool(sites) and id(value) not in seen and _asks_user(rec, sites[0], seen | {id(value)}))
         elif isinstance(value, cst.Name) and depth < 2:
             handed = _prompts_in(rec, value, scope, order, seen, depth + 1)
             if handed is not None:
