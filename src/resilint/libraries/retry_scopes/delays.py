@@ -26,7 +26,7 @@ from resilint.libraries.retry_scopes.names import (
 )
 from resilint.libraries.retry_scopes.reaching import reaching_definitions
 from resilint.libraries.retry_scopes.sleepers import slept_argument
-from resilint.libraries.retry_scopes.statements import block, counter_names, growing_names, is_counting
+from resilint.libraries.retry_scopes.statements import block, counter_names, growing_names, is_counting, named_classes
 from resilint.lint.nodes import (
     call_argument,
     code_of,
@@ -591,13 +591,8 @@ def _read_off_wait_error(rec: Recogniser, expr: cst.BaseExpression, scope: Scope
     handlers = [handler for handler in handlers if any(node is expr for node in iter_nodes(handler))] or handlers
     return bool(handlers) and all(
         _WAIT_ERROR.search(rec.expr_name(kind, scope, order) or dotted_name(kind) or "")
-        for handler in handlers for kind in _caught_types(handler)
+        for handler in handlers for kind in named_classes(handler.type)
     )
-
-
-def _caught_types(handler: cst.ExceptHandler) -> List[cst.BaseExpression]:
-    assert handler.type is not None
-    return [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
 
 
 def _names_retry_after(key: cst.BaseExpression) -> bool:

@@ -24,6 +24,7 @@ from resilint.libraries.retry_scopes.statements import (
     counter_names,
     has_continue,
     leaves,
+    named_classes,
     unconditional_names,
     used_up,
     walk_statements,
@@ -249,7 +250,7 @@ def _catches_lost_calls(handler: cst.ExceptHandler) -> bool:
     """The handler catches only errors named for a call that got no answer (``except
     (requests.Timeout, requests.SSLError)``)."""
     types = handler.type
-    parts = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types] if types is not None else []
+    parts = named_classes(types)
     names = [dotted_name(part) for part in parts]
     return bool(names) and all(name is not None and _LOST_CALL.search(name.rsplit(".", 1)[-1]) for name in names)
 

@@ -46,6 +46,7 @@ from resilint.libraries.retry_scopes.statements import (
     has_exit,
     is_counting,
     leaves,
+    named_classes,
     raises_for_status,
     small_statements,
     walk_statements,
@@ -1025,7 +1026,7 @@ def is_failure(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, order:
     if handler.type is None:
         return True
     types = handler.type
-    elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+    elements = named_classes(types)
     names = [rec.expr_name(e, scope, order) for e in elements]
     if all(_project_error(rec, name) and raised_on_polled_state(rec, e, scope, order) for e, name in zip(elements, names)):
         return False  # ``except SessionLockedException:`` that the module raises only on a state it read

@@ -19,6 +19,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
     bounded_kind,
 )
+from resilint.libraries.retry_scopes.statements import named_classes
 from resilint.lint.nodes import positional_args
 from resilint.lint.semantic import FunctionInfo, Scope
 
@@ -86,7 +87,7 @@ def _only_assertions(rec: Recogniser, predicate: cst.BaseExpression, scope: Scop
         return False
     test = returned[0]
     types = test.args[1].value
-    names = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+    names = named_classes(types)
     return rec.expr_name(test.func, where, 1 << 62) == "builtins.isinstance" and all(
         rec.expr_name(name, where, 1 << 62) == "builtins.AssertionError" for name in names
     )

@@ -20,6 +20,14 @@ def block(node: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
     return [node]  # type: ignore[list-item]  # SimpleStatementSuite: treat like one line
 
 
+def named_classes(types: Optional[cst.BaseExpression]) -> List[cst.BaseExpression]:
+    """The classes an ``except`` clause (or ``isinstance``) names: a tuple's elements, or the one
+    expression (none for a bare ``except:``)."""
+    if types is None:
+        return []
+    return [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+
+
 def small_statements(stmt: cst.CSTNode) -> Sequence[cst.BaseSmallStatement]:
     if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
         return stmt.body

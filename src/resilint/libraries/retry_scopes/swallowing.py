@@ -11,6 +11,7 @@ import libcst as cst
 from resilint.libraries.retry_scopes.conditions import reads_status
 from resilint.libraries.retry_scopes.model import ON_STATUS, Policy
 from resilint.libraries.retry_scopes.names import ANY_EXCEPTION
+from resilint.libraries.retry_scopes.statements import named_classes
 from resilint.lint.nodes import DEFINITIONS, dotted_name
 from resilint.lint.semantic import CallSite, Scope, SemanticModel
 from resilint.lint.traversal import iter_nodes
@@ -54,7 +55,7 @@ def shadowed(model: SemanticModel, node: cst.CSTNode, handler: cst.ExceptHandler
         if model.qualified_name(earlier.type, scope, order) == "builtins.BaseException":
             return True
         types = handler.type
-        elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+        elements = named_classes(types)
         if types is not None and not any(
             (model.qualified_name(e, scope, order) or "").rsplit(".", 1)[-1] in _BASE_ONLY for e in elements
         ):
