@@ -39,7 +39,7 @@ from resilint import __version__
 from resilint.lint.modules import module_names
 from resilint.lint.config import Settings
 from resilint.lint.finding import Edit, Finding, Fix, Related, Withdrawn
-from resilint.lint.line_shift import MovedLines, line_shape, moved_lines, with_moved_lines
+from resilint.lint.line_shift import MovedLines, summary_moves, with_moved_lines
 from resilint.lint.source import SourceError, read_bytes
 from resilint.lint.summary import ModuleSummary
 
@@ -353,9 +353,7 @@ class ResultCache:
             shapes = [ModuleSummary.from_json(json.loads(stored)) for stored in (old, new)]
         except (ValueError, RecursionError):
             return None
-        if shapes[0] is None or shapes[1] is None:
-            return None
-        return moved_lines(line_shape(shapes[0]), line_shape(shapes[1]))
+        return summary_moves(*shapes)
 
     def project_read(self) -> Optional[Dict[str, str]]:
         """The files (``path → key``) besides the checked ones that the last project pass read."""

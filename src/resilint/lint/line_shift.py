@@ -87,6 +87,13 @@ def moved_lines(before: LineShape, after: LineShape) -> Optional[MovedLines]:
     return MovedLines(moves, renamed)
 
 
+def summary_moves(before: Optional[ModuleSummary], after: Optional[ModuleSummary]) -> Optional[MovedLines]:
+    """How the lines of ``before`` moved in ``after``, when the two summaries differ only so."""
+    if before is None or after is None:
+        return None
+    return moved_lines(line_shape(before), line_shape(after))
+
+
 def with_moved_lines(
     findings: Sequence[Finding], withdrawn: Sequence[Withdrawn], moves: Mapping[str, MovedLines],
 ) -> Optional[Tuple[List[Finding], List[Withdrawn]]]:

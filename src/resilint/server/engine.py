@@ -31,7 +31,7 @@ from resilint.lint.config import (
 )
 from resilint.lint.dependencies import with_declared_versions, with_fix_target
 from resilint.lint.finding import Finding, RunResult, Withdrawn, without_withdrawn
-from resilint.lint.line_shift import line_shape, moved_lines, with_moved_lines
+from resilint.lint.line_shift import summary_moves, with_moved_lines
 from resilint.lint.modules import project_roots
 from resilint.lint.runner import imported_summaries
 from resilint.lint.source import content_digest
@@ -247,8 +247,7 @@ class Project:
         for (path, before), (_, now) in zip(documents, read[0]):
             if before == now:
                 continue
-            old, new = self._last_pass_summaries.get(path), self._checked[path].summary
-            moved = moved_lines(line_shape(old), line_shape(new)) if old is not None and new is not None else None
+            moved = summary_moves(self._last_pass_summaries.get(path), self._checked[path].summary)
             if moved is None:
                 return None
             moves[path] = moved
