@@ -1103,6 +1103,8 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
     name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
     body = block(handler.body)
     counters = counter_names(body)
+    # ``raise ConnectionFailed(e)`` only builds what the handler gives up with
+    raised = {id(node.exc) for node in walk_statements(body) if isinstance(node, cst.Raise) and node.exc is not None}
     for node in walk_statements(body):
         if isinstance(node, cst.If) and conditional_exit(node):
             # ``if err not in retryable or attempt == 4: break``: a side of an ``or`` that is no
@@ -1116,7 +1118,7 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
         if name is None:
             continue
         for part in expression_nodes(node) if isinstance(node, (cst.Expr, cst.Assign, cst.AnnAssign, cst.If, cst.Return, cst.Raise)) else ():
-            if (isinstance(part, cst.Call) and not is_logging(part) and not _logging_parameter(part, scope)
+            if (isinstance(part, cst.Call) and id(part) not in raised and not is_logging(part) and not _logging_parameter(part, scope)
                     and not _reports_only(rec, part, scope)):
                 for arg in part.args:
                     if isinstance(arg.value, cst.Name) and arg.value.value == name:

@@ -633,6 +633,26 @@ class RetryOnAnyError(Rule):
     ]
     INVALID = [
         Invalid(
+            # building the error the loop gives up with decides nothing about what is retried
+            """
+            import time
+            from random import random
+            import pika
+            from pika.exceptions import AMQPConnectionError
+            def connect(parameters):
+                tries = 0
+                while True:
+                    try:
+                        return pika.BlockingConnection(parameters)
+                    except (AMQPConnectionError, Exception) as e:
+                        time.sleep(random() * 5)
+                        tries += 1
+                        if tries == 20:
+                            raise AMQPConnectionError(e)
+            """,
+            line=10,
+        ),
+        Invalid(
             # the attempt's number handed to the request builder leaves the request the same
             """
             import time
