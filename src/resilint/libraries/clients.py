@@ -608,6 +608,16 @@ class TimeoutArgument:
 
     value: Optional[cst.BaseExpression]
     unknown: bool = False
+    read_in: Optional[Scope] = None  # the scope its names belong to, when not the call's
+
+
+@dataclass(frozen=True)
+class ReadIn:
+    """A value given in another function of the file (the dict a helper returns), with the
+    scope its names belong to."""
+
+    value: cst.BaseExpression
+    scope: Scope
 
 
 def find_timeout(
@@ -627,9 +637,11 @@ def find_timeout(
             if configures_elsewhere(arg, spec):
                 unknown = True
         elif arg.star == "**":
-            found = _from_unpacked(arg.value, spec, model, scope, order)
+            found = unpacked_keyword(arg.value, spec.keywords, spec.settings, model, scope, order, spec.elsewhere, read_elsewhere=True)
             if found is UNKNOWN_VALUE:
                 unknown = True
+            elif isinstance(found, ReadIn):
+                return TimeoutArgument(found.value, read_in=found.scope)
             elif found is not None:
                 return TimeoutArgument(found)  # type: ignore[arg-type]
         elif arg.star == "*":
@@ -657,21 +669,14 @@ def configures_elsewhere(arg: cst.Arg, spec: TimeoutSpec) -> bool:
 UNKNOWN_VALUE = object()  # what a mapping of unknown content may give
 
 
-def _from_unpacked(
-    value: cst.BaseExpression, spec: TimeoutSpec, model: Optional[SemanticModel],
-    scope: Optional[Scope], order: int,
-) -> object:
-    """``**{...}``: the timeout in a literal dict, None if it has none, else ``UNKNOWN_VALUE``."""
-    return unpacked_keyword(value, spec.keywords, spec.settings, model, scope, order, spec.elsewhere)
-
-
 def unpacked_keyword(
     value: cst.BaseExpression, keywords: Tuple[str, ...], settings: Iterable[str], model: Optional[SemanticModel],
-    scope: Optional[Scope], order: int, elsewhere: Tuple[str, ...] = (),
+    scope: Optional[Scope], order: int, elsewhere: Tuple[str, ...] = (), read_elsewhere: bool = False,
 ) -> object:
     """``f(**mapping)``: the value the mapping gives one of ``keywords``, when it is a dict
     written out (or a local only ever assigned such dicts and only unpacked); None when it
-    surely sets none of ``settings``; else ``UNKNOWN_VALUE``.
+    surely sets none of ``settings``; else ``UNKNOWN_VALUE``. With ``read_elsewhere``, a value
+    given in the dict a function of the file returns, read in that function, as a ``ReadIn``.
 
     A name is followed to a literal dict only to *find* the key: a dict without it may still
     get one later (``params["timeout"] = 5``), so that stays unknown.
@@ -699,11 +704,17 @@ def unpacked_keyword(
                 return UNKNOWN_VALUE
         assigned = model.assigned_expression(value, scope, order)
         if assigned is not None and assigned is not value:
-            value, followed = assigned, True
+            # a local only ever unpacked, given no key after it is assigned what a call returns
+            # (``kw = make_send_kwargs(args)``), holds just that
+            settled = keys is not None and where is scope and isinstance(assigned, cst.Call) and not _mapping_keys(value.value, model, scope)[1]  # type: ignore[index]
+            value, followed = assigned, not settled
     if isinstance(value, cst.Call) and model is not None and scope is not None and not followed:
-        given = returned_keyword(value, keywords, model, scope, order)
-        if given is not None:
-            return given  # ``**self.get_request_kwargs()`` returning ``dict(timeout=self.HTTP_TIMEOUT)``
+        for keyword in keywords:
+            given = returned_value(value, keyword, model, scope, order)
+            if given is not None and given[1] is scope:
+                return given[0]  # ``**self.get_request_kwargs()`` returning ``dict(timeout=self.HTTP_TIMEOUT)``
+            if given is not None:
+                return ReadIn(*given) if read_elsewhere else UNKNOWN_VALUE
     if isinstance(value, cst.Call) and model is not None and scope is not None:
         keys = _written_keys(value, model, scope, order)  # ``**self._connection_kwargs()``
         # (a local assigned it may have had keys added since: ``kw.update(kwargs)``)
@@ -721,47 +732,64 @@ def unpacked_keyword(
     return UNKNOWN_VALUE if followed else result
 
 
-def called_mapping(call: cst.Call, model: SemanticModel, scope: Scope, order: int) -> Optional[Dict[str, Optional[cst.BaseExpression]]]:
+def called_mapping(
+    call: cst.Call, model: SemanticModel, scope: Scope, order: int,
+) -> Optional[Dict[str, Optional[Tuple[cst.BaseExpression, Scope]]]]:
     """What ``**method()`` passes, when every dict the file's function returns is written out:
-    each key, with its value where ``returned_keyword`` reads it (None otherwise)."""
+    each key, with its value and the scope to read it in where ``returned_value`` reads it
+    (None otherwise)."""
     keys = _written_keys(call, model, scope, order)
     if keys is None:
         return None
-    return {key: returned_keyword(call, (key,), model, scope, order) for key in sorted(keys)}
+    return {key: returned_value(call, key, model, scope, order) for key in sorted(keys)}
 
 
-def returned_keyword(
-    call: cst.Call, keywords: Tuple[str, ...], model: SemanticModel, scope: Scope, order: int,
-) -> Optional[cst.BaseExpression]:
-    """The value a method of the caller's own class gives one of ``keywords`` in the dict it
-    returns (``return dict(timeout=self.HTTP_TIMEOUT, ...)``, or a local so written and
-    returned, given no key later), when that value reads only ``self`` and names of the module:
-    it means the same at the caller, which judges it."""
+def assigned_mapping(name: str, model: SemanticModel, scope: Scope) -> Optional[Dict[str, Optional[Tuple[cst.BaseExpression, Scope]]]]:
+    """What ``**kw`` passes, as ``called_mapping`` reads it, when the local is assigned once what
+    a function of the file returns (``kw = make_send_kwargs(args)``) and given no key later."""
+    held = _mapping_keys(name, model, scope)
+    bindings = scope.bindings.get(name) if held is not None and not held[1] else None
+    if not bindings or len(bindings) != 1 or not isinstance(bindings[0].expr, cst.Call):
+        return None
+    return called_mapping(bindings[0].expr, model, scope, bindings[0].order)
+
+
+def returned_value(
+    call: cst.Call, keyword: str, model: SemanticModel, scope: Scope, order: int,
+) -> Optional[Tuple[cst.BaseExpression, Scope]]:
+    """The value the function ``call`` runs gives ``keyword`` in the one dict it returns,
+    written out (``return {"timeout": args.timeout or None}``, ``dict(...)``, or a local so
+    written and returned, given no key later), and the scope it is read in: the caller's when it
+    reads only names of the module (and ``self``, for a method of the caller's own class), the
+    function's own otherwise. None when it is one of the function's parameters (its callers
+    decide it) or not written out."""
     method = model.resolve(call.func, scope, order)
     caller = scope.enclosing_function
-    if not (isinstance(method, FunctionInfo) and len(method.returns) == 1 and caller is not None
-            and method.owner is not None and method.owner is caller.owner):
+    if not (isinstance(method, FunctionInfo) and len(method.returns) == 1 and caller is not None):
         return None
     returned = method.returns[0]
     if isinstance(returned, cst.Name):
         held = _mapping_keys(returned.value, model, method.scope)
-        if held is None or held[1] & set(keywords):
+        if held is None or keyword in held[1]:
             return None  # the key may be set (again) after the dict is written
         returned = model.followed(returned, method.scope, 1 << 62)
     if isinstance(returned, cst.Dict):
-        given = [e.value for e in returned.elements if isinstance(e, cst.DictElement) and string_of(e.key) in keywords]
+        given = [e.value for e in returned.elements if isinstance(e, cst.DictElement) and string_of(e.key) == keyword]
     elif isinstance(returned, cst.Call) and model.qualified_name(returned.func, method.scope, 1 << 62) == "builtins.dict":
-        given = [a.value for a in returned.args if a.keyword is not None and a.keyword.value in keywords]
+        given = [a.value for a in returned.args if a.keyword is not None and a.keyword.value == keyword]
     else:
         return None
     if len(given) != 1:
         return None
-    names = [node.value for node in iter_nodes(given[0]) if isinstance(node, cst.Name)]
-    portable = all(
-        name == "self" or (binding is None or binding.scope is model.module_scope)
-        for name in names for binding in (model.lookup(name, method.scope, 1 << 62),)
-    )
-    return given[0] if portable else None
+    same_class = method.owner is not None and method.owner is caller.owner
+    bindings = [
+        (name, model.lookup(name, method.scope, 1 << 62)) for name in (node.value for node in iter_nodes(given[0]) if isinstance(node, cst.Name))
+    ]
+    if all((name == "self" and same_class) or binding is None or binding.scope is model.module_scope for name, binding in bindings):
+        return given[0], scope
+    if isinstance(given[0], cst.Name) and bindings[0][1] is not None and bindings[0][1].expr is None:
+        return None  # a parameter (or a name bound without a value)
+    return given[0], method.scope
 
 
 def set_on_every_path(name: str, key: str, model: SemanticModel, scope: Scope) -> Optional[cst.BaseExpression]:

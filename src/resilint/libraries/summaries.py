@@ -15,7 +15,7 @@ import libcst as cst
 from resilint.libraries.call_guards import attributes_passed, call_guards, callee_guards, constant, leaves_block
 from resilint.libraries.client_retries import ClientLayer, layer_of, library_setting, refuses_retries, settings_made
 from resilint.libraries.clients import (
-    CLIENT_CALLS, TIMEOUT_KEYWORDS, called_mapping, configures_elsewhere, copies_kwargs, keys_filled_in, local_mapping_keys, mapping_scope,
+    CLIENT_CALLS, TIMEOUT_KEYWORDS, assigned_mapping, called_mapping, configures_elsewhere, copies_kwargs, keys_filled_in, local_mapping_keys, mapping_scope,
     returned_keys,
     set_on_every_path, written_mapping,
 )
@@ -1305,14 +1305,21 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                         evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
                         values.append(_argument(model, evaluator, function, keyword, value, locate))
                 continue
-            called = called_mapping(arg.value, model, site.scope, site.order) if isinstance(arg.value, cst.Call) else None
+            if isinstance(arg.value, cst.Call):
+                called = called_mapping(arg.value, model, site.scope, site.order)
+            else:  # ``kw = make_send_kwargs(args)`` … ``**kw``
+                called = assigned_mapping(unpacked, model, where) if unpacked is not None and where is not None else None
             if called is not None and all(value is not None for key, value in called.items() if _recorded(key)):
-                # ``**self.get_request_kwargs()``: a method of the file returning a dict written out
+                # ``**self.get_request_kwargs()``: a function of the file returning a dict written out
                 for keyword, value in called.items():
                     keywords.append(keyword)
-                    if _recorded(keyword):
-                        evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
-                        values.append(_argument(model, evaluator, function, keyword, value, locate))  # type: ignore[arg-type]
+                    if _recorded(keyword) and value is not None:
+                        given, read_in = value
+                        if read_in is site.scope:
+                            evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
+                            values.append(_argument(model, evaluator, function, keyword, given, locate))
+                        else:  # what the function's own names make of it (``args.timeout or None``)
+                            values.append(_argument(model, TimeoutEvaluator(model, read_in, 1 << 62), None, keyword, given, locate))
                 continue
             keys = local_mapping_keys(unpacked, model, where) if unpacked is not None and where is not None else None
             if keys is not None and not keys & TIMEOUT_KEYWORDS:

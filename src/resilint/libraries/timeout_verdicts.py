@@ -177,6 +177,8 @@ def judge(
                 value = TimeoutValue((Phase("", seconds),), literal=False, scalar=True)
                 return _judge_value(value, dsn, call, name, spec, max_timeout)
         return _missing(call, name, spec, model, site, max_timeout)
+    if argument.read_in is not None:
+        evaluator = TimeoutEvaluator(model, argument.read_in, 1 << 62)
     value = evaluator.evaluate(node)
     if value is None:
         return None
@@ -619,7 +621,7 @@ def _judge_partial(model: SemanticModel, site: CallSite, settings: "Settings") -
     argument = find_timeout(bound, spec, model, site.scope, site.order)
     if argument.value is None:
         return None  # judged at each call through it
-    value = TimeoutEvaluator(model, site.scope, site.order).evaluate(argument.value)
+    value = TimeoutEvaluator(model, argument.read_in or site.scope, 1 << 62 if argument.read_in else site.order).evaluate(argument.value)
     if value is None:
         return None
     judgement = judge_given(value, code_of(argument.value, limit=None), name, spec, settings.max_timeout)

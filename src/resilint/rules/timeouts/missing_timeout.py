@@ -350,7 +350,8 @@ class MissingTimeout(ProjectRule):
     that way and returned: `config = {...}`, `config["profile_name"] = ...`, `return config`),
     `**self._kwargs()` (whose timeout, when a method of the caller's own class gives it as
     a value of `self` or of the module, `dict(timeout=self.HTTP_TIMEOUT)`, is the call's, also
-    for a session of another module), also a function of another module, `**make_hook_kwargs()` (or its
+    for a session of another module; a function of the file gives it as its own names read it,
+    `{"timeout": args.timeout or None}`), also a function of another module, `**make_hook_kwargs()` (or its
     result kept in a local used only there, `kw = make(); f(**kw)`), or a property of another
     module's class (`Redis(**config.REDIS_KWARGS)`) (both reported by the project pass);
     such a local unpacked into a project wrapper passes the wrapper the same keys, one assigned

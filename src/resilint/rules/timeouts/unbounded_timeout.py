@@ -40,7 +40,9 @@ class UnboundedTimeout(ProjectRule):
     A choice with a `None` branch (`timeout = 7 if proxies else None`, or `args.timeout or
     None`, None whenever the option is 0 or unset; also for a phase,
     `aiohttp.ClientTimeout(total=t if t > 0 else None)`, and in a timeout object a method's
-    class sets once on `self` and passes as `timeout=self._timeout`; also written as statements: a local set
+    class sets once on `self` and passes as `timeout=self._timeout`, and in the dict a function
+    of the file returns, read in that function: `**make_send_kwargs(args)` or `kw =
+    make_send_kwargs(args)` then `**kw`, returning `{"timeout": args.timeout or None}`; also written as statements: a local set
     to `None` in one arm of an `if`/`elif`/`else` chain, or set to `None` before an `if` that
     may leave it so, `if timeout == 0: timeout = None`) waits forever on that
     path, and the message says when (or that one of the paths sets it to `None`), unless the
@@ -142,6 +144,14 @@ class UnboundedTimeout(ProjectRule):
     message = "unbounded timeout"
     triggers = TRIGGERS
     VALID = [
+        # the helper's timeout is its caller's argument: judged where the caller gives it
+        """
+        import requests
+        def make_kwargs(timeout):
+            return {"timeout": timeout}
+        def fetch(url, timeout=5):
+            return requests.get(url, **make_kwargs(timeout))
+        """,
         # the None is chosen only when the caller hands its own client, and the client is made
         # only when it does not (Fern-generated SDK base clients)
         """
@@ -201,6 +211,19 @@ class UnboundedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the timeout of the dict a helper returns, read in the helper (httpie's client)
+            """
+            import requests
+            def make_send_kwargs(args):
+                return {"timeout": args.timeout or None, "allow_redirects": False}
+            def collect_messages(session: requests.Session, args, request):
+                send_kwargs = make_send_kwargs(args)
+                return session.send(request, **send_kwargs)
+            """,
+            line=3,
+            message="None (no timeout at all) when `args.timeout` is false",
+        ),
         Invalid(
             # the pool is one of two classes: the message names both (hubspot-api-python's
             # generated RESTClientObject)
