@@ -138,8 +138,8 @@ LOCAL_MODULES = (
     "asyncio.wait_for", "queue.Queue.", "queue.SimpleQueue.", "queue.PriorityQueue.", "queue.LifoQueue.",
     "threading.Event", "threading.Condition", "threading.Lock", "threading.RLock", "threading.Semaphore",
     "threading.BoundedSemaphore",
-    # a unix-domain socket: a process of this machine
-    "asyncio.open_unix_connection", "asyncio.start_unix_server",
+    # a unix-domain socket, or a Windows named pipe (pywin32): a process of this machine
+    "asyncio.open_unix_connection", "asyncio.start_unix_server", "win32file.", "win32pipe.",
     # a server of this program binding its own port (aiohttp's runner and sites)
     "aiohttp.web.AppRunner", "aiohttp.web.TCPSite", "aiohttp.web.UnixSite", "aiohttp.web.SockSite",
     "aiohttp.web_runner.",

@@ -386,6 +386,11 @@ def _counted_parameters(function: FunctionInfo, call: cst.Call) -> Set[str]:
         n.target.value for n in iter_nodes(function.node) if isinstance(n, cst.AugAssign)
         and isinstance(n.operator, (cst.AddAssign, cst.SubtractAssign)) and isinstance(n.target, cst.Name)
         and number_of(n.value) == 1
+    } | {  # ``retry_count = retry_count + 1``
+        n.targets[0].target.value for n in iter_nodes(function.node)
+        if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name)
+        and isinstance(n.value, cst.BinaryOperation) and isinstance(n.value.operator, (cst.Add, cst.Subtract))
+        and isinstance(n.value.left, cst.Name) and n.value.left.value == n.targets[0].target.value and number_of(n.value.right) == 1
     }
     found: Set[str] = set()
     for value in _passed(call):

@@ -211,7 +211,8 @@ class BackoffWithoutJitter(ProjectRule):
     assertion before the exit, `assert received == expected` then `return`), nor loops that wait out local state (a lock
     file, a file copied and logged through the project's own logger wrapper (`log =
     BraceAdapter(logging.getLogger(__name__))`), a config file read and matched with a
-    regular expression, a unix socket, a device
+    regular expression, a unix socket, a Windows named pipe opened through pywin32 until an
+    instance is free, a device
     read through pyudev, a serial port opened again after pyserial's `SerialException`, the port its own aiohttp site binds, a server that binds its own port
     (a socket's `bind` or `listen`, tornado's `HTTPServer.listen`) and is started again after
     an error, a loopback URL probed until the server the function
@@ -478,6 +479,23 @@ class BackoffWithoutJitter(ProjectRule):
             if result.remaining_users_to_notify_count > 0:
                 if settings.AUTO_RETRY_AFTER:
                     raise self.retry(args=[now], countdown=settings.AUTO_RETRY_AFTER)
+        """,
+        # a Windows named pipe to the local engine, opened again while every instance is busy
+        # (docker-py's NpipeSocket)
+        """
+        import time
+        import win32file
+        import win32pipe
+        def connect(address, retry_count=0):
+            try:
+                return win32file.CreateFile(address, win32file.GENERIC_READ, 0, None, win32file.OPEN_EXISTING, 0, 0)
+            except win32pipe.error as e:
+                if e.winerror == 0xE7:
+                    retry_count += 1
+                    if retry_count < 10:
+                        time.sleep(1)
+                        return connect(address, retry_count)
+                raise e
         """,
         # a unix socket's connect waited out until the local agent listens; the helper only reads
         # and sets the socket's buffer size (datadogpy)

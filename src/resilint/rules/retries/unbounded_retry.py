@@ -235,6 +235,22 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # the attempt parameter counted by an assignment, then tested (docker-py's NpipeSocket)
+        """
+        import time
+        import requests
+        MAXIMUM_RETRY_COUNT = 10
+        class Pinger:
+            def connect(self, address, retry_count=0):
+                try:
+                    return requests.get(address, timeout=(1, 5))
+                except requests.ConnectionError as e:
+                    retry_count = retry_count + 1
+                    if retry_count < MAXIMUM_RETRY_COUNT:
+                        time.sleep(1)
+                        return self.connect(address, retry_count)
+                    raise e
+        """,
         # resumed after a signal only, told by a helper or by EINTR tested the other way round (pika)
         """
         import errno
