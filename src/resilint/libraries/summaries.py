@@ -109,7 +109,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             functions[key] = FunctionSummary(name, place)
             if info is not None:
                 function = functions[key]
-                function.sets_timeout = writes_timeout_key(model, info)
+                function.sets_timeout = writes_timeout_key(model, info) or _fills_through_helper(model, info)
                 function.parameters, function.bound, function.defaults, function.scalars = _signature(model, info)
                 function.generator = info.generator
                 function.property_getter = model.is_property(info)
@@ -796,15 +796,19 @@ class _Values:
         """``f(**kwargs)`` with the function's own ``**kwargs``: whatever keywords its callers
         pass (slot ``**``), and the keys it sets itself (``kwargs["client"] = make()``,
         ``kwargs.setdefault("http", Session())``), which a decorator's wrapper injects so."""
+        handed = _handed_back(self.model, mapping, site)
+        filler, filled_name = (handed[0], handed[1]) if handed is not None else (None, "")
+        mapping = handed[2] if handed is not None else mapping  # ``**self._set_request_timeout(kwargs)``
         function = self.model.keyword_mapping(mapping, site.scope, site.order)
         if function is None:
             return []
         found: List[Tuple[Any, Ref]] = [("**", ("ref", f"{self.model.name_of(function)}.(**)"))]
-        for key, value in keys_filled_in(self.model, function, mapping.value):  # type: ignore[attr-defined]
+        filler, filled_name = (filler, filled_name) if filler is not None else (function, mapping.value)  # type: ignore[attr-defined]
+        for key, value in keys_filled_in(self.model, filler, filled_name):
             if isinstance(value, cst.Name) and value.value == "None":
                 found.append((key, ("none",)))
                 continue
-            refs = self.refs(self.model.resolve_all(value, function.scope, site.order))
+            refs = self.refs(self.model.resolve_all(value, filler.scope, site.order if filler is function else 1 << 62))
             found.extend((key, ref) for ref in refs[:_MAX_PASSED])
         return found
 
@@ -1255,6 +1259,38 @@ def _unknown_decorators(
     return found
 
 
+def _fills_through_helper(model: SemanticModel, function: FunctionInfo) -> bool:
+    """The function hands a mapping to a helper of the file that writes a timeout key into it
+    and returns it (``**self._set_request_timeout(kwargs)``)."""
+    return any(
+        handed is not None and writes_timeout_key(model, handed[0])
+        for site in model.calls_run_in(function.scope) for arg in site.node.args if arg.star == "**"
+        for handed in (_handed_back(model, arg.value, site),)
+    )
+
+
+def _handed_back(model: SemanticModel, value: cst.BaseExpression, site: CallSite) -> Optional[Tuple[FunctionInfo, str, cst.Name]]:
+    """For ``**helper(kwargs)``, the function of the file (a method of the caller's class, or of
+    the module) that takes a mapping as its only argument and returns it (having filled keys in:
+    ``kwargs.setdefault("timeout", self.timeout)``), with its parameter's name, and the name
+    the caller hands it."""
+    if not isinstance(value, cst.Call) or len(value.args) != 1:
+        return None
+    given = value.args[0]
+    if given.keyword is not None or given.star or not isinstance(given.value, cst.Name):
+        return None
+    helper = model.resolve(value.func, site.scope, site.order)
+    caller = site.scope.enclosing_function
+    if not isinstance(helper, FunctionInfo) or caller is None or helper.owner is not caller.owner:
+        return None
+    params = [p.name.value for p in (*helper.node.params.posonly_params, *helper.node.params.params)]
+    params = params[1:] if helper.owner is not None else params
+    returned = helper.returns
+    if len(params) != 1 or not returned or not all(isinstance(r, cst.Name) and r.value == params[0] for r in returned):
+        return None
+    return helper, params[0], given.value
+
+
 def _merged_into(model: SemanticModel, name: str, site: CallSite) -> Optional[Sequence[cst.BaseDictElement]]:
     """What ``**name`` passes of the caller's keyword arguments: all of them (no elements) while
     the name still holds the parameter; the elements of the dict it was rebound to when that
@@ -1329,15 +1365,21 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 continue
             double_star = True
             copied = unpacked is not None and kwargs_param is not None and copies_kwargs(model, unpacked, kwargs_param, site)
-            if not (isinstance(arg.value, cst.Name) and (arg.value.value == kwargs_param or copied)):
+            handed = _handed_back(model, arg.value, site)
+            if handed is not None and handed[2].value == kwargs_param:
+                # ``**self._set_request_timeout(kwargs)``, which fills in and returns them
+                forwards = True
+                filled, merged = keys_filled_in(model, handed[0], handed[1]), ()
+            elif not (isinstance(arg.value, cst.Name) and (arg.value.value == kwargs_param or copied)):
                 continue
-            merged = () if copied else _merged_into(model, arg.value.value, site)
-            forwards = forwards or merged is not None
-            filled = [
-                (string_of(element.key), element.value) for element in merged or () if isinstance(element, cst.DictElement)
-            ]
-            if merged == () and function is not None:  # ``kwargs.setdefault("timeout", self._timeout)``
-                filled = keys_filled_in(model, function, arg.value.value)
+            else:
+                merged = () if copied else _merged_into(model, arg.value.value, site)
+                forwards = forwards or merged is not None
+                filled = [
+                    (string_of(element.key), element.value) for element in merged or () if isinstance(element, cst.DictElement)
+                ]
+                if merged == () and function is not None:  # ``kwargs.setdefault("timeout", self._timeout)``
+                    filled = keys_filled_in(model, function, arg.value.value)
             for keyword, value in filled:
                 if _recorded(keyword):  # a default the function fills in
                     keywords.append(keyword)  # type: ignore[arg-type]

@@ -1173,7 +1173,7 @@ class _ProjectJudge:
         (or their lack of one) on to a client: by name, else by the values of its receiver
         when its name ends as such a function's."""
         graph = self.graph
-        callee = graph.resolve(call.target, near)
+        callee = graph.resolve(call.target, near) or graph.mixed_in_method(call, near)
         if callee is None and self.forwarding_name(split_last(call.target)[1]):
             callee = graph.callee(call, near)
         return callee
@@ -1302,7 +1302,13 @@ class _ProjectJudge:
             related = ((factory.place, f"`{_short(base)}` returns the client"),) if factory is not None else ()
             given = _given(args, spec)
             place = _verdict_place(judgement, given, call)
-            origin = importer or _origin(self._defined_by(base))
+            mixing = self.graph.values.subclasses(base) if (
+                self.graph.class_module(base) is not None and self.graph.values.library_base(base) is None
+            ) else []
+            origin = importer or (
+                f"`self` is a `{_short(mixing[0])}`, which mixes in `{_short(base)}`" if len(mixing) == 1
+                else _origin(self._defined_by(base))
+            )
             return [ProjectVerdict(judgement.code, place, f"{judgement.message} ({origin})", related)]
         return []
 

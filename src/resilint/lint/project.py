@@ -811,8 +811,7 @@ class ProjectGraph:
         runs the mixin's): only the classes mixing in both are ``self`` there; all of them
         when no class does (the walk reached the mixin another way)."""
         cls, name = split_last(call.target)
-        module = self.class_module(cls) if cls and not name.startswith("__") else None
-        if module is None or module.path != near:
+        if not self._mixin_calls_self(call.target, near):
             return None
         receivers = self._receiver_classes(cls, origin)
         key = (id(call), origin if receivers is not None else "")
@@ -824,6 +823,19 @@ class ProjectGraph:
                 like=call,  # what ``self.post_save(obj, created=False)`` passes decides their paths
             ) if implementations else None
         return known  # type: ignore[return-value]
+
+    def _mixin_calls_self(self, target: str, near: str) -> bool:
+        """Whether a call so named is of a method of a project class its own module calls on
+        ``self`` (elsewhere ``Mixin.name`` is a ``super()`` call's)."""
+        cls, name = split_last(target)
+        module = self.class_module(cls) if cls and not name.startswith("__") else None
+        return module is not None and module.path == near
+
+    def mixed_in_method(self, call: Call, near: str) -> Optional[FunctionSummary]:
+        """The method a mixin's ``self._post(...)`` runs when the one class mixing it in that
+        has such a method defines it (``APIClient._post`` for ``ImageApiMixin``)."""
+        found = self._in_subclasses(*split_last(call.target)) if self._mixin_calls_self(call.target, near) else []
+        return found[0] if len(found) == 1 else None
 
     def class_method(self, cls: str, name: str) -> Optional[FunctionSummary]:
         module = self.class_module(cls)
@@ -893,6 +905,8 @@ class ProjectGraph:
                 sets_timeout = sets_timeout or self._sets_timeout(cls)
                 cls = self.values.library_base(cls) or cls
             found.append((canonical_name(f"{cls}.{attribute}"), sets_timeout))
+        if base in self._classes:
+            found.extend(self._mixed_in_library(base, attribute, near))
         # a part of a library client (``llm().chat.completions.create`` on an ``OpenAI``)
         path = attribute
         for _ in range(_MAX_CLIENT_PARTS - 1):
@@ -907,6 +921,20 @@ class ProjectGraph:
                 if held.name not in self._classes
             )
         return found
+
+    def _mixed_in_library(self, cls: str, attribute: str, near: str) -> List[Tuple[str, bool]]:
+        """For a method a mixin calls on ``self`` that no project class defines (``self.post(...)``
+        in ``ContainerApiMixin``, so named only by the mixin's own file), the library methods of
+        that name the classes mixing it in take from a library base (``class
+        APIClient(requests.Session, ContainerApiMixin)``), with whether they fill in a timeout."""
+        if not self._mixin_calls_self(f"{cls}.{attribute}", near):
+            return []
+        return [
+            (canonical_name(f"{library}.{attribute}"), self._sets_timeout(sub))
+            for sub in self.values.subclasses(cls)
+            if self.resolve(f"{sub}.{attribute}", near) is None
+            for library in (self.values.library_base(sub),) if library is not None
+        ]
 
     def uses_of(
         self, module: ModuleSummary, key: str,

@@ -214,13 +214,18 @@ class MissingTimeout(ProjectRule):
     `CacheControl(sess=session)`), a module-level session imported under any name, `self.session` of a class defined
     elsewhere, a property returning one, a subclass of `requests.Session` that does not fill
     in the timeout (its `request` override only passing on its own `timeout=None` parameter,
-    `super().request(method, url, timeout=timeout)`, fills in nothing), or a parameter or attribute annotated `requests.Session`/`httpx.Client`,
+    `super().request(method, url, timeout=timeout)`, fills in nothing), also `self.post(u)`
+    in a mixin that such a subclass mixes in (`class APIClient(requests.Session,
+    ContainerApiMixin)`), or a parameter or attribute annotated `requests.Session`/`httpx.Client`,
     or an attribute the project adds to every request of its web framework (Pyramid's
     `config.add_request_method(make_session, name="http", reify=True)`: `request.http.get(u)`).
     Project wrappers count too: a function that passes its `**kwargs` on to a client without
     setting a timeout (`def fetch(url, **kw): return session.get(url, **kw)`) makes each call of
     it that passes no timeout a finding, in any module, with the forwarding call as a related
-    location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`) does not. A wrapper
+    location; a wrapper that fills one in (`kw.setdefault("timeout", 10)`, also through a
+    helper of the file that fills it in and returns the mapping, `**self._set_request_timeout(kw)`)
+    does not, and a mixin's `self._post(u)` is judged through the one method of that name the
+    classes mixing it in define. A wrapper
     that also hands its `*args` on (`def request(self, method, url, *args, **kwargs): return
     self._session.request(method, url, *args, **kwargs)`) is judged so at the calls that pass
     no more positional arguments than it names, or too few more to reach the client's
