@@ -237,3 +237,81 @@ def test_the_host_of_the_containers_the_test_run_starts_is_this_machines(tmp_pat
     findings = json.loads(result.output)["findings"]
     # only the URL of another host is judged
     assert [(f["path"], f["line"]) for f in findings] == [("tests/test_api.py", 15)]
+
+
+def test_an_object_a_conftest_fixture_gives_whose_class_defaults_its_address_to_this_machine_serves_it(tmp_path, cli):
+    """jupyterhub: the ``app`` fixture yields ``MockHub.instance()``, whose traitlets default
+    binds it to 127.0.0.1; the tests read its URL through helpers given the fixture."""
+    write_tree(tmp_path, {
+        "hub/__init__.py": "",
+        "hub/app.py": """
+            from traitlets import Unicode
+            from traitlets.config import SingletonConfigurable
+
+            class JupyterHub(SingletonConfigurable):
+                bind_url = Unicode("http://:8000", config=True)
+        """,
+        "hub/tests/__init__.py": "",
+        "hub/tests/utils.py": """
+            from urllib.parse import urlparse
+
+            import requests
+
+            class AsyncSession(requests.Session):
+                pass
+
+            def public_host(app):
+                u = urlparse(app.bind_url)
+                return f"{u.scheme}://{u.netloc}"
+
+            def public_url(app):
+                return public_host(app) + urlparse(app.bind_url).path
+        """,
+        "hub/tests/mocking.py": """
+            from traitlets import default
+
+            from hub.app import JupyterHub
+            from .utils import AsyncSession, public_url
+
+            class MockHub(JupyterHub):
+                @default("bind_url")
+                def _default_bind_url(self):
+                    return f"http://127.0.0.1:{8765}/@/space%20word/"
+
+                def login_user(self, name):
+                    return AsyncSession().get(public_url(self) + "hub/login")
+
+            class RemoteHub(JupyterHub):
+                pass
+        """,
+        "hub/tests/conftest.py": """
+            from pytest import fixture
+
+            from .mocking import MockHub, RemoteHub
+
+            @fixture
+            def app():
+                mocked_app = MockHub.instance()
+                yield mocked_app
+                MockHub.clear_instance()
+
+            @fixture
+            def remote():
+                return RemoteHub()
+        """,
+        "hub/tests/test_pages.py": """
+            from .utils import AsyncSession, public_host, public_url
+
+            def test_logout(app):
+                AsyncSession().get(public_host(app) + "/hub/logout")
+
+            def test_page(app):
+                AsyncSession().get(public_url(app) + "owhoami/")
+
+            def test_remote(remote):
+                AsyncSession().get(public_url(remote) + "owhoami/")
+        """,
+    })
+    result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"]) for f in findings] == [("hub/tests/test_pages.py", 10)]

@@ -15,7 +15,7 @@ import libcst as cst
 from resilint.libraries.pytest_fixtures import pytest_fixtures
 from resilint.libraries.sessions import receiver_keys
 from resilint.lint.nodes import DEFINITIONS, string_of
-from resilint.lint.semantic import CallSite, FunctionInfo, Instance, QName, Scope, SemanticModel, argument_for, names_http_method
+from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, QName, Scope, SemanticModel, argument_for, names_http_method
 from resilint.lint.traversal import iter_nodes
 
 SETTIMEOUT = "socket.socket.settimeout"
@@ -282,6 +282,9 @@ LOOPBACK_FIXTURES: FrozenSet[str] = frozenset({
 # ``Call.url_from`` of a URL read from a test's fixture the file does not define (a
 # ``conftest.py``'s): the project pass tells whether that fixture serves this machine.
 FIXTURE_URL = "(fixture)"
+# Between that fixture's name and a function of another module that made the URL of it
+# (``public_url(app)``): a URL of this machine when either says so.
+FIXTURE_HELPER = " made by "
 
 
 def own_route_url(site: CallSite, model: SemanticModel) -> Optional[str]:
@@ -326,12 +329,23 @@ def _fixture_root(model: SemanticModel, expr: cst.BaseExpression, scope: Scope, 
     ``sd_servers.base_url``): "" when the fixture serves this machine (a plugin's, or one of
     the file), ``FIXTURE_URL`` and its name when the file does not define it; None else."""
     root = expr
+    if isinstance(root, cst.Call) and isinstance(root.func, cst.Name) and root.args and root.args[0].keyword is None and not root.args[0].star:
+        # ``public_host(app)``: the URL a helper makes of what a fixture gives; when the
+        # fixture is a ``conftest.py``'s, also the helper, which may make a route of its own
+        handed = _fixture_root(model, root.args[0].value, scope, order)
+        helper = model.qualified_name(root.func, scope, order)
+        if handed and helper is not None and not isinstance(model.resolve(root.func, scope, order), FunctionInfo):
+            return f"{handed}{FIXTURE_HELPER}{helper}"
+        if handed is not None:
+            return handed
     # ``httpserver.url_for("/x")``, ``ssl_server.server_address[0]``
     while isinstance(root, (cst.Attribute, cst.Call, cst.Subscript)):
         root = root.func if isinstance(root, cst.Call) else root.value
     if not isinstance(root, cst.Name):
         return None
     binding = model.lookup(root.value, scope, order)
+    if binding is not None and binding.self_of is not None and binding.self_of.qualname in local_address_classes(model):
+        return ""  # ``public_url(self)`` in a class whose address is this machine's
     function = binding.parameter.function if binding is not None and binding.parameter is not None else None
     if function is None or not (function.name.startswith("test") or _is_fixture(model, function)):
         return None  # pytest gives fixtures to its tests and to other fixtures only
@@ -370,6 +384,74 @@ def conftest_servers(model: SemanticModel) -> List[str]:
     return sorted(
         name for name, functions in pytest_fixtures(model).items() if any(serves_here(model, f) for f, _ in functions)
     )
+
+
+def conftest_server_classes(model: SemanticModel) -> Dict[str, List[str]]:
+    """Of a ``conftest.py``'s other fixtures, those that give their tests an object a project
+    class of another module makes (``yield MockHub.instance()``, ``return Hub(config)``):
+    fixture name → what the file calls to make it, qualified; the project pass tells whether
+    that class serves this machine (``ModuleSummary.local_classes``)."""
+    if os.path.basename(model.path) != "conftest.py":
+        return {}
+    found: Dict[str, List[str]] = {}
+    own_package = model.module_name.split(".", 1)[0]
+    for name, functions in pytest_fixtures(model).items():
+        for function, _ in functions:
+            for value in _given_values(function):
+                made = model.followed(value, function.scope, 1 << 62)
+                made = made.expression if isinstance(made, cst.Await) else made
+                called = model.qualified_name(made.func, function.scope, 1 << 62) if isinstance(made, cst.Call) else None
+                if called is not None and own_package and called.split(".", 1)[0] == own_package:
+                    found.setdefault(name, []).append(called)
+    return {name: sorted(set(made)) for name, made in sorted(found.items()) if name not in conftest_servers(model)}
+
+
+# The attributes that hold where a server listens, or where its clients reach it: ``bind_url``,
+# ``base_url``, ``ip``, ``host``, ``hostname``, ``address``.
+_ADDRESS_ATTRIBUTE = re.compile(r"(?:^|_)(?:url|ip|host|hostname|address)$", re.I)
+
+
+def local_address_classes(model: SemanticModel) -> List[str]:
+    """The file's classes that give an address attribute a default of this machine: a class
+    attribute (``host = "127.0.0.1"``, traitlets' ``bind_url = Unicode("http://127.0.0.1:8081")``)
+    or a traitlets default (``@default("bind_url")`` returning ``f"http://127.0.0.1:{port}/"``).
+    An object of such a class that a test fixture gives is a server of this machine."""
+    return model.derived(local_address_classes, lambda: _local_address_classes(model))
+
+
+def _local_address_classes(model: SemanticModel) -> List[str]:
+    if not _may_name_loopback(model):
+        return []
+    found: List[str] = []
+    for cls in model.classes:
+        for statement in cls.node.body.body:
+            if _local_default(model, cls, statement):
+                found.append(cls.qualname)
+                break
+    return found
+
+
+def _local_default(model: SemanticModel, cls: ClassInfo, statement: cst.CSTNode) -> bool:
+    if isinstance(statement, cst.FunctionDef):
+        named = [
+            string_of(d.decorator.args[0].value) for d in statement.decorators
+            if isinstance(d.decorator, cst.Call) and d.decorator.args
+            and model.qualified_name(d.decorator.func, cls.scope, 1 << 62) in ("traitlets.default", "traitlets.traitlets.default")
+        ]
+        function = next((f for f in model.functions if f.node is statement), None)
+        return function is not None and any(n is not None and _ADDRESS_ATTRIBUTE.search(n) for n in named) and bool(
+            function.returns) and all(_own_url(model, value, function.scope) for value in function.returns)
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            value = small.value
+            if isinstance(value, cst.Call) and value.args and value.args[0].keyword is None:
+                value = value.args[0].value  # ``Unicode("http://127.0.0.1:8081", config=True)``
+            if any(isinstance(t, cst.Name) and _ADDRESS_ATTRIBUTE.search(t.value) for t in targets) and _own_url(model, value, cls.scope):
+                return True
+    return False
 
 
 def _is_fixture(model: SemanticModel, function: FunctionInfo) -> bool:

@@ -48,7 +48,7 @@ from resilint.libraries.self_retrying import client_layer, configured_at_call, g
 from resilint.libraries.sessions import receiver_sets_timeout, timeout_adapters_elsewhere, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.libraries.server_sockets import (
-    conftest_servers, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
+    FIXTURE_URL, conftest_server_classes, conftest_servers, local_address_classes, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
 )
 from resilint.lint.nodes import (
     TRIES, args_name, code_of, dotted_name, is_none, keyword_args, kwargs_name, number_of, spelled_as_class, string_of,
@@ -257,7 +257,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             route == "" or sends_to_loopback(site, model) or (to_wrapper and relative_to_local_base(site, model))
             or only_local_urls(site, model)
         )
-        url_from = (route or "") if to_client else ""
+        url_from = (route or "") if to_client or (to_wrapper and route and route.startswith(FIXTURE_URL)) else ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer
         # ``super().post_save(...)`` in a class of many bases: each base may be the one that has it
         through_super = isinstance(site.node.func, cst.Attribute) and model.calls_super(site.node.func.value, site.scope, site.order)
@@ -333,6 +333,8 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
     summary.fixtures = fixture_doubles(model)
     summary.pytest_plugins = pytest_plugins(model)
     summary.servers = conftest_servers(model)
+    summary.server_classes = conftest_server_classes(model)
+    summary.local_classes = [_qualified(model, name) for name in local_address_classes(model)]
     summary.mock_classes = mock_classes(model)
     for name, bindings in model.module_scope.bindings.items():
         imported = list(dict.fromkeys(b.imported for b in bindings if b.imported is not None))

@@ -39,7 +39,7 @@ from resilint.libraries.request_timeouts import (
     SENDS_NOTHING, TIMED_REQUESTS, connects_later_with_timeout, every_request_timed, method_spec, pool_of_adapter,
 )
 from resilint.libraries.server_sockets import (
-    FIXTURE_URL, FRAMEWORK_URLS, LOOPBACK_URL, SETTIMEOUT, loopback_clients, own_route_url, sends_to_loopback, serves_only,
+    FIXTURE_HELPER, FIXTURE_URL, FRAMEWORK_URLS, LOOPBACK_URL, SETTIMEOUT, loopback_clients, own_route_url, sends_to_loopback, serves_only,
 )
 from resilint.libraries.sessions import object_sets_timeout, session_sets_timeout
 from resilint.libraries.timeout_values import (
@@ -1014,13 +1014,12 @@ class _ProjectJudge:
                 spec = self.spec(call.target) if call.url_from else None
                 if spec is None or call.arguments is None or answered(call.mocked, spec.library, call.target):
                     continue
-                if call.url_from.startswith(FIXTURE_URL):
-                    if self._served_by_conftest(call, near):
-                        continue
-                else:
-                    maker = self.graph.resolve(call.url_from, near)
-                    if maker is not None and maker.returns and all(_own_route(ref) for ref in maker.returns):
-                        continue
+                if self._served_by_conftest(call, near):
+                    continue
+                made_by = call.url_from.partition(FIXTURE_HELPER)[2] if call.url_from.startswith(FIXTURE_URL) else call.url_from
+                maker = self.graph.resolve(made_by, near) if made_by else None
+                if maker is not None and maker.returns and all(_own_route(ref) for ref in maker.returns):
+                    continue
                 judgement = _judge_arguments(call.arguments, spec, call.target, self.settings.max_timeout)
                 if judgement is not None and judgement.code == "RES101":
                     yield ProjectVerdict(judgement.code, call.place, judgement.message)
@@ -1028,7 +1027,8 @@ class _ProjectJudge:
     def _served_by_conftest(self, call: Call, near: str) -> bool:
         """The call's URL or host comes from a fixture of a ``conftest.py`` above it that serves
         this machine (``baseURL`` returning ``"http://localhost:5000"``)."""
-        return call.url_from.startswith(FIXTURE_URL) and self.graph.conftest_serves(call.url_from[len(FIXTURE_URL):], near)
+        fixture = call.url_from[len(FIXTURE_URL):].partition(FIXTURE_HELPER)[0]
+        return call.url_from.startswith(FIXTURE_URL) and self.graph.conftest_serves(fixture, near)
 
     def forwarded_client(self, call: Call, function: FunctionSummary) -> Optional[str]:
         """The library client a project class that only passes its arguments on makes
@@ -1283,7 +1283,7 @@ class _ProjectJudge:
         if spec is not None:
             if answered(call.mocked, spec.library, client) or (filled and _given(args, spec) is None):
                 return []  # a test double answers it: no network; or the object's own timeout
-            if (_no_server_named(args, spec) or call.loopback) and self.in_test_code(near):
+            if (_no_server_named(args, spec) or call.loopback or self._served_by_conftest(call, near)) and self.in_test_code(near):
                 # ``Channel()._get_client()()``, ``u.client.get("http://127.0.0.1:%i/" % port)``:
                 # this machine's server, the test run's
                 return []
@@ -1317,7 +1317,7 @@ class _ProjectJudge:
         if partial is not None:
             return partial
         callee = self.forwarding_callee(call, near)
-        if callee is None or (call.loopback and self.in_test_code(near)):
+        if callee is None or ((call.loopback or self._served_by_conftest(call, near)) and self.in_test_code(near)):
             return []  # in test code, a wrapper sending to a host of this machine: the test run's server
         found: Dict[Tuple[str, Place], ProjectVerdict] = {}
         forwards = [bound for forward in self.forwards(callee) or () for bound in self.bound_to(forward, call, callee, caller)]

@@ -247,10 +247,23 @@ class ProjectGraph:
         if self._servers is None:
             plugins = {id(s) for s in _plugins(self.summaries, self._plugin_paths)}
             self._servers = [
-                ("" if id(s) in plugins else os.path.dirname(s.path), set(s.servers)) for s in self.summaries
-                if s.servers and (id(s) in plugins or os.path.basename(s.path) == "conftest.py")
+                ("" if id(s) in plugins else os.path.dirname(s.path), set(s.servers) | self._serving_objects(s)) for s in self.summaries
+                if (s.servers or s.server_classes) and (id(s) in plugins or os.path.basename(s.path) == "conftest.py")
             ]
         return any(fixture in names for directory, names in self._servers if not directory or _below(near, directory))
+
+    def _serving_objects(self, conftest: ModuleSummary) -> Set[str]:
+        """The fixtures of a ``conftest.py`` that give an object of a project class whose
+        address defaults to this machine (``yield MockHub.instance()``, ``MockHub`` setting
+        ``bind_url`` to ``http://127.0.0.1:…``; also one it inherits)."""
+        local = {name for summary in self.summaries for name in summary.local_classes}
+        found: Set[str] = set()
+        for fixture, made in conftest.server_classes.items() if local else ():
+            for name in made:
+                cls = name if self.class_module(name) is not None else split_last(name)[0]  # ``MockHub.instance()``
+                if self.class_module(cls) is not None and set(self.values.lineage(cls)) & local:
+                    found.add(fixture)
+        return found
 
     def modules_named(self, name: str) -> List[ModuleSummary]:
         """The summaries of the modules of that dotted name (two projects may share one)."""

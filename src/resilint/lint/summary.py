@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 80
+SUMMARY_VERSION = 81
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -542,6 +542,11 @@ class ModuleSummary:
     # And those that give their tests a server of this machine (``return live_server``, a URL
     # of 127.0.0.1): a test's request to a URL read from one goes to the server its run starts.
     servers: List[str] = field(default_factory=list)
+    # Its other fixtures that give their tests an object a project class of another module
+    # makes: fixture name → the qualified names called to make it (``MockHub.instance``).
+    server_classes: Dict[str, List[str]] = field(default_factory=dict)
+    # Its classes whose address attribute defaults to this machine (``bind_url``, ``host``).
+    local_classes: List[str] = field(default_factory=list)
     # Its classes that keep a test double on while they are active (a ``with`` block, or a
     # decorator: ``class HttpMocker(ContextDecorator)`` entering a ``requests_mock.Mocker()``),
     # with what the double answers: the project pass gives the calls under them that answer.
@@ -628,7 +633,7 @@ class ModuleSummary:
             self.imported_modules, self.other_imports,
             [[s.name, place(s.place), s.conditional, list(s.dotted)] for s in self.settings],
             [list(receiver) for receiver in self.receivers], self.fixtures, self.servers, self.mock_classes,
-            self.pytest_plugins,
+            self.pytest_plugins, self.server_classes, self.local_classes,
         ]
 
     @classmethod
@@ -733,6 +738,8 @@ class ModuleSummary:
                 servers=[str(name) for name in data[22]],
                 mock_classes={str(name): [str(m) for m in mocks] for name, mocks in data[23].items()},
                 pytest_plugins=[str(name) for name in data[24]],
+                server_classes={str(name): [str(m) for m in made] for name, made in data[25].items()},
+                local_classes=[str(name) for name in data[26]],
             )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             return None

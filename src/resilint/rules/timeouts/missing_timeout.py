@@ -315,7 +315,11 @@ class MissingTimeout(ProjectRule):
     or a plugin's server (`return live_server`), also as the host parsed out of it (`url =
     urlsplit(base_url)`, `socket.create_connection((url.hostname, url.port))`), also handed on
     as it is by a fixture of the file (`def host_port(primary_host_port): return
-    primary_host_port`); and for Django's `self.live_server_url` in a
+    primary_host_port`), or an object of a project class whose address attribute defaults to
+    this machine (a `conftest.py` fixture yielding `MockHub.instance()`, where `MockHub` sets
+    `bind_url` to `http://127.0.0.1:…` by a class attribute or a traitlets `@default("bind_url")`;
+    read directly or through a helper given it, `public_url(app) + "hub/login"`, and in that
+    class's own methods, `public_url(self)`); and for Django's `self.live_server_url` in a
     `LiveServerTestCase`; also through a project wrapper that passes the URL on
     (`session.request("get", httpbin.url)` on a `requests.Session` subclass, whose second
     argument is the URL), and for a client made there and kept in a name of one function
