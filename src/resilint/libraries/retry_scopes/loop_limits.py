@@ -590,8 +590,10 @@ def helper_reads_bound(rec: Recogniser, call: cst.Call, scope: Scope, order: int
 
 def _count(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Optional[float]:
     """A ``range()`` bound: a number written there, a name bound once to one
-    (``MAX_RETRIES = 2``), a class constant read off the object (``self.max_attempts``), or a
-    sum or difference of those (``MAX_ATTEMPTS + 1``)."""
+    (``MAX_RETRIES = 2``, also through another name: ``max_attempts = _MAX_ATTEMPTS``), a class
+    constant read off the object (``self.max_attempts``), a sum or difference of those
+    (``MAX_ATTEMPTS + 1``), or the larger of a choice of two (``_MAX_ATTEMPTS if task ==
+    "document" else 1``: at most that many)."""
     number = number_of(expr)
     if number is not None or depth > 3:
         return number
@@ -601,9 +603,12 @@ def _count(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
     if isinstance(expr, cst.Name):
         bindings = rec.model.reaching(expr.value, scope, order)
         if len(bindings) == 1 and bindings[0].expr is not None and bindings[0].imported is None:
-            value = number_of(bindings[0].expr)
+            value = _count(rec, bindings[0].expr, bindings[0].scope, bindings[0].order, depth + 1)
             return value if isinstance(value, int) else None
         return None
+    if isinstance(expr, cst.IfExp):
+        either = [_count(rec, side, scope, order, depth + 1) for side in (expr.body, expr.orelse)]
+        return max(either) if None not in either else None  # type: ignore[type-var]
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
         left = _count(rec, expr.left, scope, order, depth + 1)
         right = _count(rec, expr.right, scope, order, depth + 1)

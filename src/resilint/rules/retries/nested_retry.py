@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.retry_scopes import ON_ANY, ON_FAILED_RESULT, ON_RESULT, ON_SPECIFIC
 from resilint.libraries.self_retrying import not_raised_by, separate_failures
@@ -46,7 +46,9 @@ class NestedRetry(ProjectRule):
     12 calls per operation`), and every layer and call on the way is a related location. A
     hand-written loop's attempts are read from its `range(...)`, or from the counter that ends
     it (`while attempt < 3`, `if retries > 0: retries -= 1; continue` then `raise`, with the
-    start and bound numbers, constants, class constants read off the object (`self.ATTEMPTS`)
+    start and bound numbers, constants, also through a local given one (`max_attempts =
+    _MAX_ATTEMPTS`, or the larger of a choice, `_MAX_ATTEMPTS if task == "document" else 1`),
+    class constants read off the object (`self.ATTEMPTS`)
     or parameter defaults), replayed pass by pass; a `range(startup_period)` of a parameter
     is counted by the number the calls on the way pass it (`wait_for_ready(url, 10)`), and a
     retry by recursion by the counter it calls itself with while below a limit (`if retry < 5:
@@ -166,7 +168,10 @@ class NestedRetry(ProjectRule):
     `retries_with_backoff(fetch_teams, TypeError, 5)` over `@backoff.on_exception(expo,
     exception_type)`); the last error of an
     inner layer that retries named classes and raises the last one when spent, when the outer
-    layer retries only other third-party libraries' classes (a backoff on botocore's
+    layer retries only other third-party libraries' classes, or project classes that no
+    function on the way raises in an `except` handler (a Celery task retrying
+    `IndexWriteError` and elastic_transport's errors around a loop retrying google-genai's;
+    `except APIError as e: raise IndexWriteError(...)` on the way makes them one) (a backoff on botocore's
     `ClientError` around a Neo4j write retried on `neo4j.exceptions.TransientError`; a library
     and those it wraps, `requests` and `urllib3`, count as one); a urllib3 pool's
     `MaxRetryError`, also under Minio, which calls its pool unwrapped, when the outer layer
@@ -1414,7 +1419,7 @@ class NestedRetry(ProjectRule):
             found = [
                 reached for reached in _reached(graph, outer)
                 if not separate_failures(
-                    _told(graph, outer, reached, first_layers), reached.layer.layer, graph.is_project_name, graph.ancestry,
+                    _told(graph, outer, reached, first_layers), reached.layer.layer, _converted_on(graph, reached), graph.ancestry,
                 )
             ]
             for reached in _one_client_per_call(found):
@@ -1500,7 +1505,7 @@ def _chain(
     seen = seen | {ref.key}
     best: Chain = [ref]
     for reached in _reached(graph, ref, entry=entry if handed else ()):
-        if separate_failures(ref.layer, reached.layer.layer, graph.is_project_name, graph.ancestry):
+        if separate_failures(ref.layer, reached.layer.layer, _converted_on(graph, reached), graph.ancestry):
             continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen, _entry(reached))
         if _weight(candidate) > _weight(best):
@@ -1550,6 +1555,23 @@ def _reached(
                 if separate_failures(inner.layer, deeper.layer.layer, graph.is_project_name, graph.ancestry):
                     yield Reached(deeper.layer, into + deeper.path)
         yield reached
+
+
+def _converted_on(graph: ProjectGraph, reached: Reached) -> Callable[[str], bool]:
+    """``graph.is_project_name`` for the exception classes the inner layer's last error may
+    become on its way out: a project class the project defines counts only when a function of
+    the path raises it, or a class derived from it, in an ``except`` handler (``except
+    APIError as e: raise IndexWriteError from e``), or the inner layer gives up with it. One
+    nothing on the way raises so is another failure, as another library's is."""
+    functions = [function for function, _ in reached.path] + [reached.layer.function]
+    raised = {name for function in functions for name, how in function.raises if how == "failure"}
+    raised |= set((reached.layer.layer.gives_up_with or "").split())
+    widened = raised | {base for name in raised for base in graph.ancestry(name) or ()}
+
+    def in_project(name: str) -> bool:
+        return graph.is_project_name(name) and (graph.class_module(name) is None or name in widened)
+
+    return in_project
 
 
 def _spared(graph: ProjectGraph, reached: Reached) -> bool:

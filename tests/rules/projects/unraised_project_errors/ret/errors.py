@@ -1,0 +1,3 @@
+# select: RES204
+class IndexWriteError(Exception):
+    """An Elasticsearch write did not fully succeed."""
