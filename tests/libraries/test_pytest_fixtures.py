@@ -300,10 +300,12 @@ def test_an_object_a_conftest_fixture_gives_whose_class_defaults_its_address_to_
                 return RemoteHub()
         """,
         "hub/tests/test_pages.py": """
+            from urllib.parse import urljoin
+
             from .utils import AsyncSession, public_host, public_url
 
             def test_logout(app):
-                AsyncSession().get(public_host(app) + "/hub/logout")
+                AsyncSession().get(urljoin(public_host(app), "/hub/logout"))
 
             def test_page(app):
                 AsyncSession().get(public_url(app) + "owhoami/")
@@ -314,4 +316,4 @@ def test_an_object_a_conftest_fixture_gives_whose_class_defaults_its_address_to_
     })
     result = cli(["check", "--no-cache", "--select", "RES101", "--format", "json", "."], tmp_path)
     findings = json.loads(result.output)["findings"]
-    assert [(f["path"], f["line"]) for f in findings] == [("hub/tests/test_pages.py", 10)]
+    assert [(f["path"], f["line"]) for f in findings] == [("hub/tests/test_pages.py", 12)]

@@ -637,8 +637,20 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
         elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"
               and isinstance(expr.func.value, (cst.Name, cst.Attribute))):
             expr = expr.func.value  # ``url.format(name)``: the template, where it is written
+        elif (isinstance(expr, cst.Call) and _URL_JOINER.search(_last_name(expr.func)) and expr.args
+              and expr.args[0].keyword is None and not expr.args[0].star):
+            expr = expr.args[0].value  # ``urljoin(base, path)``, ``url_path_join(base_url, "hub")``, ``url_concat(url, query)``
         else:
             return expr
+
+
+# Functions that build a URL on the one they are given first: ``urllib.parse.urljoin``,
+# Jupyter's ``url_path_join``, tornado's ``url_concat``, yarl-style ``join_url``.
+_URL_JOINER = re.compile(r"^(?:url_?(?:path_?)?(?:join|concat)|join_?url)$", re.I)
+
+
+def _last_name(func: cst.BaseExpression) -> str:
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
 
 
 def _leading_text(expr: cst.BaseExpression) -> Optional[str]:

@@ -318,7 +318,8 @@ class MissingTimeout(ProjectRule):
     primary_host_port`), or an object of a project class whose address attribute defaults to
     this machine (a `conftest.py` fixture yielding `MockHub.instance()`, where `MockHub` sets
     `bind_url` to `http://127.0.0.1:…` by a class attribute or a traitlets `@default("bind_url")`;
-    read directly or through a helper given it, `public_url(app) + "hub/login"`, and in that
+    read directly or through a helper given it, `public_url(app) + "hub/login"`, also joined
+    onto by a URL joiner, `urljoin(base, path)`, `url_path_join(base_url, "hub")`, and in that
     class's own methods, `public_url(self)`); and for Django's `self.live_server_url` in a
     `LiveServerTestCase`; also through a project wrapper that passes the URL on
     (`session.request("get", httpbin.url)` on a `requests.Session` subclass, whose second
