@@ -64,8 +64,7 @@ def _task_keywords(rec: Recogniser, call: cst.Call, scope: Scope, order: int) ->
     star = False
     for arg in call.args:
         if arg.star == "**":
-            mapping = rec.follow(arg.value, scope, order)
-            entries = string_keyed(mapping) if isinstance(mapping, cst.Dict) else None
+            entries = _written_entries(rec, arg.value, scope, order)
             if entries is None:
                 star = True
                 continue
@@ -73,6 +72,30 @@ def _task_keywords(rec: Recogniser, call: cst.Call, scope: Scope, order: int) ->
         elif arg.keyword is not None:
             found[arg.keyword.value] = arg
     return found, star
+
+
+def _written_entries(
+    rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0,
+) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The entries of the dict written out that ``expr`` is or names, with those of the dicts
+    written out that it spreads in (``{**_RETRY, "autoretry_for": (...)}``), later ones
+    winning; None when a key or a spread mapping cannot be read."""
+    mapping = rec.follow(expr, scope, order)
+    if not isinstance(mapping, cst.Dict) or depth > 3:
+        return None
+    found: Dict[str, cst.BaseExpression] = {}
+    for element in mapping.elements:
+        if isinstance(element, cst.StarredDictElement):
+            spread = _written_entries(rec, element.value, scope, order, depth + 1)
+            if spread is None:
+                return None
+            found.update(spread)
+            continue
+        key = string_of(element.key)
+        if key is None:
+            return None
+        found[key] = element.value
+    return found
 
 
 def task_policy(rec: Recogniser, call: cst.Call, function: Optional[FunctionInfo], scope: Scope, order: int) -> Optional[Policy]:
@@ -421,7 +444,7 @@ def _unpacked_keywords(rec: Recogniser, call: CallSite) -> Optional[Tuple[Dict[s
     expr = unpacked[0].value
     followed = rec.follow(expr, call.scope, call.order)
     if isinstance(followed, cst.Dict):
-        entries = string_keyed(followed)
+        entries = _written_entries(rec, expr, call.scope, call.order)
         if entries is None:
             return None
         return {key: cst.Arg(value, keyword=cst.Name(key)) for key, value in entries.items()}, None

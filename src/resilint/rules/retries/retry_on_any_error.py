@@ -34,7 +34,8 @@ class RetryOnAnyError(Rule):
     `on=Exception`, retrying without `retry_on_exception`, celery `autoretry_for=(Exception,)`
     (also given to a project's own task decorator, a name ending in `task` that is passed
     options only celery reads: `@shared_dedicated_queue_retry_task(autoretry_for=(Exception,))`;
-    also written out in a dict the decorator unpacks, `@shared_task(**_RETRY)`),
+    also written out in a dict the decorator unpacks, `@shared_task(**_RETRY)`, one that spreads
+    another such dict in included, `{**_RETRY, "autoretry_for": (...)}`),
     an RQ job enqueued with `retry=Retry(...)` (RQ retries a job on whatever it raises),
     and `except Exception:` or a bare `except:` in a hand-written retry loop or around a celery
     `self.retry()` (reported on the `except` line); a handler that sets what the loop waits on
@@ -632,6 +633,19 @@ class RetryOnAnyError(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # Celery options spread from another dict written out (kitsune's retrieval tasks)
+            """
+            from celery import shared_task
+            import requests
+            _RETRY = {"autoretry_for": (Exception,), "retry_backoff": True, "max_retries": 5}
+            _SINGLE_RETRY = {**_RETRY, "retry_backoff_max": 60}
+            @shared_task(**_SINGLE_RETRY)
+            def sync(url):
+                requests.get(url, timeout=5)
+            """,
+            line=3,
+        ),
         Invalid(
             # building the error the loop gives up with decides nothing about what is retried
             """
