@@ -80,6 +80,8 @@ _LOCAL_METHODS = frozenset({
     "timetuple", "utctimetuple", "strftime", "isoformat", "isocalendar", "isoweekday", "weekday", "toordinal",
     "total_seconds",
 })
+# The names ``gettext.install()`` adds to the builtins: a translated text of this program.
+_TRANSLATIONS = frozenset({"_", "gettext", "ngettext", "pgettext", "npgettext"})
 # Also "no data yet" on a non-blocking socket (TLS wanting more of the record included).
 _TIMEOUTS = frozenset({
     "TimeoutError", "timeout", "Timeout", "ReadTimeout", "BlockingIOError", "SSLWantReadError", "SSLWantWriteError",
@@ -114,6 +116,8 @@ def local_call(rec: Recogniser, call: CallSite) -> bool:
     name = rec.name(call) or ""
     if (name.startswith(LOCAL_MODULES) and not _held_otherwise(rec, call)) or local_browser_call(name):
         return True
+    if isinstance(call.node.func, cst.Name) and call.node.func.value in _TRANSLATIONS and name in ("", f"builtins.{call.node.func.value}"):
+        return True  # ``_("Copied %s")`` of ``gettext.install()``, which makes it a builtin
     func = call.node.func
     if isinstance(func, cst.Attribute) and func.attr.value in _LOCAL_METHODS:
         return True  # ``argv[-1].startswith("--")``: text or list work, whatever holds it

@@ -126,8 +126,8 @@ LOCAL_MODULES = (
     "unicodedata.", "difflib.", "itertools.", "functools.", "operator.", "collections.",
     # dates and time zones (the zone files are this machine's), and their text forms
     "datetime.", "calendar.", "zoneinfo.", "dateutil.", "pytz.", "email.utils.", "wsgiref.handlers.format_date_time",
-    # parsing and formatting text, and markup given as text
-    "urllib.parse.", "html.", "shlex.", "locale.", "bs4.",
+    # parsing and formatting text, and markup given as text; translating it
+    "urllib.parse.", "html.", "shlex.", "locale.", "bs4.", "gettext.", "django.utils.translation.",
     # validating and making up values in this process (Django's validators, Faker)
     "django.core.validators.", "faker.",
     # importing and inspecting this program's modules

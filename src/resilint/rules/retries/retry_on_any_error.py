@@ -65,7 +65,8 @@ class RetryOnAnyError(Rule):
     a loop walks in it, the methods of a literal a class keeps (`self.counts.get(path)`) and
     of a class of the file that nothing extends when they do such work only,
     `asyncio.open_unix_connection` to a local process, a
-    file copy beside the project logger's `logger.debug(...)`, a pause before the next page,
+    file copy beside the project logger's `logger.debug(...)`, its texts translated by the `_()`
+    that `gettext` installs, a pause before the next page,
     functions of the file that catch every exception and answer a value), even under a bare
     `except:`. When the retry visibly gives up on failed HTTP statuses (backoff's
     `giveup=` reading the error's status, a loop that returns a response whose status it
@@ -115,6 +116,23 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # a file copy retried, its log texts translated by the ``_`` gettext installs (sickchill)
+        """
+        import logging
+        import shutil
+        import time
+        logger = logging.getLogger(__name__)
+        def backup(old_file, new_file):
+            for _attempt in range(10):
+                try:
+                    logger.debug(_("Trying to back up {old}").format(old=old_file))
+                    shutil.copy(old_file, new_file)
+                    return True
+                except Exception as error:
+                    logger.warning(_("Backup failed: {error}").format(error=error))
+                    time.sleep(1)
+            return False
+        """,
         # the body ends by raising whenever the loop would go round: one attempt
         # (pyTelegramBotAPI's asyncio helper)
         """
