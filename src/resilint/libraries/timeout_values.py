@@ -130,6 +130,9 @@ class TimeoutEvaluator:
             binding = replace(binding, expr=fallback)
         if isinstance(binding.expr, cst.Call):  # ``self._timeout = aiohttp.ClientTimeout(...)``
             return binding if self.qualified(binding.expr.func) in TIMEOUT_OBJECTS else None
+        if isinstance(binding.expr, (cst.IfExp, cst.BooleanOperation)):
+            # ``self.timeout = timeout if timeout else None``: a choice, kept for every request
+            return binding if any(is_none(node) for node in iter_nodes(binding.expr)) else None
         return binding if isinstance(binding.expr, (cst.Integer, cst.Float, cst.Name, cst.Tuple)) else None
 
     def _set_unless_configured(self, bindings: List[Binding]) -> Optional[Binding]:
@@ -341,7 +344,7 @@ class TimeoutEvaluator:
         if isinstance(expr, cst.Attribute):
             # ``self._timeout``, set once to a timeout object or a tuple: read where it is set
             kept = self._instance_constant(expr) or self._class_constant(expr)
-            if kept is not None and isinstance(kept.expr, (cst.Call, cst.Tuple)):
+            if kept is not None and isinstance(kept.expr, (cst.Call, cst.Tuple, cst.IfExp, cst.BooleanOperation)):
                 return TimeoutEvaluator(self.model, kept.scope, kept.order).evaluate(kept.expr, False, depth + 1)
         if isinstance(expr, (cst.Tuple, cst.List)):
             return self._tuple(expr, at_site)

@@ -40,7 +40,8 @@ class UnboundedTimeout(ProjectRule):
     A choice with a `None` branch (`timeout = 7 if proxies else None`, or `args.timeout or
     None`, None whenever the option is 0 or unset; also for a phase,
     `aiohttp.ClientTimeout(total=t if t > 0 else None)`, and in a timeout object a method's
-    class sets once on `self` and passes as `timeout=self._timeout`, and in the dict a function
+    class sets once on `self` and passes as `timeout=self._timeout`, and in such a choice kept
+    on `self`, `self.timeout = timeout if timeout else None`, and in the dict a function
     of the file returns, read in that function: `**make_send_kwargs(args)` or `kw =
     make_send_kwargs(args)` then `**kw`, returning `{"timeout": args.timeout or None}`; also written as statements: a local set
     to `None` in one arm of an `if`/`elif`/`else` chain, or set to `None` before an `if` that
@@ -211,6 +212,20 @@ class UnboundedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a choice with a ``None`` branch kept on ``self`` for every request (sickchill's Trakt API)
+            """
+            import requests
+            class TraktAPI:
+                def __init__(self, ssl_verify=True, timeout=30):
+                    self.verify = ssl_verify
+                    self.timeout = timeout if timeout else None
+                def request(self, path, method="GET"):
+                    return requests.request(method, "https://api.trakt.tv/" + path, timeout=self.timeout, verify=self.verify)
+            """,
+            line=7,
+            message="None (no timeout at all) when `timeout` is false",
+        ),
         Invalid(
             # the timeout of the dict a helper returns, read in the helper (httpie's client)
             """
