@@ -13,7 +13,7 @@ import libcst as cst
 
 from resilint.libraries.clients import local_mapping_keys, written_mapping
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
-from resilint.lint.nodes import is_none, kwargs_name, last_name, statements_in, string_of, written_into
+from resilint.lint.nodes import DEFINITIONS, is_none, kwargs_name, last_name, statements_in, string_of, written_into
 from resilint.libraries.sessions import object_key, receiver_keys
 from resilint.lint.semantic import Binding, CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel, argument_for
 from resilint.lint.traversal import children, iter_nodes
@@ -244,7 +244,12 @@ class RequestFinder:
 
     def token_body(self, value: cst.BaseExpression, call: CallSite) -> bool:
         """An OAuth token request's body, written out at ``call`` or in the name it passes: a
-        dict with a ``grant_type`` key (``data={"grant_type": "refresh_token", ...}``)."""
+        dict with a ``grant_type`` key (``data={"grant_type": "refresh_token", ...}``, or the key
+        set on the name in its function, ``data["grant_type"] = "refresh_token"``), also as the
+        JSON text of one (``json.dumps(data)``)."""
+        value = sent_body(self.model, value, call)
+        if isinstance(value, cst.Name) and _sets_key(call.scope, value.value, "grant_type"):
+            return True
         body = self.model.followed(value, call.scope, call.order)
         if isinstance(body, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation)):
             # a form written as text (``"grant_type=client_credentials&scope=..."``)
@@ -902,3 +907,37 @@ def _joined(results: List[object]):
         return None
     keys = [r for r in results if r is not False]
     return keys[0] if keys else False
+
+
+_EMPTY_BODIES = (cst.List, cst.Dict, cst.Tuple)
+
+
+def sent_body(model: SemanticModel, value: cst.BaseExpression, call: CallSite) -> cst.BaseExpression:
+    """The mapping a request's ``data``/``json`` argument sends: the dict behind its JSON text
+    (``json.dumps(data)``), and the side of a choice that is not an empty body
+    (``json.dumps(data) if data else []``)."""
+    for _ in range(3):
+        if isinstance(value, cst.IfExp):
+            empty = [is_none(side) or (isinstance(side, _EMPTY_BODIES) and not side.elements) or string_of(side) == ""
+                     for side in (value.body, value.orelse)]
+            if empty.count(True) != 1:
+                return value
+            value = value.orelse if empty[0] else value.body
+        elif (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None and not value.args[0].star
+              and model.qualified_name(value.func, call.scope, call.order) == "json.dumps"):
+            value = value.args[0].value
+        else:
+            return value
+    return value
+
+
+def _sets_key(scope: Scope, name: str, key: str) -> bool:
+    """Whether the function (or module) of ``scope`` sets ``name[key] = ...``."""
+    node = scope.node.body if isinstance(scope.node, (cst.FunctionDef, cst.ClassDef)) else scope.node
+    return node is not None and any(
+        isinstance(target.target, cst.Subscript) and isinstance(target.target.value, cst.Name)
+        and target.target.value.value == name and len(target.target.slice) == 1
+        and isinstance(target.target.slice[0].slice, cst.Index) and string_of(target.target.slice[0].slice.value) == key
+        for statement in iter_nodes(node, stop_at=DEFINITIONS) if isinstance(statement, cst.Assign)
+        for target in statement.targets
+    )

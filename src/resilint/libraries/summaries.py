@@ -22,7 +22,7 @@ from resilint.libraries.clients import (
 from resilint.libraries.db_scopes import db_scopes, enclosing_lambda, runs_later, scheduled_coroutines
 from resilint.libraries.django_mail import settings_assigned
 from resilint.libraries.django_signals import model_receivers
-from resilint.libraries.http_requests import RequestFinder, Unsafe
+from resilint.libraries.http_requests import RequestFinder, Unsafe, sent_body
 from resilint.libraries.network_mocks import fixture_doubles, mock_classes, mocked_libraries
 from resilint.libraries.pytest_fixtures import pytest_plugins
 from resilint.libraries.retry_scopes import (
@@ -747,8 +747,9 @@ class _Values:
             if fresh is not None:
                 found.append((slot, ("fresh", fresh)))
                 continue
-            written = self.local_mapping(arg.value, site)
-            refs = [written] if written is not None else self.refs(self.model.resolve_all(arg.value, site.scope, site.order))
+            value = sent_body(self.model, arg.value, site) if slot in ("data", "json") else arg.value
+            written = self.local_mapping(value, site)
+            refs = [written] if written is not None else self.refs(self.model.resolve_all(value, site.scope, site.order))
             found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
         return tuple(found)
 

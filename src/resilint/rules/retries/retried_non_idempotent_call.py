@@ -148,8 +148,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     the same way), unless a function above raises an error the retry retries on what it gets
     back (`if not response: raise TaxError` under `autoretry_for=(TaxError,)`), which hands the
     lost response to the retry; a retry on a status (`if res["code"] == "500":`) still repeats the POST. Nor
-    is an OAuth token request (a form or JSON body with `grant_type`, a form written as text,
-    `data="grant_type=client_credentials&..."`, also handed to the
+    is an OAuth token request (a form or JSON body with `grant_type`, also set on the body's
+    name, `data["grant_type"] = "refresh_token"`, and sent as its JSON text, `json.dumps(data)`;
+    a form written as text, `data="grant_type=client_credentials&..."`, also handed to the
     request through project wrappers, by keyword or by position and through their
     `**kwargs`: `post(TOKEN_URL, body)` into `def post(url, data=None, **kw)`): it mints a
     token, and sent again mints another. Nor is a POST made while reading a stream that a loop
@@ -284,6 +285,30 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # an OAuth token request: ``grant_type`` set on the body's name, sent as JSON text by a
+        # wrapper that retries (sickchill's Trakt client)
+        """
+        import json
+        import time
+        import requests
+        class TraktAPI:
+            def token(self, refresh):
+                data = {"client_id": "id", "client_secret": "secret"}
+                if refresh:
+                    data["grant_type"] = "refresh_token"
+                else:
+                    data["grant_type"] = "authorization_code"
+                return self.request("oauth/token", data=data, method="POST")
+            def request(self, path, data=None, method="GET", count=0):
+                try:
+                    return requests.request(method, "https://api.trakt.tv/" + path, timeout=10,
+                                            data=json.dumps(data) if data else [])
+                except requests.ConnectionError:
+                    if count < 3:
+                        time.sleep(2)
+                        return self.request(path, data, method, count + 1)
+                    raise
+        """,
         # a reconnect to a websocket opens the stream again; the POST a message made is not sent
         # again (opsdroid's Twitch connector)
         """
