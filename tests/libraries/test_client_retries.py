@@ -63,7 +63,8 @@ def test_a_botocore_config_that_is_not_readable_leaves_the_count_unknown():
 
 @pytest.mark.parametrize("built, calls", [
     ("AzureOpenAI(timeout=5)", "up to 9 calls"),
-    ("OpenAI(timeout=5, **options)", "an unknown number of calls"),  # the options may set it
+    ("OpenAI(timeout=5, **load_options())", "an unknown number of calls"),  # the options may set it
+    ("OpenAI(timeout=5, **options)", "up to 9 calls"),  # a dict written out without the setting: the default
     ("OpenAI(timeout=5, max_retries=False)", ""),
     ("OpenAI(timeout=5).with_options(max_retries=0)", ""),
     ("OpenAI(timeout=5, max_retries=0).with_options(max_retries=1)", "up to 6 calls"),

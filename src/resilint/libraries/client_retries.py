@@ -234,8 +234,12 @@ def _retries_setting(keyword: str, default: int, what: str) -> Reader:
     def read(model: SemanticModel, site: CallSite) -> Optional[Found]:
         arg = call_argument(site.node, keyword)
         if arg is None:
-            if keyword_args(site.node)[1]:
-                return f"{what} retries", None, site.node, None  # ``**options`` may set it
+            for mapping in (a.value for a in site.node.args if a.star == "**"):
+                given = unpacked_keyword(mapping, (keyword,), (keyword,), model, site.scope, site.order)
+                if given is UNKNOWN_VALUE:
+                    return f"{what} retries", None, site.node, None  # ``**options`` may set it
+                if given is not None:  # ``Elasticsearch(**defaults)``, ``defaults = {"max_retries": 3, ...}``
+                    return _retries(model, given, site, f"{what} {keyword}")  # type: ignore[arg-type]
             return f"{what} {keyword}={default} (the default)", default + 1, site.node, None
         return _retries(model, arg.value, site, f"{what} {keyword}")
 

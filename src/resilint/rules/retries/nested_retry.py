@@ -123,7 +123,9 @@ class NestedRetry(ProjectRule):
     exception to say so; `if response.status == "failed":`, a state compared only with a word
     of failure) it is one, and multiplies the layers inside. A helper the task hands itself to
     that retries it with the task's own `retry_kwargs` (`task.retry(**task.retry_kwargs)`)
-    counts the `max_retries` written there.
+    counts the `max_retries` written there. A client's retry setting is also read from a
+    dict written out that it is made with (`Elasticsearch(**defaults)` with `defaults =
+    {"max_retries": 3, ...}`).
 
     A retry decorator on a generator (`@backoff.on_exception(...)` or a project decorator over
     a function that `yield`s) is no layer: calling the function only makes the generator, and
@@ -787,6 +789,27 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the client's retries given in the dict it is made with (kitsune's ``es_client``)
+            """
+            import random
+            import time
+            from elasticsearch import Elasticsearch
+            from elastic_transport import ConnectionError as EsConnectionError
+            def es_client():
+                defaults = {"request_timeout": 10, "retry_on_timeout": True, "max_retries": 3}
+                return Elasticsearch(**defaults)
+            def refresh():
+                for attempt in range(5):
+                    try:
+                        return es_client().indices.refresh()
+                    except EsConnectionError:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+                raise RuntimeError("gave up")
+            """,
+            line=11,
+            message="Elasticsearch client max_retries=3 (example.py:7) = up to 20 calls",
+        ),
         Invalid(
             # the helper retries the task with the ``retry_kwargs`` it was declared with
             """
