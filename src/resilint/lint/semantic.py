@@ -1102,6 +1102,10 @@ class SemanticModel:
             annotated = self.returned_class(function)
             if annotated is not None:
                 found.append(Instance(annotated.name if isinstance(annotated, QName) else annotated))  # type: ignore[union-attr,arg-type]
+        if not found and function.owner is not None and _makes_its_class(function):
+            # ``cls._instances["loop"] = cls()`` … ``return cls._instances["loop"]``: a
+            # classmethod that keeps the one instance it makes
+            found.append(Instance(function.owner))
         return _distinct([self._configured(function, value) for value in found])
 
     def _configured(self, function: FunctionInfo, value: Value) -> Value:
@@ -1725,6 +1729,20 @@ def names_http_method(expr: cst.BaseExpression) -> bool:
 _KEYWORD_READS = frozenset({"pop", "get", "setdefault"})
 # Objects whose attributes are whatever the program sets on them.
 _NAMESPACES = frozenset({"threading.local", "types.SimpleNamespace"})
+
+
+def _makes_its_class(function: FunctionInfo) -> bool:
+    """A classmethod that calls its ``cls`` (and returns what the file cannot read)."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef) or not node.params.params or not any(
+        isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod" for d in function.decorators
+    ):
+        return False
+    cls = node.params.params[0].name.value
+    return bool(function.returns) and any(
+        isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == cls
+        for call in iter_nodes(node.body)
+    )
 
 
 def _distinct(values: Iterable[Value]) -> Values:
