@@ -513,7 +513,7 @@ def _url_head(
     call)."""
     if given is None:
         given = _first_or_keyword(site.node, ("url", "host"))
-    for _ in range(4):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
+    for _ in range(8):  # ``base_url + "shutdown"``, ``self.url + "modules"`` with ``self.url = "http://..."``
         given = _head(given) if given is not None else None
         if isinstance(given, cst.Call) and model is not None:
             address = _address_of(model, given, site)
@@ -634,6 +634,12 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
         elif (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo)
               and _SCHEME_THEN_PLACEHOLDER.match(string_of(expr.left) or "")):
             expr = expr.right  # the host of ``"http://%s:%s/" % host_port``
+        elif (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo)
+              and (string_of(expr.left) or "").startswith("%s")):
+            expr = expr.right  # ``"%s?_since=%s" % (collection_url, etag)``: what it starts with
+        elif (isinstance(expr, cst.Call) and _last_name(expr.func) == "sub" and len(expr.args) >= 3
+              and all(a.keyword is None and not a.star for a in expr.args[:3])):
+            expr = expr.args[2].value  # ``re.sub("/records$", "", collection_url)``: that URL, edited
         elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"
               and isinstance(expr.func.value, (cst.Name, cst.Attribute))):
             expr = expr.func.value  # ``url.format(name)``: the template, where it is written

@@ -281,7 +281,10 @@ class MissingTimeout(ProjectRule):
     starts is published, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, also one kept in a name (`url.format("login")` with `url =
     "http://localhost:8000/api/{}"`), one that starts with such a base, `f"{BASE}/health"` or
-    `"{}/health".format(BASE)`, `redis.Redis(host="localhost")`, an `ldap3.Connection` of an
+    `"{}/health".format(BASE)`, `"%s?_since=%s" % (collection_url, etag)`, also through
+    several names each derived from the last (`bucket_url = urljoin(self.server_url, ...)`,
+    `collection_url = "{}/records".format(bucket_url)`) and edited (`re.sub("/records$", "",
+    collection_url)`), `redis.Redis(host="localhost")`, an `ldap3.Connection` of an
     `ldap3.Server("localhost")`, a client that connects to this machine when given no server
     and is given none (`redis.Redis()` goes to localhost:6379, jira's `JIRA()` to
     localhost:2990; also through a project class that hands its keywords on to one,
