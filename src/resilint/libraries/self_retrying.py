@@ -581,6 +581,12 @@ def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, orde
             if binding is not None and isinstance(binding.expr, (cst.Tuple, cst.List)):
                 stack.extend((element.value, binding.scope, binding.order) for element in reversed(binding.expr.elements))
                 continue
+            if binding is not None and isinstance(binding.defined, FunctionInfo):
+                # ``retry_if_exception(should_retry)``: the classes the predicate answers yes for
+                classes = _predicate_classes(binding.defined)
+                if classes:
+                    stack.extend((cls, binding.defined.scope, 1 << 62) for cls in reversed(classes))
+                    continue
             function = binding.scope.function if binding is not None and binding.parameter is not None else None
             default = function.default_of(inner.value) if function is not None else None
             if default is not None:
@@ -595,6 +601,30 @@ def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, orde
             continue
         stack.extend((child, where, at) for child in reversed(list(children(inner))))
     return names
+
+
+def _predicate_classes(function: FunctionInfo) -> Optional[List[cst.BaseExpression]]:
+    """The classes a predicate over an exception tests it against (``isinstance(exc, X)``,
+    ``case SlackApiError():`` in a ``match`` on it), when every other exception falls through
+    to ``return False`` (its last statement, or a ``case _:`` that returns it); None otherwise."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef) or not node.params.params or not node.body.body:
+        return None
+    name = node.params.params[0].name.value
+    found: List[cst.BaseExpression] = []
+    for inner in iter_nodes(node.body):
+        if (isinstance(inner, cst.Call) and isinstance(inner.func, cst.Name) and inner.func.value == "isinstance"
+                and len(inner.args) == 2 and isinstance(inner.args[0].value, cst.Name) and inner.args[0].value.value == name):
+            found.append(inner.args[1].value)
+        elif isinstance(inner, cst.MatchClass):
+            found.append(inner.cls)
+    last = node.body.body[-1]
+    if isinstance(last, cst.Match) and last.cases and isinstance(last.cases[-1].pattern, cst.MatchAs) and last.cases[-1].pattern.pattern is None:
+        last = last.cases[-1].body.body[-1] if last.cases[-1].body.body else last  # type: ignore[union-attr]
+    falls_false = isinstance(last, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Return) and small.value is not None and is_false(small.value) for small in last.body
+    )
+    return found if found and falls_false else None
 
 
 def _reraises(handler: cst.ExceptHandler) -> bool:

@@ -184,7 +184,10 @@ class NestedRetry(ProjectRule):
     client raises (`urllib.error.ContentTooShortError`, which the code raises itself on a short
     body) or another library's; slack_sdk's default handlers, which retry a failed connection
     and raise it as it came (`URLError`, aiohttp's `ServerConnectionError`), when the outer
-    layer retries only Slack's answers (`SlackApiError`, `action_already_in_progress`); an httpx transport's
+    layer retries only Slack's answers (`SlackApiError`, `action_already_in_progress`; also as a
+    tenacity `retry_if_exception(should_retry)` whose predicate answers yes only for the classes
+    it tests, `isinstance(exc, SlackApiError)` or `case SlackApiError():`, and `return False`
+    otherwise); an httpx transport's
     last `ConnectError`/`ConnectTimeout` when the outer layer retries only
     `httpx.HTTPStatusError`; a botocore client's errors when the outer layer retries only
     service errors botocore never retries — its retries cover connection errors and read
@@ -269,6 +272,20 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the predicate retries only Slack's answers, which the client's default handlers
+        # (failed connections) never raise (dispatch's Slack plugin)
+        """
+        from slack_sdk.errors import SlackApiError
+        from slack_sdk.web.client import WebClient
+        from tenacity import retry, retry_if_exception, stop_after_attempt, wait_random_exponential
+        def should_retry(exception):
+            if isinstance(exception, SlackApiError):
+                return exception.response["error"] == "ratelimited"
+            return False
+        @retry(stop=stop_after_attempt(5), retry=retry_if_exception(should_retry), wait=wait_random_exponential(max=60))
+        def post(token, channel):
+            return WebClient(token=token).api_call("chat.postMessage", json={"channel": channel})
+        """,
         # the loop goes round on an error only when it is a 429, which the OpenSearch client
         # never retries by itself (opensearch-py's ``streaming_bulk``)
         """
