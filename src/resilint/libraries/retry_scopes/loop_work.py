@@ -82,6 +82,12 @@ def operation_calls(
     statements = list(walk_statements(body))
     handlers = {id(n) for n in statements if isinstance(n, cst.ExceptHandler)}
     tries = {id(n) for n in statements if isinstance(n, (cst.Try, cst.TryStar))} if tried else set()
+    # what the ``else:`` (after a success) or ``finally:`` of such a ``try`` does is not tried
+    # (``LAUNCH_TIME.labels(retries=i).observe(duration)`` once the launch went through)
+    after_try = {
+        id(inner) for n in statements if isinstance(n, (cst.Try, cst.TryStar)) and tried
+        for part in (n.orelse, n.finalbody) if part is not None for inner in iter_nodes(part)
+    }
     helpers = set()
     for call in calls:
         name = rec.name(call) or ""
@@ -94,7 +100,7 @@ def operation_calls(
             continue
         if any(id(n) in handlers or id(n) in helpers for n in call.stack):
             continue
-        if tries and not any(id(n) in tries for n in call.stack):
+        if tries and (not any(id(n) in tries for n in call.stack) or id(call.node) in after_try):
             continue
         found.append(call)
     return found

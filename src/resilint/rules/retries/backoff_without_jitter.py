@@ -196,7 +196,8 @@ class BackoffWithoutJitter(ProjectRule):
     nothing else; nor a tenacity retry of only an input refused as taken, `DuplicateEntryError`, on a
     function that draws a new random name each attempt, `secrets.token_hex(5)`),
     and neither are loops whose passes do different work: a worker that takes a new job each
-    time, a loop over pages whose number goes into the request (but a `while next_url:` loop
+    time, a loop over pages whose number goes into the request (not a call in the `try`'s
+    `else:` or `finally:`, after the attempt, `LAUNCH_TIME.labels(retries=i)`; but a `while next_url:` loop
     whose failures go round before it moves on asks for the same page again: a retry, and so
     does a long poll whose failures go round before it advances what it asks from,
     `last_event_id`, and a periodic job whose failures choose a pause of their own,
@@ -1281,6 +1282,31 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the attempt's number recorded after a success (``else:``) is no work of its own
+            # (binderhub's launch loop)
+            """
+            import asyncio
+            from prometheus_client import Histogram
+            LAUNCH_TIME = Histogram("launch_time_seconds", "launch time", ["status", "retries"])
+            async def launch(launcher, image):
+                retry_delay = 4
+                for i in range(launcher.retries):
+                    try:
+                        server_info = await launcher.launch(image=image)
+                    except OSError:
+                        if i + 1 == launcher.retries:
+                            raise
+                        await asyncio.sleep(retry_delay)
+                        retry_delay *= 2
+                        continue
+                    else:
+                        LAUNCH_TIME.labels(status="success", retries=i).observe(1.0)
+                        break
+                return server_info
+            """,
+            line=12,
+        ),
         Invalid(
             # counting down the attempts left (ckan's start-up wait for its database)
             """
