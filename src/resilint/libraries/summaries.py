@@ -280,6 +280,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 innermost_try(site, reraised_only), innermost_try(site, caught_quietly), loopback, url_from,
                 lost_response_as(model, site, name) if name in CLIENT_CALLS else "",
                 _kept_here(model, site) if spelled_as_class(name) and name not in CLIENT_CALLS else None,
+                _annotated_parameter(model, site) if client is not None else "",
             )
             owner.calls.append(call)
             if lambda_function is not None:
@@ -1260,6 +1261,19 @@ def _unknown_decorators(
         if base_name is not None:  # ``@app.task(base=ProviderTask)``: the task class's retries
             found.append((base_name, locate(decorator)))
     return found
+
+
+def _annotated_parameter(model: SemanticModel, site: CallSite) -> str:
+    """The parameter of the call's function that the call is made on, when the file knows what
+    it holds only by its annotation (``client.api_call(...)``, ``client: WebClient``)."""
+    root = site.node.func
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    binding = model.lookup(root.value, site.scope, site.order) if isinstance(root, cst.Name) else None
+    function = site.scope.enclosing_function
+    if binding is None or binding.parameter is None or binding.annotation is None or function is None or binding.scope is not function.scope:
+        return ""
+    return root.value  # type: ignore[attr-defined]
 
 
 def _fills_through_helper(model: SemanticModel, function: FunctionInfo) -> bool:

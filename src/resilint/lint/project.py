@@ -1096,6 +1096,24 @@ class ProjectGraph:
             return False, None  # only a client's parts send through it
         return _held_layer(held)
 
+    def _passed_clients(self, parameter: str, owner: FunctionSummary) -> Optional[List[Optional["LayerRef"]]]:
+        """For a request on ``owner``'s own parameter that its file judged by the parameter's
+        annotation (``def make_call(client: WebClient, ...)``), the retry layers of the clients
+        every call of ``owner`` passes there (None in the list: one that does not retry); None
+        when a call passes none, or what it passes is not known."""
+        callers = self.values.callers(owner)
+        if not callers:
+            return None
+        found: List[Optional[LayerRef]] = []
+        for caller in callers:
+            if omits(caller.call, owner, parameter, caller.offset):
+                return None
+            known, layer = _held_layer(self.values.argument(caller, owner, parameter))
+            if not known:
+                return None
+            found.append(layer)
+        return found
+
     # --- retry layers ------------------------------------------------------------------------
 
     def layers_reached(
@@ -1130,7 +1148,10 @@ class ProjectGraph:
                 _keep(found, Reached(LayerRef(owner, inner, self.as_called(owner.layers[inner], owner, path[:-1]) if len(path) > 1 else None), path))
                 continue
             if call.retrying is not None and not owner.layers[call.retrying].pending:
-                _keep(found, Reached(LayerRef(owner, call.retrying), path))
+                passed = self._passed_clients(call.on_parameter, owner) if len(path) == 1 and call.on_parameter else None
+                for layer in passed if passed is not None else [LayerRef(owner, call.retrying)]:
+                    if layer is not None:
+                        _keep(found, Reached(layer, path))
                 continue
             if call.sends:
                 known, client = self.made_layer(call.target, made)

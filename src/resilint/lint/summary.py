@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 81
+SUMMARY_VERSION = 82
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -415,6 +415,10 @@ class Call:
     # of it (or calls them): at once (``Api(...).url()``) or through a local it assigns the
     # object once and mentions nowhere else. What it may send is what those attributes run.
     kept: Optional[Tuple[str, ...]] = None
+    # The parameter of its function the call is made on, when the file knew the client only by
+    # the parameter's annotation (``client.api_call(...)`` in ``def make_call(client:
+    # WebClient)``): the callers decide which client, with which retries, it is.
+    on_parameter: str = ""
 
 
 @dataclass(**_SLOTS)
@@ -605,7 +609,7 @@ class ModuleSummary:
                 [_trimmed([c.target, place(c.place), list(c.layers), c.retrying, arguments(c.arguments), list(c.mocked),
                            c.sends, list(c.db_scopes), c.later, [list(p) for p in c.passed], c.bound, c.receiver,
                            [[g[0], g[1], [list(r) for r in g[2]]] for g in c.guards], list(c.escapes), c.swallowed, list(c.answered),
-                           list(c.converted), c.unpacks, list(c.spared), list(c.caught), c.loopback, c.url_from, c.lost_as, None if c.kept is None else list(c.kept)],
+                           list(c.converted), c.unpacks, list(c.spared), list(c.caught), c.loopback, c.url_from, c.lost_as, None if c.kept is None else list(c.kept), c.on_parameter],
                           _CALL)
                  for c in f.calls],
                 [_trimmed([r.method, r.name, r.status, r.detail, place(r.place), r.method_from, r.key_from, r.receiver],
@@ -678,7 +682,7 @@ class ModuleSummary:
                             tuple((str(g[0]), str(g[1]), tuple(ref_from_json(r) for r in g[2])) for g in c[12]),
                             tuple(map(int, c[13])), bool(c[14]), tuple(map(int, c[15])), tuple(map(str, c[16])), str(c[17]),
                             tuple(map(str, c[18])), tuple(map(str, c[19])), bool(c[20]), str(c[21]), str(c[22]),
-                            None if c[23] is None else tuple(map(str, c[23])))
+                            None if c[23] is None else tuple(map(str, c[23])), str(c[24]))
 
             def request(r: List[Any]) -> Request:
                 r = r + _REQUEST[len(r):]
@@ -748,7 +752,7 @@ class ModuleSummary:
 # What ``to_json`` leaves off the end of a list when it is the field's default; the names and
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False, False]
-_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], "", [], [], False, "", "", None]
+_CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], "", [], [], False, "", "", None, ""]
 _FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False, False, "", False]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 

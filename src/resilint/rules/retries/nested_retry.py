@@ -82,7 +82,9 @@ class NestedRetry(ProjectRule):
     make_session(Retry(total=2))` retries twice, in any module that uses it); a request on a
     function's own parameter (`def send(method, url, session=None): session = session or
     writes`) goes to what the call that reaches it passes there, or, passing nothing, to the
-    function's own fallback:
+    function's own fallback; one whose retry layer is the function itself (`@retry(...)` over
+    `def make_call(client: WebClient, ...)`) goes to what every call of it passes, when each
+    passes a client the project shows (else the annotation's client, retries unknown):
 
     | client | calls per request | switched off by |
     |---|---|---|
