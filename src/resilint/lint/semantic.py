@@ -188,6 +188,8 @@ class Binding:
     unpacked: Optional[Tuple[cst.BaseExpression, int, int]] = None
     # a ``for`` loop's target: the query it walks the rows of (``for user in User.query.all()``)
     iterated: Optional[cst.Call] = None
+    # or what else it walks the items of (``for user in users``, ``users: Iterable[User]``)
+    walked: Optional[cst.BaseExpression] = None
 
 
 @dataclass(eq=False)
@@ -843,6 +845,8 @@ class SemanticModel:
             # a row of the query, named for the project pass (which knows the model classes)
             names = (self.type_name(value) for value in self.resolve_all(binding.iterated, binding.scope, binding.order))
             return tuple(QName(f"{name}.[]") for name in names if name is not None)
+        if binding.walked is not None:
+            return tuple(self._items_of_annotated(binding.walked, binding.scope, binding.order))
         source = binding.expr if binding.expr is not None else binding.entered
         if source is None:
             annotated = self._annotated(binding)
@@ -923,6 +927,34 @@ class SemanticModel:
         """An instance of a class imported from the file's own top-level package."""
         top = self.module_name.split(".", 1)[0]
         return bool(top) and isinstance(value.of, str) and value.of.split(".", 1)[0] == top and "." in self.module_name
+
+    def _items_of_annotated(self, walked: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> List[Value]:
+        """The items of a collection a parameter is annotated as (``users: Iterable[User]``,
+        ``list[User]``, ``QuerySet[User]``: instances of that class), also walked through a
+        copy, a concatenation or a comprehension that keeps its items (``set([u for u in
+        source] + [u for u in target])``); none when anything else is walked."""
+        if depth > 4:
+            return []
+        if isinstance(walked, cst.Name):
+            holder = self.lookup(walked.value, scope, order)
+            annotation = holder.annotation if holder is not None and holder.parameter is not None else None
+            if not (isinstance(annotation, cst.Subscript) and len(annotation.slice) == 1
+                    and isinstance(annotation.slice[0].slice, cst.Index)
+                    and (dotted_name(annotation.value) or "").rsplit(".", 1)[-1] in _COLLECTIONS):
+                return []
+            item = self._annotated(replace(holder, annotation=annotation.slice[0].slice.value))  # type: ignore[arg-type]
+            return [item] if item is not None else []
+        if (isinstance(walked, cst.Call) and isinstance(walked.func, cst.Name) and walked.func.value in _COPIES
+                and len(walked.args) == 1 and not walked.args[0].star and walked.args[0].keyword is None):
+            return self._items_of_annotated(walked.args[0].value, scope, order, depth + 1)
+        if isinstance(walked, cst.BinaryOperation) and isinstance(walked.operator, cst.Add):
+            return [*self._items_of_annotated(walked.left, scope, order, depth + 1),
+                    *self._items_of_annotated(walked.right, scope, order, depth + 1)]
+        if (isinstance(walked, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and walked.for_in.inner_for_in is None
+                and not walked.for_in.ifs and isinstance(walked.elt, cst.Name) and isinstance(walked.for_in.target, cst.Name)
+                and walked.elt.value == walked.for_in.target.value):
+            return self._items_of_annotated(walked.for_in.iter, scope, order, depth + 1)
+        return []
 
     def _annotated(self, binding: Binding) -> Value:
         """An instance of the class a binding is annotated with: ``requests.Session``,
@@ -1634,6 +1666,8 @@ class _ModelBuilder:
         self.model.loops.append(node)
         if isinstance(node.target, cst.Name) and _row_query(node.iter):
             self._bind(node.target.value, self._next(), iterated=node.iter)
+        elif isinstance(node.target, cst.Name):
+            self._bind(node.target.value, self._next(), walked=node.iter)
         else:
             self._bind_target(node.target, self._next())
         self.stack.append(node)
@@ -1729,6 +1763,15 @@ def names_http_method(expr: cst.BaseExpression) -> bool:
 _KEYWORD_READS = frozenset({"pop", "get", "setdefault"})
 # Objects whose attributes are whatever the program sets on them.
 _NAMESPACES = frozenset({"threading.local", "types.SimpleNamespace"})
+
+
+# Collections whose one type argument is what walking them gives.
+_COLLECTIONS = frozenset({
+    "Iterable", "Iterator", "Collection", "Sequence", "MutableSequence", "List", "list", "Set", "set", "AbstractSet",
+    "MutableSet", "FrozenSet", "frozenset", "QuerySet",
+})
+# Builtins that make a collection of the same items.
+_COPIES = frozenset({"set", "list", "tuple", "frozenset", "sorted", "reversed"})
 
 
 def _makes_its_class(function: FunctionInfo) -> bool:
