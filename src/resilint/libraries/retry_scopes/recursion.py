@@ -98,6 +98,50 @@ def recursive_retries(rec: Recogniser, function: FunctionInfo) -> None:
         rec.scopes.append(RetryScope(rec.add(policy), "recursion", call.node, node, function))
 
 
+def repeat_skips(function: FunctionInfo, again: cst.Call, site: CallSite) -> bool:
+    """Whether the call a function makes to itself again (``again``) leaves a flag parameter
+    at a value that rules out the branch ``site`` is in: ``self.get_json(path, _attempt=_attempt
+    + 1)`` leaves ``use_post`` at its default ``False``, so the ``if use_post: sess.post(...)``
+    of the first attempt is not what the retry sends."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    params = [p for p in (*node.params.posonly_params, *node.params.params)]
+    bound = 1 if function.owner is not None and isinstance(again.func, cst.Attribute) and params else 0
+    for branch in site.stack:
+        if not isinstance(branch, cst.If) or any(n is site.node for n in iter_nodes(branch.test)):
+            continue
+        test, holds = branch.test, any(n is site.node for n in iter_nodes(branch.body))
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, holds = test.expression, not holds
+        if not isinstance(test, cst.Name):
+            continue
+        value = _given_to(again, test.value, params, bound, (*node.params.params, *node.params.kwonly_params))
+        if value is not None and value != holds:
+            return True
+    return False
+
+
+def _given_to(call: cst.Call, name: str, params: List[cst.Param], bound: int, declared: Tuple[cst.Param, ...]) -> Optional[bool]:
+    """Whether ``call`` gives the parameter ``name`` a true or a false constant (``True``,
+    ``False``, ``None``), written or left at its default; None when it passes anything else."""
+    positions = [p.name.value for p in params][bound:]
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if (arg.keyword is not None and arg.keyword.value == name) or (
+                arg.keyword is None and index < len(positions) and positions[index] == name):
+            return _truth(arg.value)
+    param = next((p for p in declared if p.name.value == name), None)
+    return _truth(param.default) if param is not None and param.default is not None else None
+
+
+def _truth(value: cst.BaseExpression) -> Optional[bool]:
+    if isinstance(value, cst.Name) and value.value in ("True", "False", "None"):
+        return value.value == "True"
+    return None
+
+
 # A celery task that queues itself again (``fetch.apply_async(args=(url, attempt + 1),
 # countdown=2 ** attempt)``, ``fetch.delay(url, attempt + 1)``): a retry by re-queueing.
 _REQUEUES = frozenset({"delay", "apply_async"})

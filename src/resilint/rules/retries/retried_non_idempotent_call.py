@@ -36,6 +36,7 @@ from resilint.libraries.retry_scopes import (
     retry_scopes,
 )
 from resilint.libraries.retry_scopes.model import Policy
+from resilint.libraries.retry_scopes.recursion import repeat_skips
 from resilint.libraries.retry_scopes.swallowing import failing_out
 from resilint.libraries.self_retrying import GIVES_UP_QUIETLY, retried_exceptions
 from resilint.lint.call_conditions import Context
@@ -122,7 +123,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     every call of `send_query` leaves `method` at `"GET"` (also when the test reads it in one
     case: `method.lower() == "post"`, or after `method = method.lower()`), also when its headers come from its
     callers' `**kwargs` and the finding would go to them (a function nothing in the project
-    calls may be called from outside, and is judged as written). A key
+    calls may be called from outside, and is judged as written); nor one that a retry by
+    recursion does not send again, its call of itself leaving the flag of that branch unset
+    (`if use_post: post(...)` with `self.get_json(path, _attempt=_attempt + 1)`, `use_post`
+    defaulting to `False`). A key
     generated inside it (`uuid.uuid4()` in the decorated function or loop body, or a helper of
     any module that returns a new one, `new_key()`) changes on every attempt and is flagged too; resilint's `idempotency_key()` is stable inside
     resilint's own `retry`/`retrying`, and inside a function whose retry decorator has
@@ -285,6 +289,25 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # the retry by recursion leaves ``use_post`` at its default: it sends the GET, never the
+        # POST again (instaloader's ``get_json``)
+        """
+        import requests
+        class Context:
+            def __init__(self):
+                self._session = requests.Session()
+            def get_json(self, path, params, _attempt=1, use_post=False):
+                try:
+                    if use_post:
+                        resp = self._session.post("https://www.example.com/" + path, data=params, timeout=10)
+                    else:
+                        resp = self._session.get("https://www.example.com/" + path, params=params, timeout=10)
+                    return resp.json()
+                except requests.RequestException:
+                    if _attempt == 3:
+                        raise
+                    return self.get_json(path=path, params=params, _attempt=_attempt + 1)
+        """,
         # an OAuth token request: ``grant_type`` set on the body's name, sent as JSON text by a
         # wrapper that retries (sickchill's Trakt client)
         """
@@ -1633,9 +1656,12 @@ class RetriedNonIdempotentCall(ProjectRule):
                 for value in model.resolve_all(site.node.func, site.scope, site.order) if isinstance(value, FunctionInfo)
                 for name, _ in raised.get(id(value), [])
             ]
+            again = scope.node if scope.kind == "recursion" and isinstance(scope.node, cst.Call) else None
             for call in covered:
                 if id(call.node) in reported or id(call.node) in unread:
                     continue  # outside the ``try`` it retries, a lost response leaves the loop
+                if again is not None and scope.function is not None and repeat_skips(scope.function, again, call):
+                    continue  # the call again leaves the flag that takes this branch unset
                 chain = [[*raised.get(id(call.scope.enclosing_function), []), *helpers]]
                 if caught and not repeats_lost_response(caught, chain, is_project_class, ancestry):
                     continue  # it retries only project errors, and none comes of a lost response
