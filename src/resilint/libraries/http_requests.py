@@ -257,9 +257,12 @@ class RequestFinder:
                 isinstance(part, (cst.SimpleString, cst.FormattedStringText)) and "grant_type=" in part.value
                 for part in iter_nodes(body)
             )
-        return isinstance(body, cst.Dict) and any(
-            isinstance(element, cst.DictElement) and string_of(element.key) == "grant_type" for element in body.elements
-        )
+        if not isinstance(body, cst.Dict):
+            return False
+        keys = [string_of(element.key) or "" for element in body.elements if isinstance(element, cst.DictElement)]
+        # a sign-in form (``{"email": username, "password": password}`` posted to
+        # ``/login_int.php`` by ``_login_impl``) mints a session as a token request mints a token
+        return "grant_type" in keys or (any(_PASSWORD_KEY.search(key) for key in keys) and _signs_in(call))
 
     def _method_argument(self, node: cst.Call, call: CallSite) -> Optional[str]:
         """The parameter of the enclosing function that ``request(method, ...)`` sends as its
@@ -940,4 +943,21 @@ def _sets_key(scope: Scope, name: str, key: str) -> bool:
         and isinstance(target.target.slice[0].slice, cst.Index) and string_of(target.target.slice[0].slice.value) == key
         for statement in iter_nodes(node, stop_at=DEFINITIONS) if isinstance(statement, cst.Assign)
         for target in statement.targets
+    )
+
+
+# A form field that carries a password (``password``, ``user[password]``, ``vb_login_password``).
+_PASSWORD_KEY = re.compile(r"pass(?:word|wd)?\b|password", re.I)
+_SIGN_IN = re.compile(r"log_?in|sign_?in|auth|session", re.I)
+
+
+def _signs_in(call: CallSite) -> bool:
+    """The request is a sign-in: its function or the URL text it is given names one
+    (``def _login_impl``, ``self.root + "/login_int.php"``)."""
+    function = call.scope.enclosing_function
+    if function is not None and _SIGN_IN.search(function.name):
+        return True
+    return any(
+        isinstance(part, (cst.SimpleString, cst.FormattedStringText)) and _SIGN_IN.search(part.value)
+        for arg in call.node.args[:1] for part in iter_nodes(arg.value)
     )

@@ -493,8 +493,9 @@ class _Values:
         }
         # a file that makes no key makes no fresh one either (the generators are named so)
         self.keys = model.text is None or _KEY_WORDS.search(model.text) is not None
-        # an OAuth token body is written with its ``grant_type`` key
-        self.tokens = model.text is None or "grant_type" in model.text
+        # an OAuth token body is written with its ``grant_type`` key, a sign-in form with a
+        # password field
+        self.tokens = model.text is None or "grant_type" in model.text or "pass" in model.text
         # The key of each object's facts, by what they depend on (its class, the call that made
         # it, the function that configured it): the same object is passed, stored and
         # returned many times, and its facts read the whole file's mounts and sessions.

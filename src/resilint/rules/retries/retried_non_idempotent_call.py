@@ -157,7 +157,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     a form written as text, `data="grant_type=client_credentials&..."`, also handed to the
     request through project wrappers, by keyword or by position and through their
     `**kwargs`: `post(TOKEN_URL, body)` into `def post(url, data=None, **kw)`): it mints a
-    token, and sent again mints another. Nor is a POST made while reading a stream that a loop
+    token, and sent again mints another; nor, for the same reason, is a sign-in form (a body
+    with a password field, `{"email": username, "password": password}`, sent by a function or
+    to a URL that names a sign-in: `_login_impl`, `/login_int.php`, `auth`, `session`). Nor is a POST made while reading a stream that a loop
     connects to again after it drops (`while live: try: await self.connect()`, `connect`
     reading `session.ws_connect(url)` to its end): the reconnect opens the stream again, and
     what a message made the code send is not sent again. Nor is a POST sent again only after
@@ -289,6 +291,26 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # a sign-in form posted by a wrapper that retries: sent again, it signs in again
+        # (gallery-dl's extractors)
+        """
+        import random
+        import time
+        import requests
+        class Extractor:
+            def __init__(self):
+                self.session = requests.Session()
+            def request(self, url, method="GET", **kwargs):
+                for tries in range(4):
+                    try:
+                        return self.session.request(method, url, timeout=30, **kwargs)
+                    except requests.ConnectionError:
+                        time.sleep(random.uniform(0, 2 ** tries))
+                raise RuntimeError(url)
+            def _login_impl(self, username, password):
+                data = {"email": username, "password": password, "save": "on"}
+                return self.request("https://nijie.info/login_int.php", method="POST", data=data)
+        """,
         # the retry by recursion leaves ``use_post`` at its default: it sends the GET, never the
         # POST again (instaloader's ``get_json``)
         """
