@@ -251,6 +251,12 @@ class RequestFinder:
         if isinstance(value, cst.Name) and _sets_key(call.scope, value.value, "grant_type"):
             return True
         body = self.model.followed(value, call.scope, call.order)
+        if isinstance(value, cst.Name) and any(n is call.node for n in iter_nodes(body)):
+            # ``data = {...}``, then ``data = self.request_json(..., data=data)``: the body is
+            # what the name holds before the statement assigns it the answer
+            reaching = self.model.reaching(value.value, call.scope, call.order)
+            before = self.model.reaching(value.value, call.scope, reaching[-1].order) if len(reaching) == 1 else ()
+            body = before[-1].expr if len(before) == 1 and before[-1].expr is not None else body
         if isinstance(body, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation)):
             # a form written as text (``"grant_type=client_credentials&scope=..."``)
             return any(
