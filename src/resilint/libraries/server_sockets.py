@@ -438,9 +438,10 @@ def _local_default(model: SemanticModel, cls: ClassInfo, statement: cst.CSTNode)
             if isinstance(d.decorator, cst.Call) and d.decorator.args
             and model.qualified_name(d.decorator.func, cls.scope, 1 << 62) in ("traitlets.default", "traitlets.traitlets.default")
         ]
+        if not any(n is not None and _ADDRESS_ATTRIBUTE.search(n) for n in named):
+            return False
         function = next((f for f in model.functions if f.node is statement), None)
-        return function is not None and any(n is not None and _ADDRESS_ATTRIBUTE.search(n) for n in named) and bool(
-            function.returns) and all(_own_url(model, value, function.scope) for value in function.returns)
+        return function is not None and bool(function.returns) and all(_own_url(model, value, function.scope) for value in function.returns)
     if not isinstance(statement, cst.SimpleStatementLine):
         return False
     for small in statement.body:

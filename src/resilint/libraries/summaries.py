@@ -802,13 +802,13 @@ class _Values:
         pass (slot ``**``), and the keys it sets itself (``kwargs["client"] = make()``,
         ``kwargs.setdefault("http", Session())``), which a decorator's wrapper injects so."""
         handed = _handed_back(self.model, mapping, site)
-        filler, filled_name = (handed[0], handed[1]) if handed is not None else (None, "")
-        mapping = handed[2] if handed is not None else mapping  # ``**self._set_request_timeout(kwargs)``
+        if handed is not None:  # ``**self._set_request_timeout(kwargs)``: the kwargs, as the helper fills them in
+            mapping = handed[2]
         function = self.model.keyword_mapping(mapping, site.scope, site.order)
         if function is None:
             return []
         found: List[Tuple[Any, Ref]] = [("**", ("ref", f"{self.model.name_of(function)}.(**)"))]
-        filler, filled_name = (filler, filled_name) if filler is not None else (function, mapping.value)  # type: ignore[attr-defined]
+        filler, filled_name = (handed[0], handed[1]) if handed is not None else (function, mapping.value)  # type: ignore[attr-defined]
         for key, value in keys_filled_in(self.model, filler, filled_name):
             if isinstance(value, cst.Name) and value.value == "None":
                 found.append((key, ("none",)))
