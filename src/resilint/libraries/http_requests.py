@@ -248,7 +248,8 @@ class RequestFinder:
         set on the name in its function, ``data["grant_type"] = "refresh_token"``), also as the
         JSON text of one (``json.dumps(data)``)."""
         value = sent_body(self.model, value, call)
-        if isinstance(value, cst.Name) and _sets_key(call.scope, value.value, "grant_type"):
+        if (isinstance(value, cst.Name) and (self.model.text is None or "grant_type" in self.model.text)
+                and _sets_key(call.scope, value.value, "grant_type")):
             return True
         body = self.model.followed(value, call.scope, call.order)
         if isinstance(value, cst.Name) and any(n is call.node for n in iter_nodes(body)):

@@ -495,7 +495,7 @@ class _Values:
         self.keys = model.text is None or _KEY_WORDS.search(model.text) is not None
         # an OAuth token body is written with its ``grant_type`` key, a sign-in form with a
         # password field
-        self.tokens = model.text is None or "grant_type" in model.text or "pass" in model.text
+        self.tokens = model.text is None or "grant_type" in model.text or _PASSWORD_WORD.search(model.text) is not None
         # The key of each object's facts, by what they depend on (its class, the call that made
         # it, the function that configured it): the same object is passed, stored and
         # returned many times, and its facts read the whole file's mounts and sessions.
@@ -841,6 +841,7 @@ _NO_VALUE = frozenset({
 _NO_CALL = frozenset({cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString})
 # Words without which no URL a project wrapper is handed in the file is one of this
 # machine's (what matters in test code only), nor a pytest fixture's or a test's own route.
+_PASSWORD_WORD = re.compile(r"passw(?:or)?d", re.I)
 _HERE_WORDS = ("127.0.0.1", "0.0.0.0", "localhost", "::1", "def test", "live_server", "httpbin", "httpserver", "docker_ip")
 # Whole words: "time" inside "timeout" or "datetime" names no generator (``RANDOM_KEYS``).
 _KEY_WORDS = re.compile(r"\b(?:uuid|shortuuid|secrets|random|urandom|time|datetime|ulid|nanoid|idempotency_key)\b")
