@@ -29,7 +29,7 @@ import libcst as cst
 from resilint.codemods.arguments import add_argument, keyword
 from resilint.codemods.base import ResilintCodemod
 from resilint.codemods.imports import RUNTIME, name_node, stdlib_attribute
-from resilint.libraries.http_requests import KEY_KEYWORD, RequestFinder, keyword_keyed
+from resilint.libraries.http_requests import KEY_KEYWORD, URLOPENS, RequestFinder, keyword_keyed
 from resilint.libraries.retry_scopes import RetryScope, calls_within, normalise, retry_scopes
 from resilint.lint.nodes import is_none, keyword_args, positional_args
 from resilint.lint.semantic import CallSite
@@ -122,6 +122,9 @@ class AddIdempotencyKey(ResilintCodemod):
         return cst.Call(name_node(self.context, self.model, RUNTIME, "idempotency_key"))
 
     def _headers_editable(self, call: CallSite, position: Optional[int]) -> bool:
+        if normalise(self.model.call_name(call)) in URLOPENS:
+            self.leave_alone(call.node, "`urlopen` sends its `Request`'s headers: add the `Idempotency-Key` to that `Request` by hand")
+            return False
         keywords, star = keyword_args(call.node)
         if keyword_keyed(normalise(self.model.call_name(call))):
             if star:

@@ -120,7 +120,8 @@ class RetryingClient:
     client (``("chat", "completions", "create")``) sends a request; ``unseen`` describes the
     layer when the call that builds the client is not in the file (None: not a layer then);
     ``namespaced``: its attributes are parts of the same client (``client.chat.completions``);
-    ``raises``: the packages whose exceptions are all it raises when its attempts are spent;
+    ``raises``: the packages whose exceptions are all it raises when its attempts are spent,
+    or those exceptions themselves (``urllib.error.URLError``);
     ``refusals``: whether the client built by a call (the node its retries are read at) may
     retry a refusal (429)."""
 
@@ -431,6 +432,9 @@ _OPENSEARCH = RetryingClient(
 # SDK's ``SlackApiError``; handlers of the code's own may give up on an answer (429) instead
 _SLACK_CONNECTION_FAILURES = ("urllib", "http", "socket", "ssl", "aiohttp")
 _SLACK = RetryingClient(_slack, _direct_request(frozenset()), "slack_sdk client retries", raises=_SLACK_CONNECTION_FAILURES)
+# the sync clients' handler retries exactly these (a read timeout is not one: it leaves at once)
+_SLACK_SYNC_FAILURES = ("urllib.error.URLError", "builtins.ConnectionResetError", "http.client.RemoteDisconnected")
+_SLACK_SYNC = RetryingClient(_slack, _direct_request(frozenset()), "slack_sdk client retries", raises=_SLACK_SYNC_FAILURES)
 _REDIS = RetryingClient(_redis, _redis_request, raises=("redis",))
 # A pool's last failure is urllib3's; a status it gives up on comes back as a response, which
 # the caller may turn into an error of its own.
@@ -463,9 +467,9 @@ CLIENTS: Dict[str, RetryingClient] = {
     # the ResilientSession retries connection errors, 429 and 503 after the first attempt
     "jira.JIRA": RetryingClient(_retries_setting("max_retries", 3, "jira client"), _direct_request(_JIRA_LOCAL)),
     # urllib errors once spent (``URLError``, ``ConnectionResetError``), not the SDK's own
-    "slack_sdk.WebClient": _SLACK,
+    "slack_sdk.WebClient": _SLACK_SYNC,
     "slack_sdk.web.async_client.AsyncWebClient": _SLACK,
-    "slack_sdk.WebhookClient": _SLACK,
+    "slack_sdk.WebhookClient": _SLACK_SYNC,
     "slack_sdk.webhook.async_client.AsyncWebhookClient": _SLACK,
     "aiohttp_retry.RetryClient": _AIOHTTP_RETRY,
     "urllib3.PoolManager": _POOL,
@@ -507,7 +511,7 @@ def client_retries(kind: str, found: Optional[Found]) -> Optional[ClientLayer]:
         return None
     client = CLIENTS.get(kind)
     raises = client.raises if client is not None else ()
-    if raises is _SLACK_CONNECTION_FAILURES and found[0] != _SLACK_DEFAULT:
+    if raises in (_SLACK_CONNECTION_FAILURES, _SLACK_SYNC_FAILURES) and found[0] != _SLACK_DEFAULT:
         raises = ()
     policy = found[3]
     if "urllib3" in raises and policy is not None and hands_back_last_status(policy.node):

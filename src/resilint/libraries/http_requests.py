@@ -13,7 +13,9 @@ import libcst as cst
 
 from resilint.libraries.clients import local_mapping_keys, written_mapping
 from resilint.libraries.retry_scopes import RetryScope, code_of, normalise
-from resilint.lint.nodes import DEFINITIONS, is_none, kwargs_name, last_name, statements_in, string_of, written_into
+from resilint.lint.nodes import (
+    DEFINITIONS, is_none, keys_set_on, kwargs_name, last_name, statements_in, string_of, written_into,
+)
 from resilint.libraries.sessions import object_key, receiver_keys
 from resilint.lint.semantic import Binding, CallSite, FunctionInfo, Instance, Param, QName, Scope, SemanticModel, argument_for
 from resilint.lint.traversal import children, iter_nodes
@@ -94,6 +96,10 @@ def _written_method(expr: cst.BaseExpression) -> Optional[str]:
     return text.upper() if text else None
 
 
+# ``urlopen(url, data, ...)`` and ``build_opener().open(url, data, ...)``
+URLOPENS = ("urllib.request.urlopen", "urllib.request.OpenerDirector.open")
+URLLIB_REQUEST = "urllib.request.Request"
+
 # Methods of a client object that take the HTTP method first (``session.request("POST", url)``,
 # requests-hardened's ``manager.send_request("POST", url)``).
 _METHOD_FIRST = ("request", "send_request")
@@ -155,6 +161,9 @@ class RequestFinder:
             return METHOD_CALLS[chosen], chosen, None
         if name is not None and keyword_keyed(name):
             return "POST", name, None
+        if name in URLOPENS:
+            verb = self._urlopen_method(call)
+            return (verb, name, None) if verb in UNSAFE else None
         if name in REQUEST_CALLS:
             verb = literal_method(node)
             return (verb, name, REQUEST_CALLS[name]) if verb in UNSAFE else None
@@ -236,11 +245,14 @@ class RequestFinder:
         return None
 
     def _token_request(self, call: CallSite) -> bool:
-        """A request whose form or JSON body has a ``grant_type`` key (``token_body``)."""
+        """A request whose form or JSON body has a ``grant_type`` key (``token_body``), given as
+        ``data=``/``json=`` or, to a ``post``/``patch`` method, second (``session.post(url, data)``)."""
+        func = call.node.func
+        body = _passed(call.node, 1, "data") if isinstance(func, cst.Attribute) and func.attr.value in ("post", "patch") else None
         return any(
             arg.keyword is not None and arg.keyword.value in ("data", "json") and self.token_body(arg.value, call)
             for arg in call.node.args
-        )
+        ) or (body is not None and self.token_body(body, call))
 
     def token_body(self, value: cst.BaseExpression, call: CallSite) -> bool:
         """An OAuth token request's body, written out at ``call`` or in the name it passes: a
@@ -251,13 +263,22 @@ class RequestFinder:
         if (isinstance(value, cst.Name) and (self.model.text is None or "grant_type" in self.model.text)
                 and _sets_key(call.scope, value.value, "grant_type")):
             return True
+        if isinstance(value, cst.Name) and call.scope.node is not None and any(
+            _PASSWORD_KEY.search(key) for key, _ in keys_set_on(call.scope.node, value.value)
+        ) and _signs_in(call):
+            return True  # ``data = {}``, ``data["password"] = self.password``, posted by ``login()``
         body = self.model.followed(value, call.scope, call.order)
         if isinstance(value, cst.Name) and any(n is call.node for n in iter_nodes(body)):
-            # ``data = {...}``, then ``data = self.request_json(..., data=data)``: the body is
-            # what the name holds before the statement assigns it the answer
+            # ``data = {...}`` (on each branch), then ``data = self.request_json(..., data=data)``:
+            # the body is what the name holds before the statement assigns it the answer
             reaching = self.model.reaching(value.value, call.scope, call.order)
             before = self.model.reaching(value.value, call.scope, reaching[-1].order) if len(reaching) == 1 else ()
-            body = before[-1].expr if len(before) == 1 and before[-1].expr is not None else body
+            if before and all(binding.expr is not None for binding in before):
+                return all(self._token_form(binding.expr, call) for binding in before)  # type: ignore[arg-type]
+        return self._token_form(body, call)
+
+    @staticmethod
+    def _token_form(body: cst.BaseExpression, call: CallSite) -> bool:
         if isinstance(body, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation)):
             # a form written as text (``"grant_type=client_credentials&scope=..."``)
             return any(
@@ -469,8 +490,11 @@ class RequestFinder:
     ) -> Tuple[str, str]:
         """("ok" | "missing" | "unstable" | "unknown", detail)."""
         node = call.node
-        if keyword_keyed(normalise(self.model.call_name(call))):
+        name = normalise(self.model.call_name(call))
+        if keyword_keyed(name):
             return self._keyword_key_status(call, scope, helper)
+        if name in URLOPENS:
+            return self._urlopen_key_status(call, scope, helper)
         headers: Optional[cst.BaseExpression] = None
         star = False
         positional = 0
@@ -507,6 +531,54 @@ class RequestFinder:
         if found is False:
             return "missing", ""
         return self.stability(found, call, scope, helper)
+
+    def _urllib_request(self, call: CallSite) -> Optional[cst.Call]:
+        """The ``urllib.request.Request(...)`` an ``urlopen`` call opens, written out or in a name."""
+        opened = _passed(call.node, 0, "url") or _passed(call.node, 0, "fullurl")
+        built = self.model.followed(opened, call.scope, call.order) if opened is not None else None
+        if isinstance(built, cst.Call) and self.model.qualified_name(built.func, call.scope, call.order) == URLLIB_REQUEST:
+            return built
+        return None
+
+    def _urlopen_method(self, call: CallSite) -> Optional[str]:
+        """The method ``urlopen`` sends: the ``Request``'s ``method=``, else POST when it or the
+        call carries a body (``data``), else GET; None when it cannot be read."""
+        request = self._urllib_request(call)
+        data = _passed(call.node, 1, "data")
+        if request is not None:
+            given = next((a.value for a in request.args if a.keyword is not None and a.keyword.value == "method"), None)
+            if given is not None:
+                return _written_method(given)
+            data = data or _passed(request, 1, "data")
+        elif any(arg.star for arg in call.node.args) or not self._opens_url(call):
+            return "POST" if data is not None and not is_none(data) else None  # (a ``Request`` handed in)
+        return "POST" if data is not None and not is_none(data) else "GET"
+
+    def _opens_url(self, call: CallSite) -> bool:
+        """Whether ``urlopen`` is given a URL written as text, which carries no headers."""
+        opened = _passed(call.node, 0, "url") or _passed(call.node, 0, "fullurl")
+        url = self.model.followed(opened, call.scope, call.order) if opened is not None else None
+        return isinstance(url, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+
+    def _urlopen_key_status(
+        self, call: CallSite, scope: Optional[RetryScope], helper: Optional[FunctionInfo],
+    ) -> Tuple[str, str]:
+        """``key_status`` of an ``urlopen`` call, whose headers are its ``Request``'s (``headers=``,
+        or ``add_header`` on it); a URL opened as it is carries none."""
+        request = self._urllib_request(call)
+        opened = _passed(call.node, 0, "url") or _passed(call.node, 0, "fullurl")
+        if request is None:
+            # a URL opened as it is carries no headers; a parameter may be a ``Request``
+            return ("missing", "") if self._opens_url(call) else ("unknown", "")
+        if any(arg.star for arg in request.args) or (isinstance(opened, cst.Name) and _header_added(call.scope, opened.value)):
+            return "unknown", ""
+        headers = _passed(request, 2, "headers")
+        if headers is None:
+            return "missing", ""
+        found = self.find_key(headers, call.scope, call.order, call)
+        if found is None:
+            return "unknown", ""
+        return ("missing", "") if found is False else self.stability(found, call, scope, helper)
 
     def _keyword_key_status(
         self, call: CallSite, scope: Optional[RetryScope], helper: Optional[FunctionInfo],
@@ -939,6 +1011,28 @@ def sent_body(model: SemanticModel, value: cst.BaseExpression, call: CallSite) -
         else:
             return value
     return value
+
+
+def _passed(call: cst.Call, position: int, keyword: str) -> Optional[cst.BaseExpression]:
+    """What ``call`` passes as the parameter at ``position`` named ``keyword``."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [arg for arg in call.args if arg.keyword is None]
+    if any(arg.star for arg in positional[:position + 1]) or len(positional) <= position:
+        return None
+    return positional[position].value
+
+
+def _header_added(scope: Scope, name: str) -> bool:
+    """Whether the function (or module) of ``scope`` calls ``name.add_header(...)`` or
+    ``name.add_unredirected_header(...)``."""
+    node = scope.node.body if isinstance(scope.node, (cst.FunctionDef, cst.ClassDef)) else scope.node
+    return node is not None and any(
+        isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
+        and part.func.value.value == name and part.func.attr.value in ("add_header", "add_unredirected_header")
+        for part in iter_nodes(node, stop_at=DEFINITIONS)
+    )
 
 
 def _sets_key(scope: Scope, name: str, key: str) -> bool:

@@ -23,7 +23,9 @@ from resilint.libraries.client_subclasses import forwarded_client
 from resilint.libraries.clients import CLIENT_CALLS, TimeoutSpec, find_timeout
 from resilint.libraries.object_uses import Classify, object_uses
 from resilint.libraries.timeout_values import TimeoutValue
+from resilint.lint.nodes import DEFINITIONS, is_none
 from resilint.lint.semantic import Binding, CallSite, Instance, Scope, SemanticModel
+from resilint.lint.traversal import iter_nodes
 
 # Calls through such an object that send nothing, so no timeout applies to them.
 SENDS_NOTHING: FrozenSet[str] = frozenset({"close", "aclose", "clear", "detach"})
@@ -83,6 +85,35 @@ def _classify(model: SemanticModel) -> Classify:
 # Clients that open no connection when made without a host: ``connect(host, port, timeout)``
 # opens it later, waiting the timeout it is given (by the position of that timeout).
 _CONNECTS_LATER: Dict[str, int] = {"ftplib.FTP": 2, "ftplib.FTP_TLS": 2}
+# Connections that open their socket at the first request, with the ``timeout`` attribute they
+# hold then.
+_TIMEOUT_ATTRIBUTE = frozenset({"http.client.HTTPConnection", "http.client.HTTPSConnection"})
+
+
+def timeout_set_before_use(site: CallSite, name: str) -> bool:
+    """``connection = HTTPConnection(host)``, then ``connection.timeout = settings.TIMEOUT``
+    before anything is called on it: the connection is bounded when it connects."""
+    if name not in _TIMEOUT_ATTRIBUTE:
+        return False
+    names = site.scope.names_bound_to(site.node)
+    node = site.scope.node
+    if len(names) != 1 or node is None:
+        return False
+    (held,) = names
+    made = False
+    for part in iter_nodes(node.body if isinstance(node, cst.FunctionDef) else node, stop_at=DEFINITIONS):
+        if part is site.node:
+            made = True
+        elif made and isinstance(part, cst.Assign) and not is_none(part.value) and any(
+            isinstance(t.target, cst.Attribute) and t.target.attr.value == "timeout"
+            and isinstance(t.target.value, cst.Name) and t.target.value.value == held
+            for t in part.targets
+        ):
+            return True
+        elif made and isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and (
+                isinstance(part.func.value, cst.Name) and part.func.value.value == held):
+            return False  # used before
+    return False
 
 
 def connects_later_with_timeout(model: SemanticModel, site: CallSite, name: str) -> bool:

@@ -434,6 +434,15 @@ _HTTPX_CONNECT_FAILURES = {
     "httpx.ConnectError": ("httpx.NetworkError", "httpx.TransportError", "httpx.RequestError", "httpx.HTTPError"),
     "httpx.ConnectTimeout": ("httpx.TimeoutException", "httpx.TransportError", "httpx.RequestError", "httpx.HTTPError"),
 }
+_OS_ERROR = ("builtins.OSError", "builtins.IOError", "builtins.EnvironmentError", "socket.error")
+_RESET = ("builtins.ConnectionResetError", "builtins.ConnectionError", *_OS_ERROR)
+# The classes an ``except`` catches a client's last failure by, for the failures a layer gives up with.
+_CAUGHT_AS = {
+    **_HTTPX_CONNECT_FAILURES,
+    "urllib.error.URLError": _OS_ERROR,
+    "builtins.ConnectionResetError": _RESET,
+    "http.client.RemoteDisconnected": (*_RESET, "http.client.BadStatusLine", "http.client.HTTPException"),
+}
 
 
 def separate_failures(
@@ -485,7 +494,7 @@ def separate_failures(
         bases = ancestry(raised)
         if bases is not None and not bases & caught:
             return True
-    catching = {name for each in raised.split() for name in (each, *_HTTPX_CONNECT_FAILURES.get(each, ()))}
+    catching = {name for each in raised.split() for name in (each, *_CAUGHT_AS.get(each, ()))}
     return not (catching & caught) and not any(in_project(name) for name in caught)
 
 

@@ -43,7 +43,7 @@ from resilint.libraries.retry_scopes.rq import applied_function
 from resilint.libraries.retry_scopes.statements import block, child_blocks
 from resilint.libraries.objects import object_facts
 from resilint.libraries.raised_errors import raised_errors
-from resilint.libraries.request_timeouts import connects_later_with_timeout
+from resilint.libraries.request_timeouts import connects_later_with_timeout, timeout_set_before_use
 from resilint.libraries.self_retrying import client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import receiver_sets_timeout, timeout_adapters_elsewhere, writes_timeout_key
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
@@ -1182,7 +1182,7 @@ def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> 
     description, calls, where, policy, raises, refusals = client
     # An SDK's retries end in an exception of its own package ("openai.*"): an outer layer
     # that retries only other libraries' exceptions does not repeat it.
-    family = " ".join(f"{package}.*" for package in raises) or None
+    family = " ".join(name if name[name.rfind(".") + 1:][:1].isupper() else f"{name}.*" for name in raises) or None
     if policy is not None:
         layer = _layer(model, policy, (description, calls), locate(where), client=True)
         return replace(layer, gives_up_with=family) if family else layer
@@ -1425,7 +1425,7 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
     supplied = (
         isinstance(func, cst.Attribute) and name.startswith("requests.Session.")
         and receiver_sets_timeout(func.value, func.attr.value, model, site.scope, site.order)
-    ) or connects_later_with_timeout(model, site, name) or (
+    ) or connects_later_with_timeout(model, site, name) or timeout_set_before_use(site, name) or (
         name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global and _default_set_before(model, site)
     )
     return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values), supplied, forwards_args)

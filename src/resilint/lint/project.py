@@ -277,8 +277,16 @@ class ProjectGraph:
         return name.split(".", 1)[0] in self._tops
 
     def class_module(self, name: str) -> Optional[ModuleSummary]:
-        """The module that defines the project class ``name``."""
-        return self._classes.get(name)
+        """The module that defines the project class ``name``, or that another name of it
+        (an import, a re-export, ``from .errors import *``) stands for."""
+        return self._classes.get(self.class_named(name))
+
+    def class_named(self, name: str) -> str:
+        """The project class ``name`` stands for where a module only imports it, else ``name``."""
+        if name in self._classes or not self.is_project_name(name):
+            return name
+        classes = [held.name for held in self.values.of(name) if held.kind == "class"]
+        return classes[0] if len(classes) == 1 else name
 
     def ancestry(self, name: str) -> Optional[Set[str]]:
         """The project class ``name`` and every class it derives from, at any depth; None when a
@@ -291,7 +299,7 @@ class ProjectGraph:
             held = self.values.bases(cls, module)
             return [h.name for h in held] if len(held) == len(module.classes.get(cls, ())) else None
 
-        return class_ancestry(name, bases)
+        return class_ancestry(self.class_named(name), bases)
 
     def locate(self, name: str, near: str) -> Optional[Tuple[ModuleSummary, str]]:
         """The module a dotted name starts with (the longest such prefix), and the rest."""

@@ -1245,9 +1245,11 @@ def local_state(
     ]
     if not bare and reads and all(receives(call) for call in reads) and silence(names):
         return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
-    # a pause in the ``try`` (the wait before the next page) fails no call out either
+    # a pause in the ``try`` (the wait before the next page) fails no call out either, nor
+    # what works out its length (``asyncio.sleep(get_delay())``)
+    pauses = {id(n) for call in outside if rec.name(call) in SLEEPS for n in iter_nodes(call.node)}
     return bool(outside) and all(
-        local_call(rec, call) or rec.name(call) in SLEEPS or _never_raises(rec, call) for call in outside
+        local_call(rec, call) or id(call.node) in pauses or _never_raises(rec, call) for call in outside
     )
 
 

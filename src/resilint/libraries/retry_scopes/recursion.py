@@ -360,6 +360,8 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
         if (conditional_exit(node) and names & (counters | kept)) or guards:
             calls_again = any(n is call.node for n in iter_nodes(node.body))
             policy.max_attempts, policy.time_limit = _attempts(node.test, function, counters, calls_again), UNKNOWN
+            if not calls_again:
+                policy.gives_up_raising = _raised_when_spent(rec, node, call)
             start = _counted_down(node, function, call, statements) if policy.max_attempts == UNKNOWN else None
             if start is not None:
                 number = rec.int_value(start, call.scope, call.order)
@@ -394,6 +396,18 @@ def _limit(rec: Recogniser, policy: Policy, function: FunctionInfo, call: CallSi
         "unbounded", call.node,
         f"`{function.name}` calls itself again after a failure with no attempt counter or limit, so it retries forever",
     )
+
+
+def _raised_when_spent(rec: Recogniser, exit_test: cst.If, call: CallSite) -> Optional[str]:
+    """The class a new error raised where the attempts are spent is of (``if attempt ==
+    limit: raise ConnectionException(str(err)) from err``); None for the last error itself."""
+    last = block(exit_test.body)[-1:]
+    statement = last[0] if last else None
+    small = statement.body[-1:] if isinstance(statement, cst.SimpleStatementLine) else ()
+    raised = small[0] if small and isinstance(small[0], cst.Raise) else None
+    if raised is None or not isinstance(raised.exc, cst.Call):
+        return None  # ``raise``, ``raise err``: what the handler caught
+    return rec.expr_name(raised.exc.func, call.scope, call.order)
 
 
 def _once_flag(function: FunctionInfo, call: CallSite, statements: List[cst.BaseStatement]) -> Optional[cst.If]:

@@ -185,8 +185,9 @@ class NestedRetry(ProjectRule):
     `RetryError`, when the outer layer retries only an error the standard library's own
     client raises (`urllib.error.ContentTooShortError`, which the code raises itself on a short
     body) or another library's; slack_sdk's default handlers, which retry a failed connection
-    and raise it as it came (`URLError`, aiohttp's `ServerConnectionError`), when the outer
-    layer retries only Slack's answers (`SlackApiError`, `action_already_in_progress`; also as a
+    and raise it as it came (`URLError`, a reset connection, aiohttp's `ServerConnectionError`),
+    when the outer layer retries only Slack's answers or, around a sync client, a
+    `TimeoutError` (which those handlers do not retry) (`SlackApiError`, `action_already_in_progress`; also as a
     tenacity `retry_if_exception(should_retry)` whose predicate answers yes only for the classes
     it tests, `isinstance(exc, SlackApiError)` or `case SlackApiError():`, and `return False`
     otherwise); an httpx transport's
@@ -274,6 +275,26 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the sync client's default handlers retry a refused or reset connection only; a read
+        # timeout leaves at once, so retrying ``TimeoutError`` repeats nothing they repeated
+        # (dispatch's Slack plugin)
+        """
+        from requests import Timeout
+        from slack_sdk.errors import SlackApiError
+        from slack_sdk.web.client import WebClient
+        from tenacity import retry, retry_if_exception, stop_after_attempt, wait_random_exponential
+        def should_retry(exception):
+            match exception:
+                case SlackApiError():
+                    return exception.response["error"] not in ("channel_not_found",)
+                case TimeoutError() | Timeout():
+                    return True
+                case _:
+                    return False
+        @retry(stop=stop_after_attempt(5), retry=retry_if_exception(should_retry), wait=wait_random_exponential(max=60))
+        def post(token, channel):
+            return WebClient(token=token).api_call("chat.postMessage", json={"channel": channel})
+        """,
         # the predicate retries only Slack's answers, which the client's default handlers
         # (failed connections) never raise (dispatch's Slack plugin)
         """
@@ -808,6 +829,19 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # ``OSError`` is what a refused or reset connection is, which the client's default
+            # handlers retry and then raise
+            """
+            from slack_sdk.web.client import WebClient
+            from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+            @retry(stop=stop_after_attempt(5), retry=retry_if_exception_type(OSError), wait=wait_random_exponential(max=60))
+            def post(token, channel):
+                return WebClient(token=token).api_call("chat.postMessage", json={"channel": channel})
+            """,
+            line=5,
+            message="tenacity 5 attempts (example.py:3) x slack_sdk default_retry_handlers()",
+        ),
         Invalid(
             # the client's retries given in the dict it is made with (kitsune's ``es_client``)
             """
@@ -1611,7 +1645,7 @@ def _converted_on(graph: ProjectGraph, reached: Reached) -> Callable[[str], bool
     widened = raised | {base for name in raised for base in graph.ancestry(name) or ()}
 
     def in_project(name: str) -> bool:
-        return graph.is_project_name(name) and (graph.class_module(name) is None or name in widened)
+        return graph.is_project_name(name) and (graph.class_module(name) is None or graph.class_named(name) in widened)
 
     return in_project
 

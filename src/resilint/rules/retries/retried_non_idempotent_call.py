@@ -56,8 +56,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     ## What it does
     Flags POST and PATCH requests (`requests` and its sessions, requests-oauthlib's
     `OAuth2Session`/`OAuth1Session`, requests-hardened's `Manager.send_request("POST", ...)` and
-    sessions, slumber resources' `.post()`/`.patch()`, `httpx`, `aiohttp`, urllib3 and
-    `http.client`, as `.post()`/`.patch()` or `request("POST", ...)` (also a choice written
+    sessions, slumber resources' `.post()`/`.patch()`, `httpx`, `aiohttp`, urllib3,
+    `http.client` and `urllib.request.urlopen` (a POST when it or its `Request` carries `data`,
+    or its `Request` says `method="POST"`; its key is a header of that `Request`, given as
+    `headers=` or with `add_header`), as `.post()`/`.patch()` or `request("POST", ...)` (also a choice written
     out that may be POST, `request("GET" if use_get else "POST", ...)`), also on a client object
     another module makes: `HTTPClient.send_request("POST", url)` with `HTTPClient =
     requests_hardened.Manager(...)` imported), and Stripe's `create` calls
@@ -291,6 +293,74 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # a sign-in form filled key by key and posted second, by ``login`` (bazarr's LegendasDivx)
+        """
+        import random
+        import time
+        import requests
+        class LegendasDivx:
+            def __init__(self, username, password):
+                self.session = requests.Session()
+                self.username, self.password = username, password
+            def login(self):
+                data = {}
+                data["username"] = self.username
+                data["password"] = self.password
+                for attempt in range(3):
+                    try:
+                        return self.session.post("https://www.legendasdivx.pt/forum/ucp.php?mode=login", data, timeout=10)
+                    except requests.ConnectionError:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+        """,
+        # the standard library's request carries a key made once, before the retry; the other
+        # sends no body, a GET
+        """
+        import random
+        import time
+        import urllib.error
+        import urllib.request
+        import uuid
+
+        def submit(url, body):
+            request = urllib.request.Request(url, data=body)
+            request.add_header("Idempotency-Key", str(uuid.uuid4()))
+            for attempt in range(3):
+                try:
+                    return urllib.request.urlopen(request, timeout=10).read()
+                except urllib.error.URLError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+
+        def fetch(url):
+            for attempt in range(3):
+                try:
+                    return urllib.request.urlopen(urllib.request.Request(url), timeout=10).read()
+                except urllib.error.URLError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """,
+        # a token body on each branch, its name given the answer afterwards (gallery-dl's
+        # MangaDex sign-in: a refresh token when one is cached, else a password grant)
+        """
+        import random
+        import time
+        import requests
+        class MangaDex:
+            def __init__(self):
+                self.session = requests.Session()
+            def request_json(self, url, method="GET", **kwargs):
+                for tries in range(4):
+                    try:
+                        return self.session.request(method, url, timeout=30, **kwargs).json()
+                    except requests.ConnectionError:
+                        time.sleep(random.uniform(0, 2 ** tries))
+                raise RuntimeError(url)
+            def token(self, token_url, refresh_token, username, password):
+                if refresh_token:
+                    data = {"grant_type": "refresh_token", "refresh_token": refresh_token}
+                else:
+                    data = {"grant_type": "password", "username": username, "password": password}
+                data = self.request_json(token_url, method="POST", data=data)
+                return data["access_token"]
+        """,
         # the token body's name is given the answer afterwards (gallery-dl's OAuth helper)
         """
         import random
@@ -879,6 +949,30 @@ class RetriedNonIdempotentCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a JSON body posted with the standard library, retried on timeouts and 5xx (pgAdmin's
+            # LLM client)
+            """
+            import json
+            import random
+            import time
+            import urllib.error
+            import urllib.request
+
+            def chat(url, payload, timeout):
+                request = urllib.request.Request(
+                    url, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}, method="POST",
+                )
+                for attempt in range(3):
+                    try:
+                        with urllib.request.urlopen(request, timeout=timeout) as response:
+                            return json.loads(response.read())
+                    except urllib.error.URLError:
+                        time.sleep(random.uniform(0, 2 ** attempt))
+            """,
+            line=13,
+            message="`urllib.request.urlopen` (POST) is retried by a hand-written retry loop without an `Idempotency-Key`",
+        ),
         Invalid(
             # the headers are one element of the tuple a helper of the file returns (tap-hubspot)
             """
@@ -1838,7 +1932,8 @@ def _check_project(ctx: ProjectContext) -> None:
                 chain = [caller for caller, _ in steps] + [reached]
                 repeated = judge.repeats_lost(layer, chain)
                 answered_above = on_errors and raised_on_answer_above(
-                    layer.exceptions, layer.retries_on == ON_ANY, [f.raises for f in chain], graph.ancestry,
+                    [graph.class_named(name) for name in layer.exceptions], layer.retries_on == ON_ANY,
+                    [f.raises for f in chain], graph.ancestry,
                 )
                 if not repeated and not answered_above:
                     continue
@@ -2108,7 +2203,8 @@ class _Judge:
               for helper in helpers if helper is not None for name, how in self.escaping(helper)),
         ]
         return repeats_lost_response(
-            layer.exceptions, [*(f.raises for f in chain[:-1]), answers], lambda name: graph.class_module(name) is not None,
+            [graph.class_named(name) for name in layer.exceptions], [*(f.raises for f in chain[:-1]), answers],
+            lambda name: graph.class_module(name) is not None,
             graph.ancestry,
         )
 

@@ -116,6 +116,35 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # the page fetch answers a value on any failure; the other call works out the pause
+        # (theHarvester's GitHub code search)
+        """
+        import asyncio
+        import logging
+        import aiohttp
+        from harvester.constants import get_delay
+        async def do_search(session, page):
+            try:
+                async with session.get(f"https://api.github.com/search/code?page={page}") as resp:
+                    return await resp.json(), resp.status
+            except Exception:
+                return {}, 500
+        async def process(limit):
+            page, results = 1, []
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session:
+                while len(results) < limit and page:
+                    try:
+                        answer, status = await do_search(session, page)
+                        if status != 200:
+                            break
+                        results += answer["items"]
+                        page = answer["next_page"]
+                        await asyncio.sleep(get_delay())
+                    except Exception as e:
+                        logging.info("error processing page: %s", e)
+                        await asyncio.sleep(get_delay())
+            return results
+        """,
         # a file copy retried, its log texts translated by the ``_`` gettext installs (sickchill)
         """
         import logging

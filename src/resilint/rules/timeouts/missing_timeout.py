@@ -394,7 +394,9 @@ class MissingTimeout(ProjectRule):
     in a block around them (`socket.setdefaulttimeout(5)`, then `ServerProxy(url).version()`).
     A client that connects at its first request (an XML-RPC `ServerProxy`, an `http.client`
     connection) waits the default set before that request, wherever it was made
-    (`proxy = ServerProxy(url)`, `socket.setdefaulttimeout(5)`, `proxy.status()`).
+    (`proxy = ServerProxy(url)`, `socket.setdefaulttimeout(5)`, `proxy.status()`), and an
+    `http.client` connection whose `timeout` attribute the function sets before it calls
+    anything on it (`connection.timeout = settings.TIMEOUT`) connects with that.
 
     A client request handed to a function that calls it in a thread (`asyncio.to_thread(
     requests.get, url)`, an executor's `submit`, `loop.run_in_executor(None, requests.get,
@@ -661,6 +663,16 @@ class MissingTimeout(ProjectRule):
         INSTALLED_APPS = ["django.contrib.auth"]
         EMAIL_HOST = "smtp.example.com"
         EMAIL_TIMEOUT = 10
+        """,
+        # the connection opens its socket at the first request, with the timeout set by then
+        # (graphite-web's remote rendering)
+        """
+        import http.client
+        def render(server, body, settings):
+            connection = http.client.HTTPConnection(server)
+            connection.timeout = settings.REMOTE_RENDER_CONNECT_TIMEOUT
+            connection.request("POST", "/render/local/", body)
+            return connection.getresponse().read()
         """,
         # a transport of its own, which may set a timeout
         """
