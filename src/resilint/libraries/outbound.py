@@ -86,7 +86,8 @@ def longest_wait(name: str, arguments: Optional[Arguments], extend_clients: Iter
     if spec is None or arguments is None or arguments.supplied:
         return None  # (an object that fills in its own timeout: the call does not say how long)
     keyword = spec.keyword or ""
-    if keyword in arguments.keywords:
+    by_position = spec.position is not None and not arguments.star and arguments.positional > spec.position
+    if keyword in arguments.keywords or (by_position and arguments.value(keyword) is not None):
         given = arguments.value(keyword)
         value = value_from_data(given.value) if given is not None and given.value is not None else None
         if value is None or given is None:

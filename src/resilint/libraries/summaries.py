@@ -1412,6 +1412,10 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
             )
             star = True
         elif arg.keyword is None:
+            if spec is not None and spec.keyword and spec.position == positional and not star:
+                # ``urlopen(url, data, 5)``: kept under its keyword's name, for how long it waits
+                evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
+                values.append(_argument(model, evaluator, function, spec.keyword, arg.value, locate))
             positional += 1
         else:
             keyword = arg.keyword.value

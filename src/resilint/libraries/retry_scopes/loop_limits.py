@@ -123,6 +123,11 @@ def loop_limit(
                 _unbounded(policy, f"this `while {code_of(loop.test)}` retry loop has a `continue` before `{counter}` "
                                    "is counted: that path goes round without counting, so it retries forever")
                 return
+            counter = _never_counted(others, body, scope)
+            if counter is not None:
+                _unbounded(policy, f"this `while {code_of(loop.test)}` retry loop never changes `{counter}`: its "
+                                   "condition stays as it was, so it retries forever")
+                return
             uncounted = _uncounted_handler(loop.test, body, [*going_round, *failing_round])
             if uncounted is not None:
                 counter, handler = uncounted
@@ -339,6 +344,26 @@ def _uncounted_continue(test: cst.BaseExpression, body: Sequence[cst.BaseStateme
         if _free_continue(stmt) is not None:
             return sorted(counters)[0]
     return None
+
+
+def _never_counted(tests: Sequence[cst.BaseExpression], body: Sequence[cst.BaseStatement], scope: Scope) -> Optional[str]:
+    """``while retry_count < limit:`` whose body never assigns the local ``retry_count``
+    (``retry_count + 1`` throws the sum away) nor anything else the test reads, and which
+    calls nothing in its test: the counter, when every such test is so."""
+    changed = assigned_names(body) | counter_names(body) | used_up(body)
+    found = None
+    for test in tests:
+        parts = list(expression_nodes(test))
+        # (an attribute a limit is read from, ``self.backoff_limit``, is no counter)
+        within = {id(part) for node in parts if isinstance(node, cst.Attribute) for part in iter_nodes(node)}
+        names = {node.value for node in parts if isinstance(node, cst.Name) and id(node) not in within}
+        attributes = {dotted_name(node) for node in parts if isinstance(node, cst.Attribute)}
+        if any(isinstance(node, (cst.Call, cst.Subscript)) for node in parts) or (names | attributes) & changed or (
+                not names or not all(name in scope.bindings for name in names)):
+            return None
+        if isinstance(test, cst.Comparison):
+            found = found or (test.left.value if isinstance(test.left, cst.Name) else sorted(names)[0])
+    return found
 
 
 def _uncounted_handler(

@@ -267,6 +267,10 @@ def _handwritten(
                     or (hands_new_input(rec, h, body, calls) and not sleeps and not helpers and not _pauses_in(h))
                 )
             ]
+        elif not counted:
+            # ``for domain in domains: try: ... except: continue``: a failure moves on to the next
+            # item at once, failover, whatever a success that is not good enough waits
+            going_round = [h for h in going_round if _pauses_in(h) or not _next_at_once(h, sleeps)]
         if requeue is not None:
             # a worker that puts the failed item back on its queue tries that item again
             going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]
@@ -738,17 +742,23 @@ def _sets_flag_through_method(
     rec: Recogniser, stmts: Sequence[cst.BaseStatement], flags: Set[str], calls: List[CallSite],
 ) -> bool:
     """``while not self._lease: try: self.refresh_lease()``: a method of the class that the
-    ``try`` calls sets the attribute the loop waits for (``self._lease = ...``), on success."""
+    ``try`` calls sets the attribute the loop waits for (``self._lease = ...``), on success;
+    or the ``try`` calls a method of another object whose state the loop waits for (``while
+    not self.connection.started: try: self.connection.start()``), which sets it itself."""
     attributes = {flag[len("self."):] for flag in flags if flag.startswith("self.") and flag.count(".") == 1}
-    if not attributes:
+    owners = {flag.rsplit(".", 1)[0] for flag in flags if flag.count(".") > 1 or not flag.startswith("self.")} - {""}
+    if not attributes and not owners:
         return False
     inside = {id(n) for stmt in stmts for n in iter_nodes(stmt)}
     for site in calls:
         func = site.node.func
-        if id(site.node) not in inside or not (
-                isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
+        if id(site.node) not in inside or not isinstance(func, cst.Attribute):
             continue
         method = rec.model.resolve(func, site.scope, site.order)
+        if dotted_name(func.value) in owners and not isinstance(method, FunctionInfo):
+            return True  # a library object's own method
+        if not (isinstance(func.value, cst.Name) and func.value.value == "self"):
+            continue
         if isinstance(method, FunctionInfo) and _assigns_own(rec, method, attributes, set()):
             return True
     return False
@@ -1313,7 +1323,7 @@ def _moves_on(
 ) -> bool:
     """The failed branch assigns what a call of the loop sends (``next_url = ...`` for
     ``fetch(next_url)``): the next pass asks for something else, it does not repeat the call."""
-    changed = assigned_names(stmts)
+    changed = _assigned_going_round(stmts)
     if not changed:
         return False
     # what the failed branch itself calls (``LoginFailed(err)``), or the loop's ``else:``, is
@@ -1332,6 +1342,23 @@ def _moves_on(
 
 
 _SETTINGS = re.compile(r"timeout|retr|attempt|backoff|delay|wait|sleep|pause", re.IGNORECASE)
+
+
+def _assigned_going_round(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
+    """The names a failed branch assigns on its ways round the loop, not in an ``if`` arm that
+    leaves it (``else: result = SectionResult(error=...); return``: the give-up)."""
+    names: Set[str] = set()
+    for stmt in stmts:
+        arm: Optional[cst.CSTNode] = stmt
+        if not isinstance(stmt, cst.If):
+            names |= assigned_names([stmt])
+        while isinstance(arm, cst.If):
+            if not leaves(block(arm.body)):
+                names |= _assigned_going_round(block(arm.body))
+            arm = arm.orelse
+        if isinstance(arm, cst.Else) and not leaves(block(arm.body)):
+            names |= _assigned_going_round(block(arm.body))
+    return names
 
 
 _REFUSAL_WORDS = re.compile(
@@ -1437,11 +1464,12 @@ def _continues_from_answer(handlers: Sequence[cst.ExceptHandler], tried: Optiona
             continue
         derived = {handler.name.name.value}
         assigned: Set[str] = set()
+        going_round = _assigned_going_round(block(handler.body))  # (not what a give-up arm reports)
         for part in iter_nodes(handler.body, stop_at=DEFINITIONS):
             if isinstance(part, cst.Assign) and any(
                 isinstance(n, cst.Name) and n.value in derived for n in iter_nodes(part.value)
             ):
-                names = {t.target.value for t in part.targets if isinstance(t.target, cst.Name)}
+                names = {t.target.value for t in part.targets if isinstance(t.target, cst.Name)} & going_round
                 derived |= names
                 assigned |= names
             elif (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
@@ -1457,7 +1485,7 @@ def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.Bas
     """A handler assigns or changes a name that the loop ``body`` reads outside the handlers."""
     changed: Set[str] = set()
     for handler in handlers:
-        changed |= assigned_names(block(handler.body))
+        changed |= _assigned_going_round(block(handler.body))
         for part in iter_nodes(handler.body, stop_at=DEFINITIONS):
             if (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
                     and part.func.attr.value in _MUTATORS):
@@ -1523,6 +1551,14 @@ def _status_ifs(
         if good_leaves or (has_continue(bad_stmts) and loop_exits):
             found.append(node)
     return found
+
+
+def _next_at_once(handler: cst.ExceptHandler, sleeps: Sequence[CallSite]) -> bool:
+    """The handler ends with ``continue`` and waits nothing on the way."""
+    statements = block(handler.body)
+    last = small_statements(statements[-1]) if statements else ()
+    inside = {id(node) for node in iter_nodes(handler.body)}
+    return bool(last) and isinstance(last[-1], cst.Continue) and not any(id(s.node) in inside for s in sleeps)
 
 
 def _pauses_in(handler: cst.ExceptHandler) -> bool:

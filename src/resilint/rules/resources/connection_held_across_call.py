@@ -583,6 +583,18 @@ class ConnectionHeldAcrossCall(ProjectRule):
             message="up to 13 s per attempt",
         ),
         Invalid(
+            # ``urlopen``'s timeout is its third positional argument (pgAdmin's upgrade check)
+            """
+            import urllib.request
+            from django.db import transaction
+            @transaction.atomic
+            def upgrade_check(url):
+                return urllib.request.urlopen(url, None, 5).read()
+            """,
+            line=5,
+            message="up to 5 s per attempt (`5`)",
+        ),
+        Invalid(
             """
             import requests
             from django.db import transaction

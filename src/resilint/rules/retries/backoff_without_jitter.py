@@ -1283,6 +1283,30 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the give-up arm reports the error under the name the ``try`` uses for its result:
+            # that is no answer the next pass sends on (pgAdmin's report pipeline)
+            """
+            import time
+            from app.client import LLMClientError
+            def analyze(client, section, prompt, max_retries=3, base_delay=5.0):
+                for attempt in range(max_retries):
+                    try:
+                        response = client.chat(messages=[prompt])
+                        result = {"section": section, "summary": response.content}
+                        yield result
+                        return
+                    except LLMClientError as e:
+                        if e.retryable and attempt < max_retries - 1:
+                            time.sleep(int(base_delay * (2 ** attempt)))
+                        else:
+                            result = {"section": section, "error": str(e)}
+                            yield result
+                            return
+            """,
+            line=12,
+            message="grows exponentially but has no random term",
+        ),
+        Invalid(
             # the attempt's number recorded after a success (``else:``) is no work of its own
             # (binderhub's launch loop)
             """

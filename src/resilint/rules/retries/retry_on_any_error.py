@@ -116,6 +116,23 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # a failure moves on to the next host at once: failover (bazarr's BSPlayer sub-domains)
+        """
+        import random
+        import time
+        import requests
+        def find_api(session, domains):
+            for domain in domains[:8]:
+                url = "http://{}.api.bsplayer-subtitles.com".format(domain)
+                try:
+                    res = session.get(url, timeout=5)
+                except:
+                    continue
+                else:
+                    if res.status_code == 200:
+                        return url
+                    time.sleep(1 + random.random())
+        """,
         # the page fetch answers a value on any failure; the other call works out the pause
         # (theHarvester's GitHub code search)
         """

@@ -29,10 +29,13 @@ class UnboundedRetry(Rule):
     `autoretry_for`, `retry_backoff`, `retry_jitter`, `retry_backoff_max`),
     a `while errors <= max_retries` loop whose handler of a failure goes round without
     counting `errors` (its `try` counts only failed statuses), a
+    `while retry_count < limit` loop whose body never changes `retry_count` (nor anything else
+    its test reads: `retry_count + 1` throws the sum away), a
     hand-written `while True` (or `while not done`, also spelled `while done == False` or
     `while done is not True`, `while not succeeded and url`, `while not
     self._lease` whose `try` calls a method of the object that sets it, at any depth,
-    `for _ in itertools.count()`) retry loops that leave only on success, a function that calls
+    `while not connection.started` whose `try` calls `connection.start()`, a library object's
+    own method, `for _ in itertools.count()`) retry loops that leave only on success, a function that calls
     itself again after a failure with no attempt parameter it counts (`return log(event)` in its
     `except`, after a pause; or at once, when the failure path does nothing else and passes its
     own arguments unchanged: `elif resp.status_code == 401: return self.send(msg,
@@ -1372,6 +1375,44 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # ``retry_count + 1`` throws the sum away: the condition never changes (bazarr's
+            # Jimaku provider)
+            """
+            import time
+            import requests
+            def jimaku_request(session, url, limit=3):
+                retry_count = 0
+                while retry_count < limit:
+                    response = session.get(url, timeout=10)
+                    if response.status_code == 429:
+                        retry_count + 1
+                        time.sleep(5)
+                        continue
+                    response.raise_for_status()
+                    return response.json()
+            """,
+            line=5,
+            message="never changes `retry_count`",
+        ),
+        Invalid(
+            # it waits for the connection to say it started, which its own ``start()`` sets
+            # (bazarr's SignalR client)
+            """
+            import time
+            from requests.exceptions import ConnectionError
+            from signalr import Connection
+            def listen(session):
+                connection = Connection("http://sonarr:8989/signalr", session)
+                while not connection.started:
+                    try:
+                        connection.start()
+                    except ConnectionError:
+                        time.sleep(5)
+            """,
+            line=6,
+            message="`while not connection.started` retry loop has no attempt counter or deadline",
+        ),
         # the callback reads a token, it asks nobody: the same request goes round
         Invalid(
             """

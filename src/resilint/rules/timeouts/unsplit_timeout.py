@@ -16,10 +16,11 @@ class UnsplitTimeout(ProjectRule):
     Flags a single scalar timeout passed to requests, httpx or aiohttp, which all accept
     separate connect and read limits: a number, a module constant resolved by value
     (`TIMEOUT = 10` … `timeout=TIMEOUT`, in this module or imported from another, or a Django
-    setting `settings.TIMEOUT`, read as RES102 describes), `httpx.Timeout(TIMEOUT)` with no
-    phase set, or
-    `aiohttp.ClientTimeout(total=TIMEOUT)` alone. A value of unknown shape (a parameter, an
-    attribute, a call) is not flagged, since it may already be a split timeout. A value passed
+    setting `settings.TIMEOUT`, read as RES102 describes), a number the class body sets once
+    and no method sets, read through `self` (`timeout = 30` … `timeout=self.timeout`, as RES105
+    reads it), `httpx.Timeout(TIMEOUT)` with no phase set, or
+    `aiohttp.ClientTimeout(total=TIMEOUT)` alone. A value of unknown shape (a parameter, any
+    other attribute, a call) is not flagged, since it may already be a split timeout. A value passed
     to a project wrapper that hands its `**kwargs` on to the client (also beside `*args`, for a
     client that takes its timeout only by keyword: `requests.post(url, *args, **kwargs)`) is
     judged where it is passed.
@@ -90,6 +91,20 @@ class UnsplitTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a number the class body sets, read through ``self`` (bazarr's Titulky provider)
+            """
+            from requests import Session
+            class TitulkyProvider:
+                timeout = 30
+                def __init__(self):
+                    self.session = Session()
+                def fetch_page(self, url):
+                    return self.session.get(url, timeout=self.timeout).text
+            """,
+            line=7,
+            message="one timeout of 30 s",
+        ),
         Invalid(
             # through a wrapper that hands ``*args`` and ``**kwargs`` on
             """
