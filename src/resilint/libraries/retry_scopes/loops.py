@@ -287,7 +287,9 @@ def _handwritten(
             or _sets_flag_through_method(rec, block(node.body), flags, within)
             # ``while next_url:`` that moves on after the ``try`` (``next_url = links["next"]``)
             # once a page came: its failures that go round first ask for the same page again
-            or _retries_before_moving_on(loop, after, going_round, block(node.body))
+            or _retries_before_moving_on(
+                loop, after, going_round, block(node.body), block(node.orelse.body) if node.orelse is not None else (),
+            )
             # ``result = server.notify()`` in the ``try``, ``if result: break`` after it
             or _leaves_on_result(block(node.body), after, flags, _preceding(body, node))
             # a loop that never leaves, whose failures choose its pause (``refresh_time = 1``
@@ -897,7 +899,11 @@ def _leaves_on_result(
     before it (``domain = ".".join(parts[-n:])``): each pass asks something else."""
     kept = assigned_names(tried)
     prepared = assigned_names(before)
-    if prepared and any(isinstance(n, cst.Name) and n.value in prepared for stmt in tried for n in iter_nodes(stmt)):
+    # (a name the ``try`` only assigns, ``data = None`` before it, is reset, not input prepared)
+    targets = {id(t.target) for stmt in tried for n in iter_nodes(stmt) if isinstance(n, cst.Assign) for t in n.targets}
+    if prepared and any(
+        isinstance(n, cst.Name) and n.value in prepared and id(n) not in targets for stmt in tried for n in iter_nodes(stmt)
+    ):
         return False
     return bool(kept) and _succeeds(after, flags) and any(
         kept & {n.value for test in guards for n in expression_nodes(test) if isinstance(n, cst.Name)}
@@ -907,15 +913,16 @@ def _leaves_on_result(
 
 def _retries_before_moving_on(
     loop: cst.CSTNode, after: Sequence[cst.BaseStatement], handlers: Sequence[cst.ExceptHandler],
-    tried: Sequence[cst.BaseStatement],
+    tried: Sequence[cst.BaseStatement], succeeded: Sequence[cst.BaseStatement] = (),
 ) -> bool:
     """A ``while`` loop that moves on through its condition after the ``try`` (``next_url =
     ...``), or through what the ``try`` passes its call (``get_events(last_event_id=
     last_event_id)``, then ``last_event_id = ...`` for each event that came), whose failures go
     round before that (a handler's ``continue``, or one after the ``try`` ahead of the
-    assignment): they ask for the same thing again. One whose failures also reach the
-    assignment (``current_check -= WEEK``) moves on either way."""
-    names = _condition_names(loop, after) | (_passed_names(tried) & _assigned_anywhere(after))
+    assignment, or the assignment only in the ``try``'s ``else:``, which a failure skips):
+    they ask for the same thing again. One whose failures also reach the assignment
+    (``current_check -= WEEK``) moves on either way."""
+    names = _condition_names(loop, [*succeeded, *after]) | (_passed_names(tried) & _assigned_anywhere([*succeeded, *after]))
     if not names:
         return False
     if any(has_continue(block(handler.body)) for handler in handlers):
@@ -925,7 +932,7 @@ def _retries_before_moving_on(
             return False
         if has_continue([stmt]):
             return True
-    return False
+    return bool(succeeded) and bool(names & _assigned_anywhere(succeeded))
 
 
 def _asks_again_while_refused(

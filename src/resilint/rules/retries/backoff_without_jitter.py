@@ -1283,6 +1283,29 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the offset moves on only in the ``try``'s ``else:``: a failure asks for the same
+            # updates again (buildbot's Telegram long poll)
+            """
+            import time
+            import requests
+            def do_polling(retry_delay, handle):
+                offset = 0
+                while True:
+                    try:
+                        updates = requests.get("https://api.telegram.org/bot/getUpdates", params={"offset": offset}, timeout=(3, 30)).json()
+                    except Exception as err:
+                        print(err)
+                        time.sleep(retry_delay)
+                    else:
+                        if updates:
+                            offset = max(u["update_id"] for u in updates) + 1
+                            for update in updates:
+                                handle(update)
+            """,
+            line=10,
+            message="`time.sleep(retry_delay)` waits a constant interval",
+        ),
+        Invalid(
             # the give-up arm reports the error under the name the ``try`` uses for its result:
             # that is no answer the next pass sends on (pgAdmin's report pipeline)
             """

@@ -950,6 +950,26 @@ class RetriedNonIdempotentCall(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the wrapper's loop sends the keywords its callers hand it; this one hands no
+            # headers (buildbot's Telegram bot)
+            """
+            import random
+            import time
+            import requests
+            class Bot:
+                def post(self, path, **kwargs):
+                    while True:
+                        try:
+                            return requests.post("https://api.telegram.org/bot" + path, timeout=5, **kwargs).json()
+                        except requests.RequestException:
+                            time.sleep(random.uniform(0, 30))
+                def send_message(self, chat, text):
+                    return self.post("/sendMessage", json={"chat_id": chat, "text": text})
+            """,
+            line=12,
+            message="`post` sends a POST (`requests.post`) with the keywords handed here without an `Idempotency-Key`",
+        ),
+        Invalid(
             # a JSON body posted with the standard library, retried on timeouts and 5xx (pgAdmin's
             # LLM client)
             """
@@ -1847,6 +1867,28 @@ def _converted_on_the_way(judge: "_Judge", layer: Layer, function: FunctionSumma
     return dispatched is not None and judge.repeats_lost(layer, (function, dispatched))
 
 
+def _report_forwarding_callers(
+    ctx: ProjectContext, judge: "_Judge", function: FunctionSummary, request: Request, layer: Layer, reported: Set[Place],
+) -> None:
+    """``def post(self, path, **kwargs)`` whose own loop retries ``session.post(url, **kwargs)``:
+    each caller decides the headers, and one that passes none is reported at its call
+    (``self.post("/sendMessage", json=params)``)."""
+    if request.receiver is not None and not judge.is_client(request.receiver, function.place.path):
+        return
+    for caller in judge.graph.values.callers(function):
+        given = caller.call.arguments
+        if given is None or given.double_star or caller.call.place in reported or not ctx.reports_in(caller.function.place.path):
+            continue
+        problem = judge.forwarded(request.method, ((caller.function, caller.call),))
+        if problem is None:
+            continue
+        reported.add(caller.call.place)
+        ctx.report(caller.call.place, _message(
+            f"`{_short(function.name)}`", problem, " with the keywords handed here", layer, request,
+            where=f"in `{_short(function.name)}`",
+        ), [(layer.place, f"the retry: {layer.description}"), (request.place, f"the {problem.method} it sends")])
+
+
 def _failures_reach_the_caller(call: Call, callee: FunctionSummary) -> bool:
     return not call.swallowed
 
@@ -1885,6 +1927,9 @@ def _check_project(ctx: ProjectContext) -> None:
                 continue
             if not (decorated or _pending(request)) or (request.status == PER_CALL and not layer.whole_function):
                 posts.add(request.place)  # unless the retry comes from another module
+                if request.status == "forwarded" and judge.repeats_lost(layer, (function,)):
+                    _report_forwarding_callers(ctx, judge, function, request, layer, reported)
+                    continue  # (the file leaves it to the callers' keywords)
                 if not _converted_on_the_way(judge, layer, function, request):
                     continue
                 problem = judge.problem(request, function, ())

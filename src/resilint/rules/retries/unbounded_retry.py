@@ -1376,6 +1376,23 @@ class UnboundedRetry(Rule):
     ]
     INVALID = [
         Invalid(
+            # the answer's name reset before each attempt is no input the pass prepares
+            """
+            import requests
+            def fetch(url, timeout):
+                while True:
+                    data = None
+                    try:
+                        data = requests.get(url, timeout=timeout).json()
+                    except requests.RequestException:
+                        pass
+                    if data is not None:
+                        return data
+            """,
+            line=3,
+            message="`while True` retry loop has no attempt counter or deadline",
+        ),
+        Invalid(
             # ``retry_count + 1`` throws the sum away: the condition never changes (bazarr's
             # Jimaku provider)
             """

@@ -405,6 +405,12 @@ class MissingTimeout(ProjectRule):
     made there, with the arguments that follow it; such a finding has no fix (not every one of
     these passes keywords on).
 
+    A name a module imports is the library's, whatever another module later assigns over it:
+    `mod.Session = TimeoutSession`, run from outside the module (bazarr's provider registry,
+    which does it for each module it imports by a computed name), is not followed. Where a
+    project patches its modules so, suppress the findings in those modules (`per-file-ignores`)
+    or import the patched class by name.
+
     ## Why is this bad?
     A call that can wait forever holds a connection, a thread and a worker slot for as long as
     the other side stays silent. By Little's law (in-flight = arrival rate × time in system), a
