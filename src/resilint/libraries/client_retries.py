@@ -439,7 +439,7 @@ _REDIS = RetryingClient(_redis, _redis_request, raises=("redis",))
 # A pool's last failure is urllib3's; a status it gives up on comes back as a response, which
 # the caller may turn into an error of its own.
 # spent, a pool raises ``MaxRetryError`` (on a status too, unless ``raise_on_status=False``)
-_POOL = RetryingClient(_pool, _pool_request, raises=("urllib3",))
+_POOL = RetryingClient(_pool, _pool_request, raises=("urllib3.exceptions.MaxRetryError",))
 
 CLIENTS: Dict[str, RetryingClient] = {
     "botocore.client.BaseClient": RetryingClient(
@@ -480,7 +480,7 @@ CLIENTS: Dict[str, RetryingClient] = {
 
 
 _CLIENT_PACKAGES = frozenset(kind.split(".", 1)[0] for kind in CLIENTS)
-_URLLIB3 = ("urllib3",)  # what a pool's request fails with once its retries are spent
+_URLLIB3 = ("urllib3.exceptions.MaxRetryError",)  # what a pool's request fails with once its retries are spent
 
 
 def client_of(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
@@ -514,7 +514,7 @@ def client_retries(kind: str, found: Optional[Found]) -> Optional[ClientLayer]:
     if raises in (_SLACK_CONNECTION_FAILURES, _SLACK_SYNC_FAILURES) and found[0] != _SLACK_DEFAULT:
         raises = ()
     policy = found[3]
-    if "urllib3" in raises and policy is not None and hands_back_last_status(policy.node):
+    if raises in (_URLLIB3, ("urllib3",)) and policy is not None and hands_back_last_status(policy.node):
         raises = ()  # spent on a status, the pool hands back the response: what the caller makes of it
     return ClientLayer(*found[:4], raises=raises, retries_refusals=client.refusals(found[2]) if client is not None else True)
 

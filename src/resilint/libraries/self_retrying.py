@@ -442,6 +442,10 @@ _CAUGHT_AS = {
     "urllib.error.URLError": _OS_ERROR,
     "builtins.ConnectionResetError": _RESET,
     "http.client.RemoteDisconnected": (*_RESET, "http.client.BadStatusLine", "http.client.HTTPException"),
+    "urllib3.exceptions.MaxRetryError": (
+        "urllib3.MaxRetryError", "urllib3.exceptions.RequestError", "urllib3.exceptions.PoolError",
+        "urllib3.exceptions.HTTPError", "urllib3.HTTPError",
+    ),
 }
 
 
@@ -528,10 +532,19 @@ _RELATED = {"requests": ("requests", "urllib3"), "urllib3": ("requests", "urllib
             "httpcore": ("httpx", "httpcore")}
 
 
-def not_raised_by(name: str, packages: Tuple[str, ...], in_project: Callable[[str], bool], direct: bool) -> bool:
-    """Whether the class ``name`` is never what a client of ``packages`` fails with once spent:
-    a class of another third-party library; or, right at the client's request (``direct``:
-    no project code between to turn its error into another), also a project class."""
+def not_raised_by(name: str, spent: str, in_project: Callable[[str], bool], direct: bool) -> bool:
+    """Whether the class ``name`` is never what a client fails with once spent, ``spent`` being
+    what it gives up with (``urllib3.* requests.*`` packages, or the classes themselves): a
+    class of another third-party library (or, for classes, none they are caught as); or, right
+    at the client's request (``direct``: no project code between to turn its error into
+    another), also a project class."""
+    parts = spent.split()
+    if not all(part.endswith(".*") for part in parts):
+        if any(in_project(part) for part in parts):
+            return False  # (what a project class is caught as is the project's to say)
+        catching = {caught for part in parts for caught in (part, *_CAUGHT_AS.get(part, ()))}
+        return name not in catching and name not in _GENERIC_EXCEPTIONS and (direct or not in_project(name))
+    packages = tuple(part[:-1] for part in parts)
     if name.startswith(packages) or name.split(".", 1)[0] in STANDARD_LIBRARY:
         return False
     return direct or _elsewhere(name, packages, in_project)

@@ -32,7 +32,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
 )
 from resilint.libraries.retry_scopes.parameter_facts import decide, decide_give_up
-from resilint.libraries.retry_scopes.names import NOT_FAILURES, PAUSE_WORD, SLEEPS, STREAM_OPENERS
+from resilint.libraries.retry_scopes.names import NOT_FAILURES, PAUSE_WORD, SLEEPS, STREAM_CONSUMERS, STREAM_OPENERS
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
@@ -798,6 +798,9 @@ def _reads_a_stream_in(rec: Recogniser, stmts: Sequence[cst.BaseStatement], call
     the block calls (``await self.read_messages()``), or in a method of the file the loop
     calls (``await self.connect_websocket()``), two calls deep at most."""
     by_node = {id(site.node): site for site in calls}
+    inside = {id(node) for stmt in stmts for node in iter_nodes(stmt)}
+    if any(id(site.node) in inside and rec.name(site) in STREAM_CONSUMERS for site in calls):
+        return True  # ``EventReceiver(conn, ...).capture(limit=None)``
     for stmt in stmts:
         if not isinstance(stmt, cst.With):
             continue

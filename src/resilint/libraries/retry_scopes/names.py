@@ -54,6 +54,12 @@ STREAM_OPENERS = frozenset({
     "websockets.connect", "websockets.client.connect", "websockets.asyncio.client.connect",
     "websockets.legacy.client.connect", "aiohttp.ClientSession.ws_connect", "websocket.create_connection",
 })
+# Library calls that consume a broker's stream until it ends (Celery's event receiver, a kombu
+# consumer): the loop around them connects again after each failure.
+STREAM_CONSUMERS = frozenset({
+    "celery.events.EventReceiver.capture", "celery.events.receiver.EventReceiver.capture",
+    "kombu.mixins.ConsumerMixin.run",
+})
 CLOCKS = frozenset({
     "time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns",
     "datetime.datetime.now", "datetime.datetime.utcnow", "asyncio.get_event_loop", "asyncio.get_running_loop",

@@ -92,7 +92,9 @@ class BackoffWithoutJitter(ProjectRule):
       response (`r.aiter_lines()`, `r.iter_lines()`), and on a websocket opened in a `with`
       nested in another, read in a method of the file, or in a method the loop calls (`while
       self.live: try: await self.connect()`, `connect` opening `session.ws_connect(url)` and
-      awaiting `self.read_messages()`, which iterates it). A
+      awaiting `self.read_messages()`, which iterates it), and a broker's event stream consumed
+      by a library call until it ends (Celery's `EventReceiver(conn, ...).capture(limit=None)`,
+      kombu's `ConsumerMixin.run()`). A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
       shape is mostly local conflict handling (an optimistic-lock or serialization retry),
       where a wait would only add latency. Nor is a readiness probe (see RES203): a loopback
@@ -1282,6 +1284,29 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # it consumes Celery's event stream until it ends and connects again after each
+            # failure (flower's event capture thread)
+            """
+            import logging
+            import time
+            from celery.events import EventReceiver
+            def capture_events(app, on_event):
+                try_interval = 1
+                while True:
+                    try:
+                        try_interval *= 2
+                        with app.connection() as conn:
+                            recv = EventReceiver(conn, handlers={"*": on_event}, app=app)
+                            try_interval = 1
+                            recv.capture(limit=None, timeout=None, wakeup=True)
+                    except Exception as e:
+                        logging.error("failed to capture events: %s", e)
+                        time.sleep(try_interval)
+            """,
+            line=15,
+            message="grows exponentially but has no random term",
+        ),
         Invalid(
             # the offset moves on only in the ``try``'s ``else:``: a failure asks for the same
             # updates again (buildbot's Telegram long poll)

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.retry_scopes import ON_ANY, ON_FAILED_RESULT, ON_RESULT, ON_SPECIFIC
-from resilint.libraries.self_retrying import not_raised_by, separate_failures
+from resilint.libraries.self_retrying import GIVES_UP_QUIETLY, not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import CALLED, Call, FunctionSummary, Layer, Place
@@ -178,7 +178,8 @@ class NestedRetry(ProjectRule):
     `except APIError as e: raise IndexWriteError(...)` on the way makes them one) (a backoff on botocore's
     `ClientError` around a Neo4j write retried on `neo4j.exceptions.TransientError`; a library
     and those it wraps, `requests` and `urllib3`, count as one); a urllib3 pool's
-    `MaxRetryError`, also under Minio, which calls its pool unwrapped, when the outer layer
+    `MaxRetryError` when the outer layer retries only classes it is not (`OSError`, urllib3's
+    `SSLError`: not its `HTTPError`), and under Minio, which calls its pool unwrapped, when the outer layer
     retries only the SDK's answers, such as Minio's `S3Error` for a 500 (unless the `Retry`
     has `raise_on_status=False`, which hands the last answer back instead), and a requests
     session's mounted `Retry`, whose spent attempts end in requests' `ConnectionError` or
@@ -275,6 +276,20 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # a pool's spent retries end in urllib3's ``MaxRetryError``, which is no ``OSError``:
+        # the loop retries only what the pool does not (trafilatura's SSL fallback)
+        """
+        import random
+        import time
+        import urllib3
+        pool = urllib3.PoolManager(timeout=5, retries=urllib3.Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5))
+        def fetch(url):
+            for attempt in range(3):
+                try:
+                    return pool.request("GET", url).data
+                except OSError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """,
         # the sync client's default handlers retry a refused or reset connection only; a read
         # timeout leaves at once, so retrying ``TimeoutError`` repeats nothing they repeated
         # (dispatch's Slack plugin)
@@ -1654,14 +1669,13 @@ def _spared(graph: ProjectGraph, reached: Reached) -> bool:
     """Whether the inner layer's last failure ends on the way, in a ``try`` that catches every
     exception and raises again only classes that failure is not (``except Exception as e: if
     isinstance(e, ApiException): raise`` around a pool's request)."""
-    family = reached.layer.layer.gives_up_with
-    if not family or not all(part.endswith(".*") for part in family.split()):
+    spent = reached.layer.layer.gives_up_with
+    if not spent or spent == GIVES_UP_QUIETLY:
         return False
-    packages = tuple(part[:-1] for part in family.split())
     last = len(reached.path) - 1
     return any(
         call.spared and all(
-            not_raised_by(name, packages, graph.is_project_name, index == last and call.retrying is not None)
+            not_raised_by(name, spent, graph.is_project_name, index == last and call.retrying is not None)
             for name in call.spared
         )
         for index, (_, call) in enumerate(reached.path)

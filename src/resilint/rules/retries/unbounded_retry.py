@@ -39,7 +39,8 @@ class UnboundedRetry(Rule):
     itself again after a failure with no attempt parameter it counts (`return log(event)` in its
     `except`, after a pause; or at once, when the failure path does nothing else and passes its
     own arguments unchanged: `elif resp.status_code == 401: return self.send(msg,
-    api_key=api_key)`; one that leaves a parameter to its default, `except KeyError: return
+    api_key=api_key)`, or a flag as a constant that no test on the way reads, `except SSLError:
+    return send(url, True)` for `no_ssl`, unchanged once it is set; one that leaves a parameter to its default, `except KeyError: return
     self.get_columns(event)` without `form`, asks for something else: a fallback), and a worker that puts a failed item back on its queue with no test
     of a counter around the `put`. A tenacity `stop=` may be a project function: one that returns `False`, or a
     factory that returns `stop_never`, never stops.
@@ -1375,6 +1376,22 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # ``no_ssl=True`` on the way back in, tested nowhere: once it is True the call
+            # repeats itself unchanged (trafilatura's SSL fallback)
+            """
+            import logging
+            import urllib3
+            def send(url, no_ssl, pool_for):
+                try:
+                    return pool_for(no_ssl).request("GET", url, preload_content=False).read()
+                except urllib3.exceptions.SSLError:
+                    logging.warning("retrying after SSLError: %s", url)
+                    return send(url, True, pool_for)
+            """,
+            line=8,
+            message="`send` calls itself again after a failure with no attempt counter or limit",
+        ),
         Invalid(
             # the answer's name reset before each attempt is no input the pass prepares
             """

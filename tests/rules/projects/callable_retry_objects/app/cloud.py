@@ -31,6 +31,6 @@ def keep_tagging():
     connection = AWSConnection()
     while True:
         try:
-            return connection.on_role_change("primary")  # expect: RES204 "`on_role_change` -> `retry` -> `Retry.__call__`: a hand-written retry loop with no attempt limit (app/cloud.py:32) x a hand-written retry loop (attempts unknown) (app/retrying.py:22) x boto3 resource retries (app/cloud.py:23)"
+            return connection.on_role_change("primary")  # expect: RES204 "`on_role_change` -> `retry` -> `Retry.__call__`: a hand-written retry loop with no attempt limit (app/cloud.py:32) x a hand-written retry loop (attempts unknown) (app/retrying.py:24) x boto3 resource retries (app/cloud.py:23)"
         except ClientError:
             time.sleep(random.uniform(1, 5))

@@ -1,6 +1,8 @@
 import random
 import time
 
+import urllib3
+
 
 class RetryFailedError(Exception):
     pass
@@ -34,7 +36,7 @@ def with_retry(func, *args):
     for attempt in range(4):
         try:
             return func(*args)  # expect: RES204 "`func` (`notify`) -> `request`: a hand-written retry loop 4 attempts"
-        except OSError:
+        except (OSError, urllib3.exceptions.HTTPError):
             if attempt == 3:
                 raise
             time.sleep(random.uniform(0, 2 ** attempt))

@@ -29,6 +29,6 @@ def sync(role):
     # the helper's loop, and below it only what `change` hands it (not `ping`'s retrying pool)
     for attempt in range(3):
         try:
-            return change(role)  # expect: RES204 "a hand-written retry loop 3 attempts (app/tagging.py:30) x a hand-written retry loop 4 attempts (app/retrying.py:34) = up to 12 calls per operation"
+            return change(role)  # expect: RES204 "a hand-written retry loop 3 attempts (app/tagging.py:30) x a hand-written retry loop 4 attempts (app/retrying.py:36) = up to 12 calls per operation"
         except OSError:
             time.sleep(random.uniform(0, 2 ** attempt))

@@ -1,6 +1,8 @@
 import random
 import time
 
+import urllib3
+
 ATTEMPTS = 4
 
 
@@ -9,7 +11,7 @@ def call_with_retries(fn, *args, **kwargs):
     for attempt in range(ATTEMPTS):
         try:
             return fn(*args, **kwargs)  # expect: RES204 "`fn` (`fetch_page`) -> `request`: a hand-written retry loop 4 attempts"
-        except OSError:
+        except (OSError, urllib3.exceptions.HTTPError):
             if attempt == ATTEMPTS - 1:
                 raise
             time.sleep(random.uniform(0, 2 ** attempt))
