@@ -94,7 +94,7 @@ def loop_limit(
     if isinstance(loop, cst.For):
         iterator = loop.iter
         name = rec.expr_name(iterator.func, scope, order) if isinstance(iterator, cst.Call) else None
-        if name in ("builtins.enumerate", "builtins.reversed") and isinstance(iterator, cst.Call) and iterator.args:
+        if name in ("builtins.enumerate", "builtins.reversed", "builtins.iter") and isinstance(iterator, cst.Call) and iterator.args:
             iterator = iterator.args[0].value
             name = rec.expr_name(iterator.func, scope, order) if isinstance(iterator, cst.Call) else None
         if name == "builtins.range" and isinstance(iterator, cst.Call):

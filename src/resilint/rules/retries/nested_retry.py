@@ -845,6 +845,25 @@ class NestedRetry(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # ``iter(range(5))`` counts as ``range(5)`` does (bazarr's BSPlayer API requests)
+            """
+            import random
+            import time
+            import requests
+            from requests.adapters import HTTPAdapter
+            def api_request(url, data):
+                session = requests.Session()
+                session.mount("http://", HTTPAdapter(max_retries=3))
+                for i in iter(range(5)):
+                    try:
+                        return session.get(url, params=data, timeout=10)
+                    except requests.RequestException:
+                        time.sleep(random.uniform(0, 2))
+            """,
+            line=10,
+            message="a hand-written retry loop 5 attempts (example.py:8) x urllib3 Retry total=3 (example.py:7) = up to 20 calls",
+        ),
+        Invalid(
             # ``OSError`` is what a refused or reset connection is, which the client's default
             # handlers retry and then raise
             """
