@@ -888,6 +888,10 @@ def _parameter_read(
     for value in model.resolve_all(expr, where, order):
         if isinstance(value, Param):
             return value.name
+    # an annotated parameter (``method: Method``) holds what the caller passes, whatever its type
+    reaching = model.reaching(expr.value, where, order)
+    if len(reaching) == 1 and reaching[0].parameter is not None:
+        return reaching[0].parameter.name
     return None
 
 

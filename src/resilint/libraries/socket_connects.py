@@ -18,7 +18,7 @@ from typing import List, Optional
 
 import libcst as cst
 
-from resilint.lint.nodes import dotted_name
+from resilint.lint.nodes import dotted_name, string_of
 from resilint.lint.semantic import Binding, CallSite, FunctionInfo, SemanticModel
 
 CONNECTS = frozenset({"socket.socket.connect", "socket.socket.connect_ex"})
@@ -62,9 +62,21 @@ def _to_own_listener(model: SemanticModel, site: CallSite) -> bool:
         return False
     address = site.node.args[0].value
     host = address.elements[0].value if isinstance(address, cst.Tuple) and address.elements else address
-    source: Optional[cst.BaseExpression] = host
-    if isinstance(host, cst.Name):
-        binding = model.lookup(host.value, site.scope, site.order)
+    if _bound_address(model, host, site):
+        return True
+    # ``("127.0.0.1", lsock.getsockname()[1])``: this machine, at the port the listener took
+    port = address.elements[1].value if isinstance(address, cst.Tuple) and len(address.elements) == 2 else None
+    return port is not None and string_of(host) in _LOOPBACK_HOSTS and _bound_address(model, port, site)
+
+
+_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def _bound_address(model: SemanticModel, part: cst.BaseExpression, site: CallSite) -> bool:
+    """Whether ``part`` is read off a socket's ``getsockname()``, also through a name."""
+    source: Optional[cst.BaseExpression] = part
+    if isinstance(part, cst.Name):
+        binding = model.lookup(part.value, site.scope, site.order)
         source = binding.expr if binding is not None and binding.expr is not None else (
             binding.unpacked[0] if binding is not None and binding.unpacked is not None else None
         )

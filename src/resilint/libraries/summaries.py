@@ -70,6 +70,7 @@ from resilint.lint.semantic import (
     property_accessor,
 )
 from resilint.lint.summary import (
+    LATE,
     MODULE_CODE,
     PER_CALL,
     STAR_ARGS,
@@ -472,6 +473,20 @@ def _first_use(model: SemanticModel, site: CallSite) -> Optional[CallSite]:
     return min(uses, key=lambda call: call.order) if len(names) == 1 and uses else None
 
 
+def _self_method_called(binding: Binding) -> Optional[str]:
+    """``self.connection = self.get_connection(key)`` in a method: the method called on the
+    object, which a subclass may override (the base's ``__init__`` then runs the override)."""
+    expr = binding.expr
+    if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Attribute):
+        return None
+    receiver = expr.func.value
+    function = binding.scope.enclosing_function
+    first = function.node.params.params[:1] if function is not None and isinstance(function.node, cst.FunctionDef) else ()
+    if not first or not isinstance(receiver, cst.Name) or receiver.value != first[0].name.value or function.owner is None:
+        return None
+    return expr.func.attr.value
+
+
 _MAX_CALLEES = 3  # the objects one call may go to that the summary keeps (``(a or b).get``)
 _MAX_PASSED = 3  # the values kept per argument
 
@@ -526,6 +541,9 @@ class _Values:
             if fallback is not None:
                 mappings.append(fallback)
                 continue
+            late = _self_method_called(binding)
+            if late is not None:
+                mappings.append((LATE, late))  # what a subclass's override returns, on its objects
             found.extend(self.model.binding_values(binding))
         refs = mappings + self.refs(tuple(found))
         if not refs or all(b.scope is self.model.module_scope and isinstance(b.expr, cst.Call) for b in bindings):
@@ -752,6 +770,12 @@ class _Values:
             value = sent_body(self.model, arg.value, site) if slot in ("data", "json") else arg.value
             written = self.local_mapping(value, site)
             refs = [written] if written is not None else self.refs(self.model.resolve_all(value, site.scope, site.order))
+            if value.__class__ is cst.Name and written is None:
+                # an annotated parameter handed on (``method: Method``) holds what its callers
+                # pass (``Method.POST``), not only an object of the class it names
+                reaching = self.model.reaching(value.value, site.scope, site.order)  # type: ignore[attr-defined]
+                if len(reaching) == 1 and reaching[0].parameter is not None and reaching[0].annotation is not None:
+                    refs = [*refs, *(ref for ref in self.refs([reaching[0].parameter]) if ref not in refs)]
             found.extend((slot, ref) for ref in refs[:_MAX_PASSED])
         return tuple(found)
 

@@ -152,6 +152,9 @@ _RETURNS: Dict[str, str] = {
     "boto3.client": "botocore.client.BaseClient",
     "boto3.session.Session.client": "botocore.client.BaseClient",
     "boto3.Session.client": "botocore.client.BaseClient",
+    # a session's resource is the one ``boto3.resource`` makes, on that session
+    "boto3.session.Session.resource": "boto3.resource",
+    "boto3.Session.resource": "boto3.resource",
     "botocore.session.get_session": "botocore.session.Session",
     "botocore.session.Session.create_client": "botocore.client.BaseClient",
     "redis.asyncio.from_url": "redis.asyncio.Redis",

@@ -1097,7 +1097,13 @@ class SemanticModel:
                     # any of the bases may give it (``class Updater(FileConfiguration,
                     # CoreSysAttributes)``): named by the class, the project pass looks in each
                     return (QName(f"{self._local_name((of or cls).qualname)}.{attr}"),)
-                return (QName(canonical_name(f"{base.name}.{attr}")),)
+                inherited = QName(canonical_name(f"{base.name}.{attr}"))
+                if instance and _overrides(of or cls) and self._project_base(base_expr, cls):
+                    # a base's method may set it from a method this class overrides
+                    # (``self.connection = self.get_connection()``): also as this class's, which
+                    # the project pass reads with the override
+                    return (inherited, QName(f"{self._local_name((of or cls).qualname)}.{attr}"))
+                return (inherited,)
         return ()
 
     def _call_result(self, callee: Value, call: Optional[cst.Call] = None) -> Values:
@@ -1730,6 +1736,15 @@ def _only_type_checked(call: cst.Call, stack: Sequence[cst.CSTNode]) -> bool:
         if name == "TYPE_CHECKING" and (orelse is None or not any(n is call for n in iter_nodes(orelse))):
             return True
     return False
+
+
+def _overrides(cls: ClassInfo) -> bool:
+    """Whether the class defines a method other than ``__init__``, which may override one its
+    bases call on the object."""
+    return any(
+        isinstance(binding.defined, FunctionInfo) and name != "__init__"
+        for name, bindings in cls.scope.bindings.items() for binding in bindings
+    )
 
 
 def argument_for(node: cst.Call, callee: FunctionInfo, parameter: str) -> Optional[cst.BaseExpression]:

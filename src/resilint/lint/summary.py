@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 83
+SUMMARY_VERSION = 84
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -39,6 +39,10 @@ CALLED = "()"
 # What ``super()`` gives in a class with no bases (a mixin): the class after it in the method
 # resolution order of each class that mixes it in (``pkg.WatchedMixin.<super>.pre_delete``).
 NEXT_IN_ORDER = "<super>"
+# A value's kind for what a method called on the object itself returns (``("late", "get_connection")``
+# of ``self.connection = self.get_connection()``): on an object of a subclass that overrides the
+# method, what the override returns.
+LATE = "late"
 # The main process holds the summary of every file until the project pass: without a __dict__
 # per object, a summary takes about a third less memory (``slots`` needs Python 3.10).
 _SLOTS: Dict[str, Any] = {"slots": True} if sys.version_info >= (3, 10) else {}

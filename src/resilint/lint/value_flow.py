@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from resilint.lint.canonical import called_instance_type, canonical_name, returned_type
-from resilint.lint.summary import CALLED, STAR_ARGS, Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
+from resilint.lint.summary import CALLED, LATE, STAR_ARGS, Call, FunctionSummary, ModuleSummary, ObjectFacts, Ref
 
 if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.project import ProjectGraph
@@ -309,15 +309,31 @@ class ValueFlow:
         library base comes first only for what no project base defines: a mixin's method after
         it (``class User(db.Model, Email)``, ``Email.sendmail``) is what the code calls; a
         special method (``__init__``) is looked up in Python's order, library bases included."""
-        found = self._project_attribute(cls, attribute, 0, special=attribute.startswith("__"))
+        found = (*self._project_attribute(cls, attribute, 0, special=attribute.startswith("__")), *self._late(cls, attribute))
         if found:
-            return found
+            return _distinct(found)
         for holder in self.lineage(cls):
             module = self.graph.class_module(holder)
             for base in self.bases(holder, module) if module is not None else ():
                 if base.kind != "class" and base.name != "builtins.object":
                     return (Held("object", canonical_name(f"{base.name}.{attribute}")),)
         return ()
+
+    def _late(self, cls: str, attribute: str) -> List[Held]:
+        """What the methods an attribute is set from on the object itself return as ``cls``
+        resolves them (``self.connection = self.get_connection()`` in a base's ``__init__``,
+        on an object of the subclass that overrides ``get_connection``)."""
+        for holder in self.lineage(cls):
+            module = self.graph.class_module(holder)
+            refs = module.values.get(f"{holder}.{attribute}") if module is not None else None
+            if refs is None:
+                continue
+            return [
+                held for ref in refs if ref[0] == LATE and holder != cls
+                for method in self.class_attribute(cls, ref[1]) if method.kind == "function" and method.function is not None
+                for held in self.results(method.function)
+            ]
+        return []
 
     def _project_attribute(self, cls: str, attribute: str, depth: int, special: bool) -> Tuple[Held, ...]:
         """The attribute as the first project class of ``cls``'s hierarchy that has it gives it

@@ -53,7 +53,7 @@ from resilint.libraries.retry_scopes.statements import (
 )
 from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing, shadowed
 from resilint.libraries.server_sockets import SERVES, runs_tests, sends_to_loopback, starts_own_server
-from resilint.lint.nodes import DEFINITIONS, dotted_name, expression_nodes, is_none, string_of
+from resilint.lint.nodes import DEFINITIONS, dotted_name, expression_nodes, is_none, number_of, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -220,7 +220,9 @@ def _handwritten(
         if feeds == "value":
             return None
         counted = feeds is None
-    sleeps = [c for c in calls if rec.name(c) in SLEEPS or rec.slept(c) is not None] + _pause_loops(rec, loop, within)
+    sleeps = [
+        c for c in calls if (rec.name(c) in SLEEPS or rec.slept(c) is not None) and not _yields_only(c.node)
+    ] + _pause_loops(rec, loop, within)
     # ``if error_retry(): continue``: a function of the file that sleeps (and counts) before
     # saying go round; its pause is the loop's, placed where the loop calls it
     helpers: List[Tuple[CallSite, CallSite]] = []
@@ -1263,8 +1265,15 @@ def local_state(
         call for call in outside if id(call.node) not in raised and id(call.node) not in after
         and not (rec.name(call) or "").startswith("builtins.") and rec.name(call) not in BOUNDED_WAITS
     ]
-    if not bare and reads and all(receives(call) for call in reads) and silence(names):
-        return True  # a read loop on an open connection: a timeout is silence, nothing is sent again
+    received = {id(call.node) for call in reads if receives(call)}
+    if not bare and received and silence(names) and all(
+        id(call.node) in received or local_call(rec, call)
+        or any(isinstance(n, cst.Call) and id(n) in received for arg in call.node.args for n in iter_nodes(arg.value))
+        for call in reads
+    ):
+        # a read loop on an open connection (what it got decoded, ``u(chan.recv(1024))``, and
+        # written out): a timeout is silence, nothing is sent again
+        return True
     # a pause in the ``try`` (the wait before the next page) fails no call out either, nor
     # what works out its length (``asyncio.sleep(get_delay())``)
     pauses = {id(n) for call in outside if rec.name(call) in SLEEPS for n in iter_nodes(call.node)}
@@ -1561,6 +1570,12 @@ def _status_ifs(
         if good_leaves or (has_continue(bad_stmts) and loop_exits):
             found.append(node)
     return found
+
+
+def _yields_only(call: cst.Call) -> bool:
+    """``await asyncio.sleep(0)``: a turn given to the event loop (or the scheduler), no pause."""
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    return first is not None and number_of(first) == 0
 
 
 def _next_at_once(handler: cst.ExceptHandler, sleeps: Sequence[CallSite]) -> bool:

@@ -125,6 +125,7 @@ LOCAL_MODULES = (
     "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
     "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.", "re.", "graphlib.",
     "curses.",  # the terminal of this machine: a key read again until one is pressed
+    "sys.stdout.", "sys.stderr.", "sys.stdin.",  # this process's own streams
     "portend.",  # whether a port of this machine is free, or taken
     # computing in this process: drawing random values, parsing, compressing, hashing, encoding
     "random.", "secrets.", "string.", "uuid.", "math.", "decimal.", "fractions.", "zlib.", "gzip.", "bz2.",

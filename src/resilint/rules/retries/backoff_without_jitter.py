@@ -336,6 +336,33 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # ``asyncio.sleep(0)`` gives the event loop a turn: no pause, and each pass reads the
+        # next message (faust's stream iterator)
+        """
+        import asyncio
+        from app.exceptions import Skip
+        class Stream:
+            async def _py_aiter(self):
+                chan_errors = self.channel.queue._errors
+                while not self.should_stop:
+                    event = None
+                    value = None
+                    while value is None and event is None:
+                        await asyncio.sleep(0)
+                        if chan_errors:
+                            raise chan_errors.popleft()
+                        channel_value = await self.channel.__anext__()
+                        if isinstance(channel_value, self.event_cls):
+                            event = channel_value
+                            value = event.value
+                        else:
+                            value = channel_value
+                        try:
+                            value = await self.on_merge(value)
+                        except Skip:
+                            value = self._skipped_value
+                    yield value
+        """,
         # the wait a flood-wait error carries is the server's (pyrogram, Telethon); the other
         # handler's `e` is another error
         """

@@ -239,6 +239,31 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a terminal relayed over an open channel: a read timeout is no data yet, what came is
+        # decoded and written out (paramiko's interactive demo)
+        """
+        import select
+        import socket
+        import sys
+        from paramiko.py3compat import u
+        def posix_shell(chan):
+            chan.settimeout(0.0)
+            while True:
+                r, w, e = select.select([chan, sys.stdin], [], [])
+                if chan in r:
+                    try:
+                        x = u(chan.recv(1024))
+                        if len(x) == 0:
+                            break
+                        sys.stdout.write(x)
+                    except socket.timeout:
+                        pass
+                if sys.stdin in r:
+                    x = sys.stdin.read(1)
+                    if len(x) == 0:
+                        break
+                    chan.send(x)
+        """,
         # the attempt parameter counted by an assignment, then tested (docker-py's NpipeSocket)
         """
         import time

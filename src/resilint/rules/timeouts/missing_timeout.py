@@ -50,7 +50,8 @@ class MissingTimeout(ProjectRule):
       (`SOCK_DGRAM`, also joined with flags: `SOCK_DGRAM | SOCK_NONBLOCK`) or Unix-domain
       socket is not a network wait, nor is a connect to the address another socket of the
       process is bound to (`csock.connect(lsock.getsockname())`, also through `addr, port =
-      lsock.getsockname()[:2]`: an emulated `socketpair`), a socket made elsewhere is judged by what
+      lsock.getsockname()[:2]`, or this machine at the port it took, `("127.0.0.1",
+      lsock.getsockname()[1])`: an emulated `socketpair`), a socket made elsewhere is judged by what
       made it, and a module that calls `socket.setdefaulttimeout` anywhere is left alone (a
       default set in another module is not seen for these sockets);
     - `redis.Redis`/`StrictRedis`/`from_url`/`ConnectionPool` without `socket_timeout` (unless a
@@ -484,6 +485,18 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # this machine at the port its listener took: an emulated socketpair (paramiko's pipe)
+        """
+        import socket
+        def windows_pipe():
+            serv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            serv.bind(("127.0.0.1", 0))
+            serv.listen(1)
+            rsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            rsock.connect(("127.0.0.1", serv.getsockname()[1]))
+            wsock, addr = serv.accept()
+            return rsock, wsock
+        """,
         # an emulated socketpair: the connect goes to the listener this function just bound (pika)
         """
         import socket

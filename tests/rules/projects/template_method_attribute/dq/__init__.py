@@ -1,0 +1,1 @@
+# select: RES105,RES301
