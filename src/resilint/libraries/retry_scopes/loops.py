@@ -291,6 +291,7 @@ def _handwritten(
             # once a page came: its failures that go round first ask for the same page again
             or _retries_before_moving_on(
                 loop, after, going_round, block(node.body), block(node.orelse.body) if node.orelse is not None else (),
+                _preceding(body, node),
             )
             # ``result = server.notify()`` in the ``try``, ``if result: break`` after it
             or _leaves_on_result(block(node.body), after, flags, _preceding(body, node))
@@ -919,6 +920,7 @@ def _leaves_on_result(
 def _retries_before_moving_on(
     loop: cst.CSTNode, after: Sequence[cst.BaseStatement], handlers: Sequence[cst.ExceptHandler],
     tried: Sequence[cst.BaseStatement], succeeded: Sequence[cst.BaseStatement] = (),
+    before: Sequence[cst.BaseStatement] = (),
 ) -> bool:
     """A ``while`` loop that moves on through its condition after the ``try`` (``next_url =
     ...``), or through what the ``try`` passes its call (``get_events(last_event_id=
@@ -927,7 +929,10 @@ def _retries_before_moving_on(
     assignment, or the assignment only in the ``try``'s ``else:``, which a failure skips):
     they ask for the same thing again. One whose failures also reach the assignment
     (``current_check -= WEEK``) moves on either way."""
-    names = _condition_names(loop, [*succeeded, *after]) | (_passed_names(tried) & _assigned_anywhere([*succeeded, *after]))
+    # (``current_batch = next_batch`` at the top of the pass: the request is given the cursor)
+    passed = _passed_names(tried)
+    passed |= {alias[1] for alias in _aliases(before) if alias[0] in passed}
+    names = _condition_names(loop, [*succeeded, *after]) | (passed & _assigned_anywhere([*succeeded, *after]))
     if not names:
         return False
     if any(has_continue(block(handler.body)) for handler in handlers):
@@ -1010,6 +1015,15 @@ def _chosen_anew(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
             else:
                 found.add(name)
     return found
+
+
+def _aliases(stmts: Sequence[cst.BaseStatement]) -> Iterator[Tuple[str, str]]:
+    """``(alias, name)`` of the statements' ``alias = name``."""
+    for stmt in stmts:
+        for small in small_statements(stmt) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                    and isinstance(small.value, cst.Name)):
+                yield small.targets[0].target.value, small.value.value
 
 
 def _passed_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:

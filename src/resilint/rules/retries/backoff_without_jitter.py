@@ -1312,6 +1312,34 @@ class BackoffWithoutJitter(ProjectRule):
     ]
     INVALID = [
         Invalid(
+            # the cursor is copied to a local at the top of each pass: a failure asks with the
+            # same one again (mautrix's /sync long poll)
+            """
+            import asyncio
+            import logging
+            async def sync_forever(client, store):
+                fail_sleep = 5
+                next_batch = await store.get_next_batch()
+                while True:
+                    current_batch = next_batch
+                    try:
+                        data = await client.sync(since=current_batch, timeout=30000)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as e:
+                        logging.warning("sync failed: %s", e)
+                        await asyncio.sleep(fail_sleep)
+                        if fail_sleep < 320:
+                            fail_sleep *= 2
+                        continue
+                    fail_sleep = 5
+                    next_batch = data.get("next_batch")
+                    await store.put_next_batch(next_batch)
+            """,
+            line=14,
+            message="grows exponentially but has no random term",
+        ),
+        Invalid(
             # it consumes Celery's event stream until it ends and connects again after each
             # failure (flower's event capture thread)
             """
