@@ -337,31 +337,9 @@ class RetriedNonIdempotentCall(ProjectRule):
                 except urllib.error.URLError:
                     time.sleep(random.uniform(0, 2 ** attempt))
         """,
-        # a token body on each branch, its name given the answer afterwards (gallery-dl's
-        # MangaDex sign-in: a refresh token when one is cached, else a password grant)
-        """
-        import random
-        import time
-        import requests
-        class MangaDex:
-            def __init__(self):
-                self.session = requests.Session()
-            def request_json(self, url, method="GET", **kwargs):
-                for tries in range(4):
-                    try:
-                        return self.session.request(method, url, timeout=30, **kwargs).json()
-                    except requests.ConnectionError:
-                        time.sleep(random.uniform(0, 2 ** tries))
-                raise RuntimeError(url)
-            def token(self, token_url, refresh_token, username, password):
-                if refresh_token:
-                    data = {"grant_type": "refresh_token", "refresh_token": refresh_token}
-                else:
-                    data = {"grant_type": "password", "username": username, "password": password}
-                data = self.request_json(token_url, method="POST", data=data)
-                return data["access_token"]
-        """,
-        # the token body's name is given the answer afterwards (gallery-dl's OAuth helper)
+        # the token body's name is given the answer afterwards (gallery-dl's OAuth helper), also
+        # a body assigned on each branch (its MangaDex sign-in: a refresh token when one is
+        # cached, else a password grant)
         """
         import random
         import time
@@ -378,6 +356,13 @@ class RetriedNonIdempotentCall(ProjectRule):
                 raise RuntimeError(url)
             def token(self, token_url, code):
                 data = {"grant_type": "authorization_code", "code": code}
+                data = self.request_json(token_url, method="POST", data=data)
+                return data["access_token"]
+            def sign_in(self, token_url, refresh_token, username, password):
+                if refresh_token:
+                    data = {"grant_type": "refresh_token", "refresh_token": refresh_token}
+                else:
+                    data = {"grant_type": "password", "username": username, "password": password}
                 data = self.request_json(token_url, method="POST", data=data)
                 return data["access_token"]
         """,
