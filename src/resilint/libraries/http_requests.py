@@ -534,7 +534,7 @@ class RequestFinder:
 
     def _urllib_request(self, call: CallSite) -> Optional[cst.Call]:
         """The ``urllib.request.Request(...)`` an ``urlopen`` call opens, written out or in a name."""
-        opened = _passed(call.node, 0, "url") or _passed(call.node, 0, "fullurl")
+        opened = _opened(call.node)
         built = self.model.followed(opened, call.scope, call.order) if opened is not None else None
         if isinstance(built, cst.Call) and self.model.qualified_name(built.func, call.scope, call.order) == URLLIB_REQUEST:
             return built
@@ -556,7 +556,7 @@ class RequestFinder:
 
     def _opens_url(self, call: CallSite) -> bool:
         """Whether ``urlopen`` is given a URL written as text, which carries no headers."""
-        opened = _passed(call.node, 0, "url") or _passed(call.node, 0, "fullurl")
+        opened = _opened(call.node)
         url = self.model.followed(opened, call.scope, call.order) if opened is not None else None
         return isinstance(url, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
 
@@ -566,7 +566,7 @@ class RequestFinder:
         """``key_status`` of an ``urlopen`` call, whose headers are its ``Request``'s (``headers=``,
         or ``add_header`` on it); a URL opened as it is carries none."""
         request = self._urllib_request(call)
-        opened = _passed(call.node, 0, "url") or _passed(call.node, 0, "fullurl")
+        opened = _opened(call.node)
         if request is None:
             # a URL opened as it is carries no headers; a parameter may be a ``Request``
             return ("missing", "") if self._opens_url(call) else ("unknown", "")
@@ -1026,6 +1026,11 @@ def _passed(call: cst.Call, position: int, keyword: str) -> Optional[cst.BaseExp
     if any(arg.star for arg in positional[:position + 1]) or len(positional) <= position:
         return None
     return positional[position].value
+
+
+def _opened(urlopen: cst.Call) -> Optional[cst.BaseExpression]:
+    """What ``urlopen(url, ...)`` or ``opener.open(fullurl, ...)`` opens: a URL or a ``Request``."""
+    return _passed(urlopen, 0, "url") or _passed(urlopen, 0, "fullurl")
 
 
 def _header_added(scope: Scope, name: str) -> bool:
