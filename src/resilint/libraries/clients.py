@@ -212,6 +212,10 @@ def _stdlib() -> Dict[str, TimeoutSpec]:
         "ftplib.FTP": socket_client("ftplib", 4),
         # FTP_TLS(host='', user='', passwd='', acct='', keyfile=None, certfile=None, context=None, timeout=...)
         "ftplib.FTP_TLS": socket_client("ftplib", 7),
+        # connect(host='', port=0, timeout=-999): left out, the timeout the object was made with,
+        # so only a value given here is judged
+        "ftplib.FTP.connect": TimeoutSpec("ftplib", position=2),
+        "ftplib.FTP_TLS.connect": TimeoutSpec("ftplib", position=2),
         # POP3(host, port=110, timeout=...)
         "poplib.POP3": socket_client("poplib", 2),
         # POP3_SSL(host, port=995, keyfile=None, certfile=None, timeout=...)

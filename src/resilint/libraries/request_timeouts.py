@@ -30,8 +30,9 @@ from resilint.lint.traversal import iter_nodes
 # Calls through such an object that send nothing, so no timeout applies to them.
 SENDS_NOTHING: FrozenSet[str] = frozenset({"close", "aclose", "clear", "detach"})
 # Catalog entries under a client's name that make another client (``redis.Redis.from_url``),
-# not a request through this one.
-_MAKES_CLIENT: FrozenSet[str] = frozenset({"from_url"})
+# or open the object's one connection (``ftp.connect(host, port, timeout)``, which the later
+# commands wait on), not a request through this one.
+_MAKES_CLIENT: FrozenSet[str] = frozenset({"from_url", "connect"})
 
 
 def _timed_methods(cls: str) -> FrozenSet[str]:

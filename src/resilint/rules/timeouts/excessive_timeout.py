@@ -407,6 +407,18 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the timeout an FTP connection is opened with (luigi's FTP target)
+            """
+            import ftplib
+            def open_ftp(host, port):
+                ftp = ftplib.FTP()
+                ftp.connect(host, port, 60)
+                return ftp
+            """,
+            line=4,
+            message="`ftplib.FTP.connect` may wait 60 s",
+        ),
         # ``config=None`` is botocore's default ``Config``: 60 s, on this path too (scrapy's S3 feed storage)
         Invalid(
             """

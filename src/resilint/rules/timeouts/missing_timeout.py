@@ -276,7 +276,8 @@ class MissingTimeout(ProjectRule):
     client's WSDL is no request: `zeep.Client("file:///srv/app/service.wsdl")` still sends
     its operations to the address the WSDL gives, and is judged). Nor is
     an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
-    file gives a timeout (`ftp.connect(host, 21, 10)`). In test code (the `test-code` setting),
+    file gives a timeout (`ftp.connect(host, 21, 10)`); the timeout such a `connect()` gives is
+    judged by RES102, RES103 and RES105 as a client's is. In test code (the `test-code` setting),
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
     `BASE = "http://127.0.0.1:6666/"`, or `"http://0.0.0.0:4443"` where a container the run
     starts is published, `self.url` set in `setUp`, a template filled with
