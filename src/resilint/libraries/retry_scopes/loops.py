@@ -53,7 +53,7 @@ from resilint.libraries.retry_scopes.statements import (
 )
 from resilint.libraries.retry_scopes.swallowing import catches_all, raises_nothing, shadowed
 from resilint.libraries.server_sockets import SERVES, runs_tests, sends_to_loopback, starts_own_server
-from resilint.lint.nodes import DEFINITIONS, dotted_name, expression_nodes, is_none, number_of, string_of
+from resilint.lint.nodes import DEFINITIONS, dotted_name, expression_nodes, is_none, is_true, number_of, string_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -294,7 +294,9 @@ def _handwritten(
                 _preceding(body, node),
             )
             # ``result = server.notify()`` in the ``try``, ``if result: break`` after it
-            or _leaves_on_result(block(node.body), after, flags, _preceding(body, node))
+            or _leaves_on_result(
+                block(node.body), after, flags, _preceding(body, node), isinstance(loop, cst.While) and is_true(loop.test),
+            )
             # a loop that never leaves, whose failures choose its pause (``refresh_time = 1``
             # in the handler, the token's lifetime in the ``try``): they go round sooner, a retry
             or _failure_sets_pause(node, going_round, sleeps)
@@ -897,7 +899,7 @@ def _following(body: Sequence[cst.BaseStatement], node: cst.CSTNode) -> Sequence
 
 def _leaves_on_result(
     tried: Sequence[cst.BaseStatement], after: Sequence[cst.BaseStatement], flags: Set[str],
-    before: Sequence[cst.BaseStatement],
+    before: Sequence[cst.BaseStatement], forever: bool = False,
 ) -> bool:
     """What follows the ``try`` leaves the loop on a test of what the ``try`` assigned (``if
     result: break`` after ``result = server.notify()``): a success exit, which the handlers'
@@ -905,10 +907,13 @@ def _leaves_on_result(
     before it (``domain = ".".join(parts[-n:])``): each pass asks something else."""
     kept = assigned_names(tried)
     prepared = assigned_names(before)
-    # (a name the ``try`` only assigns, ``data = None`` before it, is reset, not input prepared)
+    # (in a ``while True``, the answer's name set to ``None`` before it, ``data = None``, is
+    # reset, not input prepared)
+    reset = {alias for alias, value in _assignments(before) if is_none(value)} if forever else set()
     targets = {id(t.target) for stmt in tried for n in iter_nodes(stmt) if isinstance(n, cst.Assign) for t in n.targets}
     if prepared and any(
-        isinstance(n, cst.Name) and n.value in prepared and id(n) not in targets for stmt in tried for n in iter_nodes(stmt)
+        isinstance(n, cst.Name) and n.value in prepared and not (n.value in reset and id(n) in targets)
+        for stmt in tried for n in iter_nodes(stmt)
     ):
         return False
     return bool(kept) and _succeeds(after, flags) and any(
@@ -932,7 +937,7 @@ def _retries_before_moving_on(
     # (``current_batch = next_batch`` at the top of the pass: the request is given the cursor)
     passed = _passed_names(tried)
     passed |= {alias[1] for alias in _aliases(before) if alias[0] in passed}
-    names = _condition_names(loop, [*succeeded, *after]) | (passed & _assigned_anywhere([*succeeded, *after]))
+    names = _condition_names(loop, after) | (passed & _assigned_anywhere([*succeeded, *after]))
     if not names:
         return False
     if any(has_continue(block(handler.body)) for handler in handlers):
@@ -942,7 +947,8 @@ def _retries_before_moving_on(
             return False
         if has_continue([stmt]):
             return True
-    return bool(succeeded) and bool(names & _assigned_anywhere(succeeded))
+    # (what the request is handed moves on only after a success: a failure asks for it again)
+    return bool(passed & _assigned_anywhere(succeeded))
 
 
 def _asks_again_while_refused(
@@ -1017,13 +1023,17 @@ def _chosen_anew(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
     return found
 
 
-def _aliases(stmts: Sequence[cst.BaseStatement]) -> Iterator[Tuple[str, str]]:
-    """``(alias, name)`` of the statements' ``alias = name``."""
+def _assignments(stmts: Sequence[cst.BaseStatement]) -> Iterator[Tuple[str, cst.BaseExpression]]:
+    """``(name, value)`` of the statements' own ``name = value``."""
     for stmt in stmts:
         for small in small_statements(stmt) if isinstance(stmt, cst.SimpleStatementLine) else ():
-            if (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
-                    and isinstance(small.value, cst.Name)):
-                yield small.targets[0].target.value, small.value.value
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                yield small.targets[0].target.value, small.value
+
+
+def _aliases(stmts: Sequence[cst.BaseStatement]) -> Iterator[Tuple[str, str]]:
+    """``(alias, name)`` of the statements' ``alias = name``."""
+    return ((alias, value.value) for alias, value in _assignments(stmts) if isinstance(value, cst.Name))
 
 
 def _passed_names(stmts: Sequence[cst.BaseStatement]) -> Set[str]:
