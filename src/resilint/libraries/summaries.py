@@ -1206,6 +1206,7 @@ def _client_layer(model: SemanticModel, client: ClientLayer, locate: Locate) -> 
     description, calls, where, policy, raises, refusals = client
     # An SDK's retries end in an exception of its own package ("openai.*"): an outer layer
     # that retries only other libraries' exceptions does not repeat it.
+    # (``raises`` names packages, or the classes themselves, capitalised: ``urllib.error.URLError``)
     family = " ".join(name if name[name.rfind(".") + 1:][:1].isupper() else f"{name}.*" for name in raises) or None
     if policy is not None:
         layer = _layer(model, policy, (description, calls), locate(where), client=True)

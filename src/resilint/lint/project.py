@@ -164,6 +164,7 @@ class ProjectGraph:
                 self._module_of[id(function)] = summary
         self._resolved: Dict[Tuple[str, str], Optional[FunctionSummary]] = {}
         self._library_names: Dict[Tuple[str, str], List[str]] = {}
+        self._class_names: Dict[str, str] = {}  # another name of a project class → the class
         self._settings_modules: Optional[Tuple[bool, List[str]]] = None
         self._holder_index: Optional[_Holders] = None
         self._holder_memo: Dict[Tuple[str, str], Tuple[Set[str], Set[str]]] = {}
@@ -285,8 +286,11 @@ class ProjectGraph:
         """The project class ``name`` stands for where a module only imports it, else ``name``."""
         if name in self._classes or not self.is_project_name(name):
             return name
-        classes = [held.name for held in self.values.of(name) if held.kind == "class"]
-        return classes[0] if len(classes) == 1 else name
+        found = self._class_names.get(name)
+        if found is None:
+            classes = [held.name for held in self.values.of(name) if held.kind == "class"]
+            found = self._class_names[name] = classes[0] if len(classes) == 1 else name
+        return found
 
     def ancestry(self, name: str) -> Optional[Set[str]]:
         """The project class ``name`` and every class it derives from, at any depth; None when a
