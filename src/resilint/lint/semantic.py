@@ -63,6 +63,13 @@ class QName:
     name: str
 
 
+@dataclass(frozen=True)
+class Overridable(QName):
+    """An attribute an object of a subclass reads from its base, named as the subclass's
+    (``Sqs.connection``): the base may set it from a method the subclass overrides. Called
+    itself (``self.request_json(...)``) it is the base's method, which needs no such name."""
+
+
 @dataclass(eq=False)
 class FunctionInfo:
     node: Union[cst.FunctionDef, cst.Lambda]
@@ -343,14 +350,17 @@ class SemanticModel:
         key = id(call.node)
         found = self._call_names.get(key, _UNRESOLVED)
         if found is _UNRESOLVED:
-            found = self._call_names[key] = next(self._known_names(self.resolve_all(call.node.func, call.scope, call.order)), None)
+            found = self._call_names[key] = next(self._known_names(self._callees(call)), None)
         return found  # type: ignore[return-value]
+
+    def _callees(self, call: CallSite) -> Values:
+        return tuple(v for v in self.resolve_all(call.node.func, call.scope, call.order) if not isinstance(v, Overridable))
 
     def call_names(self, call: CallSite) -> Tuple[str, ...]:
         """Every name the call may call, for the project pass: the objects the file knows
         (``(a if fast else b).get``: two clients' ``get``) and names only the project can
         resolve (``pkg.f.(session).get``: what ``f``'s callers pass as ``session``)."""
-        values = self.resolve_all(call.node.func, call.scope, call.order)
+        values = self._callees(call)
         names = tuple(dict.fromkeys(self._names(values)))
         func = call.node.func
         if names:
@@ -1102,7 +1112,7 @@ class SemanticModel:
                     # a base's method may set it from a method this class overrides
                     # (``self.connection = self.get_connection()``): also as this class's, which
                     # the project pass reads with the override
-                    return (inherited, QName(f"{self._local_name((of or cls).qualname)}.{attr}"))
+                    return (inherited, Overridable(f"{self._local_name((of or cls).qualname)}.{attr}"))
                 return (inherited,)
         return ()
 

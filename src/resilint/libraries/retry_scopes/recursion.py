@@ -161,7 +161,11 @@ def _repeats_unchanged(function: FunctionInfo, call: CallSite, path: cst.CSTNode
     if function.owner is not None and params and isinstance(call.node.func, cst.Attribute):
         params = params[1:]  # ``self._send(...)``: ``self`` is bound
     named = set(params) | {p.name.value for p in node.params.kwonly_params}
-    tested = {n.value for inner in call.stack if isinstance(inner, cst.If) for n in iter_nodes(inner.test) if isinstance(n, cst.Name)}
+    # (the names any test of the function reads: a flag tested anywhere may decide the path)
+    tested = {
+        n.value for inner in iter_nodes(node.body) if isinstance(inner, (cst.If, cst.IfExp, cst.While))
+        for n in iter_nodes(inner.test) if isinstance(n, cst.Name)
+    }
     passed = set()
     for index, arg in enumerate(call.node.args):
         if arg.star or not isinstance(arg.value, cst.Name):
@@ -170,7 +174,7 @@ def _repeats_unchanged(function: FunctionInfo, call: CallSite, path: cst.CSTNode
         if wanted is None or wanted not in named:
             return False
         if arg.value.value != wanted and (_truth(arg.value) is None or wanted in tested):
-            # (``no_ssl=True`` with no test of ``no_ssl`` on the way: once it is True, unchanged)
+            # (``no_ssl=True``, tested nowhere in the function: once it is True, unchanged)
             return False
         passed.add(wanted)
     if named - passed:

@@ -39,7 +39,7 @@ class UnboundedRetry(Rule):
     itself again after a failure with no attempt parameter it counts (`return log(event)` in its
     `except`, after a pause; or at once, when the failure path does nothing else and passes its
     own arguments unchanged: `elif resp.status_code == 401: return self.send(msg,
-    api_key=api_key)`, or a flag as a constant that no test on the way reads, `except SSLError:
+    api_key=api_key)`, or a flag as a constant that no test in the function reads, `except SSLError:
     return send(url, True)` for `no_ssl`, unchanged once it is set; one that leaves a parameter to its default, `except KeyError: return
     self.get_columns(event)` without `form`, asks for something else: a fallback), and a worker that puts a failed item back on its queue with no test
     of a counter around the `put`. A tenacity `stop=` may be a project function: one that returns `False`, or a
