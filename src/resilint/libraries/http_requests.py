@@ -263,9 +263,9 @@ class RequestFinder:
         if (isinstance(value, cst.Name) and (self.model.text is None or "grant_type" in self.model.text)
                 and _sets_key(call.scope, value.value, "grant_type")):
             return True
-        if isinstance(value, cst.Name) and call.scope.node is not None and any(
+        if isinstance(value, cst.Name) and call.scope.node is not None and _signs_in(call) and any(
             _PASSWORD_KEY.search(key) for key, _ in keys_set_on(call.scope.node, value.value)
-        ) and _signs_in(call):
+        ):
             return True  # ``data = {}``, ``data["password"] = self.password``, posted by ``login()``
         body = self.model.followed(value, call.scope, call.order)
         if isinstance(value, cst.Name) and any(n is call.node for n in iter_nodes(body)):

@@ -354,7 +354,11 @@ class SemanticModel:
         return found  # type: ignore[return-value]
 
     def _callees(self, call: CallSite) -> Values:
-        return tuple(v for v in self.resolve_all(call.node.func, call.scope, call.order) if not isinstance(v, Overridable))
+        values = self.resolve_all(call.node.func, call.scope, call.order)
+        for value in values:
+            if value.__class__ is Overridable:
+                return tuple(v for v in values if v.__class__ is not Overridable)
+        return values
 
     def call_names(self, call: CallSite) -> Tuple[str, ...]:
         """Every name the call may call, for the project pass: the objects the file knows
