@@ -2440,8 +2440,10 @@ class _Judge:
             if not refs:
                 default = function.defaults.get(parameter)
                 return [(default, graph.module_of(function))] if default is not None else defaulted
-            own = [own_parameter(caller.name, ref) for ref in refs]
-            if len(refs) == 1 and own[0] is not None:
+            # (an annotated parameter is also handed on as an object of its class: the path's
+            # own value says more)
+            own = [name for name in (own_parameter(caller.name, ref) for ref in refs) if name is not None]
+            if len(own) == 1 and len(refs) - 1 <= sum(ref[0] == "new" for ref in refs):
                 function, parameter = caller, own[0]  # handed down from the caller's caller
                 defaulted = [(caller.defaults[parameter], graph.module_of(caller))] if parameter in caller.defaults else []
                 continue

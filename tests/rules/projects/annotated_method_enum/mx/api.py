@@ -28,7 +28,7 @@ class HTTPAPI:
     async def request(self, method: Method, path, content=None, retry_count=3):
         while True:
             try:
-                return await self._send(method, self.base_url + path, content)  # expect: RES201 "`_send` sends a POST (`aiohttp.ClientSession.request`) without an `Idempotency-Key` header and is retried here"
+                return await self._send(method, self.base_url + path, content)
             except ClientError:
                 if retry_count <= 0:
                     raise
