@@ -48,7 +48,7 @@ Each library's count, default and "off" setting, as its documentation and code s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 import libcst as cst
@@ -434,7 +434,7 @@ _SLACK_CONNECTION_FAILURES = ("urllib", "http", "socket", "ssl", "aiohttp")
 _SLACK = RetryingClient(_slack, _direct_request(frozenset()), "slack_sdk client retries", raises=_SLACK_CONNECTION_FAILURES)
 # the sync clients' handler retries exactly these (a read timeout is not one: it leaves at once)
 _SLACK_SYNC_FAILURES = ("urllib.error.URLError", "builtins.ConnectionResetError", "http.client.RemoteDisconnected")
-_SLACK_SYNC = RetryingClient(_slack, _direct_request(frozenset()), "slack_sdk client retries", raises=_SLACK_SYNC_FAILURES)
+_SLACK_SYNC = replace(_SLACK, raises=_SLACK_SYNC_FAILURES)
 _REDIS = RetryingClient(_redis, _redis_request, raises=("redis",))
 # A pool's last failure is urllib3's; a status it gives up on comes back as a response, which
 # the caller may turn into an error of its own.
