@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _MAX_DEPTH = 40  # nested evaluations before a value is given up as unknown
 _MAX_ROUNDS = 4  # evaluations of a cycle's values before what they hold is taken as complete
+_UNSTABLE = object()  # read by a computation that must run again each round (``ValueFlow._reads``)
 # What one name may hold, at most: beyond that the join is taken as unknown. Functions that hand
 # their argument back on one path (``get_datetime(value)`` returning a datetime it is given),
 # called on each other's results with methods chained, otherwise make every chain of those
@@ -104,6 +105,16 @@ class ValueFlow:
         self._provisional: Dict[object, Tuple[Held, ...]] = {}
         self._recompute: Dict[object, Callable[[], Iterable[Held]]] = {}
         self._computing: Set[object] = set()
+        # What each provisional value was computed from, so that computing it again can be
+        # skipped while none of that moved: the provisional values it read (with the version of
+        # each it saw; a version counts the times a value changed), and what the computation
+        # returned. One that read a value still being computed, or was cut short, is computed
+        # again in every round (``_UNSTABLE``). ``_reading``: the computations under way, the
+        # innermost last, each with its key and what it has read so far.
+        self._reads: Dict[object, Dict[object, int]] = {}
+        self._returned: Dict[object, Tuple[Held, ...]] = {}
+        self._versions: Dict[object, int] = {}
+        self._reading: List[Tuple[object, Dict[object, int]]] = []
         self._cycles = 0
         # Counts every answer that is not final (provisional, cut short): what is derived from
         # values while it does not move is final too.
@@ -133,49 +144,78 @@ class ValueFlow:
         known = self._provisional.get(key)
         if known is not None:
             self._cycles += 1
+            self._read(key)
             return known
         if key in self._computing:
             self._cycles += 1
+            if self._reading and self._reading[-1][0] != key:  # (its own: nothing, every time)
+                self._reading[-1][1][_UNSTABLE] = -1
             return ()
         if len(self._computing) > _MAX_DEPTH:
             # cut short: what is computed from it is provisional, and computed again once the
             # outermost question is answered (from there, with room to reach it)
             self._unsettled += 1
             self._cycles += 1
+            if self._reading:
+                self._reading[-1][1][_UNSTABLE] = -1
             return ()
         found = self._compute(key, compute)
         if self._computing or not self._recompute:
+            if key in self._provisional:
+                self._read(key)
             return found
         self._settle()
         return self._final.get(key, found)
 
+    def _read(self, key: object) -> None:
+        if self._reading:
+            self._reading[-1][1][key] = self._versions.get(key, 0)
+
     def _compute(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         cycles = self._cycles
-        self._computing.add(key)
-        try:
-            found = _bounded(_distinct(compute()))
-        finally:
-            self._computing.discard(key)
+        returned = self._returning(key, compute)
+        found = _bounded(_distinct(returned))
         if self._cycles == cycles:
             self._final[key] = found
+            del self._reads[key], self._returned[key]
         else:
             self._provisional[key] = found
             self._recompute[key] = compute
             self._unsettled += 1
         return found
 
+    def _returning(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
+        """What ``compute()`` returns, with what it read kept (``_reads``)."""
+        reads: Dict[object, int] = {}
+        self._computing.add(key)
+        self._reading.append((key, reads))
+        try:
+            returned = tuple(compute())
+        finally:
+            self._reading.pop()
+            self._computing.discard(key)
+        self._reads[key] = reads
+        self._returned[key] = returned
+        return returned
+
     def _settle(self) -> None:
-        """Computes the provisional values again until none of them grows; then they are final."""
+        """Computes the provisional values again until none of them grows; then they are final.
+        A value none of whose inputs changed since it was last computed would be computed the
+        same: what it returned then is taken instead."""
+        versions = self._versions
         for _ in range(_MAX_ROUNDS):
             pending = list(self._recompute.items())
             grown = False
             for key, compute in pending:
                 before = self._provisional[key]
-                self._computing.add(key)
-                try:
-                    found = _bounded(_distinct((*before, *compute())))
-                finally:
-                    self._computing.discard(key)
+                reads = self._reads[key]
+                if all(versions.get(read, 0) == version for read, version in reads.items()):
+                    returned = self._returned[key]
+                else:
+                    returned = self._returning(key, compute)
+                found = _bounded(_distinct((*before, *returned)))
+                if found != before:
+                    versions[key] = versions.get(key, 0) + 1
                 self._provisional[key] = found
                 grown = grown or len(found) != len(before)
             if not grown and len(self._recompute) == len(pending):
@@ -183,6 +223,9 @@ class ValueFlow:
         self._final.update(self._provisional)
         self._provisional.clear()
         self._recompute.clear()
+        self._reads.clear()
+        self._returned.clear()
+        versions.clear()
 
     def _settled(self) -> Tuple[int, int]:
         """What tells whether values read from now on were all final (``_memo``)."""
