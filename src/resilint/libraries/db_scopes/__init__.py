@@ -27,6 +27,7 @@ One module per library (``django``, ``sqlalchemy``, ``dbapi``, ``asyncpg``), plu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
@@ -125,6 +126,8 @@ class _Finder:
         # so a query there begins no transaction that outlives the block.
         self.in_blocks: Set[int] = set()
         self.with_items: Set[int] = set()  # calls that a ``with`` enters
+        # id(block) → the first call after it in its function (``_left_behind``)
+        self._first_outside: Dict[int, Tuple[Optional[CallSite]]] = {}
         imported = [b.imported for bindings in model.module_scope.bindings.values() for b in bindings if b.imported]
         # A cursor the file cannot trace (a parameter) comes from the one DB-API driver it imports.
         self.sole_driver = dbapi.sole_driver(imported)
@@ -374,9 +377,10 @@ class _Finder:
         decorators = {id(decorator.decorator) for decorator in function.decorators}
 
         def held_from(candidate: CallSite, end: Optional[CallSite], implicit: str) -> None:
+            left = _left_branches(candidate)
             covered = [
                 s for s in sites
-                if candidate.order < s.order and (end is None or s.order < end.order) and _reaches(candidate, s)
+                if candidate.order < s.order and (end is None or s.order < end.order) and _runs_after(left, s)
             ]
             # open to the end: a call to hold and a later one to end it
             if len(covered) >= (1 if end is not None else 2):
@@ -408,7 +412,7 @@ class _Finder:
                 continue
             if len(pending) + len(foreign) + len(behind) >= 3 * _MAX_CANDIDATES:
                 continue
-            if self._left_behind(site, ordered[index + 1:]):
+            if self._left_behind(site, ordered, index + 1):
                 # ``if bad_state: log(...); return redirect(...)``: spends none of the window
                 if len(behind) < _MAX_CANDIDATES:
                     behind.append(site)
@@ -426,13 +430,19 @@ class _Finder:
         if plain and id(function) not in self.found.left_open:
             self.found.open_through[id(function)] = plain
 
-    def _left_behind(self, site: CallSite, later: List[CallSite]) -> bool:
-        """Whether ``site`` is in a block that returns or raises after it: the first later call
-        outside that block does not run after it."""
+    def _left_behind(self, site: CallSite, ordered: List[CallSite], later: int) -> bool:
+        """Whether ``site`` is in a block that returns or raises after it: the first call of
+        ``ordered`` from index ``later`` on outside that block does not run after it."""
         block = next((node for node in reversed(site.stack) if isinstance(node, (cst.If, cst.For, cst.While, cst.With))), None)
         if block is None:
             return False
-        outside = next((other for other in later if not any(node is block for node in other.stack)), None)
+        known = self._first_outside.get(id(block))
+        if known is None:
+            # the calls in the block come first, so the first outside it is the same for each
+            outside = next((other for other in islice(ordered, later, None) if not any(node is block for node in other.stack)), None)
+            self._first_outside[id(block)] = (outside,)
+        else:
+            outside = known[0]
         return outside is not None and not _reaches(site, outside)
 
     def _last_commit(self, info: FunctionInfo) -> Optional[Union[str, cst.Call]]:
@@ -642,8 +652,9 @@ def _spans(
     found: List[Tuple[CallSite, List[CallSite]]] = []
     current: Optional[Tuple[CallSite, List[CallSite]]] = None
     ended_in: List[cst.CSTNode] = []  # branches that end it: the rest of them runs without it
+    left: Optional[List[cst.CSTNode]] = None  # ``_left_branches`` of the current start
     for site in sorted(sites, key=lambda s: s.order):
-        if current is not None and not _reaches(current[0], site):
+        if current is not None and not _runs_after(left, site):
             current = None  # the branch that began it returned: what follows runs without it
         if current is not None:
             if ends(site):
@@ -656,6 +667,7 @@ def _spans(
                 current[1].append(site)
         elif starts(site):
             current = (site, [])
+            left = _left_branches(site)
             ended_in = []
             found.append(current)
     return found
@@ -694,9 +706,21 @@ def _reaches(start: CallSite, site: CallSite) -> bool:
     """Whether ``site``, written after ``start``, may run after it: not when ``start`` is in a
     branch (of an ``if``, a loop, a ``with``) that ``site`` is not in and that returns or raises
     after it. Inside a ``try``, an exception after ``start`` may be handled where ``site`` runs."""
+    return _runs_after(_left_branches(start, site.stack), site)
+
+
+def _runs_after(left: Optional[List[cst.CSTNode]], site: CallSite) -> bool:
+    """``_reaches`` from a start whose ``_left_branches`` are ``left``: ``site`` runs after it
+    unless it is outside one of them."""
+    return left is None or all(any(node is branch for node in site.stack) for branch in left)
+
+
+def _left_branches(start: CallSite, shared: Sequence[cst.CSTNode] = ()) -> Optional[List[cst.CSTNode]]:
+    """The branches around ``start`` that return or raise after it (what follows them runs
+    without it), but for those among ``shared``; None inside a ``try``, whose handler may run
+    anything after it."""
     if any(node.__class__ in TRIES for node in start.stack):
-        return True
-    shared = {id(node) for node in site.stack}
+        return None
     # The statements that hold ``start``: the compound ones around it, and in the innermost
     # block, the simple statement it is written in.
     around = {id(node) for node in start.stack}
@@ -707,14 +731,17 @@ def _reaches(start: CallSite, site: CallSite) -> bool:
             suite_of is innermost and isinstance(statement, cst.SimpleStatementLine) and _holds(statement, start.node)
         )
 
+    skipped = {id(node) for node in shared}
+    found = []
     for node in start.stack:
-        if id(node) in shared:
+        if id(node) in skipped:
             continue
         for statements in _suites(node):
             index = next((i for i, statement in enumerate(statements) if holds(statement, node)), None)
             if index is not None and any(_leaves(statement) for statement in statements[index:]):
-                return False
-    return True
+                found.append(node)
+                break
+    return found
 
 
 def _suites(node: cst.CSTNode) -> List[Sequence[cst.CSTNode]]:
