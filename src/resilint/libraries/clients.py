@@ -977,24 +977,25 @@ def _read_mapping_keys(name: str, model: SemanticModel, scope: Scope) -> Optiona
     if len(bindings) < len(scope.bindings[name]):
         allowed += 1  # the parameter's own name in the signature
     for node in iter_nodes(scope.node):
-        if isinstance(node, cst.Name) and node.value == name:
+        kind = node.__class__  # (class tests: LibCST's node classes are slow ABCs)
+        if kind is cst.Name and node.value == name:
             mentions += 1
-        elif (isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and isinstance(node.target, cst.Name)
+        elif (kind in (cst.AssignTarget, cst.AnnAssign) and isinstance(node.target, cst.Name)
               and node.target.value == name):
             allowed += 1  # ``kwargs = {...}``, ``kwargs: dict[str, Any] = {...}``
-        elif isinstance(node, cst.Arg) and node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
+        elif kind is cst.Arg and node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
             allowed += 1
-        elif isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == name:
+        elif kind is cst.Return and isinstance(node.value, cst.Name) and node.value.value == name:
             allowed += 1  # ``return config``: handed out with the keys it has
-        elif (isinstance(node, cst.Attribute) and node.attr.value == name) or (
-            isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == name
+        elif (kind is cst.Attribute and node.attr.value == name) or (
+            kind is cst.Arg and node.keyword is not None and node.keyword.value == name
         ):
             allowed += 1  # ``self.kwargs``, ``f(kwargs=…)``: only spelled the same, not the local
         elif _item_of(node, name) is not None:
             allowed += 1  # ``q["headers"]``, ``q["headers"]["Authorization"] = …``: no key added
-        elif isinstance(node, cst.AssignTarget) and _item_of(node.target, name) is not None:
+        elif kind is cst.AssignTarget and _item_of(node.target, name) is not None:
             later.add(_item_of(node.target, name))  # type: ignore[arg-type]  # ``q["auth"] = (user, password)``
-        elif isinstance(node, cst.Call):
+        elif kind is cst.Call:
             added = _keys_added(node, name, model, scope)
             if added is not None:
                 allowed += 1

@@ -141,6 +141,9 @@ class RequestFinder:
 
     def __init__(self, model: SemanticModel) -> None:
         self.model = model
+        # (id(expr), id(scope), order, resilint_scope, depth) → ``generator``'s answer: a helper's
+        # returns are read for every call of it
+        self._generators: Dict[Tuple[int, int, int, bool, int], Optional[str]] = {}
 
     # --- what the call sends ---------------------------------------------------------------
 
@@ -800,6 +803,12 @@ class RequestFinder:
     ) -> Optional[str]:
         """The random-key call in ``expr`` (``uuid.uuid4()``), if any, also in what a helper of
         the file it calls returns (``new_key()``)."""
+        key = (id(expr), id(scope), order, resilint_scope, depth)
+        if key not in self._generators:
+            self._generators[key] = self._generator(expr, scope, order, resilint_scope, depth)
+        return self._generators[key]
+
+    def _generator(self, expr: cst.BaseExpression, scope: Scope, order: int, resilint_scope: bool, depth: int) -> Optional[str]:
         stack: List[cst.CSTNode] = [expr]
         while stack:
             node = stack.pop()

@@ -159,11 +159,11 @@ def _written_urls(model: SemanticModel) -> Dict[str, List[str]]:
     found: Dict[str, List[str]] = {}
     keyed = {}
     for node in iter_nodes(model.module):
-        if isinstance(node, cst.DictElement):
+        if node.__class__ is cst.DictElement:  # (class tests: LibCST's node classes are slow ABCs)
             key = string_of(node.key)
             if key is not None:
                 keyed[id(node.value)] = key
-        elif isinstance(node, (cst.SimpleString, cst.FormattedString)):
+        elif node.__class__ in (cst.SimpleString, cst.FormattedString):
             text = _leading_text(node)
             if text is not None and _URL_TEXT.match(text):
                 found.setdefault(keyed.get(id(node), ""), []).append(text)

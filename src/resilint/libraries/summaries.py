@@ -1162,7 +1162,7 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
             defaults[param.name.value] = ref
     # ``self.timeout = kwargs.get("timeout", 500)``: a keyword the callers may pass, with the
     # default the function gives it, as a parameter's
-    given = (n for n in iter_nodes(node.body) if isinstance(n, cst.Call) and len(n.args) == 2)  # a default written out
+    given = (n for n in iter_nodes(node.body) if n.__class__ is cst.Call and len(n.args) == 2)  # a default written out
     for read in (_keyword_read(params, n) for n in given) if params.star_kwarg is not None else ():
         ref = _default_ref(model, info, read.default) if read is not None and read.default is not None else None
         if read is not None and ref is not None and read.name.value not in defaults:

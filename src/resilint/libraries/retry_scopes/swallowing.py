@@ -64,7 +64,7 @@ def shadowed(model: SemanticModel, node: cst.CSTNode, handler: cst.ExceptHandler
 
 
 def raises_nothing(handler: cst.ExceptHandler) -> bool:
-    return not any(isinstance(n, cst.Raise) for n in iter_nodes(handler.body, stop_at=DEFINITIONS))
+    return not any(n.__class__ is cst.Raise for n in iter_nodes(handler.body, stop_at=DEFINITIONS))
 
 
 def reraised_only(model: SemanticModel, node: cst.CSTNode, site: CallSite) -> Tuple[str, ...]:
