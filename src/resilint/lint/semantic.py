@@ -29,7 +29,9 @@ from __future__ import annotations
 import builtins
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 import libcst as cst
@@ -312,11 +314,15 @@ class SemanticModel:
         # The test of each chain's first arm.
         self.chain_tests: Dict[int, cst.BaseExpression] = {}
         self._arms_cache: Dict[int, Tuple[Tuple[int, int], ...]] = {}
+        self._arm_starts: List[int] = []  # where each arm starts, as ``arms`` is sorted
         self._parsed_annotations: Dict[str, Optional[cst.BaseExpression]] = {}
         self._derived: Dict[object, object] = {}
+        self._reaching = None  # (while the bindings are being made)
         builder = _ModelBuilder(self)
         walk(module, builder)
         self.module_scope: Scope = builder.module_scope
+        # (name, id(scope), order) → ``reaching``'s answer, once every binding is known
+        self._reaching: Optional[Dict[Tuple[str, int, int], Tuple[Binding, ...]]] = {}
 
     # --- resolution ----------------------------------------------------------------------
 
@@ -425,6 +431,16 @@ class SemanticModel:
         inner code runs, after it is complete, and any of its assignments may have happened
         (a module global that a getter fills in on first use, or a setter replaces); of those,
         ``None`` placeholders say nothing of what the name holds once it is used."""
+        known = self._reaching
+        if known is None:
+            return self._reaching_now(name, scope, order)
+        key = (name, id(scope), order)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = self._reaching_now(name, scope, order)
+        return found
+
+    def _reaching_now(self, name: str, scope: Scope, order: int) -> Tuple[Binding, ...]:
         name = identifier(name)
         current: Optional[Scope] = scope
         first = True
@@ -497,8 +513,11 @@ class SemanticModel:
         if found is None:
             if not self._arms_cache:
                 self.arms.sort(key=lambda a: a[2])  # (the file's arms are all known by now)
+                self._arm_starts = [start for _, _, start, _ in self.arms]
+            # (the arms that start at or before ``order``, while ``arms`` is as it was sorted)
+            starting = bisect_right(self._arm_starts, order) if len(self._arm_starts) == len(self.arms) else len(self.arms)
             found = self._arms_cache[order] = tuple(
-                (chain, arm) for chain, arm, start, end in self.arms if start <= order <= end
+                (chain, arm) for chain, arm, start, end in islice(self.arms, starting) if start <= order <= end
             )
         return found
 
@@ -1265,6 +1284,7 @@ class SemanticModel:
         self.attribute_writes = []
         self._derived.clear()
         self._cache.clear()
+        self._reaching = {}
         self._enclosing.clear()
 
     def calls_in(self, scope: Scope) -> List[CallSite]:
