@@ -53,6 +53,12 @@ CLIENT_CLASSES = frozenset({*CLIENTS, *POOLS, *(name.rsplit(".", 1)[0] for name 
 _KEYWORD_KEYED = re.compile(r"stripe\.(?:[a-z_]+\.)*[A-Z]\w*\.create(?:_[a-z_]+)?")
 KEY_KEYWORD = "idempotency_key"
 CLIENT_WORD = re.compile(r"session|client|http", re.I)
+# Web frameworks' test clients: they send to the application under test, in the process or to
+# the server the test starts (sanic_testing's ``ReusableClient``), never to a dependency.
+FRAMEWORK_TEST_CLIENTS = (
+    "sanic_testing.", "starlette.testclient.", "fastapi.testclient.", "flask.testing.", "werkzeug.test.",
+    "django.test.", "rest_framework.test.", "aiohttp.test_utils.",
+)
 RANDOM_KEYS = ("uuid.uuid1", "uuid.uuid4", "secrets.", "random.", "os.urandom", "time.time", "time.monotonic",
                 "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "ulid.", "nanoid.",
                 "shortuuid.uuid", "shortuuid.ShortUUID.uuid")
@@ -179,7 +185,7 @@ class RequestFinder:
         if resolved is not None and name is not None and not name.startswith(self.model.module_name or "\0"):
             # a known object of another library: only the tables above count, unless the name
             # itself looks like an HTTP client of a project (myapp.http.client.post)
-            if not CLIENT_WORD.search(name.rsplit(".", 2)[-2] if name.count(".") else ""):
+            if not CLIENT_WORD.search(name.rsplit(".", 2)[-2] if name.count(".") else "") or name.startswith(FRAMEWORK_TEST_CLIENTS):
                 return None
         elif resolved is not None:
             return None

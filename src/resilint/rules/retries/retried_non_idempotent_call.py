@@ -221,6 +221,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     A POST a test double answers is not sent anywhere (the test doubles RES105 lists), also one
     sent through a project object whose client the test or its fixture replaced with a mock
     object (`client._session = mock.MagicMock()`, then `client.request(method="POST", ...)`).
+    Nor is one a web framework's test client sends to the application under test (sanic_testing's
+    `ReusableClient` and `SanicTestClient`, Starlette's and FastAPI's `TestClient`, Flask's and
+    Werkzeug's, Django's and Django REST framework's test clients, aiohttp's `TestClient`).
 
     ## Why is this bad?
     A timeout or a reset connection does not tell the client whether the server acted: often it
@@ -293,6 +296,25 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # a web framework's test client posts to the application under test, not to a dependency
+        """
+        from sanic_testing.reusable import ReusableClient
+
+        def test_context(app, port):
+            attempts = 0
+            while True:
+                try:
+                    client = ReusableClient(app, port=port)
+                    with client:
+                        client.post("/ctx", headers={"Connection": "keep-alive"})
+                except OSError:
+                    attempts += 1
+                    if attempts > 15:
+                        raise
+                    continue
+                else:
+                    break
+        """,
         # a sign-in form filled key by key and posted second, by ``login`` (bazarr's LegendasDivx)
         """
         import random
