@@ -27,7 +27,7 @@ def object_facts(model: SemanticModel, value: Instance) -> Optional[ObjectFacts]
     default timeout, "timed" when each request it sends through it gives its own,
     "escapes" when it sends none), or None when the file shows none of them."""
     layer = instance_layer(model, value)
-    sets_timeout = object_sets_timeout(model, value)
+    sets_timeout = object_sets_timeout(model, value, project_reads_adapters=True)
     key = "stable" if session_has_key(model, value) else ""
     presign = ""
     if value.site is not None and is_client(model, value) and signs_only(model, value.site) is None:

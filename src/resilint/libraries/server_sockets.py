@@ -33,7 +33,10 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
 _RUNS_TARGET: FrozenSet[str] = frozenset({"threading.Thread", "multiprocessing.Process"})
 # A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``;
 # ``0.0.0.0`` as a destination is this host too: a container published on it, gcsfs's tests).
-LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|\[::1\])(?=[:/]|$)", re.I)
+LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://([^/@\s]*@)?(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|\[::1\])(?=[:/]|$)", re.I)
+# The host a URL template writes after a placeholder that stands for its user and password
+# (``f"http://{auth}localhost:{port}"``).
+_LOOPBACK_AFTER_USER = re.compile(r"(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|\[::1\])(?=[:/]|$)", re.I)
 _LOOPBACK_WORDS = ("127.", "0.0.0.0", "localhost", "LOCALHOST", "Localhost", "::1")
 # Or a host of this machine, the first argument of ``smtplib.SMTP("localhost")``.
 _LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|::1)$", re.I)
@@ -626,7 +629,8 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
         elif isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringExpression):
             expr = expr.parts[0].expression
         elif (isinstance(expr, cst.FormattedString) and len(expr.parts) > 1 and isinstance(expr.parts[0], cst.FormattedStringText)
-              and _SCHEME_ONLY.match(expr.parts[0].value) and isinstance(expr.parts[1], cst.FormattedStringExpression)):
+              and _SCHEME_ONLY.match(expr.parts[0].value) and isinstance(expr.parts[1], cst.FormattedStringExpression)
+              and not _user_before_loopback(expr, 1)):
             expr = expr.parts[1].expression  # the host of ``f"http://{docker_ip}:{port}/"``
         elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"
               and re.match(r"\{0?\}", string_of(expr.func.value) or "") and expr.args and expr.args[0].keyword is None
@@ -656,6 +660,13 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
 _URL_JOINER = re.compile(r"^(?:url_?(?:path_?)?(?:join|concat)|join_?url)$", re.I)
 
 
+def _user_before_loopback(template: cst.FormattedString, index: int) -> bool:
+    """Whether the template's placeholder at ``index`` is followed by a host of this machine:
+    it stands for a user and password (``f"http://{auth}localhost:{port}"``), not the host."""
+    following = template.parts[index + 1] if index + 1 < len(template.parts) else None
+    return isinstance(following, cst.FormattedStringText) and _LOOPBACK_AFTER_USER.match(following.value) is not None
+
+
 def _last_name(func: cst.BaseExpression) -> str:
     return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
 
@@ -669,8 +680,11 @@ def _leading_text(expr: cst.BaseExpression) -> Optional[str]:
         expr = expr.left
     if isinstance(expr, cst.FormattedString):
         text = ""
-        for part in expr.parts:
+        parts = expr.parts
+        for index, part in enumerate(parts):
             if not isinstance(part, cst.FormattedStringText):
+                if text.endswith("://") and _user_before_loopback(expr, index):
+                    continue  # ``f"http://{auth}localhost:{port}"``: a user and password, then the host
                 break
             text += part.value
         return text

@@ -8,6 +8,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from resilint.lint.canonical import ADAPTERS_WITHOUT_TIMEOUT
 from resilint.lint.nodes import code_of, is_none, string_of
 from resilint.lint.semantic import (
     CallSite,
@@ -29,7 +30,6 @@ _ESCAPE = r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[A-Za-z ]+\}
 _AN_ESCAPE = re.compile(_ESCAPE)
 _ESCAPED = re.compile(rf"""['"](?:[a-z]|{_ESCAPE}){{0,6}}{_ESCAPE}(?:[a-z]|{_ESCAPE}){{0,6}}['"]""")
 _ESCAPED_REACH = 7 * 40  # seven escapes (``\N{LATIN SMALL LETTER T}``) and a quote, either side
-_HTTP_ADAPTERS_WITHOUT_TIMEOUT = frozenset({"requests.adapters.HTTPAdapter"})
 _SESSION_HOOKS = ("request", "send")
 
 
@@ -80,12 +80,17 @@ def _sends_through_given_session(value: Instance) -> bool:
     )
 
 
-def object_sets_timeout(model: SemanticModel, value: Instance) -> bool:
+def object_sets_timeout(model: SemanticModel, value: Instance, project_reads_adapters: bool = False) -> bool:
     """True when every request on this object gets a timeout it fills in itself: an instance of
     a project ``Session`` subclass that does, a session with such an adapter mounted, or one
-    whose ``request`` the file replaced with a ``functools.partial`` that binds a timeout."""
-    if isinstance(value.of, ClassInfo) and class_supplies_timeout(value.of, model):
-        return True
+    whose ``request`` the file replaced with a ``functools.partial`` that binds a timeout.
+    ``project_reads_adapters``: the adapter classes of other modules that a class of the file
+    mounts on itself count for nothing here (the project pass reads them: ``timeout_adapters``)."""
+    if isinstance(value.of, ClassInfo):
+        if project_reads_adapters and timeout_adapters_elsewhere(value.of, model) is None:
+            return True
+        if not project_reads_adapters and class_supplies_timeout(value.of, model):
+            return True
     if value.site is None:
         return False
     return (_adapters_set_timeout(model, mounted_on_object(model, value))
@@ -139,7 +144,7 @@ def _adapters_set_timeout(
         name = model.type_name(adapter_value)
         if deferred is not None and isinstance(adapter_value, Instance) and name is not None and model.project_class(adapter_value):
             deferred.append(name)
-        elif name not in _HTTP_ADAPTERS_WITHOUT_TIMEOUT:
+        elif name not in ADAPTERS_WITHOUT_TIMEOUT:
             return True  # an adapter we cannot see into
     return False
 
@@ -320,11 +325,18 @@ def _mounted_on_self(model: SemanticModel, init: FunctionInfo) -> List[Tuple[cst
 
 
 def _mounted(mount: cst.Call) -> Optional[cst.BaseExpression]:
-    """The adapter ``session.mount(prefix, adapter)`` is given."""
+    """The adapter ``session.mount(prefix, adapter)`` is given, unless its prefix is of another
+    scheme than HTTP's (``mount("ftp://", FTPAdapter())``: requests sends it no HTTP request)."""
     args = [a for a in mount.args if not a.star]
     adapter = next((a.value for a in args if a.keyword and a.keyword.value == "adapter"), None)
+    prefix = next((a.value for a in args if a.keyword and a.keyword.value == "prefix"), None)
     positional = [a.value for a in args if a.keyword is None]
-    return positional[1] if adapter is None and len(positional) > 1 else adapter
+    if prefix is None and positional:
+        prefix = positional.pop(0)
+    written = string_of(prefix) if prefix is not None else None
+    if written is not None and not written.lower().startswith("http"):
+        return None
+    return positional[0] if adapter is None and positional else adapter
 
 
 def _mentions_timeout(node: cst.CSTNode) -> bool:

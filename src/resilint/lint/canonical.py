@@ -299,6 +299,9 @@ _MODULE_LOADER_NAMES = frozenset({
 # wrapper mounts its adapter on the session and returns that session (keyword, position).
 # Or a callable that calls the function given with the arguments it gets, in another thread
 # or event loop, or through a cache (``async_to_sync(fetch)("url")`` runs ``fetch("url")``).
+# requests' transport adapters: they send a request with the timeout it was given, or none.
+ADAPTERS_WITHOUT_TIMEOUT: FrozenSet[str] = frozenset({"requests.adapters.HTTPAdapter", "requests.adapters.BaseAdapter"})
+
 RETURNS_ITS_ARGUMENT: Dict[str, Tuple[str, int]] = {
     "cachecontrol.CacheControl": ("sess", 0),
     "cachecontrol.wrapper.CacheControl": ("sess", 0),

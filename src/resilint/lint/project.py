@@ -33,7 +33,7 @@ from typing import (
 )
 
 from resilint.lint.call_conditions import CallConditions, Context
-from resilint.lint.canonical import DYNAMIC_OBJECTS, canonical_name, returned_type
+from resilint.lint.canonical import ADAPTERS_WITHOUT_TIMEOUT, DYNAMIC_OBJECTS, canonical_name, returned_type
 from resilint.lint.config import is_test_code, is_test_script
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
@@ -1054,8 +1054,15 @@ class ProjectGraph:
         return cls in module.timeout_classes or any(
             self._classes.get(adapter) is None
             or any(base in self._classes and base in self._classes[base].timeout_classes for base in self.values.lineage(adapter))
+            or self._library_adapter_may_time(adapter)
             for adapter in module.timeout_adapters.get(cls, ())
         )
+
+    def _library_adapter_may_time(self, adapter: str) -> bool:
+        """Whether the library class a project adapter class extends may fill in a timeout
+        (one the project pass cannot read; requests' own adapters do not)."""
+        base = self.values.library_base(adapter)
+        return base is not None and canonical_name(base) not in ADAPTERS_WITHOUT_TIMEOUT
 
     def object_layer(self, target: str, near: str = "") -> Optional["LayerRef"]:
         """The retry layer of the client a call goes to, whatever module made the client and

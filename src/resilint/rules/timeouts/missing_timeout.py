@@ -280,7 +280,8 @@ class MissingTimeout(ProjectRule):
     judged by RES102, RES103 and RES105 as a client's is. In test code (the `test-code` setting),
     a call whose URL or host is one of this machine's (`requests.get(BASE + "modules")` with
     `BASE = "http://127.0.0.1:6666/"`, or `"http://0.0.0.0:4443"` where a container the run
-    starts is published, `self.url` set in `setUp`, a template filled with
+    starts is published, also after a user and password, `"http://user:pw@localhost:8080"` or
+    `f"http://{auth}localhost:{port}"`, `self.url` set in `setUp`, a template filled with
     `.format()` or `%`, also one kept in a name (`url.format("login")` with `url =
     "http://localhost:8000/api/{}"`), one that starts with such a base, `f"{BASE}/health"` or
     `"{}/health".format(BASE)`, `"%s?_since=%s" % (collection_url, etag)`, also through
@@ -373,14 +374,17 @@ class MissingTimeout(ProjectRule):
     a different dict on each branch included); a name that only looks like
     the library (`def f(requests): requests.get(u)`); `.get` on anything that is not a client
     (`dict.get`, `os.environ.get`); a session on which the project mounts an adapter whose
-    `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`; also for the callers of a
+    `send` sets the timeout (`s.mount("https://", TimeoutAdapter())`; one mounted on another
+    scheme's prefix, `s.mount("ftp://", FTPAdapter())`, serves no HTTP request; also for the callers of a
     wrapper that hands its `**kwargs` on to such a session), or a `requests.Session`
     subclass whose `request`/`send` sets it (also one that fills in its own `timeout` parameter
     and hands it on by position, `super().request(method, url, ..., timeout, ...)`, and one
     whose `__init__` mounts such an adapter on itself, `self.mount("https://",
     Adapter(timeout=20))`, for its methods' `super().request(...)` too; an adapter class of
-    another module is read there, and one whose `send` hands its arguments on unchanged sets
-    nothing), or a session whose `request` the project replaced
+    another module is read there, also for the requests of another module that get such a
+    session from a factory, and one whose `send` hands its arguments on unchanged sets
+    nothing, as requests' own `HTTPAdapter` does; one derived from another library's adapter
+    may set one), or a session whose `request` the project replaced
     with a partial that binds one (`session.request = functools.partial(session.request,
     timeout=T)`, as django-allauth's `get_requests_session()` does; its verb methods call
     `self.request`); a requests-hardened `Manager`'s requests (its
@@ -921,6 +925,28 @@ class MissingTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # an adapter that fills in a timeout, mounted only on ``ftp://``: no HTTP request goes through it
+        Invalid(
+            """
+            import requests
+            from requests.adapters import BaseAdapter, HTTPAdapter
+
+            class FTPAdapter(BaseAdapter):
+                def send(self, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):
+                    timeout = timeout or 10
+                    return self._fetch(request.url, timeout)
+
+            class CondaSession(requests.Session):
+                def __init__(self):
+                    super().__init__()
+                    self.mount("https://", HTTPAdapter())
+                    self.mount("ftp://", FTPAdapter())
+
+            def check(url):
+                return CondaSession().get(url)
+            """,
+            line=16,
+        ),
         Invalid(
             # the client module is a parameter's default, which no call of the project replaces (py-trello)
             """
