@@ -199,3 +199,54 @@ def test_a_redis_client_is_judged_by_the_redis_py_version_the_project_declares(c
     (tmp_path / "requirements.txt").write_text("redis>=7,<9\n")
     result = cli(["check", "app.py", "settings.py", "--format", "concise"], tmp_path)  # the cache written for redis 8 is not reused
     assert result.exit_code == 1 and result.output.count("redis-py before 8 waits forever") == 2, result.output
+
+
+OWN_VERSIONS = {
+    "static": ({"pyproject.toml": """
+        [project]
+        name = "redis"
+        version = "8.0.0"
+        """}, 8),
+    "hatch-path": ({
+        "pyproject.toml": """
+            [project]
+            name = "redis"
+            dynamic = ["version"]
+
+            [tool.hatch.version]
+            path = "redis/__init__.py"
+            """,
+        "redis/__init__.py": '__version__ = "8.0.0"\n',
+    }, 8),
+    "setuptools-attr": ({
+        "pyproject.toml": """
+            [project]
+            name = "redis"
+            dynamic = ["version"]
+
+            [tool.setuptools.dynamic]
+            version = {attr = "redis.__version__"}
+            """,
+        "redis/__init__.py": '__version__: str = "7.4.0"\n',
+    }, 7),
+    "unreadable": ({"pyproject.toml": """
+        [project]
+        name = "redis"
+        dynamic = ["version"]
+        """}, None),
+}
+
+
+@pytest.mark.parametrize("files,major", list(OWN_VERSIONS.values()), ids=list(OWN_VERSIONS))
+def test_a_project_is_its_own_distribution_at_the_version_it_says(tmp_path, files, major):
+    _write(tmp_path, files)
+    assert read_dependencies(str(tmp_path)).lowest_majors().get("redis") == major
+
+
+def test_the_project_itself_is_no_declared_runtime(tmp_path):
+    _write(tmp_path, {"pyproject.toml": """
+        [project]
+        name = "resilint"
+        version = "0.1.0"
+        """})
+    assert read_dependencies(str(tmp_path)).declares_runtime() is None

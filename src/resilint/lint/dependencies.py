@@ -45,6 +45,7 @@ class Requirement:
     name: str  # normalised
     specifier: str  # "" when any version
     where: str  # the file that declares it
+    own: bool = False  # the project itself, at the version it says it is
 
     def guarantees_at_least(self, major: int) -> bool:
         """Whether every version the specifier allows is ``major`` or later."""
@@ -77,7 +78,7 @@ class ProjectDependencies:
         return [r for r in self.requirements if r.name == wanted]
 
     def declares_runtime(self) -> Optional[Requirement]:
-        return next((r for r in self.requirements if r.name in RUNTIME_DISTRIBUTIONS), None)
+        return next((r for r in self.requirements if r.name in RUNTIME_DISTRIBUTIONS and not r.own), None)
 
     def at_least(self, name: str, major: int) -> Optional[bool]:
         """True: every declaration of ``name`` guarantees version ``major`` or later; False:
@@ -145,6 +146,9 @@ def read_dependencies(root: Optional[str]) -> ProjectDependencies:
         text = tool_text(path)
         if text is not None:
             found.requirements.extend(_requirements(reader(text, path), path))
+        if text is not None and name == "pyproject.toml":
+            own = _own_version(text, path)
+            found.requirements.extend(replace(r, own=True) for r in _requirements([own] if own else [], path))
     for directory in (root, os.path.join(root, "requirements")):
         try:
             names = sorted(os.listdir(directory))
@@ -217,6 +221,35 @@ def _from_pyproject(text: str, path: str) -> List[str]:
             if name.lower() != "python":
                 lines.append(f"{name} {_poetry_specifier(spec)}")
     return lines
+
+
+_DUNDER_VERSION = re.compile(r"""^__version__\s*(?::\s*str\s*)?=\s*["']([0-9][^"']*)["']""", re.M)
+
+
+def _own_version(text: str, path: str) -> Optional[str]:
+    """The project itself as a requirement, ``name==version``, when it says its version: its
+    own modules import it at that version (redis-py's tree is redis 8). A static
+    ``version``, or a dynamic one read from a file's ``__version__`` (hatch's
+    ``[tool.hatch.version] path``, setuptools' ``version = {attr = "pkg.__version__"}``)."""
+    try:
+        document = _parse_toml(text.encode("utf-8"), path)
+    except ConfigError:
+        return None
+    project = _table(document, "project")
+    name = project.get("name")
+    if not isinstance(name, str):
+        return None
+    root = os.path.dirname(path)
+    version = project.get("version")
+    if not isinstance(version, str):
+        source = _table(_table(_table(document, "tool"), "hatch"), "version").get("path")
+        attr = _table(_table(_table(_table(document, "tool"), "setuptools"), "dynamic"), "version").get("attr")
+        if not isinstance(source, str) and isinstance(attr, str) and attr.endswith(".__version__"):
+            source = attr[: -len(".__version__")].replace(".", "/") + "/__init__.py"
+        text = tool_text(os.path.join(root, source)) if isinstance(source, str) else None
+        match = _DUNDER_VERSION.search(text) if text is not None else None
+        version = match.group(1) if match is not None else None
+    return f"{name}=={version}" if isinstance(version, str) else None
 
 
 def _poetry_specifier(spec: Any) -> str:
