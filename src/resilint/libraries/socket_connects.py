@@ -47,14 +47,14 @@ def connects_untimed(model: SemanticModel, site: CallSite) -> bool:
     if not isinstance(func, cst.Attribute) or _sets_process_default(model):
         return False
     receiver = func.value
-    if _to_own_listener(model, site):
+    if to_own_listener(model, site):
         return False  # the address of a socket of this process (an emulated ``socketpair``)
     if isinstance(receiver, cst.Call):  # ``socket.socket().connect(...)``: nothing could set one
         return _made_here(model, receiver, site)
     return _untimed_until(model, receiver, site, site.order)
 
 
-def _to_own_listener(model: SemanticModel, site: CallSite) -> bool:
+def to_own_listener(model: SemanticModel, site: CallSite) -> bool:
     """``csock.connect(lsock.getsockname())``, also through ``addr, port =
     lsock.getsockname()[:2]``: the address a socket of this process is bound to, which
     answers at once (or refuses): nothing to wait for on a network."""

@@ -46,6 +46,7 @@ from resilint.libraries.raised_errors import raised_errors
 from resilint.libraries.request_timeouts import connects_later_with_timeout, timeout_set_before_use
 from resilint.libraries.self_retrying import client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import receiver_sets_timeout, timeout_adapters_elsewhere, writes_timeout_key
+from resilint.libraries.socket_connects import to_own_listener
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
 from resilint.libraries.server_sockets import (
     FIXTURE_URL, conftest_server_classes, conftest_servers, local_address_classes, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
@@ -256,7 +257,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
             (name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global) or spelled_as_class(name) for name in names[:_MAX_CALLEES]
         )) and (
             route == "" or sends_to_loopback(site, model) or (to_wrapper and relative_to_local_base(site, model))
-            or only_local_urls(site, model)
+            or only_local_urls(site, model) or to_own_listener(model, site)
         )
         url_from = (route or "") if to_client or (to_wrapper and route and route.startswith(FIXTURE_URL)) else ""
         client_layers: Dict[int, int] = {}  # the callees of one call may share their client's layer

@@ -305,7 +305,8 @@ class MissingTimeout(ProjectRule):
     starts, is not flagged: that wait is the test run's own, also for a client that waits the
     socket default (`smtplib.SMTP("localhost")`, `ftplib.FTP("127.0.0.1")`, a project subclass
     of one), and for a socket address (`sock.connect(("localhost", port))`,
-    `socket.create_connection(("127.0.0.1", port))`), and for a URL of one of the
+    `socket.create_connection(("127.0.0.1", port))`, or the address of a socket the test bound,
+    `socket.create_connection(listener.getsockname())`), and for a URL of one of the
     application's own routes (`requests.put(url_for("v1.tags"))`, Django's `reverse(...)`, or
     a project helper, in any module, that returns one: `api_url_for(server, "tags")` returning
     `url_for(...)` in an app context whose `SERVER_NAME` is the test server), and for a URL
