@@ -33,6 +33,7 @@ from resilint.lint.nodes import (
     dotted_name,
     expression_nodes,
     is_none,
+    kwargs_name,
     number_of,
     parameter_names,
     string_of,
@@ -425,8 +426,11 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
                 return _SERVER  # ``max(0, int(retry_after))``, ``min(retry_after, 60)``: the server's, bounded
             return _strongest(parts) if parts else UNKNOWN
         attribute = string_of(expr.args[1].value) if name == "builtins.getattr" and len(expr.args) >= 2 else None
+        if attribute is None:
+            attribute = _keyword_read(expr, scope)
         if attribute is not None:
-            # ``getattr(server, "wait", 0.0)``: a configuration value, as ``server.wait`` is
+            # ``getattr(server, "wait", 0.0)``: a configuration value, as ``server.wait`` is; and
+            # ``kwargs.pop("watch_delay", None)``, the caller's, as a keyword parameter is
             return WAIT_JITTERED if _JITTER_WORD.search(attribute) else WAIT_FIXED
         called = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else (name or func_text).rsplit(".", 1)[-1]
         if _COUNT_WORD.search(called):
@@ -446,6 +450,17 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
             rec.delay_via = name  # a function of another module: the project pass knows what it returns
         return UNKNOWN
     return UNKNOWN
+
+
+def _keyword_read(call: cst.Call, scope: Scope) -> Optional[str]:
+    """The key of ``kwargs.pop("watch_delay", None)`` or ``kwargs.get(...)`` on the function's
+    own ``**kwargs``: a keyword its caller passes."""
+    func = call.func
+    function = scope.enclosing_function
+    if (function is None or not isinstance(func, cst.Attribute) or func.attr.value not in ("get", "pop")
+            or not isinstance(func.value, cst.Name) or func.value.value != kwargs_name(function.node) or not call.args):
+        return None
+    return string_of(call.args[0].value)
 
 
 def _kept_server_wait(rec: Recogniser, expr: cst.Attribute, scope: Scope) -> bool:

@@ -78,7 +78,8 @@ class BackoffWithoutJitter(ProjectRule):
       server's `Retry-After`, a helper in another module) is not flagged. A variable is judged
       by every assignment that can reach the sleep: `delay = 2 ** n` replaced by a jittered
       value on both branches of an `if` is jittered, on one branch only it is not; a setting
-      read off an object (`self.retry_delay`, `getattr(server, "wait", 0.0)`) is a constant; a
+      read off an object (`self.retry_delay`, `getattr(server, "wait", 0.0)`), or a keyword
+      taken from the function's `**kwargs` (`kwargs.pop("watch_delay", None)`), is a constant; a
       `for` loop's target taken from numbers written out (`for seconds in (1, 2, 4, 8, 16):`,
       also a name or a parameter's default bound to them) waits that schedule, and the message
       says how it grows. A
@@ -1311,6 +1312,27 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        # the delay popped from the caller's keywords is theirs, constant as a keyword parameter (redis-py)
+        Invalid(
+            """
+            import time
+
+            class WatchError(Exception):
+                pass
+
+            def transaction(pipe, func, **kwargs):
+                watch_delay = kwargs.pop("watch_delay", None)
+                while True:
+                    try:
+                        func(pipe)
+                        return pipe.execute()
+                    except WatchError:
+                        if watch_delay is not None and watch_delay > 0:
+                            time.sleep(watch_delay)
+                        continue
+            """,
+            line=14,
+        ),
         Invalid(
             # the cursor is copied to a local at the top of each pass: a failure asks with the
             # same one again (mautrix's /sync long poll)
