@@ -276,6 +276,9 @@ def _handwritten(
         if requeue is not None:
             # a worker that puts the failed item back on its queue tries that item again
             going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]
+        # a handler that sends next what the error's answer says (``host = e.host`` on a
+        # redirect) follows it; another of the same ``try`` may still retry (``TryAgainError``)
+        going_round = [h for h in going_round if not _continues_from_answer([h], node.body)]
         if not going_round:
             continue
         failing_round.extend(going_round)
@@ -1277,7 +1280,7 @@ def local_state(
         return True  # a server binding its own port and serving: starting it again is no retry
     if _waits_for_own_state(rec, calls, handler_ids):
         return True
-    if _continues_from_answer(handlers, getattr(node, "body", None)):
+    if handlers and all(_continues_from_answer([handler], getattr(node, "body", None)) for handler in handlers):
         return True  # the error's answer tells what to send next (a fresh page token): another request
     if probes_own_server(rec, outside, scope):
         return True  # a readiness probe of the server the function started: it waits for it to listen

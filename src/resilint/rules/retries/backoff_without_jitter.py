@@ -1312,6 +1312,30 @@ class BackoffWithoutJitter(ProjectRule):
         """,
     ]
     INVALID = [
+        # a redirect followed at once beside a failure waited out: the wait is a retry's (redis-py's cluster)
+        Invalid(
+            """
+            import time
+
+            class MovedError(Exception):
+                host = ""
+
+            class TryAgainError(Exception):
+                pass
+
+            def execute(send, host, args, ttl=16):
+                while ttl > 0:
+                    ttl -= 1
+                    try:
+                        return send(host, args)
+                    except MovedError as e:
+                        host = e.host
+                    except TryAgainError:
+                        time.sleep(0.05)
+                raise RuntimeError("TTL exhausted")
+            """,
+            line=17,
+        ),
         # the delay popped from the caller's keywords is theirs, constant as a keyword parameter (redis-py)
         Invalid(
             """
