@@ -246,8 +246,9 @@ def in_process(model: SemanticModel, site: CallSite, library: str, name: Optiona
 
 _ANY_LIBRARY = frozenset({"*"})  # what answers a request of a URL the process serves itself
 # URL schemes a client answers in the process (urllib's DataHandler and FileHandler, a requests
-# adapter mounted for ``file://``): no socket is opened, so there is nothing to wait for.
-_LOCAL_SCHEMES = ("file:", "data:")
+# adapter mounted for ``file://``, requests-mock's ``Adapter`` mounted for ``mock://``): no
+# socket is opened, so there is nothing to wait for.
+_LOCAL_SCHEMES = ("file:", "data:", "mock:")
 
 
 def fixture_doubles(model: SemanticModel) -> Dict[str, List[str]]:

@@ -976,9 +976,11 @@ class _ProjectJudge:
             for call in function.calls:
                 if call.place in reported or (tests and (call.loopback or self._served_by_conftest(call, near))):
                     continue  # in test code, a host of this machine: the server the test run starts
+                if call.arguments is None or call.arguments.supplied:
+                    continue  # (before its client is looked for: every call of the project is asked)
                 client = call.target if self.spec(call.target) is not None else self.forwarded_client(call, function)
                 spec = self.spec(client)
-                if (client is None or spec is None or not spec.socket_global or call.arguments is None or call.arguments.supplied
+                if (client is None or spec is None or not spec.socket_global
                         or client in TIMED_REQUESTS or answered(call.mocked, spec.library, client)):
                     continue
                 judgement = _judge_arguments(call.arguments, spec, client, self.settings.max_timeout)

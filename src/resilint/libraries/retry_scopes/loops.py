@@ -277,8 +277,12 @@ def _handwritten(
             # a worker that puts the failed item back on its queue tries that item again
             going_round = [h for h in going_round if any(n is requeue[0] for n in iter_nodes(h))]
         # a handler that sends next what the error's answer says (``host = e.host`` on a
-        # redirect) follows it; another of the same ``try`` may still retry (``TryAgainError``)
-        going_round = [h for h in going_round if not _continues_from_answer([h], node.body)]
+        # redirect) follows it; another of the same ``try`` still retries when it waits before
+        # going round (``except TryAgainError: time.sleep(0.05)``), not when it goes straight
+        # round (an agent's step loop that shortens its context after an error)
+        following = [h for h in going_round if _continues_from_answer([h], node.body)]
+        if following:
+            going_round = [h for h in going_round if h not in following and _pauses_in(h)]
         if not going_round:
             continue
         failing_round.extend(going_round)

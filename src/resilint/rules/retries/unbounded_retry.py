@@ -170,8 +170,8 @@ class UnboundedRetry(Rule):
     same request is a retry); nor a loop whose handler takes
     what to send next from the error it caught (a fresh page token from a 410's body) or drops
     what the error names (`ids.remove(failed_id(e))`); such a handler follows the answer, and
-    another handler of the same `try` that goes round as it was (`except MovedError as e: host
-    = e.host` beside `except TryAgainError: time.sleep(0.05)`) still retries. A `while` whose condition is the failed
+    another handler of the same `try` that waits before it goes round (`except MovedError as
+    e: host = e.host` beside `except TryAgainError: time.sleep(0.05)`) still retries. A `while` whose condition is the failed
     status of the answer its body asks for again (`while response.status_code == 429:
     sleep(1); response = send()`, or `while "retry-after" in response.headers:`) is a retry
     on that status, and its condition is no limit (a count joined to it, `and tries < 5`,

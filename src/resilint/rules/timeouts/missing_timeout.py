@@ -273,7 +273,8 @@ class MissingTimeout(ProjectRule):
     read), or when no request through it is seen at all.
 
     A request whose URL is written with a scheme answered in the process (`file://`,
-    `data:`, at the call or in the name it passes) opens no socket and is not judged (a zeep
+    `data:`, requests-mock's `mock://`, at the call or in the name it passes) opens no socket
+    and is not judged (a zeep
     client's WSDL is no request: `zeep.Client("file:///srv/app/service.wsdl")` still sends
     its operations to the address the WSDL gives, and is judged). Nor is
     an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
@@ -492,6 +493,20 @@ class MissingTimeout(ProjectRule):
     message = "call without a timeout"
     triggers = TRIGGERS + ("EMAIL_HOST",)  # Django settings: SMTP without EMAIL_TIMEOUT
     VALID = [
+        # requests-mock's adapter answers the ``mock://`` URLs in the process
+        """
+        import requests
+        import requests_mock
+
+        SESSION = requests.Session()
+        ADAPTER = requests_mock.Adapter()
+        SESSION.mount("mock://", ADAPTER)
+
+        def fetch_repos():
+            url = "mock://github.com/orgs/test-org/repos"
+            ADAPTER.register_uri("GET", url, text="[]")
+            return SESSION.get(url)
+        """,
         # this machine at the port its listener took: an emulated socketpair (paramiko's pipe)
         """
         import socket
