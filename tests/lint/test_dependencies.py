@@ -201,6 +201,19 @@ def test_a_redis_client_is_judged_by_the_redis_py_version_the_project_declares(c
     assert result.exit_code == 1 and result.output.count("redis-py before 8 waits forever") == 2, result.output
 
 
+def test_a_redis_client_made_by_a_helper_of_another_module_is_judged_by_the_declared_version(cli, tmp_path):
+    # the project pass judges what another module's factory makes: by the same declared versions
+    _write(tmp_path, {
+        "clients.py": 'import redis\n\n\ndef get_client(**kwargs):\n    return redis.Redis(**kwargs)\n',
+        "app.py": 'from clients import get_client\n\nr = get_client(host="cache")\n',
+        "requirements.txt": "redis==8.0.0\n",
+    })
+    assert cli(["check", "."], tmp_path).exit_code == 0
+    (tmp_path / "requirements.txt").write_text("redis>=7,<9\n")
+    result = cli(["check", ".", "--format", "concise"], tmp_path)
+    assert result.exit_code == 1 and "redis-py before 8 waits forever" in result.output, result.output
+
+
 OWN_VERSIONS = {
     "static": ({"pyproject.toml": """
         [project]

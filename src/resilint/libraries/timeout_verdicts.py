@@ -835,7 +835,10 @@ class _ProjectJudge:
         self._in_reported_files: List[FunctionSummary] = graph.functions  # whose calls are judged (``all``)
 
     def spec(self, name: Optional[str]) -> Optional[TimeoutSpec]:
-        return spec_for(name, self.settings.extend_clients)
+        """The client's spec as the project's declared versions make it (``for_project``), as
+        its own file judges it."""
+        spec = spec_for(name, self.settings.extend_clients)
+        return for_project(spec, self.settings.declared_versions) if spec is not None else None
 
     def all(self, reported: Callable[[str], bool] = lambda path: True) -> List[ProjectVerdict]:
         """The verdicts on the calls of the files whose findings are ``reported``: each is

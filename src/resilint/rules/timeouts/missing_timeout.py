@@ -67,8 +67,8 @@ class MissingTimeout(ProjectRule):
       do, and the `redis-url-timeouts` setting turns this off. redis-py 8 waits at most 5 s
       by default: a project whose declared dependencies (`requirements*.txt`,
       `pyproject.toml`, `setup.cfg`, `setup.py`) allow no version of `redis` older than 8
-      (`redis==8.0.0`, `redis>=8`) is not reported, for its clients nor for its Django
-      caches; nor is redis-py's own tree (a project named `redis` whose `pyproject.toml`
+      (`redis==8.0.0`, `redis>=8`) is not reported, for its clients (also one another module's
+      factory makes) nor for its Django caches; nor is redis-py's own tree (a project named `redis` whose `pyproject.toml`
       gives version 8 or later, also through the `__version__` its build reads). valkey-py (`valkey.Valkey`,
       `StrictValkey`, `from_url`, `ConnectionPool`, `valkey.asyncio`) is redis-py's fork with
       the same API and defaults, judged the same (its messages name redis-py's classes);
