@@ -33,10 +33,11 @@ STARTS_SERVER: FrozenSet[str] = frozenset({
 _RUNS_TARGET: FrozenSet[str] = frozenset({"threading.Thread", "multiprocessing.Process"})
 # A URL of this machine (``http://127.0.0.1:8000/health``, ``f"http://localhost:{port}/"``;
 # ``0.0.0.0`` as a destination is this host too: a container published on it, gcsfs's tests).
-LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://([^/@\s]*@)?(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|\[::1\])(?=[:/]|$)", re.I)
+_LOOPBACK_NETLOC = r"(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|\[::1\])(?=[:/]|$)"
+LOOPBACK_URL = re.compile(r"^[a-z][a-z0-9+.-]*://([^/@\s]*@)?" + _LOOPBACK_NETLOC, re.I)
 # The host a URL template writes after a placeholder that stands for its user and password
 # (``f"http://{auth}localhost:{port}"``).
-_LOOPBACK_AFTER_USER = re.compile(r"(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|\[::1\])(?=[:/]|$)", re.I)
+_LOOPBACK_AFTER_USER = re.compile(_LOOPBACK_NETLOC, re.I)
 _LOOPBACK_WORDS = ("127.", "0.0.0.0", "localhost", "LOCALHOST", "Localhost", "::1")
 # Or a host of this machine, the first argument of ``smtplib.SMTP("localhost")``.
 _LOOPBACK_HOST = re.compile(r"^(127(\.\d{1,3}){3}|0\.0\.0\.0|localhost|::1)$", re.I)

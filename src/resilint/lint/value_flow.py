@@ -173,30 +173,27 @@ class ValueFlow:
 
     def _compute(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
         cycles = self._cycles
-        returned = self._returning(key, compute)
+        returned, reads = self._returning(key, compute)
         found = _bounded(_distinct(returned))
         if self._cycles == cycles:
             self._final[key] = found
-            del self._reads[key], self._returned[key]
         else:
+            self._reads[key], self._returned[key] = reads, returned
             self._provisional[key] = found
             self._recompute[key] = compute
             self._unsettled += 1
         return found
 
-    def _returning(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Held, ...]:
-        """What ``compute()`` returns, with what it read kept (``_reads``)."""
+    def _returning(self, key: object, compute: Callable[[], Iterable[Held]]) -> Tuple[Tuple[Held, ...], Dict[object, int]]:
+        """What ``compute()`` returns, and the provisional values it read (``_reads``)."""
         reads: Dict[object, int] = {}
         self._computing.add(key)
         self._reading.append((key, reads))
         try:
-            returned = tuple(compute())
+            return tuple(compute()), reads
         finally:
             self._reading.pop()
             self._computing.discard(key)
-        self._reads[key] = reads
-        self._returned[key] = returned
-        return returned
 
     def _settle(self) -> None:
         """Computes the provisional values again until none of them grows; then they are final.
@@ -212,7 +209,8 @@ class ValueFlow:
                 if all(versions.get(read, 0) == version for read, version in reads.items()):
                     returned = self._returned[key]
                 else:
-                    returned = self._returning(key, compute)
+                    returned, self._reads[key] = self._returning(key, compute)
+                    self._returned[key] = returned
                 found = _bounded(_distinct((*before, *returned)))
                 if found != before:
                     versions[key] = versions.get(key, 0) + 1
