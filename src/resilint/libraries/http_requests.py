@@ -541,24 +541,44 @@ class RequestFinder:
             return "missing", ""
         return self.stability(found, call, scope, helper)
 
-    def _urllib_request(self, call: CallSite) -> Optional[cst.Call]:
-        """The ``urllib.request.Request(...)`` an ``urlopen`` call opens, written out or in a name."""
+    def _urllib_request(self, call: CallSite) -> Optional[CallSite]:
+        """The ``urllib.request.Request(...)`` an ``urlopen`` call opens: written out, in a name,
+        or made and returned by a function of the file (``req = self._create_request(url)``)."""
         opened = _opened(call.node)
-        built = self.model.followed(opened, call.scope, call.order) if opened is not None else None
+        if opened is None:
+            return None
+        built = self.model.followed(opened, call.scope, call.order)
         if isinstance(built, cst.Call) and self.model.qualified_name(built.func, call.scope, call.order) == URLLIB_REQUEST:
-            return built
+            return self.model.call_site(built)
+        for value in self.model.resolve_all(opened, call.scope, call.order):
+            made = self.model.call_site(value.site) if isinstance(value, Instance) and value.site is not None else None
+            if made is not None and self.model.call_name(made) == URLLIB_REQUEST:
+                return made
         return None
+
+    def _request_names(self, call: CallSite, request: CallSite) -> Iterator[Tuple[Scope, str]]:
+        """The names a ``Request`` goes by where it is made and where ``urlopen`` opens it."""
+        opened = _opened(call.node)
+        if isinstance(opened, cst.Name):
+            yield call.scope, opened.value
+        if request.scope is not call.scope:
+            for name in _names_assigned(request.scope, request.node):
+                yield request.scope, name
 
     def _urlopen_method(self, call: CallSite) -> Optional[str]:
         """The method ``urlopen`` sends: the ``Request``'s ``method=``, else POST when it or the
-        call carries a body (``data``), else GET; None when it cannot be read."""
-        request = self._urllib_request(call)
+        call carries a body (``data``, also ``req.data = ...``), else GET; None when it cannot be read."""
+        made = self._urllib_request(call)
+        request = made.node if made is not None else None
         data = _passed(call.node, 1, "data")
-        if request is not None:
+        if made is not None and request is not None:
             given = next((a.value for a in request.args if a.keyword is not None and a.keyword.value == "method"), None)
             if given is not None:
                 return _written_method(given)
-            data = data or _passed(request, 1, "data")
+            data = data or _passed(request, 1, "data") or next(
+                (found for scope, name in self._request_names(call, made)
+                 for found in [_attribute_assigned(scope, name, "data")] if found is not None), None,
+            )
         elif any(arg.star for arg in call.node.args) or not self._opens_url(call):
             return "POST" if data is not None and not is_none(data) else None  # (a ``Request`` handed in)
         return "POST" if data is not None and not is_none(data) else "GET"
@@ -574,19 +594,19 @@ class RequestFinder:
     ) -> Tuple[str, str]:
         """``key_status`` of an ``urlopen`` call, whose headers are its ``Request``'s (``headers=``,
         or ``add_header`` on it); a URL opened as it is carries none."""
-        request = self._urllib_request(call)
-        opened = _opened(call.node)
-        if request is None:
+        made = self._urllib_request(call)
+        if made is None:
             # a URL opened as it is carries no headers; a parameter may be a ``Request``
             return ("missing", "") if self._opens_url(call) else ("unknown", "")
-        if any(arg.star for arg in request.args) or (isinstance(opened, cst.Name) and _header_added(call.scope, opened.value)):
+        request = made.node
+        if any(arg.star for arg in request.args) or any(_header_added(scope, name) for scope, name in self._request_names(call, made)):
             return "unknown", ""
         headers = _passed(request, 2, "headers")
         if headers is None:
             return "missing", ""
-        found = self.find_key(headers, call.scope, call.order, call)
-        if found is None:
-            return "unknown", ""
+        found = self.find_key(headers, made.scope, made.order, made)
+        if found is None or (found is not False and made.scope is not call.scope):
+            return "unknown", ""  # (a key a helper writes into the request: whether it stays the same is not read)
         return ("missing", "") if found is False else self.stability(found, call, scope, helper)
 
     def _keyword_key_status(
@@ -1057,6 +1077,31 @@ def _header_added(scope: Scope, name: str) -> bool:
         and part.func.value.value == name and part.func.attr.value in ("add_header", "add_unredirected_header")
         for part in iter_nodes(node, stop_at=DEFINITIONS)
     )
+
+
+def _attribute_assigned(scope: Scope, name: str, attribute: str) -> Optional[cst.BaseExpression]:
+    """What the function (or module) of ``scope`` last assigns to ``name.attribute``."""
+    node = scope.node.body if isinstance(scope.node, (cst.FunctionDef, cst.ClassDef)) else scope.node
+    found: Optional[cst.BaseExpression] = None
+    for statement in iter_nodes(node, stop_at=DEFINITIONS) if node is not None else ():
+        if isinstance(statement, cst.Assign) and any(
+            isinstance(target.target, cst.Attribute) and isinstance(target.target.value, cst.Name)
+            and target.target.value.value == name and target.target.attr.value == attribute
+            for target in statement.targets
+        ):
+            found = statement.value
+    return found
+
+
+def _names_assigned(scope: Scope, value: cst.BaseExpression) -> List[str]:
+    """The names the function (or module) of ``scope`` assigns ``value`` to (``req = Request(url)``)."""
+    node = scope.node.body if isinstance(scope.node, (cst.FunctionDef, cst.ClassDef)) else scope.node
+    return [
+        target.target.value
+        for statement in (iter_nodes(node, stop_at=DEFINITIONS) if node is not None else ())
+        if isinstance(statement, cst.Assign) and statement.value is value
+        for target in statement.targets if isinstance(target.target, cst.Name)
+    ]
 
 
 def _sets_key(scope: Scope, name: str, key: str) -> bool:

@@ -293,6 +293,7 @@ def _handwritten(
             or (any(has_continue(block(h.body)) for h in going_round)
                 and (leaves(body) or _succeeds(_following(body, node), flags, predicates)))
             or _reads_a_stream(rec, block(node.body), within)
+            or _reconnects(rec, going_round, within)
             or _sets_flag_through_method(rec, block(node.body), flags, within)
             # ``while next_url:`` that moves on after the ``try`` (``next_url = links["next"]``)
             # once a page came: its failures that go round first ask for the same page again
@@ -312,7 +313,7 @@ def _handwritten(
             continue
         handlers.extend(going_round)
         tries.append(node)
-        if _reads_a_stream(rec, block(node.body), within):
+        if _reads_a_stream(rec, block(node.body), within) or _reconnects(rec, going_round, within):
             streams.append(node)
     # a reply compared with a word of success (``if res == "OK": break``) is a failed answer
     # only in a loop that pauses before it asks again; a loop that reads until a line says
@@ -813,6 +814,8 @@ def _reads_a_stream_in(rec: Recogniser, stmts: Sequence[cst.BaseStatement], call
     inside = {id(node) for stmt in stmts for node in iter_nodes(stmt)}
     if any(id(site.node) in inside and rec.name(site) in STREAM_CONSUMERS for site in calls):
         return True  # ``EventReceiver(conn, ...).capture(limit=None)``
+    if _reads_opened_stream(rec, stmts, by_node):
+        return True
     for stmt in stmts:
         if not isinstance(stmt, cst.With):
             continue
@@ -835,6 +838,33 @@ def _reads_a_stream_in(rec: Recogniser, stmts: Sequence[cst.BaseStatement], call
         if _reads_a_stream_in(rec, block(function.node.body), rec.model.calls_in(function.scope), depth + 1):
             return True
     return False
+
+
+def _reads_opened_stream(rec: Recogniser, stmts: Sequence[cst.BaseStatement], by_node: Dict[int, CallSite]) -> bool:
+    """``ws = create_connection(url)`` then ``while True: ws.recv()``: a connection opened
+    without ``with`` and read in a loop that follows it in the block."""
+    opened: Set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, (cst.For, cst.While)) and opened and any(
+            isinstance(node, cst.Name) and node.value in opened for node in iter_nodes(stmt)
+        ):
+            return True
+        for small in small_statements(stmt):
+            if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+                continue
+            value = small.value.expression if isinstance(small.value, cst.Await) else small.value
+            site = by_node.get(id(value))
+            if site is not None and rec.name(site) in STREAM_OPENERS:
+                opened.add(small.targets[0].target.value)
+    return False
+
+
+def _reconnects(rec: Recogniser, handlers: Sequence[cst.ExceptHandler], calls: List[CallSite]) -> bool:
+    """A handler opens the stream again (``except WebSocketConnectionClosedException: sleep(5);
+    ws = create_connection(url)``) and the loop goes back to reading it: a reconnect that never
+    leaves on success."""
+    inside = {id(node) for handler in handlers for node in iter_nodes(handler)}
+    return any(id(site.node) in inside and rec.name(site) in STREAM_OPENERS for site in calls)
 
 
 def _methods_called(rec: Recogniser, stmts: Sequence[cst.BaseStatement], by_node: Dict[int, CallSite]) -> Iterator[FunctionInfo]:

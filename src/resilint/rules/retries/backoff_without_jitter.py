@@ -93,7 +93,10 @@ class BackoffWithoutJitter(ProjectRule):
       response (`r.aiter_lines()`, `r.iter_lines()`), and on a websocket opened in a `with`
       nested in another, read in a method of the file, or in a method the loop calls (`while
       self.live: try: await self.connect()`, `connect` opening `session.ws_connect(url)` and
-      awaiting `self.read_messages()`, which iterates it), and a broker's event stream consumed
+      awaiting `self.read_messages()`, which iterates it), on a websocket opened without `with`
+      (`ws = create_connection(url)`, then `while True: ws.recv()`), and on one a handler opens
+      again (`except WebSocketConnectionClosedException: time.sleep(5); ws = create_connection(url)`,
+      the loop then reading it as before), and a broker's event stream consumed
       by a library call until it ends (Celery's `EventReceiver(conn, ...).capture(limit=None)`,
       kombu's `ConsumerMixin.run()`). A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
@@ -2539,6 +2542,51 @@ class BackoffWithoutJitter(ProjectRule):
             """,
             line=7,
             message="`time.sleep(2)` waits a constant interval",
+        ),
+        Invalid(
+            # websocket-client's connection opened without ``with`` and read until it closes
+            """
+            import time
+            from websocket import WebSocketConnectionClosedException, create_connection
+
+            def listen(url, handle, running):
+                while running():
+                    try:
+                        ws = create_connection(url, timeout=10)
+                        while True:
+                            handle(ws.recv())
+                    except WebSocketConnectionClosedException:
+                        time.sleep(5)
+            """,
+            line=11,
+            message="`time.sleep(5)` waits a constant interval",
+        ),
+        Invalid(
+            # the handler of a closed connection opens it again and the loop reads on (Tautulli's
+            # Plex notifications)
+            """
+            import time
+            import websocket
+
+            def run(uri, settings, process):
+                ws = websocket.create_connection(uri, timeout=settings.timeout)
+                reconnects = 0
+                while True:
+                    try:
+                        process(ws.recv_frame())
+                        reconnects = 0
+                    except websocket.WebSocketConnectionClosedException:
+                        if reconnects >= settings.attempts:
+                            break
+                        reconnects += 1
+                        time.sleep(settings.reconnect_delay)
+                        try:
+                            ws = websocket.create_connection(uri, timeout=settings.timeout)
+                        except Exception as e:
+                            print(e)
+            """,
+            line=15,
+            message="`time.sleep(settings.reconnect_delay)` waits a constant interval",
         ),
         Invalid(
             # requests re-exports urllib3's Retry

@@ -58,7 +58,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     `OAuth2Session`/`OAuth1Session`, requests-hardened's `Manager.send_request("POST", ...)` and
     sessions, slumber resources' `.post()`/`.patch()`, `httpx`, `aiohttp`, urllib3,
     `http.client` and `urllib.request.urlopen` (a POST when it or its `Request` carries `data`,
-    or its `Request` says `method="POST"`; its key is a header of that `Request`, given as
+    given as `data=` or set as `req.data = ...`, or its `Request` says `method="POST"`; also a
+    `Request` a function of the file makes and returns; its key is a header of that `Request`, given as
     `headers=` or with `add_header`), as `.post()`/`.patch()` or `request("POST", ...)` (also a choice written
     out that may be POST, `request("GET" if use_get else "POST", ...)`), also on a client object
     another module makes: `HTTPClient.send_request("POST", url)` with `HTTPClient =
@@ -999,6 +1000,33 @@ class RetriedNonIdempotentCall(ProjectRule):
             """,
             line=13,
             message="`urllib.request.urlopen` (POST) is retried by a hand-written retry loop without an `Idempotency-Key`",
+        ),
+        Invalid(
+            # the body set on a ``Request`` a method of the class makes, retried by a tenacity
+            # ``Retrying`` called with the fetch (luigi's scheduler RPC)
+            """
+            from urllib.parse import urlencode
+            from urllib.request import Request, urlopen
+            from tenacity import Retrying, stop_after_attempt, wait_random_exponential
+
+            class Fetcher:
+                def _create_request(self, url, body=None):
+                    req = Request(url)
+                    if body:
+                        req.data = urlencode(body).encode("utf-8")
+                    return req
+
+                def fetch(self, url, body, timeout):
+                    req = self._create_request(url, body=body)
+                    return urlopen(req, timeout=timeout).read()
+
+            def add_task(url, task_id):
+                fetcher = Fetcher()
+                retrying = Retrying(wait=wait_random_exponential(max=30), stop=stop_after_attempt(3))
+                return retrying(fetcher.fetch, url, {"data": task_id}, 10)
+            """,
+            line=14,
+            message="`urllib.request.urlopen` (POST) is retried by a tenacity retry without an `Idempotency-Key`",
         ),
         Invalid(
             # the headers are one element of the tuple a helper of the file returns (tap-hubspot)
