@@ -143,7 +143,7 @@ def _library_layer(
         values = model.resolve_all(expr, site.scope, site.order)
         if values and all(isinstance(v, Instance) and _response(model, v, kind) for v in values):
             return None  # ``data.get("Items")`` on what a request returned: a dict, not the client
-        made = [v for v in values if isinstance(v, Instance) and _under(model.type_name(v), kind)]
+        made = [v for v in values if isinstance(v, Instance) and (_under(model.type_name(v), kind) or _extends(model, v, kind))]
         if made:
             found = _made_by(model, made, kind, receiver, site)
             break
@@ -185,6 +185,11 @@ def _under(name: Optional[str], kind: str) -> bool:
     return name is not None and (name == kind or name.startswith(kind + "."))
 
 
+def _extends(model: SemanticModel, value: Instance, kind: str) -> bool:
+    """Whether ``value`` is an instance of a class of the file that extends the client ``kind``."""
+    return isinstance(value.of, ClassInfo) and bool(value.of.bases) and library_class(model.library_base(value.of)) == kind
+
+
 def _made_by(
     model: SemanticModel, made: List[Instance], kind: str, receiver: cst.BaseExpression, site: CallSite, depth: int = 0,
 ) -> Optional[Found]:
@@ -199,6 +204,12 @@ def _made_by(
         if name == kind:
             retries = stub_retries if is_stub(kind) else instance_retries
             layer = retries(model, kind, value.site)
+            if layer is not None:
+                return layer[:4]
+            continue
+        if _extends(model, value, kind):
+            configured = subclass_client_call(model, value.of, value.site)  # type: ignore[arg-type]
+            layer = instance_retries(model, kind, configured) if configured is not None else None
             if layer is not None:
                 return layer[:4]
             continue
@@ -346,6 +357,9 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
     found: Optional[Found] = None
     # a project subclass (``class SupplierSession(requests.Session)``) is its library class here
     library = library_class(model.library_base(value.of) if isinstance(value.of, ClassInfo) else kind)
+    if library in CLIENTS and isinstance(value.of, ClassInfo):
+        configured = subclass_client_call(model, value.of, site)
+        return instance_retries(model, library, configured) if configured is not None else None
     if library == "requests.Session":
         found = _retrying_adapter(model, mounted_on_object(model, value), value.bound)
     elif library in _HTTPX_CLIENTS and isinstance(site, cst.Call):
@@ -356,10 +370,48 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
     return ClientLayer(*found) if found is not None else None
 
 
+def client_class_call(model: SemanticModel, cls: ClassInfo) -> Optional[cst.CSTNode]:
+    """For a class of the file that extends a retrying library client and configures it itself,
+    the call that does (``super().__init__(...)``): its instances are that client wherever they
+    are made."""
+    if not cls.bases or library_class(model.library_base(cls)) not in CLIENTS:
+        return None
+    configured = subclass_client_call(model, cls, cls.node)
+    return configured if configured is not cls.node else None
+
+
+def subclass_client_call(model: SemanticModel, cls: ClassInfo, made: cst.CSTNode) -> Optional[cst.CSTNode]:
+    """The call whose arguments configure the library client a class of the file extends
+    (``class ElasticSearchClient(Elasticsearch)``): ``made``, the call that makes it, when no
+    class of the file on the way to the library defines ``__init__``; the one call of a base's
+    ``__init__`` in the class's ``__init__`` when it writes its arguments out
+    (``super().__init__(host=conf["host"], timeout=10)``: every instance is that client);
+    None when the arguments come from elsewhere (``**kwargs`` handed on)."""
+    for _ in range(5):
+        inits = [b.defined for b in cls.scope.bindings.get("__init__", ()) if isinstance(b.defined, FunctionInfo)]
+        if len(inits) > 1:
+            return None
+        if inits:
+            calls = [
+                part for part in iter_nodes(inits[0].node) if isinstance(part, cst.Call)
+                and isinstance(part.func, cst.Attribute) and part.func.attr.value == "__init__"
+            ]
+            if len(calls) != 1 or any(arg.star for arg in calls[0].args):
+                return None
+            return calls[0]
+        bases = [model.resolve(base, cls.scope.parent or cls.scope, 1 << 62) for base in cls.bases]
+        within = [base for base in bases if isinstance(base, ClassInfo) and base is not cls]
+        if not within:
+            return made
+        cls = within[0]
+    return None
+
+
 def shares_layer_with_attributes(model: SemanticModel, value: Instance) -> bool:
     """The object's attributes are parts of the same client (``client.chat.completions``), so
     a request made through them has the object's retries."""
-    client = CLIENTS.get(model.type_name(value) or "")
+    kind = library_class(model.library_base(value.of)) if isinstance(value.of, ClassInfo) and value.of.bases else model.type_name(value)
+    client = CLIENTS.get(kind or "")
     return client is not None and client.namespaced
 
 

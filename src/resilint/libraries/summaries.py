@@ -44,7 +44,7 @@ from resilint.libraries.retry_scopes.statements import block, child_blocks
 from resilint.libraries.objects import object_facts
 from resilint.libraries.raised_errors import raised_errors
 from resilint.libraries.request_timeouts import connects_later_with_timeout, timeout_set_before_use
-from resilint.libraries.self_retrying import client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
+from resilint.libraries.self_retrying import client_class_call, client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import receiver_sets_timeout, timeout_adapters_elsewhere, writes_timeout_key
 from resilint.libraries.socket_connects import to_own_listener
 from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
@@ -71,6 +71,7 @@ from resilint.lint.semantic import (
     property_accessor,
 )
 from resilint.lint.summary import (
+    CLASS_INSTANCES,
     LATE,
     MODULE_CODE,
     PER_CALL,
@@ -365,6 +366,11 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
         summary.classes[qualified] = [
             name for name in (model.qualified_name(base, outer, 1 << 62) for base in cls.bases) if name is not None
         ]
+        configured = client_class_call(model, cls)
+        if configured is not None:
+            key = values.object(Instance(cls, site=configured))
+            if key:
+                summary.objects[f"{CLASS_INSTANCES}{qualified}"] = summary.objects[key]
         adapters = timeout_adapters_elsewhere(cls, model)
         if adapters is None:
             summary.timeout_classes.append(qualified)

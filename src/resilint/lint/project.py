@@ -38,7 +38,7 @@ from resilint.lint.config import is_test_code, is_test_script
 from resilint.lint.finding import Finding, Related
 from resilint.lint.source import SourceError, decode, line_text, python_lines, read_bytes
 from resilint.lint.summary import (
-    AUTOUSE, CALLED, FIXTURE_DECORATORS, MODEL_LABEL, MODULE_CODE, NEXT_IN_ORDER, PROJECT_DOUBLE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
+    AUTOUSE, CALLED, CLASS_INSTANCES, FIXTURE_DECORATORS, MODEL_LABEL, MODULE_CODE, NEXT_IN_ORDER, PROJECT_DOUBLE, PROJECT_SIGNAL, TASK_RUNS, TASK_SIGNATURES, USER_MODEL, Call, FunctionSummary, Layer,
     ModuleSummary, Place, Ref,
 )
 from resilint.lint.value_flow import FRAMEWORK_REQUESTS, QUERYSET_STEPS, Caller, Held, ValueFlow, calls_a_parameter, made_at, omits, split_last
@@ -1075,10 +1075,14 @@ class ProjectGraph:
             if not base:
                 return None
             for held in self.instances(base, near):
-                facts = held.facts
-                if facts is None or facts.layer is None or held.module is None or (part and not facts.namespaced):
+                facts, module = held.facts, held.module
+                if facts is None and held.kind == "instance":
+                    # an instance of a project client class, configured where the class is
+                    module = self.class_module(held.name)
+                    facts = module.objects.get(f"{CLASS_INSTANCES}{self.class_named(held.name)}") if module is not None else None
+                if facts is None or facts.layer is None or module is None or (part and not facts.namespaced):
                     continue
-                top = held.module.functions.get(f"{held.module.module}.{MODULE_CODE}")
+                top = module.functions.get(f"{module.module}.{MODULE_CODE}")
                 if top is not None and facts.layer < len(top.layers):
                     return LayerRef(top, facts.layer)
             base, _ = split_last(base)

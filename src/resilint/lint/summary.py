@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 86
+SUMMARY_VERSION = 87
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -340,6 +340,10 @@ def subjects_of(guard: Guard) -> Iterator[str]:
 # name, which the project pass replaces with what that class keeps in process
 # (``ModuleSummary.mock_classes``).
 PROJECT_DOUBLE = "double:"
+# The key in ``ModuleSummary.objects`` (this prefix and the class's qualified name) of the facts
+# every instance of a class of the module has, whoever makes it: a subclass of a retrying client
+# that configures its base itself (``super().__init__(host=conf["host"])``).
+CLASS_INSTANCES = "class:"
 
 
 @dataclass(frozen=True, **_SLOTS)

@@ -84,7 +84,11 @@ class NestedRetry(ProjectRule):
     writes`) goes to what the call that reaches it passes there, or, passing nothing, to the
     function's own fallback; one whose retry layer is the function itself (`@retry(...)` over
     `def make_call(client: WebClient, ...)`) goes to what every call of it passes, when each
-    passes a client the project shows (else the annotation's client, retries unknown):
+    passes a client the project shows (else the annotation's client, retries unknown). A
+    project class that extends one of the clients below is that client: read where it is made
+    when no class on the way defines `__init__`, else at the one call of the base's `__init__`
+    in its `__init__` (`super().__init__(host=conf["host"])`, in whatever module makes one);
+    one that hands on its `**kwargs` is not judged:
 
     | client | calls per request | switched off by |
     |---|---|---|
@@ -1490,6 +1494,29 @@ class NestedRetry(ProjectRule):
             """,
             line=16,
             message="a hand-written retry loop with no attempt limit (example.py:14) x a hand-written retry loop 5 attempts (example.py:5)",
+        ),
+        Invalid(
+            # a project subclass of the client with no ``__init__``: made with the client's
+            # arguments, it retries as the client does (elastalert's ``ElasticSearchClient``)
+            """
+            import time
+            from elasticsearch import Elasticsearch
+            from elasticsearch.exceptions import ConnectionError
+
+            class SearchClient(Elasticsearch):
+                def index_name(self, kind):
+                    return f"app_{kind}"
+
+            def wait_until_responsive(host, index):
+                es = SearchClient(host, timeout=10)
+                for _ in range(5):
+                    try:
+                        return es.indices.exists(index)
+                    except ConnectionError:
+                        time.sleep(1)
+            """,
+            line=13,
+            message="5 attempts (example.py:11) x Elasticsearch client max_retries=3 (the default) (example.py:10) = up to 20 calls",
         ),
         Invalid(
             # an adapter subclass that only fills in a timeout hands ``max_retries`` on to requests'
