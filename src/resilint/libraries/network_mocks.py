@@ -278,9 +278,10 @@ def names_local_resource(model: SemanticModel, site: CallSite) -> bool:
     args = site.node.args
     given = [a.value for a in args[:2] if a.keyword is None and not a.star]
     given += [a.value for a in args if a.keyword is not None and a.keyword.value == "url"]
+    local = _LOCAL_SCHEMES + _unix_socket_prefixes(model)
     for expr in given:
         head = text_head(model.followed(expr, site.scope, site.order))
-        if head is not None and head.lower().startswith(_LOCAL_SCHEMES):
+        if head is not None and head.lower().startswith(local):
             return True
     return False
 
@@ -288,7 +289,36 @@ def names_local_resource(model: SemanticModel, site: CallSite) -> bool:
 def _writes_local_scheme(model: SemanticModel) -> bool:
     return model.derived(names_local_resource, lambda: model.text is None or any(
         scheme in model.text.lower() for scheme in _LOCAL_SCHEMES
-    ))
+    ) or bool(_unix_socket_prefixes(model)))
+
+
+# The methods by which a requests adapter chooses the connection pool it sends through.
+_POOL_CHOICES = ("get_connection", "get_connection_with_tls_context")
+
+
+def _unix_socket_prefixes(model: SemanticModel) -> Tuple[str, ...]:
+    """The URL prefixes (with a host: ``http://snapd/``) the file mounts an adapter of its own
+    on that picks its own connection pool, in a file that opens ``AF_UNIX`` sockets: certbot's
+    ``_SnapdAdapter``, whose connections talk to ``/run/snapd.socket``, never the network."""
+    def find() -> Tuple[str, ...]:
+        if model.text is not None and ("AF_UNIX" not in model.text or ".mount(" not in model.text):
+            return ()
+        found = []
+        for site in model.calls:
+            func = site.node.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "mount") or len(site.node.args) != 2:
+                continue
+            prefix, adapter = (arg.value for arg in site.node.args)
+            written = string_of(prefix)
+            if written is None or "://" not in written or not written.split("://", 1)[1].strip("/"):
+                continue
+            made = model.resolve(adapter, site.scope, site.order)
+            cls = made.of if isinstance(made, Instance) else None
+            if isinstance(cls, ClassInfo) and any(name in cls.scope.bindings for name in _POOL_CHOICES):
+                found.append(written.lower())
+        return tuple(found)
+
+    return model.derived(_unix_socket_prefixes, find)
 
 
 def text_head(expr: cst.BaseExpression) -> Optional[str]:

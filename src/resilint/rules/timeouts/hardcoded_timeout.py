@@ -104,6 +104,33 @@ class HardcodedTimeout(ProjectRule):
     message = "hard-coded timeout"
     triggers = TRIGGERS
     VALID = [
+        # a request a mounted adapter of the file sends over a Unix-domain socket (certbot's
+        # snapd client): a local daemon, not a network dependency
+        """
+        import socket
+        from requests import Session
+        from requests.adapters import HTTPAdapter
+        from urllib3.connection import HTTPConnection
+        from urllib3.connectionpool import HTTPConnectionPool
+
+        def snap_connections():
+            with Session() as session:
+                session.mount("http://snapd/", SnapdAdapter())
+                return session.get("http://snapd/v2/connections?snap=certbot", timeout=30.0).json()
+
+        class SnapdConnection(HTTPConnection):
+            def connect(self):
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect("/run/snapd.socket")
+
+        class SnapdConnectionPool(HTTPConnectionPool):
+            def _new_conn(self):
+                return SnapdConnection("localhost")
+
+        class SnapdAdapter(HTTPAdapter):
+            def get_connection(self, url, proxies=None):
+                return SnapdConnectionPool("localhost")
+        """,
         # the written timeout is a default the caller's own value replaces
         """
         import requests
@@ -155,6 +182,25 @@ class HardcodedTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # the same adapter mounted for one host does not make another host's request local
+        Invalid(
+            """
+            import socket
+            from requests import Session
+            from requests.adapters import HTTPAdapter
+
+            def snap_and_store():
+                with Session() as session:
+                    session.mount("http://snapd/", SnapdAdapter())
+                    return session.get("https://store.example.com/v2/snaps", timeout=30.0).json()
+
+            class SnapdAdapter(HTTPAdapter):
+                def get_connection(self, url, proxies=None):
+                    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    return make_pool(sock)
+            """,
+            line=8,
+        ),
         Invalid(
             # a dict written out, unpacked into a wrapper that passes its keywords on
             """

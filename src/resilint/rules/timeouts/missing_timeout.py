@@ -274,7 +274,11 @@ class MissingTimeout(ProjectRule):
 
     A request whose URL is written with a scheme answered in the process (`file://`,
     `data:`, requests-mock's `mock://`, at the call or in the name it passes) opens no socket
-    and is not judged (a zeep
+    and is not judged, nor is one whose URL starts with a prefix naming a host (`http://snapd/`)
+    that the file mounts an adapter of its own on that picks its own connection pool
+    (`get_connection`), in a file that opens `AF_UNIX` sockets: it talks to a local daemon
+    over a Unix-domain socket (certbot's snapd client). Every rule judging timeouts reads
+    these as RES101 does (a zeep
     client's WSDL is no request: `zeep.Client("file:///srv/app/service.wsdl")` still sends
     its operations to the address the WSDL gives, and is judged). Nor is
     an `ftplib.FTP()` made without a host (it connects nowhere) whose every `connect()` in its
