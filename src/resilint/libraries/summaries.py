@@ -1178,8 +1178,8 @@ def _signature(model: SemanticModel, info: FunctionInfo) -> Tuple[List[str], int
 
 
 def _default_ref(model: SemanticModel, info: FunctionInfo, default: cst.BaseExpression) -> Optional[Ref]:
-    """A parameter's default as the summary keeps it: a string, a flag, an integer (also a
-    constant's), ``None``, or another module's name it is given."""
+    """A parameter's default as the summary keeps it: a string, a flag, a number (an integer
+    also a constant's), ``None``, or another module's name it is given."""
     text = string_of(default)
     if text is not None:
         return ("str", text)
@@ -1187,6 +1187,8 @@ def _default_ref(model: SemanticModel, info: FunctionInfo, default: cst.BaseExpr
         return ("bool", default.value == "True")
     if isinstance(default, cst.Integer) and isinstance(number_of(default), int):
         return ("int", number_of(default))
+    if isinstance(default, cst.Float) and isinstance(number_of(default), float):
+        return ("float", number_of(default))
     if is_none(default):
         return ("none",)  # ``headers=None``: no headers unless given
     if isinstance(default, cst.Name):  # ``retries=API_RETRY_COUNT``: a constant's number

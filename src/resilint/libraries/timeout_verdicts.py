@@ -68,6 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from resilint.lint.project import ProjectContext, ProjectGraph
     from resilint.lint.rule import RuleContext
 
+_PARTIAL = "functools.partial"
 _DEADLINE = "which caps it by the caller's remaining deadline"
 _RUNTIME_HINTS = {
     "requests": f"pass the deadline-aware `resilint.runtime.timeout(connect=..., read=...)`, {_DEADLINE}",
@@ -425,7 +426,7 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             if verdict is not None:
                 verdicts.append(verdict)
             continue
-        if name == "functools.partial":
+        if name == _PARTIAL:
             verdict = _judge_partial(model, site, settings)
             if verdict is not None:
                 verdicts.append(verdict)
@@ -1590,9 +1591,15 @@ class _ProjectJudge:
                     own_parameter(function.name, ref) for at, ref in call.passed
                     if at == inner.position - offset and own_parameter(function.name, ref) is not None
                 ), None)
-                if own is not None and function.defaults.get(own) == ("none",):
+                if own is not None:
+                    # (``Context(quiet, request_timeout)`` in ``Loader.__init__(..., request_timeout=300.0)``:
+                    # the outer default is what its callers that pass none get)
+                    default, text = _default_timeout(function.defaults.get(own))
+                    if default is None:
+                        default = self._constant_default(function, own)
+                        text = str(function.defaults[own][1]).rsplit(".", 1)[-1] if default is not None else None
                     position = function.parameters.index(own) if own in function.parameters else None
-                    yield Forward(inner.client, inner.spec, own, position, _NO_TIMEOUT, "None", step + inner.path)
+                    yield Forward(inner.client, inner.spec, own, position, default, text, step + inner.path)
                 continue
             given = args.value(inner.parameter)
             if given is None or given.own_parameter is None:
@@ -1616,7 +1623,7 @@ class _ProjectJudge:
                 args = call.arguments
                 if args is None or not any(value.kept_by_init for value in args.values):
                     continue
-                client = call.target if self.spec(call.target) is not None else self.object_client(call.target, method.place.path)
+                client = self._called_client(call, method.place.path)
                 spec = self.spec(client) if client is not None else None
                 given = _given(args, spec) if spec is not None and spec.keyword is not None else None
                 if client is not None and spec is not None and given is not None and given.kept_by_init:
@@ -1624,6 +1631,16 @@ class _ProjectJudge:
                     if default is None and given.parameter is not None:
                         default = self._constant_default(init, given.parameter)
                     yield Forward(client, spec, given.parameter, given.position, default, given.default_text, ((method, call),))
+
+    def _called_client(self, call: Call, near: str) -> Optional[str]:
+        """The client a call runs: its target, the client its target's object is
+        (``object_client``), or the client method a ``functools.partial`` binds
+        (``session.request = partial(session.request, timeout=self.timeout)``: every request
+        through it sends that timeout)."""
+        if call.target == _PARTIAL:
+            bound = next((ref for at, ref in call.passed if at == 0), None)
+            return bound[1] if bound is not None and bound[0] == "ref" and self.spec(bound[1]) is not None else None
+        return call.target if self.spec(call.target) is not None else self.object_client(call.target, near)
 
     def _constant_default(self, function: FunctionSummary, parameter: str) -> Optional[TimeoutValue]:
         """A parameter's default that is a module constant, also one another module defines
@@ -1724,7 +1741,7 @@ class _ProjectJudge:
             if held is None and not _passes_callers_arguments(args) and not by_position:
                 continue  # no question for the value flow: it cannot forward a timeout
             near = function.place.path
-            client = call.target if self.spec(call.target) is not None else self.object_client(call.target, near)
+            client = self._called_client(call, near)
             spec = self.spec(client)
             if held is not None and not held.startswith("*"):
                 # ``func(*args, **kwargs)``, ``http_method(url)``: whether ``*args`` may carry a

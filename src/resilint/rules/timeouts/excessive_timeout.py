@@ -40,7 +40,11 @@ class ExcessiveTimeout(ProjectRule):
       keeps there (`__init__(self, cfg, timeout=120)`, also `kwargs.get("timeout", 120)` of its
       own `**kwargs`, or a constant another module or a class defines,
       `timeout=DEFAULT_TIMEOUT`, `timeout=Transfer.DEFAULT_TIMEOUT`; also for the requests of a subclass in
-      another module, made without a timeout: `LlamaCppClient(cfg)`; not where the object
+      another module, made without a timeout: `LlamaCppClient(cfg)`; also when a method binds
+      it on the session, `session.request = functools.partial(session.request,
+      timeout=self.timeout)`, and when another class hands its own default on by position,
+      `Loader.__init__(self, request_timeout=300.0)` making `Context(quiet, request_timeout)`,
+      reported where `Loader()` is made; not where the object
       never leaves the function that makes it and nothing read or called on it there runs a
       method that sends, as for RES102), a default a wrapper fills
       into the `**kwargs` it hands a client (`kwargs["timeout"] = DEFAULT_TIMEOUT`,
