@@ -122,7 +122,9 @@ PAUSE_WORD = re.compile(r"sleep|wait|backoff|delay|pause|throttle", re.I)
 LOCAL_MODULES = (
     "os.", "shutil.", "pathlib.", "fcntl.", "msvcrt.", "glob.", "tempfile.", "json.", "io.", "time.",
     "send2trash.",  # moving a file of this machine to its recycle bin
-    "subprocess.", "signal.", "filelock.", "portalocker.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
+    # lock files and inter-process locks of this machine
+    "filelock.", "portalocker.", "zc.lockfile.", "flufl.lock.", "fasteners.",
+    "subprocess.", "signal.", "sqlite3.", "pickle.", "csv.", "zipfile.", "tarfile.",
     "builtins.", "logging.", "pyudev.", "psutil.", "serial.", "usb.", "evdev.", "re.", "graphlib.",
     "curses.",  # the terminal of this machine: a key read again until one is pressed
     "sys.stdout.", "sys.stderr.", "sys.stdin.",  # this process's own streams

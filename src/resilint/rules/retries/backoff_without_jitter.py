@@ -216,7 +216,7 @@ class BackoffWithoutJitter(ProjectRule):
     code holds (`if newsum == checksum: return`, also an item or a `get` of them: `if
     slot1[0] == slot2[0]: return`, `if mapping.get(port) == role: return`; also written as an
     assertion before the exit, `assert received == expected` then `return`), nor loops that wait out local state (a lock
-    file, a file copied and logged through the project's own logger wrapper (`log =
+    file: `filelock`, `portalocker`, `zc.lockfile`, `flufl.lock`, `fasteners`; a file copied and logged through the project's own logger wrapper (`log =
     BraceAdapter(logging.getLogger(__name__))`), a config file read and matched with a
     regular expression, a unix socket, a Windows named pipe opened through pywin32 until an
     instance is free, a device
@@ -340,6 +340,36 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a lock file of this machine taken again until its holder lets go (dvc's repo lock)
+        """
+        import time
+        import zc.lockfile
+
+        class LockError(Exception):
+            pass
+
+        class Lock:
+            def __init__(self, lockfile):
+                self._lockfile = lockfile
+
+            def _do_lock(self):
+                try:
+                    self._lock = zc.lockfile.LockFile(self._lockfile)
+                except zc.lockfile.LockError:
+                    raise LockError("Unable to acquire lock")
+
+            def lock(self, retries=6, delay=0.5):
+                attempts = 0
+                while True:
+                    try:
+                        self._do_lock()
+                        return
+                    except LockError:
+                        attempts += 1
+                        if attempts > retries:
+                            raise
+                        time.sleep(delay)
+        """,
         # ``asyncio.sleep(0)`` gives the event loop a turn: no pause, and each pass reads the
         # next message (faust's stream iterator)
         """
