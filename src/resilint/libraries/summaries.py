@@ -47,7 +47,7 @@ from resilint.libraries.request_timeouts import connects_later_with_timeout, tim
 from resilint.libraries.self_retrying import client_class_call, client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
 from resilint.libraries.sessions import receiver_sets_timeout, timeout_adapters_elsewhere, writes_timeout_key
 from resilint.libraries.socket_connects import to_own_listener
-from resilint.libraries.timeout_values import TimeoutEvaluator, value_to_data
+from resilint.libraries.timeout_values import TIMEOUT_OBJECTS, TimeoutEvaluator, value_to_data
 from resilint.libraries.server_sockets import (
     FIXTURE_URL, conftest_server_classes, conftest_servers, local_address_classes, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
 )
@@ -75,6 +75,7 @@ from resilint.lint.summary import (
     LATE,
     MODULE_CODE,
     PER_CALL,
+    POSITIONAL,
     STAR_ARGS,
     Argument,
     Arguments,
@@ -1450,13 +1451,16 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
                 # ``urlopen(url, data, 5)``: kept under its keyword's name, for how long it waits
                 evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
                 values.append(_argument(model, evaluator, function, spec.keyword, arg.value, locate))
+            elif spec is None and not star and _timeout_object(model, site, arg.value):
+                evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
+                values.append(_argument(model, evaluator, function, f"{POSITIONAL}{positional}", arg.value, locate))
             positional += 1
         else:
             keyword = arg.keyword.value
             if spec is not None and keyword in spec.elsewhere and not configures_elsewhere(arg, spec):
                 continue  # ``client_strategy=SYNC``: as if not given
             keywords.append(keyword)
-            if _recorded(keyword):
+            if _recorded(keyword) or (spec is None and _timeout_object(model, site, arg.value)):
                 evaluator = evaluator or TimeoutEvaluator(model, site.scope, site.order, site)
                 values.append(_argument(model, evaluator, function, keyword, arg.value, locate))
     func = site.node.func
@@ -1467,6 +1471,13 @@ def _arguments(model: SemanticModel, site: CallSite, locate: Locate) -> Argument
         name in CLIENT_CALLS and CLIENT_CALLS[name].socket_global and _default_set_before(model, site)
     )
     return Arguments(tuple(keywords), positional, star, double_star, forwards, tuple(values), supplied, forwards_args)
+
+
+def _timeout_object(model: SemanticModel, site: CallSite, expr: cst.BaseExpression) -> bool:
+    """Whether ``expr`` is a timeout object written out (``aiohttp.ClientTimeout(total=None)``),
+    or a name last assigned one."""
+    made = model.followed(expr, site.scope, site.order) if expr.__class__ in (cst.Name, cst.Attribute) else expr
+    return made.__class__ is cst.Call and model.qualified_name(made.func, site.scope, site.order) in TIMEOUT_OBJECTS  # type: ignore[attr-defined]
 
 
 def _recorded(keyword: Optional[str]) -> bool:

@@ -57,7 +57,7 @@ from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, code_of, dotted_name, is_none, is_true, kwargs_name, string_of
 from resilint.lint.semantic import CallSite, Instance, Partial, SemanticModel
 from resilint.lint.summary import (
-    CALLED, PROJECT_DOUBLE, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, Ref,
+    CALLED, POSITIONAL, PROJECT_DOUBLE, Argument, Arguments, Call, FunctionSummary, ModuleSummary, ObjectFacts, Place, Ref,
     summary_refs,
 )
 from resilint.lint.traversal import iter_nodes
@@ -1442,13 +1442,19 @@ class _ProjectJudge:
             return ProjectVerdict(judgement.code, call.place, judgement.message, related) if judgement else None
         slot = forward.position - (self.graph.values.offset(call, callee, call.place.path) or 0) if forward.position is not None else None
         if slot is not None and args.positional > slot:
-            # passed by position: judged when it is a ``None`` written there
-            if ("none",) not in (ref for at, ref in call.passed if at == slot):
+            # passed by position: judged when it is a ``None`` or a timeout object written there
+            written = args.value(f"{POSITIONAL}{slot}")
+            if written is not None and written.value is not None:
+                judgement = judge_given(value_from_data(written.value), written.text, forward.client, forward.spec, self.settings.max_timeout)
+                place = written.place if judgement is not None and judgement.at_value else call.place
+            elif ("none",) in (ref for at, ref in call.passed if at == slot):
+                judgement = judge_given(_NO_TIMEOUT, "None", forward.client, forward.spec, self.settings.max_timeout)
+                place = call.place
+            else:
                 return None
-            judgement = judge_given(_NO_TIMEOUT, "None", forward.client, forward.spec, self.settings.max_timeout)
             if judgement is None:
                 return None
-            return ProjectVerdict(judgement.code, call.place, f"{judgement.message} (passed through `{wrapper}`)", related)
+            return ProjectVerdict(judgement.code, place, f"{judgement.message} (passed through `{wrapper}`)", related)
         if forward.default is None or forward.spec.checks == GENERIC_WAIT:
             # (a wrapper of a generic wait, ``def wait(timeout=None): ... move_on_after(timeout)``,
             # waits until the work is done unless its caller asks for a deadline: its own choice)

@@ -18,6 +18,10 @@ SUMMARY_VERSION = 87
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
 STAR_ARGS = "*"
+# The keyword under which ``Arguments.values`` keeps a timeout object passed by position to a
+# project function (``build_session(headers, aiohttp.ClientTimeout(total=None))``): this prefix
+# and the position (``"#1"``); the project pass judges it where the function hands it to a client.
+POSITIONAL = "#"
 # What a project's own ``django.dispatch.Signal()`` is sent by, in ``ModuleSummary.receivers``:
 # this prefix and the signal's name (the project pass tells whether the name holds a Signal).
 PROJECT_SIGNAL = "signal:"

@@ -73,7 +73,9 @@ class UnboundedTimeout(ProjectRule):
     that makes it and nothing that function reads or calls on it runs the method that sends:
     `SpotifyOAuth(...)` used only for `get_authorize_url()`, or made and thrown away at once,
     `with pytest.raises(ValueError): Client(None)`), by keyword or by position (`fetch(url,
-    None)`), also called through a library
+    None)`; a timeout object written out or in a name, `build_session(headers,
+    aiohttp.ClientTimeout(total=None))`, under any parameter name, also where the wrapper puts
+    it in a dict it unpacks into the client), also called through a library
     wrapper that calls it with the same arguments (`execute_query_sync =
     async_to_sync(execute_query)`; `sync_to_async`, `database_sync_to_async`, `functools.cache`). A constant that another module sets to
     what a project function returns (`settings.SOCKET_TIMEOUT = read_int(config, ...)` at
