@@ -111,7 +111,7 @@ def _judged_pause(rec: Recogniser, result: Tuple[str, str, CallSite, Optional[st
     before = LIBRARY_SLEEPERS.get(rec.name(call) or "", (0, ""))[0]
     if detail and before:  # ``deferLater(reactor, 5)``: what it is given before the delay too
         detail = ", ".join([*(code_of(arg.value) for arg in call.node.args[:before]), detail])
-    text = _described(rec, name, detail, kind, _sleep_argument(rec, call), call, loop, fallback)
+    text = described(rec, name, detail, kind, _sleep_argument(rec, call), call, loop, fallback)
     return Setting(kind, call.node, text, via=via if kind == UNKNOWN else None)
 
 
@@ -173,14 +173,17 @@ def _sleep_argument(rec: Recogniser, call: CallSite) -> Optional[cst.Arg]:
     return call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
 
 
-def _described(
+def described(
     rec: Recogniser, name: str, detail: str, kind: str, argument: Optional[cst.Arg], call: CallSite, loop: cst.CSTNode,
-    server_fallback: bool = False,
+    server_fallback: bool = False, counters: Optional[Set[str]] = None,
 ) -> str:
-    """How the loop waits, for messages: ``time.sleep(delay)`` and how that delay grows."""
+    """How the loop (or the function that calls itself again) waits, for messages:
+    ``time.sleep(delay)`` and how that delay grows. ``counters``: the attempt counters of a
+    retry that is no loop (a recursion's counted parameters)."""
     text = f"`{name}({detail})`" if detail else f"`{name}`"
     if kind in (WAIT_EXPONENTIAL, WAIT_FIXED):
-        counters = _counters(loop) if isinstance(loop, (cst.For, cst.While)) else set()
+        if counters is None:
+            counters = _counters(loop) if isinstance(loop, (cst.For, cst.While)) else set()
         value = argument.value if argument is not None else None
         if isinstance(value, cst.Name) and value.value not in counters | rec.growing:
             # ``delay = 60 * retries; sleep(delay)``; not a name the loop itself adds to or
@@ -193,7 +196,7 @@ def _described(
         if schedule is not None:
             grows = _schedule_growth(schedule)
         if kind == WAIT_EXPONENTIAL and (grows == "constant" or (
-            isinstance(value, cst.Call) and dotted_name(value.func) not in ("pow", "math.pow")
+            helper is None and isinstance(value, cst.Call) and dotted_name(value.func) not in ("pow", "math.pow")
         )):
             grows = "exponential"  # as ``_delay`` read it, also in a helper (``_retry_delay(n)``: ``0.3 * 2 ** n``)
         text += " " + growth_words(grows, server_fallback)
@@ -213,7 +216,8 @@ def _helper_growth(rec: Recogniser, value: cst.Call, counters: Set[str], call: C
         params = params[1:]
     counted: Set[str] = set()
     for index, arg in enumerate(value.args):
-        if isinstance(arg.value, cst.Name) and arg.value.value in counters and not arg.star:
+        # (a counter, or what grows with one: ``calculate_backoff(count + 1, retries)``)
+        if not arg.star and growth(arg.value, counters, set()) != "constant":
             counted.add(arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else "")
     scope = helper.scope  # type: ignore[union-attr]
     returns = own_delays(rec, helper.returns, scope)  # type: ignore[union-attr]
@@ -280,7 +284,7 @@ def _slept_elsewhere(rec: Recogniser, hidden: List[CallSite], loop: cst.CSTNode)
         return None
     keyword = handed[0].keyword
     written = f"{keyword.value}={detail}" if keyword is not None else detail
-    text = _described(rec, code_of(call.node.func), written, kind, handed[0], call, loop, rec.server_fallback)
+    text = described(rec, code_of(call.node.func), written, kind, handed[0], call, loop, rec.server_fallback)
     return Setting(UNKNOWN, call.node, text, via=name, slept=kind, slept_as=keyword.value if keyword is not None else "")
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity, unset_flag, without_attempt_limits
-from resilint.libraries.retry_scopes.delays import delay_kind, growth_words
+from resilint.libraries.retry_scopes.delays import delay_kind, described, growth_words
 from resilint.libraries.retry_scopes.loop_limits import helper_reads_bound
 from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state, sleeps_of_helper
 from resilint.libraries.retry_scopes.model import (
@@ -32,7 +32,7 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
 )
 from resilint.libraries.retry_scopes.names import SLEEPS
-from resilint.libraries.retry_scopes.statements import block, conditional_exit, leaves, walk_statements
+from resilint.libraries.retry_scopes.statements import block, conditional_exit, counter_names, leaves, walk_statements
 from resilint.lint.nodes import (
     call_argument, code_of, dotted_name, expression_nodes, is_true, keys_set_on, number_of, string_of,
 )
@@ -606,8 +606,9 @@ def _wait(rec: Recogniser, policy: Policy, call: CallSite, path: cst.CSTNode) ->
         policy.wait = Setting(WAIT_NONE, site.node, "")
         return
     kind, detail = delay_kind(rec, argument.value, site.scope, site.order, None, site=site)
-    name = rec.name(site) or "sleep"
-    text = f"`{name}({detail})`"
-    if kind in (WAIT_EXPONENTIAL, WAIT_FIXED):
-        text += " " + growth_words("exponential" if kind == WAIT_EXPONENTIAL else "constant", rec.server_fallback)
+    function = call.scope.enclosing_function
+    counters = _counted_parameters(function, call.node) if function is not None and isinstance(function.node, cst.FunctionDef) else set()
+    if function is not None and isinstance(function.node, cst.FunctionDef):
+        counters |= counter_names(block(function.node.body))  # (``count -= 1`` of a count popped from ``kwargs``)
+    text = described(rec, rec.name(site) or "sleep", detail, kind, argument, site, path, rec.server_fallback, counters)
     policy.wait = Setting(kind if kind in (WAIT_FIXED, WAIT_EXPONENTIAL, WAIT_JITTERED) else UNKNOWN, site.node, text)

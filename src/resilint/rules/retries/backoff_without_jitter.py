@@ -2574,6 +2574,37 @@ class BackoffWithoutJitter(ProjectRule):
             message="`time.sleep(2)` waits a constant interval",
         ),
         Invalid(
+            # a retry by recursion whose helper squares the count: the words say how it grows
+            # (freqtrade's ``retrier``)
+            """
+            import time
+            from functools import wraps
+
+            class TemporaryError(Exception):
+                pass
+
+            def calculate_backoff(retrycount, max_retries):
+                return (max_retries - retrycount) ** 2 + 1
+
+            def retrier(f, retries=4):
+                @wraps(f)
+                def wrapper(*args, **kwargs):
+                    count = kwargs.pop("count", retries)
+                    try:
+                        return f(*args, **kwargs)
+                    except TemporaryError:
+                        if count > 0:
+                            count -= 1
+                            kwargs.update({"count": count})
+                            time.sleep(calculate_backoff(count + 1, retries))
+                            return wrapper(*args, **kwargs)
+                        raise
+                return wrapper
+            """,
+            line=20,
+            message="`time.sleep(calculate_backoff(count + 1, retries))` grows polynomially but has no random term",
+        ),
+        Invalid(
             # websocket-client's connection opened without ``with`` and read until it closes
             """
             import time
