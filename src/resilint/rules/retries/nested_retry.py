@@ -162,7 +162,9 @@ class NestedRetry(ProjectRule):
     gave up on leaves the outer loop;
     an inner layer whose last failure a function on the way catches by name and only logs
     (`except TemporaryError: logger.exception(...)` around a call of a retried function, when
-    the outer layer retries errors); an outer layer that does not retry what the inner one
+    the outer layer retries errors; a project class the inner layer retries that nothing on the
+    way raises, `RetryableOrderError` of a `@retrier` around a function raising only
+    `TemporaryError`, is not among its last failures); an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`, a loop's `raise
     RuntimeError(...)` after its last attempt around an outer loop that goes round on database
     errors only: a `try` inside one of its handlers, `try: worker.quit() except Exception:
@@ -455,6 +457,59 @@ class NestedRetry(ProjectRule):
             except TemporaryError:
                 logging.exception("could not load markets")
         @retry(retry=retry_if_exception_type(TemporaryError), stop=stop_after_attempt(4), wait=wait_random(0, 1), reraise=True)
+        def tickers(base):
+            response = requests.get(base + "/tickers", timeout=5)
+            if response.status_code == 400:
+                reload_markets(base)
+                raise TemporaryError("reloaded markets")
+            return response.json()
+        """,
+        # the same with a project decorator that retries by recursion, and retries a class the
+        # inner function never raises: its last failure is the one the helper catches and logs
+        # (freqtrade's ``@retrier``)
+        """
+        import logging
+        import time
+        from functools import wraps
+        import requests
+
+        class ExchangeError(Exception):
+            pass
+
+        class TemporaryError(ExchangeError):
+            pass
+
+        class RetryableOrderError(ExchangeError):
+            pass
+
+        def retrier(f):
+            @wraps(f)
+            def wrapper(*args, **kwargs):
+                count = kwargs.pop("count", 4)
+                try:
+                    return f(*args, **kwargs)
+                except (TemporaryError, RetryableOrderError):
+                    if count > 0:
+                        kwargs.update({"count": count - 1})
+                        time.sleep(1)
+                        return wrapper(*args, **kwargs)
+                    raise
+            return wrapper
+
+        @retrier
+        def fetch_fees(base):
+            try:
+                return requests.get(base + "/fees", timeout=5).json()
+            except requests.RequestException as exc:
+                raise TemporaryError(str(exc)) from exc
+
+        def reload_markets(base):
+            try:
+                fetch_fees(base)
+            except TemporaryError:
+                logging.exception("could not load markets")
+
+        @retrier
         def tickers(base):
             response = requests.get(base + "/tickers", timeout=5)
             if response.status_code == 400:
@@ -1736,6 +1791,12 @@ def _caught(graph: ProjectGraph, reached: Reached) -> bool:
     sees what such a handler returns instead)."""
     layer = reached.layer.layer
     failures = layer.gives_up_with.split() if layer.gives_up_with else list(layer.exceptions)
+    if not layer.gives_up_with:
+        # a project class the layer retries but nothing on the way raises is no last failure
+        # here (``@retrier`` retries ``RetryableOrderError`` too; ``fetch_trading_fees`` raises
+        # only ``TemporaryError``)
+        raised = _converted_on(graph, reached)
+        failures = [name for name in failures if not graph.is_project_name(name) or raised(name)]
     if not failures or any(name.endswith(".*") for name in failures):
         return False
     caught = [set(call.caught) for _, call in reached.path if call.caught]
