@@ -822,7 +822,10 @@ def _reads_a_stream_in(rec: Recogniser, stmts: Sequence[cst.BaseStatement], call
         inner = block(stmt.body)
         if any(isinstance(node, cst.With) for node in inner) and _reads_a_stream_in(rec, inner, calls, depth):
             return True
-        if not any(isinstance(node, (cst.For, cst.While)) for node in inner) and not _reads_in_method(rec, inner, by_node):
+        # (read in a ``with`` of the project's nested in it: ``async with create_channel(ws) as
+        # channel: await self.read(channel)``)
+        within_withs = _through_withs(inner)
+        if not any(isinstance(node, (cst.For, cst.While)) for node in within_withs) and not _reads_in_method(rec, within_withs, by_node):
             continue
         for item in stmt.items:
             opened = item.item.expression if isinstance(item.item, cst.Await) else item.item
@@ -867,17 +870,31 @@ def _reconnects(rec: Recogniser, handlers: Sequence[cst.ExceptHandler], calls: L
     return any(id(site.node) in inside and rec.name(site) in STREAM_OPENERS for site in calls)
 
 
+def _through_withs(stmts: Sequence[cst.BaseStatement]) -> List[cst.BaseStatement]:
+    """The statements, with those of the ``with`` blocks among them in their place."""
+    found: List[cst.BaseStatement] = []
+    for stmt in stmts:
+        found.extend(_through_withs(block(stmt.body)) if isinstance(stmt, cst.With) else (stmt,))
+    return found
+
+
 def _methods_called(rec: Recogniser, stmts: Sequence[cst.BaseStatement], by_node: Dict[int, CallSite]) -> Iterator[FunctionInfo]:
     """The functions of the file that the block's statements call as a whole (``await
-    self.read_messages()``)."""
+    self.read_messages()``), and the coroutine functions whose coroutine they hand on to be
+    run (``await channel.run_tasks(self.read_messages(channel))``)."""
     for stmt in stmts:
         for small in small_statements(stmt):
             value = small.value if isinstance(small, cst.Expr) else None
             value = value.expression if isinstance(value, cst.Await) else value
-            site = by_node.get(id(value))
-            function = rec.model.resolve(site.node.func, site.scope, site.order) if site is not None else None
-            if isinstance(function, FunctionInfo) and isinstance(function.node, cst.FunctionDef):
-                yield function
+            if not isinstance(value, cst.Call):
+                continue
+            for node in iter_nodes(value):
+                site = by_node.get(id(node)) if isinstance(node, cst.Call) else None
+                function = rec.model.resolve(site.node.func, site.scope, site.order) if site is not None else None
+                if isinstance(function, FunctionInfo) and isinstance(function.node, cst.FunctionDef) and (
+                    node is value or function.node.asynchronous is not None
+                ):
+                    yield function
 
 
 def _reads_in_method(rec: Recogniser, stmts: Sequence[cst.BaseStatement], by_node: Dict[int, CallSite]) -> bool:

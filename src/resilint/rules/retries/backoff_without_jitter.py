@@ -96,7 +96,10 @@ class BackoffWithoutJitter(ProjectRule):
       awaiting `self.read_messages()`, which iterates it), on a websocket opened without `with`
       (`ws = create_connection(url)`, then `while True: ws.recv()`), and on one a handler opens
       again (`except WebSocketConnectionClosedException: time.sleep(5); ws = create_connection(url)`,
-      the loop then reading it as before), and a broker's event stream consumed
+      the loop then reading it as before), also when the read is in a `with` of the project's
+      nested in the connection's (`async with create_channel(ws) as channel:`) or in a
+      coroutine of the file handed on to be run (`await channel.run_tasks(self.receive(channel))`),
+      and a broker's event stream consumed
       by a library call until it ends (Celery's `EventReceiver(conn, ...).capture(limit=None)`,
       kombu's `ConsumerMixin.run()`). A
       hand-written loop that retries at once, with no sleep at all, is not flagged either: that
@@ -2603,6 +2606,50 @@ class BackoffWithoutJitter(ProjectRule):
             """,
             line=20,
             message="`time.sleep(calculate_backoff(count + 1, retries))` grows polynomially but has no random term",
+        ),
+        Invalid(
+            # the websocket read through a channel of the project's own, in a ``with`` nested in
+            # the connection's, by a coroutine handed to the channel to run (freqtrade's
+            # external message consumer)
+            """
+            import asyncio
+            from contextlib import asynccontextmanager
+            import websockets
+
+            class Channel:
+                def __init__(self, ws):
+                    self._ws = ws
+
+                async def recv(self):
+                    return await self._ws.recv()
+
+                async def run_tasks(self, *tasks):
+                    return await asyncio.gather(*tasks)
+
+            @asynccontextmanager
+            async def create_channel(ws):
+                yield Channel(ws)
+
+            class Consumer:
+                def __init__(self, sleep_time):
+                    self.sleep_time = sleep_time
+                    self.running = True
+
+                async def connect(self, url):
+                    while self.running:
+                        try:
+                            async with websockets.connect(url) as ws:
+                                async with create_channel(ws) as channel:
+                                    await channel.run_tasks(self.receive(channel))
+                        except websockets.exceptions.ConnectionClosedError:
+                            await asyncio.sleep(self.sleep_time)
+
+                async def receive(self, channel):
+                    while self.running:
+                        print(await channel.recv())
+            """,
+            line=31,
+            message="`asyncio.sleep(self.sleep_time)` waits a constant interval",
         ),
         Invalid(
             # websocket-client's connection opened without ``with`` and read until it closes
