@@ -625,6 +625,8 @@ def _head(expr: cst.BaseExpression) -> cst.BaseExpression:
     while True:
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
             expr = expr.left
+        elif isinstance(expr, cst.NamedExpr):  # ``(url := api_url_for(...))``
+            expr = expr.value
         elif isinstance(expr, cst.Tuple) and expr.elements and not isinstance(expr.elements[0], cst.StarredElement):
             expr = expr.elements[0].value
         elif isinstance(expr, cst.FormattedString) and expr.parts and isinstance(expr.parts[0], cst.FormattedStringExpression):

@@ -431,7 +431,7 @@ def _judge_all(model: SemanticModel, settings: "Settings") -> List[Verdict]:
             if verdict is not None:
                 verdicts.append(verdict)
             continue
-        if name in APPLIERS or (name or "").endswith(".run_in_executor"):
+        if _applies(name):
             verdict = _judge_applied(model, site, name, settings)  # type: ignore[arg-type]
             if verdict is not None:
                 verdicts.append(verdict)
@@ -512,23 +512,36 @@ def _judge_applied(model: SemanticModel, site: CallSite, name: str, settings: "S
     """A client request handed to a function that calls it in a thread, judged as the call it
     makes there; reported at the client, with no fix (the timeout goes among the applier's
     arguments, which not every applier passes on by keyword)."""
-    position = APPLIERS.get(name, 1)
-    args = site.node.args
-    if len(args) <= position or any(arg.star or arg.keyword is not None for arg in args[: position + 1]):
+    made = _applied_call(site, name)
+    if made is None:
         return None
-    target = args[position].value
+    target = made.node.func
     client = model.qualified_name(target, site.scope, site.order)
     spec = spec_for(client, settings.extend_clients) if client is not None else None
     if spec is None or client is None or client in CONSTRUCTIONS or client in TIMED_REQUESTS:
         return None
     if in_process(model, site, spec.library, client):
         return None
-    made = CallSite(site.node.with_changes(func=target, args=args[position + 1:]), site.scope, site.order, site.stack)
     verdict = judge(made, client, for_project(spec, settings.declared_versions), model, settings.max_timeout, settings.redis_url_timeouts)
     if verdict is None:
         return None
     node = target if verdict.node is made.node else verdict.node
     return replace(verdict, node=node, anchor=site.node, client=client, spec=spec, applied=True)
+
+
+def _applies(name: Optional[str]) -> bool:
+    """Whether ``name`` calls the function it is handed (in a thread: ``executor.submit``)."""
+    return name in APPLIERS or (name or "").endswith(".run_in_executor")
+
+
+def _applied_call(site: CallSite, name: str) -> Optional[CallSite]:
+    """The call an applier makes of the function it is handed (``executor.submit(session.post,
+    url, json=body)``: ``session.post(url, json=body)``), as a call of the file's scope."""
+    position = APPLIERS.get(name, 1)
+    args = site.node.args
+    if len(args) <= position or any(arg.star or arg.keyword is not None for arg in args[: position + 1]):
+        return None
+    return CallSite(site.node.with_changes(func=args[position].value, args=args[position + 1:]), site.scope, site.order, site.stack)
 
 
 def _socket_defaults(model: SemanticModel) -> Dict[int, List[Tuple[int, Optional[float]]]]:
@@ -663,10 +676,28 @@ def test_server_calls(model: SemanticModel) -> FrozenSet[int]:
     made = loopback_clients(model)  # ``http = urllib3.PoolManager()`` asked only of this machine
     return frozenset(
         node for site in model.calls
-        if id(site.node) in made or sends_to_loopback(site, model) or own_route_url(site, model) is not None
-        or _names_no_server(model, site) or _reads_wsdl_here(model, site)
-        for node in (id(site.node), id(site.node.func))
+        if id(site.node) in made or _to_test_server(model, site) or _names_no_server(model, site) or _reads_wsdl_here(model, site)
+        for node in (id(site.node), id(site.node.func), *_applied_nodes(model, site))
     )
+
+
+def _to_test_server(model: SemanticModel, site: CallSite) -> bool:
+    """Whether the call goes to this machine or to the application's own route; or the call
+    an applier makes of what it is handed (``executor.submit(session.post, url)``), when the
+    file shows that (the project pass does not judge an applied call: a route another module
+    makes stays reported)."""
+    if sends_to_loopback(site, model) or own_route_url(site, model) is not None:
+        return True
+    name = model.call_name(site)
+    applied = _applied_call(site, name) if _applies(name) else None  # type: ignore[arg-type]
+    return applied is not None and (sends_to_loopback(applied, model) or own_route_url(applied, model) == "")
+
+
+def _applied_nodes(model: SemanticModel, site: CallSite) -> Tuple[int, ...]:
+    """The function an applier is handed, where its verdict is placed (``_judge_applied``)."""
+    name = model.call_name(site)
+    applied = _applied_call(site, name) if _applies(name) else None  # type: ignore[arg-type]
+    return (id(applied.node.func),) if applied is not None else ()
 
 
 def _reads_wsdl_here(model: SemanticModel, site: CallSite) -> bool:

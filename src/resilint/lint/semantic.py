@@ -555,7 +555,10 @@ class SemanticModel:
         return (element, scope, order) if element is not None else None
 
     def followed(self, expr: cst.BaseExpression, scope: Scope, order: int) -> cst.BaseExpression:
-        """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself."""
+        """The expression a name (or ``self.attr``) was last assigned, else ``expr`` itself (the
+        value of ``(name := value)``)."""
+        if isinstance(expr, cst.NamedExpr):
+            return self.followed(expr.value, scope, order)
         if isinstance(expr, cst.Name):
             assigned = self.assigned_expression(expr, scope, order)
             if assigned is not None:
@@ -609,6 +612,8 @@ class SemanticModel:
         elif kind is cst.IfExp:
             yield from self.resolve_all(expr.body, scope, order)  # type: ignore[attr-defined]
             yield from self.resolve_all(expr.orelse, scope, order)  # type: ignore[attr-defined]
+        elif kind is cst.NamedExpr:  # ``(url := api_url_for(...))``: the value it names
+            yield from self.resolve_all(expr.value, scope, order)  # type: ignore[attr-defined]
         elif kind is cst.Subscript:
             yield from self._item(expr, scope, order)  # type: ignore[arg-type]
         elif kind is cst.SimpleString or kind is cst.ConcatenatedString:

@@ -314,7 +314,9 @@ class MissingTimeout(ProjectRule):
     `socket.create_connection(listener.getsockname())`), and for a URL of one of the
     application's own routes (`requests.put(url_for("v1.tags"))`, Django's `reverse(...)`, or
     a project helper, in any module, that returns one: `api_url_for(server, "tags")` returning
-    `url_for(...)` in an app context whose `SERVER_NAME` is the test server), and for a URL
+    `url_for(...)` in an app context whose `SERVER_NAME` is the test server; also named as it is
+    passed, `requests.get(url := api_url_for(...))`, and handed to a thread pool with the
+    request, `executor.submit(session.post, url)`, when the file shows the route), and for a URL
     read from a pytest fixture that gives the test a server of this machine: a plugin's
     (`live_server.url` of pytest-django, `aiohttp_client`, `aiohttp_server`, `httpserver` and its
     `url_for(...)`, pytest-httpbin's `httpbin`, pytest-docker's `docker_ip`, the host of the

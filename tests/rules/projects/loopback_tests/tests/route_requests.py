@@ -1,5 +1,7 @@
 # select: RES101
 # URLs of the application's own routes, made here or by helpers of another module.
+from concurrent.futures import ThreadPoolExecutor
+
 import requests
 from django.test import LiveServerTestCase
 from flask import url_for
@@ -18,6 +20,28 @@ def test_get_tags(api_server):
 
 def test_partner():
     return requests.get(partner_url("health"))  # expect: RES101
+
+
+def test_named_route(api_server):
+    # the route named with ``:=`` as it is passed
+    response = requests.get(settings_url := api_url_for(api_server, "settingsresource"))
+    assert settings_url
+    return response
+
+
+def test_concurrent_logins(app):
+    # the request a thread pool makes of the session's ``post``
+    second = requests.Session()
+    with app.test_request_context():
+        auth_url = url_for("userauthenticateresource", name="user", _external=True)
+    with ThreadPoolExecutor() as executor:
+        return executor.submit(second.post, auth_url, json={"password": "123"}).result()
+
+
+def test_concurrent_partner():
+    second = requests.Session()
+    with ThreadPoolExecutor() as executor:
+        return executor.submit(second.post, partner_url("login"), json={}).result()  # expect: RES101
 
 
 def test_route_here(app):
