@@ -674,7 +674,7 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str], predicates: A
     for what a test handed in by the caller says (``predicates``, the function's parameters:
     ``if check_fn(): return``, whose answer is not what the loop returns; the callers' check
     may be a poll as well as a retry)."""
-    exits = list(guarded_exits(stmts, flags=flags))
+    exits = [(leave, guards) for leave, guards in guarded_exits(stmts, flags=flags) if not _stops_on_request(leave, guards)]
     own = _built_here(stmts)
     # the object a polled test reads: another exit that tests its attributes reads its state
     # too (``if cluster.leader.name != leader: return 200`` / ``if not cluster.failover: return 503``)
@@ -688,6 +688,27 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str], predicates: A
         )
         for leave, guards in exits
     )
+
+
+# The flag a long-running loop checks to stop when asked (``if self._shut_down: return``), and
+# the one it checks the other way (``if not self._refreshing_enabled: return``).
+_STOP_FLAG = re.compile(r"(shut_?down|stop(ped|ping|_requested)?|clos(ed|ing)|cancell?(ed|ing)|exit(ing)?|terminat\w*|quit(ting)?)$", re.I)
+_RUN_FLAG = re.compile(r"(running|enabled|alive|active)$", re.I)
+
+
+def _stops_on_request(leave: cst.CSTNode, guards: Tuple[cst.BaseExpression, ...]) -> bool:
+    """A way out that only stops the loop when it is asked to (``if self._shut_down: return
+    None``): no answer, and a test of a stop flag alone, so it says nothing of a success."""
+    if isinstance(leave, cst.Return) and leave.value is not None and not is_none(leave.value):
+        return False
+    if not isinstance(leave, (cst.Return, cst.Break)) or not guards:
+        return False
+    test = guards[-1]
+    flag = _STOP_FLAG
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, flag = test.expression, _RUN_FLAG
+    name = test.attr.value if isinstance(test, cst.Attribute) else test.value if isinstance(test, cst.Name) else None
+    return name is not None and flag.search(name) is not None
 
 
 def _parameters(scope: Scope) -> Set[str]:

@@ -343,6 +343,34 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a refresh thread that waits for its interval and stops when it is switched off: the
+        # pause is the interval a success waits too (chia's plot manager)
+        """
+        import logging
+        import time
+
+        class PlotManager:
+            def __init__(self, root, callback, interval=120):
+                self.root, self.callback, self.interval = root, callback, interval
+                self.last_refresh = 0.0
+                self._refreshing_enabled = True
+
+            def needs_refresh(self):
+                return time.time() - self.last_refresh > self.interval
+
+            def refresh_task(self, sleep_ms):
+                while self._refreshing_enabled:
+                    try:
+                        while not self.needs_refresh() and self._refreshing_enabled:
+                            time.sleep(sleep_ms / 1000.0)
+                        if not self._refreshing_enabled:
+                            return
+                        self.callback(len(list(self.root.glob("*.plot"))))
+                        self.last_refresh = time.time()
+                    except Exception:
+                        logging.exception("refresh failed")
+                        self.last_refresh = time.time()
+        """,
         # a lock file of this machine taken again until its holder lets go (dvc's repo lock)
         """
         import time

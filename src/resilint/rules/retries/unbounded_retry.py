@@ -93,7 +93,9 @@ class UnboundedRetry(Rule):
     `BackoffTimeoutExceededError`). A limit we cannot read (a `stop=` passed in `**kwargs`) is not flagged.
 
     Not retries, so not flagged: a retry decorator written on a function of the file that
-    does only local work (a task that only sleeps); a loop that asks for new input each pass, and sends that
+    does only local work (a task that only sleeps); a long-running loop whose only ways out
+    are stop flags (`if self._shut_down: return`, `if not self._refreshing_enabled: return`):
+    it never leaves because the work succeeded, it runs until it is stopped; a loop that asks for new input each pass, and sends that
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`) or asks again
     after an answer it could not read (`int(input(...))` … `except ValueError`), a worker that
     takes the next item each pass (`while job := queue.next_job():`), a loop that follows
@@ -241,6 +243,32 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a periodic job that waits first, then probes a fresh sample of peers; its only way
+        # out is a stop flag, so nothing leaves on success: no retry (chia's introducer)
+        """
+        import asyncio
+        import logging
+
+        class Introducer:
+            def __init__(self, peers):
+                self._shut_down = False
+                self.peers = peers
+
+            async def vetting_loop(self):
+                while True:
+                    if self._shut_down:
+                        return None
+                    try:
+                        for _ in range(60):
+                            if self._shut_down:
+                                return None
+                            await asyncio.sleep(1)
+                        for peer in self.peers.get_peers(100):
+                            reader, writer = await asyncio.wait_for(asyncio.open_connection(peer.host, peer.port), timeout=3)
+                            writer.close()
+                    except Exception as e:
+                        logging.error(e)
+        """,
         # a terminal relayed over an open channel: a read timeout is no data yet, what came is
         # decoded and written out (paramiko's interactive demo)
         """
