@@ -905,7 +905,11 @@ class SemanticModel:
             related = self._related_model(source, binding.scope)
             if related is not None:
                 return (related,)
-        # ``with X() as s``: for the clients we model, ``__enter__`` returns the object itself.
+        # ``with X() as s``: for the clients we model, ``__enter__`` returns the object itself;
+        # ``with closing(X()) as s`` gives ``X()`` too.
+        if (binding.entered is not None and source.__class__ is cst.Call and len(source.args) == 1  # type: ignore[attr-defined]
+                and self.qualified_name(source.func, binding.scope, binding.order) == "contextlib.closing"):  # type: ignore[attr-defined]
+            source = source.args[0].value  # type: ignore[attr-defined]
         values = self.resolve_all(source, binding.scope, binding.order)
         if values:
             return values

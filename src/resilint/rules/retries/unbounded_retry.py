@@ -243,6 +243,25 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a free port of this machine, found by binding a socket ``closing`` wraps (chia's
+        # simulator)
+        """
+        import socket
+        from contextlib import closing
+
+        def find_available_listen_port(recent_ports):
+            while True:
+                with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as s:
+                    try:
+                        s.bind(("", 0))
+                        port = s.getsockname()[1]
+                    except OSError:
+                        continue
+                if port in recent_ports:
+                    continue
+                recent_ports.add(port)
+                return port
+        """,
         # a periodic job that waits first, then probes a fresh sample of peers; its only way
         # out is a stop flag, so nothing leaves on success: no retry (chia's introducer)
         """
