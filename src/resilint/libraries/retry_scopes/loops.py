@@ -242,6 +242,8 @@ def _handwritten(
     if isinstance(loop, cst.While) and _one_pass(loop, body):
         return None  # every pass that would go round leaves at its end: one attempt, nothing retried
     requeue = requeued_item(body)
+    if requeue is None and _works_off_items(rec, body, within):
+        return None  # each pass takes an item off a queue or a list, and a failed one is dropped
     if requeue is None and takes_new_work(rec, body, calls):
         return None  # a worker: each pass fetches new work, the failed one is not repeated
     if asks_again(rec, body, within):
@@ -563,6 +565,32 @@ _POPS = frozenset({"pop", "popleft"})
 _TAKES = frozenset({"get", "get_nowait"}) | _POPS
 _PUTS_BACK = frozenset({"put", "put_nowait", "append", "appendleft", "insert"})
 _REFILLS = _PUTS_BACK | {"extend"}
+
+
+def _works_off_items(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
+    """Each pass takes an item off a collection and nothing puts one back on it: ``await
+    queue.get()``, ``queue.get_nowait()``, ``pending.pop(0)``, ``pending.remove(info)`` (a
+    worker: what fails is logged and dropped, the next pass works on the next item)."""
+    inside = {id(node) for stmt in body for node in iter_nodes(stmt)}
+    taken: Set[str] = set()
+    refilled: Set[str] = set()
+    for site in calls:
+        func = site.node.func
+        if id(site.node) not in inside or not isinstance(func, cst.Attribute):
+            continue
+        owner, method = dotted_name(func.value), func.attr.value
+        name = rec.name(site) or ""
+        positional = [a for a in site.node.args if a.keyword is None]
+        queue = name.split(".")[-2:-1] and name.split(".")[-2].endswith("Queue")
+        if owner is None or (name and not name.startswith("builtins.") and not queue):
+            continue  # (``os.remove(path)``, ``kwargs.pop("timeout")`` of a library's mapping)
+        if method in _PUTS_BACK or method == "extend":
+            refilled.add(owner)
+        elif (method in ("get", "get_nowait") and not positional) or (method == "remove" and len(positional) == 1) or (
+            method in _POPS and (not positional or number_of(positional[0].value) is not None)
+        ):
+            taken.add(owner)
+    return bool(taken - refilled)
 
 
 def requeued_item(body: Sequence[cst.BaseStatement]) -> Optional[Tuple[cst.Call, Tuple[cst.BaseExpression, ...]]]:

@@ -343,6 +343,34 @@ class BackoffWithoutJitter(ProjectRule):
     message = "retry backoff without jitter"
     triggers = LIBRARY_TRIGGERS + ("sleep", "deferLater", "countdown")  # a task queued again after a countdown
     VALID = [
+        # a worker taking the next item off a list each pass; the pause is its idle wait
+        # (chia's timelord)
+        """
+        import asyncio
+        import logging
+
+        class Timelord:
+            def __init__(self, server):
+                self.server = server
+                self._shut_down = False
+                self.pending = []
+
+            async def sanitizer(self, pool):
+                while not self._shut_down:
+                    picked = None
+                    if self.pending:
+                        picked = self.pending[0]
+                        self.pending.remove(picked)
+                    if picked is not None:
+                        try:
+                            proof = await asyncio.get_running_loop().run_in_executor(pool, str, picked)
+                            if len(proof) == 0:
+                                return
+                            await self.server.send_to_all([proof])
+                        except Exception as e:
+                            logging.error(e)
+                    await asyncio.sleep(0.1)
+        """,
         # a refresh thread that waits for its interval and stops when it is switched off: the
         # pause is the interval a success waits too (chia's plot manager)
         """

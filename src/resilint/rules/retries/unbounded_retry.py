@@ -98,7 +98,9 @@ class UnboundedRetry(Rule):
     it never leaves because the work succeeded, it runs until it is stopped; a loop that asks for new input each pass, and sends that
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`) or asks again
     after an answer it could not read (`int(input(...))` … `except ValueError`), a worker that
-    takes the next item each pass (`while job := queue.next_job():`), a loop that follows
+    takes the next item each pass (`while job := queue.next_job():`, or in its body, `await
+    queue.get()`, `queue.get_nowait()`, `pending.pop(0)`, `pending.remove(item)`, putting none
+    back: a failed item is dropped), a loop that follows
     redirects by hand (a 3xx status is no failure; so is an error that names one, Telegram's
     `PhoneMigrate` caught to send the request to the data center it names), a tenacity poll on the result only (also `retry_if_exception_type` of an error the module
     raises only on the state it read, never in an `except` handler), and a watch
@@ -243,6 +245,30 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a worker relaying what it takes off a queue: a failed item is logged and dropped
+        # (chia's address relay)
+        """
+        import asyncio
+        import logging
+
+        class Relay:
+            def __init__(self, server):
+                self.server = server
+                self.is_closed = False
+                self.queue = asyncio.Queue()
+
+            async def address_relay(self):
+                while not self.is_closed:
+                    try:
+                        try:
+                            peer, count = await self.queue.get()
+                        except asyncio.CancelledError:
+                            return None
+                        for connection in self.server.get_connections()[:count]:
+                            await connection.send_message(("respond_peers", [peer]))
+                    except Exception as e:
+                        logging.error(e)
+        """,
         # a free port of this machine, found by binding a socket ``closing`` wraps (chia's
         # simulator)
         """
