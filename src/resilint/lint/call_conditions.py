@@ -69,6 +69,18 @@ class CallConditions:
                     if wanted and _parameter_at(callee, slot, offset) in wanted
                 )
         for call in function.calls:
+            # ``self._authenticate(request)`` whose guard tests ``self._auth``: the same object's
+            # attribute, which this method's callers decide as well
+            if call.receiver or not function.parameters or split_last(call.target)[0] != split_last(function.name)[0]:
+                continue
+            for callee, _ in self.values.callees(call, function.place.path):
+                if callee.bound != 1 or not callee.parameters or callee is function:
+                    continue
+                for wanted in self.subjects(callee):
+                    parameter, _, attribute = wanted.partition(".")
+                    if attribute and parameter == callee.parameters[0]:
+                        tested.add(f"{function.parameters[0]}.{attribute}")
+        for call in function.calls:
             # ``FileService(w, get_weather=self.update_weather).process_workout()`` where
             # ``process_workout`` tests ``self.get_weather``: this method's ``self.update_weather``
             for callee, offset in self.values.callees(call, function.place.path) if call.receiver else ():

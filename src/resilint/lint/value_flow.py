@@ -402,10 +402,16 @@ class ValueFlow:
         """Where a project object's attribute is set, Python's way: the first class of
         ``lineage`` (``lineage(cls)``) whose code sets it, with its module and the one value it
         is set to (``self.get_weather = get_weather``: ``("ref",
-        "pkg.FileService.__init__.(get_weather)")``); None when that class sets it to several."""
+        "pkg.FileService.__init__.(get_weather)")``; a parameter annotated with a project class,
+        ``auth: Optional[AuthBase] = None``, is kept with that class beside it, which only names
+        its type); None when that class sets it to several."""
         for holder in lineage:
             module = self.graph.class_module(holder)
             refs = module.values.get(f"{holder}.{attribute}") if module is not None else None
+            if refs is not None and len(refs) == 2 and refs[0][0] == "new" and not refs[0][2] and refs[1][0] == "ref" and (
+                refs[1][1].startswith(f"{holder}.__init__.(")
+            ):
+                refs = refs[1:]
             if refs is not None:
                 return (holder, module, refs[0]) if len(refs) == 1 and module is not None else None
         return None

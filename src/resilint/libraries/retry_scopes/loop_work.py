@@ -6,20 +6,22 @@ from __future__ import annotations
 
 import re
 
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from resilint.libraries.retry_scopes.local_work import called_definition, calls_within, local_call
 from resilint.libraries.retry_scopes.names import (
+    POPS,
     PURE_FUNCTIONS,
     RANDOM_MODULES,
+    REFILLS,
     SLEEPS,
     USER_INPUT,
     USER_INPUT_WORD,
 )
 from resilint.libraries.retry_scopes.statements import block, small_statements, walk_statements
-from resilint.lint.nodes import dotted_name, expression_nodes, is_none
+from resilint.lint.nodes import dotted_name, expression_nodes, is_none, number_of
 from resilint.lint.semantic import CallSite, FunctionInfo, Scope, argument_for
 from resilint.lint.traversal import iter_nodes
 
@@ -35,6 +37,50 @@ def target_names(target: cst.BaseExpression) -> Set[str]:
             names |= target_names(element.value)
         return names
     return set()
+
+
+def works_off_items(rec: "Recogniser", body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
+    """Each pass takes an item off a queue or a list and works on it, and nothing puts one back
+    there: ``peer = await queue.get()``, ``queue.get_nowait()``, ``job = pending.pop(0)``,
+    ``pending.remove(info)``, then a call given the item (a worker: what fails is logged and
+    dropped, the next pass works on the next item). A connection taken from a pool and sent
+    through (``conn = pool.get(); conn.send(request)``) is no work: the same request goes again."""
+    inside = {id(node) for stmt in body for node in iter_nodes(stmt)}
+    within = [site for site in calls if id(site.node) in inside]
+    taken: List[Tuple[str, CallSite, Set[str]]] = []
+    refilled: Set[str] = set()
+    for site in within:
+        func = site.node.func
+        if not isinstance(func, cst.Attribute):
+            continue
+        owner, method = dotted_name(func.value), func.attr.value
+        name = rec.name(site) or ""
+        parts = name.split(".")
+        positional = [a for a in site.node.args if a.keyword is None]
+        if owner is None or (name and parts[0] != "builtins" and not (len(parts) > 1 and parts[-2].endswith("Queue"))):
+            continue  # (``os.remove(path)``, a library's own ``pop``)
+        if method in REFILLS:
+            refilled.add(owner)
+        elif method == "remove" and len(positional) == 1:
+            taken.append((owner, site, {n.value for n in expression_nodes(positional[0].value) if isinstance(n, cst.Name)}))
+        elif (method in ("get", "get_nowait") and not positional) or (
+            method in POPS and (not positional or number_of(positional[0].value) is not None)
+        ):
+            taken.append((owner, site, _assigned_from(body, site.node)))
+    for owner, site, seeds in taken:
+        fed = _tainted(body, seeds) if seeds and owner not in refilled else set()
+        if fed and any(other is not site and any(_uses(arg.value, fed) for arg in other.node.args) for other in within):
+            return True
+    return False
+
+
+def _assigned_from(body: Sequence[cst.BaseStatement], call: cst.Call) -> Set[str]:
+    """The names the loop body assigns what ``call`` returns to (``a, b = await q.get()``)."""
+    return {
+        name for node in walk_statements(body) if isinstance(node, cst.Assign)
+        and any(inner is call for inner in expression_nodes(node.value))
+        for target in node.targets for name in target_names(target.target)
+    }
 
 
 def _tainted(body: Sequence[cst.BaseStatement], seeds: Set[str]) -> Set[str]:

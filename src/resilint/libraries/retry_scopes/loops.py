@@ -20,7 +20,7 @@ from resilint.libraries.retry_scopes.local_work import (
 )
 from resilint.libraries.retry_scopes.loop_limits import conjuncts, loop_limit, mentions_bound, while_flags
 from resilint.libraries.retry_scopes.loop_work import (
-    asks_again, hands_new_input, is_logging, logs, moves_to_next_item, takes_new_work, target_feeds,
+    asks_again, hands_new_input, is_logging, logs, moves_to_next_item, takes_new_work, target_feeds, works_off_items,
 )
 from resilint.libraries.retry_scopes.model import (
     ON_ANY,
@@ -32,7 +32,9 @@ from resilint.libraries.retry_scopes.model import (
     Setting,
 )
 from resilint.libraries.retry_scopes.parameter_facts import decide, decide_give_up
-from resilint.libraries.retry_scopes.names import NOT_FAILURES, PAUSE_WORD, SLEEPS, STREAM_CONSUMERS, STREAM_OPENERS
+from resilint.libraries.retry_scopes.names import (
+    NOT_FAILURES, PAUSE_WORD, POPS, PUTS_BACK, REFILLS, SLEEPS, STREAM_CONSUMERS, STREAM_OPENERS, TAKES,
+)
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
     block,
@@ -190,8 +192,8 @@ def _pops_next(loop: cst.While, body: Sequence[cst.BaseStatement]) -> bool:
             if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
                     and dotted_name(node.func.value) in tested):
                 method = node.func.attr.value
-                popped = popped or method in _POPS
-                refilled = refilled or method in _REFILLS
+                popped = popped or method in POPS
+                refilled = refilled or method in REFILLS
     return popped and not refilled
 
 
@@ -242,7 +244,7 @@ def _handwritten(
     if isinstance(loop, cst.While) and _one_pass(loop, body):
         return None  # every pass that would go round leaves at its end: one attempt, nothing retried
     requeue = requeued_item(body)
-    if requeue is None and _works_off_items(rec, body, within):
+    if requeue is None and works_off_items(rec, body, within):
         return None  # each pass takes an item off a queue or a list, and a failed one is dropped
     if requeue is None and takes_new_work(rec, body, calls):
         return None  # a worker: each pass fetches new work, the failed one is not repeated
@@ -561,36 +563,6 @@ def _raised_when_spent(loop: cst.CSTNode, sample: CallSite) -> Union[None, bool,
     return True
 
 
-_POPS = frozenset({"pop", "popleft"})
-_TAKES = frozenset({"get", "get_nowait"}) | _POPS
-_PUTS_BACK = frozenset({"put", "put_nowait", "append", "appendleft", "insert"})
-_REFILLS = _PUTS_BACK | {"extend"}
-
-
-def _works_off_items(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: List[CallSite]) -> bool:
-    """Each pass takes an item off a collection and nothing puts one back on it: ``await
-    queue.get()``, ``queue.get_nowait()``, ``pending.pop(0)``, ``pending.remove(info)`` (a
-    worker: what fails is logged and dropped, the next pass works on the next item)."""
-    inside = {id(node) for stmt in body for node in iter_nodes(stmt)}
-    taken: Set[str] = set()
-    refilled: Set[str] = set()
-    for site in calls:
-        func = site.node.func
-        if id(site.node) not in inside or not isinstance(func, cst.Attribute):
-            continue
-        owner, method = dotted_name(func.value), func.attr.value
-        name = rec.name(site) or ""
-        positional = [a for a in site.node.args if a.keyword is None]
-        queue = name.split(".")[-2:-1] and name.split(".")[-2].endswith("Queue")
-        if owner is None or (name and not name.startswith("builtins.") and not queue):
-            continue  # (``os.remove(path)``, ``kwargs.pop("timeout")`` of a library's mapping)
-        if method in _PUTS_BACK or method == "extend":
-            refilled.add(owner)
-        elif (method in ("get", "get_nowait") and not positional) or (method == "remove" and len(positional) == 1) or (
-            method in _POPS and (not positional or number_of(positional[0].value) is not None)
-        ):
-            taken.add(owner)
-    return bool(taken - refilled)
 
 
 def requeued_item(body: Sequence[cst.BaseStatement]) -> Optional[Tuple[cst.Call, Tuple[cst.BaseExpression, ...]]]:
@@ -603,7 +575,7 @@ def requeued_item(body: Sequence[cst.BaseStatement]) -> Optional[Tuple[cst.Call,
             if isinstance(value, cst.Await):
                 value = value.expression
             if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-                    and value.func.attr.value in _TAKES):
+                    and value.func.attr.value in TAKES):
                 source = dotted_name(value.func.value)
                 if source:
                     taken[node.targets[0].target.value] = source
@@ -614,7 +586,7 @@ def requeued_item(body: Sequence[cst.BaseStatement]) -> Optional[Tuple[cst.Call,
             continue
         for call, guards in _calls_with_guards(block(handler.body), ()):
             func = call.func
-            if (isinstance(func, cst.Attribute) and func.attr.value in _PUTS_BACK and call.args
+            if (isinstance(func, cst.Attribute) and func.attr.value in PUTS_BACK and call.args
                     and isinstance(call.args[-1].value, cst.Name)
                     and taken.get(call.args[-1].value.value) == dotted_name(func.value)):
                 return call, guards
@@ -1545,7 +1517,7 @@ def _refused_by_message(handler: cst.ExceptHandler) -> bool:
 
 
 # Methods that change the collection they are called on (``queue.insert(0, item)``).
-_MUTATORS = _REFILLS | _POPS | {"add", "update", "remove", "discard", "setdefault", "clear"}
+_MUTATORS = REFILLS | POPS | {"add", "update", "remove", "discard", "setdefault", "clear"}
 
 
 def _kept_by_chains(body: Sequence[cst.BaseStatement]) -> Optional[Set[int]]:

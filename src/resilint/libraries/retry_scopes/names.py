@@ -160,3 +160,8 @@ USER_INPUT = frozenset({
     "aioconsole.ainput",
 })
 USER_INPUT_WORD = re.compile(r"prompt|^ask$|^ask_|^(raw_|get_|read_|user_|a)?input$", re.I)
+# What takes an item off a queue or a list, and what puts one (back) on it.
+POPS = frozenset({"pop", "popleft"})
+TAKES = frozenset({"get", "get_nowait"}) | POPS
+PUTS_BACK = frozenset({"put", "put_nowait", "append", "appendleft", "insert"})
+REFILLS = PUTS_BACK | {"extend"}

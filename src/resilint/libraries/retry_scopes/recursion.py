@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from resilint.libraries.retry_scopes.conditions import refused_request, status_polarity, unset_flag, without_attempt_limits
-from resilint.libraries.retry_scopes.delays import delay_kind, described, growth_words
+from resilint.libraries.retry_scopes.delays import delay_kind, described
 from resilint.libraries.retry_scopes.loop_limits import helper_reads_bound
 from resilint.libraries.retry_scopes.loops import calls_out, handler_kind, is_failure, local_state, sleeps_of_helper
 from resilint.libraries.retry_scopes.model import (

@@ -124,7 +124,10 @@ class RetriedNonIdempotentCall(ProjectRule):
     a client like one of the file. A POST in a branch no caller in the project takes is not
     reported: `def send_query(q, method="GET"): if method == "GET": ... else: post(...)` when
     every call of `send_query` leaves `method` at `"GET"` (also when the test reads it in one
-    case: `method.lower() == "post"`, or after `method = method.lower()`), also when its headers come from its
+    case: `method.lower() == "post"`, or after `method = method.lower()`); nor one behind an
+    optional collaborator the object was made without (`RESTAssistant(session)` leaving
+    `auth=None`, whose `_authenticate` runs `if self._auth is not None: await
+    self._auth.rest_authenticate(request)`, a login POST of one `AuthBase` subclass), also when its headers come from its
     callers' `**kwargs` and the finding would go to them (a function nothing in the project
     calls may be called from outside, and is judged as written); nor one that a retry by
     recursion does not send again, its call of itself leaving the flag of that branch unset
