@@ -33,7 +33,7 @@ from resilint.libraries.retry_scopes.model import (
 )
 from resilint.libraries.retry_scopes.parameter_facts import decide, decide_give_up
 from resilint.libraries.retry_scopes.names import (
-    NOT_FAILURES, PAUSE_WORD, POPS, PUTS_BACK, REFILLS, SLEEPS, STREAM_CONSUMERS, STREAM_OPENERS, TAKES,
+    CLIENT_BUILDERS, NOT_FAILURES, PAUSE_WORD, POPS, PUTS_BACK, REFILLS, SLEEPS, STREAM_CONSUMERS, STREAM_OPENERS, TAKES,
 )
 from resilint.libraries.retry_scopes.statements import (
     assigned_names,
@@ -1377,7 +1377,8 @@ def local_state(
     # what works out its length (``asyncio.sleep(get_delay())``)
     pauses = {id(n) for call in outside if rec.name(call) in SLEEPS for n in iter_nodes(call.node)}
     return bool(outside) and all(
-        local_call(rec, call) or id(call.node) in pauses or _never_raises(rec, call) for call in outside
+        local_call(rec, call) or id(call.node) in pauses or _never_raises(rec, call) or rec.name(call) in CLIENT_BUILDERS
+        for call in outside
     )
 
 
@@ -1417,23 +1418,44 @@ def _reads_answer_of(call: CallSite, probes: Set[int]) -> bool:
 def _never_raises(rec: Recogniser, call: CallSite) -> bool:
     """A function of the file that lets no exception out: after statements that call nothing,
     one ``try`` whose ``finally`` returns (which discards any exception), or one of whose
-    handlers catches everything and raises nothing. A retry around it never sees a failure."""
+    handlers catches everything and raises nothing; also that ``try`` as the whole body of a
+    last ``while True:`` whose other handlers raise only what is no failure (``except
+    asyncio.CancelledError: raise``). A retry around it never sees a failure."""
     called = called_definition(rec, call)
     node = called.node if isinstance(called, FunctionInfo) else None
     if not isinstance(node, cst.FunctionDef):
         return False
     statements = list(node.body.body) if isinstance(node.body, cst.IndentedBlock) else []
+    looped = bool(statements) and isinstance(statements[-1], cst.While) and is_true(statements[-1].test)
+    if looped:
+        inner = block(statements[-1].body)  # type: ignore[attr-defined]
+        statements = statements[:-1] + (list(inner) if len(inner) == 1 else [statements[-1]])
     if not statements or not isinstance(statements[-1], cst.Try):
         return False
     if any(isinstance(part, cst.Call) for statement in statements[:-1] for part in iter_nodes(statement)):
         return False
     last = statements[-1]
+    if looped and not all(
+        raises_nothing(handler) or _catches_only(rec, handler, called.scope, NOT_FAILURES)  # type: ignore[union-attr]
+        for handler in last.handlers
+    ):
+        return False
     if last.finalbody is not None and any(isinstance(part, cst.Return) for part in walk_statements(block(last.finalbody.body))):
         return True
     return any(
         catches_all(rec.model, handler, called.scope, 1 << 62) and raises_nothing(handler)  # type: ignore[union-attr]
         for handler in last.handlers
     ) and last.orelse is None and last.finalbody is None
+
+
+def _catches_only(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope, names: AbstractSet[str]) -> bool:
+    """Whether the handler names classes and each is one of ``names``."""
+    types = handler.type
+    if types is None:
+        return False
+    caught = [rec.expr_name(e.value if isinstance(e, cst.Element) else e, scope, 1 << 62)
+              for e in (types.elements if isinstance(types, cst.Tuple) else [types])]
+    return all(name in names for name in caught)
 
 
 def _moves_on(

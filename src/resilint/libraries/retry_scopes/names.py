@@ -165,3 +165,7 @@ POPS = frozenset({"pop", "popleft"})
 TAKES = frozenset({"get", "get_nowait"}) | POPS
 PUTS_BACK = frozenset({"put", "put_nowait", "append", "appendleft", "insert"})
 REFILLS = PUTS_BACK | {"extend"}
+# Clients built for later requests, which send nothing when made.
+CLIENT_BUILDERS = frozenset({
+    "aiohttp.ClientSession", "httpx.Client", "httpx.AsyncClient", "requests.Session", "requests.session",
+})

@@ -229,7 +229,10 @@ class BackoffWithoutJitter(ProjectRule):
     started, `uvicorn.Server(...)` or a program run with `subprocess.Popen`, listens) or catch only an answer that refuses the input (an `IntegrityError`,
     a `ValidationError`: the next pass sends another input), nor loops whose only call is a
     function of the file that lets no exception out (one whose `finally` returns, or whose
-    handler catches everything and raises nothing): nothing fails there to be retried. Hand-written retry loops are
+    handler catches everything and raises nothing, also as the whole body of a `while True:`
+    that re-raises only a cancellation, `except asyncio.CancelledError: raise`; a client made
+    for it, `async with aiohttp.ClientSession() as session:`, sends nothing): nothing fails
+    there to be retried. Hand-written retry loops are
     recognised with statements before the `try` (a log line, a metrics call), a read loop
     inside it, a `continue` after the sleep in the handler, and a success flag in the
     condition (`while count < max_count and not succeeded`).

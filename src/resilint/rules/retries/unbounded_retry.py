@@ -245,6 +245,40 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a consumer restarted around a method that lets no failure out: it logs and returns,
+        # and re-raises only a cancellation (hummingbot's log server client)
+        """
+        import asyncio
+        import logging
+        import random
+        import aiohttp
+
+        class LogServerClient:
+            def __init__(self):
+                self.queue = asyncio.Queue()
+
+            async def consume_queue(self, session):
+                while True:
+                    try:
+                        item = await self.queue.get()
+                        await session.post(item["url"], json=item, timeout=aiohttp.ClientTimeout(total=10))
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        logging.warning("could not send logs")
+                        return
+
+            async def request_loop(self):
+                while True:
+                    try:
+                        async with aiohttp.ClientSession() as session:
+                            await self.consume_queue(session)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        logging.warning("logging task failed")
+                        await asyncio.sleep(random.uniform(0, 5))
+        """,
         # a worker relaying what it takes off a queue: a failed item is logged and dropped
         # (chia's address relay)
         """
