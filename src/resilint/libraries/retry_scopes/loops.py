@@ -181,6 +181,26 @@ def _takes_next(body: Sequence[cst.BaseStatement]) -> bool:
     return False
 
 
+def _skips_tried(body: Sequence[cst.BaseStatement]) -> bool:
+    """The loop keeps the items it tried (``tried_urls.add(url)``) and leaves when the next one
+    was tried already (``if url is None or url in tried_urls: break``): each pass another node."""
+    added = {
+        (dotted_name(node.func.value), node.args[0].value.value) for stmt in body for node in iter_nodes(stmt)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "add"
+        and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)
+    }
+    for stmt in body:
+        if not isinstance(stmt, cst.If) or not leaves(block(stmt.body)):
+            continue
+        for node in expression_nodes(stmt.test):
+            if isinstance(node, cst.Comparison) and isinstance(node.left, cst.Name) and any(
+                isinstance(target.operator, cst.In) and (dotted_name(target.comparator), node.left.value) in added
+                for target in node.comparisons
+            ):
+                return True
+    return False
+
+
 def _pops_next(loop: cst.While, body: Sequence[cst.BaseStatement]) -> bool:
     """``while urls:`` (or ``while len(self.candidates) > 0``) that takes ``urls.pop(0)`` each
     pass and puts nothing back: each pass tries the next item, until none is left."""
@@ -235,7 +255,7 @@ def _handwritten(
         helpers += [(c, inner) for inner in inner_sleeps or ()]
     if not counted and not sleeps and not helpers and not drawn:
         return None  # a failover loop: next host, no pause
-    if not sleeps and isinstance(loop, cst.While) and (_takes_next(body) or _pops_next(loop, body)):
+    if not sleeps and isinstance(loop, cst.While) and (_takes_next(body) or _pops_next(loop, body) or _skips_tried(body)):
         return None  # ``url = next(mirrors, None)`` on failure: the next mirror, until none is left
     if isinstance(loop, cst.While) and isinstance(loop.test, cst.NamedExpr) and isinstance(
         loop.test.value, (cst.Call, cst.Await)

@@ -116,6 +116,24 @@ class RetryOnAnyError(Rule):
     default = False
     triggers = LIBRARY_TRIGGERS + ("except",)
     VALID = [
+        # a failover over nodes: each pass takes one it has not tried, with no pause, and
+        # stops once all were tried (hummingbot's XRPL order book source)
+        """
+        import asyncio
+
+        async def subscribe(pool, next_url):
+            tried = set()
+            while len(tried) < len(pool.urls):
+                url = next_url()
+                if url is None or url in tried:
+                    break
+                tried.add(url)
+                try:
+                    return await asyncio.wait_for(pool.open(url), timeout=10)
+                except Exception:
+                    pool.mark_bad(url)
+            return None
+        """,
         # a failure moves on to the next host at once: failover (bazarr's BSPlayer sub-domains)
         """
         import random

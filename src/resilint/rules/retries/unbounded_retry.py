@@ -166,7 +166,8 @@ class UnboundedRetry(Rule):
     also handed on from the caller's own parameter); and so does any function given a question first (a literal text ending
     in `?`: `something("What server would you like to connect to?")`). Nor is a failover that moves to the next mirror on each failure
     (`if url := next(urls, None): continue`) and stops when none is left, or takes the next item off the list it
-    loops on (`while urls: url = urls.pop(0)`) and puts nothing back, or whose handler moves
+    loops on (`while urls: url = urls.pop(0)`) and puts nothing back, or keeps the ones it
+    tried and stops at one tried already (`tried.add(url)`, `if url in tried: break`), or whose handler moves
     the cursor on (`while i < len(rows): row = rows[i]` … `except: i += 1; continue`) or
     derives anew, from its old value, what the call is passed (`modname, name =
     modname.rsplit(".", 1)` after `import_module(modname)` failed; not `client = None` to
