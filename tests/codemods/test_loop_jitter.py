@@ -245,7 +245,7 @@ def test_a_sleep_the_rule_does_not_flag_is_not_touched():
     assert code == dedent(source)
 
 
-def test_runtime_full_jitter_wraps_the_reported_sleep_only_and_avoids_a_shadowing_name():
+def test_runtime_full_jitter_wraps_each_reported_sleep_and_avoids_a_shadowing_name():
     code, _ = rewrite(LoopFullJitter, """
         import time, requests
         RETRY_DELAY = 2
@@ -262,9 +262,10 @@ def test_runtime_full_jitter_wraps_the_reported_sleep_only_and_avoids_a_shadowin
                     RETRY_DELAY,
                 )
         """, fix_target="runtime")
-    # a parameter called full_jitter: the runtime's is imported under another name
+    # a parameter called full_jitter: the runtime's is imported under another name; the 503
+    # branch goes round before the other pause, so each is a failure path's wait, both reported
     assert "from resilint.runtime import full_jitter as runtime_full_jitter" in code
-    assert code.count("runtime_full_jitter(RETRY_DELAY)") == 1
+    assert code.count("runtime_full_jitter(RETRY_DELAY)") == 2
     assert remaining(code, "RES202") == []
 
 

@@ -55,20 +55,25 @@ class LoopJitter(ResilintCodemod):
 
 
 def reported_sleeps(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[Tuple[cst.Call, cst.BaseExpression, cst.CSTNode]]:
-    """(the sleep call, its delay, the loop) of each hand-written retry loop whose RES202 finding
-    the codemod fixes: only the sleep the finding points at (one jittered sleep makes the loop
-    jittered; the loop's other sleeps were never reported), with a constant or exponential delay."""
+    """(the sleep call, its delay, the loop) of each hand-written retry loop whose RES202 findings
+    the codemod fixes: only the sleeps the findings point at (the loop's pause, and that of each
+    failure path of its own; the loop's other sleeps were never reported), with a constant or
+    exponential delay."""
     recogniser = Recogniser(model)
     for scope in retry_scopes(model).scopes:
         policy = scope.policy
         if policy.library != "loop" or policy.wait.kind not in (WAIT_FIXED, WAIT_EXPONENTIAL):
             continue
-        if policy.wait.node is None or not codemod.is_target(policy.wait.node):
+        reported = {
+            id(pause.node) for pause in (policy.wait, *policy.more_waits)
+            if pause.node is not None and codemod.is_target(pause.node)
+        }
+        if not reported:
             continue
         loop = policy.node
         recogniser.growing = growing_names(block(loop.body))  # type: ignore[attr-defined]
         for call in calls_within(model, scope):
-            if call.node is not policy.wait.node or normalise(model.call_name(call)) not in SLEEPS:
+            if id(call.node) not in reported or normalise(model.call_name(call)) not in SLEEPS:
                 continue
             argument = call_argument(call.node, "seconds", 0) or call_argument(call.node, "delay", 0)
             if argument is None:

@@ -135,10 +135,25 @@ def _exclusive(one: CallSite, other: CallSite) -> bool:
     # a handler's pause followed by ``continue``, and one after its ``try``: a pass that takes
     # the handler goes round before it gets there
     first, later = (one, other) if one.order < other.order else (other, one)
-    return any(
+    if any(
         isinstance(statement, (cst.Try, cst.TryStar)) and not any(node is statement for node in later.stack)
         and any(isinstance(node, cst.ExceptHandler) for node in first.stack[index:]) and _leaves_after(first)
         for index, statement in enumerate(first.stack)
+    ):
+        return True
+    # ``if busy: sleep(a); continue`` then ``if transient: sleep(b); continue``: a pass that
+    # pauses on the first goes round the loop both are in before it gets to the second
+    loops = [[node for node in call.stack if isinstance(node, (cst.For, cst.While))] for call in (first, later)]
+    return (bool(loops[0]) and bool(loops[1]) and loops[0][-1] is loops[1][-1] and _leaves_after(first)
+            and not _in_handler_of(later, first))
+
+
+def _in_handler_of(call: CallSite, tried: CallSite) -> bool:
+    """Whether ``call`` is in a handler of a ``try`` whose body holds ``tried``."""
+    return any(
+        isinstance(node, (cst.Try, cst.TryStar)) and any(inner is node for inner in tried.stack)
+        and any(isinstance(later, cst.ExceptHandler) for later in call.stack[index:])
+        for index, node in enumerate(call.stack)
     )
 
 

@@ -2636,6 +2636,37 @@ class BackoffWithoutJitter(ProjectRule):
             message="`time.sleep(2)` waits a constant interval",
         ),
         Invalid(
+            # two answers that each pause and go round: a pass that pauses on the first goes
+            # round before the second, so each is a failure path's wait (hummingbot's XRPL
+            # transaction pool)
+            """
+            import asyncio
+
+            async def submit(client, blob, retries=5):
+                attempt = 0
+                while attempt < retries:
+                    try:
+                        result = await client.submit(blob)
+                        if result == "tesSUCCESS":
+                            return result
+                        if result in ("tefPAST_SEQ", "terPRE_SEQ"):
+                            attempt += 1
+                            await asyncio.sleep(5)
+                            continue
+                        if result == "telCAN_NOT_QUEUE":
+                            attempt += 1
+                            await asyncio.sleep(7)
+                            continue
+                        return result
+                    except ConnectionError:
+                        attempt += 1
+                        await asyncio.sleep(3)
+            """,
+            line=16,
+            message="`asyncio.sleep(7)` waits a constant interval",
+            count=3,
+        ),
+        Invalid(
             # a retry by recursion whose helper squares the count: the words say how it grows
             # (freqtrade's ``retrier``)
             """
