@@ -886,20 +886,24 @@ def _reads_a_stream_in(rec: Recogniser, stmts: Sequence[cst.BaseStatement], call
 
 def _reads_opened_stream(rec: Recogniser, stmts: Sequence[cst.BaseStatement], by_node: Dict[int, CallSite]) -> bool:
     """``ws = create_connection(url)`` then ``while True: ws.recv()``: a connection opened
-    without ``with`` and read in a loop that follows it in the block."""
+    without ``with`` (also into an attribute, ``self.websocket = await session.ws_connect(url)``)
+    and read in a loop that follows it in the block, or in a method of the file called after it."""
     opened: Set[str] = set()
     for stmt in stmts:
         if isinstance(stmt, (cst.For, cst.While)) and opened and any(
-            isinstance(node, cst.Name) and node.value in opened for node in iter_nodes(stmt)
+            isinstance(node, (cst.Name, cst.Attribute)) and dotted_name(node) in opened for node in iter_nodes(stmt)
         ):
             return True
+        if opened and _reads_in_method(rec, [stmt], by_node):
+            return True  # ``await self.connection(self.websocket)``, which reads it in a loop
         for small in small_statements(stmt):
-            if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+            if not isinstance(small, cst.Assign) or len(small.targets) != 1:
                 continue
+            target = dotted_name(small.targets[0].target)
             value = small.value.expression if isinstance(small.value, cst.Await) else small.value
             site = by_node.get(id(value))
-            if site is not None and rec.name(site) in STREAM_OPENERS:
-                opened.add(small.targets[0].target.value)
+            if target is not None and site is not None and rec.name(site) in STREAM_OPENERS:
+                opened.add(target)
     return False
 
 

@@ -94,7 +94,9 @@ class BackoffWithoutJitter(ProjectRule):
       nested in another, read in a method of the file, or in a method the loop calls (`while
       self.live: try: await self.connect()`, `connect` opening `session.ws_connect(url)` and
       awaiting `self.read_messages()`, which iterates it), on a websocket opened without `with`
-      (`ws = create_connection(url)`, then `while True: ws.recv()`), and on one a handler opens
+      (`ws = create_connection(url)`, then `while True: ws.recv()`; also kept in an attribute,
+      `self.websocket = await session.ws_connect(url)`, and read by a method of the file called
+      after it, `await self.connection(self.websocket)`), and on one a handler opens
       again (`except WebSocketConnectionClosedException: time.sleep(5); ws = create_connection(url)`,
       the loop then reading it as before), also when the read is in a `with` of the project's
       nested in the connection's (`async with create_channel(ws) as channel:`) or in a
@@ -2740,6 +2742,39 @@ class BackoffWithoutJitter(ProjectRule):
             """,
             line=31,
             message="`asyncio.sleep(self.sleep_time)` waits a constant interval",
+        ),
+        Invalid(
+            # a websocket kept in an attribute and read by a method of the class, connected
+            # again two seconds after it closes or fails (chia's RPC server to its daemon)
+            """
+            import asyncio
+            import logging
+            from aiohttp import ClientConnectorError, ClientSession, WSMsgType
+
+            class RpcServer:
+                def __init__(self):
+                    self.shut_down = False
+                    self.websocket = None
+
+                async def connection(self, ws):
+                    while True:
+                        msg = await ws.receive()
+                        if msg.type != WSMsgType.TEXT:
+                            break
+                        logging.info(msg.data)
+
+                async def connect_to_daemon(self, url, timeout):
+                    while not self.shut_down:
+                        try:
+                            session = ClientSession(timeout=timeout)
+                            self.websocket = await session.ws_connect(url)
+                            await self.connection(self.websocket)
+                        except ClientConnectorError:
+                            logging.warning("cannot connect to the daemon")
+                        await asyncio.sleep(2)
+            """,
+            line=25,
+            message="`asyncio.sleep(2)` waits a constant interval",
         ),
         Invalid(
             # websocket-client's connection opened without ``with`` and read until it closes
