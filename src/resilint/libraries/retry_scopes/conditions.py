@@ -191,10 +191,11 @@ def _success_range(test: cst.Comparison) -> bool:
 
 
 # Statuses with which a server says it did not act on the request: 401 and 407 (it was not
-# authenticated: sent again with a fresh token), 408 (it did not receive it in time), 425 (too
-# early to risk a replay), 429 (too many requests), and 418, which Binance and others answer
-# to a client banned for sending too many.
-REFUSAL_STATUSES = frozenset({401, 407, 408, 418, 425, 429})
+# authenticated: sent again with a fresh token), 403 (it refuses to fulfil it; exchanges answer
+# it to a client over its rate limit), 408 (it did not receive it in time), 425 (too early to
+# risk a replay), 429 (too many requests), and 418, which Binance and others answer to a client
+# banned for sending too many.
+REFUSAL_STATUSES = frozenset({401, 403, 407, 408, 418, 425, 429})
 
 
 def status_membership(test: cst.BaseExpression) -> Optional[Tuple[List[int], bool]]:

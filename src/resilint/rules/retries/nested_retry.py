@@ -151,7 +151,7 @@ class NestedRetry(ProjectRule):
     around such a poll multiplies the layers inside the poll instead) around
     transport retries; an inner hand-written loop that retries statuses only (429) inside an
     outer layer that retries exceptions; an outer hand-written loop that goes round only when
-    the server refused the request (408, 418, 425, 429) around a urllib3 `Retry` that never
+    the server refused the request (403, 408, 418, 425, 429) around a urllib3 `Retry` that never
     retries those (`respect_retry_after_header=False`, none of them in `status_forcelist`), or
     around a loop whose first status test hands such an answer back at once (`if code < 500 and
     fatal is None: return response`), read with what the call on the way passes
@@ -576,7 +576,39 @@ class NestedRetry(ProjectRule):
                         continue
                     raise RuntimeError("rate limited")
                 return response.json()
+        """,        # the loop goes round on a 403 or a 429 only (KuCoin's rate limit), which this urllib3
+        # Retry never retries: what it gives up on leaves the loop (rotki's KuCoin client)
+        """
+        import random
+        import time
+        from http import HTTPStatus
+        import requests
+        from requests.adapters import HTTPAdapter
+        from urllib3.util.retry import Retry
+
+        session = requests.Session()
+        session.mount("https://", HTTPAdapter(max_retries=Retry(
+            total=None, connect=3, read=2, status=1, status_forcelist=[502, 503, 504],
+            respect_retry_after_header=False, raise_on_status=False,
+        )))
+
+        def api_query(url):
+            retries_left = 2
+            while retries_left >= 0:
+                try:
+                    response = session.get(url, timeout=(5, 30))
+                except requests.RequestException as e:
+                    raise RuntimeError(f"connection error: {e}") from e
+                if response.status_code in (HTTPStatus.FORBIDDEN, HTTPStatus.TOO_MANY_REQUESTS):
+                    if retries_left == 0:
+                        return response
+                    retries_left -= 1
+                    time.sleep(1 + random.uniform(0, 1))
+                    continue
+                break
+            return response
         """,
+
         # a page that fails is skipped: the next pass asks for the next page
         """
         import random, time, requests

@@ -170,7 +170,7 @@ class RetriedNonIdempotentCall(ProjectRule):
     reading `session.ws_connect(url)` to its end): the reconnect opens the stream again, and
     what a message made the code send is not sent again. Nor is a POST sent again only after
     the server refused it without acting: a loop (or a function that calls itself again) that
-    goes round only on a 429 (or 408, 425, 418) status, also read off the error it catches
+    goes round only on a 429 (or 403, 408, 425, 418) status, also read off the error it catches
     (`except ApiError as e: if e.error_code == 429: sleep(...) else: raise`), or on a 401 (or
     407) after logging in again, or a loop without a `try` whose exits leave it on every status but some 4xx ones
     (`if r.status_code in (200, 204): return`; `if r.status_code != 400 or late: raise`, or a
