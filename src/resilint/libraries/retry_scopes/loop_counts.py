@@ -250,7 +250,10 @@ def _start(rec: "Recogniser", name: str, scope: Scope) -> Optional[float]:
     ]
     if len(bindings) != 1:
         return None
-    return _binding_number(bindings[0], name)
+    found = _binding_number(bindings[0], name)
+    if found is None and isinstance(bindings[0].expr, (cst.Name, cst.Attribute)) and bindings[0].imported is None:
+        return _number(rec, bindings[0].expr, bindings[0].scope, bindings[0].order, 1)  # ``retries_left = RETRY_TIMES``
+    return found
 
 
 def _step_value(expr: Optional[cst.BaseExpression], name: str) -> Optional[cst.BaseExpression]:
@@ -261,17 +264,18 @@ def _step_value(expr: Optional[cst.BaseExpression], name: str) -> Optional[cst.B
     return None
 
 
-def _number(rec: "Recogniser", expr: cst.BaseExpression, scope: Scope, order: int) -> Optional[float]:
+def _number(rec: "Recogniser", expr: cst.BaseExpression, scope: Scope, order: int, depth: int = 0) -> Optional[float]:
     """A number written there, a name bound to one where the loop starts (a parameter by its
-    default, a module constant), a class constant read off the object (``self.ATTEMPTS``), or
-    a sum or difference of those."""
+    default, a module constant, also through another name: ``retries_left =
+    API_REQUEST_RETRY_TIMES``), a class constant read off the object (``self.ATTEMPTS``), or a
+    sum or difference of those."""
     number = number_of(expr)
     if number is not None:
         return number
     if isinstance(expr, cst.Attribute):
         return number_of(rec.follow(expr, scope, order))
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
-        left, right = _number(rec, expr.left, scope, order), _number(rec, expr.right, scope, order)
+        left, right = _number(rec, expr.left, scope, order, depth), _number(rec, expr.right, scope, order, depth)
         if left is None or right is None:
             return None
         return left + right if isinstance(expr.operator, cst.Add) else left - right
@@ -280,7 +284,11 @@ def _number(rec: "Recogniser", expr: cst.BaseExpression, scope: Scope, order: in
     bindings = rec.model.reaching(expr.value, scope, order)
     if len(bindings) != 1:
         return None
-    return _binding_number(bindings[0], expr.value)
+    binding = bindings[0]
+    found = _binding_number(binding, expr.value)
+    if found is None and depth < 4 and isinstance(binding.expr, (cst.Name, cst.Attribute)) and binding.imported is None:
+        return _number(rec, binding.expr, binding.scope, binding.order, depth + 1)
+    return found
 
 
 def _binding_number(binding: Binding, name: str) -> Optional[float]:

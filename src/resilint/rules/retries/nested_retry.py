@@ -1583,6 +1583,31 @@ class NestedRetry(ProjectRule):
             message="a hand-written retry loop with no attempt limit (example.py:14) x a hand-written retry loop 5 attempts (example.py:5)",
         ),
         Invalid(
+            # a count-down loop started from a module constant: its attempts are read
+            # through the local name (rotki's OpenSea client)
+            """
+            import time
+            import requests
+            from requests.adapters import HTTPAdapter
+            from urllib3.util.retry import Retry
+
+            RETRY_TIMES = 2
+            session = requests.Session()
+            session.mount("https://", HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5)))
+
+            def api_query(url):
+                retries_left = RETRY_TIMES
+                while retries_left >= 0:
+                    try:
+                        return session.get(url, timeout=(5, 30))
+                    except requests.RequestException:
+                        retries_left -= 1
+                        time.sleep(1)
+            """,
+            line=14,
+            message="a hand-written retry loop 3 attempts (example.py:12) x urllib3 Retry total=3 (example.py:8) = up to 12 calls",
+        ),
+        Invalid(
             # a project subclass of the client with no ``__init__``: made with the client's
             # arguments, it retries as the client does (elastalert's ``ElasticSearchClient``)
             """
