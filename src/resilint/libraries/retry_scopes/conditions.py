@@ -280,6 +280,9 @@ def _reads_status_of(node: cst.BaseExpression, attributes: frozenset) -> bool:
 def status_codes(node: cst.BaseExpression) -> List[int]:
     values: List[int] = []
     elements: Iterable[cst.BaseExpression]
+    if isinstance(node, cst.IfExp):  # ``HTTPStatus.OK if last else HTTPStatus.PARTIAL_CONTENT``: either
+        either = (status_codes(node.body), status_codes(node.orelse))
+        return either[0] + either[1] if all(either) else []
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
         elements = [e.value for e in node.elements]
     else:

@@ -1005,6 +1005,28 @@ class RetriedNonIdempotentCall(ProjectRule):
             message="`urllib.request.urlopen` (POST) is retried by a hand-written retry loop without an `Idempotency-Key`",
         ),
         Invalid(
+            # the status a success must have is one of two the loop chooses: any other, 5xx
+            # included, sends the chunk again (rotki's backup upload)
+            """
+            from http import HTTPStatus
+            import requests
+
+            def upload_chunk(session, url, chunk, last):
+                retry_count = 0
+                while True:
+                    response = session.post(url, files={"chunk_data": chunk}, timeout=(3, 25))
+                    expected_status = HTTPStatus.OK if last else HTTPStatus.PARTIAL_CONTENT
+                    if response.status_code != expected_status:
+                        if retry_count < 3:
+                            retry_count += 1
+                            continue
+                        raise RuntimeError(response.text)
+                    break
+            """,
+            line=7,
+            message="is retried by a hand-written retry loop without an `Idempotency-Key`",
+        ),
+        Invalid(
             # the body set on a ``Request`` a method of the class makes, retried by a tenacity
             # ``Retrying`` called with the fetch (luigi's scheduler RPC)
             """
