@@ -86,10 +86,11 @@ class TimeoutEvaluator:
         return self.model.qualified_name(expr, self.scope, self.order)
 
     def follow(self, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-        """A constant's value: the expression assigned to a name bound exactly once in its scope.
+        """A constant's value: the expression assigned to a name bound exactly once in its scope,
+        or, for one assigned more than once, the one assignment that reaches the read.
 
-        A name assigned more than once (``timeout = None`` under an ``if``, a parameter that is
-        reassigned) has no single value without flow analysis, so it is unknown.
+        A name that several assignments may reach (``timeout = None`` under an ``if``, a
+        parameter reassigned under one) has no single value, so it is unknown.
         """
         scope, order, hops = self.scope, self.order, 0
         kept = self._instance_constant(expr) or self._class_constant(expr)
@@ -101,7 +102,12 @@ class TimeoutEvaluator:
             if binding is None or binding.expr is None or hops > 20:
                 return None
             if len(binding.scope.bindings.get(expr.value, ())) != 1:
-                return None
+                # assigned more than once: the one assignment that reaches here, if only one does
+                # (``timeout = ClientTimeout(total=15)`` again before a second use)
+                reaching = self.model.reaching(expr.value, scope, order)
+                if len(reaching) != 1 or reaching[0].expr is None:
+                    return None
+                binding = reaching[0]
             expr, scope, order = binding.expr, binding.scope, binding.order
             hops += 1
         return expr if hops else None

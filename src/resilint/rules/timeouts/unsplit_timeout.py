@@ -19,7 +19,9 @@ class UnsplitTimeout(ProjectRule):
     setting `settings.TIMEOUT`, read as RES102 describes), a number the class body sets once
     and no method sets, read through `self` (`timeout = 30` … `timeout=self.timeout`, as RES105
     reads it), `httpx.Timeout(TIMEOUT)` with no phase set, or
-    `aiohttp.ClientTimeout(total=TIMEOUT)` alone. A value of unknown shape (a parameter, any
+    `aiohttp.ClientTimeout(total=TIMEOUT)` alone; also in a local name, read from the one
+    assignment that reaches the call (`timeout = ClientTimeout(total=15)` written again before a
+    second use counts for each). A value of unknown shape (a parameter, any
     other attribute, a call) is not flagged, since it may already be a split timeout. A value passed
     to a project wrapper that hands its `**kwargs` on to the client (also beside `*args`, for a
     client that takes its timeout only by keyword: `requests.post(url, *args, **kwargs)`) is
@@ -91,6 +93,28 @@ class UnsplitTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # the local assigned again before its second use: each use reads the assignment that
+        # reaches it (chia's public-address lookup and its fallback)
+        Invalid(
+            """
+            from aiohttp import ClientSession, ClientTimeout
+
+            async def peer_ip():
+                try:
+                    timeout = ClientTimeout(total=15)
+                    async with ClientSession(timeout=timeout) as session:
+                        async with session.get("https://ip.example.net/") as resp:
+                            return await resp.text()
+                except Exception:
+                    timeout = ClientTimeout(total=15)
+                    async with ClientSession(timeout=timeout) as session:
+                        async with session.get("https://checkip.example.com/") as resp:
+                            return await resp.text()
+            """,
+            line=6,
+            message="one timeout of 15 s",
+            count=2,
+        ),
         Invalid(
             # a number the class body sets, read through ``self`` (bazarr's Titulky provider)
             """
