@@ -26,6 +26,15 @@ ANSWERED = "answer"
 SUCCEEDED = "success"
 # Classes raised only by code, on purpose, that no client raises: like a project class here.
 _ON_PURPOSE = frozenset({"tenacity.TryAgain"})
+# Errors a client raises only while it opens the connection, before any byte of the request is
+# written: a lost response never raises them.
+_BEFORE_SENDING = frozenset({
+    "aiohttp.ClientConnectorError", "aiohttp.client_exceptions.ClientConnectorError",
+    "aiohttp.ClientConnectorDNSError", "aiohttp.client_exceptions.ClientConnectorDNSError",
+    "httpx.ConnectError", "httpx.ConnectTimeout", "requests.ConnectTimeout", "requests.exceptions.ConnectTimeout",
+    "urllib3.exceptions.NewConnectionError", "urllib3.exceptions.ConnectTimeoutError", "urllib3.exceptions.NameResolutionError",
+    "builtins.ConnectionRefusedError", "socket.gaierror",
+})
 
 Raised = Sequence[Tuple[str, str]]
 
@@ -114,12 +123,13 @@ def repeats_lost_response(
     """Whether a layer that retries the errors ``caught`` sends a request again after its
     response was lost, for a request sent at the end of ``chain`` (what each function raises,
     from the retried one down to the one that sends). A request's own failure is an error of
-    its library, so a layer that catches only project errors repeats it only when a function of
+    its library, so a layer that catches only project errors (or errors raised before anything
+    is sent, ``aiohttp.ClientConnectorError``) repeats it only when a function of
     the chain turns a failure into one of them (in an ``except``), or the sender (or a helper it
     calls on the response) raises one on an answer that is not a refusal (a 502 may come after
     the server acted; a 429 never does).
     ``ancestry``: a project class and those it derives from, None when not all are known."""
-    if not caught or not all(is_project_class(name) or name in _ON_PURPOSE for name in caught):
+    if not caught or not all(is_project_class(name) or name in _ON_PURPOSE or name in _BEFORE_SENDING for name in caught):
         return True
     retried = set(caught)
 

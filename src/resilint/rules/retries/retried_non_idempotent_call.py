@@ -178,7 +178,9 @@ class RetriedNonIdempotentCall(ProjectRule):
     which the server refused it), a project decorator's layer that retries only other errors than those the
     decorated function turns every failure of the call into (`except Exception as e: raise
     ServiceUnavailable(e)` under a layer that retries `RequestException`: its exceptions must
-    be written in the decorator, not passed to it), or a layer that retries only the project's own errors when no code on the way to
+    be written in the decorator, not passed to it), a layer that retries only errors a client
+    raises before it writes anything (`except aiohttp.ClientConnectorError:`,
+    `httpx.ConnectError`, `ConnectionRefusedError`, `socket.gaierror`), or a layer that retries only the project's own errors when no code on the way to
     the POST turns its failure into one of them (`except ClientError: raise TryAgain() from
     exc`, also in the `request` of a `requests.Session` subclass that its `post` runs, and
     through the local the error is kept in, `err = exception(...)` with `exception = exception
@@ -300,6 +302,20 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # goes round only when the connection could not be opened: nothing was sent (chia's
+        # simulator waiting for its node's RPC)
+        """
+        import asyncio
+        import aiohttp
+
+        async def height(session, url):
+            while True:
+                try:
+                    async with session.post(url, json={}, timeout=aiohttp.ClientTimeout(total=10)) as resp:
+                        return await resp.json()
+                except aiohttp.ClientConnectorError:
+                    await asyncio.sleep(0.25)
+        """,
         # a web framework's test client posts to the application under test, not to a dependency
         """
         from sanic_testing.reusable import ReusableClient
