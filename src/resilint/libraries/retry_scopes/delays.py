@@ -349,6 +349,10 @@ def _delay(rec: Recogniser, expr: cst.BaseExpression, scope: Scope, order: int, 
         parts = [_delay(rec, expr.left, scope, order, loop, depth + 1), _delay(rec, expr.right, scope, order, loop, depth + 1)]
         if WAIT_JITTERED in parts:
             return WAIT_JITTERED
+        if isinstance(expr.operator, (cst.Power, cst.LeftShift)) and parts == [WAIT_FIXED, UNKNOWN]:
+            # ``2 ** (attempt - 1)`` with the count read from a mapping of the failed items: a
+            # fixed base raised to a count, whatever the count is
+            return WAIT_EXPONENTIAL
         if UNKNOWN in parts:
             return UNKNOWN
         if _SERVER in parts:

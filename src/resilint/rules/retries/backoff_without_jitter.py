@@ -2669,6 +2669,37 @@ class BackoffWithoutJitter(ProjectRule):
             count=3,
         ),
         Invalid(
+            # a worker that puts a failed item back on its queue after a pause that doubles with
+            # the item's count, kept in a mapping (chia's wallet sync)
+            """
+            import asyncio
+            import logging
+
+            class FullNode:
+                def __init__(self, server):
+                    self.server = server
+                    self.queue = asyncio.Queue()
+
+                async def sync_wallets(self):
+                    attempts = {}
+                    while True:
+                        update = await self.queue.get()
+                        try:
+                            for connection in self.server.get_connections():
+                                await connection.send_message(("coin_state_update", update))
+                        except Exception:
+                            current_attempt = attempts.get(update.key, 0) + 1
+                            if current_attempt < 3:
+                                attempts[update.key] = current_attempt
+                                await asyncio.sleep(0.1 * (2 ** (current_attempt - 1)))
+                                await self.queue.put(update)
+                            else:
+                                logging.error("giving up on %s", update.key)
+            """,
+            line=20,
+            message="grows exponentially",
+        ),
+        Invalid(
             # a retry by recursion whose helper squares the count: the words say how it grows
             # (freqtrade's ``retrier``)
             """
