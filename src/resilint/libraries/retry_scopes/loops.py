@@ -694,7 +694,7 @@ def _succeeds(stmts: Sequence[cst.BaseStatement], flags: Set[str], predicates: A
     for what a test handed in by the caller says (``predicates``, the function's parameters:
     ``if check_fn(): return``, whose answer is not what the loop returns; the callers' check
     may be a poll as well as a retry)."""
-    exits = [(leave, guards) for leave, guards in guarded_exits(stmts, flags=flags) if not _stops_on_request(leave, guards)]
+    exits = [(leave, guards) for leave, guards in guarded_exits(stmts, flags=flags) if not _stops_on_request(leave, guards, stmts)]
     own = _built_here(stmts)
     # the object a polled test reads: another exit that tests its attributes reads its state
     # too (``if cluster.leader.name != leader: return 200`` / ``if not cluster.failover: return 503``)
@@ -716,12 +716,19 @@ _STOP_FLAG = re.compile(r"(shut_?down|stop(ped|ping|_requested)?|clos(ed|ing)|ca
 _RUN_FLAG = re.compile(r"(running|enabled|alive|active)$", re.I)
 
 
-def _stops_on_request(leave: cst.CSTNode, guards: Tuple[cst.BaseExpression, ...]) -> bool:
-    """A way out that only stops the loop when it is asked to (``if self._shut_down: return
-    None``): no answer, and a test of a stop flag alone, so it says nothing of a success."""
+def _stops_on_request(leave: cst.CSTNode, guards: Tuple[cst.BaseExpression, ...], stmts: Sequence[cst.BaseStatement]) -> bool:
+    """A way out that only stops the loop when it is asked to, before the work of the pass
+    (``if self._shut_down: return None`` in the wait that starts it): no answer, a test of a
+    stop flag alone, and calls still to come, so it says nothing of a success. (One after the
+    work, ``if self.should_stop: return`` once a stream of events ended, leaves a pass that
+    worked.)"""
     if isinstance(leave, cst.Return) and leave.value is not None and not is_none(leave.value):
         return False
     if not isinstance(leave, (cst.Return, cst.Break)) or not guards:
+        return False
+    nodes = [node for stmt in stmts for node in iter_nodes(stmt)]
+    position = next((index for index, node in enumerate(nodes) if node is leave), len(nodes))
+    if not any(isinstance(node, cst.Call) for node in nodes[position:]):
         return False
     test = guards[-1]
     flag = _STOP_FLAG

@@ -2700,6 +2700,34 @@ class BackoffWithoutJitter(ProjectRule):
             message="grows exponentially",
         ),
         Invalid(
+            # a stop flag checked once the stream of events ended: the pass worked, and a
+            # failure of the bus goes round after a constant pause (AWX's dispatcher)
+            """
+            import logging
+            import time
+            import psycopg
+            from app.bus import bus_conn
+
+            class Consumer:
+                should_stop = False
+
+                def run(self):
+                    while True:
+                        try:
+                            with bus_conn(new_connection=True) as conn:
+                                conn.listen("tasks")
+                                for event in conn.events(yield_timeouts=True):
+                                    logging.info(event)
+                                if self.should_stop:
+                                    return
+                        except psycopg.OperationalError:
+                            logging.exception("message bus down")
+                            time.sleep(1)
+            """,
+            line=20,
+            message="`time.sleep(1)` waits a constant interval",
+        ),
+        Invalid(
             # a retry by recursion whose helper squares the count: the words say how it grows
             # (freqtrade's ``retrier``)
             """

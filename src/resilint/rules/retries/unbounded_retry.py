@@ -94,8 +94,10 @@ class UnboundedRetry(Rule):
 
     Not retries, so not flagged: a retry decorator written on a function of the file that
     does only local work (a task that only sleeps); a long-running loop whose only ways out
-    are stop flags (`if self._shut_down: return`, `if not self._refreshing_enabled: return`):
-    it never leaves because the work succeeded, it runs until it is stopped; a loop that asks for new input each pass, and sends that
+    are stop flags checked before the work of the pass (`if self._shut_down: return`, `if not
+    self._refreshing_enabled: return`): it never leaves because the work succeeded, it runs
+    until it is stopped (one checked after the work, once a stream of events ended, leaves a
+    pass that worked: a reconnect loop); a loop that asks for new input each pass, and sends that
     (`name = click.prompt(...)` … `create_user(name)` … `except AlreadyExists`) or asks again
     after an answer it could not read (`int(input(...))` … `except ValueError`), a worker that
     takes the next item each pass (`while job := queue.next_job():`, or in its body, `await
