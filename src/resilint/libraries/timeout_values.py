@@ -104,7 +104,7 @@ class TimeoutEvaluator:
             if len(binding.scope.bindings.get(expr.value, ())) != 1:
                 # assigned more than once: the one assignment that reaches here, if only one does
                 # (``timeout = ClientTimeout(total=15)`` again before a second use)
-                reaching = self.model.reaching(expr.value, scope, order)
+                reaching = [b for b in self.model.reaching(expr.value, scope, order) if not _overrides_itself(b, expr.value)]
                 if len(reaching) != 1 or reaching[0].expr is None:
                     return None
                 binding = reaching[0]
@@ -661,3 +661,14 @@ def _guards_at(site: CallSite) -> List[Tuple[cst.BaseExpression, bool]]:
             elif any(inner is site.node for inner in iter_nodes(node.orelse)):
                 found.append((node.test, False))
     return found
+
+
+def _overrides_itself(binding: Binding, name: str) -> bool:
+    """``timeout = net_config.get("rpc_timeout", timeout)``: a setting that replaces the value the
+    name held, which every configuration without the key keeps (judged as that value)."""
+    value = binding.expr
+    if not (isinstance(value, cst.Call) and len(value.args) == 2 and not any(a.star or a.keyword for a in value.args)):
+        return False
+    fallback = value.args[1].value
+    return (isinstance(value.func, cst.Attribute) and value.func.attr.value == "get"
+            and isinstance(fallback, cst.Name) and fallback.value == name)

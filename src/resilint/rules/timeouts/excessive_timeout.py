@@ -32,7 +32,9 @@ class ExcessiveTimeout(ProjectRule):
       `timeout` gets, as `REQUEST_TIMEOUT` is in `float(configured) if configured else
       REQUEST_TIMEOUT` with `configured = config.get("request_timeout")` for every
       configuration without that key, also written as an `if configured:` / `else:` that sets
-      the attribute on each path; or `HTTP_TIMEOUT = 40` in the class
+      the attribute on each path, or a local replaced by the setting when one is given
+      (`timeout = 300`, then `if net_config is not None: timeout = net_config.get("rpc_timeout",
+      timeout)`); or `HTTP_TIMEOUT = 40` in the class
       body (or `timeout = TIMEOUT`, a constant's), which no method sets, read as `self.HTTP_TIMEOUT`, or as `Config.HTTP_TIMEOUT`
       anywhere in the file: the value for that class's
       instances; not a field declared with its type, `timeout: int = 30`, which configuration
@@ -411,6 +413,21 @@ class ExcessiveTimeout(ProjectRule):
         """,
     ]
     INVALID = [
+        # a default a configuration may replace (``net_config.get("rpc_timeout", timeout)``):
+        # every caller without one, or with one without the key, waits 300 s (chia's RPC client)
+        Invalid(
+            """
+            import aiohttp
+
+            async def create(url, net_config):
+                timeout = 300
+                if net_config is not None:
+                    timeout = net_config.get("rpc_timeout", timeout)
+                return aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout))
+            """,
+            line=7,
+            message="may wait 300 s in the total phase",
+        ),
         Invalid(
             # the timeout an FTP connection is opened with (luigi's FTP target)
             """
