@@ -38,9 +38,10 @@ if TYPE_CHECKING:
 
 # The errors a budget raises when it is spent (``BackoffTimeoutExceededError``, tenacity's ``RetryError``).
 _SPENT = re.compile(r"timeout|deadline|exceeded|exhausted|expired|RetryError", re.I)
-# (a rate limit is the server's, not a limit of the loop: ``if self.wait_on_rate_limit:``)
+# (a rate limit is the server's, not a limit of the loop: ``if self.wait_on_rate_limit:``; nor
+# is a switch that starts something by itself: ``if config.mqtt_autostart:``)
 _BOUND_WORDS = re.compile(
-    r"deadline|timeout|elapsed|expir|until|start|attempt|retr(?!yable|iable|y_?after)|tries|tried|count|budget|max_"
+    r"deadline|timeout|elapsed|expir|until|(?<!auto)start|attempt|retr(?!yable|iable|y_?after)|tries|tried|count|budget|max_"
     r"|(?<!rate_)(?<!rate)limit|remaining|time|_left|^n$|^i$", re.I,
 )
 

@@ -1260,8 +1260,9 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
     for node in walk_statements(body):
         if isinstance(node, cst.If) and conditional_exit(node):
             # ``if err not in retryable or attempt == 4: break``: a side of an ``or`` that is no
-            # counter leaves on what was read
-            if any(not mentions_bound(rec, part, counters, None, 0) for part in _alternatives(node.test)):
+            # counter leaves on what was read (not a switch of the configuration, ``if
+            # config.autostart: sleep(...) else: break``, which leaves on every error or none)
+            if not _switch(node.test, name) and any(not mentions_bound(rec, part, counters, None, 0) for part in _alternatives(node.test)):
                 return True
             if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in expression_nodes(node.test)):
                 return True  # ``if attempt and e.code == 517: sleep(1) else: raise``: the error decides
@@ -1278,6 +1279,17 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
         if isinstance(node, cst.For) and any(isinstance(p, cst.Name) and p.value == name for p in expression_nodes(node)):
             return True
     return False
+
+
+def _switch(test: cst.BaseExpression, caught: Optional[str]) -> bool:
+    """A test that reads one setting, neither the error nor anything computed from it
+    (``self.client_config_map.mqtt_bridge.mqtt_autostart``, ``not self.retry_on_error``)."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    root = test
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    return isinstance(test, cst.Attribute) and isinstance(root, cst.Name) and root.value in ("self", "cls") and root.value != caught
 
 
 def _spends_on_other_errors(node: cst.If, name: str, counters: Set[str]) -> bool:

@@ -80,7 +80,8 @@ class UnboundedRetry(Rule):
     classifies the error: its name, the error classes it tests, `Timeout` among them, and the
     status codes it looks up are not limits) retries the
     others forever, a switch that says whether to wait out a rate limit (`if
-    self.wait_on_rate_limit: sleep(...); continue` / `else: raise`) retries forever while it is
+    self.wait_on_rate_limit: sleep(...); continue` / `else: raise`, or `if
+    self.config.mqtt_autostart: sleep(...)` / `else: break`) retries forever while it is
     on, and a counter tested in only some handlers bounds only their failures:
     `except ConnectError: if attempts > 5: raise` beside `except TimeoutError: sleep(1)`
     retries timeouts forever (the message names the handler); nor does a counter in the loop's
@@ -1513,6 +1514,29 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        # the only way out on a failure is a switch of the configuration: while it is on, a
+        # broker that stays down is retried forever (hummingbot's MQTT bridge)
+        Invalid(
+            """
+            import asyncio
+            from app.mqtt import Gateway
+
+            class MQTTCommand:
+                async def start_mqtt(self):
+                    while True:
+                        try:
+                            self._mqtt = Gateway(self)
+                            self._mqtt.start()
+                            break
+                        except Exception:
+                            if self.config.mqtt_bridge.mqtt_autostart:
+                                await asyncio.sleep(10)
+                            else:
+                                break
+            """,
+            line=6,
+            message="`while True` retry loop",
+        ),
         Invalid(
             # ``no_ssl=True`` on the way back in, tested nowhere: once it is True the call
             # repeats itself unchanged (trafilatura's SSL fallback)
