@@ -12,7 +12,7 @@ from resilint.libraries.clients import spec_for
 from resilint.libraries.deadline_scopes import deadline_around
 from resilint.libraries.retry_scopes.conditions import (
     compared_sides, compared_texts, failed_branch, outcome_polarity, polls_state, raised_on_polled_state, refused_request,
-    status_membership, status_polarity, statuses_going_round,
+    status_codes, status_membership, status_polarity, statuses_going_round,
 )
 from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
@@ -491,14 +491,38 @@ def _in_else(guard: cst.If, below: Sequence[cst.CSTNode]) -> bool:
 
 def _failed_status_rounds(rec: Recogniser, body: Sequence[cst.BaseStatement], scope: Scope, order: int) -> Iterator[cst.CSTNode]:
     """The nodes of each branch that a failed status takes and that goes round
-    (``if response.status_code == 429: sleep(2); continue``)."""
+    (``if response.status_code == 429: sleep(2); continue``), and those after a way out taken on
+    a good status."""
+    follow = lambda expr: rec.follow(expr, scope, order)  # noqa: E731
     for node in walk_statements(body):
         if not isinstance(node, cst.If):
             continue
-        failed = failed_branch(node, lambda expr: rec.follow(expr, scope, order))
+        failed = failed_branch(node, follow)
         if has_continue(failed):
             for stmt in failed:
                 yield from iter_nodes(stmt)
+    # what follows a way out on the status of success (``if r.status_code == 200 and "id" in
+    # reply: break``, also nested in another ``if``) runs only when it was not one; not a
+    # particular 2xx that ends the work (``if sent.status_code == 204: break``: the others
+    # succeed too)
+    succeeded = [
+        index for index, stmt in enumerate(body)
+        if any(any(status_polarity(guard, follow) == "good" and _tests_ok(guard, follow) for guard in guards)
+               for _, guards in guarded_exits([stmt]))
+    ]
+    for stmt in body[succeeded[-1] + 1:] if succeeded else ():
+        yield from iter_nodes(stmt)
+
+
+def _tests_ok(test: cst.BaseExpression, follow: Callable[[cst.BaseExpression], cst.BaseExpression]) -> bool:
+    """Whether the test compares a status with 200 (``r.status_code == 200``, ``HTTPStatus.OK``)."""
+    return any(
+        isinstance(node, cst.Comparison) and any(
+            200 in status_codes(follow(target.comparator) if isinstance(target.comparator, (cst.Name, cst.Attribute)) else target.comparator)
+            for target in node.comparisons
+        )
+        for node in expression_nodes(test)
+    )
 
 
 def _straight_round(handler: cst.ExceptHandler) -> bool:

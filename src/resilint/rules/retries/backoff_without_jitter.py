@@ -2728,6 +2728,32 @@ class BackoffWithoutJitter(ProjectRule):
             message="`time.sleep(1)` waits a constant interval",
         ),
         Invalid(
+            # the pause after the answer's checks runs only when no success left the loop: a
+            # failure path of its own beside the handler's (Open Library's cover upload)
+            """
+            from time import sleep
+            import requests
+
+            def add_cover(upload_url, params):
+                reply = None
+                for _ in range(10):
+                    try:
+                        response = requests.post(upload_url, data=params, timeout=(3, 10))
+                    except requests.HTTPError:
+                        sleep(2)
+                        continue
+                    if response.text not in ["", "None"]:
+                        reply = response.json()
+                        if response.status_code == 200 and "id" in reply:
+                            break
+                    sleep(3)
+                return reply
+            """,
+            line=16,
+            message="`time.sleep(3)` waits a constant interval",
+            count=2,
+        ),
+        Invalid(
             # a retry by recursion whose helper squares the count: the words say how it grows
             # (freqtrade's ``retrier``)
             """
