@@ -129,7 +129,8 @@ class BackoffWithoutJitter(ProjectRule):
       that one were not there (a 429 path that waits `Retry-After` beside a 5xx path that waits
       `2 ** attempt`); so is a pause on a branch of its own (`if code == 429: sleep(helper(n))
       else: sleep(n)`, or in an `except` handler of its own, or as the last call of the `try`
-      beside a handler's, or in the `try` followed at once by `continue`), whatever the other
+      beside a handler's, or in the `try` followed at once by `continue`, or after a way out on
+      a 200, `if response.status_code == 200 and "id" in reply: break`), whatever the other
       branch waits,
       and each such path without a random term is a finding of its own (a loop whose three
       handlers each wait `RETRY_DELAY` has three; pauses one after the other on one path are one). A pause taken in slices by a loop of
