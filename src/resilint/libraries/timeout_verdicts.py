@@ -9,7 +9,7 @@ RES104). Each rule reports only the verdicts that carry its own code. What the c
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, Collection, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -674,30 +674,24 @@ def test_server_calls(model: SemanticModel) -> FrozenSet[int]:
     the project pass), each by the call and by its function expression, where a verdict may be
     placed: in test code, the server the test run starts."""
     made = loopback_clients(model)  # ``http = urllib3.PoolManager()`` asked only of this machine
-    return frozenset(
-        node for site in model.calls
-        if id(site.node) in made or _to_test_server(model, site) or _names_no_server(model, site) or _reads_wsdl_here(model, site)
-        for node in (id(site.node), id(site.node.func), *_applied_nodes(model, site))
-    )
+    return frozenset(node for site in model.calls for node in _test_server_nodes(model, site, made))
 
 
-def _to_test_server(model: SemanticModel, site: CallSite) -> bool:
-    """Whether the call goes to this machine or to the application's own route; or the call
-    an applier makes of what it is handed (``executor.submit(session.post, url)``), when the
-    file shows that (the project pass does not judge an applied call: a route another module
-    makes stays reported)."""
-    if sends_to_loopback(site, model) or own_route_url(site, model) is not None:
-        return True
+def _test_server_nodes(model: SemanticModel, site: CallSite, made: AbstractSet[int]) -> Tuple[int, ...]:
+    """Where a verdict on the call is placed (the call, its function; for an applier, the
+    function it is handed: ``_judge_applied``) when it goes to this machine or to the
+    application's own route; () when it does not. For the call an applier makes
+    (``executor.submit(session.post, url)``), only when the file shows that: the project pass
+    does not judge an applied call, so a route another module makes stays reported."""
+    placed = (id(site.node), id(site.node.func))
+    if (id(site.node) in made or sends_to_loopback(site, model) or own_route_url(site, model) is not None
+            or _names_no_server(model, site) or _reads_wsdl_here(model, site)):
+        return placed
     name = model.call_name(site)
     applied = _applied_call(site, name) if _applies(name) else None  # type: ignore[arg-type]
-    return applied is not None and (sends_to_loopback(applied, model) or own_route_url(applied, model) == "")
-
-
-def _applied_nodes(model: SemanticModel, site: CallSite) -> Tuple[int, ...]:
-    """The function an applier is handed, where its verdict is placed (``_judge_applied``)."""
-    name = model.call_name(site)
-    applied = _applied_call(site, name) if _applies(name) else None  # type: ignore[arg-type]
-    return (id(applied.node.func),) if applied is not None else ()
+    if applied is not None and (sends_to_loopback(applied, model) or own_route_url(applied, model) == ""):
+        return (*placed, id(applied.node.func))
+    return ()
 
 
 def _reads_wsdl_here(model: SemanticModel, site: CallSite) -> bool:

@@ -750,16 +750,16 @@ def _stops_on_request(leave: cst.CSTNode, guards: Tuple[cst.BaseExpression, ...]
         return False
     if not isinstance(leave, (cst.Return, cst.Break)) or not guards:
         return False
-    nodes = [node for stmt in stmts for node in iter_nodes(stmt)]
-    position = next((index for index, node in enumerate(nodes) if node is leave), len(nodes))
-    if not any(isinstance(node, cst.Call) for node in nodes[position:]):
-        return False
     test = guards[-1]
     flag = _STOP_FLAG
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test, flag = test.expression, _RUN_FLAG
     name = test.attr.value if isinstance(test, cst.Attribute) else test.value if isinstance(test, cst.Name) else None
-    return name is not None and flag.search(name) is not None
+    if name is None or flag.search(name) is None:
+        return False
+    nodes = [node for stmt in stmts for node in iter_nodes(stmt)]
+    position = next((index for index, node in enumerate(nodes) if node is leave), len(nodes))
+    return any(isinstance(node, cst.Call) for node in nodes[position:])
 
 
 def _parameters(scope: Scope) -> Set[str]:
