@@ -187,7 +187,18 @@ def _under(name: Optional[str], kind: str) -> bool:
 
 def _extends(model: SemanticModel, value: Instance, kind: str) -> bool:
     """Whether ``value`` is an instance of a class of the file that extends the client ``kind``."""
-    return isinstance(value.of, ClassInfo) and bool(value.of.bases) and library_class(model.library_base(value.of)) == kind
+    return isinstance(value.of, ClassInfo) and _client_class(model, value.of) == kind
+
+
+def _client_class(model: SemanticModel, cls: ClassInfo) -> Optional[str]:
+    """The library class a class of the file extends, through its bases here."""
+    return library_class(model.library_base(cls)) if cls.bases else None
+
+
+def _subclass_retries(model: SemanticModel, cls: ClassInfo, kind: str, made: cst.CSTNode) -> Optional[ClientLayer]:
+    """The retries of the client ``kind`` an instance of ``cls`` made at ``made`` is."""
+    configured = subclass_client_call(model, cls, made)
+    return instance_retries(model, kind, configured) if configured is not None else None
 
 
 def _made_by(
@@ -208,8 +219,7 @@ def _made_by(
                 return layer[:4]
             continue
         if _extends(model, value, kind):
-            configured = subclass_client_call(model, value.of, value.site)  # type: ignore[arg-type]
-            layer = instance_retries(model, kind, configured) if configured is not None else None
+            layer = _subclass_retries(model, value.of, kind, value.site)  # type: ignore[arg-type]
             if layer is not None:
                 return layer[:4]
             continue
@@ -356,10 +366,9 @@ def instance_layer(model: SemanticModel, value: Instance) -> Optional[ClientLaye
         return stub_retries(model, kind, site)
     found: Optional[Found] = None
     # a project subclass (``class SupplierSession(requests.Session)``) is its library class here
-    library = library_class(model.library_base(value.of) if isinstance(value.of, ClassInfo) else kind)
+    library = _client_class(model, value.of) if isinstance(value.of, ClassInfo) else library_class(kind)
     if library in CLIENTS and isinstance(value.of, ClassInfo):
-        configured = subclass_client_call(model, value.of, site)
-        return instance_retries(model, library, configured) if configured is not None else None
+        return _subclass_retries(model, value.of, library, site)
     if library == "requests.Session":
         found = _retrying_adapter(model, mounted_on_object(model, value), value.bound)
     elif library in _HTTPX_CLIENTS and isinstance(site, cst.Call):
@@ -374,7 +383,7 @@ def client_class_call(model: SemanticModel, cls: ClassInfo) -> Optional[cst.CSTN
     """For a class of the file that extends a retrying library client and configures it itself,
     the call that does (``super().__init__(...)``): its instances are that client wherever they
     are made."""
-    if not cls.bases or library_class(model.library_base(cls)) not in CLIENTS:
+    if _client_class(model, cls) not in CLIENTS:
         return None
     configured = subclass_client_call(model, cls, cls.node)
     return configured if configured is not cls.node else None
@@ -410,7 +419,7 @@ def subclass_client_call(model: SemanticModel, cls: ClassInfo, made: cst.CSTNode
 def shares_layer_with_attributes(model: SemanticModel, value: Instance) -> bool:
     """The object's attributes are parts of the same client (``client.chat.completions``), so
     a request made through them has the object's retries."""
-    kind = library_class(model.library_base(value.of)) if isinstance(value.of, ClassInfo) and value.of.bases else model.type_name(value)
+    kind = _client_class(model, value.of) if isinstance(value.of, ClassInfo) and value.of.bases else model.type_name(value)
     client = CLIENTS.get(kind or "")
     return client is not None and client.namespaced
 
