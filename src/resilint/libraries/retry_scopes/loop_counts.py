@@ -250,10 +250,7 @@ def _start(rec: "Recogniser", name: str, scope: Scope) -> Optional[float]:
     ]
     if len(bindings) != 1:
         return None
-    found = _binding_number(bindings[0], name)
-    if found is None and isinstance(bindings[0].expr, (cst.Name, cst.Attribute)) and bindings[0].imported is None:
-        return _number(rec, bindings[0].expr, bindings[0].scope, bindings[0].order, 1)  # ``retries_left = RETRY_TIMES``
-    return found
+    return _binding_value(rec, bindings[0], name, 0)
 
 
 def _step_value(expr: Optional[cst.BaseExpression], name: str) -> Optional[cst.BaseExpression]:
@@ -284,8 +281,12 @@ def _number(rec: "Recogniser", expr: cst.BaseExpression, scope: Scope, order: in
     bindings = rec.model.reaching(expr.value, scope, order)
     if len(bindings) != 1:
         return None
-    binding = bindings[0]
-    found = _binding_number(binding, expr.value)
+    return _binding_value(rec, bindings[0], expr.value, depth)
+
+
+def _binding_value(rec: "Recogniser", binding: Binding, name: str, depth: int) -> Optional[float]:
+    """A binding's number, also through the name it is given (``retries_left = RETRY_TIMES``)."""
+    found = _binding_number(binding, name)
     if found is None and depth < 4 and isinstance(binding.expr, (cst.Name, cst.Attribute)) and binding.imported is None:
         return _number(rec, binding.expr, binding.scope, binding.order, depth + 1)
     return found
