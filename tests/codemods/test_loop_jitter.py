@@ -214,6 +214,33 @@ def test_only_the_reported_sleep_is_edited(cli, tmp_path):
         ]
 
 
+def test_each_pause_finding_carries_its_own_edit(cli, tmp_path):
+    """Two pauses of one loop, each a failure path's (the handler's, and the one after a way
+    out on a 200): each finding's fix edits its own sleep, with the import both need."""
+    (tmp_path / "covers.py").write_text(dedent("""
+        from time import sleep
+        import requests
+
+        def add_cover(url, params):
+            for _ in range(10):
+                try:
+                    response = requests.post(url, data=params, timeout=(3, 10))
+                except requests.HTTPError:
+                    sleep(2)
+                    continue
+                if response.status_code == 200 and "id" in response.json():
+                    break
+                sleep(3)
+        """))
+    found = json.loads(cli(["check", "--no-cache", "--select", "RES202", "--format", "json", "."], tmp_path).stdout)["findings"]
+    assert [f["line"] for f in found] == [9, 13]
+    for finding in found:
+        texts = [edit["content"] for edit in finding["fix"]["edits"]]
+        assert any("import random" in text for text in texts), texts
+        pauses = [text for text in texts if "random.uniform" in text]
+        assert pauses == [f" + random.uniform(0, {2 if finding['line'] == 9 else 3})"], texts
+
+
 def test_a_delay_computed_by_a_call_is_left_alone_with_the_reason():
     source = """
         import time, requests

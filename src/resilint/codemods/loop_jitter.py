@@ -80,7 +80,8 @@ def reported_sleeps(codemod: ResilintCodemod, model: SemanticModel) -> Iterator[
                 continue
             kind, _ = delay_kind(recogniser, argument.value, call.scope, call.order, loop, site=call)
             if kind in (WAIT_FIXED, WAIT_EXPONENTIAL):
-                yield call.node, argument.value, loop
+                with codemod.serving(call.node):  # (each pause's edit fixes its own finding)
+                    yield call.node, argument.value, loop
 
 
 def _delay_and_cap(
