@@ -11,6 +11,7 @@ call that made it, so that it follows the object to whatever module uses it).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, List, Optional, Protocol, Set, Tuple
 
 import libcst as cst
@@ -45,6 +46,7 @@ from resilint.lint.canonical import library_class
 from resilint.lint.nodes import call_argument, is_false, is_none, keyword_args, number_of
 from resilint.lint.modules import STANDARD_LIBRARY
 from resilint.lint.semantic import CallSite, ClassInfo, FunctionInfo, Instance, Param, Scope, SemanticModel
+from resilint.lint.summary import Layer
 from resilint.lint.traversal import children, iter_nodes
 
 _HTTPX_CLIENTS = frozenset({"httpx.Client", "httpx.AsyncClient"})
@@ -485,7 +487,7 @@ def gives_up_with(policy: Policy) -> Optional[str]:
     if policy.library == "httpx":
         return " ".join(_HTTPX_CONNECT_FAILURES)  # a transport retries failed connections only
     if policy.library == "urllib3" and not hands_back_last_status(policy.node):
-        return "urllib3.* requests.*"  # ``MaxRetryError``, which a requests adapter wraps (``ConnectionError``)
+        return _URLLIB3_GIVES_UP_WITH
     return None
 
 
@@ -640,6 +642,20 @@ def _not_retried(name: str, packages: Tuple[str, ...]) -> bool:
     return "botocore." in packages and never_retried(name)
 
 
+
+
+_URLLIB3_GIVES_UP_WITH = "urllib3.* requests.*"  # ``MaxRetryError``, which a requests adapter wraps (``ConnectionError``)
+
+
+def for_method(inner: Layer, method: str) -> Layer:
+    """The layer ``inner`` as it retries a request of ``method``: a urllib3 ``Retry`` that does
+    not list POST or PATCH among its methods repeats such a request only when its connection
+    failed, before anything was sent (urllib3 asks ``allowed_methods`` before it retries a read
+    error or a status, never before it retries a connect): it retries no answer and no refusal,
+    and ends in a connection error once spent."""
+    if not (inner.client and inner.library == "urllib3" and inner.guards_non_idempotent and method in ("POST", "PATCH")):
+        return inner
+    return replace(inner, retries_on=ON_SPECIFIC, retries_refusals=False, gives_up_with=_URLLIB3_GIVES_UP_WITH)
 
 
 class LayerFacts(Protocol):

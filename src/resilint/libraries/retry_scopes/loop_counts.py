@@ -108,6 +108,13 @@ def _decision(stmt: cst.If, following: Sequence[cst.BaseStatement]) -> List[Even
     body = block(stmt.body)
     orelse = stmt.orelse
     else_leaves = isinstance(orelse, cst.Else) and leaves(block(orelse.body))
+    if has_continue(body) and leaves(following) and body and isinstance(body[0], cst.If) and leaves(body[1:]):
+        # ``if status != 206: if retries < 3: retries += 1; continue`` then ``raise``: it goes
+        # round when both tests hold
+        inner = _decision(body[0], body[1:])
+        if len(inner) == 1 and inner[0][0] == "stay_if" and not _steps_in(body[1:]):
+            both = cst.BooleanOperation(stmt.test, cst.And(), inner[0][1])  # type: ignore[arg-type]
+            return [("stay_if", both, inner[0][2])]
     if (has_continue(body) and leaves(following)) or (else_leaves and not leaves(body)):
         return [("stay_if", stmt.test, _steps_only(body))]
     if conditional_exit(stmt) and not else_leaves:

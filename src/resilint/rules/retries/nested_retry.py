@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from resilint.libraries.retry_scopes import ON_ANY, ON_FAILED_RESULT, ON_RESULT, ON_SPECIFIC
-from resilint.libraries.self_retrying import GIVES_UP_QUIETLY, not_raised_by, separate_failures
+from resilint.libraries.self_retrying import GIVES_UP_QUIETLY, for_method, not_raised_by, separate_failures
 from resilint.lint.project import LayerRef, ProjectContext, ProjectGraph, Reached
 from resilint.lint.rule import Invalid
 from resilint.lint.summary import CALLED, Call, FunctionSummary, Layer, Place
@@ -158,8 +158,10 @@ class NestedRetry(ProjectRule):
     (`request(url, fatal=None)`, also through `**kwargs` handed on); an outer hand-written
     loop that goes round on an answer's status and catches nothing, around an inner layer that
     ends in an error once spent and never retries a refusal (an httpx transport's failed
-    connects; not a urllib3 `Retry`, which honours a 429's `Retry-After`): what the inner one
-    gave up on leaves the outer loop;
+    connects, or a urllib3 `Retry` around a POST or PATCH its `allowed_methods` leave out,
+    which it repeats only when the connection failed; not a urllib3 `Retry` around a request it
+    may repeat, which honours a 429's `Retry-After`): what the inner one gave up on leaves the
+    outer loop;
     an inner layer whose last failure a function on the way catches by name and only logs
     (`except TemporaryError: logger.exception(...)` around a call of a retried function, when
     the outer layer retries errors; a project class the inner layer retries that nothing on the
@@ -609,6 +611,35 @@ class NestedRetry(ProjectRule):
             return response
         """,
 
+        # a POST is not among the Retry's methods: it repeats the upload only when the connection
+        # failed, which raises out of the loop; the loop goes round on answers the Retry hands
+        # back without retrying them (rotki's backup upload)
+        """
+        import requests
+        from requests.adapters import HTTPAdapter
+        from urllib3.util.retry import Retry
+
+        session = requests.Session()
+        session.mount("https://", HTTPAdapter(max_retries=Retry(
+            total=None, connect=3, read=2, status=1, status_forcelist=[502, 503, 504],
+            raise_on_status=False, allowed_methods={"DELETE", "GET", "HEAD", "OPTIONS", "PUT", "TRACE"},
+        )))
+
+        def upload(url, chunk, key):
+            retry_count = 0
+            while True:
+                try:
+                    response = session.post(url, data=chunk, headers={"Idempotency-Key": key}, timeout=(5, 30))
+                except requests.RequestException as e:
+                    raise RuntimeError(f"could not connect: {e}") from e
+                if response.status_code != 206:
+                    if response.status_code != 413 and retry_count < 3:
+                        retry_count += 1
+                        continue
+                    raise RuntimeError(response.text)
+                return response
+        """,
+
         # a page that fails is skipped: the next pass asks for the next page
         """
         import random, time, requests
@@ -935,6 +966,33 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # a PUT is among the Retry's methods: a 503 is retried by the Retry, then by the loop
+            """
+            import requests
+            from requests.adapters import HTTPAdapter
+            from urllib3.util.retry import Retry
+
+            session = requests.Session()
+            session.mount("https://", HTTPAdapter(max_retries=Retry(
+                total=2, status_forcelist=[502, 503, 504], raise_on_status=False,
+                allowed_methods={"DELETE", "GET", "HEAD", "OPTIONS", "PUT", "TRACE"},
+            )))
+
+            def upload(url, chunk):
+                retry_count = 0
+                while True:
+                    response = session.put(url, data=chunk, timeout=(5, 30))
+                    if response.status_code != 206:
+                        if response.status_code != 413 and retry_count < 3:
+                            retry_count += 1
+                            continue
+                        raise RuntimeError(response.text)
+                    return response
+            """,
+            line=14,
+            message="a hand-written retry loop 4 attempts (example.py:13) x urllib3 Retry total=2 (example.py:6) = up to 12 calls",
+        ),
         Invalid(
             # ``iter(range(5))`` counts as ``range(5)`` does (bazarr's BSPlayer API requests)
             """
@@ -1668,7 +1726,7 @@ class NestedRetry(ProjectRule):
             found = [
                 reached for reached in _reached(graph, outer)
                 if not separate_failures(
-                    _told(graph, outer, reached, first_layers), reached.layer.layer, _converted_on(graph, reached), graph.ancestry,
+                    _told(graph, outer, reached, first_layers), _as_sent(reached), _converted_on(graph, reached), graph.ancestry,
                 )
             ]
             for reached in _one_client_per_call(found):
@@ -1717,6 +1775,18 @@ def _runs_into(
     return layer.key in first_layers[id(function)]
 
 
+def _as_sent(reached: Reached) -> Layer:
+    """The reached layer as it retries the request its path ends with (a POST that a urllib3
+    ``Retry`` repeats only when its connection failed)."""
+    layer = reached.layer.layer
+    if not layer.client or not reached.path:
+        return layer
+    function, call = reached.path[-1]
+    where = (call.place.path, call.place.line, call.place.column)
+    method = next((r.method for r in function.requests if (r.place.path, r.place.line, r.place.column) == where), "")
+    return for_method(layer, method)
+
+
 def _one_client_per_call(found: List[Reached]) -> List[Reached]:
     """One client layer per call a layer covers: a request on an object that is both what its
     annotation names (``client: WebClient``, the library's retries in general) and what the
@@ -1754,7 +1824,7 @@ def _chain(
     seen = seen | {ref.key}
     best: Chain = [ref]
     for reached in _reached(graph, ref, entry=entry if handed else ()):
-        if separate_failures(ref.layer, reached.layer.layer, _converted_on(graph, reached), graph.ancestry):
+        if separate_failures(ref.layer, _as_sent(reached), _converted_on(graph, reached), graph.ancestry):
             continue
         candidate = [ref] + _chain(graph, reached.layer, memo, seen, _entry(reached))
         if _weight(candidate) > _weight(best):
