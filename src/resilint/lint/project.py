@@ -199,6 +199,7 @@ class ProjectGraph:
         self.decorated: Set[Tuple[str, int]] = set()
         self._apply_imported_decorators()
         self._apply_imported_policies()
+        self._count_by_constants()
 
     def module_of(self, function: FunctionSummary) -> ModuleSummary:
         return self._module_of[id(function)]
@@ -548,6 +549,15 @@ class ProjectGraph:
                        for call in inner.calls):
                     return replace(layer, whole_function=True)
         return None
+
+    def _count_by_constants(self) -> None:
+        """Layers whose attempts another module's constant gives (``@retry(
+        stop_max_attempt_number=ACME_ATTEMPTS)`` with ``ACME_ATTEMPTS`` imported): the number
+        it holds."""
+        for function in self.functions:
+            for index, layer in enumerate(function.layers):
+                if layer.count_from and layer.calls is None and not split_last(layer.count_from)[1].startswith("("):
+                    function.layers[index] = self._with_attempts(layer, self.values.of(layer.count_from, function.place.path))
 
     def _decorates_callers(self, name: str, near: str) -> bool:
         factory = self.resolve(name, near)

@@ -32,6 +32,8 @@ def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, pred
     tries = keywords.get("max_tries")
     seconds = keywords.get("max_time")
     policy.max_attempts = rec.limit(tries, scope, order, star)
+    if policy.max_attempts == UNKNOWN and tries is not None:
+        policy.counted_from = (tries.value, 0)  # another module's constant, which the project knows
     policy.time_limit = rec.limit(seconds, scope, order, star)
     kind = bounded_kind(policy.max_attempts, policy.time_limit)
     detail = "backoff retries forever without `max_tries` or `max_time`" if kind == "unbounded" else ""

@@ -39,6 +39,8 @@ def build_policy(rec: Recogniser, node: cst.CSTNode, scope: Scope, order: int) -
         policy.attempts = Setting(UNKNOWN)
     else:
         policy.max_attempts = rec.limit(tries, scope, order, star)
+        if policy.max_attempts == UNKNOWN and tries is not None:
+            policy.counted_from = (tries.value, 0)  # another module's constant, which the project knows
         seconds = rec.limit(delay, scope, order, star)
         policy.time_limit = seconds / 1000 if isinstance(seconds, (int, float)) else seconds
         kind = bounded_kind(policy.max_attempts, policy.time_limit)

@@ -29,6 +29,8 @@ def build_policy(rec: Recogniser, node: cst.Call, scope: Scope, order: int, kind
     attempts = keywords.get("attempts")
     timeout = keywords.get("timeout")
     policy.max_attempts = rec.limit(attempts, scope, order, star) if attempts or star else 10
+    if policy.max_attempts == UNKNOWN and attempts is not None:
+        policy.counted_from = (attempts.value, 0)  # another module's constant, which the project knows
     policy.time_limit = rec.limit(timeout, scope, order, star) if timeout or star else 45.0
     bounded = bounded_kind(policy.max_attempts, policy.time_limit)
     policy.attempts = Setting(

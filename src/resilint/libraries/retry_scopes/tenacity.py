@@ -57,6 +57,10 @@ def build_policy(
     else:
         attempts, seconds = _stop(rec, stop.value, scope, order)
         policy.max_attempts, policy.time_limit = attempts, seconds
+        stopped = rec.follow(stop.value, scope, order)
+        if attempts == UNKNOWN and isinstance(stopped, cst.Call) and stopped.args and (
+                rec.expr_name(stopped.func, scope, order) == "tenacity.stop_after_attempt"):
+            policy.counted_from = (stopped.args[0].value, 0)  # another module's constant, which the project knows
         bounded = bounded_kind(attempts, seconds)
         detail = f"`stop={code_of(stop.value)}` never stops" if bounded == "unbounded" else ""
         policy.attempts = Setting(bounded, stop.value, detail)

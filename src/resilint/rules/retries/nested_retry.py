@@ -52,7 +52,9 @@ class NestedRetry(ProjectRule):
     or parameter defaults), replayed pass by pass; a `range(startup_period)` of a parameter
     is counted by the number the calls on the way pass it (`wait_for_ready(url, 10)`), and a
     retry by recursion by the counter it calls itself with while below a limit (`if retry < 5:
-    reconnect(url, retry + 1)` with `retry=0`: 6 attempts). A
+    reconnect(url, retry + 1)` with `retry=0`: 6 attempts). A library's count given as another
+    module's constant (`stop_max_attempt_number=ACME_ATTEMPTS`, `stop_after_attempt(TRIES)`,
+    `max_tries=TRIES`, `attempts=TRIES`, imported) is read where that module defines it. A
     count that cannot be read from the code (an SDK client configured elsewhere) is stated as
     unknown, never guessed. A retry decorator's function that runs again inside its own
     attempt, calling itself (`authed_get` whose rate-limit path calls `self.authed_get(...)`)
