@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Opti
 import libcst as cst
 
 from resilint.libraries.retry_scopes.statements import block
-from resilint.lint.nodes import dotted_name, expression_nodes, keyword_args, number_of, string_of
+from resilint.lint.nodes import call_argument, dotted_name, expression_nodes, keyword_args, number_of, string_of
 from resilint.lint.semantic import FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 # Names that hold the state of polled work: ``job.status``, ``state``, ``is_done()``, ``r["phase"]``.
 _STATE_WORDS = re.compile(
-    r"status|state|phase|done|ready|complete|finish|running|pending|progress|validated|confirmed|settled|available",
+    r"status|state|phase|done|ready|complete|finish|running|pending|progress|validated|confirmed|settled|available"
+    r"|(?<!retry_)(?<!retries_)(?<!attempt_)(?<!attempts_)limit_reached",  # a capacity the work waits for
     re.I,
 )
 # Strings that report how a call went, not where a job is.
@@ -652,11 +653,19 @@ def _raise_sites(model: SemanticModel) -> Dict[str, List[bool]]:
             self.tests.pop()
 
         def visit_Raise(self, node: cst.Raise) -> None:
-            if node.exc is None:
-                return
-            exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
-            name = model.qualified_name(exc, model.module_scope, 1 << 62)  # errors are module-level classes
-            if name is not None:
+            if node.exc is not None:
+                self.raised(node.exc)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            # ``self.retry(exc=BuildMaxConcurrencyError(...))``: celery raises it for the task
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "retry":
+                handed = call_argument(node, "exc")
+                if handed is not None and isinstance(handed.value, cst.Call):
+                    self.raised(handed.value)
+
+        def raised(self, exc: cst.BaseExpression) -> None:
+            name = model.qualified_name(exc.func if isinstance(exc, cst.Call) else exc, model.module_scope, 1 << 62)
+            if name is not None:  # (errors are module-level classes)
                 found.setdefault(name, []).append(self.handlers == 0 and bool(self.tests) and polls_state(self.tests[-1]))
 
     model.module.visit(Visitor())

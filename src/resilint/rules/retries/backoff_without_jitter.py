@@ -189,7 +189,10 @@ class BackoffWithoutJitter(ProjectRule):
     poll: an attempt that raises is not repeated; so is one that retries only `TryAgain` or an
     error that the module raises only on the state it read, never in an `except` handler: `if
     desc["Status"] in ("SUBMITTED", "STARTED"): raise StatementNotFinished`, also as a celery
-    task's `autoretry_for` or backoff's `on_exception`; an error raised on
+    task's `autoretry_for` or backoff's `on_exception`, and also when it is handed to celery's
+    `self.retry(exc=...)` instead of raised (`if concurrency_limit_reached:
+    self.retry(exc=BuildMaxConcurrencyError(...))`: a limit reached is a state the task waits
+    to change); an error raised on
     a partial answer, `if unprocessed: raise`, is a retry; so is a celery `self.retry()` outside
     any `except` under a test of a polled state (a bound on the attempts joined to it by `and`,
     `if not success and retries < 8:`, is not one), `if not available:`, `if not_found:`, or of what the task read
@@ -917,6 +920,35 @@ class BackoffWithoutJitter(ProjectRule):
             if status == "in_progress":
                 raise StillRunning(item_id)
             return status
+        """,
+        # the error is only ever handed to `self.retry()` when the API says the concurrency
+        # limit is reached: the task waits for a build slot (readthedocs' build task)
+        """
+        import logging
+        from celery import Task
+        from django.conf import settings
+
+        class BuildMaxConcurrencyError(Exception):
+            pass
+
+        class UpdateDocsTask(Task):
+            autoretry_for = (BuildMaxConcurrencyError,)
+            default_retry_delay = settings.RTD_BUILDS_RETRY_DELAY
+            retry_backoff = False
+
+            def _check_concurrency_limit(self):
+                try:
+                    response = self.api_client.build.concurrent.get(project__slug=self.slug)
+                    concurrency_limit_reached = response.get("limit_reached", False)
+                except Exception:
+                    logging.exception("concurrency check failed")
+                    concurrency_limit_reached = False
+                if concurrency_limit_reached:
+                    self.retry(exc=BuildMaxConcurrencyError("limit reached"))
+
+            def before_start(self, task_id, args, kwargs):
+                self.slug = args[0]
+                self._check_concurrency_limit()
         """,
         # a celery task that waits for the row its enqueuing request commits: a poll
         """
