@@ -77,6 +77,9 @@ class ClientLayer(NamedTuple):
     retries_refusals: bool = True
 
 
+NO_ATTEMPT_LIMIT = "with no attempt limit"  # how a layer that never stops describes itself
+
+
 def layer_of(policy: Policy) -> Optional[Layer]:
     """How a retry policy describes itself as a layer, or None when it does not retry at all."""
     attempts = policy.max_attempts
@@ -95,7 +98,7 @@ def layer_of(policy: Policy) -> Optional[Layer]:
             return None
         return f"{name} {int(attempts)} attempts", int(attempts)
     if attempts is None and policy.time_limit is None:
-        return f"{name} with no attempt limit", None
+        return f"{name} {NO_ATTEMPT_LIMIT}", None
     return f"{name} (attempts unknown)", None
 
 

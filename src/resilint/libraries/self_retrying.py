@@ -19,6 +19,7 @@ import libcst as cst
 from resilint.libraries.aws_errors import codes_retried, never_retried
 from resilint.libraries.client_retries import (
     CLIENTS,
+    NO_ATTEMPT_LIMIT,
     ClientLayer,
     Found,
     client_of,
@@ -528,6 +529,8 @@ def separate_failures(
     project class derives from, itself included (None when not all are known)."""
     if outer.retries_on == ON_RESULT and inner.retries_on != ON_RESULT:
         return True
+    if inner.library in _STOPPED_ONLY_WHEN_TOLD and inner.calls is None and inner.description.endswith(NO_ATTEMPT_LIMIT):
+        return True  # a library retry told no limit retries its failures for ever: none reaches the outer layer
     if inner.retries_on == ON_STATUS and inner.library == "loop" and outer.retries_on == ON_SPECIFIC:
         return True
     if (outer.library == "loop" and outer.retries_on in (ON_STATUS, ON_SPECIFIC) and outer.guards_non_idempotent
@@ -658,7 +661,14 @@ def for_method(inner: Layer, method: str) -> Layer:
     return replace(inner, retries_on=ON_SPECIFIC, retries_refusals=False, gives_up_with=_URLLIB3_GIVES_UP_WITH)
 
 
+# Retry libraries whose attempts are limited only when the code says so (``stop=``,
+# ``max_tries=``, ``stop_max_attempt_number=``): "no limit" there is what the code asked for.
+_STOPPED_ONLY_WHEN_TOLD = frozenset({"tenacity", "backoff", "retrying", "stamina"})
+
+
 class LayerFacts(Protocol):
+    description: str
+    calls: Optional[int]
     library: str
     retries_on: str
     exceptions: Tuple[str, ...]
@@ -702,28 +712,54 @@ def _exception_names(model: SemanticModel, node: cst.CSTNode, scope: Scope, orde
     return names
 
 
+def exceptions_answered(model: SemanticModel, function: FunctionInfo) -> Tuple[str, ...]:
+    """The classes, by qualified name, that ``function``, a predicate over an exception,
+    answers yes for (``_predicate_classes``); () when it is no such predicate. Another
+    module's retry that is handed it (``retry_on_exception=exc.retry_on_connection_errors``)
+    retries those."""
+    classes = _predicate_classes(function)
+    if not classes:
+        return ()
+    return tuple(name for expr in classes for name in _exception_names(model, expr, function.scope, 1 << 62))
+
+
 def _predicate_classes(function: FunctionInfo) -> Optional[List[cst.BaseExpression]]:
     """The classes a predicate over an exception tests it against (``isinstance(exc, X)``,
     ``case SlackApiError():`` in a ``match`` on it), when every other exception falls through
-    to ``return False`` (its last statement, or a ``case _:`` that returns it); None otherwise."""
+    to ``return False`` (its last statement, or a ``case _:`` that returns it), or when it
+    returns nothing but those tests (``return isinstance(exc, X) or isinstance(exc, Y)``);
+    None otherwise."""
     node = function.node
     if not isinstance(node, cst.FunctionDef) or not node.params.params or not node.body.body:
         return None
     name = node.params.params[0].name.value
-    found: List[cst.BaseExpression] = []
-    for inner in iter_nodes(node.body):
-        if (isinstance(inner, cst.Call) and isinstance(inner.func, cst.Name) and inner.func.value == "isinstance"
-                and len(inner.args) == 2 and isinstance(inner.args[0].value, cst.Name) and inner.args[0].value.value == name):
-            found.append(inner.args[1].value)
-        elif isinstance(inner, cst.MatchClass):
-            found.append(inner.cls)
     last = node.body.body[-1]
     if isinstance(last, cst.Match) and last.cases and isinstance(last.cases[-1].pattern, cst.MatchAs) and last.cases[-1].pattern.pattern is None:
         last = last.cases[-1].body.body[-1] if last.cases[-1].body.body else last  # type: ignore[union-attr]
-    falls_false = isinstance(last, cst.SimpleStatementLine) and any(
-        isinstance(small, cst.Return) and small.value is not None and is_false(small.value) for small in last.body
-    )
-    return found if found and falls_false else None
+    returned = [small.value for small in last.body if isinstance(small, cst.Return)] if isinstance(last, cst.SimpleStatementLine) else []
+    falls_false = any(value is not None and is_false(value) for value in returned)
+    if not falls_false and not (len(node.body.body) == 1 and returned and returned[0] is not None and _only_tests(returned[0], name)):
+        return None
+    found: List[cst.BaseExpression] = []
+    for inner in iter_nodes(node.body):
+        if _tests_class(inner, name):
+            found.append(inner.args[1].value)  # type: ignore[attr-defined]
+        elif isinstance(inner, cst.MatchClass):
+            found.append(inner.cls)
+    return found or None
+
+
+def _tests_class(node: cst.CSTNode, name: str) -> bool:
+    """``isinstance(name, X)``."""
+    return (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "isinstance"
+            and len(node.args) == 2 and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name)
+
+
+def _only_tests(expr: cst.BaseExpression, name: str) -> bool:
+    """``isinstance(exc, X) or isinstance(exc, Y)``: true only for those classes."""
+    if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+        return _only_tests(expr.left, name) and _only_tests(expr.right, name)
+    return _tests_class(expr, name)
 
 
 def _reraises(handler: cst.ExceptHandler) -> bool:

@@ -44,7 +44,9 @@ from resilint.libraries.retry_scopes.statements import block, child_blocks
 from resilint.libraries.objects import object_facts
 from resilint.libraries.raised_errors import raised_errors
 from resilint.libraries.request_timeouts import connects_later_with_timeout, timeout_set_before_use
-from resilint.libraries.self_retrying import client_class_call, client_layer, configured_at_call, gives_up_with, may_send, retried_exceptions
+from resilint.libraries.self_retrying import (
+    client_class_call, client_layer, configured_at_call, exceptions_answered, gives_up_with, may_send, retried_exceptions,
+)
 from resilint.libraries.sessions import receiver_sets_timeout, timeout_adapters_elsewhere, writes_timeout_key
 from resilint.libraries.socket_connects import to_own_listener
 from resilint.libraries.timeout_values import TIMEOUT_OBJECTS, TimeoutEvaluator, value_to_data
@@ -117,6 +119,7 @@ def summarise(model: SemanticModel, locate: Locate) -> ModuleSummary:
                 function.parameters, function.bound, function.defaults, function.scalars = _signature(model, info)
                 function.generator = info.generator
                 function.property_getter = model.is_property(info)
+                function.predicate_for = exceptions_answered(model, info)
             if name not in summary.functions or not _overload_stub(info):
                 summary.functions[name] = functions[key]  # (a ``@typing.overload`` stub: only its signature)
         return functions[key]
@@ -1240,14 +1243,18 @@ def _layer(
 def _caught_from(model: SemanticModel, policy: Policy) -> str:
     """The parameter a hand-written loop's handler catches, or a retry decorator is given,
     when the file cannot name the classes (``except exceptions:`` in a decorator factory
-    ``retry(exceptions)``, ``backoff.on_exception(expo, exception_type)``)."""
+    ``retry(exceptions)``, ``backoff.on_exception(expo, exception_type)``); or the predicate
+    of another module a retry is handed (``retry_on_exception=exc.retry_on_connection_errors``),
+    whose summary says which classes it answers yes for."""
     if policy.retry_on.kind != ON_SPECIFIC:
         return ""
     if policy.library != "loop":
         # ``backoff.on_exception(expo, exception_type)`` with the classes a parameter
         node = policy.retry_on.node
-        values = model.resolve_all(node, policy.scope or model.module_scope, policy.order) if isinstance(node, cst.Name) else []
-        return (model.name_of(values[0]) or "") if len(values) == 1 and isinstance(values[0], Param) else ""
+        values = model.resolve_all(node, policy.scope or model.module_scope, policy.order) if isinstance(node, (cst.Name, cst.Attribute)) else []
+        if len(values) == 1 and (isinstance(values[0], Param) or isinstance(values[0], QName) and policy.library == "retrying"):
+            return model.name_of(values[0]) or ""
+        return ""
     handlers = [
         node for node in iter_nodes(policy.node, stop_at=(cst.FunctionDef, cst.Lambda, cst.ClassDef))
         if isinstance(node, cst.ExceptHandler)

@@ -199,7 +199,7 @@ class ProjectGraph:
         self.decorated: Set[Tuple[str, int]] = set()
         self._apply_imported_decorators()
         self._apply_imported_policies()
-        self._count_by_constants()
+        self._read_other_modules_settings()
 
     def module_of(self, function: FunctionSummary) -> ModuleSummary:
         return self._module_of[id(function)]
@@ -550,14 +550,20 @@ class ProjectGraph:
                     return replace(layer, whole_function=True)
         return None
 
-    def _count_by_constants(self) -> None:
+    def _read_other_modules_settings(self) -> None:
         """Layers whose attempts another module's constant gives (``@retry(
         stop_max_attempt_number=ACME_ATTEMPTS)`` with ``ACME_ATTEMPTS`` imported): the number
-        it holds."""
+        it holds; and those handed another module's predicate (``retry_on_exception=
+        exc.retry_on_connection_errors``): the classes it answers yes for."""
         for function in self.functions:
             for index, layer in enumerate(function.layers):
                 if layer.count_from and layer.calls is None and not split_last(layer.count_from)[1].startswith("("):
-                    function.layers[index] = self._with_attempts(layer, self.values.of(layer.count_from, function.place.path))
+                    layer = self._with_attempts(layer, self.values.of(layer.count_from, function.place.path))
+                if layer.caught_from and not layer.exceptions and not split_last(layer.caught_from)[1].startswith("("):
+                    predicate = self.resolve(layer.caught_from, function.place.path)
+                    if predicate is not None and predicate.predicate_for:
+                        layer = replace(layer, exceptions=predicate.predicate_for)
+                function.layers[index] = layer
 
     def _decorates_callers(self, name: str, near: str) -> bool:
         factory = self.resolve(name, near)

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-SUMMARY_VERSION = 87
+SUMMARY_VERSION = 88
 # The slot of ``Call.passed`` for ``f(*args)`` with the calling function's own ``*args``, and
 # the position it starts at (``"*0"``): the positions from there on are what that function's
 # callers pass after its named parameters.
@@ -500,6 +500,9 @@ class FunctionSummary:
     returned_keys: Optional[Tuple[str, ...]] = None
     # A ``@property`` (or ``cached_property``) getter: read as an attribute, never called by name.
     property_getter: bool = False
+    # A predicate over an exception: the classes it answers yes for (``return isinstance(exc,
+    # ConnectionFailure)``), which a retry handed it retries.
+    predicate_for: Tuple[str, ...] = ()
 
 
 @dataclass(**_SLOTS)
@@ -633,7 +636,7 @@ class ModuleSummary:
                 f.defers_in_transaction, f.parameters, f.bound, f.defaults, f.headers, f.annotation,
                 [list(entry) for entry in f.raises], f.sleeps, f.commits, f.leaves_open, f.scalars,
                 None if f.returned_keys is None else list(f.returned_keys), f.committed_at, list(f.open_through),
-                f.commits_within, f.generator, f.leaves_open_by, f.property_getter,
+                f.commits_within, f.generator, f.leaves_open_by, f.property_getter, list(f.predicate_for),
             ], _FUNCTION)
 
         return [
@@ -723,7 +726,7 @@ class ModuleSummary:
                     returned_keys=None if f[21] is None else tuple(str(key) for key in f[21]),
                     committed_at=str(f[22]), open_through=tuple(str(at) for at in f[23]),
                     commits_within=bool(f[24]), generator=bool(f[25]), leaves_open_by=str(f[26]),
-                    property_getter=bool(f[27]),
+                    property_getter=bool(f[27]), predicate_for=tuple(str(name) for name in f[28]),
                 )
 
             functions = [function(f) for f in data[3]]
@@ -765,7 +768,7 @@ class ModuleSummary:
 # places that lead each list have none.
 _ARGUMENTS: List[Any] = [[], 0, False, False, False, [], False, False]
 _CALL: List[Any] = [None, None, [], None, None, [], False, [], False, [], False, "", [], [], False, [], [], "", [], [], False, "", "", None, ""]
-_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False, False, "", False]
+_FUNCTION: List[Any] = [None, None, [], [], [], [], [], None, False, [], False, [], 0, {}, None, None, [], None, "", False, {}, None, "", [], False, False, "", False, []]
 _REQUEST: List[Any] = [None, None, None, None, None, None, None, None]
 
 

@@ -24,7 +24,8 @@ class NestedRetry(ProjectRule):
     with `retry=Retry(...)`, a hand-written retry loop, a function that retries by calling
     itself, a worker that re-queues failed items — whose retried code reaches another
     layer: a function that retries by itself, a retry loop below it, or a client that retries
-    every request (the table below). The other layer may be any number of calls away, in any
+    every request (the table below). Two retry decorators stacked on one function nest too
+    (reported at the lower one). The other layer may be any number of calls away, in any
     module of the project; the client may be another module's object or what a factory
     returns (`retrying_session().get(...)`), and a layer may come from a policy kept in
     another module's variable (`@api_retry`, `for attempt in api_retrying:`,
@@ -143,7 +144,13 @@ class NestedRetry(ProjectRule):
     caller, where celery re-raises instead of retrying (`request.called_directly`): its own
     `autoretry_for` and `self.retry()` are not a layer there; what it calls still is.
 
-    Layers that retry different failures do not multiply and are not reported: an outer layer
+    Layers that retry different failures do not multiply and are not reported: an inner
+    library retry told no limit (tenacity without `stop=`, backoff without `max_tries` or
+    `max_time`, retrying without `stop_max_attempt_number` or `stop_max_delay`) retries its
+    failures for ever, so none of them reaches the outer layer (RES203 reports it; a
+    decorator below it still may: `@retry(retry_on_exception=on_write_conflict)` over
+    `@retry(retry_on_exception=on_connection_errors, stop_max_delay=...)` lets the lower
+    one's connection errors out); an outer layer
     that retries on a condition of its own (a retry on the result such as tenacity's
     `retry_if_result` status poll, or
     `retry_if_exception_type(TryAgain)`, which retries only the `TryAgain` the code raises on
@@ -201,7 +208,8 @@ class NestedRetry(ProjectRule):
     `TimeoutError` (which those handlers do not retry) (`SlackApiError`, `action_already_in_progress`; also as a
     tenacity `retry_if_exception(should_retry)` whose predicate answers yes only for the classes
     it tests, `isinstance(exc, SlackApiError)` or `case SlackApiError():`, and `return False`
-    otherwise); an httpx transport's
+    otherwise, or `return isinstance(exc, A) or isinstance(exc, B)`; such a predicate of
+    another module handed to retrying's `retry_on_exception=` is read there too); an httpx transport's
     last `ConnectError`/`ConnectTimeout` when the outer layer retries only
     `httpx.HTTPStatusError`; a botocore client's errors when the outer layer retries only
     service errors botocore never retries — its retries cover connection errors and read
@@ -968,6 +976,22 @@ class NestedRetry(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # two retry decorators stacked on one function: each tenacity attempt runs backoff's four
+            """
+            import backoff
+            import requests
+            import tenacity
+
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_random(0, 1),
+                            retry=tenacity.retry_if_exception_type(requests.ConnectionError))
+            @backoff.on_exception(backoff.expo, requests.ConnectionError, max_tries=4)
+            def fetch(url):
+                return requests.get(url, timeout=5)
+            """,
+            line=7,
+            message="tenacity 3 attempts (example.py:5) x backoff 4 attempts (example.py:7) = up to 12 calls",
+        ),
         Invalid(
             # a PUT is among the Retry's methods: a 503 is retried by the Retry, then by the loop
             """
@@ -1851,6 +1875,11 @@ def _reached(
     tenacity ``retry_if_result`` or ``TryAgain``): the poll repeats no failed call, the layers
     inside it do (an outer loop around a status poll whose
     session retries by itself multiplies the session's retries)."""
+    stacked = _decorator_below(ref)
+    if stacked is not None:
+        # ``@retry(...)`` over another ``@retry(...)``: every attempt of the upper one runs the lower one
+        yield Reached(stacked, ())
+        return
     after = None if ref.layer.whole_function else ref.index
     # a call whose failure leaves the layer (outside the ``try`` it retries) is not multiplied by it
     covered = [call for call in graph.covered_calls(ref) if ref.index not in call.escapes]
@@ -1873,9 +1902,22 @@ def _reached(
             into = _entry(reached)
             handed = into if graph.calls_handed(inner.function) else ()
             for deeper in _reached(graph, inner, seen | {inner.key}, handed):
-                if separate_failures(inner.layer, deeper.layer.layer, graph.is_project_name, graph.ancestry):
+                if separate_failures(inner.layer, deeper.layer.layer, _converted_on(graph, deeper), graph.ancestry):
                     yield Reached(deeper.layer, into + deeper.path)
         yield reached
+
+
+def _decorator_below(ref: LayerRef) -> Optional[LayerRef]:
+    """The retry decorator written right below ``ref``'s, on the same function."""
+    layer, function = ref.layer, ref.function
+    if not layer.whole_function or layer.place.path != function.place.path:
+        return None
+    below = [
+        (other.place.line, index) for index, other in enumerate(function.layers)
+        if other.whole_function and other.place.path == function.place.path
+        and layer.place.line < other.place.line < function.place.line
+    ]
+    return LayerRef(function, min(below)[1]) if below else None
 
 
 def _converted_on(graph: ProjectGraph, reached: Reached) -> Callable[[str], bool]:
