@@ -54,7 +54,8 @@ from resilint.libraries.server_sockets import (
     FIXTURE_URL, conftest_server_classes, conftest_servers, local_address_classes, only_local_urls, own_route_url, relative_to_local_base, sends_to_loopback,
 )
 from resilint.lint.nodes import (
-    TRIES, args_name, code_of, dotted_name, is_none, keyword_args, kwargs_name, number_of, spelled_as_class, string_of,
+    DEFINITIONS, TRIES, args_name, code_of, dotted_name, is_none, keys_set_on, keyword_args, kwargs_name, number_of,
+    spelled_as_class, string_of,
 )
 from resilint.lint.traversal import iter_nodes
 from resilint.lint.semantic import (
@@ -543,10 +544,10 @@ class _Values:
                     # a constant a guard may compare with, or another module's timeout
                     mappings.append(("int", number) if isinstance(number, int) else ("float", number))
                 continue
-            if isinstance(binding.expr, cst.Dict):
-                mapping = self.mapping(binding.expr, binding)
+            if isinstance(binding.expr, cst.Dict) or _empty_dict_call(binding.expr):
+                mapping = self.mapping(binding.expr, binding) if isinstance(binding.expr, cst.Dict) else ("dict", ())
                 if mapping is not None:
-                    mappings.append(mapping)
+                    mappings.append(self.with_items_set(mapping, binding))
                 continue
             fallback = self.fallback(binding)
             if fallback is not None:
@@ -604,6 +605,24 @@ class _Values:
                 self.model.resolve_all(element.value, binding.scope, binding.order)
             )
             entries.append((key, refs[0] if refs else ("unknown",)))
+        return ("dict", tuple(entries))
+
+    def with_items_set(self, mapping: Ref, binding: Binding) -> Ref:
+        """A dict the function that makes it then fills in by key (``self.managers = dict()``,
+        then ``self.managers["KeyValuePair"] = ResourceManager(...)``): the entries it sets too."""
+        target = next((
+            dotted_name(node.targets[0].target) for node in iter_nodes(binding.scope.node.body, stop_at=DEFINITIONS)  # type: ignore[attr-defined]
+            if isinstance(node, cst.Assign) and node.value is binding.expr and len(node.targets) == 1
+        ), None) if binding.scope.function is not None else None
+        if target is None:
+            return mapping
+        entries = list(mapping[1])
+        known = {key for key, _ in entries}
+        for key, value in keys_set_on(binding.scope.node, target):
+            if key not in known:
+                known.add(key)
+                refs = self.refs(self.model.resolve_all(value, binding.scope, 1 << 62))
+                entries.append((key, refs[0] if refs else ("unknown",)))
         return ("dict", tuple(entries))
 
     def keyword_mapping(self, call: cst.Call) -> Optional[Ref]:
@@ -1076,6 +1095,11 @@ def _tested_parameter(model: SemanticModel, test: cst.BaseExpression, site: Call
     if isinstance(test, cst.Name) and any(isinstance(v, Param) for v in model.resolve_all(test, site.scope, site.order)):
         return ("!" if negated else "") + test.value
     return None
+
+
+def _empty_dict_call(expr: Optional[cst.BaseExpression]) -> bool:
+    """``dict()``: an empty mapping, as ``{}`` is."""
+    return isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Name) and expr.func.value == "dict"
 
 
 def _contains(tree: Optional[cst.CSTNode], node: Optional[cst.CSTNode]) -> bool:

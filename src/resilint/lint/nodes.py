@@ -318,25 +318,25 @@ _COPIES = frozenset({"dict", "CaseInsensitiveDict", "copy", "deepcopy", "Ordered
 
 
 def keys_set_on(function: cst.CSTNode, mapping: str) -> Iterator[Tuple[str, cst.BaseExpression]]:
-    """The string keys a function's own statements set on the mapping named ``mapping``
-    (``kwargs["timeout"] = ...``, ``kwargs.setdefault("timeout", ...)``), with their values
-    (nested functions are theirs)."""
+    """The string keys a function's own statements set on the mapping named ``mapping`` (a
+    name, or an attribute such as ``self.managers``) (``kwargs["timeout"] = ...``,
+    ``kwargs.setdefault("timeout", ...)``), with their values (nested functions are theirs)."""
     body = function.body if isinstance(function, cst.FunctionDef) else function
     for node in iter_nodes(body, stop_at=DEFINITIONS):
         if isinstance(node, cst.Assign) and len(node.targets) == 1:
             target = node.targets[0].target
-            if (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == mapping
+            if (isinstance(target, cst.Subscript) and dotted_name(target.value) == mapping
                     and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)):
                 key = string_of(target.slice[0].slice.value)
                 if key is not None:
                     yield key, node.value
         elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "setdefault"
-              and isinstance(node.func.value, cst.Name) and node.func.value.value == mapping and len(node.args) == 2):
+              and dotted_name(node.func.value) == mapping and len(node.args) == 2):
             key = string_of(node.args[0].value)
             if key is not None:
                 yield key, node.args[1].value
         elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "update"
-              and isinstance(node.func.value, cst.Name) and node.func.value.value == mapping):
+              and dotted_name(node.func.value) == mapping):
             yield from _keys_updated(node)
 
 

@@ -770,18 +770,35 @@ class SemanticModel:
         """What ``owner[key_expr]`` (or ``owner.get(key_expr)``) holds when ``owner`` is (a name
         of) the dict literal ``mapping``; another module's dict is named for the project pass."""
         key = string_of(key_expr)
+        item = f"[{key}]" if key is not None and not any(c in key for c in ".[]()") else "[]"
         if not isinstance(mapping, cst.Dict):
             # another module's dict (or a parameter's): named for the project pass
-            item = f"[{key}]" if key is not None and not any(c in key for c in ".[]()") else "[]"
             for value in self.resolve_all(owner, scope, order):
                 name = self.name_of(value) if isinstance(value, (QName, Param)) else None
                 if name is not None:
                     yield QName(f"{name}.{item}")
+            if any(isinstance(value, Instance) and value.of == "builtins.dict" for value in self.resolve_all(owner, scope, order)):
+                yield from self._attribute_item(owner, item, scope, order)
             return
         entries = [e for e in mapping.elements if isinstance(e, cst.DictElement)]
         chosen = [e for e in entries if string_of(e.key) == key] if key is not None else entries
+        if not chosen:
+            yield from self._attribute_item(owner, item, scope, order)
         for entry in chosen:
             yield from self.resolve_all(entry.value, scope, order)
+
+    def _attribute_item(self, owner: cst.BaseExpression, item: str, scope: Scope, order: int) -> Iterator[Value]:
+        """``self.managers["KeyValuePair"]`` of a dict the object fills in by key
+        (``self.managers = dict()``, then ``self.managers["KeyValuePair"] = ...``): named as
+        the class's attribute for the project pass, which has its entries."""
+        if not isinstance(owner, cst.Attribute) or item == "[]":
+            return
+        classes = {
+            value.of.qualname for value in self.resolve_all(owner.value, scope, order)
+            if isinstance(value, Instance) and isinstance(value.of, ClassInfo)
+        }
+        if len(classes) == 1:
+            yield QName(f"{self._local_name(classes.pop())}.{owner.attr.value}.{item}")
 
     def _own_super(self, args: Sequence[cst.Arg], scope: Scope, order: int) -> bool:
         """``super(Client, self)`` in a method of ``Client``: the same as ``super()``."""
