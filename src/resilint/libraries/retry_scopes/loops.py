@@ -1683,6 +1683,10 @@ def _continues_from_answer(handlers: Sequence[cst.ExceptHandler], tried: Optiona
                     and part.func.attr.value in _MUTATORS and any(
                         isinstance(n, cst.Name) and n.value in derived for arg in part.args for n in iter_nodes(arg.value))):
                 assigned.add(part.func.value.value)  # ``ids.remove(failed_id(e))``: what the error named is dropped
+            elif isinstance(part, cst.Del) and isinstance(part.target, cst.Subscript) and isinstance(part.target.value, cst.Name) and any(
+                    isinstance(n, cst.Name) and n.value in derived for n in iter_nodes(part.target.slice[0])):
+                assigned.add(part.target.value.value)  # ``del indices[indices.index(missing)]``: the same
+                derived.add(part.target.value.value)  # (``search = search.index(*indices)`` after it)
         if assigned and _read_outside(assigned, handlers, body):
             return True
     return False
@@ -1697,6 +1701,8 @@ def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.Bas
             if (isinstance(part, cst.Call) and isinstance(part.func, cst.Attribute) and isinstance(part.func.value, cst.Name)
                     and part.func.attr.value in _MUTATORS):
                 changed.add(part.func.value.value)
+            elif isinstance(part, cst.Del) and isinstance(part.target, cst.Subscript) and isinstance(part.target.value, cst.Name):
+                changed.add(part.target.value.value)  # ``del pending[0]``
             elif isinstance(part, (cst.For, cst.While)):  # ``for item in names: text = text.replace(...)``
                 changed |= assigned_names(block(part.body))
     return bool(changed) and _read_outside(changed, handlers, body)

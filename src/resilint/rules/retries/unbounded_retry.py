@@ -177,7 +177,7 @@ class UnboundedRetry(Rule):
     connect again) and pauses nowhere (after a pause, fewer hosts for the
     same request is a retry); nor a loop whose handler takes
     what to send next from the error it caught (a fresh page token from a 410's body) or drops
-    what the error names (`ids.remove(failed_id(e))`); such a handler follows the answer, and
+    what the error names (`ids.remove(failed_id(e))`, `del indices[indices.index(missing)]`); such a handler follows the answer, and
     another handler of the same `try` that waits before it goes round (`except MovedError as
     e: host = e.host` beside `except TryAgainError: time.sleep(0.05)`) still retries. A `while` whose condition is the failed
     status of the answer its body asks for again (`while response.status_code == 429:
@@ -249,6 +249,23 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # each failure drops the index the error names and searches the rest (socorro's SuperSearch)
+        """
+        from elasticsearch import NotFoundError
+
+        def search_all(search, indices):
+            while True:
+                try:
+                    return list(search.execute())
+                except NotFoundError as e:
+                    missing = e.body["error"]["index"]
+                    if missing not in indices:
+                        raise
+                    del indices[indices.index(missing)]
+                    if not indices:
+                        return []
+                    search = search.index().index(*indices)
+        """,
         # a consumer restarted around a method that lets no failure out: it logs and returns,
         # and re-raises only a cancellation (hummingbot's log server client)
         """
