@@ -29,7 +29,7 @@ from resilint.libraries.retry_scopes.statements import (
     used_up,
     walk_statements,
 )
-from resilint.lint.nodes import code_of, dotted_name, expression_nodes, is_none, is_true, number_of
+from resilint.lint.nodes import code_of, dotted_name, expression_nodes, is_false, is_none, is_true, number_of
 from resilint.lint.semantic import FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -48,15 +48,27 @@ _BOUND_WORDS = re.compile(
 
 def while_flags(loop: cst.CSTNode) -> Set[str]:
     """Names a ``while`` condition waits for (``while not done``, ``while result is None``,
-    ``while count < limit and not succeeded``)."""
+    ``while count < limit and not succeeded``, ``while keep_trying`` that the body sets to
+    ``False``)."""
     if not isinstance(loop, cst.While):
         return set()
     flags: Set[str] = set()
     for part in conjuncts(loop.test):
-        flag = _flag(part)
+        flag = _flag(part) or _cleared_flag(part, loop)
         if flag:
             flags.add(flag)
     return flags
+
+
+def _cleared_flag(test: cst.BaseExpression, loop: cst.While) -> Optional[str]:
+    """``while keep_trying:`` whose body sets ``keep_trying = False`` somewhere."""
+    name = dotted_name(test) if isinstance(test, (cst.Name, cst.Attribute)) else None
+    if name is None:
+        return None
+    for node in walk_statements(block(loop.body)):
+        if isinstance(node, cst.Assign) and is_false(node.value) and any(dotted_name(t.target) == name for t in node.targets):
+            return name
+    return None
 
 
 def conjuncts(test: cst.BaseExpression) -> List[cst.BaseExpression]:
@@ -115,7 +127,7 @@ def loop_limit(
             _limited(policy, "bounded")  # a finite collection, as far as we know
             return
     elif not is_true(loop.test) and not (failure_test and not _limits_besides_failure(rec, loop.test, scope, order)):
-        others = [part for part in conjuncts(loop.test) if _flag(part) is None]
+        others = [part for part in conjuncts(loop.test) if _flag(part) is None and dotted_name(part) not in flags]
         # (also a collection each pass uses up, ``while not called and stack:`` with ``stack.pop()``)
         if any(mentions_bound(rec, part, used_up(body), scope, order) for part in others):
             # ``while tries < 3``, ``while not done and time.time() < end``

@@ -32,7 +32,7 @@ class UnboundedRetry(Rule):
     `while retry_count < limit` loop whose body never changes `retry_count` (nor anything else
     its test reads: `retry_count + 1` throws the sum away), a
     hand-written `while True` (or `while not done`, also spelled `while done == False` or
-    `while done is not True`, `while not succeeded and url`, `while not
+    `while done is not True`, or `while keep_trying` that the body sets to `False`, `while not succeeded and url`, `while not
     self._lease` whose `try` calls a method of the object that sets it, at any depth,
     `while not connection.started` whose `try` calls `connection.start()`, a library object's
     own method, `for _ in itertools.count()`) retry loops that leave only on success, a function that calls
@@ -1531,6 +1531,28 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        # the flag is cleared only after a 200: a server that stays down is asked forever
+        # (socorro's reprocess script)
+        Invalid(
+            """
+            import random
+            import time
+            import requests
+
+            def reprocess(session, url, group):
+                keep_trying = True
+                while keep_trying:
+                    try:
+                        resp = session.post(url, data={"crash_ids": group}, timeout=30)
+                    except (requests.ConnectionError, requests.ReadTimeout):
+                        time.sleep(random.uniform(5, 15))
+                        continue
+                    if resp.status_code == 200:
+                        keep_trying = False
+            """,
+            line=7,
+            message="this `while keep_trying` retry loop has no attempt counter or deadline",
+        ),
         # the only way out on a failure is a switch of the configuration: while it is on, a
         # broker that stays down is retried forever (hummingbot's MQTT bridge)
         Invalid(
