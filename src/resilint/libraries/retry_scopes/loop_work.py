@@ -272,10 +272,13 @@ def takes_new_work(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: Li
             tried = {id(n) for stmt in inside for n in expression_nodes(stmt) if id(n) in operation_ids}
             guarded.update((id(inner), tried) for inner in inside)
     sources: Set[str] = set()
+    # (an item a generator hands out, ``yield item``, is work whatever fetched it: a poller)
+    yielded = {n.value for stmt in body for node in iter_nodes(stmt) if isinstance(node, cst.Yield) and node.value is not None
+               for n in iter_nodes(node.value) if isinstance(n, cst.Name)}
     for node in walk_statements(body):
         if isinstance(node, cst.Assign) and id(node) in guarded and guarded[id(node)] <= {
             id(n) for n in expression_nodes(node.value)
-        }:
+        } and not any(target_names(target.target) & yielded for target in node.targets):
             continue
         if isinstance(node, cst.Assign) and any(
             isinstance(n, cst.Call) and id(n) in operation_ids for n in expression_nodes(node.value)
@@ -292,6 +295,8 @@ def takes_new_work(rec: Recogniser, body: Sequence[cst.BaseStatement], calls: Li
         if not sentinels:
             continue
         fed = _tainted(body, sentinels)
+        if fed & yielded:
+            return True  # handed out to the generator's consumer
         for call in operations:
             if position.get(id(call.node), -1) > index and any(_uses(a.value, fed) for a in call.node.args):
                 return True

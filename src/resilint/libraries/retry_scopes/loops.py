@@ -1077,8 +1077,22 @@ def _retries_before_moving_on(
             return False
         if has_continue([stmt]):
             return True
+    if _paced(after):
+        # a failure waits what a success waits before the next pass (a heartbeat sent every
+        # ``interval``): the loop asks at its own pace, no sooner and no more for a failure
+        return False
     # (what the request is handed moves on only after a success: a failure asks for it again)
     return bool(passed & _assigned_anywhere(succeeded))
+
+
+def _paced(stmts: Sequence[cst.BaseStatement]) -> bool:
+    """One of these statements (run by every pass) waits: ``await asyncio.sleep(interval)``,
+    ``with anyio.move_on_after(interval): await stop.wait()``."""
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, (cst.Attribute, cst.Name))
+        and (node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value) in ("sleep", "wait")
+        for stmt in stmts if isinstance(stmt, (cst.SimpleStatementLine, cst.With)) for node in iter_nodes(stmt)
+    )
 
 
 def _asks_again_while_refused(

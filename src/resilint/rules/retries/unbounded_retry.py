@@ -103,7 +103,10 @@ class UnboundedRetry(Rule):
     after an answer it could not read (`int(input(...))` … `except ValueError`), a worker that
     takes the next item each pass (`while job := queue.next_job():`, or in its body, `await
     queue.get()`, `queue.get_nowait()`, `pending.pop(0)`, `pending.remove(item)`, putting none
-    back: a failed item is dropped), a loop that follows
+    back: a failed item is dropped; also a generator that polls for work and hands out each
+    item it gets, `yield item`, stopping on `if item is None:`, however it takes a failed
+    poll), a loop that sends on a fixed pace whatever the answer (a heartbeat whose pass after
+    a failure waits what a pass after a success waits: a failure costs no extra call), a loop that follows
     redirects by hand (a 3xx status is no failure; so is an error that names one, Telegram's
     `PhoneMigrate` caught to send the request to the data center it names), a tenacity poll on the result only (also `retry_if_exception_type` of an error the module
     raises only on the state it read, never in an `except` handler), and a watch
@@ -249,6 +252,30 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # a generator that hands out each work item it claims: a worker, which polls on after a
+        # failed poll as after a claimed item (the Anthropic SDK's environment poller)
+        """
+        import random
+        import time
+        import httpx
+
+        def iter_work(client, environment_id, drain=False):
+            attempt = 0
+            while True:
+                try:
+                    item = client.get(f"/v1/environments/{environment_id}/work/poll").json()
+                except httpx.HTTPError:
+                    attempt += 1
+                    time.sleep(min(60.0, 2.0 ** attempt) + random.uniform(0, 1))
+                    continue
+                attempt = 0
+                if item is None:
+                    if drain:
+                        return
+                    time.sleep(random.uniform(1, 3))
+                    continue
+                yield item
+        """,
         # each failure drops the index the error names and searches the rest (socorro's SuperSearch)
         """
         from elasticsearch import NotFoundError
