@@ -294,9 +294,12 @@ class RequestFinder:
                 isinstance(part, (cst.SimpleString, cst.FormattedStringText)) and "grant_type=" in part.value
                 for part in iter_nodes(body)
             )
-        if not isinstance(body, cst.Dict):
+        if isinstance(body, cst.Call) and isinstance(body.func, cst.Name) and body.func.value == "dict":
+            keys = [arg.keyword.value for arg in body.args if arg.keyword is not None]  # ``dict(email=..., password=...)``
+        elif isinstance(body, cst.Dict):
+            keys = [string_of(element.key) or "" for element in body.elements if isinstance(element, cst.DictElement)]
+        else:
             return False
-        keys = [string_of(element.key) or "" for element in body.elements if isinstance(element, cst.DictElement)]
         # a sign-in form (``{"email": username, "password": password}`` posted to
         # ``/login_int.php`` by ``_login_impl``) mints a session as a token request mints a token
         return "grant_type" in keys or (any(_PASSWORD_KEY.search(key) for key in keys) and _signs_in(call))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Opti
 import libcst as cst
 
 from resilint.libraries.retry_scopes.statements import block
-from resilint.lint.nodes import call_argument, dotted_name, expression_nodes, keyword_args, number_of, string_of
+from resilint.lint.nodes import call_argument, dotted_name, expression_nodes, is_none, keyword_args, number_of, string_of
 from resilint.lint.semantic import FunctionInfo, Scope
 from resilint.lint.traversal import iter_nodes
 
@@ -44,8 +44,8 @@ def status_polarity(
             return "good"
         # ``r.status_code in (429, 503) and attempt < limit``: true only on a failure too, while
         # a count allows (not a failure joined with what the answer says, ``and body["reason"]``)
-        other = test.right if sides[0] == "bad" else test.left
-        return "bad" if "bad" in sides and None in sides and (_counts(other) or _allows(other)) else None
+        other, status = (test.right, test.left) if sides[0] == "bad" else (test.left, test.right)
+        return "bad" if "bad" in sides and None in sides and (_counts(other) or _allows(other) or _present(other, status)) else None
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
         # ``r.status_code not in RETRY or attempt >= 5``: leave when it worked, or once spent
         sides = (status_polarity(test.left, follow), status_polarity(test.right, follow))
@@ -159,6 +159,17 @@ def _allows(test: cst.BaseExpression) -> bool:
     return isinstance(test, cst.Name) or (
         isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == "self"
     )
+
+
+def _present(test: cst.BaseExpression, status: cst.BaseExpression) -> bool:
+    """``rce.response is not None`` beside ``rce.response.status_code == 401``: the answer whose
+    status is read is there, nothing it says."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.IsNot) \
+            and is_none(test.comparisons[0].comparator):
+        test = test.left
+    subject = dotted_name(test)
+    read = status.left if isinstance(status, cst.Comparison) else None
+    return subject is not None and isinstance(read, cst.Attribute) and dotted_name(read.value) == subject
 
 
 def _counts(test: cst.BaseExpression) -> bool:
@@ -575,7 +586,10 @@ def without_attempt_limits(test: cst.BaseExpression) -> Optional[cst.BaseExpress
     nothing else is left."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         left, right = without_attempt_limits(test.left), without_attempt_limits(test.right)
-        return test if left is not None and right is not None else left if left is not None else right
+        if left is not None and right is not None:
+            # (``not retried and r is not None and r.status_code == 401``: the first ``and`` holds a limit too)
+            return test if left is test.left and right is test.right else test.with_changes(left=left, right=right)
+        return left if left is not None else right
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
         test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
     ) and any(_ATTEMPTS.search((dotted_name(side) or "").rsplit(".", 1)[-1]) for side in (test.left, test.comparisons[0].comparator)):

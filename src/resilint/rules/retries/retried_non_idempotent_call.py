@@ -164,7 +164,8 @@ class RetriedNonIdempotentCall(ProjectRule):
     request through project wrappers, by keyword or by position and through their
     `**kwargs`: `post(TOKEN_URL, body)` into `def post(url, data=None, **kw)`): it mints a
     token, and sent again mints another; nor, for the same reason, is a sign-in form (a body
-    with a password field, `{"email": username, "password": password}`, sent by a function or
+    with a password field, `{"email": username, "password": password}` or `dict(email=...,
+    password=...)`, sent by a function or
     to a URL that names a sign-in: `_login_impl`, `/login_int.php`, `auth`, `session`). Nor is a POST made while reading a stream that a loop
     connects to again after it drops (`while live: try: await self.connect()`, `connect`
     reading `session.ws_connect(url)` to its end): the reconnect opens the stream again, and
@@ -302,6 +303,43 @@ class RetriedNonIdempotentCall(ProjectRule):
     message = "non-idempotent request retried without an idempotency key"
     triggers = LIBRARY_TRIGGERS + ("post", "patch", "POST", "PATCH", "stripe")
     VALID = [
+        # it calls itself again only on a 401 read off the error, once, after dropping the
+        # stored token (open-event-server's Rocket.Chat client)
+        """
+        import requests
+
+        class ChatError(Exception):
+            def __init__(self, message, response=None):
+                super().__init__(message)
+                self.response = response
+
+        class Chat:
+            def sign(self, user):
+                res = requests.post("https://chat.example/api/v1/users.register", json={"email": user.email}, timeout=10)
+                if res.status_code == 200:
+                    return res.json()["data"]["authToken"]
+                raise ChatError("sign-up failed", response=res)
+
+            def get_token(self, user, retried=False):
+                try:
+                    return self.sign(user)
+                except ChatError as rce:
+                    if not retried and rce.response is not None and rce.response.status_code == 401:
+                        user.token = None
+                        return self.get_token(user, retried=True)
+                    raise
+        """,
+        # the body is a sign-in form written with `dict(...)`: sent again, it mints another session
+        """
+        import requests
+
+        def login(user, retried=False):
+            res = requests.post("https://chat.example/api/v1/login",
+                                json=dict(email=user.email, password=user.password), timeout=10)
+            if res.status_code != 200 and not retried:
+                return login(user, retried=True)
+            return res.json()
+        """,
         # goes round only when the connection could not be opened: nothing was sent (chia's
         # simulator waiting for its node's RPC)
         """
