@@ -553,6 +553,13 @@ def separate_failures(
     caught = set(outer.exceptions)
     if not caught or caught & _GENERIC_EXCEPTIONS:
         return False
+    if not raised and inner.retries_on == ON_SPECIFIC and inner.exceptions and not any(in_project(name) for name in caught):
+        # the inner layer raises the last of the project classes it retries: the outer one
+        # never retries it when it catches none of them nor of their bases, and nothing on the
+        # way turns them into one it catches
+        spent = [ancestry(name) for name in inner.exceptions]
+        if all(bases is not None and not bases & caught for bases in spent):
+            return True
     if not raised:
         return outer.retries_on == ON_SPECIFIC and _last_error_elsewhere(outer, inner, in_project)
     if raised.endswith(".*"):

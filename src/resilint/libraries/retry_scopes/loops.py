@@ -361,6 +361,8 @@ def _handwritten(
             if isinstance(raised, cst.Raise) and raised.exc is not None and not _raises_last_caught(raised.exc, handlers, scope):
                 exc = raised.exc.func if isinstance(raised.exc, cst.Call) else raised.exc
                 policy.gives_up_raising = rec.expr_name(exc, scope, order)
+        if policy.gives_up_raising is None and not policy.gives_up_quietly:
+            policy.gives_up_raising = _converted_around(rec, loop, sample, scope, order)
         kinds = [handler_kind(rec, h, scope, order) for h in handlers]
         policy.handlers = tuple(h for h, k in zip(handlers, kinds) if k == ON_ANY)
         if policy.handlers:
@@ -561,6 +563,27 @@ def _raises_last_caught(exc: cst.BaseExpression, handlers: Sequence[cst.ExceptHa
         binding.expr is not None and (is_none(binding.expr) or (isinstance(binding.expr, cst.Name) and binding.expr.value in caught))
         for binding in bindings
     )
+
+
+def _converted_around(rec: Recogniser, loop: cst.CSTNode, sample: CallSite, scope: Scope, order: int) -> Optional[str]:
+    """The class every error leaving the loop becomes, when the loop sits in a ``try`` of its
+    function whose handlers catch everything and raise one class of their own (``except
+    Exception as e: raise SynapseError(502, ...) from e``): what the loop gives up with."""
+    position = next((i for i, node in enumerate(sample.stack) if node is loop), None)
+    for node in reversed(sample.stack[:position] if position is not None else ()):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return None
+        if not isinstance(node, cst.Try) or not any(stmt is loop for stmt in walk_statements(block(node.body))):
+            continue
+        raised: Set[Optional[str]] = set()
+        for handler in node.handlers:
+            last = small_statements(block(handler.body)[-1]) if block(handler.body) else ()
+            exc = last[-1].exc if last and isinstance(last[-1], cst.Raise) else None
+            if handler_kind(rec, handler, scope, order) != ON_ANY or not isinstance(exc, cst.Call):
+                return None
+            raised.add(rec.expr_name(exc.func, scope, order))
+        return raised.pop() if len(raised) == 1 and None not in raised else None
+    return None
 
 
 def _raised_when_spent(loop: cst.CSTNode, sample: CallSite) -> Union[None, bool, cst.Raise]:

@@ -178,7 +178,11 @@ class NestedRetry(ProjectRule):
     `TemporaryError`, is not among its last failures); an outer layer that does not retry what the inner one
     raises when it gives up (tenacity's `RetryError` unless `reraise=True`, a loop's `raise
     RuntimeError(...)` after its last attempt around an outer loop that goes round on database
-    errors only: a `try` inside one of its handlers, `try: worker.quit() except Exception:
+    errors only, or a loop inside a `try` of its function whose handler turns every error into
+    one class, `except Exception as e: raise SynapseError(502, ...) from e`, around an outer
+    loop that retries only a subclass of it; also a loop that raises the last of the project
+    classes it retries, `RequestSendFailed`, around one that retries only a project class
+    nothing on the way raises in an `except` handler: a `try` inside one of its handlers, `try: worker.quit() except Exception:
     ...`, guards the handler's own work and retries nothing; an SDK client's own
     errors — `openai.*`, `botocore.*`, `redis.*`, `grpc.RpcError`... — when the outer layer
     retries only other libraries' exceptions, such as `requests.HTTPError`, or only built-in
@@ -294,6 +298,89 @@ class NestedRetry(ProjectRule):
     precision = "medium"  # follows calls across modules; a layer may be configured elsewhere
     message = "a retry layer reaches another retry layer"
     VALID = [
+        # the inner loop sits in a `try` that turns whatever leaves it into a 502 `SynapseError`;
+        # the outer loop retries only its `PartialStateConflictError` subclass (synapse's
+        # replication client under a membership update)
+        """
+        import random
+        import time
+        import requests
+
+        class SynapseError(Exception):
+            def __init__(self, code, msg):
+                super().__init__(msg)
+                self.code = code
+
+        class PartialStateConflictError(SynapseError):
+            pass
+
+        class RequestTimedOutError(Exception):
+            pass
+
+        def post_json(session, url):
+            try:
+                return session.get(url, timeout=(3, 30))
+            except requests.Timeout as e:
+                raise RequestTimedOutError(url) from e
+
+        def send_request(session, url):
+            try:
+                attempts = 0
+                while True:
+                    try:
+                        return post_json(session, url)
+                    except (requests.ConnectionError, RequestTimedOutError):
+                        if attempts > 5:
+                            raise
+                        time.sleep(random.uniform(0, 2 ** attempts))
+                        attempts += 1
+            except Exception as e:
+                raise SynapseError(502, "failed to talk to the main process") from e
+
+        def update_membership(session, url):
+            for i in range(5):
+                try:
+                    return send_request(session, url)
+                except PartialStateConflictError:
+                    time.sleep(random.uniform(0, 1))
+        """,
+        # the inner loop raises the last `RequestSendFailed` it retried; the outer loop retries
+        # only a conflict that nothing on the way raises (synapse's federation client)
+        """
+        import random
+        import time
+        import requests
+
+        class RequestSendFailed(Exception):
+            pass
+
+        class PartialStateConflictError(Exception):
+            pass
+
+        def transport(session, url):
+            try:
+                return session.get(url, timeout=(3, 30))
+            except requests.RequestException as e:
+                raise RequestSendFailed(url) from e
+
+        def send_request(session, url):
+            retries_left = 3
+            while True:
+                try:
+                    return transport(session, url)
+                except RequestSendFailed:
+                    if not retries_left:
+                        raise
+                    retries_left -= 1
+                    time.sleep(random.uniform(0, 2))
+
+        def sign_event(session, url):
+            for i in range(5):
+                try:
+                    return send_request(session, url)
+                except PartialStateConflictError:
+                    time.sleep(random.uniform(0, 1))
+        """,
         # a heartbeat sent every interval, after a failure as after a success: a failure makes
         # no extra call for the session's retries to multiply (the Anthropic SDK's lease heartbeat)
         """
