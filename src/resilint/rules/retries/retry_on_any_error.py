@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Set
+from typing import List, Set
 
 import libcst as cst
 
@@ -13,7 +13,9 @@ from resilint.libraries.retry_scopes import (
     retry_scopes,
 )
 from resilint.libraries.retry_scopes.conditions import stops_on_status
+from resilint.libraries.retry_scopes.statements import block, small_statements
 from resilint.lint.rule import Invalid, Rule, RuleContext
+from resilint.lint.traversal import iter_nodes
 from resilint.rules.retries.near_misses import ASK_AGAIN, LOCAL_BROWSER_START, QUEUE_WORKER, WATCH_JOB
 
 # Not "4xx responses": a client that returns them (requests without ``raise_for_status``) retries
@@ -22,6 +24,19 @@ _WHY = "errors another attempt cannot fix (a refused request, bad input, bugs) a
 # When the retry gives up on the failed statuses it checks (backoff's ``giveup=``, a loop that
 # returns a response whose status it tested), 4xx responses are not retried: the rest still is.
 _WHY_STATUS = "{who} on the failed statuses it checks, but every other error, bugs included, is retried"
+
+
+def _reraised_before(module: cst.Module, handler: cst.ExceptHandler) -> List[str]:
+    """The classes the handlers before ``handler`` in its ``try`` only re-raise (``except
+    self.NON_RETRYABLE_EXCEPTIONS: raise``), as written: those are not retried."""
+    for node in iter_nodes(module):
+        if isinstance(node, (cst.Try, cst.TryStar)) and any(h is handler for h in node.handlers):
+            before = node.handlers[:[id(h) for h in node.handlers].index(id(handler))]
+            return [
+                f"`{code_of(h.type)}`" for h in before
+                if h.type is not None and all(isinstance(s, cst.Raise) and s.exc is None for stmt in block(h.body) for s in small_statements(stmt))
+            ]
+    return []
 
 
 class RetryOnAnyError(Rule):
@@ -71,7 +86,9 @@ class RetryOnAnyError(Rule):
     `except:`. When the retry visibly gives up on failed HTTP statuses (backoff's
     `giveup=` reading the error's status, a loop that returns a response whose status it
     tested), the message says so: 4xx responses are not retried there, but every other error,
-    bugs included, still is.
+    bugs included, still is. A deny-list re-raised by a handler before the catch-all (`except
+    NON_RETRYABLE: raise`) is named in the message too: what it lists is not retried, every
+    other error still is.
 
     This rule is opt-in: a catch-all retry is sometimes a deliberate choice for a small,
     well-understood call.
@@ -716,6 +733,26 @@ class RetryOnAnyError(Rule):
     ]
     INVALID = [
         Invalid(
+            # a deny-list re-raised first: everything else is still retried, and the message says
+            # what is spared (treeherder's `retryable_task`)
+            """
+            import random
+            import time
+            import requests
+
+            def fetch(url):
+                for attempt in range(3):
+                    try:
+                        return requests.get(url, timeout=5).json()
+                    except (KeyError, ValueError):
+                        raise
+                    except Exception:
+                        time.sleep(random.uniform(0, 1))
+            """,
+            line=11,
+            message="`except Exception` makes this retry loop retry every exception but `(KeyError, ValueError)` (re-raised above)",
+        ),
+        Invalid(
             # Celery options spread from another dict written out (kitsune's retrieval tasks)
             """
             from celery import shared_task
@@ -1110,9 +1147,12 @@ class RetryOnAnyError(Rule):
                     if policy.library == "celery":
                         func = policy.node.func if isinstance(policy.node, cst.Call) else None
                         where = f"celery's `{code_of(func) if func is not None else 'self.retry'}()`"
+                    spared = _reraised_before(ctx.model.module, handler)
+                    every = "every exception" if not spared else f"every exception but {' and '.join(spared)} (re-raised above)"
+                    reason = why if not spared else why.replace("errors another attempt cannot fix", "other errors another attempt cannot fix")
                     ctx.report(
                         handler.type if handler.type is not None else handler,
-                        f"{what} makes {where} retry every exception: {why}",
+                        f"{what} makes {where} retry {every}: {reason}",
                         anchor=handler,
                     )
                 continue
