@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from resilint.libraries.clients import spec_for
 from resilint.libraries.db_scopes import DB_SCOPE_TRIGGERS, SCOPE_CLASSES, defers
@@ -11,6 +11,7 @@ from resilint.libraries.db_scopes.sqlalchemy import ending_method
 from resilint.libraries.db_scopes.deferral import enqueued_when_called
 from resilint.libraries.network_mocks import answered
 from resilint.libraries.outbound import longest_wait, sends_request, wait_in_words
+from resilint.libraries.timeout_values import value_from_data
 from resilint.libraries.timeout_verdicts import passed_constant
 from resilint.lint.project import ProjectContext, ProjectGraph
 from resilint.lint.rule import Invalid
@@ -103,7 +104,8 @@ class ConnectionHeldAcrossCall(ProjectRule):
     known, how long the connection (and the row locks) may be held (the timeout the request
     gives, also a constant of another module handed to a project client's method,
     `HTTPClient.send_request(..., timeout=settings.COMMON_REQUESTS_TIMEOUT)`, over the default
-    that client fills in). Saving, creating or
+    that client fills in, or the default of the wrapper's parameter it hands on when the call on
+    the way leaves it out, `def make_request(url, timeout=30)` called as `make_request(url)`). Saving, creating or
     deleting a row of a Django model (`Engagement.objects.create(...)`, also after queryset
     steps, `Product.objects.select_for_update().get_or_create(...)`; `engagement.save()`,
     `.delete()`; in the model's own module too) runs the receivers its module connects to that model's `pre_save`/`post_save`
@@ -490,6 +492,22 @@ class ConnectionHeldAcrossCall(ProjectRule):
         """,
     ]
     INVALID = [
+        Invalid(
+            # the wrapper's default timeout is what the request waits (treeherder's changelog task)
+            """
+            import requests
+            from django.db import transaction
+
+            def make_request(url, method="GET", headers=None, timeout=30, **kwargs):
+                return requests.request(method, url, headers=headers or {}, timeout=timeout, **kwargs)
+
+            def update_changelog(url):
+                with transaction.atomic():
+                    return make_request(url, headers={"Accept": "application/json"}).json()
+            """,
+            line=9,
+            message="for as long as `requests.request` waits: up to 30 s per attempt (`timeout=30`)",
+        ),
         Invalid(
             # anymail's message is a Django message: its ``send`` talks to the email service (karrot)
             """
@@ -1149,14 +1167,18 @@ class _Judge:
 
     # --- the finding -----------------------------------------------------------------------------
 
-    def _wait(self, client: str, request: Call) -> Optional[str]:
+    def _wait(self, client: str, request: Call, into: Optional[Call]) -> Optional[str]:
         """How long ``request`` may wait: from its arguments, or from the constant of another
-        module it passes (``timeout=settings.STREAM_TIMEOUT``)."""
+        module it passes (``timeout=settings.STREAM_TIMEOUT``), or from the default of the
+        wrapper's parameter it passes when the call ``into`` that wrapper leaves it out
+        (``def make_request(url, timeout=30)`` called as ``make_request(url)``)."""
         wait = longest_wait(client, request.arguments, self.extend_clients)
         if wait is None:
             found = passed_constant(self.ctx, request, request.place.path, client)
             if found is not None:
                 wait = wait_in_words(found[0], found[1])
+        if wait is None and into is not None:
+            wait = _default_wait(client, request, into, self.extend_clients)
         return wait
 
     def _report(self, function: FunctionSummary, held: _Held, path: Path, client: str) -> None:
@@ -1169,7 +1191,7 @@ class _Judge:
         if held.wrapper is not None and held.scope.description != held.spelling:
             where = f"{where}, which opens {scope.description} ({scope.place.short()})"
         locks = ", and rows locked by `select_for_update()`," if scope.locks else ""
-        wait = None if id(last) in self._filled else self._wait(client, last)
+        wait = None if id(last) in self._filled else self._wait(client, last, path[-2] if len(path) > 1 else None)
         how_long = f"for as long as `{client}` waits: {wait}" if wait is not None else "until the call returns"
         defer = " (or defer it with `transaction.on_commit`)" if "atomic" in scope.description else ""
         message = (
@@ -1181,6 +1203,22 @@ class _Judge:
             related.append((scope.place, f"`{_short(held.wrapper.name)}` opens {scope.description}"))
         related.append((last.place, f"request: `{client}`"))
         self.ctx.report(path[0].place, message, related)
+
+
+def _default_wait(client: str, request: Call, into: Call, extend_clients: Iterable[str]) -> Optional[str]:
+    """The wait of ``request`` whose timeout is its function's parameter, when the call ``into``
+    that function surely leaves the parameter to its default: it names it nowhere and passes
+    fewer values by position than come before it (a bound ``self`` counted), with no
+    ``*args``/``**kwargs``."""
+    spec = spec_for(client, extend_clients)
+    given = request.arguments.value(spec.keyword) if spec is not None and spec.keyword and request.arguments is not None else None
+    passed = into.arguments
+    if given is None or given.parameter is None or given.default is None or given.position is None or passed is None:
+        return None
+    if passed.star or passed.double_star or given.parameter in passed.keywords or passed.positional + 1 > given.position:
+        return None
+    value = value_from_data(given.default)
+    return wait_in_words(value, f"{given.parameter}={given.default_text}") if value is not None else None
 
 
 def _short(name: str) -> str:
