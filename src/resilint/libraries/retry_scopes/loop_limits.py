@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -164,10 +164,11 @@ def loop_limit(
     # An exit on anything else (``if exc.response.status_code != 409: raise``) leaves for some
     # failures and keeps retrying the others forever: it bounds nothing.
     counters = counter_names(body)
-    bounds = [
-        in_handler for test, in_handler, flipped in _exit_tests(body, flags)
-        if mentions_bound(rec, test, counters | flipped, scope, order)
-    ]
+
+    def limits(test: cst.BaseExpression, names: Set[str]) -> bool:
+        return mentions_bound(rec, test, names, scope, order) and not setting_switch(test, None, names)
+
+    bounds = [in_handler for test, in_handler, flipped in _exit_tests(body, flags) if limits(test, counters | flipped)]
     header = f"while {code_of(loop.test)}" if isinstance(loop, cst.While) else f"for ... in {code_of(loop.iter)}"
     if bounds:
         # every bound is tested in a handler: a handler that tests none (in no ``if`` of its
@@ -180,12 +181,8 @@ def loop_limit(
         ]
         for handler in checked:
             handler_body = block(handler.body)
-            if not any(
-                mentions_bound(rec, test, counters | flipped, scope, order)
-                for test, _, flipped in _exit_tests(handler_body, flags)
-            ) and not any(
-                mentions_bound(rec, stmt.test, counters, scope, order)
-                for stmt in walk_statements(handler_body) if isinstance(stmt, (cst.If, cst.While))
+            if not any(limits(test, counters | flipped) for test, _, flipped in _exit_tests(handler_body, flags)) and not any(
+                limits(stmt.test, counters) for stmt in walk_statements(handler_body) if isinstance(stmt, (cst.If, cst.While))
             ):
                 caught = f"`except {code_of(handler.type)}`" if handler.type is not None else "a bare `except:`"
                 _unbounded(policy, f"this `{header}` retry loop counts only some failures: {caught} goes round with "
@@ -497,6 +494,19 @@ def _blocks_with_continuation(
             continue
         for child in child_blocks(stmt):
             yield from _blocks_with_continuation(child, rest)
+
+
+def setting_switch(test: cst.BaseExpression, caught: Optional[str], counters: AbstractSet[str] = frozenset()) -> bool:
+    """A test that reads one setting of the object, neither the error nor anything computed
+    from it nor a counter the loop steps (``self.client_config_map.mqtt_bridge.mqtt_autostart``,
+    ``not cls.RETRY_ON_TIMEOUT``): it leaves on every error or on none, and bounds nothing."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    root = test
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    return (isinstance(test, cst.Attribute) and isinstance(root, cst.Name) and root.value in ("self", "cls")
+            and root.value != caught and dotted_name(test) not in counters)
 
 
 def mentions_bound(rec: Recogniser, test: cst.BaseExpression, counters: Set[str], scope: Optional[Scope], order: int) -> bool:

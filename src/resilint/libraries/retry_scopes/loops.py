@@ -18,7 +18,7 @@ from resilint.libraries.retry_scopes.delays import loop_wait
 from resilint.libraries.retry_scopes.local_work import (
     BOUNDED_WAITS, called_definition, local_call, local_errors, receives, refused_input, silence,
 )
-from resilint.libraries.retry_scopes.loop_limits import conjuncts, loop_limit, mentions_bound, while_flags
+from resilint.libraries.retry_scopes.loop_limits import conjuncts, loop_limit, mentions_bound, setting_switch, while_flags
 from resilint.libraries.retry_scopes.loop_work import (
     asks_again, hands_new_input, is_logging, logs, moves_to_next_item, takes_new_work, target_feeds, works_off_items,
 )
@@ -1323,7 +1323,7 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
             # ``if err not in retryable or attempt == 4: break``: a side of an ``or`` that is no
             # counter leaves on what was read (not a switch of the configuration, ``if
             # config.autostart: sleep(...) else: break``, which leaves on every error or none)
-            if not _switch(node.test, name) and any(not mentions_bound(rec, part, counters, None, 0) for part in _alternatives(node.test)):
+            if not setting_switch(node.test, name) and any(not mentions_bound(rec, part, counters, None, 0) for part in _alternatives(node.test)):
                 return True
             if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in expression_nodes(node.test)):
                 return True  # ``if attempt and e.code == 517: sleep(1) else: raise``: the error decides
@@ -1340,17 +1340,6 @@ def _classifies(rec: Recogniser, handler: cst.ExceptHandler, scope: Scope) -> bo
         if isinstance(node, cst.For) and any(isinstance(p, cst.Name) and p.value == name for p in expression_nodes(node)):
             return True
     return False
-
-
-def _switch(test: cst.BaseExpression, caught: Optional[str]) -> bool:
-    """A test that reads one setting, neither the error nor anything computed from it
-    (``self.client_config_map.mqtt_bridge.mqtt_autostart``, ``not self.retry_on_error``)."""
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    root = test
-    while isinstance(root, cst.Attribute):
-        root = root.value
-    return isinstance(test, cst.Attribute) and isinstance(root, cst.Name) and root.value in ("self", "cls") and root.value != caught
 
 
 def _spends_on_other_errors(node: cst.If, name: str, counters: Set[str]) -> bool:

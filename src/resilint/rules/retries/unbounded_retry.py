@@ -81,8 +81,8 @@ class UnboundedRetry(Rule):
     status codes it looks up are not limits) retries the
     others forever, a switch that says whether to wait out a rate limit (`if
     self.wait_on_rate_limit: sleep(...); continue` / `else: raise`, or `if
-    self.config.mqtt_autostart: sleep(...)` / `else: break`) retries forever while it is
-    on, and a counter tested in only some handlers bounds only their failures:
+    self.config.mqtt_autostart: sleep(...)` / `else: break`, `if not cls.RETRY_ON_TIMEOUT:
+    raise`, whatever words it is named with) retries forever while it is on, and a counter tested in only some handlers bounds only their failures:
     `except ConnectError: if attempts > 5: raise` beside `except TimeoutError: sleep(1)`
     retries timeouts forever (the message names the handler); nor does a counter in the loop's
     condition that the body counts only at its end, after a `continue` that goes round without
@@ -1558,6 +1558,37 @@ class UnboundedRetry(Rule):
         """,
     ]
     INVALID = [
+        # a switch of the class (`if not cls.RETRY_ON_TIMEOUT: raise`) leaves on every timeout or
+        # on none: while it is on, timeouts go round forever (synapse's replication client)
+        Invalid(
+            """
+            import random
+            import time
+            import requests
+
+            class Endpoint:
+                RETRY_ON_TIMEOUT = True
+                RETRY_ON_CONNECT_ERROR_ATTEMPTS = 5
+
+                @classmethod
+                def send(cls, session, url):
+                    attempts = 0
+                    while True:
+                        try:
+                            return session.get(url, timeout=(3, 30))
+                        except requests.Timeout:
+                            if not cls.RETRY_ON_TIMEOUT:
+                                raise
+                            time.sleep(random.uniform(0, 1))
+                        except requests.ConnectionError:
+                            if attempts > cls.RETRY_ON_CONNECT_ERROR_ATTEMPTS:
+                                raise
+                            time.sleep(random.uniform(0, 2 ** attempts))
+                            attempts += 1
+            """,
+            line=12,
+            message="`except requests.Timeout` goes round with no attempt counter or deadline",
+        ),
         # the flag is cleared only after a 200: a server that stays down is asked forever
         # (socorro's reprocess script)
         Invalid(
