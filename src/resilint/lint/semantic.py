@@ -83,6 +83,7 @@ class FunctionInfo:
     returns: List[cst.BaseExpression] = field(default_factory=list)
     is_async: bool = False
     generator: bool = False  # its own body yields (not a function nested in it)
+    yields: List[cst.BaseExpression] = field(default_factory=list)  # what its own ``yield``s hand out
 
     def default_of(self, name: str) -> Optional[cst.BaseExpression]:
         """The default the parameter ``name`` is written with, if it has one."""
@@ -1183,7 +1184,14 @@ class SemanticModel:
         if isinstance(callee, Instance):
             name = self.type_name(callee)
             made = called_instance_type(name) if name is not None else None
-            return (Instance(made, call),) if made is not None else ()
+            if made is not None:
+                return (Instance(made, call),)
+            # an object of the project called (``self.client()``): what its ``__call__`` returns,
+            # read here for a class of the file, by the project pass for another module's
+            if isinstance(callee.of, ClassInfo):
+                method = next((b.defined for b in callee.of.scope.bindings.get("__call__", ()) if isinstance(b.defined, FunctionInfo)), None)
+                return self.returned_values(method) if method is not None else ()
+            return (Instance(f"{name}.__call__", call),) if name is not None and callee.of == name else ()
         return ()
 
     def returned_value(self, function: FunctionInfo) -> Value:
@@ -1199,11 +1207,24 @@ class SemanticModel:
             annotated = self.returned_class(function)
             if annotated is not None:
                 found.append(Instance(annotated.name if isinstance(annotated, QName) else annotated))  # type: ignore[union-attr,arg-type]
+        if not found and function.yields and self._context_manager(function):
+            # ``with self.client() as conn`` over a ``@contextmanager`` that yields the client
+            for expr in function.yields:
+                found.extend(self.resolve_all(expr, function.scope, 1 << 62))
         if not found and function.owner is not None and _makes_its_class(function):
             # ``cls._instances["loop"] = cls()`` … ``return cls._instances["loop"]``: a
             # classmethod that keeps the one instance it makes
             found.append(Instance(function.owner))
         return _distinct([self._configured(function, value) for value in found])
+
+    def _context_manager(self, function: FunctionInfo) -> bool:
+        """A generator made a context manager (``@contextlib.contextmanager``): what it yields is
+        what ``with`` gives the name after ``as``."""
+        outer = function.scope.parent or self.module_scope
+        return any(
+            self.qualified_name(d.decorator, outer, 1 << 62) in ("contextlib.contextmanager", "contextlib.asynccontextmanager")
+            for d in function.decorators
+        )
 
     def _configured(self, function: FunctionInfo, value: Value) -> Value:
         """``value``, or the object as ``function`` configured it: an object another function
@@ -1659,6 +1680,8 @@ class _ModelBuilder:
         function = self.scope.function
         if function is not None:
             function.generator = True
+            if isinstance(node.value, cst.BaseExpression):
+                function.yields.append(node.value)  # (not ``yield from``)
 
     # --- bindings ------------------------------------------------------------------------
 
