@@ -1072,6 +1072,8 @@ class SemanticModel:
         if isinstance(base, QName):
             return (QName(canonical_name(f"{base.name}.{attr}")),)
         if isinstance(base, Instance):
+            if attr == "__class__":  # ``return self.__class__(...)``: a new object of the same class
+                return (base.of,) if isinstance(base.of, ClassInfo) else (QName(base.of),) if isinstance(base.of, str) else ()
             if isinstance(base.of, ClassInfo):
                 return self._class_attribute(base.of, attr, instance=True)
             if base.of in _NAMESPACES and base.site is not None:
