@@ -54,21 +54,29 @@ def while_flags(loop: cst.CSTNode) -> Set[str]:
         return set()
     flags: Set[str] = set()
     for part in conjuncts(loop.test):
-        flag = _flag(part) or _cleared_flag(part, loop)
+        flag = _flag(part)
         if flag:
             flags.add(flag)
-    return flags
+    cleared = _cleared_flag(loop.test, loop)  # (the whole test: ``while click and retry > 0`` is a count)
+    return flags | {cleared} if cleared else flags
 
 
 def _cleared_flag(test: cst.BaseExpression, loop: cst.While) -> Optional[str]:
-    """``while keep_trying:`` whose body sets ``keep_trying = False`` somewhere."""
+    """``while keep_trying:`` whose body sets ``keep_trying = False``, and never in an
+    ``except`` handler: the flag ends the loop once the work went through (one a failure
+    clears, ``self.keep_alive = False`` in a server's handler, ends it on a failure instead)."""
     name = dotted_name(test) if isinstance(test, (cst.Name, cst.Attribute)) else None
     if name is None:
         return None
-    for node in walk_statements(block(loop.body)):
-        if isinstance(node, cst.Assign) and is_false(node.value) and any(dotted_name(t.target) == name for t in node.targets):
-            return name
-    return None
+    in_handlers = {
+        id(node) for stmt in walk_statements(block(loop.body)) if isinstance(stmt, (cst.Try, cst.TryStar))
+        for handler in stmt.handlers for node in iter_nodes(handler)
+    }
+    cleared = [
+        node for node in walk_statements(block(loop.body))
+        if isinstance(node, cst.Assign) and is_false(node.value) and any(dotted_name(t.target) == name for t in node.targets)
+    ]
+    return name if cleared and not any(id(node) in in_handlers for node in cleared) else None
 
 
 def conjuncts(test: cst.BaseExpression) -> List[cst.BaseExpression]:

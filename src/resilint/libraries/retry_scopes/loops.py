@@ -698,7 +698,39 @@ def _goes_round(handler: cst.ExceptHandler, after: Sequence[cst.BaseStatement], 
     stmts = block(handler.body)
     return has_continue(stmts) or not (
         leaves(stmts) or leaves(after) or _ends_by_flag(loop, after) or _ends_by_flag(loop, stmts)
+        or _empties_into_exit(stmts, after, while_flags(loop))
     )
+
+
+def _empties_into_exit(stmts: Sequence[cst.BaseStatement], after: Sequence[cst.BaseStatement], flags: Set[str]) -> bool:
+    """The handler empties a name (``values = []``) that the first statement after the ``try``
+    tests, on the arm that leaves the loop or clears its flag (``if values: ... else: flag =
+    False``): the failure ends the loop, as running out of pages does."""
+    emptied = {
+        target.target.value for stmt in stmts for small in small_statements(stmt) if isinstance(small, cst.Assign)
+        and _falsy(small.value) for target in small.targets if isinstance(target.target, cst.Name)
+    }
+    first = after[0] if after else None
+    if not emptied or not isinstance(first, cst.If):
+        return False
+    test = first.test
+    if isinstance(test, cst.Name) and test.value in emptied:
+        taken = block(first.orelse.body) if isinstance(first.orelse, cst.Else) else []
+    elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name) \
+            and test.expression.value in emptied:
+        taken = block(first.body)
+    else:
+        return False
+    return bool(taken) and (leaves(taken) or bool(flags & assigned_names(taken)))
+
+
+def _falsy(value: cst.BaseExpression) -> bool:
+    """``[]``, ``{}``, ``()``, ``None``, ``False``, ``0``, ``""``."""
+    if isinstance(value, (cst.List, cst.Dict, cst.Tuple)):
+        return not value.elements
+    if isinstance(value, cst.Name):
+        return value.value in ("None", "False")
+    return (isinstance(value, cst.Integer) and value.value == "0") or string_of(value) == ""
 
 
 def _ends_by_flag(loop: cst.CSTNode, after: Sequence[cst.BaseStatement]) -> bool:
@@ -1729,6 +1761,11 @@ def _changes_input(handlers: Sequence[cst.ExceptHandler], body: Sequence[cst.Bas
                 changed.add(part.func.value.value)
             elif isinstance(part, cst.Del) and isinstance(part.target, cst.Subscript) and isinstance(part.target.value, cst.Name):
                 changed.add(part.target.value.value)  # ``del pending[0]``
+            elif isinstance(part, cst.Assign) and any(
+                    isinstance(t.target, cst.Subscript) and isinstance(t.target.value, cst.Name) for t in part.targets):
+                # ``settings[name] = default``: the mapping the next pass reads is another
+                changed.update(t.target.value.value for t in part.targets if isinstance(t.target, cst.Subscript)
+                               and isinstance(t.target.value, cst.Name))
             elif isinstance(part, (cst.For, cst.While)):  # ``for item in names: text = text.replace(...)``
                 changed |= assigned_names(block(part.body))
     return bool(changed) and _read_outside(changed, handlers, body)

@@ -252,6 +252,40 @@ class UnboundedRetry(Rule):
     # loops, retries by recursion (also at once, from a handler or a bad status) and by re-queueing
     triggers = LIBRARY_TRIGGERS + ("while", "sleep", "apply_async", "except", "status")
     VALID = [
+        # each failure writes a default into the settings the next pass validates: another input
+        # each time, not the same call again (bazarr's configuration)
+        """
+        import logging
+        from jsonschema import ValidationError
+
+        def validate(client, settings):
+            while True:
+                try:
+                    client.validate_all(settings)
+                    break
+                except ValidationError as e:
+                    logging.warning("resetting %s", e.path[0])
+                    settings[e.path[0]] = e.schema.get("default")
+        """,
+        # a failed page empties the page, which ends the loop as the last page does (atlassian's
+        # weekly report)
+        """
+        import requests
+
+        def fetch_all(session, url):
+            found, step, done = [], 0, False
+            while not done:
+                try:
+                    values = session.get(url, params={"start": step * 10}, timeout=5).json()["issues"]
+                except ValueError:
+                    values = []
+                if values:
+                    step += 1
+                    found.extend(values)
+                else:
+                    done = True
+            return found
+        """,
         # a generator that hands out each work item it claims: a worker, which polls on after a
         # failed poll as after a claimed item (the Anthropic SDK's environment poller)
         """
