@@ -24,6 +24,9 @@ from resilint.libraries.db_scopes.model import (
 TRIGGERS = ("asyncpg", "aiopg", "databases", "acquire(")
 _LIBRARIES = ("asyncpg.", "aiopg.", "databases.")
 _POOL_WORD = re.compile(r"pool", re.I)
+# Pools named for what else they hold: a broker's producers (kombu's ``producer_pool``), threads,
+# processes, workers, channels, HTTP connections: none is a database's.
+_OTHER_POOL = re.compile(r"(producer|consumer|thread|process|worker|executor|channel|http|greenlet|task)s?_?pool", re.I)
 _DATABASE_WORD = re.compile(r"database|^db$", re.I)
 _CHECKOUTS = frozenset({"acquire", "getconn"})
 _CHECKINS = frozenset({"release", "putconn", "close"})
@@ -36,7 +39,7 @@ def _library(receiver: Receiver) -> bool:
 
 def opening(call: cst.Call, receiver: Receiver) -> Optional[Opening]:
     method = method_of(call)
-    if method == "acquire" and (_library(receiver) or _POOL_WORD.search(receiver.last)):
+    if method == "acquire" and (_library(receiver) or (_POOL_WORD.search(receiver.last) and not _OTHER_POOL.search(receiver.last))):
         return Opening(spelled(call), POOLED_CONNECTION)
     if method == "transaction" and _library(receiver):
         return Opening(spelled(call), TRANSACTION)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import List, Set
 
 import libcst as cst
@@ -26,6 +27,10 @@ _WHY = "errors another attempt cannot fix (a refused request, bad input, bugs) a
 _WHY_STATUS = "{who} on the failed statuses it checks, but every other error, bugs included, is retried"
 
 
+# What ``except Exception`` never catches anyway (``BaseException`` only): no deny-list to name.
+_NOT_EXCEPTIONS = re.compile(r"^\(?(asyncio\.)?(CancelledError|KeyboardInterrupt|SystemExit|GeneratorExit)\)?$")
+
+
 def _reraised_before(module: cst.Module, handler: cst.ExceptHandler) -> List[str]:
     """The classes the handlers before ``handler`` in its ``try`` only re-raise (``except
     self.NON_RETRYABLE_EXCEPTIONS: raise``), as written: those are not retried."""
@@ -35,6 +40,7 @@ def _reraised_before(module: cst.Module, handler: cst.ExceptHandler) -> List[str
             return [
                 f"`{code_of(h.type)}`" for h in before
                 if h.type is not None and all(isinstance(s, cst.Raise) and s.exc is None for stmt in block(h.body) for s in small_statements(stmt))
+                and not _NOT_EXCEPTIONS.search(code_of(h.type))
             ]
     return []
 
@@ -751,6 +757,24 @@ class RetryOnAnyError(Rule):
             """,
             line=11,
             message="`except Exception` makes this retry loop retry every exception but `(KeyError, ValueError)` (re-raised above)",
+        ),
+        Invalid(
+            # a cancellation re-raised first is no deny-list: `except Exception` never catches it
+            """
+            import asyncio
+            import random
+
+            async def listen(client):
+                while True:
+                    try:
+                        return await client.subscribe()
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        await asyncio.sleep(random.uniform(1, 5))
+            """,
+            line=10,
+            message="`except Exception` makes this retry loop retry every exception: errors another attempt",
         ),
         Invalid(
             # Celery options spread from another dict written out (kitsune's retrieval tasks)
