@@ -745,7 +745,7 @@ def _predicate_classes(function: FunctionInfo) -> Optional[List[cst.BaseExpressi
         last = last.cases[-1].body.body[-1] if last.cases[-1].body.body else last  # type: ignore[union-attr]
     returned = [small.value for small in last.body if isinstance(small, cst.Return)] if isinstance(last, cst.SimpleStatementLine) else []
     falls_false = any(value is not None and is_false(value) for value in returned)
-    if not falls_false and not (len(node.body.body) == 1 and returned and returned[0] is not None and _only_tests(returned[0], name)):
+    if not falls_false and not (returned and returned[0] is not None and _answers_tests(node, returned[0], name)):
         return None
     found: List[cst.BaseExpression] = []
     for inner in iter_nodes(node.body):
@@ -760,6 +760,21 @@ def _tests_class(node: cst.CSTNode, name: str) -> bool:
     """``isinstance(name, X)``."""
     return (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "isinstance"
             and len(node.args) == 2 and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name)
+
+
+def _answers_tests(node: cst.FunctionDef, returned: cst.BaseExpression, name: str) -> bool:
+    """The function's one ``return`` hands back nothing but tests of the exception's class:
+    written there, or in the one name it returns (``retrying = isinstance(exc, A) or
+    isinstance(exc, B)``, logged, then ``return retrying``)."""
+    if sum(isinstance(inner, cst.Return) for inner in iter_nodes(node.body, stop_at=(cst.FunctionDef, cst.Lambda))) != 1:
+        return False
+    if isinstance(returned, cst.Name):
+        assigned = [
+            small.value for stmt in node.body.body for small in (stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ())
+            if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == returned.value for t in small.targets)
+        ]
+        return len(assigned) == 1 and _only_tests(assigned[0], name)
+    return len(node.body.body) == 1 and _only_tests(returned, name)
 
 
 def _only_tests(expr: cst.BaseExpression, name: str) -> bool:

@@ -2041,8 +2041,12 @@ def _converted_on(graph: ProjectGraph, reached: Reached) -> Callable[[str], bool
     the path raises it, or a class derived from it, in an ``except`` handler (``except
     APIError as e: raise IndexWriteError from e``), or the inner layer gives up with it. One
     nothing on the way raises so is another failure, as another library's is."""
-    functions = [function for function, _ in reached.path] + [reached.layer.function]
-    raised = {name for function in functions for name, how in function.raises if how == "failure"}
+    inner = reached.layer
+    raised = {name for function, _ in reached.path for name, how in function.raises if how == "failure"}
+    # (what a decorated function raises, it raises inside the decorator's attempts: a class the
+    # decorator does not retry leaves it at once, unmultiplied; one it retries is its last failure)
+    retried = set(inner.layer.exceptions) if inner.layer.whole_function else set()
+    raised |= {name for name, how in inner.function.raises if how == "failure" and (not retried or name in retried)}
     raised |= set((reached.layer.layer.gives_up_with or "").split())
     widened = raised | {base for name in raised for base in graph.ancestry(name) or ()}
 
