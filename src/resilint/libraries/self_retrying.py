@@ -766,15 +766,16 @@ def _answers_tests(node: cst.FunctionDef, returned: cst.BaseExpression, name: st
     """The function's one ``return`` hands back nothing but tests of the exception's class:
     written there, or in the one name it returns (``retrying = isinstance(exc, A) or
     isinstance(exc, B)``, logged, then ``return retrying``)."""
-    if sum(isinstance(inner, cst.Return) for inner in iter_nodes(node.body, stop_at=(cst.FunctionDef, cst.Lambda))) != 1:
-        return False
     if isinstance(returned, cst.Name):
         assigned = [
             small.value for stmt in node.body.body for small in (stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ())
             if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == returned.value for t in small.targets)
         ]
-        return len(assigned) == 1 and _only_tests(assigned[0], name)
-    return len(node.body.body) == 1 and _only_tests(returned, name)
+        tests = len(assigned) == 1 and _only_tests(assigned[0], name)
+    else:
+        tests = len(node.body.body) == 1 and _only_tests(returned, name)
+    # (the walk last: most functions end in a ``return`` of something else, and every one is asked)
+    return tests and sum(isinstance(inner, cst.Return) for inner in iter_nodes(node.body, stop_at=(cst.FunctionDef, cst.Lambda))) == 1
 
 
 def _only_tests(expr: cst.BaseExpression, name: str) -> bool:
